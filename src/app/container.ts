@@ -1,0 +1,86 @@
+import 'reflect-metadata';
+import { Container, type ResolutionContext } from 'inversify';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { CryptoRandom } from '../adapters/random/crypto-random.js';
+import { MemorySessionStore } from '../adapters/session-store/memory-session-store.js';
+import { CLOCK, type Clock } from '../ports/clock.port.js';
+import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
+import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { RANDOM, type Random } from '../ports/random.port.js';
+import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js';
+import type { Token } from '../ports/token.js';
+import { AclUseCases, HealthUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
+import type { GatewayConfig } from './config.js';
+import { ACL_USE_CASES, CONFIG, HEALTH_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
+
+/** Parts an embedding service or a test may supply instead of the defaults. */
+export interface GatewayOverrides {
+  readonly clock?: Clock;
+  readonly random?: Random;
+  readonly logger?: Logger;
+  readonly sessionStore?: SessionStore;
+  readonly keyServer?: KeyServer;
+}
+
+/** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
+export function resolve<T>(context: ResolutionContext | Container, id: Token<T>): T {
+  return context.get<T>(id);
+}
+
+function bindValue<T>(container: Container, id: Token<T>, value: T): void {
+  container.bind<T>(id).toConstantValue(value);
+}
+
+function bindFactory<T>(container: Container, id: Token<T>, factory: (context: ResolutionContext) => T): void {
+  container.bind<T>(id).toDynamicValue(factory).inSingletonScope();
+}
+
+/**
+ * The composition root's container: ports to adapters, use cases over ports. The key server comes in
+ * ready-made (it may need asynchronous start-up); everything else is a factory binding.
+ */
+export function buildContainer(config: GatewayConfig, keyServer: KeyServer, overrides: GatewayOverrides): Container {
+  const container = new Container();
+  bindValue(container, CONFIG, config);
+  bindValue(container, KEY_SERVER, keyServer);
+  bindFactory(container, CLOCK, () => overrides.clock ?? new SystemClock());
+  bindFactory(container, RANDOM, () => overrides.random ?? new CryptoRandom());
+  bindFactory(container, LOGGER, (ctx) => overrides.logger ?? new PinoLogger({ level: resolve(ctx, CONFIG).logLevel }));
+  bindFactory(container, SESSION_STORE, (ctx) => overrides.sessionStore ?? new MemorySessionStore(resolve(ctx, CLOCK)));
+  bindFactory(
+    container,
+    SESSION_USE_CASES,
+    (ctx) =>
+      new SessionUseCases({
+        keyServer: resolve(ctx, KEY_SERVER),
+        store: resolve(ctx, SESSION_STORE),
+        clock: resolve(ctx, CLOCK),
+        random: resolve(ctx, RANDOM),
+        logger: resolve(ctx, LOGGER),
+        sessionTtlMs: resolve(ctx, CONFIG).sessionTtlSeconds * 1000,
+      }),
+  );
+  bindFactory(container, KEY_USE_CASES, (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }));
+  bindFactory(container, ACL_USE_CASES, (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(
+    container,
+    HEALTH_USE_CASES,
+    (ctx) => new HealthUseCases({ keyServer: resolve(ctx, KEY_SERVER), store: resolve(ctx, SESSION_STORE) }),
+  );
+  return container;
+}
+
+/** Every token the container must resolve; the container test walks this list. */
+export const ALL_TOKENS = [
+  CONFIG,
+  KEY_SERVER,
+  CLOCK,
+  RANDOM,
+  LOGGER,
+  SESSION_STORE,
+  SESSION_USE_CASES,
+  KEY_USE_CASES,
+  ACL_USE_CASES,
+  HEALTH_USE_CASES,
+] as const;

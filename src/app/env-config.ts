@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, parseGatewayConfig, principalSeedSchema, type GatewayConfig, type PrincipalSeed } from './config.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads the gateway's configuration from `TE_*` environment variables, once, at boot. A bad value
+ * throws a ConfigError whose message is one line naming the variable.
+ */
+export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): GatewayConfig {
+  const seedPath = nonEmpty(env.TE_KEYSERVER_SEED);
+  const tokenTtl = integer(env, 'TE_KEYSERVER_TOKEN_TTL_SECONDS', 1);
+  return parseGatewayConfig({
+    host: nonEmpty(env.TE_GATEWAY_HOST) ?? '127.0.0.1',
+    port: integer(env, 'TE_GATEWAY_PORT', 0, 65_535) ?? 8080,
+    sessionTtlSeconds: integer(env, 'TE_GATEWAY_SESSION_TTL_SECONDS', 1) ?? 43_200,
+    logLevel: logLevel(env),
+    keyServer: {
+      kind: 'embedded',
+      ...(seedPath === undefined ? {} : { seed: readSeed(seedPath) }),
+      ...(nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD) === undefined ? {} : { adminPassword: env.TE_KEYSERVER_ADMIN_PASSWORD! }),
+      ...(tokenTtl === undefined ? {} : { tokenTtlSeconds: tokenTtl }),
+      ...(nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir ? { dataDir: nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir! } : {}),
+    },
+  });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+function integer(env: Env, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevel(env: Env): (typeof LEVELS)[number] {
+  const raw = nonEmpty(env.TE_GATEWAY_LOG_LEVEL) ?? 'info';
+  if (!(LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`TE_GATEWAY_LOG_LEVEL: expected one of ${LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as (typeof LEVELS)[number];
+}
+
+function readSeed(path: string): PrincipalSeed {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`TE_KEYSERVER_SEED: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`TE_KEYSERVER_SEED: ${path} is not valid JSON`);
+  }
+  const result = principalSeedSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConfigError(`TE_KEYSERVER_SEED: ${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return result.data;
+}

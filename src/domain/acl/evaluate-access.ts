@@ -1,0 +1,23 @@
+import { RIGHTS, type KeyAccessList, type Requester, type Right } from './acl.js';
+
+/**
+ * The effective rights of a requester on a key: all of them for the owner, otherwise the union of its
+ * own entry and its groups' entries (api-surface.md operation 20).
+ */
+export function effectiveRights(acl: KeyAccessList, requester: Requester): Right[] {
+  if (acl.owner === requester.principalId) return [...RIGHTS];
+  const held = new Set<Right>();
+  for (const id of [requester.principalId, ...requester.groupIds]) {
+    for (const right of acl.entries.get(id) ?? []) held.add(right);
+  }
+  return RIGHTS.filter((right) => held.has(right));
+}
+
+/** Seed 000 §3: an export needs owner or grantee; the owner alone may change the ACL. */
+export function canUse(acl: KeyAccessList, requester: Requester, right: Right): boolean {
+  return effectiveRights(acl, requester).includes(right);
+}
+
+export function isOwner(acl: KeyAccessList, requester: Requester): boolean {
+  return acl.owner === requester.principalId;
+}

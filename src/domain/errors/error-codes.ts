@@ -1,0 +1,39 @@
+/**
+ * Every error code the contracts name (seed 001 §5 and §7, api-surface.md "Codes that every operation
+ * may answer"). The code is the contract; the wording of a detail is not.
+ */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'SESSION_REQUIRED',
+  'SESSION_UNKNOWN',
+  'SESSION_EXPIRED',
+  'WRONG_CREDENTIAL',
+  'LOGIN_FAILED',
+  'PROOF_MISSING',
+  'PROOF_MALFORMED',
+  'PROOF_ALG_NOT_ALLOWED',
+  'PROOF_KEY_MISMATCH',
+  'PROOF_SIGNATURE_REJECTED',
+  'PROOF_BINDING_MISMATCH',
+  'PROOF_CLOCK_SKEW',
+  'PROOF_REPLAYED',
+  'PROOF_REPLAY_CACHE_FULL',
+  'ROLE_DENIED',
+  'ACL_DENIED',
+  'OUT_OF_SCOPE',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'NOT_SAVED',
+  'NOT_VERIFIED',
+  'CONFLICT',
+  'KEY_EXPIRED',
+  'DECRYPT_FAILED',
+  'CERTIFICATE_MALFORMED',
+  'KEY_SERVER_UNAVAILABLE',
+  'KEY_SERVER_FAILED',
+  'SESSION_STORE_UNAVAILABLE',
+  'AUDIT_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

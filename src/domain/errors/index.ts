@@ -1,0 +1,9 @@
+export { ERROR_CODES, type ErrorCode } from './error-codes.js';
+export { KeygateError, isKeygateError, type ErrorScope, type KeygateErrorOptions } from './keygate-error.js';
+export {
+  BadRequestError,
+  NotFoundError,
+  KeyServerUnavailableError,
+  KeyServerFailedError,
+  SessionStoreUnavailableError,
+} from './common.errors.js';

@@ -1,0 +1,43 @@
+import type { Right } from '../../domain/acl/acl.js';
+
+export type PrincipalKind = 'user' | 'group' | 'service';
+
+/** A principal as the key server stores it. Users and services log in with an SRP verifier. */
+export interface PrincipalRow {
+  readonly name: string;
+  readonly kind: PrincipalKind;
+  readonly systemId: number;
+  /** 16 lower-case hex characters. */
+  readonly principalId: string;
+  readonly displayName?: string;
+  readonly disabled: boolean;
+  readonly roles: readonly string[];
+  /** SRP-6a salt and verifier; absent for groups and for principals without a password. */
+  readonly srp?: { readonly salt: Buffer; readonly verifier: Buffer };
+  readonly createdAt: number;
+}
+
+/** A key: its opaque handle, its material, owner and access list. */
+export interface KeyRow {
+  /** Standard base64 of the opaque hidden-link buffer. */
+  readonly ttag: string;
+  readonly nid: number;
+  readonly material: Buffer;
+  /** Principal id of the owner. */
+  readonly owner: string;
+  /** Principal id -> rights. */
+  readonly acl: ReadonlyMap<string, readonly Right[]>;
+  readonly label?: string;
+  readonly createdAt: number;
+  readonly expiresAt?: number;
+  readonly expired: boolean;
+}
+
+/** A token the key server issued: only its hash is kept. */
+export interface TokenRow {
+  readonly tokenHash: string;
+  readonly principalId: string;
+  readonly issuedAt: number;
+  /** ms since the epoch; undefined: never expires. */
+  readonly expiresAt: number | undefined;
+}

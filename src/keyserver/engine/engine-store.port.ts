@@ -1,0 +1,25 @@
+import type { KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
+
+/**
+ * The key-server engine's storage. Synchronous on purpose: the engine's stores are in-process
+ * (memory, SQLite through better-sqlite3), and a synchronous store keeps each engine operation atomic.
+ */
+export interface EngineStore {
+  principalByName(name: string): PrincipalRow | undefined;
+  principalById(principalId: string): PrincipalRow | undefined;
+  putPrincipal(row: PrincipalRow): void;
+  nextSystemId(): number;
+
+  key(ttag: string): KeyRow | undefined;
+  putKey(row: KeyRow): void;
+
+  token(tokenHash: string): TokenRow | undefined;
+  putToken(row: TokenRow): void;
+  deleteToken(tokenHash: string): void;
+
+  /** A value the engine keeps across restarts (its secret for unknown-user decoys, ...). */
+  setting(name: string): string | undefined;
+  putSetting(name: string, value: string): void;
+
+  close(): void;
+}

@@ -1,0 +1,271 @@
+import { createHash, createHmac } from 'node:crypto';
+import { GRANT_RIGHTS, type Right } from '../../domain/acl/acl.js';
+import { AclDeniedError } from '../../domain/acl/acl.errors.js';
+import { canUse, isOwner } from '../../domain/acl/evaluate-access.js';
+import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
+import type { Identity } from '../../domain/identity/identity.js';
+import { nidForKeyLength, keyLengthForNid, type KeyLength } from '../../domain/keywrap/key-length.js';
+import type { RandomSource } from '../../domain/random-source.js';
+import { SessionExpiredError, WrongCredentialError } from '../../domain/session/session.errors.js';
+import { SRP_GROUP_2048 } from '../../domain/srp/srp-group.js';
+import { modPow, toBigInt, toBytes } from '../../domain/srp/srp-math.js';
+import { srpCreateVerifier, srpServerStart, srpServerVerify, type SrpServerEphemeral } from '../../domain/srp/srp-server.js';
+import type { EngineStore } from './engine-store.port.js';
+import type { KeyRow, PrincipalKind, PrincipalRow } from './engine-model.js';
+
+export interface EngineOptions {
+  readonly store: EngineStore;
+  readonly now: () => number;
+  readonly random: RandomSource;
+  /** Token lifetime in ms; undefined: tokens never expire. */
+  readonly tokenTtlMs?: number | undefined;
+}
+
+export interface NewPrincipal {
+  readonly name: string;
+  readonly kind: PrincipalKind;
+  readonly password?: string | undefined;
+  readonly roles?: readonly string[] | undefined;
+  readonly displayName?: string | undefined;
+}
+
+interface PendingLogin {
+  readonly user: string;
+  readonly salt: Buffer;
+  readonly verifier: Buffer;
+  readonly ephemeral: SrpServerEphemeral;
+  readonly A: bigint;
+  readonly expiresAt: number;
+  /** False for a decoy (unknown user, group): the proof can never match. */
+  readonly real: boolean;
+}
+
+const LOGIN_HANDSHAKE_MS = 60_000;
+const MAX_PENDING_LOGINS = 10_000;
+const TTAG_BYTES = 24;
+const PRINCIPAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+/**
+ * The key-server engine: principals with SRP-6a verifiers, tokens, keys with per-key ACLs. It runs
+ * in-process (the embedded adapter) or behind the TLS daemon; either way it decides every
+ * authorization itself and throws domain errors with contract codes.
+ */
+export class KeyServerEngine {
+  readonly #store: EngineStore;
+  readonly #now: () => number;
+  readonly #random: RandomSource;
+  readonly #tokenTtlMs: number | undefined;
+  readonly #pending = new Map<string, PendingLogin>();
+  readonly #decoySecret: Buffer;
+
+  constructor(options: EngineOptions) {
+    this.#store = options.store;
+    this.#now = options.now;
+    this.#random = options.random;
+    this.#tokenTtlMs = options.tokenTtlMs;
+    this.#decoySecret = this.#loadDecoySecret();
+  }
+
+  /** Creates a principal (seeding and administration). A password makes an SRP verifier; it is not kept. */
+  createPrincipal(input: NewPrincipal): Identity {
+    if (!PRINCIPAL_NAME.test(input.name)) throw new BadRequestError(`invalid principal name: ${input.name}`);
+    if (this.#store.principalByName(input.name)) throw new KeygateError('CONFLICT', `principal exists: ${input.name}`);
+    if (input.password !== undefined && input.kind === 'group') throw new BadRequestError('a group has no password');
+    const row: PrincipalRow = {
+      name: input.name,
+      kind: input.kind,
+      systemId: this.#store.nextSystemId(),
+      principalId: Buffer.from(this.#random.bytes(8)).toString('hex'),
+      disabled: false,
+      roles: [...(input.roles ?? defaultRoles(input.kind))],
+      createdAt: this.#now(),
+      ...(input.displayName === undefined ? {} : { displayName: input.displayName }),
+      ...(input.password === undefined ? {} : { srp: srpCreateVerifier(input.name, input.password, this.#random) }),
+    };
+    this.#store.putPrincipal(row);
+    return identityOf(row);
+  }
+
+  hasPrincipal(name: string): boolean {
+    return this.#store.principalByName(name) !== undefined;
+  }
+
+  /**
+   * SRP-6a server step 1. An unknown user, a group or a principal without a password gets a decoy
+   * salt and B derived from a secret, so the answer does not tell whether the user exists.
+   */
+  beginLogin(user: string, A: Buffer): { handle: string; salt: Buffer; B: Buffer } {
+    this.#sweepPending();
+    if (this.#pending.size >= MAX_PENDING_LOGINS) throw new KeygateError('KEY_SERVER_FAILED', 'too many logins in progress');
+    const Abig = toBigInt(A);
+    if (A.length === 0 || Abig % SRP_GROUP_2048.N === 0n || Abig >= SRP_GROUP_2048.N) {
+      throw new WrongCredentialError('illegal SRP value A');
+    }
+    const row = this.#store.principalByName(user);
+    const real = row?.srp !== undefined && row.kind !== 'group';
+    const { salt, verifier } = real ? row.srp! : this.#decoy(user);
+    const ephemeral = srpServerStart(verifier, this.#random);
+    const handle = Buffer.from(this.#random.bytes(16)).toString('base64url');
+    this.#pending.set(handle, { user, salt, verifier, ephemeral, A: Abig, expiresAt: this.#now() + LOGIN_HANDSHAKE_MS, real });
+    return { handle, salt, B: toBytes(ephemeral.B, SRP_GROUP_2048.byteLength) };
+  }
+
+  /** SRP-6a server step 2: checks the client proof; on success issues a token. Single use. */
+  finishLogin(handle: string, M1: Buffer): { M2: Buffer; token: string; identity: Identity; expiresAt: number | undefined } {
+    const pending = this.#pending.get(handle);
+    this.#pending.delete(handle);
+    if (!pending || pending.expiresAt <= this.#now()) throw new WrongCredentialError('empty data: no login in progress');
+    const { M2 } = srpServerVerify({ user: pending.user, salt: pending.salt, verifier: pending.verifier, A: pending.A, M1, ephemeral: pending.ephemeral });
+    const row = this.#store.principalByName(pending.user);
+    if (!pending.real || !row) throw new WrongCredentialError('WRONG_CREDENTIAL');
+    if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
+    const token = Buffer.from(this.#random.bytes(32)).toString('base64url');
+    const issuedAt = this.#now();
+    const expiresAt = this.#tokenTtlMs === undefined ? undefined : issuedAt + this.#tokenTtlMs;
+    this.#store.putToken({ tokenHash: hashToken(token), principalId: row.principalId, issuedAt, expiresAt });
+    return { M2, token, identity: identityOf(row), expiresAt };
+  }
+
+  /** Ends a token (logout). Unknown tokens are ignored. */
+  revokeToken(token: string): void {
+    this.#store.deleteToken(hashToken(token));
+  }
+
+  whoami(token: string): Identity {
+    return identityOf(this.#authenticate(token));
+  }
+
+  generateKey(token: string, options: { keyLen: KeyLength }): { ttag: string } {
+    const caller = this.#authenticate(token);
+    const ttag = Buffer.from(this.#random.bytes(TTAG_BYTES)).toString('base64');
+    const material = Buffer.from(this.#random.bytes(options.keyLen));
+    const row: KeyRow = {
+      ttag,
+      nid: nidForKeyLength(options.keyLen),
+      material,
+      owner: caller.principalId,
+      acl: new Map(),
+      createdAt: this.#now(),
+      expired: false,
+    };
+    this.#store.putKey(row);
+    return { ttag };
+  }
+
+  exportKey(token: string, ttag: string): { nid: number; key: Buffer } {
+    const caller = this.#authenticate(token);
+    const key = this.#key(ttag);
+    if (!canUse(aclOf(key), requesterOf(caller), 'export')) throw new AclDeniedError('export: not the owner and not granted');
+    if (key.expired) throw new KeygateError('KEY_EXPIRED', 'the key is expired');
+    keyLengthForNid(key.nid);
+    return { nid: key.nid, key: Buffer.from(key.material) };
+  }
+
+  readAcl(token: string, ttag: string): { owner: Identity; entries: { principal: Identity; rights: Right[] }[] } {
+    const caller = this.#authenticate(token);
+    const key = this.#ownedKey(caller, ttag, 'read acl');
+    const entries = [...key.acl].map(([principalId, rights]) => ({
+      principal: identityOf(this.#store.principalById(principalId) ?? missingPrincipal(principalId)),
+      rights: [...rights],
+    }));
+    return { owner: identityOf(caller), entries };
+  }
+
+  grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): Identity {
+    const caller = this.#authenticate(token);
+    const key = this.#ownedKey(caller, ttag, 'grant');
+    const grantee = this.#store.principalByName(principal);
+    if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
+    if (grantee.principalId === key.owner) throw new BadRequestError('the owner already holds every right');
+    if (rights.length === 0) throw new BadRequestError('rights: at least one right is required');
+    const acl = new Map(key.acl);
+    acl.set(grantee.principalId, [...new Set(rights)]);
+    this.#store.putKey({ ...key, acl });
+    return identityOf(grantee);
+  }
+
+  revoke(token: string, ttag: string, principal: string): void {
+    const caller = this.#authenticate(token);
+    const key = this.#ownedKey(caller, ttag, 'revoke');
+    const grantee = this.#store.principalByName(principal);
+    if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
+    const acl = new Map(key.acl);
+    acl.delete(grantee.principalId);
+    this.#store.putKey({ ...key, acl });
+  }
+
+  close(): void {
+    this.#pending.clear();
+    this.#store.close();
+  }
+
+  #authenticate(token: string): PrincipalRow {
+    const row = this.#store.token(hashToken(token));
+    if (!row) throw new SessionExpiredError('invalid token');
+    if (row.expiresAt !== undefined && row.expiresAt <= this.#now()) {
+      this.#store.deleteToken(row.tokenHash);
+      throw new SessionExpiredError('token expired');
+    }
+    const principal = this.#store.principalById(row.principalId);
+    if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
+    return principal;
+  }
+
+  #key(ttag: string): KeyRow {
+    const key = this.#store.key(ttag);
+    if (!key) throw new NotFoundError('no such key');
+    return key;
+  }
+
+  #ownedKey(caller: PrincipalRow, ttag: string, operation: string): KeyRow {
+    const key = this.#key(ttag);
+    if (!isOwner(aclOf(key), requesterOf(caller))) throw new AclDeniedError(`${operation}: only the owner may do this`);
+    return key;
+  }
+
+  #decoy(user: string): { salt: Buffer; verifier: Buffer } {
+    const salt = createHmac('sha256', this.#decoySecret).update(`salt:${user}`).digest().subarray(0, 16);
+    const x = toBigInt(createHmac('sha256', this.#decoySecret).update(`x:${user}`).digest());
+    const verifier = toBytes(modPow(SRP_GROUP_2048.g, x, SRP_GROUP_2048.N), SRP_GROUP_2048.byteLength);
+    return { salt, verifier };
+  }
+
+  #sweepPending(): void {
+    const now = this.#now();
+    for (const [handle, pending] of this.#pending) if (pending.expiresAt <= now) this.#pending.delete(handle);
+  }
+
+  #loadDecoySecret(): Buffer {
+    const kept = this.#store.setting('decoySecret');
+    if (kept !== undefined) return Buffer.from(kept, 'base64');
+    const secret = Buffer.from(this.#random.bytes(32));
+    this.#store.putSetting('decoySecret', secret.toString('base64'));
+    return secret;
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+function identityOf(row: PrincipalRow): Identity {
+  return { user: row.name, systemId: row.systemId, principalId: row.principalId };
+}
+
+function aclOf(key: KeyRow) {
+  return { owner: key.owner, entries: key.acl };
+}
+
+function requesterOf(row: PrincipalRow) {
+  return { principalId: row.principalId, groupIds: [] as string[] };
+}
+
+function missingPrincipal(principalId: string): PrincipalRow {
+  return { name: `#${principalId}`, kind: 'user', systemId: 0, principalId, disabled: true, roles: [], createdAt: 0 };
+}
+
+function defaultRoles(kind: PrincipalKind): string[] {
+  if (kind === 'service') return ['service'];
+  if (kind === 'group') return [];
+  return ['user'];
+}

@@ -1,0 +1,61 @@
+import type { EngineStore } from './engine-store.port.js';
+import type { KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
+
+/** The engine's store in memory: everything is gone when the process ends. */
+export class MemoryEngineStore implements EngineStore {
+  readonly #principals = new Map<string, PrincipalRow>();
+  readonly #byId = new Map<string, string>();
+  readonly #keys = new Map<string, KeyRow>();
+  readonly #tokens = new Map<string, TokenRow>();
+  readonly #settings = new Map<string, string>();
+  #systemId = 1000;
+
+  principalByName(name: string): PrincipalRow | undefined {
+    return this.#principals.get(name);
+  }
+
+  principalById(principalId: string): PrincipalRow | undefined {
+    const name = this.#byId.get(principalId);
+    return name === undefined ? undefined : this.#principals.get(name);
+  }
+
+  putPrincipal(row: PrincipalRow): void {
+    this.#principals.set(row.name, row);
+    this.#byId.set(row.principalId, row.name);
+  }
+
+  nextSystemId(): number {
+    this.#systemId += 1;
+    return this.#systemId;
+  }
+
+  key(ttag: string): KeyRow | undefined {
+    return this.#keys.get(ttag);
+  }
+
+  putKey(row: KeyRow): void {
+    this.#keys.set(row.ttag, row);
+  }
+
+  token(tokenHash: string): TokenRow | undefined {
+    return this.#tokens.get(tokenHash);
+  }
+
+  putToken(row: TokenRow): void {
+    this.#tokens.set(row.tokenHash, row);
+  }
+
+  deleteToken(tokenHash: string): void {
+    this.#tokens.delete(tokenHash);
+  }
+
+  setting(name: string): string | undefined {
+    return this.#settings.get(name);
+  }
+
+  putSetting(name: string, value: string): void {
+    this.#settings.set(name, value);
+  }
+
+  close(): void {}
+}

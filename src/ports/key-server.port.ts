@@ -1,0 +1,80 @@
+import type { Identity } from '../domain/identity/identity.js';
+import type { Right } from '../domain/acl/acl.js';
+import type { KeyLength } from '../domain/keywrap/key-length.js';
+import type { Secret } from '../domain/secret/secret.js';
+import { token } from './token.js';
+
+/** What a password login yields: the key-server token (kept on the gateway only) and who signed in. */
+export interface KeyServerLogin {
+  readonly token: Secret;
+  readonly identity: Identity;
+  /** When the token stops being valid (ms since the epoch); undefined when it never expires. */
+  readonly expiresAt: number | undefined;
+}
+
+/** The export blob the key server hands the gateway: the raw data key and its OpenSSL NID. */
+export interface ExportBlob {
+  readonly nid: number;
+  readonly key: Buffer;
+}
+
+/** One entry of a key's access list, as read back from the key server. */
+export interface AclEntry {
+  readonly principal: Identity;
+  readonly rights: readonly Right[];
+}
+
+/** A key's access list as read back from the key server. */
+export interface KeyAcl {
+  readonly owner: Identity;
+  readonly entries: readonly AclEntry[];
+}
+
+/**
+ * One authenticated connection to the key server, opened for one gateway request and closed after it.
+ *
+ * Errors (domain errors, by code): `SESSION_EXPIRED` when the token expired or is invalid;
+ * `ACL_DENIED` / `ROLE_DENIED` for authorization; `NOT_FOUND` for an unknown key or principal;
+ * `BAD_REQUEST` for a value the key server refuses; `KEY_SERVER_UNAVAILABLE` when it cannot be
+ * reached; `KEY_SERVER_FAILED` for any other failure.
+ */
+export interface KeyServerConnection {
+  /** The principal the token belongs to. */
+  whoami(): Promise<Identity>;
+  /** Generates a key owned by the caller; returns its handle (standard base64). */
+  generateKey(options: { keyLen: KeyLength }): Promise<{ ttag: string }>;
+  /** The raw data key, for a caller who owns the key or holds `export` on it. */
+  exportKey(ttag: string): Promise<ExportBlob>;
+  /** The key's access list; owner only. */
+  readAcl(ttag: string): Promise<KeyAcl>;
+  /** Sets (replaces) a principal's rights on the key; owner only. Returns the resolved principal. */
+  grant(ttag: string, principal: string, rights: readonly Right[]): Promise<Identity>;
+  /** Removes a principal's entry from the key's ACL; owner only. */
+  revoke(ttag: string, principal: string): Promise<void>;
+  /** Invalidates the token at the key server (logout). */
+  signOut(): Promise<void>;
+  /** Ends the connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The key server as the gateway needs it (architecture.md "The key server"). Adapters: embedded (the
+ * engine in-process) and tls (a daemon over TLS 1.3); both pass `test/ports/key-server.contract.ts`.
+ */
+export interface KeyServer {
+  /**
+   * SRP-6a password login: the password never leaves the gateway. Throws `WRONG_CREDENTIAL` for a
+   * refused credential and `KEY_SERVER_UNAVAILABLE` / `KEY_SERVER_FAILED` for anything else.
+   */
+  login(user: string, password: Secret): Promise<KeyServerLogin>;
+  /** Opens a fresh validated connection authenticated with the token. */
+  connect(token: Secret): Promise<KeyServerConnection>;
+  /** Lower-case hex SHA-256 of the key server's identity certificate (DER), no separators. */
+  fingerprint(): string;
+  /** Resolves when the key server answers; throws `KEY_SERVER_UNAVAILABLE` otherwise. */
+  ping(): Promise<void>;
+  /** Releases resources held by the adapter. */
+  close(): Promise<void>;
+}
+
+export const KEY_SERVER = token<KeyServer>('KeyServer');

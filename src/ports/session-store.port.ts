@@ -1,0 +1,27 @@
+import type { SessionRecord } from '../domain/session/session.js';
+import { token } from './token.js';
+
+/**
+ * Where the gateway keeps sessions, keyed by `sessionKey(sessionId)` (a hash: the store never sees a
+ * session id). Every method is async so that a networked store (Redis) fits the same contract
+ * (`test/ports/session-store.contract.ts`).
+ *
+ * Expiry: a record is gone once `now >= record.expiresAt` by the store's clock; `get` never returns it
+ * and `count` never counts it. A store that cannot be reached throws `SessionStoreUnavailableError`.
+ */
+export interface SessionStore {
+  /** Stores (or replaces) the record under `key`. */
+  put(key: string, record: SessionRecord): Promise<void>;
+  /** The live record under `key`, or undefined. */
+  get(key: string): Promise<SessionRecord | undefined>;
+  /** Removes the record; true when a live one was there. */
+  delete(key: string): Promise<boolean>;
+  /** Live records of one principal (by principal id). */
+  listByPrincipal(principalId: string): Promise<SessionRecord[]>;
+  /** Number of live records. */
+  count(): Promise<number>;
+  /** Releases connections; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+export const SESSION_STORE = token<SessionStore>('SessionStore');

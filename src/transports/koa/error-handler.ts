@@ -1,0 +1,50 @@
+import type { Context, Middleware } from 'koa';
+import { KeygateError, isKeygateError } from '../../domain/errors/index.js';
+import type { Logger } from '../../ports/logger.port.js';
+import type { GatewayState } from './state.js';
+
+/** An error response as a surface shapes it. */
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A surface's one place that turns a domain error into a response. */
+export type ErrorMapper = (error: KeygateError, ctx: Context & { state: GatewayState }) => ErrorResponse;
+
+/**
+ * The first middleware: every failure below it becomes a JSON error response shaped by the surface's
+ * mapper. An error that is not a KeygateError is a bug: it is logged with its stack and answered as
+ * `INTERNAL` carrying the request id, never the stack or message.
+ */
+export function errorHandler(mapperFor: (path: string) => ErrorMapper, logger: Logger): Middleware<GatewayState> {
+  return async function handleErrors(ctx, next) {
+    try {
+      await next();
+    } catch (thrown) {
+      const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
+      if (isKeygateError(thrown) && thrown.cause !== undefined) {
+        logger.warn('request failed', { requestId: ctx.state.requestId, code: thrown.code, cause: describe(thrown.cause) });
+      }
+      const response = mapperFor(ctx.path)(error, ctx);
+      ctx.status = response.status;
+      for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+      ctx.body = response.body;
+    }
+  };
+}
+
+function internal(thrown: unknown, ctx: Context & { state: GatewayState }, logger: Logger): KeygateError {
+  logger.error('unexpected failure', {
+    requestId: ctx.state.requestId,
+    method: ctx.method,
+    path: ctx.path,
+    error: thrown instanceof Error ? thrown.stack : String(thrown),
+  });
+  return new KeygateError('INTERNAL', `internal error (request ${ctx.state.requestId})`);
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}

@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { GatewayState } from './state.js';
+
+/** Gives every request an id (response header `X-Request-Id`), and marks every response not storable. */
+export function requestContext(): Middleware<GatewayState> {
+  return async function requestContextStep(ctx, next) {
+    ctx.state.requestId = randomBytes(8).toString('hex');
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  };
+}

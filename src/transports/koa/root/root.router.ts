@@ -1,0 +1,80 @@
+import { Router } from '@koa/router';
+import type { Context, Next } from 'koa';
+import { GRANT_RIGHTS } from '../../../domain/acl/acl.js';
+import { parseTtag } from '../../../domain/key/ttag.js';
+import { Secret } from '../../../domain/secret/secret.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import type { Caller } from '../../../use-cases/session-context.js';
+import { parseWith } from '../parse.js';
+import { readJsonBody } from '../read-body.js';
+import type { GatewayState } from '../state.js';
+import type { RootOperation } from './root.errors.js';
+import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
+
+type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
+
+/** Names the operation for the error mapper (`<op> denied or failed`). */
+function operation(name: RootOperation) {
+  return async function nameOperation(ctx: RootContext, next: Next) {
+    ctx.state.operation = name;
+    await next();
+  };
+}
+
+/** Seed 000 §5: every route but login and health needs `X-Session`. */
+function requireSession(services: GatewayServices) {
+  return async function authenticateSession(ctx: RootContext, next: Next) {
+    ctx.state.caller = await services.sessions.authenticate(ctx.get('X-Session') || undefined);
+    await next();
+  };
+}
+
+function caller(ctx: RootContext): Caller {
+  return ctx.state.caller!;
+}
+
+/** The seven operations of seed 000 at the root of the gateway. */
+export function rootRouter(services: GatewayServices): Router {
+  const router = new Router();
+  const session = requireSession(services);
+
+  router.post('/login', operation('login'), async (ctx: RootContext) => {
+    const body = parseWith(loginRequest, await readJsonBody(ctx));
+    const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password));
+    ctx.body = { sessionId, ...minted.identity, hasToken: true };
+  });
+
+  router.post('/logout', operation('logout'), session, async (ctx: RootContext) => {
+    await services.sessions.logout(caller(ctx));
+    ctx.body = { ok: true };
+  });
+
+  router.post('/keys', operation('generate'), session, async (ctx: RootContext) => {
+    parseWith(generateRequest, await readJsonBody(ctx));
+    ctx.body = await services.keys.generate(caller(ctx), { keyLen: 16 });
+  });
+
+  router.post('/keys/export', operation('export'), session, async (ctx: RootContext) => {
+    const body = parseWith(exportRequest, await readJsonBody(ctx));
+    ctx.body = await services.keys.export(caller(ctx), parseTtag(body.ttag), body.clientPubKey);
+  });
+
+  router.post('/keys/grant', operation('grant'), session, async (ctx: RootContext) => {
+    const body = parseWith(grantRequest, await readJsonBody(ctx));
+    const grantee = await services.acl.grant(caller(ctx), parseTtag(body.ttag), body.grantee, GRANT_RIGHTS);
+    ctx.body = { ok: true, grantee };
+  });
+
+  router.post('/keys/revoke', operation('revoke'), session, async (ctx: RootContext) => {
+    const body = parseWith(revokeRequest, await readJsonBody(ctx));
+    await services.acl.revoke(caller(ctx), parseTtag(body.ttag), body.grantee);
+    ctx.body = { ok: true };
+  });
+
+  router.get('/health', operation('health'), async (ctx: RootContext) => {
+    const report = await services.health.report();
+    ctx.body = { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions };
+  });
+
+  return router;
+}

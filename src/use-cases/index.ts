@@ -1,0 +1,18 @@
+import type { AclUseCases } from './acl.js';
+import type { HealthUseCases } from './health.js';
+import type { KeyUseCases } from './keys.js';
+import type { SessionUseCases } from './sessions.js';
+
+/** What the composition root hands the transports: use cases only, never the container. */
+export interface GatewayServices {
+  readonly sessions: SessionUseCases;
+  readonly keys: KeyUseCases;
+  readonly acl: AclUseCases;
+  readonly health: HealthUseCases;
+}
+
+export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
+export { HealthUseCases, type HealthReport } from './health.js';
+export { KeyUseCases, type ExportedKey } from './keys.js';
+export { SessionUseCases, type MintedSession } from './sessions.js';
+export type { Caller } from './session-context.js';

@@ -1,0 +1,49 @@
+import { EXPORT_ALGO, type WrappedKey } from '../domain/keywrap/keywrap.js';
+import { keyLengthForNid, type KeyLength } from '../domain/keywrap/key-length.js';
+import { parseClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
+import { wrapKey } from '../domain/keywrap/wrap-key.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import type { Random } from '../ports/random.port.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+export interface KeyUseCasesDeps {
+  readonly keyServer: KeyServer;
+  readonly random: Random;
+}
+
+/** Seed 000 export response. */
+export interface ExportedKey {
+  readonly wrapped: WrappedKey;
+  readonly algo: typeof EXPORT_ALGO;
+  readonly keyLen: KeyLength;
+}
+
+/** Key generation and wrapped export (seed 000 rules 2 and 3). */
+export class KeyUseCases {
+  readonly #deps: KeyUseCasesDeps;
+
+  constructor(deps: KeyUseCasesDeps) {
+    this.#deps = deps;
+  }
+
+  /** Generates a key owned by the caller. */
+  generate(caller: Caller, options: { keyLen: KeyLength }): Promise<{ ttag: string }> {
+    return withConnection(this.#deps.keyServer, caller, (connection) => connection.generateKey(options));
+  }
+
+  /**
+   * Exports the key wrapped to the client's ephemeral P-256 key. The client key is validated before
+   * the key server is asked for anything, and the raw key is zeroed once wrapped.
+   */
+  async export(caller: Caller, ttag: string, clientPubKey: string): Promise<ExportedKey> {
+    const clientPublicKey = parseClientPublicKey(clientPubKey);
+    const blob = await withConnection(this.#deps.keyServer, caller, (connection) => connection.exportKey(ttag));
+    try {
+      const keyLen = keyLengthForNid(blob.nid);
+      return { wrapped: wrapKey(blob.key, clientPublicKey, this.#deps.random), algo: EXPORT_ALGO, keyLen };
+    } finally {
+      blob.key.fill(0);
+    }
+  }
+}

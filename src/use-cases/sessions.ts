@@ -1,0 +1,100 @@
+import { KeygateError, isKeygateError } from '../domain/errors/index.js';
+import { Secret } from '../domain/secret/secret.js';
+import type { SessionRecord } from '../domain/session/session.js';
+import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../domain/session/session-id.js';
+import { LoginFailedError, SessionRequiredError, SessionUnknownError } from '../domain/session/session.errors.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import type { Logger } from '../ports/logger.port.js';
+import type { Random } from '../ports/random.port.js';
+import type { SessionStore } from '../ports/session-store.port.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+export interface SessionUseCasesDeps {
+  readonly keyServer: KeyServer;
+  readonly store: SessionStore;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  /** Lifetime of a gateway session in ms (the key-server token may expire earlier). */
+  readonly sessionTtlMs: number;
+}
+
+/** A minted session: the id goes to the client exactly once, here. */
+export interface MintedSession {
+  readonly sessionId: string;
+  readonly session: SessionRecord;
+}
+
+/** Sign-in, sign-out and session lookup (seed 000 §3 "Session transitions"). */
+export class SessionUseCases {
+  readonly #deps: SessionUseCasesDeps;
+
+  constructor(deps: SessionUseCasesDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Password login through the key server (SRP-6a). The password is dropped when this returns; the
+   * token is stored server-side under a fresh opaque session id.
+   */
+  async loginWithPassword(user: string, password: Secret): Promise<MintedSession> {
+    const { keyServer, store, clock, random } = this.#deps;
+    let login;
+    try {
+      login = await keyServer.login(user, password);
+    } catch (error) {
+      if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
+      throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
+    }
+    const sessionId = newSessionId(random);
+    const now = clock.now();
+    const session: SessionRecord = {
+      ref: sessionRef(sessionId),
+      identity: login.identity,
+      token: login.token,
+      kind: 'password',
+      createdAt: now,
+      expiresAt: now + this.#deps.sessionTtlMs,
+    };
+    await store.put(sessionKey(sessionId), session);
+    this.#deps.logger.info('session minted', { session: session.ref, user: login.identity.user, kind: session.kind });
+    return { sessionId, session };
+  }
+
+  /** Resolves a presented session id to its live session; never says which of the two failures it was. */
+  async authenticate(sessionId: string | undefined): Promise<Caller> {
+    if (sessionId === undefined || sessionId === '') throw new SessionRequiredError();
+    if (!isWellFormedSessionId(sessionId)) throw new SessionUnknownError();
+    const key = sessionKey(sessionId);
+    const session = await this.#deps.store.get(key);
+    if (!session) throw new SessionUnknownError();
+    return { session, key };
+  }
+
+  /**
+   * Ends the session: the record is dropped first (so the id is dead even if the key server is
+   * unreachable), then the token is revoked at the key server on a best-effort basis.
+   */
+  async logout(caller: Caller): Promise<void> {
+    await this.#deps.store.delete(caller.key);
+    try {
+      await withConnection(this.#deps.keyServer, caller, (connection) => connection.signOut());
+    } catch (error) {
+      if (!isKeygateError(error) || error.code !== 'SESSION_EXPIRED') {
+        this.#deps.logger.warn('token revocation at logout failed', { session: caller.session.ref, code: codeOf(error) });
+      }
+    }
+    this.#deps.logger.info('session ended', { session: caller.session.ref });
+  }
+
+  /** Number of live sessions (seed 000 health `sessions`). */
+  count(): Promise<number> {
+    return this.#deps.store.count();
+  }
+}
+
+function codeOf(error: unknown): string {
+  return error instanceof KeygateError ? error.code : 'INTERNAL';
+}
