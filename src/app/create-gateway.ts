@@ -21,8 +21,8 @@ export interface Gateway {
   readonly logger: Logger;
   /** The key server's identity fingerprint (`/health` `ksFingerprint`). */
   readonly ksFingerprint: string;
-  /** Set only when the gateway generated the bootstrap admin password; show it once. */
-  readonly generatedAdminPassword: string | undefined;
+  /** Set only when the gateway generated bootstrap passwords (user -> password); show them once. */
+  readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
   /** Serves the app on `port`/`host` (the configuration's by default) and resolves once listening. */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
   /** Stops listening (if it does), then closes the stores and the key server. */
@@ -37,12 +37,12 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const config = parseGatewayConfig(input);
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  let generatedAdminPassword: string | undefined;
+  let generatedPasswords: Readonly<Record<string, string>> | undefined;
   let keyServer = overrides.keyServer;
   if (keyServer === undefined) {
     const embedded = await startEmbeddedKeyServer(config.keyServer, clock, random);
     keyServer = embedded.keyServer;
-    generatedAdminPassword = embedded.generatedAdminPassword;
+    generatedPasswords = embedded.generatedPasswords;
   }
   const container = buildContainer(config, keyServer, { ...overrides, clock, random });
   const services: GatewayServices = {
@@ -60,7 +60,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     config,
     logger,
     ksFingerprint: keyServer.fingerprint(),
-    generatedAdminPassword,
+    generatedPasswords,
     async listen(port = config.port, host = config.host) {
       const server = createServer(app.callback());
       servers.push(server);

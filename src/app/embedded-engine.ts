@@ -14,8 +14,11 @@ import type { GatewayConfig } from './config.js';
 
 export interface EmbeddedKeyServerSetup {
   readonly keyServer: EmbeddedKeyServer;
-  /** Set when no seed and no admin password were given: printed once at boot by the CLI. */
-  readonly generatedAdminPassword: string | undefined;
+  /**
+   * Set when no seed and no admin password were given: the generated passwords of `admin` and of a
+   * second user `guest` (a fresh gateway needs two parties to show a grant). Printed once at boot.
+   */
+  readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -35,17 +38,22 @@ export async function startEmbeddedKeyServer(
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
   });
   for (const principal of config.seed?.principals ?? []) engine.createPrincipal(principal);
-  let generatedAdminPassword: string | undefined;
+  let generatedPasswords: Record<string, string> | undefined;
   let adminPassword = config.adminPassword;
   if (adminPassword === undefined && config.seed === undefined) {
-    generatedAdminPassword = Buffer.from(random.bytes(18)).toString('base64url');
-    adminPassword = generatedAdminPassword;
+    generatedPasswords = { admin: generatePassword(random), guest: generatePassword(random) };
+    adminPassword = generatedPasswords.admin;
+    engine.createPrincipal({ name: 'guest', kind: 'user', password: generatedPasswords.guest, roles: ['user'] });
   }
   if (adminPassword !== undefined && !engine.hasPrincipal('admin')) {
     engine.createPrincipal({ name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
   }
   const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), random);
-  return { keyServer, generatedAdminPassword };
+  return { keyServer, generatedPasswords };
+}
+
+function generatePassword(random: Random): string {
+  return Buffer.from(random.bytes(18)).toString('base64url');
 }
 
 async function loadIdentity(dataDir: string | undefined): Promise<IdentityCertificate> {

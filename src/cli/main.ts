@@ -14,14 +14,15 @@ Commands:
                 TE_KEYSERVER_SEED               JSON file of principals to create at start
                 TE_KEYSERVER_ADMIN_PASSWORD     password of the bootstrap user "admin"
                 TE_KEYSERVER_TOKEN_TTL_SECONDS  key-server token lifetime (default: never expires)
-              With neither a seed nor an admin password, an admin password is generated and printed once.
+              With neither a seed nor an admin password, the users "admin" and "guest" are created with
+              generated passwords, printed once.
 `;
 
 async function serve(): Promise<void> {
   const gateway = await createGateway(configFromEnv(process.env, { dataDir: './data' }));
   const { url } = await gateway.listen();
-  if (gateway.generatedAdminPassword !== undefined) {
-    process.stdout.write(`keygate: generated password for user "admin": ${gateway.generatedAdminPassword}\n`);
+  for (const [user, password] of Object.entries(gateway.generatedPasswords ?? {})) {
+    process.stdout.write(`keygate: generated password for user "${user}": ${password}\n`);
   }
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
   let stopping = false;

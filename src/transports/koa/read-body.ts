@@ -21,7 +21,11 @@ export async function readRawBody(ctx: Context & { state: GatewayState }, limit 
     body = await getRawBody(ctx.req, { limit, length: ctx.get('Content-Length') || undefined });
   } catch (error) {
     const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') throw new BadRequestError(`request body larger than ${limit} bytes`, error);
+    if (type === 'entity.too.large') {
+      // The rest of the body is not read: close the connection after the answer instead of draining it.
+      ctx.set('Connection', 'close');
+      throw new BadRequestError(`request body larger than ${limit} bytes`, error);
+    }
     throw new BadRequestError('request body could not be read', error);
   }
   ctx.state.rawBody = body.length === 0 ? EMPTY : body;

@@ -70,7 +70,7 @@ export function rootErrorResponse(error: KeygateError, operation: RootOperation 
     default:
       return {
         status: rule.status,
-        body: rule.error === undefined ? { error: error.detail } : { error: rule.error, detail: error.detail },
+        body: rule.error === undefined || rule.error === error.detail ? { error: error.detail } : { error: rule.error, detail: error.detail },
         headers,
       };
   }

@@ -35,7 +35,7 @@ function caller(ctx: RootContext): Caller {
 
 /** The seven operations of seed 000 at the root of the gateway. */
 export function rootRouter(services: GatewayServices): Router {
-  const router = new Router();
+  const router = new Router({ strict: true });
   const session = requireSession(services);
 
   router.post('/login', operation('login'), async (ctx: RootContext) => {

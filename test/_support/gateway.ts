@@ -1,0 +1,73 @@
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
+import type { GatewayConfigInput } from '../../src/app/config.js';
+import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
+import type { GatewayOverrides } from '../../src/app/container.js';
+import { call, type CallOptions, type Reply } from './http.js';
+
+export const PASSWORDS = {
+  alice: 'alice-password-1',
+  bob: 'bob-password-2',
+  carol: 'carol-password-3',
+  admin: 'admin-password-0',
+} as const;
+
+export const SEED = {
+  principals: [
+    { name: 'alice', kind: 'user' as const, password: PASSWORDS.alice },
+    { name: 'bob', kind: 'user' as const, password: PASSWORDS.bob },
+    { name: 'carol', kind: 'user' as const, password: PASSWORDS.carol },
+    { name: 'ops', kind: 'group' as const },
+  ],
+};
+
+/** A gateway served on a real loopback socket, with a manual clock and a logger the test can read. */
+export interface TestGateway {
+  readonly url: string;
+  readonly clock: ManualClock;
+  readonly logger: MemoryLogger;
+  readonly gateway: Gateway;
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
+  /** Signs in and answers the session id. */
+  login(user: keyof typeof PASSWORDS): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(
+  config: GatewayConfigInput = {},
+  overrides: GatewayOverrides = {},
+): Promise<TestGateway> {
+  const clock = new ManualClock(Date.now());
+  const logger = new MemoryLogger();
+  const gateway = await createGateway(
+    { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, ...config },
+    { clock, logger, ...overrides },
+  );
+  const { url } = await gateway.listen(0, '127.0.0.1');
+  const self: TestGateway = {
+    url,
+    clock,
+    logger,
+    gateway,
+    call: (method, path, options) => call(url, method, path, options),
+    async login(user) {
+      const reply = await call(url, 'POST', '/login', { body: { user, password: PASSWORDS[user] } });
+      if (reply.status !== 200) throw new Error(`login ${user}: ${reply.status} ${reply.text}`);
+      return reply.body.sessionId as string;
+    },
+    close: () => gateway.close(),
+  };
+  return self;
+}
+
+/** A gateway whose key server is the real embedded one behind a fault injector. */
+export async function startFaultyGateway(config: GatewayConfigInput = {}) {
+  const { startEmbeddedKeyServer } = await import('../../src/app/embedded-engine.js');
+  const { FaultyKeyServer } = await import('./faulty-key-server.js');
+  const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
+  const clock = new ManualClock(Date.now());
+  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED }, clock, new CryptoRandom());
+  const faulty = new FaultyKeyServer(keyServer);
+  const gateway = await startGateway(config, { keyServer: faulty, clock });
+  return Object.assign(gateway, { faults: faulty.faults });
+}

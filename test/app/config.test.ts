@@ -1,0 +1,71 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../../src/app/config.js';
+import { configFromEnv } from '../../src/app/env-config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'keygate-config-'));
+
+test('defaults: 127.0.0.1:8080, embedded key server, tokens that never expire', (t) => {
+  const config = configFromEnv({});
+  t.is(config.host, '127.0.0.1');
+  t.is(config.port, 8080);
+  t.is(config.keyServer.kind, 'embedded');
+  t.is(config.keyServer.tokenTtlSeconds, undefined);
+});
+
+test('reads the TE_* variables and the seed file', (t) => {
+  const seed = join(dir, 'seed.json');
+  writeFileSync(seed, JSON.stringify({ principals: [{ name: 'alice', kind: 'user', password: 'pw', roles: ['user'] }] }));
+  const config = configFromEnv({
+    TE_GATEWAY_PORT: '9000',
+    TE_GATEWAY_HOST: '0.0.0.0',
+    TE_KEYSERVER_SEED: seed,
+    TE_KEYSERVER_TOKEN_TTL_SECONDS: '30',
+    TE_KEYSERVER_ADMIN_PASSWORD: 'secret',
+  });
+  t.is(config.port, 9000);
+  t.is(config.host, '0.0.0.0');
+  t.is(config.keyServer.tokenTtlSeconds, 30);
+  t.is(config.keyServer.adminPassword, 'secret');
+  t.is(config.keyServer.seed?.principals[0]?.name, 'alice');
+});
+
+const bad: [string, Record<string, string>, RegExp][] = [
+  ['a port that is not a number', { TE_GATEWAY_PORT: 'http' }, /^TE_GATEWAY_PORT:/],
+  ['a port out of range', { TE_GATEWAY_PORT: '70000' }, /^TE_GATEWAY_PORT:/],
+  ['a zero token lifetime', { TE_KEYSERVER_TOKEN_TTL_SECONDS: '0' }, /^TE_KEYSERVER_TOKEN_TTL_SECONDS:/],
+  ['a missing seed file', { TE_KEYSERVER_SEED: join(dir, 'none.json') }, /^TE_KEYSERVER_SEED:/],
+  ['an unknown log level', { TE_GATEWAY_LOG_LEVEL: 'loud' }, /^TE_GATEWAY_LOG_LEVEL:/],
+];
+for (const [name, env, message] of bad) {
+  test(`refuses ${name} with a line naming the variable`, (t) => {
+    const error = t.throws(() => configFromEnv(env), { instanceOf: ConfigError });
+    t.regex(error!.message, message);
+    t.false(error!.message.includes('\n'));
+  });
+}
+
+test('refuses a seed file that is not JSON or not the seed shape', (t) => {
+  const notJson = join(dir, 'bad.json');
+  writeFileSync(notJson, '{');
+  t.throws(() => configFromEnv({ TE_KEYSERVER_SEED: notJson }), { message: /^TE_KEYSERVER_SEED:.*not valid JSON/ });
+  const wrongShape = join(dir, 'shape.json');
+  writeFileSync(wrongShape, JSON.stringify({ principals: [{ name: 'x', kind: 'robot' }] }));
+  t.throws(() => configFromEnv({ TE_KEYSERVER_SEED: wrongShape }), { message: /^TE_KEYSERVER_SEED:.*kind/ });
+});
+
+test('the CLI stops with one line and a non-zero exit on a bad value, and prints --help', (t) => {
+  const bin = new URL('../../bin/keygate.js', import.meta.url).pathname;
+  const failed = spawnSync(process.execPath, [bin, 'serve'], { env: { ...process.env, TE_GATEWAY_PORT: 'nope' }, encoding: 'utf8' });
+  t.is(failed.status, 2);
+  t.is(failed.stderr.trim().split('\n').length, 1);
+  t.regex(failed.stderr, /TE_GATEWAY_PORT/);
+  const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+  t.is(help.status, 0);
+  t.regex(help.stdout, /Usage: keygate/);
+  const unknown = spawnSync(process.execPath, [bin, 'frobnicate'], { encoding: 'utf8' });
+  t.is(unknown.status, 2);
+});

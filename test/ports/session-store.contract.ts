@@ -1,0 +1,104 @@
+import test from 'ava';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { Secret } from '../../src/domain/secret/secret.js';
+import type { SessionRecord } from '../../src/domain/session/session.js';
+import { newSessionId, sessionKey, sessionRef } from '../../src/domain/session/session-id.js';
+import type { SessionStore } from '../../src/ports/session-store.port.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+
+/** Makes a fresh, empty store on the given clock. */
+export type SessionStoreFactory = (clock: ManualClock) => Promise<SessionStore>;
+
+const random = new CryptoRandom();
+
+function record(clock: ManualClock, principalId = '00000000000000aa', ttlMs = 60_000): { key: string; record: SessionRecord } {
+  const id = newSessionId(random);
+  return {
+    key: sessionKey(id),
+    record: {
+      ref: sessionRef(id),
+      identity: { user: 'alice', systemId: 1001, principalId },
+      token: new Secret(`token-${id}`),
+      kind: 'scoped',
+      createdAt: clock.now(),
+      expiresAt: clock.now() + ttlMs,
+      jkt: 'thumbprint',
+      objects: ['AAAAAAAAAAAAAAAAAAAAAA=='],
+      rights: ['read', 'export'],
+      actingFor: 'svc',
+    },
+  };
+}
+
+/** The SessionStore contract (src/ports/session-store.port.ts), run against one adapter. */
+export function sessionStoreContract(name: string, makeStore: SessionStoreFactory): void {
+  const title = (behaviour: string) => `${name} session store: ${behaviour}`;
+
+  test(title('gives back what was put, token included'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const { key, record: stored } = record(clock);
+    await store.put(key, stored);
+    const found = await store.get(key);
+    t.truthy(found);
+    t.deepEqual({ ...found!, token: undefined }, { ...stored, token: undefined });
+    t.is(found!.token.reveal(), stored.token.reveal());
+    await store.close();
+  });
+
+  test(title('answers undefined for an unknown key'), async (t) => {
+    const store = await makeStore(new ManualClock());
+    t.is(await store.get(sessionKey('nope')), undefined);
+    await store.close();
+  });
+
+  test(title('forgets a record at its expiry'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const { key, record: stored } = record(clock, undefined, 10_000);
+    await store.put(key, stored);
+    clock.advance(9_999);
+    t.truthy(await store.get(key));
+    t.is(await store.count(), 1);
+    clock.advance(1);
+    t.is(await store.get(key), undefined);
+    t.is(await store.count(), 0);
+    await store.close();
+  });
+
+  test(title('delete removes and says whether a live record was there'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const { key, record: stored } = record(clock);
+    await store.put(key, stored);
+    t.true(await store.delete(key));
+    t.false(await store.delete(key));
+    t.is(await store.get(key), undefined);
+    await store.close();
+  });
+
+  test(title('counts live records and lists them by principal'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const a1 = record(clock, '00000000000000a1');
+    const a2 = record(clock, '00000000000000a1');
+    const b = record(clock, '00000000000000b2');
+    for (const r of [a1, a2, b]) await store.put(r.key, r.record);
+    t.is(await store.count(), 3);
+    const listed = await store.listByPrincipal('00000000000000a1');
+    t.deepEqual(listed.map((r) => r.ref).sort(), [a1.record.ref, a2.record.ref].sort());
+    t.deepEqual(await store.listByPrincipal('00000000000000ff'), []);
+    await store.close();
+  });
+
+  test(title('put replaces the record under the same key'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const { key, record: stored } = record(clock);
+    await store.put(key, stored);
+    await store.put(key, { ...stored, kind: 'password' });
+    t.is((await store.get(key))!.kind, 'password');
+    t.is(await store.count(), 1);
+    await store.close();
+  });
+}
