@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { parseCorsOrigins } from './cors-origins.js';
 
-/** A configuration that cannot start the gateway. The message names the setting. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 export const principalSeedSchema = z.strictObject({
   principals: z
@@ -42,6 +38,18 @@ export const gatewayConfigSchema = z.strictObject({
   /** Lifetime of a gateway session in seconds (12 hours by default). */
   sessionTtlSeconds: z.number().int().positive().default(43_200),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Browser origins allowed cross-origin access (seed 001 "Browser access"); empty: no CORS at all. */
+  corsOrigins: z
+    .array(z.string())
+    .default([])
+    .transform((entries, ctx) => {
+      try {
+        return parseCorsOrigins(entries.join(','), 'corsOrigins');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   keyServer: embeddedKeyServer.default({ kind: 'embedded' }),
 });
 

@@ -12,6 +12,7 @@ import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js
 import type { Token } from '../ports/token.js';
 import { AclUseCases, HealthUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
+import { GATEWAY_VERSION } from './version.js';
 import { ACL_USE_CASES, CONFIG, HEALTH_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
 
 /** Parts an embedding service or a test may supply instead of the defaults. */
@@ -66,7 +67,7 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(
     container,
     HEALTH_USE_CASES,
-    (ctx) => new HealthUseCases({ keyServer: resolve(ctx, KEY_SERVER), store: resolve(ctx, SESSION_STORE) }),
+    (ctx) => new HealthUseCases({ keyServer: resolve(ctx, KEY_SERVER), store: resolve(ctx, SESSION_STORE), version: GATEWAY_VERSION }),
   );
   return container;
 }

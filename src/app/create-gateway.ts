@@ -52,7 +52,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     health: resolve(container, HEALTH_USE_CASES),
   };
   const logger = resolve(container, LOGGER);
-  const app = createKoaApp(services, { logger });
+  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins });
   const servers: Server[] = [];
 
   return {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseCorsOrigins } from './cors-origins.js';
 import { ConfigError, parseGatewayConfig, principalSeedSchema, type GatewayConfig, type PrincipalSeed } from './config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -15,6 +16,7 @@ export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): Ga
     port: integer(env, 'TE_GATEWAY_PORT', 0, 65_535) ?? 8080,
     sessionTtlSeconds: integer(env, 'TE_GATEWAY_SESSION_TTL_SECONDS', 1) ?? 43_200,
     logLevel: logLevel(env),
+    corsOrigins: parseCorsOrigins(env.TE_GATEWAY_CORS_ORIGINS),
     keyServer: {
       kind: 'embedded',
       ...(seedPath === undefined ? {} : { seed: readSeed(seedPath) }),

@@ -6,6 +6,8 @@ export type CheckState = 'ok' | 'unavailable';
 export interface HealthReport {
   readonly ok: boolean;
   readonly ksFingerprint: string;
+  /** The gateway's version. */
+  readonly version: string;
   readonly sessions: number;
   readonly checks: { readonly keyServer: CheckState; readonly sessionStore: CheckState };
 }
@@ -14,10 +16,12 @@ export interface HealthReport {
 export class HealthUseCases {
   readonly #keyServer: KeyServer;
   readonly #store: SessionStore;
+  readonly #version: string;
 
-  constructor(deps: { keyServer: KeyServer; store: SessionStore }) {
+  constructor(deps: { keyServer: KeyServer; store: SessionStore; version: string }) {
     this.#keyServer = deps.keyServer;
     this.#store = deps.store;
+    this.#version = deps.version;
   }
 
   async report(): Promise<HealthReport> {
@@ -29,6 +33,7 @@ export class HealthUseCases {
     return {
       ok: keyServer === 'ok' && sessionStore === 'ok',
       ksFingerprint: this.#keyServer.fingerprint(),
+      version: this.#version,
       sessions: Math.max(sessions, 0),
       checks: { keyServer, sessionStore },
     };

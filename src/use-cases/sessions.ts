@@ -89,6 +89,11 @@ export class SessionUseCases {
     this.#deps.logger.info('session ended', { session: caller.session.ref });
   }
 
+  /** The live sessions of the caller's principal (api-surface.md operation 8). */
+  listOwn(caller: Caller): Promise<SessionRecord[]> {
+    return this.#deps.store.listByPrincipal(caller.session.identity.principalId);
+  }
+
   /** Number of live sessions (seed 000 health `sessions`). */
   count(): Promise<number> {
     return this.#deps.store.count();

@@ -1,6 +1,9 @@
 import Koa from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
+import { apiErrorMapper } from './api/api.errors.js';
+import { apiMiddleware, isApiPath } from './api/api.router.js';
+import { cors } from './cors.js';
 import { errorHandler } from './error-handler.js';
 import { requestContext } from './request-id.js';
 import { rootErrorMapper } from './root/root.errors.js';
@@ -9,6 +12,8 @@ import type { GatewayState } from './state.js';
 
 export interface KoaAppOptions {
   readonly logger: Logger;
+  /** Exact browser origins allowed cross-origin access; empty: no CORS header of any kind. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /**
@@ -19,9 +24,10 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(requestContext());
-  app.use(errorHandler(() => rootErrorMapper, options.logger));
-  const root = rootRouter(services);
-  app.use(root.routes());
+  app.use(cors(options.corsOrigins ?? [], options.logger));
+  app.use(errorHandler((path) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper), options.logger));
+  for (const step of apiMiddleware(services)) app.use(step);
+  app.use(rootRouter(services).routes());
   // Reached only when no route answered: seed 000 §4, any other method and path is a 404.
   app.use(async function noRoute(ctx) {
     ctx.status = 404;

@@ -6,4 +6,8 @@ export interface GatewayState {
   /** The exact request body bytes as received (empty when there was none). */
   rawBody?: Buffer;
   caller?: Caller;
+  /** The exact session credential string presented (a bound session's proof hashes it: `ath`). */
+  credential?: string | undefined;
+  /** The methods a known path allows, for a 405's `Allow` header. */
+  allow?: string;
 }

@@ -1,0 +1,34 @@
+import { ConfigError } from './config-error.js';
+
+const BARE_ORIGIN = /^(https?):\/\/([^/?#@\s]+)$/i;
+
+/**
+ * Parses the CORS allowlist (seed 001 "Browser access" rules 1-3): comma-separated bare origins,
+ * whitespace around entries ignored, duplicates collapsed. Each entry is scheme, host and optional
+ * port; a path, a trailing slash, a query, a fragment, no scheme, or `*` stops the boot. Entries are
+ * returned in browser form (lower-case scheme and host, the scheme's default port omitted).
+ */
+export function parseCorsOrigins(value: string | undefined, variable = 'TE_GATEWAY_CORS_ORIGINS'): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  const origins = new Set<string>();
+  for (const raw of value.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    origins.add(parseOrigin(entry, variable));
+  }
+  return [...origins];
+}
+
+function parseOrigin(entry: string, variable: string): string {
+  const refuse = (why: string) => new ConfigError(`${variable}: entry "${entry}" ${why}`);
+  if (entry === '*' || entry.includes('*')) throw refuse('is a wildcard, which is not supported; list each origin');
+  if (!BARE_ORIGIN.test(entry)) throw refuse('is not a bare origin (scheme://host[:port], no path, slash, query or fragment)');
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    throw refuse('is not a valid origin');
+  }
+  if (url.username !== '' || url.password !== '') throw refuse('carries credentials');
+  return url.origin;
+}

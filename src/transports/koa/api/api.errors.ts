@@ -1,0 +1,62 @@
+import type { ErrorCode } from '../../../domain/errors/error-codes.js';
+import type { ErrorMapper, ErrorResponse } from '../error-handler.js';
+import type { KeygateError } from '../../../domain/errors/keygate-error.js';
+
+/**
+ * Seed 001 §5 and §7, api-surface.md "Codes that every operation may answer": the status of every
+ * code on the /api surface. A code missing here is a compile error.
+ */
+const STATUS = {
+  BAD_REQUEST: 400,
+  PROOF_MALFORMED: 400,
+  DECRYPT_FAILED: 400,
+  CERTIFICATE_MALFORMED: 400,
+  SESSION_REQUIRED: 401,
+  SESSION_UNKNOWN: 401,
+  SESSION_EXPIRED: 401,
+  WRONG_CREDENTIAL: 401,
+  PROOF_MISSING: 401,
+  PROOF_ALG_NOT_ALLOWED: 401,
+  PROOF_KEY_MISMATCH: 401,
+  PROOF_SIGNATURE_REJECTED: 401,
+  PROOF_BINDING_MISMATCH: 401,
+  PROOF_CLOCK_SKEW: 401,
+  PROOF_REPLAYED: 401,
+  ROLE_DENIED: 403,
+  ACL_DENIED: 403,
+  OUT_OF_SCOPE: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_SAVED: 409,
+  NOT_VERIFIED: 409,
+  CONFLICT: 409,
+  KEY_EXPIRED: 409,
+  INTERNAL: 500,
+  KEY_SERVER_FAILED: 502,
+  LOGIN_FAILED: 502,
+  KEY_SERVER_UNAVAILABLE: 503,
+  SESSION_STORE_UNAVAILABLE: 503,
+  AUDIT_UNAVAILABLE: 503,
+  PROOF_REPLAY_CACHE_FULL: 503,
+} as const satisfies Record<ErrorCode, number>;
+
+/** The /api body: `{ code, detail, retryable?, reason?, scope?, reauth? }` (seed 001 §7.1-7.2). */
+export function apiErrorResponse(error: KeygateError, headers: Record<string, string> = {}): ErrorResponse {
+  const status = STATUS[error.code];
+  const body: Record<string, unknown> = { code: error.code, detail: error.detail };
+  if (error.retryable !== undefined) body.retryable = error.retryable;
+  if (error.reason !== undefined) body.reason = error.reason;
+  if (error.scope !== undefined) body.scope = error.scope;
+  if (error.reauth !== undefined) body.reauth = error.reauth;
+  const out: Record<string, string> = { ...headers };
+  // Seed 001 §7.3: a 503 whose scope is session or process carries Retry-After.
+  if (status === 503 && (error.scope === 'session' || error.scope === 'process')) {
+    out['Retry-After'] = String(error.retryAfterSeconds ?? 1);
+  }
+  return { status, body, headers: out };
+}
+
+export const apiErrorMapper: ErrorMapper = (error, ctx) => {
+  const allow = (ctx.state as { allow?: string }).allow;
+  return apiErrorResponse(error, allow === undefined ? {} : { Allow: allow });
+};
