@@ -1,5 +1,6 @@
 import type { Identity } from '../domain/identity/identity.js';
 import type { Right } from '../domain/acl/acl.js';
+import type { CertificateInfo, ProvisioningPolicy } from '../domain/certificate/certificate.js';
 import type { KeyLength } from '../domain/keywrap/key-length.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
@@ -10,6 +11,22 @@ export interface KeyServerLogin {
   readonly identity: Identity;
   /** When the token stops being valid (ms since the epoch); undefined when it never expires. */
   readonly expiresAt: number | undefined;
+}
+
+/** A certificate or delegated login: the principal's registered sender key thumbprint, if any. */
+export interface KeyServerCertificateLogin extends KeyServerLogin {
+  readonly jkt: string | undefined;
+}
+
+/** A token narrowed to keys and rights (a scoped session's key-server side). */
+export interface ScopedToken extends KeyServerLogin {
+  /** ttag -> the rights the token has on it. */
+  readonly scope: Readonly<Record<string, readonly Right[]>>;
+}
+
+/** A token acting as another principal, minted by a service. */
+export interface DelegatedToken extends KeyServerLogin {
+  readonly actingFor: string;
 }
 
 /** The export blob the key server hands the gateway: the raw data key and its OpenSSL NID. */
@@ -51,6 +68,18 @@ export interface KeyServerConnection {
   grant(ttag: string, principal: string, rights: readonly Right[]): Promise<Identity>;
   /** Removes a principal's entry from the key's ACL; owner only. */
   revoke(ttag: string, principal: string): Promise<void>;
+  /** Mints a token narrowed to the listed keys and rights, lasting `ttlMs` at most. */
+  mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken>;
+  /** Mints a token acting as a principal named, or identified by a trusted certificate. */
+  mintDelegated(target: { principal: string } | { certificate: string }): Promise<DelegatedToken>;
+  /** Adds a trusted certificate authority; a non-CA certificate is BAD_REQUEST. */
+  addTrustAuthority(pem: string): Promise<CertificateInfo>;
+  /** Enrolls a leaf chaining to a trusted authority to a principal; CONFLICT when it does not chain. */
+  enrollCertificate(principal: string, pem: string): Promise<CertificateInfo>;
+  /** Registers the public key a principal's certificate logins are bound to. */
+  putSenderKey(principal: string, jwk: unknown): Promise<{ jkt: string }>;
+  readPolicy(): Promise<ProvisioningPolicy>;
+  setPolicy(name: string, value: unknown): Promise<ProvisioningPolicy>;
   /** Invalidates the token at the key server (logout). */
   signOut(): Promise<void>;
   /** Ends the connection. Idempotent. */
@@ -67,6 +96,10 @@ export interface KeyServer {
    * refused credential and `KEY_SERVER_UNAVAILABLE` / `KEY_SERVER_FAILED` for anything else.
    */
   login(user: string, password: Secret): Promise<KeyServerLogin>;
+  /** First leg of a certificate login: a single-use challenge for the certificate's key to sign. */
+  certificateChallenge(certificatePem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }>;
+  /** Second leg: the signature over the challenge; WRONG_CREDENTIAL when refused. */
+  certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin>;
   /** Opens a fresh validated connection authenticated with the token. */
   connect(token: Secret): Promise<KeyServerConnection>;
   /** Lower-case hex SHA-256 of the key server's identity certificate (DER), no separators. */

@@ -1,5 +1,6 @@
 import type { AclUseCases } from './acl.js';
 import type { HealthUseCases } from './health.js';
+import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
 import type { SessionUseCases } from './sessions.js';
 
@@ -9,10 +10,12 @@ export interface GatewayServices {
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
   readonly health: HealthUseCases;
+  readonly identityAdmin: IdentityAdminUseCases;
 }
 
 export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
 export { HealthUseCases, type HealthReport } from './health.js';
+export { IdentityAdminUseCases } from './identity-admin.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
 export type { Caller } from './session-context.js';

@@ -1,4 +1,7 @@
+import type { Right } from '../domain/acl/acl.js';
+import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { KeygateError, isKeygateError } from '../domain/errors/index.js';
+import { parseSenderKey } from '../domain/session/sender-key.js';
 import { Secret } from '../domain/secret/secret.js';
 import type { SessionRecord } from '../domain/session/session.js';
 import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../domain/session/session-id.js';
@@ -40,7 +43,7 @@ export class SessionUseCases {
    * token is stored server-side under a fresh opaque session id.
    */
   async loginWithPassword(user: string, password: Secret): Promise<MintedSession> {
-    const { keyServer, store, clock, random } = this.#deps;
+    const { keyServer } = this.#deps;
     let login;
     try {
       login = await keyServer.login(user, password);
@@ -48,18 +51,57 @@ export class SessionUseCases {
       if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
       throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
     }
-    const sessionId = newSessionId(random);
-    const now = clock.now();
-    const session: SessionRecord = {
-      ref: sessionRef(sessionId),
-      identity: login.identity,
-      token: login.token,
-      kind: 'password',
-      createdAt: now,
-      expiresAt: now + this.#deps.sessionTtlMs,
-    };
-    await store.put(sessionKey(sessionId), session);
-    this.#deps.logger.info('session minted', { session: session.ref, user: login.identity.user, kind: session.kind });
+    return this.#mint({ identity: login.identity, token: login.token, kind: 'password' });
+  }
+
+  /** First leg of a certificate login (api-surface.md operation 2). */
+  certificateChallenge(certificatePem: string) {
+    return this.#deps.keyServer.certificateChallenge(certificatePem);
+  }
+
+  /**
+   * Second leg (operation 3): the key server checks the signature, the chain and the enrollment. The
+   * session is bound when the principal has a registered sender key.
+   */
+  async loginWithCertificate(challengeId: string, signature: Buffer): Promise<MintedSession> {
+    const login = await this.#deps.keyServer.certificateLogin(challengeId, signature);
+    return this.#mint({ identity: login.identity, token: login.token, kind: 'certificate', ...(login.jkt ? { jkt: login.jkt } : {}) });
+  }
+
+  /**
+   * A session narrowed to listed keys and rights, minutes long, bound at mint to `senderKey`
+   * (operation 4). The key server narrows the token itself, so the scope holds even there.
+   */
+  async mintScoped(caller: Caller, request: { objects: readonly string[]; rights?: readonly Right[] | undefined; senderKey: unknown; ttlSeconds: number }): Promise<MintedSession> {
+    const senderKey = parseSenderKey(request.senderKey, { allowRsa: false, field: 'senderKey' });
+    const ttlMs = request.ttlSeconds * 1000;
+    const minted = await withConnection(this.#deps.keyServer, caller, (connection) =>
+      connection.mintScoped({ objects: request.objects, rights: request.rights, ttlMs }),
+    );
+    const rights = [...new Set(Object.values(minted.scope).flat())];
+    return this.#mint(
+      { identity: minted.identity, token: minted.token, kind: 'scoped', jkt: senderKey.jkt, objects: Object.keys(minted.scope), rights },
+      Math.min(ttlMs, (minted.expiresAt ?? Infinity) - this.#deps.clock.now()),
+    );
+  }
+
+  /**
+   * A session acting as an externally authenticated principal (operation 5). Only a bound service
+   * session may mint one; it is bound to that service's key.
+   */
+  async mintDelegated(caller: Caller, target: { principal: string } | { certificate: string }): Promise<MintedSession> {
+    const jkt = caller.session.jkt;
+    if (jkt === undefined) throw new RoleDeniedError('only a bound service session may mint a delegated session');
+    const minted = await withConnection(this.#deps.keyServer, caller, (connection) => connection.mintDelegated(target));
+    return this.#mint({ identity: minted.identity, token: minted.token, kind: 'delegated', jkt, actingFor: minted.actingFor });
+  }
+
+  async #mint(fields: Omit<SessionRecord, 'ref' | 'createdAt' | 'expiresAt'>, ttlMs = this.#deps.sessionTtlMs): Promise<MintedSession> {
+    const sessionId = newSessionId(this.#deps.random);
+    const now = this.#deps.clock.now();
+    const session: SessionRecord = { ...fields, ref: sessionRef(sessionId), createdAt: now, expiresAt: now + Math.max(ttlMs, 0) };
+    await this.#deps.store.put(sessionKey(sessionId), session);
+    this.#deps.logger.info('session minted', { session: session.ref, user: session.identity.user, kind: session.kind, bound: session.jkt !== undefined });
     return { sessionId, session };
   }
 

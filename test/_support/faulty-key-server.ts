@@ -32,6 +32,16 @@ export class FaultyKeyServer implements KeyServer {
     return this.#inner.login(user, password);
   }
 
+  certificateChallenge(pem: string) {
+    if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('unreachable'));
+    return this.#inner.certificateChallenge(pem);
+  }
+
+  certificateLogin(challengeId: string, signature: Buffer) {
+    if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('unreachable'));
+    return this.#inner.certificateLogin(challengeId, signature);
+  }
+
   async connect(token: Secret): Promise<KeyServerConnection> {
     if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
     const inner = await this.#inner.connect(token);
@@ -40,6 +50,7 @@ export class FaultyKeyServer implements KeyServer {
       if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
     };
     return {
+      ...passThrough(inner),
       whoami: async () => (fail(), inner.whoami()),
       generateKey: async (options) => {
         fail();
@@ -76,4 +87,25 @@ export class FaultyKeyServer implements KeyServer {
   close(): Promise<void> {
     return this.#inner.close();
   }
+}
+
+/** Every connection method, bound to the real connection: the faults above override some of them. */
+function passThrough(inner: KeyServerConnection): KeyServerConnection {
+  return {
+    whoami: () => inner.whoami(),
+    generateKey: (options) => inner.generateKey(options),
+    exportKey: (ttag) => inner.exportKey(ttag),
+    readAcl: (ttag) => inner.readAcl(ttag),
+    grant: (ttag, principal, rights) => inner.grant(ttag, principal, rights),
+    revoke: (ttag, principal) => inner.revoke(ttag, principal),
+    mintScoped: (request) => inner.mintScoped(request),
+    mintDelegated: (target) => inner.mintDelegated(target),
+    addTrustAuthority: (pem) => inner.addTrustAuthority(pem),
+    enrollCertificate: (principal, pem) => inner.enrollCertificate(principal, pem),
+    putSenderKey: (principal, jwk) => inner.putSenderKey(principal, jwk),
+    readPolicy: () => inner.readPolicy(),
+    setPolicy: (name, value) => inner.setPolicy(name, value),
+    signOut: () => inner.signOut(),
+    close: () => inner.close(),
+  };
 }

@@ -14,6 +14,8 @@ export interface PrincipalRow {
   readonly roles: readonly string[];
   /** SRP-6a salt and verifier; absent for groups and for principals without a password. */
   readonly srp?: { readonly salt: Buffer; readonly verifier: Buffer };
+  /** The public key the principal's certificate logins are bound to, with its RFC 7638 thumbprint. */
+  readonly senderKey?: { readonly jwk: Readonly<Record<string, string>>; readonly jkt: string };
   readonly createdAt: number;
 }
 
@@ -40,4 +42,21 @@ export interface TokenRow {
   readonly issuedAt: number;
   /** ms since the epoch; undefined: never expires. */
   readonly expiresAt: number | undefined;
+  /** A scoped token reaches only these keys (ttag -> rights). */
+  readonly scope?: Readonly<Record<string, readonly Right[]>>;
+  /** A delegated token: the service principal that minted it. */
+  readonly actingFor?: string;
 }
+
+/** A certificate the key server knows: a trusted authority, or a leaf enrolled to a principal. */
+export interface CertificateRow {
+  /** Lower-case hex SHA-256 of the DER. */
+  readonly id: string;
+  readonly pem: string;
+  readonly role: 'authority' | 'enrolled';
+  /** The principal id an enrolled leaf is bound to. */
+  readonly principalId?: string;
+  readonly createdAt: number;
+}
+
+export { DEFAULT_POLICY, type ProvisioningPolicy } from '../../domain/certificate/certificate.js';

@@ -1,4 +1,4 @@
-import type { KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
 
 /**
  * The key-server engine's storage. Synchronous on purpose: the engine's stores are in-process
@@ -16,6 +16,11 @@ export interface EngineStore {
   token(tokenHash: string): TokenRow | undefined;
   putToken(row: TokenRow): void;
   deleteToken(tokenHash: string): void;
+
+  certificate(id: string): CertificateRow | undefined;
+  certificates(role: CertificateRow['role']): CertificateRow[];
+  putCertificate(row: CertificateRow): void;
+  deleteCertificate(id: string): void;
 
   /** A value the engine keeps across restarts (its secret for unknown-user decoys, ...). */
   setting(name: string): string | undefined;

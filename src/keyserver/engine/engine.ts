@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { GRANT_RIGHTS, type Right } from '../../domain/acl/acl.js';
-import { AclDeniedError } from '../../domain/acl/acl.errors.js';
+import { AclDeniedError, RoleDeniedError } from '../../domain/acl/acl.errors.js';
 import { canUse, isOwner } from '../../domain/acl/evaluate-access.js';
 import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
 import type { Identity } from '../../domain/identity/identity.js';
@@ -11,7 +11,15 @@ import { SRP_GROUP_2048 } from '../../domain/srp/srp-group.js';
 import { modPow, toBigInt, toBytes } from '../../domain/srp/srp-math.js';
 import { srpCreateVerifier, srpServerStart, srpServerVerify, type SrpServerEphemeral } from '../../domain/srp/srp-server.js';
 import type { EngineStore } from './engine-store.port.js';
-import type { KeyRow, PrincipalKind, PrincipalRow } from './engine-model.js';
+import type { KeyRow, PrincipalKind, PrincipalRow, TokenRow } from './engine-model.js';
+import { BUILT_IN_ROLES, operationsOf } from '../../domain/roles/built-in-roles.js';
+import type { Operation } from '../../domain/roles/operations.js';
+
+/** A caller as the engine sees it: the principal and the token it presented. */
+export interface TokenContext {
+  readonly principal: PrincipalRow;
+  readonly token: TokenRow;
+}
 
 export interface EngineOptions {
   readonly store: EngineStore;
@@ -119,10 +127,7 @@ export class KeyServerEngine {
     const row = this.#store.principalByName(pending.user);
     if (!pending.real || !row) throw new WrongCredentialError('WRONG_CREDENTIAL');
     if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
-    const token = Buffer.from(this.#random.bytes(32)).toString('base64url');
-    const issuedAt = this.#now();
-    const expiresAt = this.#tokenTtlMs === undefined ? undefined : issuedAt + this.#tokenTtlMs;
-    this.#store.putToken({ tokenHash: hashToken(token), principalId: row.principalId, issuedAt, expiresAt });
+    const { token, expiresAt } = this.issueToken(row);
     return { M2, token, identity: identityOf(row), expiresAt };
   }
 
@@ -132,11 +137,14 @@ export class KeyServerEngine {
   }
 
   whoami(token: string): Identity {
-    return identityOf(this.#authenticate(token));
+    return identityOf(this.authenticate(token).principal);
   }
 
   generateKey(token: string, options: { keyLen: KeyLength }): { ttag: string } {
-    const caller = this.#authenticate(token);
+    const context = this.authenticate(token);
+    this.requireOperation(context, 'keys.create');
+    this.#requireScope(context, undefined, 'manage');
+    const caller = context.principal;
     const ttag = Buffer.from(this.#random.bytes(TTAG_BYTES)).toString('base64');
     const material = Buffer.from(this.#random.bytes(options.keyLen));
     const row: KeyRow = {
@@ -153,17 +161,22 @@ export class KeyServerEngine {
   }
 
   exportKey(token: string, ttag: string): { nid: number; key: Buffer } {
-    const caller = this.#authenticate(token);
+    const context = this.authenticate(token);
+    this.requireOperation(context, 'keys.export');
     const key = this.#key(ttag);
-    if (!canUse(aclOf(key), requesterOf(caller), 'export')) throw new AclDeniedError('export: not the owner and not granted');
+    if (!canUse(aclOf(key), requesterOf(context.principal), 'export')) throw new AclDeniedError('export: not the owner and not granted');
+    this.#requireScope(context, ttag, 'export');
     if (key.expired) throw new KeygateError('KEY_EXPIRED', 'the key is expired');
     keyLengthForNid(key.nid);
     return { nid: key.nid, key: Buffer.from(key.material) };
   }
 
   readAcl(token: string, ttag: string): { owner: Identity; entries: { principal: Identity; rights: Right[] }[] } {
-    const caller = this.#authenticate(token);
+    const context = this.authenticate(token);
+    this.requireOperation(context, 'acl.read');
+    const caller = context.principal;
     const key = this.#ownedKey(caller, ttag, 'read acl');
+    this.#requireScope(context, ttag, 'manage');
     const entries = [...key.acl].map(([principalId, rights]) => ({
       principal: identityOf(this.#store.principalById(principalId) ?? missingPrincipal(principalId)),
       rights: [...rights],
@@ -172,8 +185,10 @@ export class KeyServerEngine {
   }
 
   grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): Identity {
-    const caller = this.#authenticate(token);
-    const key = this.#ownedKey(caller, ttag, 'grant');
+    const context = this.authenticate(token);
+    this.requireOperation(context, 'acl.write');
+    const key = this.#ownedKey(context.principal, ttag, 'grant');
+    this.#requireScope(context, ttag, 'manage');
     const grantee = this.#store.principalByName(principal);
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     if (grantee.principalId === key.owner) throw new BadRequestError('the owner already holds every right');
@@ -185,8 +200,10 @@ export class KeyServerEngine {
   }
 
   revoke(token: string, ttag: string, principal: string): void {
-    const caller = this.#authenticate(token);
-    const key = this.#ownedKey(caller, ttag, 'revoke');
+    const context = this.authenticate(token);
+    this.requireOperation(context, 'acl.write');
+    const key = this.#ownedKey(context.principal, ttag, 'revoke');
+    this.#requireScope(context, ttag, 'manage');
     const grantee = this.#store.principalByName(principal);
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     const acl = new Map(key.acl);
@@ -199,7 +216,8 @@ export class KeyServerEngine {
     this.#store.close();
   }
 
-  #authenticate(token: string): PrincipalRow {
+  /** The caller behind a token, or SESSION_EXPIRED (expired, revoked, unknown, disabled principal). */
+  authenticate(token: string): TokenContext {
     const row = this.#store.token(hashToken(token));
     if (!row) throw new SessionExpiredError('invalid token');
     if (row.expiresAt !== undefined && row.expiresAt <= this.#now()) {
@@ -208,7 +226,59 @@ export class KeyServerEngine {
     }
     const principal = this.#store.principalById(row.principalId);
     if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
-    return principal;
+    return { principal, token: row };
+  }
+
+  /** Issues a token for a principal (logins and minted sessions). */
+  issueToken(principal: PrincipalRow, options: { ttlMs?: number | undefined; scope?: TokenRow['scope']; actingFor?: string; notAfter?: number | undefined } = {}): { token: string; expiresAt: number | undefined } {
+    const token = Buffer.from(this.#random.bytes(32)).toString('base64url');
+    const issuedAt = this.#now();
+    const ttl = options.ttlMs ?? this.#tokenTtlMs;
+    let expiresAt = ttl === undefined ? undefined : issuedAt + ttl;
+    if (options.notAfter !== undefined) expiresAt = expiresAt === undefined ? options.notAfter : Math.min(expiresAt, options.notAfter);
+    this.#store.putToken({
+      tokenHash: hashToken(token),
+      principalId: principal.principalId,
+      issuedAt,
+      expiresAt,
+      ...(options.scope === undefined ? {} : { scope: options.scope }),
+      ...(options.actingFor === undefined ? {} : { actingFor: options.actingFor }),
+    });
+    return { token, expiresAt };
+  }
+
+  /** Role check first (api-surface.md: ROLE_DENIED before ACL_DENIED before OUT_OF_SCOPE). */
+  requireOperation(caller: TokenContext, operation: Operation): void {
+    if (!operationsOf(caller.principal.roles, BUILT_IN_ROLES).has(operation)) {
+      throw new RoleDeniedError(`${operation}: not permitted for ${caller.principal.name}`);
+    }
+  }
+
+  /** A scoped token reaches only its listed keys, with its listed rights. */
+  #requireScope(caller: TokenContext, ttag: string | undefined, right: Right | 'manage'): void {
+    const scope = caller.token.scope;
+    if (scope === undefined) return;
+    const rights = ttag === undefined ? undefined : scope[ttag];
+    if (rights === undefined || right === 'manage' || !rights.includes(right)) {
+      throw new KeygateError('OUT_OF_SCOPE', 'the session is scoped to other keys or rights');
+    }
+  }
+
+  get store(): EngineStore {
+    return this.#store;
+  }
+
+  now(): number {
+    return this.#now();
+  }
+
+  get random(): RandomSource {
+    return this.#random;
+  }
+
+  /** The key, or NOT_FOUND. */
+  keyOrThrow(ttag: string): KeyRow {
+    return this.#key(ttag);
   }
 
   #key(ttag: string): KeyRow {
@@ -248,15 +318,15 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('base64url');
 }
 
-function identityOf(row: PrincipalRow): Identity {
+export function identityOf(row: PrincipalRow): Identity {
   return { user: row.name, systemId: row.systemId, principalId: row.principalId };
 }
 
-function aclOf(key: KeyRow) {
+export function aclOf(key: KeyRow) {
   return { owner: key.owner, entries: key.acl };
 }
 
-function requesterOf(row: PrincipalRow) {
+export function requesterOf(row: PrincipalRow) {
   return { principalId: row.principalId, groupIds: [] as string[] };
 }
 

@@ -1,5 +1,5 @@
 import type { EngineStore } from './engine-store.port.js';
-import type { KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
 export class MemoryEngineStore implements EngineStore {
@@ -8,6 +8,7 @@ export class MemoryEngineStore implements EngineStore {
   readonly #keys = new Map<string, KeyRow>();
   readonly #tokens = new Map<string, TokenRow>();
   readonly #settings = new Map<string, string>();
+  readonly #certificates = new Map<string, CertificateRow>();
   #systemId = 1000;
 
   principalByName(name: string): PrincipalRow | undefined {
@@ -47,6 +48,22 @@ export class MemoryEngineStore implements EngineStore {
 
   deleteToken(tokenHash: string): void {
     this.#tokens.delete(tokenHash);
+  }
+
+  certificate(id: string): CertificateRow | undefined {
+    return this.#certificates.get(id);
+  }
+
+  certificates(role: CertificateRow['role']): CertificateRow[] {
+    return [...this.#certificates.values()].filter((row) => row.role === role);
+  }
+
+  putCertificate(row: CertificateRow): void {
+    this.#certificates.set(row.id, row);
+  }
+
+  deleteCertificate(id: string): void {
+    this.#certificates.delete(id);
   }
 
   setting(name: string): string | undefined {

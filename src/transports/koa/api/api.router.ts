@@ -4,6 +4,7 @@ import { KeygateError, NotFoundError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
 import { healthRouter } from './health.router.js';
+import { identityAdminRouter } from './identity-admin.router.js';
 import { sessionsRouter } from './sessions.router.js';
 
 /** True for the paths of the /api surface. */
@@ -16,7 +17,7 @@ export function isApiPath(path: string): boolean {
  * path with a wrong method, 404 `NOT_FOUND` for any other path under /api.
  */
 export function apiMiddleware(services: GatewayServices): Middleware<GatewayState>[] {
-  const routers: Router[] = [sessionsRouter(services), healthRouter(services)];
+  const routers: Router[] = [sessionsRouter(services), identityAdminRouter(services), healthRouter(services)];
   return [...routers.map((router) => router.routes() as unknown as Middleware<GatewayState>), noApiRoute(routers)];
 }
 

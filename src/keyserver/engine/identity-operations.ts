@@ -1,0 +1,216 @@
+import { X509Certificate } from 'node:crypto';
+import { isRight, type Right } from '../../domain/acl/acl.js';
+import { AclDeniedError } from '../../domain/acl/acl.errors.js';
+import { effectiveRights } from '../../domain/acl/evaluate-access.js';
+import { verifyChallengeSignature } from '../../domain/certificate/verify-challenge-signature.js';
+import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
+import type { Identity } from '../../domain/identity/identity.js';
+import { parseSenderKey } from '../../domain/session/sender-key.js';
+import { WrongCredentialError } from '../../domain/session/session.errors.js';
+import { aclOf, identityOf, requesterOf, type KeyServerEngine } from './engine.js';
+import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
+import { certificateId, certificateView, chainToAuthority, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
+
+const CHALLENGE_MS = 60_000;
+const MAX_PENDING_CHALLENGES = 10_000;
+
+interface PendingChallenge {
+  readonly certPem: string;
+  readonly challenge: Buffer;
+  readonly expiresAt: number;
+}
+
+/** A token minted for a certificate login or a delegated session. */
+export interface MintedToken {
+  readonly token: string;
+  readonly identity: Identity;
+  readonly expiresAt: number | undefined;
+  /** Thumbprint of the principal's registered sender key, when it has one. */
+  readonly jkt?: string;
+}
+
+/**
+ * The key server's certificate trust, certificate logins, sender keys, the provisioning policy and
+ * the sessions minted from a session (scoped, delegated). It decides every check itself.
+ */
+export class IdentityOperations {
+  readonly #engine: KeyServerEngine;
+  readonly #challenges = new Map<string, PendingChallenge>();
+
+  constructor(engine: KeyServerEngine) {
+    this.#engine = engine;
+  }
+
+  /** Adds a trusted certificate authority (api-surface.md operation 40); a non-CA is refused. */
+  addAuthority(token: string, pem: string): CertificateView {
+    const caller = this.#engine.authenticate(token);
+    this.#engine.requireOperation(caller, 'trust.write');
+    const cert = parseCertificate(pem, 'pem');
+    if (!cert.ca) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
+    this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#engine.now() });
+    return certificateView(cert);
+  }
+
+  /** Enrolls a leaf that chains to a trusted authority to a principal (operation 42). */
+  enroll(token: string, principal: string, pem: string): CertificateView {
+    const caller = this.#engine.authenticate(token);
+    this.#engine.requireOperation(caller, 'trust.enroll');
+    const cert = parseCertificate(pem, 'pem');
+    const row = this.#engine.store.principalByName(principal);
+    if (!row) throw new NotFoundError(`no such principal: ${principal}`);
+    const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
+    if (!chain.trusted) throw new KeygateError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
+    this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
+    return certificateView(cert, row.name);
+  }
+
+  /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
+  putSenderKey(token: string, principal: string, jwk: unknown): { jkt: string } {
+    const caller = this.#engine.authenticate(token);
+    const own = caller.principal.name === principal;
+    this.#engine.requireOperation(caller, own ? 'principals.sender-key.own' : 'principals.sender-key');
+    const row = this.#engine.store.principalByName(principal);
+    if (!row) throw new NotFoundError(`no such principal: ${principal}`);
+    const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
+    this.#engine.store.putPrincipal({ ...row, senderKey });
+    return { jkt: senderKey.jkt };
+  }
+
+  readPolicy(token: string): ProvisioningPolicy {
+    this.#engine.requireOperation(this.#engine.authenticate(token), 'policy.read');
+    return this.#policy();
+  }
+
+  /** Sets one provisioning parameter (operation 48); unknown name NOT_FOUND, wrong type BAD_REQUEST. */
+  setPolicy(token: string, name: string, value: unknown): ProvisioningPolicy {
+    this.#engine.requireOperation(this.#engine.authenticate(token), 'policy.write');
+    const policy = { ...this.#policy(), [name]: value };
+    if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
+    if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
+    this.#engine.store.putSetting('policy', JSON.stringify(policy));
+    return policy;
+  }
+
+  /** First leg of certificate login: 32 random bytes, single use, valid 60 s. */
+  certificateChallenge(pem: string): { challengeId: string; challenge: string; expiresAt: number } {
+    const cert = parseCertificate(pem);
+    const now = this.#engine.now();
+    for (const [id, pending] of this.#challenges) if (pending.expiresAt <= now) this.#challenges.delete(id);
+    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeygateError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
+    const challengeId = Buffer.from(this.#engine.random.bytes(16)).toString('base64url');
+    const challenge = Buffer.from(this.#engine.random.bytes(32));
+    const expiresAt = now + CHALLENGE_MS;
+    this.#challenges.set(challengeId, { certPem: cert.toString(), challenge, expiresAt });
+    return { challengeId, challenge: challenge.toString('base64url'), expiresAt };
+  }
+
+  /**
+   * Second leg: the signature over the challenge proves possession of the certificate's key; the
+   * certificate must chain to a trusted authority and be enrolled (or be provisioned by policy).
+   */
+  certificateLogin(challengeId: string, signature: Buffer): MintedToken {
+    const pending = this.#challenges.get(challengeId);
+    this.#challenges.delete(challengeId);
+    if (!pending || pending.expiresAt <= this.#engine.now()) throw new WrongCredentialError('empty data: unknown or expired challenge');
+    const cert = new X509Certificate(pending.certPem);
+    if (!verifyChallengeSignature(cert.publicKey, pending.challenge, signature)) {
+      throw new WrongCredentialError('credential refused: the signature does not verify');
+    }
+    const principal = this.#principalForCertificate(cert);
+    const { token, expiresAt } = this.#engine.issueToken(principal);
+    return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
+  }
+
+  /**
+   * A token narrowed to listed keys and rights (operation 4). Rights default to every right the
+   * minter holds on each key; a scoped token cannot mint further sessions.
+   */
+  mintScoped(token: string, request: { objects: readonly string[]; rights?: readonly string[]; ttlMs: number }) {
+    const caller = this.#engine.authenticate(token);
+    this.#engine.requireOperation(caller, 'session.scope');
+    if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
+      throw new KeygateError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
+    }
+    const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
+    const scope: Record<string, Right[]> = {};
+    for (const ttag of request.objects) {
+      const held = effectiveRights(aclOf(this.#engine.keyOrThrow(ttag)), requesterOf(caller.principal));
+      const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
+      if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
+        throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');
+      }
+      scope[ttag] = rights;
+    }
+    const minted = this.#engine.issueToken(caller.principal, { ttlMs: request.ttlMs, scope, notAfter: caller.token.expiresAt });
+    return { ...minted, identity: identityOf(caller.principal), scope };
+  }
+
+  /**
+   * A token acting as an externally authenticated principal (operation 5), named or by certificate.
+   * Only a principal holding `session.delegate` may mint one, and not from a minted session.
+   */
+  mintDelegated(token: string, target: { principal?: string; certificate?: string }): MintedToken & { actingFor: string } {
+    const caller = this.#engine.authenticate(token);
+    this.#engine.requireOperation(caller, 'session.delegate');
+    if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
+      throw new KeygateError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
+    }
+    let principal: PrincipalRow | undefined;
+    if (target.certificate !== undefined) principal = this.#principalForCertificate(parseCertificate(target.certificate));
+    else principal = this.#engine.store.principalByName(target.principal ?? '');
+    if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
+    if (principal.disabled) throw new KeygateError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+    const { token: minted, expiresAt } = this.#engine.issueToken(principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
+    return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
+  }
+
+  #principalForCertificate(cert: X509Certificate): PrincipalRow {
+    const store = this.#engine.store;
+    const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
+    if (!chain.trusted) throw new WrongCredentialError(`credential refused: ${chain.reason}`);
+    const enrolled = store.certificate(certificateId(cert));
+    let principal = enrolled?.role === 'enrolled' ? store.principalById(enrolled.principalId ?? '') : undefined;
+    if (!principal) principal = this.#provision(cert);
+    if (principal.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
+    return principal;
+  }
+
+  /** Auto-provisioning of a trusted but not enrolled certificate, when the policy allows it. */
+  #provision(cert: X509Certificate): PrincipalRow {
+    const policy = this.#policy();
+    if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
+    const name = subjectAttribute(cert, policy.nameAttribute);
+    if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has no ${policy.nameAttribute}`);
+    const store = this.#engine.store;
+    if (!store.principalByName(name)) {
+      this.#engine.createPrincipal({ name, kind: 'user', roles: policy.defaultRoles });
+    }
+    const row = store.principalByName(name)!;
+    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
+    return row;
+  }
+
+  #authorities(): X509Certificate[] {
+    return this.#engine.store.certificates('authority').map((row) => new X509Certificate(row.pem));
+  }
+
+  #policy(): ProvisioningPolicy {
+    const stored = this.#engine.store.setting('policy');
+    return stored === undefined ? DEFAULT_POLICY : (JSON.parse(stored) as ProvisioningPolicy);
+  }
+}
+
+function badRight(right: string): never {
+  throw new BadRequestError(`rights: unknown right ${right}`);
+}
+
+function isPolicy(value: Record<string, unknown>): value is Record<string, unknown> & ProvisioningPolicy {
+  const strings = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === 'string');
+  return (
+    typeof value.autoProvision === 'boolean' &&
+    (value.nameAttribute === 'CN' || value.nameAttribute === 'UID' || value.nameAttribute === 'emailAddress') &&
+    strings(value.defaultRoles) &&
+    strings(value.defaultGroups) &&
+    Object.keys(value).length === 4
+  );
+}
