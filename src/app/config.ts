@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
-import { parseCorsOrigins } from './cors-origins.js';
+import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 
 export { ConfigError };
 
@@ -50,6 +50,24 @@ export const gatewayConfigSchema = z.strictObject({
         return z.NEVER;
       }
     }),
+  /**
+   * The origin clients address when a TLS-terminating proxy sits in front (seed 001 §5): the proof's
+   * `htu` is checked against it instead of the connection's scheme and Host.
+   */
+  publicOrigin: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      try {
+        return parsePublicOrigin(value, 'publicOrigin');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
+  replayCacheSize: z.number().int().positive().default(100_000),
   keyServer: embeddedKeyServer.default({ kind: 'embedded' }),
 });
 

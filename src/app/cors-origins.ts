@@ -32,3 +32,8 @@ function parseOrigin(entry: string, variable: string): string {
   if (url.username !== '' || url.password !== '') throw refuse('carries credentials');
   return url.origin;
 }
+
+/** `TE_GATEWAY_PUBLIC_ORIGIN`: one bare origin, by the same rules as an allowlist entry. */
+export function parsePublicOrigin(value: string, variable = 'TE_GATEWAY_PUBLIC_ORIGIN'): string {
+  return parseOrigin(value.trim(), variable);
+}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseCorsOrigins } from './cors-origins.js';
+import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { ConfigError, parseGatewayConfig, principalSeedSchema, type GatewayConfig, type PrincipalSeed } from './config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -17,6 +17,8 @@ export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): Ga
     sessionTtlSeconds: integer(env, 'TE_GATEWAY_SESSION_TTL_SECONDS', 1) ?? 43_200,
     logLevel: logLevel(env),
     corsOrigins: parseCorsOrigins(env.TE_GATEWAY_CORS_ORIGINS),
+    ...(nonEmpty(env.TE_GATEWAY_PUBLIC_ORIGIN) === undefined ? {} : { publicOrigin: parsePublicOrigin(env.TE_GATEWAY_PUBLIC_ORIGIN!) }),
+    replayCacheSize: integer(env, 'TE_GATEWAY_REPLAY_CACHE_SIZE', 1) ?? 100_000,
     keyServer: {
       kind: 'embedded',
       ...(seedPath === undefined ? {} : { seed: readSeed(seedPath) }),
