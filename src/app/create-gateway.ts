@@ -6,7 +6,8 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { KEY_SERVER } from '../ports/key-server.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
-import { createKoaApp } from '../transports/koa/app.js';
+import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
+import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import type { GatewayServices } from '../use-cases/index.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
@@ -23,6 +24,8 @@ export interface Gateway {
   readonly ksFingerprint: string;
   /** Set only when the gateway generated bootstrap passwords (user -> password); show them once. */
   readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
+  /** The OpenAPI 3.1 document of the /api surface (`npm run openapi` writes it to openapi.json). */
+  openApi(): Record<string, unknown>;
   /** Serves the app on `port`/`host` (the configuration's by default) and resolves once listening. */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
   /** Stops listening (if it does), then closes the stores and the key server. */
@@ -62,6 +65,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     logger,
     ksFingerprint: keyServer.fingerprint(),
     generatedPasswords,
+    openApi: () => openApiDocument(services, GATEWAY_VERSION),
     async listen(port = config.port, host = config.host) {
       const server = createServer(app.callback());
       servers.push(server);

@@ -2,7 +2,8 @@ import Koa from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
 import { apiErrorMapper } from './api/api.errors.js';
-import { apiMiddleware, isApiPath } from './api/api.router.js';
+import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
+import { buildOpenApi } from './api/openapi.js';
 import { cors } from './cors.js';
 import { errorHandler } from './error-handler.js';
 import { requestContext } from './request-id.js';
@@ -34,4 +35,9 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
     ctx.body = { error: `no route ${ctx.method} ${ctx.path}` };
   });
   return app;
+}
+
+/** The OpenAPI 3.1 document of the /api surface, from the route declarations themselves. */
+export function openApiDocument(services: GatewayServices, gatewayVersion: string): Record<string, unknown> {
+  return buildOpenApi(apiRouteTable(services), gatewayVersion);
 }

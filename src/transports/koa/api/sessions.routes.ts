@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { RIGHTS } from '../../../domain/acl/acl.js';
+import { isKeygateError } from '../../../domain/errors/index.js';
+import { parseTtag } from '../../../domain/key/ttag.js';
+import { Secret } from '../../../domain/secret/secret.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { bearerCredential } from '../credential.js';
+import { callerOf, requireBearer } from './api-context.js';
+import { route, type ApiRoute } from './api-route.js';
+import { sessionListItem, sessionView } from './session-view.js';
+
+const user = z.string().min(1, 'required').max(256);
+const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'not base64url');
+const pem = z.string().min(1, 'required').max(65_536);
+
+export const schemas = {
+  passwordLogin: z.strictObject({ user, password: z.string().min(1, 'required').max(4096) }),
+  challenge: z.strictObject({ certificate: pem }),
+  certificateLogin: z.strictObject({ challengeId: base64url.max(256), signature: base64url.max(4096) }),
+  scoped: z.strictObject({
+    objects: z.array(z.string().min(1).max(512)).min(1).max(100),
+    rights: z.array(z.enum(RIGHTS)).min(1).optional(),
+    senderKey: z.record(z.string(), z.unknown()),
+    ttlSeconds: z.number().int().min(60).max(900).default(300),
+  }),
+  delegated: z.union([z.strictObject({ principal: user }), z.strictObject({ certificate: pem })]),
+};
+
+/** Sessions (api-surface.md operations 1-8). */
+export function sessionRoutes(services: GatewayServices): ApiRoute[] {
+  const sessions = services.sessions;
+  const session = requireBearer(services);
+  return [
+    route({
+      operationId: 'session.password', method: 'POST', path: '/api/session', auth: 'none',
+      summary: 'Password login (SRP-6a at the key server); an unbound session',
+      body: schemas.passwordLogin, success: { status: 201 },
+      async handle(ctx, { body }) {
+        const minted = await sessions.loginWithPassword(body.user, new Secret(body.password));
+        ctx.status = 201;
+        ctx.body = sessionView(minted.session, minted.sessionId);
+      },
+    }),
+    route({
+      operationId: 'session.certificate.challenge', method: 'POST', path: '/api/session/certificate/challenge', auth: 'none',
+      summary: 'First leg of certificate login: a single-use 32-byte challenge, valid 60 s',
+      body: schemas.challenge, success: { status: 201 },
+      async handle(ctx, { body }) {
+        const issued = await sessions.certificateChallenge(body.certificate);
+        ctx.status = 201;
+        ctx.body = { challengeId: issued.challengeId, challenge: issued.challenge, expiresAt: new Date(issued.expiresAt).toISOString() };
+      },
+    }),
+    route({
+      operationId: 'session.certificate', method: 'POST', path: '/api/session/certificate', auth: 'none',
+      summary: 'Second leg of certificate login: the signature over the challenge',
+      body: schemas.certificateLogin, success: { status: 201 },
+      async handle(ctx, { body }) {
+        const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'));
+        ctx.status = 201;
+        ctx.body = sessionView(minted.session, minted.sessionId);
+      },
+    }),
+    route({
+      operationId: 'session.scoped', method: 'POST', path: '/api/session/scoped', auth: 'session',
+      summary: 'A session narrowed to listed keys and rights, bound to senderKey',
+      body: schemas.scoped, success: { status: 201 },
+      async handle(ctx, { body }) {
+        const objects = body.objects.map((value, i) => parseTtag(value, `objects.${i}`));
+        const minted = await sessions.mintScoped(callerOf(ctx), { ...body, objects });
+        ctx.status = 201;
+        ctx.body = sessionView(minted.session, minted.sessionId);
+      },
+    }),
+    route({
+      operationId: 'session.delegated', method: 'POST', path: '/api/session/delegated', auth: 'session',
+      summary: 'A session acting as an externally authenticated principal; bound services only',
+      body: schemas.delegated, success: { status: 201 },
+      async handle(ctx, { body }) {
+        const minted = await sessions.mintDelegated(callerOf(ctx), body);
+        ctx.status = 201;
+        ctx.body = sessionView(minted.session, minted.sessionId);
+      },
+    }),
+    route({
+      operationId: 'session.logout', method: 'DELETE', path: '/api/session', auth: 'none',
+      summary: 'Logout: 204 for a live credential, a dead one, and none',
+      success: { status: 204 },
+      async handle(ctx) {
+        ctx.status = 204;
+        if (bearerCredential(ctx) === undefined) return;
+        try {
+          await session(ctx, async () => undefined);
+        } catch (error) {
+          if (isKeygateError(error) && error.code === 'SESSION_UNKNOWN') return;
+          throw error;
+        }
+        await sessions.logout(callerOf(ctx));
+      },
+    }),
+    route({
+      operationId: 'session.read', method: 'GET', path: '/api/session', auth: 'session',
+      summary: 'The session view of the presented session', success: { status: 200 },
+      async handle(ctx) {
+        ctx.body = sessionView(callerOf(ctx).session);
+      },
+    }),
+    route({
+      operationId: 'sessions.list', method: 'GET', path: '/api/sessions', auth: 'session',
+      summary: "The live sessions of the caller's principal, by non-secret reference", success: { status: 200 },
+      async handle(ctx) {
+        const items = await sessions.listOwn(callerOf(ctx));
+        ctx.body = { items: items.map(sessionListItem), complete: true };
+      },
+    }),
+  ];
+}
