@@ -10,10 +10,12 @@ import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { RANDOM, type Random } from '../ports/random.port.js';
 import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js';
 import type { Token } from '../ports/token.js';
-import { AclUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
+import { AclUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, ProofChecker, SessionUseCases } from '../use-cases/index.js';
+import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
+import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
-import { ACL_USE_CASES, CONFIG, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
+import { ACL_USE_CASES, CONFIG, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
 
 /** Parts an embedding service or a test may supply instead of the defaults. */
 export interface GatewayOverrides {
@@ -21,6 +23,7 @@ export interface GatewayOverrides {
   readonly random?: Random;
   readonly logger?: Logger;
   readonly sessionStore?: SessionStore;
+  readonly replayCache?: ReplayCache;
   readonly keyServer?: KeyServer;
 }
 
@@ -49,6 +52,12 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(container, RANDOM, () => overrides.random ?? new CryptoRandom());
   bindFactory(container, LOGGER, (ctx) => overrides.logger ?? new PinoLogger({ level: resolve(ctx, CONFIG).logLevel }));
   bindFactory(container, SESSION_STORE, (ctx) => overrides.sessionStore ?? new MemorySessionStore(resolve(ctx, CLOCK)));
+  bindFactory(
+    container,
+    REPLAY_CACHE,
+    (ctx) => overrides.replayCache ?? new MemoryReplayCache(resolve(ctx, CLOCK), { maxEntries: resolve(ctx, CONFIG).replayCacheSize }),
+  );
+  bindFactory(container, PROOF_CHECKER, (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)));
   bindFactory(
     container,
     SESSION_USE_CASES,
@@ -81,6 +90,8 @@ export const ALL_TOKENS = [
   RANDOM,
   LOGGER,
   SESSION_STORE,
+  REPLAY_CACHE,
+  PROOF_CHECKER,
   SESSION_USE_CASES,
   KEY_USE_CASES,
   ACL_USE_CASES,

@@ -2,6 +2,7 @@ import type { AclUseCases } from './acl.js';
 import type { HealthUseCases } from './health.js';
 import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
+import type { ProofChecker } from './proof-check.js';
 import type { SessionUseCases } from './sessions.js';
 
 /** What the composition root hands the transports: use cases only, never the container. */
@@ -11,6 +12,7 @@ export interface GatewayServices {
   readonly acl: AclUseCases;
   readonly health: HealthUseCases;
   readonly identityAdmin: IdentityAdminUseCases;
+  readonly proofs: ProofChecker;
 }
 
 export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
@@ -18,4 +20,5 @@ export { HealthUseCases, type HealthReport } from './health.js';
 export { IdentityAdminUseCases } from './identity-admin.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
+export { ProofChecker, type PresentedRequest } from './proof-check.js';
 export type { Caller } from './session-context.js';
