@@ -14,6 +14,8 @@ export interface BenchTarget {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /** Called for every request: lets a target add per-request headers (a fresh proof). */
+  readonly perRequestHeaders?: () => Record<string, string>;
 }
 
 /** Seconds per measurement; `KEYGATE_BENCH_SECONDS` shortens or lengthens a run. */
@@ -27,6 +29,18 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
     method: target.method ?? 'GET',
     headers: target.headers ?? {},
     body: target.body,
+    ...(target.perRequestHeaders
+      ? {
+          requests: [
+            {
+              setupRequest: (request: { headers?: Record<string, string> }) => ({
+                ...request,
+                headers: { ...(request.headers ?? {}), ...target.perRequestHeaders!() },
+              }),
+            } as unknown as autocannon.Request,
+          ],
+        }
+      : {}),
     connections: CONNECTIONS,
     duration: DURATION_SECONDS,
   });
