@@ -16,6 +16,8 @@ export interface EngineStore {
   token(tokenHash: string): TokenRow | undefined;
   putToken(row: TokenRow): void;
   deleteToken(tokenHash: string): void;
+  /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */
+  deleteExpiredTokens(now: number): number;
 
   /** A value the engine keeps across restarts (its secret for unknown-user decoys, ...). */
   setting(name: string): string | undefined;
