@@ -1,0 +1,190 @@
+import type { z } from 'zod';
+import type { Right } from '../../domain/acl/acl.js';
+import { KeyServerFailedError, KeyServerUnavailableError } from '../../domain/errors/index.js';
+import type { KeyLength } from '../../domain/keywrap/key-length.js';
+import type { RandomSource } from '../../domain/random-source.js';
+import type { Secret } from '../../domain/secret/secret.js';
+import {
+  OPERATIONS,
+  PATHS,
+  healthReply,
+  loginBegin,
+  loginFinish,
+  type OperationArgs,
+  type OperationName,
+  type OperationResult,
+} from '../../keyserver/protocol/keyserver-protocol.js';
+import type { KeyServer, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
+import { srpLogin } from './srp-login.js';
+import { TlsChannel } from './tls-channel.js';
+import { TlsDialer, type TlsTrust } from './tls-dialer.js';
+
+export interface TlsKeyServerOptions {
+  /** `https://host[:port]` of the key-server daemon. */
+  readonly url: string;
+  /** Exactly one of: a CA certificate (PEM) to validate the daemon against ... */
+  readonly ca?: string | undefined;
+  /** ... or the pinned SHA-256 of the daemon certificate's DER (64 lower-case hex digits). */
+  readonly fingerprint?: string | undefined;
+  /** Bound on connecting and on each call, in ms. */
+  readonly timeoutMs: number;
+  /** Resume TLS 1.3 sessions across the per-request connections. */
+  readonly resumeSessions: boolean;
+}
+
+/**
+ * The gateway's client of a key-server daemon over TLS 1.3 (docs/keyserver-protocol.md). Every
+ * `connect` opens a fresh validated connection, used for one gateway request and closed after it;
+ * session resumption keeps those handshakes cheap. Not reaching a validated daemon, within the
+ * timeout, is KEY_SERVER_UNAVAILABLE; a daemon error keeps its code; a reply that does not follow the
+ * protocol is KEY_SERVER_FAILED.
+ */
+export class TlsKeyServer implements KeyServer {
+  readonly #dialer: TlsDialer;
+  readonly #url: URL;
+  readonly #timeoutMs: number;
+  readonly #random: RandomSource;
+
+  private constructor(options: TlsKeyServerOptions, random: RandomSource) {
+    this.#url = new URL(options.url);
+    this.#timeoutMs = options.timeoutMs;
+    this.#random = random;
+    const trust: TlsTrust | undefined =
+      options.ca !== undefined && options.fingerprint === undefined ? { ca: options.ca }
+      : options.ca === undefined && options.fingerprint !== undefined ? { fingerprint: options.fingerprint }
+      : undefined;
+    if (trust === undefined) throw new Error('the tls key server needs exactly one of ca or fingerprint');
+    this.#dialer = new TlsDialer({ url: this.#url, trust, timeoutMs: options.timeoutMs, resumeSessions: options.resumeSessions });
+  }
+
+  /**
+   * Builds the adapter. With CA trust it reaches the daemon once, to learn the fingerprint of the
+   * certificate it validated (`/health` shows it); with a pin, the pin is that fingerprint.
+   */
+  static async start(options: TlsKeyServerOptions, random: RandomSource): Promise<TlsKeyServer> {
+    const keyServer = new TlsKeyServer(options, random);
+    if (options.ca !== undefined) await keyServer.ping();
+    return keyServer;
+  }
+
+  async login(user: string, password: Secret): Promise<KeyServerLogin> {
+    const channel = await this.#open();
+    try {
+      return await srpLogin(
+        {
+          begin: async (name, A) => {
+            const reply = await callWith(channel, PATHS.loginBegin, loginBegin.reply, { user: name, A: A.toString('base64') });
+            return { handle: reply.handle, salt: decode(reply.salt), B: decode(reply.B) };
+          },
+          finish: async (handle, M1) => {
+            const reply = await callWith(channel, PATHS.loginFinish, loginFinish.reply, { handle, M1: M1.toString('base64') });
+            return { M2: decode(reply.M2), token: reply.token, identity: reply.identity, expiresAt: reply.expiresAt ?? undefined };
+          },
+        },
+        user,
+        password,
+        this.#random,
+      );
+    } finally {
+      channel.close();
+    }
+  }
+
+  async connect(token: Secret): Promise<KeyServerConnection> {
+    return new TlsConnection(await this.#open(), token);
+  }
+
+  fingerprint(): string {
+    const fingerprint = this.#dialer.fingerprint;
+    if (fingerprint === undefined) throw new KeyServerUnavailableError('the key server fingerprint is not known yet');
+    return fingerprint;
+  }
+
+  async ping(): Promise<void> {
+    const channel = await this.#open();
+    try {
+      await callWith(channel, PATHS.health, healthReply);
+    } finally {
+      channel.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#dialer.forgetSession();
+  }
+
+  #open(): Promise<TlsChannel> {
+    return TlsChannel.open(this.#dialer, this.#url, this.#timeoutMs);
+  }
+}
+
+/** One gateway request's connection: each port method is one `POST /v1/op/<name>`. */
+class TlsConnection implements KeyServerConnection {
+  readonly #channel: TlsChannel;
+  readonly #token: Secret;
+  #closed = false;
+
+  constructor(channel: TlsChannel, token: Secret) {
+    this.#channel = channel;
+    this.#token = token;
+  }
+
+  whoami() {
+    return this.#op('whoami', {});
+  }
+
+  generateKey(options: { keyLen: KeyLength }) {
+    return this.#op('generateKey', { keyLen: options.keyLen });
+  }
+
+  async exportKey(ttag: string) {
+    const { nid, key } = await this.#op('exportKey', { ttag });
+    return { nid, key: decode(key) };
+  }
+
+  readAcl(ttag: string) {
+    return this.#op('readAcl', { ttag });
+  }
+
+  grant(ttag: string, principal: string, rights: readonly Right[]) {
+    return this.#op('grant', { ttag, principal, rights: [...rights] });
+  }
+
+  async revoke(ttag: string, principal: string) {
+    await this.#op('revoke', { ttag, principal });
+  }
+
+  async signOut() {
+    await this.#op('revokeToken', {});
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#channel.close();
+  }
+
+  async #op<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
+    if (this.#closed) throw new KeyServerFailedError('connection is closed');
+    const reply = await this.#channel.call('POST', PATHS.operation(name), args, this.#token);
+    if (typeof reply !== 'object' || reply === null || !('result' in reply)) {
+      throw new KeyServerFailedError(`key server reply to ${name} does not follow the protocol`);
+    }
+    return parseReply(OPERATIONS[name].result, reply.result, name) as OperationResult<N>;
+  }
+}
+
+async function callWith<S extends z.ZodType>(channel: TlsChannel, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+  const reply = await channel.call(body === undefined ? 'GET' : 'POST', path, body);
+  return parseReply(schema, reply, path);
+}
+
+/** Style rule 8: a key-server reply is validated at the adapter; a mismatch is KEY_SERVER_FAILED. */
+function parseReply<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new KeyServerFailedError(`key server reply to ${what} does not follow the protocol`);
+  return parsed.data;
+}
+
+function decode(base64: string): Buffer {
+  return Buffer.from(base64, 'base64');
+}

@@ -1,0 +1,123 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import getRawBody from 'raw-body';
+import type { z } from 'zod';
+import { BadRequestError, KeygateError, NotFoundError, isKeygateError } from '../../domain/errors/index.js';
+import type { KeyServerEngine } from '../engine/engine.js';
+import {
+  OPERATIONS,
+  PATHS,
+  REQUEST_BODY_LIMIT_BYTES,
+  isOperationName,
+  loginBegin,
+  loginFinish,
+} from '../protocol/keyserver-protocol.js';
+import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
+import { runOperation } from './daemon-operations.js';
+
+/** Where the daemon reports failures that are bugs (with their stack; never in a response). */
+export type DaemonLog = (line: string) => void;
+
+const OPERATION_PREFIX = PATHS.operation('');
+/** RFC 6750 §2.1 b64token. */
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
+/**
+ * The daemon's HTTP surface (docs/keyserver-protocol.md): health, the two SRP-6a login steps, and the
+ * operation table. Every answer is JSON; every failure is `{ code, detail }` with the status from
+ * DAEMON_STATUS.
+ */
+export function createDaemonHandler(engine: KeyServerEngine, log: DaemonLog): RequestListener {
+  return function handleRequest(req, res) {
+    route(engine, req).then(
+      (body) => send(res, 200, body),
+      (error: unknown) => sendError(res, error, log),
+    );
+  };
+}
+
+async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unknown> {
+  const path = (req.url ?? '/').split('?')[0]!;
+  if (path === PATHS.health) {
+    allow(req, 'GET');
+    return { ok: true, protocol: 1 };
+  }
+  if (path === PATHS.loginBegin) {
+    allow(req, 'POST');
+    const body = parse(loginBegin.request, await readJson(req), 'body');
+    const begun = engine.beginLogin(body.user, Buffer.from(body.A, 'base64'));
+    return { handle: begun.handle, salt: begun.salt.toString('base64'), B: begun.B.toString('base64') };
+  }
+  if (path === PATHS.loginFinish) {
+    allow(req, 'POST');
+    const body = parse(loginFinish.request, await readJson(req), 'body');
+    const finished = engine.finishLogin(body.handle, Buffer.from(body.M1, 'base64'));
+    return { M2: finished.M2.toString('base64'), token: finished.token, identity: finished.identity, expiresAt: finished.expiresAt ?? null };
+  }
+  if (path.startsWith(OPERATION_PREFIX)) {
+    const name = path.slice(OPERATION_PREFIX.length);
+    if (!isOperationName(name)) throw new NotFoundError(`unknown operation: ${name.slice(0, 64)}`);
+    allow(req, 'POST');
+    const token = bearerToken(req);
+    const args = parse(OPERATIONS[name].args, (await readJson(req)) ?? {}, 'args');
+    return { result: runOperation(engine, name, token, args) };
+  }
+  throw new NotFoundError(`no route ${path.slice(0, 128)}`);
+}
+
+function allow(req: IncomingMessage, method: 'GET' | 'POST'): void {
+  if (req.method !== method) throw new MethodNotAllowedError(method);
+}
+
+function bearerToken(req: IncomingMessage): string {
+  const match = BEARER.exec(req.headers.authorization ?? '');
+  if (!match) throw new KeygateError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
+  return match[1]!;
+}
+
+/** The body as JSON, at most REQUEST_BODY_LIMIT_BYTES; undefined when empty. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  let raw: Buffer;
+  try {
+    raw = await getRawBody(req, { limit: REQUEST_BODY_LIMIT_BYTES, length: req.headers['content-length'] });
+  } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') throw new BodyTooLargeError(REQUEST_BODY_LIMIT_BYTES);
+    throw new BadRequestError('request body could not be read', error);
+  }
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new BadRequestError('invalid JSON', error);
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? `${what}.${issue.path.join('.')}` : what;
+  throw new BadRequestError(`${field}: ${issue?.message ?? 'invalid'}`);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+function sendError(res: ServerResponse, thrown: unknown, log: DaemonLog): void {
+  if (!isKeygateError(thrown)) {
+    log(`keygate keyserver: unexpected failure: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
+  }
+  const error = isKeygateError(thrown) ? thrown : new KeygateError('INTERNAL', 'internal error');
+  const tooLarge = error instanceof BodyTooLargeError;
+  // An unread body over the limit is not drained: the connection closes after the answer.
+  const headers: Record<string, string> = tooLarge ? { connection: 'close' } : {};
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allowed;
+  send(res, tooLarge ? 413 : DAEMON_STATUS[error.code], { code: error.code, detail: error.detail }, headers);
+}
