@@ -30,14 +30,16 @@ Commands:
 async function serve(): Promise<void> {
   const gateway = await createGateway(configFromEnv(process.env, { dataDir: './data' }));
   const { url } = await gateway.listen();
-  for (const [user, password] of Object.entries(gateway.generatedPasswords ?? {})) {
-    process.stdout.write(`keygate: generated password for user "${user}": ${password}\n`);
-  }
-  gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
+  // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
+  // default action (immediate death) still in place.
   stopOnSignal(
     () => gateway.close(),
     (signal) => gateway.logger.info('shutting down', { signal }),
   );
+  for (const [user, password] of Object.entries(gateway.generatedPasswords ?? {})) {
+    process.stdout.write(`keygate: generated password for user "${user}": ${password}\n`);
+  }
+  gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
 }
 
 /** Runs until a signal: `close` then exits 0 (1 if closing fails or hangs). */
@@ -65,12 +67,12 @@ async function keyserver(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const daemon = await startKeyServerDaemon(options, (line) => process.stderr.write(`${line}\n`));
+  stopOnSignal(() => daemon.close());
   for (const [user, password] of Object.entries(daemon.generatedPasswords ?? {})) {
     process.stdout.write(`keygate keyserver: generated password for user "${user}": ${password}\n`);
   }
   // One parseable line: tests and scripts start the daemon on port 0 and read where it listens.
   process.stdout.write(`keygate keyserver: listening url=${daemon.url} port=${daemon.port} fingerprint=${daemon.fingerprint}\n`);
-  stopOnSignal(() => daemon.close());
   return -1;
 }
 
