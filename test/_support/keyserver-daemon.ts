@@ -32,7 +32,7 @@ export function spawnDaemon(args: readonly string[], env: Record<string, string>
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => (running.delete(child), done(code))));
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`daemon did not start within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`daemon did not start within 45 s:\n${output}`)), 45_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');

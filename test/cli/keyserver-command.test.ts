@@ -14,7 +14,7 @@ test.after.always(killAllDaemons);
 function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: '' };
-    execFile(process.execPath, [BIN, 'keyserver', ...args], { encoding: 'utf8', env, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, 'keyserver', ...args], { encoding: 'utf8', env, timeout: 45_000 }, (error, stdout, stderr) => {
       resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
@@ -27,24 +27,12 @@ test('keygate keyserver --help prints its usage and exits 0', async (t) => {
   t.regex(help.stdout, /--token-ttl/);
 });
 
-const bad: [string, string[], RegExp][] = [
-  ['an unknown option', ['--nope'], /unknown option --nope/],
-  ['an option without its value', ['--port'], /--port needs a value/],
-  ['a positional argument', ['extra'], /unexpected argument extra/],
-  ['a port that is not a number', ['--port', 'https'], /^keygate: --port:/],
-  ['a zero token lifetime', ['--token-ttl', '0'], /^keygate: --token-ttl:/],
-  ['a certificate without its key', ['--cert', '/tmp/x.crt'], /--cert and --key go together/],
-  ['a seed file that does not exist', ['--seed', join(dir, 'none.json')], /^keygate: --seed: cannot read/],
-];
-for (const [name, args, message] of bad) {
-  test(`refuses ${name} with one line and exit 2`, async (t) => {
-    const result = await run(['--data', ':memory:', ...args]);
-    t.is(result.status, 2, result.stderr);
-    t.is(result.stderr.trim().split('\n').length, 1);
-    t.regex(result.stderr, message);
-    t.is(result.stdout, '');
-  });
-}
+test('a bad flag stops it with one line on stderr and exit 2', async (t) => {
+  const result = await run(['--data', ':memory:', '--port', 'https']);
+  t.is(result.status, 2, result.stderr);
+  t.is(result.stderr, 'keygate: --port: expected an integer from 0 to 65535, got "https"\n');
+  t.is(result.stdout, '');
+});
 
 test('first start generates and keeps an identity and bootstrap users beside the data file; a restart keeps both', async (t) => {
   const data = join(dir, 'first', 'ks.db');

@@ -10,7 +10,7 @@ import { keyServerContract } from './key-server.contract.js';
  * TOKEN_TTL_SECONDS at the daemon; expiring them is waiting that long (a separate process cannot be
  * given a manual clock).
  */
-const TOKEN_TTL_SECONDS = 3;
+const TOKEN_TTL_SECONDS = 5;
 const random = new CryptoRandom();
 const seed = { principals: ['alice', 'bob', 'carol'].map((name) => ({ name, kind: 'user', password: `${name}-pw` })) };
 const fixtures = await daemonFixtures(seed);

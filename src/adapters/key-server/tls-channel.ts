@@ -2,18 +2,12 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { Agent, request, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import { AclDeniedError, RoleDeniedError } from '../../domain/acl/acl.errors.js';
-import { ERROR_CODES, type ErrorCode } from '../../domain/errors/error-codes.js';
 import { KeygateError, KeyServerFailedError, KeyServerUnavailableError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
-import { SessionExpiredError, WrongCredentialError } from '../../domain/session/session.errors.js';
-import { errorReply } from '../../keyserver/protocol/keyserver-protocol.js';
 import { unavailable, type TlsDialer } from './tls-dialer.js';
+import { interpretReply } from './tls-reply.js';
 
 const REPLY_LIMIT_BYTES = 1024 * 1024;
-
-/** Daemon codes that keep their meaning at the gateway (the KeyServer port's error vocabulary). */
-const PASSED_THROUGH: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'BAD_REQUEST', 'KEY_EXPIRED', 'CONFLICT', 'OUT_OF_SCOPE', 'KEY_SERVER_FAILED']);
 
 /**
  * One gateway request's connection to the daemon (seed 000 §1): opened validated, used for that
@@ -52,12 +46,14 @@ export class TlsChannel {
         settle(() => reject(new KeyServerUnavailableError(`key server ${this.#url.host} did not answer within ${this.#timeoutMs} ms`)));
         req.destroy();
       }, this.#timeoutMs);
-      req.once('error', (error) => settle(() => reject(unavailable(error, { url: this.#url }))));
+      req.on('error', (error) => settle(() => reject(unavailable(error, { url: this.#url }))));
       req.once('response', (res) => {
-        readReply(res).then(
-          (text) => settle(() => reply(res.statusCode ?? 0, text, resolve, reject)),
-          (error: unknown) => settle(() => reject(error instanceof KeygateError ? error : unavailable(error, { url: this.#url }))),
-        );
+        readReply(res)
+          .then((text) => interpretReply(res.statusCode ?? 0, text))
+          .then(
+            (value) => settle(() => resolve(value)),
+            (error: unknown) => settle(() => reject(error instanceof KeygateError ? error : unavailable(error, { url: this.#url }))),
+          );
       });
       req.end(payload);
     });
@@ -121,39 +117,4 @@ async function readReply(res: IncomingMessage): Promise<string> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function reply(status: number, text: string, resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  if (status >= 200 && status < 300) {
-    if (json === undefined) return reject(new KeyServerFailedError(`key server reply (HTTP ${status}) is not JSON`));
-    return resolve(json);
-  }
-  const error = errorReply.safeParse(json);
-  reject(error.success ? daemonError(error.data.code, error.data.detail) : new KeyServerFailedError(`key server answered HTTP ${status}`));
-}
-
-/** A daemon error answer as the domain error the embedded engine would have thrown. */
-export function daemonError(code: string, detail: string): KeygateError {
-  switch (code) {
-    case 'SESSION_EXPIRED':
-      return new SessionExpiredError(detail);
-    case 'WRONG_CREDENTIAL':
-      return new WrongCredentialError(detail);
-    case 'ACL_DENIED':
-      return new AclDeniedError(detail);
-    case 'ROLE_DENIED':
-      return new RoleDeniedError(detail);
-  }
-  if (isErrorCode(code) && PASSED_THROUGH.has(code)) return new KeygateError(code, detail);
-  return new KeyServerFailedError(`key server answered ${code.slice(0, 64)}: ${detail}`);
-}
-
-function isErrorCode(value: string): value is ErrorCode {
-  return (ERROR_CODES as readonly string[]).includes(value);
 }

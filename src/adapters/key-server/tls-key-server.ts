@@ -1,22 +1,12 @@
 import type { z } from 'zod';
-import type { Right } from '../../domain/acl/acl.js';
-import { KeyServerFailedError, KeyServerUnavailableError } from '../../domain/errors/index.js';
-import type { KeyLength } from '../../domain/keywrap/key-length.js';
+import { KeyServerUnavailableError } from '../../domain/errors/index.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import type { Secret } from '../../domain/secret/secret.js';
-import {
-  OPERATIONS,
-  PATHS,
-  healthReply,
-  loginBegin,
-  loginFinish,
-  type OperationArgs,
-  type OperationName,
-  type OperationResult,
-} from '../../keyserver/protocol/keyserver-protocol.js';
+import { PATHS, healthReply, loginBegin, loginFinish } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { KeyServer, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
 import { srpLogin } from './srp-login.js';
 import { TlsChannel } from './tls-channel.js';
+import { TlsConnection, decode, parseReply } from './tls-connection.js';
 import { TlsDialer, type TlsTrust } from './tls-dialer.js';
 
 export interface TlsKeyServerOptions {
@@ -49,12 +39,7 @@ export class TlsKeyServer implements KeyServer {
     this.#url = new URL(options.url);
     this.#timeoutMs = options.timeoutMs;
     this.#random = random;
-    const trust: TlsTrust | undefined =
-      options.ca !== undefined && options.fingerprint === undefined ? { ca: options.ca }
-      : options.ca === undefined && options.fingerprint !== undefined ? { fingerprint: options.fingerprint }
-      : undefined;
-    if (trust === undefined) throw new Error('the tls key server needs exactly one of ca or fingerprint');
-    this.#dialer = new TlsDialer({ url: this.#url, trust, timeoutMs: options.timeoutMs, resumeSessions: options.resumeSessions });
+    this.#dialer = new TlsDialer({ url: this.#url, trust: trustOf(options), timeoutMs: options.timeoutMs, resumeSessions: options.resumeSessions });
   }
 
   /**
@@ -118,73 +103,13 @@ export class TlsKeyServer implements KeyServer {
   }
 }
 
-/** One gateway request's connection: each port method is one `POST /v1/op/<name>`. */
-class TlsConnection implements KeyServerConnection {
-  readonly #channel: TlsChannel;
-  readonly #token: Secret;
-  #closed = false;
-
-  constructor(channel: TlsChannel, token: Secret) {
-    this.#channel = channel;
-    this.#token = token;
-  }
-
-  whoami() {
-    return this.#op('whoami', {});
-  }
-
-  generateKey(options: { keyLen: KeyLength }) {
-    return this.#op('generateKey', { keyLen: options.keyLen });
-  }
-
-  async exportKey(ttag: string) {
-    const { nid, key } = await this.#op('exportKey', { ttag });
-    return { nid, key: decode(key) };
-  }
-
-  readAcl(ttag: string) {
-    return this.#op('readAcl', { ttag });
-  }
-
-  grant(ttag: string, principal: string, rights: readonly Right[]) {
-    return this.#op('grant', { ttag, principal, rights: [...rights] });
-  }
-
-  async revoke(ttag: string, principal: string) {
-    await this.#op('revoke', { ttag, principal });
-  }
-
-  async signOut() {
-    await this.#op('revokeToken', {});
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#channel.close();
-  }
-
-  async #op<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
-    if (this.#closed) throw new KeyServerFailedError('connection is closed');
-    const reply = await this.#channel.call('POST', PATHS.operation(name), args, this.#token);
-    if (typeof reply !== 'object' || reply === null || !('result' in reply)) {
-      throw new KeyServerFailedError(`key server reply to ${name} does not follow the protocol`);
-    }
-    return parseReply(OPERATIONS[name].result, reply.result, name) as OperationResult<N>;
-  }
-}
-
 async function callWith<S extends z.ZodType>(channel: TlsChannel, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
   const reply = await channel.call(body === undefined ? 'GET' : 'POST', path, body);
   return parseReply(schema, reply, path);
 }
 
-/** Style rule 8: a key-server reply is validated at the adapter; a mismatch is KEY_SERVER_FAILED. */
-function parseReply<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new KeyServerFailedError(`key server reply to ${what} does not follow the protocol`);
-  return parsed.data;
-}
-
-function decode(base64: string): Buffer {
-  return Buffer.from(base64, 'base64');
+function trustOf(options: TlsKeyServerOptions): TlsTrust {
+  if (options.ca !== undefined && options.fingerprint === undefined) return { ca: options.ca };
+  if (options.ca === undefined && options.fingerprint !== undefined) return { fingerprint: options.fingerprint };
+  throw new Error('the tls key server needs exactly one of ca or fingerprint');
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { BadRequestError, KeygateError, NotFoundError, isKeygateError } from '../../domain/errors/index.js';
 import type { KeyServerEngine } from '../engine/engine.js';
 import {
+  BEARER_TOKEN,
   OPERATIONS,
   PATHS,
   REQUEST_BODY_LIMIT_BYTES,
@@ -18,8 +19,6 @@ import { runOperation } from './daemon-operations.js';
 export type DaemonLog = (line: string) => void;
 
 const OPERATION_PREFIX = PATHS.operation('');
-/** RFC 6750 §2.1 b64token. */
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 /**
  * The daemon's HTTP surface (docs/keyserver-protocol.md): health, the two SRP-6a login steps, and the
@@ -69,9 +68,11 @@ function allow(req: IncomingMessage, method: 'GET' | 'POST'): void {
 }
 
 function bearerToken(req: IncomingMessage): string {
-  const match = BEARER.exec(req.headers.authorization ?? '');
-  if (!match) throw new KeygateError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
-  return match[1]!;
+  const [scheme, token, ...rest] = (req.headers.authorization ?? '').split(' ');
+  if (scheme !== 'Bearer' || token === undefined || rest.length > 0 || !BEARER_TOKEN.test(token)) {
+    throw new KeygateError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
+  }
+  return token;
 }
 
 /** The body as JSON, at most REQUEST_BODY_LIMIT_BYTES; undefined when empty. */

@@ -22,6 +22,9 @@ export const REQUEST_BODY_LIMIT_BYTES = 256 * 1024;
 const base64 = z.base64().max(4096);
 const name = z.string().min(1).max(256);
 const ttag = z.string().min(1).max(1024);
+/** RFC 6750 §2.1 b64token: what an `Authorization: Bearer` header may carry. */
+export const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const bearerToken = z.string().max(512).regex(BEARER_TOKEN);
 const rights = z.array(z.enum(RIGHTS)).max(RIGHTS.length);
 const identity = z.strictObject({
   user: z.string(),
@@ -40,7 +43,7 @@ export const loginBegin = {
 /** SRP-6a step 2: the client's proof M1; the server answers its proof M2 and a token. */
 export const loginFinish = {
   request: z.strictObject({ handle: z.string().min(1).max(128), M1: base64 }),
-  reply: z.strictObject({ M2: base64, token: z.string().min(1).max(512), identity, expiresAt: z.number().int().nullable() }),
+  reply: z.strictObject({ M2: base64, token: bearerToken, identity, expiresAt: z.number().int().nullable() }),
 };
 
 /**

@@ -86,11 +86,11 @@ test('under CA trust, refuses a certificate the CA did not sign, and one for ano
 test('a closed port is KEY_SERVER_UNAVAILABLE at once', async (t) => {
   const { server, url } = await fakeDaemon(health);
   await new Promise((closed) => server.close(closed));
-  const keyServer = await TlsKeyServer.start(pinned(url), random);
+  const keyServer = await TlsKeyServer.start(pinned(url, { timeoutMs: 5_000 }), random);
   const error = await failure(keyServer.ping());
   t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
   t.regex(error.message, /ECONNREFUSED/);
-  t.true(error.ms < 1_000);
+  t.true(error.ms < 2_500, `${error.ms} ms: not the timeout`);
 });
 
 test('a server that never completes the handshake, or never answers, is KEY_SERVER_UNAVAILABLE within the timeout', async (t) => {
@@ -100,7 +100,7 @@ test('a server that never completes the handshake, or never answers, is KEY_SERV
     const keyServer = await TlsKeyServer.start(pinned(url, { timeoutMs: 300 }), random);
     const error = await failure(keyServer.ping());
     t.is(error.code, 'KEY_SERVER_UNAVAILABLE', url);
-    t.true(error.ms >= 250 && error.ms < 1_500, `${error.ms} ms`);
+    t.true(error.ms >= 250 && error.ms < 3_000, `${error.ms} ms`);
   }
 });
 
