@@ -19,7 +19,7 @@ Commands:
               With neither a seed nor an admin password, the users "admin" and "guest" are created with
               generated passwords, printed once.
               With TE_GATEWAY_KEYSERVER_URL, the gateway uses a key-server daemon instead of its own
-              engine (the TE_KEYSERVER_* settings above then do not apply):
+              engine (TE_GATEWAY_DATA_DIR and the TE_KEYSERVER_* settings above then do not apply):
                 TE_GATEWAY_KEYSERVER_URL          https://host:port of "keygate keyserver"
                 TE_GATEWAY_KEYSERVER_CA           PEM file of the CA that signed the daemon's certificate
                 TE_GATEWAY_KEYSERVER_FINGERPRINT  or: the daemon's certificate SHA-256 (exactly one of the two)

@@ -43,16 +43,16 @@ export class TlsChannel {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = request({ host: this.#url.hostname, port: this.#url.port, method, path, headers: headersFor(payload, token), agent: this.#agent });
       const deadline = setTimeout(() => {
-        settle(() => reject(new KeyServerUnavailableError(`key server ${this.#url.host} did not answer within ${this.#timeoutMs} ms`)));
+        settle(() => reject(new KeyServerUnavailableError(`key server did not answer within ${this.#timeoutMs} ms`)));
         req.destroy();
       }, this.#timeoutMs);
-      req.on('error', (error) => settle(() => reject(unavailable(error, { url: this.#url }))));
+      req.on('error', (error) => settle(() => reject(unavailable(error))));
       req.once('response', (res) => {
         readReply(res)
           .then((text) => interpretReply(res.statusCode ?? 0, text))
           .then(
             (value) => settle(() => resolve(value)),
-            (error: unknown) => settle(() => reject(error instanceof KeygateError ? error : unavailable(error, { url: this.#url }))),
+            (error: unknown) => settle(() => reject(error instanceof KeygateError ? error : unavailable(error))),
           );
       });
       req.end(payload);

@@ -52,7 +52,7 @@ export class TlsDialer {
       let verified = false;
       const fail = (error: unknown) => {
         socket.destroy();
-        reject(unavailable(error, this.#options));
+        reject(unavailable(error));
       };
       socket.setTimeout(this.#options.timeoutMs, () => fail(new Error(`no TLS handshake within ${this.#options.timeoutMs} ms`)));
       socket.once('error', fail);
@@ -103,10 +103,14 @@ export class TlsDialer {
   }
 }
 
-/** Every way of not reaching a validated daemon is one error: KEY_SERVER_UNAVAILABLE. */
-export function unavailable(error: unknown, options: { readonly url: URL }): KeyServerUnavailableError {
+/**
+ * Every way of not reaching a validated daemon is one error: KEY_SERVER_UNAVAILABLE. Its detail may
+ * reach a client, so it names the failure (ECONNREFUSED, a certificate error code) but not the
+ * daemon's address; the cause, for the logs, has the rest.
+ */
+export function unavailable(error: unknown): KeyServerUnavailableError {
   if (isKeygateError(error) && error.code === 'KEY_SERVER_UNAVAILABLE') return error as KeyServerUnavailableError;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const what = code ?? (error instanceof Error ? error.message : 'connection failed');
-  return new KeyServerUnavailableError(`key server ${options.url.host} unavailable: ${what}`, error);
+  return new KeyServerUnavailableError(`key server unavailable: ${what}`, error);
 }
