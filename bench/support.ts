@@ -4,6 +4,7 @@ export interface BenchResult {
   readonly name: string;
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
+  readonly meanMs: number;
   readonly errors: number;
   readonly non2xx: number;
 }
@@ -48,6 +49,7 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
     name: target.name,
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
+    meanMs: result.latency.mean,
     errors: result.errors,
     non2xx: result.non2xx,
   };

@@ -7,6 +7,7 @@ export { ManualClock } from './adapters/clock/manual-clock.js';
 export { SystemClock } from './adapters/clock/system-clock.js';
 export { MemorySessionStore } from './adapters/session-store/memory-session-store.js';
 export { EmbeddedKeyServer } from './adapters/key-server/embedded-key-server.js';
+export { TlsKeyServer, type TlsKeyServerOptions } from './adapters/key-server/tls-key-server.js';
 export { unwrapKey } from './domain/keywrap/unwrap-key.js';
 export type { WrappedKey } from './domain/keywrap/keywrap.js';
 export { KeygateError } from './domain/errors/keygate-error.js';

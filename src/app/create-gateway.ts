@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
-import { KEY_SERVER } from '../ports/key-server.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
+import type { Random } from '../ports/random.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -33,6 +36,16 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
+async function startKeyServer(
+  config: GatewayConfig['keyServer'],
+  clock: Clock,
+  random: Random,
+): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
+  if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
+  return startEmbeddedKeyServer(config, clock, random);
+}
+
 /**
  * Builds a gateway for embedding in another Node service, or for the CLI. Nothing listens until
  * `listen` is called; `app.callback()` may be mounted on a server of the caller's own instead.
@@ -41,13 +54,9 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const config = parseGatewayConfig(input);
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  let generatedPasswords: Readonly<Record<string, string>> | undefined;
-  let keyServer = overrides.keyServer;
-  if (keyServer === undefined) {
-    const embedded = await startEmbeddedKeyServer(config.keyServer, clock, random);
-    keyServer = embedded.keyServer;
-    generatedPasswords = embedded.generatedPasswords;
-  }
+  const { keyServer, generatedPasswords } = overrides.keyServer
+    ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
+    : await startKeyServer(config.keyServer, clock, random);
   const container = buildContainer(config, keyServer, { ...overrides, clock, random });
   const services: GatewayServices = {
     sessions: resolve(container, SESSION_USE_CASES),

@@ -3,6 +3,7 @@ import { KeyServerFailedError, isKeygateError } from '../../domain/errors/index.
 import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
+import type { EngineParts } from '../../keyserver/engine/engine-parts.js';
 import type { IdentityOperations } from '../../keyserver/engine/identity-operations.js';
 import type {
   DelegatedToken,
@@ -14,11 +15,6 @@ import type {
 } from '../../ports/key-server.port.js';
 import { srpLogin } from './srp-login.js';
 
-/** The engine and its identity operations, as the embedded adapter and the daemon both hold them. */
-export interface EngineParts {
-  readonly engine: KeyServerEngine;
-  readonly identity: IdentityOperations;
-}
 
 /**
  * The key-server engine in the gateway's own process: the embedded default. Calls go straight to the

@@ -16,6 +16,8 @@ export interface EngineStore {
   token(tokenHash: string): TokenRow | undefined;
   putToken(row: TokenRow): void;
   deleteToken(tokenHash: string): void;
+  /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */
+  deleteExpiredTokens(now: number): number;
 
   certificate(id: string): CertificateRow | undefined;
   certificates(role: CertificateRow['role']): CertificateRow[];

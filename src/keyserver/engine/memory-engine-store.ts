@@ -66,6 +66,17 @@ export class MemoryEngineStore implements EngineStore {
     this.#certificates.delete(id);
   }
 
+  deleteExpiredTokens(now: number): number {
+    let removed = 0;
+    for (const [hash, row] of this.#tokens) {
+      if (row.expiresAt !== undefined && row.expiresAt <= now) {
+        this.#tokens.delete(hash);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   setting(name: string): string | undefined {
     return this.#settings.get(name);
   }
