@@ -10,8 +10,8 @@ export type ReplayVerdict = 'fresh' | 'replayed' | 'full';
  * Contract (`test/ports/replay-cache.contract.ts`):
  * - `remember` is one atomic set-if-absent with expiry: of any number of concurrent calls with the
  *   same (`jkt`, `jti`), across every gateway sharing the cache, exactly one answers `'fresh'`.
- *   A Redis adapter does it in one round trip (`SET key 1 NX PXAT expiresAt`, with the bound checked
- *   in the same script).
+ *   The Redis adapter does it in one round trip: one script checks, bounds and writes a sorted set of
+ *   the entries scored by `expiresAt`.
  * - An entry is live while the cache's clock reads less than its `expiresAt` (milliseconds since
  *   the epoch), and gone from then on; its (`jkt`, `jti`) may then be remembered afresh.
  * - The cache is bounded. A live entry is never evicted to make room: a new entry that does not fit

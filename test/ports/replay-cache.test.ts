@@ -1,7 +1,13 @@
 import test from 'ava';
+import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { DEFAULT_REPLAY_CACHE_ENTRIES, MemoryReplayCache } from '../../src/adapters/replay-cache/memory-replay-cache.js';
+import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
+import { skipRedisTests, testRedis } from '../_support/redis.js';
 import { replayCacheContract } from './replay-cache.contract.js';
+
+// Settled before any test is declared: ava wants every declaration in the first turn.
+const redis = await testRedis();
 
 replayCacheContract('memory', async (clock, maxEntries) => new MemoryReplayCache(clock, { maxEntries }));
 
@@ -14,3 +20,13 @@ test('memory replay cache: holds 100 000 entries by default and refuses a bad bo
   t.is(await cache.size(), DEFAULT_REPLAY_CACHE_ENTRIES);
   t.throws(() => new MemoryReplayCache(clock, { maxEntries: 0 }), { instanceOf: RangeError });
 });
+
+if ('skipped' in redis) {
+  skipRedisTests('redis replay cache contract', redis.skipped);
+} else {
+  test.after.always(() => redis.close());
+  // Each cache gets a prefix of its own: one Redis, many independent empty caches.
+  replayCacheContract('redis', (clock, maxEntries) =>
+    RedisReplayCache.connect({ url: redis.url, timeoutMs: 2_000, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, maxEntries, clock }),
+  );
+}

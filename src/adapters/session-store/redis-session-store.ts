@@ -1,0 +1,135 @@
+import type { Redis } from 'ioredis';
+import type { RandomSource } from '../../domain/random-source.js';
+import { SealedTokenError, type SealingKeyring } from '../../domain/session/seal-token.js';
+import type { SessionRecord } from '../../domain/session/session.js';
+import type { Clock } from '../../ports/clock.port.js';
+import type { Logger } from '../../ports/logger.port.js';
+import type { SessionStore } from '../../ports/session-store.port.js';
+import { closeRedis, connectRedis, createRedisClient, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
+import { COUNT_SESSIONS, DELETE_SESSION, LIST_SESSIONS, PUT_SESSION } from './redis-session-scripts.js';
+import { decodeSession, encodeSession } from './stored-session.js';
+
+export interface RedisSessionStoreOptions {
+  readonly url: string;
+  /** Bound on connecting and on each command, in ms. */
+  readonly timeoutMs: number;
+  /** Prefix of every key this store writes (default `keygate:`): several deployments may share a Redis. */
+  readonly keyPrefix?: string;
+  /** Seals the key-server token of every record (TE_GATEWAY_SESSION_KEY). */
+  readonly keyring: SealingKeyring;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly logger?: Logger;
+}
+
+type Script = (...args: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Sessions in Redis, shared by every gateway that points at it (architecture.md "scale-out"). Records
+ * are keyed by the session id's hash, carry their token sealed (`stored-session.ts`), and expire by
+ * the gateway's clock: reads compare `expiresAt` with `clock.now()`, and Redis drops each record after
+ * its remaining lifetime plus a grace (PX, relative: a Redis whose clock is off changes nothing).
+ * Any failure to reach Redis throws SessionStoreUnavailableError; nothing waits longer than the timeout.
+ */
+export class RedisSessionStore implements SessionStore {
+  readonly #client: Redis;
+  readonly #options: RedisSessionStoreOptions;
+  readonly #prefix: string;
+
+  private constructor(client: Redis, options: RedisSessionStoreOptions) {
+    this.#client = client;
+    this.#options = options;
+    this.#prefix = options.keyPrefix ?? 'keygate:';
+    client.defineCommand('keygateSessionPut', { numberOfKeys: 3, lua: PUT_SESSION });
+    client.defineCommand('keygateSessionDelete', { numberOfKeys: 2, lua: DELETE_SESSION });
+    client.defineCommand('keygateSessionList', { numberOfKeys: 1, lua: LIST_SESSIONS });
+    client.defineCommand('keygateSessionCount', { numberOfKeys: 1, lua: COUNT_SESSIONS });
+  }
+
+  /** Connects (waiting at most the timeout; a Redis down at start is retried in the background). */
+  static async connect(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
+    const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name: 'keygate-sessions', ...(options.logger ? { logger: options.logger } : {}) });
+    await connectRedis(client, options.logger);
+    return new RedisSessionStore(client, options);
+  }
+
+  async put(key: string, record: SessionRecord): Promise<void> {
+    const now = this.#options.clock.now();
+    if (record.expiresAt <= now) {
+      await this.delete(key);
+      return;
+    }
+    const json = encodeSession(key, record, this.#options.keyring, this.#options.random);
+    const principal = record.identity.principalId;
+    await this.#run('keygateSessionPut', [this.#record(key), this.#all(), this.#index(principal)], [
+      key, principal, record.expiresAt, record.expiresAt - now + REDIS_TTL_GRACE_MS, json, now, this.#index(''),
+    ]);
+  }
+
+  async get(key: string): Promise<SessionRecord | undefined> {
+    let found: (string | null)[];
+    try {
+      found = await this.#client.hmget(this.#record(key), 'e', 'd');
+    } catch (error) {
+      throw storeUnavailable('session store', error);
+    }
+    const [expiresAt, json] = found;
+    if (expiresAt == null || json == null || Number(expiresAt) <= this.#options.clock.now()) return undefined;
+    return this.#decode(key, json);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const removed = await this.#run('keygateSessionDelete', [this.#record(key), this.#all()], [key, this.#options.clock.now(), this.#index('')]);
+    return removed === 1;
+  }
+
+  async listByPrincipal(principalId: string): Promise<SessionRecord[]> {
+    const flat = (await this.#run('keygateSessionList', [this.#index(principalId)], [this.#options.clock.now(), this.#record('')])) as string[];
+    const records: SessionRecord[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      const record = this.#decode(flat[i]!, flat[i + 1]!);
+      if (record !== undefined) records.push(record);
+    }
+    return records;
+  }
+
+  async count(): Promise<number> {
+    return (await this.#run('keygateSessionCount', [this.#all()], [this.#options.clock.now()])) as number;
+  }
+
+  async close(): Promise<void> {
+    await closeRedis(this.#client);
+  }
+
+  async #run(name: string, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    const script = (this.#client as unknown as Record<string, Script>)[name]!;
+    try {
+      return await script.call(this.#client, ...keys, ...args);
+    } catch (error) {
+      throw storeUnavailable('session store', error);
+    }
+  }
+
+  /** A record that does not decode or whose token does not open is no session (logged, never shown). */
+  #decode(key: string, json: string): SessionRecord | undefined {
+    try {
+      return decodeSession(key, json, this.#options.keyring);
+    } catch (error) {
+      const cause = error instanceof SealedTokenError ? `token ${error.reason}` : 'not a stored session';
+      this.#options.logger?.warn('unreadable session record ignored', { session: key.slice(0, 12), cause });
+      return undefined;
+    }
+  }
+
+  #record(key: string): string {
+    return `${this.#prefix}session:${key}`;
+  }
+
+  #index(principalId: string): string {
+    return `${this.#prefix}principal:${principalId}`;
+  }
+
+  #all(): string {
+    return `${this.#prefix}sessions`;
+  }
+}
