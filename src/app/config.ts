@@ -58,6 +58,23 @@ const tlsKeyServer = z
     message: 'exactly one of ca or fingerprint is required',
   });
 
+/**
+ * Sessions and the proof replay cache in Redis, shared by every gateway pointing at it (architecture.md
+ * "scale-out"). The key-server token in each record is sealed with AES-256-GCM under `sessionKeys`.
+ */
+const redisSessionStore = z.strictObject({
+  kind: z.literal('redis'),
+  /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  url: z.string().refine(isRedisUrl, 'expected redis://host[:port][/db] or rediss://host[:port][/db]'),
+  /** Base64 of 32 random bytes each: the first seals, every one opens (key rotation). */
+  sessionKeys: z.array(z.string().refine(isSessionKey, 'expected base64 of 32 bytes')).min(1),
+  /** Bound on connecting and on each Redis command, in ms. */
+  timeoutMs: z.number().int().min(1).max(60_000).default(1_000),
+  /** Prefix of every key the gateway writes, so deployments can share one Redis. */
+  keyPrefix: z.string().min(1).default('keygate:'),
+});
+
+export type RedisSessionStoreConfig = z.output<typeof redisSessionStore>;
 export type EmbeddedKeyServerConfig = z.output<typeof embeddedKeyServer>;
 export type TlsKeyServerConfig = z.output<typeof tlsKeyServer>;
 
@@ -99,6 +116,8 @@ export const gatewayConfigSchema = z.strictObject({
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: z.number().int().positive().default(100_000),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
+  /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
+  sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
 });
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
@@ -117,6 +136,18 @@ export function isHttpsOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'https:' && url.hostname !== '' && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+}
+
+/** A Redis URL ioredis can dial: `redis:` or `rediss:` with a host. */
+export function isRedisUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^\/?\d*$/.test(url.pathname) && url.hash === '';
+}
+
+/** Standard base64 (padding optional) of exactly 32 bytes: one AES-256 session key. */
+export function isSessionKey(value: string): boolean {
+  return /^[A-Za-z0-9+/]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
 }
 
 /** PEM text whose first certificate parses. */

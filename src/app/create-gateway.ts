@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type Koa from 'koa';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
+import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import type { Clock } from '../ports/clock.port.js';
 import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
+import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
@@ -16,6 +16,8 @@ import type { GatewayServices } from '../use-cases/index.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
+import { listenHttp, type HttpListener } from './http-listener.js';
+import { startSessionState } from './session-state.js';
 import { ACL_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 
@@ -32,9 +34,15 @@ export interface Gateway {
   openApi(): Record<string, unknown>;
   /** Serves the app on `port`/`host` (the configuration's by default) and resolves once listening. */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
-  /** Stops listening (if it does), then closes the stores and the key server. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish (at most `drainMs`, 10 s by default,
+   * then cuts them), then closes the session store, the replay cache and the key server.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
+
+/** How long `close` waits for requests in flight by default. */
+export const DEFAULT_DRAIN_MS = 10_000;
 
 /** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
 async function startKeyServer(
@@ -57,7 +65,9 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
     : await startKeyServer(config.keyServer, clock, random);
-  const container = buildContainer(config, keyServer, { ...overrides, clock, random });
+  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  const sessionState = await startSessionState(config, { clock, random, logger }, overrides);
+  const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger });
   const services: GatewayServices = {
     sessions: resolve(container, SESSION_USE_CASES),
     keys: resolve(container, KEY_USE_CASES),
@@ -66,9 +76,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     identityAdmin: resolve(container, IDENTITY_ADMIN_USE_CASES),
     proofs: resolve(container, PROOF_CHECKER),
   };
-  const logger = resolve(container, LOGGER);
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
-  const servers: Server[] = [];
+  const listeners: HttpListener[] = [];
 
   return {
     app,
@@ -78,21 +87,14 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     generatedPasswords,
     openApi: () => openApiDocument(services, GATEWAY_VERSION),
     async listen(port = config.port, host = config.host) {
-      const server = createServer(app.callback());
-      servers.push(server);
-      await new Promise<void>((ready, fail) => {
-        server.once('error', fail);
-        server.listen(port, host, () => ready());
-      });
-      const address = server.address() as AddressInfo;
-      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { server, url: `http://${shownHost}:${address.port}` };
+      const listener = await listenHttp(app.callback(), port, host);
+      listeners.push(listener);
+      return { server: listener.server, url: listener.url };
     },
-    async close() {
-      await Promise.all(servers.map((server) => new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-      })));
+    async close({ drainMs = DEFAULT_DRAIN_MS } = {}) {
+      const cut = await Promise.all(listeners.map((listener) => listener.drain(drainMs)));
+      const total = cut.reduce((sum, n) => sum + n, 0);
+      if (total > 0) logger.warn('requests still running at the end of the drain were cut', { requests: total, drainMs });
       await resolve(container, SESSION_STORE).close();
       await resolve(container, REPLAY_CACHE).close();
       await resolve(container, KEY_SERVER).close();

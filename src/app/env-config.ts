@@ -5,6 +5,8 @@ import {
   ConfigError,
   isCertificatePem,
   isHttpsOrigin,
+  isRedisUrl,
+  isSessionKey,
   parseGatewayConfig,
   principalSeedSchema,
   type GatewayConfig,
@@ -28,7 +30,39 @@ export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): Ga
     ...(nonEmpty(env.TE_GATEWAY_PUBLIC_ORIGIN) === undefined ? {} : { publicOrigin: parsePublicOrigin(env.TE_GATEWAY_PUBLIC_ORIGIN!) }),
     replayCacheSize: integer(env, 'TE_GATEWAY_REPLAY_CACHE_SIZE', 1) ?? 100_000,
     keyServer: nonEmpty(env.TE_GATEWAY_KEYSERVER_URL) === undefined ? embeddedFromEnv(env, defaults) : tlsFromEnv(env),
+    sessionStore: sessionStoreFromEnv(env),
   });
+}
+
+const REDIS_ONLY = ['TE_GATEWAY_SESSION_KEY', 'TE_GATEWAY_REDIS_TIMEOUT_MS'] as const;
+
+/**
+ * Sessions in memory, or in Redis with TE_GATEWAY_REDIS_URL. Redis needs TE_GATEWAY_SESSION_KEY:
+ * comma-separated base64 keys of 32 bytes, the first sealing, all opening. Neither the URL (it may
+ * hold a password) nor a key is ever echoed in an error.
+ */
+function sessionStoreFromEnv(env: Env): NonNullable<GatewayConfigInput['sessionStore']> {
+  const url = nonEmpty(env.TE_GATEWAY_REDIS_URL);
+  if (url === undefined) {
+    const orphan = REDIS_ONLY.find((name) => nonEmpty(env[name]) !== undefined);
+    if (orphan !== undefined) throw new ConfigError(`${orphan}: applies only with TE_GATEWAY_REDIS_URL, which is not set`);
+    return { kind: 'memory' };
+  }
+  if (!isRedisUrl(url)) throw new ConfigError('TE_GATEWAY_REDIS_URL: expected redis://[user:password@]host[:port][/db] or rediss://...');
+  const timeoutMs = integer(env, 'TE_GATEWAY_REDIS_TIMEOUT_MS', 1, 60_000);
+  return { kind: 'redis', url, sessionKeys: sessionKeysFrom(env.TE_GATEWAY_SESSION_KEY), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+}
+
+function sessionKeysFrom(raw: string | undefined): string[] {
+  const hint = 'comma-separated base64 keys of 32 bytes (e.g. `openssl rand -base64 32`), the first seals';
+  if (nonEmpty(raw) === undefined) throw new ConfigError(`TE_GATEWAY_SESSION_KEY: required with TE_GATEWAY_REDIS_URL: ${hint}`);
+  const keys = raw!.split(',').map((key) => key.trim());
+  const bad = keys.findIndex((key) => !isSessionKey(key));
+  if (bad >= 0) throw new ConfigError(`TE_GATEWAY_SESSION_KEY: key ${bad + 1} of ${keys.length} is not base64 of 32 bytes; expected ${hint}`);
+  if (new Set(keys.map((key) => Buffer.from(key, 'base64').toString('hex'))).size !== keys.length) {
+    throw new ConfigError('TE_GATEWAY_SESSION_KEY: a key is listed twice');
+  }
+  return keys;
 }
 
 type KeyServerInput = NonNullable<GatewayConfigInput['keyServer']>;

@@ -1,6 +1,6 @@
 import { ConfigError } from '../app/config.js';
 import { configFromEnv } from '../app/env-config.js';
-import { createGateway } from '../app/create-gateway.js';
+import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
 import { DAEMON_USAGE, parseDaemonArgs } from '../keyserver/daemon/daemon-options.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
 
@@ -24,6 +24,14 @@ Commands:
                 TE_GATEWAY_KEYSERVER_CA           PEM file of the CA that signed the daemon's certificate
                 TE_GATEWAY_KEYSERVER_FINGERPRINT  or: the daemon's certificate SHA-256 (exactly one of the two)
                 TE_GATEWAY_KEYSERVER_TIMEOUT_MS   connect and request timeout (default 5000)
+              With TE_GATEWAY_REDIS_URL, sessions and the proof replay cache live in Redis, shared by
+              every gateway pointing at it (scale-out); the key-server token of each session is sealed:
+                TE_GATEWAY_REDIS_URL              redis://[user:password@]host[:port][/db] (or rediss://)
+                TE_GATEWAY_SESSION_KEY            comma-separated base64 keys of 32 bytes; the first seals,
+                                                  all open (rotate by putting a new key first)
+                TE_GATEWAY_REDIS_TIMEOUT_MS       connect and command timeout (default 1000)
+              On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
+              most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up.
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
 `;
 
@@ -31,25 +39,28 @@ async function serve(): Promise<void> {
   const gateway = await createGateway(configFromEnv(process.env, { dataDir: './data' }));
   const { url } = await gateway.listen();
   // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
-  // default action (immediate death) still in place.
+  // default action (immediate death) still in place. Closing drains requests in flight first.
   stopOnSignal(
-    () => gateway.close(),
+    () => gateway.close({ drainMs: DEFAULT_DRAIN_MS }),
     (signal) => gateway.logger.info('shutting down', { signal }),
+    DEFAULT_DRAIN_MS + 5_000,
   );
   for (const [user, password] of Object.entries(gateway.generatedPasswords ?? {})) {
     process.stdout.write(`keygate: generated password for user "${user}": ${password}\n`);
   }
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
+  // One parseable line, as the daemon prints: scripts and tests start on port 0 and read it.
+  process.stdout.write(`keygate: listening url=${url} port=${new URL(url).port}\n`);
 }
 
-/** Runs until a signal: `close` then exits 0 (1 if closing fails or hangs). */
-function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => void = () => undefined): void {
+/** Runs until a signal: `close` then exits 0 (1 if closing fails or outlasts `deadlineMs`). */
+function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => void = () => undefined, deadlineMs = 10_000): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     onSignal(signal);
-    const deadline = setTimeout(() => process.exit(1), 10_000);
+    const deadline = setTimeout(() => process.exit(1), deadlineMs);
     deadline.unref();
     close().then(
       () => process.exit(0),

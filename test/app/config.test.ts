@@ -64,6 +64,31 @@ test('a key-server URL with a CA file reads the PEM, and the timeout is configur
   t.is(config.timeoutMs, 750);
 });
 
+const KEY_1 = Buffer.alloc(32, 1).toString('base64');
+const KEY_2 = Buffer.alloc(32, 2).toString('base64');
+const REDIS_ENV = { TE_GATEWAY_REDIS_URL: 'redis://:hunter2@127.0.0.1:6380/2', TE_GATEWAY_SESSION_KEY: KEY_1 };
+
+test('sessions live in memory unless TE_GATEWAY_REDIS_URL is set', (t) => {
+  t.deepEqual(configFromEnv({}).sessionStore, { kind: 'memory' });
+});
+
+test('a Redis URL and session keys select the Redis store: the first key seals, all open', (t) => {
+  const config = configFromEnv({ ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: ` ${KEY_2} , ${KEY_1}`, TE_GATEWAY_REDIS_TIMEOUT_MS: '250' });
+  t.deepEqual(config.sessionStore, { kind: 'redis', url: REDIS_ENV.TE_GATEWAY_REDIS_URL, sessionKeys: [KEY_2, KEY_1], timeoutMs: 250, keyPrefix: 'keygate:' });
+  t.like(configFromEnv(REDIS_ENV).sessionStore, { timeoutMs: 1_000 });
+});
+
+test('an error about Redis settings shows neither the URL password nor a key', (t) => {
+  for (const env of [
+    { ...REDIS_ENV, TE_GATEWAY_REDIS_URL: 'http://:hunter2@cache:6379' },
+    { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${KEY_1.slice(0, 20)}` },
+  ]) {
+    const error = t.throws(() => configFromEnv(env), { instanceOf: ConfigError });
+    t.false(error!.message.includes('hunter2'));
+    t.false(error!.message.includes(KEY_1.slice(0, 20)));
+  }
+});
+
 const bad: [string, Record<string, string>, RegExp][] = [
   ['a key-server URL without a CA or a fingerprint', URL_ENV, /^TE_GATEWAY_KEYSERVER_CA or TE_GATEWAY_KEYSERVER_FINGERPRINT:/],
   ['a key-server URL with both a CA and a fingerprint', { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: '/x', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_FINGERPRINT:/],
@@ -79,6 +104,13 @@ const bad: [string, Record<string, string>, RegExp][] = [
   ['a zero token lifetime', { TE_KEYSERVER_TOKEN_TTL_SECONDS: '0' }, /^TE_KEYSERVER_TOKEN_TTL_SECONDS:/],
   ['a missing seed file', { TE_KEYSERVER_SEED: join(dir, 'none.json') }, /^TE_KEYSERVER_SEED:/],
   ['an unknown log level', { TE_GATEWAY_LOG_LEVEL: 'loud' }, /^TE_GATEWAY_LOG_LEVEL:/],
+  ['a Redis URL without a session key', { TE_GATEWAY_REDIS_URL: 'redis://127.0.0.1:6379' }, /^TE_GATEWAY_SESSION_KEY: required with TE_GATEWAY_REDIS_URL/],
+  ['a session key of 16 bytes', { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: Buffer.alloc(16, 1).toString('base64') }, /^TE_GATEWAY_SESSION_KEY: key 1 of 1 is not base64 of 32 bytes/],
+  ['a session key that is not base64', { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${'!'.repeat(44)}` }, /^TE_GATEWAY_SESSION_KEY: key 2 of 2/],
+  ['a session key listed twice', { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${KEY_1}` }, /^TE_GATEWAY_SESSION_KEY: a key is listed twice/],
+  ['a session key without Redis', { TE_GATEWAY_SESSION_KEY: KEY_1 }, /^TE_GATEWAY_SESSION_KEY: applies only with TE_GATEWAY_REDIS_URL/],
+  ['a Redis URL that is not redis://', { ...REDIS_ENV, TE_GATEWAY_REDIS_URL: 'http://:hunter2@cache:6379' }, /^TE_GATEWAY_REDIS_URL: expected redis:\/\//],
+  ['a zero Redis timeout', { ...REDIS_ENV, TE_GATEWAY_REDIS_TIMEOUT_MS: '0' }, /^TE_GATEWAY_REDIS_TIMEOUT_MS:/],
 ];
 for (const [name, env, message] of bad) {
   test(`refuses ${name} with a line naming the variable`, (t) => {
@@ -108,4 +140,13 @@ test('the CLI stops with one line and a non-zero exit on a bad value, and prints
   t.regex(help.stdout, /Usage: keygate/);
   const unknown = spawnSync(process.execPath, [bin, 'frobnicate'], { encoding: 'utf8' });
   t.is(unknown.status, 2);
+});
+
+test('the CLI refuses to boot with Redis and no session key, in one line naming TE_GATEWAY_SESSION_KEY', (t) => {
+  const bin = new URL('../../bin/keygate.js', import.meta.url).pathname;
+  const env = { ...process.env, TE_GATEWAY_REDIS_URL: 'redis://127.0.0.1:1', TE_GATEWAY_SESSION_KEY: '', TE_GATEWAY_PORT: '0' };
+  const failed = spawnSync(process.execPath, [bin, 'serve'], { env, encoding: 'utf8', timeout: 30_000 });
+  t.is(failed.status, 2);
+  t.is(failed.stderr.trim().split('\n').length, 1);
+  t.regex(failed.stderr, /^keygate: TE_GATEWAY_SESSION_KEY: required with TE_GATEWAY_REDIS_URL/);
 });

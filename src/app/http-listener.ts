@@ -1,0 +1,60 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** An HTTP server that can stop gracefully. */
+export interface HttpListener {
+  readonly server: Server;
+  readonly url: string;
+  /**
+   * Stops accepting connections, lets the requests in flight finish for at most `graceMs`, then cuts
+   * whatever is still open. Resolves once the server is closed, with the number of requests cut.
+   */
+  drain(graceMs: number): Promise<number>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Serves `handler` on `port`/`host`. While draining, every response still to be written says
+ * `Connection: close`, and a keep-alive connection is closed as soon as its request is answered, so
+ * an idle client cannot hold the shutdown open.
+ */
+export async function listenHttp(handler: Handler, port: number, host: string): Promise<HttpListener> {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    if (draining) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+    handler(req, res);
+  });
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => (server.removeListener('error', fail), ready()));
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    async drain(graceMs) {
+      if (!server.listening) return 0;
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      server.closeIdleConnections();
+      let cut = 0;
+      const deadline = setTimeout(() => {
+        cut = inFlight.size;
+        server.closeAllConnections();
+      }, graceMs);
+      await closed;
+      clearTimeout(deadline);
+      return cut;
+    },
+  };
+}

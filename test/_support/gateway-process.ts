@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
+const running = new Set<ChildProcess>();
+
+/** `keygate serve` as a separate process, as a deployment runs it. */
+export interface GatewayProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends `signal` (SIGTERM by default) and resolves with the exit code once it is gone. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process is gone, however it ended. */
+  exited(): Promise<number | null>;
+}
+
+/**
+ * Starts `keygate serve` on a free loopback port with `env` over the inherited environment, and
+ * resolves once it prints where it listens.
+ */
+export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: '0', TE_GATEWAY_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => (running.delete(child), done(code))));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`gateway did not start within 45 s:\n${output}`)), 45_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    const onEarlyExit = (code: number | null) => fail(new Error(`gateway exited (${code}) before listening:\n${output}`));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const ready = READY.exec(output);
+      if (!ready) return;
+      clearTimeout(timer);
+      child.removeListener('exit', onEarlyExit);
+      resolve({
+        url: ready[1]!,
+        port: Number(ready[2]),
+        child,
+        output: () => output,
+        stop: async (signal = 'SIGTERM') => (child.exitCode === null && child.signalCode === null && child.kill(signal), exited),
+        exited: () => exited,
+      });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('exit', onEarlyExit);
+  });
+}
+
+/** Kills every gateway a test file started and did not stop (for `test.after.always`). */
+export async function killAllGateways(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((done) => {
+          child.once('exit', () => done());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}

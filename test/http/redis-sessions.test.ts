@@ -1,0 +1,113 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
+import { startGateway, type TestGateway } from '../_support/gateway.js';
+import { makeSigner, type ProofSigner } from '../_support/proof-builder.js';
+import { killAllRedis, skipRedisTests, spawnRedis, type RedisServer } from '../_support/redis.js';
+
+/** The real app on a real socket with its sessions and replay cache in Redis, and Redis failing. */
+const servers = await Promise.all([spawnRedis(), spawnRedis()]).catch((error: NodeJS.ErrnoException) =>
+  error.code === 'ENOENT' ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : error.message.split('\n')[0]!,
+);
+const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
+const FAST_MS = 1_000;
+
+function redisGateway(server: RedisServer, overrides = {}): Promise<TestGateway> {
+  return startGateway(
+    { sessionStore: { kind: 'redis', url: server.url, sessionKeys: [randomBytes(32).toString('base64')], timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:` } },
+    overrides,
+  );
+}
+
+async function scopedSession(gw: TestGateway, signer: ProofSigner): Promise<string> {
+  const alice = await gw.login('alice');
+  const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag;
+  const reply = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: signer.publicJwk } });
+  if (reply.status !== 201) throw new Error(`scoped: ${reply.status} ${reply.text}`);
+  return reply.body.sessionId;
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<T & { ms: number }> {
+  const started = Date.now();
+  const result = await run();
+  return { ...result, ms: Date.now() - started };
+}
+
+async function healthy(gw: TestGateway): Promise<boolean> {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    if ((await gw.call('GET', '/api/health')).status === 200) return true;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return false;
+}
+
+if (typeof servers === 'string') {
+  skipRedisTests('gateway over Redis', servers);
+} else {
+  const [main, other] = servers;
+  test.after.always(killAllRedis);
+
+  test.serial('sessions in Redis: login, use, list, logout, and health counts them', async (t) => {
+    const gw = await redisGateway(main);
+    const alice = await gw.login('alice');
+    await gw.login('alice');
+    t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
+    t.is((await gw.call('GET', '/api/sessions', { headers: bearer(alice) })).body.items.length, 2);
+    t.deepEqual((await gw.call('GET', '/health')).body, { ok: true, ksFingerprint: gw.gateway.ksFingerprint, sessions: 2 });
+    t.is((await gw.call('POST', '/logout', { headers: { 'X-Session': alice } })).status, 200);
+    t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 401);
+    t.is((await gw.call('GET', '/health')).body.sessions, 1);
+    await gw.close();
+  });
+
+  test.serial('Redis down: 503 with Retry-After on /api, 500 on the seven operations, health not ok, all fast; then it heals', async (t) => {
+    const gw = await redisGateway(main);
+    const alice = await gw.login('alice');
+    await main.stop();
+    try {
+      const api = await timed(() => gw.call('GET', '/api/session', { headers: bearer(alice) }));
+      t.is(api.status, 503);
+      t.like(api.body, { code: 'SESSION_STORE_UNAVAILABLE', retryable: true, scope: 'process' });
+      t.is(api.headers.get('retry-after'), '2');
+      const root = await timed(() => gw.call('POST', '/keys', { headers: { 'X-Session': alice } }));
+      t.is(root.status, 500);
+      t.is(root.body.error, 'session store unavailable');
+      const login = await timed(() => gw.call('POST', '/login', { body: { user: 'bob', password: 'bob-password-2' } }));
+      t.is(login.status, 502, 'seed 000: a login that fails for any reason but the credential is 502');
+      const health = await timed(() => gw.call('GET', '/health'));
+      t.is(health.body.ok, false);
+      const apiHealth = await timed(() => gw.call('GET', '/api/health'));
+      t.is(apiHealth.status, 503);
+      t.is(apiHealth.body.checks.sessionStore, 'unavailable');
+      t.is(apiHealth.body.checks.keyServer, 'ok');
+      for (const reply of [api, root, login, health, apiHealth]) t.true(reply.ms < FAST_MS, `${reply.ms} ms`);
+      t.false(JSON.stringify([api.body, root.body, health.body]).includes(String(main.port)), 'the Redis address stays out of responses');
+    } finally {
+      await main.restart();
+    }
+    t.true(await healthy(gw), 'back without a restart of the gateway');
+    t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200, 'the session was saved and loaded with Redis');
+    await gw.close();
+  });
+
+  test.serial('replay cache down: a bound request is refused 503 (500 on the seven operations), never let through', async (t) => {
+    const cache = await RedisReplayCache.connect({ url: other.url, timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, clock: { now: () => Date.now() } });
+    const gw = await redisGateway(main, { replayCache: cache });
+    const signer = await makeSigner('ES256');
+    const session = await scopedSession(gw, signer);
+    t.is((await gw.bound(signer, 'GET', '/api/session', { bearer: session })).status, 200);
+    await other.stop();
+    try {
+      const api = await gw.bound(signer, 'GET', '/api/session', { bearer: session });
+      t.is(api.status, 503);
+      t.like(api.body, { code: 'SESSION_STORE_UNAVAILABLE', detail: 'replay cache unavailable', retryable: true, scope: 'process' });
+      t.truthy(api.headers.get('retry-after'));
+      const root = await gw.bound(signer, 'POST', '/keys', { xSession: session });
+      t.is(root.status, 500);
+      t.is(root.body.error, 'session store unavailable');
+    } finally {
+      await other.restart();
+    }
+    await gw.close();
+  });
+}
