@@ -17,6 +17,8 @@ export interface BenchTarget {
   readonly body?: string;
   /** Called for every request: lets a target add per-request headers (a fresh proof). */
   readonly perRequestHeaders?: () => Record<string, string>;
+  /** Concurrent connections (CONNECTIONS by default). */
+  readonly connections?: number;
 }
 
 /** Seconds per measurement; `KEYGATE_BENCH_SECONDS` shortens or lengthens a run. */
@@ -42,7 +44,7 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
           ],
         }
       : {}),
-    connections: CONNECTIONS,
+    connections: target.connections ?? CONNECTIONS,
     duration: DURATION_SECONDS,
   });
   return {

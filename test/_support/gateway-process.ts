@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
 const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
 const running = new Set<ChildProcess>();
+// A safety net: whatever ends the test process (a timeout included) takes its children with it.
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
 /** `keygate serve` as a separate process, as a deployment runs it. */
 export interface GatewayProcess {

@@ -7,6 +7,8 @@ import { createIdentityCertificate } from '../../src/keyserver/identity/identity
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
 const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
 const running = new Set<ChildProcess>();
+// A safety net: whatever ends the test process (a timeout included) takes its children with it.
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
 /** `keygate keyserver` as a separate process, as a deployment runs it. */
 export interface DaemonProcess {

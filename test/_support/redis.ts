@@ -1,4 +1,3 @@
-import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
@@ -25,6 +24,8 @@ export interface RedisServer {
 export type TestRedis = { readonly url: string; close(): Promise<void> } | { readonly skipped: string };
 
 const running = new Set<ChildProcess>();
+// A safety net: whatever ends the test process (a timeout included) takes its children with it.
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -127,13 +128,17 @@ export async function testRedis(): Promise<TestRedis> {
     const server = await spawnRedis();
     return { url: server.url, close: () => server.kill() };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { skipped: code === 'ENOENT' ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : (error as Error).message.split('\n')[0]! };
+    return { skipped: whyNoRedis(error) };
   }
 }
 
-/** Registers a visible skipped test and prints the reason, so a run without Redis never passes silently. */
-export function skipRedisTests(what: string, reason: string): void {
-  process.stderr.write(`SKIPPED ${what}: ${reason}\n`);
-  test.skip(`${what}: skipped, ${reason}`, () => undefined);
+/** Why a redis-server could not be started, in one line (for a skipped test). */
+export function whyNoRedis(error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'redis-server is not installed (Debian package redis-server; .ci/run installs it)';
+  return (error as Error).message.split('\n')[0]!;
+}
+
+/** A redis-server of the test file's own, or the reason there is none. */
+export function spawnRedisOrReason(): Promise<RedisServer | string> {
+  return spawnRedis().catch(whyNoRedis);
 }

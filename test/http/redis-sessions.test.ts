@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner, type ProofSigner } from '../_support/proof-builder.js';
-import { killAllRedis, skipRedisTests, spawnRedis, type RedisServer } from '../_support/redis.js';
+import { killAllRedis, spawnRedis, whyNoRedis, type RedisServer } from '../_support/redis.js';
+import { skipRedisTests } from '../_support/redis-skip.js';
 
 /** The real app on a real socket with its sessions and replay cache in Redis, and Redis failing. */
-const servers = await Promise.all([spawnRedis(), spawnRedis()]).catch((error: NodeJS.ErrnoException) =>
-  error.code === 'ENOENT' ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : error.message.split('\n')[0]!,
-);
+const servers = await Promise.all([spawnRedis(), spawnRedis()]).catch(whyNoRedis);
 const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
 const FAST_MS = 1_000;
 

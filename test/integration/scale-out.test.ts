@@ -5,16 +5,15 @@ import { PASSWORDS, SEED } from '../_support/gateway.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
-import { killAllRedis, skipRedisTests, spawnRedis, type RedisServer } from '../_support/redis.js';
+import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../_support/redis.js';
+import { skipRedisTests } from '../_support/redis-skip.js';
 
 /**
  * The scale-out deployment (architecture.md): two `keygate serve` processes behind one public origin,
  * sharing one Redis and one `keygate keyserver` daemon over TLS. Each step shows a gateway acting on
  * what the other one did.
  */
-const redis: RedisServer | string = await spawnRedis().catch((error: NodeJS.ErrnoException) =>
-  error.code === 'ENOENT' ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : error.message.split('\n')[0]!,
-);
+const redis: RedisServer | string = await spawnRedisOrReason();
 const ORIGIN = 'https://keys.example.test';
 const FAST_MS = 1_500;
 const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });

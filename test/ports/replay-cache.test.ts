@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { DEFAULT_REPLAY_CACHE_ENTRIES, MemoryReplayCache } from '../../src/adapters/replay-cache/memory-replay-cache.js';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
-import { skipRedisTests, testRedis } from '../_support/redis.js';
+import { testRedis } from '../_support/redis.js';
+import { skipRedisTests } from '../_support/redis-skip.js';
 import { replayCacheContract } from './replay-cache.contract.js';
 
 // Settled before any test is declared: ava wants every declaration in the first turn.

@@ -4,7 +4,8 @@ import { MemorySessionStore } from '../../src/adapters/session-store/memory-sess
 import { RedisSessionStore } from '../../src/adapters/session-store/redis-session-store.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { sealingKeyring } from '../../src/domain/session/seal-token.js';
-import { skipRedisTests, testRedis } from '../_support/redis.js';
+import { testRedis } from '../_support/redis.js';
+import { skipRedisTests } from '../_support/redis-skip.js';
 import { sessionStoreContract } from './session-store.contract.js';
 
 // Settled before any test is declared: ava wants every declaration in the first turn.

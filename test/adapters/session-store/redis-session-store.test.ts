@@ -11,12 +11,11 @@ import { Secret } from '../../../src/domain/secret/secret.js';
 import { sealingKeyring } from '../../../src/domain/session/seal-token.js';
 import type { SessionRecord } from '../../../src/domain/session/session.js';
 import { newSessionId, sessionKey, sessionRef } from '../../../src/domain/session/session-id.js';
-import { killAllRedis, skipRedisTests, spawnRedis, type RedisServer } from '../../_support/redis.js';
+import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../../_support/redis.js';
+import { skipRedisTests } from '../../_support/redis-skip.js';
 
 /** Settled before any test is declared. */
-const server: RedisServer | string = await spawnRedis().catch((error: NodeJS.ErrnoException) =>
-  error.code === 'ENOENT' ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : error.message.split('\n')[0]!,
-);
+const server: RedisServer | string = await spawnRedisOrReason();
 const random = new CryptoRandom();
 const keyA = randomBytes(32);
 const keyB = randomBytes(32);
