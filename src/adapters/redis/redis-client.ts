@@ -55,15 +55,19 @@ export function createRedisClient(options: RedisClientOptions): Redis {
 }
 
 /**
- * Connects, waiting at most the connect timeout. A Redis that is down at start is logged, not fatal:
+ * Connects, waiting at most twice the timeout. A Redis that is down at start is logged, not fatal:
  * the client keeps trying, and until it succeeds the store answers unavailable (503).
  */
-export async function connectRedis(client: Redis, logger?: Logger): Promise<void> {
-  try {
-    await client.connect();
-  } catch (error) {
-    logger?.warn('redis not reachable at start; retrying in the background', { cause: (error as Error).message });
-  }
+export async function connectRedis(client: Redis, timeoutMs: number, logger?: Logger): Promise<void> {
+  // connectTimeout covers the TCP connect only: a Redis that accepts but never answers its ready
+  // check must not hold the boot either.
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    client.connect().then(() => 'ready', (error: Error) => error.message),
+    new Promise<string>((done) => (timer = setTimeout(() => done('no answer within the timeout'), 2 * timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (outcome !== 'ready') logger?.warn('redis not reachable at start; retrying in the background', { cause: outcome });
 }
 
 /** Closes the client: QUIT when connected (bounded by the command timeout), else just disconnects. */

@@ -80,7 +80,7 @@ export class RedisReplayCache implements ReplayCache {
   static async connect(options: RedisReplayCacheOptions): Promise<RedisReplayCache> {
     const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name: 'keygate-replay', ...(options.logger ? { logger: options.logger } : {}) });
     const cache = new RedisReplayCache(client, options);
-    await connectRedis(client, options.logger);
+    await connectRedis(client, options.timeoutMs, options.logger);
     return cache;
   }
 

@@ -49,7 +49,7 @@ export class RedisSessionStore implements SessionStore {
   /** Connects (waiting at most the timeout; a Redis down at start is retried in the background). */
   static async connect(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
     const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name: 'keygate-sessions', ...(options.logger ? { logger: options.logger } : {}) });
-    await connectRedis(client, options.logger);
+    await connectRedis(client, options.timeoutMs, options.logger);
     return new RedisSessionStore(client, options);
   }
 

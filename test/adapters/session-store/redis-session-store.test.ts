@@ -175,6 +175,31 @@ if (typeof server === 'string') {
     await cache.close();
   });
 
+  test.serial('a store started while Redis is down or hung starts anyway, answers unavailable, and serves once Redis answers', async (t) => {
+    const clock = new ManualClock(Date.now());
+    for (const fault of ['down', 'hung'] as const) {
+      const logger = new MemoryLogger();
+      await (fault === 'down' ? server.stop() : server.pause());
+      const started = Date.now();
+      const store = await open(clock, [keyA], prefix(), logger);
+      try {
+        t.true(Date.now() - started < 1_500, `${fault}: started in ${Date.now() - started} ms`);
+        t.true(logger.lines.some((line) => line.message === 'redis not reachable at start; retrying in the background'), fault);
+        await t.throwsAsync(() => store.count(), { instanceOf: SessionStoreUnavailableError });
+      } finally {
+        await (fault === 'down' ? server.restart() : server.resume());
+      }
+      let served = false;
+      for (let attempt = 0; attempt < 60 && !served; attempt++) {
+        served = await store.count().then(() => true, () => false);
+        if (!served) await new Promise((done) => setTimeout(done, 100));
+      }
+      t.true(served, `${fault}: served once Redis answered`);
+      t.true(logger.lines.some((line) => line.message === 'redis connection ready'));
+      await store.close();
+    }
+  });
+
   test.serial('Redis hung: a call gives up at the command timeout as unavailable', async (t) => {
     const clock = new ManualClock(Date.now());
     const store = await open(clock, [keyA], prefix());
