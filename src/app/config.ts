@@ -35,6 +35,25 @@ const embeddedKeyServer = z.strictObject({
   dataDir: z.string().min(1).optional(),
 });
 
+const milliseconds = z.number().int().min(1).max(600_000);
+
+/**
+ * Where audit records go. `memory` (the library default) keeps them in the process only; the CLI picks
+ * `sqlite` in its data directory, or `postgres` when TE_GATEWAY_AUDIT_URL is set.
+ */
+const auditLog = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('memory') }),
+  z.strictObject({ kind: z.literal('sqlite'), file: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal('postgres'),
+    /** `postgres://user:password@host:port/database`; never logged. */
+    url: z.string().regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL'),
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier').optional(),
+    connectTimeoutMs: milliseconds.optional(),
+    statementTimeoutMs: milliseconds.optional(),
+  }),
+]);
+
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
@@ -43,6 +62,7 @@ export const gatewayConfigSchema = z.strictObject({
   sessionTtlSeconds: z.number().int().positive().default(43_200),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   keyServer: embeddedKeyServer.default({ kind: 'embedded' }),
+  audit: auditLog.default({ kind: 'memory' }),
 });
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;

@@ -3,16 +3,19 @@ import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
+import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { KEY_SERVER } from '../ports/key-server.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
+import type { Logger } from '../ports/logger.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp } from '../transports/koa/app.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import type { GatewayServices } from '../use-cases/index.js';
+import { openAuditLog } from './audit-log.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
-import { ACL_USE_CASES, HEALTH_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
+import { ACL_USE_CASES, AUDIT_TRAIL, AUDIT_USE_CASES, HEALTH_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -37,21 +40,27 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const config = parseGatewayConfig(input);
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
+  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
   let generatedPasswords: Readonly<Record<string, string>> | undefined;
   let keyServer = overrides.keyServer;
   if (keyServer === undefined) {
-    const embedded = await startEmbeddedKeyServer(config.keyServer, clock, random);
+    const embedded = await startEmbeddedKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+      await auditLog.close();
+      throw error;
+    });
     keyServer = embedded.keyServer;
     generatedPasswords = embedded.generatedPasswords;
   }
-  const container = buildContainer(config, keyServer, { ...overrides, clock, random });
+  const container = buildContainer(config, keyServer, { ...overrides, clock, random, logger, auditLog });
   const services: GatewayServices = {
     sessions: resolve(container, SESSION_USE_CASES),
     keys: resolve(container, KEY_USE_CASES),
     acl: resolve(container, ACL_USE_CASES),
     health: resolve(container, HEALTH_USE_CASES),
+    auditTrail: resolve(container, AUDIT_TRAIL),
+    audit: resolve(container, AUDIT_USE_CASES),
   };
-  const logger = resolve(container, LOGGER);
   const app = createKoaApp(services, { logger });
   const servers: Server[] = [];
 
@@ -78,6 +87,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
         server.closeIdleConnections();
       })));
       await resolve(container, SESSION_STORE).close();
+      await resolve(container, AUDIT_LOG).close();
       await resolve(container, KEY_SERVER).close();
     },
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, parseGatewayConfig, principalSeedSchema, type GatewayConfig, type PrincipalSeed } from './config.js';
+import { join } from 'node:path';
+import { ConfigError, parseGatewayConfig, principalSeedSchema, type GatewayConfig, type GatewayConfigInput, type PrincipalSeed } from './config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -10,6 +11,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): GatewayConfig {
   const seedPath = nonEmpty(env.TE_KEYSERVER_SEED);
   const tokenTtl = integer(env, 'TE_KEYSERVER_TOKEN_TTL_SECONDS', 1);
+  const dataDir = nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir;
   return parseGatewayConfig({
     host: nonEmpty(env.TE_GATEWAY_HOST) ?? '127.0.0.1',
     port: integer(env, 'TE_GATEWAY_PORT', 0, 65_535) ?? 8080,
@@ -20,9 +22,34 @@ export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): Ga
       ...(seedPath === undefined ? {} : { seed: readSeed(seedPath) }),
       ...(nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD) === undefined ? {} : { adminPassword: env.TE_KEYSERVER_ADMIN_PASSWORD! }),
       ...(tokenTtl === undefined ? {} : { tokenTtlSeconds: tokenTtl }),
-      ...(nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir ? { dataDir: nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir! } : {}),
+      ...(dataDir === undefined ? {} : { dataDir }),
     },
+    audit: auditLog(env, dataDir),
   });
+}
+
+/**
+ * TE_GATEWAY_AUDIT_URL (PostgreSQL) when set; otherwise SQLite in the data directory (`audit.db`);
+ * memory only when there is no data directory either. The URL is never echoed: it may hold a password.
+ */
+function auditLog(env: Env, dataDir: string | undefined): GatewayConfigInput['audit'] {
+  const url = nonEmpty(env.TE_GATEWAY_AUDIT_URL);
+  if (url !== undefined) {
+    if (!isPostgresUrl(url)) {
+      throw new ConfigError('TE_GATEWAY_AUDIT_URL: expected a postgres:// or postgresql:// URL (value not shown: it may hold a password)');
+    }
+    return { kind: 'postgres', url };
+  }
+  return dataDir === undefined ? { kind: 'memory' } : { kind: 'sqlite', file: join(dataDir, 'audit.db') };
+}
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'postgres:' || protocol === 'postgresql:';
+  } catch {
+    return false;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 import { token } from '../ports/token.js';
-import type { AclUseCases, HealthUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
+import type { AclUseCases, AuditTrail, AuditUseCases, HealthUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
 
 /** Tokens of the composition root's own bindings (the ports' tokens live with the ports). */
@@ -8,3 +8,5 @@ export const SESSION_USE_CASES = token<SessionUseCases>('SessionUseCases');
 export const KEY_USE_CASES = token<KeyUseCases>('KeyUseCases');
 export const ACL_USE_CASES = token<AclUseCases>('AclUseCases');
 export const HEALTH_USE_CASES = token<HealthUseCases>('HealthUseCases');
+export const AUDIT_TRAIL = token<AuditTrail>('AuditTrail');
+export const AUDIT_USE_CASES = token<AuditUseCases>('AuditUseCases');

@@ -1,4 +1,5 @@
 import type { AclUseCases } from './acl.js';
+import type { AuditTrail, AuditUseCases } from './audit.js';
 import type { HealthUseCases } from './health.js';
 import type { KeyUseCases } from './keys.js';
 import type { SessionUseCases } from './sessions.js';
@@ -9,9 +10,14 @@ export interface GatewayServices {
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
   readonly health: HealthUseCases;
+  /** Writing side of the audit log: every operation's one record. */
+  readonly auditTrail: AuditTrail;
+  /** Reading side of the audit log (GET /api/audit). */
+  readonly audit: AuditUseCases;
 }
 
 export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
+export { AuditTrail, AuditUseCases, type AuditDraft, type CanReadAudit } from './audit.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';

@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
+import { auditRequests } from './audit.middleware.js';
 import { errorHandler } from './error-handler.js';
 import { requestContext } from './request-id.js';
 import { rootErrorMapper } from './root/root.errors.js';
@@ -19,6 +20,10 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(requestContext());
+  // Two error handlers around the audit step: the inner one shapes the route's failure before it is
+  // recorded; the outer one shapes the audit step's own refusal (a sensitive success left unrecorded).
+  app.use(errorHandler(() => rootErrorMapper, options.logger));
+  app.use(auditRequests(services.auditTrail));
   app.use(errorHandler(() => rootErrorMapper, options.logger));
   const root = rootRouter(services);
   app.use(root.routes());
