@@ -5,6 +5,7 @@ import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { AUDIT_COLUMNS, completionAssignments, queryConditions, recordFromRow, rowValues, type AuditRow } from './audit-sql.js';
 
 /**
@@ -37,19 +38,22 @@ export interface SqliteAuditLogOptions {
 
 /**
  * The embedded default audit store: one SQLite file in WAL mode with `synchronous = FULL`, so a record
- * is on disk when `append` resolves (the fail-closed guarantee is only as good as that). better-sqlite3
- * is synchronous: each call is one atomic statement.
+ * is on disk when `append` or `complete` resolves (the fail-closed guarantee is only as good as that).
+ * better-sqlite3 is synchronous, and a commit per write would stall every request on the disk: writes
+ * go through a group commit (sqlite-group-commit.ts), one fsync for all the writes of one event-loop turn.
  */
 export class SqliteAuditLog implements AuditLog {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
   readonly #byId: Database.Statement;
   readonly #queries = new Map<string, Database.Statement>();
+  readonly #writes: SqliteGroupCommit;
 
   private constructor(db: Database.Database) {
     this.#db = db;
     this.#insert = db.prepare(`INSERT INTO audit_record (${AUDIT_COLUMNS}) VALUES (${AUDIT_COLUMNS.split(',').map(() => '?').join(', ')})`);
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
+    this.#writes = new SqliteGroupCommit(db, (error) => this.#unavailable(error));
   }
 
   /** Opens (creating and migrating) the database. Throws AuditUnavailableError when it cannot. */
@@ -71,13 +75,19 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   async append(record: AuditRecord): Promise<void> {
-    this.#run(() => this.#insert.run(...rowValues(record, (ms) => ms)), record.id);
+    const values = rowValues(record, (ms) => ms);
+    await this.#writes.run(() => this.#insert.run(...values)).catch((error: unknown) => {
+      throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
+    });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
     const params: unknown[] = [];
     const sql = `UPDATE audit_record SET ${completionAssignments(completion, (v) => (params.push(v), '?'))} WHERE id = ? AND outcome = 'pending'`;
-    return this.#run(() => this.#statement(sql).run(...params, id).changes === 1);
+    const changed = await this.#writes.run(() => this.#statement(sql).run(...params, id).changes === 1).catch((error: unknown) => {
+      throw this.#unavailable(error);
+    });
+    return changed as boolean;
   }
 
   async get(id: string): Promise<AuditRecord | undefined> {
@@ -100,6 +110,7 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   async close(): Promise<void> {
+    this.#writes.flush();
     if (this.#db.open) this.#db.close();
   }
 
@@ -112,15 +123,22 @@ export class SqliteAuditLog implements AuditLog {
     return statement;
   }
 
-  #run<T>(operation: () => T, appendedId?: string): T {
+  #run<T>(operation: () => T): T {
     try {
       return operation();
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (appendedId !== undefined && code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new AuditRecordExistsError(appendedId);
-      throw new AuditUnavailableError(this.#db.open ? 'the audit database failed' : 'the audit database is closed', error);
+      throw this.#unavailable(error);
     }
   }
+
+  #unavailable(error: unknown): AuditUnavailableError {
+    if (error instanceof AuditUnavailableError) return error;
+    return new AuditUnavailableError(this.#db.open ? 'the audit database failed' : 'the audit database is closed', error);
+  }
+}
+
+function isDuplicateId(error: unknown): boolean {
+  return (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 function migrate(db: Database.Database): void {

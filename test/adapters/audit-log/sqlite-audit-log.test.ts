@@ -44,3 +44,51 @@ test('a path that cannot hold a database is AuditUnavailableError at open', (t) 
   mkdirSync(notAFile);
   t.throws(() => SqliteAuditLog.open({ file: notAFile }), { code: 'AUDIT_UNAVAILABLE' } as never);
 });
+
+test('writes issued together are committed together; a duplicate id fails its own append alone', async (t) => {
+  const log = SqliteAuditLog.open({ file: join(dir, 'group.db') });
+  const first = auditRecord({ outcome: 'pending', status: 0 });
+  const second = auditRecord();
+  const results = await Promise.allSettled([
+    log.append(first),
+    log.append({ ...first, principal: 'mallory' }),
+    log.append(second),
+    log.complete(first.id, { outcome: 'ok', status: 200 }),
+  ]);
+  t.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  t.like((results[1] as PromiseRejectedResult).reason, { code: 'CONFLICT' });
+  t.is((results[3] as PromiseFulfilledResult<boolean>).value, true);
+  t.like(await log.get(first.id), { principal: 'alice', outcome: 'ok', status: 200 });
+  t.truthy(await log.get(second.id));
+  await log.close();
+});
+
+test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and stores none of them', async (t) => {
+  const file = join(dir, 'failing.db');
+  const log = SqliteAuditLog.open({ file });
+  // A trigger that rolls the whole transaction back mid-commit, as a failing disk would.
+  const other = new Database(file);
+  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_record WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
+  const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
+  const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
+  t.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+  for (const result of results) t.like((result as PromiseRejectedResult).reason, { code: 'AUDIT_UNAVAILABLE' });
+  for (const record of doomed) t.is(await log.get(record.id), undefined);
+  other.exec('DROP TRIGGER break_commit');
+  other.close();
+  await log.append(auditRecord());
+  t.is((await log.query({})).items.length, 1, 'the log works again');
+  await log.close();
+});
+
+test('close commits the writes still queued before it closes', async (t) => {
+  const file = join(dir, 'closing.db');
+  const log = SqliteAuditLog.open({ file });
+  const record = auditRecord();
+  const appended = log.append(record);
+  await log.close();
+  await t.notThrowsAsync(appended);
+  const reopened = SqliteAuditLog.open({ file });
+  t.deepEqual(await reopened.get(record.id), record);
+  await reopened.close();
+});
