@@ -1,6 +1,8 @@
 import { CONNECTIONS, DURATION_SECONDS } from './support.js';
+import { benchAudit } from './audit.bench.js';
 import { benchGateway } from './gateway.bench.js';
 
 /** `npm run bench`: every benchmark in one run, on loopback, bounded in time. */
 process.stdout.write(`keygate bench: ${DURATION_SECONDS}s per target, ${CONNECTIONS} connections, node ${process.version}\n`);
 await benchGateway();
+await benchAudit();

@@ -14,6 +14,8 @@ export interface BenchTarget {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /** Overrides DURATION_SECONDS (a warm-up run, say). */
+  readonly durationSeconds?: number;
 }
 
 /** Seconds per measurement; `KEYGATE_BENCH_SECONDS` shortens or lengthens a run. */
@@ -28,7 +30,7 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
     headers: target.headers ?? {},
     body: target.body,
     connections: CONNECTIONS,
-    duration: DURATION_SECONDS,
+    duration: target.durationSeconds ?? DURATION_SECONDS,
   });
   return {
     name: target.name,
