@@ -17,6 +17,8 @@ export interface BenchTarget {
   readonly body?: string;
   /** Called for every request: lets a target add per-request headers (a fresh proof). */
   readonly perRequestHeaders?: () => Record<string, string>;
+  /** Overrides DURATION_SECONDS (a warm-up run, say). */
+  readonly durationSeconds?: number;
 }
 
 /** Seconds per measurement; `KEYGATE_BENCH_SECONDS` shortens or lengthens a run. */
@@ -43,7 +45,7 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
         }
       : {}),
     connections: CONNECTIONS,
-    duration: DURATION_SECONDS,
+    duration: target.durationSeconds ?? DURATION_SECONDS,
   });
   return {
     name: target.name,

@@ -4,19 +4,22 @@ import type Koa from 'koa';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
+import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
+import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import type { GatewayServices } from '../use-cases/index.js';
+import { openAuditLog } from './audit-log.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
-import { ACL_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
+import { ACL_USE_CASES, AUDIT_TRAIL, AUDIT_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
@@ -54,10 +57,15 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const config = parseGatewayConfig(input);
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
+  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
-    : await startKeyServer(config.keyServer, clock, random);
-  const container = buildContainer(config, keyServer, { ...overrides, clock, random });
+    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+        await auditLog.close();
+        throw error;
+      });
+  const container = buildContainer(config, keyServer, { ...overrides, clock, random, logger, auditLog });
   const services: GatewayServices = {
     sessions: resolve(container, SESSION_USE_CASES),
     keys: resolve(container, KEY_USE_CASES),
@@ -65,8 +73,9 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     health: resolve(container, HEALTH_USE_CASES),
     identityAdmin: resolve(container, IDENTITY_ADMIN_USE_CASES),
     proofs: resolve(container, PROOF_CHECKER),
+    auditTrail: resolve(container, AUDIT_TRAIL),
+    audit: resolve(container, AUDIT_USE_CASES),
   };
-  const logger = resolve(container, LOGGER);
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
   const servers: Server[] = [];
 
@@ -95,6 +104,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       })));
       await resolve(container, SESSION_STORE).close();
       await resolve(container, REPLAY_CACHE).close();
+      await resolve(container, AUDIT_LOG).close();
       await resolve(container, KEY_SERVER).close();
     },
   };
