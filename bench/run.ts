@@ -1,4 +1,5 @@
 import { CONNECTIONS, DURATION_SECONDS } from './support.js';
+import { benchAudit } from './audit.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchProofVerification } from './proof.bench.js';
 import { benchDpop } from './dpop.bench.js';
@@ -12,3 +13,4 @@ await benchDpop();
 await benchProofVerification();
 await benchKeyServer();
 await benchRedis();
+await benchAudit();

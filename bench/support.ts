@@ -19,6 +19,8 @@ export interface BenchTarget {
   readonly perRequestHeaders?: () => Record<string, string>;
   /** Concurrent connections (CONNECTIONS by default). */
   readonly connections?: number;
+  /** Overrides DURATION_SECONDS (a warm-up run, say). */
+  readonly durationSeconds?: number;
 }
 
 /** Seconds per measurement; `KEYGATE_BENCH_SECONDS` shortens or lengthens a run. */
@@ -45,7 +47,7 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
         }
       : {}),
     connections: target.connections ?? CONNECTIONS,
-    duration: DURATION_SECONDS,
+    duration: target.durationSeconds ?? DURATION_SECONDS,
   });
   return {
     name: target.name,

@@ -77,6 +77,24 @@ const redisSessionStore = z.strictObject({
 export type RedisSessionStoreConfig = z.output<typeof redisSessionStore>;
 export type EmbeddedKeyServerConfig = z.output<typeof embeddedKeyServer>;
 export type TlsKeyServerConfig = z.output<typeof tlsKeyServer>;
+const milliseconds = z.number().int().min(1).max(600_000);
+
+/**
+ * Where audit records go. `memory` (the library default) keeps them in the process only; the CLI picks
+ * `sqlite` in its data directory, or `postgres` when TE_GATEWAY_AUDIT_URL is set.
+ */
+const auditLog = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('memory') }),
+  z.strictObject({ kind: z.literal('sqlite'), file: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal('postgres'),
+    /** `postgres://user:password@host:port/database`; never logged. */
+    url: z.string().regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL'),
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier').optional(),
+    connectTimeoutMs: milliseconds.optional(),
+    statementTimeoutMs: milliseconds.optional(),
+  }),
+]);
 
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
@@ -118,6 +136,7 @@ export const gatewayConfigSchema = z.strictObject({
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
+  audit: auditLog.default({ kind: 'memory' }),
 });
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;

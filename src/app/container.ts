@@ -1,21 +1,23 @@
 import 'reflect-metadata';
 import { Container, type ResolutionContext } from 'inversify';
+import { MemoryAuditLog } from '../adapters/audit-log/memory-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemorySessionStore } from '../adapters/session-store/memory-session-store.js';
+import { AUDIT_LOG, type AuditLog } from '../ports/audit-log.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { RANDOM, type Random } from '../ports/random.port.js';
 import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js';
 import type { Token } from '../ports/token.js';
-import { AclUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, ProofChecker, SessionUseCases } from '../use-cases/index.js';
+import { AclUseCases, AuditTrail, AuditUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, ProofChecker, SessionUseCases, type CanReadAudit } from '../use-cases/index.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
-import { ACL_USE_CASES, CONFIG, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
+import { ACL_USE_CASES, AUDIT_TRAIL, AUDIT_USE_CASES, CONFIG, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
 
 /** Parts an embedding service or a test may supply instead of the defaults. */
 export interface GatewayOverrides {
@@ -25,7 +27,15 @@ export interface GatewayOverrides {
   readonly sessionStore?: SessionStore;
   readonly replayCache?: ReplayCache;
   readonly keyServer?: KeyServer;
+  /** An opened audit store (createGateway opens the configured one when absent). */
+  readonly auditLog?: AuditLog;
 }
+
+/**
+ * Who may read the audit log. The key server's roles (`audit.read`, held by `admin` and `auditor`)
+ * do not reach the gateway yet; until they do, only the user named `admin` may.
+ */
+const canReadAudit: CanReadAudit = (identity) => identity.user === 'admin';
 
 /** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
 export function resolve<T>(context: ResolutionContext | Container, id: Token<T>): T {
@@ -52,6 +62,7 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(container, RANDOM, () => overrides.random ?? new CryptoRandom());
   bindFactory(container, LOGGER, (ctx) => overrides.logger ?? new PinoLogger({ level: resolve(ctx, CONFIG).logLevel }));
   bindFactory(container, SESSION_STORE, (ctx) => overrides.sessionStore ?? new MemorySessionStore(resolve(ctx, CLOCK)));
+  bindFactory(container, AUDIT_LOG, () => overrides.auditLog ?? new MemoryAuditLog());
   bindFactory(
     container,
     REPLAY_CACHE,
@@ -77,8 +88,21 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(
     container,
     HEALTH_USE_CASES,
-    (ctx) => new HealthUseCases({ keyServer: resolve(ctx, KEY_SERVER), store: resolve(ctx, SESSION_STORE), version: GATEWAY_VERSION }),
+    (ctx) =>
+      new HealthUseCases({
+        keyServer: resolve(ctx, KEY_SERVER),
+        store: resolve(ctx, SESSION_STORE),
+        auditLog: resolve(ctx, AUDIT_LOG),
+        version: GATEWAY_VERSION,
+      }),
   );
+  bindFactory(
+    container,
+    AUDIT_TRAIL,
+    (ctx) =>
+      new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
+  );
+  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), canReadAudit }));
   return container;
 }
 
@@ -92,9 +116,12 @@ export const ALL_TOKENS = [
   SESSION_STORE,
   REPLAY_CACHE,
   PROOF_CHECKER,
+  AUDIT_LOG,
   SESSION_USE_CASES,
   KEY_USE_CASES,
   ACL_USE_CASES,
   HEALTH_USE_CASES,
   IDENTITY_ADMIN_USE_CASES,
+  AUDIT_TRAIL,
+  AUDIT_USE_CASES,
 ] as const;

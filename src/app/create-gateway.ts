@@ -4,6 +4,7 @@ import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
@@ -13,12 +14,13 @@ import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import type { GatewayServices } from '../use-cases/index.js';
+import { openAuditLog } from './audit-log.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
 import { startSessionState } from './session-state.js';
-import { ACL_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
+import { ACL_USE_CASES, AUDIT_TRAIL, AUDIT_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
@@ -62,12 +64,16 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const config = parseGatewayConfig(input);
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
+  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
-    : await startKeyServer(config.keyServer, clock, random);
-  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+        await auditLog.close();
+        throw error;
+      });
   const sessionState = await startSessionState(config, { clock, random, logger }, overrides);
-  const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger });
+  const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger, auditLog });
   const services: GatewayServices = {
     sessions: resolve(container, SESSION_USE_CASES),
     keys: resolve(container, KEY_USE_CASES),
@@ -75,6 +81,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     health: resolve(container, HEALTH_USE_CASES),
     identityAdmin: resolve(container, IDENTITY_ADMIN_USE_CASES),
     proofs: resolve(container, PROOF_CHECKER),
+    auditTrail: resolve(container, AUDIT_TRAIL),
+    audit: resolve(container, AUDIT_USE_CASES),
   };
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
   const listeners: HttpListener[] = [];
@@ -97,6 +105,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       if (total > 0) logger.warn('requests still running at the end of the drain were cut', { requests: total, drainMs });
       await resolve(container, SESSION_STORE).close();
       await resolve(container, REPLAY_CACHE).close();
+      await resolve(container, AUDIT_LOG).close();
       await resolve(container, KEY_SERVER).close();
     },
   };

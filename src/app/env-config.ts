@@ -13,6 +13,7 @@ import {
   type GatewayConfigInput,
   type PrincipalSeed,
 } from './config.js';
+import { join } from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,6 +32,7 @@ export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): Ga
     replayCacheSize: integer(env, 'TE_GATEWAY_REPLAY_CACHE_SIZE', 1) ?? 100_000,
     keyServer: nonEmpty(env.TE_GATEWAY_KEYSERVER_URL) === undefined ? embeddedFromEnv(env, defaults) : tlsFromEnv(env),
     sessionStore: sessionStoreFromEnv(env),
+    audit: auditLog(env, nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir),
   });
 }
 
@@ -120,6 +122,30 @@ function readCa(path: string): string {
   const pem = readText(path, 'TE_GATEWAY_KEYSERVER_CA');
   if (!isCertificatePem(pem)) throw new ConfigError(`TE_GATEWAY_KEYSERVER_CA: ${path} holds no PEM certificate`);
   return pem;
+}
+
+/**
+ * TE_GATEWAY_AUDIT_URL (PostgreSQL) when set; otherwise SQLite in the data directory (`audit.db`);
+ * memory only when there is no data directory either. The URL is never echoed: it may hold a password.
+ */
+function auditLog(env: Env, dataDir: string | undefined): GatewayConfigInput['audit'] {
+  const url = nonEmpty(env.TE_GATEWAY_AUDIT_URL);
+  if (url !== undefined) {
+    if (!isPostgresUrl(url)) {
+      throw new ConfigError('TE_GATEWAY_AUDIT_URL: expected a postgres:// or postgresql:// URL (value not shown: it may hold a password)');
+    }
+    return { kind: 'postgres', url };
+  }
+  return dataDir === undefined ? { kind: 'memory' } : { kind: 'sqlite', file: join(dataDir, 'audit.db') };
+}
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'postgres:' || protocol === 'postgresql:';
+  } catch {
+    return false;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 import { token } from '../ports/token.js';
-import type { AclUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, ProofChecker, SessionUseCases } from '../use-cases/index.js';
+import type { AclUseCases, AuditTrail, AuditUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, ProofChecker, SessionUseCases } from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
 
 /** Tokens of the composition root's own bindings (the ports' tokens live with the ports). */
@@ -10,3 +10,5 @@ export const ACL_USE_CASES = token<AclUseCases>('AclUseCases');
 export const HEALTH_USE_CASES = token<HealthUseCases>('HealthUseCases');
 export const IDENTITY_ADMIN_USE_CASES = token<IdentityAdminUseCases>('IdentityAdminUseCases');
 export const PROOF_CHECKER = token<ProofChecker>('ProofChecker');
+export const AUDIT_TRAIL = token<AuditTrail>('AuditTrail');
+export const AUDIT_USE_CASES = token<AuditUseCases>('AuditUseCases');

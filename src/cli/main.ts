@@ -3,6 +3,7 @@ import { configFromEnv } from '../app/env-config.js';
 import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
 import { DAEMON_USAGE, parseDaemonArgs } from '../keyserver/daemon/daemon-options.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
+import { isKeygateError } from '../domain/errors/index.js';
 
 const USAGE = `Usage: keygate <command> [--help]
 
@@ -12,7 +13,10 @@ Commands:
                 TE_GATEWAY_PORT                 listen port (default 8080)
                 TE_GATEWAY_SESSION_TTL_SECONDS  gateway session lifetime (default 43200)
                 TE_GATEWAY_LOG_LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
-                TE_GATEWAY_DATA_DIR             where the embedded key server keeps its identity (default ./data)
+                TE_GATEWAY_DATA_DIR             where the embedded key server keeps its identity and the audit
+                                                log (audit.db, SQLite) (default ./data)
+                TE_GATEWAY_AUDIT_URL            postgres://user:password@host:port/db: the audit log in PostgreSQL
+                                                instead of SQLite
                 TE_KEYSERVER_SEED               JSON file of principals to create at start
                 TE_KEYSERVER_ADMIN_PASSWORD     password of the bootstrap user "admin"
                 TE_KEYSERVER_TOKEN_TTL_SECONDS  key-server token lifetime (default: never expires)
@@ -114,6 +118,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`keygate: ${error.message}\n`);
       return 2;
     }
+    if (isKeygateError(error) && error.code === 'AUDIT_UNAVAILABLE') {
+      process.stderr.write(`keygate: ${auditFailure(error)}\n`);
+      return 1;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       process.stderr.write(`keygate: cannot listen: ${(error as Error).message}\n`);
@@ -121,6 +129,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** One line naming the setting behind an audit store that could not be opened; never the URL's password. */
+function auditFailure(error: Error): string {
+  const url = process.env.TE_GATEWAY_AUDIT_URL?.trim();
+  const setting = url ? 'TE_GATEWAY_AUDIT_URL' : 'TE_GATEWAY_DATA_DIR';
+  let line = `${setting}: audit store unavailable: ${error.message}`;
+  if (error.cause instanceof Error) line += `: ${error.cause.message}`;
+  let password = '';
+  try {
+    password = url ? decodeURIComponent(new URL(url).password) : '';
+  } catch {
+    // not a URL: the configuration check refused it before this point
+  }
+  for (const secret of [url, password]) if (secret) line = line.split(secret).join('[redacted]');
+  return line.replace(/\s+/g, ' ');
 }
 
 main(process.argv.slice(2)).then(

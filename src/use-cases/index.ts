@@ -1,4 +1,5 @@
 import type { AclUseCases } from './acl.js';
+import type { AuditTrail, AuditUseCases } from './audit.js';
 import type { HealthUseCases } from './health.js';
 import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
@@ -13,9 +14,14 @@ export interface GatewayServices {
   readonly health: HealthUseCases;
   readonly identityAdmin: IdentityAdminUseCases;
   readonly proofs: ProofChecker;
+  /** Writing side of the audit log: every operation's one record. */
+  readonly auditTrail: AuditTrail;
+  /** Reading side of the audit log (GET /api/audit). */
+  readonly audit: AuditUseCases;
 }
 
 export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
+export { AuditTrail, AuditUseCases, type AuditDraft, type CanReadAudit } from './audit.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { IdentityAdminUseCases } from './identity-admin.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';

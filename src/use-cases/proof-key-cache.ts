@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { ProofKeyCache } from '../domain/proof/proof.js';
 
 export const DEFAULT_PROOF_KEY_CACHE_ENTRIES = 1_000;
@@ -8,7 +9,7 @@ export const DEFAULT_PROOF_KEY_CACHE_ENTRIES = 1_000;
  * bound sessions in use, not what clients send.
  */
 export class LruProofKeyCache implements ProofKeyCache {
-  readonly #keys = new Map<string, CryptoKey>();
+  readonly #keys = new Map<string, KeyObject>();
   readonly #maxEntries: number;
 
   constructor(maxEntries = DEFAULT_PROOF_KEY_CACHE_ENTRIES) {
@@ -16,7 +17,7 @@ export class LruProofKeyCache implements ProofKeyCache {
     this.#maxEntries = maxEntries;
   }
 
-  get(thumbprint: string): CryptoKey | undefined {
+  get(thumbprint: string): KeyObject | undefined {
     const key = this.#keys.get(thumbprint);
     if (key !== undefined) {
       this.#keys.delete(thumbprint);
@@ -25,7 +26,7 @@ export class LruProofKeyCache implements ProofKeyCache {
     return key;
   }
 
-  set(thumbprint: string, key: CryptoKey): void {
+  set(thumbprint: string, key: KeyObject): void {
     this.#keys.delete(thumbprint);
     this.#keys.set(thumbprint, key);
     if (this.#keys.size > this.#maxEntries) this.#keys.delete(this.#keys.keys().next().value!);

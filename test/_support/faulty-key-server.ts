@@ -21,6 +21,8 @@ export interface Faults {
 /** Wraps a real key server and injects the switched-on faults. */
 export class FaultyKeyServer implements KeyServer {
   readonly faults: Faults = {};
+  /** The operations that reached the real key server, in order (`generateKey`, `grant`, ...). */
+  readonly calls: string[] = [];
   readonly #inner: KeyServer;
 
   constructor(inner: KeyServer) {
@@ -29,6 +31,7 @@ export class FaultyKeyServer implements KeyServer {
 
   login(user: string, password: Secret) {
     if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1'));
+    this.calls.push('login');
     return this.#inner.login(user, password);
   }
 
@@ -46,31 +49,33 @@ export class FaultyKeyServer implements KeyServer {
     if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
     const inner = await this.#inner.connect(token);
     const faults = this.faults;
-    const fail = () => {
+    const calls = this.calls;
+    const fail = (operation: string) => {
+      calls.push(operation);
       if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
     };
     return {
       ...passThrough(inner),
-      whoami: async () => (fail(), inner.whoami()),
+      whoami: async () => (fail('whoami'), inner.whoami()),
       generateKey: async (options) => {
-        fail();
+        fail('generateKey');
         if (faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
         return inner.generateKey(options);
       },
-      exportKey: async (ttag) => (fail(), inner.exportKey(ttag)),
-      readAcl: async (ttag) => (fail(), inner.readAcl(ttag)),
+      exportKey: async (ttag) => (fail('exportKey'), inner.exportKey(ttag)),
+      readAcl: async (ttag) => (fail('readAcl'), inner.readAcl(ttag)),
       grant: async (ttag, principal, rights) => {
-        fail();
+        fail('grant');
         if (faults.dropGrants) return (await inner.readAcl(ttag), { user: principal, systemId: 0, principalId: '0000000000000000' });
         if (faults.alterGrants) return inner.grant(ttag, principal, ['read']);
         return inner.grant(ttag, principal, rights);
       },
       revoke: async (ttag, principal) => {
-        fail();
+        fail('revoke');
         if (faults.dropRevokes) return;
         return inner.revoke(ttag, principal);
       },
-      signOut: () => inner.signOut(),
+      signOut: () => (calls.push('signOut'), inner.signOut()),
       close: () => inner.close(),
     };
   }

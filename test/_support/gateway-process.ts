@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
 const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
@@ -21,11 +24,19 @@ export interface GatewayProcess {
 
 /**
  * Starts `keygate serve` on a free loopback port with `env` over the inherited environment, and
- * resolves once it prints where it listens.
+ * resolves once it prints where it listens. Each process gets a scratch data directory of its own
+ * (identity, SQLite audit log) unless `env` names one.
  */
 export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: '0', TE_GATEWAY_LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      TE_GATEWAY_HOST: '127.0.0.1',
+      TE_GATEWAY_PORT: '0',
+      TE_GATEWAY_LOG_LEVEL: 'warn',
+      TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-serve-')),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -76,13 +76,13 @@ export async function startGateway(
 }
 
 /** A gateway whose key server is the real embedded one behind a fault injector. */
-export async function startFaultyGateway(config: GatewayConfigInput = {}) {
+export async function startFaultyGateway(config: GatewayConfigInput = {}, overrides: GatewayOverrides = {}) {
   const { startEmbeddedKeyServer } = await import('../../src/app/embedded-engine.js');
   const { FaultyKeyServer } = await import('./faulty-key-server.js');
   const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
   const clock = new ManualClock(Date.now());
   const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED }, clock, new CryptoRandom());
   const faulty = new FaultyKeyServer(keyServer);
-  const gateway = await startGateway(config, { keyServer: faulty, clock });
-  return Object.assign(gateway, { faults: faulty.faults });
+  const gateway = await startGateway(config, { ...overrides, keyServer: faulty, clock });
+  return Object.assign(gateway, { faults: faulty.faults, keyServerCalls: faulty.calls });
 }

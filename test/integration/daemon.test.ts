@@ -132,11 +132,11 @@ test('keys and grants survive a restart of the daemon: the same key, the same ac
 });
 
 test('a token past its lifetime at the daemon is 401 with reauth, and a new login works', async (t) => {
-  const daemon = await spawnDaemon(daemonArgs(':memory:', '--token-ttl', '3'));
+  const daemon = await spawnDaemon(daemonArgs(':memory:', '--token-ttl', '6'));
   const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
   const alice = await gw.login('alice');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
-  await sleep(3_200);
+  await sleep(6_200);
   const expired = await gw.call('POST', '/keys', { headers: { 'X-Session': alice } });
   t.is(expired.status, 401);
   t.is(expired.body.reauth, true);

@@ -10,7 +10,7 @@ import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
  * TOKEN_TTL_SECONDS at the daemon; expiring them is waiting that long (a separate process cannot be
  * given a manual clock).
  */
-const TOKEN_TTL_SECONDS = 5;
+const TOKEN_TTL_SECONDS = 10;
 const random = new CryptoRandom();
 const fixtures = await daemonFixtures(CONTRACT_SEED);
 // One daemon per trust mode: the contract's tests change key-server state (policy, enrollments).

@@ -1,7 +1,8 @@
+import type { KeyObject } from 'node:crypto';
 import test from 'ava';
 import { LruProofKeyCache } from '../../src/use-cases/proof-key-cache.js';
 
-const key = (name: string) => ({ name }) as unknown as CryptoKey;
+const key = (name: string) => ({ name }) as unknown as KeyObject;
 
 test('keeps at most its bound, dropping the least recently used key', (t) => {
   const cache = new LruProofKeyCache(2);

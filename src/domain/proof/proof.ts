@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 /**
  * The sender-constraint proof (seed 001 §5 "Sender constraint (DPoP, RFC 9449)", api-surface.md
  * "Proof verification: the fine points"): what a proof is checked against, and what a verified proof
@@ -64,8 +65,8 @@ export interface VerifiedProof {
  * thumbprint names one key. Implementations bound their size.
  */
 export interface ProofKeyCache {
-  get(thumbprint: string): CryptoKey | undefined;
-  set(thumbprint: string, key: CryptoKey): void;
+  get(thumbprint: string): KeyObject | undefined;
+  set(thumbprint: string, key: KeyObject): void;
 }
 
 export interface VerifyProofOptions {

@@ -1,4 +1,4 @@
-import { compactVerify, importJWK } from 'jose';
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { checkBindings } from './check-bindings.js';
 import { jwkThumbprint } from './jwk-thumbprint.js';
 import { parseProof, type ParsedProof } from './parse-proof.js';
@@ -48,8 +48,8 @@ export async function verifyProof(
   const proof = parseProof(proofHeaderValues);
   const alg = checkAlg(proof.header.alg);
   const jwk = checkProofJwk(proof.jwk, alg);
-  const key = await resolveKey(jwk, alg, expected.jkt, options.keyCache);
-  await checkSignature(proof, alg, key);
+  const key = resolveKey(jwk, expected.jkt, options.keyCache);
+  checkSignature(proof, alg, key);
   checkBindings(proof.claims, expected);
   const { iat, jti } = proof.claims;
   if (!(Math.abs(iat * 1000 - now) <= TOLERANCE_MS)) throw new ProofClockSkewError(PROOF_IAT_TOLERANCE_SECONDS);
@@ -66,29 +66,40 @@ function checkAlg(alg: unknown): ProofAlgorithm {
  * RFC 9449 §4.3 step 7 and §7.1: the key must import (a point off the curve is PROOF_MALFORMED) and
  * its thumbprint must be the session's `jkt`. Only keys that match are cached.
  */
-async function resolveKey(jwk: ProofPublicJwk, alg: ProofAlgorithm, jkt: string, cache?: ProofKeyCache): Promise<CryptoKey> {
-  const thumbprint = await jwkThumbprint(jwk);
+function resolveKey(jwk: ProofPublicJwk, jkt: string, cache?: ProofKeyCache): KeyObject {
+  const thumbprint = jwkThumbprint(jwk);
   const cached = cache?.get(thumbprint);
-  const key = cached ?? (await importProofKey(jwk, alg));
+  const key = cached ?? importProofKey(jwk);
   if (thumbprint !== jkt) throw new ProofKeyMismatchError();
   if (!cached) cache?.set(thumbprint, key);
   return key;
 }
 
-async function importProofKey(jwk: ProofPublicJwk, alg: ProofAlgorithm): Promise<CryptoKey> {
+function importProofKey(jwk: ProofPublicJwk): KeyObject {
   try {
-    return (await importJWK(jwk, alg)) as CryptoKey;
+    return createPublicKey({ key: { ...jwk }, format: 'jwk' });
   } catch (cause) {
     throw new ProofMalformedError(`jwk is not a valid ${jwk.kty} public key`, cause);
   }
 }
 
-/** RFC 9449 §4.3 step 7: the signature, over the ASCII `<header>.<payload>` segments as sent. */
-async function checkSignature(proof: ParsedProof, alg: ProofAlgorithm, key: CryptoKey): Promise<void> {
+/**
+ * RFC 9449 §4.3 step 7: the signature, over the ASCII `<header>.<payload>` segments as sent; RS256 is
+ * RSASSA-PKCS1-v1_5 with SHA-256, ES256 the 64-byte r||s form (RFC 7518 §3.3, §3.4). A `crit` header
+ * names extensions this verifier does not understand, so it fails the signature (RFC 7515 §4.1.11).
+ */
+function checkSignature(proof: ParsedProof, alg: ProofAlgorithm, key: KeyObject): void {
+  if ('crit' in proof.header) throw new ProofSignatureRejectedError();
   if (alg === 'ES256' && proof.signature.length !== ES256_SIGNATURE_BYTES) throw new ProofSignatureRejectedError();
+  const signingInput = Buffer.from(proof.compact.slice(0, proof.compact.lastIndexOf('.')), 'ascii');
+  let valid: boolean;
   try {
-    await compactVerify(proof.compact, key, { algorithms: [alg] });
+    valid =
+      alg === 'ES256'
+        ? verify('sha256', signingInput, { key, dsaEncoding: 'ieee-p1363' }, proof.signature)
+        : verify('sha256', signingInput, key, proof.signature);
   } catch (cause) {
     throw new ProofSignatureRejectedError(cause);
   }
+  if (!valid) throw new ProofSignatureRejectedError();
 }

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../../domain/errors/error-codes.js';
+import type { AuditDraft } from '../../use-cases/audit.js';
 import type { Caller } from '../../use-cases/session-context.js';
 
 /** The request-scoped namespace, typed once (`ctx.state`). */
@@ -12,4 +14,8 @@ export interface GatewayState {
   credential?: string | undefined;
   /** The methods a known path allows, for a 405's `Allow` header. */
   allow?: string;
+  /** This request's audit record in the making (audit.middleware.ts). */
+  audit?: AuditDraft;
+  /** The code of the error the response was shaped from, for the audit record. */
+  errorCode?: ErrorCode;
 }

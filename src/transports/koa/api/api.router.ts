@@ -4,6 +4,7 @@ import { KeygateError, NotFoundError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
 import { mountRoutes, type ApiRoute } from './api-route.js';
+import { auditRoutes } from './audit.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { identityAdminRoutes } from './identity-admin.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
@@ -15,7 +16,7 @@ export function isApiPath(path: string): boolean {
 
 /** Every /api operation, family by family: the one table routes and the OpenAPI document come from. */
 export function apiRouteTable(services: GatewayServices): ApiRoute[] {
-  return [...sessionRoutes(services), ...identityAdminRoutes(services), ...healthRoutes(services)];
+  return [...sessionRoutes(services), ...identityAdminRoutes(services), ...auditRoutes(services), ...healthRoutes(services)];
 }
 
 /**
