@@ -4,6 +4,7 @@ import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../test/_support/gateway-process.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
+import { startTestPostgres } from '../test/_support/postgres.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../test/_support/redis.js';
 import { CONNECTIONS, measure, printTable, type BenchResult } from './support.js';
 
@@ -28,14 +29,20 @@ async function lookupRow(name: string, sessionStore: GatewayConfigInput['session
   );
   const { url } = await gateway.listen(0, '127.0.0.1');
   try {
-    return await measure({ name, url: `${url}/api/session`, headers: await signIn(url) });
+    const target = { name, url: `${url}/api/session`, headers: await signIn(url) };
+    await measure({ ...target, durationSeconds: 1 }); // warm-up: compiled code, open connections
+    return await measure(target);
   } finally {
     await gateway.close();
   }
 }
 
-/** Throughput of one `serve` process against two driven at once, with the same total connections. */
-async function scaleOutRows(redis: RedisServer): Promise<BenchResult[]> {
+/**
+ * Throughput of one `serve` process against two driven at once, with the same total connections.
+ * Every /api request is audited: the gateways share one PostgreSQL audit log as the scale-out
+ * deployment does (`auditUrl`), else each keeps a SQLite log of its own.
+ */
+async function scaleOutRows(redis: RedisServer, auditUrl: string | undefined): Promise<BenchResult[]> {
   const fixtures = await daemonFixtures({ principals: [] });
   const daemon = await spawnDaemon(['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', ADMIN_PASSWORD]);
   const env = {
@@ -43,10 +50,12 @@ async function scaleOutRows(redis: RedisServer): Promise<BenchResult[]> {
     TE_GATEWAY_KEYSERVER_FINGERPRINT: daemon.fingerprint,
     TE_GATEWAY_REDIS_URL: redis.url,
     TE_GATEWAY_SESSION_KEY: sessionKey(),
+    ...(auditUrl === undefined ? {} : { TE_GATEWAY_AUDIT_URL: auditUrl }),
   };
   const [a, b] = (await Promise.all([spawnGateway(env), spawnGateway(env)])) as [GatewayProcess, GatewayProcess];
   const headers = await signIn(a.url);
   const target = (gw: GatewayProcess, name: string, connections: number) => ({ name, url: `${gw.url}/api/session`, headers, connections });
+  await Promise.all([a, b].map((gw) => measure({ ...target(gw, 'warm-up', CONNECTIONS), durationSeconds: 1 })));
   const one = await measure(target(a, `one gateway, ${2 * CONNECTIONS} connections`, 2 * CONNECTIONS));
   const [onA, onB] = await Promise.all([measure(target(a, `  gateway A, ${CONNECTIONS} connections`, CONNECTIONS)), measure(target(b, `  gateway B, ${CONNECTIONS} connections`, CONNECTIONS))]);
   const both: BenchResult = {
@@ -72,13 +81,16 @@ export async function benchRedis(): Promise<void> {
     process.stdout.write(`\nsessions in Redis: not measured, ${redis}\n`);
     return;
   }
+  const postgres = startTestPostgres({ durable: true });
   try {
     const memory = await lookupRow('GET /api/session, memory store', { kind: 'memory' });
     const inRedis = await lookupRow('GET /api/session, Redis store', { kind: 'redis', url: redis.url, sessionKeys: [sessionKey()] });
-    printTable('session lookup, in-process gateway, embedded key server', [memory, inRedis], memory);
-    const [one, ...rest] = await scaleOutRows(redis);
-    printTable('scale-out: GET /api/session through `keygate serve` processes sharing Redis and a key-server daemon', [one!, ...rest], one);
+    printTable('session lookup, in-process gateway, embedded key server, audit in memory', [memory, inRedis], memory);
+    const [one, ...rest] = await scaleOutRows(redis, postgres.url);
+    const audit = postgres.url === undefined ? `SQLite per process (${postgres.reason})` : 'one PostgreSQL (fsync on)';
+    printTable(`scale-out: GET /api/session through \`keygate serve\` processes sharing Redis and a key-server daemon; audit: ${audit}`, [one!, ...rest], one);
   } finally {
+    await postgres.stop();
     await killAllGateways();
     await killAllDaemons();
     await killAllRedis();
