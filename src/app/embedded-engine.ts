@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js';
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
-import { IdentityOperations } from '../keyserver/engine/identity-operations.js';
 import { MemoryEngineStore } from '../keyserver/engine/memory-engine-store.js';
 import {
   certificateFingerprint,
@@ -49,7 +48,7 @@ export async function startEmbeddedKeyServer(
   if (adminPassword !== undefined && !engine.hasPrincipal('admin')) {
     engine.createPrincipal({ name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
   }
-  const keyServer = new EmbeddedKeyServer({ engine, identity: new IdentityOperations(engine) }, certificateFingerprint(identity.certPem), random);
+  const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), random);
   return { keyServer, generatedPasswords };
 }
 

@@ -1,5 +1,5 @@
 import { token } from '../ports/token.js';
-import type { AclUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
+import type { AclUseCases, CryptoUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
 
 /** Tokens of the composition root's own bindings (the ports' tokens live with the ports). */
@@ -7,5 +7,6 @@ export const CONFIG = token<GatewayConfig>('GatewayConfig');
 export const SESSION_USE_CASES = token<SessionUseCases>('SessionUseCases');
 export const KEY_USE_CASES = token<KeyUseCases>('KeyUseCases');
 export const ACL_USE_CASES = token<AclUseCases>('AclUseCases');
+export const CRYPTO_USE_CASES = token<CryptoUseCases>('CryptoUseCases');
 export const HEALTH_USE_CASES = token<HealthUseCases>('HealthUseCases');
 export const IDENTITY_ADMIN_USE_CASES = token<IdentityAdminUseCases>('IdentityAdminUseCases');

@@ -1,7 +1,8 @@
 import type { Identity } from '../domain/identity/identity.js';
 import type { Right } from '../domain/acl/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../domain/certificate/certificate.js';
-import type { KeyLength } from '../domain/keywrap/key-length.js';
+import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../domain/crypto/crypto-messages.js';
+import type { KeyView, NewKey } from '../domain/key/key-view.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
 
@@ -51,7 +52,8 @@ export interface KeyAcl {
  * One authenticated connection to the key server, opened for one gateway request and closed after it.
  *
  * Errors (domain errors, by code): `SESSION_EXPIRED` when the token expired or is invalid;
- * `ACL_DENIED` / `ROLE_DENIED` for authorization; `NOT_FOUND` for an unknown key or principal;
+ * `ROLE_DENIED` / `ACL_DENIED` / `OUT_OF_SCOPE` for authorization; `NOT_FOUND` for an unknown key or
+ * principal; `KEY_EXPIRED` for export or cryptography with an expired key;
  * `BAD_REQUEST` for a value the key server refuses; `KEY_SERVER_UNAVAILABLE` when it cannot be
  * reached; `KEY_SERVER_FAILED` for any other failure.
  */
@@ -59,8 +61,12 @@ export interface KeyServerConnection {
   /** The principal the token belongs to. */
   whoami(): Promise<Identity>;
   /** Generates a key owned by the caller; returns its handle (standard base64). */
-  generateKey(options: { keyLen: KeyLength }): Promise<{ ttag: string }>;
-  /** The raw data key, for a caller who owns the key or holds `export` on it. */
+  generateKey(options: NewKey): Promise<{ ttag: string }>;
+  /** The key view (never the material); needs `read`. */
+  readKey(ttag: string): Promise<KeyView>;
+  /** Expires the key for good; owner only. */
+  expireKey(ttag: string): Promise<KeyView>;
+  /** The raw data key, for a caller who owns the key or holds `export` on it; KEY_EXPIRED once expired. */
   exportKey(ttag: string): Promise<ExportBlob>;
   /** The key's access list; owner only. */
   readAcl(ttag: string): Promise<KeyAcl>;
@@ -68,6 +74,16 @@ export interface KeyServerConnection {
   grant(ttag: string, principal: string, rights: readonly Right[]): Promise<Identity>;
   /** Removes a principal's entry from the key's ACL; owner only. */
   revoke(ttag: string, principal: string): Promise<void>;
+  /** The caller's effective rights on the key (own entry, groups' entries, ownership; narrowed by scope). */
+  accessRights(ttag: string): Promise<readonly Right[]>;
+  /** AES-GCM under the raw key (`encrypt` right); the key server draws the iv. */
+  encrypt(ttag: string, request: EncryptRequest): Promise<EncryptResult>;
+  /** `decrypt` right; DECRYPT_FAILED when the tag does not verify. */
+  decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }>;
+  /** HMAC-SHA256 under the raw key (`mac` right). */
+  mac(ttag: string, data: string): Promise<MacResult>;
+  /** Constant-time MAC check (`mac` right). */
+  verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }>;
   /** Mints a token narrowed to the listed keys and rights, lasting `ttlMs` at most. */
   mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken>;
   /** Mints a token acting as a principal named, or identified by a trusted certificate. */

@@ -1,4 +1,5 @@
 import type { AclUseCases } from './acl.js';
+import type { CryptoUseCases } from './crypto.js';
 import type { HealthUseCases } from './health.js';
 import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
@@ -9,11 +10,14 @@ export interface GatewayServices {
   readonly sessions: SessionUseCases;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
+  readonly crypto: CryptoUseCases;
   readonly health: HealthUseCases;
   readonly identityAdmin: IdentityAdminUseCases;
 }
 
-export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
+export { AclUseCases } from './acl.js';
+export { CryptoUseCases } from './crypto.js';
+export { NotSavedError, NotVerifiedError } from './read-back.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { IdentityAdminUseCases } from './identity-admin.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';

@@ -99,6 +99,44 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title('keeps a key\'s view, runs cryptography under it, and refuses an expired key'), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
+    const { ttag } = await alice.generateKey({ keyLen: 24, label: 'contract' });
+    t.like(await alice.readKey(ttag), { ttag, keyLen: 24, label: 'contract', state: 'active', owner: { user: 'alice' } });
+    const sealed = await alice.encrypt(ttag, { plaintext: 'aGVsbG8=', aad: 'YQ==' });
+    t.is(sealed.alg, 'A192GCM');
+    t.deepEqual(await alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: 'YQ==' }), { plaintext: 'aGVsbG8=' });
+    t.is(await codeOf(alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag })), 'DECRYPT_FAILED');
+    const { mac } = await alice.mac(ttag, 'ZGF0YQ==');
+    t.deepEqual(await alice.verifyMac(ttag, 'ZGF0YQ==', mac), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, 'ZGF0Yg==', mac), { valid: false });
+    t.is(await codeOf(bob.mac(ttag, 'ZGF0YQ==')), 'ACL_DENIED');
+    await alice.grant(ttag, 'bob', ['mac']);
+    t.deepEqual([...(await bob.accessRights(ttag))], ['mac']);
+    t.is((await alice.expireKey(ttag)).state, 'expired');
+    t.is(await codeOf(alice.exportKey(ttag)), 'KEY_EXPIRED');
+    t.is(await codeOf(bob.mac(ttag, 'ZGF0YQ==')), 'KEY_EXPIRED');
+    for (const c of [alice, bob]) await c.close();
+    await ks.close();
+  });
+
+  test(title('narrows a scoped token to its keys and rights (OUT_OF_SCOPE beyond them)'), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const listed = (await alice.generateKey({ keyLen: 16 })).ttag;
+    const other = (await alice.generateKey({ keyLen: 16 })).ttag;
+    const minted = await alice.mintScoped({ objects: [listed], rights: ['mac'], ttlMs: 60_000 });
+    const scoped = await ks.keyServer.connect(minted.token);
+    t.truthy((await scoped.mac(listed, 'AA==')).mac);
+    t.is(await codeOf(scoped.encrypt(listed, { plaintext: 'AA==' })), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.mac(other, 'AA==')), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.generateKey({ keyLen: 16 })), 'OUT_OF_SCOPE');
+    for (const c of [alice, scoped]) await c.close();
+    await ks.close();
+  });
+
   test(title('reports a SHA-256 fingerprint and answers ping'), async (t) => {
     const ks = await make();
     t.regex(ks.keyServer.fingerprint(), /^[0-9a-f]{64}$/);

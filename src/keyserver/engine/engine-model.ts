@@ -59,4 +59,11 @@ export interface CertificateRow {
   readonly createdAt: number;
 }
 
+/** A stored role definition: a built-in role redefined, or a role of the operator's own. */
+export interface RoleRow {
+  readonly name: string;
+  /** Operation ids (src/domain/roles/operations.ts). */
+  readonly operations: readonly string[];
+}
+
 export { DEFAULT_POLICY, type ProvisioningPolicy } from '../../domain/certificate/certificate.js';

@@ -7,7 +7,8 @@ import { BadRequestError, KeygateError, NotFoundError } from '../../domain/error
 import type { Identity } from '../../domain/identity/identity.js';
 import { parseSenderKey } from '../../domain/session/sender-key.js';
 import { WrongCredentialError } from '../../domain/session/session.errors.js';
-import { aclOf, identityOf, requesterOf, type KeyServerEngine } from './engine.js';
+import type { KeyServerEngine } from './engine.js';
+import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
 import { certificateId, certificateView, chainToAuthority, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
 
@@ -134,7 +135,7 @@ export class IdentityOperations {
     const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
     const scope: Record<string, Right[]> = {};
     for (const ttag of request.objects) {
-      const held = effectiveRights(aclOf(this.#engine.keyOrThrow(ttag)), requesterOf(caller.principal));
+      const held = effectiveRights(aclOf(this.#engine.keyOrThrow(ttag)), this.#engine.requesterOf(caller.principal));
       const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
       if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
         throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');

@@ -3,9 +3,12 @@ import type { Middleware } from 'koa';
 import { KeygateError, NotFoundError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
+import { aclRoutes } from './acl.routes.js';
 import { mountRoutes, type ApiRoute } from './api-route.js';
+import { cryptoRoutes } from './crypto.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { identityAdminRoutes } from './identity-admin.routes.js';
+import { keyRoutes } from './keys.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 
 /** True for the paths of the /api surface. */
@@ -15,7 +18,14 @@ export function isApiPath(path: string): boolean {
 
 /** Every /api operation, family by family: the one table routes and the OpenAPI document come from. */
 export function apiRouteTable(services: GatewayServices): ApiRoute[] {
-  return [...sessionRoutes(services), ...identityAdminRoutes(services), ...healthRoutes(services)];
+  return [
+    ...sessionRoutes(services),
+    ...cryptoRoutes(services),
+    ...keyRoutes(services),
+    ...aclRoutes(services),
+    ...identityAdminRoutes(services),
+    ...healthRoutes(services),
+  ];
 }
 
 /**

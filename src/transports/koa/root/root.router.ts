@@ -61,8 +61,8 @@ export function rootRouter(services: GatewayServices): Router {
 
   router.post('/keys/grant', operation('grant'), session, async (ctx: RootContext) => {
     const body = parseWith(grantRequest, await readJsonBody(ctx));
-    const grantee = await services.acl.grant(caller(ctx), parseTtag(body.ttag), body.grantee, GRANT_RIGHTS);
-    ctx.body = { ok: true, grantee };
+    const entry = await services.acl.grant(caller(ctx), parseTtag(body.ttag), body.grantee, GRANT_RIGHTS);
+    ctx.body = { ok: true, grantee: entry.principal };
   });
 
   router.post('/keys/revoke', operation('revoke'), session, async (ctx: RootContext) => {
