@@ -10,10 +10,31 @@ import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { RANDOM, type Random } from '../ports/random.port.js';
 import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js';
 import type { Token } from '../ports/token.js';
-import { AclUseCases, CryptoUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, SessionUseCases } from '../use-cases/index.js';
+import {
+  AclUseCases,
+  CryptoUseCases,
+  GroupUseCases,
+  HealthUseCases,
+  IdentityAdminUseCases,
+  KeyUseCases,
+  PrincipalUseCases,
+  RoleUseCases,
+  SessionUseCases,
+} from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
-import { ACL_USE_CASES, CONFIG, CRYPTO_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
+import {
+  ACL_USE_CASES,
+  CONFIG,
+  CRYPTO_USE_CASES,
+  GROUP_USE_CASES,
+  HEALTH_USE_CASES,
+  IDENTITY_ADMIN_USE_CASES,
+  KEY_USE_CASES,
+  PRINCIPAL_USE_CASES,
+  ROLE_USE_CASES,
+  SESSION_USE_CASES,
+} from './tokens.js';
 
 /** Parts an embedding service or a test may supply instead of the defaults. */
 export interface GatewayOverrides {
@@ -65,6 +86,9 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(container, KEY_USE_CASES, (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }));
   bindFactory(container, ACL_USE_CASES, (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
   bindFactory(container, CRYPTO_USE_CASES, (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, PRINCIPAL_USE_CASES, (ctx) => new PrincipalUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }));
+  bindFactory(container, GROUP_USE_CASES, (ctx) => new GroupUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, ROLE_USE_CASES, (ctx) => new RoleUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
   bindFactory(container, IDENTITY_ADMIN_USE_CASES, (ctx) => new IdentityAdminUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
   bindFactory(
     container,
@@ -86,6 +110,9 @@ export const ALL_TOKENS = [
   KEY_USE_CASES,
   ACL_USE_CASES,
   CRYPTO_USE_CASES,
+  PRINCIPAL_USE_CASES,
+  GROUP_USE_CASES,
+  ROLE_USE_CASES,
   HEALTH_USE_CASES,
   IDENTITY_ADMIN_USE_CASES,
 ] as const;

@@ -13,7 +13,17 @@ import type { GatewayServices } from '../use-cases/index.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
-import { ACL_USE_CASES, CRYPTO_USE_CASES, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, SESSION_USE_CASES } from './tokens.js';
+import {
+  ACL_USE_CASES,
+  CRYPTO_USE_CASES,
+  GROUP_USE_CASES,
+  HEALTH_USE_CASES,
+  IDENTITY_ADMIN_USE_CASES,
+  KEY_USE_CASES,
+  PRINCIPAL_USE_CASES,
+  ROLE_USE_CASES,
+  SESSION_USE_CASES,
+} from './tokens.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -53,6 +63,9 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     keys: resolve(container, KEY_USE_CASES),
     acl: resolve(container, ACL_USE_CASES),
     crypto: resolve(container, CRYPTO_USE_CASES),
+    principals: resolve(container, PRINCIPAL_USE_CASES),
+    groups: resolve(container, GROUP_USE_CASES),
+    roles: resolve(container, ROLE_USE_CASES),
     health: resolve(container, HEALTH_USE_CASES),
     identityAdmin: resolve(container, IDENTITY_ADMIN_USE_CASES),
   };

@@ -3,6 +3,9 @@ import type { Right } from '../domain/acl/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../domain/certificate/certificate.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../domain/crypto/crypto-messages.js';
 import type { KeyView, NewKey } from '../domain/key/key-view.js';
+import type { ListResult } from '../domain/list/list-result.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
+import type { RoleView } from '../domain/roles/role.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
 
@@ -84,6 +87,26 @@ export interface KeyServerConnection {
   mac(ttag: string, data: string): Promise<MacResult>;
   /** Constant-time MAC check (`mac` right). */
   verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }>;
+  /** A page of principals by name; `next` is the opaque cursor of the following page. */
+  listPrincipals(query: PrincipalQuery): Promise<ListResult<PrincipalView>>;
+  /** Creates a principal; CONFLICT when the name is taken, BAD_REQUEST for an unknown role. */
+  createPrincipal(input: NewPrincipal): Promise<PrincipalView>;
+  readPrincipal(name: string): Promise<PrincipalView>;
+  /** Changes only the fields given; disabling ends the principal's tokens. */
+  updatePrincipal(name: string, changes: PrincipalChanges): Promise<PrincipalView>;
+  /** Deletes the principal and ends its tokens. */
+  deletePrincipal(name: string): Promise<void>;
+  /** Replaces the principal's SRP-6a verifier (made by the gateway from the new password). */
+  setPassword(name: string, verifier: PasswordVerifier): Promise<void>;
+  /** The groups the principal belongs to. */
+  principalGroups(name: string): Promise<ListResult<PrincipalView>>;
+  groupMembers(group: string): Promise<ListResult<PrincipalView>>;
+  addGroupMember(group: string, member: string): Promise<void>;
+  removeGroupMember(group: string, member: string): Promise<void>;
+  listRoles(): Promise<ListResult<RoleView>>;
+  readRole(name: string): Promise<RoleView>;
+  /** Defines or redefines a role; an unknown operation id is BAD_REQUEST. */
+  putRole(name: string, operations: readonly string[]): Promise<RoleView>;
   /** Mints a token narrowed to the listed keys and rights, lasting `ttlMs` at most. */
   mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken>;
   /** Mints a token acting as a principal named, or identified by a trusted certificate. */

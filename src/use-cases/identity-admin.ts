@@ -22,10 +22,6 @@ export class IdentityAdminUseCases {
     return withConnection(this.#keyServer, caller, (connection) => connection.enrollCertificate(principal, pem));
   }
 
-  putSenderKey(caller: Caller, principal: string, jwk: unknown): Promise<{ jkt: string }> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.putSenderKey(principal, jwk));
-  }
-
   readPolicy(caller: Caller): Promise<ProvisioningPolicy> {
     return withConnection(this.#keyServer, caller, (connection) => connection.readPolicy());
   }

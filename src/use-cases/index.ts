@@ -1,8 +1,11 @@
 import type { AclUseCases } from './acl.js';
 import type { CryptoUseCases } from './crypto.js';
+import type { GroupUseCases } from './groups.js';
 import type { HealthUseCases } from './health.js';
 import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
+import type { PrincipalUseCases } from './principals.js';
+import type { RoleUseCases } from './roles.js';
 import type { SessionUseCases } from './sessions.js';
 
 /** What the composition root hands the transports: use cases only, never the container. */
@@ -11,12 +14,18 @@ export interface GatewayServices {
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
   readonly crypto: CryptoUseCases;
+  readonly principals: PrincipalUseCases;
+  readonly groups: GroupUseCases;
+  readonly roles: RoleUseCases;
   readonly health: HealthUseCases;
   readonly identityAdmin: IdentityAdminUseCases;
 }
 
 export { AclUseCases } from './acl.js';
 export { CryptoUseCases } from './crypto.js';
+export { GroupUseCases } from './groups.js';
+export { PrincipalUseCases, type PrincipalRequest } from './principals.js';
+export { RoleUseCases } from './roles.js';
 export { NotSavedError, NotVerifiedError } from './read-back.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { IdentityAdminUseCases } from './identity-admin.js';

@@ -1,9 +1,12 @@
 import test from 'ava';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
+import { srpCreateVerifier } from '../../src/domain/srp/srp-server.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 
 /**
- * A key server under test, seeded with users alice, bob and carol (passwords `<name>-pw`). `expire`
+ * A key server under test, seeded with users alice, bob and carol (passwords `<name>-pw`) and `admin`
+ * (password `admin-pw`, role admin). `expire`
  * makes every token issued so far invalid by letting the server's time pass its token lifetime.
  */
 export interface KeyServerUnderTest {
@@ -134,6 +137,34 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(await codeOf(scoped.mac(other, 'AA==')), 'OUT_OF_SCOPE');
     t.is(await codeOf(scoped.generateKey({ keyLen: 16 })), 'OUT_OF_SCOPE');
     for (const c of [alice, scoped]) await c.close();
+    await ks.close();
+  });
+
+  test(title('manages principals, groups and roles for admin, and refuses them to a user'), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const record = srpCreateVerifier('dora', 'dora-pw', new CryptoRandom());
+    const verifier = { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') };
+    t.like(await admin.createPrincipal({ name: 'dora', kind: 'user', displayName: 'Dora', verifier }), { name: 'dora', roles: ['user'] });
+    t.is((await ks.keyServer.login('dora', new Secret('dora-pw'))).identity.user, 'dora');
+    await admin.createPrincipal({ name: 'team', kind: 'group' });
+    await admin.addGroupMember('team', 'dora');
+    t.deepEqual((await admin.groupMembers('team')).items.map((p) => p.name), ['dora']);
+    t.deepEqual((await admin.principalGroups('dora')).items.map((p) => p.name), ['team']);
+    const first = await admin.listPrincipals({ limit: 2 });
+    t.is(first.items.length, 2);
+    const rest = await admin.listPrincipals({ limit: 500, cursor: first.next });
+    t.deepEqual([...first.items, ...rest.items].map((p) => p.name), ['admin', 'alice', 'bob', 'carol', 'dora', 'team']);
+    t.deepEqual(await admin.putRole('reader', ['keys.read']), { name: 'reader', operations: ['keys.read'] });
+    t.like(await admin.updatePrincipal('dora', { roles: ['reader'] }), { roles: ['reader'] });
+    t.is(await codeOf(alice.createPrincipal({ name: 'eve', kind: 'user' })), 'ROLE_DENIED');
+    t.is(await codeOf(alice.putRole('user', [])), 'ROLE_DENIED');
+    t.is(await codeOf(admin.putRole('reader', ['keys.steal'])), 'BAD_REQUEST');
+    await admin.deletePrincipal('dora');
+    t.is(await codeOf(admin.readPrincipal('dora')), 'NOT_FOUND');
+    t.is(await codeOf(ks.keyServer.login('dora', new Secret('dora-pw'))), 'WRONG_CREDENTIAL');
+    for (const c of [admin, alice]) await c.close();
     await ks.close();
   });
 

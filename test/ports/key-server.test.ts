@@ -11,6 +11,7 @@ keyServerContract('embedded', async () => {
     {
       kind: 'embedded',
       tokenTtlSeconds: TOKEN_TTL_SECONDS,
+      adminPassword: 'admin-pw',
       seed: { principals: ['alice', 'bob', 'carol'].map((name) => ({ name, kind: 'user' as const, password: `${name}-pw` })) },
     },
     clock,

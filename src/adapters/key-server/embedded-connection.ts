@@ -2,6 +2,7 @@ import type { Right } from '../../domain/acl/acl.js';
 import type { DecryptRequest, EncryptRequest } from '../../domain/crypto/crypto-messages.js';
 import { KeyServerFailedError, isKeygateError } from '../../domain/errors/index.js';
 import type { NewKey } from '../../domain/key/key-view.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../domain/principal/principal.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
@@ -67,6 +68,58 @@ export class EmbeddedConnection implements KeyServerConnection {
 
   verifyMac(ttag: string, data: string, mac: string) {
     return this.#run((token) => this.#engine.crypto.verifyMac(token, ttag, data, mac));
+  }
+
+  listPrincipals(query: PrincipalQuery) {
+    return this.#run((token) => this.#engine.principals.list(token, query));
+  }
+
+  createPrincipal(input: NewPrincipal) {
+    return this.#run((token) => this.#engine.principals.create(token, input));
+  }
+
+  readPrincipal(name: string) {
+    return this.#run((token) => this.#engine.principals.read(token, name));
+  }
+
+  updatePrincipal(name: string, changes: PrincipalChanges) {
+    return this.#run((token) => this.#engine.principals.update(token, name, changes));
+  }
+
+  deletePrincipal(name: string) {
+    return this.#run((token) => this.#engine.principals.remove(token, name));
+  }
+
+  setPassword(name: string, verifier: PasswordVerifier) {
+    return this.#run((token) => this.#engine.principals.setPassword(token, name, verifier));
+  }
+
+  principalGroups(name: string) {
+    return this.#run((token) => this.#engine.principals.groups(token, name));
+  }
+
+  groupMembers(group: string) {
+    return this.#run((token) => this.#engine.groups.members(token, group));
+  }
+
+  addGroupMember(group: string, member: string) {
+    return this.#run((token) => this.#engine.groups.addMember(token, group, member));
+  }
+
+  removeGroupMember(group: string, member: string) {
+    return this.#run((token) => this.#engine.groups.removeMember(token, group, member));
+  }
+
+  listRoles() {
+    return this.#run((token) => this.#engine.roles.list(token));
+  }
+
+  readRole(name: string) {
+    return this.#run((token) => this.#engine.roles.read(token, name));
+  }
+
+  putRole(name: string, operations: readonly string[]) {
+    return this.#run((token) => this.#engine.roles.put(token, name, operations));
   }
 
   mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken> {

@@ -1,6 +1,7 @@
 import type { Right } from '../../domain/acl/acl.js';
+import type { PrincipalKind } from '../../domain/principal/principal.js';
 
-export type PrincipalKind = 'user' | 'group' | 'service';
+export type { PrincipalKind };
 
 /** A principal as the key server stores it. Users and services log in with an SRP verifier. */
 export interface PrincipalRow {

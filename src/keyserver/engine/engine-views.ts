@@ -1,6 +1,7 @@
 import type { KeyAccessList, Requester } from '../../domain/acl/acl.js';
 import type { Identity } from '../../domain/identity/identity.js';
 import type { KeyView } from '../../domain/key/key-view.js';
+import type { PrincipalView } from '../../domain/principal/principal.js';
 import { EXPORT_ALGO } from '../../domain/keywrap/keywrap.js';
 import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
 import type { EngineStore } from './engine-store.port.js';
@@ -47,4 +48,25 @@ export function keyView(key: KeyRow, store: EngineStore, now: number): KeyView {
     createdAt: new Date(key.createdAt).toISOString(),
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
   };
+}
+
+/** The principal view of api-surface.md (never the verifier). */
+export function principalView(row: PrincipalRow): PrincipalView {
+  return {
+    name: row.name,
+    kind: row.kind,
+    systemId: row.systemId,
+    principalId: row.principalId,
+    ...(row.displayName === undefined ? {} : { displayName: row.displayName }),
+    disabled: row.disabled,
+    roles: [...row.roles],
+    createdAt: new Date(row.createdAt).toISOString(),
+    ...(row.senderKey === undefined ? {} : { jkt: row.senderKey.jkt }),
+  };
+}
+
+/** Principal views of the ids that still name a principal, sorted by name. */
+export function principalViews(store: EngineStore, ids: readonly string[]): PrincipalView[] {
+  const rows = ids.map((id) => store.principalById(id)).filter((row): row is PrincipalRow => row !== undefined);
+  return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(principalView);
 }

@@ -17,7 +17,10 @@ import type { KeyRow, PrincipalKind, PrincipalRow, TokenRow } from './engine-mod
 import { principalOperations } from './engine-roles.js';
 import { aclOf, identityOf, requesterOf } from './engine-views.js';
 import { IdentityOperations } from './identity-operations.js';
+import { GroupOperations } from './group-operations.js';
 import { KeyOperations, type AclEntryView } from './key-operations.js';
+import { PrincipalOperations } from './principal-operations.js';
+import { RoleOperations } from './role-operations.js';
 
 export { aclOf, identityOf } from './engine-views.js';
 
@@ -73,6 +76,10 @@ export class KeyServerEngine {
   readonly keys: KeyOperations;
   /** Data cryptography under the raw key (9-12). */
   readonly crypto: CryptoOperations;
+  /** Principals (21-27), group membership (29-31), roles (32-34). */
+  readonly principals: PrincipalOperations;
+  readonly groups: GroupOperations;
+  readonly roles: RoleOperations;
   /** Certificate trust and login, sender keys, policy, scoped and delegated tokens. */
   readonly identity: IdentityOperations;
   readonly #store: EngineStore;
@@ -90,6 +97,9 @@ export class KeyServerEngine {
     this.#decoySecret = this.#loadDecoySecret();
     this.keys = new KeyOperations(this);
     this.crypto = new CryptoOperations(this);
+    this.principals = new PrincipalOperations(this);
+    this.groups = new GroupOperations(this);
+    this.roles = new RoleOperations(this);
     this.identity = new IdentityOperations(this);
   }
 
@@ -225,6 +235,36 @@ export class KeyServerEngine {
     if (!principalOperations(this.#store, caller.principal).has(operation)) {
       throw new RoleDeniedError(`${operation}: not permitted for ${caller.principal.name}`);
     }
+  }
+
+  /**
+   * The caller of an operation that is not about one key (directory, trust, server): authenticated,
+   * holding the operation, and not a scoped token (a scoped session reaches its keys only).
+   */
+  authorizeOperation(token: string, operation: Operation): TokenContext {
+    const caller = this.authenticate(token);
+    this.requireOperation(caller, operation);
+    this.requireScope(caller, undefined, 'manage');
+    return caller;
+  }
+
+  /**
+   * An operation on a principal that its owner may do with `own` (read itself, change its own
+   * password) and anyone else only with `any`.
+   */
+  authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): TokenContext {
+    const caller = this.authenticate(token);
+    const held = principalOperations(this.#store, caller.principal);
+    if (!(caller.principal.name === principal && held.has(own))) this.requireOperation(caller, any);
+    this.requireScope(caller, undefined, 'manage');
+    return caller;
+  }
+
+  /** The principal by name, or NOT_FOUND. */
+  principalOrThrow(name: string): PrincipalRow {
+    const row = this.#store.principalByName(name);
+    if (!row) throw new NotFoundError(`no such principal: ${name}`);
+    return row;
   }
 
   /** A scoped token reaches only its listed keys, with its listed rights; `manage` never. */

@@ -44,8 +44,7 @@ export class IdentityOperations {
 
   /** Adds a trusted certificate authority (api-surface.md operation 40); a non-CA is refused. */
   addAuthority(token: string, pem: string): CertificateView {
-    const caller = this.#engine.authenticate(token);
-    this.#engine.requireOperation(caller, 'trust.write');
+    this.#engine.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
     if (!cert.ca) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
     this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#engine.now() });
@@ -54,8 +53,7 @@ export class IdentityOperations {
 
   /** Enrolls a leaf that chains to a trusted authority to a principal (operation 42). */
   enroll(token: string, principal: string, pem: string): CertificateView {
-    const caller = this.#engine.authenticate(token);
-    this.#engine.requireOperation(caller, 'trust.enroll');
+    this.#engine.authorizeOperation(token, 'trust.enroll');
     const cert = parseCertificate(pem, 'pem');
     const row = this.#engine.store.principalByName(principal);
     if (!row) throw new NotFoundError(`no such principal: ${principal}`);
@@ -67,24 +65,21 @@ export class IdentityOperations {
 
   /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
   putSenderKey(token: string, principal: string, jwk: unknown): { jkt: string } {
-    const caller = this.#engine.authenticate(token);
-    const own = caller.principal.name === principal;
-    this.#engine.requireOperation(caller, own ? 'principals.sender-key.own' : 'principals.sender-key');
-    const row = this.#engine.store.principalByName(principal);
-    if (!row) throw new NotFoundError(`no such principal: ${principal}`);
+    this.#engine.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
+    const row = this.#engine.principalOrThrow(principal);
     const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
     this.#engine.store.putPrincipal({ ...row, senderKey });
     return { jkt: senderKey.jkt };
   }
 
   readPolicy(token: string): ProvisioningPolicy {
-    this.#engine.requireOperation(this.#engine.authenticate(token), 'policy.read');
+    this.#engine.authorizeOperation(token, 'policy.read');
     return this.#policy();
   }
 
   /** Sets one provisioning parameter (operation 48); unknown name NOT_FOUND, wrong type BAD_REQUEST. */
   setPolicy(token: string, name: string, value: unknown): ProvisioningPolicy {
-    this.#engine.requireOperation(this.#engine.authenticate(token), 'policy.write');
+    this.#engine.authorizeOperation(token, 'policy.write');
     const policy = { ...this.#policy(), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);

@@ -6,9 +6,12 @@ import type { GatewayState } from '../state.js';
 import { aclRoutes } from './acl.routes.js';
 import { mountRoutes, type ApiRoute } from './api-route.js';
 import { cryptoRoutes } from './crypto.routes.js';
+import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { identityAdminRoutes } from './identity-admin.routes.js';
 import { keyRoutes } from './keys.routes.js';
+import { principalRoutes } from './principals.routes.js';
+import { roleRoutes } from './roles.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
 
 /** True for the paths of the /api surface. */
@@ -23,6 +26,9 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
     ...cryptoRoutes(services),
     ...keyRoutes(services),
     ...aclRoutes(services),
+    ...principalRoutes(services),
+    ...groupRoutes(services),
+    ...roleRoutes(services),
     ...identityAdminRoutes(services),
     ...healthRoutes(services),
   ];

@@ -7,7 +7,6 @@ const pem = z.string().min(1, 'required').max(65_536);
 const schemas = {
   pem: z.strictObject({ pem }),
   enrollment: z.strictObject({ principal: z.string().min(1, 'required').max(256), pem }),
-  senderKey: z.strictObject({ jwk: z.record(z.string(), z.unknown()) }),
   value: z.strictObject({ value: z.unknown() }),
 };
 
@@ -29,13 +28,6 @@ export function identityAdminRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { body }) {
         ctx.status = 201;
         ctx.body = await admin.enrollCertificate(callerOf(ctx), body.principal, body.pem);
-      },
-    }),
-    route({
-      operationId: 'principals.senderKey.put', method: 'PUT', path: '/api/principals/:name/sender-key', auth: 'session',
-      summary: "Register a principal's sender key (public RSA or EC P-256)", body: schemas.senderKey, success: { status: 200 },
-      async handle(ctx, { body, params }) {
-        ctx.body = await admin.putSenderKey(callerOf(ctx), params.name!, body.jwk);
       },
     }),
     route({
