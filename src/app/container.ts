@@ -12,28 +12,34 @@ import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js
 import type { Token } from '../ports/token.js';
 import {
   AclUseCases,
+  CertificateUseCases,
   CryptoUseCases,
   GroupUseCases,
   HealthUseCases,
-  IdentityAdminUseCases,
   KeyUseCases,
+  PolicyUseCases,
   PrincipalUseCases,
   RoleUseCases,
+  ServerUseCases,
   SessionUseCases,
+  TrustUseCases,
 } from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
 import {
   ACL_USE_CASES,
+  CERTIFICATE_USE_CASES,
   CONFIG,
   CRYPTO_USE_CASES,
   GROUP_USE_CASES,
   HEALTH_USE_CASES,
-  IDENTITY_ADMIN_USE_CASES,
   KEY_USE_CASES,
+  POLICY_USE_CASES,
   PRINCIPAL_USE_CASES,
   ROLE_USE_CASES,
+  SERVER_USE_CASES,
   SESSION_USE_CASES,
+  TRUST_USE_CASES,
 } from './tokens.js';
 
 /** Parts an embedding service or a test may supply instead of the defaults. */
@@ -89,7 +95,10 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(container, PRINCIPAL_USE_CASES, (ctx) => new PrincipalUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }));
   bindFactory(container, GROUP_USE_CASES, (ctx) => new GroupUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
   bindFactory(container, ROLE_USE_CASES, (ctx) => new RoleUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
-  bindFactory(container, IDENTITY_ADMIN_USE_CASES, (ctx) => new IdentityAdminUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, CERTIFICATE_USE_CASES, (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, TRUST_USE_CASES, (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, SERVER_USE_CASES, (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }));
+  bindFactory(container, POLICY_USE_CASES, (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
   bindFactory(
     container,
     HEALTH_USE_CASES,
@@ -113,6 +122,9 @@ export const ALL_TOKENS = [
   PRINCIPAL_USE_CASES,
   GROUP_USE_CASES,
   ROLE_USE_CASES,
+  CERTIFICATE_USE_CASES,
+  TRUST_USE_CASES,
+  SERVER_USE_CASES,
+  POLICY_USE_CASES,
   HEALTH_USE_CASES,
-  IDENTITY_ADMIN_USE_CASES,
 ] as const;

@@ -15,14 +15,17 @@ import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import {
   ACL_USE_CASES,
+  CERTIFICATE_USE_CASES,
   CRYPTO_USE_CASES,
   GROUP_USE_CASES,
   HEALTH_USE_CASES,
-  IDENTITY_ADMIN_USE_CASES,
   KEY_USE_CASES,
+  POLICY_USE_CASES,
   PRINCIPAL_USE_CASES,
   ROLE_USE_CASES,
+  SERVER_USE_CASES,
   SESSION_USE_CASES,
+  TRUST_USE_CASES,
 } from './tokens.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
@@ -67,7 +70,10 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     groups: resolve(container, GROUP_USE_CASES),
     roles: resolve(container, ROLE_USE_CASES),
     health: resolve(container, HEALTH_USE_CASES),
-    identityAdmin: resolve(container, IDENTITY_ADMIN_USE_CASES),
+    certificates: resolve(container, CERTIFICATE_USE_CASES),
+    trust: resolve(container, TRUST_USE_CASES),
+    server: resolve(container, SERVER_USE_CASES),
+    policy: resolve(container, POLICY_USE_CASES),
   };
   const logger = resolve(container, LOGGER);
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins });

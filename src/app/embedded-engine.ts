@@ -11,6 +11,7 @@ import {
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { GatewayConfig } from './config.js';
+import { GATEWAY_VERSION } from './version.js';
 
 export interface EmbeddedKeyServerSetup {
   readonly keyServer: EmbeddedKeyServer;
@@ -36,6 +37,15 @@ export async function startEmbeddedKeyServer(
     now: () => clock.now(),
     random,
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
+    version: GATEWAY_VERSION,
+    config: {
+      mode: 'embedded',
+      store: 'memory',
+      dataDir: config.dataDir,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      adminPassword: config.adminPassword,
+      seedPrincipals: config.seed?.principals.length ?? 0,
+    },
   });
   for (const principal of config.seed?.principals ?? []) engine.createPrincipal(principal);
   let generatedPasswords: Record<string, string> | undefined;

@@ -1,14 +1,17 @@
 import { token } from '../ports/token.js';
 import type {
   AclUseCases,
+  CertificateUseCases,
   CryptoUseCases,
   GroupUseCases,
   HealthUseCases,
-  IdentityAdminUseCases,
   KeyUseCases,
+  PolicyUseCases,
   PrincipalUseCases,
   RoleUseCases,
+  ServerUseCases,
   SessionUseCases,
+  TrustUseCases,
 } from '../use-cases/index.js';
 import type { GatewayConfig } from './config.js';
 
@@ -22,4 +25,7 @@ export const PRINCIPAL_USE_CASES = token<PrincipalUseCases>('PrincipalUseCases')
 export const GROUP_USE_CASES = token<GroupUseCases>('GroupUseCases');
 export const ROLE_USE_CASES = token<RoleUseCases>('RoleUseCases');
 export const HEALTH_USE_CASES = token<HealthUseCases>('HealthUseCases');
-export const IDENTITY_ADMIN_USE_CASES = token<IdentityAdminUseCases>('IdentityAdminUseCases');
+export const CERTIFICATE_USE_CASES = token<CertificateUseCases>('CertificateUseCases');
+export const TRUST_USE_CASES = token<TrustUseCases>('TrustUseCases');
+export const SERVER_USE_CASES = token<ServerUseCases>('ServerUseCases');
+export const POLICY_USE_CASES = token<PolicyUseCases>('PolicyUseCases');

@@ -1,11 +1,13 @@
 import type { Identity } from '../domain/identity/identity.js';
 import type { Right } from '../domain/acl/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../domain/certificate/certificate.js';
+import type { CertificateQuery, CertificateVerdict } from '../domain/certificate/certificate-verdict.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../domain/crypto/crypto-messages.js';
 import type { KeyView, NewKey } from '../domain/key/key-view.js';
 import type { ListResult } from '../domain/list/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
 import type { RoleView } from '../domain/roles/role.js';
+import type { KeyServerVersion, ServerParameter } from '../domain/server/server.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
 
@@ -111,10 +113,26 @@ export interface KeyServerConnection {
   mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken>;
   /** Mints a token acting as a principal named, or identified by a trusted certificate. */
   mintDelegated(target: { principal: string } | { certificate: string }): Promise<DelegatedToken>;
+  /** Stored certificates (trusted authorities and enrolled leaves) by id, a page at a time. */
+  listCertificates(query: CertificateQuery): Promise<ListResult<CertificateInfo>>;
+  readCertificate(id: string): Promise<CertificateInfo>;
+  /** Reads a PEM certificate without storing anything; garbage is CERTIFICATE_MALFORMED. */
+  parseCertificate(pem: string): Promise<CertificateInfo>;
+  /** Whether the certificate chains to a trusted authority now. */
+  verifyCertificate(pem: string): Promise<CertificateVerdict>;
+  listTrustAuthorities(): Promise<ListResult<CertificateInfo>>;
   /** Adds a trusted certificate authority; a non-CA certificate is BAD_REQUEST. */
   addTrustAuthority(pem: string): Promise<CertificateInfo>;
+  /** Stops trusting an authority; NOT_FOUND when it is not one. */
+  removeTrustAuthority(id: string): Promise<void>;
   /** Enrolls a leaf chaining to a trusted authority to a principal; CONFLICT when it does not chain. */
   enrollCertificate(principal: string, pem: string): Promise<CertificateInfo>;
+  serverVersion(): Promise<KeyServerVersion>;
+  /** The key server's configuration, secrets redacted. */
+  serverConfig(): Promise<Record<string, unknown>>;
+  listParameters(): Promise<ListResult<ServerParameter>>;
+  /** Unknown name: NOT_FOUND; wrong type: BAD_REQUEST. */
+  setParameter(name: string, value: unknown): Promise<ServerParameter>;
   /** Registers the public key a principal's certificate logins are bound to. */
   putSenderKey(principal: string, jwk: unknown): Promise<{ jkt: string }>;
   readPolicy(): Promise<ProvisioningPolicy>;

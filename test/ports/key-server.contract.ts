@@ -2,6 +2,7 @@ import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/domain/srp/srp-server.js';
+import { createAuthority, createLeaf } from '../_support/certificates.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 
 /**
@@ -165,6 +166,33 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(await codeOf(admin.readPrincipal('dora')), 'NOT_FOUND');
     t.is(await codeOf(ks.keyServer.login('dora', new Secret('dora-pw'))), 'WRONG_CREDENTIAL');
     for (const c of [admin, alice]) await c.close();
+    await ks.close();
+  });
+
+  test(title('keeps trusted authorities and enrollments, and answers certificate and server reads'), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    // Valid for decades either side: the key server under test may run on a manual clock.
+    const validity = { notBefore: new Date('2000-01-01'), notAfter: new Date('2099-01-01') };
+    const authority = await createAuthority('contract CA', validity);
+    const leaf = await createLeaf(authority, 'carol-cert', validity);
+    t.like(await admin.parseCertificate(leaf.pem), { subject: 'CN=carol-cert' });
+    t.is(await codeOf(admin.parseCertificate('garbage')), 'CERTIFICATE_MALFORMED');
+    t.like(await admin.verifyCertificate(leaf.pem), { trusted: false });
+    const ca = await admin.addTrustAuthority(authority.pem);
+    t.deepEqual((await admin.listTrustAuthorities()).items.map((c) => c.id), [ca.id]);
+    const enrolled = await admin.enrollCertificate('carol', leaf.pem);
+    t.like(await admin.readCertificate(enrolled.id), { principal: 'carol' });
+    t.deepEqual(await admin.verifyCertificate(leaf.pem), { trusted: true, chain: [enrolled.id, ca.id] });
+    t.like(await admin.listCertificates({ limit: 10, principal: 'carol' }), { complete: true, items: [{ id: enrolled.id }] });
+    await admin.removeTrustAuthority(ca.id);
+    t.like(await admin.verifyCertificate(leaf.pem), { trusted: false });
+    t.is(typeof (await admin.serverVersion()).keyServer, 'string');
+    t.like(await admin.setParameter('maxPendingLogins', 50), { name: 'maxPendingLogins', value: 50 });
+    t.true((await admin.listParameters()).items.some((p) => p.name === 'maxPendingLogins' && p.value === 50));
+    t.is(await codeOf(admin.setParameter('maxPendingLogins', 'many')), 'BAD_REQUEST');
+    t.is(await codeOf(admin.setParameter('nope', 1)), 'NOT_FOUND');
+    await admin.close();
     await ks.close();
   });
 

@@ -1,4 +1,5 @@
 import type { Right } from '../../domain/acl/acl.js';
+import type { CertificateQuery } from '../../domain/certificate/certificate-verdict.js';
 import type { DecryptRequest, EncryptRequest } from '../../domain/crypto/crypto-messages.js';
 import { KeyServerFailedError, isKeygateError } from '../../domain/errors/index.js';
 import type { NewKey } from '../../domain/key/key-view.js';
@@ -134,6 +135,46 @@ export class EmbeddedConnection implements KeyServerConnection {
       const minted = this.#engine.identity.mintDelegated(token, target);
       return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, actingFor: minted.actingFor };
     });
+  }
+
+  listCertificates(query: CertificateQuery) {
+    return this.#run((token) => this.#engine.certificates.list(token, query));
+  }
+
+  readCertificate(id: string) {
+    return this.#run((token) => this.#engine.certificates.read(token, id));
+  }
+
+  parseCertificate(pem: string) {
+    return this.#run((token) => this.#engine.certificates.parse(token, pem));
+  }
+
+  verifyCertificate(pem: string) {
+    return this.#run((token) => this.#engine.certificates.verify(token, pem));
+  }
+
+  listTrustAuthorities() {
+    return this.#run((token) => this.#engine.certificates.authorities(token));
+  }
+
+  removeTrustAuthority(id: string) {
+    return this.#run((token) => this.#engine.certificates.removeAuthority(token, id));
+  }
+
+  serverVersion() {
+    return this.#run((token) => this.#engine.server.version(token));
+  }
+
+  serverConfig() {
+    return this.#run((token) => this.#engine.server.config(token));
+  }
+
+  listParameters() {
+    return this.#run((token) => this.#engine.server.parameters(token));
+  }
+
+  setParameter(name: string, value: unknown) {
+    return this.#run((token) => this.#engine.server.setParameter(token, name, value));
   }
 
   addTrustAuthority(pem: string) {

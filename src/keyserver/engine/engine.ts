@@ -11,7 +11,9 @@ import { SessionExpiredError, WrongCredentialError } from '../../domain/session/
 import { SRP_GROUP_2048 } from '../../domain/srp/srp-group.js';
 import { modPow, toBigInt, toBytes } from '../../domain/srp/srp-math.js';
 import { srpCreateVerifier, srpServerStart, srpServerVerify, type SrpServerEphemeral, type SrpVerifier } from '../../domain/srp/srp-server.js';
+import { CertificateOperations } from './certificate-operations.js';
 import { CryptoOperations } from './crypto-operations.js';
+import { EngineParameters } from './engine-parameters.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalKind, PrincipalRow, TokenRow } from './engine-model.js';
 import { principalOperations } from './engine-roles.js';
@@ -21,6 +23,7 @@ import { GroupOperations } from './group-operations.js';
 import { KeyOperations, type AclEntryView } from './key-operations.js';
 import { PrincipalOperations } from './principal-operations.js';
 import { RoleOperations } from './role-operations.js';
+import { ServerOperations } from './server-operations.js';
 
 export { aclOf, identityOf } from './engine-views.js';
 
@@ -34,8 +37,12 @@ export interface EngineOptions {
   readonly store: EngineStore;
   readonly now: () => number;
   readonly random: RandomSource;
-  /** Token lifetime in ms; undefined: tokens never expire. */
+  /** Token lifetime in ms; undefined: tokens never expire. The default of `tokenTtlSeconds`. */
   readonly tokenTtlMs?: number | undefined;
+  /** The key server's version (operation 43). */
+  readonly version?: string | undefined;
+  /** How the key server was started, shown with secrets redacted (operation 44). */
+  readonly config?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface NewPrincipal {
@@ -59,8 +66,6 @@ interface PendingLogin {
   readonly real: boolean;
 }
 
-const LOGIN_HANDSHAKE_MS = 60_000;
-const MAX_PENDING_LOGINS = 10_000;
 export const PRINCIPAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 /**
@@ -80,12 +85,18 @@ export class KeyServerEngine {
   readonly principals: PrincipalOperations;
   readonly groups: GroupOperations;
   readonly roles: RoleOperations;
+  /** Certificate objects (35-38) and the list and removal of trusted authorities (39, 41). */
+  readonly certificates: CertificateOperations;
   /** Certificate trust and login, sender keys, policy, scoped and delegated tokens. */
   readonly identity: IdentityOperations;
+  /** Version, configuration and parameters (43-46). */
+  readonly server: ServerOperations;
+  readonly parameters: EngineParameters;
+  readonly version: string;
+  readonly config: Readonly<Record<string, unknown>>;
   readonly #store: EngineStore;
   readonly #now: () => number;
   readonly #random: RandomSource;
-  readonly #tokenTtlMs: number | undefined;
   readonly #pending = new Map<string, PendingLogin>();
   readonly #decoySecret: Buffer;
 
@@ -93,14 +104,22 @@ export class KeyServerEngine {
     this.#store = options.store;
     this.#now = options.now;
     this.#random = options.random;
-    this.#tokenTtlMs = options.tokenTtlMs;
+    this.version = options.version ?? 'unknown';
+    this.config = options.config ?? {};
+    this.parameters = new EngineParameters(options.store, {
+      tokenTtlSeconds: options.tokenTtlMs === undefined ? 0 : Math.ceil(options.tokenTtlMs / 1000),
+      loginHandshakeSeconds: 60,
+      maxPendingLogins: 10_000,
+    });
     this.#decoySecret = this.#loadDecoySecret();
     this.keys = new KeyOperations(this);
     this.crypto = new CryptoOperations(this);
     this.principals = new PrincipalOperations(this);
     this.groups = new GroupOperations(this);
     this.roles = new RoleOperations(this);
+    this.certificates = new CertificateOperations(this);
     this.identity = new IdentityOperations(this);
+    this.server = new ServerOperations(this);
   }
 
   /** Creates a principal (seeding and administration). A password makes an SRP verifier; it is not kept. */
@@ -134,7 +153,7 @@ export class KeyServerEngine {
    */
   beginLogin(user: string, A: Buffer): { handle: string; salt: Buffer; B: Buffer } {
     this.#sweepPending();
-    if (this.#pending.size >= MAX_PENDING_LOGINS) throw new KeygateError('KEY_SERVER_FAILED', 'too many logins in progress');
+    if (this.#pending.size >= this.parameters.value('maxPendingLogins')) throw new KeygateError('KEY_SERVER_FAILED', 'too many logins in progress');
     const Abig = toBigInt(A);
     if (A.length === 0 || Abig % SRP_GROUP_2048.N === 0n || Abig >= SRP_GROUP_2048.N) {
       throw new WrongCredentialError('illegal SRP value A');
@@ -144,7 +163,7 @@ export class KeyServerEngine {
     const { salt, verifier } = real ? row.srp! : this.#decoy(user);
     const ephemeral = srpServerStart(verifier, this.#random);
     const handle = Buffer.from(this.#random.bytes(16)).toString('base64url');
-    this.#pending.set(handle, { user, salt, verifier, ephemeral, A: Abig, expiresAt: this.#now() + LOGIN_HANDSHAKE_MS, real });
+    this.#pending.set(handle, { user, salt, verifier, ephemeral, A: Abig, expiresAt: this.#now() + this.parameters.value('loginHandshakeSeconds') * 1000, real });
     return { handle, salt, B: toBytes(ephemeral.B, SRP_GROUP_2048.byteLength) };
   }
 
@@ -213,7 +232,8 @@ export class KeyServerEngine {
   issueToken(principal: PrincipalRow, options: { ttlMs?: number | undefined; scope?: TokenRow['scope']; actingFor?: string; notAfter?: number | undefined } = {}): { token: string; expiresAt: number | undefined } {
     const token = Buffer.from(this.#random.bytes(32)).toString('base64url');
     const issuedAt = this.#now();
-    const ttl = options.ttlMs ?? this.#tokenTtlMs;
+    const ttlSeconds = this.parameters.value('tokenTtlSeconds');
+    const ttl = options.ttlMs ?? (ttlSeconds === 0 ? undefined : ttlSeconds * 1000);
     let expiresAt = ttl === undefined ? undefined : issuedAt + ttl;
     if (options.notAfter !== undefined) expiresAt = expiresAt === undefined ? options.notAfter : Math.min(expiresAt, options.notAfter);
     this.#store.putToken({

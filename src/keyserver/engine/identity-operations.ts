@@ -10,7 +10,7 @@ import { WrongCredentialError } from '../../domain/session/session.errors.js';
 import type { KeyServerEngine } from './engine.js';
 import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
-import { certificateId, certificateView, chainToAuthority, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
+import { certificateId, certificateView, chainToAuthority, isValidAt, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
 
 const CHALLENGE_MS = 60_000;
 const MAX_PENDING_CHALLENGES = 10_000;
@@ -42,24 +42,39 @@ export class IdentityOperations {
     this.#engine = engine;
   }
 
-  /** Adds a trusted certificate authority (api-surface.md operation 40); a non-CA is refused. */
+  /**
+   * Adds a trusted certificate authority (api-surface.md operation 40). Garbage is
+   * CERTIFICATE_MALFORMED; a non-CA or an authority outside its validity period is BAD_REQUEST.
+   */
   addAuthority(token: string, pem: string): CertificateView {
     this.#engine.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
     if (!cert.ca) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
+    if (!isValidAt(cert, this.#engine.now())) throw new BadRequestError('pem: the authority is outside its validity period');
     this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#engine.now() });
     return certificateView(cert);
   }
 
-  /** Enrolls a leaf that chains to a trusted authority to a principal (operation 42). */
+  /**
+   * Enrolls a leaf that chains to a trusted authority to a principal (operation 42). A leaf that does
+   * not chain (untrusted issuer, expired) or that is enrolled to another principal is CONFLICT with a
+   * reason; a CA certificate, or a group as the principal, is BAD_REQUEST.
+   */
   enroll(token: string, principal: string, pem: string): CertificateView {
     this.#engine.authorizeOperation(token, 'trust.enroll');
     const cert = parseCertificate(pem, 'pem');
-    const row = this.#engine.store.principalByName(principal);
-    if (!row) throw new NotFoundError(`no such principal: ${principal}`);
+    if (cert.ca) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
+    const row = this.#engine.principalOrThrow(principal);
+    if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
     const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
     if (!chain.trusted) throw new KeygateError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
-    this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
+    const id = certificateId(cert);
+    const existing = this.#engine.store.certificate(id);
+    if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
+      const reason = 'the certificate is enrolled to another principal';
+      throw new KeygateError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+    }
+    this.#engine.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
     return certificateView(cert, row.name);
   }
 

@@ -4,15 +4,18 @@ import { KeygateError, NotFoundError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
 import { aclRoutes } from './acl.routes.js';
+import { certificateRoutes } from './certificates.routes.js';
 import { mountRoutes, type ApiRoute } from './api-route.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
-import { identityAdminRoutes } from './identity-admin.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { principalRoutes } from './principals.routes.js';
+import { policyRoutes } from './policy.routes.js';
 import { roleRoutes } from './roles.routes.js';
+import { serverRoutes } from './server.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
+import { trustRoutes } from './trust.routes.js';
 
 /** True for the paths of the /api surface. */
 export function isApiPath(path: string): boolean {
@@ -29,7 +32,10 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
     ...principalRoutes(services),
     ...groupRoutes(services),
     ...roleRoutes(services),
-    ...identityAdminRoutes(services),
+    ...certificateRoutes(services),
+    ...trustRoutes(services),
+    ...serverRoutes(services),
+    ...policyRoutes(services),
     ...healthRoutes(services),
   ];
 }
