@@ -97,7 +97,7 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults): KeyServer
     const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
     if (write && isDropped(faults, name)) return write.drop(inner, ...args);
     if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
-    if (faults.lists && LIST_OPERATIONS.includes(name as ListOperation)) return listFault(faults.lists, () => real(name)(...args));
+    if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
     return real(name)(...args);
   };
   return new Proxy(inner, {
