@@ -20,8 +20,8 @@ export interface Faults {
   /** These writes are performed with other values than asked: the read-back finds a different state. */
   alterWrites?: WriteOperation[];
   /**
-   * Lists: `unavailable` drops the connection in the middle of every list; `partial` answers part of
-   * every list, flagged incomplete as the key server would flag it.
+   * Lists: `unavailable` drops the connection in the middle of every list (and of ACL reads);
+   * `partial` answers half of every list, flagged incomplete as the key server flags it.
    */
   lists?: 'unavailable' | 'partial';
   /** Every operation on a connection fails with a key-server error. */
@@ -98,6 +98,7 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults): KeyServer
     if (write && isDropped(faults, name)) return write.drop(inner, ...args);
     if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
     if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
+    if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
     return real(name)(...args);
   };
   return new Proxy(inner, {
