@@ -15,6 +15,9 @@ test('POST /api/keys creates a 16-byte key by default and answers the key view, 
   const exported = await alice.post(`/api/keys/${pathTtag(reply.body.ttag)}/export`, { clientPubKey: client.publicKey });
   const material = client.unwrap(exported.body.wrapped);
   for (const encoding of ['base64', 'base64url', 'hex'] as const) t.false(reply.text.includes(material.toString(encoding)));
+  const noBody = await alice.post('/api/keys');
+  t.is(noBody.status, 201, 'an empty body is a default key');
+  t.is(noBody.body.keyLen, 16);
   await gw.close();
 });
 

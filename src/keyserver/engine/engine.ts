@@ -66,7 +66,7 @@ interface PendingLogin {
   readonly real: boolean;
 }
 
-export const PRINCIPAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const PRINCIPAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 /**
  * The key-server engine: principals with SRP-6a verifiers, tokens, keys with per-key ACLs. It runs
@@ -124,7 +124,7 @@ export class KeyServerEngine {
 
   /** Creates a principal (seeding and administration). A password makes an SRP verifier; it is not kept. */
   createPrincipal(input: NewPrincipal): Identity {
-    if (!PRINCIPAL_NAME.test(input.name)) throw new BadRequestError(`invalid principal name: ${input.name}`);
+    if (!PRINCIPAL_NAME.test(input.name)) throw new BadRequestError(`name: invalid principal name ${input.name}`);
     if (this.#store.principalByName(input.name)) throw new KeygateError('CONFLICT', `principal exists: ${input.name}`);
     if ((input.password !== undefined || input.srp !== undefined) && input.kind === 'group') throw new BadRequestError('password: a group has no password');
     const row: PrincipalRow = {

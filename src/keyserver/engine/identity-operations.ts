@@ -194,7 +194,12 @@ export class IdentityOperations {
     if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has no ${policy.nameAttribute}`);
     const store = this.#engine.store;
     if (!store.principalByName(name)) {
-      this.#engine.createPrincipal({ name, kind: 'user', roles: policy.defaultRoles });
+      const created = this.#engine.createPrincipal({ name, kind: 'user', roles: policy.defaultRoles });
+      // A new principal joins the policy's default groups that exist (a group made later is not joined).
+      for (const groupName of policy.defaultGroups) {
+        const group = store.principalByName(groupName);
+        if (group?.kind === 'group') store.putMembership(group.principalId, created.principalId);
+      }
     }
     const row = store.principalByName(name)!;
     store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });

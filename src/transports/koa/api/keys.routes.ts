@@ -5,11 +5,12 @@ import { route, type ApiRoute } from './api-route.js';
 import { ttagParam } from './api-schemas.js';
 
 const schemas = {
+  /** An empty body creates a 16-byte key, as `{}` does. */
   create: z.strictObject({
     keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(16),
     label: z.string().min(1).max(256).optional(),
     expiresAt: z.iso.datetime({ offset: true }).optional(),
-  }),
+  }).prefault({}),
   export: z.strictObject({ clientPubKey: z.string().min(1, 'required').max(256) }),
 };
 
