@@ -213,3 +213,15 @@ test('PUT /api/principals/{name}/sender-key: own key for a user, shown as jkt; a
   await gw.close();
 });
 
+
+test('a principal cannot disable or delete itself: 409 CONFLICT, and nothing changes', async (t) => {
+  const gw = await startGateway();
+  const admin = await signIn(gw, 'admin');
+  const disabled = await admin.put('/api/principals/admin', { disabled: true });
+  t.is(disabled.status, 409);
+  t.like(disabled.body, { code: 'CONFLICT', reason: 'a principal cannot disable itself' });
+  const deleted = await admin.del('/api/principals/admin');
+  t.is(deleted.status, 409);
+  t.like((await admin.get('/api/principals/admin')).body, { name: 'admin', disabled: false });
+  await gw.close();
+});

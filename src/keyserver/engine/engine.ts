@@ -163,7 +163,8 @@ export class KeyServerEngine {
     const { salt, verifier } = real ? row.srp! : this.#decoy(user);
     const ephemeral = srpServerStart(verifier, this.#random);
     const handle = Buffer.from(this.#random.bytes(16)).toString('base64url');
-    this.#pending.set(handle, { user, salt, verifier, ephemeral, A: Abig, expiresAt: this.#now() + this.parameters.value('loginHandshakeSeconds') * 1000, real });
+    const expiresAt = this.#now() + this.parameters.value('loginHandshakeSeconds') * 1000;
+    this.#pending.set(handle, { user, salt, verifier, ephemeral, A: Abig, expiresAt, real });
     return { handle, salt, B: toBytes(ephemeral.B, SRP_GROUP_2048.byteLength) };
   }
 

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../domain/errors/index.js';
+import { BadRequestError, KeygateError } from '../../domain/errors/index.js';
 import type { ListResult } from '../../domain/list/list-result.js';
 import {
   PRINCIPAL_KINDS,
@@ -54,10 +54,11 @@ export class PrincipalOperations {
     return principalView(this.#engine.principalOrThrow(name));
   }
 
-  /** Operation 24: only the fields given change. Disabling a principal ends its tokens. */
+  /** Operation 24: only the fields given change. Disabling a principal ends its tokens; not oneself. */
   update(token: string, name: string, changes: PrincipalChanges): PrincipalView {
-    this.#engine.authorizeOperation(token, 'principals.update');
+    const caller = this.#engine.authorizeOperation(token, 'principals.update');
     const row = this.#engine.principalOrThrow(name);
+    if (changes.disabled === true && caller.principal.principalId === row.principalId) refuseSelf('disable');
     this.#checkDisplayName(changes.displayName);
     if (changes.roles !== undefined) this.#checkRoles(changes.roles);
     if (changes.disabled !== undefined && typeof changes.disabled !== 'boolean') throw new BadRequestError('disabled: must be a boolean');
@@ -72,10 +73,11 @@ export class PrincipalOperations {
     return principalView(updated);
   }
 
-  /** Operation 25: the principal, its tokens, its memberships and its enrolled certificates go. */
+  /** Operation 25: the principal, its tokens, its memberships and its enrolled certificates go; not oneself. */
   remove(token: string, name: string): void {
-    this.#engine.authorizeOperation(token, 'principals.delete');
+    const caller = this.#engine.authorizeOperation(token, 'principals.delete');
     const row = this.#engine.principalOrThrow(name);
+    if (caller.principal.principalId === row.principalId) refuseSelf('delete');
     const store = this.#engine.store;
     store.deleteTokensOf(row.principalId);
     store.deleteMembershipsOf(row.principalId);
@@ -109,6 +111,12 @@ export class PrincipalOperations {
     const unknown = roles.find((role) => typeof role !== 'string' || roleOperations(this.#engine.store, role) === undefined);
     if (unknown !== undefined) throw new BadRequestError(`roles: no such role ${String(unknown)}`);
   }
+}
+
+/** Disabling or deleting oneself would end the very session asking, and may leave no administrator. */
+function refuseSelf(action: string): never {
+  const reason = `a principal cannot ${action} itself`;
+  throw new KeygateError('CONFLICT', reason, { reason });
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
