@@ -4,6 +4,7 @@ export interface BenchResult {
   readonly name: string;
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
+  readonly meanMs: number;
   readonly errors: number;
   readonly non2xx: number;
 }
@@ -14,6 +15,10 @@ export interface BenchTarget {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /** Called for every request: lets a target add per-request headers (a fresh proof). */
+  readonly perRequestHeaders?: () => Record<string, string>;
+  /** Overrides DURATION_SECONDS (a warm-up run, say). */
+  readonly durationSeconds?: number;
 }
 
 /** Seconds per measurement; `KEYGATE_BENCH_SECONDS` shortens or lengthens a run. */
@@ -27,13 +32,26 @@ export async function measure(target: BenchTarget): Promise<BenchResult> {
     method: target.method ?? 'GET',
     headers: target.headers ?? {},
     body: target.body,
+    ...(target.perRequestHeaders
+      ? {
+          requests: [
+            {
+              setupRequest: (request: { headers?: Record<string, string> }) => ({
+                ...request,
+                headers: { ...(request.headers ?? {}), ...target.perRequestHeaders!() },
+              }),
+            } as unknown as autocannon.Request,
+          ],
+        }
+      : {}),
     connections: CONNECTIONS,
-    duration: DURATION_SECONDS,
+    duration: target.durationSeconds ?? DURATION_SECONDS,
   });
   return {
     name: target.name,
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
+    meanMs: result.latency.mean,
     errors: result.errors,
     non2xx: result.non2xx,
   };

@@ -1,6 +1,8 @@
+import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
+import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
 
 export { ConfigError };
 
@@ -30,6 +32,52 @@ const embeddedKeyServer = z.strictObject({
   /** Where the engine keeps its identity certificate across restarts; absent: in memory only. */
   dataDir: z.string().min(1).optional(),
 });
+
+/**
+ * A key-server daemon reached over TLS 1.3 (architecture.md "The key server"). Trust is exactly one
+ * of a CA certificate (PEM) or a pinned SHA-256 fingerprint of the daemon's certificate.
+ */
+const tlsKeyServer = z
+  .strictObject({
+    kind: z.literal('tls'),
+    /** `https://host[:port]`, nothing after the authority. */
+    url: z.string().refine(isHttpsOrigin, 'expected https://host[:port]'),
+    /** PEM of the CA (or the daemon's own self-signed certificate) to validate the daemon against. */
+    ca: z.string().refine(isCertificatePem, 'not a PEM certificate').optional(),
+    /** SHA-256 of the daemon certificate's DER, hex with or without colons. */
+    fingerprint: z
+      .string()
+      .transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER))
+      .optional(),
+    /** Bound on connecting and on each request, in ms. */
+    timeoutMs: z.number().int().min(1).max(600_000).default(5_000),
+    /** TLS 1.3 session resumption across the per-request connections. */
+    resumeSessions: z.boolean().default(true),
+  })
+  .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
+    message: 'exactly one of ca or fingerprint is required',
+  });
+
+export type EmbeddedKeyServerConfig = z.output<typeof embeddedKeyServer>;
+export type TlsKeyServerConfig = z.output<typeof tlsKeyServer>;
+const milliseconds = z.number().int().min(1).max(600_000);
+
+/**
+ * Where audit records go. `memory` (the library default) keeps them in the process only; the CLI picks
+ * `sqlite` in its data directory, or `postgres` when TE_GATEWAY_AUDIT_URL is set.
+ */
+const auditLog = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('memory') }),
+  z.strictObject({ kind: z.literal('sqlite'), file: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal('postgres'),
+    /** `postgres://user:password@host:port/database`; never logged. */
+    url: z.string().regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL'),
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier').optional(),
+    connectTimeoutMs: milliseconds.optional(),
+    statementTimeoutMs: milliseconds.optional(),
+  }),
+]);
 
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
@@ -68,7 +116,8 @@ export const gatewayConfigSchema = z.strictObject({
     }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: z.number().int().positive().default(100_000),
-  keyServer: embeddedKeyServer.default({ kind: 'embedded' }),
+  keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
+  audit: auditLog.default({ kind: 'memory' }),
 });
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
@@ -80,4 +129,21 @@ export function parseGatewayConfig(input: GatewayConfigInput): GatewayConfig {
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   throw new ConfigError(`invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+}
+
+/** `https://host[:port]` and nothing more: the daemon's paths are the protocol's own. */
+export function isHttpsOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' && url.hostname !== '' && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+}
+
+/** PEM text whose first certificate parses. */
+export function isCertificatePem(value: string): boolean {
+  try {
+    new X509Certificate(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

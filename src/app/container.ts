@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { Container, type ResolutionContext } from 'inversify';
+import { MemoryAuditLog } from '../adapters/audit-log/memory-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemorySessionStore } from '../adapters/session-store/memory-session-store.js';
+import { AUDIT_LOG, type AuditLog } from '../ports/audit-log.port.js';
 import { CLOCK, type Clock } from '../ports/clock.port.js';
 import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
 import { LOGGER, type Logger } from '../ports/logger.port.js';
@@ -12,6 +14,8 @@ import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js
 import type { Token } from '../ports/token.js';
 import {
   AclUseCases,
+  AuditTrail,
+  AuditUseCases,
   CertificateUseCases,
   CryptoUseCases,
   GroupUseCases,
@@ -19,15 +23,21 @@ import {
   KeyUseCases,
   PolicyUseCases,
   PrincipalUseCases,
+  ProofChecker,
   RoleUseCases,
   ServerUseCases,
   SessionUseCases,
   TrustUseCases,
+  type CanReadAudit,
 } from '../use-cases/index.js';
+import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
+import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
 import {
   ACL_USE_CASES,
+  AUDIT_TRAIL,
+  AUDIT_USE_CASES,
   CERTIFICATE_USE_CASES,
   CONFIG,
   CRYPTO_USE_CASES,
@@ -36,6 +46,7 @@ import {
   KEY_USE_CASES,
   POLICY_USE_CASES,
   PRINCIPAL_USE_CASES,
+  PROOF_CHECKER,
   ROLE_USE_CASES,
   SERVER_USE_CASES,
   SESSION_USE_CASES,
@@ -48,8 +59,17 @@ export interface GatewayOverrides {
   readonly random?: Random;
   readonly logger?: Logger;
   readonly sessionStore?: SessionStore;
+  readonly replayCache?: ReplayCache;
   readonly keyServer?: KeyServer;
+  /** An opened audit store (createGateway opens the configured one when absent). */
+  readonly auditLog?: AuditLog;
 }
+
+/**
+ * Who may read the audit log. The key server's roles (`audit.read`, held by `admin` and `auditor`)
+ * do not reach the gateway yet; until they do, only the user named `admin` may.
+ */
+const canReadAudit: CanReadAudit = (identity) => identity.user === 'admin';
 
 /** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
 export function resolve<T>(context: ResolutionContext | Container, id: Token<T>): T {
@@ -76,6 +96,13 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(container, RANDOM, () => overrides.random ?? new CryptoRandom());
   bindFactory(container, LOGGER, (ctx) => overrides.logger ?? new PinoLogger({ level: resolve(ctx, CONFIG).logLevel }));
   bindFactory(container, SESSION_STORE, (ctx) => overrides.sessionStore ?? new MemorySessionStore(resolve(ctx, CLOCK)));
+  bindFactory(container, AUDIT_LOG, () => overrides.auditLog ?? new MemoryAuditLog());
+  bindFactory(
+    container,
+    REPLAY_CACHE,
+    (ctx) => overrides.replayCache ?? new MemoryReplayCache(resolve(ctx, CLOCK), { maxEntries: resolve(ctx, CONFIG).replayCacheSize }),
+  );
+  bindFactory(container, PROOF_CHECKER, (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)));
   bindFactory(
     container,
     SESSION_USE_CASES,
@@ -102,8 +129,21 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(
     container,
     HEALTH_USE_CASES,
-    (ctx) => new HealthUseCases({ keyServer: resolve(ctx, KEY_SERVER), store: resolve(ctx, SESSION_STORE), version: GATEWAY_VERSION }),
+    (ctx) =>
+      new HealthUseCases({
+        keyServer: resolve(ctx, KEY_SERVER),
+        store: resolve(ctx, SESSION_STORE),
+        auditLog: resolve(ctx, AUDIT_LOG),
+        version: GATEWAY_VERSION,
+      }),
   );
+  bindFactory(
+    container,
+    AUDIT_TRAIL,
+    (ctx) =>
+      new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
+  );
+  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), canReadAudit }));
   return container;
 }
 
@@ -115,6 +155,9 @@ export const ALL_TOKENS = [
   RANDOM,
   LOGGER,
   SESSION_STORE,
+  REPLAY_CACHE,
+  PROOF_CHECKER,
+  AUDIT_LOG,
   SESSION_USE_CASES,
   KEY_USE_CASES,
   ACL_USE_CASES,
@@ -127,4 +170,6 @@ export const ALL_TOKENS = [
   SERVER_USE_CASES,
   POLICY_USE_CASES,
   HEALTH_USE_CASES,
+  AUDIT_TRAIL,
+  AUDIT_USE_CASES,
 ] as const;

@@ -1,20 +1,28 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
-import { KEY_SERVER } from '../ports/key-server.port.js';
-import { LOGGER, type Logger } from '../ports/logger.port.js';
+import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { AUDIT_LOG } from '../ports/audit-log.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
+import type { Logger } from '../ports/logger.port.js';
+import type { Random } from '../ports/random.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import type { GatewayServices } from '../use-cases/index.js';
+import { openAuditLog } from './audit-log.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import {
   ACL_USE_CASES,
+  AUDIT_TRAIL,
+  AUDIT_USE_CASES,
   CERTIFICATE_USE_CASES,
   CRYPTO_USE_CASES,
   GROUP_USE_CASES,
@@ -22,11 +30,13 @@ import {
   KEY_USE_CASES,
   POLICY_USE_CASES,
   PRINCIPAL_USE_CASES,
+  PROOF_CHECKER,
   ROLE_USE_CASES,
   SERVER_USE_CASES,
   SESSION_USE_CASES,
   TRUST_USE_CASES,
 } from './tokens.js';
+import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -45,6 +55,16 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
+async function startKeyServer(
+  config: GatewayConfig['keyServer'],
+  clock: Clock,
+  random: Random,
+): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
+  if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
+  return startEmbeddedKeyServer(config, clock, random);
+}
+
 /**
  * Builds a gateway for embedding in another Node service, or for the CLI. Nothing listens until
  * `listen` is called; `app.callback()` may be mounted on a server of the caller's own instead.
@@ -53,14 +73,15 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const config = parseGatewayConfig(input);
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  let generatedPasswords: Readonly<Record<string, string>> | undefined;
-  let keyServer = overrides.keyServer;
-  if (keyServer === undefined) {
-    const embedded = await startEmbeddedKeyServer(config.keyServer, clock, random);
-    keyServer = embedded.keyServer;
-    generatedPasswords = embedded.generatedPasswords;
-  }
-  const container = buildContainer(config, keyServer, { ...overrides, clock, random });
+  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
+  const { keyServer, generatedPasswords } = overrides.keyServer
+    ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
+    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+        await auditLog.close();
+        throw error;
+      });
+  const container = buildContainer(config, keyServer, { ...overrides, clock, random, logger, auditLog });
   const services: GatewayServices = {
     sessions: resolve(container, SESSION_USE_CASES),
     keys: resolve(container, KEY_USE_CASES),
@@ -74,9 +95,11 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     trust: resolve(container, TRUST_USE_CASES),
     server: resolve(container, SERVER_USE_CASES),
     policy: resolve(container, POLICY_USE_CASES),
+    proofs: resolve(container, PROOF_CHECKER),
+    auditTrail: resolve(container, AUDIT_TRAIL),
+    audit: resolve(container, AUDIT_USE_CASES),
   };
-  const logger = resolve(container, LOGGER);
-  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins });
+  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
   const servers: Server[] = [];
 
   return {
@@ -103,6 +126,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
         server.closeIdleConnections();
       })));
       await resolve(container, SESSION_STORE).close();
+      await resolve(container, REPLAY_CACHE).close();
+      await resolve(container, AUDIT_LOG).close();
       await resolve(container, KEY_SERVER).close();
     },
   };

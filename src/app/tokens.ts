@@ -1,6 +1,8 @@
 import { token } from '../ports/token.js';
 import type {
   AclUseCases,
+  AuditTrail,
+  AuditUseCases,
   CertificateUseCases,
   CryptoUseCases,
   GroupUseCases,
@@ -8,6 +10,7 @@ import type {
   KeyUseCases,
   PolicyUseCases,
   PrincipalUseCases,
+  ProofChecker,
   RoleUseCases,
   ServerUseCases,
   SessionUseCases,
@@ -29,3 +32,6 @@ export const CERTIFICATE_USE_CASES = token<CertificateUseCases>('CertificateUseC
 export const TRUST_USE_CASES = token<TrustUseCases>('TrustUseCases');
 export const SERVER_USE_CASES = token<ServerUseCases>('ServerUseCases');
 export const POLICY_USE_CASES = token<PolicyUseCases>('PolicyUseCases');
+export const PROOF_CHECKER = token<ProofChecker>('ProofChecker');
+export const AUDIT_TRAIL = token<AuditTrail>('AuditTrail');
+export const AUDIT_USE_CASES = token<AuditUseCases>('AuditUseCases');

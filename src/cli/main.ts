@@ -1,6 +1,9 @@
 import { ConfigError } from '../app/config.js';
 import { configFromEnv } from '../app/env-config.js';
 import { createGateway } from '../app/create-gateway.js';
+import { DAEMON_USAGE, parseDaemonArgs } from '../keyserver/daemon/daemon-options.js';
+import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
+import { isKeygateError } from '../domain/errors/index.js';
 
 const USAGE = `Usage: keygate <command> [--help]
 
@@ -10,29 +13,49 @@ Commands:
                 TE_GATEWAY_PORT                 listen port (default 8080)
                 TE_GATEWAY_SESSION_TTL_SECONDS  gateway session lifetime (default 43200)
                 TE_GATEWAY_LOG_LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
-                TE_GATEWAY_DATA_DIR             where the embedded key server keeps its identity (default ./data)
+                TE_GATEWAY_DATA_DIR             where the embedded key server keeps its identity and the audit
+                                                log (audit.db, SQLite) (default ./data)
+                TE_GATEWAY_AUDIT_URL            postgres://user:password@host:port/db: the audit log in PostgreSQL
+                                                instead of SQLite
                 TE_KEYSERVER_SEED               JSON file of principals to create at start
                 TE_KEYSERVER_ADMIN_PASSWORD     password of the bootstrap user "admin"
                 TE_KEYSERVER_TOKEN_TTL_SECONDS  key-server token lifetime (default: never expires)
               With neither a seed nor an admin password, the users "admin" and "guest" are created with
               generated passwords, printed once.
+              With TE_GATEWAY_KEYSERVER_URL, the gateway uses a key-server daemon instead of its own
+              engine (TE_GATEWAY_DATA_DIR and the TE_KEYSERVER_* settings above then do not apply):
+                TE_GATEWAY_KEYSERVER_URL          https://host:port of "keygate keyserver"
+                TE_GATEWAY_KEYSERVER_CA           PEM file of the CA that signed the daemon's certificate
+                TE_GATEWAY_KEYSERVER_FINGERPRINT  or: the daemon's certificate SHA-256 (exactly one of the two)
+                TE_GATEWAY_KEYSERVER_TIMEOUT_MS   connect and request timeout (default 5000)
+  keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
 `;
 
 async function serve(): Promise<void> {
   const gateway = await createGateway(configFromEnv(process.env, { dataDir: './data' }));
   const { url } = await gateway.listen();
+  // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
+  // default action (immediate death) still in place.
+  stopOnSignal(
+    () => gateway.close(),
+    (signal) => gateway.logger.info('shutting down', { signal }),
+  );
   for (const [user, password] of Object.entries(gateway.generatedPasswords ?? {})) {
     process.stdout.write(`keygate: generated password for user "${user}": ${password}\n`);
   }
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
+}
+
+/** Runs until a signal: `close` then exits 0 (1 if closing fails or hangs). */
+function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => void = () => undefined): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    gateway.logger.info('shutting down', { signal });
+    onSignal(signal);
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
-    gateway.close().then(
+    close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -41,8 +64,24 @@ async function serve(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const [command = 'serve', ...rest] = argv;
+async function keyserver(argv: readonly string[]): Promise<number> {
+  const options = parseDaemonArgs(argv, process.env);
+  if (options === 'help') {
+    process.stdout.write(DAEMON_USAGE);
+    return 0;
+  }
+  const daemon = await startKeyServerDaemon(options, (line) => process.stderr.write(`${line}\n`));
+  stopOnSignal(() => daemon.close());
+  for (const [user, password] of Object.entries(daemon.generatedPasswords ?? {})) {
+    process.stdout.write(`keygate keyserver: generated password for user "${user}": ${password}\n`);
+  }
+  // One parseable line: tests and scripts start the daemon on port 0 and read where it listens.
+  process.stdout.write(`keygate keyserver: listening url=${daemon.url} port=${daemon.port} fingerprint=${daemon.fingerprint}\n`);
+  return -1;
+}
+
+async function run(command: string, rest: readonly string[]): Promise<number> {
+  if (command === 'keyserver') return keyserver(rest);
   if (command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(USAGE);
     return 0;
@@ -55,13 +94,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`keygate: unexpected argument "${rest[0]}"\n`);
     return 2;
   }
+  await serve();
+  return -1;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv;
   try {
-    await serve();
-    return -1;
+    return await run(command, rest);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`keygate: ${error.message}\n`);
       return 2;
+    }
+    if (isKeygateError(error) && error.code === 'AUDIT_UNAVAILABLE') {
+      process.stderr.write(`keygate: ${auditFailure(error)}\n`);
+      return 1;
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -70,6 +118,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** One line naming the setting behind an audit store that could not be opened; never the URL's password. */
+function auditFailure(error: Error): string {
+  const url = process.env.TE_GATEWAY_AUDIT_URL?.trim();
+  const setting = url ? 'TE_GATEWAY_AUDIT_URL' : 'TE_GATEWAY_DATA_DIR';
+  let line = `${setting}: audit store unavailable: ${error.message}`;
+  if (error.cause instanceof Error) line += `: ${error.cause.message}`;
+  let password = '';
+  try {
+    password = url ? decodeURIComponent(new URL(url).password) : '';
+  } catch {
+    // not a URL: the configuration check refused it before this point
+  }
+  for (const secret of [url, password]) if (secret) line = line.split(secret).join('[redacted]');
+  return line.replace(/\s+/g, ' ');
 }
 
 main(process.argv.slice(2)).then(

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 
@@ -9,33 +10,43 @@ export interface HealthReport {
   /** The gateway's version. */
   readonly version: string;
   readonly sessions: number;
-  readonly checks: { readonly keyServer: CheckState; readonly sessionStore: CheckState };
+  readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState };
 }
 
-/** Liveness, and the key server's fingerprint for pinning (seed 000 rule 5). Never throws. */
+/**
+ * Liveness, and the key server's fingerprint for pinning (seed 000 rule 5). Never throws. `ok` is false
+ * when any check fails: the audit store counts, since the gateway refuses sensitive operations without it.
+ */
 export class HealthUseCases {
   readonly #keyServer: KeyServer;
   readonly #store: SessionStore;
   readonly #version: string;
+  readonly #auditLog: AuditLog;
 
-  constructor(deps: { keyServer: KeyServer; store: SessionStore; version: string }) {
+  constructor(deps: { keyServer: KeyServer; store: SessionStore; auditLog: AuditLog; version: string }) {
     this.#keyServer = deps.keyServer;
     this.#store = deps.store;
+    this.#auditLog = deps.auditLog;
     this.#version = deps.version;
   }
 
   async report(): Promise<HealthReport> {
-    const [keyServer, sessions] = await Promise.all([
-      this.#keyServer.ping().then(() => 'ok' as const, () => 'unavailable' as const),
+    const [keyServer, auditStore, sessions] = await Promise.all([
+      state(this.#keyServer.ping()),
+      state(this.#auditLog.ping()),
       this.#store.count().then((n) => n, () => -1),
     ]);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
     return {
-      ok: keyServer === 'ok' && sessionStore === 'ok',
+      ok: keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok',
       ksFingerprint: this.#keyServer.fingerprint(),
       version: this.#version,
       sessions: Math.max(sessions, 0),
-      checks: { keyServer, sessionStore },
+      checks: { keyServer, auditStore, sessionStore },
     };
   }
+}
+
+function state(check: Promise<void>): Promise<CheckState> {
+  return check.then(() => 'ok' as const, () => 'unavailable' as const);
 }

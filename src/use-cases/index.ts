@@ -1,4 +1,5 @@
 import type { AclUseCases } from './acl.js';
+import type { AuditTrail, AuditUseCases } from './audit.js';
 import type { CertificateUseCases } from './certificates.js';
 import type { CryptoUseCases } from './crypto.js';
 import type { GroupUseCases } from './groups.js';
@@ -6,6 +7,7 @@ import type { HealthUseCases } from './health.js';
 import type { KeyUseCases } from './keys.js';
 import type { PolicyUseCases } from './policy.js';
 import type { PrincipalUseCases } from './principals.js';
+import type { ProofChecker } from './proof-check.js';
 import type { RoleUseCases } from './roles.js';
 import type { ServerUseCases } from './server.js';
 import type { SessionUseCases } from './sessions.js';
@@ -25,9 +27,15 @@ export interface GatewayServices {
   readonly trust: TrustUseCases;
   readonly server: ServerUseCases;
   readonly policy: PolicyUseCases;
+  readonly proofs: ProofChecker;
+  /** Writing side of the audit log: every operation's one record. */
+  readonly auditTrail: AuditTrail;
+  /** Reading side of the audit log (GET /api/audit). */
+  readonly audit: AuditUseCases;
 }
 
 export { AclUseCases } from './acl.js';
+export { AuditTrail, AuditUseCases, type AuditDraft, type CanReadAudit } from './audit.js';
 export { CertificateUseCases } from './certificates.js';
 export { CryptoUseCases } from './crypto.js';
 export { GroupUseCases } from './groups.js';
@@ -40,4 +48,5 @@ export { NotSavedError, NotVerifiedError } from './read-back.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
+export { ProofChecker, type PresentedRequest } from './proof-check.js';
 export type { Caller } from './session-context.js';

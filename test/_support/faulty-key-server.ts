@@ -33,6 +33,8 @@ export interface Faults {
 /** Wraps a real key server and injects the switched-on faults. */
 export class FaultyKeyServer implements KeyServer {
   readonly faults: Faults = {};
+  /** The operations that reached the real key server, in order (`generateKey`, `grant`, ...). */
+  readonly calls: string[] = [];
   readonly #inner: KeyServer;
 
   constructor(inner: KeyServer) {
@@ -41,6 +43,7 @@ export class FaultyKeyServer implements KeyServer {
 
   login(user: string, password: Secret) {
     if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1'));
+    this.calls.push('login');
     return this.#inner.login(user, password);
   }
 
@@ -56,7 +59,7 @@ export class FaultyKeyServer implements KeyServer {
 
   async connect(token: Secret): Promise<KeyServerConnection> {
     if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
-    return faultyConnection(await this.#inner.connect(token), this.faults);
+    return faultyConnection(await this.#inner.connect(token), this.faults, this.calls);
   }
 
   fingerprint(): string {
@@ -85,13 +88,15 @@ function isAltered(faults: Faults, name: string): boolean {
 }
 
 /** Every connection method goes to the real connection unless a switched-on fault takes it. */
-function faultyConnection(inner: KeyServerConnection, faults: Faults): KeyServerConnection {
+function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: string[]): KeyServerConnection {
   const real = (name: string): AnyMethod => {
     const method = (inner as unknown as Record<string, AnyMethod>)[name]!;
     return (...args) => method.apply(inner, args);
   };
   const wrap = (name: string): AnyMethod => async (...args) => {
-    if (name === 'signOut' || name === 'close') return real(name)(...args);
+    if (name === 'close') return real(name)(...args);
+    calls.push(name);
+    if (name === 'signOut') return real(name)(...args);
     if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
     if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
     const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];

@@ -3,17 +3,27 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../src/app/config.js';
+import { ConfigError, type GatewayConfig } from '../../src/app/config.js';
 import { configFromEnv } from '../../src/app/env-config.js';
+import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-config-'));
+
+function embedded(config: GatewayConfig) {
+  if (config.keyServer.kind !== 'embedded') throw new Error(`expected the embedded key server, got ${config.keyServer.kind}`);
+  return config.keyServer;
+}
+
+function tls(config: GatewayConfig) {
+  if (config.keyServer.kind !== 'tls') throw new Error(`expected the tls key server, got ${config.keyServer.kind}`);
+  return config.keyServer;
+}
 
 test('defaults: 127.0.0.1:8080, embedded key server, tokens that never expire', (t) => {
   const config = configFromEnv({});
   t.is(config.host, '127.0.0.1');
   t.is(config.port, 8080);
-  t.is(config.keyServer.kind, 'embedded');
-  t.is(config.keyServer.tokenTtlSeconds, undefined);
+  t.is(embedded(config).tokenTtlSeconds, undefined);
 });
 
 test('reads the TE_* variables and the seed file', (t) => {
@@ -28,12 +38,42 @@ test('reads the TE_* variables and the seed file', (t) => {
   });
   t.is(config.port, 9000);
   t.is(config.host, '0.0.0.0');
-  t.is(config.keyServer.tokenTtlSeconds, 30);
-  t.is(config.keyServer.adminPassword, 'secret');
-  t.is(config.keyServer.seed?.principals[0]?.name, 'alice');
+  t.is(embedded(config).tokenTtlSeconds, 30);
+  t.is(embedded(config).adminPassword, 'secret');
+  t.is(embedded(config).seed?.principals[0]?.name, 'alice');
+});
+
+const PIN = 'AB:'.repeat(31) + 'AB';
+const URL_ENV = { TE_GATEWAY_KEYSERVER_URL: 'https://ks.example:8443' };
+
+test('a key-server URL with a pinned fingerprint selects the tls key server, pin normalised', (t) => {
+  const config = tls(configFromEnv({ ...URL_ENV, TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN, TE_KEYSERVER_SEED: join(dir, 'none.json') }));
+  t.is(config.url, 'https://ks.example:8443');
+  t.is(config.fingerprint, 'ab'.repeat(32));
+  t.is(config.ca, undefined);
+  t.is(config.timeoutMs, 5_000);
+  t.true(config.resumeSessions);
+});
+
+test('a key-server URL with a CA file reads the PEM, and the timeout is configurable', async (t) => {
+  const ca = join(dir, 'ca.pem');
+  writeFileSync(ca, (await createIdentityCertificate()).certPem);
+  const config = tls(configFromEnv({ ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: ca, TE_GATEWAY_KEYSERVER_TIMEOUT_MS: '750' }));
+  t.regex(config.ca!, /BEGIN CERTIFICATE/);
+  t.is(config.fingerprint, undefined);
+  t.is(config.timeoutMs, 750);
 });
 
 const bad: [string, Record<string, string>, RegExp][] = [
+  ['a key-server URL without a CA or a fingerprint', URL_ENV, /^TE_GATEWAY_KEYSERVER_CA or TE_GATEWAY_KEYSERVER_FINGERPRINT:/],
+  ['a key-server URL with both a CA and a fingerprint', { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: '/x', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_FINGERPRINT:/],
+  ['a key-server URL that is not https', { TE_GATEWAY_KEYSERVER_URL: 'http://ks:8443', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_URL:/],
+  ['a key-server URL with a path', { TE_GATEWAY_KEYSERVER_URL: 'https://ks:8443/v1', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_URL:/],
+  ['a fingerprint that is not SHA-256 hex', { ...URL_ENV, TE_GATEWAY_KEYSERVER_FINGERPRINT: 'abcd' }, /^TE_GATEWAY_KEYSERVER_FINGERPRINT:/],
+  ['a CA file that does not exist', { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: join(dir, 'none.pem') }, /^TE_GATEWAY_KEYSERVER_CA:.*ENOENT/],
+  ['a CA file that holds no certificate', { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: new URL(import.meta.url).pathname }, /^TE_GATEWAY_KEYSERVER_CA:.*no PEM/],
+  ['a zero key-server timeout', { ...URL_ENV, TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN, TE_GATEWAY_KEYSERVER_TIMEOUT_MS: '0' }, /^TE_GATEWAY_KEYSERVER_TIMEOUT_MS:/],
+  ['a key-server fingerprint without a URL', { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_FINGERPRINT:.*TE_GATEWAY_KEYSERVER_URL/],
   ['a port that is not a number', { TE_GATEWAY_PORT: 'http' }, /^TE_GATEWAY_PORT:/],
   ['a port out of range', { TE_GATEWAY_PORT: '70000' }, /^TE_GATEWAY_PORT:/],
   ['a zero token lifetime', { TE_KEYSERVER_TOKEN_TTL_SECONDS: '0' }, /^TE_KEYSERVER_TOKEN_TTL_SECONDS:/],

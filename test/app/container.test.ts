@@ -9,7 +9,7 @@ import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 test('the container resolves every token, each to one shared instance', async (t) => {
   const config = parseGatewayConfig({});
   const clock = new ManualClock();
-  const { keyServer } = await startEmbeddedKeyServer(config.keyServer, clock, new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded' }, clock, new CryptoRandom());
   const container = buildContainer(config, keyServer, { clock, logger: new MemoryLogger() });
   for (const id of ALL_TOKENS) {
     const value = container.get(id);

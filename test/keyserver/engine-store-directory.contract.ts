@@ -4,8 +4,12 @@ import type { PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 
 export type EngineStoreFactory = () => EngineStore;
 
+let systemIds = 1000;
+
+/** A principal row; system ids are unique, as the engine hands them out. */
 function principal(name: string, kind: PrincipalRow['kind'] = 'user', id = name.padEnd(16, '0').slice(0, 16)): PrincipalRow {
-  return { name, kind, systemId: 1, principalId: Buffer.from(id).toString('hex').slice(0, 16), disabled: false, roles: [], createdAt: 0 };
+  systemIds += 1;
+  return { name, kind, systemId: systemIds, principalId: Buffer.from(id).toString('hex').slice(0, 16), disabled: false, roles: [], createdAt: 0 };
 }
 
 /**
@@ -34,6 +38,42 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
     t.is(store.principalByName('alice'), undefined);
     t.is(store.principalById(row.principalId), undefined);
     t.deepEqual(store.principalsAfter(undefined, 10), []);
+    store.close();
+  });
+
+  test(title('deleting a principal takes its memberships, tokens and enrolled certificates, and nothing of others'), (t) => {
+    const store = make();
+    const [dora, erin, team] = [principal('dora'), principal('erin'), principal('team', 'group')];
+    for (const row of [dora, erin, team]) store.putPrincipal(row);
+    store.putMembership(team.principalId, dora.principalId);
+    store.putMembership(team.principalId, erin.principalId);
+    store.putToken({ tokenHash: 'dora-token', principalId: dora.principalId, issuedAt: 0, expiresAt: undefined });
+    store.putToken({ tokenHash: 'erin-token', principalId: erin.principalId, issuedAt: 0, expiresAt: undefined });
+    store.putCertificate({ id: 'a'.repeat(64), pem: 'dora', role: 'enrolled', principalId: dora.principalId, createdAt: 0 });
+    store.putCertificate({ id: 'b'.repeat(64), pem: 'erin', role: 'enrolled', principalId: erin.principalId, createdAt: 0 });
+    store.putCertificate({ id: 'c'.repeat(64), pem: 'ca', role: 'authority', createdAt: 0 });
+    store.deletePrincipal(dora.principalId);
+    t.deepEqual(store.memberIdsOf(team.principalId), [erin.principalId]);
+    t.deepEqual(store.groupIdsOf(dora.principalId), []);
+    t.is(store.token('dora-token'), undefined);
+    t.is(store.token('erin-token')?.principalId, erin.principalId);
+    t.deepEqual(store.certificates('enrolled').map((c) => c.pem), ['erin']);
+    t.is(store.certificates('authority').length, 1);
+    store.deletePrincipal(team.principalId);
+    t.deepEqual(store.groupIdsOf(erin.principalId), [], 'a deleted group has no members left');
+    t.is(store.principalByName('erin')?.principalId, erin.principalId);
+    store.close();
+  });
+
+  test(title('rewriting a principal keeps its memberships'), (t) => {
+    const store = make();
+    const [dora, team] = [principal('dora'), principal('team', 'group')];
+    store.putPrincipal(dora);
+    store.putPrincipal(team);
+    store.putMembership(team.principalId, dora.principalId);
+    store.putPrincipal({ ...dora, disabled: true, displayName: 'Dora' });
+    t.deepEqual(store.groupIdsOf(dora.principalId), [team.principalId]);
+    t.like(store.principalByName('dora'), { disabled: true, displayName: 'Dora' });
     store.close();
   });
 

@@ -2,12 +2,21 @@ import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/domain/srp/srp-server.js';
-import { createAuthority, createLeaf } from '../_support/certificates.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
+import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
+import { makeSigner } from '../_support/proof-builder.js';
+
+/** The principals every key server under the contract is seeded with (passwords `<name>-pw`). */
+export const CONTRACT_SEED = {
+  principals: [
+    ...['alice', 'bob', 'carol'].map((name) => ({ name, kind: 'user' as const, password: `${name}-pw` })),
+    { name: 'admin', kind: 'user' as const, password: 'admin-pw', roles: ['admin'] },
+    { name: 'svc', kind: 'service' as const, password: 'svc-pw' },
+  ],
+};
 
 /**
- * A key server under test, seeded with users alice, bob and carol (passwords `<name>-pw`) and `admin`
- * (password `admin-pw`, role admin). `expire`
+ * A key server under test, seeded with CONTRACT_SEED. `expireTokens`
  * makes every token issued so far invalid by letting the server's time pass its token lifetime.
  */
 export interface KeyServerUnderTest {
@@ -126,21 +135,6 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
-  test(title('narrows a scoped token to its keys and rights (OUT_OF_SCOPE beyond them)'), async (t) => {
-    const ks = await make();
-    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
-    const listed = (await alice.generateKey({ keyLen: 16 })).ttag;
-    const other = (await alice.generateKey({ keyLen: 16 })).ttag;
-    const minted = await alice.mintScoped({ objects: [listed], rights: ['mac'], ttlMs: 60_000 });
-    const scoped = await ks.keyServer.connect(minted.token);
-    t.truthy((await scoped.mac(listed, 'AA==')).mac);
-    t.is(await codeOf(scoped.encrypt(listed, { plaintext: 'AA==' })), 'OUT_OF_SCOPE');
-    t.is(await codeOf(scoped.mac(other, 'AA==')), 'OUT_OF_SCOPE');
-    t.is(await codeOf(scoped.generateKey({ keyLen: 16 })), 'OUT_OF_SCOPE');
-    for (const c of [alice, scoped]) await c.close();
-    await ks.close();
-  });
-
   test(title('manages principals, groups and roles for admin, and refuses them to a user'), async (t) => {
     const ks = await make();
     const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
@@ -154,9 +148,13 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.deepEqual((await admin.groupMembers('team')).items.map((p) => p.name), ['dora']);
     t.deepEqual((await admin.principalGroups('dora')).items.map((p) => p.name), ['team']);
     const first = await admin.listPrincipals({ limit: 2 });
-    t.is(first.items.length, 2);
+    t.deepEqual(first.items.map((p) => p.name), ['admin', 'alice']);
     const rest = await admin.listPrincipals({ limit: 500, cursor: first.next });
-    t.deepEqual([...first.items, ...rest.items].map((p) => p.name), ['admin', 'alice', 'bob', 'carol', 'dora', 'team']);
+    // A key server shared by several tests (a daemon) may hold principals of other tests too.
+    const names = [...first.items, ...rest.items].map((p) => p.name);
+    t.deepEqual(names, [...new Set(names)].sort(), 'pages follow on in name order, nothing twice');
+    for (const expected of ['bob', 'carol', 'dora', 'svc', 'team']) t.true(names.includes(expected), expected);
+    t.deepEqual((await admin.listPrincipals({ limit: 500, kind: 'group' })).items.map((p) => p.kind).filter((k) => k !== 'group'), []);
     t.deepEqual(await admin.putRole('reader', ['keys.read']), { name: 'reader', operations: ['keys.read'] });
     t.like(await admin.updatePrincipal('dora', { roles: ['reader'] }), { roles: ['reader'] });
     t.is(await codeOf(alice.createPrincipal({ name: 'eve', kind: 'user' })), 'ROLE_DENIED');
@@ -169,23 +167,44 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title('carries data under cryptography up to the largest request body'), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const { ttag } = await alice.generateKey({ keyLen: 32, label: 'bulk', expiresAt: Date.now() + 3_600_000 });
+    t.like(await alice.readKey(ttag), { label: 'bulk' });
+    t.truthy((await alice.readKey(ttag)).expiresAt);
+    const plaintext = Buffer.alloc(700 * 1024, 7).toString('base64');
+    const sealed = await alice.encrypt(ttag, { plaintext });
+    t.is((await alice.decrypt(ttag, sealed)).plaintext, plaintext);
+    const { mac } = await alice.mac(ttag, plaintext);
+    t.deepEqual(await alice.verifyMac(ttag, plaintext, mac), { valid: true });
+    await alice.close();
+    await ks.close();
+  });
+
   test(title('keeps trusted authorities and enrollments, and answers certificate and server reads'), async (t) => {
     const ks = await make();
     const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
     // Valid for decades either side: the key server under test may run on a manual clock.
     const validity = { notBefore: new Date('2000-01-01'), notAfter: new Date('2099-01-01') };
     const authority = await createAuthority('contract CA', validity);
-    const leaf = await createLeaf(authority, 'carol-cert', validity);
-    t.like(await admin.parseCertificate(leaf.pem), { subject: 'CN=carol-cert' });
+    // A key server shared by several tests (a daemon) may hold other authorities and enrollments.
+    const leaf = await createLeaf(authority, 'bob-cert', validity);
+    t.like(await admin.parseCertificate(leaf.pem), { subject: 'CN=bob-cert' });
     t.is(await codeOf(admin.parseCertificate('garbage')), 'CERTIFICATE_MALFORMED');
     t.like(await admin.verifyCertificate(leaf.pem), { trusted: false });
+    const other = await createLeaf(await createAuthority('untrusted CA', validity), 'bob-other', validity);
+    const refused = await admin.enrollCertificate('bob', other.pem).catch((error: { code?: string; reason?: string }) => error);
+    t.like(refused, { code: 'CONFLICT' });
+    t.truthy((refused as { reason?: string }).reason, 'a refused enrollment says why');
     const ca = await admin.addTrustAuthority(authority.pem);
-    t.deepEqual((await admin.listTrustAuthorities()).items.map((c) => c.id), [ca.id]);
-    const enrolled = await admin.enrollCertificate('carol', leaf.pem);
-    t.like(await admin.readCertificate(enrolled.id), { principal: 'carol' });
+    t.true((await admin.listTrustAuthorities()).items.some((c) => c.id === ca.id));
+    const enrolled = await admin.enrollCertificate('bob', leaf.pem);
+    t.like(await admin.readCertificate(enrolled.id), { principal: 'bob' });
     t.deepEqual(await admin.verifyCertificate(leaf.pem), { trusted: true, chain: [enrolled.id, ca.id] });
-    t.like(await admin.listCertificates({ limit: 10, principal: 'carol' }), { complete: true, items: [{ id: enrolled.id }] });
+    t.like(await admin.listCertificates({ limit: 10, principal: 'bob' }), { complete: true, items: [{ id: enrolled.id }] });
     await admin.removeTrustAuthority(ca.id);
+    t.false((await admin.listTrustAuthorities()).items.some((c) => c.id === ca.id));
     t.like(await admin.verifyCertificate(leaf.pem), { trusted: false });
     t.is(typeof (await admin.serverVersion()).keyServer, 'string');
     t.like(await admin.setParameter('maxPendingLogins', 50), { name: 'maxPendingLogins', value: 50 });
@@ -200,6 +219,79 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const ks = await make();
     t.regex(ks.keyServer.fingerprint(), /^[0-9a-f]{64}$/);
     await t.notThrowsAsync(ks.keyServer.ping());
+    await ks.close();
+  });
+
+  async function as(ks: KeyServerUnderTest, user: string) {
+    return ks.keyServer.connect((await ks.keyServer.login(user, new Secret(`${user}-pw`))).token);
+  }
+
+  test(title('certificate login: a trusted, enrolled leaf signs the challenge; a challenge is single use'), async (t) => {
+    const ks = await make();
+    const admin = await as(ks, 'admin');
+    const authority = await createAuthority('contract CA');
+    const leaf = await createLeaf(authority, 'carol-cert');
+    t.is(await codeOf(admin.addTrustAuthority(leaf.pem)), 'BAD_REQUEST', 'a leaf is not an authority');
+    t.is((await admin.addTrustAuthority(authority.pem)).id.length, 64);
+    const enrolled = await admin.enrollCertificate('carol', leaf.pem);
+    t.is(enrolled.principal, 'carol');
+    const signer = await makeSigner('RS256');
+    const { jkt } = await admin.putSenderKey('carol', signer.publicJwk);
+    t.is(jkt, signer.jkt);
+    const challenge = await ks.keyServer.certificateChallenge(leaf.pem);
+    t.is(Buffer.from(challenge.challenge, 'base64url').length, 32);
+    const signature = Buffer.from(signChallenge(leaf, challenge.challenge), 'base64url');
+    const login = await ks.keyServer.certificateLogin(challenge.challengeId, signature);
+    t.is(login.identity.user, 'carol');
+    t.is(login.jkt, signer.jkt);
+    t.is(await codeOf(ks.keyServer.certificateLogin(challenge.challengeId, signature)), 'WRONG_CREDENTIAL');
+    const other = await ks.keyServer.certificateChallenge(leaf.pem);
+    t.is(await codeOf(ks.keyServer.certificateLogin(other.challengeId, Buffer.alloc(256, 1))), 'WRONG_CREDENTIAL');
+    await admin.close();
+    await ks.close();
+  });
+
+  test(title('a scoped token reaches only its keys and rights'), async (t) => {
+    const ks = await make();
+    const alice = await as(ks, 'alice');
+    const inside = (await alice.generateKey({ keyLen: 16 })).ttag;
+    const outside = (await alice.generateKey({ keyLen: 16 })).ttag;
+    const minted = await alice.mintScoped({ objects: [inside], rights: ['export'], ttlMs: 60_000 });
+    t.deepEqual(minted.scope, { [inside]: ['export'] });
+    const scoped = await ks.keyServer.connect(minted.token);
+    t.is((await scoped.exportKey(inside)).key.length, 16);
+    t.is(await codeOf(scoped.exportKey(outside)), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.mac(inside, 'AA==')), 'OUT_OF_SCOPE', 'a right the token was not given');
+    t.is(await codeOf(scoped.encrypt(outside, { plaintext: 'AA==' })), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.readAcl(inside)), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.generateKey({ keyLen: 16 })), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.mintScoped({ objects: [inside], ttlMs: 60_000 })), 'OUT_OF_SCOPE');
+    await ks.close();
+  });
+
+  test(title('only a principal holding session.delegate mints delegated tokens'), async (t) => {
+    const ks = await make();
+    const svc = await as(ks, 'svc');
+    const minted = await svc.mintDelegated({ principal: 'alice' });
+    t.is(minted.actingFor, 'svc');
+    const delegated = await ks.keyServer.connect(minted.token);
+    t.is((await delegated.whoami()).user, 'alice');
+    const alice = await as(ks, 'alice');
+    t.is(await codeOf(alice.mintDelegated({ principal: 'bob' })), 'ROLE_DENIED');
+    t.is(await codeOf(svc.mintDelegated({ principal: 'nobody' })), 'NOT_FOUND');
+    await ks.close();
+  });
+
+  test(title('the provisioning policy reads and writes; an unknown parameter is NOT_FOUND'), async (t) => {
+    const ks = await make();
+    const admin = await as(ks, 'admin');
+    t.is((await admin.readPolicy()).autoProvision, false);
+    t.is((await admin.setPolicy('autoProvision', true)).autoProvision, true);
+    t.is(await codeOf(admin.setPolicy('colour', 'blue')), 'NOT_FOUND');
+    t.is(await codeOf(admin.setPolicy('nameAttribute', 'O')), 'BAD_REQUEST');
+    t.is((await admin.setPolicy('autoProvision', false)).autoProvision, false);
+    const alice = await as(ks, 'alice');
+    t.is(await codeOf(alice.readPolicy()), 'ROLE_DENIED');
     await ks.close();
   });
 }

@@ -1,18 +1,17 @@
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
-import { keyServerContract } from './key-server.contract.js';
+import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
 
 const TOKEN_TTL_SECONDS = 600;
 
 keyServerContract('embedded', async () => {
-  const clock = new ManualClock();
+  const clock = new ManualClock(Date.now());
   const { keyServer } = await startEmbeddedKeyServer(
     {
       kind: 'embedded',
       tokenTtlSeconds: TOKEN_TTL_SECONDS,
-      adminPassword: 'admin-pw',
-      seed: { principals: ['alice', 'bob', 'carol'].map((name) => ({ name, kind: 'user' as const, password: `${name}-pw` })) },
+      seed: CONTRACT_SEED,
     },
     clock,
     new CryptoRandom(),

@@ -1,4 +1,5 @@
-import { createHash, createPublicKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
+import { jwkThumbprint } from '../proof/jwk-thumbprint.js';
 import { BadRequestError } from '../errors/index.js';
 
 /** A public key a session is bound to, and its RFC 7638 thumbprint. */
@@ -9,14 +10,7 @@ export interface SenderKey {
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
 
-/**
- * RFC 7638 §3: SHA-256 over the required members in lexicographic order, base64url. EC: crv, kty,
- * x, y; RSA: e, kty, n.
- */
-export function jwkThumbprint(jwk: Readonly<Record<string, unknown>>): string {
-  const members = jwk.kty === 'EC' ? { crv: jwk.crv, kty: 'EC', x: jwk.x, y: jwk.y } : { e: jwk.e, kty: 'RSA', n: jwk.n };
-  return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
-}
+export { jwkThumbprint };
 
 /**
  * Validates a sender key (api-surface.md operations 4 and 28): a public EC P-256 key, or with

@@ -12,7 +12,10 @@ export interface EngineStore {
   nextSystemId(): number;
   /** Principals ordered by name (code-unit order), strictly after `after`, at most `limit`, of one kind if given. */
   principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[];
-  /** Removes the principal row (tokens, memberships and certificates are removed by their own methods). */
+  /**
+   * Removes the principal, and with it its memberships (as member and as group), its tokens and its
+   * enrolled certificates. Keys it owns and ACL entries naming it stay (a key outlives its owner).
+   */
   deletePrincipal(principalId: string): void;
 
   /** Group memberships: group principal id -> member principal ids. Putting an existing pair is a no-op. */
@@ -36,6 +39,8 @@ export interface EngineStore {
   deleteToken(tokenHash: string): void;
   /** Ends every token of one principal (deleted or disabled). */
   deleteTokensOf(principalId: string): void;
+  /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */
+  deleteExpiredTokens(now: number): number;
 
   certificate(id: string): CertificateRow | undefined;
   certificates(role: CertificateRow['role']): CertificateRow[];

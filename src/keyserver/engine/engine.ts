@@ -186,6 +186,11 @@ export class KeyServerEngine {
     this.#store.deleteToken(hashToken(token));
   }
 
+  /** Forgets tokens past their lifetime (a durable store would otherwise keep them for ever). */
+  sweepExpiredTokens(): number {
+    return this.#store.deleteExpiredTokens(this.#now());
+  }
+
   whoami(token: string): Identity {
     return identityOf(this.authenticate(token).principal);
   }

@@ -48,6 +48,9 @@ export class MemoryEngineStore implements EngineStore {
     const name = this.#byId.get(principalId);
     this.#byId.delete(principalId);
     if (name !== undefined) this.#principals.delete(name);
+    this.deleteMembershipsOf(principalId);
+    this.deleteTokensOf(principalId);
+    for (const [id, row] of this.#certificates) if (row.role === 'enrolled' && row.principalId === principalId) this.#certificates.delete(id);
   }
 
   groupIdsOf(memberId: string): string[] {
@@ -123,6 +126,17 @@ export class MemoryEngineStore implements EngineStore {
 
   deleteCertificate(id: string): void {
     this.#certificates.delete(id);
+  }
+
+  deleteExpiredTokens(now: number): number {
+    let removed = 0;
+    for (const [hash, row] of this.#tokens) {
+      if (row.expiresAt !== undefined && row.expiresAt <= now) {
+        this.#tokens.delete(hash);
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   setting(name: string): string | undefined {

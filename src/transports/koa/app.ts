@@ -5,6 +5,7 @@ import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
 import { cors } from './cors.js';
+import { auditRequests } from './audit.middleware.js';
 import { errorHandler } from './error-handler.js';
 import { requestContext } from './request-id.js';
 import { rootErrorMapper } from './root/root.errors.js';
@@ -15,6 +16,8 @@ export interface KoaAppOptions {
   readonly logger: Logger;
   /** Exact browser origins allowed cross-origin access; empty: no CORS header of any kind. */
   readonly corsOrigins?: readonly string[];
+  /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
+  readonly publicOrigin?: string | undefined;
 }
 
 /**
@@ -24,9 +27,14 @@ export interface KoaAppOptions {
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
-  app.use(requestContext());
+  app.use(requestContext(options.publicOrigin));
   app.use(cors(options.corsOrigins ?? [], options.logger));
-  app.use(errorHandler((path) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper), options.logger));
+  // Two error handlers around the audit step: the inner one shapes the route's failure before it is
+  // recorded; the outer one shapes the audit step's own refusal (a sensitive success left unrecorded).
+  const mapper = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
+  app.use(errorHandler(mapper, options.logger));
+  app.use(auditRequests(services.auditTrail));
+  app.use(errorHandler(mapper, options.logger));
   for (const step of apiMiddleware(services)) app.use(step);
   app.use(rootRouter(services).routes());
   // Reached only when no route answered: seed 000 §4, any other method and path is a 404.

@@ -28,6 +28,7 @@ export function errorHandler(mapperFor: (path: string) => ErrorMapper, logger: L
         logger.warn('request failed', { requestId: ctx.state.requestId, code: thrown.code, cause: describe(thrown.cause) });
       }
       const response = mapperFor(ctx.path)(error, ctx);
+      ctx.state.errorCode = error.code;
       ctx.status = response.status;
       for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
       ctx.body = response.body;

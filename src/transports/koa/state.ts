@@ -1,8 +1,12 @@
+import type { ErrorCode } from '../../domain/errors/error-codes.js';
+import type { AuditDraft } from '../../use-cases/audit.js';
 import type { Caller } from '../../use-cases/session-context.js';
 
 /** The request-scoped namespace, typed once (`ctx.state`). */
 export interface GatewayState {
   requestId: string;
+  /** The URL a proof's `htu` must name: the public origin (or scheme and Host) and the path. */
+  htu: string;
   /** The exact request body bytes as received (empty when there was none). */
   rawBody?: Buffer;
   caller?: Caller;
@@ -10,4 +14,8 @@ export interface GatewayState {
   credential?: string | undefined;
   /** The methods a known path allows, for a 405's `Allow` header. */
   allow?: string;
+  /** This request's audit record in the making (audit.middleware.ts). */
+  audit?: AuditDraft;
+  /** The code of the error the response was shaped from, for the audit record. */
+  errorCode?: ErrorCode;
 }

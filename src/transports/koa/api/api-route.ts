@@ -1,5 +1,7 @@
 import { Router } from '@koa/router';
+import type { Next } from 'koa';
 import type { z } from 'zod';
+import { beginAudit, nameAuditedOperation, noteAudit } from '../audit.middleware.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
@@ -29,6 +31,14 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   readonly body?: z.ZodType<B>;
   readonly query?: z.ZodType<Q>;
   readonly success: { readonly status: number; readonly schema?: z.ZodType };
+  /**
+   * A state change or a release of protected material: its audit record is stored (as pending) before
+   * the handler runs, and the handler does not run when it cannot be (fail closed). Default: every
+   * method but GET.
+   */
+  readonly sensitive?: boolean;
+  /** What the audit record names as the object; default: the `ttag`, `name` or `id` path parameter. */
+  readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
 }
 
@@ -37,16 +47,28 @@ export function route<B = undefined, Q = undefined>(definition: ApiRoute<B, Q>):
   return definition as unknown as ApiRoute;
 }
 
-/** Mounts routes on a router: parse -> session (and its proof) -> handler. */
+/**
+ * Mounts routes on a router: name the operation for the audit log -> session (and its proof) ->
+ * parse -> begin the audit record of a sensitive operation -> handler.
+ */
 export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireBearer(services);
   for (const definition of routes) {
-    const steps = definition.auth === 'session' ? [session] : [];
+    const name = async function nameOperation(ctx: ApiContext, next: Next) {
+      nameAuditedOperation(ctx, definition.operationId);
+      await next();
+    };
+    const steps = definition.auth === 'session' ? [name, session] : [name];
+    const sensitive = definition.sensitive ?? definition.method !== 'GET';
     const handler = async function runRoute(ctx: ApiContext) {
       const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
       const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
-      await definition.handle(ctx, { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} });
+      const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
+      const object = definition.auditObject ? definition.auditObject(input) : (input.params.ttag ?? input.params.name ?? input.params.id);
+      if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
+      else if (object !== undefined) noteAudit(ctx, { object });
+      await definition.handle(ctx, input);
     };
     const method = definition.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](definition.path, ...(steps as []), handler);

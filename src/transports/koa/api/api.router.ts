@@ -6,6 +6,7 @@ import type { GatewayState } from '../state.js';
 import { aclRoutes } from './acl.routes.js';
 import { certificateRoutes } from './certificates.routes.js';
 import { mountRoutes, type ApiRoute } from './api-route.js';
+import { auditRoutes } from './audit.routes.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
@@ -36,6 +37,7 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
     ...trustRoutes(services),
     ...serverRoutes(services),
     ...policyRoutes(services),
+    ...auditRoutes(services),
     ...healthRoutes(services),
   ];
 }

@@ -1,10 +1,14 @@
 import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { GRANT_RIGHTS } from '../../../domain/acl/acl.js';
+import { aclEntryObject } from '../../../domain/audit/audit.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
+import { authenticate } from '../authenticate.js';
+import { sessionHeaderCredential } from '../credential.js';
+import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../audit.middleware.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';
@@ -13,18 +17,33 @@ import { exportRequest, generateRequest, grantRequest, loginRequest, revokeReque
 
 type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
 
-/** Names the operation for the error mapper (`<op> denied or failed`). */
+/** The seven operations' ids in the audit log (api-surface.md "Audit"). */
+const AUDIT_OPERATIONS = {
+  login: 'login',
+  logout: 'logout',
+  generate: 'keys.generate',
+  export: 'keys.export',
+  grant: 'keys.grant',
+  revoke: 'keys.revoke',
+  health: 'health',
+} as const satisfies Record<RootOperation, string>;
+
+/** Names the operation for the error mapper (`<op> denied or failed`) and for the audit log. */
 function operation(name: RootOperation) {
   return async function nameOperation(ctx: RootContext, next: Next) {
     ctx.state.operation = name;
+    nameAuditedOperation(ctx, AUDIT_OPERATIONS[name]);
     await next();
   };
 }
 
-/** Seed 000 §5: every route but login and health needs `X-Session`. */
+/**
+ * Seed 000 §5: every route but login and health needs `X-Session`; a bound session needs its proof
+ * here too, `ath` then hashing the `X-Session` value.
+ */
 function requireSession(services: GatewayServices) {
   return async function authenticateSession(ctx: RootContext, next: Next) {
-    ctx.state.caller = await services.sessions.authenticate(ctx.get('X-Session') || undefined);
+    await authenticate(ctx, services, sessionHeaderCredential(ctx));
     await next();
   };
 }
@@ -37,37 +56,51 @@ function caller(ctx: RootContext): Caller {
 export function rootRouter(services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireSession(services);
+  // Each state change, session mint or key release below is begun in the audit log first (fail closed).
+  const begin = (ctx: RootContext, about?: AuditAbout) => beginAudit(services.auditTrail, ctx, about);
 
   router.post('/login', operation('login'), async (ctx: RootContext) => {
     const body = parseWith(loginRequest, await readJsonBody(ctx));
+    await begin(ctx, { principal: body.user });
     const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password));
+    noteAudit(ctx, { sessionRef: minted.ref });
     ctx.body = { sessionId, ...minted.identity, hasToken: true };
   });
 
   router.post('/logout', operation('logout'), session, async (ctx: RootContext) => {
+    await begin(ctx);
     await services.sessions.logout(caller(ctx));
     ctx.body = { ok: true };
   });
 
   router.post('/keys', operation('generate'), session, async (ctx: RootContext) => {
     parseWith(generateRequest, await readJsonBody(ctx));
-    ctx.body = await services.keys.generate(caller(ctx), { keyLen: 16 });
+    await begin(ctx);
+    const generated = await services.keys.generate(caller(ctx), { keyLen: 16 });
+    noteAudit(ctx, { object: generated.ttag });
+    ctx.body = generated;
   });
 
   router.post('/keys/export', operation('export'), session, async (ctx: RootContext) => {
     const body = parseWith(exportRequest, await readJsonBody(ctx));
-    ctx.body = await services.keys.export(caller(ctx), parseTtag(body.ttag), body.clientPubKey);
+    const ttag = parseTtag(body.ttag);
+    await begin(ctx, { object: ttag });
+    ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey);
   });
 
   router.post('/keys/grant', operation('grant'), session, async (ctx: RootContext) => {
     const body = parseWith(grantRequest, await readJsonBody(ctx));
-    const entry = await services.acl.grant(caller(ctx), parseTtag(body.ttag), body.grantee, GRANT_RIGHTS);
+    const ttag = parseTtag(body.ttag);
+    await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
+    const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS);
     ctx.body = { ok: true, grantee: entry.principal };
   });
 
   router.post('/keys/revoke', operation('revoke'), session, async (ctx: RootContext) => {
     const body = parseWith(revokeRequest, await readJsonBody(ctx));
-    await services.acl.revoke(caller(ctx), parseTtag(body.ttag), body.grantee);
+    const ttag = parseTtag(body.ttag);
+    await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
+    await services.acl.revoke(caller(ctx), ttag, body.grantee);
     ctx.body = { ok: true };
   });
 

@@ -1,0 +1,69 @@
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint } from 'jose';
+import type { ProofExpectations, ProofKeyCache } from '../src/domain/proof/proof.js';
+import { verifyProof } from '../src/domain/proof/verify-proof.js';
+import { LruProofKeyCache } from '../src/use-cases/proof-key-cache.js';
+
+/** Seconds per proof measurement; `KEYGATE_BENCH_PROOF_SECONDS` changes it (bounded to 0.2..30). */
+const SECONDS = Math.min(30, Math.max(0.2, Number(process.env.KEYGATE_BENCH_PROOF_SECONDS ?? 2)));
+const DISTINCT_PROOFS = 256;
+const NOW = Date.UTC(2026, 0, 1, 12);
+
+interface ProofRow {
+  readonly name: string;
+  readonly perSecond: number;
+  readonly meanMicros: number;
+  readonly runs: number;
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
+
+/** Distinct valid proofs of one fresh key for one request, and what they are checked against. */
+async function proofsFor(alg: 'ES256' | 'RS256'): Promise<{ proofs: string[]; expected: ProofExpectations }> {
+  const { privateKey, publicKey } =
+    alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const request = { method: 'POST', htu: 'https://gateway.example/api/crypto/encrypt', credential: randomBytes(32).toString('base64url'), body: randomBytes(256) };
+  const signingKey: KeyObject | { key: KeyObject; dsaEncoding: 'ieee-p1363' } =
+    alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey;
+  const bound = { htm: request.method, htu: request.htu, iat: NOW / 1000, ath: sha256(request.credential), bth: sha256(request.body) };
+  const proofs = Array.from({ length: DISTINCT_PROOFS }, () => {
+    const claims = { jti: randomBytes(16).toString('base64url'), ...bound };
+    const input = `${b64({ typ: 'dpop+jwt', alg, jwk })}.${b64(claims)}`;
+    return `${input}.${sign('sha256', Buffer.from(input), signingKey).toString('base64url')}`;
+  });
+  return { proofs, expected: { ...request, jkt: await calculateJwkThumbprint(jwk as Record<string, string>) } };
+}
+
+/** Verifies proofs one after another for `SECONDS`, on this thread only. */
+async function measureProofs(name: string, alg: 'ES256' | 'RS256', keyCache?: ProofKeyCache): Promise<ProofRow> {
+  const { proofs, expected } = await proofsFor(alg);
+  const options = keyCache ? { keyCache } : {};
+  for (const proof of proofs.slice(0, 32)) await verifyProof([proof], expected, NOW, options);
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  let runs = 0;
+  while (performance.now() < deadline) {
+    await verifyProof([proofs[runs % DISTINCT_PROOFS]!], expected, NOW, options);
+    runs++;
+  }
+  const elapsedMs = performance.now() - started;
+  return { name, perSecond: (runs * 1000) / elapsedMs, meanMicros: (elapsedMs * 1000) / runs, runs };
+}
+
+/** `verifyProof` throughput in-process, with and without the key cache, for both algorithms. */
+export async function benchProofVerification(): Promise<ProofRow[]> {
+  const rows = [
+    await measureProofs('verifyProof ES256 (key cached)', 'ES256', new LruProofKeyCache()),
+    await measureProofs('verifyProof ES256 (key imported each time)', 'ES256'),
+    await measureProofs('verifyProof RS256 (key cached)', 'RS256', new LruProofKeyCache()),
+    await measureProofs('verifyProof RS256 (key imported each time)', 'RS256'),
+  ];
+  process.stdout.write(`\nproof verification, one thread, ${SECONDS}s each\n`);
+  process.stdout.write(`${'target'.padEnd(44)}${'proofs/s'.padStart(10)}${'mean us'.padStart(9)}${'runs'.padStart(9)}\n`);
+  for (const { name, perSecond, meanMicros, runs } of rows) {
+    process.stdout.write(`${name.padEnd(44)}${perSecond.toFixed(0).padStart(10)}${meanMicros.toFixed(1).padStart(9)}${String(runs).padStart(9)}\n`);
+  }
+  return rows;
+}

@@ -1,0 +1,60 @@
+import type pg from 'pg';
+import { AuditUnavailableError } from '../../domain/audit/audit.errors.js';
+
+/**
+ * The schema, one entry per version, over the quoted schema name; the table
+ * `keygate_audit_schema_version` holds how many have run. A migration is appended, never edited.
+ * `id` sorts with the "C" collation so that every store orders ids bytewise.
+ */
+const MIGRATIONS: readonly ((schema: string) => string)[] = [
+  (s) => `
+    CREATE TABLE ${s}.audit_record (
+      id text COLLATE "C" PRIMARY KEY,
+      at timestamptz NOT NULL,
+      request_id text NOT NULL,
+      principal text,
+      session_ref text,
+      operation text NOT NULL,
+      object text,
+      outcome text NOT NULL CHECK (outcome IN ('pending', 'ok', 'denied', 'error')),
+      status integer NOT NULL,
+      code text
+    );
+    CREATE INDEX audit_record_newest ON ${s}.audit_record (at DESC, id DESC);
+    CREATE INDEX audit_record_principal ON ${s}.audit_record (principal, at DESC, id DESC);`,
+];
+
+/**
+ * Brings the schema to the current version in one transaction. Gateways booting together take turns
+ * on an advisory lock, so each migration runs once; a database newer than this code is refused.
+ */
+export async function migratePostgresAudit(pool: pg.Pool, schema: string): Promise<void> {
+  const s = `"${schema}"`;
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`keygate.audit.${schema}`]);
+    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.keygate_audit_schema_version (version integer NOT NULL)`);
+    const found = await client.query<{ version: number }>(`SELECT version FROM ${s}.keygate_audit_schema_version`);
+    let version = found.rows[0]?.version ?? 0;
+    if (found.rowCount === 0) await client.query(`INSERT INTO ${s}.keygate_audit_schema_version (version) VALUES (0)`);
+    if (version > MIGRATIONS.length) {
+      throw new AuditUnavailableError(`the audit database has schema version ${version}; this keygate knows up to ${MIGRATIONS.length}`);
+    }
+    for (; version < MIGRATIONS.length; version += 1) {
+      await client.query(MIGRATIONS[version]!(s));
+      await client.query(`UPDATE ${s}.keygate_audit_schema_version SET version = $1`, [version + 1]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    failed = true;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    // A connection that failed mid-migration is dropped, not handed back to the pool.
+    client.release(failed);
+  }
+}

@@ -1,0 +1,69 @@
+import type Database from 'better-sqlite3';
+
+/** A write waiting for the next commit. */
+interface QueuedWrite {
+  readonly write: () => unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+type Outcome = { readonly value: unknown; readonly error?: undefined } | { readonly error: unknown };
+
+/**
+ * Group commit for a synchronous SQLite connection: writes queued in the same turn of the event loop are
+ * committed in one transaction, so one fsync serves them all. A write resolves only once the commit
+ * holding it is on disk. A constraint failure undoes its own statement and rejects that write alone;
+ * any other failure aborts the commit and rejects every write in it (nothing of it was stored).
+ */
+export class SqliteGroupCommit {
+  readonly #db: Database.Database;
+  readonly #commit: Database.Transaction<(batch: readonly QueuedWrite[]) => Outcome[]>;
+  readonly #failure: (error: unknown) => unknown;
+  #queue: QueuedWrite[] = [];
+
+  /** `failure` turns a store failure into the error every write of a failed commit is rejected with. */
+  constructor(db: Database.Database, failure: (error: unknown) => unknown) {
+    this.#db = db;
+    this.#failure = failure;
+    this.#commit = db.transaction((batch: readonly QueuedWrite[]) => batch.map((queued) => attempt(db, queued.write)));
+  }
+
+  /** Queues a write; resolves with its result after the commit, rejects with its own or the commit's error. */
+  run(write: () => unknown): Promise<unknown> {
+    if (!this.#db.open) return Promise.reject(this.#failure(new Error('the database is closed')));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ write, resolve, reject });
+      if (this.#queue.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** Commits what is queued now (also called before the connection closes). */
+  flush(): void {
+    const batch = this.#queue;
+    if (batch.length === 0) return;
+    this.#queue = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.#commit.immediate(batch);
+    } catch (error) {
+      const failure = this.#failure(error);
+      for (const queued of batch) queued.reject(failure);
+      return;
+    }
+    batch.forEach((queued, i) => {
+      const outcome = outcomes[i]!;
+      if ('value' in outcome) queued.resolve(outcome.value);
+      else queued.reject(outcome.error);
+    });
+  }
+}
+
+function attempt(db: Database.Database, write: () => unknown): Outcome {
+  try {
+    return { value: write() };
+  } catch (error) {
+    // A constraint failure that took the whole transaction with it (RAISE(ROLLBACK)) fails the commit.
+    if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !db.inTransaction) throw error;
+    return { error };
+  }
+}

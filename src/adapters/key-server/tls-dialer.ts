@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { KeyServerUnavailableError, isKeygateError } from '../../domain/errors/index.js';
+
+/** How the gateway trusts the daemon: exactly one of a CA (PEM) or a pinned certificate fingerprint. */
+export type TlsTrust = { readonly ca: string; readonly fingerprint?: undefined } | { readonly ca?: undefined; readonly fingerprint: string };
+
+export interface TlsDialerOptions {
+  readonly url: URL;
+  readonly trust: TlsTrust;
+  readonly timeoutMs: number;
+  /** Offer the last TLS 1.3 session ticket so a new connection resumes instead of a full handshake. */
+  readonly resumeSessions: boolean;
+}
+
+/**
+ * Opens TLS 1.3 connections to one key-server daemon and resolves only once the peer is validated,
+ * so nothing (no token) is ever written to a server that has not been checked:
+ * - CA trust: Node validates the chain and the host name during the handshake and refuses otherwise;
+ * - pinned trust: the SHA-256 of the peer certificate's DER must equal the pin.
+ * Session tickets are kept only from validated connections. A resumed TLS 1.3 session proves the peer
+ * holds that session's secret, which only the validated server had (RFC 8446 §2.2), so a resumed
+ * connection is accepted without the certificate (which a resumption does not carry).
+ */
+export class TlsDialer {
+  readonly #options: TlsDialerOptions;
+  #session: Buffer | undefined;
+  #fingerprint: string | undefined;
+
+  constructor(options: TlsDialerOptions) {
+    this.#options = options;
+    this.#fingerprint = options.trust.fingerprint;
+  }
+
+  /** The fingerprint the dialer is bound to: the pin, or the last one a CA-validated handshake showed. */
+  get fingerprint(): string | undefined {
+    return this.#fingerprint;
+  }
+
+  /** Forgets the resumable session (the next connection makes a full handshake). */
+  forgetSession(): void {
+    this.#session = undefined;
+  }
+
+  open(): Promise<TLSSocket> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(this.#connectOptions());
+      // Small request writes go out at once (an HTTP agent would set this too); Nagle plus delayed
+      // ACKs would otherwise add tens of milliseconds to a call.
+      socket.setNoDelay(true);
+      let verified = false;
+      const fail = (error: unknown) => {
+        socket.destroy();
+        reject(unavailable(error));
+      };
+      socket.setTimeout(this.#options.timeoutMs, () => fail(new Error(`no TLS handshake within ${this.#options.timeoutMs} ms`)));
+      socket.once('error', fail);
+      socket.on('session', (session: Buffer) => {
+        if (verified && this.#options.resumeSessions) this.#session = session;
+      });
+      socket.once('secureConnect', () => {
+        const problem = this.#verify(socket);
+        if (problem !== undefined) return fail(problem);
+        verified = true;
+        socket.setTimeout(0);
+        socket.removeListener('error', fail);
+        // An error while the socket waits for its first request destroys it; the channel then dials
+        // again, and a request in flight sees the error itself. Without a listener it would crash.
+        socket.on('error', () => undefined);
+        resolve(socket);
+      });
+    });
+  }
+
+  #connectOptions(): ConnectionOptions {
+    const { url, trust } = this.#options;
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return {
+      host,
+      port: Number(url.port || 443),
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      minVersion: 'TLSv1.3',
+      ...(this.#options.resumeSessions && this.#session ? { session: this.#session } : {}),
+      ...(trust.ca !== undefined
+        ? { ca: trust.ca, rejectUnauthorized: true }
+        : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),
+    };
+  }
+
+  /** Answers why the peer is refused, or undefined when it is the server the gateway is bound to. */
+  #verify(socket: TLSSocket): Error | undefined {
+    if (socket.isSessionReused()) return undefined;
+    const raw = socket.getPeerCertificate(true)?.raw;
+    if (!raw) return new Error('the key server showed no certificate');
+    const fingerprint = createHash('sha256').update(raw).digest('hex');
+    const pinned = this.#options.trust.fingerprint;
+    if (pinned !== undefined && fingerprint !== pinned) {
+      return new Error('the key server certificate does not match the pinned fingerprint');
+    }
+    this.#fingerprint = fingerprint;
+    return undefined;
+  }
+}
+
+/**
+ * Every way of not reaching a validated daemon is one error: KEY_SERVER_UNAVAILABLE. Its detail may
+ * reach a client, so it names the failure (ECONNREFUSED, a certificate error code) but not the
+ * daemon's address; the cause, for the logs, has the rest.
+ */
+export function unavailable(error: unknown): KeyServerUnavailableError {
+  if (isKeygateError(error) && error.code === 'KEY_SERVER_UNAVAILABLE') return error as KeyServerUnavailableError;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const what = code ?? (error instanceof Error ? error.message : 'connection failed');
+  return new KeyServerUnavailableError(`key server unavailable: ${what}`, error);
+}

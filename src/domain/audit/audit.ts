@@ -1,0 +1,104 @@
+import type { RandomSource } from '../random-source.js';
+
+/** How an operation ended, as an auditor reads it (api-surface.md "Audit"). */
+export const AUDIT_OUTCOMES = ['ok', 'denied', 'error'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/**
+ * A stored record's outcome: one of the three, or `pending` while a sensitive operation runs. A record
+ * left `pending` is an operation that was begun and whose outcome could never be written (the audit
+ * store failed, or the process stopped, after the operation started): an auditor looks for those.
+ */
+export const AUDIT_RECORD_OUTCOMES = [...AUDIT_OUTCOMES, 'pending'] as const;
+export type AuditRecordOutcome = (typeof AUDIT_RECORD_OUTCOMES)[number];
+
+/**
+ * One audited operation (api-surface.md "Audit"). Never a secret: no password, token, session id, key
+ * material or proof is ever part of a record.
+ */
+export interface AuditRecord {
+  /** 32 lower-case hex characters (128 random bits); see `newAuditId`. */
+  readonly id: string;
+  /** When the request arrived, in milliseconds since the epoch. */
+  readonly at: number;
+  /** The `X-Request-Id` the response carried. */
+  readonly requestId: string;
+  /** The acting principal, by user name (for a login, the name that was tried). */
+  readonly principal?: string;
+  /** The session's short non-secret reference (`sessionRef`), never the session id. */
+  readonly sessionRef?: string;
+  /** Dotted operation id: `login`, `keys.export`, `health`, ... */
+  readonly operation: string;
+  /** What the operation acted on: a ttag, or a ttag and a grantee. */
+  readonly object?: string;
+  readonly outcome: AuditRecordOutcome;
+  /** The HTTP status answered; 0 while pending. */
+  readonly status: number;
+  /** The contract error code, when the operation failed. */
+  readonly code?: string;
+}
+
+/** What finalises a pending record once the response is decided. Given fields replace stored ones. */
+export interface AuditCompletion {
+  readonly outcome: AuditOutcome;
+  readonly status: number;
+  readonly code?: string;
+  readonly principal?: string;
+  readonly sessionRef?: string;
+  readonly object?: string;
+}
+
+/** Status of a pending record: no response has been decided yet. */
+export const PENDING_STATUS = 0;
+
+/** 2xx is ok; 401 and 403 are refusals (api-surface.md: "recorded with outcome denied"); else error. */
+export function outcomeForStatus(status: number): AuditOutcome {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 401 || status === 403) return 'denied';
+  return 'error';
+}
+
+/**
+ * Operations that change state, mint a session or release key material. Like a trusted key manager,
+ * the gateway never performs them without a record the audit store has taken (fail closed).
+ */
+export const SENSITIVE_OPERATIONS: ReadonlySet<string> = new Set([
+  'login',
+  'logout',
+  'keys.generate',
+  'keys.export',
+  'keys.grant',
+  'keys.revoke',
+]);
+
+export function isSensitiveOperation(operation: string): boolean {
+  return SENSITIVE_OPERATIONS.has(operation);
+}
+
+/**
+ * The `object` of a change to a key's ACL: the ttag, one space, the grantee. A ttag is base64 and has
+ * no space, so the pair splits at the first one.
+ */
+export function aclEntryObject(ttag: string, grantee: string): string {
+  return `${ttag} ${grantee}`;
+}
+
+const AUDIT_ID = /^[0-9a-f]{32}$/;
+
+/** A fresh record id: 16 random bytes, lower-case hex (sorts the same bytewise in every store). */
+export function newAuditId(random: RandomSource): string {
+  return Buffer.from(random.bytes(16)).toString('hex');
+}
+
+export function isAuditId(value: string): boolean {
+  return AUDIT_ID.test(value);
+}
+
+/** The record a completion turns a pending record into (absent optional fields stay absent). */
+export function completeRecord(record: AuditRecord, completion: AuditCompletion): AuditRecord {
+  return definedOnly({ ...record, ...definedOnly(completion) }) as AuditRecord;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

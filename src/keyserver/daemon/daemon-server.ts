@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { basename, dirname, extname, join } from 'node:path';
+import { GATEWAY_VERSION } from '../../app/version.js';
+import type { RandomSource } from '../../domain/random-source.js';
+import { KeyServerEngine } from '../engine/engine.js';
+import { seedPrincipals } from '../engine/seed-principals.js';
+import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
+import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
+import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
+import { createDaemonHandler, type DaemonLog } from './daemon-handler.js';
+import type { DaemonOptions } from './daemon-options.js';
+
+/** A running key-server daemon. */
+export interface KeyServerDaemon {
+  readonly url: string;
+  readonly port: number;
+  /** Lower-case hex SHA-256 of the certificate's DER: what a gateway pins. */
+  readonly fingerprint: string;
+  /** The generated passwords of `admin` and `guest` on a first start without seed or admin password. */
+  readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
+  /** Stops listening, ends open connections and closes the data file. */
+  close(): Promise<void>;
+}
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+const random: RandomSource = { bytes: (length) => randomBytes(length) };
+
+/**
+ * Starts `keygate keyserver`: the engine on its SQLite file, served over TLS 1.3 only. Seeding again
+ * on a restart keeps what exists; tokens past their lifetime are swept at start and periodically.
+ */
+export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLog): Promise<KeyServerDaemon> {
+  const identity = await daemonIdentity(options);
+  const engine = new KeyServerEngine({
+    store: new SqliteEngineStore(options.dataPath),
+    now: () => Date.now(),
+    random,
+    tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
+    version: GATEWAY_VERSION,
+    // Shown by operation 44 with secrets redacted.
+    config: {
+      mode: 'daemon',
+      store: options.dataPath === ':memory:' ? 'memory' : 'sqlite',
+      dataPath: options.dataPath,
+      host: options.host,
+      port: options.port,
+      tokenTtlSeconds: options.tokenTtlSeconds,
+      adminPassword: options.adminPassword,
+      seedPrincipals: options.seed?.principals.length ?? 0,
+    },
+  });
+  let server: Server | undefined;
+  try {
+    const generatedPasswords = seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
+    engine.sweepExpiredTokens();
+    server = createServer(
+      { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', handshakeTimeout: 10_000, requestTimeout: 15_000, headersTimeout: 10_000 },
+      createDaemonHandler(engine, log),
+    );
+    const address = await listen(server, options.port, options.host);
+    const sweeper = setInterval(() => engine.sweepExpiredTokens(), SWEEP_INTERVAL_MS);
+    sweeper.unref();
+    const running = server;
+    return {
+      url: `https://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+      port: address.port,
+      fingerprint: certificateFingerprint(identity.certPem),
+      generatedPasswords,
+      async close() {
+        clearInterval(sweeper);
+        await new Promise<void>((done) => {
+          running.close(() => done());
+          running.closeAllConnections();
+        });
+        engine.close();
+      },
+    };
+  } catch (error) {
+    server?.close();
+    engine.close();
+    throw error;
+  }
+}
+
+/** The given certificate, or the one kept beside the data file (made on first start), or, for `:memory:`, a fresh one. */
+async function daemonIdentity(options: DaemonOptions): Promise<IdentityCertificate> {
+  if (options.identity !== undefined) return readIdentity(options.identity);
+  const hosts = [...new Set(['localhost', '127.0.0.1', '::1', hostname(), ...(isWildcard(options.host) ? [] : [options.host])])];
+  if (options.dataPath === ':memory:') return createIdentityCertificate({ hosts });
+  const stem = join(dirname(options.dataPath), basename(options.dataPath, extname(options.dataPath)));
+  return loadOrCreateIdentity({ certPath: `${stem}.identity.crt`, keyPath: `${stem}.identity.key` }, { hosts });
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((ready, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.removeListener('error', fail);
+      ready(server.address() as AddressInfo);
+    });
+  });
+}

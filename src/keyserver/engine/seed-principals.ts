@@ -1,0 +1,36 @@
+import type { RandomSource } from '../../domain/random-source.js';
+import type { KeyServerEngine, NewPrincipal } from './engine.js';
+
+export interface PrincipalSeeding {
+  /** Principals to create; one that already exists is left as it is. */
+  readonly principals?: readonly NewPrincipal[] | undefined;
+  /** Password of the bootstrap user `admin`, created when missing. */
+  readonly adminPassword?: string | undefined;
+}
+
+/**
+ * Seeds an engine at start. With neither principals nor an admin password, and no `admin` yet, it
+ * creates `admin` and `guest` with generated passwords (a fresh key server needs two parties to show
+ * a grant) and answers them, to be shown once; otherwise it answers undefined. Seeding a durable
+ * store again on restart changes nothing.
+ */
+export function seedPrincipals(engine: KeyServerEngine, seeding: PrincipalSeeding, random: RandomSource): Record<string, string> | undefined {
+  for (const principal of seeding.principals ?? []) {
+    if (!engine.hasPrincipal(principal.name)) engine.createPrincipal(principal);
+  }
+  let adminPassword = seeding.adminPassword;
+  let generated: Record<string, string> | undefined;
+  if (adminPassword === undefined && seeding.principals === undefined && !engine.hasPrincipal('admin')) {
+    generated = { admin: generatePassword(random), guest: generatePassword(random) };
+    adminPassword = generated.admin;
+    if (!engine.hasPrincipal('guest')) engine.createPrincipal({ name: 'guest', kind: 'user', password: generated.guest, roles: ['user'] });
+  }
+  if (adminPassword !== undefined && !engine.hasPrincipal('admin')) {
+    engine.createPrincipal({ name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
+  }
+  return generated;
+}
+
+function generatePassword(random: RandomSource): string {
+  return Buffer.from(random.bytes(18)).toString('base64url');
+}

@@ -1,0 +1,103 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The engine's SQLite schema, one entry per version. `PRAGMA user_version` records the version a file
+ * is at; opening a file runs the missing steps in one transaction, and refuses a file written by a
+ * newer keygate rather than guess at its meaning.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE principals (
+    name         TEXT PRIMARY KEY,
+    principal_id TEXT NOT NULL UNIQUE,
+    kind         TEXT NOT NULL CHECK (kind IN ('user', 'group', 'service')),
+    system_id    INTEGER NOT NULL UNIQUE,
+    display_name TEXT,
+    disabled     INTEGER NOT NULL DEFAULT 0,
+    roles        TEXT NOT NULL,
+    srp_salt     BLOB,
+    srp_verifier BLOB,
+    created_at   INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE keys (
+    ttag       TEXT PRIMARY KEY,
+    nid        INTEGER NOT NULL,
+    material   BLOB NOT NULL,
+    owner      TEXT NOT NULL,
+    label      TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    expired    INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE TABLE key_acl (
+    ttag         TEXT NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    principal_id TEXT NOT NULL,
+    rights       TEXT NOT NULL,
+    position     INTEGER NOT NULL,
+    PRIMARY KEY (ttag, principal_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE tokens (
+    token_hash   TEXT PRIMARY KEY,
+    principal_id TEXT NOT NULL,
+    issued_at    INTEGER NOT NULL,
+    expires_at   INTEGER
+  ) STRICT;
+  CREATE INDEX tokens_by_expiry ON tokens (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+  CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+  INSERT INTO counters (name, value) VALUES ('systemId', 1000);
+  `,
+  `
+  ALTER TABLE principals ADD COLUMN sender_key TEXT;
+  ALTER TABLE tokens ADD COLUMN scope TEXT;
+  ALTER TABLE tokens ADD COLUMN acting_for TEXT;
+  CREATE TABLE certificates (
+    id           TEXT PRIMARY KEY,
+    pem          TEXT NOT NULL,
+    role         TEXT NOT NULL CHECK (role IN ('authority', 'enrolled')),
+    principal_id TEXT,
+    created_at   INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX certificates_by_role ON certificates (role);
+  `,
+  // Version 3: the directory. Memberships and tokens name principals by id; deleting a principal
+  // takes its memberships (as member and as group), its tokens and its enrolled certificates with it.
+  // Keys and their ACL entries stay: a key outlives its owner, shown as a missing principal.
+  `
+  CREATE TABLE memberships (
+    group_id  TEXT NOT NULL,
+    member_id TEXT NOT NULL,
+    PRIMARY KEY (group_id, member_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX memberships_by_member ON memberships (member_id, group_id);
+  CREATE TABLE roles (
+    name       TEXT PRIMARY KEY,
+    operations TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX tokens_by_principal ON tokens (principal_id);
+  CREATE INDEX principals_by_kind ON principals (kind, name);
+  CREATE TRIGGER principal_deleted AFTER DELETE ON principals BEGIN
+    DELETE FROM memberships WHERE group_id = OLD.principal_id OR member_id = OLD.principal_id;
+    DELETE FROM tokens WHERE principal_id = OLD.principal_id;
+    DELETE FROM certificates WHERE role = 'enrolled' AND principal_id = OLD.principal_id;
+  END;
+  `,
+];
+
+export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings an open database to the current schema version (or to `target`, an older one: how a test
+ * makes a file as an earlier keygate left it).
+ */
+export function migrateEngineSchema(db: Database, target = ENGINE_SCHEMA_VERSION): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > ENGINE_SCHEMA_VERSION) {
+    throw new Error(`the key-server data file is at schema version ${version}; this keygate knows up to ${ENGINE_SCHEMA_VERSION}`);
+  }
+  if (version >= target) return;
+  db.transaction(() => {
+    for (const step of MIGRATIONS.slice(version, target)) db.exec(step);
+    db.pragma(`user_version = ${target}`);
+  })();
+}

@@ -1,0 +1,333 @@
+import Database, { type Statement } from 'better-sqlite3';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Right } from '../../domain/acl/acl.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { EngineStore } from './engine-store.port.js';
+import { migrateEngineSchema } from './sqlite-engine-schema.js';
+
+interface PrincipalRecord {
+  name: string;
+  principal_id: string;
+  kind: PrincipalKind;
+  system_id: number;
+  display_name: string | null;
+  disabled: number;
+  roles: string;
+  srp_salt: Buffer | null;
+  srp_verifier: Buffer | null;
+  sender_key: string | null;
+  created_at: number;
+}
+
+interface KeyRecord {
+  ttag: string;
+  nid: number;
+  material: Buffer;
+  owner: string;
+  label: string | null;
+  created_at: number;
+  expires_at: number | null;
+  expired: number;
+}
+
+interface TokenRecord {
+  token_hash: string;
+  principal_id: string;
+  issued_at: number;
+  expires_at: number | null;
+  scope: string | null;
+  acting_for: string | null;
+}
+
+interface RoleRecord {
+  name: string;
+  operations: string;
+}
+
+interface CertificateRecord {
+  id: string;
+  pem: string;
+  role: CertificateRow['role'];
+  principal_id: string | null;
+  created_at: number;
+}
+
+/**
+ * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
+ * definitions, keys with their ACLs, certificates, token hashes and settings survive a restart. `:memory:` gives a store that lives as long as the process.
+ * A new file is created readable by its owner only (it holds key material).
+ */
+export class SqliteEngineStore implements EngineStore {
+  readonly #db: Database.Database;
+  readonly #sql: Statements;
+
+  constructor(path: string) {
+    if (path !== ':memory:' && !existsSync(path)) {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      closeSync(openSync(path, 'a', 0o600));
+    }
+    this.#db = new Database(path, { timeout: 5_000 });
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('foreign_keys = ON');
+    migrateEngineSchema(this.#db);
+    this.#sql = prepare(this.#db);
+  }
+
+  principalByName(name: string): PrincipalRow | undefined {
+    return principalOf(this.#sql.principalByName.get(name) as PrincipalRecord | undefined);
+  }
+
+  principalById(principalId: string): PrincipalRow | undefined {
+    return principalOf(this.#sql.principalById.get(principalId) as PrincipalRecord | undefined);
+  }
+
+  putPrincipal(row: PrincipalRow): void {
+    this.#sql.putPrincipal.run({
+      name: row.name,
+      principal_id: row.principalId,
+      kind: row.kind,
+      system_id: row.systemId,
+      display_name: row.displayName ?? null,
+      disabled: row.disabled ? 1 : 0,
+      roles: JSON.stringify(row.roles),
+      srp_salt: row.srp?.salt ?? null,
+      srp_verifier: row.srp?.verifier ?? null,
+      sender_key: row.senderKey === undefined ? null : JSON.stringify(row.senderKey),
+      created_at: row.createdAt,
+    });
+  }
+
+  nextSystemId(): number {
+    return (this.#sql.nextSystemId.get() as { value: number }).value;
+  }
+
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
+    const records = this.#sql.principalsAfter.all({ after: after ?? null, kind: kind ?? null, limit }) as PrincipalRecord[];
+    return records.map((record) => principalOf(record)!);
+  }
+
+  /** The row goes, and with it (schema trigger) its memberships, tokens and enrolled certificates. */
+  deletePrincipal(principalId: string): void {
+    this.#sql.deletePrincipal.run(principalId);
+  }
+
+  groupIdsOf(memberId: string): string[] {
+    return (this.#sql.groupIdsOf.all(memberId) as { group_id: string }[]).map((row) => row.group_id);
+  }
+
+  memberIdsOf(groupId: string): string[] {
+    return (this.#sql.memberIdsOf.all(groupId) as { member_id: string }[]).map((row) => row.member_id);
+  }
+
+  putMembership(groupId: string, memberId: string): void {
+    this.#sql.putMembership.run(groupId, memberId);
+  }
+
+  deleteMembership(groupId: string, memberId: string): void {
+    this.#sql.deleteMembership.run(groupId, memberId);
+  }
+
+  deleteMembershipsOf(principalId: string): void {
+    this.#sql.deleteMembershipsOf.run(principalId, principalId);
+  }
+
+  role(name: string): RoleRow | undefined {
+    return roleOf(this.#sql.role.get(name) as RoleRecord | undefined);
+  }
+
+  roles(): RoleRow[] {
+    return (this.#sql.roles.all() as RoleRecord[]).map((record) => roleOf(record)!);
+  }
+
+  putRole(row: RoleRow): void {
+    this.#sql.putRole.run(row.name, JSON.stringify(row.operations));
+  }
+
+  key(ttag: string): KeyRow | undefined {
+    const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
+    if (!record) return undefined;
+    const acl = new Map<string, readonly Right[]>();
+    for (const entry of this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]) {
+      acl.set(entry.principal_id, JSON.parse(entry.rights) as Right[]);
+    }
+    return {
+      ttag: record.ttag,
+      nid: record.nid,
+      material: record.material,
+      owner: record.owner,
+      acl,
+      createdAt: record.created_at,
+      expired: record.expired === 1,
+      ...(record.label === null ? {} : { label: record.label }),
+      ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
+    };
+  }
+
+  /** Writes the key and replaces its whole ACL in one transaction, keeping the entries' order. */
+  putKey(row: KeyRow): void {
+    this.#db.transaction(() => {
+      this.#sql.putKey.run({
+        ttag: row.ttag,
+        nid: row.nid,
+        material: row.material,
+        owner: row.owner,
+        label: row.label ?? null,
+        created_at: row.createdAt,
+        expires_at: row.expiresAt ?? null,
+        expired: row.expired ? 1 : 0,
+      });
+      this.#sql.clearAcl.run(row.ttag);
+      let position = 0;
+      for (const [principalId, rights] of row.acl) {
+        this.#sql.putAclEntry.run(row.ttag, principalId, JSON.stringify(rights), position++);
+      }
+    })();
+  }
+
+  token(tokenHash: string): TokenRow | undefined {
+    const record = this.#sql.token.get(tokenHash) as TokenRecord | undefined;
+    if (!record) return undefined;
+    return {
+      tokenHash: record.token_hash,
+      principalId: record.principal_id,
+      issuedAt: record.issued_at,
+      expiresAt: record.expires_at ?? undefined,
+      ...(record.scope === null ? {} : { scope: JSON.parse(record.scope) as TokenRow['scope'] }),
+      ...(record.acting_for === null ? {} : { actingFor: record.acting_for }),
+    };
+  }
+
+  putToken(row: TokenRow): void {
+    this.#sql.putToken.run(
+      row.tokenHash,
+      row.principalId,
+      row.issuedAt,
+      row.expiresAt ?? null,
+      row.scope === undefined ? null : JSON.stringify(row.scope),
+      row.actingFor ?? null,
+    );
+  }
+
+  certificate(id: string): CertificateRow | undefined {
+    return certificateOf(this.#sql.certificate.get(id) as CertificateRecord | undefined);
+  }
+
+  certificates(role: CertificateRow['role']): CertificateRow[] {
+    return (this.#sql.certificatesByRole.all(role) as CertificateRecord[]).map((record) => certificateOf(record)!);
+  }
+
+  putCertificate(row: CertificateRow): void {
+    this.#sql.putCertificate.run(row.id, row.pem, row.role, row.principalId ?? null, row.createdAt);
+  }
+
+  deleteCertificate(id: string): void {
+    this.#sql.deleteCertificate.run(id);
+  }
+
+  deleteToken(tokenHash: string): void {
+    this.#sql.deleteToken.run(tokenHash);
+  }
+
+  deleteTokensOf(principalId: string): void {
+    this.#sql.deleteTokensOf.run(principalId);
+  }
+
+  deleteExpiredTokens(now: number): number {
+    return this.#sql.deleteExpiredTokens.run(now).changes;
+  }
+
+  setting(name: string): string | undefined {
+    return (this.#sql.setting.get(name) as { value: string } | undefined)?.value;
+  }
+
+  putSetting(name: string, value: string): void {
+    this.#sql.putSetting.run(name, value);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+const STATEMENTS = {
+  principalByName: 'SELECT * FROM principals WHERE name = ?',
+  principalById: 'SELECT * FROM principals WHERE principal_id = ?',
+  // An upsert, not INSERT OR REPLACE: a replaced row would count as deleted and take its memberships.
+  putPrincipal: `INSERT INTO principals
+    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, sender_key, created_at)
+    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @sender_key, @created_at)
+    ON CONFLICT (name) DO UPDATE SET principal_id = excluded.principal_id, kind = excluded.kind, system_id = excluded.system_id,
+    display_name = excluded.display_name, disabled = excluded.disabled, roles = excluded.roles, srp_salt = excluded.srp_salt,
+    srp_verifier = excluded.srp_verifier, sender_key = excluded.sender_key, created_at = excluded.created_at`,
+  principalsAfter: `SELECT * FROM principals
+    WHERE (@after IS NULL OR name > @after) AND (@kind IS NULL OR kind = @kind)
+    ORDER BY name LIMIT @limit`,
+  deletePrincipal: 'DELETE FROM principals WHERE principal_id = ?',
+  groupIdsOf: 'SELECT group_id FROM memberships WHERE member_id = ? ORDER BY group_id',
+  memberIdsOf: 'SELECT member_id FROM memberships WHERE group_id = ? ORDER BY member_id',
+  putMembership: 'INSERT OR IGNORE INTO memberships (group_id, member_id) VALUES (?, ?)',
+  deleteMembership: 'DELETE FROM memberships WHERE group_id = ? AND member_id = ?',
+  deleteMembershipsOf: 'DELETE FROM memberships WHERE group_id = ? OR member_id = ?',
+  role: 'SELECT * FROM roles WHERE name = ?',
+  roles: 'SELECT * FROM roles ORDER BY name',
+  putRole: 'INSERT INTO roles (name, operations) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
+  nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
+  key: 'SELECT * FROM keys WHERE ttag = ?',
+  keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
+  putKey: `INSERT INTO keys (ttag, nid, material, owner, label, created_at, expires_at, expired)
+    VALUES (@ttag, @nid, @material, @owner, @label, @created_at, @expires_at, @expired)
+    ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, owner = excluded.owner,
+    label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired`,
+  clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
+  putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
+  token: 'SELECT * FROM tokens WHERE token_hash = ?',
+  putToken: 'INSERT OR REPLACE INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES (?, ?, ?, ?, ?, ?)',
+  certificate: 'SELECT * FROM certificates WHERE id = ?',
+  certificatesByRole: 'SELECT * FROM certificates WHERE role = ? ORDER BY created_at, id',
+  putCertificate: 'INSERT OR REPLACE INTO certificates (id, pem, role, principal_id, created_at) VALUES (?, ?, ?, ?, ?)',
+  deleteCertificate: 'DELETE FROM certificates WHERE id = ?',
+  deleteToken: 'DELETE FROM tokens WHERE token_hash = ?',
+  deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
+  deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
+  setting: 'SELECT value FROM settings WHERE name = ?',
+  putSetting: 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+} as const;
+
+type Statements = { readonly [name in keyof typeof STATEMENTS]: Statement };
+
+function prepare(db: Database.Database): Statements {
+  return Object.fromEntries(Object.entries(STATEMENTS).map(([name, sql]) => [name, db.prepare(sql)])) as Statements;
+}
+
+function principalOf(record: PrincipalRecord | undefined): PrincipalRow | undefined {
+  if (!record) return undefined;
+  return {
+    name: record.name,
+    kind: record.kind,
+    systemId: record.system_id,
+    principalId: record.principal_id,
+    disabled: record.disabled === 1,
+    roles: JSON.parse(record.roles) as string[],
+    createdAt: record.created_at,
+    ...(record.display_name === null ? {} : { displayName: record.display_name }),
+    ...(record.srp_salt === null || record.srp_verifier === null ? {} : { srp: { salt: record.srp_salt, verifier: record.srp_verifier } }),
+    ...(record.sender_key === null ? {} : { senderKey: JSON.parse(record.sender_key) as NonNullable<PrincipalRow['senderKey']> }),
+  };
+}
+
+function certificateOf(record: CertificateRecord | undefined): CertificateRow | undefined {
+  if (!record) return undefined;
+  return {
+    id: record.id,
+    pem: record.pem,
+    role: record.role,
+    createdAt: record.created_at,
+    ...(record.principal_id === null ? {} : { principalId: record.principal_id }),
+  };
+}
+
+function roleOf(record: RoleRecord | undefined): RoleRow | undefined {
+  if (!record) return undefined;
+  return { name: record.name, operations: JSON.parse(record.operations) as string[] };
+}

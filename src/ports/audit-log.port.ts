@@ -1,0 +1,40 @@
+import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
+import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
+import { token } from './token.js';
+
+/**
+ * The audit database (api-surface.md "Audit"): an append-only log of one record per operation.
+ * Adapters: memory, SQLite (the embedded default), PostgreSQL (shared by scale-out gateways); each
+ * passes `test/ports/audit-log.contract.ts`.
+ *
+ * Errors: every method throws `AuditUnavailableError` (`AUDIT_UNAVAILABLE`) when the store cannot take
+ * or read records (closed, unreachable, timed out, disk full); it never hangs past its own timeouts.
+ * A method that resolved did its whole work: `append` and `complete` resolve only once the store has
+ * taken the write, and `query` never answers a partial page as if it were whole.
+ */
+export interface AuditLog {
+  /**
+   * Stores a new record (possibly `pending`). An id the store already holds is refused with
+   * `AuditRecordExistsError` (`CONFLICT`) and the stored record is left as it was.
+   */
+  append(record: AuditRecord): Promise<void>;
+  /**
+   * Finalises a `pending` record with its outcome, once. Answers false (and changes nothing) when no
+   * pending record has this id: unknown, or already completed.
+   */
+  complete(id: string, completion: AuditCompletion): Promise<boolean>;
+  /** The record with this id, or undefined. */
+  get(id: string): Promise<AuditRecord | undefined>;
+  /**
+   * One page of the records matching the query, newest first (`at` then `id`, both descending).
+   * Following `next` from the first page visits every matching record exactly once. A malformed
+   * query (limit outside 1..500, a cursor this log did not issue, from after to) is `BAD_REQUEST`.
+   */
+  query(query: AuditQuery): Promise<AuditPage>;
+  /** Resolves when the store answers. */
+  ping(): Promise<void>;
+  /** Releases connections and files; every method throws `AuditUnavailableError` afterwards. */
+  close(): Promise<void>;
+}
+
+export const AUDIT_LOG = token<AuditLog>('AuditLog');

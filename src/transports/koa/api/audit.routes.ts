@@ -1,0 +1,34 @@
+import type { AuditRecord } from '../../../domain/audit/audit.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { callerOf } from './api-context.js';
+import { route, type ApiRoute } from './api-route.js';
+import { auditQueryRequest } from './audit.schema.js';
+
+/** A record as the API shows it: `at` as an ISO 8601 instant. */
+export function auditRecordView(record: AuditRecord) {
+  return { ...record, at: new Date(record.at).toISOString() };
+}
+
+/**
+ * GET /api/audit and GET /api/audit/{id} (api-surface.md operations 49 and 50): `audit.read` is
+ * decided by the use case; an unreadable store is AUDIT_UNAVAILABLE (503), never a short or empty list.
+ */
+export function auditRoutes(services: GatewayServices): ApiRoute[] {
+  return [
+    route({
+      operationId: 'audit.query', method: 'GET', path: '/api/audit', auth: 'session',
+      summary: 'Audit records, newest first, filtered and paged', query: auditQueryRequest, success: { status: 200 },
+      async handle(ctx, { query }) {
+        const page = await services.audit.queryAudit(callerOf(ctx), query);
+        ctx.body = { items: page.items.map(auditRecordView), complete: true, ...(page.next === undefined ? {} : { next: page.next }) };
+      },
+    }),
+    route({
+      operationId: 'audit.get', method: 'GET', path: '/api/audit/:id', auth: 'session',
+      summary: 'One audit record', success: { status: 200 },
+      async handle(ctx, { params }) {
+        ctx.body = auditRecordView(await services.audit.getAuditRecord(callerOf(ctx), params.id!));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { AUDIT_PAGE_LIMIT } from '../../../domain/audit/audit-query.js';
+import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
+
+/** An ISO 8601 instant with its offset (`2026-01-01T12:00:00Z`, `...+02:00`), as ms since the epoch. */
+const instant = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 date-time with an offset' }).transform((value) => Date.parse(value));
+
+/**
+ * Query of GET /api/audit (api-surface.md operation 49). Strict: an unknown or repeated parameter is
+ * refused with one BAD_REQUEST naming it.
+ */
+export const auditQueryRequest = z.strictObject({
+  from: instant.optional(),
+  to: instant.optional(),
+  principal: z.string().min(1).max(256).optional(),
+  operation: z.string().regex(/^[a-z][a-z-]*(?:\.[a-z][a-z-]*)*$/, 'expected an operation id such as keys.export').max(64).optional(),
+  outcome: z.enum(AUDIT_RECORD_OUTCOMES).optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'expected an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(AUDIT_PAGE_LIMIT.min).max(AUDIT_PAGE_LIMIT.max))
+    .optional(),
+  cursor: z.string().min(1).max(128).optional(),
+});

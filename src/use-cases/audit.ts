@@ -1,0 +1,159 @@
+import { RoleDeniedError } from '../domain/acl/acl.errors.js';
+import {
+  completeRecord,
+  isAuditId,
+  isSensitiveOperation,
+  newAuditId,
+  outcomeForStatus,
+  PENDING_STATUS,
+  type AuditCompletion,
+  type AuditRecord,
+} from '../domain/audit/audit.js';
+import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
+import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
+import { NotFoundError, isKeygateError } from '../domain/errors/index.js';
+import type { Identity } from '../domain/identity/identity.js';
+import type { AuditLog } from '../ports/audit-log.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { Logger } from '../ports/logger.port.js';
+import type { Random } from '../ports/random.port.js';
+import type { Caller } from './session-context.js';
+
+/**
+ * The record of one request while it runs. The transport fills in what it learns (the operation, who,
+ * about what); never a secret: a principal is a user name, a session is its `ref`, an object a ttag.
+ */
+export interface AuditDraft {
+  readonly id: string;
+  readonly at: number;
+  readonly requestId: string;
+  operation?: string;
+  principal?: string;
+  sessionRef?: string;
+  object?: string;
+}
+
+/**
+ * The writing side of the audit log, failing closed as trusted key managers do. A sensitive operation
+ * (`isSensitiveOperation`) is `begin`-ed before it is performed: its record is stored as `pending`, and
+ * when the store cannot take it the operation is refused, not run. `finish` gives the record its final
+ * outcome in place, so every operation ends as exactly one record. Other operations are recorded once,
+ * by `finish`, and a failure to record them is logged, not fatal. A sensitive operation that succeeded
+ * is never answered unless its final record is stored (its result, key material included, is withheld);
+ * a record that stays `pending` marks an operation whose outcome could not be written.
+ */
+export class AuditTrail {
+  readonly #deps: { log: AuditLog; clock: Clock; random: Random; logger: Logger };
+  readonly #begun = new WeakSet<AuditDraft>();
+
+  constructor(deps: { log: AuditLog; clock: Clock; random: Random; logger: Logger }) {
+    this.#deps = deps;
+  }
+
+  /** A draft for a request that just arrived (`at` is now). No I/O. */
+  start(requestId: string): AuditDraft {
+    return { id: newAuditId(this.#deps.random), at: this.#deps.clock.now(), requestId };
+  }
+
+  /** Stores the draft as pending; throws AuditUnavailableError when it cannot (do not perform the operation). */
+  async begin(draft: AuditDraft): Promise<void> {
+    if (this.#begun.has(draft)) return;
+    const pending: AuditRecord = { ...snapshot(draft), outcome: 'pending', status: PENDING_STATUS };
+    try {
+      await this.#deps.log.append(pending);
+    } catch (error) {
+      this.#report('begin', draft, error);
+      throw isKeygateError(error) && error.code === 'AUDIT_UNAVAILABLE' ? error : new AuditUnavailableError(undefined, error);
+    }
+    this.#begun.add(draft);
+  }
+
+  /**
+   * Records the response decided for the draft's request. Throws AuditUnavailableError only when a
+   * sensitive operation succeeded and its record could not be stored: the caller withholds the result.
+   */
+  async finish(draft: AuditDraft, response: { status: number; code?: string }): Promise<void> {
+    const { id, at, requestId, operation, ...subject } = snapshot(draft);
+    const completion: AuditCompletion = { outcome: outcomeForStatus(response.status), status: response.status, code: response.code, ...subject };
+    const begun = this.#begun.has(draft);
+    let failure: unknown;
+    try {
+      if (!begun) {
+        const skeleton: AuditRecord = { id, at, requestId, operation, outcome: 'pending', status: PENDING_STATUS };
+        return await this.#deps.log.append(completeRecord(skeleton, completion));
+      }
+      if (await this.#deps.log.complete(id, completion)) return;
+      failure = new Error('the pending record is gone');
+    } catch (error) {
+      failure = error;
+    }
+    this.#report('finish', draft, failure);
+    if (completion.outcome === 'ok' && (begun || isSensitiveOperation(operation))) {
+      throw new AuditUnavailableError('the outcome could not be recorded in the audit log', failure);
+    }
+  }
+
+  #report(stage: 'begin' | 'finish', draft: AuditDraft, error: unknown): void {
+    this.#deps.logger.error('audit record not stored', {
+      stage,
+      auditId: draft.id,
+      requestId: draft.requestId,
+      operation: draft.operation,
+      code: isKeygateError(error) ? error.code : undefined,
+      cause: describe(isKeygateError(error) && error.cause !== undefined ? error.cause : error),
+    });
+  }
+}
+
+/** Decides who may read the audit log (role-derived operation `audit.read`). */
+export type CanReadAudit = (identity: Identity) => boolean;
+
+/** The reading side (GET /api/audit, GET /api/audit/{id}): whole pages or AUDIT_UNAVAILABLE, never less. */
+export class AuditUseCases {
+  readonly #deps: { log: AuditLog; canReadAudit: CanReadAudit };
+
+  constructor(deps: { log: AuditLog; canReadAudit: CanReadAudit }) {
+    this.#deps = deps;
+  }
+
+  /** One page, newest first. BAD_REQUEST for a malformed query, ROLE_DENIED without `audit.read`. */
+  async queryAudit(caller: Caller, query: AuditQuery): Promise<AuditPage> {
+    this.#authorize(caller);
+    return this.#read(() => this.#deps.log.query(query));
+  }
+
+  /** One record; NOT_FOUND when there is none with this id. */
+  async getAuditRecord(caller: Caller, id: string): Promise<AuditRecord> {
+    this.#authorize(caller);
+    const record = isAuditId(id) ? await this.#read(() => this.#deps.log.get(id)) : undefined;
+    if (record === undefined) throw new NotFoundError(`no audit record ${id}`);
+    return record;
+  }
+
+  #authorize(caller: Caller): void {
+    if (!this.#deps.canReadAudit(caller.session.identity)) throw new RoleDeniedError('reading the audit log needs audit.read');
+  }
+
+  /** A failure that is not one of ours is the store's: AUDIT_UNAVAILABLE, never an empty answer. */
+  async #read<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw isKeygateError(error) ? error : new AuditUnavailableError(undefined, error);
+    }
+  }
+}
+
+function snapshot(draft: AuditDraft): Omit<AuditRecord, 'outcome' | 'status' | 'code'> {
+  if (draft.operation === undefined) throw new Error('an audit draft needs its operation before it is stored');
+  const { id, at, requestId, operation, principal, sessionRef, object } = draft;
+  return { id, at, requestId, operation, ...defined({ principal, sessionRef, object }) };
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
+
+const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
+const running = new Set<ChildProcess>();
+
+/** `keygate keyserver` as a separate process, as a deployment runs it. */
+export interface DaemonProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly fingerprint: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM, and resolves with the exit code once it is gone. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: the process dies without closing anything. */
+  kill(): Promise<void>;
+}
+
+/** Starts the daemon with `args` and resolves once it prints where it listens. */
+export function spawnDaemon(args: readonly string[], env: Record<string, string> = {}): Promise<DaemonProcess> {
+  const child = spawn(process.execPath, [BIN, 'keyserver', ...args], {
+    env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => (running.delete(child), done(code))));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`daemon did not start within 45 s:\n${output}`)), 45_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const ready = READY.exec(output);
+      if (!ready) return;
+      clearTimeout(timer);
+      child.removeListener('exit', onEarlyExit);
+      resolve({
+        url: ready[1]!,
+        port: Number(ready[2]),
+        fingerprint: ready[3]!,
+        child,
+        output: () => output,
+        stop: async () => (child.exitCode === null && child.signalCode === null && child.kill('SIGTERM'), exited),
+        kill: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          await exited;
+        },
+      });
+    };
+    const onEarlyExit = (code: number | null) => fail(new Error(`daemon exited (${code}) before listening:\n${output}`));
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('exit', onEarlyExit);
+  });
+}
+
+/** Kills every daemon a test file started and did not stop (for `test.after.always`). */
+export async function killAllDaemons(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((done) => {
+          child.once('exit', () => done());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+/** A scratch directory with a seed file and a certificate/key pair the daemon can be given. */
+export async function daemonFixtures(seed: unknown): Promise<{ dir: string; seedPath: string; certPath: string; keyPath: string; certPem: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'keygate-daemon-'));
+  const identity = await createIdentityCertificate();
+  const fixtures = { dir, seedPath: join(dir, 'seed.json'), certPath: join(dir, 'ks.crt'), keyPath: join(dir, 'ks.key'), certPem: identity.certPem };
+  writeFileSync(fixtures.seedPath, JSON.stringify(seed));
+  writeFileSync(fixtures.certPath, identity.certPem);
+  writeFileSync(fixtures.keyPath, identity.keyPem, { mode: 0o600 });
+  return fixtures;
+}

@@ -1,0 +1,99 @@
+import test from 'ava';
+import { createServer, type Socket } from 'node:net';
+import pg from 'pg';
+import { PostgresAuditLog, type PostgresAuditLogOptions } from '../../../src/adapters/audit-log/postgres-audit-log.js';
+import { auditRecord } from '../../ports/audit-log.contract.js';
+import { startTestPostgres } from '../../_support/postgres.js';
+
+const postgres = startTestPostgres();
+// A second server, stopped by a test (started here: starting one blocks, and would stall the others).
+const doomed = postgres.reason === undefined ? startTestPostgres() : postgres;
+test.after.always(() => Promise.all([postgres.stop(), doomed.stop()]));
+if (postgres.reason !== undefined) console.log(`postgres audit log tests skipped: ${postgres.reason}`);
+const check = postgres.reason === undefined ? test : test.skip;
+let schemas = 0;
+const schema = () => `adapter_${process.pid}_${schemas++}`;
+/** Opens with generous bounds unless a test sets its own: a loaded CI machine is slow to connect. */
+const open = (options: Partial<PostgresAuditLogOptions> = {}) =>
+  PostgresAuditLog.open({ url: postgres.url!, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000, ...options });
+
+test('a server on a port where nothing listens is AuditUnavailableError at open, at once', async (t) => {
+  const started = Date.now();
+  await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://keygate:pw-secret-1@127.0.0.1:1/audit' }), { code: 'AUDIT_UNAVAILABLE' } as never);
+  t.true(Date.now() - started < 3_000);
+});
+
+test('a server that accepts and never answers is AuditUnavailableError within the connect bound, never a hang', async (t) => {
+  const sockets: Socket[] = [];
+  const silent = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+  const port = (silent.address() as { port: number }).port;
+  const started = Date.now();
+  const error = await t.throwsAsync(PostgresAuditLog.open({ url: `postgres://keygate:pw-secret-1@127.0.0.1:${port}/audit`, connectTimeoutMs: 300 }));
+  t.is((error as { code?: string }).code, 'AUDIT_UNAVAILABLE');
+  t.true(Date.now() - started < 2_000);
+  t.false(JSON.stringify({ message: error?.message, cause: String(error?.cause) }).includes('pw-secret-1'), 'the URL password is never in an error');
+  for (const socket of sockets) socket.destroy();
+  silent.close();
+});
+
+check('a statement stuck behind a lock ends as AuditUnavailableError within the statement bound', async (t) => {
+  const name = schema();
+  await (await open({ schema: name })).close();
+  const log = await open({ schema: name, statementTimeoutMs: 300 });
+  const blocker = new pg.Client({ connectionString: postgres.url! });
+  await blocker.connect();
+  await blocker.query('BEGIN');
+  await blocker.query(`LOCK TABLE "${name}".audit_record IN ACCESS EXCLUSIVE MODE`);
+  const started = Date.now();
+  await t.throwsAsync(log.append(auditRecord()), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await t.throwsAsync(log.query({}), { code: 'AUDIT_UNAVAILABLE' } as never);
+  t.true(Date.now() - started < 10_000);
+  await blocker.query('ROLLBACK');
+  await blocker.end();
+  await log.append(auditRecord());
+  t.is((await log.query({})).items.length, 1, 'the log works again once the lock is gone');
+  await log.close();
+});
+
+check('a stopped server makes every call AuditUnavailableError', async (t) => {
+  if (doomed.url === undefined) return t.fail(doomed.reason);
+  const log = await open({ url: doomed.url });
+  await log.append(auditRecord());
+  await doomed.stop();
+  await t.throwsAsync(log.append(auditRecord()), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await t.throwsAsync(log.query({}), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await t.throwsAsync(log.ping(), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await log.close();
+});
+
+check('gateways opening one schema together migrate it once; a reopened log keeps its records', async (t) => {
+  const name = schema();
+  const logs = await Promise.all(Array.from({ length: 4 }, () => open({ schema: name, poolSize: 1 })));
+  const record = auditRecord();
+  await logs[0]!.append(record);
+  t.deepEqual(await logs[3]!.get(record.id), record);
+  await Promise.all(logs.map((log) => log.close()));
+  const again = await open({ schema: name });
+  t.deepEqual((await again.query({})).items, [record]);
+  await again.close();
+  const client = new pg.Client({ connectionString: postgres.url! });
+  await client.connect();
+  const versions = await client.query(`SELECT version FROM "${name}".keygate_audit_schema_version`);
+  t.deepEqual(versions.rows, [{ version: 1 }]);
+  await client.end();
+});
+
+check('a database from a newer keygate is refused at open, naming its version', async (t) => {
+  const name = schema();
+  await (await open({ schema: name })).close();
+  const client = new pg.Client({ connectionString: postgres.url! });
+  await client.connect();
+  await client.query(`UPDATE "${name}".keygate_audit_schema_version SET version = 9`);
+  await client.end();
+  await t.throwsAsync(open({ schema: name }), { code: 'AUDIT_UNAVAILABLE', message: /version 9/ } as never);
+});
+
+test('a schema name that is not a plain identifier is refused before connecting', async (t) => {
+  await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://127.0.0.1:1/x', schema: 'x"; DROP TABLE y; --' }), { code: 'AUDIT_UNAVAILABLE' } as never);
+});

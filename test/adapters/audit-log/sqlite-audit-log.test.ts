@@ -1,0 +1,94 @@
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
+import { auditRecord } from '../../ports/audit-log.contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
+
+test('creates the file and its directory, private, in WAL mode, at schema version 1', async (t) => {
+  const file = join(dir, 'fresh', 'nested', 'audit.db');
+  const log = SqliteAuditLog.open({ file });
+  await log.close();
+  t.is(statSync(file).mode & 0o777, 0o600);
+  const db = new Database(file, { readonly: true });
+  t.is(db.pragma('journal_mode', { simple: true }), 'wal');
+  t.is(db.pragma('user_version', { simple: true }), 1);
+  db.close();
+});
+
+test('a reopened file keeps its records and is not migrated again', async (t) => {
+  const file = join(dir, 'reopen.db');
+  const record = auditRecord();
+  const first = SqliteAuditLog.open({ file });
+  await first.append(record);
+  await first.close();
+  const second = SqliteAuditLog.open({ file });
+  t.deepEqual(await second.get(record.id), record);
+  t.deepEqual((await second.query({})).items, [record]);
+  await second.close();
+});
+
+test('a database from a newer keygate is refused at open, naming its version', (t) => {
+  const file = join(dir, 'newer.db');
+  const db = new Database(file);
+  db.pragma('user_version = 7');
+  db.close();
+  t.throws(() => SqliteAuditLog.open({ file }), { code: 'AUDIT_UNAVAILABLE', message: /version 7/ } as never);
+});
+
+test('a path that cannot hold a database is AuditUnavailableError at open', (t) => {
+  const notAFile = join(dir, 'a-directory');
+  mkdirSync(notAFile);
+  t.throws(() => SqliteAuditLog.open({ file: notAFile }), { code: 'AUDIT_UNAVAILABLE' } as never);
+});
+
+test('writes issued together are committed together; a duplicate id fails its own append alone', async (t) => {
+  const log = SqliteAuditLog.open({ file: join(dir, 'group.db') });
+  const first = auditRecord({ outcome: 'pending', status: 0 });
+  const second = auditRecord();
+  const results = await Promise.allSettled([
+    log.append(first),
+    log.append({ ...first, principal: 'mallory' }),
+    log.append(second),
+    log.complete(first.id, { outcome: 'ok', status: 200 }),
+  ]);
+  t.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  t.like((results[1] as PromiseRejectedResult).reason, { code: 'CONFLICT' });
+  t.is((results[3] as PromiseFulfilledResult<boolean>).value, true);
+  t.like(await log.get(first.id), { principal: 'alice', outcome: 'ok', status: 200 });
+  t.truthy(await log.get(second.id));
+  await log.close();
+});
+
+test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and stores none of them', async (t) => {
+  const file = join(dir, 'failing.db');
+  const log = SqliteAuditLog.open({ file });
+  // A trigger that rolls the whole transaction back mid-commit, as a failing disk would.
+  const other = new Database(file);
+  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_record WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
+  const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
+  const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
+  t.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+  for (const result of results) t.like((result as PromiseRejectedResult).reason, { code: 'AUDIT_UNAVAILABLE' });
+  for (const record of doomed) t.is(await log.get(record.id), undefined);
+  other.exec('DROP TRIGGER break_commit');
+  other.close();
+  await log.append(auditRecord());
+  t.is((await log.query({})).items.length, 1, 'the log works again');
+  await log.close();
+});
+
+test('close commits the writes still queued before it closes', async (t) => {
+  const file = join(dir, 'closing.db');
+  const log = SqliteAuditLog.open({ file });
+  const record = auditRecord();
+  const appended = log.append(record);
+  await log.close();
+  await t.notThrowsAsync(appended);
+  const reopened = SqliteAuditLog.open({ file });
+  t.deepEqual(await reopened.get(record.id), record);
+  await reopened.close();
+});

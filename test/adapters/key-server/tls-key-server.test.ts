@@ -1,0 +1,153 @@
+import test from 'ava';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TlsKeyServer, type TlsKeyServerOptions } from '../../../src/adapters/key-server/tls-key-server.js';
+import { CryptoRandom } from '../../../src/adapters/random/crypto-random.js';
+import { Secret } from '../../../src/domain/secret/secret.js';
+import { certificateFingerprint, createIdentityCertificate } from '../../../src/keyserver/identity/identity-certificate.js';
+
+const random = new CryptoRandom();
+const identity = await createIdentityCertificate();
+const other = await createIdentityCertificate();
+const servers: (Server | NetServer)[] = [];
+test.after.always(() => servers.forEach((server) => server.close()));
+
+async function listening<S extends Server | NetServer>(server: S): Promise<{ server: S; url: string }> {
+  servers.push(server);
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** An HTTPS server with the key server's identity whose answers the test decides. */
+function fakeDaemon(handler: (req: IncomingMessage, res: ServerResponse) => void, cert = identity) {
+  return listening(createHttpsServer({ cert: cert.certPem, key: cert.keyPem, minVersion: 'TLSv1.3' }, handler));
+}
+
+function answer(status: number, body: string) {
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  };
+}
+
+const health = answer(200, JSON.stringify({ ok: true, protocol: 1 }));
+const pinned = (url: string, extra: Partial<TlsKeyServerOptions> = {}): TlsKeyServerOptions => ({
+  url,
+  fingerprint: certificateFingerprint(identity.certPem),
+  timeoutMs: 2_000,
+  resumeSessions: true,
+  ...extra,
+});
+
+async function failure(promise: Promise<unknown>): Promise<{ code?: string; message: string; ms: number }> {
+  const started = Date.now();
+  try {
+    await promise;
+  } catch (error) {
+    return { ...(error as { code?: string; message: string }), message: (error as Error).message, ms: Date.now() - started };
+  }
+  throw new Error('expected a failure');
+}
+
+test('never writes a byte to a server whose certificate does not match the pin', async (t) => {
+  let received = 0;
+  const rogue = createTlsServer({ cert: other.certPem, key: other.keyPem }, (socket) => socket.on('data', (chunk) => (received += chunk.length)));
+  const { url } = await listening(rogue);
+  const keyServer = await TlsKeyServer.start(pinned(url), random);
+  for (const attempt of [keyServer.connect(new Secret('a-token')), keyServer.login('alice', new Secret('pw')), keyServer.ping()]) {
+    const error = await failure(attempt);
+    t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
+    t.regex(error.message, /pinned fingerprint/);
+  }
+  await new Promise((settle) => setTimeout(settle, 50));
+  t.is(received, 0);
+  t.is(keyServer.fingerprint(), certificateFingerprint(identity.certPem));
+});
+
+test('under CA trust, learns the fingerprint of the certificate it validated', async (t) => {
+  const { url } = await fakeDaemon(health);
+  const keyServer = await TlsKeyServer.start({ url, ca: identity.certPem, timeoutMs: 2_000, resumeSessions: true }, random);
+  t.is(keyServer.fingerprint(), certificateFingerprint(identity.certPem));
+});
+
+test('under CA trust, refuses a certificate the CA did not sign, and one for another host', async (t) => {
+  const { url } = await fakeDaemon(health);
+  const unsigned = await failure(TlsKeyServer.start({ url, ca: other.certPem, timeoutMs: 2_000, resumeSessions: true }, random));
+  t.is(unsigned.code, 'KEY_SERVER_UNAVAILABLE');
+  const elsewhere = await createIdentityCertificate({ hosts: ['ks.elsewhere.example'] });
+  const { url: misnamed } = await fakeDaemon(health, elsewhere);
+  const wrongHost = await failure(TlsKeyServer.start({ url: misnamed, ca: elsewhere.certPem, timeoutMs: 2_000, resumeSessions: true }, random));
+  t.is(wrongHost.code, 'KEY_SERVER_UNAVAILABLE');
+  t.regex(wrongHost.message, /ALTNAME/);
+});
+
+test('a closed port is KEY_SERVER_UNAVAILABLE at once', async (t) => {
+  const { server, url } = await fakeDaemon(health);
+  await new Promise((closed) => server.close(closed));
+  const keyServer = await TlsKeyServer.start(pinned(url, { timeoutMs: 5_000 }), random);
+  const error = await failure(keyServer.ping());
+  t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
+  t.regex(error.message, /ECONNREFUSED/);
+  t.true(error.ms < 2_500, `${error.ms} ms: not the timeout`);
+});
+
+test('a server that never completes the handshake, or never answers, is KEY_SERVER_UNAVAILABLE within the timeout', async (t) => {
+  const { url: silent } = await listening(createNetServer(() => undefined));
+  const { url: mute } = await fakeDaemon(() => undefined);
+  for (const url of [silent, mute]) {
+    const keyServer = await TlsKeyServer.start(pinned(url, { timeoutMs: 300 }), random);
+    const error = await failure(keyServer.ping());
+    t.is(error.code, 'KEY_SERVER_UNAVAILABLE', url);
+    t.true(error.ms >= 250 && error.ms < 3_000, `${error.ms} ms`);
+  }
+});
+
+test('resumes TLS sessions across connections when told to, and makes full handshakes otherwise', async (t) => {
+  const { server, url } = await fakeDaemon(health);
+  const reused: boolean[] = [];
+  server.on('secureConnection', (socket) => reused.push(socket.isSessionReused()));
+  for (const resumeSessions of [true, false]) {
+    reused.length = 0;
+    const keyServer = await TlsKeyServer.start(pinned(url, { resumeSessions }), random);
+    for (let i = 0; i < 4; i += 1) await keyServer.ping();
+    t.is(reused[0], false);
+    t.is(reused.slice(1).filter(Boolean).length, resumeSessions ? 3 : 0, `resumeSessions ${resumeSessions}: ${reused}`);
+  }
+});
+
+const replies: [string, number, string, string][] = [
+  ['a daemon error keeps its code', 403, JSON.stringify({ code: 'ACL_DENIED', detail: 'export: not granted' }), 'ACL_DENIED'],
+  ['an expired token is SESSION_EXPIRED', 401, JSON.stringify({ code: 'SESSION_EXPIRED', detail: 'token expired' }), 'SESSION_EXPIRED'],
+  ['a code outside the port vocabulary is KEY_SERVER_FAILED', 503, JSON.stringify({ code: 'SESSION_STORE_UNAVAILABLE', detail: 'x' }), 'KEY_SERVER_FAILED'],
+  ['an error page is KEY_SERVER_FAILED', 502, '<html>bad gateway</html>', 'KEY_SERVER_FAILED'],
+  ['a success that is not JSON is KEY_SERVER_FAILED', 200, 'ok', 'KEY_SERVER_FAILED'],
+  ['a success off the protocol is KEY_SERVER_FAILED', 200, JSON.stringify({ result: { user: 7 } }), 'KEY_SERVER_FAILED'],
+  ['a success without a result is KEY_SERVER_FAILED', 200, JSON.stringify({ user: 'alice' }), 'KEY_SERVER_FAILED'],
+];
+for (const [behaviour, status, body, code] of replies) {
+  test(`maps replies: ${behaviour}`, async (t) => {
+    let authorization: string | undefined;
+    const { url } = await fakeDaemon((req, res) => {
+      authorization = req.headers.authorization;
+      answer(status, body)(req, res);
+    });
+    const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok-123'));
+    const error = await failure(connection.whoami());
+    await connection.close();
+    t.is(error.code, code);
+    t.is(authorization, 'Bearer tok-123');
+    t.false(error.message.includes('tok-123'));
+  });
+}
+
+test('a connection refuses calls once closed', async (t) => {
+  const { url } = await fakeDaemon(answer(200, JSON.stringify({ result: { user: 'alice', systemId: 1001, principalId: '0011223344556677' } })));
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  t.is((await connection.whoami()).user, 'alice');
+  t.is((await connection.whoami()).systemId, 1001, 'a second call on the same connection');
+  await connection.close();
+  await connection.close();
+  t.is((await failure(connection.whoami())).code, 'KEY_SERVER_FAILED');
+});

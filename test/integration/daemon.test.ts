@@ -1,0 +1,147 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { GatewayConfigInput } from '../../src/app/config.js';
+import { clientKeyPair } from '../_support/client-key.js';
+import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
+import { daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
+
+/**
+ * The two-process topology: the real gateway app on a real socket, its key server a separate
+ * `keygate keyserver` process reached over TLS 1.3.
+ */
+const fixtures = await daemonFixtures(SEED);
+test.after.always(killAllDaemons);
+
+function daemonArgs(data: string, ...extra: string[]): string[] {
+  return ['--data', data, '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin, ...extra];
+}
+
+/** The timeout is well above the bound the failure tests assert, so a fast failure is told from a timed-out one. */
+const TIMEOUT_MS = 5_000;
+const FAST_MS = 2_500;
+
+function tlsGateway(daemon: { url: string }, trust: { ca: string } | { fingerprint: string }, extra: Partial<GatewayConfigInput> = {}): Promise<TestGateway> {
+  return startGateway({ keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust }, ...extra });
+}
+
+async function generate(gw: TestGateway, session: string): Promise<string> {
+  const reply = await gw.call('POST', '/keys', { headers: { 'X-Session': session } });
+  if (reply.status !== 200) throw new Error(`generate: ${reply.status} ${reply.text}`);
+  return reply.body.ttag as string;
+}
+
+async function exportKey(gw: TestGateway, session: string, ttag: string) {
+  const client = clientKeyPair();
+  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': session }, body: { ttag, clientPubKey: client.publicKey } });
+  return { status: reply.status, body: reply.body, key: reply.status === 200 ? client.unwrap(reply.body.wrapped) : undefined };
+}
+
+async function timed<T>(operation: () => Promise<T>): Promise<T & { ms: number }> {
+  const started = Date.now();
+  const result = await operation();
+  return { ...result, ms: Date.now() - started };
+}
+
+/** Restarts a daemon on its data file and port. */
+async function restart(daemon: DaemonProcess, data: string, ...extra: string[]): Promise<DaemonProcess> {
+  return spawnDaemon(daemonArgs(data, ...extra).map((arg, i, all) => (all[i - 1] === '--port' ? String(daemon.port) : arg)));
+}
+
+test('the seven operations run end to end against the daemon, under CA trust and under a pin', async (t) => {
+  const daemon = await spawnDaemon(daemonArgs(':memory:', '--cert', fixtures.certPath, '--key', fixtures.keyPath));
+  for (const trust of [{ ca: fixtures.certPem }, { fingerprint: daemon.fingerprint }]) {
+    const gw = await tlsGateway(daemon, trust);
+    const health = await gw.call('GET', '/health');
+    t.deepEqual(health.body, { ok: true, ksFingerprint: daemon.fingerprint, sessions: 0 });
+    const alice = await gw.login('alice');
+    const bob = await gw.login('bob');
+    const ttag = await generate(gw, alice);
+    t.is((await exportKey(gw, bob, ttag)).status, 403);
+    const grant = await gw.call('POST', '/keys/grant', { headers: { 'X-Session': alice }, body: { ttag, grantee: 'bob' } });
+    t.is(grant.status, 200);
+    t.is(grant.body.grantee.user, 'bob');
+    t.deepEqual((await exportKey(gw, bob, ttag)).key, (await exportKey(gw, alice, ttag)).key);
+    t.is((await gw.call('POST', '/keys/revoke', { headers: { 'X-Session': alice }, body: { ttag, grantee: 'bob' } })).status, 200);
+    t.is((await exportKey(gw, bob, ttag)).status, 403);
+    t.is((await gw.call('POST', '/logout', { headers: { 'X-Session': alice } })).status, 200);
+    t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 401);
+    await gw.close();
+  }
+  await daemon.stop();
+});
+
+test('a wrong pin is refused: login 502, /health not ok, nothing hangs', async (t) => {
+  const daemon = await spawnDaemon(daemonArgs(':memory:'));
+  const wrongPin = 'ab'.repeat(32);
+  const gw = await tlsGateway(daemon, { fingerprint: wrongPin });
+  const login = await timed(() => gw.call('POST', '/login', { body: { user: 'alice', password: PASSWORDS.alice } }));
+  t.is(login.status, 502);
+  t.true(login.ms < FAST_MS, `${login.ms} ms`);
+  const health = await gw.call('GET', '/health');
+  t.is(health.body.ok, false);
+  t.is(health.body.ksFingerprint, wrongPin);
+  await gw.close();
+  await daemon.stop();
+});
+
+test('a daemon killed mid-run answers 502 and 500 quickly, and sessions work again once it is back', async (t) => {
+  const data = join(fixtures.dir, 'killed.db');
+  let daemon = await spawnDaemon(daemonArgs(data));
+  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  const alice = await gw.login('alice');
+  const ttag = await generate(gw, alice);
+  await daemon.kill();
+
+  const login = await timed(() => gw.call('POST', '/login', { body: { user: 'bob', password: PASSWORDS.bob } }));
+  t.is(login.status, 502);
+  const keys = await timed(() => gw.call('POST', '/keys', { headers: { 'X-Session': alice } }));
+  t.is(keys.status, 500);
+  t.is(keys.body.error, 'key server unavailable');
+  t.true(login.ms < FAST_MS && keys.ms < FAST_MS, `${login.ms} ms, ${keys.ms} ms`);
+  t.is((await gw.call('GET', '/health')).body.ok, false);
+
+  daemon = await restart(daemon, data);
+  t.is((await gw.call('GET', '/health')).body.ok, true);
+  t.is((await exportKey(gw, alice, ttag)).status, 200, 'the token issued before the crash is still valid');
+  t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
+  await gw.close();
+  await daemon.stop();
+});
+
+test('keys and grants survive a restart of the daemon: the same key, the same access', async (t) => {
+  const data = join(fixtures.dir, 'durable.db');
+  let daemon = await spawnDaemon(daemonArgs(data));
+  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  const alice = await gw.login('alice');
+  const ttag = await generate(gw, alice);
+  await gw.call('POST', '/keys/grant', { headers: { 'X-Session': alice }, body: { ttag, grantee: 'bob' } });
+  const before = await exportKey(gw, alice, ttag);
+  t.is(await daemon.stop(), 0);
+
+  daemon = await restart(daemon, data);
+  const aliceAgain = await gw.login('alice');
+  const bob = await gw.login('bob');
+  const after = await exportKey(gw, aliceAgain, ttag);
+  t.is(after.status, 200);
+  t.deepEqual(after.key, before.key);
+  t.deepEqual((await exportKey(gw, bob, ttag)).key, before.key, 'the grant to bob survived');
+  t.is((await exportKey(gw, await gw.login('carol'), ttag)).status, 403);
+  await gw.close();
+  await daemon.stop();
+});
+
+test('a token past its lifetime at the daemon is 401 with reauth, and a new login works', async (t) => {
+  const daemon = await spawnDaemon(daemonArgs(':memory:', '--token-ttl', '6'));
+  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  const alice = await gw.login('alice');
+  t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
+  await sleep(6_200);
+  const expired = await gw.call('POST', '/keys', { headers: { 'X-Session': alice } });
+  t.is(expired.status, 401);
+  t.is(expired.body.reauth, true);
+  t.is(expired.body.error, 'session expired');
+  t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': await gw.login('alice') } })).status, 200);
+  await gw.close();
+  await daemon.stop();
+});

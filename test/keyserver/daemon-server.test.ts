@@ -1,0 +1,91 @@
+import test from 'ava';
+import { connect } from 'node:tls';
+import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
+import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
+import { REQUEST_BODY_LIMIT_BYTES } from '../../src/keyserver/protocol/keyserver-protocol.js';
+import { daemonFixtures } from '../_support/keyserver-daemon.js';
+import { httpsCall, type HttpsReply } from '../_support/https-call.js';
+
+const fixtures = await daemonFixtures({ principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] });
+const failures: string[] = [];
+const daemon: KeyServerDaemon = await startKeyServerDaemon(
+  { host: '127.0.0.1', port: 0, dataPath: ':memory:', identity: fixtures, seed: { principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] } },
+  (line) => failures.push(line),
+);
+test.after('no request failed as a bug (nothing was logged)', (t) => t.deepEqual(failures, []));
+test.after.always(() => daemon.close());
+
+const call = (method: string, path: string, options: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {}) =>
+  httpsCall(daemon.url, method, path, { ...options, ca: fixtures.certPem });
+
+/** Every error answer is exactly `{ code, detail }`: no stack, no cause. */
+function assertError(t: import('ava').ExecutionContext, reply: HttpsReply, status: number, code: string): void {
+  t.is(reply.status, status, reply.text);
+  t.deepEqual(Object.keys(reply.body).sort(), ['code', 'detail']);
+  t.is(reply.body.code, code);
+  t.notRegex(reply.text, /\.ts:\d+|\n\s+at /);
+}
+
+test('GET /v1/health answers ok and the protocol version', async (t) => {
+  const reply = await call('GET', '/v1/health');
+  t.is(reply.status, 200);
+  t.deepEqual(reply.body, { ok: true, protocol: 1 });
+  t.is(reply.headers['cache-control'], 'no-store');
+});
+
+test('the fingerprint is the SHA-256 of the given certificate', (t) => {
+  t.is(daemon.fingerprint, certificateFingerprint(fixtures.certPem));
+  t.regex(daemon.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+});
+
+test('an unknown path is 404 and a known path with another method is 405 with Allow', async (t) => {
+  assertError(t, await call('GET', '/v1/nope'), 404, 'NOT_FOUND');
+  assertError(t, await call('GET', '/'), 404, 'NOT_FOUND');
+  const wrongMethod = await call('POST', '/v1/health');
+  assertError(t, wrongMethod, 405, 'METHOD_NOT_ALLOWED');
+  t.is(wrongMethod.headers.allow, 'GET');
+  assertError(t, await call('GET', '/v1/op/whoami'), 405, 'METHOD_NOT_ALLOWED');
+});
+
+test('an unknown operation is 404, and an operation without a bearer token is 401', async (t) => {
+  assertError(t, await call('POST', '/v1/op/deleteEverything', { body: {}, headers: { authorization: 'Bearer abc' } }), 404, 'NOT_FOUND');
+  assertError(t, await call('POST', '/v1/op/toString', { body: {}, headers: { authorization: 'Bearer abc' } }), 404, 'NOT_FOUND');
+  assertError(t, await call('POST', '/v1/op/whoami', { body: {} }), 401, 'SESSION_REQUIRED');
+  assertError(t, await call('POST', '/v1/op/whoami', { body: {}, headers: { authorization: 'Basic abc' } }), 401, 'SESSION_REQUIRED');
+  assertError(t, await call('POST', '/v1/op/whoami', { body: {}, headers: { authorization: 'Bearer not-a-token' } }), 401, 'SESSION_EXPIRED');
+});
+
+test('bad JSON, arguments off the schema and unknown fields are 400 naming the field', async (t) => {
+  const auth = { authorization: 'Bearer abc' };
+  const badJson = await call('POST', '/v1/op/whoami', { raw: '{"', headers: { ...auth, 'content-type': 'application/json' } });
+  assertError(t, badJson, 400, 'BAD_REQUEST');
+  t.regex(badJson.body.detail, /invalid JSON/);
+  const keyLen = await call('POST', '/v1/op/generateKey', { body: { keyLen: 20 }, headers: auth });
+  assertError(t, keyLen, 400, 'BAD_REQUEST');
+  t.regex(keyLen.body.detail, /^args\.keyLen:/);
+  assertError(t, await call('POST', '/v1/op/whoami', { body: { extra: 1 }, headers: auth }), 400, 'BAD_REQUEST');
+  const A = await call('POST', '/v1/login/begin', { body: { user: 'alice', A: 'not base64!' } });
+  assertError(t, A, 400, 'BAD_REQUEST');
+  t.regex(A.body.detail, /^body\.A:/);
+});
+
+test('a body over 2 MiB is refused with 413', async (t) => {
+  const reply = await call('POST', '/v1/login/begin', { raw: Buffer.alloc(REQUEST_BODY_LIMIT_BYTES + 1, 0x20), headers: { 'content-type': 'application/json' } });
+  assertError(t, reply, 413, 'BAD_REQUEST');
+});
+
+test('finishing a login that was never begun is WRONG_CREDENTIAL', async (t) => {
+  const reply = await call('POST', '/v1/login/finish', { body: { handle: 'nope', M1: Buffer.alloc(32).toString('base64') } });
+  assertError(t, reply, 401, 'WRONG_CREDENTIAL');
+});
+
+test('a TLS 1.2 client is refused', async (t) => {
+  const port = Number(new URL(daemon.url).port);
+  const error = await new Promise<Error>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, maxVersion: 'TLSv1.2', ca: fixtures.certPem });
+    socket.once('secureConnect', () => (socket.destroy(), resolve(new Error('connected'))));
+    socket.once('error', resolve);
+  });
+  t.not(error.message, 'connected');
+});
+

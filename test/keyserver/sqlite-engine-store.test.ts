@@ -1,0 +1,118 @@
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/engine/sqlite-engine-schema.js';
+import { loginForToken } from '../_support/engine-login.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'keygate-store-'));
+const random = new CryptoRandom();
+
+function engineOn(path: string, clock: ManualClock, tokenTtlMs?: number) {
+  return new KeyServerEngine({ store: new SqliteEngineStore(path), now: () => clock.now(), random, tokenTtlMs });
+}
+
+test('a reopened file keeps principals, keys, ACLs, live tokens and the engine settings', (t) => {
+  const path = join(dir, 'restart.db');
+  const clock = new ManualClock(1_700_000_000_000);
+  const first = engineOn(path, clock, 60_000);
+  first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const bobIdentity = first.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  const alice = loginForToken(first, 'alice', 'alice-pw');
+  const { ttag } = first.generateKey(alice, { keyLen: 24 });
+  first.grant(alice, ttag, 'bob', ['read', 'export']);
+  const decoy = first.beginLogin('nobody', Buffer.from([2]));
+  const key = first.exportKey(alice, ttag).key;
+  first.close();
+
+  const second = engineOn(path, clock, 60_000);
+  t.true(second.hasPrincipal('bob'));
+  t.deepEqual(second.exportKey(alice, ttag).key, key);
+  t.deepEqual(second.readAcl(alice, ttag).entries, [{ principal: bobIdentity, rights: ['read', 'export'] }]);
+  t.deepEqual(second.beginLogin('nobody', Buffer.from([2])).salt, decoy.salt, 'the unknown-user decoy stays the same');
+  t.true(second.createPrincipal({ name: 'carol', kind: 'user' }).systemId > bobIdentity.systemId);
+  clock.advance(60_000);
+  t.throws(() => second.whoami(alice), { message: /expired/ });
+  second.close();
+});
+
+test('sweeping drops only the tokens past their lifetime', (t) => {
+  const clock = new ManualClock(1_700_000_000_000);
+  const engine = engineOn(join(dir, 'sweep.db'), clock, 10_000);
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  loginForToken(engine, 'alice', 'alice-pw');
+  clock.advance(5_000);
+  const fresh = loginForToken(engine, 'alice', 'alice-pw');
+  clock.advance(5_000);
+  t.is(engine.sweepExpiredTokens(), 1);
+  t.is(engine.whoami(fresh).user, 'alice');
+  engine.close();
+});
+
+test('a new file is at the current schema version, in WAL mode, readable by its owner only', (t) => {
+  const path = join(dir, 'nested', 'fresh.db');
+  new SqliteEngineStore(path).close();
+  const db = new Database(path, { readonly: true });
+  t.is(db.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
+  t.is(db.pragma('journal_mode', { simple: true }), 'wal');
+  db.close();
+  t.is(statSync(path).mode & 0o777, 0o600);
+});
+
+test('refuses a file written by a newer schema version', (t) => {
+  const path = join(dir, 'newer.db');
+  const db = new Database(path);
+  db.pragma(`user_version = ${ENGINE_SCHEMA_VERSION + 1}`);
+  db.close();
+  t.throws(() => new SqliteEngineStore(path), { message: /schema version/ });
+});
+
+test('a reopened file keeps group memberships and role definitions', (t) => {
+  const path = join(dir, 'directory.db');
+  const clock = new ManualClock(1_700_000_000_000);
+  const first = engineOn(path, clock);
+  first.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
+  first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  first.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
+  const admin = loginForToken(first, 'admin', 'admin-pw');
+  first.groups.addMember(admin, 'readers', 'alice');
+  first.roles.put(admin, 'labeller', ['keys.read']);
+  first.close();
+
+  const second = engineOn(path, clock);
+  const again = loginForToken(second, 'admin', 'admin-pw');
+  t.deepEqual(second.groups.members(again, 'readers').items.map((p) => p.name), ['alice']);
+  t.deepEqual(second.roles.read(again, 'labeller'), { name: 'labeller', operations: ['keys.read'] });
+  t.deepEqual(second.principals.groups(again, 'alice').items.map((p) => p.name), ['readers']);
+  second.close();
+});
+
+test('a file at schema version 2 moves to the current version and keeps what it held', (t) => {
+  const path = join(dir, 'version-2.db');
+  const db = new Database(path);
+  migrateEngineSchema(db, 2);
+  const insert = db.prepare('INSERT INTO principals (name, principal_id, kind, system_id, roles, created_at) VALUES (?, ?, ?, ?, ?, 0)');
+  insert.run('alice', 'a1a1a1a1a1a1a1a1', 'user', 1001, '["user"]');
+  insert.run('team', 'b2b2b2b2b2b2b2b2', 'group', 1002, '[]');
+  db.prepare('INSERT INTO tokens (token_hash, principal_id, issued_at) VALUES (?, ?, 0)').run('alice-token', 'a1a1a1a1a1a1a1a1');
+  db.close();
+
+  const store = new SqliteEngineStore(path);
+  t.like(store.principalByName('alice'), { principalId: 'a1a1a1a1a1a1a1a1', roles: ['user'] });
+  t.is(store.token('alice-token')?.principalId, 'a1a1a1a1a1a1a1a1');
+  store.putMembership('b2b2b2b2b2b2b2b2', 'a1a1a1a1a1a1a1a1');
+  store.putRole({ name: 'labeller', operations: ['keys.read'] });
+  t.deepEqual(store.groupIdsOf('a1a1a1a1a1a1a1a1'), ['b2b2b2b2b2b2b2b2']);
+  store.deletePrincipal('a1a1a1a1a1a1a1a1');
+  t.is(store.token('alice-token'), undefined, 'the token went with its principal');
+  t.deepEqual(store.memberIdsOf('b2b2b2b2b2b2b2b2'), []);
+  store.close();
+  const check = new Database(path, { readonly: true });
+  t.is(check.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
+  check.close();
+});

@@ -1,0 +1,193 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { AUDIT_RECORD_OUTCOMES, newAuditId, type AuditRecord } from '../../src/domain/audit/audit.js';
+import { compareNewestFirst, encodeAuditCursor, type AuditQuery } from '../../src/domain/audit/audit-query.js';
+import type { AuditLog } from '../../src/ports/audit-log.port.js';
+
+/** A fresh, empty log, and how to make it unable to take or read records. */
+export interface AuditLogUnderTest {
+  readonly log: AuditLog;
+  /** Closes the database, stops the server, ...: afterwards every call must fail. */
+  breakStore(): Promise<void>;
+}
+
+export interface AuditLogContractOptions {
+  /** Set when the store cannot be had here: each test is registered as skipped and the reason printed. */
+  readonly skip?: string | undefined;
+  /** Runs of the pagination property (each on a fresh log). */
+  readonly propertyRuns?: number;
+}
+
+const random = new CryptoRandom();
+const T0 = Date.UTC(2026, 0, 1, 12);
+
+/** A record with plausible values; an override of `undefined` leaves that field out. */
+export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
+  const record = {
+    id: newAuditId(random),
+    at: T0,
+    requestId: Buffer.from(random.bytes(8)).toString('hex'),
+    principal: 'alice',
+    sessionRef: 'AbCdEf012345',
+    operation: 'keys.export',
+    object: 'q83vEjRWeJCrze8SNFZ4kA==',
+    outcome: 'ok',
+    status: 200,
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as unknown as AuditRecord;
+}
+
+async function appendAll(log: AuditLog, records: readonly AuditRecord[]): Promise<void> {
+  for (const record of records) await log.append(record);
+}
+
+/** Every page of a query, following `next` until it is absent. */
+export async function allPages(log: AuditLog, query: AuditQuery): Promise<AuditRecord[]> {
+  const seen: AuditRecord[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 10_000; pages += 1) {
+    const page = await log.query({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+    seen.push(...page.items);
+    if (page.next === undefined) return seen;
+    cursor = page.next;
+  }
+  throw new Error('pagination did not end');
+}
+
+const ids = (records: readonly AuditRecord[]) => records.map((r) => r.id);
+const newestFirst = (records: readonly AuditRecord[]) => [...records].sort(compareNewestFirst);
+
+/** The AuditLog contract (src/ports/audit-log.port.ts), run against one adapter. */
+export function auditLogContract(name: string, open: () => Promise<AuditLogUnderTest>, options: AuditLogContractOptions = {}): void {
+  const title = (behaviour: string) => `${name} audit log: ${behaviour}`;
+  if (options.skip !== undefined) console.log(`${name} audit log contract skipped: ${options.skip}`);
+  const check = options.skip === undefined ? test : test.skip;
+
+  check(title('gives back an appended record exactly, absent fields absent'), async (t) => {
+    const { log } = await open();
+    const full = auditRecord({ code: 'ACL_DENIED', outcome: 'denied', status: 403 });
+    const bare = auditRecord({ principal: undefined, sessionRef: undefined, object: undefined, operation: 'health' });
+    await appendAll(log, [full, bare]);
+    t.deepEqual(await log.get(full.id), full);
+    t.deepEqual(await log.get(bare.id), bare);
+    t.is(await log.get(newAuditId(random)), undefined);
+    await log.close();
+  });
+
+  check(title('refuses a second record with the same id and keeps the first'), async (t) => {
+    const { log } = await open();
+    const first = auditRecord();
+    await log.append(first);
+    await t.throwsAsync(log.append({ ...first, principal: 'mallory', outcome: 'error' }), { code: 'CONFLICT' } as never);
+    t.deepEqual(await log.get(first.id), first);
+    await log.close();
+  });
+
+  check(title('completes a pending record once, filling in what the outcome revealed'), async (t) => {
+    const { log } = await open();
+    const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, object: undefined });
+    const done = auditRecord({ outcome: 'ok' });
+    await appendAll(log, [pending, done]);
+    t.true(await log.complete(pending.id, { outcome: 'ok', status: 200, object: 'AAECAwQFBgcICQoLDA0ODw==' }));
+    const completed = { ...pending, outcome: 'ok', status: 200, object: 'AAECAwQFBgcICQoLDA0ODw==' };
+    t.deepEqual(await log.get(pending.id), completed);
+    t.false(await log.complete(pending.id, { outcome: 'error', status: 500, code: 'INTERNAL' }), 'a record completes once');
+    t.deepEqual(await log.get(pending.id), completed);
+    t.false(await log.complete(done.id, { outcome: 'error', status: 500 }), 'a record appended final is not pending');
+    t.false(await log.complete(newAuditId(random), { outcome: 'ok', status: 200 }));
+    await log.close();
+  });
+
+  check(title('filters by time (bounds inclusive), principal, operation and outcome'), async (t) => {
+    const { log } = await open();
+    const records = [
+      auditRecord({ at: T0, principal: 'alice', operation: 'login', outcome: 'ok' }),
+      auditRecord({ at: T0 + 1, principal: 'bob', operation: 'login', outcome: 'denied', status: 401 }),
+      auditRecord({ at: T0 + 2, principal: 'alice', operation: 'keys.export', outcome: 'denied', status: 403 }),
+      auditRecord({ at: T0 + 3, principal: 'bob', operation: 'keys.export', outcome: 'ok' }),
+      auditRecord({ at: T0 + 4, principal: 'alice', operation: 'keys.grant', outcome: 'pending', status: 0 }),
+    ];
+    await appendAll(log, records);
+    const expect = async (query: AuditQuery, indexes: number[], what: string) =>
+      t.deepEqual(ids((await log.query(query)).items), indexes.map((i) => records[i]!.id), what);
+    await expect({}, [4, 3, 2, 1, 0], 'everything, newest first');
+    await expect({ from: T0 + 1, to: T0 + 3 }, [3, 2, 1], 'from and to are inclusive');
+    await expect({ from: T0 + 2, to: T0 + 2 }, [2], 'a one-millisecond window');
+    await expect({ from: T0 + 5 }, [], 'nothing after the last');
+    await expect({ principal: 'alice' }, [4, 2, 0], 'principal');
+    await expect({ operation: 'keys.export' }, [3, 2], 'operation');
+    await expect({ outcome: 'denied' }, [2, 1], 'outcome');
+    await expect({ outcome: 'pending' }, [4], 'pending records can be found');
+    await expect({ principal: 'alice', outcome: 'denied', to: T0 + 2 }, [2], 'filters combine');
+    await expect({ principal: 'ALICE' }, [], 'principal matches exactly');
+    await log.close();
+  });
+
+  check(title('answers newest first, records of the same millisecond by id descending'), async (t) => {
+    const { log } = await open();
+    const records = Array.from({ length: 12 }, (_, i) => auditRecord({ at: T0 + (i % 3) }));
+    await appendAll(log, records);
+    t.deepEqual(ids((await log.query({})).items), ids(newestFirst(records)));
+    await log.close();
+  });
+
+  check(title('limit defaults to 100 and stops at 500; bad limits, cursors and ranges are refused'), async (t) => {
+    const { log } = await open();
+    await appendAll(log, Array.from({ length: 120 }, (_, i) => auditRecord({ at: T0 + i })));
+    const first = await log.query({});
+    t.is(first.items.length, 100);
+    t.is(typeof first.next, 'string');
+    const whole = await log.query({ limit: 500 });
+    t.is(whole.items.length, 120);
+    t.is(whole.next, undefined);
+    const exact = await log.query({ limit: 120 });
+    t.is(exact.next, undefined, 'no next when the page ends exactly at the last record');
+    const foreign = encodeAuditCursor({ at: T0, id: 'f'.repeat(32) });
+    for (const query of [{ limit: 0 }, { limit: 501 }, { limit: 1.5 }, { cursor: 'not-a-cursor' }, { cursor: `${foreign}A` }, { from: T0 + 1, to: T0 }]) {
+      await t.throwsAsync(log.query(query), { code: 'BAD_REQUEST' } as never, JSON.stringify(query));
+    }
+    await log.close();
+  });
+
+  check(title('following next visits every matching record exactly once, in order, at any page size'), async (t) => {
+    const record = fc.record({
+      at: fc.integer({ min: T0, max: T0 + 5 }),
+      principal: fc.constantFrom('alice', 'bob'),
+      outcome: fc.constantFrom(...AUDIT_RECORD_OUTCOMES),
+    });
+    const query = fc.record({ limit: fc.integer({ min: 1, max: 7 }), principal: fc.option(fc.constant('alice'), { nil: undefined }), from: fc.option(fc.constant(T0 + 2), { nil: undefined }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 40 }), query, async (shapes, q) => {
+        const { log } = await open();
+        const records = shapes.map((shape) => auditRecord(shape));
+        await appendAll(log, records);
+        const filters: AuditQuery = { limit: q.limit, ...(q.principal ? { principal: q.principal } : {}), ...(q.from ? { from: q.from } : {}) };
+        const seen = await allPages(log, filters);
+        await log.close();
+        const expected = newestFirst(records.filter((r) => (!q.principal || r.principal === q.principal) && (!q.from || r.at >= q.from)));
+        return JSON.stringify(ids(seen)) === JSON.stringify(ids(expected));
+      }),
+      { numRuns: options.propertyRuns ?? 40 },
+    );
+    t.pass();
+  });
+
+  check(title('a store that cannot be reached throws AuditUnavailableError for every call, never a list'), async (t) => {
+    const { log, breakStore } = await open();
+    const stored = auditRecord({ outcome: 'pending', status: 0 });
+    await log.append(stored);
+    await log.ping();
+    await breakStore();
+    const unavailable = { code: 'AUDIT_UNAVAILABLE' } as never;
+    await t.throwsAsync(log.append(auditRecord()), unavailable);
+    await t.throwsAsync(log.complete(stored.id, { outcome: 'ok', status: 200 }), unavailable);
+    await t.throwsAsync(log.get(stored.id), unavailable);
+    await t.throwsAsync(log.query({}), unavailable);
+    await t.throwsAsync(log.ping(), unavailable);
+    const error = await t.throwsAsync(log.query({ limit: 10 }));
+    t.like(error, { retryable: true, scope: 'process', retryAfterSeconds: 5 });
+    await log.close();
+  });
+}

@@ -1,0 +1,42 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { PostgresAuditLog } from '../../src/adapters/audit-log/postgres-audit-log.js';
+import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js';
+import { startTestPostgres } from '../_support/postgres.js';
+import { auditLogContract } from './audit-log.contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-'));
+let files = 0;
+let schemas = 0;
+
+auditLogContract('memory', async () => {
+  const log = new MemoryAuditLog();
+  return { log, breakStore: () => log.close() };
+});
+
+auditLogContract('sqlite', async () => {
+  const log = SqliteAuditLog.open({ file: join(dir, `audit-${files++}.db`) });
+  return { log, breakStore: () => log.close() };
+});
+
+const postgres = startTestPostgres();
+test.after.always(() => postgres.stop());
+
+auditLogContract(
+  'postgres',
+  async () => {
+    // Generous bounds: the contract is about behaviour, and a loaded CI machine is slow to connect.
+    const log = await PostgresAuditLog.open({
+      url: postgres.url!,
+      schema: `contract_${process.pid}_${schemas++}`,
+      poolSize: 2,
+      connectTimeoutMs: 30_000,
+      statementTimeoutMs: 30_000,
+    });
+    return { log, breakStore: () => log.close() };
+  },
+  { skip: postgres.reason, propertyRuns: 15 },
+);
