@@ -18,7 +18,10 @@ export function certificateIdParam(params: Readonly<Record<string, string>>): st
   return id;
 }
 
-/** Certificates (api-surface.md operations 35-38). */
+/**
+ * Certificates (api-surface.md operations 35-38). Parsing and verifying store nothing and read no
+ * protected material: they are reads sent as POST, recorded after the fact (`sensitive: false`).
+ */
 export function certificateRoutes(services: GatewayServices): ApiRoute[] {
   const certificates = services.certificates;
   return [
@@ -37,14 +40,14 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'certificates.parse', method: 'POST', path: '/api/certificates/parse', auth: 'session',
+      operationId: 'certificates.parse', sensitive: false, method: 'POST', path: '/api/certificates/parse', auth: 'session',
       summary: 'Read a PEM certificate; nothing is stored; garbage is 400 CERTIFICATE_MALFORMED', body: schemas.pem, success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await certificates.parse(callerOf(ctx), body.pem);
       },
     }),
     route({
-      operationId: 'certificates.verify', method: 'POST', path: '/api/certificates/verify', auth: 'session',
+      operationId: 'certificates.verify', sensitive: false, method: 'POST', path: '/api/certificates/verify', auth: 'session',
       summary: 'Whether a certificate chains to a trusted authority now: { trusted, chain, reason? }', body: schemas.pem, success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await certificates.verify(callerOf(ctx), body.pem);

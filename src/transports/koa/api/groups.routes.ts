@@ -1,7 +1,10 @@
+import { membershipObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
+import { route, type ApiRoute, type RouteInput } from './api-route.js';
 import { listBody } from './api-schemas.js';
+
+const memberObject = ({ params }: RouteInput<unknown, unknown>) => membershipObject(params.name ?? '', params.member ?? '');
 
 /** Groups (api-surface.md operations 29-31); a group is created and listed under Principals. */
 export function groupRoutes(services: GatewayServices): ApiRoute[] {
@@ -16,7 +19,7 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
     }),
     route({
       operationId: 'groups.members.add', method: 'PUT', path: '/api/groups/:name/members/:member', auth: 'session',
-      summary: 'Add a member to a group (admin)', success: { status: 204 },
+      summary: 'Add a member to a group (admin)', success: { status: 204 }, auditObject: memberObject,
       async handle(ctx, { params }) {
         await groups.add(callerOf(ctx), params.name!, params.member!);
         ctx.status = 204;
@@ -24,7 +27,7 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
     }),
     route({
       operationId: 'groups.members.remove', method: 'DELETE', path: '/api/groups/:name/members/:member', auth: 'session',
-      summary: 'Remove a member from a group (admin)', success: { status: 204 },
+      summary: 'Remove a member from a group (admin)', success: { status: 204 }, auditObject: memberObject,
       async handle(ctx, { params }) {
         await groups.remove(callerOf(ctx), params.name!, params.member!);
         ctx.status = 204;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { noteAudit } from '../audit.middleware.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { ttagParam } from './api-schemas.js';
@@ -23,8 +24,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Create a key owned by the caller (16, 24 or 32 bytes)', body: schemas.create, success: { status: 201 },
       async handle(ctx, { body }) {
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
+        const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt });
+        noteAudit(ctx, { object: created.ttag });
         ctx.status = 201;
-        ctx.body = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt });
+        ctx.body = created;
       },
     }),
     route({

@@ -35,6 +35,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
     route({
       operationId: 'principals.create', method: 'POST', path: '/api/principals', auth: 'session',
       summary: 'Create a user, group or service (admin)', body: schemas.create, success: { status: 201 },
+      auditObject: ({ body }) => body.name,
       async handle(ctx, { body }) {
         const { password: secret, ...fields } = body;
         ctx.status = 201;

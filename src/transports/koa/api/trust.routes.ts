@@ -41,6 +41,7 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
     route({
       operationId: 'trust.enrollments.add', method: 'POST', path: '/api/trust/enrollments', auth: 'session',
       summary: 'Enroll a leaf that chains to a trusted authority to a principal', body: schemas.enrollment, success: { status: 201 },
+      auditObject: ({ body }) => body.principal,
       async handle(ctx, { body }) {
         ctx.status = 201;
         ctx.body = await trust.enroll(callerOf(ctx), body.principal, body.pem);
