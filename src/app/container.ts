@@ -28,7 +28,6 @@ import {
   ServerUseCases,
   SessionUseCases,
   TrustUseCases,
-  type CanReadAudit,
 } from '../use-cases/index.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
@@ -64,12 +63,6 @@ export interface GatewayOverrides {
   /** An opened audit store (createGateway opens the configured one when absent). */
   readonly auditLog?: AuditLog;
 }
-
-/**
- * Who may read the audit log. The key server's roles (`audit.read`, held by `admin` and `auditor`)
- * do not reach the gateway yet; until they do, only the user named `admin` may.
- */
-const canReadAudit: CanReadAudit = (identity) => identity.user === 'admin';
 
 /** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
 export function resolve<T>(context: ResolutionContext | Container, id: Token<T>): T {
@@ -143,7 +136,7 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
     (ctx) =>
       new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
   );
-  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), canReadAudit }));
+  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER) }));
   return container;
 }
 

@@ -6,6 +6,7 @@ import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '.
 import type { KeyView, NewKey } from '../domain/key/key-view.js';
 import type { ListResult } from '../domain/list/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
+import type { HeldOperations } from '../domain/roles/held-operations.js';
 import type { RoleView } from '../domain/roles/role.js';
 import type { KeyServerVersion, ServerParameter } from '../domain/server/server.js';
 import type { Secret } from '../domain/secret/secret.js';
@@ -65,6 +66,8 @@ export interface KeyAcl {
 export interface KeyServerConnection {
   /** The principal the token belongs to. */
   whoami(): Promise<Identity>;
+  /** The caller's operations (its roles and its groups' roles) and whether its token is scoped. */
+  heldOperations(): Promise<HeldOperations>;
   /** Generates a key owned by the caller; returns its handle (standard base64). */
   generateKey(options: NewKey): Promise<{ ttag: string }>;
   /** The key view (never the material); needs `read`. */

@@ -35,7 +35,7 @@ export interface GatewayServices {
 }
 
 export { AclUseCases } from './acl.js';
-export { AuditTrail, AuditUseCases, type AuditDraft, type CanReadAudit } from './audit.js';
+export { AuditTrail, AuditUseCases, type AuditDraft } from './audit.js';
 export { CertificateUseCases } from './certificates.js';
 export { CryptoUseCases } from './crypto.js';
 export { GroupUseCases } from './groups.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
-import { createKey, signIn } from '../_support/api-client.js';
+import { createKey, signIn, type ApiSession } from '../_support/api-client.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { startGateway } from '../_support/gateway.js';
@@ -12,6 +12,40 @@ async function startAudited() {
   const gw = await startGateway({}, { auditLog: log });
   return { gw, log };
 }
+
+async function anyRecordId(session: ApiSession): Promise<string> {
+  const page = await session.get('/api/audit?limit=1');
+  if (page.status !== 200 || page.body.items.length === 0) throw new Error(`no audit record to read: ${page.status} ${page.text}`);
+  return page.body.items[0].id as string;
+}
+
+test('an auditor reads the audit log and its records; a user is 403 ROLE_DENIED', async (t) => {
+  const { gw } = await startAudited();
+  const audra = await signIn(gw, 'audra');
+  const alice = await signIn(gw, 'alice');
+  await createKey(alice);
+  const page = await audra.get('/api/audit');
+  t.is(page.status, 200);
+  t.true(page.body.items.some((r: { operation: string; principal?: string }) => r.operation === 'keys.create' && r.principal === 'alice'));
+  const id = await anyRecordId(audra);
+  t.like(await audra.get(`/api/audit/${id}`), { status: 200, body: { id } });
+  t.like(await alice.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } });
+  t.like(await alice.get(`/api/audit/${id}`), { status: 403, body: { code: 'ROLE_DENIED' } });
+  await gw.close();
+});
+
+test("the key server's roles decide: a group's auditor role lets its members read, and stops when they leave", async (t) => {
+  const { gw } = await startAudited();
+  const admin = await signIn(gw, 'admin');
+  const alice = await signIn(gw, 'alice');
+  t.is((await alice.get('/api/audit')).status, 403);
+  t.is((await admin.put('/api/principals/ops', { roles: ['auditor'] })).status, 200);
+  t.is((await admin.put('/api/groups/ops/members/alice')).status, 204);
+  t.is((await alice.get('/api/audit')).status, 200, 'the same session, now with a group role');
+  t.is((await admin.del('/api/groups/ops/members/alice')).status, 204);
+  t.like(await alice.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } });
+  await gw.close();
+});
 
 test('encrypt, MAC, MAC check, certificate parse and verify run without the audit store; decrypt and writes do not', async (t) => {
   const { gw, log } = await startAudited();

@@ -167,6 +167,37 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title("answers the caller's operations through its roles and its groups' roles"), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    const record = srpCreateVerifier('erin', 'erin-pw', new CryptoRandom());
+    await admin.createPrincipal({ name: 'erin', kind: 'user', verifier: { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') } });
+    await admin.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
+    const erin = await ks.keyServer.connect((await ks.keyServer.login('erin', new Secret('erin-pw'))).token);
+    const own = await erin.heldOperations();
+    t.false(own.scoped);
+    t.true(own.operations.includes('keys.create'));
+    t.false(own.operations.includes('audit.read'));
+    await admin.addGroupMember('readers', 'erin');
+    t.true((await erin.heldOperations()).operations.includes('audit.read'), "a group's role counts for its members");
+    await admin.removeGroupMember('readers', 'erin');
+    t.deepEqual((await admin.groupMembers('readers')).items, []);
+    t.false((await erin.heldOperations()).operations.includes('audit.read'));
+    t.true((await admin.heldOperations()).operations.includes('audit.read'));
+    t.deepEqual((await admin.readRole('auditor')).operations.includes('audit.read'), true);
+    t.true((await admin.listRoles()).items.some((r) => r.name === 'auditor'));
+    const next = srpCreateVerifier('erin', 'erin-new', new CryptoRandom());
+    await admin.setPassword('erin', { salt: next.salt.toString('base64'), verifier: next.verifier.toString('base64') });
+    t.is(await codeOf(ks.keyServer.login('erin', new Secret('erin-pw'))), 'WRONG_CREDENTIAL');
+    t.is((await ks.keyServer.login('erin', new Secret('erin-new'))).identity.user, 'erin');
+    t.like(await admin.updatePrincipal('erin', { disabled: true }), { disabled: true });
+    t.is(await codeOf(erin.whoami()), 'SESSION_EXPIRED', "disabling a principal ends its tokens");
+    const config = await admin.serverConfig();
+    t.false(JSON.stringify(config).includes('admin-pw'), 'no secret in the configuration');
+    for (const c of [admin, erin]) await c.close();
+    await ks.close();
+  });
+
   test(title('carries data under cryptography up to the largest request body'), async (t) => {
     const ks = await make();
     const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
@@ -266,6 +297,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(await codeOf(scoped.readAcl(inside)), 'OUT_OF_SCOPE');
     t.is(await codeOf(scoped.generateKey({ keyLen: 16 })), 'OUT_OF_SCOPE');
     t.is(await codeOf(scoped.mintScoped({ objects: [inside], ttlMs: 60_000 })), 'OUT_OF_SCOPE');
+    t.like(await scoped.heldOperations(), { scoped: true });
     await ks.close();
   });
 

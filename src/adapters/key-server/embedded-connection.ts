@@ -23,6 +23,10 @@ export class EmbeddedConnection implements KeyServerConnection {
     return this.#run((token) => this.#engine.whoami(token));
   }
 
+  heldOperations() {
+    return this.#run((token) => this.#engine.roles.held(token));
+  }
+
   generateKey(options: NewKey) {
     return this.#run((token) => this.#engine.generateKey(token, options));
   }

@@ -36,6 +36,10 @@ export class TlsConnection implements KeyServerConnection {
     return this.#op('whoami', {});
   }
 
+  heldOperations() {
+    return this.#op('heldOperations', {});
+  }
+
   generateKey(options: NewKey) {
     return this.#op('generateKey', { keyLen: options.keyLen, label: options.label, expiresAt: options.expiresAt });
   }

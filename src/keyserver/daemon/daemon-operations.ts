@@ -11,6 +11,7 @@ type Handler<N extends OperationName> = (engine: KeyServerEngine, token: string,
  */
 export const OPERATION_HANDLERS: { readonly [N in OperationName]: Handler<N> } = {
   whoami: (engine, token) => engine.whoami(token),
+  heldOperations: (engine, token) => engine.roles.held(token),
   revokeToken: (engine, token) => (engine.revokeToken(token), null),
   mintScoped: (engine, token, args) => {
     const minted = engine.identity.mintScoped(token, args);

@@ -1,9 +1,10 @@
 import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
 import type { ListResult } from '../../domain/list/list-result.js';
+import type { HeldOperations } from '../../domain/roles/held-operations.js';
 import type { RoleView } from '../../domain/roles/role.js';
 import { OPERATIONS, isOperation } from '../../domain/roles/operations.js';
 import type { KeyServerEngine } from './engine.js';
-import { FIXED_ROLE, roleNames, roleOperations } from './engine-roles.js';
+import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';
 
 const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -16,6 +17,17 @@ export class RoleOperations {
 
   constructor(engine: KeyServerEngine) {
     this.#engine = engine;
+  }
+
+  /**
+   * The caller's own operations (its roles and its groups' roles, in catalogue order) and whether its
+   * token is scoped. Any token may ask about itself; the gateway decides its own operations (reading
+   * the audit log) from this answer.
+   */
+  held(token: string): HeldOperations {
+    const caller = this.#engine.authenticate(token);
+    const held = principalOperations(this.#engine.store, caller.principal);
+    return { operations: OPERATIONS.filter((operation) => held.has(operation)), scoped: caller.token.scope !== undefined };
   }
 
   list(token: string): ListResult<RoleView> {

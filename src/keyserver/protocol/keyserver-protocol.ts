@@ -7,6 +7,7 @@ import {
   decryptRequest,
   encryptRequest,
   encryptResult,
+  heldOperations,
   identity,
   keyView,
   list,
@@ -96,6 +97,8 @@ const certificateId = z.string().min(1).max(128);
  */
 export const OPERATIONS = {
   whoami: { args: none, result: identity },
+  /** The caller's operations (its roles and its groups' roles), and whether its token is scoped. */
+  heldOperations: { args: none, result: heldOperations },
   revokeToken: { args: none, result: z.null() },
   mintScoped: {
     args: z.strictObject({ objects: z.array(ttag).min(1).max(100), rights: rights.optional(), ttlMs: z.number().int().positive() }),

@@ -136,6 +136,9 @@ export const principalQuery = z.strictObject({
 
 export const role = z.strictObject({ name: z.string(), operations: operationIds });
 
+/** What a token may do beyond single keys: its principal's operations, and whether it is scoped. */
+export const heldOperations = z.strictObject({ operations: operationIds, scoped: z.boolean() });
+
 export const parameterValue = z.union([z.number(), z.boolean(), z.string().max(1024)]);
 export const parameter = z.strictObject({
   name: z.string(),
