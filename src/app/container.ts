@@ -12,12 +12,45 @@ import { LOGGER, type Logger } from '../ports/logger.port.js';
 import { RANDOM, type Random } from '../ports/random.port.js';
 import { SESSION_STORE, type SessionStore } from '../ports/session-store.port.js';
 import type { Token } from '../ports/token.js';
-import { AclUseCases, AuditTrail, AuditUseCases, HealthUseCases, IdentityAdminUseCases, KeyUseCases, ProofChecker, SessionUseCases, type CanReadAudit } from '../use-cases/index.js';
+import {
+  AclUseCases,
+  AuditTrail,
+  AuditUseCases,
+  CertificateUseCases,
+  CryptoUseCases,
+  GroupUseCases,
+  HealthUseCases,
+  KeyUseCases,
+  PolicyUseCases,
+  PrincipalUseCases,
+  ProofChecker,
+  RoleUseCases,
+  ServerUseCases,
+  SessionUseCases,
+  TrustUseCases,
+} from '../use-cases/index.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
-import { ACL_USE_CASES, AUDIT_TRAIL, AUDIT_USE_CASES, CONFIG, HEALTH_USE_CASES, IDENTITY_ADMIN_USE_CASES, KEY_USE_CASES, PROOF_CHECKER, SESSION_USE_CASES } from './tokens.js';
+import {
+  ACL_USE_CASES,
+  AUDIT_TRAIL,
+  AUDIT_USE_CASES,
+  CERTIFICATE_USE_CASES,
+  CONFIG,
+  CRYPTO_USE_CASES,
+  GROUP_USE_CASES,
+  HEALTH_USE_CASES,
+  KEY_USE_CASES,
+  POLICY_USE_CASES,
+  PRINCIPAL_USE_CASES,
+  PROOF_CHECKER,
+  ROLE_USE_CASES,
+  SERVER_USE_CASES,
+  SESSION_USE_CASES,
+  TRUST_USE_CASES,
+} from './tokens.js';
 
 /** Parts an embedding service or a test may supply instead of the defaults. */
 export interface GatewayOverrides {
@@ -30,12 +63,6 @@ export interface GatewayOverrides {
   /** An opened audit store (createGateway opens the configured one when absent). */
   readonly auditLog?: AuditLog;
 }
-
-/**
- * Who may read the audit log. The key server's roles (`audit.read`, held by `admin` and `auditor`)
- * do not reach the gateway yet; until they do, only the user named `admin` may.
- */
-const canReadAudit: CanReadAudit = (identity) => identity.user === 'admin';
 
 /** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
 export function resolve<T>(context: ResolutionContext | Container, id: Token<T>): T {
@@ -84,7 +111,14 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   );
   bindFactory(container, KEY_USE_CASES, (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }));
   bindFactory(container, ACL_USE_CASES, (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
-  bindFactory(container, IDENTITY_ADMIN_USE_CASES, (ctx) => new IdentityAdminUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, CRYPTO_USE_CASES, (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, PRINCIPAL_USE_CASES, (ctx) => new PrincipalUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }));
+  bindFactory(container, GROUP_USE_CASES, (ctx) => new GroupUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, ROLE_USE_CASES, (ctx) => new RoleUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, CERTIFICATE_USE_CASES, (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, TRUST_USE_CASES, (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, SERVER_USE_CASES, (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }));
+  bindFactory(container, POLICY_USE_CASES, (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }));
   bindFactory(
     container,
     HEALTH_USE_CASES,
@@ -102,7 +136,7 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
     (ctx) =>
       new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
   );
-  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), canReadAudit }));
+  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER) }));
   return container;
 }
 
@@ -120,8 +154,15 @@ export const ALL_TOKENS = [
   SESSION_USE_CASES,
   KEY_USE_CASES,
   ACL_USE_CASES,
+  CRYPTO_USE_CASES,
+  PRINCIPAL_USE_CASES,
+  GROUP_USE_CASES,
+  ROLE_USE_CASES,
+  CERTIFICATE_USE_CASES,
+  TRUST_USE_CASES,
+  SERVER_USE_CASES,
+  POLICY_USE_CASES,
   HEALTH_USE_CASES,
-  IDENTITY_ADMIN_USE_CASES,
   AUDIT_TRAIL,
   AUDIT_USE_CASES,
 ] as const;

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js';
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
-import { engineParts } from '../keyserver/engine/engine-parts.js';
 import { MemoryEngineStore } from '../keyserver/engine/memory-engine-store.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
 import {
@@ -13,6 +12,7 @@ import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { EmbeddedKeyServerConfig } from './config.js';
+import { GATEWAY_VERSION } from './version.js';
 
 export interface EmbeddedKeyServerSetup {
   readonly keyServer: EmbeddedKeyServer;
@@ -38,9 +38,18 @@ export async function startEmbeddedKeyServer(
     now: () => clock.now(),
     random,
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
+    version: GATEWAY_VERSION,
+    config: {
+      mode: 'embedded',
+      store: 'memory',
+      dataDir: config.dataDir,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      adminPassword: config.adminPassword,
+      seedPrincipals: config.seed?.principals.length ?? 0,
+    },
   });
   const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
-  const keyServer = new EmbeddedKeyServer(engineParts(engine), certificateFingerprint(identity.certPem), random);
+  const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), random);
   return { keyServer, generatedPasswords };
 }
 

@@ -1,7 +1,14 @@
 import type { Identity } from '../domain/identity/identity.js';
 import type { Right } from '../domain/acl/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../domain/certificate/certificate.js';
-import type { KeyLength } from '../domain/keywrap/key-length.js';
+import type { CertificateQuery, CertificateVerdict } from '../domain/certificate/certificate-verdict.js';
+import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../domain/crypto/crypto-messages.js';
+import type { KeyView, NewKey } from '../domain/key/key-view.js';
+import type { ListResult } from '../domain/list/list-result.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
+import type { HeldOperations } from '../domain/roles/held-operations.js';
+import type { RoleView } from '../domain/roles/role.js';
+import type { KeyServerVersion, ServerParameter } from '../domain/server/server.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
 
@@ -51,16 +58,23 @@ export interface KeyAcl {
  * One authenticated connection to the key server, opened for one gateway request and closed after it.
  *
  * Errors (domain errors, by code): `SESSION_EXPIRED` when the token expired or is invalid;
- * `ACL_DENIED` / `ROLE_DENIED` for authorization; `NOT_FOUND` for an unknown key or principal;
+ * `ROLE_DENIED` / `ACL_DENIED` / `OUT_OF_SCOPE` for authorization; `NOT_FOUND` for an unknown key or
+ * principal; `KEY_EXPIRED` for export or cryptography with an expired key;
  * `BAD_REQUEST` for a value the key server refuses; `KEY_SERVER_UNAVAILABLE` when it cannot be
  * reached; `KEY_SERVER_FAILED` for any other failure.
  */
 export interface KeyServerConnection {
   /** The principal the token belongs to. */
   whoami(): Promise<Identity>;
+  /** The caller's operations (its roles and its groups' roles) and whether its token is scoped. */
+  heldOperations(): Promise<HeldOperations>;
   /** Generates a key owned by the caller; returns its handle (standard base64). */
-  generateKey(options: { keyLen: KeyLength }): Promise<{ ttag: string }>;
-  /** The raw data key, for a caller who owns the key or holds `export` on it. */
+  generateKey(options: NewKey): Promise<{ ttag: string }>;
+  /** The key view (never the material); needs `read`. */
+  readKey(ttag: string): Promise<KeyView>;
+  /** Expires the key for good; owner only. */
+  expireKey(ttag: string): Promise<KeyView>;
+  /** The raw data key, for a caller who owns the key or holds `export` on it; KEY_EXPIRED once expired. */
   exportKey(ttag: string): Promise<ExportBlob>;
   /** The key's access list; owner only. */
   readAcl(ttag: string): Promise<KeyAcl>;
@@ -68,14 +82,60 @@ export interface KeyServerConnection {
   grant(ttag: string, principal: string, rights: readonly Right[]): Promise<Identity>;
   /** Removes a principal's entry from the key's ACL; owner only. */
   revoke(ttag: string, principal: string): Promise<void>;
+  /** The caller's effective rights on the key (own entry, groups' entries, ownership; narrowed by scope). */
+  accessRights(ttag: string): Promise<readonly Right[]>;
+  /** AES-GCM under the raw key (`encrypt` right); the key server draws the iv. */
+  encrypt(ttag: string, request: EncryptRequest): Promise<EncryptResult>;
+  /** `decrypt` right; DECRYPT_FAILED when the tag does not verify. */
+  decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }>;
+  /** HMAC-SHA256 under the raw key (`mac` right). */
+  mac(ttag: string, data: string): Promise<MacResult>;
+  /** Constant-time MAC check (`mac` right). */
+  verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }>;
+  /** A page of principals by name; `next` is the opaque cursor of the following page. */
+  listPrincipals(query: PrincipalQuery): Promise<ListResult<PrincipalView>>;
+  /** Creates a principal; CONFLICT when the name is taken, BAD_REQUEST for an unknown role. */
+  createPrincipal(input: NewPrincipal): Promise<PrincipalView>;
+  readPrincipal(name: string): Promise<PrincipalView>;
+  /** Changes only the fields given; disabling ends the principal's tokens. */
+  updatePrincipal(name: string, changes: PrincipalChanges): Promise<PrincipalView>;
+  /** Deletes the principal and ends its tokens. */
+  deletePrincipal(name: string): Promise<void>;
+  /** Replaces the principal's SRP-6a verifier (made by the gateway from the new password). */
+  setPassword(name: string, verifier: PasswordVerifier): Promise<void>;
+  /** The groups the principal belongs to. */
+  principalGroups(name: string): Promise<ListResult<PrincipalView>>;
+  groupMembers(group: string): Promise<ListResult<PrincipalView>>;
+  addGroupMember(group: string, member: string): Promise<void>;
+  removeGroupMember(group: string, member: string): Promise<void>;
+  listRoles(): Promise<ListResult<RoleView>>;
+  readRole(name: string): Promise<RoleView>;
+  /** Defines or redefines a role; an unknown operation id is BAD_REQUEST. */
+  putRole(name: string, operations: readonly string[]): Promise<RoleView>;
   /** Mints a token narrowed to the listed keys and rights, lasting `ttlMs` at most. */
   mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken>;
   /** Mints a token acting as a principal named, or identified by a trusted certificate. */
   mintDelegated(target: { principal: string } | { certificate: string }): Promise<DelegatedToken>;
+  /** Stored certificates (trusted authorities and enrolled leaves) by id, a page at a time. */
+  listCertificates(query: CertificateQuery): Promise<ListResult<CertificateInfo>>;
+  readCertificate(id: string): Promise<CertificateInfo>;
+  /** Reads a PEM certificate without storing anything; garbage is CERTIFICATE_MALFORMED. */
+  parseCertificate(pem: string): Promise<CertificateInfo>;
+  /** Whether the certificate chains to a trusted authority now. */
+  verifyCertificate(pem: string): Promise<CertificateVerdict>;
+  listTrustAuthorities(): Promise<ListResult<CertificateInfo>>;
   /** Adds a trusted certificate authority; a non-CA certificate is BAD_REQUEST. */
   addTrustAuthority(pem: string): Promise<CertificateInfo>;
+  /** Stops trusting an authority; NOT_FOUND when it is not one. */
+  removeTrustAuthority(id: string): Promise<void>;
   /** Enrolls a leaf chaining to a trusted authority to a principal; CONFLICT when it does not chain. */
   enrollCertificate(principal: string, pem: string): Promise<CertificateInfo>;
+  serverVersion(): Promise<KeyServerVersion>;
+  /** The key server's configuration, secrets redacted. */
+  serverConfig(): Promise<Record<string, unknown>>;
+  listParameters(): Promise<ListResult<ServerParameter>>;
+  /** Unknown name: NOT_FOUND; wrong type: BAD_REQUEST. */
+  setParameter(name: string, value: unknown): Promise<ServerParameter>;
   /** Registers the public key a principal's certificate logins are bound to. */
   putSenderKey(principal: string, jwk: unknown): Promise<{ jkt: string }>;
   readPolicy(): Promise<ProvisioningPolicy>;

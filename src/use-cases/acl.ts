@@ -1,25 +1,15 @@
 import type { Right } from '../domain/acl/acl.js';
-import { KeygateError } from '../domain/errors/index.js';
-import type { Identity } from '../domain/identity/identity.js';
-import type { KeyServer } from '../ports/key-server.port.js';
+import type { AclEntry, KeyAcl, KeyServer } from '../ports/key-server.port.js';
+import { NotSavedError, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** A write the read-back did not find (seed 001 §7.4). */
-export class NotSavedError extends KeygateError {
-  constructor(detail: string) {
-    super('NOT_SAVED', detail);
-  }
-}
+export { NotSavedError, NotVerifiedError } from './read-back.js';
 
-/** A write the read-back found different from what was asked (seed 001 §7.4). */
-export class NotVerifiedError extends KeygateError {
-  constructor(detail: string) {
-    super('NOT_VERIFIED', detail);
-  }
-}
-
-/** Grants and revocations on a key's ACL, each verified by reading the ACL back. */
+/**
+ * A key's ACL (api-surface.md operations 17-20, and the seven-operation grant and revoke): every
+ * change is verified by reading the ACL back.
+ */
 export class AclUseCases {
   readonly #keyServer: KeyServer;
 
@@ -27,19 +17,22 @@ export class AclUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  /** Sets `grantee`'s rights on the key; owner only. Answers the resolved grantee. */
-  grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[]): Promise<Identity> {
+  /** The key's ACL; owner only. */
+  read(caller: Caller, ttag: string): Promise<KeyAcl> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.readAcl(ttag));
+  }
+
+  /** Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back. */
+  grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[]): Promise<AclEntry> {
     return withConnection(this.#keyServer, caller, async (connection) => {
       const identity = await connection.grant(ttag, grantee, rights);
       const acl = await connection.readAcl(ttag);
       const entry = acl.entries.find((e) => e.principal.principalId === identity.principalId);
-      if (!entry) throw new NotSavedError(`grant to ${grantee} is not on the key's ACL`);
-      if (!sameRights(entry.rights, rights)) throw new NotVerifiedError(`grant to ${grantee} was stored with other rights`);
-      return identity;
+      return verifyWrite(`grant to ${grantee}`, rights, (e: AclEntry) => e.rights, entry);
     });
   }
 
-  /** Removes `grantee` from the key's ACL; owner only. */
+  /** Removes `grantee` from the key's ACL; owner only. The entry must be gone on read-back. */
   revoke(caller: Caller, ttag: string, grantee: string): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
       await connection.revoke(ttag, grantee);
@@ -49,10 +42,9 @@ export class AclUseCases {
       }
     });
   }
-}
 
-function sameRights(a: readonly Right[], b: readonly Right[]): boolean {
-  const left = new Set(a);
-  const right = new Set(b);
-  return left.size === right.size && [...left].every((r) => right.has(r));
+  /** The caller's effective rights on the key. */
+  access(caller: Caller, ttag: string): Promise<readonly Right[]> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.accessRights(ttag));
+  }
 }

@@ -1,4 +1,3 @@
-import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import {
   completeRecord,
   isAuditId,
@@ -12,12 +11,14 @@ import {
 import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import { NotFoundError, isKeygateError } from '../domain/errors/index.js';
-import type { Identity } from '../domain/identity/identity.js';
+import { requireHeld } from '../domain/roles/held-operations.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
 
 /**
  * The record of one request while it runs. The transport fills in what it learns (the operation, who,
@@ -105,33 +106,37 @@ export class AuditTrail {
   }
 }
 
-/** Decides who may read the audit log (role-derived operation `audit.read`). */
-export type CanReadAudit = (identity: Identity) => boolean;
-
-/** The reading side (GET /api/audit, GET /api/audit/{id}): whole pages or AUDIT_UNAVAILABLE, never less. */
+/**
+ * The reading side (GET /api/audit, GET /api/audit/{id}): whole pages or AUDIT_UNAVAILABLE, never less.
+ * Who may read is the key server's to say: the caller's operations (its roles and its groups' roles,
+ * as the key server knows them) must include `audit.read`, asked afresh on each read so a role taken
+ * away stops the next one.
+ */
 export class AuditUseCases {
-  readonly #deps: { log: AuditLog; canReadAudit: CanReadAudit };
+  readonly #deps: { log: AuditLog; keyServer: KeyServer };
 
-  constructor(deps: { log: AuditLog; canReadAudit: CanReadAudit }) {
+  constructor(deps: { log: AuditLog; keyServer: KeyServer }) {
     this.#deps = deps;
   }
 
   /** One page, newest first. BAD_REQUEST for a malformed query, ROLE_DENIED without `audit.read`. */
   async queryAudit(caller: Caller, query: AuditQuery): Promise<AuditPage> {
-    this.#authorize(caller);
+    await this.#authorize(caller);
     return this.#read(() => this.#deps.log.query(query));
   }
 
   /** One record; NOT_FOUND when there is none with this id. */
   async getAuditRecord(caller: Caller, id: string): Promise<AuditRecord> {
-    this.#authorize(caller);
+    await this.#authorize(caller);
     const record = isAuditId(id) ? await this.#read(() => this.#deps.log.get(id)) : undefined;
     if (record === undefined) throw new NotFoundError(`no audit record ${id}`);
     return record;
   }
 
-  #authorize(caller: Caller): void {
-    if (!this.#deps.canReadAudit(caller.session.identity)) throw new RoleDeniedError('reading the audit log needs audit.read');
+  /** ROLE_DENIED without `audit.read`, then OUT_OF_SCOPE for a scoped session (the key server's order). */
+  async #authorize(caller: Caller): Promise<void> {
+    const held = await withConnection(this.#deps.keyServer, caller, (connection) => connection.heldOperations());
+    requireHeld(held, 'audit.read');
   }
 
   /** A failure that is not one of ours is the store's: AUDIT_UNAVAILABLE, never an empty answer. */

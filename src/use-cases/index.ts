@@ -1,18 +1,32 @@
 import type { AclUseCases } from './acl.js';
 import type { AuditTrail, AuditUseCases } from './audit.js';
+import type { CertificateUseCases } from './certificates.js';
+import type { CryptoUseCases } from './crypto.js';
+import type { GroupUseCases } from './groups.js';
 import type { HealthUseCases } from './health.js';
-import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
+import type { PolicyUseCases } from './policy.js';
+import type { PrincipalUseCases } from './principals.js';
 import type { ProofChecker } from './proof-check.js';
+import type { RoleUseCases } from './roles.js';
+import type { ServerUseCases } from './server.js';
 import type { SessionUseCases } from './sessions.js';
+import type { TrustUseCases } from './trust.js';
 
 /** What the composition root hands the transports: use cases only, never the container. */
 export interface GatewayServices {
   readonly sessions: SessionUseCases;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
+  readonly crypto: CryptoUseCases;
+  readonly principals: PrincipalUseCases;
+  readonly groups: GroupUseCases;
+  readonly roles: RoleUseCases;
   readonly health: HealthUseCases;
-  readonly identityAdmin: IdentityAdminUseCases;
+  readonly certificates: CertificateUseCases;
+  readonly trust: TrustUseCases;
+  readonly server: ServerUseCases;
+  readonly policy: PolicyUseCases;
   readonly proofs: ProofChecker;
   /** Writing side of the audit log: every operation's one record. */
   readonly auditTrail: AuditTrail;
@@ -20,10 +34,18 @@ export interface GatewayServices {
   readonly audit: AuditUseCases;
 }
 
-export { AclUseCases, NotSavedError, NotVerifiedError } from './acl.js';
-export { AuditTrail, AuditUseCases, type AuditDraft, type CanReadAudit } from './audit.js';
+export { AclUseCases } from './acl.js';
+export { AuditTrail, AuditUseCases, type AuditDraft } from './audit.js';
+export { CertificateUseCases } from './certificates.js';
+export { CryptoUseCases } from './crypto.js';
+export { GroupUseCases } from './groups.js';
+export { PolicyUseCases } from './policy.js';
+export { PrincipalUseCases, type PrincipalRequest } from './principals.js';
+export { RoleUseCases } from './roles.js';
+export { ServerUseCases } from './server.js';
+export { TrustUseCases } from './trust.js';
+export { NotSavedError, NotVerifiedError } from './read-back.js';
 export { HealthUseCases, type HealthReport } from './health.js';
-export { IdentityAdminUseCases } from './identity-admin.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
 export { ProofChecker, type PresentedRequest } from './proof-check.js';

@@ -1,9 +1,11 @@
+import type { KeyView, NewKey } from '../domain/key/key-view.js';
 import { EXPORT_ALGO, type WrappedKey } from '../domain/keywrap/keywrap.js';
 import { keyLengthForNid, type KeyLength } from '../domain/keywrap/key-length.js';
 import { parseClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { wrapKey } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
+import { NotSavedError } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -19,7 +21,7 @@ export interface ExportedKey {
   readonly keyLen: KeyLength;
 }
 
-/** Key generation and wrapped export (seed 000 rules 2 and 3). */
+/** Key generation, lifecycle and wrapped export (seed 000 rules 2 and 3, api-surface.md 13-16). */
 export class KeyUseCases {
   readonly #deps: KeyUseCasesDeps;
 
@@ -27,9 +29,34 @@ export class KeyUseCases {
     this.#deps = deps;
   }
 
-  /** Generates a key owned by the caller. */
+  /** Generates a key owned by the caller (the seven-operation generate). */
   generate(caller: Caller, options: { keyLen: KeyLength }): Promise<{ ttag: string }> {
-    return withConnection(this.#deps.keyServer, caller, (connection) => connection.generateKey(options));
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const { ttag } = await connection.generateKey(options);
+      return { ttag };
+    });
+  }
+
+  /** Creates a key and answers its view (operation 13). */
+  create(caller: Caller, options: NewKey): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const { ttag } = await connection.generateKey(options);
+      return connection.readKey(ttag);
+    });
+  }
+
+  read(caller: Caller, ttag: string): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, (connection) => connection.readKey(ttag));
+  }
+
+  /** Expires the key; the read-back must show it expired (operation 16, W). */
+  expire(caller: Caller, ttag: string): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.expireKey(ttag);
+      const view = await connection.readKey(ttag);
+      if (view.state !== 'expired') throw new NotSavedError('the key is still active when read back');
+      return view;
+    });
   }
 
   /**

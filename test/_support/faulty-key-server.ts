@@ -1,17 +1,29 @@
 import { KeyServerFailedError, KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { Secret } from '../../src/domain/secret/secret.js';
 import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
+import { LIST_OPERATIONS, WRITE_FAULTS, type ListOperation, type WriteOperation } from './write-faults.js';
+
+export type { WriteOperation, ListOperation };
 
 /** Faults a test can switch on. Each is a test tool proving a failure path, not a mock of success. */
 export interface Faults {
   /** The key server cannot be reached at all. */
   unreachable?: boolean;
-  /** Grants are acknowledged but not stored. */
+  /** Grants are acknowledged but not stored (same as dropWrites: ['grant']). */
   dropGrants?: boolean;
-  /** Grants are stored with other rights than asked. */
+  /** Grants are stored with other rights than asked (same as alterWrites: ['grant']). */
   alterGrants?: boolean;
-  /** Revocations are acknowledged but not performed. */
+  /** Revocations are acknowledged but not performed (same as dropWrites: ['revoke']). */
   dropRevokes?: boolean;
+  /** These writes are acknowledged but not performed: the read-back finds the old state. */
+  dropWrites?: WriteOperation[];
+  /** These writes are performed with other values than asked: the read-back finds a different state. */
+  alterWrites?: WriteOperation[];
+  /**
+   * Lists: `unavailable` drops the connection in the middle of every list (and of ACL reads);
+   * `partial` answers half of every list, flagged incomplete as the key server flags it.
+   */
+  lists?: 'unavailable' | 'partial';
   /** Every operation on a connection fails with a key-server error. */
   failOperations?: boolean;
   /** A non-domain exception (a bug) from key generation. */
@@ -47,37 +59,7 @@ export class FaultyKeyServer implements KeyServer {
 
   async connect(token: Secret): Promise<KeyServerConnection> {
     if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
-    const inner = await this.#inner.connect(token);
-    const faults = this.faults;
-    const calls = this.calls;
-    const fail = (operation: string) => {
-      calls.push(operation);
-      if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
-    };
-    return {
-      ...passThrough(inner),
-      whoami: async () => (fail('whoami'), inner.whoami()),
-      generateKey: async (options) => {
-        fail('generateKey');
-        if (faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
-        return inner.generateKey(options);
-      },
-      exportKey: async (ttag) => (fail('exportKey'), inner.exportKey(ttag)),
-      readAcl: async (ttag) => (fail('readAcl'), inner.readAcl(ttag)),
-      grant: async (ttag, principal, rights) => {
-        fail('grant');
-        if (faults.dropGrants) return (await inner.readAcl(ttag), { user: principal, systemId: 0, principalId: '0000000000000000' });
-        if (faults.alterGrants) return inner.grant(ttag, principal, ['read']);
-        return inner.grant(ttag, principal, rights);
-      },
-      revoke: async (ttag, principal) => {
-        fail('revoke');
-        if (faults.dropRevokes) return;
-        return inner.revoke(ttag, principal);
-      },
-      signOut: () => (calls.push('signOut'), inner.signOut()),
-      close: () => inner.close(),
-    };
+    return faultyConnection(await this.#inner.connect(token), this.faults, this.calls);
   }
 
   fingerprint(): string {
@@ -94,23 +76,46 @@ export class FaultyKeyServer implements KeyServer {
   }
 }
 
-/** Every connection method, bound to the real connection: the faults above override some of them. */
-function passThrough(inner: KeyServerConnection): KeyServerConnection {
-  return {
-    whoami: () => inner.whoami(),
-    generateKey: (options) => inner.generateKey(options),
-    exportKey: (ttag) => inner.exportKey(ttag),
-    readAcl: (ttag) => inner.readAcl(ttag),
-    grant: (ttag, principal, rights) => inner.grant(ttag, principal, rights),
-    revoke: (ttag, principal) => inner.revoke(ttag, principal),
-    mintScoped: (request) => inner.mintScoped(request),
-    mintDelegated: (target) => inner.mintDelegated(target),
-    addTrustAuthority: (pem) => inner.addTrustAuthority(pem),
-    enrollCertificate: (principal, pem) => inner.enrollCertificate(principal, pem),
-    putSenderKey: (principal, jwk) => inner.putSenderKey(principal, jwk),
-    readPolicy: () => inner.readPolicy(),
-    setPolicy: (name, value) => inner.setPolicy(name, value),
-    signOut: () => inner.signOut(),
-    close: () => inner.close(),
+type AnyMethod = (...args: unknown[]) => Promise<unknown>;
+type LooseFault = { drop: (inner: KeyServerConnection, ...args: unknown[]) => Promise<unknown>; alter?: LooseFault['drop'] };
+
+function isDropped(faults: Faults, name: string): boolean {
+  return (faults.dropWrites ?? []).includes(name as WriteOperation) || (name === 'grant' && faults.dropGrants === true) || (name === 'revoke' && faults.dropRevokes === true);
+}
+
+function isAltered(faults: Faults, name: string): boolean {
+  return (faults.alterWrites ?? []).includes(name as WriteOperation) || (name === 'grant' && faults.alterGrants === true);
+}
+
+/** Every connection method goes to the real connection unless a switched-on fault takes it. */
+function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: string[]): KeyServerConnection {
+  const real = (name: string): AnyMethod => {
+    const method = (inner as unknown as Record<string, AnyMethod>)[name]!;
+    return (...args) => method.apply(inner, args);
   };
+  const wrap = (name: string): AnyMethod => async (...args) => {
+    if (name === 'close') return real(name)(...args);
+    calls.push(name);
+    if (name === 'signOut') return real(name)(...args);
+    if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
+    if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
+    const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
+    if (write && isDropped(faults, name)) return write.drop(inner, ...args);
+    if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
+    if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
+    if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
+    return real(name)(...args);
+  };
+  return new Proxy(inner, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' && typeof property === 'string' ? wrap(property) : value;
+    },
+  });
+}
+
+async function listFault(mode: 'unavailable' | 'partial', read: () => Promise<unknown>): Promise<unknown> {
+  if (mode === 'unavailable') throw new KeyServerUnavailableError('connection reset while reading a list');
+  const whole = (await read()) as { items: unknown[] };
+  return { ...whole, items: whole.items.slice(0, Math.floor(whole.items.length / 2)), complete: false, reason: 'the key server read only part of the list' };
 }

@@ -11,6 +11,7 @@ export const PASSWORDS = {
   bob: 'bob-password-2',
   carol: 'carol-password-3',
   admin: 'admin-password-0',
+  audra: 'audra-password-4',
 } as const;
 
 export const SEED = {
@@ -18,6 +19,7 @@ export const SEED = {
     { name: 'alice', kind: 'user' as const, password: PASSWORDS.alice },
     { name: 'bob', kind: 'user' as const, password: PASSWORDS.bob },
     { name: 'carol', kind: 'user' as const, password: PASSWORDS.carol },
+    { name: 'audra', kind: 'user' as const, password: PASSWORDS.audra, roles: ['auditor'] },
     { name: 'ops', kind: 'group' as const },
     { name: 'svc', kind: 'service' as const },
   ],
@@ -81,7 +83,7 @@ export async function startFaultyGateway(config: GatewayConfigInput = {}, overri
   const { FaultyKeyServer } = await import('./faulty-key-server.js');
   const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
   const clock = new ManualClock(Date.now());
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED }, clock, new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
   const faulty = new FaultyKeyServer(keyServer);
   const gateway = await startGateway(config, { ...overrides, keyServer: faulty, clock });
   return Object.assign(gateway, { faults: faulty.faults, keyServerCalls: faulty.calls });

@@ -2,6 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GatewayConfigInput } from '../../src/app/config.js';
+import { asSession, createKey } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
@@ -142,6 +143,37 @@ test('a token past its lifetime at the daemon is 401 with reauth, and a new logi
   t.is(expired.body.reauth, true);
   t.is(expired.body.error, 'session expired');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': await gw.login('alice') } })).status, 200);
+  await gw.close();
+  await daemon.stop();
+});
+
+test('the /api families run against the daemon, and groups, roles and memberships survive its restart', async (t) => {
+  const data = join(fixtures.dir, 'directory.db');
+  let daemon = await spawnDaemon(daemonArgs(data));
+  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  const admin = asSession(gw, await gw.login('admin'));
+  const alice = asSession(gw, await gw.login('alice'));
+  const { ttag } = await createKey(alice, { keyLen: 32, label: 'over tls' });
+  const sealed = await alice.post('/api/crypto/encrypt', { ttag, plaintext: Buffer.from('two processes').toString('base64') });
+  t.is(sealed.status, 200);
+  const { alg: _alg, ...fields } = sealed.body;
+  t.is(Buffer.from((await alice.post('/api/crypto/decrypt', { ttag, ...fields })).body.plaintext, 'base64').toString(), 'two processes');
+  t.like(await alice.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } });
+  t.is((await admin.post('/api/principals', { name: 'readers', kind: 'group', roles: ['auditor'] })).status, 201);
+  t.is((await admin.put('/api/groups/readers/members/alice')).status, 204);
+  t.like(await admin.put('/api/roles/labeller', { operations: ['keys.read', 'keys.create'] }), { status: 200 });
+  t.is((await alice.get('/api/audit')).status, 200, "the group's auditor role, as the daemon knows it");
+  t.is(await daemon.stop(), 0);
+
+  daemon = await restart(daemon, data);
+  const adminAgain = asSession(gw, await gw.login('admin'));
+  const aliceAgain = asSession(gw, await gw.login('alice'));
+  t.is((await aliceAgain.get('/api/audit')).status, 200, 'the membership survived');
+  t.deepEqual((await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name), ['alice']);
+  t.deepEqual((await adminAgain.get('/api/roles/labeller')).body, { name: 'labeller', operations: ['keys.create', 'keys.read'] });
+  t.is((await adminAgain.del('/api/principals/readers')).status, 204);
+  t.like(await aliceAgain.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } }, 'the group went, and its role with it');
+  t.like(await aliceAgain.get(`/api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}`), { status: 200, body: { label: 'over tls' } });
   await gw.close();
   await daemon.stop();
 });

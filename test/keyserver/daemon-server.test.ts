@@ -2,6 +2,7 @@ import test from 'ava';
 import { connect } from 'node:tls';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
+import { REQUEST_BODY_LIMIT_BYTES } from '../../src/keyserver/protocol/keyserver-protocol.js';
 import { daemonFixtures } from '../_support/keyserver-daemon.js';
 import { httpsCall, type HttpsReply } from '../_support/https-call.js';
 
@@ -68,8 +69,8 @@ test('bad JSON, arguments off the schema and unknown fields are 400 naming the f
   t.regex(A.body.detail, /^body\.A:/);
 });
 
-test('a body over 256 KiB is refused with 413', async (t) => {
-  const reply = await call('POST', '/v1/login/begin', { raw: Buffer.alloc(256 * 1024 + 1, 0x20), headers: { 'content-type': 'application/json' } });
+test('a body over 2 MiB is refused with 413', async (t) => {
+  const reply = await call('POST', '/v1/login/begin', { raw: Buffer.alloc(REQUEST_BODY_LIMIT_BYTES + 1, 0x20), headers: { 'content-type': 'application/json' } });
   assertError(t, reply, 413, 'BAD_REQUEST');
 });
 

@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
-import { ENGINE_SCHEMA_VERSION } from '../../src/keyserver/engine/sqlite-engine-schema.js';
+import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/engine/sqlite-engine-schema.js';
 import { loginForToken } from '../_support/engine-login.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-store-'));
@@ -70,4 +70,49 @@ test('refuses a file written by a newer schema version', (t) => {
   db.pragma(`user_version = ${ENGINE_SCHEMA_VERSION + 1}`);
   db.close();
   t.throws(() => new SqliteEngineStore(path), { message: /schema version/ });
+});
+
+test('a reopened file keeps group memberships and role definitions', (t) => {
+  const path = join(dir, 'directory.db');
+  const clock = new ManualClock(1_700_000_000_000);
+  const first = engineOn(path, clock);
+  first.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
+  first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  first.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
+  const admin = loginForToken(first, 'admin', 'admin-pw');
+  first.groups.addMember(admin, 'readers', 'alice');
+  first.roles.put(admin, 'labeller', ['keys.read']);
+  first.close();
+
+  const second = engineOn(path, clock);
+  const again = loginForToken(second, 'admin', 'admin-pw');
+  t.deepEqual(second.groups.members(again, 'readers').items.map((p) => p.name), ['alice']);
+  t.deepEqual(second.roles.read(again, 'labeller'), { name: 'labeller', operations: ['keys.read'] });
+  t.true(second.roles.held(loginForToken(second, 'alice', 'alice-pw')).operations.includes('audit.read'));
+  second.close();
+});
+
+test('a file at schema version 2 moves to the current version and keeps what it held', (t) => {
+  const path = join(dir, 'version-2.db');
+  const db = new Database(path);
+  migrateEngineSchema(db, 2);
+  const insert = db.prepare('INSERT INTO principals (name, principal_id, kind, system_id, roles, created_at) VALUES (?, ?, ?, ?, ?, 0)');
+  insert.run('alice', 'a1a1a1a1a1a1a1a1', 'user', 1001, '["user"]');
+  insert.run('team', 'b2b2b2b2b2b2b2b2', 'group', 1002, '[]');
+  db.prepare('INSERT INTO tokens (token_hash, principal_id, issued_at) VALUES (?, ?, 0)').run('alice-token', 'a1a1a1a1a1a1a1a1');
+  db.close();
+
+  const store = new SqliteEngineStore(path);
+  t.like(store.principalByName('alice'), { principalId: 'a1a1a1a1a1a1a1a1', roles: ['user'] });
+  t.is(store.token('alice-token')?.principalId, 'a1a1a1a1a1a1a1a1');
+  store.putMembership('b2b2b2b2b2b2b2b2', 'a1a1a1a1a1a1a1a1');
+  store.putRole({ name: 'labeller', operations: ['keys.read'] });
+  t.deepEqual(store.groupIdsOf('a1a1a1a1a1a1a1a1'), ['b2b2b2b2b2b2b2b2']);
+  store.deletePrincipal('a1a1a1a1a1a1a1a1');
+  t.is(store.token('alice-token'), undefined, 'the token went with its principal');
+  t.deepEqual(store.memberIdsOf('b2b2b2b2b2b2b2b2'), []);
+  store.close();
+  const check = new Database(path, { readonly: true });
+  t.is(check.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
+  check.close();
 });

@@ -1,5 +1,7 @@
 import test from 'ava';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
+import { srpCreateVerifier } from '../../src/domain/srp/srp-server.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { makeSigner } from '../_support/proof-builder.js';
@@ -110,6 +112,140 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title('keeps a key\'s view, runs cryptography under it, and refuses an expired key'), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
+    const { ttag } = await alice.generateKey({ keyLen: 24, label: 'contract' });
+    t.like(await alice.readKey(ttag), { ttag, keyLen: 24, label: 'contract', state: 'active', owner: { user: 'alice' } });
+    const sealed = await alice.encrypt(ttag, { plaintext: 'aGVsbG8=', aad: 'YQ==' });
+    t.is(sealed.alg, 'A192GCM');
+    t.deepEqual(await alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: 'YQ==' }), { plaintext: 'aGVsbG8=' });
+    t.is(await codeOf(alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag })), 'DECRYPT_FAILED');
+    const { mac } = await alice.mac(ttag, 'ZGF0YQ==');
+    t.deepEqual(await alice.verifyMac(ttag, 'ZGF0YQ==', mac), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, 'ZGF0Yg==', mac), { valid: false });
+    t.is(await codeOf(bob.mac(ttag, 'ZGF0YQ==')), 'ACL_DENIED');
+    await alice.grant(ttag, 'bob', ['mac']);
+    t.deepEqual([...(await bob.accessRights(ttag))], ['mac']);
+    t.is((await alice.expireKey(ttag)).state, 'expired');
+    t.is(await codeOf(alice.exportKey(ttag)), 'KEY_EXPIRED');
+    t.is(await codeOf(bob.mac(ttag, 'ZGF0YQ==')), 'KEY_EXPIRED');
+    for (const c of [alice, bob]) await c.close();
+    await ks.close();
+  });
+
+  test(title('manages principals, groups and roles for admin, and refuses them to a user'), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const record = srpCreateVerifier('dora', 'dora-pw', new CryptoRandom());
+    const verifier = { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') };
+    t.like(await admin.createPrincipal({ name: 'dora', kind: 'user', displayName: 'Dora', verifier }), { name: 'dora', roles: ['user'] });
+    t.is((await ks.keyServer.login('dora', new Secret('dora-pw'))).identity.user, 'dora');
+    await admin.createPrincipal({ name: 'team', kind: 'group' });
+    await admin.addGroupMember('team', 'dora');
+    t.deepEqual((await admin.groupMembers('team')).items.map((p) => p.name), ['dora']);
+    t.deepEqual((await admin.principalGroups('dora')).items.map((p) => p.name), ['team']);
+    const first = await admin.listPrincipals({ limit: 2 });
+    t.deepEqual(first.items.map((p) => p.name), ['admin', 'alice']);
+    const rest = await admin.listPrincipals({ limit: 500, cursor: first.next });
+    // A key server shared by several tests (a daemon) may hold principals of other tests too.
+    const names = [...first.items, ...rest.items].map((p) => p.name);
+    t.deepEqual(names, [...new Set(names)].sort(), 'pages follow on in name order, nothing twice');
+    for (const expected of ['bob', 'carol', 'dora', 'svc', 'team']) t.true(names.includes(expected), expected);
+    t.deepEqual((await admin.listPrincipals({ limit: 500, kind: 'group' })).items.map((p) => p.kind).filter((k) => k !== 'group'), []);
+    t.deepEqual(await admin.putRole('reader', ['keys.read']), { name: 'reader', operations: ['keys.read'] });
+    t.like(await admin.updatePrincipal('dora', { roles: ['reader'] }), { roles: ['reader'] });
+    t.is(await codeOf(alice.createPrincipal({ name: 'eve', kind: 'user' })), 'ROLE_DENIED');
+    t.is(await codeOf(alice.putRole('user', [])), 'ROLE_DENIED');
+    t.is(await codeOf(admin.putRole('reader', ['keys.steal'])), 'BAD_REQUEST');
+    await admin.deletePrincipal('dora');
+    t.is(await codeOf(admin.readPrincipal('dora')), 'NOT_FOUND');
+    t.is(await codeOf(ks.keyServer.login('dora', new Secret('dora-pw'))), 'WRONG_CREDENTIAL');
+    for (const c of [admin, alice]) await c.close();
+    await ks.close();
+  });
+
+  test(title("answers the caller's operations through its roles and its groups' roles"), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    const record = srpCreateVerifier('erin', 'erin-pw', new CryptoRandom());
+    await admin.createPrincipal({ name: 'erin', kind: 'user', verifier: { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') } });
+    await admin.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
+    const erin = await ks.keyServer.connect((await ks.keyServer.login('erin', new Secret('erin-pw'))).token);
+    const own = await erin.heldOperations();
+    t.false(own.scoped);
+    t.true(own.operations.includes('keys.create'));
+    t.false(own.operations.includes('audit.read'));
+    await admin.addGroupMember('readers', 'erin');
+    t.true((await erin.heldOperations()).operations.includes('audit.read'), "a group's role counts for its members");
+    await admin.removeGroupMember('readers', 'erin');
+    t.deepEqual((await admin.groupMembers('readers')).items, []);
+    t.false((await erin.heldOperations()).operations.includes('audit.read'));
+    t.true((await admin.heldOperations()).operations.includes('audit.read'));
+    t.deepEqual((await admin.readRole('auditor')).operations.includes('audit.read'), true);
+    t.true((await admin.listRoles()).items.some((r) => r.name === 'auditor'));
+    const next = srpCreateVerifier('erin', 'erin-new', new CryptoRandom());
+    await admin.setPassword('erin', { salt: next.salt.toString('base64'), verifier: next.verifier.toString('base64') });
+    t.is(await codeOf(ks.keyServer.login('erin', new Secret('erin-pw'))), 'WRONG_CREDENTIAL');
+    t.is((await ks.keyServer.login('erin', new Secret('erin-new'))).identity.user, 'erin');
+    t.like(await admin.updatePrincipal('erin', { disabled: true }), { disabled: true });
+    t.is(await codeOf(erin.whoami()), 'SESSION_EXPIRED', "disabling a principal ends its tokens");
+    const config = await admin.serverConfig();
+    t.false(JSON.stringify(config).includes('admin-pw'), 'no secret in the configuration');
+    for (const c of [admin, erin]) await c.close();
+    await ks.close();
+  });
+
+  test(title('carries data under cryptography up to the largest request body'), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const { ttag } = await alice.generateKey({ keyLen: 32, label: 'bulk', expiresAt: Date.now() + 3_600_000 });
+    t.like(await alice.readKey(ttag), { label: 'bulk' });
+    t.truthy((await alice.readKey(ttag)).expiresAt);
+    const plaintext = Buffer.alloc(700 * 1024, 7).toString('base64');
+    const sealed = await alice.encrypt(ttag, { plaintext });
+    t.is((await alice.decrypt(ttag, sealed)).plaintext, plaintext);
+    const { mac } = await alice.mac(ttag, plaintext);
+    t.deepEqual(await alice.verifyMac(ttag, plaintext, mac), { valid: true });
+    await alice.close();
+    await ks.close();
+  });
+
+  test(title('keeps trusted authorities and enrollments, and answers certificate and server reads'), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    // Valid for decades either side: the key server under test may run on a manual clock.
+    const validity = { notBefore: new Date('2000-01-01'), notAfter: new Date('2099-01-01') };
+    const authority = await createAuthority('contract CA', validity);
+    // A key server shared by several tests (a daemon) may hold other authorities and enrollments.
+    const leaf = await createLeaf(authority, 'bob-cert', validity);
+    t.like(await admin.parseCertificate(leaf.pem), { subject: 'CN=bob-cert' });
+    t.is(await codeOf(admin.parseCertificate('garbage')), 'CERTIFICATE_MALFORMED');
+    t.like(await admin.verifyCertificate(leaf.pem), { trusted: false });
+    const other = await createLeaf(await createAuthority('untrusted CA', validity), 'bob-other', validity);
+    const refused = await admin.enrollCertificate('bob', other.pem).catch((error: { code?: string; reason?: string }) => error);
+    t.like(refused, { code: 'CONFLICT' });
+    t.truthy((refused as { reason?: string }).reason, 'a refused enrollment says why');
+    const ca = await admin.addTrustAuthority(authority.pem);
+    t.true((await admin.listTrustAuthorities()).items.some((c) => c.id === ca.id));
+    const enrolled = await admin.enrollCertificate('bob', leaf.pem);
+    t.like(await admin.readCertificate(enrolled.id), { principal: 'bob' });
+    t.deepEqual(await admin.verifyCertificate(leaf.pem), { trusted: true, chain: [enrolled.id, ca.id] });
+    t.like(await admin.listCertificates({ limit: 10, principal: 'bob' }), { complete: true, items: [{ id: enrolled.id }] });
+    await admin.removeTrustAuthority(ca.id);
+    t.false((await admin.listTrustAuthorities()).items.some((c) => c.id === ca.id));
+    t.like(await admin.verifyCertificate(leaf.pem), { trusted: false });
+    t.is(typeof (await admin.serverVersion()).keyServer, 'string');
+    t.like(await admin.setParameter('maxPendingLogins', 50), { name: 'maxPendingLogins', value: 50 });
+    t.true((await admin.listParameters()).items.some((p) => p.name === 'maxPendingLogins' && p.value === 50));
+    t.is(await codeOf(admin.setParameter('maxPendingLogins', 'many')), 'BAD_REQUEST');
+    t.is(await codeOf(admin.setParameter('nope', 1)), 'NOT_FOUND');
+    await admin.close();
+    await ks.close();
+  });
+
   test(title('reports a SHA-256 fingerprint and answers ping'), async (t) => {
     const ks = await make();
     t.regex(ks.keyServer.fingerprint(), /^[0-9a-f]{64}$/);
@@ -156,8 +292,12 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const scoped = await ks.keyServer.connect(minted.token);
     t.is((await scoped.exportKey(inside)).key.length, 16);
     t.is(await codeOf(scoped.exportKey(outside)), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.mac(inside, 'AA==')), 'OUT_OF_SCOPE', 'a right the token was not given');
+    t.is(await codeOf(scoped.encrypt(outside, { plaintext: 'AA==' })), 'OUT_OF_SCOPE');
     t.is(await codeOf(scoped.readAcl(inside)), 'OUT_OF_SCOPE');
+    t.is(await codeOf(scoped.generateKey({ keyLen: 16 })), 'OUT_OF_SCOPE');
     t.is(await codeOf(scoped.mintScoped({ objects: [inside], ttlMs: 60_000 })), 'OUT_OF_SCOPE');
+    t.like(await scoped.heldOperations(), { scoped: true });
     await ks.close();
   });
 

@@ -2,6 +2,8 @@ import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { AuditRecord } from '../../src/domain/audit/audit.js';
 import { AuditTrail, AuditUseCases, type AuditDraft } from '../../src/use-cases/audit.js';
@@ -78,8 +80,27 @@ test('a draft must name its operation before it is stored', async (t) => {
   await t.throwsAsync(subject.begin(subject.start('req')), { message: /operation/ });
 });
 
-function callerFor(user: string): Caller {
-  const session = { ref: 'AbCdEf012345', identity: { user, systemId: 1, principalId: '00000000000000aa' }, token: new Secret('t'), kind: 'password' as const, createdAt: 0, expiresAt: 1 };
+/** A real embedded key server: who may read the audit log is its answer (roles `admin`, `auditor`). */
+const started = startEmbeddedKeyServer(
+  {
+    kind: 'embedded',
+    seed: {
+      principals: [
+        { name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] },
+        { name: 'audra', kind: 'user', password: 'audra-pw', roles: ['auditor'] },
+        { name: 'alice', kind: 'user', password: 'alice-pw' },
+      ],
+    },
+  },
+  new ManualClock(Date.now()),
+  new CryptoRandom(),
+);
+test.after.always(async () => (await started).keyServer.close());
+
+async function callerFor(user: string): Promise<Caller> {
+  const { keyServer } = await started;
+  const login = await keyServer.login(user, new Secret(`${user}-pw`));
+  const session = { ref: 'AbCdEf012345', identity: login.identity, token: login.token, kind: 'password' as const, createdAt: 0, expiresAt: 1 };
   return { session, key: 'k' };
 }
 
@@ -87,12 +108,12 @@ async function reader() {
   const log = new FaultyAuditLog(new MemoryAuditLog());
   const records: AuditRecord[] = [1, 2, 3].map((at) => ({ id: `${at}`.repeat(32), at, requestId: 'r', operation: 'health', outcome: 'ok', status: 200 }));
   for (const record of records) await log.append(record);
-  return { log, records, audit: new AuditUseCases({ log, canReadAudit: (identity) => identity.user === 'admin' }) };
+  return { log, records, audit: new AuditUseCases({ log, keyServer: (await started).keyServer }) };
 }
 
 test('a caller who may read the audit log gets whole pages, newest first, and single records', async (t) => {
   const { audit, records } = await reader();
-  const admin = callerFor('admin');
+  const admin = await callerFor('admin');
   const first = await audit.queryAudit(admin, { limit: 2 });
   t.deepEqual(first.items, [records[2], records[1]]);
   t.deepEqual((await audit.queryAudit(admin, { limit: 2, cursor: first.next! })).items, [records[0]]);
@@ -102,13 +123,21 @@ test('a caller who may read the audit log gets whole pages, newest first, and si
 test('a caller without audit.read is ROLE_DENIED before the store is asked', async (t) => {
   const { audit, log, records } = await reader();
   log.faults.down = true;
-  await t.throwsAsync(audit.queryAudit(callerFor('alice'), {}), { code: 'ROLE_DENIED' } as never);
-  await t.throwsAsync(audit.getAuditRecord(callerFor('alice'), records[0]!.id), { code: 'ROLE_DENIED' } as never);
+  const alice = await callerFor('alice');
+  await t.throwsAsync(audit.queryAudit(alice, {}), { code: 'ROLE_DENIED' } as never);
+  await t.throwsAsync(audit.getAuditRecord(alice, records[0]!.id), { code: 'ROLE_DENIED' } as never);
+});
+
+test("an auditor reads the audit log: the key server's roles decide, not the user name", async (t) => {
+  const { audit, records } = await reader();
+  const audra = await callerFor('audra');
+  t.is((await audit.queryAudit(audra, {})).items.length, records.length);
+  t.deepEqual(await audit.getAuditRecord(audra, records[0]!.id), records[0]);
 });
 
 test('an unknown or malformed id is NOT_FOUND; a malformed query is BAD_REQUEST', async (t) => {
   const { audit } = await reader();
-  const admin = callerFor('admin');
+  const admin = await callerFor('admin');
   for (const id of ['f'.repeat(32), 'nope', '../etc']) await t.throwsAsync(audit.getAuditRecord(admin, id), { code: 'NOT_FOUND' } as never, id);
   await t.throwsAsync(audit.queryAudit(admin, { limit: 0 }), { code: 'BAD_REQUEST' } as never);
   await t.throwsAsync(audit.queryAudit(admin, { cursor: 'x' }), { code: 'BAD_REQUEST' } as never);
@@ -116,7 +145,7 @@ test('an unknown or malformed id is NOT_FOUND; a malformed query is BAD_REQUEST'
 
 test('an unreadable store is AUDIT_UNAVAILABLE, never an empty list, even when the failure is a bug', async (t) => {
   const { audit, log, records } = await reader();
-  const admin = callerFor('admin');
+  const admin = await callerFor('admin');
   log.faults.down = true;
   await t.throwsAsync(audit.queryAudit(admin, {}), { code: 'AUDIT_UNAVAILABLE' } as never);
   await t.throwsAsync(audit.getAuditRecord(admin, records[0]!.id), { code: 'AUDIT_UNAVAILABLE' } as never);

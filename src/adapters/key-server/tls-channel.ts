@@ -4,10 +4,9 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { KeygateError, KeyServerFailedError, KeyServerUnavailableError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
+import { REPLY_BODY_LIMIT_BYTES } from '../../keyserver/protocol/keyserver-protocol.js';
 import { unavailable, type TlsDialer } from './tls-dialer.js';
 import { interpretReply } from './tls-reply.js';
-
-const REPLY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * One gateway request's connection to the daemon (seed 000 §1): opened validated, used for that
@@ -110,7 +109,7 @@ async function readReply(res: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of res as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > REPLY_LIMIT_BYTES) {
+    if (size > REPLY_BODY_LIMIT_BYTES) {
       res.destroy();
       throw new KeyServerFailedError('key server reply is too large');
     }

@@ -1,8 +1,12 @@
 import type { z } from 'zod';
 import type { Right } from '../../domain/acl/acl.js';
+import type { CertificateQuery } from '../../domain/certificate/certificate-verdict.js';
+import type { DecryptRequest, EncryptRequest } from '../../domain/crypto/crypto-messages.js';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
-import type { KeyLength } from '../../domain/keywrap/key-length.js';
+import type { NewKey } from '../../domain/key/key-view.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../domain/principal/principal.js';
 import { Secret } from '../../domain/secret/secret.js';
+import type { ServerParameter } from '../../domain/server/server.js';
 import {
   OPERATIONS,
   PATHS,
@@ -13,7 +17,11 @@ import {
 import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
 import type { TlsChannel } from './tls-channel.js';
 
-/** One gateway request's connection: each port method is one `POST /v1/op/<name>`. */
+/**
+ * One gateway request's connection: each port method is one `POST /v1/op/<name>`. Arguments go as
+ * the protocol names them (an undefined member is left out of the JSON); replies are checked
+ * against the protocol's schemas.
+ */
 export class TlsConnection implements KeyServerConnection {
   readonly #channel: TlsChannel;
   readonly #token: Secret;
@@ -28,8 +36,20 @@ export class TlsConnection implements KeyServerConnection {
     return this.#op('whoami', {});
   }
 
-  generateKey(options: { keyLen: KeyLength }) {
-    return this.#op('generateKey', { keyLen: options.keyLen });
+  heldOperations() {
+    return this.#op('heldOperations', {});
+  }
+
+  generateKey(options: NewKey) {
+    return this.#op('generateKey', { keyLen: options.keyLen, label: options.label, expiresAt: options.expiresAt });
+  }
+
+  readKey(ttag: string) {
+    return this.#op('readKey', { ttag });
+  }
+
+  expireKey(ttag: string) {
+    return this.#op('expireKey', { ttag });
   }
 
   async exportKey(ttag: string) {
@@ -42,19 +62,93 @@ export class TlsConnection implements KeyServerConnection {
   }
 
   grant(ttag: string, principal: string, rights: readonly Right[]) {
-    return this.#op('grant', { ttag, principal, rights: [...rights] });
+    return this.#op('grant', { ttag, principal, rights });
   }
 
   async revoke(ttag: string, principal: string) {
     await this.#op('revoke', { ttag, principal });
   }
 
+  accessRights(ttag: string) {
+    return this.#op('accessRights', { ttag });
+  }
+
+  encrypt(ttag: string, request: EncryptRequest) {
+    return this.#op('encrypt', { ttag, request: { plaintext: request.plaintext, aad: request.aad } });
+  }
+
+  decrypt(ttag: string, request: DecryptRequest) {
+    const { ciphertext, iv, authTag, aad } = request;
+    return this.#op('decrypt', { ttag, request: { ciphertext, iv, authTag, aad } });
+  }
+
+  mac(ttag: string, data: string) {
+    return this.#op('mac', { ttag, data });
+  }
+
+  verifyMac(ttag: string, data: string, mac: string) {
+    return this.#op('verifyMac', { ttag, data, mac });
+  }
+
+  listPrincipals(query: PrincipalQuery) {
+    return this.#op('listPrincipals', { kind: query.kind, limit: query.limit, cursor: query.cursor });
+  }
+
+  createPrincipal(input: NewPrincipal) {
+    const { name, kind, displayName, roles, verifier } = input;
+    return this.#op('createPrincipal', { name, kind, displayName, roles, verifier: verifier && { salt: verifier.salt, verifier: verifier.verifier } });
+  }
+
+  readPrincipal(name: string) {
+    return this.#op('readPrincipal', { name });
+  }
+
+  updatePrincipal(name: string, changes: PrincipalChanges) {
+    return this.#op('updatePrincipal', { name, changes: { displayName: changes.displayName, disabled: changes.disabled, roles: changes.roles } });
+  }
+
+  async deletePrincipal(name: string) {
+    await this.#op('deletePrincipal', { name });
+  }
+
+  async setPassword(name: string, verifier: PasswordVerifier) {
+    await this.#op('setPassword', { name, verifier: { salt: verifier.salt, verifier: verifier.verifier } });
+  }
+
+  principalGroups(name: string) {
+    return this.#op('principalGroups', { name });
+  }
+
+  putSenderKey(principal: string, jwk: unknown) {
+    return this.#op('putSenderKey', { principal, jwk: jwk as Record<string, unknown> });
+  }
+
+  groupMembers(group: string) {
+    return this.#op('groupMembers', { group });
+  }
+
+  async addGroupMember(group: string, member: string) {
+    await this.#op('addGroupMember', { group, member });
+  }
+
+  async removeGroupMember(group: string, member: string) {
+    await this.#op('removeGroupMember', { group, member });
+  }
+
+  listRoles() {
+    return this.#op('listRoles', {});
+  }
+
+  readRole(name: string) {
+    return this.#op('readRole', { name });
+  }
+
+  putRole(name: string, operations: readonly string[]) {
+    return this.#op('putRole', { name, operations: [...operations] });
+  }
+
   async mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken> {
-    const minted = await this.#op('mintScoped', {
-      objects: [...request.objects],
-      ...(request.rights === undefined ? {} : { rights: [...request.rights] }),
-      ttlMs: request.ttlMs,
-    });
+    const minted = await this.#op('mintScoped', { objects: [...request.objects], rights: request.rights, ttlMs: request.ttlMs });
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt ?? undefined, scope: minted.scope };
   }
 
@@ -63,16 +157,52 @@ export class TlsConnection implements KeyServerConnection {
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt ?? undefined, actingFor: minted.actingFor };
   }
 
+  listCertificates(query: CertificateQuery) {
+    return this.#op('listCertificates', { subject: query.subject, principal: query.principal, limit: query.limit, cursor: query.cursor });
+  }
+
+  readCertificate(id: string) {
+    return this.#op('readCertificate', { id });
+  }
+
+  parseCertificate(pem: string) {
+    return this.#op('parseCertificate', { pem });
+  }
+
+  verifyCertificate(pem: string) {
+    return this.#op('verifyCertificate', { pem });
+  }
+
+  listTrustAuthorities() {
+    return this.#op('listTrustAuthorities', {});
+  }
+
   addTrustAuthority(pem: string) {
     return this.#op('addTrustAuthority', { pem });
+  }
+
+  async removeTrustAuthority(id: string) {
+    await this.#op('removeTrustAuthority', { id });
   }
 
   enrollCertificate(principal: string, pem: string) {
     return this.#op('enrollCertificate', { principal, pem });
   }
 
-  putSenderKey(principal: string, jwk: unknown) {
-    return this.#op('putSenderKey', { principal, jwk: jwk as Record<string, unknown> });
+  serverVersion() {
+    return this.#op('serverVersion', {});
+  }
+
+  serverConfig() {
+    return this.#op('serverConfig', {});
+  }
+
+  listParameters() {
+    return this.#op('listParameters', {});
+  }
+
+  setParameter(name: string, value: unknown) {
+    return this.#op('setParameter', { name, value: value as ServerParameter['value'] });
   }
 
   readPolicy() {

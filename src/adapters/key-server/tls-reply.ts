@@ -5,7 +5,16 @@ import { SessionExpiredError, WrongCredentialError } from '../../domain/session/
 import { errorReply } from '../../keyserver/protocol/keyserver-protocol.js';
 
 /** Daemon codes that keep their meaning at the gateway (the KeyServer port's error vocabulary). */
-const PASSED_THROUGH: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'BAD_REQUEST', 'KEY_EXPIRED', 'CONFLICT', 'OUT_OF_SCOPE', 'KEY_SERVER_FAILED']);
+const PASSED_THROUGH: ReadonlySet<ErrorCode> = new Set([
+  'NOT_FOUND',
+  'BAD_REQUEST',
+  'KEY_EXPIRED',
+  'CONFLICT',
+  'OUT_OF_SCOPE',
+  'DECRYPT_FAILED',
+  'CERTIFICATE_MALFORMED',
+  'KEY_SERVER_FAILED',
+]);
 
 /**
  * A daemon answer (docs/keyserver-protocol.md "Errors"): a 2xx gives its JSON; an error body throws
@@ -23,11 +32,11 @@ export function interpretReply(status: number, text: string): unknown {
     return json;
   }
   const error = errorReply.safeParse(json);
-  throw error.success ? daemonError(error.data.code, error.data.detail) : new KeyServerFailedError(`key server answered HTTP ${status}`);
+  throw error.success ? daemonError(error.data.code, error.data.detail, error.data.reason) : new KeyServerFailedError(`key server answered HTTP ${status}`);
 }
 
 /** A daemon error answer as the domain error the embedded engine would have thrown. */
-export function daemonError(code: string, detail: string): KeygateError {
+export function daemonError(code: string, detail: string, reason?: string): KeygateError {
   switch (code) {
     case 'SESSION_EXPIRED':
       return new SessionExpiredError(detail);
@@ -38,7 +47,7 @@ export function daemonError(code: string, detail: string): KeygateError {
     case 'ROLE_DENIED':
       return new RoleDeniedError(detail);
   }
-  if (isErrorCode(code) && PASSED_THROUGH.has(code)) return new KeygateError(code, detail);
+  if (isErrorCode(code) && PASSED_THROUGH.has(code)) return new KeygateError(code, detail, reason === undefined ? {} : { reason });
   return new KeyServerFailedError(`key server answered ${code.slice(0, 64)}: ${detail}`);
 }
 

@@ -13,3 +13,10 @@ export class RoleDeniedError extends KeygateError {
     super('ROLE_DENIED', detail);
   }
 }
+
+/** A scoped session reaching past its object list or rights. */
+export class OutOfScopeError extends KeygateError {
+  constructor(detail = 'the session is scoped to other keys or rights') {
+    super('OUT_OF_SCOPE', detail);
+  }
+}

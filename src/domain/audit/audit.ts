@@ -83,6 +83,11 @@ export function aclEntryObject(ttag: string, grantee: string): string {
   return `${ttag} ${grantee}`;
 }
 
+/** The `object` of a change to a group's members: the group, one space, the member (names have no space). */
+export function membershipObject(group: string, member: string): string {
+  return `${group} ${member}`;
+}
+
 const AUDIT_ID = /^[0-9a-f]{32}$/;
 
 /** A fresh record id: 16 random bytes, lower-case hex (sorts the same bytewise in every store). */

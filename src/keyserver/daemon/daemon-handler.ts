@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
 import { BadRequestError, KeygateError, NotFoundError, isKeygateError } from '../../domain/errors/index.js';
-import type { EngineParts } from '../engine/engine-parts.js';
+import type { KeyServerEngine } from '../engine/engine.js';
 import {
   BEARER_TOKEN,
   OPERATIONS,
@@ -27,17 +27,17 @@ const OPERATION_PREFIX = PATHS.operation('');
  * operation table. Every answer is JSON; every failure is `{ code, detail }` with the status from
  * DAEMON_STATUS.
  */
-export function createDaemonHandler(parts: EngineParts, log: DaemonLog): RequestListener {
+export function createDaemonHandler(engine: KeyServerEngine, log: DaemonLog): RequestListener {
   return function handleRequest(req, res) {
-    route(parts, req).then(
+    route(engine, req).then(
       (body) => send(res, 200, body),
       (error: unknown) => sendError(res, error, log),
     );
   };
 }
 
-async function route(parts: EngineParts, req: IncomingMessage): Promise<unknown> {
-  const { engine, identity } = parts;
+async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unknown> {
+  const { identity } = engine;
   const path = (req.url ?? '/').split('?')[0]!;
   if (path === PATHS.health) {
     allow(req, 'GET');
@@ -72,7 +72,7 @@ async function route(parts: EngineParts, req: IncomingMessage): Promise<unknown>
     allow(req, 'POST');
     const token = bearerToken(req);
     const args = parse(OPERATIONS[name].args, (await readJson(req)) ?? {}, 'args');
-    return { result: runOperation(parts, name, token, args) };
+    return { result: runOperation(engine, name, token, args) };
   }
   throw new NotFoundError(`no route ${path.slice(0, 128)}`);
 }
@@ -134,5 +134,6 @@ function sendError(res: ServerResponse, thrown: unknown, log: DaemonLog): void {
   // An unread body over the limit is not drained: the connection closes after the answer.
   const headers: Record<string, string> = tooLarge ? { connection: 'close' } : {};
   if (error instanceof MethodNotAllowedError) headers.allow = error.allowed;
-  send(res, tooLarge ? 413 : DAEMON_STATUS[error.code], { code: error.code, detail: error.detail }, headers);
+  const body = { code: error.code, detail: error.detail, ...(error.reason === undefined ? {} : { reason: error.reason }) };
+  send(res, tooLarge ? 413 : DAEMON_STATUS[error.code], body, headers);
 }

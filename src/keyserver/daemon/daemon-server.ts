@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
+import { GATEWAY_VERSION } from '../../app/version.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
-import { engineParts } from '../engine/engine-parts.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
@@ -39,6 +39,18 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
+    version: GATEWAY_VERSION,
+    // Shown by operation 44 with secrets redacted.
+    config: {
+      mode: 'daemon',
+      store: options.dataPath === ':memory:' ? 'memory' : 'sqlite',
+      dataPath: options.dataPath,
+      host: options.host,
+      port: options.port,
+      tokenTtlSeconds: options.tokenTtlSeconds,
+      adminPassword: options.adminPassword,
+      seedPrincipals: options.seed?.principals.length ?? 0,
+    },
   });
   let server: Server | undefined;
   try {
@@ -46,7 +58,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     engine.sweepExpiredTokens();
     server = createServer(
       { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', handshakeTimeout: 10_000, requestTimeout: 15_000, headersTimeout: 10_000 },
-      createDaemonHandler(engineParts(engine), log),
+      createDaemonHandler(engine, log),
     );
     const address = await listen(server, options.port, options.host);
     const sweeper = setInterval(() => engine.sweepExpiredTokens(), SWEEP_INTERVAL_MS);

@@ -1,6 +1,7 @@
 import type { Right } from '../../domain/acl/acl.js';
+import type { PrincipalKind } from '../../domain/principal/principal.js';
 
-export type PrincipalKind = 'user' | 'group' | 'service';
+export type { PrincipalKind };
 
 /** A principal as the key server stores it. Users and services log in with an SRP verifier. */
 export interface PrincipalRow {
@@ -57,6 +58,13 @@ export interface CertificateRow {
   /** The principal id an enrolled leaf is bound to. */
   readonly principalId?: string;
   readonly createdAt: number;
+}
+
+/** A stored role definition: a built-in role redefined, or a role of the operator's own. */
+export interface RoleRow {
+  readonly name: string;
+  /** Operation ids (src/domain/roles/operations.ts). */
+  readonly operations: readonly string[];
 }
 
 export { DEFAULT_POLICY, type ProvisioningPolicy } from '../../domain/certificate/certificate.js';

@@ -1,4 +1,5 @@
-import type { CertificateRow, KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
+import type { PrincipalKind } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 
 /**
  * The key-server engine's storage. Synchronous on purpose: the engine's stores are in-process
@@ -9,6 +10,26 @@ export interface EngineStore {
   principalById(principalId: string): PrincipalRow | undefined;
   putPrincipal(row: PrincipalRow): void;
   nextSystemId(): number;
+  /** Principals ordered by name (code-unit order), strictly after `after`, at most `limit`, of one kind if given. */
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[];
+  /**
+   * Removes the principal, and with it its memberships (as member and as group), its tokens and its
+   * enrolled certificates. Keys it owns and ACL entries naming it stay (a key outlives its owner).
+   */
+  deletePrincipal(principalId: string): void;
+
+  /** Group memberships: group principal id -> member principal ids. Putting an existing pair is a no-op. */
+  groupIdsOf(memberId: string): string[];
+  memberIdsOf(groupId: string): string[];
+  putMembership(groupId: string, memberId: string): void;
+  deleteMembership(groupId: string, memberId: string): void;
+  /** Drops every membership the principal takes part in, as a member or as the group. */
+  deleteMembershipsOf(principalId: string): void;
+
+  /** Stored role definitions (built-in roles are defaults until stored). */
+  role(name: string): RoleRow | undefined;
+  roles(): RoleRow[];
+  putRole(row: RoleRow): void;
 
   key(ttag: string): KeyRow | undefined;
   putKey(row: KeyRow): void;
@@ -16,6 +37,8 @@ export interface EngineStore {
   token(tokenHash: string): TokenRow | undefined;
   putToken(row: TokenRow): void;
   deleteToken(tokenHash: string): void;
+  /** Ends every token of one principal (deleted or disabled). */
+  deleteTokensOf(principalId: string): void;
   /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */
   deleteExpiredTokens(now: number): number;
 

@@ -7,9 +7,10 @@ import { BadRequestError, KeygateError, NotFoundError } from '../../domain/error
 import type { Identity } from '../../domain/identity/identity.js';
 import { parseSenderKey } from '../../domain/session/sender-key.js';
 import { WrongCredentialError } from '../../domain/session/session.errors.js';
-import { aclOf, identityOf, requesterOf, type KeyServerEngine } from './engine.js';
+import type { KeyServerEngine } from './engine.js';
+import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
-import { certificateId, certificateView, chainToAuthority, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
+import { certificateId, certificateView, chainToAuthority, isValidAt, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
 
 const CHALLENGE_MS = 60_000;
 const MAX_PENDING_CHALLENGES = 10_000;
@@ -41,49 +42,59 @@ export class IdentityOperations {
     this.#engine = engine;
   }
 
-  /** Adds a trusted certificate authority (api-surface.md operation 40); a non-CA is refused. */
+  /**
+   * Adds a trusted certificate authority (api-surface.md operation 40). Garbage is
+   * CERTIFICATE_MALFORMED; a non-CA or an authority outside its validity period is BAD_REQUEST.
+   */
   addAuthority(token: string, pem: string): CertificateView {
-    const caller = this.#engine.authenticate(token);
-    this.#engine.requireOperation(caller, 'trust.write');
+    this.#engine.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
     if (!cert.ca) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
+    if (!isValidAt(cert, this.#engine.now())) throw new BadRequestError('pem: the authority is outside its validity period');
     this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#engine.now() });
     return certificateView(cert);
   }
 
-  /** Enrolls a leaf that chains to a trusted authority to a principal (operation 42). */
+  /**
+   * Enrolls a leaf that chains to a trusted authority to a principal (operation 42). A leaf that does
+   * not chain (untrusted issuer, expired) or that is enrolled to another principal is CONFLICT with a
+   * reason; a CA certificate, or a group as the principal, is BAD_REQUEST.
+   */
   enroll(token: string, principal: string, pem: string): CertificateView {
-    const caller = this.#engine.authenticate(token);
-    this.#engine.requireOperation(caller, 'trust.enroll');
+    this.#engine.authorizeOperation(token, 'trust.enroll');
     const cert = parseCertificate(pem, 'pem');
-    const row = this.#engine.store.principalByName(principal);
-    if (!row) throw new NotFoundError(`no such principal: ${principal}`);
+    if (cert.ca) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
+    const row = this.#engine.principalOrThrow(principal);
+    if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
     const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
     if (!chain.trusted) throw new KeygateError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
-    this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
+    const id = certificateId(cert);
+    const existing = this.#engine.store.certificate(id);
+    if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
+      const reason = 'the certificate is enrolled to another principal';
+      throw new KeygateError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+    }
+    this.#engine.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
     return certificateView(cert, row.name);
   }
 
   /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
   putSenderKey(token: string, principal: string, jwk: unknown): { jkt: string } {
-    const caller = this.#engine.authenticate(token);
-    const own = caller.principal.name === principal;
-    this.#engine.requireOperation(caller, own ? 'principals.sender-key.own' : 'principals.sender-key');
-    const row = this.#engine.store.principalByName(principal);
-    if (!row) throw new NotFoundError(`no such principal: ${principal}`);
+    this.#engine.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
+    const row = this.#engine.principalOrThrow(principal);
     const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
     this.#engine.store.putPrincipal({ ...row, senderKey });
     return { jkt: senderKey.jkt };
   }
 
   readPolicy(token: string): ProvisioningPolicy {
-    this.#engine.requireOperation(this.#engine.authenticate(token), 'policy.read');
+    this.#engine.authorizeOperation(token, 'policy.read');
     return this.#policy();
   }
 
   /** Sets one provisioning parameter (operation 48); unknown name NOT_FOUND, wrong type BAD_REQUEST. */
   setPolicy(token: string, name: string, value: unknown): ProvisioningPolicy {
-    this.#engine.requireOperation(this.#engine.authenticate(token), 'policy.write');
+    this.#engine.authorizeOperation(token, 'policy.write');
     const policy = { ...this.#policy(), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
@@ -134,7 +145,7 @@ export class IdentityOperations {
     const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
     const scope: Record<string, Right[]> = {};
     for (const ttag of request.objects) {
-      const held = effectiveRights(aclOf(this.#engine.keyOrThrow(ttag)), requesterOf(caller.principal));
+      const held = effectiveRights(aclOf(this.#engine.keyOrThrow(ttag)), this.#engine.requesterOf(caller.principal));
       const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
       if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
         throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');
@@ -183,7 +194,12 @@ export class IdentityOperations {
     if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has no ${policy.nameAttribute}`);
     const store = this.#engine.store;
     if (!store.principalByName(name)) {
-      this.#engine.createPrincipal({ name, kind: 'user', roles: policy.defaultRoles });
+      const created = this.#engine.createPrincipal({ name, kind: 'user', roles: policy.defaultRoles });
+      // A new principal joins the policy's default groups that exist (a group made later is not joined).
+      for (const groupName of policy.defaultGroups) {
+        const group = store.principalByName(groupName);
+        if (group?.kind === 'group') store.putMembership(group.principalId, created.principalId);
+      }
     }
     const row = store.principalByName(name)!;
     store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });

@@ -1,10 +1,13 @@
 import type { EngineStore } from './engine-store.port.js';
-import type { CertificateRow, KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
 export class MemoryEngineStore implements EngineStore {
   readonly #principals = new Map<string, PrincipalRow>();
   readonly #byId = new Map<string, string>();
+  /** group id -> member ids */
+  readonly #members = new Map<string, Set<string>>();
+  readonly #roles = new Map<string, RoleRow>();
   readonly #keys = new Map<string, KeyRow>();
   readonly #tokens = new Map<string, TokenRow>();
   readonly #settings = new Map<string, string>();
@@ -30,6 +33,61 @@ export class MemoryEngineStore implements EngineStore {
     return this.#systemId;
   }
 
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
+    const names = [...this.#principals.keys()].filter((name) => after === undefined || name > after).sort(byCodeUnit);
+    const rows: PrincipalRow[] = [];
+    for (const name of names) {
+      if (rows.length >= limit) break;
+      const row = this.#principals.get(name)!;
+      if (kind === undefined || row.kind === kind) rows.push(row);
+    }
+    return rows;
+  }
+
+  deletePrincipal(principalId: string): void {
+    const name = this.#byId.get(principalId);
+    this.#byId.delete(principalId);
+    if (name !== undefined) this.#principals.delete(name);
+    this.deleteMembershipsOf(principalId);
+    this.deleteTokensOf(principalId);
+    for (const [id, row] of this.#certificates) if (row.role === 'enrolled' && row.principalId === principalId) this.#certificates.delete(id);
+  }
+
+  groupIdsOf(memberId: string): string[] {
+    return [...this.#members].filter(([, members]) => members.has(memberId)).map(([groupId]) => groupId);
+  }
+
+  memberIdsOf(groupId: string): string[] {
+    return [...(this.#members.get(groupId) ?? [])];
+  }
+
+  putMembership(groupId: string, memberId: string): void {
+    const members = this.#members.get(groupId) ?? new Set<string>();
+    members.add(memberId);
+    this.#members.set(groupId, members);
+  }
+
+  deleteMembership(groupId: string, memberId: string): void {
+    this.#members.get(groupId)?.delete(memberId);
+  }
+
+  deleteMembershipsOf(principalId: string): void {
+    this.#members.delete(principalId);
+    for (const members of this.#members.values()) members.delete(principalId);
+  }
+
+  role(name: string): RoleRow | undefined {
+    return this.#roles.get(name);
+  }
+
+  roles(): RoleRow[] {
+    return [...this.#roles.values()];
+  }
+
+  putRole(row: RoleRow): void {
+    this.#roles.set(row.name, { name: row.name, operations: [...row.operations] });
+  }
+
   key(ttag: string): KeyRow | undefined {
     return this.#keys.get(ttag);
   }
@@ -48,6 +106,10 @@ export class MemoryEngineStore implements EngineStore {
 
   deleteToken(tokenHash: string): void {
     this.#tokens.delete(tokenHash);
+  }
+
+  deleteTokensOf(principalId: string): void {
+    for (const [hash, row] of this.#tokens) if (row.principalId === principalId) this.#tokens.delete(hash);
   }
 
   certificate(id: string): CertificateRow | undefined {
@@ -86,4 +148,8 @@ export class MemoryEngineStore implements EngineStore {
   }
 
   close(): void {}
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -60,19 +60,44 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX certificates_by_role ON certificates (role);
   `,
+  // Version 3: the directory. Memberships and tokens name principals by id; deleting a principal
+  // takes its memberships (as member and as group), its tokens and its enrolled certificates with it.
+  // Keys and their ACL entries stay: a key outlives its owner, shown as a missing principal.
+  `
+  CREATE TABLE memberships (
+    group_id  TEXT NOT NULL,
+    member_id TEXT NOT NULL,
+    PRIMARY KEY (group_id, member_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX memberships_by_member ON memberships (member_id, group_id);
+  CREATE TABLE roles (
+    name       TEXT PRIMARY KEY,
+    operations TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX tokens_by_principal ON tokens (principal_id);
+  CREATE INDEX principals_by_kind ON principals (kind, name);
+  CREATE TRIGGER principal_deleted AFTER DELETE ON principals BEGIN
+    DELETE FROM memberships WHERE group_id = OLD.principal_id OR member_id = OLD.principal_id;
+    DELETE FROM tokens WHERE principal_id = OLD.principal_id;
+    DELETE FROM certificates WHERE role = 'enrolled' AND principal_id = OLD.principal_id;
+  END;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings an open database to the current schema version. */
-export function migrateEngineSchema(db: Database): void {
+/**
+ * Brings an open database to the current schema version (or to `target`, an older one: how a test
+ * makes a file as an earlier keygate left it).
+ */
+export function migrateEngineSchema(db: Database, target = ENGINE_SCHEMA_VERSION): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > ENGINE_SCHEMA_VERSION) {
     throw new Error(`the key-server data file is at schema version ${version}; this keygate knows up to ${ENGINE_SCHEMA_VERSION}`);
   }
-  if (version === ENGINE_SCHEMA_VERSION) return;
+  if (version >= target) return;
   db.transaction(() => {
-    for (const step of MIGRATIONS.slice(version)) db.exec(step);
-    db.pragma(`user_version = ${ENGINE_SCHEMA_VERSION}`);
+    for (const step of MIGRATIONS.slice(version, target)) db.exec(step);
+    db.pragma(`user_version = ${target}`);
   })();
 }

@@ -1,56 +1,26 @@
-import Database, { type Statement } from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Right } from '../../domain/acl/acl.js';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { EngineStore } from './engine-store.port.js';
+import {
+  certificateOf,
+  principalOf,
+  roleOf,
+  type CertificateRecord,
+  type KeyRecord,
+  type PrincipalRecord,
+  type RoleRecord,
+  type TokenRecord,
+} from './sqlite-engine-records.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
-
-interface PrincipalRecord {
-  name: string;
-  principal_id: string;
-  kind: PrincipalKind;
-  system_id: number;
-  display_name: string | null;
-  disabled: number;
-  roles: string;
-  srp_salt: Buffer | null;
-  srp_verifier: Buffer | null;
-  sender_key: string | null;
-  created_at: number;
-}
-
-interface KeyRecord {
-  ttag: string;
-  nid: number;
-  material: Buffer;
-  owner: string;
-  label: string | null;
-  created_at: number;
-  expires_at: number | null;
-  expired: number;
-}
-
-interface TokenRecord {
-  token_hash: string;
-  principal_id: string;
-  issued_at: number;
-  expires_at: number | null;
-  scope: string | null;
-  acting_for: string | null;
-}
-
-interface CertificateRecord {
-  id: string;
-  pem: string;
-  role: CertificateRow['role'];
-  principal_id: string | null;
-  created_at: number;
-}
+import { prepare, type Statements } from './sqlite-engine-statements.js';
 
 /**
- * The engine's store in a SQLite file (better-sqlite3, WAL): principals, keys with their ACLs, token
- * hashes and settings survive a restart. `:memory:` gives a store that lives as long as the process.
+ * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
+ * definitions, keys with their ACLs, certificates, token hashes and settings survive a restart.
+ * `:memory:` gives a store that lives as long as the process.
  * A new file is created readable by its owner only (it holds key material).
  */
 export class SqliteEngineStore implements EngineStore {
@@ -95,6 +65,48 @@ export class SqliteEngineStore implements EngineStore {
 
   nextSystemId(): number {
     return (this.#sql.nextSystemId.get() as { value: number }).value;
+  }
+
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
+    const records = this.#sql.principalsAfter.all({ after: after ?? null, kind: kind ?? null, limit }) as PrincipalRecord[];
+    return records.map((record) => principalOf(record)!);
+  }
+
+  /** The row goes, and with it (schema trigger) its memberships, tokens and enrolled certificates. */
+  deletePrincipal(principalId: string): void {
+    this.#sql.deletePrincipal.run(principalId);
+  }
+
+  groupIdsOf(memberId: string): string[] {
+    return (this.#sql.groupIdsOf.all(memberId) as { group_id: string }[]).map((row) => row.group_id);
+  }
+
+  memberIdsOf(groupId: string): string[] {
+    return (this.#sql.memberIdsOf.all(groupId) as { member_id: string }[]).map((row) => row.member_id);
+  }
+
+  putMembership(groupId: string, memberId: string): void {
+    this.#sql.putMembership.run(groupId, memberId);
+  }
+
+  deleteMembership(groupId: string, memberId: string): void {
+    this.#sql.deleteMembership.run(groupId, memberId);
+  }
+
+  deleteMembershipsOf(principalId: string): void {
+    this.#sql.deleteMembershipsOf.run(principalId, principalId);
+  }
+
+  role(name: string): RoleRow | undefined {
+    return roleOf(this.#sql.role.get(name) as RoleRecord | undefined);
+  }
+
+  roles(): RoleRow[] {
+    return (this.#sql.roles.all() as RoleRecord[]).map((record) => roleOf(record)!);
+  }
+
+  putRole(row: RoleRow): void {
+    this.#sql.putRole.run(row.name, JSON.stringify(row.operations));
   }
 
   key(ttag: string): KeyRow | undefined {
@@ -182,6 +194,10 @@ export class SqliteEngineStore implements EngineStore {
     this.#sql.deleteToken.run(tokenHash);
   }
 
+  deleteTokensOf(principalId: string): void {
+    this.#sql.deleteTokensOf.run(principalId);
+  }
+
   deleteExpiredTokens(now: number): number {
     return this.#sql.deleteExpiredTokens.run(now).changes;
   }
@@ -197,64 +213,4 @@ export class SqliteEngineStore implements EngineStore {
   close(): void {
     if (this.#db.open) this.#db.close();
   }
-}
-
-const STATEMENTS = {
-  principalByName: 'SELECT * FROM principals WHERE name = ?',
-  principalById: 'SELECT * FROM principals WHERE principal_id = ?',
-  putPrincipal: `INSERT OR REPLACE INTO principals
-    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, sender_key, created_at)
-    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @sender_key, @created_at)`,
-  nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
-  key: 'SELECT * FROM keys WHERE ttag = ?',
-  keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
-  putKey: `INSERT INTO keys (ttag, nid, material, owner, label, created_at, expires_at, expired)
-    VALUES (@ttag, @nid, @material, @owner, @label, @created_at, @expires_at, @expired)
-    ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, owner = excluded.owner,
-    label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired`,
-  clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
-  putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
-  token: 'SELECT * FROM tokens WHERE token_hash = ?',
-  putToken: 'INSERT OR REPLACE INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES (?, ?, ?, ?, ?, ?)',
-  certificate: 'SELECT * FROM certificates WHERE id = ?',
-  certificatesByRole: 'SELECT * FROM certificates WHERE role = ? ORDER BY created_at, id',
-  putCertificate: 'INSERT OR REPLACE INTO certificates (id, pem, role, principal_id, created_at) VALUES (?, ?, ?, ?, ?)',
-  deleteCertificate: 'DELETE FROM certificates WHERE id = ?',
-  deleteToken: 'DELETE FROM tokens WHERE token_hash = ?',
-  deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
-  setting: 'SELECT value FROM settings WHERE name = ?',
-  putSetting: 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-} as const;
-
-type Statements = { readonly [name in keyof typeof STATEMENTS]: Statement };
-
-function prepare(db: Database.Database): Statements {
-  return Object.fromEntries(Object.entries(STATEMENTS).map(([name, sql]) => [name, db.prepare(sql)])) as Statements;
-}
-
-function principalOf(record: PrincipalRecord | undefined): PrincipalRow | undefined {
-  if (!record) return undefined;
-  return {
-    name: record.name,
-    kind: record.kind,
-    systemId: record.system_id,
-    principalId: record.principal_id,
-    disabled: record.disabled === 1,
-    roles: JSON.parse(record.roles) as string[],
-    createdAt: record.created_at,
-    ...(record.display_name === null ? {} : { displayName: record.display_name }),
-    ...(record.srp_salt === null || record.srp_verifier === null ? {} : { srp: { salt: record.srp_salt, verifier: record.srp_verifier } }),
-    ...(record.sender_key === null ? {} : { senderKey: JSON.parse(record.sender_key) as NonNullable<PrincipalRow['senderKey']> }),
-  };
-}
-
-function certificateOf(record: CertificateRecord | undefined): CertificateRow | undefined {
-  if (!record) return undefined;
-  return {
-    id: record.id,
-    pem: record.pem,
-    role: record.role,
-    createdAt: record.created_at,
-    ...(record.principal_id === null ? {} : { principalId: record.principal_id }),
-  };
 }

@@ -2,6 +2,8 @@ import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
 import { beginAudit, nameAuditedOperation, noteAudit } from '../audit.middleware.js';
+import { isKeygateError } from '../../../domain/errors/index.js';
+import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
@@ -37,7 +39,11 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    * method but GET.
    */
   readonly sensitive?: boolean;
-  /** What the audit record names as the object; default: the `ttag`, `name` or `id` path parameter. */
+  /**
+   * What the audit record names as the object; default: the key (a `ttag` in the path or the body,
+   * as standard base64 like the root surface records it), else the `name`, `id`, `role` or
+   * `parameter` path parameter.
+   */
   readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
 }
@@ -65,7 +71,7 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
       const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
       const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
-      const object = definition.auditObject ? definition.auditObject(input) : (input.params.ttag ?? input.params.name ?? input.params.id);
+      const object = (definition.auditObject ?? defaultAuditObject)(input);
       if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
       else if (object !== undefined) noteAudit(ctx, { object });
       await definition.handle(ctx, input);
@@ -74,4 +80,22 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
     router[method](definition.path, ...(steps as []), handler);
   }
   return router;
+}
+
+function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {
+  const { params, body } = input;
+  const inBody = typeof body === 'object' && body !== null && 'ttag' in body && typeof body.ttag === 'string' ? body.ttag : undefined;
+  const ttag = params.ttag ?? inBody;
+  if (ttag !== undefined) return canonicalTtag(ttag);
+  return params.name ?? params.id ?? params.role ?? params.parameter;
+}
+
+/** A ttag as standard base64; one that is no ttag names nothing (the route refuses it with 400). */
+export function canonicalTtag(ttag: string): string | undefined {
+  try {
+    return parseTtag(ttag);
+  } catch (error) {
+    if (isKeygateError(error)) return undefined;
+    throw error;
+  }
 }

@@ -3,11 +3,20 @@ import type { Middleware } from 'koa';
 import { KeygateError, NotFoundError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
+import { aclRoutes } from './acl.routes.js';
+import { certificateRoutes } from './certificates.routes.js';
 import { mountRoutes, type ApiRoute } from './api-route.js';
 import { auditRoutes } from './audit.routes.js';
+import { cryptoRoutes } from './crypto.routes.js';
+import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
-import { identityAdminRoutes } from './identity-admin.routes.js';
+import { keyRoutes } from './keys.routes.js';
+import { principalRoutes } from './principals.routes.js';
+import { policyRoutes } from './policy.routes.js';
+import { roleRoutes } from './roles.routes.js';
+import { serverRoutes } from './server.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
+import { trustRoutes } from './trust.routes.js';
 
 /** True for the paths of the /api surface. */
 export function isApiPath(path: string): boolean {
@@ -16,7 +25,21 @@ export function isApiPath(path: string): boolean {
 
 /** Every /api operation, family by family: the one table routes and the OpenAPI document come from. */
 export function apiRouteTable(services: GatewayServices): ApiRoute[] {
-  return [...sessionRoutes(services), ...identityAdminRoutes(services), ...auditRoutes(services), ...healthRoutes(services)];
+  return [
+    ...sessionRoutes(services),
+    ...cryptoRoutes(services),
+    ...keyRoutes(services),
+    ...aclRoutes(services),
+    ...principalRoutes(services),
+    ...groupRoutes(services),
+    ...roleRoutes(services),
+    ...certificateRoutes(services),
+    ...trustRoutes(services),
+    ...serverRoutes(services),
+    ...policyRoutes(services),
+    ...auditRoutes(services),
+    ...healthRoutes(services),
+  ];
 }
 
 /**

@@ -92,8 +92,8 @@ export function rootRouter(services: GatewayServices): Router {
     const body = parseWith(grantRequest, await readJsonBody(ctx));
     const ttag = parseTtag(body.ttag);
     await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-    const grantee = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS);
-    ctx.body = { ok: true, grantee };
+    const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS);
+    ctx.body = { ok: true, grantee: entry.principal };
   });
 
   router.post('/keys/revoke', operation('revoke'), session, async (ctx: RootContext) => {

@@ -1,0 +1,70 @@
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { BadRequestError } from '../errors/common.errors.js';
+import type { KeyLength } from '../keywrap/key-length.js';
+import { DecryptFailedError } from './crypto.errors.js';
+
+/**
+ * Data cryptography under a raw data key (api-surface.md "Decisions", Identity and keys): AES-GCM of
+ * the key's length with a 12-byte iv and a 16-byte tag, and HMAC-SHA256. A holder of the exported key
+ * can check either with any AES-GCM or HMAC implementation.
+ */
+export const GCM_IV_BYTES = 12;
+export const GCM_TAG_BYTES = 16;
+
+export type GcmAlg = 'A128GCM' | 'A192GCM' | 'A256GCM';
+export const MAC_ALG = 'HS256';
+
+const ALG_BY_LENGTH: Readonly<Record<KeyLength, GcmAlg>> = { 16: 'A128GCM', 24: 'A192GCM', 32: 'A256GCM' };
+
+export function gcmAlgFor(keyLen: KeyLength): GcmAlg {
+  return ALG_BY_LENGTH[keyLen];
+}
+
+function cipherName(key: Uint8Array): 'aes-128-gcm' | 'aes-192-gcm' | 'aes-256-gcm' {
+  if (key.length === 16) return 'aes-128-gcm';
+  if (key.length === 24) return 'aes-192-gcm';
+  if (key.length === 32) return 'aes-256-gcm';
+  throw new RangeError(`no AES-GCM for a ${key.length}-byte key`);
+}
+
+export interface Sealed {
+  readonly ciphertext: Buffer;
+  readonly authTag: Buffer;
+}
+
+/** AES-GCM encryption with the caller's fresh 12-byte iv and optional additional data. */
+export function gcmEncrypt(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): Sealed {
+  if (iv.length !== GCM_IV_BYTES) throw new BadRequestError(`iv: expected ${GCM_IV_BYTES} bytes, got ${iv.length}`);
+  const cipher = createCipheriv(cipherName(key), key, iv, { authTagLength: GCM_TAG_BYTES });
+  if (aad !== undefined) cipher.setAAD(aad);
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { ciphertext, authTag: cipher.getAuthTag() };
+}
+
+/** AES-GCM decryption; a tag that does not verify is DECRYPT_FAILED, a malformed iv or tag BAD_REQUEST. */
+export function gcmDecrypt(key: Uint8Array, iv: Uint8Array, sealed: Sealed, aad?: Uint8Array): Buffer {
+  if (iv.length !== GCM_IV_BYTES) throw new BadRequestError(`iv: expected ${GCM_IV_BYTES} bytes, got ${iv.length}`);
+  if (sealed.authTag.length !== GCM_TAG_BYTES) {
+    throw new BadRequestError(`authTag: expected ${GCM_TAG_BYTES} bytes, got ${sealed.authTag.length}`);
+  }
+  const decipher = createDecipheriv(cipherName(key), key, iv, { authTagLength: GCM_TAG_BYTES });
+  decipher.setAuthTag(sealed.authTag);
+  if (aad !== undefined) decipher.setAAD(aad);
+  try {
+    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
+  } catch {
+    throw new DecryptFailedError();
+  }
+}
+
+/** HMAC-SHA256 of `data` under the raw key. */
+export function hmacSha256(key: Uint8Array, data: Uint8Array): Buffer {
+  return createHmac('sha256', key).update(data).digest();
+}
+
+/** Checks a MAC in constant time; a MAC of the wrong length is simply not valid. */
+export function verifyHmacSha256(key: Uint8Array, data: Uint8Array, mac: Uint8Array): boolean {
+  const expected = hmacSha256(key, data);
+  if (mac.length !== expected.length) return false;
+  return timingSafeEqual(expected, mac);
+}

@@ -1,0 +1,15 @@
+/**
+ * One answer of a list (api-surface.md conventions; seed 001 §7.5). `complete` is false when the key
+ * server could not read the whole list: such a list is never shown as a whole one, and `reason` says
+ * why. `next` is an opaque cursor for the following page.
+ */
+export interface ListResult<T> {
+  readonly items: readonly T[];
+  readonly complete: boolean;
+  readonly reason?: string;
+  readonly next?: string;
+}
+
+/** Page size bounds of the paginated lists (operations 21 and 35). */
+export const LIST_LIMIT_MAX = 500;
+export const LIST_LIMIT_DEFAULT = 100;

@@ -1,0 +1,50 @@
+/** What a principal is (api-surface.md "Principals"); a group is a principal too. */
+export type PrincipalKind = 'user' | 'group' | 'service';
+export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ['user', 'group', 'service'];
+
+/** The principal view of api-surface.md. `createdAt` is ISO 8601; never a verifier or a password. */
+export interface PrincipalView {
+  readonly name: string;
+  readonly kind: PrincipalKind;
+  readonly systemId: number;
+  /** 16 lower-case hex characters. */
+  readonly principalId: string;
+  readonly displayName?: string;
+  readonly disabled: boolean;
+  readonly roles: readonly string[];
+  readonly createdAt: string;
+  /** RFC 7638 thumbprint of the registered sender key (operation 28), when there is one. */
+  readonly jkt?: string;
+}
+
+/**
+ * An SRP-6a verifier record, standard base64. The gateway makes it from the password, so a password
+ * never travels to the key server (the same reason logins use SRP).
+ */
+export interface PasswordVerifier {
+  readonly salt: string;
+  readonly verifier: string;
+}
+
+/** Operation 22. */
+export interface NewPrincipal {
+  readonly name: string;
+  readonly kind: PrincipalKind;
+  readonly displayName?: string | undefined;
+  readonly roles?: readonly string[] | undefined;
+  readonly verifier?: PasswordVerifier | undefined;
+}
+
+/** Operation 24: only the fields given change. */
+export interface PrincipalChanges {
+  readonly displayName?: string | undefined;
+  readonly disabled?: boolean | undefined;
+  readonly roles?: readonly string[] | undefined;
+}
+
+/** Operation 21. */
+export interface PrincipalQuery {
+  readonly kind?: PrincipalKind | undefined;
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+}

@@ -1,0 +1,12 @@
+/** A key-server parameter (api-surface.md operation 45): its current value, type and meaning. */
+export interface ServerParameter {
+  readonly name: string;
+  readonly value: number | boolean | string;
+  readonly type: 'integer' | 'boolean' | 'string';
+  readonly description: string;
+}
+
+/** The key server's own version (operation 43; the gateway adds its own and the API's). */
+export interface KeyServerVersion {
+  readonly keyServer: string;
+}

@@ -1,0 +1,72 @@
+import type { KeyAccessList, Requester } from '../../domain/acl/acl.js';
+import type { Identity } from '../../domain/identity/identity.js';
+import type { KeyView } from '../../domain/key/key-view.js';
+import type { PrincipalView } from '../../domain/principal/principal.js';
+import { EXPORT_ALGO } from '../../domain/keywrap/keywrap.js';
+import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
+import type { EngineStore } from './engine-store.port.js';
+import type { KeyRow, PrincipalRow } from './engine-model.js';
+
+/** How the contracts show a principal (seed 000 §2). */
+export function identityOf(row: PrincipalRow): Identity {
+  return { user: row.name, systemId: row.systemId, principalId: row.principalId };
+}
+
+export function aclOf(key: KeyRow): KeyAccessList {
+  return { owner: key.owner, entries: key.acl };
+}
+
+/**
+ * The principal asking, with the groups it belongs to: group entries in an ACL count for members
+ * (api-surface.md operation 20). A disabled group grants nothing.
+ */
+export function requesterOf(row: PrincipalRow, store: EngineStore): Requester {
+  const groupIds = store.groupIdsOf(row.principalId).filter((id) => store.principalById(id)?.disabled === false);
+  return { principalId: row.principalId, groupIds };
+}
+
+/** A principal that is gone (deleted) but still named by a key: shown, never resolvable. */
+export function missingPrincipal(principalId: string): PrincipalRow {
+  return { name: `#${principalId}`, kind: 'user', systemId: 0, principalId, disabled: true, roles: [], createdAt: 0 };
+}
+
+/** A key is expired when it was expired on purpose or its expiry time has passed. */
+export function isExpired(key: KeyRow, now: number): boolean {
+  return key.expired || (key.expiresAt !== undefined && key.expiresAt <= now);
+}
+
+/** The key view of api-surface.md (never the material). */
+export function keyView(key: KeyRow, store: EngineStore, now: number): KeyView {
+  const owner = store.principalById(key.owner) ?? missingPrincipal(key.owner);
+  return {
+    ttag: key.ttag,
+    keyLen: keyLengthForNid(key.nid),
+    algo: EXPORT_ALGO,
+    ...(key.label === undefined ? {} : { label: key.label }),
+    owner: identityOf(owner),
+    state: isExpired(key, now) ? 'expired' : 'active',
+    createdAt: new Date(key.createdAt).toISOString(),
+    ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
+  };
+}
+
+/** The principal view of api-surface.md (never the verifier). */
+export function principalView(row: PrincipalRow): PrincipalView {
+  return {
+    name: row.name,
+    kind: row.kind,
+    systemId: row.systemId,
+    principalId: row.principalId,
+    ...(row.displayName === undefined ? {} : { displayName: row.displayName }),
+    disabled: row.disabled,
+    roles: [...row.roles],
+    createdAt: new Date(row.createdAt).toISOString(),
+    ...(row.senderKey === undefined ? {} : { jkt: row.senderKey.jkt }),
+  };
+}
+
+/** Principal views of the ids that still name a principal, sorted by name. */
+export function principalViews(store: EngineStore, ids: readonly string[]): PrincipalView[] {
+  const rows = ids.map((id) => store.principalById(id)).filter((row): row is PrincipalRow => row !== undefined);
+  return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(principalView);
+}

@@ -1,0 +1,53 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Every statement of the SQLite engine store, prepared once when the store opens. */
+export const STATEMENTS = {
+  principalByName: 'SELECT * FROM principals WHERE name = ?',
+  principalById: 'SELECT * FROM principals WHERE principal_id = ?',
+  // An upsert: INSERT OR REPLACE deletes and re-inserts, and an update must never look like the
+  // deletion the schema cascades (memberships, tokens, enrolled certificates).
+  putPrincipal: `INSERT INTO principals
+    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, sender_key, created_at)
+    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @sender_key, @created_at)
+    ON CONFLICT (name) DO UPDATE SET principal_id = excluded.principal_id, kind = excluded.kind, system_id = excluded.system_id,
+    display_name = excluded.display_name, disabled = excluded.disabled, roles = excluded.roles, srp_salt = excluded.srp_salt,
+    srp_verifier = excluded.srp_verifier, sender_key = excluded.sender_key, created_at = excluded.created_at`,
+  principalsAfter: `SELECT * FROM principals
+    WHERE (@after IS NULL OR name > @after) AND (@kind IS NULL OR kind = @kind)
+    ORDER BY name LIMIT @limit`,
+  deletePrincipal: 'DELETE FROM principals WHERE principal_id = ?',
+  groupIdsOf: 'SELECT group_id FROM memberships WHERE member_id = ? ORDER BY group_id',
+  memberIdsOf: 'SELECT member_id FROM memberships WHERE group_id = ? ORDER BY member_id',
+  putMembership: 'INSERT OR IGNORE INTO memberships (group_id, member_id) VALUES (?, ?)',
+  deleteMembership: 'DELETE FROM memberships WHERE group_id = ? AND member_id = ?',
+  deleteMembershipsOf: 'DELETE FROM memberships WHERE group_id = ? OR member_id = ?',
+  role: 'SELECT * FROM roles WHERE name = ?',
+  roles: 'SELECT * FROM roles ORDER BY name',
+  putRole: 'INSERT INTO roles (name, operations) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
+  nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
+  key: 'SELECT * FROM keys WHERE ttag = ?',
+  keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
+  putKey: `INSERT INTO keys (ttag, nid, material, owner, label, created_at, expires_at, expired)
+    VALUES (@ttag, @nid, @material, @owner, @label, @created_at, @expires_at, @expired)
+    ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, owner = excluded.owner,
+    label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired`,
+  clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
+  putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
+  token: 'SELECT * FROM tokens WHERE token_hash = ?',
+  putToken: 'INSERT OR REPLACE INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES (?, ?, ?, ?, ?, ?)',
+  certificate: 'SELECT * FROM certificates WHERE id = ?',
+  certificatesByRole: 'SELECT * FROM certificates WHERE role = ? ORDER BY created_at, id',
+  putCertificate: 'INSERT OR REPLACE INTO certificates (id, pem, role, principal_id, created_at) VALUES (?, ?, ?, ?, ?)',
+  deleteCertificate: 'DELETE FROM certificates WHERE id = ?',
+  deleteToken: 'DELETE FROM tokens WHERE token_hash = ?',
+  deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
+  deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
+  setting: 'SELECT value FROM settings WHERE name = ?',
+  putSetting: 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+} as const;
+
+export type Statements = { readonly [name in keyof typeof STATEMENTS]: Statement };
+
+export function prepare(db: Database): Statements {
+  return Object.fromEntries(Object.entries(STATEMENTS).map(([name, sql]) => [name, db.prepare(sql)])) as Statements;
+}

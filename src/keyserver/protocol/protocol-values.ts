@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { RIGHTS } from '../../domain/acl/acl.js';
+import { PRINCIPAL_KINDS } from '../../domain/principal/principal.js';
+import { KEY_LENGTHS } from '../../domain/keywrap/key-length.js';
+
+/**
+ * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:
+ * a daemon never parses, and an adapter never accepts, more than the protocol allows. Binary values
+ * travel as standard base64.
+ */
+
+/** Short binary values: SRP numbers, ivs, tags, MACs, salts and verifiers. */
+export const base64 = z.base64().max(4096);
+/**
+ * Data under cryptography (plaintext, ciphertext, aad, MAC input): as large as a gateway request body
+ * allows (1 MiB, api-surface.md "Codes"), never larger.
+ */
+export const PAYLOAD_MAX_CHARS = 1024 * 1024;
+export const payload = z.base64().max(PAYLOAD_MAX_CHARS);
+export const name = z.string().min(1).max(256);
+export const ttag = z.string().min(1).max(1024);
+export const cursor = z.string().min(1).max(1024);
+export const pem = z.string().min(1).max(65_536);
+const text = z.string().max(1024);
+const operationIds = z.array(z.string().min(1).max(128)).max(256).readonly();
+const roleNames = z.array(name).max(256).readonly();
+
+/** RFC 6750 §2.1 b64token: what an `Authorization: Bearer` header may carry. */
+export const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+export const bearerToken = z.string().max(512).regex(BEARER_TOKEN);
+export const rights = z.array(z.enum(RIGHTS)).max(RIGHTS.length).readonly();
+export const identity = z.strictObject({
+  user: z.string(),
+  systemId: z.number().int(),
+  principalId: z.string().regex(/^[0-9a-f]{16}$/),
+});
+
+/** A page of a list (`next` is the opaque cursor of the following one); never more than 1000 items. */
+export function list<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    items: z.array(item).max(1000).readonly(),
+    complete: z.boolean(),
+    reason: text.optional(),
+    next: cursor.optional(),
+  });
+}
+
+export const certificate = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{64}$/),
+  subject: z.string(),
+  issuer: z.string(),
+  serial: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  keyAlg: z.string(),
+  principal: z.string().optional(),
+  pem: z.string(),
+});
+
+export const verdict = z.strictObject({
+  trusted: z.boolean(),
+  chain: z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(64).readonly(),
+  reason: text.optional(),
+});
+
+export const certificateQuery = z.strictObject({
+  subject: name.optional(),
+  principal: name.optional(),
+  limit: z.number().int().min(1).max(500),
+  cursor: cursor.optional(),
+});
+
+export const policy = z.strictObject({
+  autoProvision: z.boolean(),
+  nameAttribute: z.enum(['CN', 'UID', 'emailAddress']),
+  defaultRoles: roleNames,
+  defaultGroups: roleNames,
+});
+
+export const keyView = z.strictObject({
+  ttag: z.string(),
+  keyLen: z.literal(KEY_LENGTHS),
+  algo: z.string(),
+  label: z.string().optional(),
+  owner: identity,
+  state: z.enum(['active', 'expired']),
+  createdAt: z.string(),
+  expiresAt: z.string().optional(),
+});
+
+export const newKey = z.strictObject({
+  keyLen: z.literal(KEY_LENGTHS),
+  label: text.optional(),
+  expiresAt: z.number().int().optional(),
+});
+
+export const encryptRequest = z.strictObject({ plaintext: payload, aad: payload.optional() });
+export const encryptResult = z.strictObject({ ciphertext: payload, iv: base64, authTag: base64, alg: z.enum(['A128GCM', 'A192GCM', 'A256GCM']) });
+export const decryptRequest = z.strictObject({ ciphertext: payload, iv: base64, authTag: base64, aad: payload.optional() });
+
+const kind = z.enum(PRINCIPAL_KINDS as readonly ['user', 'group', 'service']);
+export const principalView = z.strictObject({
+  name: z.string(),
+  kind,
+  systemId: z.number().int(),
+  principalId: z.string().regex(/^[0-9a-f]{16}$/),
+  displayName: z.string().optional(),
+  disabled: z.boolean(),
+  roles: roleNames,
+  createdAt: z.string(),
+  jkt: z.string().optional(),
+});
+
+/** An SRP-6a verifier made by the gateway: a password never reaches the key server. */
+export const verifier = z.strictObject({ salt: base64, verifier: base64 });
+
+export const newPrincipal = z.strictObject({
+  name,
+  kind,
+  displayName: text.optional(),
+  roles: roleNames.optional(),
+  verifier: verifier.optional(),
+});
+
+export const principalChanges = z.strictObject({
+  displayName: text.optional(),
+  disabled: z.boolean().optional(),
+  roles: roleNames.optional(),
+});
+
+export const principalQuery = z.strictObject({
+  kind: kind.optional(),
+  limit: z.number().int().min(1).max(500),
+  cursor: cursor.optional(),
+});
+
+export const role = z.strictObject({ name: z.string(), operations: operationIds });
+
+/** What a token may do beyond single keys: its principal's operations, and whether it is scoped. */
+export const heldOperations = z.strictObject({ operations: operationIds, scoped: z.boolean() });
+
+export const parameterValue = z.union([z.number(), z.boolean(), z.string().max(1024)]);
+export const parameter = z.strictObject({
+  name: z.string(),
+  value: parameterValue,
+  type: z.enum(['integer', 'boolean', 'string']),
+  description: z.string(),
+});

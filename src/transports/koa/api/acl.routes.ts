@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { RIGHTS } from '../../../domain/acl/acl.js';
+import { aclEntryObject } from '../../../domain/audit/audit.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { callerOf } from './api-context.js';
+import { canonicalTtag, route, type ApiRoute, type RouteInput } from './api-route.js';
+import { ttagParam } from './api-schemas.js';
+
+const schemas = {
+  entry: z.strictObject({ rights: z.array(z.enum(RIGHTS)).min(1, 'at least one right') }),
+};
+
+/** An ACL change is recorded as the root surface records a grant: the key and the grantee. */
+const entryObject = ({ params }: RouteInput<unknown, unknown>) => aclEntryObject(canonicalTtag(params.ttag ?? '') ?? params.ttag ?? '', params.principal ?? '');
+
+/** Key ACLs (api-surface.md operations 17-20). Entries name principals by name. */
+export function aclRoutes(services: GatewayServices): ApiRoute[] {
+  const acl = services.acl;
+  return [
+    route({
+      operationId: 'acl.read', method: 'GET', path: '/api/keys/:ttag/acl', auth: 'session',
+      summary: "The key's access list (owner)", success: { status: 200 },
+      async handle(ctx, { params }) {
+        const read = await acl.read(callerOf(ctx), ttagParam(params));
+        ctx.body = { owner: read.owner, items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })), complete: true };
+      },
+    }),
+    route({
+      operationId: 'acl.put', method: 'PUT', path: '/api/keys/:ttag/acl/:principal', auth: 'session',
+      summary: "Set (replace) a principal's rights on the key (owner)", body: schemas.entry, success: { status: 200 }, auditObject: entryObject,
+      async handle(ctx, { body, params }) {
+        const entry = await acl.grant(callerOf(ctx), ttagParam(params), params.principal!, body.rights);
+        ctx.body = { principal: entry.principal.user, rights: entry.rights };
+      },
+    }),
+    route({
+      operationId: 'acl.delete', method: 'DELETE', path: '/api/keys/:ttag/acl/:principal', auth: 'session',
+      summary: "Remove a principal's entry from the key's ACL (owner)", success: { status: 204 }, auditObject: entryObject,
+      async handle(ctx, { params }) {
+        await acl.revoke(callerOf(ctx), ttagParam(params), params.principal!);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      operationId: 'acl.access', method: 'GET', path: '/api/keys/:ttag/access', auth: 'session',
+      summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)", success: { status: 200 },
+      async handle(ctx, { params }) {
+        ctx.body = { rights: await acl.access(callerOf(ctx), ttagParam(params)) };
+      },
+    }),
+  ];
+}

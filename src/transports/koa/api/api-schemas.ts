@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { parseTtag } from '../../../domain/key/ttag.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../domain/list/list-result.js';
+
+/** Standard base64 (bodies carry binary values and ttags so, as in seed 000). */
+export const base64 = z.string().max(1_500_000).regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
+
+/** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
+export const ttag = z.string().min(1, 'required').max(512);
+
+/** A principal, group or role name in a path or body. */
+export const name = z.string().min(1, 'required').max(256);
+
+/** `limit` (1..500) and the opaque `cursor` of a paginated list. */
+export const pageQuery = {
+  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+  cursor: z.string().min(1).max(1024).optional(),
+};
+
+/** `{ttag}` in a path: base64url without padding, or standard base64 percent-encoded. */
+export function ttagParam(params: Readonly<Record<string, string>>): string {
+  return parseTtag(params.ttag ?? '', 'ttag');
+}
+
+/**
+ * A list answer (api-surface.md conventions): `complete: false` travels with its `reason`, so a list
+ * the key server could not read whole is never shown as a whole one (seed 001 §7.5).
+ */
+export function listBody<T, U>(list: ListResult<T>, view: (item: T) => U = (item) => item as unknown as U) {
+  return {
+    items: list.items.map(view),
+    complete: list.complete,
+    ...(list.complete ? {} : { reason: list.reason ?? 'the key server could not read the whole list' }),
+    ...(list.next === undefined ? {} : { next: list.next }),
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { BadRequestError } from '../../../domain/errors/index.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { callerOf } from './api-context.js';
+import { route, type ApiRoute } from './api-route.js';
+import { listBody, name, pageQuery } from './api-schemas.js';
+
+const pem = z.string().min(1, 'required').max(65_536);
+const schemas = {
+  list: z.strictObject({ subject: z.string().min(1).max(256).optional(), principal: name.optional(), ...pageQuery }),
+  pem: z.strictObject({ pem }),
+};
+
+/** A certificate id in a path: the lower-case hex SHA-256 of the DER (upper case is accepted). */
+export function certificateIdParam(params: Readonly<Record<string, string>>): string {
+  const id = (params.id ?? '').toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) throw new BadRequestError('id: a certificate id is 64 hex characters');
+  return id;
+}
+
+/**
+ * Certificates (api-surface.md operations 35-38). Parsing and verifying store nothing and read no
+ * protected material: they are reads sent as POST, recorded after the fact (`sensitive: false`).
+ */
+export function certificateRoutes(services: GatewayServices): ApiRoute[] {
+  const certificates = services.certificates;
+  return [
+    route({
+      operationId: 'certificates.list', method: 'GET', path: '/api/certificates', auth: 'session',
+      summary: 'Trusted authorities and enrolled certificates, by id (filters: subject part, principal)', query: schemas.list, success: { status: 200 },
+      async handle(ctx, { query }) {
+        ctx.body = listBody(await certificates.list(callerOf(ctx), query));
+      },
+    }),
+    route({
+      operationId: 'certificates.read', method: 'GET', path: '/api/certificates/:id', auth: 'session',
+      summary: 'One certificate object by its SHA-256 id', success: { status: 200 },
+      async handle(ctx, { params }) {
+        ctx.body = await certificates.read(callerOf(ctx), certificateIdParam(params));
+      },
+    }),
+    route({
+      operationId: 'certificates.parse', sensitive: false, method: 'POST', path: '/api/certificates/parse', auth: 'session',
+      summary: 'Read a PEM certificate; nothing is stored; garbage is 400 CERTIFICATE_MALFORMED', body: schemas.pem, success: { status: 200 },
+      async handle(ctx, { body }) {
+        ctx.body = await certificates.parse(callerOf(ctx), body.pem);
+      },
+    }),
+    route({
+      operationId: 'certificates.verify', sensitive: false, method: 'POST', path: '/api/certificates/verify', auth: 'session',
+      summary: 'Whether a certificate chains to a trusted authority now: { trusted, chain, reason? }', body: schemas.pem, success: { status: 200 },
+      async handle(ctx, { body }) {
+        ctx.body = await certificates.verify(callerOf(ctx), body.pem);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,37 @@
+import { membershipObject } from '../../../domain/audit/audit.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { callerOf } from './api-context.js';
+import { route, type ApiRoute, type RouteInput } from './api-route.js';
+import { listBody } from './api-schemas.js';
+
+const memberObject = ({ params }: RouteInput<unknown, unknown>) => membershipObject(params.name ?? '', params.member ?? '');
+
+/** Groups (api-surface.md operations 29-31); a group is created and listed under Principals. */
+export function groupRoutes(services: GatewayServices): ApiRoute[] {
+  const groups = services.groups;
+  return [
+    route({
+      operationId: 'groups.members.list', method: 'GET', path: '/api/groups/:name/members', auth: 'session',
+      summary: "A group's members (users and services)", success: { status: 200 },
+      async handle(ctx, { params }) {
+        ctx.body = listBody(await groups.members(callerOf(ctx), params.name!));
+      },
+    }),
+    route({
+      operationId: 'groups.members.add', method: 'PUT', path: '/api/groups/:name/members/:member', auth: 'session',
+      summary: 'Add a member to a group (admin)', success: { status: 204 }, auditObject: memberObject,
+      async handle(ctx, { params }) {
+        await groups.add(callerOf(ctx), params.name!, params.member!);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      operationId: 'groups.members.remove', method: 'DELETE', path: '/api/groups/:name/members/:member', auth: 'session',
+      summary: 'Remove a member from a group (admin)', success: { status: 204 }, auditObject: memberObject,
+      async handle(ctx, { params }) {
+        await groups.remove(callerOf(ctx), params.name!, params.member!);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { callerOf } from './api-context.js';
+import { route, type ApiRoute } from './api-route.js';
+import { listBody } from './api-schemas.js';
+
+const schemas = {
+  role: z.strictObject({ operations: z.array(z.string().min(1).max(128)).max(256) }),
+};
+
+/** Roles (api-surface.md operations 32-34): named sets of operation ids. */
+export function roleRoutes(services: GatewayServices): ApiRoute[] {
+  const roles = services.roles;
+  return [
+    route({
+      operationId: 'roles.list', method: 'GET', path: '/api/roles', auth: 'session',
+      summary: 'Every role with its operation ids', success: { status: 200 },
+      async handle(ctx) {
+        ctx.body = listBody(await roles.list(callerOf(ctx)));
+      },
+    }),
+    route({
+      operationId: 'roles.read', method: 'GET', path: '/api/roles/:role', auth: 'session',
+      summary: 'One role', success: { status: 200 },
+      async handle(ctx, { params }) {
+        ctx.body = await roles.read(callerOf(ctx), params.role!);
+      },
+    }),
+    route({
+      operationId: 'roles.put', method: 'PUT', path: '/api/roles/:role', auth: 'session',
+      summary: 'Define or redefine a role; an unknown operation id is 400 (admin)', body: schemas.role, success: { status: 200 },
+      async handle(ctx, { body, params }) {
+        ctx.body = await roles.put(callerOf(ctx), params.role!, body.operations);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,31 @@
+import type { CertificateInfo } from '../domain/certificate/certificate.js';
+import type { CertificateQuery, CertificateVerdict } from '../domain/certificate/certificate-verdict.js';
+import type { ListResult } from '../domain/list/list-result.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+/** Certificate objects (api-surface.md operations 35-38): looked up, parsed and verified by the key server. */
+export class CertificateUseCases {
+  readonly #keyServer: KeyServer;
+
+  constructor(deps: { keyServer: KeyServer }) {
+    this.#keyServer = deps.keyServer;
+  }
+
+  list(caller: Caller, query: CertificateQuery): Promise<ListResult<CertificateInfo>> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.listCertificates(query));
+  }
+
+  read(caller: Caller, id: string): Promise<CertificateInfo> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.readCertificate(id));
+  }
+
+  parse(caller: Caller, pem: string): Promise<CertificateInfo> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.parseCertificate(pem));
+  }
+
+  verify(caller: Caller, pem: string): Promise<CertificateVerdict> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.verifyCertificate(pem));
+  }
+}

@@ -1,0 +1,28 @@
+import type { ProvisioningPolicy } from '../domain/certificate/certificate.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import { verifyWrite } from './read-back.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+/** The auto-provisioning policy for externally authenticated X.509 logins (api-surface.md 47-48). */
+export class PolicyUseCases {
+  readonly #keyServer: KeyServer;
+
+  constructor(deps: { keyServer: KeyServer }) {
+    this.#keyServer = deps.keyServer;
+  }
+
+  read(caller: Caller): Promise<ProvisioningPolicy> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.readPolicy());
+  }
+
+  /** Sets one parameter; the read-back must show the value asked. */
+  set(caller: Caller, name: string, value: unknown): Promise<ProvisioningPolicy> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const before = await connection.readPolicy();
+      await connection.setPolicy(name, value);
+      const project = (policy: ProvisioningPolicy) => (policy as unknown as Record<string, unknown>)[name];
+      return verifyWrite(`policy ${name}`, value, project, await connection.readPolicy(), before);
+    });
+  }
+}

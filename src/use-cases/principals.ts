@@ -1,0 +1,98 @@
+import type { ListResult } from '../domain/list/list-result.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
+import type { Secret } from '../domain/secret/secret.js';
+import { parseSenderKey } from '../domain/session/sender-key.js';
+import { srpCreateVerifier } from '../domain/srp/srp-server.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import type { Random } from '../ports/random.port.js';
+import { NotSavedError, readBack, verifyWrite } from './read-back.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+/** Operation 22 as asked: the password stays here and only its SRP verifier goes to the key server. */
+export type PrincipalRequest = Omit<NewPrincipal, 'verifier'> & { readonly password?: Secret | undefined };
+
+/** Principals (api-surface.md operations 21-28); writes are verified by reading back. */
+export class PrincipalUseCases {
+  readonly #keyServer: KeyServer;
+  readonly #random: Random;
+
+  constructor(deps: { keyServer: KeyServer; random: Random }) {
+    this.#keyServer = deps.keyServer;
+    this.#random = deps.random;
+  }
+
+  list(caller: Caller, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.listPrincipals(query));
+  }
+
+  create(caller: Caller, request: PrincipalRequest): Promise<PrincipalView> {
+    const { password, ...fields } = request;
+    const verifier = password === undefined ? undefined : this.#verifier(request.name, password);
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      await connection.createPrincipal({ ...fields, verifier });
+      const after = await readBack(() => connection.readPrincipal(request.name));
+      const asked = { kind: fields.kind, displayName: fields.displayName, roles: fields.roles };
+      const project = (p: PrincipalView) => ({ kind: p.kind, displayName: p.displayName, roles: fields.roles === undefined ? undefined : p.roles });
+      return verifyWrite(`principal ${request.name}`, asked, project, after);
+    });
+  }
+
+  read(caller: Caller, name: string): Promise<PrincipalView> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.readPrincipal(name));
+  }
+
+  /** Only the fields given change; the read-back must show them. */
+  update(caller: Caller, name: string, changes: PrincipalChanges): Promise<PrincipalView> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const before = await connection.readPrincipal(name);
+      await connection.updatePrincipal(name, changes);
+      const after = await readBack(() => connection.readPrincipal(name));
+      const project = (p: PrincipalView) => ({
+        displayName: changes.displayName === undefined ? undefined : p.displayName,
+        disabled: changes.disabled === undefined ? undefined : p.disabled,
+        roles: changes.roles === undefined ? undefined : p.roles,
+      });
+      return verifyWrite(`principal ${name}`, { ...changes, roles: dedupe(changes.roles) }, project, after, before);
+    });
+  }
+
+  /** The principal must be gone on read-back. */
+  remove(caller: Caller, name: string): Promise<void> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      await connection.deletePrincipal(name);
+      if ((await readBack(() => connection.readPrincipal(name))) !== undefined) throw new NotSavedError(`principal ${name} is still there`);
+    });
+  }
+
+  /** Operation 26 (not read back: a verifier is never shown). */
+  setPassword(caller: Caller, name: string, password: Secret): Promise<void> {
+    const verifier = this.#verifier(name, password);
+    return withConnection(this.#keyServer, caller, (connection) => connection.setPassword(name, verifier));
+  }
+
+  groups(caller: Caller, name: string): Promise<ListResult<PrincipalView>> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.principalGroups(name));
+  }
+
+  /** Operation 28: the read-back must show the thumbprint of the key sent. */
+  putSenderKey(caller: Caller, name: string, jwk: unknown): Promise<{ jkt: string }> {
+    const asked = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' }).jkt;
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const before = await connection.readPrincipal(name);
+      await connection.putSenderKey(name, jwk);
+      const after = await readBack(() => connection.readPrincipal(name));
+      verifyWrite(`sender key of ${name}`, asked, (p: PrincipalView) => p.jkt, after, before);
+      return { jkt: asked };
+    });
+  }
+
+  #verifier(name: string, password: Secret): PasswordVerifier {
+    const record = srpCreateVerifier(name, password.reveal(), this.#random);
+    return { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') };
+  }
+}
+
+function dedupe(values: readonly string[] | undefined): string[] | undefined {
+  return values === undefined ? undefined : [...new Set(values)];
+}

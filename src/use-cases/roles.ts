@@ -1,0 +1,33 @@
+import type { ListResult } from '../domain/list/list-result.js';
+import type { RoleView } from '../domain/roles/role.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import { readBack, verifyWrite } from './read-back.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+/** Roles (api-surface.md operations 32-34). */
+export class RoleUseCases {
+  readonly #keyServer: KeyServer;
+
+  constructor(deps: { keyServer: KeyServer }) {
+    this.#keyServer = deps.keyServer;
+  }
+
+  list(caller: Caller): Promise<ListResult<RoleView>> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.listRoles());
+  }
+
+  read(caller: Caller, name: string): Promise<RoleView> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.readRole(name));
+  }
+
+  /** Defines or redefines the role; the read-back must carry exactly the operations asked. */
+  put(caller: Caller, name: string, operations: readonly string[]): Promise<RoleView> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const before = await readBack(() => connection.readRole(name));
+      await connection.putRole(name, operations);
+      const after = await readBack(() => connection.readRole(name));
+      return verifyWrite(`role ${name}`, [...new Set(operations)], (role: RoleView) => role.operations, after, before);
+    });
+  }
+}

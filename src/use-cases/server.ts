@@ -1,0 +1,44 @@
+import type { ListResult } from '../domain/list/list-result.js';
+import { redactSecrets } from '../domain/secret/redact-secrets.js';
+import type { ServerParameter } from '../domain/server/server.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import { verifyWrite } from './read-back.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+/** Server administration (api-surface.md operations 43-46). */
+export class ServerUseCases {
+  readonly #keyServer: KeyServer;
+  readonly #gatewayVersion: string;
+
+  constructor(deps: { keyServer: KeyServer; gatewayVersion: string }) {
+    this.#keyServer = deps.keyServer;
+    this.#gatewayVersion = deps.gatewayVersion;
+  }
+
+  version(caller: Caller): Promise<{ keyServer: string; gateway: string }> {
+    return withConnection(this.#keyServer, caller, async (connection) => ({
+      keyServer: (await connection.serverVersion()).keyServer,
+      gateway: this.#gatewayVersion,
+    }));
+  }
+
+  /** The key server redacts its secrets; the gateway redacts again, so none can pass through it. */
+  config(caller: Caller): Promise<Record<string, unknown>> {
+    return withConnection(this.#keyServer, caller, async (connection) => redactSecrets(await connection.serverConfig()) as Record<string, unknown>);
+  }
+
+  parameters(caller: Caller): Promise<ListResult<ServerParameter>> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.listParameters());
+  }
+
+  /** The read-back must show the value asked. */
+  setParameter(caller: Caller, name: string, value: unknown): Promise<ServerParameter> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const find = async () => (await connection.listParameters()).items.find((item) => item.name === name);
+      const before = await find();
+      await connection.setParameter(name, value);
+      return verifyWrite(`parameter ${name}`, value, (parameter: ServerParameter) => parameter.value, await find(), before);
+    });
+  }
+}

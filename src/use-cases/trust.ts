@@ -1,0 +1,54 @@
+import type { CertificateInfo } from '../domain/certificate/certificate.js';
+import type { ListResult } from '../domain/list/list-result.js';
+import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
+import { NotSavedError, NotVerifiedError, readBack, verifyWrite } from './read-back.js';
+import type { Caller } from './session-context.js';
+import { withConnection } from './with-connection.js';
+
+/** Certificate trust (api-surface.md operations 39-42); every change is verified by reading back. */
+export class TrustUseCases {
+  readonly #keyServer: KeyServer;
+
+  constructor(deps: { keyServer: KeyServer }) {
+    this.#keyServer = deps.keyServer;
+  }
+
+  authorities(caller: Caller): Promise<ListResult<CertificateInfo>> {
+    return withConnection(this.#keyServer, caller, (connection) => connection.listTrustAuthorities());
+  }
+
+  /** The authority must be on the trusted list when read back. */
+  addAuthority(caller: Caller, pem: string): Promise<CertificateInfo> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const added = await connection.addTrustAuthority(pem);
+      const found = await findAuthority(connection, added.id);
+      if (found === undefined) throw new NotSavedError('the authority is not on the trusted list when read back');
+      return found;
+    });
+  }
+
+  /** The authority must be gone from the trusted list when read back. */
+  removeAuthority(caller: Caller, id: string): Promise<void> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      await connection.removeTrustAuthority(id);
+      if ((await findAuthority(connection, id)) !== undefined) throw new NotSavedError('the authority is still trusted when read back');
+    });
+  }
+
+  /** The certificate must read back as enrolled to the principal asked. */
+  enroll(caller: Caller, principal: string, pem: string): Promise<CertificateInfo> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      const enrolled = await connection.enrollCertificate(principal, pem);
+      const after = await readBack(() => connection.readCertificate(enrolled.id));
+      return verifyWrite(`enrollment to ${principal}`, principal, (cert: CertificateInfo) => cert.principal, after);
+    });
+  }
+}
+
+/** The authority on the trusted list; a list not read whole cannot confirm an absence. */
+async function findAuthority(connection: KeyServerConnection, id: string): Promise<CertificateInfo | undefined> {
+  const list = await connection.listTrustAuthorities();
+  const found = list.items.find((item) => item.id === id);
+  if (found === undefined && !list.complete) throw new NotVerifiedError('the trusted authorities could not be read back whole');
+  return found;
+}

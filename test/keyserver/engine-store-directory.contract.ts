@@ -1,0 +1,121 @@
+import test from 'ava';
+import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+import type { PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
+
+export type EngineStoreFactory = () => EngineStore;
+
+let systemIds = 1000;
+
+/** A principal row; system ids are unique, as the engine hands them out. */
+function principal(name: string, kind: PrincipalRow['kind'] = 'user', id = name.padEnd(16, '0').slice(0, 16)): PrincipalRow {
+  systemIds += 1;
+  return { name, kind, systemId: systemIds, principalId: Buffer.from(id).toString('hex').slice(0, 16), disabled: false, roles: [], createdAt: 0 };
+}
+
+/**
+ * The engine store's directory methods (principal pages and deletion, group memberships, role
+ * definitions, ending a principal's tokens), run against one store. Every store passes it.
+ */
+export function engineStoreDirectoryContract(name: string, make: EngineStoreFactory): void {
+  const title = (behaviour: string) => `${name} engine store: ${behaviour}`;
+
+  test(title('pages principals by name after a key, with a limit and a kind'), (t) => {
+    const store = make();
+    for (const [n, kind] of [['carol', 'user'], ['ops', 'group'], ['alice', 'user'], ['bob', 'service'], ['Zed', 'user']] as const) store.putPrincipal(principal(n, kind));
+    t.deepEqual(store.principalsAfter(undefined, 10).map((p) => p.name), ['Zed', 'alice', 'bob', 'carol', 'ops']);
+    t.deepEqual(store.principalsAfter('alice', 2).map((p) => p.name), ['bob', 'carol']);
+    t.deepEqual(store.principalsAfter(undefined, 10, 'user').map((p) => p.name), ['Zed', 'alice', 'carol']);
+    t.deepEqual(store.principalsAfter('alice', 1, 'user').map((p) => p.name), ['carol']);
+    t.deepEqual(store.principalsAfter('ops', 10), []);
+    store.close();
+  });
+
+  test(title('deletes a principal by id, by name and id alike'), (t) => {
+    const store = make();
+    const row = principal('alice');
+    store.putPrincipal(row);
+    store.deletePrincipal(row.principalId);
+    t.is(store.principalByName('alice'), undefined);
+    t.is(store.principalById(row.principalId), undefined);
+    t.deepEqual(store.principalsAfter(undefined, 10), []);
+    store.close();
+  });
+
+  test(title('deleting a principal takes its memberships, tokens and enrolled certificates, and nothing of others'), (t) => {
+    const store = make();
+    const [dora, erin, team] = [principal('dora'), principal('erin'), principal('team', 'group')];
+    for (const row of [dora, erin, team]) store.putPrincipal(row);
+    store.putMembership(team.principalId, dora.principalId);
+    store.putMembership(team.principalId, erin.principalId);
+    store.putToken({ tokenHash: 'dora-token', principalId: dora.principalId, issuedAt: 0, expiresAt: undefined });
+    store.putToken({ tokenHash: 'erin-token', principalId: erin.principalId, issuedAt: 0, expiresAt: undefined });
+    store.putCertificate({ id: 'a'.repeat(64), pem: 'dora', role: 'enrolled', principalId: dora.principalId, createdAt: 0 });
+    store.putCertificate({ id: 'b'.repeat(64), pem: 'erin', role: 'enrolled', principalId: erin.principalId, createdAt: 0 });
+    store.putCertificate({ id: 'c'.repeat(64), pem: 'ca', role: 'authority', createdAt: 0 });
+    store.deletePrincipal(dora.principalId);
+    t.deepEqual(store.memberIdsOf(team.principalId), [erin.principalId]);
+    t.deepEqual(store.groupIdsOf(dora.principalId), []);
+    t.is(store.token('dora-token'), undefined);
+    t.is(store.token('erin-token')?.principalId, erin.principalId);
+    t.deepEqual(store.certificates('enrolled').map((c) => c.pem), ['erin']);
+    t.is(store.certificates('authority').length, 1);
+    store.deletePrincipal(team.principalId);
+    t.deepEqual(store.groupIdsOf(erin.principalId), [], 'a deleted group has no members left');
+    t.is(store.principalByName('erin')?.principalId, erin.principalId);
+    store.close();
+  });
+
+  test(title('rewriting a principal keeps its memberships'), (t) => {
+    const store = make();
+    const [dora, team] = [principal('dora'), principal('team', 'group')];
+    store.putPrincipal(dora);
+    store.putPrincipal(team);
+    store.putMembership(team.principalId, dora.principalId);
+    store.putPrincipal({ ...dora, disabled: true, displayName: 'Dora' });
+    t.deepEqual(store.groupIdsOf(dora.principalId), [team.principalId]);
+    t.like(store.principalByName('dora'), { disabled: true, displayName: 'Dora' });
+    store.close();
+  });
+
+  test(title('keeps group memberships both ways, and drops them all for one principal'), (t) => {
+    const store = make();
+    store.putMembership('g1', 'm1');
+    store.putMembership('g1', 'm1');
+    store.putMembership('g1', 'm2');
+    store.putMembership('g2', 'm1');
+    t.deepEqual(store.memberIdsOf('g1').sort(), ['m1', 'm2']);
+    t.deepEqual(store.groupIdsOf('m1').sort(), ['g1', 'g2']);
+    store.deleteMembership('g1', 'm2');
+    t.deepEqual(store.memberIdsOf('g1'), ['m1']);
+    store.deleteMembershipsOf('m1');
+    t.deepEqual(store.groupIdsOf('m1'), []);
+    store.putMembership('g2', 'm3');
+    store.deleteMembershipsOf('g2');
+    t.deepEqual(store.memberIdsOf('g2'), []);
+    t.deepEqual(store.groupIdsOf('m3'), []);
+    store.close();
+  });
+
+  test(title('stores and replaces role definitions'), (t) => {
+    const store = make();
+    t.is(store.role('reader'), undefined);
+    store.putRole({ name: 'reader', operations: ['keys.read'] });
+    store.putRole({ name: 'reader', operations: ['keys.read', 'acl.read'] });
+    store.putRole({ name: 'user', operations: [] });
+    t.deepEqual(store.role('reader'), { name: 'reader', operations: ['keys.read', 'acl.read'] });
+    t.deepEqual(store.roles().map((r) => r.name).sort(), ['reader', 'user']);
+    store.close();
+  });
+
+  test(title("ends every token of one principal, and only its"), (t) => {
+    const store = make();
+    for (const [hash, principalId] of [['h1', 'p1'], ['h2', 'p1'], ['h3', 'p2']]) {
+      store.putToken({ tokenHash: hash!, principalId: principalId!, issuedAt: 0, expiresAt: undefined });
+    }
+    store.deleteTokensOf('p1');
+    t.is(store.token('h1'), undefined);
+    t.is(store.token('h2'), undefined);
+    t.is(store.token('h3')?.principalId, 'p2');
+    store.close();
+  });
+}
