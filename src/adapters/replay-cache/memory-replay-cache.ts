@@ -1,0 +1,98 @@
+import type { Clock } from '../../ports/clock.port.js';
+import type { ReplayCache, ReplayVerdict } from '../../ports/replay-cache.port.js';
+
+export interface MemoryReplayCacheOptions {
+  /** Most live entries held at once (seed 001 §8: bounded). */
+  readonly maxEntries?: number;
+}
+
+export const DEFAULT_REPLAY_CACHE_ENTRIES = 100_000;
+
+interface Entry {
+  readonly key: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * The replay cache in this process's memory (one gateway process). Entries leave exactly when they
+ * expire, found in order through a min-heap on `expiresAt`, so each call does O(log n) work even
+ * when the cache is full; a live entry is never evicted. JavaScript runs each call to completion,
+ * so set-if-absent is atomic here.
+ */
+export class MemoryReplayCache implements ReplayCache {
+  readonly #clock: Clock;
+  readonly #maxEntries: number;
+  readonly #entries = new Set<string>();
+  readonly #byExpiry: Entry[] = [];
+
+  constructor(clock: Clock, options: MemoryReplayCacheOptions = {}) {
+    const maxEntries = options.maxEntries ?? DEFAULT_REPLAY_CACHE_ENTRIES;
+    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError('maxEntries must be a positive integer');
+    this.#clock = clock;
+    this.#maxEntries = maxEntries;
+  }
+
+  async remember(jkt: string, jti: string, expiresAt: number): Promise<ReplayVerdict> {
+    if (!Number.isFinite(expiresAt)) throw new RangeError('expiresAt must be milliseconds since the epoch');
+    const now = this.#clock.now();
+    this.#expire(now);
+    const key = `${jkt.length}:${jkt}:${jti}`;
+    if (this.#entries.has(key)) return 'replayed';
+    if (expiresAt <= now) return 'fresh';
+    if (this.#entries.size >= this.#maxEntries) return 'full';
+    this.#entries.add(key);
+    this.#push({ key, expiresAt });
+    return 'fresh';
+  }
+
+  async size(): Promise<number> {
+    this.#expire(this.#clock.now());
+    return this.#entries.size;
+  }
+
+  async close(): Promise<void> {
+    this.#entries.clear();
+    this.#byExpiry.length = 0;
+  }
+
+  /** Drops every entry whose `expiresAt` has come. The heap and the set hold the same keys. */
+  #expire(now: number): void {
+    const heap = this.#byExpiry;
+    while (heap.length > 0 && heap[0]!.expiresAt <= now) {
+      this.#entries.delete(heap[0]!.key);
+      const last = heap.pop()!;
+      if (heap.length > 0) {
+        heap[0] = last;
+        this.#siftDown(0);
+      }
+    }
+  }
+
+  #push(entry: Entry): void {
+    const heap = this.#byExpiry;
+    let index = heap.push(entry) - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (heap[parent]!.expiresAt <= entry.expiresAt) break;
+      heap[index] = heap[parent]!;
+      index = parent;
+    }
+    heap[index] = entry;
+  }
+
+  #siftDown(start: number): void {
+    const heap = this.#byExpiry;
+    const entry = heap[start]!;
+    let index = start;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && heap[right]!.expiresAt < heap[left]!.expiresAt ? right : left;
+      if (heap[child]!.expiresAt >= entry.expiresAt) break;
+      heap[index] = heap[child]!;
+      index = child;
+    }
+    heap[index] = entry;
+  }
+}

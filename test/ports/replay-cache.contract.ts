@@ -1,0 +1,148 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import type { ReplayCache } from '../../src/ports/replay-cache.port.js';
+
+/** Makes a fresh, empty cache on the given clock, holding at most `maxEntries` live entries. */
+export type ReplayCacheFactory = (clock: ManualClock, maxEntries: number) => Promise<ReplayCache>;
+
+const JKT = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+const OTHER_JKT = '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I';
+
+/** The ReplayCache contract (src/ports/replay-cache.port.ts), run against one adapter. */
+export function replayCacheContract(name: string, makeCache: ReplayCacheFactory): void {
+  const title = (behaviour: string) => `${name} replay cache: ${behaviour}`;
+
+  test(title('remembers a new jti as fresh and a repeat as replayed'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 10);
+    t.is(await cache.remember(JKT, 'jti-1', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(JKT, 'jti-1', clock.now() + 30_000), 'replayed');
+    t.is(await cache.size(), 1);
+    await cache.close();
+  });
+
+  test(title('keys entries by (jkt, jti): the same jti under another key is fresh'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 10);
+    t.is(await cache.remember(JKT, 'jti-1', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(OTHER_JKT, 'jti-1', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(JKT, 'jti-2', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember('ab', 'c', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember('a', 'bc', clock.now() + 30_000), 'fresh');
+    t.is(await cache.size(), 5);
+    await cache.close();
+  });
+
+  test(title('keeps an entry until its expiry and forgets it then'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 10);
+    await cache.remember(JKT, 'jti-1', clock.now() + 60_001);
+    clock.advance(60_000);
+    t.is(await cache.remember(JKT, 'jti-1', clock.now() + 60_001), 'replayed');
+    clock.advance(1);
+    t.is(await cache.size(), 0);
+    t.is(await cache.remember(JKT, 'jti-1', clock.now() + 60_001), 'fresh');
+    await cache.close();
+  });
+
+  test(title('answers full for a new entry when full, and evicts nothing'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 3);
+    for (const jti of ['a', 'b', 'c']) t.is(await cache.remember(JKT, jti, clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(JKT, 'd', clock.now() + 30_000), 'full');
+    t.is(await cache.remember(OTHER_JKT, 'a', clock.now() + 30_000), 'full');
+    t.is(await cache.size(), 3);
+    for (const jti of ['a', 'b', 'c']) t.is(await cache.remember(JKT, jti, clock.now() + 30_000), 'replayed');
+    t.is(await cache.remember(JKT, 'd', clock.now() + 30_000), 'full');
+    await cache.close();
+  });
+
+  test(title('reports a replay as replayed even when full'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 1);
+    t.is(await cache.remember(JKT, 'only', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(JKT, 'only', clock.now() + 30_000), 'replayed');
+    await cache.close();
+  });
+
+  test(title('frees room as entries expire, earliest first'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 3);
+    await cache.remember(JKT, 'late', clock.now() + 50_000);
+    await cache.remember(JKT, 'early', clock.now() + 10_000);
+    await cache.remember(JKT, 'middle', clock.now() + 30_000);
+    t.is(await cache.remember(JKT, 'new-1', clock.now() + 60_000), 'full');
+    clock.advance(10_000);
+    t.is(await cache.size(), 2);
+    t.is(await cache.remember(JKT, 'new-1', clock.now() + 60_000), 'fresh');
+    t.is(await cache.remember(JKT, 'new-2', clock.now() + 60_000), 'full');
+    t.is(await cache.remember(JKT, 'middle', clock.now() + 60_000), 'replayed');
+    t.is(await cache.remember(JKT, 'late', clock.now() + 60_000), 'replayed');
+    clock.advance(20_000);
+    t.is(await cache.remember(JKT, 'new-2', clock.now() + 60_000), 'fresh');
+    t.is(await cache.remember(JKT, 'late', clock.now() + 60_000), 'replayed');
+    await cache.close();
+  });
+
+  test(title('of many concurrent remembers of one (jkt, jti), exactly one is fresh'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 100);
+    const verdicts = await Promise.all(Array.from({ length: 50 }, () => cache.remember(JKT, 'racy', clock.now() + 30_000)));
+    t.is(verdicts.filter((v) => v === 'fresh').length, 1);
+    t.is(verdicts.filter((v) => v === 'replayed').length, 49);
+    await cache.close();
+  });
+
+  test(title('holds its bound under many entries with scattered expiries'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 500);
+    let fresh = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const verdict = await cache.remember(JKT, `jti-${i}`, clock.now() + 1_000 + ((i * 7919) % 60_000));
+      if (verdict === 'fresh') fresh++;
+      t.true((await cache.size()) <= 500);
+      clock.advance(37);
+    }
+    t.true(fresh > 500);
+    clock.advance(61_000);
+    t.is(await cache.size(), 0);
+    await cache.close();
+  });
+
+  test(title('answers as a plain map with expiry and a bound would, over random histories'), async (t) => {
+    const step = fc.oneof(
+      { arbitrary: fc.record({ advance: fc.integer({ min: 0, max: 10_000 }) }), weight: 1 },
+      {
+        arbitrary: fc.record({ jkt: fc.constantFrom(JKT, OTHER_JKT), jti: fc.constantFrom(...'abcdefghij'), ttl: fc.integer({ min: 1, max: 40_000 }) }),
+        weight: 3,
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), async (steps, maxEntries) => {
+        const clock = new ManualClock();
+        const cache = await makeCache(clock, maxEntries);
+        const model = new Map<string, number>();
+        try {
+          for (const s of steps) {
+            if ('advance' in s) {
+              clock.advance(s.advance);
+              continue;
+            }
+            for (const [key, expiresAt] of model) if (expiresAt <= clock.now()) model.delete(key);
+            const key = `${s.jkt} ${s.jti}`;
+            const expected = model.has(key) ? 'replayed' : model.size >= maxEntries ? 'full' : 'fresh';
+            if (expected === 'fresh') model.set(key, clock.now() + s.ttl);
+            if ((await cache.remember(s.jkt, s.jti, clock.now() + s.ttl)) !== expected) return false;
+            if ((await cache.size()) !== model.size) return false;
+          }
+          return true;
+        } finally {
+          await cache.close();
+        }
+      }),
+      { numRuns: 300 },
+    );
+    t.pass();
+  });
+}
