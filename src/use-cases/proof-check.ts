@@ -1,0 +1,56 @@
+import type { ProofRequest, VerifiedProof } from '../domain/proof/proof.js';
+import { ProofMissingError, ProofReplayCacheFullError, ProofReplayedError } from '../domain/proof/proof.errors.js';
+import { verifyProof } from '../domain/proof/verify-proof.js';
+import type { SessionRecord } from '../domain/session/session.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { ReplayCache } from '../ports/replay-cache.port.js';
+import { LruProofKeyCache } from './proof-key-cache.js';
+
+/** A request as the proof check sees it: its facts plus every `DPoP` header value received. */
+export interface PresentedRequest extends ProofRequest {
+  /** All `DPoP` header values, as received (Node: `req.headersDistinct.dpop ?? []`); empty when none. */
+  readonly proofs: readonly string[];
+}
+
+export interface ProofCheckerOptions {
+  /** Imported proof keys kept, by thumbprint (default 1 000). */
+  readonly keyCacheEntries?: number;
+}
+
+/**
+ * The sender constraint of a session (seed 001 §5): the constraint belongs to the session, not the
+ * route, so every request of a bound session passes here before anything else is decided
+ * (api-surface.md: the proof is checked before authorization).
+ */
+export class ProofChecker {
+  readonly #clock: Clock;
+  readonly #replayCache: ReplayCache;
+  readonly #keyCache: LruProofKeyCache;
+
+  constructor(clock: Clock, replayCache: ReplayCache, options: ProofCheckerOptions = {}) {
+    this.#clock = clock;
+    this.#replayCache = replayCache;
+    this.#keyCache = new LruProofKeyCache(options.keyCacheEntries);
+  }
+
+  /**
+   * Checks the request's proof against the session. An unbound session ignores any proof (seed 001
+   * §5) and gets undefined. A bound one needs exactly one valid proof (`verifyProof`), whose `jti`
+   * is then recorded under the session's `jkt` until the proof could no longer be accepted; the
+   * entry is written only after every other check passed (api-surface.md).
+   *
+   * @throws PROOF_MISSING, any refusal of `verifyProof`, PROOF_REPLAYED, PROOF_REPLAY_CACHE_FULL
+   *   (retryable, scope `process`), or whatever the replay cache throws when it cannot be reached
+   */
+  async check(session: SessionRecord, request: PresentedRequest): Promise<VerifiedProof | undefined> {
+    const { jkt } = session;
+    if (jkt === undefined) return undefined;
+    if (request.proofs.length === 0) throw new ProofMissingError();
+    const { proofs, ...facts } = request;
+    const proof = await verifyProof(proofs, { ...facts, jkt }, this.#clock.now(), { keyCache: this.#keyCache });
+    const verdict = await this.#replayCache.remember(proof.jkt, proof.jti, proof.expiresAt);
+    if (verdict === 'replayed') throw new ProofReplayedError();
+    if (verdict === 'full') throw new ProofReplayCacheFullError();
+    return proof;
+  }
+}
