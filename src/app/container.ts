@@ -18,9 +18,12 @@ import {
   IdentityAdminUseCases,
   KeyUseCases,
   PrincipalUseCases,
+  ProofChecker,
   RoleUseCases,
   SessionUseCases,
 } from '../use-cases/index.js';
+import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
+import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
 import {
@@ -32,6 +35,7 @@ import {
   IDENTITY_ADMIN_USE_CASES,
   KEY_USE_CASES,
   PRINCIPAL_USE_CASES,
+  PROOF_CHECKER,
   ROLE_USE_CASES,
   SESSION_USE_CASES,
 } from './tokens.js';
@@ -42,6 +46,7 @@ export interface GatewayOverrides {
   readonly random?: Random;
   readonly logger?: Logger;
   readonly sessionStore?: SessionStore;
+  readonly replayCache?: ReplayCache;
   readonly keyServer?: KeyServer;
 }
 
@@ -70,6 +75,12 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(container, RANDOM, () => overrides.random ?? new CryptoRandom());
   bindFactory(container, LOGGER, (ctx) => overrides.logger ?? new PinoLogger({ level: resolve(ctx, CONFIG).logLevel }));
   bindFactory(container, SESSION_STORE, (ctx) => overrides.sessionStore ?? new MemorySessionStore(resolve(ctx, CLOCK)));
+  bindFactory(
+    container,
+    REPLAY_CACHE,
+    (ctx) => overrides.replayCache ?? new MemoryReplayCache(resolve(ctx, CLOCK), { maxEntries: resolve(ctx, CONFIG).replayCacheSize }),
+  );
+  bindFactory(container, PROOF_CHECKER, (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)));
   bindFactory(
     container,
     SESSION_USE_CASES,
@@ -106,6 +117,8 @@ export const ALL_TOKENS = [
   RANDOM,
   LOGGER,
   SESSION_STORE,
+  REPLAY_CACHE,
+  PROOF_CHECKER,
   SESSION_USE_CASES,
   KEY_USE_CASES,
   ACL_USE_CASES,

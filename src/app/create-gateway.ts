@@ -21,9 +21,11 @@ import {
   IDENTITY_ADMIN_USE_CASES,
   KEY_USE_CASES,
   PRINCIPAL_USE_CASES,
+  PROOF_CHECKER,
   ROLE_USE_CASES,
   SESSION_USE_CASES,
 } from './tokens.js';
+import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -68,9 +70,10 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     roles: resolve(container, ROLE_USE_CASES),
     health: resolve(container, HEALTH_USE_CASES),
     identityAdmin: resolve(container, IDENTITY_ADMIN_USE_CASES),
+    proofs: resolve(container, PROOF_CHECKER),
   };
   const logger = resolve(container, LOGGER);
-  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins });
+  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
   const servers: Server[] = [];
 
   return {
@@ -97,6 +100,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
         server.closeIdleConnections();
       })));
       await resolve(container, SESSION_STORE).close();
+      await resolve(container, REPLAY_CACHE).close();
       await resolve(container, KEY_SERVER).close();
     },
   };

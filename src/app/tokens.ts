@@ -7,6 +7,7 @@ import type {
   IdentityAdminUseCases,
   KeyUseCases,
   PrincipalUseCases,
+  ProofChecker,
   RoleUseCases,
   SessionUseCases,
 } from '../use-cases/index.js';
@@ -23,3 +24,4 @@ export const GROUP_USE_CASES = token<GroupUseCases>('GroupUseCases');
 export const ROLE_USE_CASES = token<RoleUseCases>('RoleUseCases');
 export const HEALTH_USE_CASES = token<HealthUseCases>('HealthUseCases');
 export const IDENTITY_ADMIN_USE_CASES = token<IdentityAdminUseCases>('IdentityAdminUseCases');
+export const PROOF_CHECKER = token<ProofChecker>('ProofChecker');

@@ -6,6 +6,7 @@ import type { IdentityAdminUseCases } from './identity-admin.js';
 import type { KeyUseCases } from './keys.js';
 import type { PrincipalUseCases } from './principals.js';
 import type { RoleUseCases } from './roles.js';
+import type { ProofChecker } from './proof-check.js';
 import type { SessionUseCases } from './sessions.js';
 
 /** What the composition root hands the transports: use cases only, never the container. */
@@ -19,6 +20,7 @@ export interface GatewayServices {
   readonly roles: RoleUseCases;
   readonly health: HealthUseCases;
   readonly identityAdmin: IdentityAdminUseCases;
+  readonly proofs: ProofChecker;
 }
 
 export { AclUseCases } from './acl.js';
@@ -31,4 +33,5 @@ export { HealthUseCases, type HealthReport } from './health.js';
 export { IdentityAdminUseCases } from './identity-admin.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
+export { ProofChecker, type PresentedRequest } from './proof-check.js';
 export type { Caller } from './session-context.js';

@@ -4,6 +4,7 @@ import type { GatewayConfigInput } from '../../src/app/config.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
 import type { GatewayOverrides } from '../../src/app/container.js';
 import { call, type CallOptions, type Reply } from './http.js';
+import { buildProof, type ProofSigner, type ProofSpec } from './proof-builder.js';
 
 export const PASSWORDS = {
   alice: 'alice-password-1',
@@ -20,6 +21,7 @@ export const SEED = {
     { name: 'carol', kind: 'user' as const, password: PASSWORDS.carol },
     { name: 'audra', kind: 'user' as const, password: PASSWORDS.audra, roles: ['auditor'] },
     { name: 'ops', kind: 'group' as const },
+    { name: 'svc', kind: 'service' as const },
   ],
 };
 
@@ -32,6 +34,8 @@ export interface TestGateway {
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   /** Signs in and answers the session id. */
   login(user: keyof typeof PASSWORDS): Promise<string>;
+  /** A request of a bound session: the proof is minted for it (method, URL, credential, body). */
+  bound(signer: ProofSigner, method: string, path: string, credential: { bearer: string } | { xSession: string }, body?: unknown, spec?: ProofSpec): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,17 @@ export async function startGateway(
       const reply = await call(url, 'POST', '/login', { body: { user, password: PASSWORDS[user] } });
       if (reply.status !== 200) throw new Error(`login ${user}: ${reply.status} ${reply.text}`);
       return reply.body.sessionId as string;
+    },
+    bound(signer, method, path, credential, body, spec) {
+      const raw = body === undefined ? undefined : JSON.stringify(body);
+      const value = 'bearer' in credential ? credential.bearer : credential.xSession;
+      const proof = buildProof(signer, { method, htu: `${url}${path}`, credential: value, body: Buffer.from(raw ?? '') }, clock.now(), spec);
+      const headers: Record<string, string> = {
+        DPoP: proof,
+        ...('bearer' in credential ? { Authorization: `Bearer ${value}` } : { 'X-Session': value }),
+        ...(raw === undefined ? {} : { 'content-type': 'application/json' }),
+      };
+      return call(url, method, path, { headers, ...(raw === undefined ? {} : { raw }) });
     },
     close: () => gateway.close(),
   };

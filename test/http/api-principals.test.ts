@@ -2,7 +2,7 @@ import test from 'ava';
 import { asSession, signIn } from '../_support/api-client.js';
 import { PASSWORDS, startGateway } from '../_support/gateway.js';
 
-const SEEDED = ['admin', 'alice', 'audra', 'bob', 'carol', 'ops'];
+const SEEDED = ['admin', 'alice', 'audra', 'bob', 'carol', 'ops', 'svc'];
 
 test('GET /api/principals lists every principal by name, complete', async (t) => {
   const gw = await startGateway();

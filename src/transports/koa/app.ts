@@ -15,6 +15,8 @@ export interface KoaAppOptions {
   readonly logger: Logger;
   /** Exact browser origins allowed cross-origin access; empty: no CORS header of any kind. */
   readonly corsOrigins?: readonly string[];
+  /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
+  readonly publicOrigin?: string | undefined;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface KoaAppOptions {
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
-  app.use(requestContext());
+  app.use(requestContext(options.publicOrigin));
   app.use(cors(options.corsOrigins ?? [], options.logger));
   app.use(errorHandler((path) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper), options.logger));
   for (const step of apiMiddleware(services)) app.use(step);

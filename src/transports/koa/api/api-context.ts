@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
+import { authenticate } from '../authenticate.js';
 import { bearerCredential } from '../credential.js';
 import type { GatewayState } from '../state.js';
 
@@ -12,9 +13,7 @@ export type ApiContext = Context & { state: GatewayState };
  */
 export function requireBearer(services: GatewayServices) {
   return async function authenticateBearer(ctx: ApiContext, next: Next) {
-    const credential = bearerCredential(ctx);
-    ctx.state.caller = await services.sessions.authenticate(credential);
-    ctx.state.credential = credential;
+    await authenticate(ctx, services, bearerCredential(ctx));
     await next();
   };
 }

@@ -5,6 +5,8 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
+import { authenticate } from '../authenticate.js';
+import { sessionHeaderCredential } from '../credential.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';
@@ -21,10 +23,13 @@ function operation(name: RootOperation) {
   };
 }
 
-/** Seed 000 §5: every route but login and health needs `X-Session`. */
+/**
+ * Seed 000 §5: every route but login and health needs `X-Session`; a bound session needs its proof
+ * here too, `ath` then hashing the `X-Session` value.
+ */
 function requireSession(services: GatewayServices) {
   return async function authenticateSession(ctx: RootContext, next: Next) {
-    ctx.state.caller = await services.sessions.authenticate(ctx.get('X-Session') || undefined);
+    await authenticate(ctx, services, sessionHeaderCredential(ctx));
     await next();
   };
 }
