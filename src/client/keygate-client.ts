@@ -1,6 +1,6 @@
 import type { HealthView, SessionView } from './api-types.js';
 import { KeygateSession } from './keygate-session.js';
-import { ProofKey } from './proof-key.js';
+import type { ProofKey } from './proof-key.js';
 import { parseBaseUrl, send, type TransportOptions } from './transport.js';
 
 export type KeygateClientOptions = TransportOptions;
@@ -42,10 +42,5 @@ export class KeygateClient {
    */
   resume(sessionId: string, proofKey?: ProofKey): KeygateSession {
     return new KeygateSession(this.#options, sessionId, proofKey);
-  }
-
-  /** A new proof key for a scoped session: P-256, its private key non-extractable. */
-  static generateProofKey(): Promise<ProofKey> {
-    return ProofKey.generate();
   }
 }
