@@ -1,0 +1,102 @@
+/**
+ * The /api views the client reads (api-surface.md), as the gateway answers them. Times are ISO 8601
+ * strings; binary values and ttags are standard base64.
+ */
+
+export type Right = 'read' | 'export' | 'encrypt' | 'decrypt' | 'mac';
+export type KeyLength = 16 | 24 | 32;
+
+export interface Identity {
+  readonly user: string;
+  readonly systemId: number;
+  readonly principalId: string;
+}
+
+/** Session view; `sessionId` appears only when a session is minted. */
+export interface SessionView extends Identity {
+  readonly sessionId?: string;
+  readonly kind: 'password' | 'certificate' | 'scoped' | 'delegated';
+  readonly bound: boolean;
+  readonly jkt?: string;
+  readonly objects?: readonly string[];
+  readonly rights?: readonly Right[];
+  readonly expiresAt?: string;
+  readonly actingFor?: string;
+}
+
+/** One live session of the caller's principal, by a non-secret reference. */
+export interface SessionListItem {
+  readonly ref: string;
+  readonly kind: SessionView['kind'];
+  readonly bound: boolean;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+export interface ListView<T> {
+  readonly items: readonly T[];
+  readonly complete: boolean;
+  readonly reason?: string;
+  readonly next?: string;
+}
+
+/** Key view: never key material. */
+export interface KeyView {
+  readonly ttag: string;
+  readonly keyLen: KeyLength;
+  readonly algo: string;
+  readonly label?: string;
+  readonly owner: Identity;
+  readonly state: 'active' | 'expired';
+  readonly createdAt: string;
+  readonly expiresAt?: string;
+}
+
+export interface NewKeyRequest {
+  readonly keyLen?: KeyLength;
+  readonly label?: string;
+  readonly expiresAt?: string | Date;
+}
+
+/** An exported key, opened on the client: the raw data key and the export's labels. */
+export interface ExportedKey {
+  readonly key: Uint8Array<ArrayBuffer>;
+  readonly keyLen: KeyLength;
+  /** The fixed label of seed 000 §2 (`aes-128-cbc`), not derived from the key. */
+  readonly algo: string;
+}
+
+/** AES-GCM output of POST /api/crypto/encrypt, standard base64, as decrypt takes it back. */
+export interface Sealed {
+  readonly ciphertext: string;
+  readonly iv: string;
+  readonly authTag: string;
+  readonly alg?: 'A128GCM' | 'A192GCM' | 'A256GCM';
+}
+
+export interface MacView {
+  readonly mac: string;
+  readonly alg: 'HS256';
+}
+
+export interface AclView {
+  readonly owner: Identity;
+  readonly items: readonly { readonly principal: string; readonly rights: readonly Right[] }[];
+  readonly complete: boolean;
+}
+
+export interface AclEntry {
+  readonly principal: string;
+  readonly rights: readonly Right[];
+}
+
+export interface HealthView {
+  readonly ok: boolean;
+  readonly ksFingerprint: string;
+  readonly sessions: number;
+  readonly version?: string;
+  readonly checks?: Readonly<Record<string, unknown>>;
+}
+
+/** Bytes, or text sent as its UTF-8 bytes. */
+export type Data = Uint8Array | string;

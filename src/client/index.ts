@@ -1,0 +1,18 @@
+/**
+ * keygate/client: a browser client of the gateway's /api surface, on WebCrypto and fetch alone.
+ * It mints a DPoP proof for every request of a bound session, opens key exports with a
+ * non-extractable ECDH key, and reports refusals as typed errors. It never uses cookies.
+ */
+export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
+export { KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
+export { KeygateApiError, ReauthRequiredError, UNEXPECTED_RESPONSE, apiErrorFrom, type ApiErrorBody } from './client-errors.js';
+export { ProofKey, jwkThumbprint, type PublicJwk } from './proof-key.js';
+export { mintProof, proofHtu, type ProofClaims, type ProofRequest } from './mint-proof.js';
+export { ExportKey, ExportUnwrapError, unwrapExport, type WrappedKey } from './export-key.js';
+export { fingerprint } from './web-crypto.js';
+export { fromBase64, fromUtf8, toBase64, toBase64url } from './base64.js';
+export type { TransportOptions } from './transport.js';
+export type {
+  AclEntry, AclView, Data, ExportedKey, HealthView, Identity, KeyLength, KeyView, ListView, MacView, NewKeyRequest, Right, Sealed,
+  SessionListItem, SessionView,
+} from './api-types.js';

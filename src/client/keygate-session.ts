@@ -1,0 +1,188 @@
+import { base64ToBase64url, fromBase64, toBase64, utf8, type Bytes } from './base64.js';
+import type {
+  AclEntry, AclView, Data, ExportedKey, KeyView, ListView, MacView, NewKeyRequest, Right, Sealed, SessionListItem, SessionView,
+} from './api-types.js';
+import { ExportKey, type WrappedKey } from './export-key.js';
+import { ProofKey } from './proof-key.js';
+import { send, type ApiRequest, type TransportOptions } from './transport.js';
+
+export interface ScopedSessionRequest {
+  /** The keys (ttags) the session may reach, 1 to 100. */
+  readonly objects: readonly string[];
+  /** Defaults, at the gateway, to every right the minter holds on each listed object. */
+  readonly rights?: readonly Right[];
+  /** 60 to 900; the gateway's default is 300. */
+  readonly ttlSeconds?: number;
+  /** The key the session is bound to; a new non-extractable one when not given. */
+  readonly proofKey?: ProofKey;
+}
+
+/**
+ * One gateway session: the session id (a secret, kept in a private field) and, for a bound session,
+ * the proof key every request is signed with. Each method is one /api operation.
+ */
+export class KeygateSession {
+  readonly #options: TransportOptions;
+  readonly #sessionId: string;
+  /** The key this session is bound to; undefined for an unbound session. */
+  readonly proofKey: ProofKey | undefined;
+  /** The session view answered when the session was minted, when it was minted by this client. */
+  readonly view: SessionView | undefined;
+
+  constructor(options: TransportOptions, sessionId: string, proofKey: ProofKey | undefined, view?: SessionView) {
+    this.#options = options;
+    this.#sessionId = sessionId;
+    this.proofKey = proofKey;
+    this.view = view;
+  }
+
+  /** From a minting answer: the view is kept without its session id. */
+  static fromMinted(options: TransportOptions, minted: SessionView, proofKey: ProofKey | undefined): KeygateSession {
+    const { sessionId, ...view } = minted;
+    if (typeof sessionId !== 'string') throw new TypeError('the gateway answered a minted session without sessionId');
+    return new KeygateSession(options, sessionId, proofKey, view);
+  }
+
+  /** The bearer value, for a page that keeps it (sessionStorage) to resume after a reload. */
+  get sessionId(): string {
+    return this.#sessionId;
+  }
+
+  get bound(): boolean {
+    return this.proofKey !== undefined;
+  }
+
+  /** Never the session id. */
+  toJSON(): Record<string, unknown> {
+    return { view: this.view, bound: this.bound, ...(this.proofKey ? { jkt: this.proofKey.jkt } : {}) };
+  }
+
+  // Sessions
+
+  /** GET /api/session: the view of this session. */
+  inspect(): Promise<SessionView> {
+    return this.#call({ method: 'GET', path: '/api/session' });
+  }
+
+  /** GET /api/sessions: the live sessions of this principal, by non-secret reference. */
+  listSessions(): Promise<ListView<SessionListItem>> {
+    return this.#call({ method: 'GET', path: '/api/sessions' });
+  }
+
+  /** POST /api/session/scoped: a minutes-long session narrowed to `objects`, bound to a page key. */
+  async mintScoped(request: ScopedSessionRequest): Promise<KeygateSession> {
+    const proofKey = request.proofKey ?? (await ProofKey.generate());
+    const body = {
+      objects: request.objects,
+      senderKey: proofKey.publicJwk,
+      ...(request.rights === undefined ? {} : { rights: request.rights }),
+      ...(request.ttlSeconds === undefined ? {} : { ttlSeconds: request.ttlSeconds }),
+    };
+    const minted = await this.#call<SessionView>({ method: 'POST', path: '/api/session/scoped', body });
+    return KeygateSession.fromMinted(this.#options, minted, proofKey);
+  }
+
+  /** DELETE /api/session: ends this session (a bound one signs this request too). */
+  async logout(): Promise<void> {
+    await this.#call({ method: 'DELETE', path: '/api/session' });
+  }
+
+  // Key lifecycle
+
+  /** POST /api/keys: a new key owned by this session's principal. */
+  createKey(request: NewKeyRequest = {}): Promise<KeyView> {
+    const expiresAt = request.expiresAt instanceof Date ? request.expiresAt.toISOString() : request.expiresAt;
+    const body = { ...request, ...(expiresAt === undefined ? {} : { expiresAt }) };
+    return this.#call({ method: 'POST', path: '/api/keys', body });
+  }
+
+  /** GET /api/keys/{ttag}: the key view (never key material). */
+  readKey(ttag: string): Promise<KeyView> {
+    return this.#call({ method: 'GET', path: keyPath(ttag) });
+  }
+
+  /** POST /api/keys/{ttag}/expire: owner only; the key then refuses export and cryptography. */
+  expireKey(ttag: string): Promise<KeyView> {
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/expire` });
+  }
+
+  /**
+   * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
+   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (seed 000 §2).
+   */
+  async exportKey(ttag: string): Promise<ExportedKey> {
+    const exportKey = await ExportKey.generate();
+    const reply = await this.#call<{ wrapped: WrappedKey; algo: string; keyLen: ExportedKey['keyLen'] }>({
+      method: 'POST', path: `${keyPath(ttag)}/export`, body: { clientPubKey: exportKey.publicKey },
+    });
+    const key = await exportKey.unwrap(reply.wrapped);
+    if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
+    return { key, keyLen: reply.keyLen, algo: reply.algo };
+  }
+
+  // Data cryptography
+
+  /** POST /api/crypto/encrypt: AES-GCM under the key (A128/192/256GCM by its length). */
+  encrypt(ttag: string, plaintext: Data, aad?: Data): Promise<Sealed> {
+    return this.#call({ method: 'POST', path: '/api/crypto/encrypt', body: { ttag, plaintext: b64(plaintext), ...optionalAad(aad) } });
+  }
+
+  /** POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. */
+  async decrypt(ttag: string, sealed: Sealed, aad?: Data): Promise<Bytes> {
+    const { ciphertext, iv, authTag } = sealed;
+    const reply = await this.#call<{ plaintext: string }>({
+      method: 'POST', path: '/api/crypto/decrypt', body: { ttag, ciphertext, iv, authTag, ...optionalAad(aad) },
+    });
+    return fromBase64(reply.plaintext);
+  }
+
+  /** POST /api/crypto/mac: HMAC-SHA256 under the key. */
+  mac(ttag: string, data: Data): Promise<MacView> {
+    return this.#call({ method: 'POST', path: '/api/crypto/mac', body: { ttag, data: b64(data) } });
+  }
+
+  /** POST /api/crypto/mac/verify: whether `mac` (standard base64) is the MAC of `data`. */
+  async verifyMac(ttag: string, data: Data, mac: string): Promise<boolean> {
+    const reply = await this.#call<{ valid: boolean }>({ method: 'POST', path: '/api/crypto/mac/verify', body: { ttag, data: b64(data), mac } });
+    return reply.valid;
+  }
+
+  // Key ACLs
+
+  /** GET /api/keys/{ttag}/acl (owner). */
+  readAcl(ttag: string): Promise<AclView> {
+    return this.#call({ method: 'GET', path: `${keyPath(ttag)}/acl` });
+  }
+
+  /** PUT /api/keys/{ttag}/acl/{principal}: sets (replaces) the principal's rights (owner). */
+  setAclEntry(ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> {
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}`, body: { rights } });
+  }
+
+  /** DELETE /api/keys/{ttag}/acl/{principal} (owner). */
+  async removeAclEntry(ttag: string, principal: string): Promise<void> {
+    await this.#call({ method: 'DELETE', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}` });
+  }
+
+  /** GET /api/keys/{ttag}/access: this session's effective rights on the key. */
+  async access(ttag: string): Promise<readonly Right[]> {
+    return (await this.#call<{ rights: readonly Right[] }>({ method: 'GET', path: `${keyPath(ttag)}/access` })).rights;
+  }
+
+  #call<T>(request: Omit<ApiRequest, 'credential'>): Promise<T> {
+    return send<T>(this.#options, { ...request, credential: { sessionId: this.#sessionId, proofKey: this.proofKey } });
+  }
+}
+
+/** `{ttag}` in a path: base64url without padding (api-surface.md conventions). */
+function keyPath(ttag: string): string {
+  return `/api/keys/${base64ToBase64url(ttag)}`;
+}
+
+function b64(data: Data): string {
+  return toBase64(typeof data === 'string' ? utf8(data) : data);
+}
+
+function optionalAad(aad: Data | undefined): { aad?: string } {
+  return aad === undefined ? {} : { aad: b64(aad) };
+}

@@ -1,0 +1,55 @@
+import { toBase64url, utf8 } from './base64.js';
+import type { ProofKey } from './proof-key.js';
+import { randomBytes, sha256 } from './web-crypto.js';
+
+/** What a proof is bound to: one request, exactly as it is sent. */
+export interface ProofRequest {
+  readonly method: string;
+  /** The request URL; its query and fragment are left out of `htu`. */
+  readonly url: string | URL;
+  /** The bearer value carried by the request (the session id). */
+  readonly credential: string;
+  /** The exact body bytes sent; none for a request without a body. */
+  readonly body?: Uint8Array | undefined;
+}
+
+/** The payload claims of a proof (seed 001 §5 "Payload claims"). */
+export interface ProofClaims {
+  readonly jti: string;
+  readonly htm: string;
+  readonly htu: string;
+  readonly iat: number;
+  readonly ath: string;
+  readonly bth: string;
+}
+
+/** `htu`: scheme, host and path, without query or fragment (RFC 9449 §4.2). */
+export function proofHtu(url: string | URL): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+/**
+ * Mints a fresh DPoP proof for one request (seed 001 §5; RFC 9449 §4.2): a compact JWS with header
+ * `{ typ: dpop+jwt, alg: ES256, jwk }` and claims `jti` (16 random bytes), `htm`, `htu`, `iat`,
+ * `ath` (SHA-256 of the exact bearer value) and `bth` (SHA-256 of the exact body bytes; of the empty
+ * string when there is no body, the local extension of seed 001 §5). `nowMs` is the client's clock.
+ */
+export async function mintProof(key: ProofKey, request: ProofRequest, nowMs: number = Date.now()): Promise<string> {
+  const claims: ProofClaims = {
+    jti: toBase64url(randomBytes(16)),
+    htm: request.method.toUpperCase(),
+    htu: proofHtu(request.url),
+    iat: Math.floor(nowMs / 1000),
+    ath: toBase64url(await sha256(utf8(request.credential))),
+    bth: toBase64url(await sha256(request.body ?? new Uint8Array(0))),
+  };
+  const header = { typ: 'dpop+jwt', alg: 'ES256', jwk: key.publicJwk };
+  const signingInput = `${encodeSegment(header)}.${encodeSegment(claims)}`;
+  const signature = await key.sign(utf8(signingInput));
+  return `${signingInput}.${toBase64url(signature)}`;
+}
+
+function encodeSegment(value: unknown): string {
+  return toBase64url(utf8(JSON.stringify(value)));
+}

@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
+import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
+import { call, type CallOptions, type Reply } from './http.js';
+import { PASSWORDS, SEED } from './gateway.js';
+
+/** One request as it reached the gateway's socket (the browser decides what gets that far). */
+export interface SeenRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly origin: string | undefined;
+  readonly hasCookie: boolean;
+  readonly hasProof: boolean;
+  status?: number;
+}
+
+export interface BrowserGateway {
+  readonly url: string;
+  readonly gateway: Gateway;
+  readonly logger: MemoryLogger;
+  /** Every request the gateway received, in order, with its answer's status once sent. */
+  readonly seen: SeenRequest[];
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
+  login(user: keyof typeof PASSWORDS): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway for a real browser: the seeded key server, the given CORS allowlist, and the system
+ * clock (a browser signs `iat` with the wall clock, which a manual clock would not follow). Its
+ * server records what reaches it, so a test can see preflights, and what the browser never sent.
+ */
+export async function startBrowserGateway(corsOrigins: readonly string[]): Promise<BrowserGateway> {
+  const logger = new MemoryLogger();
+  const gateway = await createGateway({ corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } }, { logger });
+  const seen: SeenRequest[] = [];
+  const handle = gateway.app.callback();
+  const server = createServer((req, res) => {
+    const entry = record(req);
+    seen.push(entry);
+    res.on('finish', () => (entry.status = res.statusCode));
+    void handle(req, res);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    gateway,
+    logger,
+    seen,
+    call: (method, path, options) => call(url, method, path, options),
+    async login(user) {
+      const reply = await call(url, 'POST', '/login', { body: { user, password: PASSWORDS[user] } });
+      if (reply.status !== 200) throw new Error(`login ${user}: ${reply.status} ${reply.text}`);
+      return reply.body.sessionId as string;
+    },
+    async close() {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      await gateway.close();
+    },
+  };
+}
+
+function record(req: IncomingMessage): SeenRequest {
+  return {
+    method: req.method ?? '',
+    path: new URL(req.url ?? '/', 'http://gateway').pathname,
+    origin: req.headers.origin,
+    hasCookie: req.headers.cookie !== undefined,
+    hasProof: req.headers.dpop !== undefined,
+  };
+}

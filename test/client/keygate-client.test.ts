@@ -1,0 +1,172 @@
+import test from 'ava';
+import { KeygateApiError, KeygateClient, ProofKey, ReauthRequiredError, type KeygateSession } from '../../src/client/index.js';
+import { clientKeyPair } from '../_support/client-key.js';
+import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
+
+/** The client against a real gateway on a real socket, on the gateway's manual clock. */
+function clientOf(gw: TestGateway): KeygateClient {
+  return new KeygateClient({ baseUrl: gw.url, now: () => gw.clock.now() });
+}
+
+async function aliceWithKey(gw: TestGateway, keyLen: 16 | 24 | 32 = 32) {
+  const alice = await clientOf(gw).login('alice', PASSWORDS.alice);
+  const key = await alice.createKey({ keyLen, label: 'client test' });
+  return { alice, key };
+}
+
+/** The same key exported through the seven-operation POST /keys/export by a Node client. */
+async function exportedBySevenOperations(gw: TestGateway, ttag: string): Promise<Buffer> {
+  const session = await gw.login('alice');
+  const pair = clientKeyPair();
+  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': session }, body: { ttag, clientPubKey: pair.publicKey } });
+  if (reply.status !== 200) throw new Error(`export: ${reply.status} ${reply.text}`);
+  return pair.unwrap(reply.body.wrapped);
+}
+
+test('login answers an unbound password session whose view carries no session id', async (t) => {
+  const gw = await startGateway();
+  const alice = await clientOf(gw).login('alice', PASSWORDS.alice);
+  t.false(alice.bound);
+  t.like(alice.view, { user: 'alice', kind: 'password', bound: false });
+  t.false('sessionId' in (alice.view ?? {}));
+  t.false(JSON.stringify(alice).includes(alice.sessionId), 'toJSON never shows the session id');
+  t.like(await alice.inspect(), { user: 'alice', kind: 'password' });
+  await gw.close();
+});
+
+test('a wrong password is a KeygateApiError with the contract code', async (t) => {
+  const gw = await startGateway();
+  const error = await t.throwsAsync(clientOf(gw).login('alice', 'wrong'), { instanceOf: KeygateApiError });
+  t.is(error?.status, 401);
+  t.is(error?.code, 'WRONG_CREDENTIAL');
+  await gw.close();
+});
+
+test('a scoped session is bound to the client key, and its proofs are accepted on every call', async (t) => {
+  const gw = await startGateway();
+  const { alice, key } = await aliceWithKey(gw);
+  const proofKey = await ProofKey.generate();
+  const scoped = await alice.mintScoped({ objects: [key.ttag], proofKey, ttlSeconds: 120 });
+  t.true(scoped.bound);
+  t.like(scoped.view, { kind: 'scoped', bound: true, jkt: proofKey.jkt, objects: [key.ttag] });
+  t.like(await scoped.inspect(), { kind: 'scoped', jkt: proofKey.jkt });
+  t.like(await scoped.readKey(key.ttag), { ttag: key.ttag, keyLen: 32, state: 'active' });
+  t.deepEqual([...(await scoped.access(key.ttag))].sort(), ['decrypt', 'encrypt', 'export', 'mac', 'read']);
+  // Without its proof key the same session is refused: the constraint belongs to the session.
+  const stolen = await t.throwsAsync(clientOf(gw).resume(scoped.sessionId).inspect(), { instanceOf: KeygateApiError });
+  t.is(stolen?.code, 'PROOF_MISSING');
+  const otherKey = await t.throwsAsync(clientOf(gw).resume(scoped.sessionId, await ProofKey.generate()).inspect(), { instanceOf: KeygateApiError });
+  t.is(otherKey?.code, 'PROOF_KEY_MISMATCH');
+  await gw.close();
+});
+
+for (const keyLen of [16, 24, 32] as const) {
+  test(`an export opened by the client equals the key seen through POST /keys/export (${keyLen} bytes)`, async (t) => {
+    const gw = await startGateway();
+    const { alice, key } = await aliceWithKey(gw, keyLen);
+    const scoped = await alice.mintScoped({ objects: [key.ttag] });
+    const exported = await scoped.exportKey(key.ttag);
+    t.is(exported.keyLen, keyLen);
+    t.is(exported.algo, 'aes-128-cbc');
+    t.deepEqual(Buffer.from(exported.key), await exportedBySevenOperations(gw, key.ttag));
+    await gw.close();
+  });
+}
+
+test('encrypt then decrypt through a bound session gives the plaintext back, with and without aad', async (t) => {
+  const gw = await startGateway();
+  const { alice, key } = await aliceWithKey(gw);
+  const scoped = await alice.mintScoped({ objects: [key.ttag] });
+  const sealed = await scoped.encrypt(key.ttag, 'attack at dawn ✓');
+  t.is(sealed.alg, 'A256GCM');
+  t.is(Buffer.from(await scoped.decrypt(key.ttag, sealed)).toString('utf8'), 'attack at dawn ✓');
+  const bytes = new Uint8Array([0, 1, 2, 250, 251, 255]);
+  const withAad = await scoped.encrypt(key.ttag, bytes, 'context');
+  t.deepEqual(Buffer.from(await scoped.decrypt(key.ttag, withAad, 'context')), Buffer.from(bytes));
+  const wrongAad = await t.throwsAsync(scoped.decrypt(key.ttag, withAad, 'other'), { instanceOf: KeygateApiError });
+  t.like(wrongAad, { status: 400, code: 'DECRYPT_FAILED' });
+  await gw.close();
+});
+
+test('a MAC made through the client verifies, and a changed one does not', async (t) => {
+  const gw = await startGateway();
+  const { alice, key } = await aliceWithKey(gw);
+  const scoped = await alice.mintScoped({ objects: [key.ttag], rights: ['mac'] });
+  const { mac, alg } = await scoped.mac(key.ttag, 'message');
+  t.is(alg, 'HS256');
+  t.true(await scoped.verifyMac(key.ttag, 'message', mac));
+  t.false(await scoped.verifyMac(key.ttag, 'massage', mac));
+  const denied = await t.throwsAsync(scoped.encrypt(key.ttag, 'x'), { instanceOf: KeygateApiError });
+  t.like(denied, { status: 403 });
+  await gw.close();
+});
+
+test('a scoped session cannot reach a key outside its object list', async (t) => {
+  const gw = await startGateway();
+  const { alice, key } = await aliceWithKey(gw);
+  const other = await alice.createKey();
+  const scoped = await alice.mintScoped({ objects: [key.ttag] });
+  const refused = await t.throwsAsync(scoped.exportKey(other.ttag), { instanceOf: KeygateApiError });
+  t.like(refused, { status: 403, code: 'OUT_OF_SCOPE' });
+  await gw.close();
+});
+
+test('the owner reads, sets and removes ACL entries through the client', async (t) => {
+  const gw = await startGateway();
+  const { alice, key } = await aliceWithKey(gw);
+  t.like(await alice.setAclEntry(key.ttag, 'bob', ['read', 'encrypt']), { principal: 'bob', rights: ['read', 'encrypt'] });
+  const acl = await alice.readAcl(key.ttag);
+  t.like(acl, { owner: { user: 'alice' }, complete: true });
+  t.deepEqual(acl.items, [{ principal: 'bob', rights: ['read', 'encrypt'] }]);
+  const bob = await clientOf(gw).login('bob', PASSWORDS.bob);
+  t.deepEqual([...(await bob.access(key.ttag))].sort(), ['encrypt', 'read']);
+  await alice.removeAclEntry(key.ttag, 'bob');
+  t.deepEqual((await alice.readAcl(key.ttag)).items, []);
+  const denied = await t.throwsAsync(bob.readKey(key.ttag), { instanceOf: KeygateApiError });
+  t.like(denied, { status: 403, code: 'ACL_DENIED' });
+  await gw.close();
+});
+
+test('logout of a bound session is signed too, and the session is then unknown', async (t) => {
+  const gw = await startGateway();
+  const { alice, key } = await aliceWithKey(gw);
+  const scoped: KeygateSession = await alice.mintScoped({ objects: [key.ttag] });
+  await scoped.logout();
+  const after = await t.throwsAsync(scoped.inspect(), { instanceOf: KeygateApiError });
+  t.like(after, { status: 401, code: 'SESSION_UNKNOWN' });
+  t.false(after instanceof ReauthRequiredError);
+  await alice.logout();
+  await t.throwsAsync(alice.inspect(), { instanceOf: KeygateApiError, message: /SESSION_UNKNOWN/ });
+  await gw.close();
+});
+
+test('an expired key-server token surfaces as a ReauthRequiredError the page can act on', async (t) => {
+  const gw = await startGateway({ keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, tokenTtlSeconds: 60 } });
+  const client = clientOf(gw);
+  const alice = await client.login('alice', PASSWORDS.alice);
+  await alice.createKey();
+  gw.clock.advance(60_001);
+  const error = await t.throwsAsync(alice.createKey(), { instanceOf: ReauthRequiredError });
+  t.like(error, { status: 401, code: 'SESSION_EXPIRED', reauth: true });
+  const again = await client.login('alice', PASSWORDS.alice);
+  t.like(await again.createKey(), { keyLen: 16, state: 'active' });
+  await gw.close();
+});
+
+test('the health call needs no session and shows the key-server fingerprint', async (t) => {
+  const gw = await startGateway();
+  const health = await clientOf(gw).health();
+  t.true(health.ok);
+  t.is(health.ksFingerprint, gw.gateway.ksFingerprint);
+  await gw.close();
+});
+
+test('a base URL with a trailing slash signs the URL it sends to', async (t) => {
+  const gw = await startGateway();
+  const client = new KeygateClient({ baseUrl: `${gw.url}/`, now: () => gw.clock.now() });
+  const alice = await client.login('alice', PASSWORDS.alice);
+  const key = await alice.createKey();
+  const scoped = await alice.mintScoped({ objects: [key.ttag] });
+  t.like(await scoped.readKey(key.ttag), { ttag: key.ttag });
+  await gw.close();
+});
