@@ -29,6 +29,7 @@ import {
   SessionUseCases,
   TrustUseCases,
 } from '../use-cases/index.js';
+import type { GatewayServices } from '../use-cases/index.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
@@ -166,3 +167,23 @@ export const ALL_TOKENS = [
   AUDIT_TRAIL,
   AUDIT_USE_CASES,
 ] as const;
+
+/** The plain services object the transports receive: use cases only, never the container. */
+export function resolveServices(container: Container): GatewayServices {
+  return {
+    sessions: resolve(container, SESSION_USE_CASES),
+    keys: resolve(container, KEY_USE_CASES),
+    acl: resolve(container, ACL_USE_CASES),
+    crypto: resolve(container, CRYPTO_USE_CASES),
+    principals: resolve(container, PRINCIPAL_USE_CASES),
+    groups: resolve(container, GROUP_USE_CASES),
+    roles: resolve(container, ROLE_USE_CASES),
+    health: resolve(container, HEALTH_USE_CASES),
+    certificates: resolve(container, CERTIFICATE_USE_CASES),
+    trust: resolve(container, TRUST_USE_CASES),
+    server: resolve(container, SERVER_USE_CASES),
+    policy: resolve(container, POLICY_USE_CASES),
+    proofs: resolve(container, PROOF_CHECKER),
+    auditTrail: resolve(container, AUDIT_TRAIL),
+    audit: resolve(container, AUDIT_USE_CASES),
+  };}

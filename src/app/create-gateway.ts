@@ -13,30 +13,12 @@ import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
-import type { GatewayServices } from '../use-cases/index.js';
 import { openAuditLog } from './audit-log.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
-import { buildContainer, resolve, type GatewayOverrides } from './container.js';
+import { buildContainer, resolve, resolveServices, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
 import { startSessionState } from './session-state.js';
-import {
-  ACL_USE_CASES,
-  AUDIT_TRAIL,
-  AUDIT_USE_CASES,
-  CERTIFICATE_USE_CASES,
-  CRYPTO_USE_CASES,
-  GROUP_USE_CASES,
-  HEALTH_USE_CASES,
-  KEY_USE_CASES,
-  POLICY_USE_CASES,
-  PRINCIPAL_USE_CASES,
-  PROOF_CHECKER,
-  ROLE_USE_CASES,
-  SERVER_USE_CASES,
-  SESSION_USE_CASES,
-  TRUST_USE_CASES,
-} from './tokens.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
@@ -90,23 +72,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       });
   const sessionState = await startSessionState(config, { clock, random, logger }, overrides);
   const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger, auditLog });
-  const services: GatewayServices = {
-    sessions: resolve(container, SESSION_USE_CASES),
-    keys: resolve(container, KEY_USE_CASES),
-    acl: resolve(container, ACL_USE_CASES),
-    crypto: resolve(container, CRYPTO_USE_CASES),
-    principals: resolve(container, PRINCIPAL_USE_CASES),
-    groups: resolve(container, GROUP_USE_CASES),
-    roles: resolve(container, ROLE_USE_CASES),
-    health: resolve(container, HEALTH_USE_CASES),
-    certificates: resolve(container, CERTIFICATE_USE_CASES),
-    trust: resolve(container, TRUST_USE_CASES),
-    server: resolve(container, SERVER_USE_CASES),
-    policy: resolve(container, POLICY_USE_CASES),
-    proofs: resolve(container, PROOF_CHECKER),
-    auditTrail: resolve(container, AUDIT_TRAIL),
-    audit: resolve(container, AUDIT_USE_CASES),
-  };
+  const services = resolveServices(container);
+
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
   const listeners: HttpListener[] = [];
 

@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ChildProcesses } from './child-processes.js';
 
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
 const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
-const running = new Set<ChildProcess>();
+const running = new ChildProcesses();
 // A safety net: whatever ends the test process (a timeout included) takes its children with it.
-process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
 /** `keygate serve` as a separate process, as a deployment runs it. */
 export interface GatewayProcess {
@@ -39,8 +39,7 @@ export function spawnGateway(env: Record<string, string>): Promise<GatewayProces
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => (running.delete(child), done(code))));
+  const exited = running.track(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`gateway did not start within 45 s:\n${output}`)), 45_000);
@@ -71,14 +70,6 @@ export function spawnGateway(env: Record<string, string>): Promise<GatewayProces
 }
 
 /** Kills every gateway a test file started and did not stop (for `test.after.always`). */
-export async function killAllGateways(): Promise<void> {
-  await Promise.all(
-    [...running].map(
-      (child) =>
-        new Promise<void>((done) => {
-          child.once('exit', () => done());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
+export function killAllGateways(): Promise<void> {
+  return running.killAll();
 }

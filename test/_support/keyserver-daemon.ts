@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ChildProcesses } from './child-processes.js';
 import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
 const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
-const running = new Set<ChildProcess>();
+const running = new ChildProcesses();
 // A safety net: whatever ends the test process (a timeout included) takes its children with it.
-process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
 /** `keygate keyserver` as a separate process, as a deployment runs it. */
 export interface DaemonProcess {
@@ -30,8 +30,7 @@ export function spawnDaemon(args: readonly string[], env: Record<string, string>
     env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => (running.delete(child), done(code))));
+  const exited = running.track(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`daemon did not start within 45 s:\n${output}`)), 45_000);
@@ -67,16 +66,8 @@ export function spawnDaemon(args: readonly string[], env: Record<string, string>
 }
 
 /** Kills every daemon a test file started and did not stop (for `test.after.always`). */
-export async function killAllDaemons(): Promise<void> {
-  await Promise.all(
-    [...running].map(
-      (child) =>
-        new Promise<void>((done) => {
-          child.once('exit', () => done());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
+export function killAllDaemons(): Promise<void> {
+  return running.killAll();
 }
 
 /** A scratch directory with a seed file and a certificate/key pair the daemon can be given. */
