@@ -21,6 +21,29 @@ export const principalSeedSchema = z.strictObject({
 });
 export type PrincipalSeed = z.infer<typeof principalSeedSchema>;
 
+/** Every default of the configuration, in one place: the schema below and `keygate --help` read them. */
+export const CONFIG_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  /** 12 hours. */
+  sessionTtlSeconds: 43_200,
+  logLevel: 'info',
+  replayCacheSize: 100_000,
+  keyServerTimeoutMs: 5_000,
+  redisTimeoutMs: 1_000,
+  redisKeyPrefix: 'keygate:',
+  /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
+  cliDataDir: './data',
+} as const;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** An integer from `min` to `max`, refused with one message naming the range. */
+function integerIn(min: number, max: number) {
+  const message = `expected an integer from ${min} to ${max}`;
+  return z.number({ message }).int(message).min(min, message).max(max, message);
+}
+
 const embeddedKeyServer = z.strictObject({
   kind: z.literal('embedded'),
   /** Principals to create at start (the seed file's content). */
@@ -28,7 +51,7 @@ const embeddedKeyServer = z.strictObject({
   /** Password of the bootstrap user `admin`. */
   adminPassword: z.string().min(1).optional(),
   /** Token lifetime in seconds; absent: tokens never expire. */
-  tokenTtlSeconds: z.number().int().positive().optional(),
+  tokenTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
   /** Where the engine keeps its identity certificate across restarts; absent: in memory only. */
   dataDir: z.string().min(1).optional(),
 });
@@ -43,19 +66,24 @@ const tlsKeyServer = z
     /** `https://host[:port]`, nothing after the authority. */
     url: z.string().refine(isHttpsOrigin, 'expected https://host[:port]'),
     /** PEM of the CA (or the daemon's own self-signed certificate) to validate the daemon against. */
-    ca: z.string().refine(isCertificatePem, 'not a PEM certificate').optional(),
+    ca: z.string().refine(isCertificatePem, 'holds no PEM certificate').optional(),
     /** SHA-256 of the daemon certificate's DER, hex with or without colons. */
     fingerprint: z
       .string()
       .transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER))
       .optional(),
     /** Bound on connecting and on each request, in ms. */
-    timeoutMs: z.number().int().min(1).max(600_000).default(5_000),
+    timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
     resumeSessions: z.boolean().default(true),
   })
-  .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
-    message: 'exactly one of ca or fingerprint is required',
+  .superRefine((value, ctx) => {
+    if (value.ca !== undefined && value.fingerprint !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['fingerprint'], message: 'give a CA or a fingerprint, not both' });
+    } else if (value.ca === undefined && value.fingerprint === undefined) {
+      // `params.fields` lets the environment reader name both variables.
+      ctx.addIssue({ code: 'custom', message: 'a CA or a fingerprint is required', params: { fields: ['ca', 'fingerprint'] } });
+    }
   });
 
 /**
@@ -67,17 +95,20 @@ const redisSessionStore = z.strictObject({
   /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
   url: z.string().refine(isRedisUrl, 'expected redis://host[:port][/db] or rediss://host[:port][/db]'),
   /** Base64 of 32 random bytes each: the first seals, every one opens (key rotation). */
-  sessionKeys: z.array(z.string().refine(isSessionKey, 'expected base64 of 32 bytes')).min(1),
+  sessionKeys: z
+    .array(z.string().refine(isSessionKey, 'is not base64 of 32 bytes (e.g. `openssl rand -base64 32`)'))
+    .min(1, 'at least one key is required')
+    .refine((keys) => new Set(keys.map((key) => Buffer.from(key, 'base64').toString('hex'))).size === keys.length, 'a key is listed twice'),
   /** Bound on connecting and on each Redis command, in ms. */
-  timeoutMs: z.number().int().min(1).max(60_000).default(1_000),
+  timeoutMs: integerIn(1, 60_000).default(CONFIG_DEFAULTS.redisTimeoutMs),
   /** Prefix of every key the gateway writes, so deployments can share one Redis. */
-  keyPrefix: z.string().min(1).default('keygate:'),
+  keyPrefix: z.string().min(1).default(CONFIG_DEFAULTS.redisKeyPrefix),
 });
 
 export type RedisSessionStoreConfig = z.output<typeof redisSessionStore>;
 export type EmbeddedKeyServerConfig = z.output<typeof embeddedKeyServer>;
 export type TlsKeyServerConfig = z.output<typeof tlsKeyServer>;
-const milliseconds = z.number().int().min(1).max(600_000);
+const milliseconds = integerIn(1, 600_000);
 
 /**
  * Where audit records go. `memory` (the library default) keeps them in the process only; the CLI picks
@@ -98,11 +129,11 @@ const auditLog = z.discriminatedUnion('kind', [
 
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
-  host: z.string().min(1).default('127.0.0.1'),
-  port: z.number().int().min(0).max(65_535).default(8080),
-  /** Lifetime of a gateway session in seconds (12 hours by default). */
-  sessionTtlSeconds: z.number().int().positive().default(43_200),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  host: z.string().min(1).default(CONFIG_DEFAULTS.host),
+  port: integerIn(0, 65_535).default(CONFIG_DEFAULTS.port),
+  /** Lifetime of a gateway session in seconds. */
+  sessionTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.sessionTtlSeconds),
+  logLevel: z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default(CONFIG_DEFAULTS.logLevel),
   /** Browser origins allowed cross-origin access (seed 001 "Browser access"); empty: no CORS at all. */
   corsOrigins: z
     .array(z.string())
@@ -132,7 +163,7 @@ export const gatewayConfigSchema = z.strictObject({
       }
     }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
-  replayCacheSize: z.number().int().positive().default(100_000),
+  replayCacheSize: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.replayCacheSize),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
@@ -142,12 +173,19 @@ export const gatewayConfigSchema = z.strictObject({
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 
-/** Validates a configuration object; the first problem becomes one line naming the setting. */
-export function parseGatewayConfig(input: GatewayConfigInput): GatewayConfig {
+export type ConfigIssue = z.core.$ZodIssue;
+
+/**
+ * Validates a configuration object (the one pass every configuration goes through, programmatic or
+ * from the environment); the first problem becomes one line, by default naming the setting's path.
+ */
+export function parseGatewayConfig(
+  input: GatewayConfigInput,
+  describe: (issue: ConfigIssue) => string = (issue) => `invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+): GatewayConfig {
   const result = gatewayConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  throw new ConfigError(`invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new ConfigError(describe(result.error.issues[0]!));
 }
 
 /** `https://host[:port]` and nothing more: the daemon's paths are the protocol's own. */

@@ -1,175 +1,150 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
 import {
   ConfigError,
-  isCertificatePem,
-  isHttpsOrigin,
-  isRedisUrl,
-  isSessionKey,
   parseGatewayConfig,
   principalSeedSchema,
+  type ConfigIssue,
   type GatewayConfig,
   type GatewayConfigInput,
   type PrincipalSeed,
 } from './config.js';
-import { join } from 'node:path';
+import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './config-variables.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** How each type of variable turns its text into the value the configuration schema validates. */
+const DECODERS = {
+  text: z.string(),
+  integer: z.string().transform((raw, ctx) => (/^\d+$/.test(raw) ? Number(raw) : (ctx.addIssue({ code: 'custom', message: 'expected an integer' }), z.NEVER))),
+  list: z.string().transform((raw) => raw.split(',').map((entry) => entry.trim())),
+  origins: z.string().transform((raw) => parseCorsOrigins(raw)),
+  origin: z.string().transform((raw) => parsePublicOrigin(raw)),
+  file: z.string(),
+} satisfies Record<VariableType, z.ZodType<unknown, string>>;
+
+type Values = { -readonly [V in (typeof CONFIG_VARIABLES)[number] as V['name']]?: z.output<(typeof DECODERS)[V['type']]> };
+
+/** Blank is unset: a deployment template may list a variable with no value. */
+const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** The environment's schema, from the table: one optional decoded entry per variable. */
+const envSchema = z.object(
+  Object.fromEntries(CONFIG_VARIABLES.map((variable) => [variable.name, z.preprocess(blankIsUnset, DECODERS[variable.type].optional())])),
+);
+
 /**
- * Reads the gateway's configuration from `TE_*` environment variables, once, at boot. A bad value
- * throws a ConfigError whose message is one line naming the variable.
+ * Reads the gateway's configuration from `TE_*` environment variables (CONFIG_VARIABLES), once, at
+ * boot, and validates it with the configuration schema. A bad value throws a ConfigError whose
+ * message is one line naming the variable; a secret's value is never echoed.
  */
 export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): GatewayConfig {
-  return parseGatewayConfig({
-    host: nonEmpty(env.TE_GATEWAY_HOST) ?? '127.0.0.1',
-    port: integer(env, 'TE_GATEWAY_PORT', 0, 65_535) ?? 8080,
-    sessionTtlSeconds: integer(env, 'TE_GATEWAY_SESSION_TTL_SECONDS', 1) ?? 43_200,
-    logLevel: logLevel(env),
-    corsOrigins: parseCorsOrigins(env.TE_GATEWAY_CORS_ORIGINS),
-    ...(nonEmpty(env.TE_GATEWAY_PUBLIC_ORIGIN) === undefined ? {} : { publicOrigin: parsePublicOrigin(env.TE_GATEWAY_PUBLIC_ORIGIN!) }),
-    replayCacheSize: integer(env, 'TE_GATEWAY_REPLAY_CACHE_SIZE', 1) ?? 100_000,
-    keyServer: nonEmpty(env.TE_GATEWAY_KEYSERVER_URL) === undefined ? embeddedFromEnv(env, defaults) : tlsFromEnv(env),
-    sessionStore: sessionStoreFromEnv(env),
-    audit: auditLog(env, nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir),
-  });
+  const values = readVariables(withoutEmbeddedWhenRemote(env));
+  checkCompanions(values);
+  const input = configInput(values, values.TE_GATEWAY_DATA_DIR ?? defaults.dataDir);
+  return parseGatewayConfig(input, (issue) => describeIssue(issue, input, env));
 }
 
-const REDIS_ONLY = ['TE_GATEWAY_SESSION_KEY', 'TE_GATEWAY_REDIS_TIMEOUT_MS'] as const;
-
-/**
- * Sessions in memory, or in Redis with TE_GATEWAY_REDIS_URL. Redis needs TE_GATEWAY_SESSION_KEY:
- * comma-separated base64 keys of 32 bytes, the first sealing, all opening. Neither the URL (it may
- * hold a password) nor a key is ever echoed in an error.
- */
-function sessionStoreFromEnv(env: Env): NonNullable<GatewayConfigInput['sessionStore']> {
-  const url = nonEmpty(env.TE_GATEWAY_REDIS_URL);
-  if (url === undefined) {
-    const orphan = REDIS_ONLY.find((name) => nonEmpty(env[name]) !== undefined);
-    if (orphan !== undefined) throw new ConfigError(`${orphan}: applies only with TE_GATEWAY_REDIS_URL, which is not set`);
-    return { kind: 'memory' };
-  }
-  if (!isRedisUrl(url)) throw new ConfigError('TE_GATEWAY_REDIS_URL: expected redis://[user:password@]host[:port][/db] or rediss://...');
-  const timeoutMs = integer(env, 'TE_GATEWAY_REDIS_TIMEOUT_MS', 1, 60_000);
-  return { kind: 'redis', url, sessionKeys: sessionKeysFrom(env.TE_GATEWAY_SESSION_KEY), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+/** With a daemon URL the embedded engine's TE_KEYSERVER_* settings do not apply and are not read. */
+function withoutEmbeddedWhenRemote(env: Env): Env {
+  if (blankIsUnset(env.TE_GATEWAY_KEYSERVER_URL) === undefined) return env;
+  const embedded = new Set<string>(CONFIG_VARIABLES.filter((variable) => variable.group === 'embedded').map((variable) => variable.name));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !embedded.has(name)));
 }
 
-function sessionKeysFrom(raw: string | undefined): string[] {
-  const hint = 'comma-separated base64 keys of 32 bytes (e.g. `openssl rand -base64 32`), the first seals';
-  if (nonEmpty(raw) === undefined) throw new ConfigError(`TE_GATEWAY_SESSION_KEY: required with TE_GATEWAY_REDIS_URL: ${hint}`);
-  const keys = raw!.split(',').map((key) => key.trim());
-  const bad = keys.findIndex((key) => !isSessionKey(key));
-  if (bad >= 0) throw new ConfigError(`TE_GATEWAY_SESSION_KEY: key ${bad + 1} of ${keys.length} is not base64 of 32 bytes; expected ${hint}`);
-  if (new Set(keys.map((key) => Buffer.from(key, 'base64').toString('hex'))).size !== keys.length) {
-    throw new ConfigError('TE_GATEWAY_SESSION_KEY: a key is listed twice');
-  }
-  return keys;
+function readVariables(env: Env): Values {
+  const result = envSchema.safeParse(env);
+  if (result.success) return result.data as unknown as Values;
+  const issue = result.error.issues[0]!;
+  const variable = findVariable(String(issue.path[0]))!;
+  throw new ConfigError(`${variable.name}: ${issue.message}${shown(variable, env[variable.name])}`);
 }
 
-type KeyServerInput = NonNullable<GatewayConfigInput['keyServer']>;
-const TLS_ONLY = ['TE_GATEWAY_KEYSERVER_CA', 'TE_GATEWAY_KEYSERVER_FINGERPRINT', 'TE_GATEWAY_KEYSERVER_TIMEOUT_MS'] as const;
-
-/** The in-process engine (no TE_GATEWAY_KEYSERVER_URL). */
-function embeddedFromEnv(env: Env, defaults: { dataDir?: string }): KeyServerInput {
-  const orphan = TLS_ONLY.find((name) => nonEmpty(env[name]) !== undefined);
-  if (orphan !== undefined) throw new ConfigError(`${orphan}: applies only with TE_GATEWAY_KEYSERVER_URL, which is not set`);
-  const seedPath = nonEmpty(env.TE_KEYSERVER_SEED);
-  const tokenTtl = integer(env, 'TE_KEYSERVER_TOKEN_TTL_SECONDS', 1);
-  const dataDir = nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir;
-  return {
-    kind: 'embedded',
-    ...(seedPath === undefined ? {} : { seed: readSeedFile(seedPath, 'TE_KEYSERVER_SEED') }),
-    ...(nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD) === undefined ? {} : { adminPassword: env.TE_KEYSERVER_ADMIN_PASSWORD! }),
-    ...(tokenTtl === undefined ? {} : { tokenTtlSeconds: tokenTtl }),
-    ...(dataDir === undefined ? {} : { dataDir }),
-  };
-}
-
-/**
- * A key-server daemon over TLS (TE_GATEWAY_KEYSERVER_URL): trusted through exactly one of a CA file
- * or a pinned certificate fingerprint. The embedded engine's TE_KEYSERVER_* settings do not apply.
- */
-function tlsFromEnv(env: Env): KeyServerInput {
-  const url = nonEmpty(env.TE_GATEWAY_KEYSERVER_URL)!;
-  if (!isHttpsOrigin(url)) throw new ConfigError(`TE_GATEWAY_KEYSERVER_URL: expected https://host[:port], got "${url}"`);
-  const caPath = nonEmpty(env.TE_GATEWAY_KEYSERVER_CA);
-  const pin = nonEmpty(env.TE_GATEWAY_KEYSERVER_FINGERPRINT);
-  if (caPath === undefined && pin === undefined) {
-    throw new ConfigError('TE_GATEWAY_KEYSERVER_CA or TE_GATEWAY_KEYSERVER_FINGERPRINT: one is required with TE_GATEWAY_KEYSERVER_URL');
-  }
-  if (caPath !== undefined && pin !== undefined) {
-    throw new ConfigError('TE_GATEWAY_KEYSERVER_FINGERPRINT: set it or TE_GATEWAY_KEYSERVER_CA, not both');
-  }
-  const timeoutMs = integer(env, 'TE_GATEWAY_KEYSERVER_TIMEOUT_MS', 1, 600_000);
-  return {
-    kind: 'tls',
-    url,
-    ...(caPath === undefined ? { fingerprint: fingerprintFrom(pin!) } : { ca: readCa(caPath) }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  };
-}
-
-function fingerprintFrom(value: string): string {
-  const fingerprint = normaliseFingerprint(value);
-  if (fingerprint === undefined) {
-    throw new ConfigError('TE_GATEWAY_KEYSERVER_FINGERPRINT: expected a SHA-256 fingerprint, 64 hex digits (colons allowed)');
-  }
-  return fingerprint;
-}
-
-function readCa(path: string): string {
-  const pem = readText(path, 'TE_GATEWAY_KEYSERVER_CA');
-  if (!isCertificatePem(pem)) throw new ConfigError(`TE_GATEWAY_KEYSERVER_CA: ${path} holds no PEM certificate`);
-  return pem;
-}
-
-/**
- * TE_GATEWAY_AUDIT_URL (PostgreSQL) when set; otherwise SQLite in the data directory (`audit.db`);
- * memory only when there is no data directory either. The URL is never echoed: it may hold a password.
- */
-function auditLog(env: Env, dataDir: string | undefined): GatewayConfigInput['audit'] {
-  const url = nonEmpty(env.TE_GATEWAY_AUDIT_URL);
-  if (url !== undefined) {
-    if (!isPostgresUrl(url)) {
-      throw new ConfigError('TE_GATEWAY_AUDIT_URL: expected a postgres:// or postgresql:// URL (value not shown: it may hold a password)');
+/** The table's pairings: a variable that applies only with another, or is required with it. */
+function checkCompanions(values: Values): void {
+  const set = (name: string | undefined) => name !== undefined && values[name as VariableName] !== undefined;
+  for (const variable of CONFIG_VARIABLES as readonly ConfigVariable[]) {
+    if (variable.onlyWith !== undefined && set(variable.name) && !set(variable.onlyWith)) {
+      throw new ConfigError(`${variable.name}: applies only with ${variable.onlyWith}, which is not set`);
     }
-    return { kind: 'postgres', url };
-  }
-  return dataDir === undefined ? { kind: 'memory' } : { kind: 'sqlite', file: join(dataDir, 'audit.db') };
-}
-
-function isPostgresUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'postgres:' || protocol === 'postgresql:';
-  } catch {
-    return false;
+    if (variable.requiredWith !== undefined && set(variable.requiredWith) && !set(variable.name)) {
+      throw new ConfigError(`${variable.name}: required with ${variable.requiredWith}: ${variable.meaning.replace(/`/g, '')}`);
+    }
+    if (variable.notWith !== undefined && set(variable.name) && set(variable.notWith)) {
+      throw new ConfigError(`${variable.name}: set it or ${variable.notWith}, not both`);
+    }
   }
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+/** Places each decoded value at its field; the key server, session store and audit log kinds follow from what is set. */
+function configInput(values: Values, dataDir: string | undefined): GatewayConfigInput {
+  const url = values.TE_GATEWAY_KEYSERVER_URL;
+  const ca = values.TE_GATEWAY_KEYSERVER_CA;
+  const seed = values.TE_KEYSERVER_SEED;
+  return {
+    host: values.TE_GATEWAY_HOST,
+    port: values.TE_GATEWAY_PORT,
+    sessionTtlSeconds: values.TE_GATEWAY_SESSION_TTL_SECONDS,
+    logLevel: values.TE_GATEWAY_LOG_LEVEL as GatewayConfigInput['logLevel'],
+    corsOrigins: values.TE_GATEWAY_CORS_ORIGINS,
+    publicOrigin: values.TE_GATEWAY_PUBLIC_ORIGIN,
+    replayCacheSize: values.TE_GATEWAY_REPLAY_CACHE_SIZE,
+    keyServer:
+      url === undefined
+        ? {
+            kind: 'embedded',
+            seed: seed === undefined ? undefined : readSeedFile(seed, 'TE_KEYSERVER_SEED'),
+            adminPassword: values.TE_KEYSERVER_ADMIN_PASSWORD,
+            tokenTtlSeconds: values.TE_KEYSERVER_TOKEN_TTL_SECONDS,
+            dataDir,
+          }
+        : {
+            kind: 'tls',
+            url,
+            ca: ca === undefined ? undefined : readText(ca, 'TE_GATEWAY_KEYSERVER_CA'),
+            fingerprint: values.TE_GATEWAY_KEYSERVER_FINGERPRINT,
+            timeoutMs: values.TE_GATEWAY_KEYSERVER_TIMEOUT_MS,
+          },
+    sessionStore:
+      values.TE_GATEWAY_REDIS_URL === undefined
+        ? { kind: 'memory' }
+        : { kind: 'redis', url: values.TE_GATEWAY_REDIS_URL, sessionKeys: values.TE_GATEWAY_SESSION_KEY!, timeoutMs: values.TE_GATEWAY_REDIS_TIMEOUT_MS },
+    audit:
+      values.TE_GATEWAY_AUDIT_URL !== undefined
+        ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL }
+        : dataDir === undefined
+          ? { kind: 'memory' }
+          : { kind: 'sqlite', file: join(dataDir, 'audit.db') },
+  };
 }
 
-function integer(env: Env, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  const raw = nonEmpty(env[name]);
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
+/** A schema issue as one line naming the variable behind its field (list entries as "key 2 of 3"). */
+function describeIssue(issue: ConfigIssue, input: GatewayConfigInput, env: Env): string {
+  const field = issue.path.filter((segment) => typeof segment === 'string').join('.');
+  const fields = (issue as { params?: { fields?: string[] } }).params?.fields;
+  if (fields !== undefined) {
+    const names = fields.map((name) => variableAt(`${field}.${name}`)?.name ?? name);
+    return `${names.join(' or ')}: ${issue.message}`;
   }
-  return Number(raw);
+  const variable = variableAt(field);
+  if (variable === undefined) return `invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`;
+  const index = issue.path.find((segment) => typeof segment === 'number');
+  if (index !== undefined) {
+    const list = field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], input) as unknown[];
+    return `${variable.name}: key ${index + 1} of ${list.length} ${issue.message}`;
+  }
+  return `${variable.name}: ${issue.message}${shown(variable, env[variable.name])}`;
 }
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+function variableAt(field: string): ConfigVariable | undefined {
+  return (CONFIG_VARIABLES as readonly ConfigVariable[]).find((variable) => variable.field === field);
+}
 
-function logLevel(env: Env): (typeof LEVELS)[number] {
-  const raw = nonEmpty(env.TE_GATEWAY_LOG_LEVEL) ?? 'info';
-  if (!(LEVELS as readonly string[]).includes(raw)) {
-    throw new ConfigError(`TE_GATEWAY_LOG_LEVEL: expected one of ${LEVELS.join(', ')}, got "${raw}"`);
-  }
-  return raw as (typeof LEVELS)[number];
+/** `, got "value"` for a plain setting; nothing for a secret (it may be a password or hold one). */
+function shown(variable: ConfigVariable, raw: string | undefined): string {
+  return variable.secret || raw === undefined ? '' : `, got "${raw.trim()}"`;
 }
 
 function readText(path: string, variable: string): string {
