@@ -13,8 +13,10 @@ export type VariableGroup = 'gateway' | 'embedded' | 'daemon' | 'redis';
 export interface ConfigVariable {
   readonly name: `TE_${string}`;
   readonly type: VariableType;
-  /** The value used when unset (from CONFIG_DEFAULTS), or what unset means. Never shown for a secret. */
-  readonly default: string | number;
+  /** The value used when unset (from CONFIG_DEFAULTS). */
+  readonly default?: string | number;
+  /** Without a default: what unset means (`none` when absent). */
+  readonly whenUnset?: string;
   /** One sentence; `backticks` mark literal text (the README keeps them, --help drops them). */
   readonly meaning: string;
   /** A password, key or URL that may hold one: never echoed in an error, a log line or --help. */
@@ -56,7 +58,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_AUDIT_URL',
     type: 'text',
-    default: 'none',
     meaning: '`postgres://user:password@host:port/database`: the audit log in PostgreSQL instead of SQLite',
     secret: true,
     field: 'audit.url',
@@ -65,7 +66,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_CORS_ORIGINS',
     type: 'origins',
-    default: 'none',
     meaning:
       'comma-separated browser origins allowed cross-origin access (`https://app.example.com, http://localhost:5173`); unset: no CORS header at all; `*`, a path or a trailing slash stop the boot',
     secret: false,
@@ -75,7 +75,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_PUBLIC_ORIGIN',
     type: 'origin',
-    default: 'none',
     meaning: 'the origin clients address when a TLS-terminating proxy is in front (proof `htu`)',
     secret: false,
     field: 'publicOrigin',
@@ -93,7 +92,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_KEYSERVER_SEED',
     type: 'file',
-    default: 'none',
     meaning: 'JSON file `{"principals":[{"name","kind":"user|group|service","password"?,"roles"?}]}` of principals to create at start',
     secret: false,
     field: 'keyServer.seed',
@@ -102,7 +100,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_KEYSERVER_ADMIN_PASSWORD',
     type: 'text',
-    default: 'none',
     meaning: 'password of the bootstrap user `admin`',
     secret: true,
     field: 'keyServer.adminPassword',
@@ -111,7 +108,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_KEYSERVER_TOKEN_TTL_SECONDS',
     type: 'integer',
-    default: 'never expires',
+    whenUnset: 'never expires',
     meaning: 'lifetime of a key-server token',
     secret: false,
     field: 'keyServer.tokenTtlSeconds',
@@ -120,7 +117,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_URL',
     type: 'text',
-    default: 'none (embedded)',
+    whenUnset: 'none (embedded)',
     meaning:
       '`https://host:port` of a key-server daemon (`keygate keyserver`); set, it replaces the embedded key server (the `TE_KEYSERVER_*` variables and the identity in `TE_GATEWAY_DATA_DIR` then do not apply)',
     secret: false,
@@ -130,7 +127,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_CA',
     type: 'file',
-    default: 'none',
     meaning: "PEM file of the CA that signed the daemon's certificate (a self-signed daemon certificate is its own CA)",
     secret: false,
     field: 'keyServer.ca',
@@ -140,7 +136,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_FINGERPRINT',
     type: 'text',
-    default: 'none',
     meaning: "or: the daemon certificate's SHA-256, hex with or without colons; exactly one of the two with a URL",
     secret: false,
     field: 'keyServer.fingerprint',
@@ -161,7 +156,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_REDIS_URL',
     type: 'text',
-    default: 'none (memory)',
+    whenUnset: 'none (memory)',
     meaning:
       '`redis://[user:password@]host[:port][/db]` (or `rediss://`): sessions and the proof replay cache in Redis, shared by every gateway pointing at it',
     secret: true,
@@ -171,7 +166,6 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_SESSION_KEY',
     type: 'list',
-    default: 'none',
     meaning:
       "comma-separated base64 keys of 32 bytes (`openssl rand -base64 32`); the first seals each session's key-server token (AES-256-GCM), all open (rotate by putting a new key first)",
     secret: true,

@@ -1,5 +1,7 @@
-import { ConfigError } from '../app/config.js';
+import { CONFIG_DEFAULTS, ConfigError } from '../app/config.js';
 import { configFromEnv } from '../app/env-config.js';
+import { helpVariables } from '../app/config-docs.js';
+import { unknownVariableWarnings } from '../app/unknown-variables.js';
 import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
 import { DAEMON_USAGE, parseDaemonArgs } from '../keyserver/daemon/daemon-options.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
@@ -8,39 +10,23 @@ import { isKeygateError } from '../domain/errors/index.js';
 const USAGE = `Usage: keygate <command> [--help]
 
 Commands:
-  serve       Run the gateway (default). Configuration comes from the environment:
-                TE_GATEWAY_HOST                 listen address (default 127.0.0.1)
-                TE_GATEWAY_PORT                 listen port (default 8080)
-                TE_GATEWAY_SESSION_TTL_SECONDS  gateway session lifetime (default 43200)
-                TE_GATEWAY_LOG_LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
-                TE_GATEWAY_DATA_DIR             where the embedded key server keeps its identity and the audit
-                                                log (audit.db, SQLite) (default ./data)
-                TE_GATEWAY_AUDIT_URL            postgres://user:password@host:port/db: the audit log in PostgreSQL
-                                                instead of SQLite
-                TE_KEYSERVER_SEED               JSON file of principals to create at start
-                TE_KEYSERVER_ADMIN_PASSWORD     password of the bootstrap user "admin"
-                TE_KEYSERVER_TOKEN_TTL_SECONDS  key-server token lifetime (default: never expires)
-              With neither a seed nor an admin password, the users "admin" and "guest" are created with
+  serve       Run the gateway (default). Configuration comes from the environment, read once at boot
+              (an unknown TE_* variable is reported on stderr, and the boot goes on):
+${helpVariables('              ')}              With neither a seed nor an admin password, the users "admin" and "guest" are created with
               generated passwords, printed once.
-              With TE_GATEWAY_KEYSERVER_URL, the gateway uses a key-server daemon instead of its own
-              engine (TE_GATEWAY_DATA_DIR and the TE_KEYSERVER_* settings above then do not apply):
-                TE_GATEWAY_KEYSERVER_URL          https://host:port of "keygate keyserver"
-                TE_GATEWAY_KEYSERVER_CA           PEM file of the CA that signed the daemon's certificate
-                TE_GATEWAY_KEYSERVER_FINGERPRINT  or: the daemon's certificate SHA-256 (exactly one of the two)
-                TE_GATEWAY_KEYSERVER_TIMEOUT_MS   connect and request timeout (default 5000)
-              With TE_GATEWAY_REDIS_URL, sessions and the proof replay cache live in Redis, shared by
-              every gateway pointing at it (scale-out); the key-server token of each session is sealed:
-                TE_GATEWAY_REDIS_URL              redis://[user:password@]host[:port][/db] (or rediss://)
-                TE_GATEWAY_SESSION_KEY            comma-separated base64 keys of 32 bytes; the first seals,
-                                                  all open (rotate by putting a new key first)
-                TE_GATEWAY_REDIS_TIMEOUT_MS       connect and command timeout (default 1000)
               On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
               most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up.
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
 `;
 
+/** A mistyped variable would otherwise be ignored without a word: one line each, and the boot goes on. */
+function warnUnknownVariables(): void {
+  for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`keygate: warning: ${warning}\n`);
+}
+
 async function serve(): Promise<void> {
-  const gateway = await createGateway(configFromEnv(process.env, { dataDir: './data' }));
+  warnUnknownVariables();
+  const gateway = await createGateway(configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir }));
   const { url } = await gateway.listen();
   // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
   // default action (immediate death) still in place. Closing drains requests in flight first.
@@ -76,6 +62,7 @@ function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => 
 }
 
 async function keyserver(argv: readonly string[]): Promise<number> {
+  warnUnknownVariables();
   const options = parseDaemonArgs(argv, process.env);
   if (options === 'help') {
     process.stdout.write(DAEMON_USAGE);
