@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
-import { openAuditLog } from '../src/app/audit-log.js';
+import { openAuditLog } from '../src/app/adapters.js';
 import type { AuditLog } from '../src/ports/audit-log.port.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway } from '../src/app/create-gateway.js';

@@ -2,7 +2,7 @@
 export { createGateway, type Gateway } from './app/create-gateway.js';
 export { ConfigError, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './app/config.js';
 export { configFromEnv } from './app/env-config.js';
-export type { GatewayOverrides } from './app/container.js';
+export type { GatewayOverrides } from './app/adapters.js';
 export { ManualClock } from './adapters/clock/manual-clock.js';
 export { SystemClock } from './adapters/clock/system-clock.js';
 export { MemorySessionStore } from './adapters/session-store/memory-session-store.js';

@@ -77,13 +77,10 @@ const tlsKeyServer = z
     /** TLS 1.3 session resumption across the per-request connections. */
     resumeSessions: z.boolean().default(true),
   })
-  .superRefine((value, ctx) => {
-    if (value.ca !== undefined && value.fingerprint !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['fingerprint'], message: 'give a CA or a fingerprint, not both' });
-    } else if (value.ca === undefined && value.fingerprint === undefined) {
-      // `params.fields` lets the environment reader name both variables.
-      ctx.addIssue({ code: 'custom', message: 'a CA or a fingerprint is required', params: { fields: ['ca', 'fingerprint'] } });
-    }
+  .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
+    message: 'exactly one of ca or fingerprint is required',
+    // `params.fields` lets the environment reader name both variables.
+    params: { fields: ['ca', 'fingerprint'] },
   });
 
 /**

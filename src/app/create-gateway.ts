@@ -1,25 +1,13 @@
 import type { Server } from 'node:http';
 import type Koa from 'koa';
-import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
-import { CryptoRandom } from '../adapters/random/crypto-random.js';
-import { SystemClock } from '../adapters/clock/system-clock.js';
-import { PinoLogger } from '../adapters/logger/pino-logger.js';
-import { AUDIT_LOG } from '../ports/audit-log.port.js';
-import type { Clock } from '../ports/clock.port.js';
-import { KEY_SERVER, type KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
-import type { Random } from '../ports/random.port.js';
-import { SESSION_STORE } from '../ports/session-store.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
-import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
-import { openAuditLog } from './audit-log.js';
+import { openAdapters, type GatewayOverrides } from './adapters.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
-import { buildContainer, resolve, resolveServices, type GatewayOverrides } from './container.js';
-import { startEmbeddedKeyServer } from './embedded-engine.js';
+import { buildContainer, resolveServices } from './container.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
-import { startSessionState } from './session-state.js';
-import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
+import { GATEWAY_VERSION } from './version.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -44,35 +32,15 @@ export interface Gateway {
 /** How long `close` waits for requests in flight by default. */
 export const DEFAULT_DRAIN_MS = 10_000;
 
-/** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
-async function startKeyServer(
-  config: GatewayConfig['keyServer'],
-  clock: Clock,
-  random: Random,
-): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
-  if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
-  return startEmbeddedKeyServer(config, clock, random);
-}
-
 /**
  * Builds a gateway for embedding in another Node service, or for the CLI. Nothing listens until
  * `listen` is called; `app.callback()` may be mounted on a server of the caller's own instead.
  */
 export async function createGateway(input: GatewayConfigInput = {}, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const config = parseGatewayConfig(input);
-  const clock = overrides.clock ?? new SystemClock();
-  const random = overrides.random ?? new CryptoRandom();
-  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
-  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
-  const { keyServer, generatedPasswords } = overrides.keyServer
-    ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
-    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
-        await auditLog.close();
-        throw error;
-      });
-  const sessionState = await startSessionState(config, { clock, random, logger }, overrides);
-  const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger, auditLog });
-  const services = resolveServices(container);
+  const { generatedPasswords, ...adapters } = await openAdapters(config, overrides);
+  const { logger, keyServer } = adapters;
+  const services = resolveServices(buildContainer(config, adapters));
 
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
   const listeners: HttpListener[] = [];
@@ -93,10 +61,10 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       const cut = await Promise.all(listeners.map((listener) => listener.drain(drainMs)));
       const total = cut.reduce((sum, n) => sum + n, 0);
       if (total > 0) logger.warn('requests still running at the end of the drain were cut', { requests: total, drainMs });
-      await resolve(container, SESSION_STORE).close();
-      await resolve(container, REPLAY_CACHE).close();
-      await resolve(container, AUDIT_LOG).close();
-      await resolve(container, KEY_SERVER).close();
+      await adapters.sessionStore.close();
+      await adapters.replayCache.close();
+      await adapters.auditLog.close();
+      await keyServer.close();
     },
   };
 }

@@ -1,10 +1,18 @@
-import { token } from '../ports/token.js';
+import { AUDIT_LOG } from '../ports/audit-log.port.js';
+import { CLOCK } from '../ports/clock.port.js';
+import { KEY_SERVER } from '../ports/key-server.port.js';
+import { LOGGER } from '../ports/logger.port.js';
+import { RANDOM } from '../ports/random.port.js';
+import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
+import { SESSION_STORE } from '../ports/session-store.port.js';
+import { token, type Token } from '../ports/token.js';
 import type {
   AclUseCases,
   AuditTrail,
   AuditUseCases,
   CertificateUseCases,
   CryptoUseCases,
+  GatewayServices,
   GroupUseCases,
   HealthUseCases,
   KeyUseCases,
@@ -16,22 +24,45 @@ import type {
   SessionUseCases,
   TrustUseCases,
 } from '../use-cases/index.js';
+import type { GatewayAdapters } from './adapters.js';
 import type { GatewayConfig } from './config.js';
 
-/** Tokens of the composition root's own bindings (the ports' tokens live with the ports). */
+/**
+ * Every token of the container, declared here once. The types tie each list to what it names: a port
+ * of GatewayAdapters without its token, or a field of GatewayServices without its token, does not
+ * compile; the container binds, the transports receive, and the container test checks these lists.
+ */
 export const CONFIG = token<GatewayConfig>('GatewayConfig');
-export const SESSION_USE_CASES = token<SessionUseCases>('SessionUseCases');
-export const KEY_USE_CASES = token<KeyUseCases>('KeyUseCases');
-export const ACL_USE_CASES = token<AclUseCases>('AclUseCases');
-export const CRYPTO_USE_CASES = token<CryptoUseCases>('CryptoUseCases');
-export const PRINCIPAL_USE_CASES = token<PrincipalUseCases>('PrincipalUseCases');
-export const GROUP_USE_CASES = token<GroupUseCases>('GroupUseCases');
-export const ROLE_USE_CASES = token<RoleUseCases>('RoleUseCases');
-export const HEALTH_USE_CASES = token<HealthUseCases>('HealthUseCases');
-export const CERTIFICATE_USE_CASES = token<CertificateUseCases>('CertificateUseCases');
-export const TRUST_USE_CASES = token<TrustUseCases>('TrustUseCases');
-export const SERVER_USE_CASES = token<ServerUseCases>('ServerUseCases');
-export const POLICY_USE_CASES = token<PolicyUseCases>('PolicyUseCases');
-export const PROOF_CHECKER = token<ProofChecker>('ProofChecker');
-export const AUDIT_TRAIL = token<AuditTrail>('AuditTrail');
-export const AUDIT_USE_CASES = token<AuditUseCases>('AuditUseCases');
+
+/** The ports, bound to the adapters the configuration chose (their tokens live with the ports). */
+export const ADAPTER_TOKENS = {
+  clock: CLOCK,
+  random: RANDOM,
+  logger: LOGGER,
+  keyServer: KEY_SERVER,
+  sessionStore: SESSION_STORE,
+  replayCache: REPLAY_CACHE,
+  auditLog: AUDIT_LOG,
+} as const satisfies { readonly [K in keyof GatewayAdapters]-?: Token<GatewayAdapters[K]> };
+
+/** The use cases: the services object the transports receive has exactly these fields. */
+export const SERVICE_TOKENS = {
+  sessions: token<SessionUseCases>('SessionUseCases'),
+  keys: token<KeyUseCases>('KeyUseCases'),
+  acl: token<AclUseCases>('AclUseCases'),
+  crypto: token<CryptoUseCases>('CryptoUseCases'),
+  principals: token<PrincipalUseCases>('PrincipalUseCases'),
+  groups: token<GroupUseCases>('GroupUseCases'),
+  roles: token<RoleUseCases>('RoleUseCases'),
+  health: token<HealthUseCases>('HealthUseCases'),
+  certificates: token<CertificateUseCases>('CertificateUseCases'),
+  trust: token<TrustUseCases>('TrustUseCases'),
+  server: token<ServerUseCases>('ServerUseCases'),
+  policy: token<PolicyUseCases>('PolicyUseCases'),
+  proofs: token<ProofChecker>('ProofChecker'),
+  auditTrail: token<AuditTrail>('AuditTrail'),
+  audit: token<AuditUseCases>('AuditUseCases'),
+} as const satisfies { readonly [K in keyof GatewayServices]-?: Token<GatewayServices[K]> };
+
+/** Every token the container binds, derived from the lists above. */
+export const ALL_TOKENS: readonly Token<unknown>[] = [CONFIG, ...Object.values(ADAPTER_TOKENS), ...Object.values(SERVICE_TOKENS)];

@@ -1,20 +1,59 @@
 import test from 'ava';
+import { readdirSync } from 'node:fs';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
-import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { openAdapters } from '../../src/app/adapters.js';
 import { parseGatewayConfig } from '../../src/app/config.js';
-import { ALL_TOKENS, buildContainer } from '../../src/app/container.js';
-import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
+import { buildContainer, resolveServices } from '../../src/app/container.js';
+import * as tokens from '../../src/app/tokens.js';
+import { ADAPTER_TOKENS, ALL_TOKENS, SERVICE_TOKENS } from '../../src/app/tokens.js';
+
+async function started(t: { teardown(fn: () => Promise<void>): void }) {
+  const config = parseGatewayConfig({});
+  const adapters = await openAdapters(config, { clock: new ManualClock(), logger: new MemoryLogger() });
+  t.teardown(async () => {
+    await adapters.sessionStore.close();
+    await adapters.replayCache.close();
+    await adapters.auditLog.close();
+    await adapters.keyServer.close();
+  });
+  return { container: buildContainer(config, adapters), adapters };
+}
+
+/** Every token symbol a module exports, directly or in a record of tokens. */
+function exportedTokens(module: Record<string, unknown>): symbol[] {
+  return Object.values(module).flatMap((value) =>
+    typeof value === 'symbol' ? [value] : value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.values(value).filter((inner) => typeof inner === 'symbol') : [],
+  );
+}
 
 test('the container resolves every token, each to one shared instance', async (t) => {
-  const config = parseGatewayConfig({});
-  const clock = new ManualClock();
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded' }, clock, new CryptoRandom());
-  const container = buildContainer(config, keyServer, { clock, logger: new MemoryLogger() });
+  const { container } = await started(t);
+  t.true(ALL_TOKENS.length > 0);
   for (const id of ALL_TOKENS) {
     const value = container.get(id);
     t.truthy(value, id.description);
     t.is(container.get(id), value, `${id.description} is a singleton`);
   }
-  await keyServer.close();
+});
+
+test('every token declared in tokens.ts and by the ports is in the list the container binds', async (t) => {
+  const portsDir = new URL('../../src/ports/', import.meta.url);
+  const portModules = await Promise.all(
+    readdirSync(portsDir)
+      .filter((file) => file.endsWith('.port.ts'))
+      .map((file) => import(new URL(file, portsDir).href) as Promise<Record<string, unknown>>),
+  );
+  const declared = new Set([...exportedTokens(tokens), ...portModules.flatMap(exportedTokens)]);
+  t.true(declared.size >= ALL_TOKENS.length);
+  for (const id of declared) t.true(ALL_TOKENS.includes(id), `${id.description} is bound`);
+  t.is(new Set(ALL_TOKENS).size, ALL_TOKENS.length, 'no token is listed twice');
+});
+
+test('each port resolves to the adapter openAdapters chose, and the services object is the use-case tokens, resolved', async (t) => {
+  const { container, adapters } = await started(t);
+  for (const [key, id] of Object.entries(ADAPTER_TOKENS)) t.is(container.get(id), adapters[key as keyof typeof ADAPTER_TOKENS], key);
+  const services = resolveServices(container);
+  t.deepEqual(Object.keys(services).sort(), Object.keys(SERVICE_TOKENS).sort());
+  for (const [key, id] of Object.entries(SERVICE_TOKENS)) t.is<unknown, unknown>(services[key as keyof typeof services], container.get(id), key);
 });

@@ -1,0 +1,116 @@
+import { MemoryAuditLog } from '../adapters/audit-log/memory-audit-log.js';
+import { PostgresAuditLog } from '../adapters/audit-log/postgres-audit-log.js';
+import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
+import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { CryptoRandom } from '../adapters/random/crypto-random.js';
+import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
+import { RedisReplayCache } from '../adapters/replay-cache/redis-replay-cache.js';
+import { MemorySessionStore } from '../adapters/session-store/memory-session-store.js';
+import { RedisSessionStore } from '../adapters/session-store/redis-session-store.js';
+import { sealingKeyring } from '../domain/session/seal-token.js';
+import type { AuditLog } from '../ports/audit-log.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { KeyServer } from '../ports/key-server.port.js';
+import type { Logger } from '../ports/logger.port.js';
+import type { Random } from '../ports/random.port.js';
+import type { ReplayCache } from '../ports/replay-cache.port.js';
+import type { SessionStore } from '../ports/session-store.port.js';
+import type { GatewayConfig } from './config.js';
+import { startEmbeddedKeyServer } from './embedded-engine.js';
+
+/** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
+export interface GatewayAdapters {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  readonly keyServer: KeyServer;
+  readonly sessionStore: SessionStore;
+  readonly replayCache: ReplayCache;
+  /** An opened audit store (the configured one is opened when the caller gives none). */
+  readonly auditLog: AuditLog;
+}
+
+/** Parts an embedding service or a test may supply instead of the configured ones. */
+export type GatewayOverrides = Partial<GatewayAdapters>;
+
+/**
+ * The one place adapters are chosen from the configuration: the key server (a daemon over TLS, or the
+ * embedded engine), the session store and replay cache (Redis, or memory), and the audit log
+ * (PostgreSQL, SQLite, or memory). What `overrides` supplies is used as is and not created.
+ */
+export async function openAdapters(
+  config: GatewayConfig,
+  overrides: GatewayOverrides = {},
+): Promise<GatewayAdapters & { readonly generatedPasswords: Readonly<Record<string, string>> | undefined }> {
+  const clock = overrides.clock ?? new SystemClock();
+  const random = overrides.random ?? new CryptoRandom();
+  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
+  const { keyServer, generatedPasswords } = overrides.keyServer
+    ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
+    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+        await auditLog.close();
+        throw error;
+      });
+  const { sessionStore, replayCache } = await openSessionState(config, { clock, random, logger }, overrides);
+  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache };
+}
+
+/** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
+async function startKeyServer(
+  config: GatewayConfig['keyServer'],
+  clock: Clock,
+  random: Random,
+): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
+  if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
+  return startEmbeddedKeyServer(config, clock, random);
+}
+
+/**
+ * Sessions and the replay cache in this process's memory, or with `sessionStore.kind` redis in Redis,
+ * connected (each waits at most its timeout; a Redis down at start is retried in the background and
+ * reported by /health).
+ */
+async function openSessionState(
+  config: GatewayConfig,
+  deps: { clock: Clock; random: Random; logger: Logger },
+  supplied: GatewayOverrides,
+): Promise<{ sessionStore: SessionStore; replayCache: ReplayCache }> {
+  const settings = config.sessionStore;
+  if (settings.kind !== 'redis') {
+    return {
+      sessionStore: supplied.sessionStore ?? new MemorySessionStore(deps.clock),
+      replayCache: supplied.replayCache ?? new MemoryReplayCache(deps.clock, { maxEntries: config.replayCacheSize }),
+    };
+  }
+  const common = { url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, clock: deps.clock, logger: deps.logger };
+  const keyring = sealingKeyring(settings.sessionKeys.map((key) => Buffer.from(key, 'base64')));
+  const [sessionStore, replayCache] = await Promise.all([
+    supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
+    supplied.replayCache ?? RedisReplayCache.connect({ ...common, maxEntries: config.replayCacheSize }),
+  ]);
+  return { sessionStore, replayCache };
+}
+
+/**
+ * Opens the configured audit store, creating or migrating its schema. Throws AuditUnavailableError
+ * when it cannot: the gateway does not start without the store its sensitive operations need.
+ */
+export async function openAuditLog(config: GatewayConfig['audit'], logger: Logger): Promise<AuditLog> {
+  switch (config.kind) {
+    case 'memory':
+      return new MemoryAuditLog();
+    case 'sqlite':
+      return SqliteAuditLog.open({ file: config.file });
+    case 'postgres':
+      return PostgresAuditLog.open({
+        url: config.url,
+        schema: config.schema,
+        connectTimeoutMs: config.connectTimeoutMs,
+        statementTimeoutMs: config.statementTimeoutMs,
+        onConnectionError: (error) => logger.warn('audit database connection lost', { cause: `${error.name}: ${error.message}` }),
+      });
+  }
+}
