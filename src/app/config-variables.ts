@@ -100,7 +100,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_KEYSERVER_ADMIN_PASSWORD',
     type: 'text',
-    meaning: 'password of the bootstrap user `admin`',
+    meaning: 'password of the bootstrap user `admin` (`keygate keyserver` reads it too, when --admin-password is not given)',
     secret: true,
     field: 'keyServer.adminPassword',
     group: 'embedded',
