@@ -1,7 +1,7 @@
-import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
+import { isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
 import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
 
 export { ConfigError };
@@ -183,33 +183,4 @@ export function parseGatewayConfig(
   const result = gatewayConfigSchema.safeParse(input);
   if (result.success) return result.data;
   throw new ConfigError(describe(result.error.issues[0]!));
-}
-
-/** `https://host[:port]` and nothing more: the daemon's paths are the protocol's own. */
-export function isHttpsOrigin(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return url.protocol === 'https:' && url.hostname !== '' && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
-}
-
-/** A Redis URL ioredis can dial: `redis:` or `rediss:` with a host. */
-export function isRedisUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^\/?\d*$/.test(url.pathname) && url.hash === '';
-}
-
-/** Standard base64 (padding optional) of exactly 32 bytes: one AES-256 session key. */
-export function isSessionKey(value: string): boolean {
-  return /^[A-Za-z0-9+/]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
-}
-
-/** PEM text whose first certificate parses. */
-export function isCertificatePem(value: string): boolean {
-  try {
-    new X509Certificate(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
