@@ -11,6 +11,5 @@ test('keygate serve warns once on stderr about a mistyped TE_* variable, names t
   t.not(gateway.port, 9999);
   const health = await fetch(`${gateway.url}/health`);
   t.is(health.status, 200);
-  t.false(gateway.output().includes('9999'));
   t.is(await gateway.stop(), 0);
 });
