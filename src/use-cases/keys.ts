@@ -1,4 +1,4 @@
-import type { KeyView, NewKey } from '../domain/key/key-view.js';
+import type { KeyView, NewKey } from '../wire/key-view.js';
 import { EXPORT_ALGO, type WrappedKey } from '../domain/keywrap/keywrap.js';
 import { keyLengthForNid, type KeyLength } from '../domain/keywrap/key-length.js';
 import { parseClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';

@@ -1,9 +1,9 @@
 import type { Right } from '../../domain/acl/acl.js';
-import type { CertificateQuery } from '../../domain/certificate/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest } from '../../domain/crypto/crypto-messages.js';
+import type { CertificateQuery } from '../../wire/certificate-verdict.js';
+import type { DecryptRequest, EncryptRequest } from '../../wire/crypto-messages.js';
 import { KeyServerFailedError, isKeygateError } from '../../domain/errors/index.js';
-import type { NewKey } from '../../domain/key/key-view.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../domain/principal/principal.js';
+import type { NewKey } from '../../wire/key-view.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../wire/principal.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';

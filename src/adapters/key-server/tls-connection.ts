@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Right } from '../../domain/acl/acl.js';
-import type { CertificateQuery } from '../../domain/certificate/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest } from '../../domain/crypto/crypto-messages.js';
+import type { CertificateQuery } from '../../wire/certificate-verdict.js';
+import type { DecryptRequest, EncryptRequest } from '../../wire/crypto-messages.js';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
-import type { NewKey } from '../../domain/key/key-view.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../domain/principal/principal.js';
+import type { NewKey } from '../../wire/key-view.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../wire/principal.js';
 import { Secret } from '../../domain/secret/secret.js';
-import type { ServerParameter } from '../../domain/server/server.js';
+import type { ServerParameter } from '../../wire/server.js';
 import {
   OPERATIONS,
   PATHS,

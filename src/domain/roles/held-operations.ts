@@ -1,5 +1,5 @@
 import { OutOfScopeError, RoleDeniedError } from '../acl/acl.errors.js';
-import type { Operation } from './operations.js';
+import type { Operation } from '../../wire/operations.js';
 
 /**
  * What a key-server token may do beyond single keys, as the key server reports it: the operations of

@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { jwkThumbprint } from '../proof/jwk-thumbprint.js';
+import { jwkThumbprint } from '../../wire/jwk-thumbprint.js';
 import { BadRequestError } from '../errors/index.js';
 
 /** A public key a session is bound to, and its RFC 7638 thumbprint. */

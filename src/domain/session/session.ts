@@ -1,4 +1,4 @@
-import type { Identity } from '../identity/identity.js';
+import type { Identity } from '../../wire/identity.js';
 import type { Right } from '../acl/acl.js';
 import type { Secret } from '../secret/secret.js';
 

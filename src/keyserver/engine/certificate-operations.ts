@@ -1,8 +1,8 @@
 import { X509Certificate } from 'node:crypto';
-import type { CertificateInfo } from '../../domain/certificate/certificate.js';
-import type { CertificateQuery, CertificateVerdict } from '../../domain/certificate/certificate-verdict.js';
+import type { CertificateInfo } from '../../wire/certificate.js';
+import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
 import { NotFoundError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
+import type { ListResult } from '../../wire/list-result.js';
 import type { KeyServerEngine } from './engine.js';
 import type { CertificateRow } from './engine-model.js';
 import { certificateId, certificateView, chainToAuthority, parseCertificate } from './certificates.js';

@@ -7,12 +7,12 @@ import {
   gcmEncrypt,
   hmacSha256,
   verifyHmacSha256,
-} from '../../domain/crypto/data-crypto.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../domain/crypto/crypto-messages.js';
+} from '../model/data-crypto.js';
+import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
 import { BadRequestError } from '../../domain/errors/index.js';
 import { KeyExpiredError } from '../../domain/key/key.errors.js';
 import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
-import type { Operation } from '../../domain/roles/operations.js';
+import type { Operation } from '../../wire/operations.js';
 import type { KeyServerEngine } from './engine.js';
 import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';

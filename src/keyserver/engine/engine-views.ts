@@ -1,7 +1,7 @@
 import type { KeyAccessList, Requester } from '../../domain/acl/acl.js';
-import type { Identity } from '../../domain/identity/identity.js';
-import type { KeyView } from '../../domain/key/key-view.js';
-import type { PrincipalView } from '../../domain/principal/principal.js';
+import type { Identity } from '../../wire/identity.js';
+import type { KeyView } from '../../wire/key-view.js';
+import type { PrincipalView } from '../../wire/principal.js';
 import { EXPORT_ALGO } from '../../domain/keywrap/keywrap.js';
 import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
 import type { EngineStore } from './engine-store.port.js';

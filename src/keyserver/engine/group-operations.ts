@@ -1,6 +1,6 @@
 import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
-import type { PrincipalView } from '../../domain/principal/principal.js';
+import type { ListResult } from '../../wire/list-result.js';
+import type { PrincipalView } from '../../wire/principal.js';
 import type { KeyServerEngine } from './engine.js';
 import type { PrincipalRow } from './engine-model.js';
 import { principalViews } from './engine-views.js';

@@ -1,10 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { isRight, type Right } from '../../domain/acl/acl.js';
 import { AclDeniedError } from '../../domain/acl/acl.errors.js';
-import { effectiveRights } from '../../domain/acl/evaluate-access.js';
-import { verifyChallengeSignature } from '../../domain/certificate/verify-challenge-signature.js';
+import { effectiveRights } from '../model/evaluate-access.js';
+import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
 import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
-import type { Identity } from '../../domain/identity/identity.js';
+import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../../domain/session/sender-key.js';
 import { WrongCredentialError } from '../../domain/session/session.errors.js';
 import type { KeyServerEngine } from './engine.js';

@@ -1,10 +1,10 @@
 import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../domain/acl/acl.js';
 import { OutOfScopeError } from '../../domain/acl/acl.errors.js';
-import { effectiveRights } from '../../domain/acl/evaluate-access.js';
+import { effectiveRights } from '../model/evaluate-access.js';
 import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
-import type { Identity } from '../../domain/identity/identity.js';
+import type { Identity } from '../../wire/identity.js';
 import { KeyExpiredError } from '../../domain/key/key.errors.js';
-import type { KeyView, NewKey } from '../../domain/key/key-view.js';
+import type { KeyView, NewKey } from '../../wire/key-view.js';
 import { isKeyLength, nidForKeyLength } from '../../domain/keywrap/key-length.js';
 import type { KeyServerEngine } from './engine.js';
 import type { KeyRow } from './engine-model.js';

@@ -1,5 +1,5 @@
 import { BadRequestError, KeygateError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
+import type { ListResult } from '../../wire/list-result.js';
 import {
   PRINCIPAL_KINDS,
   type NewPrincipal,
@@ -7,9 +7,9 @@ import {
   type PrincipalChanges,
   type PrincipalQuery,
   type PrincipalView,
-} from '../../domain/principal/principal.js';
-import { SRP_GROUP_2048 } from '../../domain/srp/srp-group.js';
-import type { SrpVerifier } from '../../domain/srp/srp-server.js';
+} from '../../wire/principal.js';
+import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
+import type { SrpVerifier } from '../model/srp-server.js';
 import type { KeyServerEngine } from './engine.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';

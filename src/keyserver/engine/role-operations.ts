@@ -1,8 +1,8 @@
 import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
+import type { ListResult } from '../../wire/list-result.js';
 import type { HeldOperations } from '../../domain/roles/held-operations.js';
-import type { RoleView } from '../../domain/roles/role.js';
-import { OPERATIONS, isOperation } from '../../domain/roles/operations.js';
+import type { RoleView } from '../../wire/role.js';
+import { OPERATIONS, isOperation } from '../../wire/operations.js';
 import type { KeyServerEngine } from './engine.js';
 import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';
 

@@ -1,6 +1,6 @@
-import type { ListResult } from '../../domain/list/list-result.js';
-import { redactSecrets } from '../../domain/secret/redact-secrets.js';
-import type { KeyServerVersion, ServerParameter } from '../../domain/server/server.js';
+import type { ListResult } from '../../wire/list-result.js';
+import { redactSecrets } from '../../wire/redact-secrets.js';
+import type { KeyServerVersion, ServerParameter } from '../../wire/server.js';
 import type { KeyServerEngine } from './engine.js';
 
 /** Server administration (api-surface.md operations 43-46). */

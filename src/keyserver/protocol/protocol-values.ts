@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RIGHTS } from '../../domain/acl/acl.js';
-import { PRINCIPAL_KINDS } from '../../domain/principal/principal.js';
+import { PRINCIPAL_KINDS } from '../../wire/principal.js';
 import { KEY_LENGTHS } from '../../domain/keywrap/key-length.js';
 
 /**

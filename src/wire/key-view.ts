@@ -1,5 +1,5 @@
-import type { Identity } from '../identity/identity.js';
-import type { KeyLength } from '../keywrap/key-length.js';
+import type { Identity } from './identity.js';
+import type { KeyLength } from '../domain/keywrap/key-length.js';
 
 /** A key's state: an expired key refuses export and cryptography (api-surface.md operation 16). */
 export type KeyState = 'active' | 'expired';

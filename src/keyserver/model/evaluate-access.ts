@@ -1,4 +1,4 @@
-import { RIGHTS, type KeyAccessList, type Requester, type Right } from './acl.js';
+import { RIGHTS, type KeyAccessList, type Requester, type Right } from '../../domain/acl/acl.js';
 
 /**
  * The effective rights of a requester on a key: all of them for the owner, otherwise the union of its

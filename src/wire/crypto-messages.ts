@@ -1,4 +1,4 @@
-import type { GcmAlg, MAC_ALG } from './data-crypto.js';
+import type { GcmAlg, MAC_ALG } from '../keyserver/model/data-crypto.js';
 
 /** Operation 9. Every binary value is standard base64. */
 export interface EncryptRequest {

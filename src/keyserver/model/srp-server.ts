@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { RandomSource } from '../random-source.js';
-import { SRP_GROUP_2048, type SrpGroup } from './srp-group.js';
-import { SrpProtocolError } from './srp.errors.js';
+import type { RandomSource } from '../../domain/random-source.js';
+import { SRP_GROUP_2048, type SrpGroup } from '../../wire/srp/srp-group.js';
+import { SrpProtocolError } from '../../domain/srp/srp.errors.js';
 import {
   clientProof,
   hash,
@@ -13,7 +13,7 @@ import {
   serverProof,
   toBigInt,
   toBytes,
-} from './srp-math.js';
+} from '../../wire/srp/srp-math.js';
 
 /** The verifier record a key server keeps instead of a password. */
 export interface SrpVerifier {

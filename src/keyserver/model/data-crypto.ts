@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { BadRequestError } from '../errors/common.errors.js';
-import type { KeyLength } from '../keywrap/key-length.js';
-import { DecryptFailedError } from './crypto.errors.js';
+import { BadRequestError } from '../../domain/errors/common.errors.js';
+import type { KeyLength } from '../../domain/keywrap/key-length.js';
+import { DecryptFailedError } from '../../domain/crypto/crypto.errors.js';
 
 /**
  * Data cryptography under a raw data key (api-surface.md "Decisions", Identity and keys): AES-GCM of
