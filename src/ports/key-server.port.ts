@@ -1,5 +1,5 @@
 import type { Identity } from '../wire/identity.js';
-import type { Right } from '../domain/acl/acl.js';
+import type { Right } from '../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';

@@ -2,7 +2,7 @@ import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { parseSenderKey } from '../domain/session/sender-key.js';
-import { srpCreateVerifier } from '../keyserver/model/srp-server.js';
+import { srpCreateVerifier } from '../wire/srp/srp-verifier.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import { NotSavedError, readBack, verifyWrite } from './read-back.js';

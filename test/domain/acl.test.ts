@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Right } from '../../src/domain/acl/acl.js';
+import type { Right } from '../../src/wire/acl.js';
 import { canUse, effectiveRights, isOwner } from '../../src/keyserver/model/evaluate-access.js';
 
 const acl = {

@@ -1,12 +1,14 @@
-import type { Right } from '../../domain/acl/acl.js';
+import type { Right } from '../../wire/acl.js';
 import type { CertificateQuery } from '../../wire/certificate-verdict.js';
 import type { DecryptRequest, EncryptRequest } from '../../wire/crypto-messages.js';
-import { KeyServerFailedError, isKeygateError } from '../../domain/errors/index.js';
+import { KeyServerFailedError } from '../../domain/errors/index.js';
+import { isKeyServerError } from '../../keyserver/model/key-server-errors.js';
 import type { NewKey } from '../../wire/key-view.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../wire/principal.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
+import { rebuildKeyServerError } from './wire-error.js';
 
 /** One connection of the embedded key server: every call goes to the engine with the stored token. */
 export class EmbeddedConnection implements KeyServerConnection {
@@ -215,12 +217,15 @@ export class EmbeddedConnection implements KeyServerConnection {
   }
 }
 
-/** Engine errors carry contract codes already; anything else is a key-server failure. */
+/**
+ * Engine errors carry codes that travel (src/wire/error-codes.ts): each is rebuilt as the gateway's
+ * own error exactly as a daemon answer is; anything else is a key-server failure.
+ */
 export function guard<T>(operation: () => T): T {
   try {
     return operation();
   } catch (error) {
-    if (isKeygateError(error)) throw error;
+    if (isKeyServerError(error)) throw rebuildKeyServerError(error.code, error.detail, error.reason, error);
     throw new KeyServerFailedError('key server operation failed', error);
   }
 }

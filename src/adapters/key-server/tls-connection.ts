@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Right } from '../../domain/acl/acl.js';
+import type { Right } from '../../wire/acl.js';
 import type { CertificateQuery } from '../../wire/certificate-verdict.js';
 import type { DecryptRequest, EncryptRequest } from '../../wire/crypto-messages.js';
 import { KeyServerFailedError } from '../../domain/errors/index.js';

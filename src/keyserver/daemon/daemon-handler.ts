@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
-import { BadRequestError, KeygateError, NotFoundError, isKeygateError } from '../../domain/errors/index.js';
+import { BadRequestError, KeyServerError, NotFoundError, isKeyServerError } from '../model/key-server-errors.js';
 import type { KeyServerEngine } from '../engine/engine.js';
 import {
   BEARER_TOKEN,
@@ -84,7 +84,7 @@ function allow(req: IncomingMessage, method: 'GET' | 'POST'): void {
 function bearerToken(req: IncomingMessage): string {
   const [scheme, token, ...rest] = (req.headers.authorization ?? '').split(' ');
   if (scheme !== 'Bearer' || token === undefined || rest.length > 0 || !BEARER_TOKEN.test(token)) {
-    throw new KeygateError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
+    throw new KeyServerError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
   }
   return token;
 }
@@ -126,10 +126,10 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 function sendError(res: ServerResponse, thrown: unknown, log: DaemonLog): void {
-  if (!isKeygateError(thrown)) {
+  if (!isKeyServerError(thrown)) {
     log(`keygate keyserver: unexpected failure: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
   }
-  const error = isKeygateError(thrown) ? thrown : new KeygateError('INTERNAL', 'internal error');
+  const error = isKeyServerError(thrown) ? thrown : new KeyServerError('INTERNAL', 'internal error');
   const tooLarge = error instanceof BodyTooLargeError;
   // An unread body over the limit is not drained: the connection closes after the answer.
   const headers: Record<string, string> = tooLarge ? { connection: 'close' } : {};

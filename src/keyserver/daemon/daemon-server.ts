@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { GATEWAY_VERSION } from '../../app/version.js';
-import type { RandomSource } from '../../domain/random-source.js';
+import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';

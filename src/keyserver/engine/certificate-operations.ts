@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { CertificateInfo } from '../../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
-import { NotFoundError } from '../../domain/errors/index.js';
+import { NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { KeyServerEngine } from './engine.js';
 import type { CertificateRow } from './engine-model.js';

@@ -1,5 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { CertificateMalformedError } from '../../domain/certificate/certificate.errors.js';
+import { CertificateMalformedError } from '../model/key-server-errors.js';
 import type { CertificateInfo } from '../../wire/certificate.js';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;

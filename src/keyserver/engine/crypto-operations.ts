@@ -1,4 +1,4 @@
-import type { Right } from '../../domain/acl/acl.js';
+import type { Right } from '../../wire/acl.js';
 import {
   GCM_IV_BYTES,
   MAC_ALG,
@@ -9,9 +9,9 @@ import {
   verifyHmacSha256,
 } from '../model/data-crypto.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
-import { BadRequestError } from '../../domain/errors/index.js';
-import { KeyExpiredError } from '../../domain/key/key.errors.js';
-import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
+import { BadRequestError } from '../model/key-server-errors.js';
+import { KeyExpiredError } from '../model/key-server-errors.js';
+import { keyLengthForNid } from '../model/key-length.js';
 import type { Operation } from '../../wire/operations.js';
 import type { KeyServerEngine } from './engine.js';
 import type { KeyRow } from './engine-model.js';

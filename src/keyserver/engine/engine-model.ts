@@ -1,4 +1,4 @@
-import type { Right } from '../../domain/acl/acl.js';
+import type { Right } from '../../wire/acl.js';
 import type { PrincipalKind } from '../../wire/principal.js';
 
 export type { PrincipalKind };

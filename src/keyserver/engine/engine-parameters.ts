@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ServerParameter } from '../../wire/server.js';
 import type { EngineStore } from './engine-store.port.js';
 

@@ -1,16 +1,18 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { Requester, Right } from '../../domain/acl/acl.js';
-import { AclDeniedError, OutOfScopeError, RoleDeniedError } from '../../domain/acl/acl.errors.js';
+import type { Requester } from '../model/acl.js';
+import type { Right } from '../../wire/acl.js';
+import { AclDeniedError, OutOfScopeError, RoleDeniedError } from '../model/key-server-errors.js';
 import { canUse, isOwner } from '../model/evaluate-access.js';
-import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
+import { BadRequestError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import type { Identity } from '../../wire/identity.js';
 import type { NewKey } from '../../wire/key-view.js';
-import type { RandomSource } from '../../domain/random-source.js';
+import type { RandomSource } from '../model/random-source.js';
 import type { Operation } from '../../wire/operations.js';
-import { SessionExpiredError, WrongCredentialError } from '../../domain/session/session.errors.js';
+import { SessionExpiredError, WrongCredentialError } from '../model/key-server-errors.js';
 import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
 import { modPow, toBigInt, toBytes } from '../../wire/srp/srp-math.js';
-import { srpCreateVerifier, srpServerStart, srpServerVerify, type SrpServerEphemeral, type SrpVerifier } from '../model/srp-server.js';
+import { type SrpVerifier, srpCreateVerifier } from '../../wire/srp/srp-verifier.js';
+import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
 import { CertificateOperations } from './certificate-operations.js';
 import { CryptoOperations } from './crypto-operations.js';
 import { EngineParameters } from './engine-parameters.js';
@@ -125,7 +127,7 @@ export class KeyServerEngine {
   /** Creates a principal (seeding and administration). A password makes an SRP verifier; it is not kept. */
   createPrincipal(input: NewPrincipal): Identity {
     if (!PRINCIPAL_NAME.test(input.name)) throw new BadRequestError(`name: invalid principal name ${input.name}`);
-    if (this.#store.principalByName(input.name)) throw new KeygateError('CONFLICT', `principal exists: ${input.name}`);
+    if (this.#store.principalByName(input.name)) throw new KeyServerError('CONFLICT', `principal exists: ${input.name}`);
     if ((input.password !== undefined || input.srp !== undefined) && input.kind === 'group') throw new BadRequestError('password: a group has no password');
     const row: PrincipalRow = {
       name: input.name,
@@ -153,7 +155,7 @@ export class KeyServerEngine {
    */
   beginLogin(user: string, A: Buffer): { handle: string; salt: Buffer; B: Buffer } {
     this.#sweepPending();
-    if (this.#pending.size >= this.parameters.value('maxPendingLogins')) throw new KeygateError('KEY_SERVER_FAILED', 'too many logins in progress');
+    if (this.#pending.size >= this.parameters.value('maxPendingLogins')) throw new KeyServerError('KEY_SERVER_FAILED', 'too many logins in progress');
     const Abig = toBigInt(A);
     if (A.length === 0 || Abig % SRP_GROUP_2048.N === 0n || Abig >= SRP_GROUP_2048.N) {
       throw new WrongCredentialError('illegal SRP value A');

@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { PrincipalView } from '../../wire/principal.js';
 import type { KeyServerEngine } from './engine.js';

@@ -1,12 +1,12 @@
 import { X509Certificate } from 'node:crypto';
-import { isRight, type Right } from '../../domain/acl/acl.js';
-import { AclDeniedError } from '../../domain/acl/acl.errors.js';
+import { type Right, isRight } from '../../wire/acl.js';
+import { AclDeniedError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
-import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
+import { BadRequestError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import type { Identity } from '../../wire/identity.js';
-import { parseSenderKey } from '../../domain/session/sender-key.js';
-import { WrongCredentialError } from '../../domain/session/session.errors.js';
+import { parseSenderKey } from '../model/sender-key.js';
+import { WrongCredentialError } from '../model/key-server-errors.js';
 import type { KeyServerEngine } from './engine.js';
 import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
@@ -67,12 +67,12 @@ export class IdentityOperations {
     const row = this.#engine.principalOrThrow(principal);
     if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
     const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
-    if (!chain.trusted) throw new KeygateError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
+    if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
     const id = certificateId(cert);
     const existing = this.#engine.store.certificate(id);
     if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
       const reason = 'the certificate is enrolled to another principal';
-      throw new KeygateError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+      throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
     }
     this.#engine.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
     return certificateView(cert, row.name);
@@ -107,7 +107,7 @@ export class IdentityOperations {
     const cert = parseCertificate(pem);
     const now = this.#engine.now();
     for (const [id, pending] of this.#challenges) if (pending.expiresAt <= now) this.#challenges.delete(id);
-    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeygateError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
+    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeyServerError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
     const challengeId = Buffer.from(this.#engine.random.bytes(16)).toString('base64url');
     const challenge = Buffer.from(this.#engine.random.bytes(32));
     const expiresAt = now + CHALLENGE_MS;
@@ -140,7 +140,7 @@ export class IdentityOperations {
     const caller = this.#engine.authenticate(token);
     this.#engine.requireOperation(caller, 'session.scope');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
-      throw new KeygateError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
+      throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
     const scope: Record<string, Right[]> = {};
@@ -164,13 +164,13 @@ export class IdentityOperations {
     const caller = this.#engine.authenticate(token);
     this.#engine.requireOperation(caller, 'session.delegate');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
-      throw new KeygateError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
+      throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     let principal: PrincipalRow | undefined;
     if (target.certificate !== undefined) principal = this.#principalForCertificate(parseCertificate(target.certificate));
     else principal = this.#engine.store.principalByName(target.principal ?? '');
     if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
-    if (principal.disabled) throw new KeygateError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+    if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
     const { token: minted, expiresAt } = this.#engine.issueToken(principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
   }

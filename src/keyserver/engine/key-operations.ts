@@ -1,11 +1,12 @@
-import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../domain/acl/acl.js';
-import { OutOfScopeError } from '../../domain/acl/acl.errors.js';
+import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
+import { OutOfScopeError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { Identity } from '../../wire/identity.js';
-import { KeyExpiredError } from '../../domain/key/key.errors.js';
+import { KeyExpiredError } from '../model/key-server-errors.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
-import { isKeyLength, nidForKeyLength } from '../../domain/keywrap/key-length.js';
+import { isKeyLength } from '../../wire/key-length.js';
+import { nidForKeyLength } from '../model/key-length.js';
 import type { KeyServerEngine } from './engine.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';

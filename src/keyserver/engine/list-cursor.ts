@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../domain/errors/index.js';
+import { BadRequestError } from '../model/key-server-errors.js';
 import { LIST_LIMIT_MAX, type ListResult } from '../../wire/list-result.js';
 
 /**

@@ -1,4 +1,4 @@
-import { BadRequestError, KeygateError } from '../../domain/errors/index.js';
+import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import {
   PRINCIPAL_KINDS,
@@ -9,7 +9,7 @@ import {
   type PrincipalView,
 } from '../../wire/principal.js';
 import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
-import type { SrpVerifier } from '../model/srp-server.js';
+import type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
 import type { KeyServerEngine } from './engine.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';
@@ -116,7 +116,7 @@ export class PrincipalOperations {
 /** Disabling or deleting oneself would end the very session asking, and may leave no administrator. */
 function refuseSelf(action: string): never {
   const reason = `a principal cannot ${action} itself`;
-  throw new KeygateError('CONFLICT', reason, { reason });
+  throw new KeyServerError('CONFLICT', reason, { reason });
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

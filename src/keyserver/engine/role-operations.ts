@@ -1,6 +1,6 @@
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
-import type { HeldOperations } from '../../domain/roles/held-operations.js';
+import type { HeldOperations } from '../../wire/role.js';
 import type { RoleView } from '../../wire/role.js';
 import { OPERATIONS, isOperation } from '../../wire/operations.js';
 import type { KeyServerEngine } from './engine.js';
