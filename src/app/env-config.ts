@@ -8,12 +8,11 @@ import {
   isRedisUrl,
   isSessionKey,
   parseGatewayConfig,
-  principalSeedSchema,
   type GatewayConfig,
   type GatewayConfigInput,
-  type PrincipalSeed,
 } from './config.js';
 import { join } from 'node:path';
+import { readSeedFile } from '../keyserver/seed-file.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -178,21 +177,4 @@ function readText(path: string, variable: string): string {
   } catch (error) {
     throw new ConfigError(`${variable}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-}
-
-/** Reads a JSON seed file of principals; `setting` (a variable or a flag) names it in the error. */
-export function readSeedFile(path: string, setting: string): PrincipalSeed {
-  const text = readText(path, setting);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${setting}: ${path} is not valid JSON`);
-  }
-  const result = principalSeedSchema.safeParse(json);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ConfigError(`${setting}: ${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return result.data;
 }
