@@ -30,7 +30,7 @@ export class EmbeddedConnection implements KeyServerConnection {
   }
 
   generateKey(options: NewKey) {
-    return this.#run((token) => this.#engine.generateKey(token, options));
+    return this.#run((token) => this.#engine.keys.generate(token, options));
   }
 
   readKey(ttag: string) {
@@ -42,19 +42,19 @@ export class EmbeddedConnection implements KeyServerConnection {
   }
 
   exportKey(ttag: string) {
-    return this.#run((token) => this.#engine.exportKey(token, ttag));
+    return this.#run((token) => this.#engine.keys.exportKey(token, ttag));
   }
 
   readAcl(ttag: string) {
-    return this.#run((token) => this.#engine.readAcl(token, ttag));
+    return this.#run((token) => this.#engine.keys.readAcl(token, ttag));
   }
 
   grant(ttag: string, principal: string, rights: readonly Right[]) {
-    return this.#run((token) => this.#engine.grant(token, ttag, principal, rights));
+    return this.#run((token) => this.#engine.keys.grant(token, ttag, principal, rights));
   }
 
   revoke(ttag: string, principal: string) {
-    return this.#run((token) => this.#engine.revoke(token, ttag, principal));
+    return this.#run((token) => this.#engine.keys.revoke(token, ttag, principal));
   }
 
   accessRights(ttag: string) {

@@ -46,13 +46,13 @@ async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unk
   if (path === PATHS.loginBegin) {
     allow(req, 'POST');
     const body = parse(loginBegin.request, await readJson(req), 'body');
-    const begun = engine.beginLogin(body.user, Buffer.from(body.A, 'base64'));
+    const begun = engine.login.begin(body.user, Buffer.from(body.A, 'base64'));
     return { handle: begun.handle, salt: begun.salt.toString('base64'), B: begun.B.toString('base64') };
   }
   if (path === PATHS.loginFinish) {
     allow(req, 'POST');
     const body = parse(loginFinish.request, await readJson(req), 'body');
-    const finished = engine.finishLogin(body.handle, Buffer.from(body.M1, 'base64'));
+    const finished = engine.login.finish(body.handle, Buffer.from(body.M1, 'base64'));
     return { M2: finished.M2.toString('base64'), token: finished.token, identity: finished.identity, expiresAt: finished.expiresAt ?? null };
   }
   if (path === PATHS.certificateChallenge) {

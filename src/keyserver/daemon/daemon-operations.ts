@@ -21,20 +21,20 @@ export const OPERATION_HANDLERS: { readonly [N in OperationName]: Handler<N> } =
     const minted = engine.identity.mintDelegated(token, args);
     return { token: minted.token, identity: minted.identity, expiresAt: minted.expiresAt ?? null, actingFor: minted.actingFor };
   },
-  generateKey: (engine, token, args) => engine.generateKey(token, args),
+  generateKey: (engine, token, args) => engine.keys.generate(token, args),
   readKey: (engine, token, args) => engine.keys.view(token, args.ttag),
   expireKey: (engine, token, args) => engine.keys.expire(token, args.ttag),
   exportKey: (engine, token, args) => {
-    const blob = engine.exportKey(token, args.ttag);
+    const blob = engine.keys.exportKey(token, args.ttag);
     try {
       return { nid: blob.nid, key: blob.key.toString('base64') };
     } finally {
       blob.key.fill(0);
     }
   },
-  readAcl: (engine, token, args) => engine.readAcl(token, args.ttag),
-  grant: (engine, token, args) => engine.grant(token, args.ttag, args.principal, args.rights),
-  revoke: (engine, token, args) => (engine.revoke(token, args.ttag, args.principal), null),
+  readAcl: (engine, token, args) => engine.keys.readAcl(token, args.ttag),
+  grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
+  revoke: (engine, token, args) => (engine.keys.revoke(token, args.ttag, args.principal), null),
   accessRights: (engine, token, args) => engine.keys.access(token, args.ttag).rights,
   encrypt: (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request),
   decrypt: (engine, token, args) => engine.crypto.decrypt(token, args.ttag, args.request),

@@ -13,7 +13,7 @@ import { BadRequestError } from '../model/key-server-errors.js';
 import { KeyExpiredError } from '../model/key-server-errors.js';
 import { keyLengthForNid } from '../model/key-length.js';
 import type { Operation } from '../../wire/operations.js';
-import type { KeyServerEngine } from './engine.js';
+import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';
 
@@ -34,17 +34,17 @@ function optional(value: string | undefined, field: string): Buffer | undefined 
  * engine's boundary as standard base64.
  */
 export class CryptoOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   encrypt(token: string, ttag: string, request: EncryptRequest): EncryptResult {
     const key = this.#usableKey(token, ttag, 'crypto.encrypt', 'encrypt');
     const plaintext = decode(request.plaintext, 'plaintext');
     const aad = optional(request.aad, 'aad');
-    const iv = Buffer.from(this.#engine.random.bytes(GCM_IV_BYTES));
+    const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
     const sealed = gcmEncrypt(key.material, iv, plaintext, aad);
     return {
       ciphertext: sealed.ciphertext.toString('base64'),
@@ -74,11 +74,11 @@ export class CryptoOperations {
   }
 
   #usableKey(token: string, ttag: string, operation: Operation, right: Right): KeyRow {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, operation);
-    const key = engine.authorizeKey(caller, ttag, right);
-    if (isExpired(key, engine.now())) throw new KeyExpiredError();
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, operation);
+    const key = ctx.auth.authorizeKey(caller, ttag, right);
+    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     return key;
   }
 }
