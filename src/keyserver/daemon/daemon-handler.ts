@@ -5,17 +5,16 @@ import { BadRequestError, KeyServerError, NotFoundError, isKeyServerError } from
 import type { KeyServerEngine } from '../engine/engine.js';
 import {
   BEARER_TOKEN,
-  OPERATIONS,
   PATHS,
   REQUEST_BODY_LIMIT_BYTES,
   certificateChallenge,
   certificateLogin,
-  isOperationName,
   loginBegin,
   loginFinish,
 } from '../protocol/keyserver-protocol.js';
+import { OPERATIONS, isOperationName, runOperation } from '../protocol/protocol-operations.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
-import { runOperation } from './daemon-operations.js';
+
 
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
 export type DaemonLog = (line: string) => void;

@@ -41,7 +41,7 @@ export interface EngineOptions {
  * Each family of operations lives in a module of its own (`engine.keys`, `engine.crypto`,
  * `engine.identity`, ...) and is given one narrow EngineContext, never the engine; each operation
  * takes the token first and plain JSON-able values. The protocol's OPERATIONS table
- * (src/keyserver/protocol/operations.ts) names the engine function of every operation.
+ * (src/keyserver/protocol/protocol-operations.ts) names the engine function of every operation.
  */
 export class KeyServerEngine {
   /** SRP-6a password login (the two steps before a token exists). */
