@@ -1,5 +1,4 @@
-import type { KeyView, NewKey } from '../wire/key-view.js';
-import { EXPORT_ALGO } from '../wire/key-view.js';
+import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
 import { keyLengthForNid } from '../domain/keywrap/key-length.js';
 import type { KeyLength } from '../wire/key-length.js';

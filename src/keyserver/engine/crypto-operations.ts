@@ -9,8 +9,7 @@ import {
   verifyHmacSha256,
 } from '../model/data-crypto.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
-import { BadRequestError } from '../model/key-server-errors.js';
-import { KeyExpiredError } from '../model/key-server-errors.js';
+import { BadRequestError, KeyExpiredError } from '../model/key-server-errors.js';
 import { keyLengthForNid } from '../model/key-length.js';
 import type { Operation } from '../../wire/operations.js';
 import type { EngineContext } from './engine-context.js';

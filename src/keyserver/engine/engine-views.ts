@@ -1,8 +1,7 @@
 import type { KeyAccessList, Requester } from '../model/acl.js';
 import type { Identity } from '../../wire/identity.js';
-import type { KeyView } from '../../wire/key-view.js';
+import { EXPORT_ALGO, type KeyView } from '../../wire/key-view.js';
 import type { PrincipalView } from '../../wire/principal.js';
-import { EXPORT_ALGO } from '../../wire/key-view.js';
 import { keyLengthForNid } from '../model/key-length.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';

@@ -1,12 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { type Right, isRight } from '../../wire/acl.js';
-import { AclDeniedError } from '../model/key-server-errors.js';
+import { AclDeniedError, BadRequestError, KeyServerError, NotFoundError, WrongCredentialError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
-import { BadRequestError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../model/sender-key.js';
-import { WrongCredentialError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import { issueToken } from './engine-tokens.js';
 import { createPrincipal } from './principal-factory.js';

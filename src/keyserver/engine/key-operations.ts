@@ -1,9 +1,7 @@
 import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
-import { OutOfScopeError } from '../model/key-server-errors.js';
+import { BadRequestError, KeyExpiredError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
-import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { Identity } from '../../wire/identity.js';
-import { KeyExpiredError } from '../model/key-server-errors.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
 import { isKeyLength } from '../../wire/key-length.js';
 import { nidForKeyLength } from '../model/key-length.js';

@@ -1,7 +1,6 @@
 import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
-import type { HeldOperations } from '../../wire/role.js';
-import type { RoleView } from '../../wire/role.js';
+import type { HeldOperations, RoleView } from '../../wire/role.js';
 import { OPERATIONS, isOperation } from '../../wire/operations.js';
 import type { EngineContext } from './engine-context.js';
 import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';
