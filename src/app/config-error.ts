@@ -1,7 +1,1 @@
-/** A configuration that cannot start the gateway. The message is one line naming the setting. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from '../keyserver/config-error.js';

@@ -3,23 +3,9 @@ import { ConfigError } from './config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
 import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
+import { principalSeedSchema } from '../keyserver/seed-file.js';
 
 export { ConfigError };
-
-export const principalSeedSchema = z.strictObject({
-  principals: z
-    .array(
-      z.strictObject({
-        name: z.string().min(1),
-        kind: z.enum(['user', 'group', 'service']),
-        password: z.string().min(1).optional(),
-        roles: z.array(z.string().min(1)).optional(),
-        displayName: z.string().optional(),
-      }),
-    )
-    .max(10_000),
-});
-export type PrincipalSeed = z.infer<typeof principalSeedSchema>;
 
 /** Every default of the configuration, in one place: the schema below and `keygate --help` read them. */
 export const CONFIG_DEFAULTS = {

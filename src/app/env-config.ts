@@ -5,13 +5,12 @@ import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import {
   ConfigError,
   parseGatewayConfig,
-  principalSeedSchema,
   type ConfigIssue,
   type GatewayConfig,
   type GatewayConfigInput,
-  type PrincipalSeed,
 } from './config.js';
 import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './config-variables.js';
+import { readSeedFile } from '../keyserver/seed-file.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -153,21 +152,4 @@ function readText(path: string, variable: string): string {
   } catch (error) {
     throw new ConfigError(`${variable}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-}
-
-/** Reads a JSON seed file of principals; `setting` (a variable or a flag) names it in the error. */
-export function readSeedFile(path: string, setting: string): PrincipalSeed {
-  const text = readText(path, setting);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${setting}: ${path} is not valid JSON`);
-  }
-  const result = principalSeedSchema.safeParse(json);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ConfigError(`${setting}: ${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return result.data;
 }

@@ -1,14 +1,14 @@
-import type { Identity } from '../domain/identity/identity.js';
-import type { Right } from '../domain/acl/acl.js';
-import type { CertificateInfo, ProvisioningPolicy } from '../domain/certificate/certificate.js';
-import type { CertificateQuery, CertificateVerdict } from '../domain/certificate/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../domain/crypto/crypto-messages.js';
-import type { KeyView, NewKey } from '../domain/key/key-view.js';
-import type { ListResult } from '../domain/list/list-result.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
+import type { Identity } from '../wire/identity.js';
+import type { Right } from '../wire/acl.js';
+import type { CertificateInfo, ProvisioningPolicy } from '../wire/certificate.js';
+import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
+import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
+import type { KeyView, NewKey } from '../wire/key-view.js';
+import type { ListResult } from '../wire/list-result.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { HeldOperations } from '../domain/roles/held-operations.js';
-import type { RoleView } from '../domain/roles/role.js';
-import type { KeyServerVersion, ServerParameter } from '../domain/server/server.js';
+import type { RoleView } from '../wire/role.js';
+import type { KeyServerVersion, ServerParameter } from '../wire/server.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
 

@@ -1,4 +1,4 @@
-import type { Right } from '../domain/acl/acl.js';
+import type { Right } from '../wire/acl.js';
 import type { AclEntry, KeyAcl, KeyServer } from '../ports/key-server.port.js';
 import { NotSavedError, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';

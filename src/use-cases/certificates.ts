@@ -1,6 +1,6 @@
-import type { CertificateInfo } from '../domain/certificate/certificate.js';
-import type { CertificateQuery, CertificateVerdict } from '../domain/certificate/certificate-verdict.js';
-import type { ListResult } from '../domain/list/list-result.js';
+import type { CertificateInfo } from '../wire/certificate.js';
+import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
+import type { ListResult } from '../wire/list-result.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';

@@ -1,4 +1,4 @@
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../domain/crypto/crypto-messages.js';
+import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';

@@ -1,5 +1,5 @@
-import type { ListResult } from '../domain/list/list-result.js';
-import type { PrincipalView } from '../domain/principal/principal.js';
+import type { ListResult } from '../wire/list-result.js';
+import type { PrincipalView } from '../wire/principal.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import { NotSavedError, NotVerifiedError } from './read-back.js';
 import type { Caller } from './session-context.js';

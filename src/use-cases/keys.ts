@@ -1,6 +1,7 @@
-import type { KeyView, NewKey } from '../domain/key/key-view.js';
-import { EXPORT_ALGO, type WrappedKey } from '../domain/keywrap/keywrap.js';
-import { keyLengthForNid, type KeyLength } from '../domain/keywrap/key-length.js';
+import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
+import type { WrappedKey } from '../domain/keywrap/keywrap.js';
+import { keyLengthForNid } from '../domain/keywrap/key-length.js';
+import type { KeyLength } from '../wire/key-length.js';
 import { parseClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { wrapKey } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer } from '../ports/key-server.port.js';

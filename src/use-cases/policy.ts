@@ -1,4 +1,4 @@
-import type { ProvisioningPolicy } from '../domain/certificate/certificate.js';
+import type { ProvisioningPolicy } from '../wire/certificate.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import { verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';

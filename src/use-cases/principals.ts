@@ -1,8 +1,8 @@
-import type { ListResult } from '../domain/list/list-result.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../domain/principal/principal.js';
+import type { ListResult } from '../wire/list-result.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { parseSenderKey } from '../domain/session/sender-key.js';
-import { srpCreateVerifier } from '../domain/srp/srp-server.js';
+import { srpCreateVerifier } from '../wire/srp/srp-verifier.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import { NotSavedError, readBack, verifyWrite } from './read-back.js';

@@ -1,5 +1,5 @@
-import type { ListResult } from '../domain/list/list-result.js';
-import type { RoleView } from '../domain/roles/role.js';
+import type { ListResult } from '../wire/list-result.js';
+import type { RoleView } from '../wire/role.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';

@@ -1,6 +1,6 @@
-import type { ListResult } from '../domain/list/list-result.js';
-import { redactSecrets } from '../domain/secret/redact-secrets.js';
-import type { ServerParameter } from '../domain/server/server.js';
+import type { ListResult } from '../wire/list-result.js';
+import { redactSecrets } from '../wire/redact-secrets.js';
+import type { ServerParameter } from '../wire/server.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import { verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';

@@ -1,4 +1,4 @@
-import type { Right } from '../domain/acl/acl.js';
+import type { Right } from '../wire/acl.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { KeygateError, isKeygateError } from '../domain/errors/index.js';
 import { parseSenderKey } from '../domain/session/sender-key.js';

@@ -1,5 +1,5 @@
-import type { CertificateInfo } from '../domain/certificate/certificate.js';
-import type { ListResult } from '../domain/list/list-result.js';
+import type { CertificateInfo } from '../wire/certificate.js';
+import type { ListResult } from '../wire/list-result.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import { NotSavedError, NotVerifiedError, readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';

@@ -1,13 +1,13 @@
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import type { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { srpClientProve, srpClientStart } from '../../src/domain/srp/srp-client.js';
-import { SRP_GROUP_2048 } from '../../src/domain/srp/srp-group.js';
-import { pad, toBigInt } from '../../src/domain/srp/srp-math.js';
+import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
+import { pad, toBigInt } from '../../src/wire/srp/srp-math.js';
 
 /** Runs the SRP-6a client against an engine directly and answers the issued token. */
 export function loginForToken(engine: KeyServerEngine, user: string, password: string): string {
   const ephemeral = srpClientStart(new CryptoRandom());
-  const { handle, salt, B } = engine.beginLogin(user, pad(SRP_GROUP_2048, ephemeral.A));
+  const { handle, salt, B } = engine.login.begin(user, pad(SRP_GROUP_2048, ephemeral.A));
   const proof = srpClientProve({ user, password, salt, B: toBigInt(B), ephemeral });
-  return engine.finishLogin(handle, proof.M1).token;
+  return engine.login.finish(handle, proof.M1).token;
 }

@@ -1,4 +1,4 @@
-import type { Right } from '../../src/domain/acl/acl.js';
+import type { Right } from '../../src/wire/acl.js';
 import { jwkThumbprint } from '../../src/domain/session/sender-key.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
 

@@ -1,9 +1,10 @@
 import test from 'ava';
 import { checkPrimeSync } from 'node:crypto';
-import { SRP_GROUP_2048 } from '../../src/domain/srp/srp-group.js';
-import { pad, toBigInt } from '../../src/domain/srp/srp-math.js';
+import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
+import { pad, toBigInt } from '../../src/wire/srp/srp-math.js';
 import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../src/domain/srp/srp-client.js';
-import { srpCreateVerifier, srpServerStart, srpServerVerify } from '../../src/domain/srp/srp-server.js';
+import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
+import { srpServerStart, srpServerVerify } from '../../src/keyserver/model/srp-server.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
 const random = new SeededRandom('srp');

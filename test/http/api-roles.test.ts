@@ -1,5 +1,5 @@
 import test from 'ava';
-import { OPERATIONS } from '../../src/domain/roles/operations.js';
+import { OPERATIONS } from '../../src/wire/operations.js';
 import { signIn } from '../_support/api-client.js';
 import { startGateway } from '../_support/gateway.js';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../src/app/config.js';
+import { ConfigError } from '../../src/keyserver/config-error.js';
 import { parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-options-'));

@@ -29,16 +29,16 @@ test('tokenTtlSeconds starts from the configured lifetime', (t) => {
 test('maxPendingLogins set at runtime bounds the logins in progress', (t) => {
   const { engine, token } = adminEngine();
   engine.server.setParameter(token, 'maxPendingLogins', 1);
-  engine.beginLogin('admin', Buffer.from([2]));
-  t.is(codeOf(() => engine.beginLogin('admin', Buffer.from([2]))), 'KEY_SERVER_FAILED');
+  engine.login.begin('admin', Buffer.from([2]));
+  t.is(codeOf(() => engine.login.begin('admin', Buffer.from([2]))), 'KEY_SERVER_FAILED');
 });
 
 test('loginHandshakeSeconds set at runtime ends a login whose second step comes later', (t) => {
   const { engine, clock, token } = adminEngine();
   engine.server.setParameter(token, 'loginHandshakeSeconds', 5);
-  const { handle } = engine.beginLogin('admin', Buffer.from([2]));
+  const { handle } = engine.login.begin('admin', Buffer.from([2]));
   clock.advance(5000);
-  t.throws(() => engine.finishLogin(handle, Buffer.alloc(32)), { message: /no login in progress/ });
+  t.throws(() => engine.login.finish(handle, Buffer.alloc(32)), { message: /no login in progress/ });
 });
 
 test('a parameter is refused by name (NOT_FOUND) and by value (BAD_REQUEST), and the value stays', (t) => {

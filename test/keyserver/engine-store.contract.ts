@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Right } from '../../src/domain/acl/acl.js';
+import type { Right } from '../../src/wire/acl.js';
 import type { KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 

@@ -61,7 +61,7 @@ test('a key past its expiresAt is expired: no export, no cryptography, but still
   t.like(engine.keys.view(tokens.alice!, ttag), { state: 'active', keyLen: 24, label: 'short-lived' });
   clock.advance(1000);
   t.is(engine.keys.view(tokens.alice!, ttag).state, 'expired');
-  t.is(codeOf(() => engine.exportKey(tokens.alice!, ttag)), 'KEY_EXPIRED');
+  t.is(codeOf(() => engine.keys.exportKey(tokens.alice!, ttag)), 'KEY_EXPIRED');
   t.is(codeOf(() => engine.crypto.mac(tokens.alice!, ttag, '')), 'KEY_EXPIRED');
 });
 

@@ -24,17 +24,17 @@ test('a reopened file keeps principals, keys, ACLs, live tokens and the engine s
   first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   const bobIdentity = first.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
   const alice = loginForToken(first, 'alice', 'alice-pw');
-  const { ttag } = first.generateKey(alice, { keyLen: 24 });
-  first.grant(alice, ttag, 'bob', ['read', 'export']);
-  const decoy = first.beginLogin('nobody', Buffer.from([2]));
-  const key = first.exportKey(alice, ttag).key;
+  const { ttag } = first.keys.generate(alice, { keyLen: 24 });
+  first.keys.grant(alice, ttag, 'bob', ['read', 'export']);
+  const decoy = first.login.begin('nobody', Buffer.from([2]));
+  const key = first.keys.exportKey(alice, ttag).key;
   first.close();
 
   const second = engineOn(path, clock, 60_000);
   t.true(second.hasPrincipal('bob'));
-  t.deepEqual(second.exportKey(alice, ttag).key, key);
-  t.deepEqual(second.readAcl(alice, ttag).entries, [{ principal: bobIdentity, rights: ['read', 'export'] }]);
-  t.deepEqual(second.beginLogin('nobody', Buffer.from([2])).salt, decoy.salt, 'the unknown-user decoy stays the same');
+  t.deepEqual(second.keys.exportKey(alice, ttag).key, key);
+  t.deepEqual(second.keys.readAcl(alice, ttag).entries, [{ principal: bobIdentity, rights: ['read', 'export'] }]);
+  t.deepEqual(second.login.begin('nobody', Buffer.from([2])).salt, decoy.salt, 'the unknown-user decoy stays the same');
   t.true(second.createPrincipal({ name: 'carol', kind: 'user' }).systemId > bobIdentity.systemId);
   clock.advance(60_000);
   t.throws(() => second.whoami(alice), { message: /expired/ });

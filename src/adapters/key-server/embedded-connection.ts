@@ -1,226 +1,30 @@
-import type { Right } from '../../domain/acl/acl.js';
-import type { CertificateQuery } from '../../domain/certificate/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest } from '../../domain/crypto/crypto-messages.js';
-import { KeyServerFailedError, isKeygateError } from '../../domain/errors/index.js';
-import type { NewKey } from '../../domain/key/key-view.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../domain/principal/principal.js';
-import { Secret } from '../../domain/secret/secret.js';
+import { KeyServerFailedError } from '../../domain/errors/index.js';
+import type { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
-import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
+import { isKeyServerError } from '../../keyserver/model/key-server-errors.js';
+import { runOperation, type OperationArgs, type OperationName } from '../../keyserver/protocol/protocol-operations.js';
+import { OperationConnection } from './operation-connection.js';
+import { rebuildKeyServerError } from './wire-error.js';
 
-/** One connection of the embedded key server: every call goes to the engine with the stored token. */
-export class EmbeddedConnection implements KeyServerConnection {
-  readonly #engine: KeyServerEngine;
-  readonly #token: Secret;
-  #closed = false;
-
+/**
+ * One connection of the embedded key server: every operation runs the engine function of the
+ * protocol's table with the stored token, as the daemon runs it.
+ */
+export class EmbeddedConnection extends OperationConnection {
   constructor(engine: KeyServerEngine, token: Secret) {
-    this.#engine = engine;
-    this.#token = token;
-  }
-
-  whoami() {
-    return this.#run((token) => this.#engine.whoami(token));
-  }
-
-  heldOperations() {
-    return this.#run((token) => this.#engine.roles.held(token));
-  }
-
-  generateKey(options: NewKey) {
-    return this.#run((token) => this.#engine.generateKey(token, options));
-  }
-
-  readKey(ttag: string) {
-    return this.#run((token) => this.#engine.keys.view(token, ttag));
-  }
-
-  expireKey(ttag: string) {
-    return this.#run((token) => this.#engine.keys.expire(token, ttag));
-  }
-
-  exportKey(ttag: string) {
-    return this.#run((token) => this.#engine.exportKey(token, ttag));
-  }
-
-  readAcl(ttag: string) {
-    return this.#run((token) => this.#engine.readAcl(token, ttag));
-  }
-
-  grant(ttag: string, principal: string, rights: readonly Right[]) {
-    return this.#run((token) => this.#engine.grant(token, ttag, principal, rights));
-  }
-
-  revoke(ttag: string, principal: string) {
-    return this.#run((token) => this.#engine.revoke(token, ttag, principal));
-  }
-
-  accessRights(ttag: string) {
-    return this.#run((token) => this.#engine.keys.access(token, ttag).rights);
-  }
-
-  encrypt(ttag: string, request: EncryptRequest) {
-    return this.#run((token) => this.#engine.crypto.encrypt(token, ttag, request));
-  }
-
-  decrypt(ttag: string, request: DecryptRequest) {
-    return this.#run((token) => this.#engine.crypto.decrypt(token, ttag, request));
-  }
-
-  mac(ttag: string, data: string) {
-    return this.#run((token) => this.#engine.crypto.mac(token, ttag, data));
-  }
-
-  verifyMac(ttag: string, data: string, mac: string) {
-    return this.#run((token) => this.#engine.crypto.verifyMac(token, ttag, data, mac));
-  }
-
-  listPrincipals(query: PrincipalQuery) {
-    return this.#run((token) => this.#engine.principals.list(token, query));
-  }
-
-  createPrincipal(input: NewPrincipal) {
-    return this.#run((token) => this.#engine.principals.create(token, input));
-  }
-
-  readPrincipal(name: string) {
-    return this.#run((token) => this.#engine.principals.read(token, name));
-  }
-
-  updatePrincipal(name: string, changes: PrincipalChanges) {
-    return this.#run((token) => this.#engine.principals.update(token, name, changes));
-  }
-
-  deletePrincipal(name: string) {
-    return this.#run((token) => this.#engine.principals.remove(token, name));
-  }
-
-  setPassword(name: string, verifier: PasswordVerifier) {
-    return this.#run((token) => this.#engine.principals.setPassword(token, name, verifier));
-  }
-
-  principalGroups(name: string) {
-    return this.#run((token) => this.#engine.principals.groups(token, name));
-  }
-
-  groupMembers(group: string) {
-    return this.#run((token) => this.#engine.groups.members(token, group));
-  }
-
-  addGroupMember(group: string, member: string) {
-    return this.#run((token) => this.#engine.groups.addMember(token, group, member));
-  }
-
-  removeGroupMember(group: string, member: string) {
-    return this.#run((token) => this.#engine.groups.removeMember(token, group, member));
-  }
-
-  listRoles() {
-    return this.#run((token) => this.#engine.roles.list(token));
-  }
-
-  readRole(name: string) {
-    return this.#run((token) => this.#engine.roles.read(token, name));
-  }
-
-  putRole(name: string, operations: readonly string[]) {
-    return this.#run((token) => this.#engine.roles.put(token, name, operations));
-  }
-
-  mintScoped(request: { objects: readonly string[]; rights?: readonly Right[] | undefined; ttlMs: number }): Promise<ScopedToken> {
-    return this.#run((token) => {
-      const minted = this.#engine.identity.mintScoped(token, request);
-      return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, scope: minted.scope };
-    });
-  }
-
-  mintDelegated(target: { principal: string } | { certificate: string }): Promise<DelegatedToken> {
-    return this.#run((token) => {
-      const minted = this.#engine.identity.mintDelegated(token, target);
-      return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, actingFor: minted.actingFor };
-    });
-  }
-
-  listCertificates(query: CertificateQuery) {
-    return this.#run((token) => this.#engine.certificates.list(token, query));
-  }
-
-  readCertificate(id: string) {
-    return this.#run((token) => this.#engine.certificates.read(token, id));
-  }
-
-  parseCertificate(pem: string) {
-    return this.#run((token) => this.#engine.certificates.parse(token, pem));
-  }
-
-  verifyCertificate(pem: string) {
-    return this.#run((token) => this.#engine.certificates.verify(token, pem));
-  }
-
-  listTrustAuthorities() {
-    return this.#run((token) => this.#engine.certificates.authorities(token));
-  }
-
-  removeTrustAuthority(id: string) {
-    return this.#run((token) => this.#engine.certificates.removeAuthority(token, id));
-  }
-
-  serverVersion() {
-    return this.#run((token) => this.#engine.server.version(token));
-  }
-
-  serverConfig() {
-    return this.#run((token) => this.#engine.server.config(token));
-  }
-
-  listParameters() {
-    return this.#run((token) => this.#engine.server.parameters(token));
-  }
-
-  setParameter(name: string, value: unknown) {
-    return this.#run((token) => this.#engine.server.setParameter(token, name, value));
-  }
-
-  addTrustAuthority(pem: string) {
-    return this.#run((token) => this.#engine.identity.addAuthority(token, pem));
-  }
-
-  enrollCertificate(principal: string, pem: string) {
-    return this.#run((token) => this.#engine.identity.enroll(token, principal, pem));
-  }
-
-  putSenderKey(principal: string, jwk: unknown) {
-    return this.#run((token) => this.#engine.identity.putSenderKey(token, principal, jwk));
-  }
-
-  readPolicy() {
-    return this.#run((token) => this.#engine.identity.readPolicy(token));
-  }
-
-  setPolicy(name: string, value: unknown) {
-    return this.#run((token) => this.#engine.identity.setPolicy(token, name, value));
-  }
-
-  signOut() {
-    return this.#run((token) => this.#engine.revokeToken(token));
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-  }
-
-  async #run<T>(operation: (token: string) => T): Promise<T> {
-    if (this.#closed) throw new KeyServerFailedError('connection is closed');
-    return guard(() => operation(this.#token.reveal()));
+    super(async <N extends OperationName>(name: N, args: OperationArgs<N>) => guard(() => runOperation(engine, name, token.reveal(), args)));
   }
 }
 
-/** Engine errors carry contract codes already; anything else is a key-server failure. */
+/**
+ * Engine errors carry codes that travel (src/wire/error-codes.ts): each is rebuilt as the gateway's
+ * own error exactly as a daemon answer is; anything else is a key-server failure.
+ */
 export function guard<T>(operation: () => T): T {
   try {
     return operation();
   } catch (error) {
-    if (isKeygateError(error)) throw error;
+    if (isKeyServerError(error)) throw rebuildKeyServerError(error.code, error.detail, error.reason, error);
     throw new KeyServerFailedError('key server operation failed', error);
   }
 }

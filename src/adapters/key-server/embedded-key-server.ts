@@ -24,8 +24,8 @@ export class EmbeddedKeyServer implements KeyServer {
     const engine = this.#engine;
     return srpLogin(
       {
-        begin: async (name, A) => guard(() => engine.beginLogin(name, A)),
-        finish: async (handle, M1) => guard(() => engine.finishLogin(handle, M1)),
+        begin: async (name, A) => guard(() => engine.login.begin(name, A)),
+        finish: async (handle, M1) => guard(() => engine.login.finish(handle, M1)),
       },
       user,
       password,

@@ -13,7 +13,8 @@ import {
 import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
 import { srpLogin } from './srp-login.js';
 import { TlsChannel } from './tls-channel.js';
-import { TlsConnection, decode, parseReply } from './tls-connection.js';
+import { decode } from './operation-connection.js';
+import { TlsConnection, parseReply } from './tls-connection.js';
 import { TlsDialer, type TlsTrust } from './tls-dialer.js';
 
 export interface TlsKeyServerOptions {

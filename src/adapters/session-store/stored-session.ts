@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../domain/acl/acl.js';
+import { RIGHTS } from '../../wire/acl.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import { openToken, sealToken, type SealingKeyring } from '../../domain/session/seal-token.js';
 import type { SessionRecord } from '../../domain/session/session.js';

@@ -1,3 +1,5 @@
+import { WIRE_ERROR_CODES } from '../../wire/error-codes.js';
+
 /**
  * Every error code the contracts name (seed 001 §5 and §7, api-surface.md "Codes that every operation
  * may answer"). The code is the contract; the wording of a detail is not.
@@ -37,3 +39,6 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Every code a key server answers (src/wire/error-codes.ts) is a gateway code too. */
+WIRE_ERROR_CODES satisfies readonly ErrorCode[];

@@ -19,6 +19,3 @@ export const WRAP_TAG_BYTES = 16;
 export const WRAP_AES_KEY_BYTES = 32;
 /** Uncompressed P-256 point: 0x04 || X || Y. */
 export const CLIENT_PUBLIC_KEY_BYTES = 65;
-
-/** Seed 000 §2: `algo` is a fixed label for the delivered data key, not derived from it. */
-export const EXPORT_ALGO = 'aes-128-cbc';

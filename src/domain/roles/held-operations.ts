@@ -1,15 +1,8 @@
 import { OutOfScopeError, RoleDeniedError } from '../acl/acl.errors.js';
-import type { Operation } from './operations.js';
+import type { Operation } from '../../wire/operations.js';
+import type { HeldOperations } from '../../wire/role.js';
 
-/**
- * What a key-server token may do beyond single keys, as the key server reports it: the operations of
- * its principal (the union of its roles and its groups' roles, api-surface.md "Roles"), and whether
- * the token is scoped (a scoped token reaches its listed keys only).
- */
-export interface HeldOperations {
-  readonly operations: readonly string[];
-  readonly scoped: boolean;
-}
+export type { HeldOperations } from '../../wire/role.js';
 
 /**
  * The key server's order of checks for an operation that is not about one key (api-surface.md

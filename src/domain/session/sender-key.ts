@@ -1,42 +1,12 @@
-import { createPublicKey } from 'node:crypto';
-import { jwkThumbprint } from '../proof/jwk-thumbprint.js';
+import { checkSenderKey, type SenderKey } from '../../wire/sender-key.js';
 import { BadRequestError } from '../errors/index.js';
 
-/** A public key a session is bound to, and its RFC 7638 thumbprint. */
-export interface SenderKey {
-  readonly jwk: Readonly<Record<string, string>>;
-  readonly jkt: string;
-}
+export type { SenderKey } from '../../wire/sender-key.js';
+export { jwkThumbprint } from '../../wire/jwk-thumbprint.js';
 
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
-
-export { jwkThumbprint };
-
-/**
- * Validates a sender key (api-surface.md operations 4 and 28): a public EC P-256 key, or with
- * `allowRsa` a public RSA key of at least 2048 bits. A private member is refused.
- */
+/** Validates a sender key (api-surface.md operations 4 and 28); a refusal is BAD_REQUEST. */
 export function parseSenderKey(value: unknown, options: { allowRsa: boolean; field: string }): SenderKey {
-  const refuse = (why: string) => new BadRequestError(`${options.field}: ${why}`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw refuse('not a JWK object');
-  const jwk = value as Record<string, unknown>;
-  if (PRIVATE_MEMBERS.some((member) => member in jwk)) throw refuse('carries a private key member');
-  let publicJwk: Record<string, string>;
-  if (jwk.kty === 'EC') {
-    if (jwk.crv !== 'P-256') throw refuse('an EC key must be on P-256');
-    publicJwk = { kty: 'EC', crv: 'P-256', x: String(jwk.x), y: String(jwk.y) };
-  } else if (jwk.kty === 'RSA' && options.allowRsa) {
-    publicJwk = { kty: 'RSA', n: String(jwk.n), e: String(jwk.e) };
-  } else {
-    throw refuse(options.allowRsa ? 'kty must be EC or RSA' : 'kty must be EC (P-256)');
-  }
-  let bits: number | undefined;
-  try {
-    const key = createPublicKey({ key: publicJwk, format: 'jwk' });
-    bits = key.asymmetricKeyDetails?.modulusLength;
-  } catch (cause) {
-    throw new BadRequestError(`${options.field}: not a valid public key`, cause);
-  }
-  if (publicJwk.kty === 'RSA' && (bits ?? 0) < 2048) throw refuse('an RSA key must have at least 2048 bits');
-  return { jwk: publicJwk, jkt: jwkThumbprint(publicJwk) };
+  const checked = checkSenderKey(value, options);
+  if ('refused' in checked) throw new BadRequestError(checked.refused, checked.cause);
+  return checked;
 }

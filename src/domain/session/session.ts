@@ -1,5 +1,5 @@
-import type { Identity } from '../identity/identity.js';
-import type { Right } from '../acl/acl.js';
+import type { Identity } from '../../wire/identity.js';
+import type { Right } from '../../wire/acl.js';
 import type { Secret } from '../secret/secret.js';
 
 /** How a session was obtained (api-surface.md, session view `kind`). */

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RandomSource } from '../random-source.js';
-import { SRP_GROUP_2048, type SrpGroup } from './srp-group.js';
+import { SRP_GROUP_2048, type SrpGroup } from '../../wire/srp/srp-group.js';
 import { SrpProtocolError } from './srp.errors.js';
 import {
   clientProof,
@@ -12,7 +12,7 @@ import {
   scrambler,
   serverProof,
   toBigInt,
-} from './srp-math.js';
+} from '../../wire/srp/srp-math.js';
 
 /** The client's ephemeral: secret `a` and public `A = g^a mod N`. */
 export interface SrpClientEphemeral {

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../domain/errors/error-codes.js';
-import { BadRequestError, KeygateError } from '../../domain/errors/index.js';
+import type { WireErrorCode } from '../../wire/error-codes.js';
+import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
 
 /**
  * The daemon's one table from error code to HTTP status (docs/keyserver-protocol.md "Errors"). The
@@ -9,19 +9,9 @@ export const DAEMON_STATUS = {
   BAD_REQUEST: 400,
   DECRYPT_FAILED: 400,
   CERTIFICATE_MALFORMED: 400,
-  PROOF_MALFORMED: 400,
   SESSION_REQUIRED: 401,
-  SESSION_UNKNOWN: 401,
   SESSION_EXPIRED: 401,
   WRONG_CREDENTIAL: 401,
-  LOGIN_FAILED: 401,
-  PROOF_MISSING: 401,
-  PROOF_ALG_NOT_ALLOWED: 401,
-  PROOF_KEY_MISMATCH: 401,
-  PROOF_SIGNATURE_REJECTED: 401,
-  PROOF_BINDING_MISMATCH: 401,
-  PROOF_CLOCK_SKEW: 401,
-  PROOF_REPLAYED: 401,
   ROLE_DENIED: 403,
   ACL_DENIED: 403,
   OUT_OF_SCOPE: 403,
@@ -29,15 +19,9 @@ export const DAEMON_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   KEY_EXPIRED: 410,
-  NOT_SAVED: 500,
-  NOT_VERIFIED: 500,
   KEY_SERVER_FAILED: 500,
   INTERNAL: 500,
-  SESSION_STORE_UNAVAILABLE: 503,
-  AUDIT_UNAVAILABLE: 503,
-  KEY_SERVER_UNAVAILABLE: 503,
-  PROOF_REPLAY_CACHE_FULL: 503,
-} as const satisfies Record<ErrorCode, number>;
+} as const satisfies Record<WireErrorCode, number>;
 
 /** A request body over the protocol's limit: BAD_REQUEST, answered 413. */
 export class BodyTooLargeError extends BadRequestError {
@@ -47,7 +31,7 @@ export class BodyTooLargeError extends BadRequestError {
 }
 
 /** A known path asked with another method: 405 with `Allow`. */
-export class MethodNotAllowedError extends KeygateError {
+export class MethodNotAllowedError extends KeyServerError {
   readonly allowed: string;
 
   constructor(allowed: string) {

@@ -1,21 +1,20 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
-import { BadRequestError, KeygateError, NotFoundError, isKeygateError } from '../../domain/errors/index.js';
+import { BadRequestError, KeyServerError, NotFoundError, isKeyServerError } from '../model/key-server-errors.js';
 import type { KeyServerEngine } from '../engine/engine.js';
 import {
   BEARER_TOKEN,
-  OPERATIONS,
   PATHS,
   REQUEST_BODY_LIMIT_BYTES,
   certificateChallenge,
   certificateLogin,
-  isOperationName,
   loginBegin,
   loginFinish,
 } from '../protocol/keyserver-protocol.js';
+import { OPERATIONS, isOperationName, runOperation } from '../protocol/protocol-operations.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
-import { runOperation } from './daemon-operations.js';
+
 
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
 export type DaemonLog = (line: string) => void;
@@ -46,13 +45,13 @@ async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unk
   if (path === PATHS.loginBegin) {
     allow(req, 'POST');
     const body = parse(loginBegin.request, await readJson(req), 'body');
-    const begun = engine.beginLogin(body.user, Buffer.from(body.A, 'base64'));
+    const begun = engine.login.begin(body.user, Buffer.from(body.A, 'base64'));
     return { handle: begun.handle, salt: begun.salt.toString('base64'), B: begun.B.toString('base64') };
   }
   if (path === PATHS.loginFinish) {
     allow(req, 'POST');
     const body = parse(loginFinish.request, await readJson(req), 'body');
-    const finished = engine.finishLogin(body.handle, Buffer.from(body.M1, 'base64'));
+    const finished = engine.login.finish(body.handle, Buffer.from(body.M1, 'base64'));
     return { M2: finished.M2.toString('base64'), token: finished.token, identity: finished.identity, expiresAt: finished.expiresAt ?? null };
   }
   if (path === PATHS.certificateChallenge) {
@@ -84,7 +83,7 @@ function allow(req: IncomingMessage, method: 'GET' | 'POST'): void {
 function bearerToken(req: IncomingMessage): string {
   const [scheme, token, ...rest] = (req.headers.authorization ?? '').split(' ');
   if (scheme !== 'Bearer' || token === undefined || rest.length > 0 || !BEARER_TOKEN.test(token)) {
-    throw new KeygateError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
+    throw new KeyServerError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
   }
   return token;
 }
@@ -126,10 +125,10 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 function sendError(res: ServerResponse, thrown: unknown, log: DaemonLog): void {
-  if (!isKeygateError(thrown)) {
+  if (!isKeyServerError(thrown)) {
     log(`keygate keyserver: unexpected failure: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
   }
-  const error = isKeygateError(thrown) ? thrown : new KeygateError('INTERNAL', 'internal error');
+  const error = isKeyServerError(thrown) ? thrown : new KeyServerError('INTERNAL', 'internal error');
   const tooLarge = error instanceof BodyTooLargeError;
   // An unread body over the limit is not drained: the connection closes after the answer.
   const headers: Record<string, string> = tooLarge ? { connection: 'close' } : {};

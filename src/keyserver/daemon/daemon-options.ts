@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, type PrincipalSeed } from '../../app/config.js';
-import { readSeedFile } from '../../app/env-config.js';
+import { ConfigError } from '../config-error.js';
+import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 
 /** How `keygate keyserver` runs. */
 export interface DaemonOptions {

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
-import { GATEWAY_VERSION } from '../../app/version.js';
-import type { RandomSource } from '../../domain/random-source.js';
+import { KEY_SERVER_VERSION } from '../version.js';
+import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
@@ -39,7 +39,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
-    version: GATEWAY_VERSION,
+    version: KEY_SERVER_VERSION,
     // Shown by operation 44 with secrets redacted.
     config: {
       mode: 'daemon',

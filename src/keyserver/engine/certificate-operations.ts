@@ -1,9 +1,9 @@
 import { X509Certificate } from 'node:crypto';
-import type { CertificateInfo } from '../../domain/certificate/certificate.js';
-import type { CertificateQuery, CertificateVerdict } from '../../domain/certificate/certificate-verdict.js';
-import { NotFoundError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
-import type { KeyServerEngine } from './engine.js';
+import type { CertificateInfo } from '../../wire/certificate.js';
+import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
+import { NotFoundError } from '../model/key-server-errors.js';
+import type { ListResult } from '../../wire/list-result.js';
+import type { EngineContext } from './engine-context.js';
 import type { CertificateRow } from './engine-model.js';
 import { certificateId, certificateView, chainToAuthority, parseCertificate } from './certificates.js';
 import { pageOf } from './list-cursor.js';
@@ -17,16 +17,16 @@ type Readable = { readonly row: CertificateRow; readonly view: CertificateInfo |
  * incomplete; it is never silently left out.
  */
 export class CertificateOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   /** Trusted authorities and enrolled leaves, by id, filtered by subject part and principal name. */
   list(token: string, query: CertificateQuery): ListResult<CertificateInfo> {
-    this.#engine.authorizeOperation(token, 'certificates.read');
-    const store = this.#engine.store;
+    this.#ctx.auth.authorizeOperation(token, 'certificates.read');
+    const store = this.#ctx.store;
     const owner = query.principal === undefined ? undefined : store.principalByName(query.principal)?.principalId ?? '';
     const subject = query.subject?.toLowerCase();
     const rows = [...store.certificates('authority'), ...store.certificates('enrolled')]
@@ -38,42 +38,42 @@ export class CertificateOperations {
   }
 
   read(token: string, id: string): CertificateInfo {
-    this.#engine.authorizeOperation(token, 'certificates.read');
-    const row = this.#engine.store.certificate(id);
+    this.#ctx.auth.authorizeOperation(token, 'certificates.read');
+    const row = this.#ctx.store.certificate(id);
     if (!row) throw new NotFoundError(`no such certificate: ${id}`);
     return certificateView(new X509Certificate(row.pem), this.#principalName(row));
   }
 
   /** Operation 37: the certificate's fields, with its principal when it is enrolled; nothing is stored. */
   parse(token: string, pem: string): CertificateInfo {
-    this.#engine.authorizeOperation(token, 'certificates.parse');
+    this.#ctx.auth.authorizeOperation(token, 'certificates.parse');
     const cert = parseCertificate(pem, 'pem');
-    const row = this.#engine.store.certificate(certificateId(cert));
+    const row = this.#ctx.store.certificate(certificateId(cert));
     return certificateView(cert, row === undefined ? undefined : this.#principalName(row));
   }
 
   /** Operation 38: does it chain to a trusted authority now? */
   verify(token: string, pem: string): CertificateVerdict {
-    this.#engine.authorizeOperation(token, 'certificates.verify');
+    this.#ctx.auth.authorizeOperation(token, 'certificates.verify');
     const cert = parseCertificate(pem, 'pem');
-    const authorities = this.#engine.store.certificates('authority').map((row) => new X509Certificate(row.pem));
-    const result = chainToAuthority(cert, authorities, this.#engine.now());
+    const authorities = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
+    const result = chainToAuthority(cert, authorities, this.#ctx.now());
     if (!result.trusted) return { trusted: false, chain: [certificateId(cert)], reason: result.reason };
     return { trusted: true, chain: [...new Set(result.chain)] };
   }
 
   authorities(token: string): ListResult<CertificateInfo> {
-    this.#engine.authorizeOperation(token, 'trust.read');
-    const rows = this.#engine.store.certificates('authority').sort((a, b) => (a.id < b.id ? -1 : 1));
+    this.#ctx.auth.authorizeOperation(token, 'trust.read');
+    const rows = this.#ctx.store.certificates('authority').sort((a, b) => (a.id < b.id ? -1 : 1));
     return withUnreadable(this.#read(rows));
   }
 
   /** Operation 41: logins of leaves it issued are refused from now on. */
   removeAuthority(token: string, id: string): void {
-    this.#engine.authorizeOperation(token, 'trust.write');
-    const row = this.#engine.store.certificate(id);
+    this.#ctx.auth.authorizeOperation(token, 'trust.write');
+    const row = this.#ctx.store.certificate(id);
     if (row?.role !== 'authority') throw new NotFoundError(`no such trusted authority: ${id}`);
-    this.#engine.store.deleteCertificate(id);
+    this.#ctx.store.deleteCertificate(id);
   }
 
   #read(rows: readonly CertificateRow[]): Readable[] {
@@ -87,7 +87,7 @@ export class CertificateOperations {
   }
 
   #principalName(row: CertificateRow): string | undefined {
-    return row.principalId === undefined ? undefined : this.#engine.store.principalById(row.principalId)?.name;
+    return row.principalId === undefined ? undefined : this.#ctx.store.principalById(row.principalId)?.name;
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { CertificateMalformedError } from '../../domain/certificate/certificate.errors.js';
-import type { CertificateInfo } from '../../domain/certificate/certificate.js';
+import { CertificateMalformedError } from '../model/key-server-errors.js';
+import type { CertificateInfo } from '../../wire/certificate.js';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
 

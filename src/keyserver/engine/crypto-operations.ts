@@ -1,4 +1,4 @@
-import type { Right } from '../../domain/acl/acl.js';
+import type { Right } from '../../wire/acl.js';
 import {
   GCM_IV_BYTES,
   MAC_ALG,
@@ -7,13 +7,12 @@ import {
   gcmEncrypt,
   hmacSha256,
   verifyHmacSha256,
-} from '../../domain/crypto/data-crypto.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../domain/crypto/crypto-messages.js';
-import { BadRequestError } from '../../domain/errors/index.js';
-import { KeyExpiredError } from '../../domain/key/key.errors.js';
-import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
-import type { Operation } from '../../domain/roles/operations.js';
-import type { KeyServerEngine } from './engine.js';
+} from '../model/data-crypto.js';
+import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
+import { BadRequestError, KeyExpiredError } from '../model/key-server-errors.js';
+import { keyLengthForNid } from '../model/key-length.js';
+import type { Operation } from '../../wire/operations.js';
+import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';
 
@@ -34,17 +33,17 @@ function optional(value: string | undefined, field: string): Buffer | undefined 
  * engine's boundary as standard base64.
  */
 export class CryptoOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   encrypt(token: string, ttag: string, request: EncryptRequest): EncryptResult {
     const key = this.#usableKey(token, ttag, 'crypto.encrypt', 'encrypt');
     const plaintext = decode(request.plaintext, 'plaintext');
     const aad = optional(request.aad, 'aad');
-    const iv = Buffer.from(this.#engine.random.bytes(GCM_IV_BYTES));
+    const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
     const sealed = gcmEncrypt(key.material, iv, plaintext, aad);
     return {
       ciphertext: sealed.ciphertext.toString('base64'),
@@ -74,11 +73,11 @@ export class CryptoOperations {
   }
 
   #usableKey(token: string, ttag: string, operation: Operation, right: Right): KeyRow {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, operation);
-    const key = engine.authorizeKey(caller, ttag, right);
-    if (isExpired(key, engine.now())) throw new KeyExpiredError();
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, operation);
+    const key = ctx.auth.authorizeKey(caller, ttag, right);
+    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     return key;
   }
 }

@@ -1,5 +1,5 @@
-import type { Right } from '../../domain/acl/acl.js';
-import type { PrincipalKind } from '../../domain/principal/principal.js';
+import type { Right } from '../../wire/acl.js';
+import type { PrincipalKind } from '../../wire/principal.js';
 
 export type { PrincipalKind };
 
@@ -67,4 +67,4 @@ export interface RoleRow {
   readonly operations: readonly string[];
 }
 
-export { DEFAULT_POLICY, type ProvisioningPolicy } from '../../domain/certificate/certificate.js';
+export { DEFAULT_POLICY, type ProvisioningPolicy } from '../../wire/certificate.js';

@@ -1,5 +1,5 @@
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
-import type { ServerParameter } from '../../domain/server/server.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
+import type { ServerParameter } from '../../wire/server.js';
 import type { EngineStore } from './engine-store.port.js';
 
 interface Definition {

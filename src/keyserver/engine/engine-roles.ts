@@ -1,5 +1,5 @@
-import { BUILT_IN_ROLES } from '../../domain/roles/built-in-roles.js';
-import { OPERATIONS, isOperation, type Operation } from '../../domain/roles/operations.js';
+import { BUILT_IN_ROLES } from '../model/built-in-roles.js';
+import { OPERATIONS, isOperation, type Operation } from '../../wire/operations.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { PrincipalRow } from './engine-model.js';
 

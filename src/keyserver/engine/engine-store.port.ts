@@ -1,5 +1,4 @@
-import type { PrincipalKind } from './engine-model.js';
-import type { CertificateRow, KeyRow, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 
 /**
  * The key-server engine's storage. Synchronous on purpose: the engine's stores are in-process

@@ -1,9 +1,8 @@
-import type { KeyAccessList, Requester } from '../../domain/acl/acl.js';
-import type { Identity } from '../../domain/identity/identity.js';
-import type { KeyView } from '../../domain/key/key-view.js';
-import type { PrincipalView } from '../../domain/principal/principal.js';
-import { EXPORT_ALGO } from '../../domain/keywrap/keywrap.js';
-import { keyLengthForNid } from '../../domain/keywrap/key-length.js';
+import type { KeyAccessList, Requester } from '../model/acl.js';
+import type { Identity } from '../../wire/identity.js';
+import { EXPORT_ALGO, type KeyView } from '../../wire/key-view.js';
+import type { PrincipalView } from '../../wire/principal.js';
+import { keyLengthForNid } from '../model/key-length.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
 

@@ -1,13 +1,13 @@
 import { X509Certificate } from 'node:crypto';
-import { isRight, type Right } from '../../domain/acl/acl.js';
-import { AclDeniedError } from '../../domain/acl/acl.errors.js';
-import { effectiveRights } from '../../domain/acl/evaluate-access.js';
-import { verifyChallengeSignature } from '../../domain/certificate/verify-challenge-signature.js';
-import { BadRequestError, KeygateError, NotFoundError } from '../../domain/errors/index.js';
-import type { Identity } from '../../domain/identity/identity.js';
-import { parseSenderKey } from '../../domain/session/sender-key.js';
-import { WrongCredentialError } from '../../domain/session/session.errors.js';
-import type { KeyServerEngine } from './engine.js';
+import { type Right, isRight } from '../../wire/acl.js';
+import { AclDeniedError, BadRequestError, KeyServerError, NotFoundError, WrongCredentialError } from '../model/key-server-errors.js';
+import { effectiveRights } from '../model/evaluate-access.js';
+import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
+import type { Identity } from '../../wire/identity.js';
+import { parseSenderKey } from '../model/sender-key.js';
+import type { EngineContext } from './engine-context.js';
+import { issueToken } from './engine-tokens.js';
+import { createPrincipal } from './principal-factory.js';
 import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
 import { certificateId, certificateView, chainToAuthority, isValidAt, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
@@ -35,11 +35,11 @@ export interface MintedToken {
  * the sessions minted from a session (scoped, delegated). It decides every check itself.
  */
 export class IdentityOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
   readonly #challenges = new Map<string, PendingChallenge>();
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   /**
@@ -47,11 +47,11 @@ export class IdentityOperations {
    * CERTIFICATE_MALFORMED; a non-CA or an authority outside its validity period is BAD_REQUEST.
    */
   addAuthority(token: string, pem: string): CertificateView {
-    this.#engine.authorizeOperation(token, 'trust.write');
+    this.#ctx.auth.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
     if (!cert.ca) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
-    if (!isValidAt(cert, this.#engine.now())) throw new BadRequestError('pem: the authority is outside its validity period');
-    this.#engine.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#engine.now() });
+    if (!isValidAt(cert, this.#ctx.now())) throw new BadRequestError('pem: the authority is outside its validity period');
+    this.#ctx.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#ctx.now() });
     return certificateView(cert);
   }
 
@@ -61,55 +61,55 @@ export class IdentityOperations {
    * reason; a CA certificate, or a group as the principal, is BAD_REQUEST.
    */
   enroll(token: string, principal: string, pem: string): CertificateView {
-    this.#engine.authorizeOperation(token, 'trust.enroll');
+    this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
     const cert = parseCertificate(pem, 'pem');
     if (cert.ca) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
-    const row = this.#engine.principalOrThrow(principal);
+    const row = this.#ctx.auth.principalOrThrow(principal);
     if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
-    const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
-    if (!chain.trusted) throw new KeygateError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
+    const chain = chainToAuthority(cert, this.#authorities(), this.#ctx.now());
+    if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
     const id = certificateId(cert);
-    const existing = this.#engine.store.certificate(id);
+    const existing = this.#ctx.store.certificate(id);
     if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
       const reason = 'the certificate is enrolled to another principal';
-      throw new KeygateError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+      throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
     }
-    this.#engine.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
+    this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
     return certificateView(cert, row.name);
   }
 
   /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
   putSenderKey(token: string, principal: string, jwk: unknown): { jkt: string } {
-    this.#engine.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
-    const row = this.#engine.principalOrThrow(principal);
+    this.#ctx.auth.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
+    const row = this.#ctx.auth.principalOrThrow(principal);
     const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
-    this.#engine.store.putPrincipal({ ...row, senderKey });
+    this.#ctx.store.putPrincipal({ ...row, senderKey });
     return { jkt: senderKey.jkt };
   }
 
   readPolicy(token: string): ProvisioningPolicy {
-    this.#engine.authorizeOperation(token, 'policy.read');
+    this.#ctx.auth.authorizeOperation(token, 'policy.read');
     return this.#policy();
   }
 
   /** Sets one provisioning parameter (operation 48); unknown name NOT_FOUND, wrong type BAD_REQUEST. */
   setPolicy(token: string, name: string, value: unknown): ProvisioningPolicy {
-    this.#engine.authorizeOperation(token, 'policy.write');
+    this.#ctx.auth.authorizeOperation(token, 'policy.write');
     const policy = { ...this.#policy(), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
-    this.#engine.store.putSetting('policy', JSON.stringify(policy));
+    this.#ctx.store.putSetting('policy', JSON.stringify(policy));
     return policy;
   }
 
   /** First leg of certificate login: 32 random bytes, single use, valid 60 s. */
   certificateChallenge(pem: string): { challengeId: string; challenge: string; expiresAt: number } {
     const cert = parseCertificate(pem);
-    const now = this.#engine.now();
+    const now = this.#ctx.now();
     for (const [id, pending] of this.#challenges) if (pending.expiresAt <= now) this.#challenges.delete(id);
-    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeygateError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
-    const challengeId = Buffer.from(this.#engine.random.bytes(16)).toString('base64url');
-    const challenge = Buffer.from(this.#engine.random.bytes(32));
+    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeyServerError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
+    const challengeId = Buffer.from(this.#ctx.random.bytes(16)).toString('base64url');
+    const challenge = Buffer.from(this.#ctx.random.bytes(32));
     const expiresAt = now + CHALLENGE_MS;
     this.#challenges.set(challengeId, { certPem: cert.toString(), challenge, expiresAt });
     return { challengeId, challenge: challenge.toString('base64url'), expiresAt };
@@ -122,13 +122,13 @@ export class IdentityOperations {
   certificateLogin(challengeId: string, signature: Buffer): MintedToken {
     const pending = this.#challenges.get(challengeId);
     this.#challenges.delete(challengeId);
-    if (!pending || pending.expiresAt <= this.#engine.now()) throw new WrongCredentialError('empty data: unknown or expired challenge');
+    if (!pending || pending.expiresAt <= this.#ctx.now()) throw new WrongCredentialError('empty data: unknown or expired challenge');
     const cert = new X509Certificate(pending.certPem);
     if (!verifyChallengeSignature(cert.publicKey, pending.challenge, signature)) {
       throw new WrongCredentialError('credential refused: the signature does not verify');
     }
     const principal = this.#principalForCertificate(cert);
-    const { token, expiresAt } = this.#engine.issueToken(principal);
+    const { token, expiresAt } = issueToken(this.#ctx, principal);
     return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
   }
 
@@ -137,22 +137,22 @@ export class IdentityOperations {
    * minter holds on each key; a scoped token cannot mint further sessions.
    */
   mintScoped(token: string, request: { objects: readonly string[]; rights?: readonly string[]; ttlMs: number }) {
-    const caller = this.#engine.authenticate(token);
-    this.#engine.requireOperation(caller, 'session.scope');
+    const caller = this.#ctx.auth.authenticate(token);
+    this.#ctx.auth.requireOperation(caller, 'session.scope');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
-      throw new KeygateError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
+      throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
     const scope: Record<string, Right[]> = {};
     for (const ttag of request.objects) {
-      const held = effectiveRights(aclOf(this.#engine.keyOrThrow(ttag)), this.#engine.requesterOf(caller.principal));
+      const held = effectiveRights(aclOf(this.#ctx.auth.keyOrThrow(ttag)), this.#ctx.auth.requesterOf(caller.principal));
       const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
       if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
         throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');
       }
       scope[ttag] = rights;
     }
-    const minted = this.#engine.issueToken(caller.principal, { ttlMs: request.ttlMs, scope, notAfter: caller.token.expiresAt });
+    const minted = issueToken(this.#ctx, caller.principal, { ttlMs: request.ttlMs, scope, notAfter: caller.token.expiresAt });
     return { ...minted, identity: identityOf(caller.principal), scope };
   }
 
@@ -161,23 +161,23 @@ export class IdentityOperations {
    * Only a principal holding `session.delegate` may mint one, and not from a minted session.
    */
   mintDelegated(token: string, target: { principal?: string; certificate?: string }): MintedToken & { actingFor: string } {
-    const caller = this.#engine.authenticate(token);
-    this.#engine.requireOperation(caller, 'session.delegate');
+    const caller = this.#ctx.auth.authenticate(token);
+    this.#ctx.auth.requireOperation(caller, 'session.delegate');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
-      throw new KeygateError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
+      throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     let principal: PrincipalRow | undefined;
     if (target.certificate !== undefined) principal = this.#principalForCertificate(parseCertificate(target.certificate));
-    else principal = this.#engine.store.principalByName(target.principal ?? '');
+    else principal = this.#ctx.store.principalByName(target.principal ?? '');
     if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
-    if (principal.disabled) throw new KeygateError('ROLE_DENIED', `principal ${principal.name} is disabled`);
-    const { token: minted, expiresAt } = this.#engine.issueToken(principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
+    if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+    const { token: minted, expiresAt } = issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
   }
 
   #principalForCertificate(cert: X509Certificate): PrincipalRow {
-    const store = this.#engine.store;
-    const chain = chainToAuthority(cert, this.#authorities(), this.#engine.now());
+    const store = this.#ctx.store;
+    const chain = chainToAuthority(cert, this.#authorities(), this.#ctx.now());
     if (!chain.trusted) throw new WrongCredentialError(`credential refused: ${chain.reason}`);
     const enrolled = store.certificate(certificateId(cert));
     let principal = enrolled?.role === 'enrolled' ? store.principalById(enrolled.principalId ?? '') : undefined;
@@ -192,9 +192,9 @@ export class IdentityOperations {
     if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const name = subjectAttribute(cert, policy.nameAttribute);
     if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has no ${policy.nameAttribute}`);
-    const store = this.#engine.store;
+    const store = this.#ctx.store;
     if (!store.principalByName(name)) {
-      const created = this.#engine.createPrincipal({ name, kind: 'user', roles: policy.defaultRoles });
+      const created = createPrincipal(this.#ctx, { name, kind: 'user', roles: policy.defaultRoles });
       // A new principal joins the policy's default groups that exist (a group made later is not joined).
       for (const groupName of policy.defaultGroups) {
         const group = store.principalByName(groupName);
@@ -202,16 +202,16 @@ export class IdentityOperations {
       }
     }
     const row = store.principalByName(name)!;
-    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#engine.now() });
+    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
     return row;
   }
 
   #authorities(): X509Certificate[] {
-    return this.#engine.store.certificates('authority').map((row) => new X509Certificate(row.pem));
+    return this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
   }
 
   #policy(): ProvisioningPolicy {
-    const stored = this.#engine.store.setting('policy');
+    const stored = this.#ctx.store.setting('policy');
     return stored === undefined ? DEFAULT_POLICY : (JSON.parse(stored) as ProvisioningPolicy);
   }
 }

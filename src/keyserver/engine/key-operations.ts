@@ -1,12 +1,11 @@
-import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../domain/acl/acl.js';
-import { OutOfScopeError } from '../../domain/acl/acl.errors.js';
-import { effectiveRights } from '../../domain/acl/evaluate-access.js';
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
-import type { Identity } from '../../domain/identity/identity.js';
-import { KeyExpiredError } from '../../domain/key/key.errors.js';
-import type { KeyView, NewKey } from '../../domain/key/key-view.js';
-import { isKeyLength, nidForKeyLength } from '../../domain/keywrap/key-length.js';
-import type { KeyServerEngine } from './engine.js';
+import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
+import { BadRequestError, KeyExpiredError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
+import { effectiveRights } from '../model/evaluate-access.js';
+import type { Identity } from '../../wire/identity.js';
+import type { KeyView, NewKey } from '../../wire/key-view.js';
+import { isKeyLength } from '../../wire/key-length.js';
+import { nidForKeyLength } from '../model/key-length.js';
+import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
 
@@ -24,80 +23,80 @@ export interface AclEntryView {
  * export, grant, revoke). Order of checks: role, then the key's ACL, then a scoped token's list.
  */
 export class KeyOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   /** Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label and expiry. */
   generate(token: string, options: NewKey): { ttag: string } {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'keys.create');
-    engine.requireScope(caller, undefined, 'manage');
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'keys.create');
+    ctx.auth.requireScope(caller, undefined, 'manage');
     if (!isKeyLength(options.keyLen)) throw new BadRequestError('keyLen: must be 16, 24 or 32');
     if (options.label !== undefined && (typeof options.label !== 'string' || options.label.length > LABEL_MAX)) {
       throw new BadRequestError(`label: a string of at most ${LABEL_MAX} characters`);
     }
-    if (options.expiresAt !== undefined && !(Number.isSafeInteger(options.expiresAt) && options.expiresAt > engine.now())) {
+    if (options.expiresAt !== undefined && !(Number.isSafeInteger(options.expiresAt) && options.expiresAt > ctx.now())) {
       throw new BadRequestError('expiresAt: must be in the future');
     }
     const row: KeyRow = {
-      ttag: Buffer.from(engine.random.bytes(TTAG_BYTES)).toString('base64'),
+      ttag: Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64'),
       nid: nidForKeyLength(options.keyLen),
-      material: Buffer.from(engine.random.bytes(options.keyLen)),
+      material: Buffer.from(ctx.random.bytes(options.keyLen)),
       owner: caller.principal.principalId,
       acl: new Map(),
-      createdAt: engine.now(),
+      createdAt: ctx.now(),
       expired: false,
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
     };
-    engine.store.putKey(row);
+    ctx.store.putKey(row);
     return { ttag: row.ttag };
   }
 
   /** The key view (operation 14): needs `read`. */
   view(token: string, ttag: string): KeyView {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'keys.read');
-    return keyView(engine.authorizeKey(caller, ttag, 'read'), engine.store, engine.now());
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'keys.read');
+    return keyView(ctx.auth.authorizeKey(caller, ttag, 'read'), ctx.store, ctx.now());
   }
 
   /** The raw data key for a caller holding `export`; an expired key is KEY_EXPIRED. */
   exportKey(token: string, ttag: string): { nid: number; key: Buffer } {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'keys.export');
-    const key = engine.authorizeKey(caller, ttag, 'export');
-    if (isExpired(key, engine.now())) throw new KeyExpiredError();
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'keys.export');
+    const key = ctx.auth.authorizeKey(caller, ttag, 'export');
+    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     return { nid: key.nid, key: Buffer.from(key.material) };
   }
 
   /** Expires the key for good (operation 16); owner only. Expiring an expired key changes nothing. */
   expire(token: string, ttag: string): KeyView {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'keys.expire');
-    const key = engine.ownedKey(caller.principal, ttag, 'expire');
-    engine.requireScope(caller, ttag, 'manage');
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'keys.expire');
+    const key = ctx.auth.ownedKey(caller.principal, ttag, 'expire');
+    ctx.auth.requireScope(caller, ttag, 'manage');
     const expired: KeyRow = { ...key, expired: true };
-    engine.store.putKey(expired);
-    return keyView(expired, engine.store, engine.now());
+    ctx.store.putKey(expired);
+    return keyView(expired, ctx.store, ctx.now());
   }
 
   /** The key's access list (operation 17); owner only. Entries of deleted principals are gone. */
   readAcl(token: string, ttag: string): { owner: Identity; entries: AclEntryView[] } {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'acl.read');
-    const key = engine.ownedKey(caller.principal, ttag, 'read acl');
-    engine.requireScope(caller, ttag, 'manage');
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'acl.read');
+    const key = ctx.auth.ownedKey(caller.principal, ttag, 'read acl');
+    ctx.auth.requireScope(caller, ttag, 'manage');
     const entries: AclEntryView[] = [];
     for (const [principalId, rights] of key.acl) {
-      const row = engine.store.principalById(principalId);
+      const row = ctx.store.principalById(principalId);
       if (row) entries.push({ principal: identityOf(row), rights: [...rights] });
     }
     entries.sort((a, b) => a.principal.user.localeCompare(b.principal.user));
@@ -106,12 +105,12 @@ export class KeyOperations {
 
   /** Sets (replaces) a principal's rights on the key (operation 18, seven-operation grant); owner only. */
   grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): Identity {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'acl.write');
-    const key = engine.ownedKey(caller.principal, ttag, 'grant');
-    engine.requireScope(caller, ttag, 'manage');
-    const grantee = engine.store.principalByName(principal);
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'acl.write');
+    const key = ctx.auth.ownedKey(caller.principal, ttag, 'grant');
+    ctx.auth.requireScope(caller, ttag, 'manage');
+    const grantee = ctx.store.principalByName(principal);
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     if (grantee.principalId === key.owner) throw new BadRequestError('the owner already holds every right');
     if (rights.length === 0) throw new BadRequestError('rights: at least one right is required');
@@ -119,22 +118,22 @@ export class KeyOperations {
     if (unknown !== undefined) throw new BadRequestError(`rights: unknown right ${String(unknown)}`);
     const acl = new Map(key.acl);
     acl.set(grantee.principalId, RIGHTS.filter((right) => rights.includes(right)));
-    engine.store.putKey({ ...key, acl });
+    ctx.store.putKey({ ...key, acl });
     return identityOf(grantee);
   }
 
   /** Removes a principal's entry (operation 19, seven-operation revoke); owner only. Idempotent. */
   revoke(token: string, ttag: string, principal: string): void {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'acl.write');
-    const key = engine.ownedKey(caller.principal, ttag, 'revoke');
-    engine.requireScope(caller, ttag, 'manage');
-    const grantee = engine.store.principalByName(principal);
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'acl.write');
+    const key = ctx.auth.ownedKey(caller.principal, ttag, 'revoke');
+    ctx.auth.requireScope(caller, ttag, 'manage');
+    const grantee = ctx.store.principalByName(principal);
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     const acl = new Map(key.acl);
     acl.delete(grantee.principalId);
-    engine.store.putKey({ ...key, acl });
+    ctx.store.putKey({ ...key, acl });
   }
 
   /**
@@ -142,13 +141,13 @@ export class KeyOperations {
    * ownership; a scoped token sees only what its scope leaves of them.
    */
   access(token: string, ttag: string): { rights: Right[] } {
-    const engine = this.#engine;
-    const caller = engine.authenticate(token);
-    engine.requireOperation(caller, 'acl.access');
-    const key = engine.keyOrThrow(ttag);
+    const ctx = this.#ctx;
+    const caller = ctx.auth.authenticate(token);
+    ctx.auth.requireOperation(caller, 'acl.access');
+    const key = ctx.auth.keyOrThrow(ttag);
     const scope = caller.token.scope;
     if (scope !== undefined && scope[ttag] === undefined) throw new OutOfScopeError('the session is scoped to other keys');
-    const held = effectiveRights(aclOf(key), requesterOf(caller.principal, engine.store));
+    const held = effectiveRights(aclOf(key), requesterOf(caller.principal, ctx.store));
     return { rights: scope === undefined ? held : held.filter((right) => scope[ttag]!.includes(right)) };
   }
 }

@@ -1,5 +1,5 @@
-import { BadRequestError, KeygateError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
+import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
+import type { ListResult } from '../../wire/list-result.js';
 import {
   PRINCIPAL_KINDS,
   type NewPrincipal,
@@ -7,10 +7,11 @@ import {
   type PrincipalChanges,
   type PrincipalQuery,
   type PrincipalView,
-} from '../../domain/principal/principal.js';
-import { SRP_GROUP_2048 } from '../../domain/srp/srp-group.js';
-import type { SrpVerifier } from '../../domain/srp/srp-server.js';
-import type { KeyServerEngine } from './engine.js';
+} from '../../wire/principal.js';
+import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
+import type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
+import type { EngineContext } from './engine-context.js';
+import { createPrincipal } from './principal-factory.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';
 import { principalView, principalViews } from './engine-views.js';
@@ -23,41 +24,41 @@ const DISPLAY_NAME_MAX = 256;
  * change its own password. A password arrives as an SRP verifier made by the gateway.
  */
 export class PrincipalOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   /** Principals by name, a page at a time; `cursor` is the opaque `next` of the previous page. */
   list(token: string, query: PrincipalQuery): ListResult<PrincipalView> {
-    this.#engine.authorizeOperation(token, 'principals.list');
+    this.#ctx.auth.authorizeOperation(token, 'principals.list');
     if (query.kind !== undefined && !PRINCIPAL_KINDS.includes(query.kind)) throw new BadRequestError('kind: must be user, group or service');
-    const store = this.#engine.store;
+    const store = this.#ctx.store;
     const page = pageOf(query, 'principals', (after, count) => store.principalsAfter(after, count, query.kind), (row) => row.name);
     return { ...page, items: page.items.map(principalView) };
   }
 
   create(token: string, input: NewPrincipal): PrincipalView {
-    this.#engine.authorizeOperation(token, 'principals.create');
+    this.#ctx.auth.authorizeOperation(token, 'principals.create');
     if (!PRINCIPAL_KINDS.includes(input.kind)) throw new BadRequestError('kind: must be user, group or service');
     this.#checkDisplayName(input.displayName);
     if (input.roles !== undefined) this.#checkRoles(input.roles);
     const srp = input.verifier === undefined ? undefined : decodeVerifier(input.verifier);
-    this.#engine.createPrincipal({ name: input.name, kind: input.kind, displayName: input.displayName, roles: input.roles, srp });
-    return principalView(this.#engine.principalOrThrow(input.name));
+    createPrincipal(this.#ctx, { name: input.name, kind: input.kind, displayName: input.displayName, roles: input.roles, srp });
+    return principalView(this.#ctx.auth.principalOrThrow(input.name));
   }
 
   /** Operation 23: admin (or auditor) reads anyone, a user itself. */
   read(token: string, name: string): PrincipalView {
-    this.#engine.authorizeOwnOr(token, name, 'principals.read.own', 'principals.read');
-    return principalView(this.#engine.principalOrThrow(name));
+    this.#ctx.auth.authorizeOwnOr(token, name, 'principals.read.own', 'principals.read');
+    return principalView(this.#ctx.auth.principalOrThrow(name));
   }
 
   /** Operation 24: only the fields given change. Disabling a principal ends its tokens; not oneself. */
   update(token: string, name: string, changes: PrincipalChanges): PrincipalView {
-    const caller = this.#engine.authorizeOperation(token, 'principals.update');
-    const row = this.#engine.principalOrThrow(name);
+    const caller = this.#ctx.auth.authorizeOperation(token, 'principals.update');
+    const row = this.#ctx.auth.principalOrThrow(name);
     if (changes.disabled === true && caller.principal.principalId === row.principalId) refuseSelf('disable');
     this.#checkDisplayName(changes.displayName);
     if (changes.roles !== undefined) this.#checkRoles(changes.roles);
@@ -68,17 +69,17 @@ export class PrincipalOperations {
       ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
       ...(changes.roles === undefined ? {} : { roles: [...new Set(changes.roles)] }),
     };
-    this.#engine.store.putPrincipal(updated);
-    if (updated.disabled) this.#engine.store.deleteTokensOf(row.principalId);
+    this.#ctx.store.putPrincipal(updated);
+    if (updated.disabled) this.#ctx.store.deleteTokensOf(row.principalId);
     return principalView(updated);
   }
 
   /** Operation 25: the principal, its tokens, its memberships and its enrolled certificates go; not oneself. */
   remove(token: string, name: string): void {
-    const caller = this.#engine.authorizeOperation(token, 'principals.delete');
-    const row = this.#engine.principalOrThrow(name);
+    const caller = this.#ctx.auth.authorizeOperation(token, 'principals.delete');
+    const row = this.#ctx.auth.principalOrThrow(name);
     if (caller.principal.principalId === row.principalId) refuseSelf('delete');
-    const store = this.#engine.store;
+    const store = this.#ctx.store;
     store.deleteTokensOf(row.principalId);
     store.deleteMembershipsOf(row.principalId);
     for (const cert of store.certificates('enrolled')) if (cert.principalId === row.principalId) store.deleteCertificate(cert.id);
@@ -87,17 +88,17 @@ export class PrincipalOperations {
 
   /** Operation 26: admin for anyone, a user or service for itself. Groups have no password. */
   setPassword(token: string, name: string, verifier: PasswordVerifier): void {
-    this.#engine.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
-    const row = this.#engine.principalOrThrow(name);
+    this.#ctx.auth.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
+    const row = this.#ctx.auth.principalOrThrow(name);
     if (row.kind === 'group') throw new BadRequestError('password: a group has no password');
-    this.#engine.store.putPrincipal({ ...row, srp: decodeVerifier(verifier) });
+    this.#ctx.store.putPrincipal({ ...row, srp: decodeVerifier(verifier) });
   }
 
   /** Operation 27: the groups the principal belongs to (the principal itself may read them too). */
   groups(token: string, name: string): ListResult<PrincipalView> {
-    this.#engine.authorizeOwnOr(token, name, 'principals.read.own', 'principals.groups');
-    const row = this.#engine.principalOrThrow(name);
-    return { items: principalViews(this.#engine.store, this.#engine.store.groupIdsOf(row.principalId)), complete: true };
+    this.#ctx.auth.authorizeOwnOr(token, name, 'principals.read.own', 'principals.groups');
+    const row = this.#ctx.auth.principalOrThrow(name);
+    return { items: principalViews(this.#ctx.store, this.#ctx.store.groupIdsOf(row.principalId)), complete: true };
   }
 
   #checkDisplayName(displayName: unknown): void {
@@ -108,7 +109,7 @@ export class PrincipalOperations {
   }
 
   #checkRoles(roles: readonly string[]): void {
-    const unknown = roles.find((role) => typeof role !== 'string' || roleOperations(this.#engine.store, role) === undefined);
+    const unknown = roles.find((role) => typeof role !== 'string' || roleOperations(this.#ctx.store, role) === undefined);
     if (unknown !== undefined) throw new BadRequestError(`roles: no such role ${String(unknown)}`);
   }
 }
@@ -116,7 +117,7 @@ export class PrincipalOperations {
 /** Disabling or deleting oneself would end the very session asking, and may leave no administrator. */
 function refuseSelf(action: string): never {
   const reason = `a principal cannot ${action} itself`;
-  throw new KeygateError('CONFLICT', reason, { reason });
+  throw new KeyServerError('CONFLICT', reason, { reason });
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -1,9 +1,8 @@
-import { BadRequestError, NotFoundError } from '../../domain/errors/index.js';
-import type { ListResult } from '../../domain/list/list-result.js';
-import type { HeldOperations } from '../../domain/roles/held-operations.js';
-import type { RoleView } from '../../domain/roles/role.js';
-import { OPERATIONS, isOperation } from '../../domain/roles/operations.js';
-import type { KeyServerEngine } from './engine.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
+import type { ListResult } from '../../wire/list-result.js';
+import type { HeldOperations, RoleView } from '../../wire/role.js';
+import { OPERATIONS, isOperation } from '../../wire/operations.js';
+import type { EngineContext } from './engine-context.js';
 import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';
 
 const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -13,10 +12,10 @@ const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * defaults until redefined; `admin` holds every operation and cannot be redefined.
  */
 export class RoleOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
   }
 
   /**
@@ -25,34 +24,34 @@ export class RoleOperations {
    * the audit log) from this answer.
    */
   held(token: string): HeldOperations {
-    const caller = this.#engine.authenticate(token);
-    const held = principalOperations(this.#engine.store, caller.principal);
+    const caller = this.#ctx.auth.authenticate(token);
+    const held = principalOperations(this.#ctx.store, caller.principal);
     return { operations: OPERATIONS.filter((operation) => held.has(operation)), scoped: caller.token.scope !== undefined };
   }
 
   list(token: string): ListResult<RoleView> {
-    this.#engine.authorizeOperation(token, 'roles.read');
-    const store = this.#engine.store;
+    this.#ctx.auth.authorizeOperation(token, 'roles.read');
+    const store = this.#ctx.store;
     return { items: roleNames(store).map((name) => ({ name, operations: [...(roleOperations(store, name) ?? [])] })), complete: true };
   }
 
   read(token: string, name: string): RoleView {
-    this.#engine.authorizeOperation(token, 'roles.read');
-    const operations = roleOperations(this.#engine.store, name);
+    this.#ctx.auth.authorizeOperation(token, 'roles.read');
+    const operations = roleOperations(this.#ctx.store, name);
     if (operations === undefined) throw new NotFoundError(`no such role: ${name}`);
     return { name, operations: [...operations] };
   }
 
   /** Defines or redefines a role; an unknown operation id is BAD_REQUEST. */
   put(token: string, name: string, operations: readonly string[]): RoleView {
-    this.#engine.authorizeOperation(token, 'roles.write');
+    this.#ctx.auth.authorizeOperation(token, 'roles.write');
     if (!ROLE_NAME.test(name)) throw new BadRequestError(`role: invalid role name ${name}`);
     if (name === FIXED_ROLE) throw new BadRequestError('role: admin holds every operation and cannot be redefined');
     if (!Array.isArray(operations)) throw new BadRequestError('operations: an array of operation ids');
     const unknown = operations.find((operation) => typeof operation !== 'string' || !isOperation(operation));
     if (unknown !== undefined) throw new BadRequestError(`operations: unknown operation id ${String(unknown)}`);
     const canonical = OPERATIONS.filter((operation) => operations.includes(operation));
-    this.#engine.store.putRole({ name, operations: canonical });
+    this.#ctx.store.putRole({ name, operations: canonical });
     return { name, operations: canonical };
   }
 }

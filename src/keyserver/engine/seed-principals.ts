@@ -1,4 +1,4 @@
-import type { RandomSource } from '../../domain/random-source.js';
+import type { RandomSource } from '../model/random-source.js';
 import type { KeyServerEngine, NewPrincipal } from './engine.js';
 
 export interface PrincipalSeeding {

@@ -1,35 +1,43 @@
-import type { ListResult } from '../../domain/list/list-result.js';
-import { redactSecrets } from '../../domain/secret/redact-secrets.js';
-import type { KeyServerVersion, ServerParameter } from '../../domain/server/server.js';
-import type { KeyServerEngine } from './engine.js';
+import type { ListResult } from '../../wire/list-result.js';
+import { redactSecrets } from '../../wire/redact-secrets.js';
+import type { KeyServerVersion, ServerParameter } from '../../wire/server.js';
+import type { EngineContext } from './engine-context.js';
+
+/** What the key server says of itself: its version and how it was started. */
+export interface ServerDescription {
+  readonly version: string;
+  readonly config: Readonly<Record<string, unknown>>;
+}
 
 /** Server administration (api-surface.md operations 43-46). */
 export class ServerOperations {
-  readonly #engine: KeyServerEngine;
+  readonly #ctx: EngineContext;
+  readonly #about: ServerDescription;
 
-  constructor(engine: KeyServerEngine) {
-    this.#engine = engine;
+  constructor(ctx: EngineContext, about: ServerDescription) {
+    this.#ctx = ctx;
+    this.#about = about;
   }
 
   version(token: string): KeyServerVersion {
-    this.#engine.authorizeOperation(token, 'server.version');
-    return { keyServer: this.#engine.version };
+    this.#ctx.auth.authorizeOperation(token, 'server.version');
+    return { keyServer: this.#about.version };
   }
 
   /** How the key server was started, with every secret redacted. */
   config(token: string): Record<string, unknown> {
-    this.#engine.authorizeOperation(token, 'server.config');
-    return redactSecrets({ version: this.#engine.version, ...this.#engine.config }) as Record<string, unknown>;
+    this.#ctx.auth.authorizeOperation(token, 'server.config');
+    return redactSecrets({ version: this.#about.version, ...this.#about.config }) as Record<string, unknown>;
   }
 
   parameters(token: string): ListResult<ServerParameter> {
-    this.#engine.authorizeOperation(token, 'server.parameters.read');
-    return { items: this.#engine.parameters.list(), complete: true };
+    this.#ctx.auth.authorizeOperation(token, 'server.parameters.read');
+    return { items: this.#ctx.parameters.list(), complete: true };
   }
 
   /** Unknown name: NOT_FOUND; wrong type or out of range: BAD_REQUEST. */
   setParameter(token: string, name: string, value: unknown): ServerParameter {
-    this.#engine.authorizeOperation(token, 'server.parameters.write');
-    return this.#engine.parameters.set(name, value);
+    this.#ctx.auth.authorizeOperation(token, 'server.parameters.write');
+    return this.#ctx.parameters.set(name, value);
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../domain/acl/acl.js';
-import { PRINCIPAL_KINDS } from '../../domain/principal/principal.js';
-import { KEY_LENGTHS } from '../../domain/keywrap/key-length.js';
+import { RIGHTS } from '../../wire/acl.js';
+import { PRINCIPAL_KINDS } from '../../wire/principal.js';
+import { KEY_LENGTHS } from '../../wire/key-length.js';
 
 /**
  * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../../domain/acl/acl.js';
+import { RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';

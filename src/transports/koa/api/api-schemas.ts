@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseTtag } from '../../../domain/key/ttag.js';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../domain/list/list-result.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, as in seed 000). */
 export const base64 = z.string().max(1_500_000).regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');

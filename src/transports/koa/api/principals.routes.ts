@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRINCIPAL_KINDS } from '../../../domain/principal/principal.js';
+import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';

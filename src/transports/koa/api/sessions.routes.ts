@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../../domain/acl/acl.js';
+import { RIGHTS } from '../../../wire/acl.js';
 import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';

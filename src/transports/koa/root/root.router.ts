@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
-import { GRANT_RIGHTS } from '../../../domain/acl/acl.js';
+import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';

@@ -1,4 +1,5 @@
-import { RIGHTS, type KeyAccessList, type Requester, type Right } from './acl.js';
+import { RIGHTS, type Right } from '../../wire/acl.js';
+import type { KeyAccessList, Requester } from './acl.js';
 
 /**
  * The effective rights of a requester on a key: all of them for the owner, otherwise the union of its

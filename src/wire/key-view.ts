@@ -1,5 +1,5 @@
-import type { Identity } from '../identity/identity.js';
-import type { KeyLength } from '../keywrap/key-length.js';
+import type { Identity } from './identity.js';
+import type { KeyLength } from './key-length.js';
 
 /** A key's state: an expired key refuses export and cryptography (api-surface.md operation 16). */
 export type KeyState = 'active' | 'expired';
@@ -26,3 +26,6 @@ export interface NewKey {
   readonly label?: string | undefined;
   readonly expiresAt?: number | undefined;
 }
+
+/** Seed 000 §2: `algo` is a fixed label for the delivered data key, not derived from it. */
+export const EXPORT_ALGO = 'aes-128-cbc';

@@ -8,15 +8,3 @@ export const GRANT_RIGHTS: readonly Right[] = ['read', 'export'];
 export function isRight(value: string): value is Right {
   return (RIGHTS as readonly string[]).includes(value);
 }
-
-/** The access list of one key: its owner and the principals granted rights on it. */
-export interface KeyAccessList {
-  readonly owner: string;
-  readonly entries: ReadonlyMap<string, readonly Right[]>;
-}
-
-/** The principal asking, and the groups it belongs to (group entries count for members). */
-export interface Requester {
-  readonly principalId: string;
-  readonly groupIds: readonly string[];
-}

@@ -1,4 +1,4 @@
-import { OPERATIONS, type Operation } from './operations.js';
+import { OPERATIONS, type Operation } from '../../wire/operations.js';
 
 const USER: readonly Operation[] = [
   'session.read',

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../../src/domain/crypto/data-crypto.js';
+import { gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../../../src/keyserver/model/data-crypto.js';
 
 const iv = Buffer.alloc(12, 7);
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { redactSecrets } from '../../src/domain/secret/redact-secrets.js';
+import { redactSecrets } from '../../src/wire/redact-secrets.js';
 
 test('redacts secret-named settings at any depth and keeps the rest', (t) => {
   const config = {

@@ -1,42 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { RandomSource } from '../random-source.js';
-import { SRP_GROUP_2048, type SrpGroup } from './srp-group.js';
-import { SrpProtocolError } from './srp.errors.js';
+import type { RandomSource } from './random-source.js';
+import { SRP_GROUP_2048, type SrpGroup } from '../../wire/srp/srp-group.js';
+import { WrongCredentialError } from './key-server-errors.js';
 import {
   clientProof,
   hash,
   modPow,
   multiplier,
   pad,
-  privateValue,
   scrambler,
   serverProof,
   toBigInt,
-  toBytes,
-} from './srp-math.js';
+} from '../../wire/srp/srp-math.js';
 
-/** The verifier record a key server keeps instead of a password. */
-export interface SrpVerifier {
-  readonly salt: Buffer;
-  readonly verifier: Buffer;
-}
+
+export type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
 
 /** The server's ephemeral: secret `b` and public `B = k*v + g^b mod N`. */
 export interface SrpServerEphemeral {
   readonly b: bigint;
   readonly B: bigint;
-}
-
-/** Makes the salt (16 random bytes) and verifier `v = g^x mod N` for a new password. */
-export function srpCreateVerifier(
-  user: string,
-  password: string,
-  random: RandomSource,
-  group: SrpGroup = SRP_GROUP_2048,
-): SrpVerifier {
-  const salt = Buffer.from(random.bytes(16));
-  const v = modPow(group.g, privateValue(salt, user, password), group.N);
-  return { salt, verifier: toBytes(v, group.byteLength) };
 }
 
 /** SRP-6a server step 1: draw `b` and compute `B`. */
@@ -60,7 +43,7 @@ export function srpServerVerify(
   group: SrpGroup = SRP_GROUP_2048,
 ): { M2: Buffer; K: Buffer } {
   const { N } = group;
-  if (input.A % N === 0n || input.A <= 0n || input.A >= N) throw new SrpProtocolError('illegal client value A');
+  if (input.A % N === 0n || input.A <= 0n || input.A >= N) throw new WrongCredentialError('illegal client value A');
   const { b, B } = input.ephemeral;
   const u = scrambler(group, input.A, B);
   const v = toBigInt(input.verifier);
@@ -68,7 +51,7 @@ export function srpServerVerify(
   const K = hash(pad(group, S));
   const expected = clientProof(group, input.user, input.salt, input.A, B, K);
   if (input.M1.length !== expected.length || !timingSafeEqual(expected, input.M1)) {
-    throw new SrpProtocolError('WRONG_CREDENTIAL');
+    throw new WrongCredentialError('WRONG_CREDENTIAL');
   }
   return { M2: serverProof(group, input.A, input.M1, K), K };
 }

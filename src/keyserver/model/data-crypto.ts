@@ -1,7 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { BadRequestError } from '../errors/common.errors.js';
-import type { KeyLength } from '../keywrap/key-length.js';
-import { DecryptFailedError } from './crypto.errors.js';
+import { MAC_ALG, type GcmAlg } from '../../wire/crypto-messages.js';
+import type { KeyLength } from '../../wire/key-length.js';
+import { BadRequestError, DecryptFailedError } from './key-server-errors.js';
+
+export { MAC_ALG, type GcmAlg };
 
 /**
  * Data cryptography under a raw data key (api-surface.md "Decisions", Identity and keys): AES-GCM of
@@ -11,8 +13,6 @@ import { DecryptFailedError } from './crypto.errors.js';
 export const GCM_IV_BYTES = 12;
 export const GCM_TAG_BYTES = 16;
 
-export type GcmAlg = 'A128GCM' | 'A192GCM' | 'A256GCM';
-export const MAC_ALG = 'HS256';
 
 const ALG_BY_LENGTH: Readonly<Record<KeyLength, GcmAlg>> = { 16: 'A128GCM', 24: 'A192GCM', 32: 'A256GCM' };
 

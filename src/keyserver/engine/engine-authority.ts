@@ -1,0 +1,94 @@
+import type { Right } from '../../wire/acl.js';
+import type { Operation } from '../../wire/operations.js';
+import type { Requester } from '../model/acl.js';
+import { canUse, isOwner } from '../model/evaluate-access.js';
+import { AclDeniedError, NotFoundError, OutOfScopeError, RoleDeniedError, SessionExpiredError } from '../model/key-server-errors.js';
+import type { EngineAuthority, TokenContext } from './engine-context.js';
+import type { KeyRow, PrincipalRow } from './engine-model.js';
+import { principalOperations } from './engine-roles.js';
+import type { EngineStore } from './engine-store.port.js';
+import { hashToken } from './engine-tokens.js';
+import { aclOf, requesterOf } from './engine-views.js';
+
+/** The engine's checks over its store and clock (see EngineAuthority for the order of checks). */
+export class StoreAuthority implements EngineAuthority {
+  readonly #store: EngineStore;
+  readonly #now: () => number;
+
+  constructor(store: EngineStore, now: () => number) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  authenticate(token: string): TokenContext {
+    const row = this.#store.token(hashToken(token));
+    if (!row) throw new SessionExpiredError('invalid token');
+    if (row.expiresAt !== undefined && row.expiresAt <= this.#now()) {
+      this.#store.deleteToken(row.tokenHash);
+      throw new SessionExpiredError('token expired');
+    }
+    const principal = this.#store.principalById(row.principalId);
+    if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
+    return { principal, token: row };
+  }
+
+  /** A principal's operations are the union of its roles and its groups' roles. */
+  requireOperation(caller: TokenContext, operation: Operation): void {
+    if (!principalOperations(this.#store, caller.principal).has(operation)) {
+      throw new RoleDeniedError(`${operation}: not permitted for ${caller.principal.name}`);
+    }
+  }
+
+  authorizeOperation(token: string, operation: Operation): TokenContext {
+    const caller = this.authenticate(token);
+    this.requireOperation(caller, operation);
+    this.requireScope(caller, undefined, 'manage');
+    return caller;
+  }
+
+  authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): TokenContext {
+    const caller = this.authenticate(token);
+    const held = principalOperations(this.#store, caller.principal);
+    if (!(caller.principal.name === principal && held.has(own))) this.requireOperation(caller, any);
+    this.requireScope(caller, undefined, 'manage');
+    return caller;
+  }
+
+  requireScope(caller: TokenContext, ttag: string | undefined, right: Right | 'manage'): void {
+    const scope = caller.token.scope;
+    if (scope === undefined) return;
+    const rights = ttag === undefined ? undefined : scope[ttag];
+    if (rights === undefined || right === 'manage' || !rights.includes(right)) throw new OutOfScopeError();
+  }
+
+  authorizeKey(caller: TokenContext, ttag: string, right: Right): KeyRow {
+    const key = this.keyOrThrow(ttag);
+    if (!canUse(aclOf(key), this.requesterOf(caller.principal), right)) {
+      throw new AclDeniedError(`${right}: not the owner and not granted`);
+    }
+    this.requireScope(caller, ttag, right);
+    return key;
+  }
+
+  ownedKey(caller: PrincipalRow, ttag: string, operation: string): KeyRow {
+    const key = this.keyOrThrow(ttag);
+    if (!isOwner(aclOf(key), this.requesterOf(caller))) throw new AclDeniedError(`${operation}: only the owner may do this`);
+    return key;
+  }
+
+  requesterOf(principal: PrincipalRow): Requester {
+    return requesterOf(principal, this.#store);
+  }
+
+  principalOrThrow(name: string): PrincipalRow {
+    const row = this.#store.principalByName(name);
+    if (!row) throw new NotFoundError(`no such principal: ${name}`);
+    return row;
+  }
+
+  keyOrThrow(ttag: string): KeyRow {
+    const key = this.#store.key(ttag);
+    if (!key) throw new NotFoundError('no such key');
+    return key;
+  }
+}

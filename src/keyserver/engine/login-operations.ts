@@ -1,0 +1,93 @@
+import { createHmac } from 'node:crypto';
+import type { Identity } from '../../wire/identity.js';
+import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
+import { modPow, toBigInt, toBytes } from '../../wire/srp/srp-math.js';
+import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
+import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
+import type { EngineContext } from './engine-context.js';
+import { issueToken } from './engine-tokens.js';
+import { identityOf } from './engine-views.js';
+
+interface PendingLogin {
+  readonly user: string;
+  readonly salt: Buffer;
+  readonly verifier: Buffer;
+  readonly ephemeral: SrpServerEphemeral;
+  readonly A: bigint;
+  readonly expiresAt: number;
+  /** False for a decoy (unknown user, group): the proof can never match. */
+  readonly real: boolean;
+}
+
+/** SRP-6a password login (RFC 5054 group, api-surface.md "Sessions"): two steps, single use. */
+export class LoginOperations {
+  readonly #ctx: EngineContext;
+  readonly #pending = new Map<string, PendingLogin>();
+  readonly #decoySecret: Buffer;
+
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx;
+    this.#decoySecret = this.#loadDecoySecret();
+  }
+
+  /**
+   * SRP-6a server step 1. An unknown user, a group or a principal without a password gets a decoy
+   * salt and B derived from a secret, so the answer does not tell whether the user exists.
+   */
+  begin(user: string, A: Buffer): { handle: string; salt: Buffer; B: Buffer } {
+    const ctx = this.#ctx;
+    this.#sweepPending();
+    if (this.#pending.size >= ctx.parameters.value('maxPendingLogins')) throw new KeyServerError('KEY_SERVER_FAILED', 'too many logins in progress');
+    const Abig = toBigInt(A);
+    if (A.length === 0 || Abig % SRP_GROUP_2048.N === 0n || Abig >= SRP_GROUP_2048.N) {
+      throw new WrongCredentialError('illegal SRP value A');
+    }
+    const row = ctx.store.principalByName(user);
+    const real = row?.srp !== undefined && row.kind !== 'group';
+    const { salt, verifier } = real ? row.srp! : this.#decoy(user);
+    const ephemeral = srpServerStart(verifier, ctx.random);
+    const handle = Buffer.from(ctx.random.bytes(16)).toString('base64url');
+    const expiresAt = ctx.now() + ctx.parameters.value('loginHandshakeSeconds') * 1000;
+    this.#pending.set(handle, { user, salt, verifier, ephemeral, A: Abig, expiresAt, real });
+    return { handle, salt, B: toBytes(ephemeral.B, SRP_GROUP_2048.byteLength) };
+  }
+
+  /** SRP-6a server step 2: checks the client proof; on success issues a token. Single use. */
+  finish(handle: string, M1: Buffer): { M2: Buffer; token: string; identity: Identity; expiresAt: number | undefined } {
+    const ctx = this.#ctx;
+    const pending = this.#pending.get(handle);
+    this.#pending.delete(handle);
+    if (!pending || pending.expiresAt <= ctx.now()) throw new WrongCredentialError('empty data: no login in progress');
+    const { M2 } = srpServerVerify({ user: pending.user, salt: pending.salt, verifier: pending.verifier, A: pending.A, M1, ephemeral: pending.ephemeral });
+    const row = ctx.store.principalByName(pending.user);
+    if (!pending.real || !row) throw new WrongCredentialError('WRONG_CREDENTIAL');
+    if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
+    const { token, expiresAt } = issueToken(ctx, row);
+    return { M2, token, identity: identityOf(row), expiresAt };
+  }
+
+  /** Forgets every login in progress (the engine closes). */
+  clear(): void {
+    this.#pending.clear();
+  }
+
+  #decoy(user: string): { salt: Buffer; verifier: Buffer } {
+    const salt = createHmac('sha256', this.#decoySecret).update(`salt:${user}`).digest().subarray(0, 16);
+    const x = toBigInt(createHmac('sha256', this.#decoySecret).update(`x:${user}`).digest());
+    const verifier = toBytes(modPow(SRP_GROUP_2048.g, x, SRP_GROUP_2048.N), SRP_GROUP_2048.byteLength);
+    return { salt, verifier };
+  }
+
+  #sweepPending(): void {
+    const now = this.#ctx.now();
+    for (const [handle, pending] of this.#pending) if (pending.expiresAt <= now) this.#pending.delete(handle);
+  }
+
+  #loadDecoySecret(): Buffer {
+    const kept = this.#ctx.store.setting('decoySecret');
+    if (kept !== undefined) return Buffer.from(kept, 'base64');
+    const secret = Buffer.from(this.#ctx.random.bytes(32));
+    this.#ctx.store.putSetting('decoySecret', secret.toString('base64'));
+    return secret;
+  }
+}

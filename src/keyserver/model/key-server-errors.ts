@@ -1,0 +1,100 @@
+import type { WireErrorCode } from '../../wire/error-codes.js';
+
+export interface KeyServerErrorOptions {
+  readonly cause?: unknown;
+  readonly reason?: string;
+}
+
+/**
+ * The one base class of every failure the key server answers on purpose: a code that travels
+ * (src/wire/error-codes.ts) and a human `detail`. `cause` is for logs only, never for an answer.
+ */
+export class KeyServerError extends Error {
+  readonly code: WireErrorCode;
+  readonly reason: string | undefined;
+
+  constructor(code: WireErrorCode, detail: string, options: KeyServerErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'KeyServerError';
+    this.code = code;
+    this.reason = options.reason;
+  }
+
+  get detail(): string {
+    return this.message;
+  }
+}
+
+export function isKeyServerError(value: unknown): value is KeyServerError {
+  return value instanceof KeyServerError;
+}
+
+/** A request the key server cannot read or accept. */
+export class BadRequestError extends KeyServerError {
+  constructor(detail: string, cause?: unknown) {
+    super('BAD_REQUEST', detail, { cause });
+  }
+}
+
+/** No such object (key, principal, role, certificate, ...). */
+export class NotFoundError extends KeyServerError {
+  constructor(detail: string) {
+    super('NOT_FOUND', detail);
+  }
+}
+
+/** The caller's rights on the key do not include the one asked for (api-surface.md "Key ACLs"). */
+export class AclDeniedError extends KeyServerError {
+  constructor(detail: string) {
+    super('ACL_DENIED', detail);
+  }
+}
+
+/** The caller's roles do not hold the operation. */
+export class RoleDeniedError extends KeyServerError {
+  constructor(detail: string) {
+    super('ROLE_DENIED', detail);
+  }
+}
+
+/** A scoped or delegated token reaches outside its scope. */
+export class OutOfScopeError extends KeyServerError {
+  constructor(detail = 'the session is scoped to other keys or rights') {
+    super('OUT_OF_SCOPE', detail);
+  }
+}
+
+/** The key is expired. */
+export class KeyExpiredError extends KeyServerError {
+  constructor(detail = 'the key is expired') {
+    super('KEY_EXPIRED', detail);
+  }
+}
+
+/** The ciphertext does not decrypt under the key (authentication tag mismatch). */
+export class DecryptFailedError extends KeyServerError {
+  constructor(detail = 'the ciphertext does not decrypt under this key (authentication tag mismatch)') {
+    super('DECRYPT_FAILED', detail);
+  }
+}
+
+/** A certificate that does not parse. */
+export class CertificateMalformedError extends KeyServerError {
+  constructor(detail: string, cause?: unknown) {
+    super('CERTIFICATE_MALFORMED', detail, { cause });
+  }
+}
+
+/** The token is unknown, revoked or expired. */
+export class SessionExpiredError extends KeyServerError {
+  constructor(detail = 'the key-server token expired or is invalid', cause?: unknown) {
+    super('SESSION_EXPIRED', detail, { cause });
+  }
+}
+
+/** A login that does not prove the credential (SRP-6a or a certificate challenge). */
+export class WrongCredentialError extends KeyServerError {
+  constructor(detail = 'wrong credential') {
+    super('WRONG_CREDENTIAL', detail);
+  }
+}

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import type { KeyServerEngine } from '../engine/engine.js';
+import { mintedToken } from './keyserver-protocol.js';
+import {
+  base64,
+  certificate,
+  certificateQuery,
+  decryptRequest,
+  encryptRequest,
+  encryptResult,
+  heldOperations,
+  identity,
+  keyView,
+  list,
+  name,
+  newKey,
+  newPrincipal,
+  parameter,
+  parameterValue,
+  payload,
+  pem,
+  policy,
+  principalChanges,
+  principalQuery,
+  principalView,
+  rights,
+  role,
+  ttag,
+  verdict,
+  verifier,
+} from './protocol-values.js';
+
+/** One operation: what it takes, what it answers, and the engine function between the two. */
+export interface OperationDefinition<A extends z.ZodType, R extends z.ZodType> {
+  readonly args: A;
+  readonly result: R;
+  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => z.input<R>;
+}
+
+function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: OperationDefinition<A, R>['run']): OperationDefinition<A, R> {
+  return { args, result, run };
+}
+
+const none = z.strictObject({});
+const certificateId = z.string().min(1).max(128);
+
+/**
+ * The engine operations a token holder may call as `POST /v1/op/<name>`: arguments in the body,
+ * `{ result }` in the answer (docs/keyserver-protocol.md). Each entry is the operation's whole
+ * definition: its arguments' schema, its result's schema and the engine function that runs it. The
+ * daemon's handler and the embedded adapter both run operations from this table, and the gateway's
+ * one connection class (src/adapters/key-server/operation-connection.ts) calls them by name, so a
+ * new operation is one entry here and its method on the KeyServerConnection port. One entry per port
+ * method, named alike, except `signOut`, which is `revokeToken`.
+ */
+export const OPERATIONS = {
+  whoami: op(none, identity, (engine, token) => engine.whoami(token)),
+  /** The caller's operations (its roles and its groups' roles), and whether its token is scoped. */
+  heldOperations: op(none, heldOperations, (engine, token) => engine.roles.held(token)),
+  revokeToken: op(none, z.null(), (engine, token) => (engine.revokeToken(token), null)),
+  mintScoped: op(
+    z.strictObject({ objects: z.array(ttag).min(1).max(100), rights: rights.optional(), ttlMs: z.number().int().positive() }),
+    z.strictObject({ ...mintedToken, scope: z.record(z.string(), rights) }),
+    (engine, token, args) => {
+      const issued = engine.identity.mintScoped(token, args);
+      return { token: issued.token, identity: issued.identity, expiresAt: issued.expiresAt ?? null, scope: issued.scope };
+    },
+  ),
+  mintDelegated: op(
+    z.union([z.strictObject({ principal: name }), z.strictObject({ certificate: pem })]),
+    z.strictObject({ ...mintedToken, actingFor: z.string() }),
+    (engine, token, args) => {
+      const issued = engine.identity.mintDelegated(token, args);
+      return { token: issued.token, identity: issued.identity, expiresAt: issued.expiresAt ?? null, actingFor: issued.actingFor };
+    },
+  ),
+  // Keys and key ACLs (api-surface.md 13-20).
+  generateKey: op(newKey, z.strictObject({ ttag: z.string().min(1).max(1024) }), (engine, token, args) => engine.keys.generate(token, args)),
+  readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
+  expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
+  exportKey: op(
+    z.strictObject({ ttag }),
+    z.strictObject({ nid: z.number().int(), key: base64 }),
+    (engine, token, args) => {
+      const blob = engine.keys.exportKey(token, args.ttag);
+      try {
+        return { nid: blob.nid, key: blob.key.toString('base64') };
+      } finally {
+        blob.key.fill(0);
+      }
+    },
+  ),
+  readAcl: op(
+    z.strictObject({ ttag }),
+    z.strictObject({ owner: identity, entries: z.array(z.strictObject({ principal: identity, rights })).max(10_000).readonly() }),
+    (engine, token, args) => engine.keys.readAcl(token, args.ttag),
+  ),
+  grant: op(
+    z.strictObject({ ttag, principal: name, rights }),
+    identity,
+    (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
+  ),
+  revoke: op(
+    z.strictObject({ ttag, principal: name }),
+    z.null(),
+    (engine, token, args) => (engine.keys.revoke(token, args.ttag, args.principal), null),
+  ),
+  accessRights: op(z.strictObject({ ttag }), rights, (engine, token, args) => engine.keys.access(token, args.ttag).rights),
+  // Data cryptography (9-12).
+  encrypt: op(
+    z.strictObject({ ttag, request: encryptRequest }),
+    encryptResult,
+    (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request),
+  ),
+  decrypt: op(
+    z.strictObject({ ttag, request: decryptRequest }),
+    z.strictObject({ plaintext: payload }),
+    (engine, token, args) => engine.crypto.decrypt(token, args.ttag, args.request),
+  ),
+  mac: op(
+    z.strictObject({ ttag, data: payload }),
+    z.strictObject({ mac: base64, alg: z.literal('HS256') }),
+    (engine, token, args) => engine.crypto.mac(token, args.ttag, args.data),
+  ),
+  verifyMac: op(
+    z.strictObject({ ttag, data: payload, mac: base64 }),
+    z.strictObject({ valid: z.boolean() }),
+    (engine, token, args) => engine.crypto.verifyMac(token, args.ttag, args.data, args.mac),
+  ),
+  // Principals, sender keys, groups and roles (21-34).
+  listPrincipals: op(principalQuery, list(principalView), (engine, token, args) => engine.principals.list(token, args)),
+  createPrincipal: op(newPrincipal, principalView, (engine, token, args) => engine.principals.create(token, args)),
+  readPrincipal: op(z.strictObject({ name }), principalView, (engine, token, args) => engine.principals.read(token, args.name)),
+  updatePrincipal: op(
+    z.strictObject({ name, changes: principalChanges }),
+    principalView,
+    (engine, token, args) => engine.principals.update(token, args.name, args.changes),
+  ),
+  deletePrincipal: op(z.strictObject({ name }), z.null(), (engine, token, args) => (engine.principals.remove(token, args.name), null)),
+  setPassword: op(
+    z.strictObject({ name, verifier }),
+    z.null(),
+    (engine, token, args) => (engine.principals.setPassword(token, args.name, args.verifier), null),
+  ),
+  principalGroups: op(z.strictObject({ name }), list(principalView), (engine, token, args) => engine.principals.groups(token, args.name)),
+  putSenderKey: op(
+    z.strictObject({ principal: name, jwk: z.record(z.string(), z.unknown()) }),
+    z.strictObject({ jkt: z.string() }),
+    (engine, token, args) => engine.identity.putSenderKey(token, args.principal, args.jwk),
+  ),
+  groupMembers: op(z.strictObject({ group: name }), list(principalView), (engine, token, args) => engine.groups.members(token, args.group)),
+  addGroupMember: op(
+    z.strictObject({ group: name, member: name }),
+    z.null(),
+    (engine, token, args) => (engine.groups.addMember(token, args.group, args.member), null),
+  ),
+  removeGroupMember: op(
+    z.strictObject({ group: name, member: name }),
+    z.null(),
+    (engine, token, args) => (engine.groups.removeMember(token, args.group, args.member), null),
+  ),
+  listRoles: op(none, list(role), (engine, token) => engine.roles.list(token)),
+  readRole: op(z.strictObject({ name }), role, (engine, token, args) => engine.roles.read(token, args.name)),
+  putRole: op(
+    z.strictObject({ name, operations: z.array(z.string().max(128)).max(256) }),
+    role,
+    (engine, token, args) => engine.roles.put(token, args.name, args.operations),
+  ),
+  // Certificates and certificate trust (35-42).
+  listCertificates: op(certificateQuery, list(certificate), (engine, token, args) => engine.certificates.list(token, args)),
+  readCertificate: op(z.strictObject({ id: certificateId }), certificate, (engine, token, args) => engine.certificates.read(token, args.id)),
+  parseCertificate: op(z.strictObject({ pem }), certificate, (engine, token, args) => engine.certificates.parse(token, args.pem)),
+  verifyCertificate: op(z.strictObject({ pem }), verdict, (engine, token, args) => engine.certificates.verify(token, args.pem)),
+  listTrustAuthorities: op(none, list(certificate), (engine, token) => engine.certificates.authorities(token)),
+  addTrustAuthority: op(z.strictObject({ pem }), certificate, (engine, token, args) => engine.identity.addAuthority(token, args.pem)),
+  removeTrustAuthority: op(
+    z.strictObject({ id: certificateId }),
+    z.null(),
+    (engine, token, args) => (engine.certificates.removeAuthority(token, args.id), null),
+  ),
+  enrollCertificate: op(
+    z.strictObject({ principal: name, pem }),
+    certificate,
+    (engine, token, args) => engine.identity.enroll(token, args.principal, args.pem),
+  ),
+  // Server administration and the provisioning policy (43-48).
+  serverVersion: op(none, z.strictObject({ keyServer: z.string().max(256) }), (engine, token) => engine.server.version(token)),
+  serverConfig: op(none, z.record(z.string(), z.unknown()), (engine, token) => engine.server.config(token)),
+  listParameters: op(none, list(parameter), (engine, token) => engine.server.parameters(token)),
+  setParameter: op(
+    z.strictObject({ name, value: parameterValue }),
+    parameter,
+    (engine, token, args) => engine.server.setParameter(token, args.name, args.value),
+  ),
+  readPolicy: op(none, policy, (engine, token) => engine.identity.readPolicy(token)),
+  setPolicy: op(
+    z.strictObject({ name, value: z.unknown() }),
+    policy,
+    (engine, token, args) => engine.identity.setPolicy(token, args.name, args.value),
+  ),
+} as const;
+
+export type OperationName = keyof typeof OPERATIONS;
+export type OperationArgs<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['args']>;
+export type OperationResult<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['result']>;
+
+export function isOperationName(value: string): value is OperationName {
+  return Object.hasOwn(OPERATIONS, value);
+}
+
+/**
+ * Runs one operation on the engine; the generic ties the name to its arguments and result. No result
+ * schema transforms, so what the engine function answers is what a daemon's client parses.
+ */
+export function runOperation<N extends OperationName>(engine: KeyServerEngine, name: N, token: string, args: OperationArgs<N>): OperationResult<N> {
+  const run = OPERATIONS[name].run as (engine: KeyServerEngine, token: string, args: OperationArgs<N>) => unknown;
+  return run(engine, token, args) as OperationResult<N>;
+}

@@ -1,0 +1,15 @@
+/** A role as the API shows it (api-surface.md "Roles"): a name and its operation ids. */
+export interface RoleView {
+  readonly name: string;
+  readonly operations: readonly string[];
+}
+
+/**
+ * What a key-server token may do beyond single keys, as the key server reports it: the operations of
+ * its principal (the union of its roles and its groups' roles, api-surface.md "Roles"), and whether
+ * the token is scoped (a scoped token reaches its listed keys only).
+ */
+export interface HeldOperations {
+  readonly operations: readonly string[];
+  readonly scoped: boolean;
+}

@@ -1,0 +1,46 @@
+import { createPublicKey } from 'node:crypto';
+import { jwkThumbprint } from './jwk-thumbprint.js';
+
+/** A public key a session is bound to, and its RFC 7638 thumbprint. */
+export interface SenderKey {
+  readonly jwk: Readonly<Record<string, string>>;
+  readonly jkt: string;
+}
+
+/** Why a sender key is refused, for the caller to raise as its own BAD_REQUEST. */
+export interface SenderKeyRefusal {
+  readonly refused: string;
+  readonly cause?: unknown;
+}
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
+
+/**
+ * Checks a sender key (api-surface.md operations 4 and 28): a public EC P-256 key, or with
+ * `allowRsa` a public RSA key of at least 2048 bits. A private member is refused. Both the gateway
+ * and the key server apply this one rule.
+ */
+export function checkSenderKey(value: unknown, options: { allowRsa: boolean; field: string }): SenderKey | SenderKeyRefusal {
+  const refuse = (why: string, cause?: unknown): SenderKeyRefusal => ({ refused: `${options.field}: ${why}`, cause });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse('not a JWK object');
+  const jwk = value as Record<string, unknown>;
+  if (PRIVATE_MEMBERS.some((member) => member in jwk)) return refuse('carries a private key member');
+  let publicJwk: Record<string, string>;
+  if (jwk.kty === 'EC') {
+    if (jwk.crv !== 'P-256') return refuse('an EC key must be on P-256');
+    publicJwk = { kty: 'EC', crv: 'P-256', x: String(jwk.x), y: String(jwk.y) };
+  } else if (jwk.kty === 'RSA' && options.allowRsa) {
+    publicJwk = { kty: 'RSA', n: String(jwk.n), e: String(jwk.e) };
+  } else {
+    return refuse(options.allowRsa ? 'kty must be EC or RSA' : 'kty must be EC (P-256)');
+  }
+  let bits: number | undefined;
+  try {
+    const key = createPublicKey({ key: publicJwk, format: 'jwk' });
+    bits = key.asymmetricKeyDetails?.modulusLength;
+  } catch (cause) {
+    return refuse('not a valid public key', cause);
+  }
+  if (publicJwk.kty === 'RSA' && (bits ?? 0) < 2048) return refuse('an RSA key must have at least 2048 bits');
+  return { jwk: publicJwk, jkt: jwkThumbprint(publicJwk) };
+}
