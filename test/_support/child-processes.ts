@@ -8,7 +8,9 @@ export class ChildProcesses {
   readonly #running = new Set<ChildProcess>();
 
   constructor() {
-    process.once('exit', () => this.#running.forEach((child) => child.kill('SIGKILL')));
+    process.once('exit', () => {
+      for (const child of this.#running) child.kill('SIGKILL');
+    });
   }
 
   /** Tracks the child; the promise resolves with its exit code once it exits. */

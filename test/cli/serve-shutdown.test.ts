@@ -20,8 +20,14 @@ async function rawConnection(port: number): Promise<{ socket: Socket; until(patt
   await new Promise<void>((ready, fail) => socket.once('connect', ready).once('error', fail));
   let received = '';
   const waiters: (() => void)[] = [];
-  socket.on('data', (chunk: Buffer) => ((received += chunk.toString('latin1')), waiters.splice(0).forEach((wake) => wake())));
-  socket.on('end', () => waiters.splice(0).forEach((wake) => wake()));
+  const wakeAll = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+    wakeAll();
+  });
+  socket.on('end', wakeAll);
   return {
     socket,
     until: (pattern) =>
