@@ -58,7 +58,7 @@ async function refusesConnections(port: number): Promise<boolean> {
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`${signal}: stops accepting, answers the request in flight, then exits 0`, async (t) => {
-    const gateway = await spawnGateway(embeddedEnv());
+    const gateway = await spawnGateway(t, embeddedEnv());
     const body = JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD });
     const { socket, until } = await rawConnection(gateway.port);
     // Expect: 100-continue makes the server say it holds the request before the body is sent.
@@ -81,7 +81,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 test('an idle keep-alive connection does not hold the shutdown open', async (t) => {
-  const gateway = await spawnGateway(embeddedEnv());
+  const gateway = await spawnGateway(t, embeddedEnv());
   const { socket, until } = await rawConnection(gateway.port);
   socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
   await until(/"ok":true/);
