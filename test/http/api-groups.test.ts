@@ -17,13 +17,6 @@ test('GET /api/groups/{name}/members lists the members by name', async (t) => {
   t.is((await admin.get('/api/groups/nobody/members')).status, 404);
 });
 
-test('GET /api/groups/{name}/members is 403 ROLE_DENIED for a user', async (t) => {
-  const gw = await startGateway(t);
-  const reply = await (await signIn(gw, 'alice')).get('/api/groups/ops/members');
-  t.is(reply.status, 403);
-  t.is(reply.body.code, 'ROLE_DENIED');
-});
-
 test('PUT /api/groups/{name}/members/{member} answers 204; adding twice changes nothing; a group member is 400', async (t) => {
   const gw = await startGateway(t);
   const admin = await signIn(gw, 'admin');
@@ -34,13 +27,6 @@ test('PUT /api/groups/{name}/members/{member} answers 204; adding twice changes 
   await admin.post('/api/principals', { name: 'finance', kind: 'group' });
   t.is((await admin.put('/api/groups/ops/members/finance')).status, 400);
   t.is((await admin.put('/api/groups/ops/members/nobody')).status, 404);
-});
-
-test('PUT /api/groups/{name}/members/{member} is 403 ROLE_DENIED for a user, even adding itself', async (t) => {
-  const gw = await startGateway(t);
-  const reply = await (await signIn(gw, 'alice')).put('/api/groups/ops/members/alice');
-  t.is(reply.status, 403);
-  t.is(reply.body.code, 'ROLE_DENIED');
 });
 
 test('DELETE /api/groups/{name}/members/{member} answers 204 and the member is gone', async (t) => {

@@ -39,14 +39,6 @@ test('GET /api/principals pages with an opaque cursor and filters by kind', asyn
   }
 });
 
-test('GET /api/principals is 403 ROLE_DENIED for a user; an auditor may list', async (t) => {
-  const gw = await startGateway(t);
-  const denied = await (await signIn(gw, 'alice')).get('/api/principals');
-  t.is(denied.status, 403);
-  t.is(denied.body.code, 'ROLE_DENIED');
-  t.is((await (await signIn(gw, 'audra')).get('/api/principals')).status, 200);
-});
-
 test('POST /api/principals creates a user who can then sign in with the password', async (t) => {
   const gw = await startGateway(t);
   const admin = await signIn(gw, 'admin');
@@ -120,13 +112,6 @@ test('a disabled principal cannot sign in, and its live session is told to sign 
   t.is((await gw.call('POST', '/api/session', { body: { user: 'bob', password: PASSWORDS.bob } })).status, 201);
 });
 
-test('PUT /api/principals/{name} is 403 ROLE_DENIED for a user, even on itself', async (t) => {
-  const gw = await startGateway(t);
-  const reply = await (await signIn(gw, 'alice')).put('/api/principals/alice', { roles: ['admin'] });
-  t.is(reply.status, 403);
-  t.is(reply.body.code, 'ROLE_DENIED');
-});
-
 test('DELETE /api/principals/{name} removes the principal and ends its tokens', async (t) => {
   const gw = await startGateway(t);
   const admin = await signIn(gw, 'admin');
@@ -139,13 +124,6 @@ test('DELETE /api/principals/{name} removes the principal and ends its tokens', 
   t.is(live.body.code, 'SESSION_EXPIRED');
   t.is((await gw.call('POST', '/api/session', { body: { user: 'bob', password: PASSWORDS.bob } })).status, 401);
   t.is((await admin.del('/api/principals/bob')).status, 404);
-});
-
-test('DELETE /api/principals/{name} is 403 ROLE_DENIED for a user', async (t) => {
-  const gw = await startGateway(t);
-  const reply = await (await signIn(gw, 'alice')).del('/api/principals/bob');
-  t.is(reply.status, 403);
-  t.is(reply.body.code, 'ROLE_DENIED');
 });
 
 test('PUT /api/principals/{name}/password: a user changes its own password, admin anyone\'s', async (t) => {
@@ -197,7 +175,6 @@ test('PUT /api/principals/{name}/sender-key: own key for a user, shown as jkt; a
   t.is(denied.body.code, 'ROLE_DENIED');
   t.is((await alice.put('/api/principals/alice/sender-key', { jwk: privateKey.export({ format: 'jwk' }) })).status, 400);
 });
-
 
 test('a principal cannot disable or delete itself: 409 CONFLICT, and nothing changes', async (t) => {
   const gw = await startGateway(t);
