@@ -1,11 +1,15 @@
 import type { ExecutionContext } from 'ava';
 import type { ChildProcess } from 'node:child_process';
 
-/** Whoever ends what a helper starts: one test (its `t`), or the whole file for a shared fixture (`wholeFile`). */
+/** Whoever ends what a helper starts: one test (its `t`, whose teardown ends it), or `untilKillAll`. */
 export type Owner = Pick<ExecutionContext, 'teardown'>;
 
-/** For a script outside ava (bench/): what it starts ends when it stops it, or when it exits. */
-export const untilExit: Owner = { teardown: () => undefined };
+/**
+ * For a process a whole test file shares (ava refuses hooks declared once the file's top-level awaits
+ * have begun, so the file declares its `test.after.always(killAll…)` itself) or a bench script starts:
+ * `killAll` ends it, and the test process's exit at the latest.
+ */
+export const untilKillAll: Owner = { teardown: () => undefined };
 
 /**
  * The processes one kind of test fixture started: each is tracked until it exits, killed when the test

@@ -26,7 +26,7 @@ export interface DaemonProcess {
 
 /**
  * Starts the daemon with `args` and resolves once it prints where it listens. The process is killed when
- * `owner` ends (a test's teardown, or the file's `test.after.always` for `wholeFile`).
+ * `owner` ends (a test's teardown), or by `killAllDaemons` for `untilKillAll`.
  */
 export function spawnDaemon(owner: Owner, args: readonly string[], env: Record<string, string> = {}): Promise<DaemonProcess> {
   const child = spawn(process.execPath, [BIN, 'keyserver', ...args], {
