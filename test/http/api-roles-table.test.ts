@@ -34,6 +34,53 @@ const PASSWORD_OF: Readonly<Record<string, string>> = { ...PASSWORDS, [ROBOT.nam
 const NO_KEY = pathTtag(Buffer.alloc(16, 7).toString('base64'));
 const NO_ID = 'f'.repeat(64);
 const NOT_FOUND: Outcome = [404, 'NOT_FOUND'];
+const EVERYONE: readonly Role[] = ['admin', 'user', 'service', 'auditor'];
+const KEY_HOLDERS: readonly Role[] = ['admin', 'user', 'service'];
+const READERS: readonly Role[] = ['admin', 'auditor'];
+const ADMIN: readonly Role[] = ['admin'];
+
+/**
+ * Who holds each operation the table uses, as api-surface.md "Identity and keys" states it (not read
+ * from the code's role table, so a change there that the contract does not allow fails here).
+ */
+const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
+  'session.read': EVERYONE,
+  'sessions.list': EVERYONE,
+  'session.scope': KEY_HOLDERS,
+  'session.delegate': ['admin', 'service'],
+  ...Object.fromEntries(
+    (['crypto.encrypt', 'crypto.decrypt', 'crypto.mac', 'keys.create', 'keys.read', 'keys.export', 'keys.expire'] as const).map((op) => [op, KEY_HOLDERS]),
+  ),
+  ...Object.fromEntries((['acl.read', 'acl.write', 'acl.access'] as const).map((op) => [op, KEY_HOLDERS])),
+  ...Object.fromEntries((['certificates.read', 'certificates.parse', 'certificates.verify'] as const).map((op) => [op, KEY_HOLDERS])),
+  ...Object.fromEntries(
+    (['principals.list', 'principals.read', 'principals.groups', 'roles.read', 'server.config', 'server.parameters.read', 'audit.read'] as const).map((op) => [
+      op,
+      READERS,
+    ]),
+  ),
+  'server.version': EVERYONE,
+  ...Object.fromEntries(
+    (
+      [
+        'principals.create',
+        'principals.update',
+        'principals.delete',
+        'principals.password',
+        'principals.sender-key',
+        'groups.read',
+        'groups.write',
+        'roles.write',
+        'trust.read',
+        'trust.write',
+        'trust.enroll',
+        'server.parameters.write',
+        'policy.read',
+        'policy.write',
+      ] as const
+    ).map((op) => [op, ADMIN]),
+  ),
+};
 const DENIED: Outcome = [403, 'ROLE_DENIED'];
 const MALFORMED: Outcome = [400, 'CERTIFICATE_MALFORMED'];
 
@@ -103,7 +150,10 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
 
 /** What `role` gets: the allowed answer when it holds the operation (or none is needed), else 403 ROLE_DENIED. */
 function expected(row: Row, role: Role): Outcome {
-  return row.needs === null || BUILT_IN_ROLES[role].includes(row.needs) ? row.allowed : DENIED;
+  if (row.needs === null) return row.allowed;
+  const holders = HOLDERS[row.needs];
+  if (holders === undefined) throw new Error(`no holders stated for ${row.needs}`);
+  return holders.includes(role) ? row.allowed : DENIED;
 }
 
 test('each built-in role gets the exact status and code on each of the 51 /api operations', async (t) => {
