@@ -2,6 +2,7 @@ import { createECDH } from 'node:crypto';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
+import { untilKillAll } from '../test/_support/child-processes.js';
 import { killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { measure, printTable, type BenchResult } from './support.js';
 
@@ -27,7 +28,7 @@ async function exportTarget(name: string, keyServer: GatewayConfigInput['keyServ
  * difference in mean latency from the embedded row.
  */
 export async function benchKeyServer(): Promise<void> {
-  const daemon = await spawnDaemon(['--data', ':memory:', '--port', '0', '--admin-password', ADMIN_PASSWORD]);
+  const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--admin-password', ADMIN_PASSWORD]);
   const tls = { kind: 'tls' as const, url: daemon.url, fingerprint: daemon.fingerprint };
   const targets = [
     await exportTarget('export, embedded key server', { kind: 'embedded', adminPassword: ADMIN_PASSWORD }),

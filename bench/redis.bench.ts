@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
+import { untilKillAll } from '../test/_support/child-processes.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../test/_support/gateway-process.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { startTestPostgres } from '../test/_support/postgres.js';
@@ -44,7 +45,7 @@ async function lookupRow(name: string, sessionStore: GatewayConfigInput['session
  */
 async function scaleOutRows(redis: RedisServer, auditUrl: string | undefined): Promise<BenchResult[]> {
   const fixtures = await daemonFixtures({ principals: [] });
-  const daemon = await spawnDaemon(['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', ADMIN_PASSWORD]);
+  const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', ADMIN_PASSWORD]);
   const env = {
     TE_GATEWAY_KEYSERVER_URL: daemon.url,
     TE_GATEWAY_KEYSERVER_FINGERPRINT: daemon.fingerprint,
@@ -52,7 +53,7 @@ async function scaleOutRows(redis: RedisServer, auditUrl: string | undefined): P
     TE_GATEWAY_SESSION_KEY: sessionKey(),
     ...(auditUrl === undefined ? {} : { TE_GATEWAY_AUDIT_URL: auditUrl }),
   };
-  const [a, b] = (await Promise.all([spawnGateway(env), spawnGateway(env)])) as [GatewayProcess, GatewayProcess];
+  const [a, b] = (await Promise.all([spawnGateway(untilKillAll, env), spawnGateway(untilKillAll, env)])) as [GatewayProcess, GatewayProcess];
   const headers = await signIn(a.url);
   const target = (gw: GatewayProcess, name: string, connections: number) => ({ name, url: `${gw.url}/api/session`, headers, connections });
   await Promise.all([a, b].map((gw) => measure({ ...target(gw, 'warm-up', CONNECTIONS), durationSeconds: 1 })));

@@ -2,12 +2,12 @@ import type { Right } from '../wire/acl.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { KeygateError, isKeygateError } from '../domain/errors/index.js';
 import { parseSenderKey } from '../domain/session/sender-key.js';
-import { Secret } from '../domain/secret/secret.js';
+import type { Secret } from '../domain/secret/secret.js';
 import type { SessionRecord } from '../domain/session/session.js';
 import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../domain/session/session-id.js';
 import { LoginFailedError, SessionRequiredError, SessionUnknownError } from '../domain/session/session.errors.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { KeyServer } from '../ports/key-server.port.js';
+import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
@@ -44,7 +44,7 @@ export class SessionUseCases {
    */
   async loginWithPassword(user: string, password: Secret): Promise<MintedSession> {
     const { keyServer } = this.#deps;
-    let login;
+    let login: KeyServerLogin;
     try {
       login = await keyServer.login(user, password);
     } catch (error) {

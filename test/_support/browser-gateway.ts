@@ -1,3 +1,4 @@
+import type { ExecutionContext } from 'ava';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
@@ -30,8 +31,9 @@ export interface BrowserGateway {
  * A gateway for a real browser: the seeded key server, the given CORS allowlist, and the system
  * clock (a browser signs `iat` with the wall clock, which a manual clock would not follow). Its
  * server records what reaches it, so a test can see preflights, and what the browser never sent.
+ * It is closed by the test's teardown (`close()` may still be called: it runs once).
  */
-export async function startBrowserGateway(corsOrigins: readonly string[]): Promise<BrowserGateway> {
+export async function startBrowserGateway(t: ExecutionContext, corsOrigins: readonly string[]): Promise<BrowserGateway> {
   const logger = new MemoryLogger();
   const gateway = await createGateway({ corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } }, { logger });
   const seen: SeenRequest[] = [];
@@ -42,6 +44,16 @@ export async function startBrowserGateway(corsOrigins: readonly string[]): Promi
     res.on('finish', () => (entry.status = res.statusCode));
     void handle(req, res);
   });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= closeAll());
+  const closeAll = async () => {
+    await new Promise<void>((done) => {
+      server.close(() => done());
+      server.closeAllConnections();
+    });
+    await gateway.close();
+  };
+  t.teardown(close);
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -55,13 +67,7 @@ export async function startBrowserGateway(corsOrigins: readonly string[]): Promi
       if (reply.status !== 200) throw new Error(`login ${user}: ${reply.status} ${reply.text}`);
       return reply.body.sessionId as string;
     },
-    async close() {
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      });
-      await gateway.close();
-    },
+    close,
   };
 }
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChildProcesses } from './child-processes.js';
+import { ChildProcesses, type Owner } from './child-processes.js';
 
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
 const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
@@ -25,9 +25,10 @@ export interface GatewayProcess {
 /**
  * Starts `keygate serve` on a free loopback port with `env` over the inherited environment, and
  * resolves once it prints where it listens. Each process gets a scratch data directory of its own
- * (identity, SQLite audit log) unless `env` names one.
+ * (identity, SQLite audit log) unless `env` names one. The process is killed when `owner` ends (a test's
+ * teardown), whatever the test's outcome.
  */
-export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
+export function spawnGateway(owner: Owner, env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: {
       ...process.env,
@@ -40,6 +41,7 @@ export function spawnGateway(env: Record<string, string>): Promise<GatewayProces
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = running.track(child);
+  owner.teardown(() => running.end(child, exited));
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`gateway did not start within 45 s:\n${output}`)), 45_000);

@@ -1,3 +1,4 @@
+import type { ExecutionContext } from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../../src/app/config.js';
@@ -39,7 +40,12 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+/**
+ * Starts a gateway for one test: its close is registered with `t.teardown` as soon as it exists, so a
+ * test that fails early leaves nothing listening. `close()` may still be called (it runs once).
+ */
 export async function startGateway(
+  t: ExecutionContext,
   config: GatewayConfigInput = {},
   overrides: GatewayOverrides = {},
 ): Promise<TestGateway> {
@@ -49,6 +55,9 @@ export async function startGateway(
     { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, ...config },
     { clock, logger, ...overrides },
   );
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= gateway.close());
+  t.teardown(close);
   const { url } = await gateway.listen(0, '127.0.0.1');
   const self: TestGateway = {
     url,
@@ -72,19 +81,19 @@ export async function startGateway(
       };
       return call(url, method, path, { headers, ...(raw === undefined ? {} : { raw }) });
     },
-    close: () => gateway.close(),
+    close,
   };
   return self;
 }
 
 /** A gateway whose key server is the real embedded one behind a fault injector. */
-export async function startFaultyGateway(config: GatewayConfigInput = {}, overrides: GatewayOverrides = {}) {
+export async function startFaultyGateway(t: ExecutionContext, config: GatewayConfigInput = {}, overrides: GatewayOverrides = {}) {
   const { startEmbeddedKeyServer } = await import('../../src/app/embedded-engine.js');
   const { FaultyKeyServer } = await import('./faulty-key-server.js');
   const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
   const clock = new ManualClock(Date.now());
   const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
   const faulty = new FaultyKeyServer(keyServer);
-  const gateway = await startGateway(config, { ...overrides, keyServer: faulty, clock });
+  const gateway = await startGateway(t, config, { ...overrides, keyServer: faulty, clock });
   return Object.assign(gateway, { faults: faulty.faults, keyServerCalls: faulty.calls });
 }

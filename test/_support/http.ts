@@ -2,6 +2,7 @@
 export interface Reply {
   readonly status: number;
   readonly headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON reply, which tests read by its shape
   readonly body: any;
   readonly text: string;
 }

@@ -3,6 +3,7 @@ import { request } from 'node:https';
 export interface HttpsReply {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON reply, which tests read by its shape
   readonly body: any;
   readonly text: string;
 }

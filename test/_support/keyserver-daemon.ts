@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChildProcesses } from './child-processes.js';
+import { ChildProcesses, type Owner } from './child-processes.js';
 import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 
 const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
@@ -24,13 +24,17 @@ export interface DaemonProcess {
   kill(): Promise<void>;
 }
 
-/** Starts the daemon with `args` and resolves once it prints where it listens. */
-export function spawnDaemon(args: readonly string[], env: Record<string, string> = {}): Promise<DaemonProcess> {
+/**
+ * Starts the daemon with `args` and resolves once it prints where it listens. The process is killed when
+ * `owner` ends (a test's teardown), or by `killAllDaemons` for `untilKillAll`.
+ */
+export function spawnDaemon(owner: Owner, args: readonly string[], env: Record<string, string> = {}): Promise<DaemonProcess> {
   const child = spawn(process.execPath, [BIN, 'keyserver', ...args], {
     env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = running.track(child);
+  owner.teardown(() => running.end(child, exited));
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`daemon did not start within 45 s:\n${output}`)), 45_000);

@@ -25,7 +25,9 @@ export type TestRedis = { readonly url: string; close(): Promise<void> } | { rea
 
 const running = new Set<ChildProcess>();
 // A safety net: whatever ends the test process (a timeout included) takes its children with it.
-process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 async function freePort(): Promise<number> {
   const server = createServer();

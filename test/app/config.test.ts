@@ -43,7 +43,7 @@ test('reads the TE_* variables and the seed file', (t) => {
   t.is(embedded(config).seed?.principals[0]?.name, 'alice');
 });
 
-const PIN = 'AB:'.repeat(31) + 'AB';
+const PIN = `${'AB:'.repeat(31)}AB`;
 const URL_ENV = { TE_GATEWAY_KEYSERVER_URL: 'https://ks.example:8443' };
 
 test('a key-server URL with a pinned fingerprint selects the tls key server, pin normalised', (t) => {

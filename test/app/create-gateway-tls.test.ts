@@ -31,7 +31,7 @@ test('under CA trust the gateway learns the fingerprint at start, so an unreacha
 
 test('under a pin the gateway starts without reaching the daemon, and reports the pin', async (t) => {
   const url = `https://127.0.0.1:${await closedPort()}`;
-  const gateway = await createGateway({ keyServer: { kind: 'tls', url, fingerprint: 'AB:'.repeat(31) + 'AB' } }, { logger: new MemoryLogger() });
+  const gateway = await createGateway({ keyServer: { kind: 'tls', url, fingerprint: `${'AB:'.repeat(31)}AB` } }, { logger: new MemoryLogger() });
   t.is(gateway.ksFingerprint, 'ab'.repeat(32));
   await gateway.close();
 });

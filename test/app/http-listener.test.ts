@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { startGateway } from '../_support/gateway.js';
 
 test('close cuts a request still running at the end of the drain, and says so in the log', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const socket = connect({ host: '127.0.0.1', port: Number(new URL(gw.url).port) });
   await new Promise<void>((ready) => socket.once('connect', ready));
   const ended = new Promise<void>((done) => socket.once('close', () => done()));
@@ -20,7 +20,7 @@ test('close cuts a request still running at the end of the drain, and says so in
 });
 
 test('close with nothing in flight returns at once and cuts nothing', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   t.is((await gw.call('GET', '/health')).status, 200);
   const started = Date.now();
   await gw.gateway.close({ drainMs: 5_000 });

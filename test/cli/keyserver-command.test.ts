@@ -36,12 +36,12 @@ test('a bad flag stops it with one line on stderr and exit 2', async (t) => {
 
 test('first start generates and keeps an identity and bootstrap users beside the data file; a restart keeps both', async (t) => {
   const data = join(dir, 'first', 'ks.db');
-  const first = await spawnDaemon(['--data', data, '--port', '0']);
+  const first = await spawnDaemon(t, ['--data', data, '--port', '0']);
   t.regex(first.output(), /generated password for user "admin"/);
   t.regex(first.output(), /generated password for user "guest"/);
   t.true(existsSync(join(dir, 'first', 'ks.identity.crt')));
   t.is(await first.stop(), 0, 'SIGTERM ends it with exit 0');
-  const second = await spawnDaemon(['--data', data, '--port', '0']);
+  const second = await spawnDaemon(t, ['--data', data, '--port', '0']);
   t.is(second.fingerprint, first.fingerprint);
   t.notRegex(second.output(), /generated password/);
   t.is(await second.stop(), 0);
@@ -49,7 +49,7 @@ test('first start generates and keeps an identity and bootstrap users beside the
 
 test('a given certificate is served, and its fingerprint printed', async (t) => {
   const fixtures = await daemonFixtures({ principals: [] });
-  const daemon = await spawnDaemon(['--data', ':memory:', '--port', '0', '--cert', fixtures.certPath, '--key', fixtures.keyPath]);
+  const daemon = await spawnDaemon(t, ['--data', ':memory:', '--port', '0', '--cert', fixtures.certPath, '--key', fixtures.keyPath]);
   t.is(daemon.fingerprint, certificateFingerprint(fixtures.certPem));
   t.is(await daemon.stop(), 0);
 });

@@ -20,8 +20,14 @@ async function rawConnection(port: number): Promise<{ socket: Socket; until(patt
   await new Promise<void>((ready, fail) => socket.once('connect', ready).once('error', fail));
   let received = '';
   const waiters: (() => void)[] = [];
-  socket.on('data', (chunk: Buffer) => ((received += chunk.toString('latin1')), waiters.splice(0).forEach((wake) => wake())));
-  socket.on('end', () => waiters.splice(0).forEach((wake) => wake()));
+  const wakeAll = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+    wakeAll();
+  });
+  socket.on('end', wakeAll);
   return {
     socket,
     until: (pattern) =>
@@ -52,7 +58,7 @@ async function refusesConnections(port: number): Promise<boolean> {
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`${signal}: stops accepting, answers the request in flight, then exits 0`, async (t) => {
-    const gateway = await spawnGateway(embeddedEnv());
+    const gateway = await spawnGateway(t, embeddedEnv());
     const body = JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD });
     const { socket, until } = await rawConnection(gateway.port);
     // Expect: 100-continue makes the server say it holds the request before the body is sent.
@@ -75,7 +81,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 test('an idle keep-alive connection does not hold the shutdown open', async (t) => {
-  const gateway = await spawnGateway(embeddedEnv());
+  const gateway = await spawnGateway(t, embeddedEnv());
   const { socket, until } = await rawConnection(gateway.port);
   socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
   await until(/"ok":true/);

@@ -24,26 +24,24 @@ async function exportedBySevenOperations(gw: TestGateway, ttag: string): Promise
 }
 
 test('login answers an unbound password session whose view carries no session id', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await clientOf(gw).login('alice', PASSWORDS.alice);
   t.false(alice.bound);
   t.like(alice.view, { user: 'alice', kind: 'password', bound: false });
   t.false('sessionId' in (alice.view ?? {}));
   t.false(JSON.stringify(alice).includes(alice.sessionId), 'toJSON never shows the session id');
   t.like(await alice.inspect(), { user: 'alice', kind: 'password' });
-  await gw.close();
 });
 
 test('a wrong password is a KeygateApiError with the contract code', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const error = await t.throwsAsync(clientOf(gw).login('alice', 'wrong'), { instanceOf: KeygateApiError });
   t.is(error?.status, 401);
   t.is(error?.code, 'WRONG_CREDENTIAL');
-  await gw.close();
 });
 
 test('a scoped session is bound to the client key, and its proofs are accepted on every call', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);
   const proofKey = await ProofKey.generate();
   const scoped = await alice.mintScoped({ objects: [key.ttag], proofKey, ttlSeconds: 120 });
@@ -57,24 +55,22 @@ test('a scoped session is bound to the client key, and its proofs are accepted o
   t.is(stolen?.code, 'PROOF_MISSING');
   const otherKey = await t.throwsAsync(clientOf(gw).resume(scoped.sessionId, await ProofKey.generate()).inspect(), { instanceOf: KeygateApiError });
   t.is(otherKey?.code, 'PROOF_KEY_MISMATCH');
-  await gw.close();
 });
 
 for (const keyLen of [16, 24, 32] as const) {
   test(`an export opened by the client equals the key seen through POST /keys/export (${keyLen} bytes)`, async (t) => {
-    const gw = await startGateway();
+    const gw = await startGateway(t);
     const { alice, key } = await aliceWithKey(gw, keyLen);
     const scoped = await alice.mintScoped({ objects: [key.ttag] });
     const exported = await scoped.exportKey(key.ttag);
     t.is(exported.keyLen, keyLen);
     t.is(exported.algo, 'aes-128-cbc');
     t.deepEqual(Buffer.from(exported.key), await exportedBySevenOperations(gw, key.ttag));
-    await gw.close();
   });
 }
 
 test('encrypt then decrypt through a bound session gives the plaintext back, with and without aad', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);
   const scoped = await alice.mintScoped({ objects: [key.ttag] });
   const sealed = await scoped.encrypt(key.ttag, 'attack at dawn ✓');
@@ -85,11 +81,10 @@ test('encrypt then decrypt through a bound session gives the plaintext back, wit
   t.deepEqual(Buffer.from(await scoped.decrypt(key.ttag, withAad, 'context')), Buffer.from(bytes));
   const wrongAad = await t.throwsAsync(scoped.decrypt(key.ttag, withAad, 'other'), { instanceOf: KeygateApiError });
   t.like(wrongAad, { status: 400, code: 'DECRYPT_FAILED' });
-  await gw.close();
 });
 
 test('a MAC made through the client verifies, and a changed one does not', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);
   const scoped = await alice.mintScoped({ objects: [key.ttag], rights: ['mac'] });
   const { mac, alg } = await scoped.mac(key.ttag, 'message');
@@ -98,21 +93,19 @@ test('a MAC made through the client verifies, and a changed one does not', async
   t.false(await scoped.verifyMac(key.ttag, 'massage', mac));
   const denied = await t.throwsAsync(scoped.encrypt(key.ttag, 'x'), { instanceOf: KeygateApiError });
   t.like(denied, { status: 403 });
-  await gw.close();
 });
 
 test('a scoped session cannot reach a key outside its object list', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);
   const other = await alice.createKey();
   const scoped = await alice.mintScoped({ objects: [key.ttag] });
   const refused = await t.throwsAsync(scoped.exportKey(other.ttag), { instanceOf: KeygateApiError });
   t.like(refused, { status: 403, code: 'OUT_OF_SCOPE' });
-  await gw.close();
 });
 
 test('the owner reads, sets and removes ACL entries through the client', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);
   t.like(await alice.setAclEntry(key.ttag, 'bob', ['read', 'encrypt']), { principal: 'bob', rights: ['read', 'encrypt'] });
   const acl = await alice.readAcl(key.ttag);
@@ -124,11 +117,10 @@ test('the owner reads, sets and removes ACL entries through the client', async (
   t.deepEqual((await alice.readAcl(key.ttag)).items, []);
   const denied = await t.throwsAsync(bob.readKey(key.ttag), { instanceOf: KeygateApiError });
   t.like(denied, { status: 403, code: 'ACL_DENIED' });
-  await gw.close();
 });
 
 test('logout of a bound session is signed too, and the session is then unknown', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);
   const scoped: KeygateSession = await alice.mintScoped({ objects: [key.ttag] });
   await scoped.logout();
@@ -137,11 +129,10 @@ test('logout of a bound session is signed too, and the session is then unknown',
   t.false(after instanceof ReauthRequiredError);
   await alice.logout();
   await t.throwsAsync(alice.inspect(), { instanceOf: KeygateApiError, message: /SESSION_UNKNOWN/ });
-  await gw.close();
 });
 
 test('an expired key-server token surfaces as a ReauthRequiredError the page can act on', async (t) => {
-  const gw = await startGateway({ keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, tokenTtlSeconds: 60 } });
+  const gw = await startGateway(t, { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, tokenTtlSeconds: 60 } });
   const client = clientOf(gw);
   const alice = await client.login('alice', PASSWORDS.alice);
   await alice.createKey();
@@ -150,23 +141,20 @@ test('an expired key-server token surfaces as a ReauthRequiredError the page can
   t.like(error, { status: 401, code: 'SESSION_EXPIRED', reauth: true });
   const again = await client.login('alice', PASSWORDS.alice);
   t.like(await again.createKey(), { keyLen: 16, state: 'active' });
-  await gw.close();
 });
 
 test('the health call needs no session and shows the key-server fingerprint', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const health = await clientOf(gw).health();
   t.true(health.ok);
   t.is(health.ksFingerprint, gw.gateway.ksFingerprint);
-  await gw.close();
 });
 
 test('a base URL with a trailing slash signs the URL it sends to', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const client = new KeygateClient({ baseUrl: `${gw.url}/`, now: () => gw.clock.now() });
   const alice = await client.login('alice', PASSWORDS.alice);
   const key = await alice.createKey();
   const scoped = await alice.mintScoped({ objects: [key.ttag] });
   t.like(await scoped.readKey(key.ttag), { ttag: key.ttag });
-  await gw.close();
 });

@@ -25,10 +25,11 @@ interface Stage {
   readonly refusedOrigin: string;
 }
 
-async function stage(browser: Browser): Promise<Stage> {
+async function stage(t: ExecutionContext, browser: Browser): Promise<Stage> {
   const demo = await startDemoServer({ gatewayUrl: '' });
+  t.teardown(() => demo.close());
   const allowedOrigin = new URL(demo.url).origin;
-  const gw = await startBrowserGateway([allowedOrigin]);
+  const gw = await startBrowserGateway(t, [allowedOrigin]);
   return { browser, demo, gw, allowedOrigin, refusedOrigin: allowedOrigin.replace('127.0.0.1', 'localhost') };
 }
 
@@ -78,7 +79,7 @@ if (launched.browser === undefined) {
   test.after.always(() => browser.close());
 
   test('the demo page signs in, binds a scoped session to its own key, exports, round-trips and signs out', async (t) => {
-    const s = await stage(browser);
+    const s = await stage(t, browser);
     const page = await openDemo(s, s.allowedOrigin);
     const health = await runStep(t, page, '#health', '#health-out');
     t.like(health, { status: 'ok', 'key server': s.gw.gateway.ksFingerprint });
@@ -110,11 +111,10 @@ if (launched.browser === undefined) {
     ]);
     t.false(s.gw.seen.some((r) => r.hasCookie), 'no request carried a cookie');
     await page.context().close();
-    await Promise.all([s.gw.close(), s.demo.close()]);
   });
 
   test('a proof captured from the page is refused when sent again: 401 PROOF_REPLAYED', async (t) => {
-    const s = await stage(browser);
+    const s = await stage(t, browser);
     const page = await openDemo(s, s.allowedOrigin);
     const captured = new Promise<{ headers: Record<string, string>; body: Buffer | null; url: string }>((resolve) => {
       page.on('request', (request) => {
@@ -135,11 +135,10 @@ if (launched.browser === undefined) {
     t.is(replay.status, 401);
     t.like(await replay.json(), { code: 'PROOF_REPLAYED' });
     await page.context().close();
-    await Promise.all([s.gw.close(), s.demo.close()]);
   });
 
   test('a page on an origin outside the allowlist is blocked by the browser, and the gateway logs it', async (t) => {
-    const s = await stage(browser);
+    const s = await stage(t, browser);
     const page = await openDemo(s, s.refusedOrigin);
     await page.fill('#user', 'alice');
     await page.fill('#password', PASSWORDS.alice);
@@ -162,6 +161,5 @@ if (launched.browser === undefined) {
     t.false(fromPage.some((r) => r.method === 'POST'), 'the browser never sent the login itself');
     t.true(s.gw.logger.lines.some((line) => line.level === 'warn' && line.fields.origin === s.refusedOrigin), 'refused origin logged');
     await page.context().close();
-    await Promise.all([s.gw.close(), s.demo.close()]);
   });
 }

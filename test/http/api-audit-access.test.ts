@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { createKey, signIn, type ApiSession } from '../_support/api-client.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
@@ -7,9 +7,9 @@ import { startGateway } from '../_support/gateway.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-async function startAudited() {
+async function startAudited(t: ExecutionContext) {
   const log = new FaultyAuditLog(new MemoryAuditLog());
-  const gw = await startGateway({}, { auditLog: log });
+  const gw = await startGateway(t, {}, { auditLog: log });
   return { gw, log };
 }
 
@@ -20,7 +20,7 @@ async function anyRecordId(session: ApiSession): Promise<string> {
 }
 
 test('an auditor reads the audit log and its records; a user is 403 ROLE_DENIED', async (t) => {
-  const { gw } = await startAudited();
+  const { gw } = await startAudited(t);
   const audra = await signIn(gw, 'audra');
   const alice = await signIn(gw, 'alice');
   await createKey(alice);
@@ -31,11 +31,10 @@ test('an auditor reads the audit log and its records; a user is 403 ROLE_DENIED'
   t.like(await audra.get(`/api/audit/${id}`), { status: 200, body: { id } });
   t.like(await alice.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } });
   t.like(await alice.get(`/api/audit/${id}`), { status: 403, body: { code: 'ROLE_DENIED' } });
-  await gw.close();
 });
 
 test("the key server's roles decide: a group's auditor role lets its members read, and stops when they leave", async (t) => {
-  const { gw } = await startAudited();
+  const { gw } = await startAudited(t);
   const admin = await signIn(gw, 'admin');
   const alice = await signIn(gw, 'alice');
   t.is((await alice.get('/api/audit')).status, 403);
@@ -44,11 +43,10 @@ test("the key server's roles decide: a group's auditor role lets its members rea
   t.is((await alice.get('/api/audit')).status, 200, 'the same session, now with a group role');
   t.is((await admin.del('/api/groups/ops/members/alice')).status, 204);
   t.like(await alice.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } });
-  await gw.close();
 });
 
 test('encrypt, MAC, MAC check, certificate parse and verify run without the audit store; decrypt and writes do not', async (t) => {
-  const { gw, log } = await startAudited();
+  const { gw, log } = await startAudited(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice, { keyLen: 32 });
   const sealed = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('quiet') })).body;
@@ -65,11 +63,10 @@ test('encrypt, MAC, MAC check, certificate parse and verify run without the audi
   t.like(opened, { status: 503, body: { code: 'AUDIT_UNAVAILABLE' } });
   t.false('plaintext' in opened.body, 'no plaintext without its record');
   t.like(await alice.post('/api/keys', {}), { status: 503, body: { code: 'AUDIT_UNAVAILABLE' } });
-  await gw.close();
 });
 
 test('key creation, encryption and decryption are each recorded with the key and the caller', async (t) => {
-  const { gw, log } = await startAudited();
+  const { gw, log } = await startAudited(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice, { keyLen: 16 });
   const sealed = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('x') })).body;
@@ -80,11 +77,10 @@ test('key creation, encryption and decryption are each recorded with the key and
   t.like(byOperation.get('crypto.encrypt'), { object: ttag, principal: 'alice', outcome: 'ok', status: 200 });
   t.like(byOperation.get('crypto.decrypt'), { object: ttag, principal: 'alice', outcome: 'ok', status: 200 });
   t.like(byOperation.get('keys.create'), { object: ttag, outcome: 'ok', status: 201 });
-  await gw.close();
 });
 
 test('an ACL change and a membership change are recorded with both parties, as the root surface records a grant', async (t) => {
-  const { gw, log } = await startAudited();
+  const { gw, log } = await startAudited(t);
   const alice = await signIn(gw, 'alice');
   const admin = await signIn(gw, 'admin');
   const { ttag } = await createKey(alice);
@@ -97,5 +93,4 @@ test('an ACL change and a membership change are recorded with both parties, as t
   t.deepEqual(objects('acl.put'), [`${ttag} bob`], 'the key as standard base64, then the grantee');
   t.deepEqual(objects('acl.delete'), [`${ttag} bob`]);
   t.deepEqual(objects('groups.members.add'), ['ops carol']);
-  await gw.close();
 });

@@ -19,7 +19,7 @@ async function scoped(gw: TestGateway, signer: ProofSigner, extra: Record<string
 }
 
 test('a scoped session is bound to the senderKey thumbprint and narrowed to its objects', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { reply, ttag } = await scoped(gw, signer);
   t.is(reply.status, 201);
@@ -27,11 +27,10 @@ test('a scoped session is bound to the senderKey thumbprint and narrowed to its 
   t.deepEqual(reply.body.rights, ['read', 'export', 'encrypt', 'decrypt', 'mac']);
   const ttl = (Date.parse(reply.body.expiresAt) - gw.clock.now()) / 1000;
   t.true(ttl <= 300 && ttl > 295, 'lasts 300 s by default');
-  await gw.close();
 });
 
 test('a bound session needs a proof on every route: PROOF_MISSING without, accepted with', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session } = await scoped(gw, signer);
   const missing = await gw.call('GET', '/api/session', { headers: bearer(session) });
@@ -40,11 +39,10 @@ test('a bound session needs a proof on every route: PROOF_MISSING without, accep
   const ok = await gw.bound(signer, 'GET', '/api/session', { bearer: session });
   t.is(ok.status, 200);
   t.is(ok.body.kind, 'scoped');
-  await gw.close();
 });
 
 test('a proof replayed is refused with PROOF_REPLAYED', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session } = await scoped(gw, signer);
   const proof = buildProof(signer, { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) }, gw.clock.now());
@@ -53,11 +51,10 @@ test('a proof replayed is refused with PROOF_REPLAYED', async (t) => {
   const again = await gw.call('GET', '/api/session', { headers });
   t.is(again.status, 401);
   t.is(again.body.code, 'PROOF_REPLAYED');
-  await gw.close();
 });
 
 test('the seven operations honour the binding too: ath over X-Session, bth over the body', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session, ttag, other } = await scoped(gw, signer);
   const client = clientKeyPair();
@@ -73,11 +70,10 @@ test('the seven operations honour the binding too: ath over X-Session, bth over 
   t.is(outside.body.error, 'export denied or failed');
   const generate = await gw.bound(signer, 'POST', '/keys', { xSession: session });
   t.is(generate.status, 403, 'a scoped session cannot create keys');
-  await gw.close();
 });
 
 test('a proof over another body or another credential is PROOF_BINDING_MISMATCH', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session, ttag } = await scoped(gw, signer);
   const client = clientKeyPair();
@@ -87,29 +83,26 @@ test('a proof over another body or another credential is PROOF_BINDING_MISMATCH'
   t.is(reply.body.error, 'PROOF_BINDING_MISMATCH');
   const other = await gw.bound(signer, 'GET', '/api/session', { bearer: session }, undefined, { claims: { ath: 'x'.repeat(43) } });
   t.is(other.body.code, 'PROOF_BINDING_MISMATCH');
-  await gw.close();
 });
 
 test('a proof signed by another key is PROOF_KEY_MISMATCH', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session } = await scoped(gw, signer);
   const reply = await gw.bound(await makeSigner('ES256'), 'GET', '/api/session', { bearer: session });
   t.is(reply.status, 401);
   t.is(reply.body.code, 'PROOF_KEY_MISMATCH');
-  await gw.close();
 });
 
 test('an unbound session ignores a proof, even garbage', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await gw.login('alice');
   const reply = await gw.call('GET', '/api/session', { headers: { ...bearer(alice), DPoP: 'not.a.proof' } });
   t.is(reply.status, 200);
-  await gw.close();
 });
 
 test('logout of a bound session needs its proof; without one the session stays alive', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session } = await scoped(gw, signer);
   const refused = await gw.call('DELETE', '/api/session', { headers: bearer(session) });
@@ -118,11 +111,10 @@ test('logout of a bound session needs its proof; without one the session stays a
   t.is((await gw.bound(signer, 'GET', '/api/session', { bearer: session })).status, 200);
   t.is((await gw.bound(signer, 'DELETE', '/api/session', { bearer: session })).status, 204);
   t.is((await gw.bound(signer, 'GET', '/api/session', { bearer: session })).body.code, 'SESSION_UNKNOWN');
-  await gw.close();
 });
 
 test('behind a proxy, htu is checked against TE_GATEWAY_PUBLIC_ORIGIN', async (t) => {
-  const gw = await startGateway({ publicOrigin: 'https://keys.example.com' });
+  const gw = await startGateway(t, { publicOrigin: 'https://keys.example.com' });
   const signer = await makeSigner('ES256');
   const { session } = await scoped(gw, signer);
   const local = await gw.bound(signer, 'GET', '/api/session', { bearer: session });
@@ -130,11 +122,10 @@ test('behind a proxy, htu is checked against TE_GATEWAY_PUBLIC_ORIGIN', async (t
   t.is(local.body.code, 'PROOF_BINDING_MISMATCH');
   const proof = buildProof(signer, { method: 'GET', htu: 'https://KEYS.example.com:443/api/session?x=1', credential: session, body: Buffer.alloc(0) }, gw.clock.now());
   t.is((await gw.call('GET', '/api/session', { headers: { ...bearer(session), DPoP: proof } })).status, 200);
-  await gw.close();
 });
 
 test('a scoped session ends after its lifetime, and cannot mint sessions', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session, ttag } = await scoped(gw, signer, { ttlSeconds: 60 });
   const mint = await gw.bound(signer, 'POST', '/api/session/scoped', { bearer: session }, { objects: [ttag], senderKey: signer.publicJwk });
@@ -142,7 +133,6 @@ test('a scoped session ends after its lifetime, and cannot mint sessions', async
   t.is(mint.body.code, 'OUT_OF_SCOPE');
   gw.clock.advance(60_000);
   t.is((await gw.bound(signer, 'GET', '/api/session', { bearer: session })).body.code, 'SESSION_UNKNOWN');
-  await gw.close();
 });
 
 const badScoped: [string, (signer: ProofSigner) => Record<string, unknown>][] = [
@@ -155,24 +145,22 @@ const badScoped: [string, (signer: ProofSigner) => Record<string, unknown>][] = 
 ];
 for (const [name, change] of badScoped) {
   test(`minting a scoped session with ${name} is 400`, async (t) => {
-    const gw = await startGateway();
+    const gw = await startGateway(t);
     const signer = await makeSigner('ES256');
     const { reply } = await scoped(gw, signer, change(signer));
     t.is(reply.status, 400);
     t.is(reply.body.code, 'BAD_REQUEST');
-    await gw.close();
   });
 }
 
 test('scoping to a key the minter cannot use is 403 ACL_DENIED', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const bob = await gw.login('bob');
   const alice = await gw.login('alice');
   const ttag = await newKey(gw, bob);
   const reply = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: (await makeSigner('ES256')).publicJwk } });
   t.is(reply.status, 403);
   t.is(reply.body.code, 'ACL_DENIED');
-  await gw.close();
 });
 
 async function boundService(gw: TestGateway) {
@@ -189,7 +177,7 @@ async function boundService(gw: TestGateway) {
 }
 
 test('a bound service session mints a delegated session bound to its own key', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { signer, login, session } = await boundService(gw);
   t.like(login.body, { kind: 'certificate', bound: true, jkt: signer.jkt, user: 'svc' });
   const delegated = await gw.bound(signer, 'POST', '/api/session/delegated', { bearer: session }, { principal: 'alice' });
@@ -198,11 +186,10 @@ test('a bound service session mints a delegated session bound to its own key', a
   const used = await gw.bound(signer, 'GET', '/api/session', { bearer: delegated.body.sessionId });
   t.is(used.body.user, 'alice');
   t.is((await gw.call('GET', '/api/session', { headers: bearer(delegated.body.sessionId) })).body.code, 'PROOF_MISSING');
-  await gw.close();
 });
 
 test('delegation is refused to an unbound session and to a principal without session.delegate', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await gw.login('alice');
   const unbound = await gw.call('POST', '/api/session/delegated', { headers: bearer(alice), body: { principal: 'bob' } });
   t.is(unbound.status, 403);
@@ -210,5 +197,4 @@ test('delegation is refused to an unbound session and to a principal without ses
   const { signer, session } = await boundService(gw);
   const unknown = await gw.bound(signer, 'POST', '/api/session/delegated', { bearer: session }, { principal: 'nobody' });
   t.is(unknown.status, 404);
-  await gw.close();
 });

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createAuthority, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -12,8 +12,8 @@ interface World {
   enrolled: TestCertificate;
 }
 
-async function world(): Promise<World> {
-  const gw = await startGateway();
+async function world(t: ExecutionContext): Promise<World> {
+  const gw = await startGateway(t);
   const admin = await gw.login('admin');
   const authority = await createAuthority('keygate test CA');
   const other = await createAuthority('another CA');
@@ -32,37 +32,34 @@ async function certificateLogin(gw: TestGateway, certificate: TestCertificate, s
 }
 
 test('the challenge is 32 random bytes, base64url, with an id and an expiry about 60 s away', async (t) => {
-  const { gw, enrolled } = await world();
+  const { gw, enrolled } = await world(t);
   const reply = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: enrolled.pem } });
   t.is(reply.status, 201);
   t.is(Buffer.from(reply.body.challenge, 'base64url').length, 32);
   t.regex(reply.body.challengeId, /^[A-Za-z0-9_-]+$/);
   const seconds = (Date.parse(reply.body.expiresAt) - gw.clock.now()) / 1000;
   t.true(seconds > 55 && seconds <= 60);
-  await gw.close();
 });
 
 test('an enrolled leaf of a trusted authority signs in (RS256), unbound without a sender key', async (t) => {
-  const { gw, enrolled } = await world();
+  const { gw, enrolled } = await world(t);
   const reply = await certificateLogin(gw, enrolled);
   t.is(reply.status, 201);
   t.like(reply.body, { user: 'carol', kind: 'certificate', bound: false });
   t.is((await gw.call('GET', '/api/session', { headers: bearer(reply.body.sessionId) })).status, 200);
-  await gw.close();
 });
 
 test('an enrolled P-256 leaf signs in with ES256', async (t) => {
-  const { gw, admin, authority } = await world();
+  const { gw, admin, authority } = await world(t);
   const leaf = await createLeaf(authority, 'ec-leaf', { keyType: 'EC' });
   await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'bob', pem: leaf.pem } });
   const reply = await certificateLogin(gw, leaf);
   t.is(reply.status, 201);
   t.is(reply.body.user, 'bob');
-  await gw.close();
 });
 
 test('a principal with a registered sender key gets a bound session carrying its thumbprint', async (t) => {
-  const { gw, admin, enrolled } = await world();
+  const { gw, admin, enrolled } = await world(t);
   const jwk = enrolled.cert.publicKey;
   const exported = await (await import('node:crypto')).webcrypto.subtle.exportKey('jwk', await jwk.export());
   const put = await gw.call('PUT', '/api/principals/carol/sender-key', { headers: bearer(admin), body: { jwk: { kty: exported.kty, n: exported.n, e: exported.e } } });
@@ -71,7 +68,6 @@ test('a principal with a registered sender key gets a bound session carrying its
   const reply = await certificateLogin(gw, enrolled);
   t.is(reply.status, 201);
   t.like(reply.body, { bound: true, jkt: put.body.jkt });
-  await gw.close();
 });
 
 const refused: [string, (w: World) => Promise<TestCertificate>][] = [
@@ -81,17 +77,16 @@ const refused: [string, (w: World) => Promise<TestCertificate>][] = [
 ];
 for (const [name, make] of refused) {
   test(`certificate login refuses ${name} with 401 WRONG_CREDENTIAL`, async (t) => {
-    const w = await world();
+    const w = await world(t);
     const reply = await certificateLogin(w.gw, await make(w));
     t.is(reply.status, 401);
     t.is(reply.body.code, 'WRONG_CREDENTIAL');
     t.is((await w.gw.call('GET', '/health')).body.sessions, 1, 'no session was minted');
-    await w.gw.close();
   });
 }
 
 test('certificate login refuses a signature by another key, and a challenge used twice', async (t) => {
-  const { gw, authority, enrolled } = await world();
+  const { gw, authority, enrolled } = await world(t);
   const impostor = await createLeaf(authority, 'svc-leaf');
   const wrongKey = await certificateLogin(gw, enrolled, (c) => signChallenge(impostor, c));
   t.is(wrongKey.status, 401);
@@ -100,30 +95,27 @@ test('certificate login refuses a signature by another key, and a challenge used
   t.is((await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature } })).status, 201);
   const again = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature } });
   t.is(again.status, 401);
-  await gw.close();
 });
 
 test('a challenge is refused after 60 s', async (t) => {
-  const { gw, enrolled } = await world();
+  const { gw, enrolled } = await world(t);
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: enrolled.pem } });
   gw.clock.advance(60_001);
   const reply = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: signChallenge(enrolled, challenge.body.challenge) } });
   t.is(reply.status, 401);
-  await gw.close();
 });
 
 test('garbage instead of a certificate is 400 CERTIFICATE_MALFORMED', async (t) => {
-  const { gw } = await world();
+  const { gw } = await world(t);
   for (const certificate of ['hello', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----']) {
     const reply = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate } });
     t.is(reply.status, 400);
     t.is(reply.body.code, 'CERTIFICATE_MALFORMED');
   }
-  await gw.close();
 });
 
 test('auto-provisioning signs in a trusted unenrolled certificate when the policy allows it', async (t) => {
-  const { gw, admin, authority } = await world();
+  const { gw, admin, authority } = await world(t);
   const leaf = await createLeaf(authority, 'newcomer');
   t.is((await certificateLogin(gw, leaf)).status, 401);
   const policy = await gw.call('PUT', '/api/policy/provisioning/autoProvision', { headers: bearer(admin), body: { value: true } });
@@ -132,11 +124,10 @@ test('auto-provisioning signs in a trusted unenrolled certificate when the polic
   const reply = await certificateLogin(gw, leaf);
   t.is(reply.status, 201);
   t.is(reply.body.user, 'newcomer');
-  await gw.close();
 });
 
 test('only admin manages trust: another user gets 403 ROLE_DENIED; a non-CA authority is 400', async (t) => {
-  const { gw, admin, authority, enrolled } = await world();
+  const { gw, admin, authority, enrolled } = await world(t);
   const alice = await gw.login('alice');
   const denied = await gw.call('POST', '/api/trust/authorities', { headers: bearer(alice), body: { pem: authority.pem } });
   t.is(denied.status, 403);
@@ -144,15 +135,13 @@ test('only admin manages trust: another user gets 403 ROLE_DENIED; a non-CA auth
   const notCa = await gw.call('POST', '/api/trust/authorities', { headers: bearer(admin), body: { pem: enrolled.pem } });
   t.is(notCa.status, 400);
   t.is(notCa.body.code, 'BAD_REQUEST');
-  await gw.close();
 });
 
 test('enrolling a leaf of an untrusted authority is 409 CONFLICT with a reason', async (t) => {
-  const { gw, admin, other } = await world();
+  const { gw, admin, other } = await world(t);
   const leaf = await createLeaf(other, 'x');
   const reply = await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'bob', pem: leaf.pem } });
   t.is(reply.status, 409);
   t.is(reply.body.code, 'CONFLICT');
   t.is(typeof reply.body.reason, 'string');
-  await gw.close();
 });

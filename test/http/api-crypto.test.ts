@@ -8,7 +8,7 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 for (const [keyLen, alg] of [[16, 'A128GCM'], [24, 'A192GCM'], [32, 'A256GCM']] as const) {
   test(`encrypt and decrypt round-trip under a ${keyLen}-byte key as ${alg}, with aad`, async (t) => {
-    const gw = await startGateway();
+    const gw = await startGateway(t);
     const alice = await signIn(gw, 'alice');
     const { ttag } = await createKey(alice, { keyLen });
     const sealed = await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('attack at dawn'), aad: b64('order 7') });
@@ -21,12 +21,11 @@ for (const [keyLen, alg] of [[16, 'A128GCM'], [24, 'A192GCM'], [32, 'A256GCM']] 
     const opened = await alice.post('/api/crypto/decrypt', { ttag, ...fields, aad: b64('order 7') });
     t.is(opened.status, 200);
     t.deepEqual(opened.body, { plaintext: b64('attack at dawn') });
-    await gw.close();
   });
 }
 
 test('a holder of the exported key can open the ciphertext and check the MAC itself', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice, { keyLen: 32 });
   const client = clientKeyPair();
@@ -37,11 +36,10 @@ test('a holder of the exported key can open the ciphertext and check the MAC its
   t.is(Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString(), 'portable');
   const mac = await alice.post('/api/crypto/mac', { ttag, data: b64('message') });
   t.deepEqual(mac.body, { mac: createHmac('sha256', key).update('message').digest('base64'), alg: 'HS256' });
-  await gw.close();
 });
 
 test('POST /api/crypto/decrypt answers 400 DECRYPT_FAILED for a bad tag or the wrong aad', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
   const { alg: _alg, ...sealed } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('x'), aad: b64('a') })).body;
@@ -52,11 +50,10 @@ test('POST /api/crypto/decrypt answers 400 DECRYPT_FAILED for a bad tag or the w
     t.is(reply.status, 400);
     t.is(reply.body.code, 'DECRYPT_FAILED');
   }
-  await gw.close();
 });
 
 test('cryptography needs the right: encrypt without it is 403 ACL_DENIED, decrypt too', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const bob = await signIn(gw, 'bob');
   const { ttag } = await createKey(alice);
@@ -69,11 +66,10 @@ test('cryptography needs the right: encrypt without it is 403 ACL_DENIED, decryp
   t.is(opened.body.code, 'ACL_DENIED');
   const carol = await signIn(gw, 'carol');
   t.is((await carol.post('/api/crypto/encrypt', { ttag, plaintext: b64('x') })).body.code, 'ACL_DENIED');
-  await gw.close();
 });
 
 test('POST /api/crypto/mac answers an HS256 MAC; a role without crypto.mac is 403 ROLE_DENIED', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
   const mac = await alice.post('/api/crypto/mac', { ttag, data: b64('data') });
@@ -82,11 +78,10 @@ test('POST /api/crypto/mac answers an HS256 MAC; a role without crypto.mac is 40
   const denied = await (await signIn(gw, 'audra')).post('/api/crypto/mac', { ttag, data: b64('data') });
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ROLE_DENIED');
-  await gw.close();
 });
 
 test('POST /api/crypto/mac/verify says valid for the right MAC, invalid for another, 403 without mac', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const bob = await signIn(gw, 'bob');
   const { ttag } = await createKey(alice);
@@ -97,11 +92,10 @@ test('POST /api/crypto/mac/verify says valid for the right MAC, invalid for anot
   const denied = await bob.post('/api/crypto/mac/verify', { ttag, data: b64('data'), mac });
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ACL_DENIED');
-  await gw.close();
 });
 
 test('crypto bodies are validated: not base64 or a missing field is 400 naming the field', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
   const notBase64 = await alice.post('/api/crypto/encrypt', { ttag, plaintext: 'not base64!' });
@@ -112,5 +106,4 @@ test('crypto bodies are validated: not base64 or a missing field is 400 naming t
   const shortIv = await alice.post('/api/crypto/decrypt', { ttag, ciphertext: b64('x'), iv: b64('x'), authTag: Buffer.alloc(16).toString('base64') });
   t.is(shortIv.status, 400);
   t.is(shortIv.body.code, 'BAD_REQUEST');
-  await gw.close();
 });

@@ -1,11 +1,11 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { asSession, createKey, pathTtag, type ApiSession } from '../_support/api-client.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { startFaultyGateway } from '../_support/gateway.js';
 
 /** Every list route, after a setup that gives each at least two items. */
-async function listed() {
-  const gw = await startFaultyGateway();
+async function listed(t: ExecutionContext) {
+  const gw = await startFaultyGateway(t);
   const admin = asSession(gw, await gw.login('admin'));
   const alice = asSession(gw, await gw.login('alice'));
   const authority = await createAuthority('keygate test CA');
@@ -29,7 +29,7 @@ async function listed() {
 }
 
 test('every list is read whole when nothing fails: complete, with at least two items', async (t) => {
-  const { gw, paths } = await listed();
+  const { paths } = await listed(t);
   for (const [session, path] of paths) {
     const reply = await session.get(path);
     t.is(reply.status, 200, path);
@@ -37,11 +37,10 @@ test('every list is read whole when nothing fails: complete, with at least two i
     t.false('reason' in reply.body, path);
     t.true(reply.body.items.length >= 2, path);
   }
-  await gw.close();
 });
 
 test('a list the key server cannot finish is 503 KEY_SERVER_UNAVAILABLE, never an empty or short list', async (t) => {
-  const { gw, alice, paths, aclPath } = await listed();
+  const { gw, alice, paths, aclPath } = await listed(t);
   gw.faults.lists = 'unavailable';
   for (const [session, path] of [...paths, [alice, aclPath] as [ApiSession, string]]) {
     const reply = await session.get(path);
@@ -50,11 +49,10 @@ test('a list the key server cannot finish is 503 KEY_SERVER_UNAVAILABLE, never a
     t.false('items' in reply.body, path);
     t.regex(reply.headers.get('retry-after') ?? '', /^\d+$/, path);
   }
-  await gw.close();
 });
 
 test('a list the key server read only in part is answered complete: false with the reason', async (t) => {
-  const { gw, paths } = await listed();
+  const { gw, paths } = await listed(t);
   const whole = new Map<string, number>();
   for (const [session, path] of paths) whole.set(path, (await session.get(path)).body.items.length);
   gw.faults.lists = 'partial';
@@ -65,11 +63,10 @@ test('a list the key server read only in part is answered complete: false with t
     t.is(reply.body.reason, 'the key server read only part of the list', path);
     t.true(reply.body.items.length < whole.get(path)!, path);
   }
-  await gw.close();
 });
 
 test('a write whose read-back list was not read whole is not confirmed: 409 NOT_VERIFIED', async (t) => {
-  const gw = await startFaultyGateway();
+  const gw = await startFaultyGateway(t);
   const admin = asSession(gw, await gw.login('admin'));
   gw.faults.lists = 'partial';
   const trust = await admin.post('/api/trust/authorities', { pem: (await createAuthority('only CA')).pem });
@@ -78,5 +75,4 @@ test('a write whose read-back list was not read whole is not confirmed: 409 NOT_
   const member = await admin.put('/api/groups/ops/members/bob');
   t.is(member.status, 409);
   t.is(member.body.code, 'NOT_VERIFIED');
-  await gw.close();
 });

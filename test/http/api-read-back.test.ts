@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import { asSession, createKey, pathTtag, type ApiSession } from '../_support/api-client.js';
 import { createAuthority, createLeaf, type TestCertificate } from '../_support/certificates.js';
@@ -65,8 +65,8 @@ const altered: Case[] = [
   { title: 'setting a policy parameter', fault: 'setPolicy', write: (s) => s.admin.put('/api/policy/provisioning/nameAttribute', { value: 'UID' }) },
 ];
 
-async function stage() {
-  const gw = await startFaultyGateway();
+async function stage(t: ExecutionContext) {
+  const gw = await startFaultyGateway(t);
   const admin = asSession(gw, await gw.login('admin'));
   const alice = asSession(gw, await gw.login('alice'));
   const key = pathTtag((await createKey(alice)).ttag);
@@ -78,14 +78,13 @@ async function stage() {
 function run(cases: Case[], mode: keyof Pick<Faults, 'dropWrites' | 'alterWrites'>, code: 'NOT_SAVED' | 'NOT_VERIFIED') {
   for (const c of cases) {
     test(`${c.title}: a write the key server ${mode === 'dropWrites' ? 'drops' : 'alters'} answers 409 ${code}`, async (t) => {
-      const { gw, stage: s } = await stage();
+      const { gw, stage: s } = await stage(t);
       await c.arrange?.(s);
       gw.faults[mode] = [c.fault];
       const reply = await c.write(s);
       t.is(reply.status, 409, reply.text);
       t.is(reply.body.code, code);
       t.is(typeof reply.body.detail, 'string');
-      await gw.close();
     });
   }
 }
@@ -94,10 +93,9 @@ run(dropped, 'dropWrites', 'NOT_SAVED');
 run(altered, 'alterWrites', 'NOT_VERIFIED');
 
 test('with no fault switched on, the same writes succeed through the fault injector', async (t) => {
-  const { gw, stage: s } = await stage();
+  const { stage: s } = await stage(t);
   t.is((await s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] })).status, 200);
   t.is((await s.admin.post('/api/principals', { name: 'dora', kind: 'user' })).status, 201);
   t.is((await s.admin.put('/api/roles/reader', { operations: ['keys.read'] })).status, 200);
   t.is((await s.admin.put('/api/policy/provisioning/autoProvision', { value: true })).status, 200);
-  await gw.close();
 });

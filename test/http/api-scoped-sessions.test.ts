@@ -24,7 +24,7 @@ async function scopedAlice(gw: TestGateway) {
 }
 
 test('a scoped session reads, encrypts and MACs under its listed key', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { listed, as } = await scopedAlice(gw);
   t.like(await as('GET', `/api/keys/${pathTtag(listed)}`), { status: 200, body: { ttag: listed } });
   t.like(await as('GET', `/api/keys/${pathTtag(listed)}/access`), { status: 200, body: { rights: ['read', 'encrypt', 'mac'] } });
@@ -34,11 +34,10 @@ test('a scoped session reads, encrypts and MACs under its listed key', async (t)
   const mac = await as('POST', '/api/crypto/mac', { ttag: listed, data: b64('m') });
   t.is(mac.status, 200);
   t.like(await as('POST', '/api/crypto/mac/verify', { ttag: listed, data: b64('m'), mac: mac.body.mac }), { status: 200, body: { valid: true } });
-  await gw.close();
 });
 
 test('a scoped session is 403 OUT_OF_SCOPE on key and crypto operations for a key it does not list', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { unlisted, as } = await scopedAlice(gw);
   const path = `/api/keys/${pathTtag(unlisted)}`;
   const refusals = [
@@ -49,11 +48,10 @@ test('a scoped session is 403 OUT_OF_SCOPE on key and crypto operations for a ke
     await as('POST', '/api/crypto/mac', { ttag: unlisted, data: b64('m') }),
   ];
   for (const reply of refusals) t.like(reply, { status: 403, body: { code: 'OUT_OF_SCOPE' } }, reply.text);
-  await gw.close();
 });
 
 test('a scoped session is 403 OUT_OF_SCOPE for rights it was not given on its own key', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { alice, listed, as } = await scopedAlice(gw);
   const sealed = (await alice.post('/api/crypto/encrypt', { ttag: listed, plaintext: b64('secret') })).body;
   const { alg: _alg, ...fields } = sealed;
@@ -71,19 +69,17 @@ test('a scoped session is 403 OUT_OF_SCOPE for rights it was not given on its ow
   t.false('plaintext' in refusals[0]!.body);
   t.is((await alice.get(path)).body.state, 'active', 'the key was not expired');
   t.deepEqual((await alice.get(`${path}/acl`)).body.items, [], 'the ACL was not changed');
-  await gw.close();
 });
 
 test("the key's ACL is checked before the scope: another principal's key is ACL_DENIED", async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { foreign, as } = await scopedAlice(gw);
   t.like(await as('GET', `/api/keys/${pathTtag(foreign)}`), { status: 403, body: { code: 'ACL_DENIED' } });
   t.like(await as('POST', '/api/crypto/encrypt', { ttag: foreign, plaintext: b64('x') }), { status: 403, body: { code: 'ACL_DENIED' } });
-  await gw.close();
 });
 
 test('a scoped session reaches nothing but its keys: OUT_OF_SCOPE on directory reads and the audit log', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const { as } = await scopedAlice(gw);
   t.like(await as('GET', '/api/principals/alice'), { status: 403, body: { code: 'OUT_OF_SCOPE' } });
   t.like(await as('GET', '/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } }, 'the role is checked first');
@@ -93,5 +89,4 @@ test('a scoped session reaches nothing but its keys: OUT_OF_SCOPE on directory r
   const minted = await admin.post('/api/session/scoped', { objects: [ttag], senderKey: signer.publicJwk });
   const audit = await gw.bound(signer, 'GET', '/api/audit', { bearer: minted.body.sessionId });
   t.like(audit, { status: 403, body: { code: 'OUT_OF_SCOPE' } }, "an admin's scoped session holds audit.read but reaches its keys only");
-  await gw.close();
 });

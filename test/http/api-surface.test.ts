@@ -77,7 +77,7 @@ test('the surface of api-surface.md is 51 operations over 42 paths, five of them
 });
 
 test('the route table serves exactly the operations of the surface, each with its session need', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const served = documentOperations(gw.gateway.openApi() as { paths: Record<string, Record<string, Operation>> });
   t.deepEqual(served.map((op) => op.key).sort(), SURFACE.map(([, method, path]) => `${method} ${path}`).sort());
   t.is(served.length, 51);
@@ -85,5 +85,4 @@ test('the route table serves exactly the operations of the surface, each with it
   const auth = new Map(SURFACE.map(([, method, path, a]) => [`${method} ${path}`, a]));
   for (const op of served) t.is(op.auth as Auth | undefined, auth.get(op.key), op.key);
   t.is(served.filter((op) => op.auth === '-').length, 5);
-  await gw.close();
 });

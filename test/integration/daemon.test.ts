@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GatewayConfigInput } from '../../src/app/config.js';
@@ -22,8 +22,8 @@ function daemonArgs(data: string, ...extra: string[]): string[] {
 const TIMEOUT_MS = 5_000;
 const FAST_MS = 2_500;
 
-function tlsGateway(daemon: { url: string }, trust: { ca: string } | { fingerprint: string }, extra: Partial<GatewayConfigInput> = {}): Promise<TestGateway> {
-  return startGateway({ keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust }, ...extra });
+function tlsGateway(t: ExecutionContext, daemon: { url: string }, trust: { ca: string } | { fingerprint: string }, extra: Partial<GatewayConfigInput> = {}): Promise<TestGateway> {
+  return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust }, ...extra });
 }
 
 async function generate(gw: TestGateway, session: string): Promise<string> {
@@ -45,14 +45,14 @@ async function timed<T>(operation: () => Promise<T>): Promise<T & { ms: number }
 }
 
 /** Restarts a daemon on its data file and port. */
-async function restart(daemon: DaemonProcess, data: string, ...extra: string[]): Promise<DaemonProcess> {
-  return spawnDaemon(daemonArgs(data, ...extra).map((arg, i, all) => (all[i - 1] === '--port' ? String(daemon.port) : arg)));
+async function restart(t: ExecutionContext, daemon: DaemonProcess, data: string, ...extra: string[]): Promise<DaemonProcess> {
+  return spawnDaemon(t, daemonArgs(data, ...extra).map((arg, i, all) => (all[i - 1] === '--port' ? String(daemon.port) : arg)));
 }
 
 test('the seven operations run end to end against the daemon, under CA trust and under a pin', async (t) => {
-  const daemon = await spawnDaemon(daemonArgs(':memory:', '--cert', fixtures.certPath, '--key', fixtures.keyPath));
+  const daemon = await spawnDaemon(t, daemonArgs(':memory:', '--cert', fixtures.certPath, '--key', fixtures.keyPath));
   for (const trust of [{ ca: fixtures.certPem }, { fingerprint: daemon.fingerprint }]) {
-    const gw = await tlsGateway(daemon, trust);
+    const gw = await tlsGateway(t, daemon, trust);
     const health = await gw.call('GET', '/health');
     t.deepEqual(health.body, { ok: true, ksFingerprint: daemon.fingerprint, sessions: 0 });
     const alice = await gw.login('alice');
@@ -73,9 +73,9 @@ test('the seven operations run end to end against the daemon, under CA trust and
 });
 
 test('a wrong pin is refused: login 502, /health not ok, nothing hangs', async (t) => {
-  const daemon = await spawnDaemon(daemonArgs(':memory:'));
+  const daemon = await spawnDaemon(t, daemonArgs(':memory:'));
   const wrongPin = 'ab'.repeat(32);
-  const gw = await tlsGateway(daemon, { fingerprint: wrongPin });
+  const gw = await tlsGateway(t, daemon, { fingerprint: wrongPin });
   const login = await timed(() => gw.call('POST', '/login', { body: { user: 'alice', password: PASSWORDS.alice } }));
   t.is(login.status, 502);
   t.true(login.ms < FAST_MS, `${login.ms} ms`);
@@ -88,8 +88,8 @@ test('a wrong pin is refused: login 502, /health not ok, nothing hangs', async (
 
 test('a daemon killed mid-run answers 502 and 500 quickly, and sessions work again once it is back', async (t) => {
   const data = join(fixtures.dir, 'killed.db');
-  let daemon = await spawnDaemon(daemonArgs(data));
-  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  let daemon = await spawnDaemon(t, daemonArgs(data));
+  const gw = await tlsGateway(t, daemon, { fingerprint: daemon.fingerprint });
   const alice = await gw.login('alice');
   const ttag = await generate(gw, alice);
   await daemon.kill();
@@ -102,7 +102,7 @@ test('a daemon killed mid-run answers 502 and 500 quickly, and sessions work aga
   t.true(login.ms < FAST_MS && keys.ms < FAST_MS, `${login.ms} ms, ${keys.ms} ms`);
   t.is((await gw.call('GET', '/health')).body.ok, false);
 
-  daemon = await restart(daemon, data);
+  daemon = await restart(t, daemon, data);
   t.is((await gw.call('GET', '/health')).body.ok, true);
   t.is((await exportKey(gw, alice, ttag)).status, 200, 'the token issued before the crash is still valid');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
@@ -112,15 +112,15 @@ test('a daemon killed mid-run answers 502 and 500 quickly, and sessions work aga
 
 test('keys and grants survive a restart of the daemon: the same key, the same access', async (t) => {
   const data = join(fixtures.dir, 'durable.db');
-  let daemon = await spawnDaemon(daemonArgs(data));
-  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  let daemon = await spawnDaemon(t, daemonArgs(data));
+  const gw = await tlsGateway(t, daemon, { fingerprint: daemon.fingerprint });
   const alice = await gw.login('alice');
   const ttag = await generate(gw, alice);
   await gw.call('POST', '/keys/grant', { headers: { 'X-Session': alice }, body: { ttag, grantee: 'bob' } });
   const before = await exportKey(gw, alice, ttag);
   t.is(await daemon.stop(), 0);
 
-  daemon = await restart(daemon, data);
+  daemon = await restart(t, daemon, data);
   const aliceAgain = await gw.login('alice');
   const bob = await gw.login('bob');
   const after = await exportKey(gw, aliceAgain, ttag);
@@ -133,8 +133,8 @@ test('keys and grants survive a restart of the daemon: the same key, the same ac
 });
 
 test('a token past its lifetime at the daemon is 401 with reauth, and a new login works', async (t) => {
-  const daemon = await spawnDaemon(daemonArgs(':memory:', '--token-ttl', '6'));
-  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  const daemon = await spawnDaemon(t, daemonArgs(':memory:', '--token-ttl', '6'));
+  const gw = await tlsGateway(t, daemon, { fingerprint: daemon.fingerprint });
   const alice = await gw.login('alice');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
   await sleep(6_200);
@@ -149,8 +149,8 @@ test('a token past its lifetime at the daemon is 401 with reauth, and a new logi
 
 test('the /api families run against the daemon, and groups, roles and memberships survive its restart', async (t) => {
   const data = join(fixtures.dir, 'directory.db');
-  let daemon = await spawnDaemon(daemonArgs(data));
-  const gw = await tlsGateway(daemon, { fingerprint: daemon.fingerprint });
+  let daemon = await spawnDaemon(t, daemonArgs(data));
+  const gw = await tlsGateway(t, daemon, { fingerprint: daemon.fingerprint });
   const admin = asSession(gw, await gw.login('admin'));
   const alice = asSession(gw, await gw.login('alice'));
   const { ttag } = await createKey(alice, { keyLen: 32, label: 'over tls' });
@@ -165,7 +165,7 @@ test('the /api families run against the daemon, and groups, roles and membership
   t.is((await alice.get('/api/audit')).status, 200, "the group's auditor role, as the daemon knows it");
   t.is(await daemon.stop(), 0);
 
-  daemon = await restart(daemon, data);
+  daemon = await restart(t, daemon, data);
   const adminAgain = asSession(gw, await gw.login('admin'));
   const aliceAgain = asSession(gw, await gw.login('alice'));
   t.is((await aliceAgain.get('/api/audit')).status, 200, 'the membership survived');

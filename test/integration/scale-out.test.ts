@@ -4,6 +4,7 @@ import { call, type Reply } from '../_support/http.js';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { untilKillAll } from '../_support/child-processes.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../_support/redis.js';
 import { skipRedisTests } from '../_support/redis-skip.js';
@@ -51,7 +52,7 @@ async function killAll(): Promise<void> {
 async function startTopology(server: RedisServer) {
   try {
     const fixtures = await daemonFixtures(SEED);
-    const daemon = await spawnDaemon(['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin]);
+    const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin]);
     const env = {
       TE_GATEWAY_KEYSERVER_URL: daemon.url,
       TE_GATEWAY_KEYSERVER_FINGERPRINT: daemon.fingerprint,
@@ -61,7 +62,7 @@ async function startTopology(server: RedisServer) {
       // One origin in front of both: a proof's htu names it, whichever gateway receives the request.
       TE_GATEWAY_PUBLIC_ORIGIN: ORIGIN,
     };
-    const [a, b] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
+    const [a, b] = await Promise.all([spawnGateway(untilKillAll, env), spawnGateway(untilKillAll, env)]);
     return { daemon, a: a!, b: b! };
   } catch (error) {
     await killAll();

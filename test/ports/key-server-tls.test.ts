@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { untilKillAll } from '../_support/child-processes.js';
 import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
 
 /**
@@ -15,7 +16,7 @@ const random = new CryptoRandom();
 const fixtures = await daemonFixtures(CONTRACT_SEED);
 // One daemon per trust mode: the contract's tests change key-server state (policy, enrollments).
 const startDaemon = () =>
-  spawnDaemon([
+  spawnDaemon(untilKillAll, [
     ...['--data', ':memory:', '--port', '0', '--token-ttl', String(TOKEN_TTL_SECONDS), '--seed', fixtures.seedPath],
     ...['--cert', fixtures.certPath, '--key', fixtures.keyPath],
   ]);

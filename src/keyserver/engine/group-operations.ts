@@ -40,7 +40,7 @@ export class GroupOperations {
 
   #group(name: string): PrincipalRow {
     const row = this.#ctx.store.principalByName(name);
-    if (!row || row.kind !== 'group') throw new NotFoundError(`no such group: ${name}`);
+    if (row?.kind !== 'group') throw new NotFoundError(`no such group: ${name}`);
     return row;
   }
 }

@@ -12,7 +12,9 @@ const random = new CryptoRandom();
 const identity = await createIdentityCertificate();
 const other = await createIdentityCertificate();
 const servers: (Server | NetServer)[] = [];
-test.after.always(() => servers.forEach((server) => server.close()));
+test.after.always(() => {
+  for (const server of servers) server.close();
+});
 
 async function listening<S extends Server | NetServer>(server: S): Promise<{ server: S; url: string }> {
   servers.push(server);

@@ -62,7 +62,7 @@ if (typeof server === 'string') {
     let dump = keys.join('\n');
     for (const name of keys) {
       const type = await raw.type(name);
-      dump += '\n' + JSON.stringify(type === 'hash' ? await raw.hgetall(name) : await raw.zrange(name, '0', '-1'));
+      dump += `\n${JSON.stringify(type === 'hash' ? await raw.hgetall(name) : await raw.zrange(name, '0', '-1'))}`;
     }
     t.false(dump.includes(record.token.reveal()), 'the token is sealed');
     t.false(dump.includes(id), 'the session id is only ever hashed');

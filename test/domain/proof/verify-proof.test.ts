@@ -3,7 +3,7 @@ import test from 'ava';
 import type { ErrorCode } from '../../../src/domain/errors/error-codes.js';
 import { KeygateError } from '../../../src/domain/errors/keygate-error.js';
 import type { ProofRequest } from '../../../src/domain/proof/proof.js';
-import { ProofBindingMismatchError } from '../../../src/domain/proof/proof.errors.js';
+import type { ProofBindingMismatchError } from '../../../src/domain/proof/proof.errors.js';
 import { verifyProof } from '../../../src/domain/proof/verify-proof.js';
 import {
   buildProof,
