@@ -5,7 +5,15 @@ import { X509Certificate } from 'node:crypto';
 export function isHttpsOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return url.protocol === 'https:' && url.hostname !== '' && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  return (
+    url.protocol === 'https:' &&
+    url.hostname !== '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  );
 }
 
 /** A Redis URL ioredis can dial: `redis:` or `rediss:` with a host. */

@@ -45,7 +45,15 @@ export const CONFIG_VARIABLES = [
     field: 'sessionTtlSeconds',
     group: 'gateway',
   },
-  { name: 'TE_GATEWAY_LOG_LEVEL', type: 'text', default: CONFIG_DEFAULTS.logLevel, meaning: `pino level: ${LOG_LEVELS.join('|')}`, secret: false, field: 'logLevel', group: 'gateway' },
+  {
+    name: 'TE_GATEWAY_LOG_LEVEL',
+    type: 'text',
+    default: CONFIG_DEFAULTS.logLevel,
+    meaning: `pino level: ${LOG_LEVELS.join('|')}`,
+    secret: false,
+    field: 'logLevel',
+    group: 'gateway',
+  },
   {
     name: 'TE_GATEWAY_DATA_DIR',
     type: 'text',

@@ -104,7 +104,10 @@ const auditLog = z.discriminatedUnion('kind', [
     kind: z.literal('postgres'),
     /** `postgres://user:password@host:port/database`; never logged. */
     url: z.string().regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL'),
-    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier').optional(),
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier')
+      .optional(),
     connectTimeoutMs: milliseconds.optional(),
     statementTimeoutMs: milliseconds.optional(),
   }),

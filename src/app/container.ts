@@ -65,8 +65,7 @@ const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: Resolu
   server: (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }),
   policy: (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
-  auditTrail: (ctx) =>
-    new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
+  auditTrail: (ctx) => new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
   audit: (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER) }),
 };
 

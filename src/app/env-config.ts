@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import {
-  ConfigError,
-  parseGatewayConfig,
-  type ConfigIssue,
-  type GatewayConfig,
-  type GatewayConfigInput,
-} from './config.js';
+import { ConfigError, parseGatewayConfig, type ConfigIssue, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './config-variables.js';
 import { readSeedFile } from '../keyserver/seed-file.js';
 

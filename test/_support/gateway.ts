@@ -36,7 +36,14 @@ export interface TestGateway {
   /** Signs in and answers the session id. */
   login(user: keyof typeof PASSWORDS): Promise<string>;
   /** A request of a bound session: the proof is minted for it (method, URL, credential, body). */
-  bound(signer: ProofSigner, method: string, path: string, credential: { bearer: string } | { xSession: string }, body?: unknown, spec?: ProofSpec): Promise<Reply>;
+  bound(
+    signer: ProofSigner,
+    method: string,
+    path: string,
+    credential: { bearer: string } | { xSession: string },
+    body?: unknown,
+    spec?: ProofSpec,
+  ): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -44,11 +51,7 @@ export interface TestGateway {
  * Starts a gateway for one test: its close is registered with `t.teardown` as soon as it exists, so a
  * test that fails early leaves nothing listening. `close()` may still be called (it runs once).
  */
-export async function startGateway(
-  t: ExecutionContext,
-  config: GatewayConfigInput = {},
-  overrides: GatewayOverrides = {},
-): Promise<TestGateway> {
+export async function startGateway(t: ExecutionContext, config: GatewayConfigInput = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
   const clock = new ManualClock(Date.now());
   const logger = new MemoryLogger();
   const gateway = await createGateway(

@@ -23,7 +23,11 @@ async function started(t: { teardown(fn: () => Promise<void>): void }) {
 /** Every token symbol a module exports, directly or in a record of tokens. */
 function exportedTokens(module: Record<string, unknown>): symbol[] {
   return Object.values(module).flatMap((value) =>
-    typeof value === 'symbol' ? [value] : value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.values(value).filter((inner) => typeof inner === 'symbol') : [],
+    typeof value === 'symbol'
+      ? [value]
+      : value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.values(value).filter((inner) => typeof inner === 'symbol')
+        : [],
   );
 }
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { BUILT_IN_ROLES } from '../../src/domain/roles/built-in-roles.js';
-import type { Operation } from '../../src/domain/roles/operations.js';
+import { BUILT_IN_ROLES } from '../../src/keyserver/model/built-in-roles.js';
+import type { Operation } from '../../src/wire/operations.js';
 import { apiRouteTable } from '../../src/transports/koa/api/api.router.js';
 import type { GatewayServices } from '../../src/use-cases/index.js';
 import { bearer, pathTtag } from '../_support/api-client.js';

@@ -14,7 +14,15 @@ const FAST_MS = 1_000;
 function redisGateway(t: ExecutionContext, server: RedisServer, overrides = {}): Promise<TestGateway> {
   return startGateway(
     t,
-    { sessionStore: { kind: 'redis', url: server.url, sessionKeys: [randomBytes(32).toString('base64')], timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:` } },
+    {
+      sessionStore: {
+        kind: 'redis',
+        url: server.url,
+        sessionKeys: [randomBytes(32).toString('base64')],
+        timeoutMs: 300,
+        keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      },
+    },
     overrides,
   );
 }
@@ -89,7 +97,12 @@ if (typeof servers === 'string') {
   });
 
   test.serial('replay cache down: a bound request is refused 503 (500 on the seven operations), never let through', async (t) => {
-    const cache = await RedisReplayCache.connect({ url: other.url, timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, clock: { now: () => Date.now() } });
+    const cache = await RedisReplayCache.connect({
+      url: other.url,
+      timeoutMs: 300,
+      keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      clock: { now: () => Date.now() },
+    });
     const gw = await redisGateway(t, main, { replayCache: cache });
     const signer = await makeSigner('ES256');
     const session = await scopedSession(gw, signer);

@@ -22,7 +22,12 @@ function daemonArgs(data: string, ...extra: string[]): string[] {
 const TIMEOUT_MS = 5_000;
 const FAST_MS = 2_500;
 
-function tlsGateway(t: ExecutionContext, daemon: { url: string }, trust: { ca: string } | { fingerprint: string }, extra: Partial<GatewayConfigInput> = {}): Promise<TestGateway> {
+function tlsGateway(
+  t: ExecutionContext,
+  daemon: { url: string },
+  trust: { ca: string } | { fingerprint: string },
+  extra: Partial<GatewayConfigInput> = {},
+): Promise<TestGateway> {
   return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust }, ...extra });
 }
 
@@ -46,7 +51,10 @@ async function timed<T>(operation: () => Promise<T>): Promise<T & { ms: number }
 
 /** Restarts a daemon on its data file and port. */
 async function restart(t: ExecutionContext, daemon: DaemonProcess, data: string, ...extra: string[]): Promise<DaemonProcess> {
-  return spawnDaemon(t, daemonArgs(data, ...extra).map((arg, i, all) => (all[i - 1] === '--port' ? String(daemon.port) : arg)));
+  return spawnDaemon(
+    t,
+    daemonArgs(data, ...extra).map((arg, i, all) => (all[i - 1] === '--port' ? String(daemon.port) : arg)),
+  );
 }
 
 test('the seven operations run end to end against the daemon, under CA trust and under a pin', async (t) => {
@@ -169,7 +177,10 @@ test('the /api families run against the daemon, and groups, roles and membership
   const adminAgain = asSession(gw, await gw.login('admin'));
   const aliceAgain = asSession(gw, await gw.login('alice'));
   t.is((await aliceAgain.get('/api/audit')).status, 200, 'the membership survived');
-  t.deepEqual((await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name), ['alice']);
+  t.deepEqual(
+    (await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name),
+    ['alice'],
+  );
   t.deepEqual((await adminAgain.get('/api/roles/labeller')).body, { name: 'labeller', operations: ['keys.create', 'keys.read'] });
   t.is((await adminAgain.del('/api/principals/readers')).status, 204);
   t.like(await aliceAgain.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } }, 'the group went, and its role with it');

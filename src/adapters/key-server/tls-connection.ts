@@ -6,7 +6,6 @@ import { OPERATIONS, type OperationArgs, type OperationName, type OperationResul
 import { OperationConnection } from './operation-connection.js';
 import type { TlsChannel } from './tls-channel.js';
 
-
 /**
  * One gateway request's connection to a daemon: each operation is one `POST /v1/op/<name>`, its
  * reply checked against the protocol's result schema.

@@ -18,5 +18,7 @@ export function interpretReply(status: number, text: string): unknown {
     return json;
   }
   const error = errorReply.safeParse(json);
-  throw error.success ? rebuildKeyServerError(error.data.code, error.data.detail, error.data.reason) : new KeyServerFailedError(`key server answered HTTP ${status}`);
+  throw error.success
+    ? rebuildKeyServerError(error.data.code, error.data.detail, error.data.reason)
+    : new KeyServerFailedError(`key server answered HTTP ${status}`);
 }

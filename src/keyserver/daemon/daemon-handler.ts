@@ -15,7 +15,6 @@ import {
 import { OPERATIONS, isOperationName, runOperation } from '../protocol/protocol-operations.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
 
-
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
 export type DaemonLog = (line: string) => void;
 

@@ -1,13 +1,5 @@
 import type { Right } from '../../wire/acl.js';
-import {
-  GCM_IV_BYTES,
-  MAC_ALG,
-  gcmAlgFor,
-  gcmDecrypt,
-  gcmEncrypt,
-  hmacSha256,
-  verifyHmacSha256,
-} from '../model/data-crypto.js';
+import { GCM_IV_BYTES, MAC_ALG, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../model/data-crypto.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
 import { BadRequestError, KeyExpiredError } from '../model/key-server-errors.js';
 import { keyLengthForNid } from '../model/key-length.js';

@@ -13,7 +13,6 @@ export { MAC_ALG, type GcmAlg };
 export const GCM_IV_BYTES = 12;
 export const GCM_TAG_BYTES = 16;
 
-
 const ALG_BY_LENGTH: Readonly<Record<KeyLength, GcmAlg>> = { 16: 'A128GCM', 24: 'A192GCM', 32: 'A256GCM' };
 
 export function gcmAlgFor(keyLen: KeyLength): GcmAlg {

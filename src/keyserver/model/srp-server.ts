@@ -2,17 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RandomSource } from './random-source.js';
 import { SRP_GROUP_2048, type SrpGroup } from '../../wire/srp/srp-group.js';
 import { WrongCredentialError } from './key-server-errors.js';
-import {
-  clientProof,
-  hash,
-  modPow,
-  multiplier,
-  pad,
-  scrambler,
-  serverProof,
-  toBigInt,
-} from '../../wire/srp/srp-math.js';
-
+import { clientProof, hash, modPow, multiplier, pad, scrambler, serverProof, toBigInt } from '../../wire/srp/srp-math.js';
 
 export type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
 
@@ -23,11 +13,7 @@ export interface SrpServerEphemeral {
 }
 
 /** SRP-6a server step 1: draw `b` and compute `B`. */
-export function srpServerStart(
-  verifier: Uint8Array,
-  random: RandomSource,
-  group: SrpGroup = SRP_GROUP_2048,
-): SrpServerEphemeral {
+export function srpServerStart(verifier: Uint8Array, random: RandomSource, group: SrpGroup = SRP_GROUP_2048): SrpServerEphemeral {
   const { N, g } = group;
   const b = toBigInt(random.bytes(32));
   const B = (multiplier(group) * toBigInt(verifier) + modPow(g, b, N)) % N;

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  base64,
-  bearerToken,
-  identity,
-  name,
-  pem,
-} from './protocol-values.js';
+import { base64, bearerToken, identity, name, pem } from './protocol-values.js';
 
 export { BEARER_TOKEN } from './protocol-values.js';
 

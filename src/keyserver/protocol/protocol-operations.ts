@@ -78,63 +78,47 @@ export const OPERATIONS = {
   generateKey: op(newKey, z.strictObject({ ttag: z.string().min(1).max(1024) }), (engine, token, args) => engine.keys.generate(token, args)),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
-  exportKey: op(
-    z.strictObject({ ttag }),
-    z.strictObject({ nid: z.number().int(), key: base64 }),
-    (engine, token, args) => {
-      const blob = engine.keys.exportKey(token, args.ttag);
-      try {
-        return { nid: blob.nid, key: blob.key.toString('base64') };
-      } finally {
-        blob.key.fill(0);
-      }
-    },
-  ),
+  exportKey: op(z.strictObject({ ttag }), z.strictObject({ nid: z.number().int(), key: base64 }), (engine, token, args) => {
+    const blob = engine.keys.exportKey(token, args.ttag);
+    try {
+      return { nid: blob.nid, key: blob.key.toString('base64') };
+    } finally {
+      blob.key.fill(0);
+    }
+  }),
   readAcl: op(
     z.strictObject({ ttag }),
-    z.strictObject({ owner: identity, entries: z.array(z.strictObject({ principal: identity, rights })).max(10_000).readonly() }),
+    z.strictObject({
+      owner: identity,
+      entries: z
+        .array(z.strictObject({ principal: identity, rights }))
+        .max(10_000)
+        .readonly(),
+    }),
     (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   ),
-  grant: op(
-    z.strictObject({ ttag, principal: name, rights }),
-    identity,
-    (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
+  grant: op(z.strictObject({ ttag, principal: name, rights }), identity, (engine, token, args) =>
+    engine.keys.grant(token, args.ttag, args.principal, args.rights),
   ),
-  revoke: op(
-    z.strictObject({ ttag, principal: name }),
-    z.null(),
-    (engine, token, args) => (engine.keys.revoke(token, args.ttag, args.principal), null),
-  ),
+  revoke: op(z.strictObject({ ttag, principal: name }), z.null(), (engine, token, args) => (engine.keys.revoke(token, args.ttag, args.principal), null)),
   accessRights: op(z.strictObject({ ttag }), rights, (engine, token, args) => engine.keys.access(token, args.ttag).rights),
   // Data cryptography (9-12).
-  encrypt: op(
-    z.strictObject({ ttag, request: encryptRequest }),
-    encryptResult,
-    (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request),
+  encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request)),
+  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payload }), (engine, token, args) =>
+    engine.crypto.decrypt(token, args.ttag, args.request),
   ),
-  decrypt: op(
-    z.strictObject({ ttag, request: decryptRequest }),
-    z.strictObject({ plaintext: payload }),
-    (engine, token, args) => engine.crypto.decrypt(token, args.ttag, args.request),
+  mac: op(z.strictObject({ ttag, data: payload }), z.strictObject({ mac: base64, alg: z.literal('HS256') }), (engine, token, args) =>
+    engine.crypto.mac(token, args.ttag, args.data),
   ),
-  mac: op(
-    z.strictObject({ ttag, data: payload }),
-    z.strictObject({ mac: base64, alg: z.literal('HS256') }),
-    (engine, token, args) => engine.crypto.mac(token, args.ttag, args.data),
-  ),
-  verifyMac: op(
-    z.strictObject({ ttag, data: payload, mac: base64 }),
-    z.strictObject({ valid: z.boolean() }),
-    (engine, token, args) => engine.crypto.verifyMac(token, args.ttag, args.data, args.mac),
+  verifyMac: op(z.strictObject({ ttag, data: payload, mac: base64 }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
+    engine.crypto.verifyMac(token, args.ttag, args.data, args.mac),
   ),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: op(principalQuery, list(principalView), (engine, token, args) => engine.principals.list(token, args)),
   createPrincipal: op(newPrincipal, principalView, (engine, token, args) => engine.principals.create(token, args)),
   readPrincipal: op(z.strictObject({ name }), principalView, (engine, token, args) => engine.principals.read(token, args.name)),
-  updatePrincipal: op(
-    z.strictObject({ name, changes: principalChanges }),
-    principalView,
-    (engine, token, args) => engine.principals.update(token, args.name, args.changes),
+  updatePrincipal: op(z.strictObject({ name, changes: principalChanges }), principalView, (engine, token, args) =>
+    engine.principals.update(token, args.name, args.changes),
   ),
   deletePrincipal: op(z.strictObject({ name }), z.null(), (engine, token, args) => (engine.principals.remove(token, args.name), null)),
   setPassword: op(
@@ -143,10 +127,8 @@ export const OPERATIONS = {
     (engine, token, args) => (engine.principals.setPassword(token, args.name, args.verifier), null),
   ),
   principalGroups: op(z.strictObject({ name }), list(principalView), (engine, token, args) => engine.principals.groups(token, args.name)),
-  putSenderKey: op(
-    z.strictObject({ principal: name, jwk: z.record(z.string(), z.unknown()) }),
-    z.strictObject({ jkt: z.string() }),
-    (engine, token, args) => engine.identity.putSenderKey(token, args.principal, args.jwk),
+  putSenderKey: op(z.strictObject({ principal: name, jwk: z.record(z.string(), z.unknown()) }), z.strictObject({ jkt: z.string() }), (engine, token, args) =>
+    engine.identity.putSenderKey(token, args.principal, args.jwk),
   ),
   groupMembers: op(z.strictObject({ group: name }), list(principalView), (engine, token, args) => engine.groups.members(token, args.group)),
   addGroupMember: op(
@@ -161,10 +143,8 @@ export const OPERATIONS = {
   ),
   listRoles: op(none, list(role), (engine, token) => engine.roles.list(token)),
   readRole: op(z.strictObject({ name }), role, (engine, token, args) => engine.roles.read(token, args.name)),
-  putRole: op(
-    z.strictObject({ name, operations: z.array(z.string().max(128)).max(256) }),
-    role,
-    (engine, token, args) => engine.roles.put(token, args.name, args.operations),
+  putRole: op(z.strictObject({ name, operations: z.array(z.string().max(128)).max(256) }), role, (engine, token, args) =>
+    engine.roles.put(token, args.name, args.operations),
   ),
   // Certificates and certificate trust (35-42).
   listCertificates: op(certificateQuery, list(certificate), (engine, token, args) => engine.certificates.list(token, args)),
@@ -178,26 +158,18 @@ export const OPERATIONS = {
     z.null(),
     (engine, token, args) => (engine.certificates.removeAuthority(token, args.id), null),
   ),
-  enrollCertificate: op(
-    z.strictObject({ principal: name, pem }),
-    certificate,
-    (engine, token, args) => engine.identity.enroll(token, args.principal, args.pem),
+  enrollCertificate: op(z.strictObject({ principal: name, pem }), certificate, (engine, token, args) =>
+    engine.identity.enroll(token, args.principal, args.pem),
   ),
   // Server administration and the provisioning policy (43-48).
   serverVersion: op(none, z.strictObject({ keyServer: z.string().max(256) }), (engine, token) => engine.server.version(token)),
   serverConfig: op(none, z.record(z.string(), z.unknown()), (engine, token) => engine.server.config(token)),
   listParameters: op(none, list(parameter), (engine, token) => engine.server.parameters(token)),
-  setParameter: op(
-    z.strictObject({ name, value: parameterValue }),
-    parameter,
-    (engine, token, args) => engine.server.setParameter(token, args.name, args.value),
+  setParameter: op(z.strictObject({ name, value: parameterValue }), parameter, (engine, token, args) =>
+    engine.server.setParameter(token, args.name, args.value),
   ),
   readPolicy: op(none, policy, (engine, token) => engine.identity.readPolicy(token)),
-  setPolicy: op(
-    z.strictObject({ name, value: z.unknown() }),
-    policy,
-    (engine, token, args) => engine.identity.setPolicy(token, args.name, args.value),
-  ),
+  setPolicy: op(z.strictObject({ name, value: z.unknown() }), policy, (engine, token, args) => engine.identity.setPolicy(token, args.name, args.value)),
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;
