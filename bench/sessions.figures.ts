@@ -6,7 +6,7 @@ import type { SessionRecord } from '../src/domain/session/session.js';
 import { sessionKey, sessionRef } from '../src/domain/session/session-id.js';
 import type { SessionStore } from '../src/ports/session-store.port.js';
 import type { Figure } from './figure-table.js';
-import type { LoadClient, Measured } from './load-client.js';
+import type { LoadClient } from './load-client.js';
 import { run } from './figures.bench.js';
 
 /** Live sessions for the `/health` and memory figures (issue 14: 20,000). */
