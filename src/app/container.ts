@@ -32,6 +32,7 @@ import {
 import type { GatewayServices } from '../use-cases/index.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
+import { HealthSignal, observeCalls } from '../use-cases/health-signal.js';
 import type { GatewayConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
 import {
@@ -65,6 +66,11 @@ export interface GatewayOverrides {
   readonly auditLog?: AuditLog;
 }
 
+/** The key server's calls whose outcome says whether it answers (ping is the health check's own). */
+const KEY_SERVER_CALLS = ['login', 'certificateChallenge', 'certificateLogin', 'connect'] as const;
+/** The audit store's write path: what sensitive operations need. */
+const AUDIT_WRITES = ['append', 'complete'] as const;
+
 /** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
 export function resolve<T>(context: ResolutionContext | Container, id: Token<T>): T {
   return context.get<T>(id);
@@ -84,13 +90,15 @@ function bindFactory<T>(container: Container, id: Token<T>, factory: (context: R
  */
 export function buildContainer(config: GatewayConfig, keyServer: KeyServer, overrides: GatewayOverrides): Container {
   const container = new Container();
+  // The gateway's own calls report the key server's and the audit store's state to the health check.
+  const signals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
   bindValue(container, CONFIG, config);
-  bindValue(container, KEY_SERVER, keyServer);
+  bindValue(container, KEY_SERVER, observeCalls(keyServer, KEY_SERVER_CALLS, signals.keyServer, 'KEY_SERVER_UNAVAILABLE'));
   bindFactory(container, CLOCK, () => overrides.clock ?? new SystemClock());
   bindFactory(container, RANDOM, () => overrides.random ?? new CryptoRandom());
   bindFactory(container, LOGGER, (ctx) => overrides.logger ?? new PinoLogger({ level: resolve(ctx, CONFIG).logLevel }));
   bindFactory(container, SESSION_STORE, (ctx) => overrides.sessionStore ?? new MemorySessionStore(resolve(ctx, CLOCK)));
-  bindFactory(container, AUDIT_LOG, () => overrides.auditLog ?? new MemoryAuditLog());
+  bindFactory(container, AUDIT_LOG, () => observeCalls(overrides.auditLog ?? new MemoryAuditLog(), AUDIT_WRITES, signals.auditStore, 'AUDIT_UNAVAILABLE'));
   bindFactory(
     container,
     REPLAY_CACHE,
@@ -129,6 +137,7 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
         store: resolve(ctx, SESSION_STORE),
         auditLog: resolve(ctx, AUDIT_LOG),
         version: GATEWAY_VERSION,
+        signals,
       }),
   );
   bindFactory(

@@ -45,6 +45,8 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    * `parameter` path parameter.
    */
   readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
+  /** False for a route that leaves no audit record (health probes: api-surface.md "Additions in 8.1.x"). */
+  readonly audited?: boolean;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
 }
 
@@ -54,24 +56,26 @@ export function route<B = undefined, Q = undefined>(definition: ApiRoute<B, Q>):
 }
 
 /**
- * Mounts routes on a router: name the operation for the audit log -> session (and its proof) ->
- * parse -> begin the audit record of a sensitive operation -> handler.
+ * Mounts routes on a router: name the operation for the audit log (unless the route is not audited)
+ * -> session (and its proof) -> parse -> begin the audit record of a sensitive operation -> handler.
  */
 export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireBearer(services);
   for (const definition of routes) {
     const name = async function nameOperation(ctx: ApiContext, next: Next) {
-      nameAuditedOperation(ctx, definition.operationId);
+      nameAuditedOperation(services.auditTrail, ctx, definition.operationId);
       await next();
     };
-    const steps = definition.auth === 'session' ? [name, session] : [name];
+    const audited = definition.audited ?? true;
+    const steps = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
     const sensitive = definition.sensitive ?? definition.method !== 'GET';
     const handler = async function runRoute(ctx: ApiContext) {
       const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
       const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
       const object = (definition.auditObject ?? defaultAuditObject)(input);
+      if (!audited) return definition.handle(ctx, input);
       if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
       else if (object !== undefined) noteAudit(ctx, { object });
       await definition.handle(ctx, input);
