@@ -86,8 +86,8 @@ export function rootRouter(services: GatewayServices): Router {
   router.post('/keys/export', operation('export'), session, async (ctx: RootContext) => {
     const body = parseWith(exportRequest, await readJsonBody(ctx));
     const ttag = parseTtag(body.ttag);
-    await begin(ctx, { object: ttag });
-    ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey);
+    // The pending record and the key-server connection overlap; key material is read once it landed.
+    ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
   });
 
   router.post('/keys/grant', operation('grant'), session, async (ctx: RootContext) => {
