@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { finishAudit } from './audit.middleware.js';
@@ -15,7 +15,7 @@ export interface RequestStepOptions {
 }
 
 /**
- * The one step every request passes: its id (`X-Request-Id`) and expected proof URL, the headers of
+ * The one step every request passes: its id (`X-Request-Id`), the origin its proof URL is built on, the headers of
  * every response, the shaping of any failure below into the surface's error body, and the audit
  * record of a route that named an operation. The record is written once the response is decided
  * (status and `errorCode` final); when the trail refuses to let a sensitive success through
@@ -26,9 +26,8 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
   return async function handleRequest(ctx, next) {
     const requestId = newRequestId();
     ctx.state.requestId = requestId;
-    // api-surface.md: from TE_GATEWAY_PUBLIC_ORIGIN when set, else the connection's scheme and the
-    // Host header; never X-Forwarded-* or an absolute-form request line (the app does not trust a proxy).
-    ctx.state.htu = `${publicOrigin ?? `${ctx.protocol}://${ctx.get('Host')}`}${ctx.path}`;
+    // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
+    ctx.state.publicOrigin = publicOrigin;
     const res = ctx.res;
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('Cache-Control', 'no-store');
@@ -45,4 +44,13 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
       respondWithError(ctx, thrown, mapperFor, logger);
     }
   };
+}
+
+/**
+ * The URL a proof's `htu` must name (api-surface.md): TE_GATEWAY_PUBLIC_ORIGIN when set, else the
+ * connection's scheme and the Host header, then the path; never X-Forwarded-* or an absolute-form
+ * request line (the app does not trust a proxy).
+ */
+export function expectedHtu(ctx: Context & { state: GatewayState }): string {
+  return `${ctx.state.publicOrigin ?? `${ctx.protocol}://${ctx.get('Host')}`}${ctx.path}`;
 }
