@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { limitOf, type Measured } from './load-client.js';
 
 /** One figure of the performance table: what was measured, its floor from the same run, and the goal. */
@@ -12,6 +13,9 @@ export interface Figure {
   readonly runs: readonly Measured[];
   readonly note?: string;
 }
+
+/** The server thread's busy time per request: its event-loop utilisation over the run, per request. */
+export const serverMicros = (run: Measured) => (run.serverBusy * 1e6) / run.requestsPerSecond;
 
 const pad = (text: string, width: number) => (text.length >= width ? `${text} ` : text.padEnd(width));
 
@@ -31,7 +35,7 @@ export function printFigures(figures: readonly Figure[]): void {
     for (const run of figure.runs) {
       const failures = run.errors + run.non2xx;
       out(
-        `${''.padEnd(4)}run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ` +
+        `${''.padEnd(4)}run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, server ${serverMicros(run).toFixed(0)} us/req, mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ` +
           `${failures} failed; limit: ${limitOf(run)}`,
       );
     }
@@ -39,5 +43,6 @@ export function printFigures(figures: readonly Figure[]): void {
   }
   const missed = figures.filter((figure) => !met(figure)).map((figure) => figure.figure);
   out('');
+  out(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (2 cores shared: above ~1, other work competed with the runs)`);
   out(missed.length === 0 ? 'every goal met' : `goals not met: ${missed.join('; ')}`);
 }

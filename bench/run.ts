@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { benchAudit } from './audit.bench.js';
 import { benchDpop } from './dpop.bench.js';
 import { benchFigures, CONNECTIONS, SECONDS } from './figures.bench.js';
@@ -13,7 +14,7 @@ import { benchRedis } from './redis.bench.js';
  * adds the older detailed benches (proof verification, Redis, audit stores, scale-out).
  */
 const started = Date.now();
-process.stdout.write(`keygate bench: ${SECONDS}s per run after a 1s warm-up, ${CONNECTIONS} connections, node ${process.version}\n`);
+process.stdout.write(`keygate bench: ${SECONDS}s per run after a 1s warm-up, ${CONNECTIONS} connections, node ${process.version}, load average ${loadavg()[0]!.toFixed(2)}\n`);
 printFigures(await benchFigures());
 if (process.env.KEYGATE_BENCH_ALL === '1') {
   await benchGateway();
