@@ -33,7 +33,12 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
   const gateways: Gateway[] = [];
   try {
     const embedded = await exportRun(load, 'export, embedded, 1 in flight', { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, gateways);
-    const tls = await exportRun(load, 'export, TLS daemon (resumed), 1 in flight', { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true }, gateways);
+    const tls = await exportRun(
+      load,
+      'export, TLS daemon (resumed), 1 in flight',
+      { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true },
+      gateways,
+    );
     const floorMs = await tlsHopFloorMs();
     const hopMs = tls.meanMs - embedded.meanMs;
     return {

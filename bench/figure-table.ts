@@ -43,6 +43,10 @@ export function printFigures(figures: readonly Figure[]): void {
   }
   const missed = figures.filter((figure) => !met(figure)).map((figure) => figure.figure);
   out('');
-  out(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (2 cores shared: above ~1, other work competed with the runs)`);
+  out(
+    `load average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} (2 cores shared: above ~1, other work competed with the runs)`,
+  );
   out(missed.length === 0 ? 'every goal met' : `goals not met: ${missed.join('; ')}`);
 }

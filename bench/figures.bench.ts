@@ -30,7 +30,11 @@ const ratioTo = (row: Measured, floor: Measured) => row.requestsPerSecond / floo
 const rps = (row: Measured) => `${row.requestsPerSecond.toFixed(0)} req/s`;
 
 async function signIn(url: string): Promise<string> {
-  const answer = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }) });
+  const answer = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
+  });
   if (answer.status !== 200) throw new Error(`login: ${answer.status}`);
   return ((await answer.json()) as { sessionId: string }).sessionId;
 }
@@ -101,7 +105,14 @@ export async function benchFigures(): Promise<Figure[]> {
     // Busy time of the server's thread per request, not 1 / req/s: valid even when a run was not saturated.
     const proofUs = serverMicros(proved) - serverMicros(unbound);
     const figures: Figure[] = [
-      { figure: 'GET /health', measured: rps(health), floor: `bare Koa, same JSON: ${rps(healthFloor)}`, value: ratioTo(health, healthFloor), goal: { op: '>=', target: 0.85 }, runs: [health, healthFloor] },
+      {
+        figure: 'GET /health',
+        measured: rps(health),
+        floor: `bare Koa, same JSON: ${rps(healthFloor)}`,
+        value: ratioTo(health, healthFloor),
+        goal: { op: '>=', target: 0.85 },
+        runs: [health, healthFloor],
+      },
       {
         figure: 'POST /keys/export',
         measured: rps(exported),
@@ -119,9 +130,30 @@ export async function benchFigures(): Promise<Figure[]> {
         runs: [proved, unbound],
         note: 'server time per request = event-loop busy time / requests, from the two runs',
       },
-      { figure: 'POST /login, 32 in flight, embedded', measured: `${login.requestsPerSecond.toFixed(0)} logins/s`, floor: 'Vault userpass publishes ~128/s', value: login.requestsPerSecond, goal: { op: '>=', target: 500, unit: '/s' }, runs: [login] },
-      { figure: 'POST /keys', measured: rps(keys), floor: `bare Koa: ${rps(keysFloor)}`, value: ratioTo(keys, keysFloor), goal: { op: '>=', target: 0.5 }, runs: [keys, keysFloor] },
-      { figure: 'unbound GET /api/session', measured: rps(unbound), floor: `bare Koa: ${rps(sessionFloor)}`, value: ratioTo(unbound, sessionFloor), goal: { op: '>=', target: 0.6 }, runs: [unbound, sessionFloor] },
+      {
+        figure: 'POST /login, 32 in flight, embedded',
+        measured: `${login.requestsPerSecond.toFixed(0)} logins/s`,
+        floor: 'Vault userpass publishes ~128/s',
+        value: login.requestsPerSecond,
+        goal: { op: '>=', target: 500, unit: '/s' },
+        runs: [login],
+      },
+      {
+        figure: 'POST /keys',
+        measured: rps(keys),
+        floor: `bare Koa: ${rps(keysFloor)}`,
+        value: ratioTo(keys, keysFloor),
+        goal: { op: '>=', target: 0.5 },
+        runs: [keys, keysFloor],
+      },
+      {
+        figure: 'unbound GET /api/session',
+        measured: rps(unbound),
+        floor: `bare Koa: ${rps(sessionFloor)}`,
+        value: ratioTo(unbound, sessionFloor),
+        goal: { op: '>=', target: 0.6 },
+        runs: [unbound, sessionFloor],
+      },
     ];
     figures.push(...live);
     figures.push(await daemonHopFigure(load));

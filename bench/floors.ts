@@ -68,7 +68,10 @@ export function rawVerifyMicros(): number {
  * resumed connect + one small request + its reply + close, one after another. Milliseconds per round.
  */
 export async function tlsHopFloorMs(seconds = 2): Promise<number> {
-  const server = fork(new URL('./tls-floor-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx/esm'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const server = fork(new URL('./tls-floor-server.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx/esm'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     const { port, ca } = await new Promise<{ port: number; ca: string }>((ready) => server.once('message', ready as never));
     const options: ConnectionOptions = { host: '127.0.0.1', port, ca, servername: 'localhost', minVersion: 'TLSv1.3', checkServerIdentity: () => undefined };

@@ -16,7 +16,13 @@ export interface LoadJob {
   readonly connections: number;
   readonly durationSeconds: number;
   /** A fresh DPoP proof per request, minted before the run (signing then does not compete with the server). */
-  readonly proofs?: { readonly privateJwk: JsonWebKey; readonly publicJwk: JsonWebKey; readonly htu: string; readonly htm: string; readonly credential: string };
+  readonly proofs?: {
+    readonly privateJwk: JsonWebKey;
+    readonly publicJwk: JsonWebKey;
+    readonly htu: string;
+    readonly htm: string;
+    readonly credential: string;
+  };
 }
 
 export interface LoadResult {

@@ -56,7 +56,9 @@ await inspector.post('Profiler.start');
 const row = await load.measure(target, jobs[target]!);
 const { profile } = await inspector.post('Profiler.stop');
 writeFileSync(out, JSON.stringify(profile));
-process.stdout.write(`${target}: ${row.requestsPerSecond.toFixed(0)} req/s, server busy ${(row.serverBusy * 100).toFixed(0)}%, ${row.errors + row.non2xx} failed\n`);
+process.stdout.write(
+  `${target}: ${row.requestsPerSecond.toFixed(0)} req/s, server busy ${(row.serverBusy * 100).toFixed(0)}%, ${row.errors + row.non2xx} failed\n`,
+);
 load.stop();
 await gateway.close();
 process.exit(0);

@@ -14,7 +14,9 @@ import { benchRedis } from './redis.bench.js';
  * adds the older detailed benches (proof verification, Redis, audit stores, scale-out).
  */
 const started = Date.now();
-process.stdout.write(`keygate bench: ${SECONDS}s per run after a 1s warm-up, ${CONNECTIONS} connections, node ${process.version}, load average ${loadavg()[0]!.toFixed(2)}\n`);
+process.stdout.write(
+  `keygate bench: ${SECONDS}s per run after a 1s warm-up, ${CONNECTIONS} connections, node ${process.version}, load average ${loadavg()[0]!.toFixed(2)}\n`,
+);
 printFigures(await benchFigures());
 if (process.env.KEYGATE_BENCH_ALL === '1') {
   await benchGateway();

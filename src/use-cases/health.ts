@@ -64,7 +64,10 @@ export class HealthUseCases {
   async report(): Promise<HealthReport> {
     this.#probes++;
     if (this.#firstCheck !== undefined) await this.#firstCheck;
-    const sessions = await this.#deps.store.count().then((n) => n, () => -1);
+    const sessions = await this.#deps.store.count().then(
+      (n) => n,
+      () => -1,
+    );
     const keyServer = stateOf(this.#signals.keyServer);
     const auditStore = stateOf(this.#signals.auditStore);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
@@ -98,7 +101,10 @@ export class HealthUseCases {
   async #refresh(signal: HealthSignal, ping: () => Promise<void>): Promise<void> {
     if (signal.ageMs() < this.#maxAgeMs) return;
     const started = signal.version;
-    const ok = await ping().then(() => true, () => false);
+    const ok = await ping().then(
+      () => true,
+      () => false,
+    );
     if (signal.version === started) signal.note(ok);
   }
 }

@@ -78,7 +78,10 @@ export class KeyUseCases {
       await recorded;
     } catch (error) {
       wrap.dispose();
-      connecting.then((connection) => connection.close(), () => undefined);
+      connecting.then(
+        (connection) => connection.close(),
+        () => undefined,
+      );
       throw error;
     }
     try {

@@ -64,16 +64,26 @@ interface Operation {
 
 function documentOperations(doc: { paths: Record<string, Record<string, Operation>> }) {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, path, auth: (operation.security.length === 0 ? '-' : 'S') as Auth })),
+    Object.entries(methods).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      path,
+      auth: (operation.security.length === 0 ? '-' : 'S') as Auth,
+    })),
   );
 }
 
 test('the surface of api-surface.md is 51 operations over 42 paths, five of them without a session', (t) => {
   t.is(SURFACE.length, 51);
-  t.deepEqual(SURFACE.map(([n]) => n), Array.from({ length: 51 }, (_, i) => i + 1));
+  t.deepEqual(
+    SURFACE.map(([n]) => n),
+    Array.from({ length: 51 }, (_, i) => i + 1),
+  );
   t.is(new Set(SURFACE.map(([, method, path]) => `${method} ${path}`)).size, 51);
   t.is(new Set(SURFACE.map(([, , path]) => path)).size, 42);
-  t.deepEqual(SURFACE.filter(([, , , auth]) => auth === '-').map(([n]) => n), [1, 2, 3, 6, 51]);
+  t.deepEqual(
+    SURFACE.filter(([, , , auth]) => auth === '-').map(([n]) => n),
+    [1, 2, 3, 6, 51],
+  );
 });
 
 test('the route table serves exactly the operations of the surface, each with its session need', async (t) => {

@@ -44,7 +44,10 @@ for (const surface of ['root', 'api'] as const) {
     const exportOnce = () =>
       surface === 'root'
         ? gw.call('POST', '/keys/export', { headers: { 'X-Session': alice }, body: { ttag, clientPubKey: clientKeyPair().publicKey } })
-        : gw.call('POST', `/api/keys/${encodeURIComponent(ttag)}/export`, { headers: { Authorization: `Bearer ${alice}` }, body: { clientPubKey: clientKeyPair().publicKey } });
+        : gw.call('POST', `/api/keys/${encodeURIComponent(ttag)}/export`, {
+            headers: { Authorization: `Bearer ${alice}` },
+            body: { clientPubKey: clientKeyPair().publicKey },
+          });
 
     gw.keyServerCalls.length = 0;
     log.hold();

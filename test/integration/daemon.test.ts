@@ -104,7 +104,15 @@ test('a daemon killed mid-run answers 502 and 500 quickly, and sessions work aga
   t.is((await gw.call('GET', '/health')).body.ok, false);
 
   daemon = await restart(daemon, data);
-  t.is((await healthOnceChecked(() => gw.call('GET', '/health'), (reply) => reply.body.ok === true)).body.ok, true);
+  t.is(
+    (
+      await healthOnceChecked(
+        () => gw.call('GET', '/health'),
+        (reply) => reply.body.ok === true,
+      )
+    ).body.ok,
+    true,
+  );
   t.is((await exportKey(gw, alice, ttag)).status, 200, 'the token issued before the crash is still valid');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
   await gw.close();
@@ -170,7 +178,10 @@ test('the /api families run against the daemon, and groups, roles and membership
   const adminAgain = asSession(gw, await gw.login('admin'));
   const aliceAgain = asSession(gw, await gw.login('alice'));
   t.is((await aliceAgain.get('/api/audit')).status, 200, 'the membership survived');
-  t.deepEqual((await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name), ['alice']);
+  t.deepEqual(
+    (await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name),
+    ['alice'],
+  );
   t.deepEqual((await adminAgain.get('/api/roles/labeller')).body, { name: 'labeller', operations: ['keys.create', 'keys.read'] });
   t.is((await adminAgain.del('/api/principals/readers')).status, 204);
   t.like(await aliceAgain.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } }, 'the group went, and its role with it');

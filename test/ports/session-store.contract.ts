@@ -142,7 +142,10 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
     await store.put(a.key, a.record);
     await store.put(b.key, b.record);
     t.true(await store.delete(a.key));
-    t.deepEqual((await store.listByPrincipal('00000000000000a1')).map((r) => r.ref), [b.record.ref]);
+    t.deepEqual(
+      (await store.listByPrincipal('00000000000000a1')).map((r) => r.ref),
+      [b.record.ref],
+    );
     t.is(await store.count(), 1);
     await store.close();
   });

@@ -43,7 +43,12 @@ function subject() {
   const keyServer = observeCalls(ks.keyServer, ['login'], signals.keyServer, 'KEY_SERVER_UNAVAILABLE');
   const auditLog = observeCalls(audit.log, ['append'], signals.auditStore, 'AUDIT_UNAVAILABLE');
   const health = new HealthUseCases({
-    keyServer: ks.keyServer, store: new MemorySessionStore(new ManualClock()), auditLog: audit.log, version: '1', signals, maxAgeMs: 3_600_000,
+    keyServer: ks.keyServer,
+    store: new MemorySessionStore(new ManualClock()),
+    auditLog: audit.log,
+    version: '1',
+    signals,
+    maxAgeMs: 3_600_000,
   });
   return { health, keyServer, auditLog, ks, audit };
 }

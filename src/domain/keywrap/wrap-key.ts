@@ -1,14 +1,7 @@
 import { createCipheriv, createECDH, hkdfSync } from 'node:crypto';
 import { BadRequestError } from '../errors/common.errors.js';
 import type { RandomSource } from '../random-source.js';
-import {
-  WRAP_AES_KEY_BYTES,
-  WRAP_CURVE,
-  WRAP_HKDF_INFO,
-  WRAP_IV_BYTES,
-  WRAP_SALT_BYTES,
-  type WrappedKey,
-} from './keywrap.js';
+import { WRAP_AES_KEY_BYTES, WRAP_CURVE, WRAP_HKDF_INFO, WRAP_IV_BYTES, WRAP_SALT_BYTES, type WrappedKey } from './keywrap.js';
 
 /** A wrap with everything but the data key done: `seal` finishes it, `dispose` drops it unused. */
 export interface PreparedWrap {
@@ -42,7 +35,13 @@ export function prepareWrap(clientPublicKey: Uint8Array, random: RandomSource): 
         const cipher = createCipheriv('aes-256-gcm', aesKey, iv);
         const ciphertext = Buffer.concat([cipher.update(dataKey), cipher.final()]);
         const authTag = cipher.getAuthTag();
-        return { gatewayPubKey, salt: salt.toString('base64'), iv: iv.toString('base64'), ciphertext: ciphertext.toString('base64'), authTag: authTag.toString('base64') };
+        return {
+          gatewayPubKey,
+          salt: salt.toString('base64'),
+          iv: iv.toString('base64'),
+          ciphertext: ciphertext.toString('base64'),
+          authTag: authTag.toString('base64'),
+        };
       } finally {
         aesKey.fill(0);
       }

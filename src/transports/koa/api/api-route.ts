@@ -84,7 +84,8 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
       const object = (definition.auditObject ?? defaultAuditObject)(input);
       if (!audited) return definition.handle(ctx, input);
-      if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object }));
+      if (sensitive && definition.overlapsAudit)
+        return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object }));
       if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
       else if (object !== undefined) noteAudit(ctx, { object });
       await definition.handle(ctx, input);

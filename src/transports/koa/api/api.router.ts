@@ -53,7 +53,13 @@ export function apiMiddleware(services: GatewayServices): Middleware<GatewayStat
   // not against all of them. The whole router answers only the 405/404 of a request none matched.
   const families = new Map<string, Middleware<GatewayState>>();
   for (const family of new Set(table.map((route) => familyOf(route.path)))) {
-    families.set(family, mountRoutes(table.filter((route) => familyOf(route.path) === family), services).routes() as unknown as Middleware<GatewayState>);
+    families.set(
+      family,
+      mountRoutes(
+        table.filter((route) => familyOf(route.path) === family),
+        services,
+      ).routes() as unknown as Middleware<GatewayState>,
+    );
   }
   const routes: Middleware<GatewayState> = (ctx, next) => {
     const family = families.get(familyOf(ctx.path).toLowerCase()); // the routers match case-insensitively

@@ -16,16 +16,25 @@ export function auditRecordView(record: AuditRecord) {
 export function auditRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
-      operationId: 'audit.query', method: 'GET', path: '/api/audit', auth: 'session',
-      summary: 'Audit records, newest first, filtered and paged', query: auditQueryRequest, success: { status: 200 },
+      operationId: 'audit.query',
+      method: 'GET',
+      path: '/api/audit',
+      auth: 'session',
+      summary: 'Audit records, newest first, filtered and paged',
+      query: auditQueryRequest,
+      success: { status: 200 },
       async handle(ctx, { query }) {
         const page = await services.audit.queryAudit(callerOf(ctx), query);
         ctx.body = { items: page.items.map(auditRecordView), complete: true, ...(page.next === undefined ? {} : { next: page.next }) };
       },
     }),
     route({
-      operationId: 'audit.get', method: 'GET', path: '/api/audit/:id', auth: 'session',
-      summary: 'One audit record', success: { status: 200 },
+      operationId: 'audit.get',
+      method: 'GET',
+      path: '/api/audit/:id',
+      auth: 'session',
+      summary: 'One audit record',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = auditRecordView(await services.audit.getAuditRecord(callerOf(ctx), params.id!));
       },
