@@ -26,6 +26,7 @@ import {
   TrustUseCases,
   type GatewayServices,
 } from '../use-cases/index.js';
+import { HealthSignal, observeCalls } from '../use-cases/health-signal.js';
 import type { GatewayAdapters } from './adapters.js';
 import type { GatewayConfig } from './config.js';
 import { ADAPTER_TOKENS, CONFIG, SERVICE_TOKENS } from './tokens.js';
@@ -36,8 +37,19 @@ export function resolve<T>(context: ResolutionContext | Container, id: Token<T>)
   return context.get<T>(id);
 }
 
+/** What the health check learns from the gateway's own calls: the key server's and the audit store's state. */
+interface HealthSignals {
+  readonly keyServer: HealthSignal;
+  readonly auditStore: HealthSignal;
+}
+
+/** The key server's calls whose outcome tells whether it is reachable. */
+const KEY_SERVER_CALLS = ['login', 'certificateChallenge', 'certificateLogin', 'connect'] as const;
+/** The audit store's write path: what sensitive operations need. */
+const AUDIT_WRITES = ['append', 'complete'] as const;
+
 /** How each use case is built over the ports: one entry per field of GatewayServices (the type demands it). */
-const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: ResolutionContext) => GatewayServices[K] } = {
+const serviceFactories = (signals: HealthSignals): { readonly [K in keyof GatewayServices]-?: (ctx: ResolutionContext) => GatewayServices[K] } => ({
   sessions: (ctx) =>
     new SessionUseCases({
       keyServer: resolve(ctx, KEY_SERVER),
@@ -59,6 +71,7 @@ const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: Resolu
       store: resolve(ctx, SESSION_STORE),
       auditLog: resolve(ctx, AUDIT_LOG),
       version: GATEWAY_VERSION,
+      signals,
     }),
   certificates: (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   trust: (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
@@ -67,7 +80,7 @@ const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: Resolu
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
   auditTrail: (ctx) => new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
   audit: (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER) }),
-};
+});
 
 function keysOf<T extends object>(record: T): (keyof T)[] {
   return Object.keys(record) as (keyof T)[];
@@ -79,9 +92,17 @@ function keysOf<T extends object>(record: T): (keyof T)[] {
  */
 export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters): Container {
   const container = new Container();
+  // The gateway's own calls report the key server's and the audit store's state to the health check.
+  const signals: HealthSignals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
+  const observed: GatewayAdapters = {
+    ...adapters,
+    keyServer: observeCalls(adapters.keyServer, KEY_SERVER_CALLS, signals.keyServer, 'KEY_SERVER_UNAVAILABLE'),
+    auditLog: observeCalls(adapters.auditLog, AUDIT_WRITES, signals.auditStore, 'AUDIT_UNAVAILABLE'),
+  };
+  const factories = serviceFactories(signals);
   container.bind(CONFIG).toConstantValue(config);
-  for (const key of keysOf(ADAPTER_TOKENS)) container.bind(ADAPTER_TOKENS[key]).toConstantValue(adapters[key]);
-  for (const key of keysOf(SERVICE_TOKENS)) container.bind(SERVICE_TOKENS[key]).toDynamicValue(SERVICE_FACTORIES[key]).inSingletonScope();
+  for (const key of keysOf(ADAPTER_TOKENS)) container.bind(ADAPTER_TOKENS[key]).toConstantValue(observed[key]);
+  for (const key of keysOf(SERVICE_TOKENS)) container.bind(SERVICE_TOKENS[key]).toDynamicValue(factories[key]).inSingletonScope();
   return container;
 }
 

@@ -61,6 +61,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       const cut = await Promise.all(listeners.map((listener) => listener.drain(drainMs)));
       const total = cut.reduce((sum, n) => sum + n, 0);
       if (total > 0) logger.warn('requests still running at the end of the drain were cut', { requests: total, drainMs });
+      services.health.close();
       await adapters.sessionStore.close();
       await adapters.replayCache.close();
       await adapters.auditLog.close();

@@ -1,6 +1,7 @@
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
+import { HealthSignal } from './health-signal.js';
 
 export type CheckState = 'ok' | 'unavailable';
 
@@ -13,46 +14,101 @@ export interface HealthReport {
   readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState };
 }
 
+export interface HealthDeps {
+  readonly keyServer: KeyServer;
+  readonly store: SessionStore;
+  readonly auditLog: AuditLog;
+  readonly version: string;
+  /** Outcomes of the gateway's own calls to the key server and of its audit writes (`observeCalls`). */
+  readonly signals?: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal };
+  /** How old a dependency state may get (default 1 000 ms): the background check runs this often. */
+  readonly maxAgeMs?: number;
+}
+
+/** Default bound on the age of a dependency state. */
+export const HEALTH_MAX_AGE_MS = 1_000;
+
 /**
  * Liveness, and the key server's fingerprint for pinning (seed 000 rule 5). Never throws. `ok` is false
  * when any check fails: the audit store counts, since the gateway refuses sensitive operations without it.
+ *
+ * A probe does no I/O of its own: the key server's and the audit store's states come from a background
+ * check at most `maxAgeMs` old. Each state is the outcome of the gateway's latest real call when there
+ * was one within that time (for the audit store, its latest write: the path sensitive operations need),
+ * else of a ping. The session count is the store's own `count()`, O(1) (for Redis, one round trip:
+ * the count is shared by every gateway). Probes are counted (`probes`) for metrics, not audited.
  */
 export class HealthUseCases {
-  readonly #keyServer: KeyServer;
-  readonly #store: SessionStore;
-  readonly #version: string;
-  readonly #auditLog: AuditLog;
+  readonly #deps: HealthDeps;
+  readonly #signals: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal };
+  readonly #maxAgeMs: number;
+  readonly #timer: ReturnType<typeof setInterval>;
+  #checking: Promise<void> | undefined;
+  #firstCheck: Promise<void> | undefined;
+  #probes = 0;
 
-  constructor(deps: { keyServer: KeyServer; store: SessionStore; auditLog: AuditLog; version: string }) {
-    this.#keyServer = deps.keyServer;
-    this.#store = deps.store;
-    this.#auditLog = deps.auditLog;
-    this.#version = deps.version;
+  constructor(deps: HealthDeps) {
+    this.#deps = deps;
+    this.#signals = deps.signals ?? { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
+    this.#maxAgeMs = deps.maxAgeMs ?? HEALTH_MAX_AGE_MS;
+    this.#firstCheck = this.#check();
+    this.#timer = setInterval(() => void this.#check(), this.#maxAgeMs);
+    this.#timer.unref();
+  }
+
+  /** Health probes answered so far (a metrics counter; probes are not audited). */
+  get probes(): number {
+    return this.#probes;
   }
 
   async report(): Promise<HealthReport> {
-    const [keyServer, auditStore, sessions] = await Promise.all([
-      state(this.#keyServer.ping()),
-      state(this.#auditLog.ping()),
-      this.#store.count().then(
-        (n) => n,
-        () => -1,
-      ),
-    ]);
+    this.#probes++;
+    if (this.#firstCheck !== undefined) await this.#firstCheck;
+    const sessions = await this.#deps.store.count().then(
+      (n) => n,
+      () => -1,
+    );
+    const keyServer = stateOf(this.#signals.keyServer);
+    const auditStore = stateOf(this.#signals.auditStore);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
     return {
       ok: keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok',
-      ksFingerprint: this.#keyServer.fingerprint(),
-      version: this.#version,
+      ksFingerprint: this.#deps.keyServer.fingerprint(),
+      version: this.#deps.version,
       sessions: Math.max(sessions, 0),
       checks: { keyServer, auditStore, sessionStore },
     };
   }
+
+  /** Stops the background check. */
+  close(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** One background round; a round still running (a slow ping) is not doubled. */
+  #check(): Promise<void> {
+    this.#checking ??= Promise.all([
+      this.#refresh(this.#signals.keyServer, () => this.#deps.keyServer.ping()),
+      this.#refresh(this.#signals.auditStore, () => this.#deps.auditLog.ping()),
+    ]).then(() => {
+      this.#checking = undefined;
+      this.#firstCheck = undefined;
+    });
+    return this.#checking;
+  }
+
+  /** Pings only when no real call reported within `maxAgeMs`: a real outcome beats a ping. */
+  async #refresh(signal: HealthSignal, ping: () => Promise<void>): Promise<void> {
+    if (signal.ageMs() < this.#maxAgeMs) return;
+    const started = signal.version;
+    const ok = await ping().then(
+      () => true,
+      () => false,
+    );
+    if (signal.version === started) signal.note(ok);
+  }
 }
 
-function state(check: Promise<void>): Promise<CheckState> {
-  return check.then(
-    () => 'ok' as const,
-    () => 'unavailable' as const,
-  );
+function stateOf(signal: HealthSignal): CheckState {
+  return signal.ok ? 'ok' : 'unavailable';
 }

@@ -2,8 +2,8 @@ import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
 import { keyLengthForNid } from '../domain/keywrap/key-length.js';
 import type { KeyLength } from '../wire/key-length.js';
-import { parseClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
-import { wrapKey } from '../domain/keywrap/wrap-key.js';
+import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
+import { prepareWrap } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import { NotSavedError } from './read-back.js';
@@ -61,17 +61,46 @@ export class KeyUseCases {
   }
 
   /**
-   * Exports the key wrapped to the client's ephemeral P-256 key. The client key is validated before
-   * the key server is asked for anything, and the raw key is zeroed once wrapped.
+   * Exports the key wrapped to the client's ephemeral P-256 key. The client key is validated and the
+   * wrap prepared before the key server is asked for anything; the connection is opened while
+   * `recorded` (the audit record's pending write) runs, and the key material is read only once it has
+   * landed (fail closed: a refused record reads nothing). The raw key is zeroed once wrapped.
    */
-  async export(caller: Caller, ttag: string, clientPubKey: string): Promise<ExportedKey> {
-    const clientPublicKey = parseClientPublicKey(clientPubKey);
-    const blob = await withConnection(this.#deps.keyServer, caller, (connection) => connection.exportKey(ttag));
+  async export(caller: Caller, ttag: string, clientPubKey: string, recorded: Promise<void> = Promise.resolve()): Promise<ExportedKey> {
+    let wrap: ReturnType<typeof prepareWrap>;
     try {
-      const keyLen = keyLengthForNid(blob.nid);
-      return { wrapped: wrapKey(blob.key, clientPublicKey, this.#deps.random), algo: EXPORT_ALGO, keyLen };
+      wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
+    } catch (error) {
+      await recorded; // the record settles first: an audit refusal wins, and `finish` never races `begin`
+      throw error;
+    }
+    const connecting = this.#deps.keyServer.connect(caller.session.token);
+    try {
+      await recorded;
+    } catch (error) {
+      wrap.dispose();
+      connecting.then(
+        (connection) => connection.close(),
+        () => undefined,
+      );
+      throw error;
+    }
+    try {
+      const connection = await connecting;
+      let blob: Awaited<ReturnType<typeof connection.exportKey>>;
+      try {
+        blob = await connection.exportKey(ttag);
+      } finally {
+        await connection.close();
+      }
+      try {
+        const keyLen = keyLengthForNid(blob.nid);
+        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen };
+      } finally {
+        blob.key.fill(0);
+      }
     } finally {
-      blob.key.fill(0);
+      wrap.dispose();
     }
   }
 }

@@ -1,15 +1,14 @@
-import type { KeyObject } from 'node:crypto';
-import type { ProofKeyCache } from '../domain/proof/proof.js';
+import type { ProofKeyCache, ProofKeyEntry } from '../domain/proof/proof.js';
 
 export const DEFAULT_PROOF_KEY_CACHE_ENTRIES = 1_000;
 
 /**
- * Proof keys already imported, by RFC 7638 thumbprint, least recently used dropped first. Only keys
- * that matched a session's `jkt` are put here (see `verifyProof`), so its size tracks the number of
- * bound sessions in use, not what clients send.
+ * Proof keys already imported and segmented, by the proof's header segment as sent (it carries the
+ * `jwk` member), least recently used dropped first. Only keys that matched a session's `jkt` are put
+ * here (see `verifyProof`), so its size tracks the number of bound sessions in use, not what clients send.
  */
 export class LruProofKeyCache implements ProofKeyCache {
-  readonly #keys = new Map<string, KeyObject>();
+  readonly #keys = new Map<string, ProofKeyEntry>();
   readonly #maxEntries: number;
 
   constructor(maxEntries = DEFAULT_PROOF_KEY_CACHE_ENTRIES) {
@@ -17,18 +16,18 @@ export class LruProofKeyCache implements ProofKeyCache {
     this.#maxEntries = maxEntries;
   }
 
-  get(thumbprint: string): KeyObject | undefined {
-    const key = this.#keys.get(thumbprint);
+  get(segment: string): ProofKeyEntry | undefined {
+    const key = this.#keys.get(segment);
     if (key !== undefined) {
-      this.#keys.delete(thumbprint);
-      this.#keys.set(thumbprint, key);
+      this.#keys.delete(segment);
+      this.#keys.set(segment, key);
     }
     return key;
   }
 
-  set(thumbprint: string, key: KeyObject): void {
-    this.#keys.delete(thumbprint);
-    this.#keys.set(thumbprint, key);
+  set(segment: string, key: ProofKeyEntry): void {
+    this.#keys.delete(segment);
+    this.#keys.set(segment, key);
     if (this.#keys.size > this.#maxEntries) this.#keys.delete(this.#keys.keys().next().value!);
   }
 

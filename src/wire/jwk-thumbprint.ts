@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The RFC 7638 thumbprint (SHA-256, base64url) of a public key: the `jkt` a bound session carries
@@ -10,5 +10,5 @@ import { createHash } from 'node:crypto';
  */
 export function jwkThumbprint(jwk: Readonly<Record<string, unknown>>): string {
   const members = jwk.kty === 'EC' ? { crv: jwk.crv, kty: 'EC', x: jwk.x, y: jwk.y } : { e: jwk.e, kty: 'RSA', n: jwk.n };
-  return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
+  return hash('sha256', JSON.stringify(members), 'base64url');
 }

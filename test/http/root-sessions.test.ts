@@ -1,5 +1,6 @@
 import test from 'ava';
 import { PASSWORDS, startFaultyGateway, startGateway } from '../_support/gateway.js';
+import { healthOnceChecked } from '../_support/health.js';
 
 test('POST /login answers the session view and keeps the token on the gateway', async (t) => {
   const gw = await startGateway(t);
@@ -136,7 +137,10 @@ test('GET /health reports the key server fingerprint and still answers when the 
   t.deepEqual(up.body, { ok: true, ksFingerprint: gw.gateway.ksFingerprint, sessions: 0 });
   t.regex(up.body.ksFingerprint, /^[0-9a-f]{64}$/);
   gw.faults.unreachable = true;
-  const down = await gw.call('GET', '/health');
+  const down = await healthOnceChecked(
+    () => gw.call('GET', '/health'),
+    (reply) => reply.body.ok === false,
+  );
   t.is(down.status, 200);
   t.is(down.body.ok, false);
   t.is(down.body.ksFingerprint, gw.gateway.ksFingerprint);

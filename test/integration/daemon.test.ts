@@ -6,6 +6,7 @@ import { asSession, createKey } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
+import { healthOnceChecked } from '../_support/health.js';
 
 /**
  * The two-process topology: the real gateway app on a real socket, its key server a separate
@@ -111,7 +112,15 @@ test('a daemon killed mid-run answers 502 and 500 quickly, and sessions work aga
   t.is((await gw.call('GET', '/health')).body.ok, false);
 
   daemon = await restart(t, daemon, data);
-  t.is((await gw.call('GET', '/health')).body.ok, true);
+  t.is(
+    (
+      await healthOnceChecked(
+        () => gw.call('GET', '/health'),
+        (reply) => reply.body.ok === true,
+      )
+    ).body.ok,
+    true,
+  );
   t.is((await exportKey(gw, alice, ttag)).status, 200, 'the token issued before the crash is still valid');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200);
   await gw.close();

@@ -101,4 +101,52 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
     t.is(await store.count(), 1);
     await store.close();
   });
+
+  test(title('a replaced record keeps its own expiry, and a record that moved principal leaves the old list'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const { key, record: first } = record(clock, '00000000000000a1', 10_000);
+    await store.put(key, first);
+    await store.put(key, { ...first, identity: { ...first.identity, principalId: '00000000000000b2' }, expiresAt: clock.now() + 20_000 });
+    t.deepEqual(await store.listByPrincipal('00000000000000a1'), []);
+    clock.advance(10_000);
+    t.is(await store.count(), 1, 'the first expiry does not take the replacement');
+    t.is((await store.listByPrincipal('00000000000000b2')).length, 1);
+    t.truthy(await store.get(key));
+    clock.advance(10_000);
+    t.is(await store.count(), 0);
+    t.deepEqual(await store.listByPrincipal('00000000000000b2'), []);
+    await store.close();
+  });
+
+  test(title('count and lists leave out records as each expires, in any order of puts'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const lifetimes = [50_000, 10_000, 40_000, 20_000, 30_000];
+    for (const ttl of lifetimes) {
+      const { key, record: stored } = record(clock, '00000000000000a1', ttl);
+      await store.put(key, stored);
+    }
+    for (let left = lifetimes.length - 1; left >= 0; left--) {
+      clock.advance(10_000);
+      t.is(await store.count(), left);
+      t.is((await store.listByPrincipal('00000000000000a1')).length, left);
+    }
+    await store.close();
+  });
+
+  test(title('deleting one of several records of a principal keeps the others listed'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const [a, b] = [record(clock, '00000000000000a1'), record(clock, '00000000000000a1')];
+    await store.put(a.key, a.record);
+    await store.put(b.key, b.record);
+    t.true(await store.delete(a.key));
+    t.deepEqual(
+      (await store.listByPrincipal('00000000000000a1')).map((r) => r.ref),
+      [b.record.ref],
+    );
+    t.is(await store.count(), 1);
+    await store.close();
+  });
 }

@@ -1,8 +1,8 @@
-import type { KeyObject } from 'node:crypto';
+import type { ProofKeyEntry } from '../../src/domain/proof/proof.js';
 import test from 'ava';
 import { LruProofKeyCache } from '../../src/use-cases/proof-key-cache.js';
 
-const key = (name: string) => ({ name }) as unknown as KeyObject;
+const key = (name: string) => ({ thumbprint: name }) as unknown as ProofKeyEntry;
 
 test('keeps at most its bound, dropping the least recently used key', (t) => {
   const cache = new LruProofKeyCache(2);

@@ -1,10 +1,18 @@
 import type { SessionRecord } from '../../domain/session/session.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
+import { ExpiryHeap } from './expiry-heap.js';
 
-/** Sessions in this process's memory, keyed by the session id's hash. Forgets records at `expiresAt`. */
+/**
+ * Sessions in this process's memory, keyed by the session id's hash. Forgets records at `expiresAt`:
+ * a min-heap on `expiresAt` yields the expired ones in order, so no call ever scans the store; `count`
+ * is the map's size once the records due have left (amortised O(log n) each), and a principal's
+ * sessions come from its own index (O(its sessions)).
+ */
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
+  readonly #byPrincipal = new Map<string, Set<string>>();
+  readonly #expiry = new ExpiryHeap<SessionRecord>();
   readonly #clock: Clock;
 
   constructor(clock: Clock) {
@@ -12,41 +20,67 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async put(key: string, record: SessionRecord): Promise<void> {
-    this.#sweep();
+    this.#expire();
+    this.#remove(key);
+    if (record.expiresAt <= this.#clock.now()) return;
     this.#records.set(key, record);
+    const principal = record.identity.principalId;
+    let keys = this.#byPrincipal.get(principal);
+    if (keys === undefined) {
+      keys = new Set();
+      this.#byPrincipal.set(principal, keys);
+    }
+    keys.add(key);
+    this.#expiry.push(key, record.expiresAt, record);
   }
 
   async get(key: string): Promise<SessionRecord | undefined> {
     const record = this.#records.get(key);
-    if (record && record.expiresAt <= this.#clock.now()) {
-      this.#records.delete(key);
-      return undefined;
-    }
-    return record;
+    if (record === undefined) return undefined;
+    if (record.expiresAt > this.#clock.now()) return record;
+    this.#remove(key);
+    return undefined;
   }
 
   async delete(key: string): Promise<boolean> {
-    const record = await this.get(key);
-    this.#records.delete(key);
-    return record !== undefined;
+    const live = (await this.get(key)) !== undefined;
+    this.#remove(key);
+    return live;
   }
 
   async listByPrincipal(principalId: string): Promise<SessionRecord[]> {
-    this.#sweep();
-    return [...this.#records.values()].filter((record) => record.identity.principalId === principalId);
+    this.#expire();
+    const keys = this.#byPrincipal.get(principalId);
+    if (keys === undefined) return [];
+    return [...keys].map((key) => this.#records.get(key)!);
   }
 
   async count(): Promise<number> {
-    this.#sweep();
+    this.#expire();
     return this.#records.size;
   }
 
   async close(): Promise<void> {
     this.#records.clear();
+    this.#byPrincipal.clear();
+    this.#expiry.clear();
   }
 
-  #sweep(): void {
+  /** Drops every record whose `expiresAt` has come; a heap entry of a replaced record is skipped. */
+  #expire(): void {
     const now = this.#clock.now();
-    for (const [key, record] of this.#records) if (record.expiresAt <= now) this.#records.delete(key);
+    for (let due = this.#expiry.popDue(now); due !== undefined; due = this.#expiry.popDue(now)) {
+      if (this.#records.get(due.key) === due.value) this.#remove(due.key);
+    }
+  }
+
+  #remove(key: string): void {
+    const record = this.#records.get(key);
+    if (record === undefined) return;
+    this.#records.delete(key);
+    const principal = record.identity.principalId;
+    const keys = this.#byPrincipal.get(principal);
+    keys?.delete(key);
+    if (keys?.size === 0) this.#byPrincipal.delete(principal);
   }
 }

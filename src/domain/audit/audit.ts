@@ -97,6 +97,9 @@ export function completeRecord(record: AuditRecord, completion: AuditCompletion)
   return definedOnly({ ...record, ...definedOnly(completion) }) as AuditRecord;
 }
 
+/** The members of `value` that are not undefined (a plain loop: this runs on every audited request). */
 function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const out: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key];
+  return out as Partial<T>;
 }

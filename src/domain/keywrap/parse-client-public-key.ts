@@ -9,17 +9,26 @@ const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
  * leading 0x04, and a point on P-256. Anything else is a bad request.
  */
 export function parseClientPublicKey(base64: string): Buffer {
-  if (!STANDARD_BASE64.test(base64)) throw new BadRequestError('clientPubKey: not standard base64');
-  const point = Buffer.from(base64, 'base64');
-  if (point.length !== CLIENT_PUBLIC_KEY_BYTES) {
-    throw new BadRequestError(`clientPubKey: expected ${CLIENT_PUBLIC_KEY_BYTES} bytes, got ${point.length}`);
-  }
-  if (point[0] !== 0x04) throw new BadRequestError('clientPubKey: not an uncompressed point (0x04 prefix)');
+  const point = decodeClientPublicKey(base64);
   try {
     // Decoding through OpenSSL rejects a point that is not on the curve.
     ECDH.convertKey(point, WRAP_CURVE, undefined, undefined, 'uncompressed');
   } catch (cause) {
     throw new BadRequestError('clientPubKey: not a point on P-256', cause);
   }
+  return point;
+}
+
+/**
+ * The form checks alone: standard base64, 65 bytes, leading 0x04. The export checks the curve in its
+ * ECDH step (`prepareWrap`), which decodes the point anyway: no second decode.
+ */
+export function decodeClientPublicKey(base64: string): Buffer {
+  if (!STANDARD_BASE64.test(base64)) throw new BadRequestError('clientPubKey: not standard base64');
+  const point = Buffer.from(base64, 'base64');
+  if (point.length !== CLIENT_PUBLIC_KEY_BYTES) {
+    throw new BadRequestError(`clientPubKey: expected ${CLIENT_PUBLIC_KEY_BYTES} bytes, got ${point.length}`);
+  }
+  if (point[0] !== 0x04) throw new BadRequestError('clientPubKey: not an uncompressed point (0x04 prefix)');
   return point;
 }

@@ -1,30 +1,61 @@
 import { createCipheriv, createECDH, hkdfSync } from 'node:crypto';
+import { BadRequestError } from '../errors/common.errors.js';
 import type { RandomSource } from '../random-source.js';
 import { WRAP_AES_KEY_BYTES, WRAP_CURVE, WRAP_HKDF_INFO, WRAP_IV_BYTES, WRAP_SALT_BYTES, type WrappedKey } from './keywrap.js';
 
+/** A wrap with everything but the data key done: `seal` finishes it, `dispose` drops it unused. */
+export interface PreparedWrap {
+  seal(dataKey: Uint8Array): WrappedKey;
+  dispose(): void;
+}
+
 /**
- * Wraps a data key to a client's ephemeral P-256 public key (api-surface.md "The export wrap"). A
- * fresh gateway keypair, salt and iv come from `random` on every call, so two wraps of the same key
- * never look alike. `clientPublicKey` must already be validated by `parseClientPublicKey`.
+ * The part of the export wrap (api-surface.md "The export wrap") that needs no key material: a fresh
+ * gateway keypair, the ECDH secret with the client's raw point, salt, iv, and the HKDF-SHA256 AES key,
+ * all on raw bytes (no KeyObject round trips). It can run while the key server is asked. The ECDH
+ * step decodes the point through OpenSSL, which refuses one off the curve: a bad request.
+ * `clientPublicKey` must be a 65-byte uncompressed point (`decodeClientPublicKey`).
  */
-export function wrapKey(dataKey: Uint8Array, clientPublicKey: Uint8Array, random: RandomSource): WrappedKey {
+export function prepareWrap(clientPublicKey: Uint8Array, random: RandomSource): PreparedWrap {
   const ecdh = ephemeralKeyPair(random);
-  const sharedX = ecdh.computeSecret(clientPublicKey);
+  let sharedX: Buffer;
+  try {
+    sharedX = ecdh.computeSecret(clientPublicKey);
+  } catch (cause) {
+    throw new BadRequestError('clientPubKey: not a point on P-256', cause);
+  }
   const salt = Buffer.from(random.bytes(WRAP_SALT_BYTES));
   const iv = Buffer.from(random.bytes(WRAP_IV_BYTES));
   const aesKey = Buffer.from(hkdfSync('sha256', sharedX, salt, WRAP_HKDF_INFO, WRAP_AES_KEY_BYTES));
-  const cipher = createCipheriv('aes-256-gcm', aesKey, iv);
-  const ciphertext = Buffer.concat([cipher.update(dataKey), cipher.final()]);
-  const authTag = cipher.getAuthTag();
-  aesKey.fill(0);
   sharedX.fill(0);
+  const gatewayPubKey = ecdh.getPublicKey('base64');
   return {
-    gatewayPubKey: ecdh.getPublicKey().toString('base64'),
-    salt: salt.toString('base64'),
-    iv: iv.toString('base64'),
-    ciphertext: ciphertext.toString('base64'),
-    authTag: authTag.toString('base64'),
+    seal(dataKey) {
+      try {
+        const cipher = createCipheriv('aes-256-gcm', aesKey, iv);
+        const ciphertext = Buffer.concat([cipher.update(dataKey), cipher.final()]);
+        const authTag = cipher.getAuthTag();
+        return {
+          gatewayPubKey,
+          salt: salt.toString('base64'),
+          iv: iv.toString('base64'),
+          ciphertext: ciphertext.toString('base64'),
+          authTag: authTag.toString('base64'),
+        };
+      } finally {
+        aesKey.fill(0);
+      }
+    },
+    dispose: () => void aesKey.fill(0),
   };
+}
+
+/**
+ * Wraps a data key to a client's ephemeral P-256 public key. A fresh gateway keypair, salt and iv come
+ * from `random` on every call, so two wraps of the same key never look alike.
+ */
+export function wrapKey(dataKey: Uint8Array, clientPublicKey: Uint8Array, random: RandomSource): WrappedKey {
+  return prepareWrap(clientPublicKey, random).seal(dataKey);
 }
 
 /** A P-256 keypair from 32 random bytes; the rare scalar outside [1, n-1] is drawn again. */

@@ -4,12 +4,18 @@ import { decodeStrictBase64url } from './strict-base64url.js';
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
-/** A proof that passed the shape checks: its segments as sent and its decoded members. */
-export interface ParsedProof {
-  /** The compact serialisation exactly as sent (the signature is checked over its segments). */
-  readonly compact: string;
+/** A header segment already decoded and found well-shaped: its members and its `jwk`. */
+export interface KnownHeader {
   readonly header: JsonObject;
   readonly jwk: JsonObject;
+}
+
+/** A proof that passed the shape checks: its segments as sent and its decoded members. */
+export interface ParsedProof extends KnownHeader {
+  /** The compact serialisation exactly as sent (the signature is checked over its segments). */
+  readonly compact: string;
+  /** The header segment exactly as sent (the key cache's name for the header it decodes to). */
+  readonly headerSegment: string;
   readonly signature: Uint8Array;
   readonly claims: ProofClaims;
 }
@@ -30,20 +36,35 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * header and payload JSON objects; `typ` exactly `dpop+jwt`; `iat` a number; `jti` a string of
  * 1..256 characters; `htm` and `htu` strings; `jwk` an object. Anything else is PROOF_MALFORMED.
  * `alg` and the key itself are judged by the next checks.
+ *
+ * `known` is what an earlier proof's identical header segment decoded to, after it passed every check
+ * of the header (a key-cache hit): the header is then not decoded again. Decoding is a pure function
+ * of the segment, so every check still reaches the verdict it reached then, in the same order.
  */
-export function parseProof(proofHeaderValues: readonly string[]): ParsedProof {
+export function parseProof(proofHeaderValues: readonly string[], known?: KnownHeader): ParsedProof {
   if (proofHeaderValues.length !== 1) throw new ProofMalformedError('exactly one DPoP header is required');
   const compact = proofHeaderValues[0] ?? '';
   const segments = compact.split('.');
   if (segments.length !== 3) throw new ProofMalformedError('not three segments');
-  const [headerBytes, payloadBytes, signature] = segments.map(decodeSegment) as [Buffer, Buffer, Buffer];
-  const header = decodeJsonObject(headerBytes, 'header');
+  const [headerSegment, payloadSegment, signatureSegment] = segments as [string, string, string];
+  const headerBytes = known === undefined ? decodeSegment(headerSegment) : undefined;
+  const payloadBytes = decodeSegment(payloadSegment);
+  const signature = decodeSegment(signatureSegment);
+  const header = known?.header ?? decodeJsonObject(headerBytes!, 'header');
   const payload = decodeJsonObject(payloadBytes, 'payload');
   if (header.typ !== PROOF_TYP) throw new ProofMalformedError(`typ must be ${PROOF_TYP}`);
   const claims = checkClaims(payload);
   const jwk = header.jwk;
   if (!isJsonObject(jwk)) throw new ProofMalformedError('jwk must be present and an object');
-  return { compact, header, jwk, signature, claims };
+  return { compact, headerSegment, header, jwk, signature, claims };
+}
+
+/** The header segment of a lone proof value (what the key cache is asked under), else undefined. */
+export function headerSegmentOf(proofHeaderValues: readonly string[]): string | undefined {
+  if (proofHeaderValues.length !== 1) return undefined;
+  const compact = proofHeaderValues[0]!;
+  const dot = compact.indexOf('.');
+  return dot < 0 ? undefined : compact.slice(0, dot);
 }
 
 function checkClaims(payload: JsonObject): ProofClaims {

@@ -60,13 +60,26 @@ export interface VerifiedProof {
 }
 
 /**
- * Public keys already imported, by RFC 7638 thumbprint (api-surface.md: the proof is per request, the
- * key is per session). The thumbprint covers every member the key is imported from, so one
- * thumbprint names one key. Implementations bound their size.
+ * What a header segment that passed every header check decodes to: the header, its `alg`, its key
+ * reduced to the imported members, the key's RFC 7638 thumbprint and the imported key itself.
+ */
+export interface ProofKeyEntry {
+  readonly header: Readonly<Record<string, unknown>>;
+  readonly jwk: Readonly<Record<string, unknown>>;
+  readonly alg: ProofAlgorithm;
+  readonly thumbprint: string;
+  readonly key: KeyObject;
+}
+
+/**
+ * Proof keys already imported and thumbprinted, by the header segment exactly as sent, which carries
+ * the `jwk` member (api-surface.md: the proof is per request, the key is per session). Equal segments
+ * decode to equal headers, so one name never stands for two keys. Only keys that matched a session's
+ * `jkt` are put; implementations bound their size.
  */
 export interface ProofKeyCache {
-  get(thumbprint: string): KeyObject | undefined;
-  set(thumbprint: string, key: KeyObject): void;
+  get(headerSegment: string): ProofKeyEntry | undefined;
+  set(headerSegment: string, entry: ProofKeyEntry): void;
 }
 
 export interface VerifyProofOptions {

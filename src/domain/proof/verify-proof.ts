@@ -1,7 +1,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { checkBindings } from './check-bindings.js';
 import { jwkThumbprint } from '../../wire/jwk-thumbprint.js';
-import { parseProof, type ParsedProof } from './parse-proof.js';
+import { headerSegmentOf, parseProof, type ParsedProof } from './parse-proof.js';
 import { checkProofJwk, type ProofPublicJwk } from './proof-key.js';
 import {
   PROOF_ALGORITHMS,
@@ -9,6 +9,7 @@ import {
   type ProofAlgorithm,
   type ProofExpectations,
   type ProofKeyCache,
+  type ProofKeyEntry,
   type VerifiedProof,
   type VerifyProofOptions,
 } from './proof.js';
@@ -39,11 +40,12 @@ export async function verifyProof(
   now: number,
   options: VerifyProofOptions = {},
 ): Promise<VerifiedProof> {
-  const proof = parseProof(proofHeaderValues);
-  const alg = checkAlg(proof.header.alg);
-  const jwk = checkProofJwk(proof.jwk, alg);
-  const key = resolveKey(jwk, expected.jkt, options.keyCache);
-  checkSignature(proof, alg, key);
+  const segment = options.keyCache ? headerSegmentOf(proofHeaderValues) : undefined;
+  const known = segment === undefined ? undefined : options.keyCache!.get(segment);
+  const proof = parseProof(proofHeaderValues, known);
+  const entry = known ?? resolveKey(proof, expected.jkt, options.keyCache);
+  if (entry.thumbprint !== expected.jkt) throw new ProofKeyMismatchError();
+  checkSignature(proof, entry.alg, entry.key);
   checkBindings(proof.claims, expected);
   const { iat, jti } = proof.claims;
   if (!(Math.abs(iat * 1000 - now) <= TOLERANCE_MS)) throw new ProofClockSkewError(PROOF_IAT_TOLERANCE_SECONDS);
@@ -57,16 +59,17 @@ function checkAlg(alg: unknown): ProofAlgorithm {
 }
 
 /**
- * RFC 9449 §4.3 step 7 and §7.1: the key must import (a point off the curve is PROOF_MALFORMED) and
- * its thumbprint must be the session's `jkt`. Only keys that match are cached.
+ * `alg`, then RFC 9449 §4.3 step 7 and §7.1: the key must be well formed and import (a point off the
+ * curve is PROOF_MALFORMED); the caller then compares its thumbprint with the session's `jkt`. Only a
+ * key that matches is cached, under its header segment, so the cache tracks the bound sessions in
+ * use, not what clients send.
  */
-function resolveKey(jwk: ProofPublicJwk, jkt: string, cache?: ProofKeyCache): KeyObject {
-  const thumbprint = jwkThumbprint(jwk);
-  const cached = cache?.get(thumbprint);
-  const key = cached ?? importProofKey(jwk);
-  if (thumbprint !== jkt) throw new ProofKeyMismatchError();
-  if (!cached) cache?.set(thumbprint, key);
-  return key;
+function resolveKey(proof: ParsedProof, jkt: string, cache?: ProofKeyCache): ProofKeyEntry {
+  const alg = checkAlg(proof.header.alg);
+  const jwk = checkProofJwk(proof.jwk, alg);
+  const entry = { header: proof.header, jwk: proof.jwk, alg, thumbprint: jwkThumbprint(jwk), key: importProofKey(jwk) };
+  if (entry.thumbprint === jkt) cache?.set(proof.headerSegment, entry);
+  return entry;
 }
 
 function importProofKey(jwk: ProofPublicJwk): KeyObject {

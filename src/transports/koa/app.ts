@@ -1,13 +1,11 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
 import { cors } from './cors.js';
-import { auditRequests } from './audit.middleware.js';
-import { errorHandler } from './error-handler.js';
-import { requestContext } from './request-id.js';
+import { requestStep } from './request-step.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import { rootRouter } from './root/root.router.js';
 import type { GatewayState } from './state.js';
@@ -27,22 +25,25 @@ export interface KoaAppOptions {
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
-  app.use(requestContext(options.publicOrigin));
-  app.use(cors(options.corsOrigins ?? [], options.logger));
-  // Two error handlers around the audit step: the inner one shapes the route's failure before it is
-  // recorded; the outer one shapes the audit step's own refusal (a sensitive success left unrecorded).
-  const mapper = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
-  app.use(errorHandler(mapper, options.logger));
-  app.use(auditRequests(services.auditTrail));
-  app.use(errorHandler(mapper, options.logger));
-  for (const step of apiMiddleware(services)) app.use(step);
-  app.use(rootRouter(services).routes());
-  // Reached only when no route answered: seed 000 §4, any other method and path is a 404.
-  app.use(async function noRoute(ctx) {
-    ctx.status = 404;
-    ctx.body = { error: `no route ${ctx.method} ${ctx.path}` };
+  const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
+  // One step around everything: request id and headers, error shaping, the audit record.
+  app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));
+  // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.
+  if ((options.corsOrigins ?? []).length > 0) app.use(cors(options.corsOrigins ?? [], options.logger));
+  // Each request walks only its own surface's routes: /api paths never meet the seven operations' router.
+  const [apiRoutes, noApiRoute] = apiMiddleware(services);
+  const rootRoutes = rootRouter(services).routes() as unknown as Middleware<GatewayState>;
+  app.use(function dispatch(ctx, next) {
+    if (isApiPath(ctx.path)) return apiRoutes!(ctx, () => noApiRoute!(ctx, next));
+    return rootRoutes(ctx, () => noRoute(ctx));
   });
   return app;
+}
+
+/** Reached only when no route answered: seed 000 §4, any other method and path is a 404. */
+async function noRoute(ctx: Koa.Context): Promise<void> {
+  ctx.status = 404;
+  ctx.body = { error: `no route ${ctx.method} ${ctx.path}` };
 }
 
 /** The OpenAPI 3.1 document of the /api surface, from the route declarations themselves. */

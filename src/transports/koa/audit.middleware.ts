@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
 import type { GatewayState } from './state.js';
 
@@ -12,26 +12,23 @@ export interface AuditAbout {
 }
 
 /**
- * Gives each request an audit draft and, once the response is decided, records it through the trail.
- * Only requests whose route named an operation (`nameAuditedOperation`) are recorded; an unknown path
- * is not an operation. It runs between two error handlers: the inner one has shaped any failure of the
- * route (status and `ctx.state.errorCode` are final here); when the trail refuses to let a sensitive
- * success through unrecorded, the AuditUnavailableError it throws is shaped by the outer one.
+ * Names the request's operation (dotted id: `keys.export`), which makes it audited: the request gets
+ * its audit draft here, and `requestStep` records it once the response is decided. A request whose
+ * route names nothing (an unknown path, a health probe: api-surface.md "Additions in 8.1.x") leaves
+ * no record and costs the audit log nothing.
  */
-export function auditRequests(trail: AuditTrail): Middleware<GatewayState> {
-  return async function auditRequest(ctx, next) {
-    const draft = trail.start(ctx.state.requestId);
-    ctx.state.audit = draft;
-    await next();
-    if (draft.operation === undefined) return;
-    identify(ctx, draft);
-    await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
-  };
+export function nameAuditedOperation(trail: AuditTrail, ctx: AuditContext, operation: string): void {
+  ctx.state.audit ??= trail.start(ctx.state.requestId);
+  const draft = ctx.state.audit;
+  draft.operation = operation;
 }
 
-/** Names the request's operation (dotted id: `keys.export`), which makes it audited. */
-export function nameAuditedOperation(ctx: AuditContext, operation: string): void {
-  draftOf(ctx).operation = operation;
+/** Records the decided response of an audited request (called by `requestStep`). */
+export async function finishAudit(trail: AuditTrail, ctx: AuditContext): Promise<void> {
+  const draft = draftOf(ctx);
+  if (draft.operation === undefined) return;
+  identify(ctx, draft);
+  await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
 }
 
 /**
@@ -48,9 +45,9 @@ export async function beginAudit(trail: AuditTrail, ctx: AuditContext, about: Au
 /** Adds what the route learnt (a generated ttag, a minted session's reference) to the record. */
 export function noteAudit(ctx: AuditContext, about: AuditAbout): void {
   const draft = draftOf(ctx);
-  for (const field of ['principal', 'sessionRef', 'object'] as const) {
-    if (about[field] !== undefined) draft[field] = about[field];
-  }
+  if (about.principal !== undefined) draft.principal = about.principal;
+  if (about.sessionRef !== undefined) draft.sessionRef = about.sessionRef;
+  if (about.object !== undefined) draft.object = about.object;
 }
 
 /** The acting principal by user name, and the session by its reference (never its id). */
@@ -62,6 +59,6 @@ function identify(ctx: AuditContext, draft: AuditDraft): void {
 }
 
 function draftOf(ctx: AuditContext): AuditDraft {
-  if (ctx.state.audit === undefined) throw new Error('the audit middleware is not mounted');
+  if (ctx.state.audit === undefined) throw new Error('the route named no audited operation');
   return ctx.state.audit;
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { GatewayServices } from '../../use-cases/index.js';
 import { readRawBody } from './read-body.js';
+import { expectedHtu } from './request-step.js';
 import type { GatewayState } from './state.js';
 
 /**
@@ -15,7 +16,7 @@ export async function authenticate(ctx: Context & { state: GatewayState }, servi
     const body = await readRawBody(ctx);
     await services.proofs.check(caller.session, {
       method: ctx.method,
-      htu: ctx.state.htu,
+      htu: expectedHtu(ctx),
       credential: credential!,
       body,
       proofs: ctx.req.headersDistinct.dpop ?? [],

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { KeygateError, isKeygateError } from '../../domain/errors/index.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayState } from './state.js';
@@ -14,26 +14,20 @@ export interface ErrorResponse {
 export type ErrorMapper = (error: KeygateError, ctx: Context & { state: GatewayState }) => ErrorResponse;
 
 /**
- * The first middleware: every failure below it becomes a JSON error response shaped by the surface's
- * mapper. An error that is not a KeygateError is a bug: it is logged with its stack and answered as
- * `INTERNAL` carrying the request id, never the stack or message.
+ * Turns a failure into a JSON error response shaped by the surface's mapper. An error that is not a
+ * KeygateError is a bug: it is logged with its stack and answered as `INTERNAL` carrying the request
+ * id, never the stack or message.
  */
-export function errorHandler(mapperFor: (path: string) => ErrorMapper, logger: Logger): Middleware<GatewayState> {
-  return async function handleErrors(ctx, next) {
-    try {
-      await next();
-    } catch (thrown) {
-      const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
-      if (isKeygateError(thrown) && thrown.cause !== undefined) {
-        logger.warn('request failed', { requestId: ctx.state.requestId, code: thrown.code, cause: describe(thrown.cause) });
-      }
-      const response = mapperFor(ctx.path)(error, ctx);
-      ctx.state.errorCode = error.code;
-      ctx.status = response.status;
-      for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-      ctx.body = response.body;
-    }
-  };
+export function respondWithError(ctx: Context & { state: GatewayState }, thrown: unknown, mapperFor: (path: string) => ErrorMapper, logger: Logger): void {
+  const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
+  if (isKeygateError(thrown) && thrown.cause !== undefined) {
+    logger.warn('request failed', { requestId: ctx.state.requestId, code: thrown.code, cause: describe(thrown.cause) });
+  }
+  const response = mapperFor(ctx.path)(error, ctx);
+  ctx.state.errorCode = error.code;
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  ctx.body = response.body;
 }
 
 function internal(thrown: unknown, ctx: Context & { state: GatewayState }, logger: Logger): KeygateError {

@@ -16,6 +16,12 @@ export async function readRawBody(ctx: Context & { state: GatewayState }, limit 
   if (ctx.state.rawBody) return ctx.state.rawBody;
   const encoding = (ctx.get('Content-Encoding') || 'identity').toLowerCase();
   if (encoding !== 'identity') throw new BadRequestError(`unsupported Content-Encoding: ${encoding}`);
+  // RFC 9112 §6.3: a request without Content-Length and Transfer-Encoding has no body; nothing to wait for.
+  const headers = ctx.req.headers;
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    ctx.state.rawBody = EMPTY;
+    return EMPTY;
+  }
   let body: Buffer;
   try {
     body = await getRawBody(ctx.req, { limit, length: ctx.get('Content-Length') || undefined });

@@ -5,8 +5,8 @@ import type { Caller } from '../../use-cases/session-context.js';
 /** The request-scoped namespace, typed once (`ctx.state`). */
 export interface GatewayState {
   requestId: string;
-  /** The URL a proof's `htu` must name: the public origin (or scheme and Host) and the path. */
-  htu: string;
+  /** TE_GATEWAY_PUBLIC_ORIGIN, which a proof's expected `htu` is built on when set (`expectedHtu`). */
+  publicOrigin?: string | undefined;
   /** The exact request body bytes as received (empty when there was none). */
   rawBody?: Buffer;
   caller?: Caller;

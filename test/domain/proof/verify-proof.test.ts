@@ -1,8 +1,8 @@
-import type { KeyObject } from 'node:crypto';
 import test from 'ava';
 import type { ErrorCode } from '../../../src/domain/errors/error-codes.js';
 import { KeygateError } from '../../../src/domain/errors/keygate-error.js';
-import type { ProofRequest } from '../../../src/domain/proof/proof.js';
+import type { ProofKeyEntry, ProofRequest } from '../../../src/domain/proof/proof.js';
+import { LruProofKeyCache } from '../../../src/use-cases/proof-key-cache.js';
 import type { ProofBindingMismatchError } from '../../../src/domain/proof/proof.errors.js';
 import { verifyProof } from '../../../src/domain/proof/verify-proof.js';
 import {
@@ -274,22 +274,41 @@ test('a rejected signature says so without echoing any part of the proof', async
   t.false(JSON.stringify(error).includes(sent.split('.')[2]!));
 });
 
-test('imports a bound key once, reuses it by thumbprint, and never caches a key that did not match', async (t) => {
+test('imports a bound key once, reuses it by the exact header segment, and never caches a key that did not match', async (t) => {
   const signer = pairs.ES256[0]!;
   const other = pairs.ES256[1]!;
-  const stored = new Map<string, KeyObject>();
+  const stored = new Map<string, ProofKeyEntry>();
   const gets: string[] = [];
   const keyCache = {
-    get: (thumbprint: string) => (gets.push(thumbprint), stored.get(thumbprint)),
-    set: (thumbprint: string, key: KeyObject) => void stored.set(thumbprint, key),
+    get: (segment: string) => (gets.push(segment), stored.get(segment)),
+    set: (segment: string, entry: ProofKeyEntry) => void stored.set(segment, entry),
   };
   const expected = { ...REQUEST, jkt: signer.jkt };
+  const first = buildProof(signer);
+  const header = first.split('.')[0]!;
+  await verifyProof([first], expected, NOW, { keyCache });
+  const firstEntry = stored.get(header);
+  t.is(firstEntry?.thumbprint, signer.jkt);
   await verifyProof([buildProof(signer)], expected, NOW, { keyCache });
-  const firstKey = stored.get(signer.jkt);
-  t.truthy(firstKey);
+  t.is(stored.get(header), firstEntry, 'the second proof of the same key reused the entry');
+  const foreign = buildProof(other);
+  await t.throwsAsync(verifyProof([foreign], expected, NOW, { keyCache }), { code: 'PROOF_KEY_MISMATCH' });
+  t.deepEqual([...stored.keys()], [header]);
+  t.deepEqual(gets, [header, header, foreign.split('.')[0]!]);
+});
+
+test('a cached header still meets every later check: mismatch for another session, a bad signature, a malformed payload', async (t) => {
+  const signer = pairs.ES256[0]!;
+  const keyCache = new LruProofKeyCache();
+  const expected = { ...REQUEST, jkt: signer.jkt };
   await verifyProof([buildProof(signer)], expected, NOW, { keyCache });
-  t.is(stored.get(signer.jkt), firstKey);
-  await t.throwsAsync(verifyProof([buildProof(other)], expected, NOW, { keyCache }), { code: 'PROOF_KEY_MISMATCH' });
-  t.deepEqual([...stored.keys()], [signer.jkt]);
-  t.deepEqual(gets, [signer.jkt, signer.jkt, other.jkt]);
+  t.is(keyCache.size, 1);
+  const again = buildProof(signer);
+  await t.throwsAsync(verifyProof([again], { ...expected, jkt: pairs.ES256[1]!.jkt }, NOW, { keyCache }), { code: 'PROOF_KEY_MISMATCH' });
+  const forged = buildProof(signer, REQUEST, NOW, { mutateSignature: flipFirstByte });
+  await t.throwsAsync(verifyProof([forged], expected, NOW, { keyCache }), { code: 'PROOF_SIGNATURE_REJECTED' });
+  const [header, , signature] = again.split('.');
+  await t.throwsAsync(verifyProof([`${header}.e30=.${signature}`], expected, NOW, { keyCache }), { code: 'PROOF_MALFORMED' });
+  await t.throwsAsync(verifyProof([`${header}.bm90IGpzb24.${signature}`], expected, NOW, { keyCache }), { code: 'PROOF_MALFORMED' });
+  await t.throwsAsync(verifyProof([`${header}.${again.split('.')[1]}`], expected, NOW, { keyCache }), { code: 'PROOF_MALFORMED' });
 });

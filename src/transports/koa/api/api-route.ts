@@ -16,6 +16,8 @@ export interface RouteInput<B, Q> {
   readonly body: B;
   readonly query: Q;
   readonly params: Readonly<Record<string, string>>;
+  /** Only for a route with `overlapsAudit`: the pending audit record's write, still running. */
+  readonly recorded?: Promise<void>;
 }
 
 /**
@@ -45,6 +47,14 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    * `parameter` path parameter.
    */
   readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
+  /**
+   * A sensitive route whose handler may start work that reads nothing protected (a key-server
+   * connection, the wrap's ECDH) while its pending record is written; it must await `recorded` before
+   * it reads or releases anything. Its failure settles after the record, so an audit refusal still wins.
+   */
+  readonly overlapsAudit?: boolean;
+  /** False for a route that leaves no audit record (health probes: api-surface.md "Additions in 8.1.x"). */
+  readonly audited?: boolean;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
 }
 
@@ -54,24 +64,28 @@ export function route<B = undefined, Q = undefined>(definition: ApiRoute<B, Q>):
 }
 
 /**
- * Mounts routes on a router: name the operation for the audit log -> session (and its proof) ->
- * parse -> begin the audit record of a sensitive operation -> handler.
+ * Mounts routes on a router: name the operation for the audit log (unless the route is not audited)
+ * -> session (and its proof) -> parse -> begin the audit record of a sensitive operation -> handler.
  */
 export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireBearer(services);
   for (const definition of routes) {
     const name = async function nameOperation(ctx: ApiContext, next: Next) {
-      nameAuditedOperation(ctx, definition.operationId);
+      nameAuditedOperation(services.auditTrail, ctx, definition.operationId);
       await next();
     };
-    const steps = definition.auth === 'session' ? [name, session] : [name];
+    const audited = definition.audited ?? true;
+    const steps = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
     const sensitive = definition.sensitive ?? definition.method !== 'GET';
     const handler = async function runRoute(ctx: ApiContext) {
       const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
       const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
       const object = (definition.auditObject ?? defaultAuditObject)(input);
+      if (!audited) return definition.handle(ctx, input);
+      if (sensitive && definition.overlapsAudit)
+        return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object }));
       if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
       else if (object !== undefined) noteAudit(ctx, { object });
       await definition.handle(ctx, input);
@@ -80,6 +94,17 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
     router[method](definition.path, ...(steps as []), handler);
   }
   return router;
+}
+
+/** Runs the handler beside the pending record's write; whatever happens, the write settles first. */
+async function overlapping(definition: ApiRoute, ctx: ApiContext, input: RouteInput<unknown, unknown>, recorded: Promise<void>): Promise<void> {
+  try {
+    await definition.handle(ctx, { ...input, recorded });
+  } catch (error) {
+    await recorded;
+    throw error;
+  }
+  await recorded;
 }
 
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {

@@ -47,8 +47,31 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
  * `NOT_FOUND` for any other path under /api.
  */
 export function apiMiddleware(services: GatewayServices): Middleware<GatewayState>[] {
-  const router = mountRoutes(apiRouteTable(services), services);
-  return [router.routes() as unknown as Middleware<GatewayState>, noApiRoute(router)];
+  const table = apiRouteTable(services);
+  const router = mountRoutes(table, services);
+  // One router per family (`/api/<family>/...`): a request is matched against its family's few routes,
+  // not against all of them. The whole router answers only the 405/404 of a request none matched.
+  const families = new Map<string, Middleware<GatewayState>>();
+  for (const family of new Set(table.map((route) => familyOf(route.path)))) {
+    families.set(
+      family,
+      mountRoutes(
+        table.filter((route) => familyOf(route.path) === family),
+        services,
+      ).routes() as unknown as Middleware<GatewayState>,
+    );
+  }
+  const routes: Middleware<GatewayState> = (ctx, next) => {
+    const family = families.get(familyOf(ctx.path).toLowerCase()); // the routers match case-insensitively
+    return family === undefined ? next() : family(ctx, next);
+  };
+  return [routes, noApiRoute(router)];
+}
+
+/** `session` for `/api/session/scoped`: the second segment of a path (no family starts with a parameter). */
+function familyOf(path: string): string {
+  const end = path.indexOf('/', 5);
+  return path.slice(5, end < 0 ? undefined : end);
 }
 
 function noApiRoute(router: Router): Middleware<GatewayState> {

@@ -1,7 +1,10 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { route, type ApiRoute } from './api-route.js';
 
-/** Health (api-surface.md operation 51): 503 with the same body when a check fails. */
+/**
+ * Health (api-surface.md operation 51): 503 with the same body when a check fails. Not audited
+ * (api-surface.md "Additions in 8.1.x"); it does no I/O of its own (`HealthUseCases`).
+ */
 export function healthRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
@@ -9,6 +12,7 @@ export function healthRoutes(services: GatewayServices): ApiRoute[] {
       method: 'GET',
       path: '/api/health',
       auth: 'none',
+      audited: false,
       summary: 'Liveness, the key-server fingerprint and the checks',
       success: { status: 200 },
       async handle(ctx) {

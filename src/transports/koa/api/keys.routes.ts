@@ -53,11 +53,12 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/keys/:ttag/export',
       auth: 'session',
+      overlapsAudit: true,
       summary: "Export the key wrapped to the client's ephemeral P-256 key; right export",
       body: schemas.export,
       success: { status: 200 },
-      async handle(ctx, { body, params }) {
-        ctx.body = await keys.export(callerOf(ctx), ttagParam(params), body.clientPubKey);
+      async handle(ctx, { body, params, recorded }) {
+        ctx.body = await keys.export(callerOf(ctx), ttagParam(params), body.clientPubKey, recorded);
       },
     }),
     route({

@@ -4,6 +4,7 @@ import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
+import type { AuditTrail } from '../../../use-cases/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { authenticate } from '../authenticate.js';
@@ -25,16 +26,16 @@ const AUDIT_OPERATIONS = {
   export: 'keys.export',
   grant: 'keys.grant',
   revoke: 'keys.revoke',
-  health: 'health',
-} as const satisfies Record<RootOperation, string>;
+} as const satisfies Record<Exclude<RootOperation, 'health'>, string>;
 
 /** Names the operation for the error mapper (`<op> denied or failed`) and for the audit log. */
-function operation(name: RootOperation) {
-  return async function nameOperation(ctx: RootContext, next: Next) {
-    ctx.state.operation = name;
-    nameAuditedOperation(ctx, AUDIT_OPERATIONS[name]);
-    await next();
-  };
+function operationOf(trail: AuditTrail) {
+  return (name: Exclude<RootOperation, 'health'>) =>
+    async function nameOperation(ctx: RootContext, next: Next) {
+      ctx.state.operation = name;
+      nameAuditedOperation(trail, ctx, AUDIT_OPERATIONS[name]);
+      await next();
+    };
 }
 
 /**
@@ -56,6 +57,7 @@ function caller(ctx: RootContext): Caller {
 export function rootRouter(services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireSession(services);
+  const operation = operationOf(services.auditTrail);
   // Each state change, session mint or key release below is begun in the audit log first (fail closed).
   const begin = (ctx: RootContext, about?: AuditAbout) => beginAudit(services.auditTrail, ctx, about);
 
@@ -84,8 +86,8 @@ export function rootRouter(services: GatewayServices): Router {
   router.post('/keys/export', operation('export'), session, async (ctx: RootContext) => {
     const body = parseWith(exportRequest, await readJsonBody(ctx));
     const ttag = parseTtag(body.ttag);
-    await begin(ctx, { object: ttag });
-    ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey);
+    // The pending record and the key-server connection overlap; key material is read once it landed.
+    ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
   });
 
   router.post('/keys/grant', operation('grant'), session, async (ctx: RootContext) => {
@@ -104,7 +106,9 @@ export function rootRouter(services: GatewayServices): Router {
     ctx.body = { ok: true };
   });
 
-  router.get('/health', operation('health'), async (ctx: RootContext) => {
+  // Health probes leave no audit record (api-surface.md "Additions in 8.1.x") and do no I/O of their own.
+  router.get('/health', async (ctx: RootContext) => {
+    ctx.state.operation = 'health';
     const report = await services.health.report();
     ctx.body = { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions };
   });

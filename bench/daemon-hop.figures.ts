@@ -1,0 +1,59 @@
+import { createECDH } from 'node:crypto';
+import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
+import type { GatewayConfigInput } from '../src/app/config.js';
+import { createGateway, type Gateway } from '../src/app/create-gateway.js';
+import { killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
+import { untilKillAll } from '../test/_support/child-processes.js';
+import type { Figure } from './figure-table.js';
+import { tlsHopFloorMs } from './floors.js';
+import type { LoadClient, Measured } from './load-client.js';
+import { ADMIN_PASSWORD, run } from './bench-run.js';
+
+/** A gateway over `keyServer`, signed in, and its export request (one in flight: latencies compare). */
+async function exportRun(load: LoadClient, name: string, keyServer: GatewayConfigInput['keyServer'], gateways: Gateway[]): Promise<Measured> {
+  const gateway = await createGateway({ keyServer }, { logger: new MemoryLogger() });
+  gateways.push(gateway);
+  const { url } = await gateway.listen(0, '127.0.0.1');
+  const json = { 'content-type': 'application/json' };
+  const login = await fetch(`${url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }) });
+  const headers = { ...json, 'X-Session': ((await login.json()) as { sessionId: string }).sessionId };
+  const ttag = ((await (await fetch(`${url}/keys`, { method: 'POST', headers })).json()) as { ttag: string }).ttag;
+  const client = createECDH('prime256v1');
+  client.generateKeys();
+  const body = JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') });
+  return run(load, name, { url: `${url}/keys/export`, method: 'POST', headers, body, connections: 1 });
+}
+
+/**
+ * The daemon hop: `POST /keys/export` through a `keygate keyserver` process over TLS 1.3 with resumed
+ * sessions, less the same export with the key server embedded, one request in flight; beside a bare
+ * Node TLS 1.3 resumed connect + one request + close between two processes of this machine.
+ */
+export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
+  const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--admin-password', ADMIN_PASSWORD]);
+  const gateways: Gateway[] = [];
+  try {
+    const embedded = await exportRun(load, 'export, embedded, 1 in flight', { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, gateways);
+    const tls = await exportRun(
+      load,
+      'export, TLS daemon (resumed), 1 in flight',
+      { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true },
+      gateways,
+    );
+    const floorMs = await tlsHopFloorMs();
+    const hopMs = tls.meanMs - embedded.meanMs;
+    return {
+      figure: 'export through the daemon, TLS hop',
+      measured: `${hopMs.toFixed(3)} ms/request (${tls.meanMs.toFixed(3)} - ${embedded.meanMs.toFixed(3)})`,
+      floor: `bare TLS 1.3 resumed round: ${floorMs.toFixed(3)} ms`,
+      value: hopMs / floorMs,
+      goal: { op: '<=', target: 1.2, unit: 'x' },
+      runs: [tls, embedded],
+      note: 'the hop is split over two processes: neither side saturates one core at one request in flight',
+    };
+  } finally {
+    for (const gateway of gateways) await gateway.close();
+    await daemon.stop();
+    await killAllDaemons();
+  }
+}

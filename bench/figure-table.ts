@@ -1,0 +1,52 @@
+import { loadavg } from 'node:os';
+import { limitOf, type Measured } from './load-client.js';
+
+/** One figure of the performance table: what was measured, its floor from the same run, and the goal. */
+export interface Figure {
+  readonly figure: string;
+  readonly measured: string;
+  readonly floor: string;
+  /** The figure in the goal's unit (a ratio to the floor, verifies, logins/s, bytes). */
+  readonly value: number;
+  readonly goal: { readonly op: '>=' | '<='; readonly target: number; readonly unit?: string };
+  /** The load runs the figure came from (their limits are printed beside it). */
+  readonly runs: readonly Measured[];
+  readonly note?: string;
+}
+
+/** The server thread's busy time per request: its event-loop utilisation over the run, per request. */
+export const serverMicros = (run: Measured) => (run.serverBusy * 1e6) / run.requestsPerSecond;
+
+const pad = (text: string, width: number) => (text.length >= width ? `${text} ` : text.padEnd(width));
+
+function met(figure: Figure): boolean {
+  return figure.goal.op === '>=' ? figure.value >= figure.goal.target : figure.value <= figure.goal.target;
+}
+
+/** The table: figure, measured, floor, ratio against goal, and who set the pace of each run. */
+export function printFigures(figures: readonly Figure[]): void {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out('');
+  out(`${pad('figure', 38)}${pad('measured', 34)}${pad('floor (same run)', 44)}${pad('ratio / goal', 26)}met`);
+  for (const figure of figures) {
+    const unit = figure.goal.unit ?? '';
+    const ratio = `${figure.value.toFixed(figure.value >= 100 ? 0 : 2)}${unit} ${figure.goal.op} ${figure.goal.target}${unit}`;
+    out(`${pad(figure.figure, 38)}${pad(figure.measured, 34)}${pad(figure.floor, 44)}${pad(ratio, 26)}${met(figure) ? 'yes' : 'NO'}`);
+    for (const run of figure.runs) {
+      const failures = run.errors + run.non2xx;
+      out(
+        `${''.padEnd(4)}run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, server ${serverMicros(run).toFixed(0)} us/req, mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ` +
+          `${failures} failed; limit: ${limitOf(run)}`,
+      );
+    }
+    if (figure.note) out(`${''.padEnd(4)}${figure.note}`);
+  }
+  const missed = figures.filter((figure) => !met(figure)).map((figure) => figure.figure);
+  out('');
+  out(
+    `load average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} (2 cores shared: above ~1, other work competed with the runs)`,
+  );
+  out(missed.length === 0 ? 'every goal met' : `goals not met: ${missed.join('; ')}`);
+}

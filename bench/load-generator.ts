@@ -1,0 +1,99 @@
+import { createHash, createPrivateKey, randomBytes, sign, type JsonWebKey } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+/**
+ * The load generator, in a process of its own so that it never shares a thread with the server it
+ * measures. The parent (`load-client.ts`) sends one job at a time over IPC; the answer carries
+ * autocannon's figures and this process's own CPU use during the run, so a row can say when the
+ * generator, not the server, was the limit.
+ */
+export interface LoadJob {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly connections: number;
+  readonly durationSeconds: number;
+  /** A fresh DPoP proof per request, minted before the run (signing then does not compete with the server). */
+  readonly proofs?: {
+    readonly privateJwk: JsonWebKey;
+    readonly publicJwk: JsonWebKey;
+    readonly htu: string;
+    readonly htm: string;
+    readonly credential: string;
+  };
+}
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly meanMs: number;
+  readonly p99Ms: number;
+  readonly total: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  /** CPU time of this process per wall-clock second of the run (1 = one core busy). */
+  readonly generatorCpu: number;
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const sha256 = (data: string) => createHash('sha256').update(data).digest('base64url');
+
+/** Enough single-use proofs for the run at a rate well above what one core can verify. */
+function mintProofs(spec: NonNullable<LoadJob['proofs']>, count: number): string[] {
+  const key = createPrivateKey({ key: spec.privateJwk, format: 'jwk' });
+  const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: spec.publicJwk });
+  const ath = sha256(spec.credential);
+  const bth = sha256('');
+  const iat = Math.floor(Date.now() / 1000);
+  return Array.from({ length: count }, () => {
+    const input = `${header}.${b64({ jti: randomBytes(12).toString('base64url'), htm: spec.htm, htu: spec.htu, iat, ath, bth })}`;
+    return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  });
+}
+
+async function run(job: LoadJob): Promise<LoadResult> {
+  const pool = job.proofs ? mintProofs(job.proofs, Math.min(80_000, 8_000 * job.durationSeconds)) : [];
+  const perRequest = job.proofs
+    ? {
+        requests: [
+          {
+            setupRequest: (request: { headers?: Record<string, string> }) => ({
+              ...request,
+              headers: { ...(request.headers ?? {}), DPoP: pool.pop() ?? '' },
+            }),
+          } as unknown as autocannon.Request,
+        ],
+      }
+    : {};
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await autocannon({
+    url: job.url,
+    method: job.method,
+    headers: job.headers,
+    ...(job.body !== undefined ? { body: job.body } : {}),
+    ...perRequest,
+    connections: job.connections,
+    duration: job.durationSeconds,
+  });
+  const wallUs = (performance.now() - started) * 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    requestsPerSecond: result.requests.total / result.duration,
+    meanMs: result.latency.mean,
+    p99Ms: result.latency.p99,
+    total: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    generatorCpu: (cpu.user + cpu.system) / wallUs,
+  };
+}
+
+process.on('message', (job: LoadJob) => {
+  run(job).then(
+    (result) => process.send!({ ok: true, result }),
+    (error: unknown) => process.send!({ ok: false, error: error instanceof Error ? error.stack : String(error) }),
+  );
+});
+process.send!({ ready: true });

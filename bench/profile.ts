@@ -1,0 +1,64 @@
+import { createECDH, generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
+import { createGateway } from '../src/app/create-gateway.js';
+import { LoadClient } from './load-client.js';
+import type { LoadJob } from './load-generator.js';
+
+/**
+ * Loads one gateway route for a few seconds and records a CPU profile of the gateway during the
+ * load only (start-up excluded), as `node --cpu-prof` would write it:
+ *   tsx bench/profile.ts health|keys|export|session|bound|login [seconds] [out.cpuprofile]
+ * The load generator runs in a process of its own and is not in the profile; `bench/profile-top.ts`
+ * prints the top frames.
+ */
+const [target = 'health', seconds = '5', out = `${target}.cpuprofile`] = process.argv.slice(2);
+const password = 'bench-admin-password';
+const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000 }, { logger: new MemoryLogger() });
+const { url } = await gateway.listen(0, '127.0.0.1');
+const json = { 'content-type': 'application/json' };
+const loginBody = JSON.stringify({ user: 'admin', password });
+const session = ((await (await fetch(`${url}/login`, { method: 'POST', headers: json, body: loginBody })).json()) as { sessionId: string }).sessionId;
+const xSession = { ...json, 'X-Session': session };
+const ttag = ((await (await fetch(`${url}/keys`, { method: 'POST', headers: xSession })).json()) as { ttag: string }).ttag;
+const ecdh = createECDH('prime256v1');
+ecdh.generateKeys();
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const publicJwk = publicKey.export({ format: 'jwk' });
+const scoped = await fetch(`${url}/api/session/scoped`, {
+  method: 'POST',
+  headers: { ...json, Authorization: `Bearer ${session}` },
+  body: JSON.stringify({ objects: [ttag], senderKey: publicJwk, ttlSeconds: 900 }),
+});
+const bound = ((await scoped.json()) as { sessionId: string }).sessionId;
+const base = { headers: {}, method: 'GET' as const, connections: 50, durationSeconds: Number(seconds) };
+const jobs: Record<string, LoadJob> = {
+  health: { ...base, url: `${url}/health` },
+  keys: { ...base, url: `${url}/keys`, method: 'POST', headers: xSession },
+  export: { ...base, url: `${url}/keys/export`, method: 'POST', headers: xSession, body: JSON.stringify({ ttag, clientPubKey: ecdh.getPublicKey('base64') }) },
+  session: { ...base, url: `${url}/api/session`, headers: { Authorization: `Bearer ${session}` } },
+  bound: {
+    ...base,
+    url: `${url}/api/session`,
+    headers: { Authorization: `Bearer ${bound}` },
+    proofs: { privateJwk: privateKey.export({ format: 'jwk' }), publicJwk, htu: `${url}/api/session`, htm: 'GET', credential: bound },
+  },
+  login: { ...base, url: `${url}/login`, method: 'POST', headers: json, body: loginBody, connections: 32 },
+};
+const load = await LoadClient.start();
+await load.measure(`${target} warm-up`, { ...jobs[target]!, durationSeconds: 1 });
+const inspector = new Session();
+inspector.connect();
+await inspector.post('Profiler.enable');
+await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+await inspector.post('Profiler.start');
+const row = await load.measure(target, jobs[target]!);
+const { profile } = await inspector.post('Profiler.stop');
+writeFileSync(out, JSON.stringify(profile));
+process.stdout.write(
+  `${target}: ${row.requestsPerSecond.toFixed(0)} req/s, server busy ${(row.serverBusy * 100).toFixed(0)}%, ${row.errors + row.non2xx} failed\n`,
+);
+load.stop();
+await gateway.close();
+process.exit(0);

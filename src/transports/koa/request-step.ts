@@ -1,0 +1,56 @@
+import type { Context, Middleware } from 'koa';
+import type { Logger } from '../../ports/logger.port.js';
+import type { AuditTrail } from '../../use-cases/audit.js';
+import { finishAudit } from './audit.middleware.js';
+import { respondWithError, type ErrorMapper } from './error-handler.js';
+import { newRequestId } from './request-id.js';
+import type { GatewayState } from './state.js';
+
+export interface RequestStepOptions {
+  readonly trail: AuditTrail;
+  readonly mapperFor: (path: string) => ErrorMapper;
+  readonly logger: Logger;
+  /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
+  readonly publicOrigin: string | undefined;
+}
+
+/**
+ * The one step every request passes: its id (`X-Request-Id`), the origin its proof URL is built on, the headers of
+ * every response, the shaping of any failure below into the surface's error body, and the audit
+ * record of a route that named an operation. The record is written once the response is decided
+ * (status and `errorCode` final); when the trail refuses to let a sensitive success through
+ * unrecorded, its AuditUnavailableError is shaped here too, in place of the result.
+ */
+export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
+  const { trail, mapperFor, logger, publicOrigin } = options;
+  return async function handleRequest(ctx, next) {
+    const requestId = newRequestId();
+    ctx.state.requestId = requestId;
+    // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
+    ctx.state.publicOrigin = publicOrigin;
+    const res = ctx.res;
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    try {
+      await next();
+    } catch (thrown) {
+      respondWithError(ctx, thrown, mapperFor, logger);
+    }
+    if (ctx.state.audit === undefined) return;
+    try {
+      await finishAudit(trail, ctx);
+    } catch (thrown) {
+      respondWithError(ctx, thrown, mapperFor, logger);
+    }
+  };
+}
+
+/**
+ * The URL a proof's `htu` must name (api-surface.md): TE_GATEWAY_PUBLIC_ORIGIN when set, else the
+ * connection's scheme and the Host header, then the path; never X-Forwarded-* or an absolute-form
+ * request line (the app does not trust a proxy).
+ */
+export function expectedHtu(ctx: Context & { state: GatewayState }): string {
+  return `${ctx.state.publicOrigin ?? `${ctx.protocol}://${ctx.get('Host')}`}${ctx.path}`;
+}

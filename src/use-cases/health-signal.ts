@@ -1,0 +1,58 @@
+import { performance } from 'node:perf_hooks';
+
+/** The latest known state of one dependency, and when it was learnt. */
+export class HealthSignal {
+  #ok = true;
+  #at = -Infinity;
+  #version = 0;
+
+  get ok(): boolean {
+    return this.#ok;
+  }
+
+  /** Bumped by every note: a ping that started before a real outcome arrived does not overwrite it. */
+  get version(): number {
+    return this.#version;
+  }
+
+  note(ok: boolean): void {
+    this.#ok = ok;
+    this.#at = performance.now();
+    this.#version++;
+  }
+
+  /** Milliseconds since the latest note (Infinity before the first). */
+  ageMs(): number {
+    return performance.now() - this.#at;
+  }
+}
+
+/**
+ * Wraps `target` so that each call of one of `methods` reports its outcome to `signal`: resolved, or
+ * rejected with a code other than `downCode`, is up (the dependency answered); rejected with
+ * `downCode` is down. Other members pass through untouched.
+ */
+export function observeCalls<T extends object>(target: T, methods: readonly (keyof T & string)[], signal: HealthSignal, downCode: string): T {
+  const observed = new Map<PropertyKey, unknown>();
+  for (const name of methods) {
+    const method = target[name] as unknown as (...args: unknown[]) => unknown;
+    observed.set(name, (...args: unknown[]) => {
+      const result = method.apply(target, args);
+      if (!(result instanceof Promise)) return result;
+      return result.then(
+        (value) => (signal.note(true), value),
+        (error: unknown) => {
+          signal.note((error as { code?: unknown } | undefined)?.code !== downCode);
+          throw error;
+        },
+      );
+    });
+  }
+  return new Proxy(target, {
+    get(object, property) {
+      if (observed.has(property)) return observed.get(property);
+      const value = Reflect.get(object, property, object) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import test from 'ava';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
+import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
+import type { AuditLog } from '../../src/ports/audit-log.port.js';
+import type { KeyServer } from '../../src/ports/key-server.port.js';
+import { HealthUseCases } from '../../src/use-cases/health.js';
+import { HealthSignal, observeCalls } from '../../src/use-cases/health-signal.js';
+
+/** A key server that only counts pings and fails them on demand (a unit-test fake). */
+function countingKeyServer() {
+  const state = { pings: 0, down: false };
+  const keyServer = {
+    fingerprint: () => 'ab'.repeat(32),
+    async ping() {
+      state.pings++;
+      if (state.down) throw new KeyServerUnavailableError('down');
+    },
+    async login() {
+      if (state.down) throw new KeyServerUnavailableError('down');
+      return {};
+    },
+  } as unknown as KeyServer;
+  return { keyServer, state };
+}
+
+function countingAuditLog() {
+  const log = new MemoryAuditLog();
+  const state = { pings: 0 };
+  const ping = log.ping.bind(log);
+  log.ping = async () => {
+    state.pings++;
+    await ping();
+  };
+  return { log: log as AuditLog, state };
+}
+
+function subject() {
+  const ks = countingKeyServer();
+  const audit = countingAuditLog();
+  const signals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
+  const keyServer = observeCalls(ks.keyServer, ['login'], signals.keyServer, 'KEY_SERVER_UNAVAILABLE');
+  const auditLog = observeCalls(audit.log, ['append'], signals.auditStore, 'AUDIT_UNAVAILABLE');
+  const health = new HealthUseCases({
+    keyServer: ks.keyServer,
+    store: new MemorySessionStore(new ManualClock()),
+    auditLog: audit.log,
+    version: '1',
+    signals,
+    maxAgeMs: 3_600_000,
+  });
+  return { health, keyServer, auditLog, ks, audit };
+}
+
+test('probes do no I/O: a hundred reports cost one background ping of each dependency', async (t) => {
+  const { health, ks, audit } = subject();
+  t.teardown(() => health.close());
+  for (let i = 0; i < 100; i++) t.true((await health.report()).ok);
+  t.is(ks.state.pings, 1);
+  t.is(audit.state.pings, 1);
+  t.is(health.probes, 100, 'probes are counted for metrics');
+});
+
+test("the gateway's own calls report a dependency down at once, and up again when one succeeds", async (t) => {
+  const { health, keyServer, ks } = subject();
+  t.teardown(() => health.close());
+  t.is((await health.report()).checks.keyServer, 'ok');
+  ks.state.down = true;
+  await t.throwsAsync(keyServer.login('alice', undefined as never), { code: 'KEY_SERVER_UNAVAILABLE' });
+  const down = await health.report();
+  t.deepEqual({ ok: down.ok, keyServer: down.checks.keyServer }, { ok: false, keyServer: 'unavailable' });
+  ks.state.down = false;
+  await keyServer.login('alice', undefined as never);
+  t.is((await health.report()).checks.keyServer, 'ok');
+  t.is(ks.state.pings, 1, 'still no ping per probe');
+});
+
+test('an audit write that fails marks the audit store unavailable; a refused duplicate does not', async (t) => {
+  const { health, auditLog } = subject();
+  t.teardown(() => health.close());
+  const record = { id: 'a'.repeat(32), at: 1, requestId: 'r', operation: 'keys.export', outcome: 'ok', status: 200 } as const;
+  await auditLog.append(record);
+  await t.throwsAsync(auditLog.append(record));
+  t.is((await health.report()).checks.auditStore, 'ok', 'CONFLICT means the store answered');
+  await auditLog.close();
+  await t.throwsAsync(auditLog.append({ ...record, id: 'b'.repeat(32) }), { code: 'AUDIT_UNAVAILABLE' });
+  t.is((await health.report()).checks.auditStore, 'unavailable');
+});
