@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
 import { beginAudit, nameAuditedOperation, noteAudit } from '../audit.middleware.js';
-import { isKeygateError } from '../../../domain/errors/index.js';
+import { KeygateError, isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
@@ -60,12 +60,14 @@ export function route<B = undefined, Q = undefined>(definition: ApiRoute<B, Q>):
 export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireBearer(services);
+  const fixed = fixedPathMethods(routes);
   for (const definition of routes) {
     const name = async function nameOperation(ctx: ApiContext, next: Next) {
       nameAuditedOperation(ctx, definition.operationId);
       await next();
     };
-    const steps = definition.auth === 'session' ? [name, session] : [name];
+    const named = definition.auth === 'session' ? [name, session] : [name];
+    const steps = definition.path.includes(':') ? [fixedPathFirst(fixed), ...named] : named;
     const sensitive = definition.sensitive ?? definition.method !== 'GET';
     const handler = async function runRoute(ctx: ApiContext) {
       const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
@@ -80,6 +82,28 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
     router[method](definition.path, ...(steps as []), handler);
   }
   return router;
+}
+
+/** The methods of each path without parameters (`/api/certificates/parse`: POST; a GET brings HEAD). */
+export function fixedPathMethods(routes: readonly ApiRoute[]): ReadonlyMap<string, readonly string[]> {
+  const fixed = new Map<string, string[]>();
+  for (const { path, method } of routes) {
+    if (!path.includes(':')) fixed.set(path, [...(fixed.get(path) ?? []), ...(method === 'GET' ? ['HEAD', 'GET'] : [method])]);
+  }
+  return fixed;
+}
+
+/**
+ * A fixed path is never a value of a parameter (`GET /api/certificates/parse` is not the certificate
+ * `parse`): a method the fixed path does not serve is 405 with its Allow header, as on any known path.
+ */
+function fixedPathFirst(fixed: ReadonlyMap<string, readonly string[]>) {
+  return async function preferFixedPath(ctx: ApiContext, next: Next) {
+    const allowed = fixed.get(ctx.path);
+    if (allowed === undefined) return next();
+    ctx.state.allow = allowed.join(', ');
+    throw new KeygateError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`);
+  };
 }
 
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {
