@@ -131,6 +131,22 @@ export const gatewayConfigSchema = z.strictObject({
         return z.NEVER;
       }
     }),
+  /**
+   * The URL clients address the gateway by, base path included when it is mounted under one
+   * (`https://example.com/kg`); the same rules as `publicOrigin`, which it replaces when both are set.
+   */
+  publicUrl: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      try {
+        return parsePublicOrigin(value, 'publicUrl');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: z.number().int().positive().default(100_000),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),

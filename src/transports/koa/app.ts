@@ -16,7 +16,10 @@ export interface KoaAppOptions {
   readonly logger: Logger;
   /** Exact browser origins allowed cross-origin access; empty: no CORS header of any kind. */
   readonly corsOrigins?: readonly string[];
-  /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
+  /**
+   * The URL clients address behind a TLS-terminating proxy or a mount point (proof `htu`): origin and
+   * optional base path, without a trailing slash.
+   */
   readonly publicOrigin?: string | undefined;
 }
 

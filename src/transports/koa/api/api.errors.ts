@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import type { ErrorMapper, ErrorResponse } from '../error-handler.js';
 import type { KeygateError } from '../../../domain/errors/keygate-error.js';
+import { wwwAuthenticate } from './www-authenticate.js';
 
 /**
  * Seed 001 §5 and §7, api-surface.md "Codes that every operation may answer": the status of every
@@ -58,5 +59,7 @@ export function apiErrorResponse(error: KeygateError, headers: Record<string, st
 
 export const apiErrorMapper: ErrorMapper = (error, ctx) => {
   const allow = (ctx.state as { allow?: string }).allow;
-  return apiErrorResponse(error, allow === undefined ? {} : { Allow: allow });
+  const headers: Record<string, string> = allow === undefined ? {} : { Allow: allow };
+  if (STATUS[error.code] === 401) headers['WWW-Authenticate'] = wwwAuthenticate(error, ctx);
+  return apiErrorResponse(error, headers);
 };
