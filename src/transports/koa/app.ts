@@ -4,6 +4,7 @@ import type { GatewayServices } from '../../use-cases/index.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
+import { serveOpenApi } from './api/openapi.endpoint.js';
 import { cors } from './cors.js';
 import { auditRequests } from './audit.middleware.js';
 import { errorHandler } from './error-handler.js';
@@ -21,6 +22,8 @@ export interface KoaAppOptions {
    * optional base path, without a trailing slash.
    */
   readonly publicOrigin?: string | undefined;
+  /** The gateway's version, shown in the served OpenAPI document. */
+  readonly gatewayVersion?: string;
 }
 
 /**
@@ -38,6 +41,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   app.use(errorHandler(mapper, options.logger));
   app.use(auditRequests(services.auditTrail));
   app.use(errorHandler(mapper, options.logger));
+  app.use(serveOpenApi(() => openApiDocument(services, options.gatewayVersion ?? '0.0.0'), options.publicOrigin));
   for (const step of apiMiddleware(services)) app.use(step);
   app.use(rootRouter(services).routes());
   // Reached only when no route answered: seed 000 §4, any other method and path is a 404.

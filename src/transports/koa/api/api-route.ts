@@ -32,7 +32,10 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   readonly summary: string;
   readonly body?: z.ZodType<B>;
   readonly query?: z.ZodType<Q>;
-  readonly success: { readonly status: number; readonly schema?: z.ZodType };
+  /** The success status and body schema (`also`: further statuses answered with the same body). */
+  readonly success: { readonly status: number; readonly schema?: z.ZodType; readonly also?: readonly number[] };
+  /** Path parameters' schemas for the document, where they differ from `pathParameters` by name. */
+  readonly params?: Readonly<Record<string, z.ZodType>>;
   /**
    * A state change or a release of protected material: its audit record is stored (as pending) before
    * the handler runs, and the handler does not run when it cannot be (fail closed). Default: every

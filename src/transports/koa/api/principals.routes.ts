@@ -4,6 +4,7 @@ import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { listBody, name, pageQuery } from './api-schemas.js';
 
 const kind = z.enum(PRINCIPAL_KINDS as ['user', 'group', 'service']);
@@ -27,14 +28,14 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
       operationId: 'principals.list', method: 'GET', path: '/api/principals', auth: 'session',
-      summary: 'Principals by name, a page at a time (limit 1..500, opaque cursor)', query: schemas.list, success: { status: 200 },
+      summary: 'Principals by name, a page at a time (limit 1..500, opaque cursor)', query: schemas.list, success: { status: 200, schema: responses.principals },
       async handle(ctx, { query }) {
         ctx.body = listBody(await principals.list(callerOf(ctx), query));
       },
     }),
     route({
       operationId: 'principals.create', method: 'POST', path: '/api/principals', auth: 'session',
-      summary: 'Create a user, group or service (admin)', body: schemas.create, success: { status: 201 },
+      summary: 'Create a user, group or service (admin)', body: schemas.create, success: { status: 201, schema: responses.principal },
       auditObject: ({ body }) => body.name,
       async handle(ctx, { body }) {
         const { password: secret, ...fields } = body;
@@ -44,14 +45,14 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
     }),
     route({
       operationId: 'principals.read', method: 'GET', path: '/api/principals/:name', auth: 'session',
-      summary: 'One principal (admin, auditor, or the principal itself)', success: { status: 200 },
+      summary: 'One principal (admin, auditor, or the principal itself)', success: { status: 200, schema: responses.principal },
       async handle(ctx, { params }) {
         ctx.body = await principals.read(callerOf(ctx), params.name!);
       },
     }),
     route({
       operationId: 'principals.update', method: 'PUT', path: '/api/principals/:name', auth: 'session',
-      summary: 'Change displayName, disabled or roles; only the fields given change (admin)', body: schemas.update, success: { status: 200 },
+      summary: 'Change displayName, disabled or roles; only the fields given change (admin)', body: schemas.update, success: { status: 200, schema: responses.principal },
       async handle(ctx, { body, params }) {
         ctx.body = await principals.update(callerOf(ctx), params.name!, body);
       },
@@ -74,14 +75,14 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
     }),
     route({
       operationId: 'principals.groups', method: 'GET', path: '/api/principals/:name/groups', auth: 'session',
-      summary: 'The groups a principal belongs to', success: { status: 200 },
+      summary: 'The groups a principal belongs to', success: { status: 200, schema: responses.principals },
       async handle(ctx, { params }) {
         ctx.body = listBody(await principals.groups(callerOf(ctx), params.name!));
       },
     }),
     route({
       operationId: 'principals.senderKey.put', method: 'PUT', path: '/api/principals/:name/sender-key', auth: 'session',
-      summary: "Register a principal's sender key (public RSA or EC P-256)", body: schemas.senderKey, success: { status: 200 },
+      summary: "Register a principal's sender key (public RSA or EC P-256)", body: schemas.senderKey, success: { status: 200, schema: responses.senderKey },
       async handle(ctx, { body, params }) {
         ctx.body = await principals.putSenderKey(callerOf(ctx), params.name!, body.jwk);
       },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { listBody } from './api-schemas.js';
 
 const schemas = {
@@ -14,21 +15,21 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
       operationId: 'roles.list', method: 'GET', path: '/api/roles', auth: 'session',
-      summary: 'Every role with its operation ids', success: { status: 200 },
+      summary: 'Every role with its operation ids', success: { status: 200, schema: responses.roles },
       async handle(ctx) {
         ctx.body = listBody(await roles.list(callerOf(ctx)));
       },
     }),
     route({
       operationId: 'roles.read', method: 'GET', path: '/api/roles/:role', auth: 'session',
-      summary: 'One role', success: { status: 200 },
+      summary: 'One role', success: { status: 200, schema: responses.role },
       async handle(ctx, { params }) {
         ctx.body = await roles.read(callerOf(ctx), params.role!);
       },
     }),
     route({
       operationId: 'roles.put', method: 'PUT', path: '/api/roles/:role', auth: 'session',
-      summary: 'Define or redefine a role; an unknown operation id is 400 (admin)', body: schemas.role, success: { status: 200 },
+      summary: 'Define or redefine a role; an unknown operation id is 400 (admin)', body: schemas.role, success: { status: 200, schema: responses.role },
       async handle(ctx, { body, params }) {
         ctx.body = await roles.put(callerOf(ctx), params.role!, body.operations);
       },
