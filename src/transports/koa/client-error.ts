@@ -15,7 +15,9 @@ interface ParserError extends Error {
  * never Node's bare answer without a body.
  */
 export function answerClientError(error: ParserError, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // As Node does: a response already under way on this connection cannot be followed by another.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy();
     return;
   }
