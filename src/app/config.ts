@@ -90,7 +90,10 @@ const auditLog = z.discriminatedUnion('kind', [
     kind: z.literal('postgres'),
     /** `postgres://user:password@host:port/database`; never logged. */
     url: z.string().regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL'),
-    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier').optional(),
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier')
+      .optional(),
     connectTimeoutMs: milliseconds.optional(),
     statementTimeoutMs: milliseconds.optional(),
   }),
@@ -170,7 +173,15 @@ export function parseGatewayConfig(input: GatewayConfigInput): GatewayConfig {
 export function isHttpsOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return url.protocol === 'https:' && url.hostname !== '' && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  return (
+    url.protocol === 'https:' &&
+    url.hostname !== '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  );
 }
 
 /** A Redis URL ioredis can dial: `redis:` or `rediss:` with a host. */

@@ -74,7 +74,12 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger, auditLog });
   const services = resolveServices(container);
 
-  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicUrl ?? config.publicOrigin, gatewayVersion: GATEWAY_VERSION });
+  const app = createKoaApp(services, {
+    logger,
+    corsOrigins: config.corsOrigins,
+    publicOrigin: config.publicUrl ?? config.publicOrigin,
+    gatewayVersion: GATEWAY_VERSION,
+  });
   const listeners: HttpListener[] = [];
 
   return {

@@ -10,7 +10,15 @@ test('a public URL may carry the base path the gateway is mounted under; a trail
   t.is(parseGatewayConfig({ publicUrl: 'https://example.com/kg' }).publicUrl, 'https://example.com/kg');
 });
 
-for (const bad of ['https://example.com/kg?x=1', 'https://example.com/kg#f', 'https://example.com//kg', 'https://example.com/a/../b', 'example.com/kg', 'https://u:p@example.com/kg', '*']) {
+for (const bad of [
+  'https://example.com/kg?x=1',
+  'https://example.com/kg#f',
+  'https://example.com//kg',
+  'https://example.com/a/../b',
+  'example.com/kg',
+  'https://u:p@example.com/kg',
+  '*',
+]) {
   test(`TE_GATEWAY_PUBLIC_ORIGIN=${bad} stops the boot with a line naming the variable`, (t) => {
     const error = t.throws(() => configFromEnv({ TE_GATEWAY_PUBLIC_ORIGIN: bad }), { instanceOf: ConfigError });
     t.regex(error!.message, /TE_GATEWAY_PUBLIC_ORIGIN/);

@@ -67,17 +67,29 @@ interface Operation {
  * at /api/openapi.json (api-surface.md 8.1.x "Discovery"): neither is one of the 51.
  */
 function documentOperations(doc: { paths: Record<string, Record<string, Operation>> }) {
-  return Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/') && path !== '/api/openapi.json').flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, path, auth: (operation.security.length === 0 ? '-' : 'S') as Auth })),
-  );
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/api/') && path !== '/api/openapi.json')
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        key: `${method.toUpperCase()} ${path}`,
+        path,
+        auth: (operation.security.length === 0 ? '-' : 'S') as Auth,
+      })),
+    );
 }
 
 test('the surface of api-surface.md is 51 operations over 42 paths, five of them without a session', (t) => {
   t.is(SURFACE.length, 51);
-  t.deepEqual(SURFACE.map(([n]) => n), Array.from({ length: 51 }, (_, i) => i + 1));
+  t.deepEqual(
+    SURFACE.map(([n]) => n),
+    Array.from({ length: 51 }, (_, i) => i + 1),
+  );
   t.is(new Set(SURFACE.map(([, method, path]) => `${method} ${path}`)).size, 51);
   t.is(new Set(SURFACE.map(([, , path]) => path)).size, 42);
-  t.deepEqual(SURFACE.filter(([, , , auth]) => auth === '-').map(([n]) => n), [1, 2, 3, 6, 51]);
+  t.deepEqual(
+    SURFACE.filter(([, , , auth]) => auth === '-').map(([n]) => n),
+    [1, 2, 3, 6, 51],
+  );
 });
 
 test('the route table serves exactly the operations of the surface, each with its session need', async (t) => {
@@ -92,7 +104,14 @@ test('the route table serves exactly the operations of the surface, each with it
   const doc = gw.gateway.openApi() as { paths: Record<string, Record<string, { tags: string[] }>> };
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
-    'get /api/openapi.json', 'get /health', 'post /keys', 'post /keys/export', 'post /keys/grant', 'post /keys/revoke', 'post /login', 'post /logout',
+    'get /api/openapi.json',
+    'get /health',
+    'post /keys',
+    'post /keys/export',
+    'post /keys/grant',
+    'post /keys/revoke',
+    'post /login',
+    'post /logout',
   ]);
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [path === '/api/openapi.json' ? 'discovery' : 'seven operations'], path);
   await gw.close();

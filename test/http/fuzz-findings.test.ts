@@ -31,7 +31,10 @@ test('GET /api/audit?operation= accepts every operation id the gateway records, 
   t.is(put.status, 400);
   const reply = await gw.call('GET', '/api/audit?operation=principals.senderKey.put', { headers: admin });
   t.is(reply.status, 200, reply.text);
-  t.deepEqual(reply.body.items.map((r: { operation: string }) => r.operation), ['principals.senderKey.put']);
+  t.deepEqual(
+    reply.body.items.map((r: { operation: string }) => r.operation),
+    ['principals.senderKey.put'],
+  );
   t.is((await gw.call('GET', '/api/audit?operation=keys..export', { headers: admin })).status, 400, 'a malformed id is still refused');
 });
 

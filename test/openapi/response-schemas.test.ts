@@ -30,7 +30,12 @@ test('success answers of the /api surface match their documented schemas', async
   await check(responses.acl, 200, 'GET', `/api/keys/${ttag}/acl`, alice);
   await check(responses.access, 200, 'GET', `/api/keys/${ttag}/access`, alice);
   const sealed = await check(responses.encrypted, 200, 'POST', '/api/crypto/encrypt', alice, { ttag: key.ttag, plaintext: 'aGk=' });
-  await check(responses.decrypted, 200, 'POST', '/api/crypto/decrypt', alice, { ttag: key.ttag, ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag });
+  await check(responses.decrypted, 200, 'POST', '/api/crypto/decrypt', alice, {
+    ttag: key.ttag,
+    ciphertext: sealed.ciphertext,
+    iv: sealed.iv,
+    authTag: sealed.authTag,
+  });
   const mac = await check(responses.mac, 200, 'POST', '/api/crypto/mac', alice, { ttag: key.ttag, data: 'aGk=' });
   await check(responses.macValid, 200, 'POST', '/api/crypto/mac/verify', alice, { ttag: key.ttag, data: 'aGk=', mac: mac.mac });
   const signer = await makeSigner('ES256');

@@ -16,7 +16,16 @@ async function sh(file: string, args: string[], cwd: string, timeout = 240_000):
 }
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'out', types: ['node'] },
+  compilerOptions: {
+    target: 'ES2022',
+    lib: ['ES2023', 'DOM'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: false,
+    outDir: 'out',
+    types: ['node'],
+  },
   include: ['index.ts'],
 };
 

@@ -111,7 +111,11 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     ];
     await appendAll(log, records);
     const expect = async (query: AuditQuery, indexes: number[], what: string) =>
-      t.deepEqual(ids((await log.query(query)).items), indexes.map((i) => records[i]!.id), what);
+      t.deepEqual(
+        ids((await log.query(query)).items),
+        indexes.map((i) => records[i]!.id),
+        what,
+      );
     await expect({}, [4, 3, 2, 1, 0], 'everything, newest first');
     await expect({ from: T0 + 1, to: T0 + 3 }, [3, 2, 1], 'from and to are inclusive');
     await expect({ from: T0 + 2, to: T0 + 2 }, [2], 'a one-millisecond window');
@@ -135,7 +139,10 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
 
   check(title('limit defaults to 100 and stops at 500; bad limits, cursors and ranges are refused'), async (t) => {
     const { log } = await open();
-    await appendAll(log, Array.from({ length: 120 }, (_, i) => auditRecord({ at: T0 + i })));
+    await appendAll(
+      log,
+      Array.from({ length: 120 }, (_, i) => auditRecord({ at: T0 + i })),
+    );
     const first = await log.query({});
     t.is(first.items.length, 100);
     t.is(typeof first.next, 'string');
@@ -157,7 +164,11 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
       principal: fc.constantFrom('alice', 'bob'),
       outcome: fc.constantFrom(...AUDIT_RECORD_OUTCOMES),
     });
-    const query = fc.record({ limit: fc.integer({ min: 1, max: 7 }), principal: fc.option(fc.constant('alice'), { nil: undefined }), from: fc.option(fc.constant(T0 + 2), { nil: undefined }) });
+    const query = fc.record({
+      limit: fc.integer({ min: 1, max: 7 }),
+      principal: fc.option(fc.constant('alice'), { nil: undefined }),
+      from: fc.option(fc.constant(T0 + 2), { nil: undefined }),
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(record, { maxLength: 40 }), query, async (shapes, q) => {
         const { log } = await open();

@@ -1,13 +1,6 @@
 import { completeRecord, type AuditCompletion, type AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
-import {
-  compareNewestFirst,
-  matchesAuditQuery,
-  pageOf,
-  resolveAuditQuery,
-  type AuditPage,
-  type AuditQuery,
-} from '../../domain/audit/audit-query.js';
+import { compareNewestFirst, matchesAuditQuery, pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 
 /**
@@ -43,7 +36,10 @@ export class MemoryAuditLog implements AuditLog {
     this.#open();
     const matching = [...this.#records.values()].filter((record) => matchesAuditQuery(record, resolved));
     matching.sort(compareNewestFirst);
-    return pageOf(matching.slice(0, resolved.limit + 1).map((record) => ({ ...record })), resolved.limit);
+    return pageOf(
+      matching.slice(0, resolved.limit + 1).map((record) => ({ ...record })),
+      resolved.limit,
+    );
   }
 
   async ping(): Promise<void> {

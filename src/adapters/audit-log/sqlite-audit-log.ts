@@ -51,7 +51,11 @@ export class SqliteAuditLog implements AuditLog {
 
   private constructor(db: Database.Database) {
     this.#db = db;
-    this.#insert = db.prepare(`INSERT INTO audit_record (${AUDIT_COLUMNS}) VALUES (${AUDIT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    this.#insert = db.prepare(
+      `INSERT INTO audit_record (${AUDIT_COLUMNS}) VALUES (${AUDIT_COLUMNS.split(',')
+        .map(() => '?')
+        .join(', ')})`,
+    );
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
     this.#writes = new SqliteGroupCommit(db, (error) => this.#unavailable(error));
   }
@@ -76,17 +80,21 @@ export class SqliteAuditLog implements AuditLog {
 
   async append(record: AuditRecord): Promise<void> {
     const values = rowValues(record, (ms) => ms);
-    await this.#writes.run(() => this.#insert.run(...values)).catch((error: unknown) => {
-      throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
-    });
+    await this.#writes
+      .run(() => this.#insert.run(...values))
+      .catch((error: unknown) => {
+        throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
+      });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
     const params: unknown[] = [];
     const sql = `UPDATE audit_record SET ${completionAssignments(completion, (v) => (params.push(v), '?'))} WHERE id = ? AND outcome = 'pending'`;
-    const changed = await this.#writes.run(() => this.#statement(sql).run(...params, id).changes === 1).catch((error: unknown) => {
-      throw this.#unavailable(error);
-    });
+    const changed = await this.#writes
+      .run(() => this.#statement(sql).run(...params, id).changes === 1)
+      .catch((error: unknown) => {
+        throw this.#unavailable(error);
+      });
     return changed as boolean;
   }
 
@@ -98,11 +106,18 @@ export class SqliteAuditLog implements AuditLog {
   async query(query: AuditQuery): Promise<AuditPage> {
     const resolved = resolveAuditQuery(query);
     const params: unknown[] = [];
-    const where = queryConditions(resolved, (v) => (params.push(v), '?'), (ms) => ms);
+    const where = queryConditions(
+      resolved,
+      (v) => (params.push(v), '?'),
+      (ms) => ms,
+    );
     const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE ${where} ORDER BY at DESC, id DESC LIMIT ?`;
     // One statement, read whole inside SQLite's own read transaction: never a partial page.
     const rows = this.#run(() => this.#statement(sql).all(...params, resolved.limit + 1) as AuditRow[]);
-    return pageOf(rows.map((row) => recordFromRow(row, Number(row.at))), resolved.limit);
+    return pageOf(
+      rows.map((row) => recordFromRow(row, Number(row.at))),
+      resolved.limit,
+    );
   }
 
   async ping(): Promise<void> {

@@ -55,7 +55,10 @@ test('writes issued together are committed together; a duplicate id fails its ow
     log.append(second),
     log.complete(first.id, { outcome: 'ok', status: 200 }),
   ]);
-  t.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  t.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+  );
   t.like((results[1] as PromiseRejectedResult).reason, { code: 'CONFLICT' });
   t.is((results[3] as PromiseFulfilledResult<boolean>).value, true);
   t.like(await log.get(first.id), { principal: 'alice', outcome: 'ok', status: 200 });
@@ -71,7 +74,10 @@ test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and s
   other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_record WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
   const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
   const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
-  t.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+  t.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
   for (const result of results) t.like((result as PromiseRejectedResult).reason, { code: 'AUDIT_UNAVAILABLE' });
   for (const record of doomed) t.is(await log.get(record.id), undefined);
   other.exec('DROP TRIGGER break_commit');

@@ -107,7 +107,12 @@ const parameter = z
   .meta({ id: 'ServerParameter' });
 
 const policy = z
-  .object({ autoProvision: z.boolean(), nameAttribute: z.enum(['CN', 'UID', 'emailAddress']), defaultRoles: z.array(z.string()), defaultGroups: z.array(z.string()) })
+  .object({
+    autoProvision: z.boolean(),
+    nameAttribute: z.enum(['CN', 'UID', 'emailAddress']),
+    defaultRoles: z.array(z.string()),
+    defaultGroups: z.array(z.string()),
+  })
   .meta({ id: 'ProvisioningPolicy' });
 
 const auditRecord = z

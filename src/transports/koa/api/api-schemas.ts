@@ -3,7 +3,10 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../domain/list/list-result.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, as in seed 000). */
-export const base64 = z.string().max(1_500_000).regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
+export const base64 = z
+  .string()
+  .max(1_500_000)
+  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
 
 /** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
 export const ttag = z.string().min(1, 'required').max(512);
@@ -22,7 +25,11 @@ export const pageQuery = {
  * percent-encoded), a certificate `{id}` 64 hex characters, names 1..256 characters.
  */
 export const pathParameters: Readonly<Record<string, z.ZodType>> = {
-  ttag: z.string().min(22).max(1024).regex(/^(?:[A-Za-z0-9_-]|%2[BbFf]|%3[Dd])+$/),
+  ttag: z
+    .string()
+    .min(22)
+    .max(1024)
+    .regex(/^(?:[A-Za-z0-9_-]|%2[BbFf]|%3[Dd])+$/),
   id: z.string().regex(/^[0-9A-Fa-f]{64}$/),
   name,
   member: name,

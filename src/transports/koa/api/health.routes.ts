@@ -6,8 +6,12 @@ import { responses } from './api-responses.js';
 export function healthRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
-      operationId: 'health', method: 'GET', path: '/api/health', auth: 'none',
-      summary: 'Liveness, the key-server fingerprint and the checks', success: { status: 200, schema: responses.health, also: [503] },
+      operationId: 'health',
+      method: 'GET',
+      path: '/api/health',
+      auth: 'none',
+      summary: 'Liveness, the key-server fingerprint and the checks',
+      success: { status: 200, schema: responses.health, also: [503] },
       async handle(ctx) {
         const report = await services.health.report();
         ctx.status = report.ok ? 200 : 503;

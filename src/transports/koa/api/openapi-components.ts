@@ -22,7 +22,9 @@ const headers = {
 export function errorResponses(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [status, name] of Object.entries(ERROR_RESPONSES)) {
-    const codes = Object.entries(API_ERROR_STATUS).filter(([, s]) => s === Number(status)).map(([code]) => code);
+    const codes = Object.entries(API_ERROR_STATUS)
+      .filter(([, s]) => s === Number(status))
+      .map(([code]) => code);
     out[name] = {
       description: `error ${status}: ${codes.join(', ')}`,
       ...(headers[Number(status)] === undefined ? {} : { headers: headers[Number(status)] }),
@@ -90,7 +92,11 @@ export function tagOf(operationId: string): string {
 
 /** A zod schema as JSON Schema; shared schemas (`.meta({ id })`) land in `defs` and are referenced. */
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output', defs: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _s, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Record<string, unknown> & { $defs?: Record<string, unknown> };
+  const {
+    $schema: _s,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Record<string, unknown> & { $defs?: Record<string, unknown> };
   for (const [id, def] of Object.entries($defs ?? {})) defs[id] = relink(def);
   return relink(rest) as Record<string, unknown>;
 }

@@ -19,7 +19,12 @@ function parameters(route: ApiRoute, defs: Defs): unknown[] {
   const header = route.auth === 'session' || route.operationId === 'session.logout' ? [{ $ref: '#/components/parameters/DPoP' }] : [];
   if (!route.query) return [...path, ...header];
   const query = jsonSchema(route.query, 'input', defs) as { properties?: Record<string, unknown>; required?: string[] };
-  const inQuery = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema }));
+  const inQuery = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: query.required?.includes(name) ?? false,
+    schema,
+  }));
   return [...path, ...inQuery, ...header];
 }
 
@@ -31,8 +36,10 @@ export function successResponse(status: number, schema: z.ZodType | undefined, d
 
 function operation(route: ApiRoute, defs: Defs): Record<string, unknown> {
   const responses: Record<string, unknown> = { [String(route.success.status)]: successResponse(route.success.status, route.success.schema, defs) };
-  for (const status of route.success.also ?? []) responses[String(status)] = successResponse(status, route.success.schema, defs, 'the same body, a check failed');
-  for (const status of errorStatuses(route.auth, route.operationId)) responses[String(status)] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` };
+  for (const status of route.success.also ?? [])
+    responses[String(status)] = successResponse(status, route.success.schema, defs, 'the same body, a check failed');
+  for (const status of errorStatuses(route.auth, route.operationId))
+    responses[String(status)] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` };
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -40,7 +47,12 @@ function operation(route: ApiRoute, defs: Defs): Record<string, unknown> {
     security: route.auth === 'session' ? [{ bearer: [] }, { dpop: [] }] : [],
     parameters: parameters(route, defs),
     ...(route.body
-      ? { requestBody: { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } } } }
+      ? {
+          requestBody: {
+            required: !route.body.safeParse(undefined).success,
+            content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } },
+          },
+        }
       : {}),
     responses,
   };
@@ -60,7 +72,11 @@ const discovery = {
  * The OpenAPI 3.1 document of the /api surface and of the seven root operations, from the same
  * declarations (zod schemas) that mount the routes and validate their requests.
  */
-export function buildOpenApi(routes: readonly ApiRoute[], gatewayVersion: string, servers: readonly { url: string; description: string }[] = DEFAULT_SERVERS): Record<string, unknown> {
+export function buildOpenApi(
+  routes: readonly ApiRoute[],
+  gatewayVersion: string,
+  servers: readonly { url: string; description: string }[] = DEFAULT_SERVERS,
+): Record<string, unknown> {
   const defs: Defs = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
