@@ -83,7 +83,8 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_PUBLIC_ORIGIN',
     type: 'origin',
-    meaning: 'the origin clients address when a TLS-terminating proxy is in front (proof `htu`)',
+    meaning:
+      'the URL clients address when a TLS-terminating proxy is in front or the gateway is mounted under a path (`https://example.com/kg`): the proof `htu` is checked against it',
     secret: false,
     field: 'publicOrigin',
     group: 'gateway',

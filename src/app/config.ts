@@ -148,6 +148,22 @@ export const gatewayConfigSchema = z.strictObject({
         return z.NEVER;
       }
     }),
+  /**
+   * The URL clients address the gateway by, base path included when it is mounted under one
+   * (`https://example.com/kg`); the same rules as `publicOrigin`, which it replaces when both are set.
+   */
+  publicUrl: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      try {
+        return parsePublicOrigin(value, 'publicUrl');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.replayCacheSize),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),

@@ -33,7 +33,25 @@ function parseOrigin(entry: string, variable: string): string {
   return url.origin;
 }
 
-/** `TE_GATEWAY_PUBLIC_ORIGIN`: one bare origin, by the same rules as an allowlist entry. */
+const PATH_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/;
+
+/**
+ * `TE_GATEWAY_PUBLIC_ORIGIN` (or the `publicUrl` option): the origin clients address, optionally with
+ * the base path the gateway is mounted under (`https://example.com/kg`), so that a proof's `htu`
+ * (RFC 9449 §4.3 step 9) names the URL the client used. The origin follows the rules of an allowlist
+ * entry; the path is plain segments (no `.`/`..`, no empty segment, no query or fragment); a trailing
+ * slash is dropped. Answered without a trailing slash: `origin` or `origin/base/path`.
+ */
 export function parsePublicOrigin(value: string, variable = 'TE_GATEWAY_PUBLIC_ORIGIN'): string {
-  return parseOrigin(value.trim(), variable);
+  const entry = value.trim();
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(\/[^?#]*)?$/i.exec(entry);
+  if (match === null) return parseOrigin(entry, variable);
+  const origin = parseOrigin(match[1]!, variable);
+  const path = (match[2] ?? '').replace(/\/$/, '');
+  if (path === '') return origin;
+  const segments = path.slice(1).split('/');
+  if (segments.some((segment) => !PATH_SEGMENT.test(segment) || segment === '.' || segment === '..')) {
+    throw new ConfigError(`${variable}: entry "${entry}" has a base path that is not plain segments (/a/b)`);
+  }
+  return `${origin}${path}`;
 }

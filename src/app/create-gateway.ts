@@ -42,7 +42,12 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const { logger, keyServer } = adapters;
   const services = resolveServices(buildContainer(config, adapters));
 
-  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
+  const app = createKoaApp(services, {
+    logger,
+    corsOrigins: config.corsOrigins,
+    publicOrigin: config.publicUrl ?? config.publicOrigin,
+    gatewayVersion: GATEWAY_VERSION,
+  });
   const listeners: HttpListener[] = [];
 
   return {

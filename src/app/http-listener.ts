@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientError } from '../transports/koa/client-error.js';
 
 /** An HTTP server that can stop gracefully. */
 export interface HttpListener {
@@ -31,6 +32,8 @@ export async function listenHttp(handler: Handler, port: number, host: string): 
     });
     handler(req, res);
   });
+  // A request Node refuses before the app sees it (headers over 16 KiB, garbage) still gets a JSON body.
+  server.on('clientError', answerClientError);
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
     server.listen(port, host, () => (server.removeListener('error', fail), ready()));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildProcesses, type Owner } from './child-processes.js';
 
-const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
 const running = new ChildProcesses();
 // A safety net: whatever ends the test process (a timeout included) takes its children with it.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ChildProcesses, type Owner } from './child-processes.js';
 import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 
-const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
 const running = new ChildProcesses();
 // A safety net: whatever ends the test process (a timeout included) takes its children with it.

@@ -9,7 +9,7 @@ import { createGateway } from '../../src/app/create-gateway.js';
 import { configFromEnv } from '../../src/app/env-config.js';
 import { startTestPostgres } from '../_support/postgres.js';
 
-const bin = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
 
 /** Runs `keygate serve` to its exit (asynchronously: other tests of this file keep running). */
 function serveUntilExit(env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {

@@ -142,7 +142,7 @@ test('refuses a seed file that is not JSON or not the seed shape', (t) => {
 });
 
 test('the CLI stops with one line and a non-zero exit on a bad value, and prints --help', (t) => {
-  const bin = new URL('../../bin/keygate.js', import.meta.url).pathname;
+  const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
   const failed = spawnSync(process.execPath, [bin, 'serve'], { env: { ...process.env, TE_GATEWAY_PORT: 'nope' }, encoding: 'utf8' });
   t.is(failed.status, 2);
   t.is(failed.stderr.trim().split('\n').length, 1);
@@ -155,7 +155,7 @@ test('the CLI stops with one line and a non-zero exit on a bad value, and prints
 });
 
 test('the CLI refuses to boot with Redis and no session key, in one line naming TE_GATEWAY_SESSION_KEY', (t) => {
-  const bin = new URL('../../bin/keygate.js', import.meta.url).pathname;
+  const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
   const env = { ...process.env, TE_GATEWAY_REDIS_URL: 'redis://127.0.0.1:1', TE_GATEWAY_SESSION_KEY: '', TE_GATEWAY_PORT: '0' };
   const failed = spawnSync(process.execPath, [bin, 'serve'], { env, encoding: 'utf8', timeout: 30_000 });
   t.is(failed.status, 2);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
-const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
 test.after.always(killAllDaemons);
 

@@ -4,6 +4,7 @@ import type { GatewayServices } from '../../use-cases/index.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
+import { serveOpenApi } from './api/openapi.endpoint.js';
 import { cors } from './cors.js';
 import { requestStep } from './request-step.js';
 import { rootErrorMapper } from './root/root.errors.js';
@@ -14,8 +15,13 @@ export interface KoaAppOptions {
   readonly logger: Logger;
   /** Exact browser origins allowed cross-origin access; empty: no CORS header of any kind. */
   readonly corsOrigins?: readonly string[];
-  /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
+  /**
+   * The URL clients address behind a TLS-terminating proxy or a mount point (proof `htu`): origin and
+   * optional base path, without a trailing slash.
+   */
   readonly publicOrigin?: string | undefined;
+  /** The gateway's version, shown in the served OpenAPI document. */
+  readonly gatewayVersion?: string;
 }
 
 /**
@@ -30,6 +36,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.
   if ((options.corsOrigins ?? []).length > 0) app.use(cors(options.corsOrigins ?? [], options.logger));
+  app.use(serveOpenApi(() => openApiDocument(services, options.gatewayVersion ?? '0.0.0'), options.publicOrigin));
   // Each request walks only its own surface's routes: /api paths never meet the seven operations' router.
   const [apiRoutes, noApiRoute] = apiMiddleware(services);
   const rootRoutes = rootRouter(services).routes() as unknown as Middleware<GatewayState>;

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { GatewayServices } from '../../use-cases/index.js';
 import { readRawBody } from './read-body.js';
-import { expectedHtu } from './request-step.js';
+import { expectedHtu } from './expected-htu.js';
 import type { GatewayState } from './state.js';
 
 /**
@@ -16,7 +16,7 @@ export async function authenticate(ctx: Context & { state: GatewayState }, servi
     const body = await readRawBody(ctx);
     await services.proofs.check(caller.session, {
       method: ctx.method,
-      htu: expectedHtu(ctx),
+      htu: expectedHtu(ctx, ctx.state.publicOrigin),
       credential: credential!,
       body,
       proofs: ctx.req.headersDistinct.dpop ?? [],

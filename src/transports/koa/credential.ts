@@ -1,15 +1,21 @@
 import type { Context } from 'koa';
 
-const BEARER = /^Bearer +([^\s]+) *$/i;
+const BEARER = /^(?:Bearer|DPoP) +([^\s]+) *$/i;
 
 /**
- * The session credential of an /api request: `Authorization: Bearer <sessionId>` (seed 001 §5.1).
- * Any other Authorization scheme, or none, is no credential.
+ * The session credential of an /api request: `Authorization: Bearer <sessionId>` (seed 001 §5.1), or
+ * `Authorization: DPoP <sessionId>` as RFC 9449 §7.1 clients send it (api-surface.md 8.1.x): the proof
+ * rule follows the session either way. Any other Authorization scheme, or none, is no credential.
  */
 export function bearerCredential(ctx: Context): string | undefined {
   const header = ctx.get('Authorization');
   if (header === '') return undefined;
   return BEARER.exec(header)?.[1];
+}
+
+/** The scheme the request's Authorization header used, for the challenge of a 401 (`Bearer` otherwise). */
+export function authorizationScheme(ctx: Context): 'Bearer' | 'DPoP' {
+  return /^DPoP /i.test(ctx.get('Authorization')) ? 'DPoP' : 'Bearer';
 }
 
 /** The session credential of a seven-operation request: the `X-Session` header (seed 000 §5.1). */

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { BadRequestError } from '../../domain/errors/index.js';
+import { hostKeptBody } from './host-body.js';
 import type { GatewayState } from './state.js';
 
 /** Seed 000 §8: a request body is at most 1 MB. */
@@ -14,6 +15,12 @@ const EMPTY = Buffer.alloc(0);
  */
 export async function readRawBody(ctx: Context & { state: GatewayState }, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
   if (ctx.state.rawBody) return ctx.state.rawBody;
+  const kept = hostKeptBody(ctx.req);
+  if (kept !== undefined) {
+    if (kept.length > limit) throw new BadRequestError(`request body larger than ${limit} bytes`);
+    ctx.state.rawBody = kept.length === 0 ? EMPTY : kept;
+    return ctx.state.rawBody;
+  }
   const encoding = (ctx.get('Content-Encoding') || 'identity').toLowerCase();
   if (encoding !== 'identity') throw new BadRequestError(`unsupported Content-Encoding: ${encoding}`);
   // RFC 9112 §6.3: a request without Content-Length and Transfer-Encoding has no body; nothing to wait for.

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { finishAudit } from './audit.middleware.js';
@@ -44,13 +44,4 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
       respondWithError(ctx, thrown, mapperFor, logger);
     }
   };
-}
-
-/**
- * The URL a proof's `htu` must name (api-surface.md): TE_GATEWAY_PUBLIC_ORIGIN when set, else the
- * connection's scheme and the Host header, then the path; never X-Forwarded-* or an absolute-form
- * request line (the app does not trust a proxy).
- */
-export function expectedHtu(ctx: Context & { state: GatewayState }): string {
-  return `${ctx.state.publicOrigin ?? `${ctx.protocol}://${ctx.get('Host')}`}${ctx.path}`;
 }

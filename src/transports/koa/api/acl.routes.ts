@@ -4,6 +4,7 @@ import { aclEntryObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { canonicalTtag, route, type ApiRoute, type RouteInput } from './api-route.js';
+import { responses } from './api-responses.js';
 import { ttagParam } from './api-schemas.js';
 
 const schemas = {
@@ -23,7 +24,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/keys/:ttag/acl',
       auth: 'session',
       summary: "The key's access list (owner)",
-      success: { status: 200 },
+      success: { status: 200, schema: responses.acl },
       async handle(ctx, { params }) {
         const read = await acl.read(callerOf(ctx), ttagParam(params));
         ctx.body = { owner: read.owner, items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })), complete: true };
@@ -36,7 +37,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: "Set (replace) a principal's rights on the key (owner)",
       body: schemas.entry,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.aclEntry },
       auditObject: entryObject,
       async handle(ctx, { body, params }) {
         const entry = await acl.grant(callerOf(ctx), ttagParam(params), params.principal!, body.rights);
@@ -62,7 +63,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/keys/:ttag/access',
       auth: 'session',
       summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)",
-      success: { status: 200 },
+      success: { status: 200, schema: responses.access },
       async handle(ctx, { params }) {
         ctx.body = { rights: await acl.access(callerOf(ctx), ttagParam(params)) };
       },

@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
 import { beginAudit, nameAuditedOperation, noteAudit } from '../audit.middleware.js';
-import { isKeygateError } from '../../../domain/errors/index.js';
+import { KeygateError, isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
@@ -34,7 +34,10 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   readonly summary: string;
   readonly body?: z.ZodType<B>;
   readonly query?: z.ZodType<Q>;
-  readonly success: { readonly status: number; readonly schema?: z.ZodType };
+  /** The success status and body schema (`also`: further statuses answered with the same body). */
+  readonly success: { readonly status: number; readonly schema?: z.ZodType; readonly also?: readonly number[] };
+  /** Path parameters' schemas for the document, where they differ from `pathParameters` by name. */
+  readonly params?: Readonly<Record<string, z.ZodType>>;
   /**
    * A state change or a release of protected material: its audit record is stored (as pending) before
    * the handler runs, and the handler does not run when it cannot be (fail closed). Default: every
@@ -70,13 +73,15 @@ export function route<B = undefined, Q = undefined>(definition: ApiRoute<B, Q>):
 export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServices): Router {
   const router = new Router({ strict: true });
   const session = requireBearer(services);
+  const fixed = fixedPathMethods(routes);
   for (const definition of routes) {
     const name = async function nameOperation(ctx: ApiContext, next: Next) {
       nameAuditedOperation(services.auditTrail, ctx, definition.operationId);
       await next();
     };
     const audited = definition.audited ?? true;
-    const steps = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
+    const named = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
+    const steps = definition.path.includes(':') ? [fixedPathFirst(fixed), ...named] : named;
     const sensitive = definition.sensitive ?? definition.method !== 'GET';
     const handler = async function runRoute(ctx: ApiContext) {
       const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
@@ -105,6 +110,28 @@ async function overlapping(definition: ApiRoute, ctx: ApiContext, input: RouteIn
     throw error;
   }
   await recorded;
+}
+
+/** The methods of each path without parameters (`/api/certificates/parse`: POST; a GET brings HEAD). */
+export function fixedPathMethods(routes: readonly ApiRoute[]): ReadonlyMap<string, readonly string[]> {
+  const fixed = new Map<string, string[]>();
+  for (const { path, method } of routes) {
+    if (!path.includes(':')) fixed.set(path, [...(fixed.get(path) ?? []), ...(method === 'GET' ? ['HEAD', 'GET'] : [method])]);
+  }
+  return fixed;
+}
+
+/**
+ * A fixed path is never a value of a parameter (`GET /api/certificates/parse` is not the certificate
+ * `parse`): a method the fixed path does not serve is 405 with its Allow header, as on any known path.
+ */
+function fixedPathFirst(fixed: ReadonlyMap<string, readonly string[]>) {
+  return async function preferFixedPath(ctx: ApiContext, next: Next) {
+    const allowed = fixed.get(ctx.path);
+    if (allowed === undefined) return next();
+    ctx.state.allow = allowed.join(', ');
+    throw new KeygateError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`);
+  };
 }
 
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {

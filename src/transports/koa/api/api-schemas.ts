@@ -20,6 +20,24 @@ export const pageQuery = {
   cursor: z.string().min(1).max(1024).optional(),
 };
 
+/**
+ * The path parameters by name, as the document shows them: `{ttag}` base64url (or standard base64
+ * percent-encoded), a certificate `{id}` 64 hex characters, names 1..256 characters.
+ */
+export const pathParameters: Readonly<Record<string, z.ZodType>> = {
+  ttag: z
+    .string()
+    .min(22)
+    .max(1024)
+    .regex(/^(?:[A-Za-z0-9_-]|%2[BbFf]|%3[Dd])+$/),
+  id: z.string().regex(/^[0-9A-Fa-f]{64}$/),
+  name,
+  member: name,
+  principal: name,
+  role: name,
+  parameter: z.string().min(1).max(128),
+};
+
 /** `{ttag}` in a path: base64url without padding, or standard base64 percent-encoded. */
 export function ttagParam(params: Readonly<Record<string, string>>): string {
   return parseTtag(params.ttag ?? '', 'ttag');

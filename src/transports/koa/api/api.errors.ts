@@ -1,12 +1,13 @@
 import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import type { ErrorMapper, ErrorResponse } from '../error-handler.js';
 import type { KeygateError } from '../../../domain/errors/keygate-error.js';
+import { wwwAuthenticate } from './www-authenticate.js';
 
 /**
  * Seed 001 §5 and §7, api-surface.md "Codes that every operation may answer": the status of every
  * code on the /api surface. A code missing here is a compile error.
  */
-const STATUS = {
+export const API_ERROR_STATUS = {
   BAD_REQUEST: 400,
   PROOF_MALFORMED: 400,
   DECRYPT_FAILED: 400,
@@ -42,7 +43,7 @@ const STATUS = {
 
 /** The /api body: `{ code, detail, retryable?, reason?, scope?, reauth? }` (seed 001 §7.1-7.2). */
 export function apiErrorResponse(error: KeygateError, headers: Record<string, string> = {}): ErrorResponse {
-  const status = STATUS[error.code];
+  const status = API_ERROR_STATUS[error.code];
   const body: Record<string, unknown> = { code: error.code, detail: error.detail };
   if (error.retryable !== undefined) body.retryable = error.retryable;
   if (error.reason !== undefined) body.reason = error.reason;
@@ -58,5 +59,7 @@ export function apiErrorResponse(error: KeygateError, headers: Record<string, st
 
 export const apiErrorMapper: ErrorMapper = (error, ctx) => {
   const allow = (ctx.state as { allow?: string }).allow;
-  return apiErrorResponse(error, allow === undefined ? {} : { Allow: allow });
+  const headers: Record<string, string> = allow === undefined ? {} : { Allow: allow };
+  if (API_ERROR_STATUS[error.code] === 401) headers['WWW-Authenticate'] = wwwAuthenticate(error, ctx);
+  return apiErrorResponse(error, headers);
 };

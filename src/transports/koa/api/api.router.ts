@@ -5,7 +5,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
 import { aclRoutes } from './acl.routes.js';
 import { certificateRoutes } from './certificates.routes.js';
-import { mountRoutes, type ApiRoute } from './api-route.js';
+import { fixedPathMethods, mountRoutes, type ApiRoute } from './api-route.js';
 import { auditRoutes } from './audit.routes.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
@@ -65,7 +65,7 @@ export function apiMiddleware(services: GatewayServices): Middleware<GatewayStat
     const family = families.get(familyOf(ctx.path).toLowerCase()); // the routers match case-insensitively
     return family === undefined ? next() : family(ctx, next);
   };
-  return [routes, noApiRoute(router)];
+  return [routes, noApiRoute(router, fixedPathMethods(table))];
 }
 
 /** `session` for `/api/session/scoped`: the second segment of a path (no family starts with a parameter). */
@@ -74,11 +74,11 @@ function familyOf(path: string): string {
   return path.slice(5, end < 0 ? undefined : end);
 }
 
-function noApiRoute(router: Router): Middleware<GatewayState> {
+function noApiRoute(router: Router, fixed: ReadonlyMap<string, readonly string[]>): Middleware<GatewayState> {
   return async function answerNoApiRoute(ctx, next) {
     if (!isApiPath(ctx.path)) return next();
-    const allowed = new Set<string>();
-    for (const layer of router.match(ctx.path, ctx.method).path) for (const method of layer.methods) allowed.add(method);
+    const allowed = new Set<string>(fixed.get(ctx.path) ?? []);
+    if (allowed.size === 0) for (const layer of router.match(ctx.path, ctx.method).path) for (const method of layer.methods) allowed.add(method);
     if (allowed.size === 0) throw new NotFoundError(`no route ${ctx.method} ${ctx.path}`);
     ctx.state.allow = [...allowed].join(', ');
     throw new KeygateError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`);

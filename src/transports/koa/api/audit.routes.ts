@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import type { AuditRecord } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { auditQueryRequest } from './audit.schema.js';
 
 /** A record as the API shows it: `at` as an ISO 8601 instant. */
@@ -22,7 +24,7 @@ export function auditRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Audit records, newest first, filtered and paged',
       query: auditQueryRequest,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.auditPage },
       async handle(ctx, { query }) {
         const page = await services.audit.queryAudit(callerOf(ctx), query);
         ctx.body = { items: page.items.map(auditRecordView), complete: true, ...(page.next === undefined ? {} : { next: page.next }) };
@@ -34,7 +36,8 @@ export function auditRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/audit/:id',
       auth: 'session',
       summary: 'One audit record',
-      success: { status: 200 },
+      params: { id: z.string().regex(/^[0-9a-f]{32}$/) },
+      success: { status: 200, schema: responses.auditRecord },
       async handle(ctx, { params }) {
         ctx.body = auditRecordView(await services.audit.getAuditRecord(callerOf(ctx), params.id!));
       },

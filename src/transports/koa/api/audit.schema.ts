@@ -13,9 +13,10 @@ export const auditQueryRequest = z.strictObject({
   from: instant.optional(),
   to: instant.optional(),
   principal: z.string().min(1).max(256).optional(),
+  // The ids the gateway records: dotted segments, camelCase within a segment (principals.senderKey.put).
   operation: z
     .string()
-    .regex(/^[a-z][a-z-]*(?:\.[a-z][a-z-]*)*$/, 'expected an operation id such as keys.export')
+    .regex(/^[a-z][A-Za-z-]*(?:\.[a-z][A-Za-z-]*)*$/, 'expected an operation id such as keys.export')
     .max(64)
     .optional(),
   outcome: z.enum(AUDIT_RECORD_OUTCOMES).optional(),

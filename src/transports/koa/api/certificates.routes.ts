@@ -3,6 +3,7 @@ import { BadRequestError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { listBody, name, pageQuery } from './api-schemas.js';
 
 const pem = z.string().min(1, 'required').max(65_536);
@@ -32,7 +33,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Trusted authorities and enrolled certificates, by id (filters: subject part, principal)',
       query: schemas.list,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.certificates },
       async handle(ctx, { query }) {
         ctx.body = listBody(await certificates.list(callerOf(ctx), query));
       },
@@ -43,7 +44,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/certificates/:id',
       auth: 'session',
       summary: 'One certificate object by its SHA-256 id',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.certificate },
       async handle(ctx, { params }) {
         ctx.body = await certificates.read(callerOf(ctx), certificateIdParam(params));
       },
@@ -56,7 +57,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Read a PEM certificate; nothing is stored; garbage is 400 CERTIFICATE_MALFORMED',
       body: schemas.pem,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.certificate },
       async handle(ctx, { body }) {
         ctx.body = await certificates.parse(callerOf(ctx), body.pem);
       },
@@ -69,7 +70,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Whether a certificate chains to a trusted authority now: { trusted, chain, reason? }',
       body: schemas.pem,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.verdict },
       async handle(ctx, { body }) {
         ctx.body = await certificates.verify(callerOf(ctx), body.pem);
       },

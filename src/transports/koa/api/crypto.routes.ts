@@ -3,6 +3,7 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { base64, ttag } from './api-schemas.js';
 
 const schemas = {
@@ -29,7 +30,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: "AES-GCM of the key's length, 12-byte iv, 16-byte tag; right encrypt",
       body: schemas.encrypt,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.encrypted },
       async handle(ctx, { body }) {
         ctx.body = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), { plaintext: body.plaintext, aad: body.aad });
       },
@@ -41,7 +42,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'AES-GCM decryption; a bad tag is 400 DECRYPT_FAILED; right decrypt',
       body: schemas.decrypt,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.decrypted },
       async handle(ctx, { body }) {
         const { ttag: handle, ...sealed } = body;
         ctx.body = await crypto.decrypt(callerOf(ctx), parseTtag(handle), sealed);
@@ -55,7 +56,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'HMAC-SHA256 under the key; right mac',
       body: schemas.mac,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.mac },
       async handle(ctx, { body }) {
         ctx.body = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), body.data);
       },
@@ -68,7 +69,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Check an HMAC-SHA256 in constant time; right mac',
       body: schemas.verify,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.macValid },
       async handle(ctx, { body }) {
         ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(body.ttag), body.data, body.mac);
       },

@@ -2,6 +2,7 @@ import { membershipObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute, type RouteInput } from './api-route.js';
+import { responses } from './api-responses.js';
 import { listBody } from './api-schemas.js';
 
 const memberObject = ({ params }: RouteInput<unknown, unknown>) => membershipObject(params.name ?? '', params.member ?? '');
@@ -16,7 +17,7 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/groups/:name/members',
       auth: 'session',
       summary: "A group's members (users and services)",
-      success: { status: 200 },
+      success: { status: 200, schema: responses.principals },
       async handle(ctx, { params }) {
         ctx.body = listBody(await groups.members(callerOf(ctx), params.name!));
       },

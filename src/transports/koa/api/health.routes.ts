@@ -1,5 +1,6 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 
 /**
  * Health (api-surface.md operation 51): 503 with the same body when a check fails. Not audited
@@ -14,7 +15,7 @@ export function healthRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'none',
       audited: false,
       summary: 'Liveness, the key-server fingerprint and the checks',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.health, also: [503] },
       async handle(ctx) {
         const report = await services.health.report();
         ctx.status = report.ok ? 200 : 503;

@@ -3,6 +3,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import { noteAudit } from '../audit.middleware.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { ttagParam } from './api-schemas.js';
 
 const schemas = {
@@ -28,7 +29,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Create a key owned by the caller (16, 24 or 32 bytes)',
       body: schemas.create,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.key },
       async handle(ctx, { body }) {
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
         const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt });
@@ -43,7 +44,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/keys/:ttag',
       auth: 'session',
       summary: 'The key view (never key material); right read',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.key },
       async handle(ctx, { params }) {
         ctx.body = await keys.read(callerOf(ctx), ttagParam(params));
       },
@@ -56,7 +57,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       overlapsAudit: true,
       summary: "Export the key wrapped to the client's ephemeral P-256 key; right export",
       body: schemas.export,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.exported },
       async handle(ctx, { body, params, recorded }) {
         ctx.body = await keys.export(callerOf(ctx), ttagParam(params), body.clientPubKey, recorded);
       },
@@ -67,7 +68,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/keys/:ttag/expire',
       auth: 'session',
       summary: 'Expire the key for good (owner); it then refuses export and cryptography',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.key },
       async handle(ctx, { params }) {
         ctx.body = await keys.expire(callerOf(ctx), ttagParam(params));
       },

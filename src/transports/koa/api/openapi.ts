@@ -1,79 +1,111 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { rootOperations } from '../root/root.openapi.js';
 import { API_VERSION } from './api-version.js';
 import type { ApiRoute } from './api-route.js';
+import { errorBody } from './api-responses.js';
+import { pathParameters } from './api-schemas.js';
+import { DPOP_HEADER, ERROR_RESPONSES, errorResponses, errorStatuses, jsonSchema, SECURITY_SCHEMES, tagOf, TAGS } from './openapi-components.js';
 
-const errorBody = {
-  type: 'object',
-  required: ['code', 'detail'],
-  properties: {
-    code: { type: 'string' },
-    detail: { type: 'string' },
-    retryable: { type: 'boolean' },
-    reason: { type: 'string' },
-    scope: { type: 'string', enum: ['session', 'process'] },
-    reauth: { type: 'boolean' },
-  },
-} as const;
+/** Where the document is served (public; not one of the 51 operations). */
+export const OPENAPI_PATH = '/api/openapi.json';
 
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-}
+type Defs = Record<string, unknown>;
 
-function parameters(route: ApiRoute): unknown[] {
-  const path = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({
-    name: match[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
+function parameters(route: ApiRoute, defs: Defs): unknown[] {
+  const path = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => {
+    const schema = route.params?.[name!] ?? pathParameters[name!];
+    return { name, in: 'path', required: true, schema: schema === undefined ? { type: 'string' } : jsonSchema(schema, 'input', defs) };
+  });
+  const header = route.auth === 'session' || route.operationId === 'session.logout' ? [{ $ref: '#/components/parameters/DPoP' }] : [];
+  if (!route.query) return [...path, ...header];
+  const query = jsonSchema(route.query, 'input', defs) as { properties?: Record<string, unknown>; required?: string[] };
+  const inQuery = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: query.required?.includes(name) ?? false,
+    schema,
   }));
-  if (!route.query) return path;
-  const query = jsonSchema(route.query) as { properties?: Record<string, unknown>; required?: string[] };
-  return [
-    ...path,
-    ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({
-      name,
-      in: 'query',
-      required: query.required?.includes(name) ?? false,
-      schema,
-    })),
-  ];
+  return [...path, ...inQuery, ...header];
 }
 
-function operation(route: ApiRoute): Record<string, unknown> {
-  const success = route.success.schema
-    ? { description: 'success', content: { 'application/json': { schema: jsonSchema(route.success.schema) } } }
-    : { description: 'success' };
+/** A success response: its JSON body's schema, or none for 204. */
+export function successResponse(status: number, schema: z.ZodType | undefined, defs: Defs, description = 'success'): Record<string, unknown> {
+  if (status === 204 || schema === undefined) return { description };
+  return { description, content: { 'application/json': { schema: jsonSchema(schema, 'output', defs) } } };
+}
+
+function operation(route: ApiRoute, defs: Defs): Record<string, unknown> {
+  const responses: Record<string, unknown> = { [String(route.success.status)]: successResponse(route.success.status, route.success.schema, defs) };
+  for (const status of route.success.also ?? [])
+    responses[String(status)] = successResponse(status, route.success.schema, defs, 'the same body, a check failed');
+  for (const status of errorStatuses(route.auth, route.operationId))
+    responses[String(status)] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` };
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.auth === 'session' ? { security: [{ bearer: [] }] } : { security: [] }),
-    parameters: parameters(route),
+    tags: [tagOf(route.operationId)],
+    security: route.auth === 'session' ? [{ bearer: [] }, { dpop: [] }] : [],
+    parameters: parameters(route, defs),
     ...(route.body
-      ? { requestBody: { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body) } } } }
+      ? {
+          requestBody: {
+            required: !route.body.safeParse(undefined).success,
+            content: { 'application/json': { schema: jsonSchema(route.body, 'input', defs) } },
+          },
+        }
       : {}),
-    responses: {
-      [String(route.success.status)]: success,
-      default: { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-    },
+    responses,
   };
 }
 
-/** The OpenAPI 3.1 document of the /api surface, from the same declarations that mount the routes. */
-export function buildOpenApi(routes: readonly ApiRoute[], gatewayVersion: string): Record<string, unknown> {
+const discovery = {
+  get: {
+    operationId: 'openapi',
+    summary: 'This OpenAPI document: the /api surface and the seven operations',
+    tags: ['discovery'],
+    security: [],
+    responses: { 200: { description: 'the OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document of the /api surface and of the seven root operations, from the same
+ * declarations (zod schemas) that mount the routes and validate their requests.
+ */
+export function buildOpenApi(
+  routes: readonly ApiRoute[],
+  gatewayVersion: string,
+  servers: readonly { url: string; description: string }[] = DEFAULT_SERVERS,
+): Record<string, unknown> {
+  const defs: Defs = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path]![route.method.toLowerCase()] = operation(route);
+    paths[path]![route.method.toLowerCase()] = operation(route, defs);
   }
+  paths[OPENAPI_PATH] = discovery;
+  Object.assign(paths, rootOperations(defs));
+  const error = jsonSchema(errorBody, 'output', defs);
   return {
     openapi: '3.1.0',
-    info: { title: 'keygate /api', version: API_VERSION, 'x-gateway-version': gatewayVersion },
+    info: {
+      title: 'keygate',
+      version: API_VERSION,
+      description: 'A REST gateway in front of a key server: the /api surface (51 operations) and the seven operations at the root.',
+      'x-gateway-version': gatewayVersion,
+    },
+    servers,
+    tags: TAGS,
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'session id; a bound session also sends a DPoP proof' } },
-      schemas: { Error: errorBody },
+      securitySchemes: SECURITY_SCHEMES,
+      parameters: { DPoP: DPOP_HEADER },
+      responses: errorResponses(),
+      schemas: { ...defs, Error: defs.Error ?? error },
     },
   };
 }
+
+/** In the committed document: the default local gateway. The served one names the URL it was fetched by. */
+export const DEFAULT_SERVERS = [{ url: 'http://127.0.0.1:8080', description: 'the gateway with its default TE_GATEWAY_HOST and TE_GATEWAY_PORT' }];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 
 const schemas = {
   value: z.strictObject({ value: z.unknown() }),
@@ -17,7 +18,7 @@ export function policyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/policy/provisioning',
       auth: 'session',
       summary: 'The four auto-provisioning parameters',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.policy },
       async handle(ctx) {
         ctx.body = await policy.read(callerOf(ctx));
       },
@@ -29,7 +30,8 @@ export function policyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Set one auto-provisioning parameter; unknown name 404, wrong type 400',
       body: schemas.value,
-      success: { status: 200 },
+      params: { parameter: z.string().min(1).max(64).describe('autoProvision, nameAttribute, defaultRoles or defaultGroups') },
+      success: { status: 200, schema: responses.policy },
       async handle(ctx, { body, params }) {
         ctx.body = await policy.set(callerOf(ctx), params.parameter!, body.value);
       },

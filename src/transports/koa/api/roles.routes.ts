@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { listBody } from './api-schemas.js';
 
 const schemas = {
@@ -18,7 +19,7 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/roles',
       auth: 'session',
       summary: 'Every role with its operation ids',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.roles },
       async handle(ctx) {
         ctx.body = listBody(await roles.list(callerOf(ctx)));
       },
@@ -29,7 +30,7 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/roles/:role',
       auth: 'session',
       summary: 'One role',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.role },
       async handle(ctx, { params }) {
         ctx.body = await roles.read(callerOf(ctx), params.role!);
       },
@@ -41,7 +42,7 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Define or redefine a role; an unknown operation id is 400 (admin)',
       body: schemas.role,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.role },
       async handle(ctx, { body, params }) {
         ctx.body = await roles.put(callerOf(ctx), params.role!, body.operations);
       },

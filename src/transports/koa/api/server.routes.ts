@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { API_VERSION } from './api-version.js';
 import { listBody } from './api-schemas.js';
 
@@ -19,7 +20,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/server/version',
       auth: 'session',
       summary: 'Versions of the key server, the gateway and the API',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.version },
       async handle(ctx) {
         ctx.body = { ...(await server.version(callerOf(ctx))), api: API_VERSION };
       },
@@ -30,7 +31,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/server/config',
       auth: 'session',
       summary: 'The key-server configuration, secrets redacted',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.config },
       async handle(ctx) {
         ctx.body = await server.config(callerOf(ctx));
       },
@@ -41,7 +42,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/server/parameters',
       auth: 'session',
       summary: 'The key-server parameters: name, value, type, description',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.parameters },
       async handle(ctx) {
         ctx.body = listBody(await server.parameters(callerOf(ctx)));
       },
@@ -53,7 +54,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Set one parameter; unknown name 404, wrong type 400',
       body: schemas.value,
-      success: { status: 200 },
+      success: { status: 200, schema: responses.parameter },
       async handle(ctx, { body, params }) {
         ctx.body = await server.setParameter(callerOf(ctx), params.name!, body.value);
       },

@@ -4,9 +4,11 @@ import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { noteAudit } from '../audit.middleware.js';
 import { bearerCredential } from '../credential.js';
 import { callerOf, requireBearer } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { sessionListItem, sessionView } from './session-view.js';
 
 const user = z.string().min(1, 'required').max(256);
@@ -38,9 +40,12 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'none',
       summary: 'Password login (SRP-6a at the key server); an unbound session',
       body: schemas.passwordLogin,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.session },
       async handle(ctx, { body }) {
+        // api-surface.md "Audit": a login names who signed in (or tried to) and the session it minted.
+        noteAudit(ctx, { principal: body.user });
         const minted = await sessions.loginWithPassword(body.user, new Secret(body.password));
+        noteAudit(ctx, { sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -52,7 +57,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'none',
       summary: 'First leg of certificate login: a single-use 32-byte challenge, valid 60 s',
       body: schemas.challenge,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.challenge },
       async handle(ctx, { body }) {
         const issued = await sessions.certificateChallenge(body.certificate);
         ctx.status = 201;
@@ -66,9 +71,10 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'none',
       summary: 'Second leg of certificate login: the signature over the challenge',
       body: schemas.certificateLogin,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.session },
       async handle(ctx, { body }) {
         const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'));
+        noteAudit(ctx, { principal: minted.session.identity.user, sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -80,7 +86,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'A session narrowed to listed keys and rights, bound to senderKey',
       body: schemas.scoped,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.session },
       async handle(ctx, { body }) {
         const objects = body.objects.map((value, i) => parseTtag(value, `objects.${i}`));
         const minted = await sessions.mintScoped(callerOf(ctx), { ...body, objects });
@@ -95,7 +101,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'A session acting as an externally authenticated principal; bound services only',
       body: schemas.delegated,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.session },
       async handle(ctx, { body }) {
         const minted = await sessions.mintDelegated(callerOf(ctx), body);
         ctx.status = 201;
@@ -127,7 +133,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/session',
       auth: 'session',
       summary: 'The session view of the presented session',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.session },
       async handle(ctx) {
         ctx.body = sessionView(callerOf(ctx).session);
       },
@@ -138,7 +144,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/sessions',
       auth: 'session',
       summary: "The live sessions of the caller's principal, by non-secret reference",
-      success: { status: 200 },
+      success: { status: 200, schema: responses.sessions },
       async handle(ctx) {
         const items = await sessions.listOwn(callerOf(ctx));
         ctx.body = { items: items.map(sessionListItem), complete: true };

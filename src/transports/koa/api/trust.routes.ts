@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
+import { responses } from './api-responses.js';
 import { listBody, name } from './api-schemas.js';
 import { certificateIdParam } from './certificates.routes.js';
 
@@ -21,7 +22,7 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/trust/authorities',
       auth: 'session',
       summary: 'The trusted certificate authorities',
-      success: { status: 200 },
+      success: { status: 200, schema: responses.certificates },
       async handle(ctx) {
         ctx.body = listBody(await trust.authorities(callerOf(ctx)));
       },
@@ -33,7 +34,7 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Trust a certificate authority (a CA certificate)',
       body: schemas.pem,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.certificate },
       async handle(ctx, { body }) {
         ctx.status = 201;
         ctx.body = await trust.addAuthority(callerOf(ctx), body.pem);
@@ -58,7 +59,7 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Enroll a leaf that chains to a trusted authority to a principal',
       body: schemas.enrollment,
-      success: { status: 201 },
+      success: { status: 201, schema: responses.certificate },
       auditObject: ({ body }) => body.principal,
       async handle(ctx, { body }) {
         ctx.status = 201;

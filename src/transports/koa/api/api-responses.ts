@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { RIGHTS } from '../../../wire/acl.js';
+import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
+import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
+import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
+
+/**
+ * The bodies the /api surface answers (api-surface.md), as zod schemas: the OpenAPI document's
+ * response schemas come from them, as its request schemas come from the routes' own.
+ */
+const instant = z.iso.datetime({ offset: true });
+const base64 = z.string().describe('standard base64');
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+const right = z.enum(RIGHTS);
+
+/** Seed 001 §7.1-7.2: every error body. */
+export const errorBody = z
+  .object({
+    code: z.enum(ERROR_CODES),
+    detail: z.string(),
+    retryable: z.boolean().optional(),
+    reason: z.string().optional(),
+    scope: z.enum(['session', 'process']).optional(),
+    reauth: z.boolean().optional(),
+  })
+  .meta({ id: 'Error' });
+
+/** A list answer: `complete: false` travels with its `reason`; `next` leads to the following page. */
+function list<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), complete: z.boolean(), reason: z.string().optional(), next: z.string().optional() });
+}
+
+const identity = z.object({ user: z.string(), systemId: z.number().int(), principalId: z.string().regex(/^[0-9a-f]{16}$/) });
+
+export const sessionView = z
+  .object({
+    sessionId: z.string().optional().describe('only when the session is minted'),
+    ...identity.shape,
+    kind: z.enum(['password', 'certificate', 'scoped', 'delegated']),
+    bound: z.boolean(),
+    jkt: z.string().optional(),
+    objects: z.array(base64).optional(),
+    rights: z.array(right).optional(),
+    expiresAt: instant,
+    actingFor: z.string().optional(),
+  })
+  .meta({ id: 'Session' });
+
+const sessionItem = z.object({ ref: z.string(), kind: sessionView.shape.kind, bound: z.boolean(), createdAt: instant, expiresAt: instant });
+const gcm = z.enum(['A128GCM', 'A192GCM', 'A256GCM']);
+
+export const keyView = z
+  .object({
+    ttag: base64,
+    keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]),
+    algo: z.string(),
+    label: z.string().optional(),
+    owner: identity,
+    state: z.enum(['active', 'expired']),
+    createdAt: instant,
+    expiresAt: instant.optional(),
+  })
+  .meta({ id: 'Key' });
+
+export const wrappedExport = z
+  .object({
+    wrapped: z.object({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 }),
+    algo: z.string(),
+    keyLen: keyView.shape.keyLen,
+  })
+  .meta({ id: 'WrappedKey' });
+
+const aclEntry = z.object({ principal: z.string(), rights: z.array(right) });
+
+export const principalView = z
+  .object({
+    name: z.string(),
+    kind: z.enum(PRINCIPAL_KINDS as ['user', 'group', 'service']),
+    systemId: z.number().int(),
+    principalId: z.string().regex(/^[0-9a-f]{16}$/),
+    displayName: z.string().optional(),
+    disabled: z.boolean(),
+    roles: z.array(z.string()),
+    createdAt: instant,
+    jkt: z.string().optional(),
+  })
+  .meta({ id: 'Principal' });
+
+const role = z.object({ name: z.string(), operations: z.array(z.string()) }).meta({ id: 'Role' });
+
+export const certificate = z
+  .object({
+    id: hex64,
+    subject: z.string(),
+    issuer: z.string(),
+    serial: z.string(),
+    notBefore: instant,
+    notAfter: instant,
+    keyAlg: z.string(),
+    principal: z.string().optional(),
+    pem: z.string(),
+  })
+  .meta({ id: 'Certificate' });
+
+const parameter = z
+  .object({ name: z.string(), value: z.union([z.number(), z.boolean(), z.string()]), type: z.enum(['integer', 'boolean', 'string']), description: z.string() })
+  .meta({ id: 'ServerParameter' });
+
+const policy = z
+  .object({
+    autoProvision: z.boolean(),
+    nameAttribute: z.enum(['CN', 'UID', 'emailAddress']),
+    defaultRoles: z.array(z.string()),
+    defaultGroups: z.array(z.string()),
+  })
+  .meta({ id: 'ProvisioningPolicy' });
+
+const auditRecord = z
+  .object({
+    id: z.string().regex(/^[0-9a-f]{32}$/),
+    at: instant,
+    requestId: z.string(),
+    principal: z.string().optional(),
+    sessionRef: z.string().optional(),
+    operation: z.string(),
+    object: z.string().optional(),
+    outcome: z.enum(AUDIT_RECORD_OUTCOMES),
+    status: z.number().int(),
+    code: z.string().optional(),
+  })
+  .meta({ id: 'AuditRecord' });
+
+const check = z.enum(['ok', 'unavailable']);
+
+/** Every success body, by what it shows. */
+export const responses = {
+  session: sessionView,
+  challenge: z.object({ challengeId: z.string(), challenge: z.string().describe('32 bytes, base64url'), expiresAt: instant }),
+  sessions: list(sessionItem),
+  encrypted: z.object({ ciphertext: base64, iv: base64, authTag: base64, alg: gcm }),
+  decrypted: z.object({ plaintext: base64 }),
+  mac: z.object({ mac: base64, alg: z.literal('HS256') }),
+  macValid: z.object({ valid: z.boolean() }),
+  key: keyView,
+  exported: wrappedExport,
+  acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
+  aclEntry,
+  access: z.object({ rights: z.array(right) }),
+  principal: principalView,
+  principals: list(principalView),
+  senderKey: z.object({ jkt: z.string() }),
+  roles: list(role),
+  role,
+  certificate,
+  certificates: list(certificate),
+  verdict: z.object({ trusted: z.boolean(), chain: z.array(hex64), reason: z.string().optional() }),
+  version: z.object({ keyServer: z.string(), gateway: z.string(), api: z.string() }),
+  config: z.record(z.string(), z.unknown()).describe('the key-server configuration, secrets redacted'),
+  parameters: list(parameter),
+  parameter,
+  policy,
+  auditPage: list(auditRecord),
+  auditRecord,
+  health: z
+    .object({
+      ok: z.boolean(),
+      ksFingerprint: z.string(),
+      sessions: z.number().int(),
+      version: z.string(),
+      checks: z.object({ keyServer: check, auditStore: check, sessionStore: check }),
+    })
+    .meta({ id: 'Health' }),
+} as const;
