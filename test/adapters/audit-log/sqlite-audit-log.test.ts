@@ -8,14 +8,14 @@ import { auditRecord } from '../../ports/audit-log.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
-test('creates the file and its directory, private, in WAL mode, at schema version 1', async (t) => {
+test('creates the file and its directory, private, in WAL mode, at schema version 2', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 1);
+  t.is(db.pragma('user_version', { simple: true }), 2);
   db.close();
 });
 
@@ -68,7 +68,7 @@ test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and s
   const log = SqliteAuditLog.open({ file });
   // A trigger that rolls the whole transaction back mid-commit, as a failing disk would.
   const other = new Database(file);
-  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_record WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
+  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_entry WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
   const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
   const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
   t.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
