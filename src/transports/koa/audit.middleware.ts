@@ -21,6 +21,9 @@ export interface AuditAbout {
 export function auditRequests(trail: AuditTrail): Middleware<GatewayState> {
   return async function auditRequest(ctx, next) {
     const draft = trail.start(ctx.state.requestId);
+    // The socket's peer, never X-Forwarded-For: the gateway does not trust a proxy's word.
+    const address = ctx.req.socket.remoteAddress;
+    if (address !== undefined) draft.clientAddress = address;
     ctx.state.audit = draft;
     await next();
     if (draft.operation === undefined) return;
@@ -53,12 +56,13 @@ export function noteAudit(ctx: AuditContext, about: AuditAbout): void {
   }
 }
 
-/** The acting principal by user name, and the session by its reference (never its id). */
+/** The acting principal by user name, the session by its reference (never its id), and who it acts for. */
 function identify(ctx: AuditContext, draft: AuditDraft): void {
   const session = ctx.state.caller?.session;
   if (session === undefined) return;
   draft.principal ??= session.identity.user;
   draft.sessionRef ??= session.ref;
+  if (session.actingFor !== undefined) draft.actingFor ??= session.actingFor;
 }
 
 function draftOf(ctx: AuditContext): AuditDraft {

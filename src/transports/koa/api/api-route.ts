@@ -45,6 +45,8 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    * `parameter` path parameter.
    */
   readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
+  /** Who the record names before there is a session (a login: the user name tried). */
+  readonly auditPrincipal?: (input: RouteInput<B, Q>) => string | undefined;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
 }
 
@@ -72,8 +74,10 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
       const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
       const object = (definition.auditObject ?? defaultAuditObject)(input);
-      if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
-      else if (object !== undefined) noteAudit(ctx, { object });
+      const principal = definition.auditPrincipal?.(input);
+      const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
+      if (sensitive) await beginAudit(services.auditTrail, ctx, about);
+      else noteAudit(ctx, about);
       await definition.handle(ctx, input);
     };
     const method = definition.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';

@@ -4,6 +4,7 @@ import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { noteAudit } from '../audit.middleware.js';
 import { bearerCredential } from '../credential.js';
 import { callerOf, requireBearer } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
@@ -35,8 +36,10 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       operationId: 'session.password', method: 'POST', path: '/api/session', auth: 'none',
       summary: 'Password login (SRP-6a at the key server); an unbound session',
       body: schemas.passwordLogin, success: { status: 201 },
+      auditPrincipal: ({ body }) => body.user,
       async handle(ctx, { body }) {
         const minted = await sessions.loginWithPassword(body.user, new Secret(body.password));
+        noteAudit(ctx, { sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -57,6 +60,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.certificateLogin, success: { status: 201 },
       async handle(ctx, { body }) {
         const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'));
+        noteAudit(ctx, { principal: minted.session.identity.user, sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
