@@ -96,6 +96,28 @@ const auditLog = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/**
+ * How the audit log is made provable (issue 16): this gateway's writer id, the HMAC key of the
+ * chains, the Ed25519 key that signs checkpoints, the keys a verifier trusts, and how often the head
+ * is signed. Absent keys are generated into `dataDir` (0600, with a warning), or kept in memory only
+ * when there is none.
+ */
+const auditIntegrity = z.strictObject({
+  /** Stable per gateway, distinct between gateways sharing one store; default: kept in `dataDir`. */
+  writer: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected 1 to 64 of A-Z a-z 0-9 . _ -').optional(),
+  /** Base64 of 32 bytes; never logged. */
+  key: z.string().refine(isSessionKey, 'expected base64 of 32 bytes').optional(),
+  /** PEM (PKCS#8) of the Ed25519 private key signing checkpoints; never logged. */
+  signingKey: z.string().optional(),
+  /** PEM public keys of other gateways' checkpoint keys, trusted by this gateway's verifier. */
+  trustedKeys: z.array(z.string()).default([]),
+  checkpointEvery: z.number().int().min(1).max(1_000_000).default(1000),
+  checkpointSeconds: z.number().int().min(1).max(86_400).default(60),
+  /** Where generated keys and the writer id are kept. */
+  dataDir: z.string().min(1).optional(),
+});
+export type AuditIntegrityConfig = z.output<typeof auditIntegrity>;
+
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
@@ -137,6 +159,7 @@ export const gatewayConfigSchema = z.strictObject({
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
   audit: auditLog.default({ kind: 'memory' }),
+  auditIntegrity: auditIntegrity.default({ trustedKeys: [], checkpointEvery: 1000, checkpointSeconds: 60 }),
 });
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;

@@ -30,6 +30,7 @@ import {
   TrustUseCases,
 } from '../use-cases/index.js';
 import type { GatewayServices } from '../use-cases/index.js';
+import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { REPLAY_CACHE, type ReplayCache } from '../ports/replay-cache.port.js';
 import type { GatewayConfig } from './config.js';
@@ -63,6 +64,8 @@ export interface GatewayOverrides {
   readonly keyServer?: KeyServer;
   /** An opened audit store (createGateway opens the configured one when absent). */
   readonly auditLog?: AuditLog;
+  /** What GET /api/audit/verify trusts (createGateway takes the configured keys when absent). */
+  readonly auditVerifyKeys?: AuditVerifyKeys;
 }
 
 /** Typed resolution: the token carries the type, so a wrong binding fails to compile. */
@@ -137,7 +140,7 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
     (ctx) =>
       new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
   );
-  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER) }));
+  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER), ...(overrides.auditVerifyKeys ? { verifyKeys: overrides.auditVerifyKeys } : {}) }));
   return container;
 }
 

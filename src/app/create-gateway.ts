@@ -14,6 +14,7 @@ import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import { GATEWAY_VERSION } from './version.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import { openAuditLog } from './audit-log.js';
+import { loadAuditIntegrity } from './audit-keys.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolve, resolveServices, type GatewayOverrides } from './container.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
@@ -63,7 +64,9 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
   const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
-  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
+  const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain));
+  const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
     : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
@@ -71,7 +74,15 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
         throw error;
       });
   const sessionState = await startSessionState(config, { clock, random, logger }, overrides);
-  const container = buildContainer(config, keyServer, { ...overrides, ...sessionState, clock, random, logger, auditLog });
+  const container = buildContainer(config, keyServer, {
+    ...overrides,
+    ...sessionState,
+    clock,
+    random,
+    logger,
+    auditLog,
+    ...(auditVerifyKeys === undefined ? {} : { auditVerifyKeys }),
+  });
   const services = resolveServices(container);
 
   const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });

@@ -33,7 +33,38 @@ export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): Ga
     keyServer: nonEmpty(env.TE_GATEWAY_KEYSERVER_URL) === undefined ? embeddedFromEnv(env, defaults) : tlsFromEnv(env),
     sessionStore: sessionStoreFromEnv(env),
     audit: auditLog(env, nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir),
+    auditIntegrity: auditIntegrityFromEnv(env, nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? defaults.dataDir),
   });
+}
+
+/**
+ * The audit chain's settings: TE_GATEWAY_AUDIT_KEY (base64 of 32 bytes) or TE_GATEWAY_AUDIT_KEY_FILE
+ * (a file holding it), TE_GATEWAY_AUDIT_SIGNING_KEY_FILE (Ed25519 PKCS#8 PEM),
+ * TE_GATEWAY_AUDIT_TRUSTED_KEYS (comma-separated PEM public key files), TE_GATEWAY_AUDIT_WRITER,
+ * TE_GATEWAY_AUDIT_CHECKPOINT_EVERY and TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS. A key is never echoed.
+ */
+function auditIntegrityFromEnv(env: Env, dataDir: string | undefined): NonNullable<GatewayConfigInput['auditIntegrity']> {
+  const inline = nonEmpty(env.TE_GATEWAY_AUDIT_KEY);
+  const keyFile = nonEmpty(env.TE_GATEWAY_AUDIT_KEY_FILE);
+  if (inline !== undefined && keyFile !== undefined) throw new ConfigError('TE_GATEWAY_AUDIT_KEY_FILE: set it or TE_GATEWAY_AUDIT_KEY, not both');
+  const setting = keyFile === undefined ? 'TE_GATEWAY_AUDIT_KEY' : 'TE_GATEWAY_AUDIT_KEY_FILE';
+  const key = inline ?? (keyFile === undefined ? undefined : readText(keyFile, setting).trim());
+  if (key !== undefined && !isSessionKey(key)) throw new ConfigError(`${setting}: expected base64 of 32 bytes (e.g. \`openssl rand -base64 32\`)`);
+  const signingFile = nonEmpty(env.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE);
+  const trusted = nonEmpty(env.TE_GATEWAY_AUDIT_TRUSTED_KEYS)?.split(',').map((path) => path.trim()).filter((path) => path !== '') ?? [];
+  const writer = nonEmpty(env.TE_GATEWAY_AUDIT_WRITER);
+  if (writer !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(writer)) throw new ConfigError(`TE_GATEWAY_AUDIT_WRITER: expected 1 to 64 of A-Z a-z 0-9 . _ -, got "${writer}"`);
+  const every = integer(env, 'TE_GATEWAY_AUDIT_CHECKPOINT_EVERY', 1, 1_000_000);
+  const seconds = integer(env, 'TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS', 1, 86_400);
+  return {
+    ...(writer === undefined ? {} : { writer }),
+    ...(key === undefined ? {} : { key }),
+    ...(signingFile === undefined ? {} : { signingKey: readText(signingFile, 'TE_GATEWAY_AUDIT_SIGNING_KEY_FILE') }),
+    trustedKeys: trusted.map((path) => readText(path, 'TE_GATEWAY_AUDIT_TRUSTED_KEYS')),
+    ...(every === undefined ? {} : { checkpointEvery: every }),
+    ...(seconds === undefined ? {} : { checkpointSeconds: seconds }),
+    ...(dataDir === undefined ? {} : { dataDir }),
+  };
 }
 
 const REDIS_ONLY = ['TE_GATEWAY_SESSION_KEY', 'TE_GATEWAY_REDIS_TIMEOUT_MS'] as const;

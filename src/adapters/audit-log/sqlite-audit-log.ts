@@ -44,9 +44,10 @@ const placeholders = (columns: string) => columns.split(',').map(() => '?').join
  * is on disk when `append` or `complete` resolves (the fail-closed guarantee is only as good as that).
  * better-sqlite3 is synchronous, and a commit per write would stall every request on the disk: writes
  * go through a group commit (sqlite-group-commit.ts), one fsync for all the writes of one event-loop
- * turn. The chain is extended inside that commit: its head is read in the transaction (another process
- * on the same file cannot interleave), each entry is sealed as it is inserted, and a due checkpoint is
- * written last, so the chain and the rows can never disagree.
+ * turn. The chain is extended inside that commit: each entry is sealed as it is inserted and a due
+ * checkpoint is written last, so the chain and the rows never disagree. The head is this process's
+ * own (read from the file only at open and after a failed commit): rows removed behind its back leave
+ * a gap the verifier reports, rather than a chain quietly re-extended from what is left.
  */
 export class SqliteAuditLog implements AuditLog {
   readonly #db: Database.Database;
@@ -58,6 +59,8 @@ export class SqliteAuditLog implements AuditLog {
   readonly #writes: SqliteGroupCommit;
   readonly #chain: AuditChain | undefined;
   readonly #stopTimer: () => void;
+  /** The chain head must be read from the file before the next write (at open, after a failed commit). */
+  #stale = true;
 
   private constructor(db: Database.Database, chain: AuditChain | undefined) {
     this.#db = db;
@@ -66,8 +69,8 @@ export class SqliteAuditLog implements AuditLog {
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
     this.#pending = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_entry WHERE id = ? AND entry = 'pending'`);
     this.#completed = db.prepare(`SELECT 1 FROM audit_entry WHERE id = ? AND entry = 'outcome'`);
-    const hooks = chain === undefined ? {} : { before: () => this.#readHead(), after: () => this.#checkpointIfDue() };
-    this.#writes = new SqliteGroupCommit(db, (error) => this.#unavailable(error), hooks);
+    const hooks = chain === undefined ? {} : { before: () => this.#stale && this.#readHead(), after: () => this.#checkpointIfDue() };
+    this.#writes = new SqliteGroupCommit(db, (error) => ((this.#stale = true), this.#unavailable(error)), hooks);
     this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writes.run(() => undefined));
   }
 
@@ -151,7 +154,7 @@ export class SqliteAuditLog implements AuditLog {
     if (this.#chain !== undefined) {
       try {
         this.#db.transaction(() => {
-          this.#readHead();
+          if (this.#stale) this.#readHead();
           this.#writeCheckpoint();
         }).immediate();
       } catch {
@@ -170,6 +173,7 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   #readHead(): void {
+    this.#stale = false;
     const chain = this.#chain!;
     const head = this.#statement('SELECT seq, mac FROM audit_entry WHERE writer = ? ORDER BY seq DESC LIMIT 1').get(chain.writer) as { seq: number; mac: string } | undefined;
     const checkpointed = this.#statement('SELECT MAX(seq) AS seq FROM audit_checkpoint WHERE writer = ?').get(chain.writer) as { seq: number | null };
