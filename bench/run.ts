@@ -1,5 +1,6 @@
 import { CONNECTIONS, DURATION_SECONDS } from './support.js';
 import { benchAudit } from './audit.bench.js';
+import { benchAuditChain } from './audit-chain.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchProofVerification } from './proof.bench.js';
 import { benchDpop } from './dpop.bench.js';
@@ -14,3 +15,4 @@ await benchProofVerification();
 await benchKeyServer();
 await benchRedis();
 await benchAudit();
+await benchAuditChain();
