@@ -1,4 +1,4 @@
-import type { AuditCompletion, AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
+import type { AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
 import type { AuditChainRange, AuditCheckpoint, AuditEntry, AuditEntryKind } from '../../domain/audit/audit-entry.js';
 import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
 
@@ -106,18 +106,6 @@ export function entryFromRow(row: EntryRow, atMs: number): AuditEntry {
 
 export function checkpointFromRow(row: CheckpointRow, atMs: number): AuditCheckpoint {
   return { writer: row.writer, seq: Number(row.seq), mac: row.mac, at: atMs, keyId: row.key_id, signature: row.signature };
-}
-
-/** The outcome entry that completes `pending` (same id and request; the given fields, no others). */
-export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion): AuditEntry {
-  const { at, outcome, status, ...given } = completion;
-  const fields = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  return { id: pending.id, at: at ?? pending.at, requestId: pending.requestId, operation: pending.operation, outcome, status, ...fields, entry: 'outcome' };
-}
-
-/** The entry an appended record becomes: `pending` while its operation runs, else a whole `record`. */
-export function entryOf(record: AuditRecord): AuditEntry {
-  return { ...record, entry: record.outcome === 'pending' ? 'pending' : 'record' };
 }
 
 /**

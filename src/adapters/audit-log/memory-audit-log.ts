@@ -1,7 +1,7 @@
 import { completeRecord, type AuditCompletion, type AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import type { AuditChainRange, AuditChainSlice, AuditCheckpoint, AuditEntry } from '../../domain/audit/audit-entry.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice, type AuditCheckpoint, type AuditEntry } from '../../domain/audit/audit-entry.js';
 import {
   compareNewestFirst,
   matchesAuditQuery,
@@ -11,7 +11,6 @@ import {
   type AuditQuery,
 } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
-import { entryOf, outcomeEntry } from './audit-sql.js';
 import { sliceOfChains } from './chain-slice.js';
 
 /**

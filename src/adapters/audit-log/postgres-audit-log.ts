@@ -4,14 +4,12 @@ import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audi
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import type { AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import {
   AUDIT_COLUMNS,
   chainRangeSql,
   checkpointFromRow,
   entryFromRow,
-  entryOf,
-  outcomeEntry,
   queryConditions,
   recordFromRow,
   type AuditRow,
@@ -165,10 +163,10 @@ export class PostgresAuditLog implements AuditLog {
   }
 }
 
-/** A unique violation (23505), as thrown by `#run` (the cause) or by pg itself. */
+/** A duplicate id (23505, as thrown by `#run` or pg itself); not a (writer, seq) collision, which is the store's failure. */
 function isUniqueViolation(error: unknown): boolean {
-  const { code, cause } = error as { code?: string; cause?: { code?: string } };
-  return code === '23505' || cause?.code === '23505';
+  const failure = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return failure.code === '23505' && failure.constraint !== 'audit_entry_chain';
 }
 
 function unavailable(error: unknown): AuditUnavailableError {

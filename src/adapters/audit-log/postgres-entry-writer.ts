@@ -13,7 +13,11 @@ interface Queued {
 }
 
 const at = (ms: number) => new Date(ms);
-const isUniqueViolation = (error: unknown) => (error as { cause?: { code?: string }; code?: string }).cause?.code === '23505' || (error as { code?: string }).code === '23505';
+/** A duplicate id (23505 on an id index); a (writer, seq) collision is another process writing as this writer. */
+const isUniqueViolation = (error: unknown) => {
+  const failure = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return failure.code === '23505' && failure.constraint !== 'audit_entry_chain';
+};
 
 /**
  * The one place a gateway's entries enter PostgreSQL, so its chain is extended in order: entries queued

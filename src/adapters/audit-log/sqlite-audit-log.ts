@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import type { AuditChainRange, AuditChainSlice, AuditEntry } from '../../domain/audit/audit-entry.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice, type AuditEntry } from '../../domain/audit/audit-entry.js';
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
@@ -18,9 +18,7 @@ import {
   checkpointFromRow,
   checkpointValues,
   entryFromRow,
-  entryOf,
   entryValues,
-  outcomeEntry,
   queryConditions,
   recordFromRow,
   type AuditRow,
@@ -168,7 +166,14 @@ export class SqliteAuditLog implements AuditLog {
   #store(entry: AuditEntry): void {
     const chain = this.#chain;
     const stored = chain === undefined ? entry : chain.seal(entry);
-    this.#insert.run(...entryValues(stored, (ms) => ms));
+    try {
+      this.#insert.run(...entryValues(stored, (ms) => ms));
+    } catch (error) {
+      // Another process wrote as this writer: re-read the head before the next commit; not a duplicate id.
+      if (!String((error as Error).message).includes('audit_entry.seq')) throw error;
+      this.#stale = true;
+      throw new AuditUnavailableError('another process writes the audit log as this writer', error);
+    }
     if (chain !== undefined) chain.advance(stored as ReturnType<AuditChain['seal']>);
   }
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { AuditRecord } from './audit.js';
+import type { AuditCompletion, AuditRecord } from './audit.js';
 
 /**
  * How an entry stands in the append-only history (api-surface.md "Additions in 8.1.x"): a `pending`
@@ -99,4 +99,16 @@ export interface AuditChainSlice {
   readonly checkpoints: readonly AuditCheckpoint[];
   /** The range starts after the beginning of the chains: each writer's first link is taken as given. */
   readonly partial: boolean;
+}
+
+/** The outcome entry that completes `pending` (same id and request; the given fields, no others). */
+export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion): AuditEntry {
+  const { at, outcome, status, ...given } = completion;
+  const fields = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  return { id: pending.id, at: at ?? pending.at, requestId: pending.requestId, operation: pending.operation, outcome, status, ...fields, entry: 'outcome' };
+}
+
+/** The entry an appended record becomes: `pending` while its operation runs, else a whole `record`. */
+export function entryOf(record: AuditRecord): AuditEntry {
+  return { ...record, entry: record.outcome === 'pending' ? 'pending' : 'record' };
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
+import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
+import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
@@ -91,4 +93,19 @@ test('close commits the writes still queued before it closes', async (t) => {
   const reopened = SqliteAuditLog.open({ file });
   t.deepEqual(await reopened.get(record.id), record);
   await reopened.close();
+});
+
+test('two processes writing as one writer: the second to take a seq fails closed, and the chain stays whole', async (t) => {
+  const file = join(dir, 'one-writer.db');
+  const keys = auditTestKeys();
+  const [a, b] = [SqliteAuditLog.open({ file, chain: testChain('gw', keys) }), SqliteAuditLog.open({ file, chain: testChain('gw', keys) })];
+  await a.append(auditRecord());
+  await b.append(auditRecord());
+  await t.throwsAsync(a.append(auditRecord()), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await a.append(auditRecord());
+  const slice = await a.readChain();
+  t.deepEqual(slice.entries.map((e) => e.seq), [1, 2, 3]);
+  t.true(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).ok);
+  await a.close();
+  await b.close();
 });
