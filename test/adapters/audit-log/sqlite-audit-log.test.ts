@@ -109,3 +109,23 @@ test('two processes writing as one writer: the second to take a seq fails closed
   await a.close();
   await b.close();
 });
+
+test('a version 1 file is migrated: its records stay readable, as entries without chain fields', async (t) => {
+  const file = join(dir, 'version-1.db');
+  const db = new Database(file);
+  db.exec(`CREATE TABLE audit_record (id TEXT PRIMARY KEY NOT NULL, at INTEGER NOT NULL, request_id TEXT NOT NULL, principal TEXT,
+    session_ref TEXT, operation TEXT NOT NULL, object TEXT, outcome TEXT NOT NULL, status INTEGER NOT NULL, code TEXT) STRICT`);
+  const old = auditRecord();
+  const stuck = auditRecord({ outcome: 'pending', status: 0 });
+  for (const r of [old, stuck]) {
+    db.prepare('INSERT INTO audit_record VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)').run(r.id, r.at, r.requestId, r.principal, r.sessionRef, r.operation, r.object, r.outcome, r.status);
+  }
+  db.pragma('user_version = 1');
+  db.close();
+  const log = SqliteAuditLog.open({ file, chain: testChain('gw', auditTestKeys()) });
+  t.deepEqual(await log.get(old.id), old);
+  t.true(await log.complete(stuck.id, { outcome: 'ok', status: 200 }), 'a record left pending can still get its outcome');
+  const { entries } = await log.readChain();
+  t.deepEqual(entries.map((e) => [e.entry, e.writer]).sort(), [['outcome', 'gw'], ['pending', undefined], ['record', undefined]]);
+  await log.close();
+});
