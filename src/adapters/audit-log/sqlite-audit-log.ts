@@ -4,21 +4,18 @@ import Database from 'better-sqlite3';
 import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice, type AuditEntry } from '../../domain/audit/audit-entry.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { migrateSqliteAudit } from './sqlite-audit-schema.js';
 import { startCheckpointTimer } from './checkpoint-timer.js';
+import { SqliteChainWriter } from './sqlite-chain-writer.js';
 import {
   AUDIT_COLUMNS,
-  CHECKPOINT_COLUMNS,
-  ENTRY_COLUMNS,
   chainRangeSql,
   checkpointFromRow,
-  checkpointValues,
   entryFromRow,
-  entryValues,
   queryConditions,
   recordFromRow,
   type AuditRow,
@@ -35,40 +32,33 @@ export interface SqliteAuditLogOptions {
   readonly chain?: AuditChain;
 }
 
-const placeholders = (columns: string) => columns.split(',').map(() => '?').join(', ');
-
 /**
  * The embedded default audit store: one SQLite file in WAL mode with `synchronous = FULL`, so an entry
  * is on disk when `append` or `complete` resolves (the fail-closed guarantee is only as good as that).
  * better-sqlite3 is synchronous, and a commit per write would stall every request on the disk: writes
  * go through a group commit (sqlite-group-commit.ts), one fsync for all the writes of one event-loop
- * turn. The chain is extended inside that commit: each entry is sealed as it is inserted and a due
- * checkpoint is written last, so the chain and the rows never disagree. The head is this process's
- * own (read from the file only at open and after a failed commit): rows removed behind its back leave
- * a gap the verifier reports, rather than a chain quietly re-extended from what is left.
+ * turn. The chain is extended inside that commit (sqlite-chain-writer.ts): each entry is sealed as it
+ * is inserted and a due checkpoint is written last, so the chain and the rows never disagree.
  */
 export class SqliteAuditLog implements AuditLog {
   readonly #db: Database.Database;
-  readonly #insert: Database.Statement;
   readonly #byId: Database.Statement;
   readonly #pending: Database.Statement;
   readonly #completed: Database.Statement;
   readonly #queries = new Map<string, Database.Statement>();
   readonly #writes: SqliteGroupCommit;
-  readonly #chain: AuditChain | undefined;
+  readonly #entries: SqliteChainWriter;
   readonly #stopTimer: () => void;
-  /** The chain head must be read from the file before the next write (at open, after a failed commit). */
-  #stale = true;
 
   private constructor(db: Database.Database, chain: AuditChain | undefined) {
     this.#db = db;
-    this.#chain = chain;
-    this.#insert = db.prepare(`INSERT INTO audit_entry (${ENTRY_COLUMNS}) VALUES (${placeholders(ENTRY_COLUMNS)})`);
+    const entries = new SqliteChainWriter(db, chain);
+    this.#entries = entries;
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
     this.#pending = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_entry WHERE id = ? AND entry = 'pending'`);
     this.#completed = db.prepare(`SELECT 1 FROM audit_entry WHERE id = ? AND entry = 'outcome'`);
-    const hooks = chain === undefined ? {} : { before: () => this.#stale && this.#readHead(), after: () => this.#checkpointIfDue() };
-    this.#writes = new SqliteGroupCommit(db, (error) => ((this.#stale = true), this.#unavailable(error)), hooks);
+    const hooks = { before: () => entries.begin(), after: () => entries.end() };
+    this.#writes = new SqliteGroupCommit(db, (error) => (entries.failed(), this.#unavailable(error)), hooks);
     this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writes.run(() => undefined));
   }
 
@@ -91,7 +81,7 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   async append(record: AuditRecord): Promise<void> {
-    await this.#writes.run(() => this.#store(entryOf(record))).catch((error: unknown) => {
+    await this.#writes.run(() => this.#entries.store(entryOf(record))).catch((error: unknown) => {
       throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
     });
   }
@@ -102,7 +92,7 @@ export class SqliteAuditLog implements AuditLog {
       .run(() => {
         const row = pending.get(id) as AuditRow | undefined;
         if (row === undefined || completed.get(id) !== undefined) return false;
-        this.#store(outcomeEntry(recordFromRow(row, Number(row.at)), completion));
+        this.#entries.store(outcomeEntry(recordFromRow(row, Number(row.at)), completion));
         return true;
       })
       .catch((error: unknown) => {
@@ -149,51 +139,8 @@ export class SqliteAuditLog implements AuditLog {
     this.#stopTimer();
     this.#writes.flush();
     if (!this.#db.open) return;
-    if (this.#chain !== undefined) {
-      try {
-        this.#db.transaction(() => {
-          if (this.#stale) this.#readHead();
-          this.#writeCheckpoint();
-        }).immediate();
-      } catch {
-        // The head stays unsigned: a verifier still checks every link up to it.
-      }
-    }
+    this.#entries.closingCheckpoint();
     this.#db.close();
-  }
-
-  /** Inside a commit: seals the entry on the chain head, inserts it, and only then moves the head. */
-  #store(entry: AuditEntry): void {
-    const chain = this.#chain;
-    const stored = chain === undefined ? entry : chain.seal(entry);
-    try {
-      this.#insert.run(...entryValues(stored, (ms) => ms));
-    } catch (error) {
-      // Another process wrote as this writer: re-read the head before the next commit; not a duplicate id.
-      if (!String((error as Error).message).includes('audit_entry.seq')) throw error;
-      this.#stale = true;
-      throw new AuditUnavailableError('another process writes the audit log as this writer', error);
-    }
-    if (chain !== undefined) chain.advance(stored as ReturnType<AuditChain['seal']>);
-  }
-
-  #readHead(): void {
-    this.#stale = false;
-    const chain = this.#chain!;
-    const head = this.#statement('SELECT seq, mac FROM audit_entry WHERE writer = ? ORDER BY seq DESC LIMIT 1').get(chain.writer) as { seq: number; mac: string } | undefined;
-    const checkpointed = this.#statement('SELECT MAX(seq) AS seq FROM audit_checkpoint WHERE writer = ?').get(chain.writer) as { seq: number | null };
-    chain.restore(head ?? { seq: 0, mac: '' }, checkpointed.seq ?? 0);
-  }
-
-  #checkpointIfDue(): void {
-    if (this.#chain!.checkpointDue()) this.#writeCheckpoint();
-  }
-
-  #writeCheckpoint(): void {
-    const checkpoint = this.#chain!.checkpoint();
-    if (checkpoint === undefined) return;
-    this.#statement(`INSERT INTO audit_checkpoint (${CHECKPOINT_COLUMNS}) VALUES (${placeholders(CHECKPOINT_COLUMNS)})`).run(...checkpointValues(checkpoint, (ms) => ms));
-    this.#chain!.checkpointed(checkpoint);
   }
 
   #statement(sql: string): Database.Statement {
