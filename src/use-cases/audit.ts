@@ -44,8 +44,9 @@ export interface AuditDraft {
 /**
  * The writing side of the audit log, failing closed as trusted key managers do. A sensitive operation
  * (`isSensitiveOperation`) is `begin`-ed before it is performed: its record is stored as `pending`, and
- * when the store cannot take it the operation is refused, not run. `finish` gives the record its final
- * outcome in place, so every operation ends as exactly one record. Other operations are recorded once,
+ * when the store cannot take it the operation is refused, not run. `finish` appends its outcome as a
+ * second entry (same id and request id; nothing stored is updated), which readers fold into one
+ * record, so every operation reads as exactly one record. Other operations are recorded once,
  * by `finish`, and a failure to record them is logged, not fatal. A sensitive operation that succeeded
  * is never answered unless its final record is stored (its result, key material included, is withheld);
  * a record that stays `pending` marks an operation whose outcome could not be written.
