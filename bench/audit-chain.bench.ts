@@ -38,8 +38,11 @@ export async function benchAuditChain(): Promise<void> {
     const unchained: BenchResult[] = [];
     const chained: BenchResult[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      unchained.push(await postKeys('POST /keys, SQLite audit, unchained', join(dir, `plain-${round}.db`), false, dir));
-      chained.push(await postKeys('POST /keys, SQLite audit, chained', join(dir, `chained-${round}.db`), true, dir));
+      // Alternate which goes first, so that an order effect (a warmer disk, a busier machine) cancels out.
+      const plain = () => postKeys('POST /keys, SQLite audit, unchained', join(dir, `plain-${round}.db`), false, dir);
+      const sealed = () => postKeys('POST /keys, SQLite audit, chained', join(dir, `chained-${round}.db`), true, dir);
+      if (round % 2 === 0) unchained.push(await plain()), chained.push(await sealed());
+      else chained.push(await sealed()), unchained.push(await plain());
     }
     const [base, chain] = [mean(unchained), mean(chained)];
     printTable(`POST /keys with the audit in SQLite, chained vs unchained (mean of ${ROUNDS} alternated runs)`, [base, chain], base);

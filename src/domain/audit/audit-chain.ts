@@ -1,4 +1,4 @@
-import { createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
 import { auditKeyId, canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
 
 /** The Ed25519 key a writer signs its checkpoints with. */
@@ -40,6 +40,7 @@ export interface AuditChainOptions {
 export class AuditChain {
   readonly writer: string;
   readonly #options: AuditChainOptions;
+  readonly #macKey: KeyObject;
   #head: AuditChainHead = GENESIS;
   #checkpointed: AuditChainHead = GENESIS;
   #checkpointedAt: number;
@@ -48,6 +49,7 @@ export class AuditChain {
     if (options.macKey.length !== 32) throw new RangeError('the audit MAC key must be 32 bytes');
     this.writer = options.writer;
     this.#options = options;
+    this.#macKey = createSecretKey(options.macKey);
     this.#checkpointedAt = options.now();
   }
 
@@ -63,9 +65,10 @@ export class AuditChain {
 
   /** The entry with its chain fields, placed right after the current head. Does not move the head. */
   seal(entry: AuditEntry, head: AuditChainHead = this.#head): ChainedAuditEntry {
-    const { writer: _w, seq: _s, prev: _p, mac: _m, ...content } = entry;
-    const placed = { ...content, writer: this.writer, seq: head.seq + 1, prev: head.mac };
-    return { ...placed, mac: entryMac(this.#options.macKey, placed) };
+    // One copy, its chain fields replaced (the MAC covers every field but `mac` itself).
+    const sealed = { ...entry, writer: this.writer, seq: head.seq + 1, prev: head.mac, mac: '' };
+    sealed.mac = entryMac(this.#macKey, sealed);
+    return sealed;
   }
 
   /** The entry is stored: it is the new head. */

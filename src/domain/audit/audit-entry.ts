@@ -67,7 +67,7 @@ export function canonicalEntry(entry: AuditEntry): string {
 }
 
 /** The MAC an entry must carry under `key`. */
-export function entryMac(key: Uint8Array, entry: AuditEntry): string {
+export function entryMac(key: Uint8Array | KeyObject, entry: AuditEntry): string {
   return createHmac('sha256', key).update(canonicalEntry(entry)).update('\n').update(entry.prev ?? '').digest('hex');
 }
 
