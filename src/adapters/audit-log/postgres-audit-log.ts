@@ -97,7 +97,10 @@ export class PostgresAuditLog implements AuditLog {
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
-    const found = await this.#run<AuditRow & { entry: string }>(`SELECT ${AUDIT_COLUMNS}, entry FROM ${this.#entries} WHERE id = $1 AND entry IN ('pending', 'outcome')`, [id]);
+    // Each branch names its partial index's own condition, so both are index searches.
+    const columns = `${AUDIT_COLUMNS}, entry`;
+    const sql = `SELECT ${columns} FROM ${this.#entries} WHERE id = $1 AND entry <> 'outcome' UNION ALL SELECT ${columns} FROM ${this.#entries} WHERE id = $1 AND entry = 'outcome'`;
+    const found = await this.#run<AuditRow & { entry: string }>(sql, [id]);
     const pending = found.rows.find((row) => row.entry === 'pending');
     if (pending === undefined || found.rows.some((row) => row.entry === 'outcome')) return false;
     try {

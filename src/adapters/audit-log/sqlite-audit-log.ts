@@ -55,7 +55,8 @@ export class SqliteAuditLog implements AuditLog {
     const entries = new SqliteChainWriter(db, chain);
     this.#entries = entries;
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
-    this.#pending = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_entry WHERE id = ? AND entry = 'pending'`);
+    // `entry <> 'outcome'` as the partial index says it, so the lookup is an index search, not a scan.
+    this.#pending = db.prepare(`SELECT ${AUDIT_COLUMNS}, entry FROM audit_entry WHERE id = ? AND entry <> 'outcome'`);
     this.#completed = db.prepare(`SELECT 1 FROM audit_entry WHERE id = ? AND entry = 'outcome'`);
     const hooks = { before: () => entries.begin(), after: () => entries.end() };
     this.#writes = new SqliteGroupCommit(db, (error) => (entries.failed(), this.#unavailable(error)), hooks);
@@ -90,8 +91,8 @@ export class SqliteAuditLog implements AuditLog {
     const [pending, completed] = [this.#pending, this.#completed];
     const changed = await this.#writes
       .run(() => {
-        const row = pending.get(id) as AuditRow | undefined;
-        if (row === undefined || completed.get(id) !== undefined) return false;
+        const row = pending.get(id) as (AuditRow & { entry: string }) | undefined;
+        if (row?.entry !== 'pending' || completed.get(id) !== undefined) return false;
         this.#entries.store(outcomeEntry(recordFromRow(row, Number(row.at)), completion));
         return true;
       })
