@@ -13,10 +13,18 @@ const ROUNDS = Number(process.env.KEYGATE_BENCH_CHAIN_ROUNDS ?? 2);
  * checkpoint every 1000 entries or 60 s), or the same store without a chain.
  */
 async function postKeys(name: string, file: string, chained: boolean, dataDir: string): Promise<BenchResult> {
-  const config = { keyServer: { kind: 'embedded' as const, adminPassword: 'bench-admin-password' }, audit: { kind: 'sqlite' as const, file }, auditIntegrity: { dataDir } };
+  const config = {
+    keyServer: { kind: 'embedded' as const, adminPassword: 'bench-admin-password' },
+    audit: { kind: 'sqlite' as const, file },
+    auditIntegrity: { dataDir },
+  };
   const gateway = await createGateway(config, { logger: new MemoryLogger(), ...(chained ? {} : { auditLog: SqliteAuditLog.open({ file }) }) });
   const { url } = await gateway.listen(0, '127.0.0.1');
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'admin', password: 'bench-admin-password' }) });
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password: 'bench-admin-password' }),
+  });
   const session = ((await login.json()) as { sessionId: string }).sessionId;
   const target = { name, url: `${url}/keys`, method: 'POST' as const, headers: { 'X-Session': session } };
   await measure({ ...target, durationSeconds: 1 }); // warm-up, not reported
@@ -28,7 +36,14 @@ async function postKeys(name: string, file: string, chained: boolean, dataDir: s
 /** The mean of several runs of one target (alternated with the other, so drift hits both alike). */
 function mean(runs: readonly BenchResult[]): BenchResult {
   const avg = (pick: (r: BenchResult) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
-  return { ...runs[0]!, requestsPerSecond: avg((r) => r.requestsPerSecond), p99Ms: avg((r) => r.p99Ms), meanMs: avg((r) => r.meanMs), errors: avg((r) => r.errors), non2xx: avg((r) => r.non2xx) };
+  return {
+    ...runs[0]!,
+    requestsPerSecond: avg((r) => r.requestsPerSecond),
+    p99Ms: avg((r) => r.p99Ms),
+    meanMs: avg((r) => r.meanMs),
+    errors: avg((r) => r.errors),
+    non2xx: avg((r) => r.non2xx),
+  };
 }
 
 /** Issue 16's cost row: the chain may add at most 15% to POST /keys with the audit in SQLite. */

@@ -40,9 +40,11 @@ async function writeCost(audit: AuditConfig): Promise<{ alone: number; concurren
   });
   const perWriter = Math.ceil(WRITES / CONNECTIONS);
   const concurrent = await time(() =>
-    Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      for (let i = 0; i < perWriter; i += 1) await sensitiveWrites(log);
-    })),
+    Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        for (let i = 0; i < perWriter; i += 1) await sensitiveWrites(log);
+      }),
+    ),
   );
   await log.close();
   return { alone, concurrent };

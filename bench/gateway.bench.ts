@@ -20,10 +20,7 @@ async function startBareKoa(): Promise<{ url: string; close(): void }> {
 /** Seed 000 operations against the embedded gateway, beside a bare Koa app, in one run. */
 export async function benchGateway(): Promise<void> {
   const bare = await startBareKoa();
-  const gateway = await createGateway(
-    { keyServer: { kind: 'embedded', adminPassword: 'bench-admin-password' } },
-    { logger: new MemoryLogger() },
-  );
+  const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: 'bench-admin-password' } }, { logger: new MemoryLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');
   const json = { 'content-type': 'application/json' };
   const login = await fetch(`${url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ user: 'admin', password: 'bench-admin-password' }) });

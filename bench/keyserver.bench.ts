@@ -40,7 +40,9 @@ export async function benchKeyServer(): Promise<void> {
     printTable('POST /keys/export: embedded key server vs key-server daemon over TLS', rows, rows[0]);
     const [embedded, ...hops] = rows;
     for (const row of hops) {
-      process.stdout.write(`TLS hop cost (${row.name.replace('export, tls daemon, ', '')}): ${(row.meanMs - embedded!.meanMs).toFixed(2)} ms mean latency per request (${row.meanMs.toFixed(2)} vs ${embedded!.meanMs.toFixed(2)})\n`);
+      process.stdout.write(
+        `TLS hop cost (${row.name.replace('export, tls daemon, ', '')}): ${(row.meanMs - embedded!.meanMs).toFixed(2)} ms mean latency per request (${row.meanMs.toFixed(2)} vs ${embedded!.meanMs.toFixed(2)})\n`,
+      );
     }
   } finally {
     for (const target of targets) await target.gateway.close();

@@ -21,12 +21,15 @@ const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).
 
 /** Distinct valid proofs of one fresh key for one request, and what they are checked against. */
 async function proofsFor(alg: 'ES256' | 'RS256'): Promise<{ proofs: string[]; expected: ProofExpectations }> {
-  const { privateKey, publicKey } =
-    alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = publicKey.export({ format: 'jwk' });
-  const request = { method: 'POST', htu: 'https://gateway.example/api/crypto/encrypt', credential: randomBytes(32).toString('base64url'), body: randomBytes(256) };
-  const signingKey: KeyObject | { key: KeyObject; dsaEncoding: 'ieee-p1363' } =
-    alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey;
+  const request = {
+    method: 'POST',
+    htu: 'https://gateway.example/api/crypto/encrypt',
+    credential: randomBytes(32).toString('base64url'),
+    body: randomBytes(256),
+  };
+  const signingKey: KeyObject | { key: KeyObject; dsaEncoding: 'ieee-p1363' } = alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey;
   const bound = { htm: request.method, htu: request.htu, iat: NOW / 1000, ath: sha256(request.credential), bth: sha256(request.body) };
   const proofs = Array.from({ length: DISTINCT_PROOFS }, () => {
     const claims = { jti: randomBytes(16).toString('base64url'), ...bound };

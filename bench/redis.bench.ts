@@ -57,7 +57,10 @@ async function scaleOutRows(redis: RedisServer, auditUrl: string | undefined): P
   const target = (gw: GatewayProcess, name: string, connections: number) => ({ name, url: `${gw.url}/api/session`, headers, connections });
   await Promise.all([a, b].map((gw) => measure({ ...target(gw, 'warm-up', CONNECTIONS), durationSeconds: 1 })));
   const one = await measure(target(a, `one gateway, ${2 * CONNECTIONS} connections`, 2 * CONNECTIONS));
-  const [onA, onB] = await Promise.all([measure(target(a, `  gateway A, ${CONNECTIONS} connections`, CONNECTIONS)), measure(target(b, `  gateway B, ${CONNECTIONS} connections`, CONNECTIONS))]);
+  const [onA, onB] = await Promise.all([
+    measure(target(a, `  gateway A, ${CONNECTIONS} connections`, CONNECTIONS)),
+    measure(target(b, `  gateway B, ${CONNECTIONS} connections`, CONNECTIONS)),
+  ]);
   const both: BenchResult = {
     name: 'two gateways at once, total',
     requestsPerSecond: onA.requestsPerSecond + onB.requestsPerSecond,

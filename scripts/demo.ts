@@ -13,7 +13,12 @@ Serves the browser client's demo page on http://127.0.0.1:<port>/ (default 5173)
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { gateway: { type: 'string' }, port: { type: 'string', default: '5173' }, 'gateway-port': { type: 'string', default: '8787' }, help: { type: 'boolean' } },
+    options: {
+      gateway: { type: 'string' },
+      port: { type: 'string', default: '5173' },
+      'gateway-port': { type: 'string', default: '8787' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     process.stdout.write(USAGE);

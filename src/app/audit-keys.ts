@@ -50,7 +50,10 @@ function newSigningPem(): string {
 /** A value kept in `dir/name`: read when there, else generated and written 0600 (with a warning). */
 function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, warnAs?: string): string {
   if (dir === undefined) {
-    if (warnAs !== undefined) logger.warn(`audit ${warnAs} generated for this process only: its chain cannot be verified after a restart`, { set: 'TE_GATEWAY_DATA_DIR or the key itself' });
+    if (warnAs !== undefined)
+      logger.warn(`audit ${warnAs} generated for this process only: its chain cannot be verified after a restart`, {
+        set: 'TE_GATEWAY_DATA_DIR or the key itself',
+      });
     return generate();
   }
   const path = join(dir, name);
@@ -59,7 +62,8 @@ function kept(dir: string | undefined, name: string, generate: () => string, log
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const value = generate();
     writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
-    if (warnAs !== undefined) logger.warn(`audit ${warnAs} generated`, { file: path, advice: 'keep a copy away from the audit database: verification needs it' });
+    if (warnAs !== undefined)
+      logger.warn(`audit ${warnAs} generated`, { file: path, advice: 'keep a copy away from the audit database: verification needs it' });
     return value;
   } catch (error) {
     throw new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -90,7 +90,10 @@ const auditLog = z.discriminatedUnion('kind', [
     kind: z.literal('postgres'),
     /** `postgres://user:password@host:port/database`; never logged. */
     url: z.string().regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL'),
-    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier').optional(),
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier')
+      .optional(),
     connectTimeoutMs: milliseconds.optional(),
     statementTimeoutMs: milliseconds.optional(),
   }),
@@ -104,7 +107,10 @@ const auditLog = z.discriminatedUnion('kind', [
  */
 const auditIntegrity = z.strictObject({
   /** Stable per gateway, distinct between gateways sharing one store; default: kept in `dataDir`. */
-  writer: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected 1 to 64 of A-Z a-z 0-9 . _ -').optional(),
+  writer: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected 1 to 64 of A-Z a-z 0-9 . _ -')
+    .optional(),
   /** Base64 of 32 bytes; never logged. */
   key: z.string().refine(isSessionKey, 'expected base64 of 32 bytes').optional(),
   /** PEM (PKCS#8) of the Ed25519 private key signing checkpoints; never logged. */
@@ -177,7 +183,15 @@ export function parseGatewayConfig(input: GatewayConfigInput): GatewayConfig {
 export function isHttpsOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return url.protocol === 'https:' && url.hostname !== '' && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  return (
+    url.protocol === 'https:' &&
+    url.hostname !== '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  );
 }
 
 /** A Redis URL ioredis can dial: `redis:` or `rediss:` with a host. */

@@ -137,10 +137,18 @@ export function buildContainer(config: GatewayConfig, keyServer: KeyServer, over
   bindFactory(
     container,
     AUDIT_TRAIL,
-    (ctx) =>
-      new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
+    (ctx) => new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
   );
-  bindFactory(container, AUDIT_USE_CASES, (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER), ...(overrides.auditVerifyKeys ? { verifyKeys: overrides.auditVerifyKeys } : {}) }));
+  bindFactory(
+    container,
+    AUDIT_USE_CASES,
+    (ctx) =>
+      new AuditUseCases({
+        log: resolve(ctx, AUDIT_LOG),
+        keyServer: resolve(ctx, KEY_SERVER),
+        ...(overrides.auditVerifyKeys ? { verifyKeys: overrides.auditVerifyKeys } : {}),
+      }),
+  );
   return container;
 }
 
@@ -189,4 +197,5 @@ export function resolveServices(container: Container): GatewayServices {
     proofs: resolve(container, PROOF_CHECKER),
     auditTrail: resolve(container, AUDIT_TRAIL),
     audit: resolve(container, AUDIT_USE_CASES),
-  };}
+  };
+}

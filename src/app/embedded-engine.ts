@@ -3,11 +3,7 @@ import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
 import { MemoryEngineStore } from '../keyserver/engine/memory-engine-store.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
-import {
-  certificateFingerprint,
-  createIdentityCertificate,
-  type IdentityCertificate,
-} from '../keyserver/identity/identity-certificate.js';
+import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
 import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
@@ -27,11 +23,7 @@ export interface EmbeddedKeyServerSetup {
  * Starts the in-process key-server engine: its identity certificate (kept in the data directory when
  * there is one), its principals from the seed, and the bootstrap `admin`.
  */
-export async function startEmbeddedKeyServer(
-  config: EmbeddedKeyServerConfig,
-  clock: Clock,
-  random: Random,
-): Promise<EmbeddedKeyServerSetup> {
+export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, clock: Clock, random: Random): Promise<EmbeddedKeyServerSetup> {
   const identity = await loadIdentity(config.dataDir);
   const engine = new KeyServerEngine({
     store: new MemoryEngineStore(),

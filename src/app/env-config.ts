@@ -51,9 +51,14 @@ function auditIntegrityFromEnv(env: Env, dataDir: string | undefined): NonNullab
   const key = inline ?? (keyFile === undefined ? undefined : readText(keyFile, setting).trim());
   if (key !== undefined && !isSessionKey(key)) throw new ConfigError(`${setting}: expected base64 of 32 bytes (e.g. \`openssl rand -base64 32\`)`);
   const signingFile = nonEmpty(env.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE);
-  const trusted = nonEmpty(env.TE_GATEWAY_AUDIT_TRUSTED_KEYS)?.split(',').map((path) => path.trim()).filter((path) => path !== '') ?? [];
+  const trusted =
+    nonEmpty(env.TE_GATEWAY_AUDIT_TRUSTED_KEYS)
+      ?.split(',')
+      .map((path) => path.trim())
+      .filter((path) => path !== '') ?? [];
   const writer = nonEmpty(env.TE_GATEWAY_AUDIT_WRITER);
-  if (writer !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(writer)) throw new ConfigError(`TE_GATEWAY_AUDIT_WRITER: expected 1 to 64 of A-Z a-z 0-9 . _ -, got "${writer}"`);
+  if (writer !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(writer))
+    throw new ConfigError(`TE_GATEWAY_AUDIT_WRITER: expected 1 to 64 of A-Z a-z 0-9 . _ -, got "${writer}"`);
   const every = integer(env, 'TE_GATEWAY_AUDIT_CHECKPOINT_EVERY', 1, 1_000_000);
   const seconds = integer(env, 'TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS', 1, 86_400);
   return {

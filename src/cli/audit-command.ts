@@ -112,7 +112,8 @@ async function read(values: Options, env: Env, dataDir: string, range: AuditChai
 function macKeyOf(values: Options, env: Env, dataDir: string): Buffer | undefined {
   const file = (values['key-file'] as string | undefined) ?? nonEmpty(env.TE_GATEWAY_AUDIT_KEY_FILE);
   const inData = join(dataDir, AUDIT_FILES.macKey);
-  const text = file !== undefined ? readFileSync(file, 'utf8') : (nonEmpty(env.TE_GATEWAY_AUDIT_KEY) ?? (existsSync(inData) ? readFileSync(inData, 'utf8') : undefined));
+  const text =
+    file !== undefined ? readFileSync(file, 'utf8') : (nonEmpty(env.TE_GATEWAY_AUDIT_KEY) ?? (existsSync(inData) ? readFileSync(inData, 'utf8') : undefined));
   if (text === undefined) return undefined;
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) throw new UsageError('the MAC key is not base64 of 32 bytes');

@@ -13,6 +13,19 @@ export { fingerprint } from './web-crypto.js';
 export { fromBase64, fromUtf8, toBase64, toBase64url } from './base64.js';
 export type { TransportOptions } from './transport.js';
 export type {
-  AclEntry, AclView, Data, ExportedKey, HealthView, Identity, KeyLength, KeyView, ListView, MacView, NewKeyRequest, Right, Sealed,
-  SessionListItem, SessionView,
+  AclEntry,
+  AclView,
+  Data,
+  ExportedKey,
+  HealthView,
+  Identity,
+  KeyLength,
+  KeyView,
+  ListView,
+  MacView,
+  NewKeyRequest,
+  Right,
+  Sealed,
+  SessionListItem,
+  SessionView,
 } from './api-types.js';

@@ -1,6 +1,17 @@
 import { base64ToBase64url, fromBase64, toBase64, utf8, type Bytes } from './base64.js';
 import type {
-  AclEntry, AclView, Data, ExportedKey, KeyView, ListView, MacView, NewKeyRequest, Right, Sealed, SessionListItem, SessionView,
+  AclEntry,
+  AclView,
+  Data,
+  ExportedKey,
+  KeyView,
+  ListView,
+  MacView,
+  NewKeyRequest,
+  Right,
+  Sealed,
+  SessionListItem,
+  SessionView,
 } from './api-types.js';
 import { ExportKey, type WrappedKey } from './export-key.js';
 import { ProofKey } from './proof-key.js';
@@ -113,7 +124,9 @@ export class KeygateSession {
   async exportKey(ttag: string): Promise<ExportedKey> {
     const exportKey = await ExportKey.generate();
     const reply = await this.#call<{ wrapped: WrappedKey; algo: string; keyLen: ExportedKey['keyLen'] }>({
-      method: 'POST', path: `${keyPath(ttag)}/export`, body: { clientPubKey: exportKey.publicKey },
+      method: 'POST',
+      path: `${keyPath(ttag)}/export`,
+      body: { clientPubKey: exportKey.publicKey },
     });
     const key = await exportKey.unwrap(reply.wrapped);
     if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
@@ -131,7 +144,9 @@ export class KeygateSession {
   async decrypt(ttag: string, sealed: Sealed, aad?: Data): Promise<Bytes> {
     const { ciphertext, iv, authTag } = sealed;
     const reply = await this.#call<{ plaintext: string }>({
-      method: 'POST', path: '/api/crypto/decrypt', body: { ttag, ciphertext, iv, authTag, ...optionalAad(aad) },
+      method: 'POST',
+      path: '/api/crypto/decrypt',
+      body: { ttag, ciphertext, iv, authTag, ...optionalAad(aad) },
     });
     return fromBase64(reply.plaintext);
   }

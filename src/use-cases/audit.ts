@@ -95,7 +95,15 @@ export class AuditTrail {
     let failure: unknown;
     try {
       if (!begun) {
-        const skeleton: AuditRecord = { id, at, requestId, operation, outcome: 'pending', status: PENDING_STATUS, ...defined({ clientAddress: subject.clientAddress }) };
+        const skeleton: AuditRecord = {
+          id,
+          at,
+          requestId,
+          operation,
+          outcome: 'pending',
+          status: PENDING_STATUS,
+          ...defined({ clientAddress: subject.clientAddress }),
+        };
         return await this.#deps.log.append(completeRecord(skeleton, completion));
       }
       if (await this.#deps.log.complete(id, completion)) return;

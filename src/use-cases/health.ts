@@ -34,7 +34,10 @@ export class HealthUseCases {
     const [keyServer, auditStore, sessions] = await Promise.all([
       state(this.#keyServer.ping()),
       state(this.#auditLog.ping()),
-      this.#store.count().then((n) => n, () => -1),
+      this.#store.count().then(
+        (n) => n,
+        () => -1,
+      ),
     ]);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
     return {
@@ -48,5 +51,8 @@ export class HealthUseCases {
 }
 
 function state(check: Promise<void>): Promise<CheckState> {
-  return check.then(() => 'ok' as const, () => 'unavailable' as const);
+  return check.then(
+    () => 'ok' as const,
+    () => 'unavailable' as const,
+  );
 }

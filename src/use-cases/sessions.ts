@@ -72,7 +72,10 @@ export class SessionUseCases {
    * A session narrowed to listed keys and rights, minutes long, bound at mint to `senderKey`
    * (operation 4). The key server narrows the token itself, so the scope holds even there.
    */
-  async mintScoped(caller: Caller, request: { objects: readonly string[]; rights?: readonly Right[] | undefined; senderKey: unknown; ttlSeconds: number }): Promise<MintedSession> {
+  async mintScoped(
+    caller: Caller,
+    request: { objects: readonly string[]; rights?: readonly Right[] | undefined; senderKey: unknown; ttlSeconds: number },
+  ): Promise<MintedSession> {
     const senderKey = parseSenderKey(request.senderKey, { allowRsa: false, field: 'senderKey' });
     const ttlMs = request.ttlSeconds * 1000;
     const minted = await withConnection(this.#deps.keyServer, caller, (connection) =>

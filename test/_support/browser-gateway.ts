@@ -33,7 +33,10 @@ export interface BrowserGateway {
  */
 export async function startBrowserGateway(corsOrigins: readonly string[]): Promise<BrowserGateway> {
   const logger = new MemoryLogger();
-  const gateway = await createGateway({ corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } }, { logger });
+  const gateway = await createGateway(
+    { corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } },
+    { logger },
+  );
   const seen: SeenRequest[] = [];
   const handle = gateway.app.callback();
   const server = createServer((req, res) => {

@@ -59,8 +59,7 @@ export async function createLeaf(
 export function signChallenge(certificate: TestCertificate, challenge: string): string {
   const data = Buffer.from(challenge, 'base64url');
   const key = certificate.privateKey;
-  const signature =
-    key.asymmetricKeyType === 'rsa' ? sign('sha256', data, key) : sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+  const signature = key.asymmetricKeyType === 'rsa' ? sign('sha256', data, key) : sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
   return signature.toString('base64url');
 }
 

@@ -80,7 +80,11 @@ type AnyMethod = (...args: unknown[]) => Promise<unknown>;
 type LooseFault = { drop: (inner: KeyServerConnection, ...args: unknown[]) => Promise<unknown>; alter?: LooseFault['drop'] };
 
 function isDropped(faults: Faults, name: string): boolean {
-  return (faults.dropWrites ?? []).includes(name as WriteOperation) || (name === 'grant' && faults.dropGrants === true) || (name === 'revoke' && faults.dropRevokes === true);
+  return (
+    (faults.dropWrites ?? []).includes(name as WriteOperation) ||
+    (name === 'grant' && faults.dropGrants === true) ||
+    (name === 'revoke' && faults.dropRevokes === true)
+  );
 }
 
 function isAltered(faults: Faults, name: string): boolean {
@@ -93,19 +97,21 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: str
     const method = (inner as unknown as Record<string, AnyMethod>)[name]!;
     return (...args) => method.apply(inner, args);
   };
-  const wrap = (name: string): AnyMethod => async (...args) => {
-    if (name === 'close') return real(name)(...args);
-    calls.push(name);
-    if (name === 'signOut') return real(name)(...args);
-    if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
-    if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
-    const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
-    if (write && isDropped(faults, name)) return write.drop(inner, ...args);
-    if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
-    if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
-    if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
-    return real(name)(...args);
-  };
+  const wrap =
+    (name: string): AnyMethod =>
+    async (...args) => {
+      if (name === 'close') return real(name)(...args);
+      calls.push(name);
+      if (name === 'signOut') return real(name)(...args);
+      if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
+      if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
+      const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
+      if (write && isDropped(faults, name)) return write.drop(inner, ...args);
+      if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
+      if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
+      if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
+      return real(name)(...args);
+    };
   return new Proxy(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;

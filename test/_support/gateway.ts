@@ -35,14 +35,18 @@ export interface TestGateway {
   /** Signs in and answers the session id. */
   login(user: keyof typeof PASSWORDS): Promise<string>;
   /** A request of a bound session: the proof is minted for it (method, URL, credential, body). */
-  bound(signer: ProofSigner, method: string, path: string, credential: { bearer: string } | { xSession: string }, body?: unknown, spec?: ProofSpec): Promise<Reply>;
+  bound(
+    signer: ProofSigner,
+    method: string,
+    path: string,
+    credential: { bearer: string } | { xSession: string },
+    body?: unknown,
+    spec?: ProofSpec,
+  ): Promise<Reply>;
   close(): Promise<void>;
 }
 
-export async function startGateway(
-  config: GatewayConfigInput = {},
-  overrides: GatewayOverrides = {},
-): Promise<TestGateway> {
+export async function startGateway(config: GatewayConfigInput = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
   const clock = new ManualClock(Date.now());
   const logger = new MemoryLogger();
   const gateway = await createGateway(

@@ -13,7 +13,9 @@ export class SeededRandom implements Random {
   bytes(length: number): Uint8Array {
     const out = Buffer.alloc(length);
     for (let offset = 0; offset < length; offset += 32) {
-      const block = createHash('sha256').update(`${this.#seed}:${this.#counter++}`).digest();
+      const block = createHash('sha256')
+        .update(`${this.#seed}:${this.#counter++}`)
+        .digest();
       block.copy(out, offset, 0, Math.min(32, length - offset));
     }
     return out;

@@ -29,7 +29,15 @@ export const WRITE_FAULTS = {
     drop: async (inner, ttag) => ({ ...(await inner.readKey(ttag)), state: 'expired' as const }),
   } satisfies WriteFault<'expireKey'>,
   createPrincipal: {
-    drop: async (_inner, input) => ({ name: input.name, kind: input.kind, systemId: 0, principalId: '0000000000000000', disabled: false, roles: [...(input.roles ?? [])], createdAt: new Date().toISOString() }),
+    drop: async (_inner, input) => ({
+      name: input.name,
+      kind: input.kind,
+      systemId: 0,
+      principalId: '0000000000000000',
+      disabled: false,
+      roles: [...(input.roles ?? [])],
+      createdAt: new Date().toISOString(),
+    }),
     alter: (inner, input) => inner.createPrincipal({ ...input, displayName: `${input.displayName ?? input.name} (altered)` }),
   } satisfies WriteFault<'createPrincipal'>,
   updatePrincipal: {

@@ -52,7 +52,9 @@ test('a bad audit setting stops the boot with one line naming it, never echoing 
   const rsa = join(mkdtempSync(join(tmpdir(), 'keygate-audit-env-')), 'rsa.pem');
   writeFileSync(rsa, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
   const config = configFromEnv({ TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: rsa });
-  t.throws(() => loadAuditIntegrity(config.auditIntegrity, new MemoryLogger(), () => 0), { message: /^TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: expected an Ed25519/ });
+  t.throws(() => loadAuditIntegrity(config.auditIntegrity, new MemoryLogger(), () => 0), {
+    message: /^TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: expected an Ed25519/,
+  });
 });
 
 test('absent keys are generated into the data directory (0600) with a warning, kept across restarts, and the public key logged', (t) => {

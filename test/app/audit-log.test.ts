@@ -79,7 +79,11 @@ test('the CLI keeps the audit log in ./data/audit.db by default', async (t) => {
   const config = configFromEnv({ TE_GATEWAY_AUDIT_URL: postgres.url!, TE_KEYSERVER_ADMIN_PASSWORD: 'pg-admin-password' });
   const gateway = await createGateway(config, { logger: new MemoryLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'admin', password: 'pg-admin-password' }) });
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password: 'pg-admin-password' }),
+  });
   t.is(login.status, 200);
   const requestId = login.headers.get('x-request-id');
   await gateway.close();

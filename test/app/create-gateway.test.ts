@@ -5,10 +5,7 @@ import { createGateway } from '../../src/app/create-gateway.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 
 test('an embedding service mounts app.callback() on its own server', async (t) => {
-  const gateway = await createGateway(
-    { keyServer: { kind: 'embedded', adminPassword: 'embedded-admin' } },
-    { logger: new MemoryLogger() },
-  );
+  const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: 'embedded-admin' } }, { logger: new MemoryLogger() });
   const server = createServer(gateway.app.callback());
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -11,7 +11,12 @@ test.after.always(killAllGateways);
 const ADMIN_PASSWORD = 'admin-password-0';
 
 function embeddedEnv(): Record<string, string> {
-  return { TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-serve-')), TE_KEYSERVER_ADMIN_PASSWORD: ADMIN_PASSWORD, TE_KEYSERVER_SEED: '', TE_GATEWAY_LOG_LEVEL: 'info' };
+  return {
+    TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-serve-')),
+    TE_KEYSERVER_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    TE_KEYSERVER_SEED: '',
+    TE_GATEWAY_LOG_LEVEL: 'info',
+  };
 }
 
 /** A raw HTTP/1.1 client connection whose received bytes the test can wait on. */

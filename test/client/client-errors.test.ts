@@ -10,7 +10,10 @@ test('a 401 with reauth is a ReauthRequiredError, which is a KeygateApiError', (
 });
 
 test('a 401 without reauth, or with reauth false, is an ordinary KeygateApiError', (t) => {
-  for (const body of [{ code: 'SESSION_UNKNOWN', detail: 'no such session' }, { code: 'PROOF_REPLAYED', detail: 'jti seen', reauth: false }]) {
+  for (const body of [
+    { code: 'SESSION_UNKNOWN', detail: 'no such session' },
+    { code: 'PROOF_REPLAYED', detail: 'jti seen', reauth: false },
+  ]) {
     const error = apiErrorFrom(401, body, new Headers());
     t.false(error instanceof ReauthRequiredError, body.code);
     t.is(error.name, 'KeygateApiError');

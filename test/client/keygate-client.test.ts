@@ -55,7 +55,12 @@ test('a scoped session is bound to the client key, and its proofs are accepted o
   // Without its proof key the same session is refused: the constraint belongs to the session.
   const stolen = await t.throwsAsync(clientOf(gw).resume(scoped.sessionId).inspect(), { instanceOf: KeygateApiError });
   t.is(stolen?.code, 'PROOF_MISSING');
-  const otherKey = await t.throwsAsync(clientOf(gw).resume(scoped.sessionId, await ProofKey.generate()).inspect(), { instanceOf: KeygateApiError });
+  const otherKey = await t.throwsAsync(
+    clientOf(gw)
+      .resume(scoped.sessionId, await ProofKey.generate())
+      .inspect(),
+    { instanceOf: KeygateApiError },
+  );
   t.is(otherKey?.code, 'PROOF_KEY_MISMATCH');
   await gw.close();
 });

@@ -64,7 +64,7 @@ test('the signature is ES256 (64-byte r||s) over the segments as sent, and verif
   t.false(verify('sha256', signingInput, { key: publicKey, dsaEncoding: 'ieee-p1363' }, tampered));
 });
 
-test("the proof key is non-extractable and its jkt is the RFC 7638 thumbprint of the jwk", async (t) => {
+test('the proof key is non-extractable and its jkt is the RFC 7638 thumbprint of the jwk', async (t) => {
   const key = await ProofKey.generate();
   t.false(key.extractable);
   t.is(key.jkt, await calculateJwkThumbprint(key.publicJwk));

@@ -35,13 +35,21 @@ test('an edited entry is found by its MAC; without the key, by the checkpoint th
   const { entries, checkpoints } = await history();
   const edited = entries.map((e) => (e.seq === 3 ? { ...e, principal: 'mallory' } : e));
   t.like(verify(edited, checkpoints).firstBreak, { seq: 3, kind: 'edited', id: entries[2]!.id });
-  const recomputed = entries.map((e) => (e.seq === 8 ? { ...e, principal: 'mallory', mac: 'ee'.repeat(32) } : e.seq === 9 ? { ...e, prev: 'ee'.repeat(32) } : e));
+  const recomputed = entries.map((e) =>
+    e.seq === 8 ? { ...e, principal: 'mallory', mac: 'ee'.repeat(32) } : e.seq === 9 ? { ...e, prev: 'ee'.repeat(32) } : e,
+  );
   t.like(verify(recomputed, checkpoints, false).firstBreak, { seq: 8, kind: 'edited' });
 });
 
 test('deleted, inserted and reordered entries are told apart by what their neighbours link to', async (t) => {
   const { entries, checkpoints } = await history();
-  t.like(verify(entries.filter((e) => e.seq !== 5), checkpoints).firstBreak, { seq: 6, kind: 'deleted' });
+  t.like(
+    verify(
+      entries.filter((e) => e.seq !== 5),
+      checkpoints,
+    ).firstBreak,
+    { seq: 6, kind: 'deleted' },
+  );
   const renumbered = entries.filter((e) => e.seq !== 5).map((e) => (e.seq > 5 ? { ...e, seq: e.seq - 1 } : e));
   t.like(verify(renumbered, checkpoints, false).firstBreak, { seq: 5, kind: 'deleted' });
   const forged: ChainedAuditEntry = { ...entries[4]!, id: 'f'.repeat(32), mac: 'ab'.repeat(32) };
@@ -56,7 +64,13 @@ test('deleted, inserted and reordered entries are told apart by what their neigh
 
 test('a chain cut after a checkpoint is truncated; a checkpoint not signed by a trusted key is forged', async (t) => {
   const { entries, checkpoints } = await history();
-  t.like(verify(entries.filter((e) => e.seq <= 6), checkpoints).firstBreak, { writer: 'w1', seq: 8, kind: 'truncated' });
+  t.like(
+    verify(
+      entries.filter((e) => e.seq <= 6),
+      checkpoints,
+    ).firstBreak,
+    { writer: 'w1', seq: 8, kind: 'truncated' },
+  );
   t.like(verify([], checkpoints).firstBreak, { writer: 'w1', kind: 'truncated' });
   const altered = checkpoints.map((c) => (c.seq === 8 ? { ...c, mac: entries[6]!.mac } : c));
   t.like(verify(entries, altered).firstBreak, { seq: 8, kind: 'forged-checkpoint' });

@@ -9,14 +9,7 @@ import {
   type AuditOutcome,
   type AuditRecord,
 } from '../../src/domain/audit/audit.js';
-import {
-  compareNewestFirst,
-  decodeAuditCursor,
-  encodeAuditCursor,
-  matchesAuditQuery,
-  pageOf,
-  resolveAuditQuery,
-} from '../../src/domain/audit/audit-query.js';
+import { compareNewestFirst, decodeAuditCursor, encodeAuditCursor, matchesAuditQuery, pageOf, resolveAuditQuery } from '../../src/domain/audit/audit-query.js';
 import { AuditUnavailableError } from '../../src/domain/audit/audit.errors.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
@@ -24,9 +17,19 @@ const random = new SeededRandom('audit');
 const id = () => newAuditId(random);
 
 const outcomes: [number, AuditOutcome][] = [
-  [200, 'ok'], [201, 'ok'], [204, 'ok'], [299, 'ok'],
-  [401, 'denied'], [403, 'denied'],
-  [301, 'error'], [400, 'error'], [404, 'error'], [409, 'error'], [500, 'error'], [502, 'error'], [503, 'error'],
+  [200, 'ok'],
+  [201, 'ok'],
+  [204, 'ok'],
+  [299, 'ok'],
+  [401, 'denied'],
+  [403, 'denied'],
+  [301, 'error'],
+  [400, 'error'],
+  [404, 'error'],
+  [409, 'error'],
+  [500, 'error'],
+  [502, 'error'],
+  [503, 'error'],
 ];
 for (const [status, outcome] of outcomes) {
   test(`status ${status} is outcome ${outcome}`, (t) => {
@@ -92,7 +95,12 @@ test('a query defaults to 100 records and refuses limits outside 1..500 and inve
 
 test('newest first orders by time, then by id, both descending', (t) => {
   const [low, high] = [id(), id()].sort();
-  const positions = [{ at: 1, id: low! }, { at: 2, id: low! }, { at: 1, id: high! }, { at: 2, id: high! }];
+  const positions = [
+    { at: 1, id: low! },
+    { at: 2, id: low! },
+    { at: 1, id: high! },
+    { at: 2, id: high! },
+  ];
   t.deepEqual([...positions].sort(compareNewestFirst), [positions[3], positions[1], positions[2], positions[0]]);
 });
 

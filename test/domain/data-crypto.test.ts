@@ -16,7 +16,10 @@ for (const keyLen of [16, 24, 32] as const) {
 }
 
 test('the algorithm name follows the key length', (t) => {
-  t.deepEqual([16, 24, 32].map((n) => gcmAlgFor(n as 16 | 24 | 32)), ['A128GCM', 'A192GCM', 'A256GCM']);
+  t.deepEqual(
+    [16, 24, 32].map((n) => gcmAlgFor(n as 16 | 24 | 32)),
+    ['A128GCM', 'A192GCM', 'A256GCM'],
+  );
 });
 
 const tamperings: [string, (sealed: { ciphertext: Buffer; authTag: Buffer }) => [Buffer, { ciphertext: Buffer; authTag: Buffer }, Buffer | undefined]][] = [

@@ -99,16 +99,23 @@ if (launched.browser === undefined) {
     await page.screenshot({ path: `${RESULTS}demo.png`, fullPage: true });
 
     const fromPage = s.gw.seen.filter((r) => r.origin === s.allowedOrigin);
-    t.true(fromPage.some((r) => r.method === 'OPTIONS' && r.path === '/api/session' && r.status === 204), 'a real preflight before the JSON login');
-    t.true(fromPage.some((r) => r.method === 'OPTIONS' && r.path === '/api/crypto/encrypt'), 'a real preflight before a bound request');
+    t.true(
+      fromPage.some((r) => r.method === 'OPTIONS' && r.path === '/api/session' && r.status === 204),
+      'a real preflight before the JSON login',
+    );
+    t.true(
+      fromPage.some((r) => r.method === 'OPTIONS' && r.path === '/api/crypto/encrypt'),
+      'a real preflight before a bound request',
+    );
     const bound = fromPage.filter((r) => r.method !== 'OPTIONS' && r.hasProof);
-    t.deepEqual(bound.map((r) => `${r.method} ${r.path.replace(/keys\/[^/]+/, 'keys/{ttag}')} ${r.status}`), [
-      'POST /api/keys/{ttag}/export 200',
-      'POST /api/crypto/encrypt 200',
-      'POST /api/crypto/decrypt 200',
-      'DELETE /api/session 204',
-    ]);
-    t.false(s.gw.seen.some((r) => r.hasCookie), 'no request carried a cookie');
+    t.deepEqual(
+      bound.map((r) => `${r.method} ${r.path.replace(/keys\/[^/]+/, 'keys/{ttag}')} ${r.status}`),
+      ['POST /api/keys/{ttag}/export 200', 'POST /api/crypto/encrypt 200', 'POST /api/crypto/decrypt 200', 'DELETE /api/session 204'],
+    );
+    t.false(
+      s.gw.seen.some((r) => r.hasCookie),
+      'no request carried a cookie',
+    );
     await page.context().close();
     await Promise.all([s.gw.close(), s.demo.close()]);
   });
@@ -158,9 +165,18 @@ if (launched.browser === undefined) {
     }, s.gw.url);
     t.is(direct, 'TypeError', 'even a simple GET is unreadable cross-origin');
     const fromPage = s.gw.seen.filter((r) => r.origin === s.refusedOrigin);
-    t.true(fromPage.some((r) => r.method === 'OPTIONS' && r.path === '/api/session'), 'the preflight reached the gateway');
-    t.false(fromPage.some((r) => r.method === 'POST'), 'the browser never sent the login itself');
-    t.true(s.gw.logger.lines.some((line) => line.level === 'warn' && line.fields.origin === s.refusedOrigin), 'refused origin logged');
+    t.true(
+      fromPage.some((r) => r.method === 'OPTIONS' && r.path === '/api/session'),
+      'the preflight reached the gateway',
+    );
+    t.false(
+      fromPage.some((r) => r.method === 'POST'),
+      'the browser never sent the login itself',
+    );
+    t.true(
+      s.gw.logger.lines.some((line) => line.level === 'warn' && line.fields.origin === s.refusedOrigin),
+      'refused origin logged',
+    );
     await page.context().close();
     await Promise.all([s.gw.close(), s.demo.close()]);
   });

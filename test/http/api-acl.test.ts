@@ -12,7 +12,10 @@ test('GET /api/keys/{ttag}/acl answers the owner and the entries by principal na
   await alice.put(`${path}/ops`, { rights: ['mac'] });
   const reply = await alice.get(path);
   t.is(reply.status, 200);
-  t.deepEqual(reply.body.items, [{ principal: 'bob', rights: ['read', 'decrypt'] }, { principal: 'ops', rights: ['mac'] }]);
+  t.deepEqual(reply.body.items, [
+    { principal: 'bob', rights: ['read', 'decrypt'] },
+    { principal: 'ops', rights: ['mac'] },
+  ]);
   t.regex(reply.body.owner.principalId, /^[0-9a-f]{16}$/);
   await gw.close();
 });

@@ -26,7 +26,12 @@ test('a password login on /api/session names the principal tried, the session mi
   t.like(record, { operation: 'session.password', outcome: 'ok', principal: 'alice', clientAddress: '127.0.0.1' });
   t.regex(record?.sessionRef ?? '', /^[A-Za-z0-9_-]{6,}$/);
   const failed = await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'wrong-password' } });
-  t.like(await recordOf(log, failed.headers.get('x-request-id')), { operation: 'session.password', outcome: 'denied', principal: 'alice', clientAddress: '127.0.0.1' });
+  t.like(await recordOf(log, failed.headers.get('x-request-id')), {
+    operation: 'session.password',
+    outcome: 'denied',
+    principal: 'alice',
+    clientAddress: '127.0.0.1',
+  });
 });
 
 test('every record carries the socket address, never a forwarded one', async (t) => {
@@ -46,7 +51,9 @@ async function boundService(gw: TestGateway) {
   await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'svc', pem: leaf.pem } });
   await gw.call('PUT', '/api/principals/svc/sender-key', { headers: bearer(admin), body: { jwk: signer.publicJwk } });
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: leaf.pem } });
-  const login = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: signChallenge(leaf, challenge.body.challenge) } });
+  const login = await gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: signChallenge(leaf, challenge.body.challenge) },
+  });
   return { signer, login, session: login.body.sessionId as string };
 }
 
@@ -58,5 +65,10 @@ test('a certificate login names its principal; a delegated session names the ser
   const delegated = await gw.bound(signer, 'POST', '/api/session/delegated', { bearer: session }, { principal: 'alice' });
   t.is(delegated.status, 201);
   const used = await gw.bound(signer, 'GET', '/api/session', { bearer: delegated.body.sessionId });
-  t.like(await recordOf(log, used.headers.get('x-request-id')), { operation: 'session.read', principal: 'alice', actingFor: 'svc', clientAddress: '127.0.0.1' });
+  t.like(await recordOf(log, used.headers.get('x-request-id')), {
+    operation: 'session.read',
+    principal: 'alice',
+    actingFor: 'svc',
+    clientAddress: '127.0.0.1',
+  });
 });

@@ -30,7 +30,10 @@ test('GET /api/audit answers whole pages newest first with ISO times; next leads
   const first = await api.get('/api/audit?limit=2&to=2026-03-01T12:00:00Z', admin);
   t.is(first.status, 200);
   t.is(first.body.complete, true);
-  t.deepEqual(first.body.items, [stored[2], stored[1]].map((r) => ({ ...r, at: new Date(r.at).toISOString() })));
+  t.deepEqual(
+    first.body.items,
+    [stored[2], stored[1]].map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+  );
   const second = await api.get(`/api/audit?limit=2&to=2026-03-01T12:00:00Z&cursor=${first.body.next}`, admin);
   t.deepEqual(second.body, { items: [{ ...stored[0], at: new Date(stored[0]!.at).toISOString() }], complete: true });
   await api.close();
@@ -38,7 +41,11 @@ test('GET /api/audit answers whole pages newest first with ISO times; next leads
 
 test('GET /api/audit filters by time with offsets, principal, operation and outcome', async (t) => {
   const api = await startAuditApi();
-  for (const r of [record(T0 - 3000, { principal: 'bob' }), record(T0 - 2000, { outcome: 'denied', status: 401 }), record(T0 - 1000, { operation: 'keys.grant' })]) {
+  for (const r of [
+    record(T0 - 3000, { principal: 'bob' }),
+    record(T0 - 2000, { outcome: 'denied', status: 401 }),
+    record(T0 - 1000, { operation: 'keys.grant' }),
+  ]) {
     await api.log.append(r);
   }
   const admin = await api.bearer('admin');
@@ -83,9 +90,9 @@ test('GET /api/audit/{id} answers the record, 404 for an unknown id; both need a
   t.deepEqual((await api.get(`/api/audit/${stored.id}`, admin)).body, { ...stored, at: new Date(T0).toISOString() });
   t.is((await api.get(`/api/audit/${'e'.repeat(32)}`, admin)).status, 404);
   const alice = await api.bearer('alice');
-  t.like((await api.get(`/api/audit/${stored.id}`, alice)), { status: 403, body: { code: 'ROLE_DENIED' } });
-  t.like((await api.get('/api/audit', alice)), { status: 403, body: { code: 'ROLE_DENIED' } });
-  t.like((await api.get('/api/audit')), { status: 401, body: { code: 'SESSION_REQUIRED' } });
+  t.like(await api.get(`/api/audit/${stored.id}`, alice), { status: 403, body: { code: 'ROLE_DENIED' } });
+  t.like(await api.get('/api/audit', alice), { status: 403, body: { code: 'ROLE_DENIED' } });
+  t.like(await api.get('/api/audit'), { status: 401, body: { code: 'SESSION_REQUIRED' } });
   await api.close();
 });
 

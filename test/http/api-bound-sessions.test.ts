@@ -128,7 +128,11 @@ test('behind a proxy, htu is checked against TE_GATEWAY_PUBLIC_ORIGIN', async (t
   const local = await gw.bound(signer, 'GET', '/api/session', { bearer: session });
   t.is(local.status, 401);
   t.is(local.body.code, 'PROOF_BINDING_MISMATCH');
-  const proof = buildProof(signer, { method: 'GET', htu: 'https://KEYS.example.com:443/api/session?x=1', credential: session, body: Buffer.alloc(0) }, gw.clock.now());
+  const proof = buildProof(
+    signer,
+    { method: 'GET', htu: 'https://KEYS.example.com:443/api/session?x=1', credential: session, body: Buffer.alloc(0) },
+    gw.clock.now(),
+  );
   t.is((await gw.call('GET', '/api/session', { headers: { ...bearer(session), DPoP: proof } })).status, 200);
   await gw.close();
 });
@@ -169,7 +173,10 @@ test('scoping to a key the minter cannot use is 403 ACL_DENIED', async (t) => {
   const bob = await gw.login('bob');
   const alice = await gw.login('alice');
   const ttag = await newKey(gw, bob);
-  const reply = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: (await makeSigner('ES256')).publicJwk } });
+  const reply = await gw.call('POST', '/api/session/scoped', {
+    headers: bearer(alice),
+    body: { objects: [ttag], senderKey: (await makeSigner('ES256')).publicJwk },
+  });
   t.is(reply.status, 403);
   t.is(reply.body.code, 'ACL_DENIED');
   await gw.close();
@@ -184,7 +191,9 @@ async function boundService(gw: TestGateway) {
   await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'svc', pem: leaf.pem } });
   await gw.call('PUT', '/api/principals/svc/sender-key', { headers: bearer(admin), body: { jwk: signer.publicJwk } });
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: leaf.pem } });
-  const login = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: signChallenge(leaf, challenge.body.challenge) } });
+  const login = await gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: signChallenge(leaf, challenge.body.challenge) },
+  });
   return { signer, login, session: login.body.sessionId as string, authority };
 }
 

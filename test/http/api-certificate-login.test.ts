@@ -65,7 +65,10 @@ test('a principal with a registered sender key gets a bound session carrying its
   const { gw, admin, enrolled } = await world();
   const jwk = enrolled.cert.publicKey;
   const exported = await (await import('node:crypto')).webcrypto.subtle.exportKey('jwk', await jwk.export());
-  const put = await gw.call('PUT', '/api/principals/carol/sender-key', { headers: bearer(admin), body: { jwk: { kty: exported.kty, n: exported.n, e: exported.e } } });
+  const put = await gw.call('PUT', '/api/principals/carol/sender-key', {
+    headers: bearer(admin),
+    body: { jwk: { kty: exported.kty, n: exported.n, e: exported.e } },
+  });
   t.is(put.status, 200);
   t.regex(put.body.jkt, /^[A-Za-z0-9_-]{43}$/);
   const reply = await certificateLogin(gw, enrolled);
@@ -76,7 +79,10 @@ test('a principal with a registered sender key gets a bound session carrying its
 
 const refused: [string, (w: World) => Promise<TestCertificate>][] = [
   ['an unenrolled leaf', async (w) => createLeaf(w.authority, 'stranger')],
-  ['an expired leaf', async (w) => createLeaf(w.authority, 'old', { notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) })],
+  [
+    'an expired leaf',
+    async (w) => createLeaf(w.authority, 'old', { notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }),
+  ],
   ['a leaf from another authority', async (w) => createLeaf(w.other, 'svc-leaf')],
 ];
 for (const [name, make] of refused) {
@@ -107,7 +113,9 @@ test('a challenge is refused after 60 s', async (t) => {
   const { gw, enrolled } = await world();
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: enrolled.pem } });
   gw.clock.advance(60_001);
-  const reply = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: signChallenge(enrolled, challenge.body.challenge) } });
+  const reply = await gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: signChallenge(enrolled, challenge.body.challenge) },
+  });
   t.is(reply.status, 401);
   await gw.close();
 });

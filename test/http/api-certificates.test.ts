@@ -46,8 +46,14 @@ test('GET /api/certificates lists the trusted authorities and the enrolled leave
 
 test('GET /api/certificates filters by subject and principal, and pages by id', async (t) => {
   const { gw, admin } = await world();
-  t.deepEqual((await admin.get('/api/certificates?subject=CAROL')).body.items.map((c: { subject: string }) => c.subject), ['CN=carol-leaf']);
-  t.deepEqual((await admin.get('/api/certificates?principal=carol')).body.items.map((c: { subject: string }) => c.subject), ['CN=carol-leaf']);
+  t.deepEqual(
+    (await admin.get('/api/certificates?subject=CAROL')).body.items.map((c: { subject: string }) => c.subject),
+    ['CN=carol-leaf'],
+  );
+  t.deepEqual(
+    (await admin.get('/api/certificates?principal=carol')).body.items.map((c: { subject: string }) => c.subject),
+    ['CN=carol-leaf'],
+  );
   t.deepEqual((await admin.get('/api/certificates?principal=bob')).body.items, []);
   const first = await admin.get('/api/certificates?limit=1');
   t.is(first.body.items.length, 1);
@@ -113,7 +119,10 @@ test('POST /api/certificates/verify: trusted with its chain, or untrusted with a
   t.like(untrusted.body, { trusted: false, reason: 'the certificate does not chain to a trusted authority' });
   t.is(untrusted.body.chain.length, 1);
   const expired = await createLeaf(authority, 'old', { notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() - DAY) });
-  t.like((await alice.post('/api/certificates/verify', { pem: expired.pem })).body, { trusted: false, reason: 'the certificate is outside its validity period' });
+  t.like((await alice.post('/api/certificates/verify', { pem: expired.pem })).body, {
+    trusted: false,
+    reason: 'the certificate is outside its validity period',
+  });
   await gw.close();
 });
 

@@ -6,7 +6,11 @@ import { startGateway } from '../_support/gateway.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-for (const [keyLen, alg] of [[16, 'A128GCM'], [24, 'A192GCM'], [32, 'A256GCM']] as const) {
+for (const [keyLen, alg] of [
+  [16, 'A128GCM'],
+  [24, 'A192GCM'],
+  [32, 'A256GCM'],
+] as const) {
   test(`encrypt and decrypt round-trip under a ${keyLen}-byte key as ${alg}, with aad`, async (t) => {
     const gw = await startGateway();
     const alice = await signIn(gw, 'alice');
@@ -47,7 +51,10 @@ test('POST /api/crypto/decrypt answers 400 DECRYPT_FAILED for a bad tag or the w
   const { alg: _alg, ...sealed } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('x'), aad: b64('a') })).body;
   const tag = Buffer.from(sealed.authTag, 'base64');
   tag[0]! ^= 1;
-  for (const body of [{ ...sealed, ttag, aad: b64('a'), authTag: tag.toString('base64') }, { ...sealed, ttag, aad: b64('b') }]) {
+  for (const body of [
+    { ...sealed, ttag, aad: b64('a'), authTag: tag.toString('base64') },
+    { ...sealed, ttag, aad: b64('b') },
+  ]) {
     const reply = await alice.post('/api/crypto/decrypt', body);
     t.is(reply.status, 400);
     t.is(reply.body.code, 'DECRYPT_FAILED');

@@ -28,7 +28,13 @@ test('POST /api/keys takes a length, a label and an expiry; a bad one is 400', a
   const reply = await alice.post('/api/keys', { keyLen: 32, label: 'invoices', expiresAt });
   t.is(reply.status, 201);
   t.like(reply.body, { keyLen: 32, label: 'invoices', expiresAt });
-  for (const body of [{ keyLen: 20 }, { label: '' }, { expiresAt: 'tomorrow' }, { expiresAt: new Date(gw.clock.now() - 1000).toISOString() }, { owner: 'bob' }]) {
+  for (const body of [
+    { keyLen: 20 },
+    { label: '' },
+    { expiresAt: 'tomorrow' },
+    { expiresAt: new Date(gw.clock.now() - 1000).toISOString() },
+    { owner: 'bob' },
+  ]) {
     const bad = await alice.post('/api/keys', body);
     t.is(bad.status, 400, JSON.stringify(body));
     t.is(bad.body.code, 'BAD_REQUEST');
@@ -138,7 +144,10 @@ test('a key whose expiresAt passes shows state expired and refuses export', asyn
   const key = await createKey(alice, { expiresAt: new Date(gw.clock.now() + 60_000).toISOString() });
   gw.clock.advance(60_000);
   t.is((await alice.get(`/api/keys/${pathTtag(key.ttag)}`)).body.state, 'expired');
-  const exported = await gw.call('POST', '/keys/export', { headers: { 'X-Session': alice.sessionId }, body: { ttag: key.ttag, clientPubKey: clientKeyPair().publicKey } });
+  const exported = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': alice.sessionId },
+    body: { ttag: key.ttag, clientPubKey: clientKeyPair().publicKey },
+  });
   t.is(exported.status, 403, 'the seven-operation surface refuses it as a denial');
   await gw.close();
 });

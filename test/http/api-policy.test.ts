@@ -33,7 +33,11 @@ test('PUT /api/policy/provisioning/{parameter}: unknown 404, wrong type 400, a u
   const gw = await startGateway();
   const admin = await signIn(gw, 'admin');
   t.is((await admin.put('/api/policy/provisioning/autoDelete', { value: true })).status, 404);
-  for (const [name, value] of [['autoProvision', 'yes'], ['nameAttribute', 'OU'], ['defaultRoles', 'user']] as const) {
+  for (const [name, value] of [
+    ['autoProvision', 'yes'],
+    ['nameAttribute', 'OU'],
+    ['defaultRoles', 'user'],
+  ] as const) {
     const reply = await admin.put(`/api/policy/provisioning/${name}`, { value });
     t.is(reply.status, 400, name);
   }
@@ -53,9 +57,14 @@ test('a certificate login provisioned by policy gets the default roles and joins
   await admin.put('/api/policy/provisioning/defaultGroups', { value: ['ops'] });
   const leaf = await createLeaf(authority, 'newcomer');
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: leaf.pem } });
-  const login = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: signChallenge(leaf, challenge.body.challenge) } });
+  const login = await gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: signChallenge(leaf, challenge.body.challenge) },
+  });
   t.is(login.status, 201);
   t.like((await admin.get('/api/principals/newcomer')).body, { roles: ['auditor'] });
-  t.deepEqual((await admin.get('/api/principals/newcomer/groups')).body.items.map((g: { name: string }) => g.name), ['ops']);
+  t.deepEqual(
+    (await admin.get('/api/principals/newcomer/groups')).body.items.map((g: { name: string }) => g.name),
+    ['ops'],
+  );
   await gw.close();
 });

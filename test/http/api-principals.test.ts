@@ -10,7 +10,10 @@ test('GET /api/principals lists every principal by name, complete', async (t) =>
   t.is(reply.status, 200);
   t.is(reply.body.complete, true);
   t.false('next' in reply.body);
-  t.deepEqual(reply.body.items.map((p: { name: string }) => p.name), SEEDED);
+  t.deepEqual(
+    reply.body.items.map((p: { name: string }) => p.name),
+    SEEDED,
+  );
   const alice = reply.body.items.find((p: { name: string }) => p.name === 'alice');
   t.deepEqual(Object.keys(alice).sort(), ['createdAt', 'disabled', 'kind', 'name', 'principalId', 'roles', 'systemId']);
   t.like(alice, { kind: 'user', disabled: false, roles: ['user'] });
@@ -32,7 +35,10 @@ test('GET /api/principals pages with an opaque cursor and filters by kind', asyn
   }
   t.deepEqual(seen, SEEDED);
   const groups = await admin.get('/api/principals?kind=group');
-  t.deepEqual(groups.body.items.map((p: { name: string }) => p.name), ['ops']);
+  t.deepEqual(
+    groups.body.items.map((p: { name: string }) => p.name),
+    ['ops'],
+  );
   for (const query of ['limit=0', 'limit=501', 'kind=robot', 'cursor=garbage', 'sort=name']) {
     const bad = await admin.get(`/api/principals?${query}`);
     t.is(bad.status, 400, query);
@@ -53,7 +59,13 @@ test('GET /api/principals is 403 ROLE_DENIED for a user; an auditor may list', a
 test('POST /api/principals creates a user who can then sign in with the password', async (t) => {
   const gw = await startGateway();
   const admin = await signIn(gw, 'admin');
-  const reply = await admin.post('/api/principals', { name: 'dora', kind: 'user', displayName: 'Dora', password: 'dora-password-5', roles: ['user', 'auditor'] });
+  const reply = await admin.post('/api/principals', {
+    name: 'dora',
+    kind: 'user',
+    displayName: 'Dora',
+    password: 'dora-password-5',
+    roles: ['user', 'auditor'],
+  });
   t.is(reply.status, 201);
   t.like(reply.body, { name: 'dora', kind: 'user', displayName: 'Dora', disabled: false, roles: ['user', 'auditor'] });
   t.regex(reply.body.principalId, /^[0-9a-f]{16}$/);
@@ -159,7 +171,7 @@ test('DELETE /api/principals/{name} is 403 ROLE_DENIED for a user', async (t) =>
   await gw.close();
 });
 
-test('PUT /api/principals/{name}/password: a user changes its own password, admin anyone\'s', async (t) => {
+test("PUT /api/principals/{name}/password: a user changes its own password, admin anyone's", async (t) => {
   const gw = await startGateway();
   const alice = await signIn(gw, 'alice');
   t.is((await alice.put('/api/principals/alice/password', { password: 'alice-new-password' })).status, 204);
@@ -181,23 +193,29 @@ test("changing another user's password without admin is 403 ROLE_DENIED", async 
   await gw.close();
 });
 
-test('GET /api/principals/{name}/groups lists the groups; a user may read its own, not another\'s', async (t) => {
+test("GET /api/principals/{name}/groups lists the groups; a user may read its own, not another's", async (t) => {
   const gw = await startGateway();
   const admin = await signIn(gw, 'admin');
   await admin.put('/api/groups/ops/members/carol');
   const listed = await admin.get('/api/principals/carol/groups');
   t.is(listed.status, 200);
   t.like(listed.body, { complete: true });
-  t.deepEqual(listed.body.items.map((g: { name: string }) => g.name), ['ops']);
+  t.deepEqual(
+    listed.body.items.map((g: { name: string }) => g.name),
+    ['ops'],
+  );
   const carol = await signIn(gw, 'carol');
-  t.deepEqual((await carol.get('/api/principals/carol/groups')).body.items.map((g: { name: string }) => g.name), ['ops']);
+  t.deepEqual(
+    (await carol.get('/api/principals/carol/groups')).body.items.map((g: { name: string }) => g.name),
+    ['ops'],
+  );
   const denied = await carol.get('/api/principals/alice/groups');
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ROLE_DENIED');
   await gw.close();
 });
 
-test('PUT /api/principals/{name}/sender-key: own key for a user, shown as jkt; another\'s is 403, a private key 400', async (t) => {
+test("PUT /api/principals/{name}/sender-key: own key for a user, shown as jkt; another's is 403, a private key 400", async (t) => {
   const gw = await startGateway();
   const alice = await signIn(gw, 'alice');
   const { publicKey, privateKey } = await import('node:crypto').then((c) => c.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
@@ -212,7 +230,6 @@ test('PUT /api/principals/{name}/sender-key: own key for a user, shown as jkt; a
   t.is((await alice.put('/api/principals/alice/sender-key', { jwk: privateKey.export({ format: 'jwk' }) })).status, 400);
   await gw.close();
 });
-
 
 test('a principal cannot disable or delete itself: 409 CONFLICT, and nothing changes', async (t) => {
   const gw = await startGateway();

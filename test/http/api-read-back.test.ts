@@ -28,7 +28,8 @@ const dropped: Case[] = [
   { title: 'expiring a key', fault: 'expireKey', write: (s) => s.alice.post(`/api/keys/${s.key}/expire`) },
   { title: 'putting an ACL entry', fault: 'grant', write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }) },
   {
-    title: 'deleting an ACL entry', fault: 'revoke',
+    title: 'deleting an ACL entry',
+    fault: 'revoke',
     arrange: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }),
     write: (s) => s.alice.del(`/api/keys/${s.key}/acl/bob`),
   },
@@ -37,19 +38,30 @@ const dropped: Case[] = [
   { title: 'deleting a principal', fault: 'deletePrincipal', write: (s) => s.admin.del('/api/principals/bob') },
   { title: 'adding a group member', fault: 'addGroupMember', write: (s) => s.admin.put('/api/groups/ops/members/bob') },
   {
-    title: 'removing a group member', fault: 'removeGroupMember',
+    title: 'removing a group member',
+    fault: 'removeGroupMember',
     arrange: (s) => s.admin.put('/api/groups/ops/members/bob'),
     write: (s) => s.admin.del('/api/groups/ops/members/bob'),
   },
   { title: 'defining a role', fault: 'putRole', write: (s) => s.admin.put('/api/roles/reader', { operations: ['keys.read'] }) },
   { title: 'redefining a role', fault: 'putRole', write: (s) => s.admin.put('/api/roles/user', { operations: ['keys.read'] }) },
   {
-    title: 'registering a sender key', fault: 'putSenderKey',
-    write: (s) => s.admin.put('/api/principals/bob/sender-key', { jwk: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) }),
+    title: 'registering a sender key',
+    fault: 'putSenderKey',
+    write: (s) =>
+      s.admin.put('/api/principals/bob/sender-key', { jwk: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) }),
   },
-  { title: 'trusting an authority', fault: 'addTrustAuthority', write: async (s) => s.admin.post('/api/trust/authorities', { pem: (await createAuthority('second CA')).pem }) },
+  {
+    title: 'trusting an authority',
+    fault: 'addTrustAuthority',
+    write: async (s) => s.admin.post('/api/trust/authorities', { pem: (await createAuthority('second CA')).pem }),
+  },
   { title: 'removing an authority', fault: 'removeTrustAuthority', write: (s) => s.admin.del(`/api/trust/authorities/${s.authorityId}`) },
-  { title: 'enrolling a certificate', fault: 'enrollCertificate', write: async (s) => s.admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(s.authority, 'b')).pem }) },
+  {
+    title: 'enrolling a certificate',
+    fault: 'enrollCertificate',
+    write: async (s) => s.admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(s.authority, 'b')).pem }),
+  },
   { title: 'setting a server parameter', fault: 'setParameter', write: (s) => s.admin.put('/api/server/parameters/maxPendingLogins', { value: 77 }) },
   { title: 'setting a policy parameter', fault: 'setPolicy', write: (s) => s.admin.put('/api/policy/provisioning/autoProvision', { value: true }) },
 ];
@@ -57,10 +69,18 @@ const dropped: Case[] = [
 /** Writes the key server performs with other values than asked: the read-back finds them different. */
 const altered: Case[] = [
   { title: 'putting an ACL entry', fault: 'grant', write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read', 'export'] }) },
-  { title: 'creating a principal', fault: 'createPrincipal', write: (s) => s.admin.post('/api/principals', { name: 'dora', kind: 'user', displayName: 'Dora' }) },
+  {
+    title: 'creating a principal',
+    fault: 'createPrincipal',
+    write: (s) => s.admin.post('/api/principals', { name: 'dora', kind: 'user', displayName: 'Dora' }),
+  },
   { title: 'updating a principal', fault: 'updatePrincipal', write: (s) => s.admin.put('/api/principals/bob', { roles: ['user', 'auditor'] }) },
   { title: 'defining a role', fault: 'putRole', write: (s) => s.admin.put('/api/roles/reader', { operations: ['keys.read', 'acl.read'] }) },
-  { title: 'enrolling a certificate', fault: 'enrollCertificate', write: async (s) => s.admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(s.authority, 'b')).pem }) },
+  {
+    title: 'enrolling a certificate',
+    fault: 'enrollCertificate',
+    write: async (s) => s.admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(s.authority, 'b')).pem }),
+  },
   { title: 'setting a server parameter', fault: 'setParameter', write: (s) => s.admin.put('/api/server/parameters/maxPendingLogins', { value: 77 }) },
   { title: 'setting a policy parameter', fault: 'setPolicy', write: (s) => s.admin.put('/api/policy/provisioning/nameAttribute', { value: 'UID' }) },
 ];

@@ -8,7 +8,10 @@ test('GET /api/roles lists the built-in roles with their operations', async (t) 
   const reply = await (await signIn(gw, 'audra')).get('/api/roles');
   t.is(reply.status, 200);
   t.is(reply.body.complete, true);
-  t.deepEqual(reply.body.items.map((r: { name: string }) => r.name), ['admin', 'auditor', 'service', 'user']);
+  t.deepEqual(
+    reply.body.items.map((r: { name: string }) => r.name),
+    ['admin', 'auditor', 'service', 'user'],
+  );
   const admin = reply.body.items.find((r: { name: string }) => r.name === 'admin');
   t.deepEqual(admin.operations, [...OPERATIONS]);
   const service = reply.body.items.find((r: { name: string }) => r.name === 'service');

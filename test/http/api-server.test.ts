@@ -43,7 +43,10 @@ test('GET /api/server/parameters lists name, value, type and description of each
   const reply = await (await signIn(gw, 'admin')).get('/api/server/parameters');
   t.is(reply.status, 200);
   t.is(reply.body.complete, true);
-  t.deepEqual(reply.body.items.map((p: { name: string }) => p.name), ['tokenTtlSeconds', 'loginHandshakeSeconds', 'maxPendingLogins']);
+  t.deepEqual(
+    reply.body.items.map((p: { name: string }) => p.name),
+    ['tokenTtlSeconds', 'loginHandshakeSeconds', 'maxPendingLogins'],
+  );
   for (const item of reply.body.items) {
     t.deepEqual(Object.keys(item).sort(), ['description', 'name', 'type', 'value']);
     t.is(item.type, 'integer');

@@ -70,23 +70,36 @@ interface Operation {
 
 function documentOperations(doc: { paths: Record<string, Record<string, Operation>> }) {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, path, auth: (operation.security.length === 0 ? '-' : 'S') as Auth })),
+    Object.entries(methods).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      path,
+      auth: (operation.security.length === 0 ? '-' : 'S') as Auth,
+    })),
   );
 }
 
 test('the surface of api-surface.md is 51 operations over 42 paths, five of them without a session', (t) => {
   t.is(SURFACE.length, 51);
-  t.deepEqual(SURFACE.map(([n]) => n), Array.from({ length: 51 }, (_, i) => i + 1));
+  t.deepEqual(
+    SURFACE.map(([n]) => n),
+    Array.from({ length: 51 }, (_, i) => i + 1),
+  );
   t.is(new Set(SURFACE.map(([, method, path]) => `${method} ${path}`)).size, 51);
   t.is(new Set(SURFACE.map(([, , path]) => path)).size, 42);
-  t.deepEqual(SURFACE.filter(([, , , auth]) => auth === '-').map(([n]) => n), [1, 2, 3, 6, 51]);
+  t.deepEqual(
+    SURFACE.filter(([, , , auth]) => auth === '-').map(([n]) => n),
+    [1, 2, 3, 6, 51],
+  );
 });
 
 test('the route table serves exactly the operations of the surface, each with its session need', async (t) => {
   const gw = await startGateway();
   const all = documentOperations(gw.gateway.openApi() as { paths: Record<string, Record<string, Operation>> });
   const additions = new Set(ADDITIONS.map(([method, path]) => `${method} ${path}`));
-  t.deepEqual(all.filter((op) => additions.has(op.key)).map((op) => [op.key, op.auth]), ADDITIONS.map(([method, path, a]) => [`${method} ${path}`, a]));
+  t.deepEqual(
+    all.filter((op) => additions.has(op.key)).map((op) => [op.key, op.auth]),
+    ADDITIONS.map(([method, path, a]) => [`${method} ${path}`, a]),
+  );
   const served = all.filter((op) => !additions.has(op.key));
   t.deepEqual(served.map((op) => op.key).sort(), SURFACE.map(([, method, path]) => `${method} ${path}`).sort());
   t.is(served.length, 51);

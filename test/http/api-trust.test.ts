@@ -15,7 +15,9 @@ async function trusted(): Promise<{ gw: TestGateway; admin: ApiSession; authorit
 
 async function certificateLogin(gw: TestGateway, certificate: TestCertificate) {
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: certificate.pem } });
-  return gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: signChallenge(certificate, challenge.body.challenge) } });
+  return gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: signChallenge(certificate, challenge.body.challenge) },
+  });
 }
 
 test('GET /api/trust/authorities lists the trusted authorities', async (t) => {
@@ -23,7 +25,10 @@ test('GET /api/trust/authorities lists the trusted authorities', async (t) => {
   const reply = await admin.get('/api/trust/authorities');
   t.is(reply.status, 200);
   t.is(reply.body.complete, true);
-  t.deepEqual(reply.body.items.map((c: { id: string }) => c.id), [id]);
+  t.deepEqual(
+    reply.body.items.map((c: { id: string }) => c.id),
+    [id],
+  );
   t.is(reply.body.items[0].subject, 'CN=keygate test CA');
   await gw.close();
 });

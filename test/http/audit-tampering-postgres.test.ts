@@ -68,7 +68,11 @@ for (const tampering of TAMPERINGS) {
 check('postgres: two gateways are two writers of one log; it verifies clean, and a writer gone from a range with its checkpoints is reported', async (t) => {
   const keys = auditTestKeys();
   const schema = `writers_${process.pid}_${schemas++}`;
-  const shared = { key: keys.macKey.toString('base64'), signingKey: keys.signingKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), checkpointEvery: 4 };
+  const shared = {
+    key: keys.macKey.toString('base64'),
+    signingKey: keys.signingKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    checkpointEvery: 4,
+  };
   const audit = { kind: 'postgres' as const, url: postgres.url!, schema, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 };
   const a = await startGateway({ audit, auditIntegrity: { ...shared, writer: 'gw-a' } });
   t.teardown(() => a.close());
@@ -82,7 +86,10 @@ check('postgres: two gateways are two writers of one log; it verifies clean, and
   writeFileSync(env.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE, shared.signingKey);
   const offline = await auditCli(['verify', '--postgres', postgres.url!, '--schema', schema], env);
   t.is(offline.status, 0, offline.stderr);
-  t.deepEqual(offline.answer.writers.map((w: { writer: string }) => w.writer), ['gw-a', 'gw-b']);
+  t.deepEqual(
+    offline.answer.writers.map((w: { writer: string }) => w.writer),
+    ['gw-a', 'gw-b'],
+  );
   t.true(offline.answer.writers.every((w: { lastCheckpoint: number | null }) => w.lastCheckpoint !== null));
   const online = await a.call('GET', '/api/audit/verify', { headers: adminA });
   t.like(online.body, { ok: true });

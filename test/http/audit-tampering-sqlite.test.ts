@@ -46,7 +46,13 @@ test.serial('sqlite: an untouched log verifies clean by the endpoint, the CLI, a
 for (const tampering of TAMPERINGS) {
   test.serial(`sqlite: ${tampering.kind} history is reported by the endpoint and the CLI`, async (t) => {
     const { gw, admin, db, dir, file } = await recorded(t);
-    await expectReported(t, tampering, db, async () => auditCli(['verify', '--sqlite', file, '--data-dir', dir]), () => gw.call('GET', '/api/audit/verify', { headers: admin }));
+    await expectReported(
+      t,
+      tampering,
+      db,
+      async () => auditCli(['verify', '--sqlite', file, '--data-dir', dir]),
+      () => gw.call('GET', '/api/audit/verify', { headers: admin }),
+    );
   });
 }
 

@@ -54,7 +54,10 @@ test('a refused origin gets no Access-Control-* header, and is logged', async (t
     t.not(pre.status, 204);
     const actual = await gw.call('GET', '/api/health', { headers: { Origin: origin } });
     t.deepEqual(corsHeaders(actual.headers), [], origin);
-    t.true(gw.logger.lines.some((line) => line.level === 'warn' && line.fields.origin === origin), `logged ${origin}`);
+    t.true(
+      gw.logger.lines.some((line) => line.level === 'warn' && line.fields.origin === origin),
+      `logged ${origin}`,
+    );
   }
   await gw.close();
 });

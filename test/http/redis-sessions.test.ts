@@ -13,7 +13,15 @@ const FAST_MS = 1_000;
 
 function redisGateway(server: RedisServer, overrides = {}): Promise<TestGateway> {
   return startGateway(
-    { sessionStore: { kind: 'redis', url: server.url, sessionKeys: [randomBytes(32).toString('base64')], timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:` } },
+    {
+      sessionStore: {
+        kind: 'redis',
+        url: server.url,
+        sessionKeys: [randomBytes(32).toString('base64')],
+        timeoutMs: 300,
+        keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      },
+    },
     overrides,
   );
 }
@@ -90,7 +98,12 @@ if (typeof servers === 'string') {
   });
 
   test.serial('replay cache down: a bound request is refused 503 (500 on the seven operations), never let through', async (t) => {
-    const cache = await RedisReplayCache.connect({ url: other.url, timeoutMs: 300, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, clock: { now: () => Date.now() } });
+    const cache = await RedisReplayCache.connect({
+      url: other.url,
+      timeoutMs: 300,
+      keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      clock: { now: () => Date.now() },
+    });
     const gw = await redisGateway(main, { replayCache: cache });
     const signer = await makeSigner('ES256');
     const session = await scopedSession(gw, signer);

@@ -54,7 +54,11 @@ test('each of the seven operations leaves one record saying who did what, to wha
     { operation: 'logout', principal: 'bob', sessionRef: b, outcome: 'ok', status: 200 },
   ]);
   t.is(stored[4]!.requestId, exported.headers.get('x-request-id')!, 'a record carries the request id the response showed');
-  t.deepEqual(stored.map((r) => r.at), stored.map((_, i) => stored[0]!.at + i), 'at is when the request arrived');
+  t.deepEqual(
+    stored.map((r) => r.at),
+    stored.map((_, i) => stored[0]!.at + i),
+    'at is when the request arrived',
+  );
   await gw.close();
 });
 
@@ -73,14 +77,18 @@ test('refusals are recorded as denied and failures as error, with status and cod
   await step('POST', '/keys/grant', alice, { grantee: 'bob' });
   await step('GET', '/nowhere');
   const stored = (await records(log)).filter((r) => r.outcome !== 'ok');
-  t.deepEqual(stored.map(shape), [
-    { operation: 'login', principal: 'alice', outcome: 'denied', status: 401, code: 'WRONG_CREDENTIAL' },
-    { operation: 'keys.generate', outcome: 'denied', status: 401, code: 'SESSION_REQUIRED' },
-    { operation: 'keys.generate', outcome: 'denied', status: 401, code: 'SESSION_UNKNOWN' },
-    { operation: 'keys.export', principal: 'bob', sessionRef: sessionRef(bob), object: ttag, outcome: 'denied', status: 403, code: 'ACL_DENIED' },
-    { operation: 'keys.export', principal: 'alice', sessionRef: sessionRef(alice), object: ttag, outcome: 'error', status: 400, code: 'BAD_REQUEST' },
-    { operation: 'keys.grant', principal: 'alice', sessionRef: sessionRef(alice), outcome: 'error', status: 400, code: 'BAD_REQUEST' },
-  ], 'the unknown path left no record');
+  t.deepEqual(
+    stored.map(shape),
+    [
+      { operation: 'login', principal: 'alice', outcome: 'denied', status: 401, code: 'WRONG_CREDENTIAL' },
+      { operation: 'keys.generate', outcome: 'denied', status: 401, code: 'SESSION_REQUIRED' },
+      { operation: 'keys.generate', outcome: 'denied', status: 401, code: 'SESSION_UNKNOWN' },
+      { operation: 'keys.export', principal: 'bob', sessionRef: sessionRef(bob), object: ttag, outcome: 'denied', status: 403, code: 'ACL_DENIED' },
+      { operation: 'keys.export', principal: 'alice', sessionRef: sessionRef(alice), object: ttag, outcome: 'error', status: 400, code: 'BAD_REQUEST' },
+      { operation: 'keys.grant', principal: 'alice', sessionRef: sessionRef(alice), outcome: 'error', status: 400, code: 'BAD_REQUEST' },
+    ],
+    'the unknown path left no record',
+  );
   t.false((await records(log)).some((r) => r.outcome === 'pending'));
   await gw.close();
 });

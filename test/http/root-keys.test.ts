@@ -191,7 +191,15 @@ test('an unexpected exception answers 500 with a request id, never a stack or in
 
 test('every other method and path answers 404 "no route <METHOD> <path>"', async (t) => {
   const gw = await startGateway();
-  for (const [method, path] of [['GET', '/login'], ['PUT', '/keys'], ['DELETE', '/keys/export'], ['POST', '/health'], ['GET', '/nope'], ['POST', '/keys/'], ['PATCH', '/logout']]) {
+  for (const [method, path] of [
+    ['GET', '/login'],
+    ['PUT', '/keys'],
+    ['DELETE', '/keys/export'],
+    ['POST', '/health'],
+    ['GET', '/nope'],
+    ['POST', '/keys/'],
+    ['PATCH', '/logout'],
+  ]) {
     const reply = await gw.call(method!, path!);
     t.is(reply.status, 404, `${method} ${path}`);
     t.deepEqual(reply.body, { error: `no route ${method} ${path}` });
@@ -224,7 +232,10 @@ test('a body over 1 MB answers 400, declared or streamed', async (t) => {
     pump();
   });
   t.is(streamed.status, 400);
-  const exact = await gw.call('POST', '/login', { raw: JSON.stringify({ user: 'alice', password: 'x'.repeat(1024 * 1024 - 40) }), headers: { 'content-type': 'application/json' } });
+  const exact = await gw.call('POST', '/login', {
+    raw: JSON.stringify({ user: 'alice', password: 'x'.repeat(1024 * 1024 - 40) }),
+    headers: { 'content-type': 'application/json' },
+  });
   t.is(exact.status, 400);
   t.regex(exact.body.error, /password/, 'a body just under the limit is read and judged on its fields');
   await gw.close();

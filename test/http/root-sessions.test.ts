@@ -18,7 +18,11 @@ test('POST /login answers the session view and keeps the token on the gateway', 
 
 test('POST /login refuses a wrong password and an unknown user with 401 and no reauth', async (t) => {
   const gw = await startGateway();
-  for (const body of [{ user: 'alice', password: 'wrong' }, { user: 'mallory', password: 'x' }, { user: 'ops', password: 'x' }]) {
+  for (const body of [
+    { user: 'alice', password: 'wrong' },
+    { user: 'mallory', password: 'x' },
+    { user: 'ops', password: 'x' },
+  ]) {
     const reply = await gw.call('POST', '/login', { body });
     t.is(reply.status, 401);
     t.is(typeof reply.body.error, 'string');
@@ -80,7 +84,13 @@ test('POST /logout ends the session: the id is refused afterwards without reauth
 test('an authenticated route answers 401 without reauth for a missing, unknown or malformed X-Session', async (t) => {
   const gw = await startGateway();
   for (const headers of [{}, { 'X-Session': 'A'.repeat(43) }, { 'X-Session': 'short' }, { 'X-Session': '' }] as Record<string, string>[]) {
-    for (const [method, path] of [['POST', '/logout'], ['POST', '/keys'], ['POST', '/keys/export'], ['POST', '/keys/grant'], ['POST', '/keys/revoke']] as const) {
+    for (const [method, path] of [
+      ['POST', '/logout'],
+      ['POST', '/keys'],
+      ['POST', '/keys/export'],
+      ['POST', '/keys/grant'],
+      ['POST', '/keys/revoke'],
+    ] as const) {
       const reply = await gw.call(method, path, { headers, body: {} });
       t.is(reply.status, 401, `${method} ${path}`);
       t.is(reply.body.reauth, undefined);
@@ -152,7 +162,10 @@ test('50 concurrent logins all succeed with distinct sessions', async (t) => {
       return gw.call('POST', '/login', { body: { user, password: PASSWORDS[user] } });
     }),
   );
-  t.deepEqual(replies.map((r) => r.status), Array(50).fill(200));
+  t.deepEqual(
+    replies.map((r) => r.status),
+    Array(50).fill(200),
+  );
   t.is(new Set(replies.map((r) => r.body.sessionId)).size, 50);
   t.is((await gw.call('GET', '/health')).body.sessions, 50);
   await gw.close();

@@ -169,7 +169,10 @@ test('the /api families run against the daemon, and groups, roles and membership
   const adminAgain = asSession(gw, await gw.login('admin'));
   const aliceAgain = asSession(gw, await gw.login('alice'));
   t.is((await aliceAgain.get('/api/audit')).status, 200, 'the membership survived');
-  t.deepEqual((await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name), ['alice']);
+  t.deepEqual(
+    (await adminAgain.get('/api/groups/readers/members')).body.items.map((p: { name: string }) => p.name),
+    ['alice'],
+  );
   t.deepEqual((await adminAgain.get('/api/roles/labeller')).body, { name: 'labeller', operations: ['keys.create', 'keys.read'] });
   t.is((await adminAgain.del('/api/principals/readers')).status, 204);
   t.like(await aliceAgain.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } }, 'the group went, and its role with it');

@@ -70,7 +70,10 @@ test('bad JSON, arguments off the schema and unknown fields are 400 naming the f
 });
 
 test('a body over 2 MiB is refused with 413', async (t) => {
-  const reply = await call('POST', '/v1/login/begin', { raw: Buffer.alloc(REQUEST_BODY_LIMIT_BYTES + 1, 0x20), headers: { 'content-type': 'application/json' } });
+  const reply = await call('POST', '/v1/login/begin', {
+    raw: Buffer.alloc(REQUEST_BODY_LIMIT_BYTES + 1, 0x20),
+    headers: { 'content-type': 'application/json' },
+  });
   assertError(t, reply, 413, 'BAD_REQUEST');
 });
 
@@ -88,4 +91,3 @@ test('a TLS 1.2 client is refused', async (t) => {
   });
   t.not(error.message, 'connected');
 });
-

@@ -30,7 +30,10 @@ test('maxPendingLogins set at runtime bounds the logins in progress', (t) => {
   const { engine, token } = adminEngine();
   engine.server.setParameter(token, 'maxPendingLogins', 1);
   engine.beginLogin('admin', Buffer.from([2]));
-  t.is(codeOf(() => engine.beginLogin('admin', Buffer.from([2]))), 'KEY_SERVER_FAILED');
+  t.is(
+    codeOf(() => engine.beginLogin('admin', Buffer.from([2]))),
+    'KEY_SERVER_FAILED',
+  );
 });
 
 test('loginHandshakeSeconds set at runtime ends a login whose second step comes later', (t) => {
@@ -43,8 +46,17 @@ test('loginHandshakeSeconds set at runtime ends a login whose second step comes 
 
 test('a parameter is refused by name (NOT_FOUND) and by value (BAD_REQUEST), and the value stays', (t) => {
   const { engine, token } = adminEngine();
-  t.is(codeOf(() => engine.server.setParameter(token, 'nope', 1)), 'NOT_FOUND');
-  t.is(codeOf(() => engine.server.setParameter(token, 'loginHandshakeSeconds', 4)), 'BAD_REQUEST');
-  t.is(codeOf(() => engine.server.setParameter(token, 'loginHandshakeSeconds', '60')), 'BAD_REQUEST');
+  t.is(
+    codeOf(() => engine.server.setParameter(token, 'nope', 1)),
+    'NOT_FOUND',
+  );
+  t.is(
+    codeOf(() => engine.server.setParameter(token, 'loginHandshakeSeconds', 4)),
+    'BAD_REQUEST',
+  );
+  t.is(
+    codeOf(() => engine.server.setParameter(token, 'loginHandshakeSeconds', '60')),
+    'BAD_REQUEST',
+  );
   t.like(engine.server.parameters(token).items[1], { name: 'loginHandshakeSeconds', value: 60 });
 });

@@ -21,11 +21,30 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
 
   test(title('pages principals by name after a key, with a limit and a kind'), (t) => {
     const store = make();
-    for (const [n, kind] of [['carol', 'user'], ['ops', 'group'], ['alice', 'user'], ['bob', 'service'], ['Zed', 'user']] as const) store.putPrincipal(principal(n, kind));
-    t.deepEqual(store.principalsAfter(undefined, 10).map((p) => p.name), ['Zed', 'alice', 'bob', 'carol', 'ops']);
-    t.deepEqual(store.principalsAfter('alice', 2).map((p) => p.name), ['bob', 'carol']);
-    t.deepEqual(store.principalsAfter(undefined, 10, 'user').map((p) => p.name), ['Zed', 'alice', 'carol']);
-    t.deepEqual(store.principalsAfter('alice', 1, 'user').map((p) => p.name), ['carol']);
+    for (const [n, kind] of [
+      ['carol', 'user'],
+      ['ops', 'group'],
+      ['alice', 'user'],
+      ['bob', 'service'],
+      ['Zed', 'user'],
+    ] as const)
+      store.putPrincipal(principal(n, kind));
+    t.deepEqual(
+      store.principalsAfter(undefined, 10).map((p) => p.name),
+      ['Zed', 'alice', 'bob', 'carol', 'ops'],
+    );
+    t.deepEqual(
+      store.principalsAfter('alice', 2).map((p) => p.name),
+      ['bob', 'carol'],
+    );
+    t.deepEqual(
+      store.principalsAfter(undefined, 10, 'user').map((p) => p.name),
+      ['Zed', 'alice', 'carol'],
+    );
+    t.deepEqual(
+      store.principalsAfter('alice', 1, 'user').map((p) => p.name),
+      ['carol'],
+    );
     t.deepEqual(store.principalsAfter('ops', 10), []);
     store.close();
   });
@@ -57,7 +76,10 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
     t.deepEqual(store.groupIdsOf(dora.principalId), []);
     t.is(store.token('dora-token'), undefined);
     t.is(store.token('erin-token')?.principalId, erin.principalId);
-    t.deepEqual(store.certificates('enrolled').map((c) => c.pem), ['erin']);
+    t.deepEqual(
+      store.certificates('enrolled').map((c) => c.pem),
+      ['erin'],
+    );
     t.is(store.certificates('authority').length, 1);
     store.deletePrincipal(team.principalId);
     t.deepEqual(store.groupIdsOf(erin.principalId), [], 'a deleted group has no members left');
@@ -103,13 +125,23 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
     store.putRole({ name: 'reader', operations: ['keys.read', 'acl.read'] });
     store.putRole({ name: 'user', operations: [] });
     t.deepEqual(store.role('reader'), { name: 'reader', operations: ['keys.read', 'acl.read'] });
-    t.deepEqual(store.roles().map((r) => r.name).sort(), ['reader', 'user']);
+    t.deepEqual(
+      store
+        .roles()
+        .map((r) => r.name)
+        .sort(),
+      ['reader', 'user'],
+    );
     store.close();
   });
 
-  test(title("ends every token of one principal, and only its"), (t) => {
+  test(title('ends every token of one principal, and only its'), (t) => {
     const store = make();
-    for (const [hash, principalId] of [['h1', 'p1'], ['h2', 'p1'], ['h3', 'p2']]) {
+    for (const [hash, principalId] of [
+      ['h1', 'p1'],
+      ['h2', 'p1'],
+      ['h3', 'p2'],
+    ]) {
       store.putToken({ tokenHash: hash!, principalId: principalId!, issuedAt: 0, expiresAt: undefined });
     }
     store.deleteTokensOf('p1');

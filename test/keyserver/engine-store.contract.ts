@@ -54,7 +54,10 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
 
   test(title('keeps a key with its ACL in order, and replaces the ACL on a later put'), (t) => {
     const store = make();
-    const row = key('AAAAAAAAAAAAAAAAAAAAAA==', [['bbbbbbbbbbbbbbbb', ['read', 'export']], ['0000000000000001', ['read']]]);
+    const row = key('AAAAAAAAAAAAAAAAAAAAAA==', [
+      ['bbbbbbbbbbbbbbbb', ['read', 'export']],
+      ['0000000000000001', ['read']],
+    ]);
     store.putKey(row);
     t.deepEqual(store.key(row.ttag), row);
     t.deepEqual([...store.key(row.ttag)!.acl.keys()], ['bbbbbbbbbbbbbbbb', '0000000000000001']);

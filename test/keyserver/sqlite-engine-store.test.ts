@@ -86,7 +86,10 @@ test('a reopened file keeps group memberships and role definitions', (t) => {
 
   const second = engineOn(path, clock);
   const again = loginForToken(second, 'admin', 'admin-pw');
-  t.deepEqual(second.groups.members(again, 'readers').items.map((p) => p.name), ['alice']);
+  t.deepEqual(
+    second.groups.members(again, 'readers').items.map((p) => p.name),
+    ['alice'],
+  );
   t.deepEqual(second.roles.read(again, 'labeller'), { name: 'labeller', operations: ['keys.read'] });
   t.true(second.roles.held(loginForToken(second, 'alice', 'alice-pw')).operations.includes('audit.read'));
   second.close();

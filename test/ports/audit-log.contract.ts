@@ -115,7 +115,11 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     ];
     await appendAll(log, records);
     const expect = async (query: AuditQuery, indexes: number[], what: string) =>
-      t.deepEqual(ids((await log.query(query)).items), indexes.map((i) => records[i]!.id), what);
+      t.deepEqual(
+        ids((await log.query(query)).items),
+        indexes.map((i) => records[i]!.id),
+        what,
+      );
     await expect({}, [4, 3, 2, 1, 0], 'everything, newest first');
     await expect({ from: T0 + 1, to: T0 + 3 }, [3, 2, 1], 'from and to are inclusive');
     await expect({ from: T0 + 2, to: T0 + 2 }, [2], 'a one-millisecond window');
@@ -139,7 +143,10 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
 
   check(title('limit defaults to 100 and stops at 500; bad limits, cursors and ranges are refused'), async (t) => {
     const { log } = await open();
-    await appendAll(log, Array.from({ length: 120 }, (_, i) => auditRecord({ at: T0 + i })));
+    await appendAll(
+      log,
+      Array.from({ length: 120 }, (_, i) => auditRecord({ at: T0 + i })),
+    );
     const first = await log.query({});
     t.is(first.items.length, 100);
     t.is(typeof first.next, 'string');
@@ -161,7 +168,11 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
       principal: fc.constantFrom('alice', 'bob'),
       outcome: fc.constantFrom(...AUDIT_RECORD_OUTCOMES),
     });
-    const query = fc.record({ limit: fc.integer({ min: 1, max: 7 }), principal: fc.option(fc.constant('alice'), { nil: undefined }), from: fc.option(fc.constant(T0 + 2), { nil: undefined }) });
+    const query = fc.record({
+      limit: fc.integer({ min: 1, max: 7 }),
+      principal: fc.option(fc.constant('alice'), { nil: undefined }),
+      from: fc.option(fc.constant(T0 + 2), { nil: undefined }),
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(record, { maxLength: 40 }), query, async (shapes, q) => {
         const { log } = await open();
@@ -178,30 +189,41 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     t.pass();
   });
 
-  if (options.chainKeys !== undefined) check(title('appends a completion as a second entry; every entry is chained and the whole verifies'), async (t) => {
-    const { log } = await open();
-    const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, at: T0 });
-    const plain = Array.from({ length: 4 }, (_, i) => auditRecord({ at: T0 + 10 + i }));
-    await log.append(pending);
-    await appendAll(log, plain);
-    t.true(await log.complete(pending.id, { outcome: 'ok', status: 201, at: T0 + 20 }));
-    const { entries, checkpoints, partial } = await log.readChain();
-    t.false(partial);
-    t.is(entries.length, 6, 'the completion is an entry of its own');
-    t.like(entries.find((e) => e.id === pending.id && e.entry === 'pending'), { outcome: 'pending', status: 0 }, 'the pending entry is never updated');
-    t.like(entries.find((e) => e.id === pending.id && e.entry === 'outcome'), { outcome: 'ok', status: 201, at: T0 + 20, requestId: pending.requestId });
-    t.deepEqual(entries.map((e) => e.seq).sort((a, b) => a! - b!), [1, 2, 3, 4, 5, 6]);
-    t.true(checkpoints.length >= 2, 'a checkpoint every 3 entries');
-    const keys = options.chainKeys!;
-    const report = verifyAuditLog({ entries, checkpoints, macKey: keys.macKey, publicKeys: trusted(keys) });
-    t.like(report, { ok: true, checked: 6 });
-    t.is(report.firstBreak, undefined);
-    const slice = await log.readChain({ from: T0 + 11, to: T0 + 12 });
-    t.true(slice.partial);
-    t.deepEqual(slice.entries.map((e) => e.at).sort(), [T0 + 11, T0 + 12]);
-    t.like(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }), { ok: true });
-    await log.close();
-  });
+  if (options.chainKeys !== undefined)
+    check(title('appends a completion as a second entry; every entry is chained and the whole verifies'), async (t) => {
+      const { log } = await open();
+      const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, at: T0 });
+      const plain = Array.from({ length: 4 }, (_, i) => auditRecord({ at: T0 + 10 + i }));
+      await log.append(pending);
+      await appendAll(log, plain);
+      t.true(await log.complete(pending.id, { outcome: 'ok', status: 201, at: T0 + 20 }));
+      const { entries, checkpoints, partial } = await log.readChain();
+      t.false(partial);
+      t.is(entries.length, 6, 'the completion is an entry of its own');
+      t.like(
+        entries.find((e) => e.id === pending.id && e.entry === 'pending'),
+        { outcome: 'pending', status: 0 },
+        'the pending entry is never updated',
+      );
+      t.like(
+        entries.find((e) => e.id === pending.id && e.entry === 'outcome'),
+        { outcome: 'ok', status: 201, at: T0 + 20, requestId: pending.requestId },
+      );
+      t.deepEqual(
+        entries.map((e) => e.seq).sort((a, b) => a! - b!),
+        [1, 2, 3, 4, 5, 6],
+      );
+      t.true(checkpoints.length >= 2, 'a checkpoint every 3 entries');
+      const keys = options.chainKeys!;
+      const report = verifyAuditLog({ entries, checkpoints, macKey: keys.macKey, publicKeys: trusted(keys) });
+      t.like(report, { ok: true, checked: 6 });
+      t.is(report.firstBreak, undefined);
+      const slice = await log.readChain({ from: T0 + 11, to: T0 + 12 });
+      t.true(slice.partial);
+      t.deepEqual(slice.entries.map((e) => e.at).sort(), [T0 + 11, T0 + 12]);
+      t.like(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }), { ok: true });
+      await log.close();
+    });
 
   check(title('a store that cannot be reached throws AuditUnavailableError for every call, never a list'), async (t) => {
     const { log, breakStore } = await open();

@@ -26,15 +26,23 @@ auditLogContract('sqlite', async () => {
 });
 
 // The same contract with every entry chained (as a gateway opens its store), checkpoints often.
-auditLogContract('chained memory', async () => {
-  const log = new MemoryAuditLog({ chain: testChain('memory-writer', keys, { checkpointEvery: 3 }) });
-  return { log, breakStore: () => log.close() };
-}, { chainKeys: keys });
+auditLogContract(
+  'chained memory',
+  async () => {
+    const log = new MemoryAuditLog({ chain: testChain('memory-writer', keys, { checkpointEvery: 3 }) });
+    return { log, breakStore: () => log.close() };
+  },
+  { chainKeys: keys },
+);
 
-auditLogContract('chained sqlite', async () => {
-  const log = SqliteAuditLog.open({ file: join(dir, `audit-${files++}.db`), chain: testChain('sqlite-writer', keys, { checkpointEvery: 3 }) });
-  return { log, breakStore: () => log.close() };
-}, { chainKeys: keys });
+auditLogContract(
+  'chained sqlite',
+  async () => {
+    const log = SqliteAuditLog.open({ file: join(dir, `audit-${files++}.db`), chain: testChain('sqlite-writer', keys, { checkpointEvery: 3 }) });
+    return { log, breakStore: () => log.close() };
+  },
+  { chainKeys: keys },
+);
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());

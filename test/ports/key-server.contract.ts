@@ -82,7 +82,10 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(grantee.user, 'bob');
     t.deepEqual((await bob.exportKey(ttag)).key, blob.key);
     const acl = await alice.readAcl(ttag);
-    t.deepEqual(acl.entries.map((e) => [e.principal.user, [...e.rights]]), [['bob', ['read', 'export']]]);
+    t.deepEqual(
+      acl.entries.map((e) => [e.principal.user, [...e.rights]]),
+      [['bob', ['read', 'export']]],
+    );
     await alice.revoke(ttag, 'bob');
     t.is(await codeOf(bob.exportKey(ttag)), 'ACL_DENIED');
     t.deepEqual((await alice.readAcl(ttag)).entries, []);
@@ -112,7 +115,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
-  test(title('keeps a key\'s view, runs cryptography under it, and refuses an expired key'), async (t) => {
+  test(title("keeps a key's view, runs cryptography under it, and refuses an expired key"), async (t) => {
     const ks = await make();
     const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
     const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
@@ -145,16 +148,28 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is((await ks.keyServer.login('dora', new Secret('dora-pw'))).identity.user, 'dora');
     await admin.createPrincipal({ name: 'team', kind: 'group' });
     await admin.addGroupMember('team', 'dora');
-    t.deepEqual((await admin.groupMembers('team')).items.map((p) => p.name), ['dora']);
-    t.deepEqual((await admin.principalGroups('dora')).items.map((p) => p.name), ['team']);
+    t.deepEqual(
+      (await admin.groupMembers('team')).items.map((p) => p.name),
+      ['dora'],
+    );
+    t.deepEqual(
+      (await admin.principalGroups('dora')).items.map((p) => p.name),
+      ['team'],
+    );
     const first = await admin.listPrincipals({ limit: 2 });
-    t.deepEqual(first.items.map((p) => p.name), ['admin', 'alice']);
+    t.deepEqual(
+      first.items.map((p) => p.name),
+      ['admin', 'alice'],
+    );
     const rest = await admin.listPrincipals({ limit: 500, cursor: first.next });
     // A key server shared by several tests (a daemon) may hold principals of other tests too.
     const names = [...first.items, ...rest.items].map((p) => p.name);
     t.deepEqual(names, [...new Set(names)].sort(), 'pages follow on in name order, nothing twice');
     for (const expected of ['bob', 'carol', 'dora', 'svc', 'team']) t.true(names.includes(expected), expected);
-    t.deepEqual((await admin.listPrincipals({ limit: 500, kind: 'group' })).items.map((p) => p.kind).filter((k) => k !== 'group'), []);
+    t.deepEqual(
+      (await admin.listPrincipals({ limit: 500, kind: 'group' })).items.map((p) => p.kind).filter((k) => k !== 'group'),
+      [],
+    );
     t.deepEqual(await admin.putRole('reader', ['keys.read']), { name: 'reader', operations: ['keys.read'] });
     t.like(await admin.updatePrincipal('dora', { roles: ['reader'] }), { roles: ['reader'] });
     t.is(await codeOf(alice.createPrincipal({ name: 'eve', kind: 'user' })), 'ROLE_DENIED');
@@ -171,7 +186,11 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const ks = await make();
     const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
     const record = srpCreateVerifier('erin', 'erin-pw', new CryptoRandom());
-    await admin.createPrincipal({ name: 'erin', kind: 'user', verifier: { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') } });
+    await admin.createPrincipal({
+      name: 'erin',
+      kind: 'user',
+      verifier: { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') },
+    });
     await admin.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
     const erin = await ks.keyServer.connect((await ks.keyServer.login('erin', new Secret('erin-pw'))).token);
     const own = await erin.heldOperations();
@@ -191,7 +210,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(await codeOf(ks.keyServer.login('erin', new Secret('erin-pw'))), 'WRONG_CREDENTIAL');
     t.is((await ks.keyServer.login('erin', new Secret('erin-new'))).identity.user, 'erin');
     t.like(await admin.updatePrincipal('erin', { disabled: true }), { disabled: true });
-    t.is(await codeOf(erin.whoami()), 'SESSION_EXPIRED', "disabling a principal ends its tokens");
+    t.is(await codeOf(erin.whoami()), 'SESSION_EXPIRED', 'disabling a principal ends its tokens');
     const config = await admin.serverConfig();
     t.false(JSON.stringify(config).includes('admin-pw'), 'no secret in the configuration');
     for (const c of [admin, erin]) await c.close();

@@ -20,6 +20,13 @@ if ('skipped' in redis) {
   const keyring = sealingKeyring([randomBytes(32)]);
   // Each store gets a prefix of its own: one Redis, many independent empty stores.
   sessionStoreContract('redis', (clock) =>
-    RedisSessionStore.connect({ url: redis.url, timeoutMs: 2_000, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, keyring, clock, random: new CryptoRandom() }),
+    RedisSessionStore.connect({
+      url: redis.url,
+      timeoutMs: 2_000,
+      keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      keyring,
+      clock,
+      random: new CryptoRandom(),
+    }),
   );
 }

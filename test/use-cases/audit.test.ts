@@ -62,7 +62,11 @@ test('a begun operation that succeeded is refused when its outcome cannot be sto
   await t.throwsAsync(subject.finish(succeeded, { status: 200 }), { code: 'AUDIT_UNAVAILABLE' } as never);
   await subject.finish(refused, { status: 403, code: 'ACL_DENIED' });
   log.faults.failComplete = false;
-  t.deepEqual((await all(log)).map((r) => r.outcome), ['pending', 'pending'], 'both stay pending: outcome never written');
+  t.deepEqual(
+    (await all(log)).map((r) => r.outcome),
+    ['pending', 'pending'],
+    'both stay pending: outcome never written',
+  );
   t.is(logger.lines.filter((line) => line.fields.stage === 'finish').length, 2);
 });
 
@@ -72,7 +76,10 @@ test('a sensitive success never begun is still not answered unless recorded; oth
   await t.throwsAsync(subject.finish(draft(subject, 'keys.grant'), { status: 200 }), { code: 'AUDIT_UNAVAILABLE' } as never);
   await t.notThrowsAsync(subject.finish(draft(subject, 'keys.grant'), { status: 401, code: 'SESSION_UNKNOWN' }));
   await t.notThrowsAsync(subject.finish(draft(subject, 'health'), { status: 200 }));
-  t.deepEqual(logger.lines.map((line) => line.fields.operation), ['keys.grant', 'keys.grant', 'health']);
+  t.deepEqual(
+    logger.lines.map((line) => line.fields.operation),
+    ['keys.grant', 'keys.grant', 'health'],
+  );
 });
 
 test('a draft must name its operation before it is stored', async (t) => {

@@ -12,7 +12,12 @@ export function readSqliteChain(file: string, range: AuditChainRange = {}): Audi
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
-    const sql = chainRangeSql({ entries: 'audit_entry', checkpoints: 'audit_checkpoint' }, range, (params, v) => (params.push(v), '?'), (ms) => ms);
+    const sql = chainRangeSql(
+      { entries: 'audit_entry', checkpoints: 'audit_checkpoint' },
+      range,
+      (params, v) => (params.push(v), '?'),
+      (ms) => ms,
+    );
     const read = db.transaction(() => ({
       entries: (db!.prepare(sql.entries.sql).all(...sql.entries.params) as EntryRow[]).map((row) => entryFromRow(row, Number(row.at))),
       checkpoints: (db!.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) => checkpointFromRow(row, Number(row.at))),
@@ -33,7 +38,12 @@ export async function readPostgresChain(url: string, schema = 'public', range: A
     await client.connect();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const tables = { entries: `"${schema}".audit_entry`, checkpoints: `"${schema}".audit_checkpoint` };
-    const sql = chainRangeSql(tables, range, (params, v) => `$${params.push(v)}`, (ms) => new Date(ms));
+    const sql = chainRangeSql(
+      tables,
+      range,
+      (params, v) => `$${params.push(v)}`,
+      (ms) => new Date(ms),
+    );
     const entries = await client.query<EntryRow>(sql.entries.sql, sql.entries.params);
     const checkpoints = await client.query<CheckpointRow>(sql.checkpoints.sql, sql.checkpoints.params);
     await client.query('COMMIT');

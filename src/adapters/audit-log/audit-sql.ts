@@ -147,7 +147,9 @@ export function chainRangeSql(
     return bounds.length === 0 ? '1 = 1' : bounds.join(' AND ');
   };
   const entryParams: unknown[] = [];
-  const columns = ENTRY_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
+  const columns = ENTRY_COLUMNS.split(', ')
+    .map((c) => `e.${c}`)
+    .join(', ');
   const entrySql = `
     WITH bounds AS (SELECT writer, MIN(seq) AS lo, MAX(seq) AS hi FROM ${tables.entries} WHERE writer IS NOT NULL AND ${inRange(entryParams)} GROUP BY writer)
     SELECT ${columns} FROM ${tables.entries} e JOIN bounds b ON e.writer = b.writer AND e.seq BETWEEN b.lo AND b.hi

@@ -2,14 +2,7 @@ import { completeRecord, type AuditCompletion, type AuditRecord } from '../../do
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
 import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice, type AuditCheckpoint, type AuditEntry } from '../../domain/audit/audit-entry.js';
-import {
-  compareNewestFirst,
-  matchesAuditQuery,
-  pageOf,
-  resolveAuditQuery,
-  type AuditPage,
-  type AuditQuery,
-} from '../../domain/audit/audit-query.js';
+import { compareNewestFirst, matchesAuditQuery, pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { sliceOfChains } from './chain-slice.js';
 
@@ -59,7 +52,10 @@ export class MemoryAuditLog implements AuditLog {
     this.#open();
     const matching = [...this.#records.values()].filter((record) => matchesAuditQuery(record, resolved));
     matching.sort(compareNewestFirst);
-    return pageOf(matching.slice(0, resolved.limit + 1).map((record) => ({ ...record })), resolved.limit);
+    return pageOf(
+      matching.slice(0, resolved.limit + 1).map((record) => ({ ...record })),
+      resolved.limit,
+    );
   }
 
   async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {

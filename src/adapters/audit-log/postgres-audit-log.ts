@@ -122,15 +122,27 @@ export class PostgresAuditLog implements AuditLog {
   async query(query: AuditQuery): Promise<AuditPage> {
     const resolved = resolveAuditQuery(query);
     const params: unknown[] = [];
-    const where = queryConditions(resolved, (v) => `$${params.push(v)}`, (ms) => new Date(ms));
+    const where = queryConditions(
+      resolved,
+      (v) => `$${params.push(v)}`,
+      (ms) => new Date(ms),
+    );
     const sql = `SELECT ${AUDIT_COLUMNS} FROM ${this.#records} WHERE ${where} ORDER BY at DESC, id DESC LIMIT $${params.push(resolved.limit + 1)}`;
     // One statement whose rows arrive whole, or an error: never a partial page.
     const result = await this.#run<AuditRow>(sql, params);
-    return pageOf(result.rows.map((row) => recordFromRow(row, (row.at as Date).getTime())), resolved.limit);
+    return pageOf(
+      result.rows.map((row) => recordFromRow(row, (row.at as Date).getTime())),
+      resolved.limit,
+    );
   }
 
   async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
-    const sql = chainRangeSql({ entries: this.#entries, checkpoints: this.#checkpoints }, range, (params, v) => `$${params.push(v)}`, (ms) => new Date(ms));
+    const sql = chainRangeSql(
+      { entries: this.#entries, checkpoints: this.#checkpoints },
+      range,
+      (params, v) => `$${params.push(v)}`,
+      (ms) => new Date(ms),
+    );
     // Checkpoints first: an entry appended between the two reads is then only more chain, never a
     // checkpoint without its entries (which would read as truncation).
     const checkpoints = await this.#run<CheckpointRow>(sql.checkpoints.sql, sql.checkpoints.params);

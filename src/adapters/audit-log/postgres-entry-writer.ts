@@ -106,7 +106,12 @@ export class PostgresEntryWriter {
       return sealed;
     });
     const params: unknown[] = [];
-    const tuples = rows.map((row) => `(${entryValues(row, at).map((value) => `$${params.push(value)}`).join(', ')})`);
+    const tuples = rows.map(
+      (row) =>
+        `(${entryValues(row, at)
+          .map((value) => `$${params.push(value)}`)
+          .join(', ')})`,
+    );
     await this.#run(`INSERT INTO ${this.#tables.entries} (${ENTRY_COLUMNS}) VALUES ${tuples.join(', ')}`, params);
     if (chain !== undefined && rows.length > 0) chain.advance(rows[rows.length - 1] as ReturnType<AuditChain['seal']>);
   }

@@ -82,9 +82,11 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   async append(record: AuditRecord): Promise<void> {
-    await this.#writes.run(() => this.#entries.store(entryOf(record))).catch((error: unknown) => {
-      throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
-    });
+    await this.#writes
+      .run(() => this.#entries.store(entryOf(record)))
+      .catch((error: unknown) => {
+        throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
+      });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
@@ -112,20 +114,34 @@ export class SqliteAuditLog implements AuditLog {
   async query(query: AuditQuery): Promise<AuditPage> {
     const resolved = resolveAuditQuery(query);
     const params: unknown[] = [];
-    const where = queryConditions(resolved, (v) => (params.push(v), '?'), (ms) => ms);
+    const where = queryConditions(
+      resolved,
+      (v) => (params.push(v), '?'),
+      (ms) => ms,
+    );
     const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE ${where} ORDER BY at DESC, id DESC LIMIT ?`;
     // One statement, read whole inside SQLite's own read transaction: never a partial page.
     const rows = this.#run(() => this.#statement(sql).all(...params, resolved.limit + 1) as AuditRow[]);
-    return pageOf(rows.map((row) => recordFromRow(row, Number(row.at))), resolved.limit);
+    return pageOf(
+      rows.map((row) => recordFromRow(row, Number(row.at))),
+      resolved.limit,
+    );
   }
 
   async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
-    const sql = chainRangeSql({ entries: 'audit_entry', checkpoints: 'audit_checkpoint' }, range, (params, v) => (params.push(v), '?'), (ms) => ms);
+    const sql = chainRangeSql(
+      { entries: 'audit_entry', checkpoints: 'audit_checkpoint' },
+      range,
+      (params, v) => (params.push(v), '?'),
+      (ms) => ms,
+    );
     // Both reads in one read transaction: a consistent snapshot of entries and checkpoints.
     return this.#run(() =>
       this.#db.transaction(() => ({
         entries: (this.#db.prepare(sql.entries.sql).all(...sql.entries.params) as EntryRow[]).map((row) => entryFromRow(row, Number(row.at))),
-        checkpoints: (this.#db.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) => checkpointFromRow(row, Number(row.at))),
+        checkpoints: (this.#db.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) =>
+          checkpointFromRow(row, Number(row.at)),
+        ),
         partial: range.from !== undefined,
       }))(),
     );

@@ -4,7 +4,11 @@ import type { AuditChain } from '../../domain/audit/audit-chain.js';
 import type { AuditEntry } from '../../domain/audit/audit-entry.js';
 import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryValues } from './audit-sql.js';
 
-const placeholders = (columns: string) => columns.split(',').map(() => '?').join(', ');
+const placeholders = (columns: string) =>
+  columns
+    .split(',')
+    .map(() => '?')
+    .join(', ');
 
 /**
  * Where a SQLite store's entries are inserted, each sealed on the writer's chain (none: unchained).
@@ -67,10 +71,12 @@ export class SqliteChainWriter {
   closingCheckpoint(): void {
     if (this.#chain === undefined) return;
     try {
-      this.#db.transaction(() => {
-        this.begin();
-        this.#writeCheckpoint();
-      }).immediate();
+      this.#db
+        .transaction(() => {
+          this.begin();
+          this.#writeCheckpoint();
+        })
+        .immediate();
     } catch {
       // The head stays unsigned: a verifier still checks every link up to it.
     }

@@ -7,13 +7,7 @@ import type { NewKey } from '../../domain/key/key-view.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../domain/principal/principal.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { ServerParameter } from '../../domain/server/server.js';
-import {
-  OPERATIONS,
-  PATHS,
-  type OperationArgs,
-  type OperationName,
-  type OperationResult,
-} from '../../keyserver/protocol/keyserver-protocol.js';
+import { OPERATIONS, PATHS, type OperationArgs, type OperationName, type OperationResult } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
 import type { TlsChannel } from './tls-channel.js';
 

@@ -82,9 +82,7 @@ export class TlsDialer {
       ...(isIP(host) === 0 ? { servername: host } : {}),
       minVersion: 'TLSv1.3',
       ...(this.#options.resumeSessions && this.#session ? { session: this.#session } : {}),
-      ...(trust.ca !== undefined
-        ? { ca: trust.ca, rejectUnauthorized: true }
-        : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),
+      ...(trust.ca !== undefined ? { ca: trust.ca, rejectUnauthorized: true } : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),
     };
   }
 

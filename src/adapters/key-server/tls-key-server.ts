@@ -2,14 +2,7 @@ import type { z } from 'zod';
 import { KeyServerUnavailableError } from '../../domain/errors/index.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
-import {
-  PATHS,
-  certificateChallenge,
-  certificateLogin,
-  healthReply,
-  loginBegin,
-  loginFinish,
-} from '../../keyserver/protocol/keyserver-protocol.js';
+import { PATHS, certificateChallenge, certificateLogin, healthReply, loginBegin, loginFinish } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
 import { srpLogin } from './srp-login.js';
 import { TlsChannel } from './tls-channel.js';

@@ -63,7 +63,10 @@ export async function connectRedis(client: Redis, timeoutMs: number, logger?: Lo
   // check must not hold the boot either.
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
-    client.connect().then(() => 'ready', (error: Error) => error.message),
+    client.connect().then(
+      () => 'ready',
+      (error: Error) => error.message,
+    ),
     new Promise<string>((done) => (timer = setTimeout(() => done('no answer within the timeout'), 2 * timeoutMs))),
   ]);
   clearTimeout(timer);

@@ -78,7 +78,12 @@ export class RedisReplayCache implements ReplayCache {
 
   /** Connects (waiting at most the timeout; a Redis down at start is retried in the background). */
   static async connect(options: RedisReplayCacheOptions): Promise<RedisReplayCache> {
-    const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name: 'keygate-replay', ...(options.logger ? { logger: options.logger } : {}) });
+    const client = createRedisClient({
+      url: options.url,
+      timeoutMs: options.timeoutMs,
+      name: 'keygate-replay',
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
     const cache = new RedisReplayCache(client, options);
     await connectRedis(client, options.timeoutMs, options.logger);
     return cache;

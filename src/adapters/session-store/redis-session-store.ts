@@ -48,7 +48,12 @@ export class RedisSessionStore implements SessionStore {
 
   /** Connects (waiting at most the timeout; a Redis down at start is retried in the background). */
   static async connect(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
-    const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name: 'keygate-sessions', ...(options.logger ? { logger: options.logger } : {}) });
+    const client = createRedisClient({
+      url: options.url,
+      timeoutMs: options.timeoutMs,
+      name: 'keygate-sessions',
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
     await connectRedis(client, options.timeoutMs, options.logger);
     return new RedisSessionStore(client, options);
   }
@@ -61,9 +66,11 @@ export class RedisSessionStore implements SessionStore {
     }
     const json = encodeSession(key, record, this.#options.keyring, this.#options.random);
     const principal = record.identity.principalId;
-    await this.#run('keygateSessionPut', [this.#record(key), this.#all(), this.#index(principal)], [
-      key, principal, record.expiresAt, record.expiresAt - now + REDIS_TTL_GRACE_MS, json, now, this.#index(''),
-    ]);
+    await this.#run(
+      'keygateSessionPut',
+      [this.#record(key), this.#all(), this.#index(principal)],
+      [key, principal, record.expiresAt, record.expiresAt - now + REDIS_TTL_GRACE_MS, json, now, this.#index('')],
+    );
   }
 
   async get(key: string): Promise<SessionRecord | undefined> {

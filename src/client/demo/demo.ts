@@ -49,7 +49,10 @@ function signInAgain(): void {
 
 const checkHealth = step('health-out', async () => {
   const health = await new KeygateClient({ baseUrl: gatewayUrl(), fetch: loggingFetch() }).health();
-  return [['status', health.ok ? 'ok' : 'failing'], ['key server', health.ksFingerprint]];
+  return [
+    ['status', health.ok ? 'ok' : 'failing'],
+    ['key server', health.ksFingerprint],
+  ];
 });
 
 const signIn = step('sign-in-out', async () => {
@@ -59,14 +62,21 @@ const signIn = step('sign-in-out', async () => {
   state.password = await state.client.login(user, password.value);
   password.value = '';
   enable('create-key', 'sign-out');
-  return [['user', state.password.view?.user ?? user], ['session', `${state.password.view?.kind}, unbound`]];
+  return [
+    ['user', state.password.view?.user ?? user],
+    ['session', `${state.password.view?.kind}, unbound`],
+  ];
 });
 
 const createKey = step('key-out', async () => {
   const keyLen = Number(element<HTMLSelectElement>('key-len').value) as 16 | 24 | 32;
   state.key = await state.password!.createKey({ keyLen, label: 'browser demo' });
   enable('create-key', 'mint-scoped', 'sign-out');
-  return [['ttag', state.key.ttag], ['length', `${state.key.keyLen} bytes`], ['owner', state.key.owner.user]];
+  return [
+    ['ttag', state.key.ttag],
+    ['length', `${state.key.keyLen} bytes`],
+    ['owner', state.key.owner.user],
+  ];
 });
 
 const mintScoped = step('scoped-out', async () => {
@@ -86,7 +96,11 @@ const exportKey = step('export-out', async () => {
   const exported = await state.scoped!.exportKey(state.key!.ttag);
   const sha256 = await fingerprint(exported.key);
   exported.key.fill(0); // shown by fingerprint only; the bytes are wiped once hashed
-  return [['SHA-256', sha256], ['length', `${exported.keyLen} bytes`], ['unwrapped with', 'ECDH P-256 (non-extractable) → HKDF-SHA256 → AES-256-GCM']];
+  return [
+    ['SHA-256', sha256],
+    ['length', `${exported.keyLen} bytes`],
+    ['unwrapped with', 'ECDH P-256 (non-extractable) → HKDF-SHA256 → AES-256-GCM'],
+  ];
 });
 
 const roundTrip = step('round-trip-out', async () => {
@@ -94,7 +108,11 @@ const roundTrip = step('round-trip-out', async () => {
   const sealed = await state.scoped!.encrypt(state.key!.ttag, text);
   const opened = fromUtf8(await state.scoped!.decrypt(state.key!.ttag, sealed));
   if (opened !== text) throw new Error(`round trip changed the text: "${opened}"`);
-  return [['ciphertext', `${sealed.ciphertext.slice(0, 32)}… (${sealed.alg})`], ['decrypted', opened], ['round trip', 'identical']];
+  return [
+    ['ciphertext', `${sealed.ciphertext.slice(0, 32)}… (${sealed.alg})`],
+    ['decrypted', opened],
+    ['round trip', 'identical'],
+  ];
 });
 
 const signOut = step('sign-out-out', async () => {

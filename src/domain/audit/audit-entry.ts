@@ -38,7 +38,13 @@ export interface AuditCheckpoint {
 }
 
 export function isChained(entry: AuditEntry): entry is ChainedAuditEntry {
-  return typeof entry.writer === 'string' && entry.writer !== '' && Number.isSafeInteger(entry.seq) && typeof entry.prev === 'string' && typeof entry.mac === 'string';
+  return (
+    typeof entry.writer === 'string' &&
+    entry.writer !== '' &&
+    Number.isSafeInteger(entry.seq) &&
+    typeof entry.prev === 'string' &&
+    typeof entry.mac === 'string'
+  );
 }
 
 /**
@@ -68,7 +74,11 @@ export function canonicalEntry(entry: AuditEntry): string {
 
 /** The MAC an entry must carry under `key`. */
 export function entryMac(key: Uint8Array | KeyObject, entry: AuditEntry): string {
-  return createHmac('sha256', key).update(canonicalEntry(entry)).update('\n').update(entry.prev ?? '').digest('hex');
+  return createHmac('sha256', key)
+    .update(canonicalEntry(entry))
+    .update('\n')
+    .update(entry.prev ?? '')
+    .digest('hex');
 }
 
 /** Constant-time comparison of the MAC an entry carries with the one it should carry. */
@@ -84,7 +94,10 @@ export function canonicalCheckpoint(checkpoint: Omit<AuditCheckpoint, 'signature
 
 /** A signing key's id: the first 16 hex digits of the SHA-256 of its public key (SPKI DER). */
 export function auditKeyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** A time range of the chains: both bounds inclusive (ms since the epoch), either absent. */

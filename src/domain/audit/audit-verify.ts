@@ -129,7 +129,10 @@ function checkCheckpoints(writer: string, entries: readonly ChainedAuditEntry[],
   const bySeq = new Map(entries.map((entry) => [entry.seq, entry]));
   const firstSeq = entries[0]?.seq ?? 1;
   const lastSeq = entries.length === 0 ? 0 : entries[entries.length - 1]!.seq;
-  const at = (checkpoint: AuditCheckpoint, kind: AuditBreakKind, detail: string): Found => ({ found: { writer, seq: checkpoint.seq, kind, detail }, at: checkpoint.at });
+  const at = (checkpoint: AuditCheckpoint, kind: AuditBreakKind, detail: string): Found => ({
+    found: { writer, seq: checkpoint.seq, kind, detail },
+    at: checkpoint.at,
+  });
   for (const checkpoint of checkpoints) {
     if (!signatureHolds(checkpoint, input.publicKeys)) {
       const why = input.publicKeys.has(checkpoint.keyId) ? 'its signature does not hold' : `it names key ${checkpoint.keyId}, which is not trusted`;

@@ -10,9 +10,7 @@ export function unwrapKey(wrapped: WrappedKey, clientPrivateKey: Uint8Array): Bu
   const ecdh = createECDH(WRAP_CURVE);
   ecdh.setPrivateKey(Buffer.from(clientPrivateKey));
   const sharedX = ecdh.computeSecret(Buffer.from(wrapped.gatewayPubKey, 'base64'));
-  const aesKey = Buffer.from(
-    hkdfSync('sha256', sharedX, Buffer.from(wrapped.salt, 'base64'), WRAP_HKDF_INFO, WRAP_AES_KEY_BYTES),
-  );
+  const aesKey = Buffer.from(hkdfSync('sha256', sharedX, Buffer.from(wrapped.salt, 'base64'), WRAP_HKDF_INFO, WRAP_AES_KEY_BYTES));
   const decipher = createDecipheriv('aes-256-gcm', aesKey, Buffer.from(wrapped.iv, 'base64'));
   decipher.setAuthTag(Buffer.from(wrapped.authTag, 'base64'));
   return Buffer.concat([decipher.update(Buffer.from(wrapped.ciphertext, 'base64')), decipher.final()]);

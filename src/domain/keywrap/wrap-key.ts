@@ -1,13 +1,6 @@
 import { createCipheriv, createECDH, hkdfSync } from 'node:crypto';
 import type { RandomSource } from '../random-source.js';
-import {
-  WRAP_AES_KEY_BYTES,
-  WRAP_CURVE,
-  WRAP_HKDF_INFO,
-  WRAP_IV_BYTES,
-  WRAP_SALT_BYTES,
-  type WrappedKey,
-} from './keywrap.js';
+import { WRAP_AES_KEY_BYTES, WRAP_CURVE, WRAP_HKDF_INFO, WRAP_IV_BYTES, WRAP_SALT_BYTES, type WrappedKey } from './keywrap.js';
 
 /**
  * Wraps a data key to a client's ephemeral P-256 public key (api-surface.md "The export wrap"). A

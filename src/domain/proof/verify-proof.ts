@@ -12,13 +12,7 @@ import {
   type VerifiedProof,
   type VerifyProofOptions,
 } from './proof.js';
-import {
-  ProofAlgNotAllowedError,
-  ProofClockSkewError,
-  ProofKeyMismatchError,
-  ProofMalformedError,
-  ProofSignatureRejectedError,
-} from './proof.errors.js';
+import { ProofAlgNotAllowedError, ProofClockSkewError, ProofKeyMismatchError, ProofMalformedError, ProofSignatureRejectedError } from './proof.errors.js';
 
 const TOLERANCE_MS = PROOF_IAT_TOLERANCE_SECONDS * 1000;
 /** ES256 signatures are the 64-byte JWS form r||s (RFC 7518 §3.4); DER is refused. */

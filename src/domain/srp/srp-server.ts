@@ -2,18 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RandomSource } from '../random-source.js';
 import { SRP_GROUP_2048, type SrpGroup } from './srp-group.js';
 import { SrpProtocolError } from './srp.errors.js';
-import {
-  clientProof,
-  hash,
-  modPow,
-  multiplier,
-  pad,
-  privateValue,
-  scrambler,
-  serverProof,
-  toBigInt,
-  toBytes,
-} from './srp-math.js';
+import { clientProof, hash, modPow, multiplier, pad, privateValue, scrambler, serverProof, toBigInt, toBytes } from './srp-math.js';
 
 /** The verifier record a key server keeps instead of a password. */
 export interface SrpVerifier {
@@ -28,23 +17,14 @@ export interface SrpServerEphemeral {
 }
 
 /** Makes the salt (16 random bytes) and verifier `v = g^x mod N` for a new password. */
-export function srpCreateVerifier(
-  user: string,
-  password: string,
-  random: RandomSource,
-  group: SrpGroup = SRP_GROUP_2048,
-): SrpVerifier {
+export function srpCreateVerifier(user: string, password: string, random: RandomSource, group: SrpGroup = SRP_GROUP_2048): SrpVerifier {
   const salt = Buffer.from(random.bytes(16));
   const v = modPow(group.g, privateValue(salt, user, password), group.N);
   return { salt, verifier: toBytes(v, group.byteLength) };
 }
 
 /** SRP-6a server step 1: draw `b` and compute `B`. */
-export function srpServerStart(
-  verifier: Uint8Array,
-  random: RandomSource,
-  group: SrpGroup = SRP_GROUP_2048,
-): SrpServerEphemeral {
+export function srpServerStart(verifier: Uint8Array, random: RandomSource, group: SrpGroup = SRP_GROUP_2048): SrpServerEphemeral {
   const { N, g } = group;
   const b = toBigInt(random.bytes(32));
   const B = (multiplier(group) * toBigInt(verifier) + modPow(g, b, N)) % N;

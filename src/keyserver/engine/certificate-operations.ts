@@ -27,13 +27,18 @@ export class CertificateOperations {
   list(token: string, query: CertificateQuery): ListResult<CertificateInfo> {
     this.#engine.authorizeOperation(token, 'certificates.read');
     const store = this.#engine.store;
-    const owner = query.principal === undefined ? undefined : store.principalByName(query.principal)?.principalId ?? '';
+    const owner = query.principal === undefined ? undefined : (store.principalByName(query.principal)?.principalId ?? '');
     const subject = query.subject?.toLowerCase();
     const rows = [...store.certificates('authority'), ...store.certificates('enrolled')]
       .filter((row) => owner === undefined || row.principalId === owner)
       .sort((a, b) => (a.id < b.id ? -1 : 1));
     const matching = this.#read(rows).filter(({ view }) => view === undefined || subject === undefined || view.subject.toLowerCase().includes(subject));
-    const page = pageOf(query, 'certificates', (after, count) => matching.filter((c) => after === undefined || c.row.id > after).slice(0, count), (c) => c.row.id);
+    const page = pageOf(
+      query,
+      'certificates',
+      (after, count) => matching.filter((c) => after === undefined || c.row.id > after).slice(0, count),
+      (c) => c.row.id,
+    );
     return withUnreadable(page.items, page.next);
   }
 

@@ -23,9 +23,7 @@ export function isValidAt(cert: X509Certificate, now: number): boolean {
   return Date.parse(cert.validFrom) <= now && now <= Date.parse(cert.validTo);
 }
 
-export type ChainResult =
-  | { readonly trusted: true; readonly chain: readonly string[] }
-  | { readonly trusted: false; readonly reason: string };
+export type ChainResult = { readonly trusted: true; readonly chain: readonly string[] } | { readonly trusted: false; readonly reason: string };
 
 /**
  * Does `leaf` chain to one of the trusted authorities at `now`? The issuer must be a CA certificate

@@ -1,13 +1,5 @@
 import type { Right } from '../../domain/acl/acl.js';
-import {
-  GCM_IV_BYTES,
-  MAC_ALG,
-  gcmAlgFor,
-  gcmDecrypt,
-  gcmEncrypt,
-  hmacSha256,
-  verifyHmacSha256,
-} from '../../domain/crypto/data-crypto.js';
+import { GCM_IV_BYTES, MAC_ALG, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../../domain/crypto/data-crypto.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../domain/crypto/crypto-messages.js';
 import { BadRequestError } from '../../domain/errors/index.js';
 import { KeyExpiredError } from '../../domain/key/key.errors.js';

@@ -235,7 +235,10 @@ export class KeyServerEngine {
   }
 
   /** Issues a token for a principal (logins and minted sessions). */
-  issueToken(principal: PrincipalRow, options: { ttlMs?: number | undefined; scope?: TokenRow['scope']; actingFor?: string; notAfter?: number | undefined } = {}): { token: string; expiresAt: number | undefined } {
+  issueToken(
+    principal: PrincipalRow,
+    options: { ttlMs?: number | undefined; scope?: TokenRow['scope']; actingFor?: string; notAfter?: number | undefined } = {},
+  ): { token: string; expiresAt: number | undefined } {
     const token = Buffer.from(this.#random.bytes(32)).toString('base64url');
     const issuedAt = this.#now();
     const ttlSeconds = this.parameters.value('tokenTtlSeconds');

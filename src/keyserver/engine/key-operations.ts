@@ -118,7 +118,10 @@ export class KeyOperations {
     const unknown = rights.find((right) => !isRight(right));
     if (unknown !== undefined) throw new BadRequestError(`rights: unknown right ${String(unknown)}`);
     const acl = new Map(key.acl);
-    acl.set(grantee.principalId, RIGHTS.filter((right) => rights.includes(right)));
+    acl.set(
+      grantee.principalId,
+      RIGHTS.filter((right) => rights.includes(right)),
+    );
     engine.store.putKey({ ...key, acl });
     return identityOf(grantee);
   }

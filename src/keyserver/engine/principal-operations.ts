@@ -34,7 +34,12 @@ export class PrincipalOperations {
     this.#engine.authorizeOperation(token, 'principals.list');
     if (query.kind !== undefined && !PRINCIPAL_KINDS.includes(query.kind)) throw new BadRequestError('kind: must be user, group or service');
     const store = this.#engine.store;
-    const page = pageOf(query, 'principals', (after, count) => store.principalsAfter(after, count, query.kind), (row) => row.name);
+    const page = pageOf(
+      query,
+      'principals',
+      (after, count) => store.principalsAfter(after, count, query.kind),
+      (row) => row.name,
+    );
     return { ...page, items: page.items.map(principalView) };
   }
 

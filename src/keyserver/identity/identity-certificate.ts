@@ -30,7 +30,9 @@ export async function createIdentityCertificate(options: IdentityOptions = {}): 
   const keys = (await webcrypto.subtle.generateKey(ECDSA, true, ['sign', 'verify'])) as CryptoKeyPair;
   const hosts = options.hosts ?? ['localhost', '127.0.0.1', '::1'];
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+      .toString('hex')
+      .replace(/^[89a-f]/, '1'),
     name: `CN=${options.commonName ?? 'keygate key server'}`,
     notBefore: new Date(now.getTime() - 60_000),
     notAfter: new Date(now.getTime() + (options.days ?? 825) * 86_400_000),
@@ -40,9 +42,7 @@ export async function createIdentityCertificate(options: IdentityOptions = {}): 
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(
-        hosts.map((host) => ({ type: IP_ADDRESS.test(host) ? ('ip' as const) : ('dns' as const), value: host })),
-      ),
+      new x509.SubjectAlternativeNameExtension(hosts.map((host) => ({ type: IP_ADDRESS.test(host) ? ('ip' as const) : ('dns' as const), value: host }))),
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);

@@ -115,7 +115,13 @@ export const OPERATIONS = {
   exportKey: { args: z.strictObject({ ttag }), result: z.strictObject({ nid: z.number().int(), key: base64 }) },
   readAcl: {
     args: z.strictObject({ ttag }),
-    result: z.strictObject({ owner: identity, entries: z.array(z.strictObject({ principal: identity, rights })).max(10_000).readonly() }),
+    result: z.strictObject({
+      owner: identity,
+      entries: z
+        .array(z.strictObject({ principal: identity, rights }))
+        .max(10_000)
+        .readonly(),
+    }),
   },
   grant: { args: z.strictObject({ ttag, principal: name, rights }), result: identity },
   revoke: { args: z.strictObject({ ttag, principal: name }), result: z.null() },

@@ -59,7 +59,10 @@ export const certificate = z.strictObject({
 
 export const verdict = z.strictObject({
   trusted: z.boolean(),
-  chain: z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(64).readonly(),
+  chain: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/))
+    .max(64)
+    .readonly(),
   reason: text.optional(),
 });
 

@@ -57,7 +57,10 @@ test('writes issued together are committed together; a duplicate id fails its ow
     log.append(second),
     log.complete(first.id, { outcome: 'ok', status: 200 }),
   ]);
-  t.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  t.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+  );
   t.like((results[1] as PromiseRejectedResult).reason, { code: 'CONFLICT' });
   t.is((results[3] as PromiseFulfilledResult<boolean>).value, true);
   t.like(await log.get(first.id), { principal: 'alice', outcome: 'ok', status: 200 });
@@ -73,7 +76,10 @@ test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and s
   other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_entry WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
   const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
   const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
-  t.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+  t.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
   for (const result of results) t.like((result as PromiseRejectedResult).reason, { code: 'AUDIT_UNAVAILABLE' });
   for (const record of doomed) t.is(await log.get(record.id), undefined);
   other.exec('DROP TRIGGER break_commit');
@@ -104,7 +110,10 @@ test('two processes writing as one writer: the second to take a seq fails closed
   await t.throwsAsync(a.append(auditRecord()), { code: 'AUDIT_UNAVAILABLE' } as never);
   await a.append(auditRecord());
   const slice = await a.readChain();
-  t.deepEqual(slice.entries.map((e) => e.seq), [1, 2, 3]);
+  t.deepEqual(
+    slice.entries.map((e) => e.seq),
+    [1, 2, 3],
+  );
   t.true(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).ok);
   await a.close();
   await b.close();
@@ -118,7 +127,17 @@ test('a version 1 file is migrated: its records stay readable, as entries withou
   const old = auditRecord();
   const stuck = auditRecord({ outcome: 'pending', status: 0 });
   for (const r of [old, stuck]) {
-    db.prepare('INSERT INTO audit_record VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)').run(r.id, r.at, r.requestId, r.principal, r.sessionRef, r.operation, r.object, r.outcome, r.status);
+    db.prepare('INSERT INTO audit_record VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)').run(
+      r.id,
+      r.at,
+      r.requestId,
+      r.principal,
+      r.sessionRef,
+      r.operation,
+      r.object,
+      r.outcome,
+      r.status,
+    );
   }
   db.pragma('user_version = 1');
   db.close();
@@ -126,6 +145,10 @@ test('a version 1 file is migrated: its records stay readable, as entries withou
   t.deepEqual(await log.get(old.id), old);
   t.true(await log.complete(stuck.id, { outcome: 'ok', status: 200 }), 'a record left pending can still get its outcome');
   const { entries } = await log.readChain();
-  t.deepEqual(entries.map((e) => [e.entry, e.writer]).sort(), [['outcome', 'gw'], ['pending', undefined], ['record', undefined]]);
+  t.deepEqual(entries.map((e) => [e.entry, e.writer]).sort(), [
+    ['outcome', 'gw'],
+    ['pending', undefined],
+    ['record', undefined],
+  ]);
   await log.close();
 });

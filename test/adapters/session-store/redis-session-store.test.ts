@@ -95,7 +95,10 @@ if (typeof server === 'string') {
     const dropped = await open(clock, [keyB], keyPrefix, logger);
     t.is(await dropped.get(old.key), undefined);
     t.is((await dropped.get(fresh.key))?.token.reveal(), fresh.record.token.reveal());
-    t.deepEqual((await dropped.listByPrincipal('00000000000000a1')).map((r) => r.ref), [fresh.record.ref]);
+    t.deepEqual(
+      (await dropped.listByPrincipal('00000000000000a1')).map((r) => r.ref),
+      [fresh.record.ref],
+    );
     t.true(logger.lines.some((line) => line.message === 'unreadable session record ignored'));
     for (const store of [before, rotated, dropped]) await store.close();
   });
@@ -124,7 +127,10 @@ if (typeof server === 'string') {
     await store.put(a.key, a.record);
     await store.put(b.key, { ...b.record, expiresAt: clock.now() + 5_000 });
     t.true(await store.delete(a.key));
-    t.deepEqual((await store.listByPrincipal('00000000000000a1')).map((r) => r.ref), [b.record.ref]);
+    t.deepEqual(
+      (await store.listByPrincipal('00000000000000a1')).map((r) => r.ref),
+      [b.record.ref],
+    );
     clock.advance(5_000);
     t.deepEqual(await store.listByPrincipal('00000000000000a1'), []);
     t.is(await raw.zcard(`${keyPrefix}principal:00000000000000a1`), 0, 'expired members are cleaned on the way');
@@ -165,7 +171,10 @@ if (typeof server === 'string') {
     await server.restart();
     let healed = false;
     for (let attempt = 0; attempt < 60 && !healed; attempt++) {
-      healed = await store.count().then(() => true, () => false);
+      healed = await store.count().then(
+        () => true,
+        () => false,
+      );
       if (!healed) await new Promise((done) => setTimeout(done, 100));
     }
     t.true(healed, 'the store reconnected by itself');
@@ -184,14 +193,20 @@ if (typeof server === 'string') {
       const store = await open(clock, [keyA], prefix(), logger);
       try {
         t.true(Date.now() - started < 1_500, `${fault}: started in ${Date.now() - started} ms`);
-        t.true(logger.lines.some((line) => line.message === 'redis not reachable at start; retrying in the background'), fault);
+        t.true(
+          logger.lines.some((line) => line.message === 'redis not reachable at start; retrying in the background'),
+          fault,
+        );
         await t.throwsAsync(() => store.count(), { instanceOf: SessionStoreUnavailableError });
       } finally {
         await (fault === 'down' ? server.restart() : server.resume());
       }
       let served = false;
       for (let attempt = 0; attempt < 60 && !served; attempt++) {
-        served = await store.count().then(() => true, () => false);
+        served = await store.count().then(
+          () => true,
+          () => false,
+        );
         if (!served) await new Promise((done) => setTimeout(done, 100));
       }
       t.true(served, `${fault}: served once Redis answered`);

@@ -131,8 +131,20 @@ for (const signer of signers) {
     const wrong = fc.oneof(
       fc.record({ claim: fc.constant('htm'), value: fc.string().filter((m) => m !== REQUEST.method) }),
       fc.record({ claim: fc.constant('htu'), value: fc.stringMatching(/^[^?#]+$/).map((suffix) => `${REQUEST.htu}${suffix}`) }),
-      fc.record({ claim: fc.constant('ath'), value: fc.string().filter((s) => s !== REQUEST.credential).map(sha256Base64url) }),
-      fc.record({ claim: fc.constant('bth'), value: fc.uint8Array().filter((b) => !Buffer.from(b).equals(REQUEST.body!)).map(sha256Base64url) }),
+      fc.record({
+        claim: fc.constant('ath'),
+        value: fc
+          .string()
+          .filter((s) => s !== REQUEST.credential)
+          .map(sha256Base64url),
+      }),
+      fc.record({
+        claim: fc.constant('bth'),
+        value: fc
+          .uint8Array()
+          .filter((b) => !Buffer.from(b).equals(REQUEST.body!))
+          .map(sha256Base64url),
+      }),
       fc.record({ claim: fc.constant('iat'), value: outsideTolerance.map((seconds) => NOW / 1000 + seconds) }),
     );
     await fc.assert(

@@ -56,7 +56,10 @@ const p384 = await makeSigner('ES256', { namedCurve: 'P-384' });
 const OFF_CURVE_X = Buffer.alloc(32, 1).toString('base64url');
 const OFF_CURVE_JKT = sha256Base64url(JSON.stringify({ crv: 'P-256', kty: 'EC', x: OFF_CURVE_X, y: OFF_CURVE_X }));
 
-const proof = (spec: ProofSpec = {}, request: ProofRequest = REQUEST) => (k: Keys) => buildProof(k.signer, request, NOW, spec);
+const proof =
+  (spec: ProofSpec = {}, request: ProofRequest = REQUEST) =>
+  (k: Keys) =>
+    buildProof(k.signer, request, NOW, spec);
 const withClaims = (claims: Record<string, unknown>) => proof({ claims });
 const withHeader = (header: Record<string, unknown>) => proof({ header });
 const withJwk = (change: (jwk: Readonly<Record<string, string>>) => Record<string, unknown>) => (k: Keys) =>

@@ -18,32 +18,51 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
   const acl = services.acl;
   return [
     route({
-      operationId: 'acl.read', method: 'GET', path: '/api/keys/:ttag/acl', auth: 'session',
-      summary: "The key's access list (owner)", success: { status: 200 },
+      operationId: 'acl.read',
+      method: 'GET',
+      path: '/api/keys/:ttag/acl',
+      auth: 'session',
+      summary: "The key's access list (owner)",
+      success: { status: 200 },
       async handle(ctx, { params }) {
         const read = await acl.read(callerOf(ctx), ttagParam(params));
         ctx.body = { owner: read.owner, items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })), complete: true };
       },
     }),
     route({
-      operationId: 'acl.put', method: 'PUT', path: '/api/keys/:ttag/acl/:principal', auth: 'session',
-      summary: "Set (replace) a principal's rights on the key (owner)", body: schemas.entry, success: { status: 200 }, auditObject: entryObject,
+      operationId: 'acl.put',
+      method: 'PUT',
+      path: '/api/keys/:ttag/acl/:principal',
+      auth: 'session',
+      summary: "Set (replace) a principal's rights on the key (owner)",
+      body: schemas.entry,
+      success: { status: 200 },
+      auditObject: entryObject,
       async handle(ctx, { body, params }) {
         const entry = await acl.grant(callerOf(ctx), ttagParam(params), params.principal!, body.rights);
         ctx.body = { principal: entry.principal.user, rights: entry.rights };
       },
     }),
     route({
-      operationId: 'acl.delete', method: 'DELETE', path: '/api/keys/:ttag/acl/:principal', auth: 'session',
-      summary: "Remove a principal's entry from the key's ACL (owner)", success: { status: 204 }, auditObject: entryObject,
+      operationId: 'acl.delete',
+      method: 'DELETE',
+      path: '/api/keys/:ttag/acl/:principal',
+      auth: 'session',
+      summary: "Remove a principal's entry from the key's ACL (owner)",
+      success: { status: 204 },
+      auditObject: entryObject,
       async handle(ctx, { params }) {
         await acl.revoke(callerOf(ctx), ttagParam(params), params.principal!);
         ctx.status = 204;
       },
     }),
     route({
-      operationId: 'acl.access', method: 'GET', path: '/api/keys/:ttag/access', auth: 'session',
-      summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)", success: { status: 200 },
+      operationId: 'acl.access',
+      method: 'GET',
+      path: '/api/keys/:ttag/access',
+      auth: 'session',
+      summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)",
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = { rights: await acl.access(callerOf(ctx), ttagParam(params)) };
       },

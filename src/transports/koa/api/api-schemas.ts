@@ -3,7 +3,10 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../domain/list/list-result.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, as in seed 000). */
-export const base64 = z.string().max(1_500_000).regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
+export const base64 = z
+  .string()
+  .max(1_500_000)
+  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
 
 /** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
 export const ttag = z.string().min(1, 'required').max(512);

@@ -17,8 +17,13 @@ export function auditRecordView(record: AuditRecord) {
 export function auditRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
-      operationId: 'audit.query', method: 'GET', path: '/api/audit', auth: 'session',
-      summary: 'Audit records, newest first, filtered and paged', query: auditQueryRequest, success: { status: 200 },
+      operationId: 'audit.query',
+      method: 'GET',
+      path: '/api/audit',
+      auth: 'session',
+      summary: 'Audit records, newest first, filtered and paged',
+      query: auditQueryRequest,
+      success: { status: 200 },
       async handle(ctx, { query }) {
         const page = await services.audit.queryAudit(callerOf(ctx), query);
         ctx.body = { items: page.items.map(auditRecordView), complete: true, ...(page.next === undefined ? {} : { next: page.next }) };
@@ -26,16 +31,24 @@ export function auditRoutes(services: GatewayServices): ApiRoute[] {
     }),
     // Before /api/audit/:id, which would otherwise take `verify` for a record id.
     route({
-      operationId: 'audit.verify', method: 'GET', path: '/api/audit/verify', auth: 'session',
+      operationId: 'audit.verify',
+      method: 'GET',
+      path: '/api/audit/verify',
+      auth: 'session',
       summary: 'Verify the audit chains and checkpoints of a time range; names the first break',
-      query: auditVerifyRequest, success: { status: 200 },
+      query: auditVerifyRequest,
+      success: { status: 200 },
       async handle(ctx, { query }) {
         ctx.body = await services.audit.verifyAudit(callerOf(ctx), query);
       },
     }),
     route({
-      operationId: 'audit.get', method: 'GET', path: '/api/audit/:id', auth: 'session',
-      summary: 'One audit record', success: { status: 200 },
+      operationId: 'audit.get',
+      method: 'GET',
+      path: '/api/audit/:id',
+      auth: 'session',
+      summary: 'One audit record',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = auditRecordView(await services.audit.getAuditRecord(callerOf(ctx), params.id!));
       },

@@ -13,7 +13,11 @@ export const auditQueryRequest = z.strictObject({
   from: instant.optional(),
   to: instant.optional(),
   principal: z.string().min(1).max(256).optional(),
-  operation: z.string().regex(/^[a-z][a-z-]*(?:\.[a-z][a-z-]*)*$/, 'expected an operation id such as keys.export').max(64).optional(),
+  operation: z
+    .string()
+    .regex(/^[a-z][a-z-]*(?:\.[a-z][a-z-]*)*$/, 'expected an operation id such as keys.export')
+    .max(64)
+    .optional(),
   outcome: z.enum(AUDIT_RECORD_OUTCOMES).optional(),
   limit: z
     .string()

@@ -26,29 +26,50 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
   const certificates = services.certificates;
   return [
     route({
-      operationId: 'certificates.list', method: 'GET', path: '/api/certificates', auth: 'session',
-      summary: 'Trusted authorities and enrolled certificates, by id (filters: subject part, principal)', query: schemas.list, success: { status: 200 },
+      operationId: 'certificates.list',
+      method: 'GET',
+      path: '/api/certificates',
+      auth: 'session',
+      summary: 'Trusted authorities and enrolled certificates, by id (filters: subject part, principal)',
+      query: schemas.list,
+      success: { status: 200 },
       async handle(ctx, { query }) {
         ctx.body = listBody(await certificates.list(callerOf(ctx), query));
       },
     }),
     route({
-      operationId: 'certificates.read', method: 'GET', path: '/api/certificates/:id', auth: 'session',
-      summary: 'One certificate object by its SHA-256 id', success: { status: 200 },
+      operationId: 'certificates.read',
+      method: 'GET',
+      path: '/api/certificates/:id',
+      auth: 'session',
+      summary: 'One certificate object by its SHA-256 id',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = await certificates.read(callerOf(ctx), certificateIdParam(params));
       },
     }),
     route({
-      operationId: 'certificates.parse', sensitive: false, method: 'POST', path: '/api/certificates/parse', auth: 'session',
-      summary: 'Read a PEM certificate; nothing is stored; garbage is 400 CERTIFICATE_MALFORMED', body: schemas.pem, success: { status: 200 },
+      operationId: 'certificates.parse',
+      sensitive: false,
+      method: 'POST',
+      path: '/api/certificates/parse',
+      auth: 'session',
+      summary: 'Read a PEM certificate; nothing is stored; garbage is 400 CERTIFICATE_MALFORMED',
+      body: schemas.pem,
+      success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await certificates.parse(callerOf(ctx), body.pem);
       },
     }),
     route({
-      operationId: 'certificates.verify', sensitive: false, method: 'POST', path: '/api/certificates/verify', auth: 'session',
-      summary: 'Whether a certificate chains to a trusted authority now: { trusted, chain, reason? }', body: schemas.pem, success: { status: 200 },
+      operationId: 'certificates.verify',
+      sensitive: false,
+      method: 'POST',
+      path: '/api/certificates/verify',
+      auth: 'session',
+      summary: 'Whether a certificate chains to a trusted authority now: { trusted, chain, reason? }',
+      body: schemas.pem,
+      success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await certificates.verify(callerOf(ctx), body.pem);
       },

@@ -22,30 +22,53 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
   const crypto = services.crypto;
   return [
     route({
-      operationId: 'crypto.encrypt', sensitive: false, method: 'POST', path: '/api/crypto/encrypt', auth: 'session',
-      summary: "AES-GCM of the key's length, 12-byte iv, 16-byte tag; right encrypt", body: schemas.encrypt, success: { status: 200 },
+      operationId: 'crypto.encrypt',
+      sensitive: false,
+      method: 'POST',
+      path: '/api/crypto/encrypt',
+      auth: 'session',
+      summary: "AES-GCM of the key's length, 12-byte iv, 16-byte tag; right encrypt",
+      body: schemas.encrypt,
+      success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), { plaintext: body.plaintext, aad: body.aad });
       },
     }),
     route({
-      operationId: 'crypto.decrypt', method: 'POST', path: '/api/crypto/decrypt', auth: 'session',
-      summary: 'AES-GCM decryption; a bad tag is 400 DECRYPT_FAILED; right decrypt', body: schemas.decrypt, success: { status: 200 },
+      operationId: 'crypto.decrypt',
+      method: 'POST',
+      path: '/api/crypto/decrypt',
+      auth: 'session',
+      summary: 'AES-GCM decryption; a bad tag is 400 DECRYPT_FAILED; right decrypt',
+      body: schemas.decrypt,
+      success: { status: 200 },
       async handle(ctx, { body }) {
         const { ttag: handle, ...sealed } = body;
         ctx.body = await crypto.decrypt(callerOf(ctx), parseTtag(handle), sealed);
       },
     }),
     route({
-      operationId: 'crypto.mac', sensitive: false, method: 'POST', path: '/api/crypto/mac', auth: 'session',
-      summary: 'HMAC-SHA256 under the key; right mac', body: schemas.mac, success: { status: 200 },
+      operationId: 'crypto.mac',
+      sensitive: false,
+      method: 'POST',
+      path: '/api/crypto/mac',
+      auth: 'session',
+      summary: 'HMAC-SHA256 under the key; right mac',
+      body: schemas.mac,
+      success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), body.data);
       },
     }),
     route({
-      operationId: 'crypto.mac.verify', sensitive: false, method: 'POST', path: '/api/crypto/mac/verify', auth: 'session',
-      summary: 'Check an HMAC-SHA256 in constant time; right mac', body: schemas.verify, success: { status: 200 },
+      operationId: 'crypto.mac.verify',
+      sensitive: false,
+      method: 'POST',
+      path: '/api/crypto/mac/verify',
+      auth: 'session',
+      summary: 'Check an HMAC-SHA256 in constant time; right mac',
+      body: schemas.verify,
+      success: { status: 200 },
       async handle(ctx, { body }) {
         ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(body.ttag), body.data, body.mac);
       },

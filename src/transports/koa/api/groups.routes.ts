@@ -11,23 +11,37 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
   const groups = services.groups;
   return [
     route({
-      operationId: 'groups.members.list', method: 'GET', path: '/api/groups/:name/members', auth: 'session',
-      summary: "A group's members (users and services)", success: { status: 200 },
+      operationId: 'groups.members.list',
+      method: 'GET',
+      path: '/api/groups/:name/members',
+      auth: 'session',
+      summary: "A group's members (users and services)",
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = listBody(await groups.members(callerOf(ctx), params.name!));
       },
     }),
     route({
-      operationId: 'groups.members.add', method: 'PUT', path: '/api/groups/:name/members/:member', auth: 'session',
-      summary: 'Add a member to a group (admin)', success: { status: 204 }, auditObject: memberObject,
+      operationId: 'groups.members.add',
+      method: 'PUT',
+      path: '/api/groups/:name/members/:member',
+      auth: 'session',
+      summary: 'Add a member to a group (admin)',
+      success: { status: 204 },
+      auditObject: memberObject,
       async handle(ctx, { params }) {
         await groups.add(callerOf(ctx), params.name!, params.member!);
         ctx.status = 204;
       },
     }),
     route({
-      operationId: 'groups.members.remove', method: 'DELETE', path: '/api/groups/:name/members/:member', auth: 'session',
-      summary: 'Remove a member from a group (admin)', success: { status: 204 }, auditObject: memberObject,
+      operationId: 'groups.members.remove',
+      method: 'DELETE',
+      path: '/api/groups/:name/members/:member',
+      auth: 'session',
+      summary: 'Remove a member from a group (admin)',
+      success: { status: 204 },
+      auditObject: memberObject,
       async handle(ctx, { params }) {
         await groups.remove(callerOf(ctx), params.name!, params.member!);
         ctx.status = 204;

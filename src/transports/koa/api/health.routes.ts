@@ -5,8 +5,12 @@ import { route, type ApiRoute } from './api-route.js';
 export function healthRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
-      operationId: 'health', method: 'GET', path: '/api/health', auth: 'none',
-      summary: 'Liveness, the key-server fingerprint and the checks', success: { status: 200 },
+      operationId: 'health',
+      method: 'GET',
+      path: '/api/health',
+      auth: 'none',
+      summary: 'Liveness, the key-server fingerprint and the checks',
+      success: { status: 200 },
       async handle(ctx) {
         const report = await services.health.report();
         ctx.status = report.ok ? 200 : 503;

@@ -7,11 +7,13 @@ import { ttagParam } from './api-schemas.js';
 
 const schemas = {
   /** An empty body creates a 16-byte key, as `{}` does. */
-  create: z.strictObject({
-    keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(16),
-    label: z.string().min(1).max(256).optional(),
-    expiresAt: z.iso.datetime({ offset: true }).optional(),
-  }).prefault({}),
+  create: z
+    .strictObject({
+      keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(16),
+      label: z.string().min(1).max(256).optional(),
+      expiresAt: z.iso.datetime({ offset: true }).optional(),
+    })
+    .prefault({}),
   export: z.strictObject({ clientPubKey: z.string().min(1, 'required').max(256) }),
 };
 
@@ -20,8 +22,13 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
   const keys = services.keys;
   return [
     route({
-      operationId: 'keys.create', method: 'POST', path: '/api/keys', auth: 'session',
-      summary: 'Create a key owned by the caller (16, 24 or 32 bytes)', body: schemas.create, success: { status: 201 },
+      operationId: 'keys.create',
+      method: 'POST',
+      path: '/api/keys',
+      auth: 'session',
+      summary: 'Create a key owned by the caller (16, 24 or 32 bytes)',
+      body: schemas.create,
+      success: { status: 201 },
       async handle(ctx, { body }) {
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
         const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt });
@@ -31,22 +38,35 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'keys.read', method: 'GET', path: '/api/keys/:ttag', auth: 'session',
-      summary: 'The key view (never key material); right read', success: { status: 200 },
+      operationId: 'keys.read',
+      method: 'GET',
+      path: '/api/keys/:ttag',
+      auth: 'session',
+      summary: 'The key view (never key material); right read',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = await keys.read(callerOf(ctx), ttagParam(params));
       },
     }),
     route({
-      operationId: 'keys.export', method: 'POST', path: '/api/keys/:ttag/export', auth: 'session',
-      summary: "Export the key wrapped to the client's ephemeral P-256 key; right export", body: schemas.export, success: { status: 200 },
+      operationId: 'keys.export',
+      method: 'POST',
+      path: '/api/keys/:ttag/export',
+      auth: 'session',
+      summary: "Export the key wrapped to the client's ephemeral P-256 key; right export",
+      body: schemas.export,
+      success: { status: 200 },
       async handle(ctx, { body, params }) {
         ctx.body = await keys.export(callerOf(ctx), ttagParam(params), body.clientPubKey);
       },
     }),
     route({
-      operationId: 'keys.expire', method: 'POST', path: '/api/keys/:ttag/expire', auth: 'session',
-      summary: 'Expire the key for good (owner); it then refuses export and cryptography', success: { status: 200 },
+      operationId: 'keys.expire',
+      method: 'POST',
+      path: '/api/keys/:ttag/expire',
+      auth: 'session',
+      summary: 'Expire the key for good (owner); it then refuses export and cryptography',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = await keys.expire(callerOf(ctx), ttagParam(params));
       },

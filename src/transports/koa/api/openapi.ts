@@ -49,7 +49,9 @@ function operation(route: ApiRoute): Record<string, unknown> {
     summary: route.summary,
     ...(route.auth === 'session' ? { security: [{ bearer: [] }] } : { security: [] }),
     parameters: parameters(route),
-    ...(route.body ? { requestBody: { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body) } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body) } } } }
+      : {}),
     responses: {
       [String(route.success.status)]: success,
       default: { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

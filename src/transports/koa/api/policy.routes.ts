@@ -12,15 +12,24 @@ export function policyRoutes(services: GatewayServices): ApiRoute[] {
   const policy = services.policy;
   return [
     route({
-      operationId: 'policy.provisioning.read', method: 'GET', path: '/api/policy/provisioning', auth: 'session',
-      summary: 'The four auto-provisioning parameters', success: { status: 200 },
+      operationId: 'policy.provisioning.read',
+      method: 'GET',
+      path: '/api/policy/provisioning',
+      auth: 'session',
+      summary: 'The four auto-provisioning parameters',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = await policy.read(callerOf(ctx));
       },
     }),
     route({
-      operationId: 'policy.provisioning.write', method: 'PUT', path: '/api/policy/provisioning/:parameter', auth: 'session',
-      summary: 'Set one auto-provisioning parameter; unknown name 404, wrong type 400', body: schemas.value, success: { status: 200 },
+      operationId: 'policy.provisioning.write',
+      method: 'PUT',
+      path: '/api/policy/provisioning/:parameter',
+      auth: 'session',
+      summary: 'Set one auto-provisioning parameter; unknown name 404, wrong type 400',
+      body: schemas.value,
+      success: { status: 200 },
       async handle(ctx, { body, params }) {
         ctx.body = await policy.set(callerOf(ctx), params.parameter!, body.value);
       },

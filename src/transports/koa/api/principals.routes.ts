@@ -26,15 +26,25 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
   const principals = services.principals;
   return [
     route({
-      operationId: 'principals.list', method: 'GET', path: '/api/principals', auth: 'session',
-      summary: 'Principals by name, a page at a time (limit 1..500, opaque cursor)', query: schemas.list, success: { status: 200 },
+      operationId: 'principals.list',
+      method: 'GET',
+      path: '/api/principals',
+      auth: 'session',
+      summary: 'Principals by name, a page at a time (limit 1..500, opaque cursor)',
+      query: schemas.list,
+      success: { status: 200 },
       async handle(ctx, { query }) {
         ctx.body = listBody(await principals.list(callerOf(ctx), query));
       },
     }),
     route({
-      operationId: 'principals.create', method: 'POST', path: '/api/principals', auth: 'session',
-      summary: 'Create a user, group or service (admin)', body: schemas.create, success: { status: 201 },
+      operationId: 'principals.create',
+      method: 'POST',
+      path: '/api/principals',
+      auth: 'session',
+      summary: 'Create a user, group or service (admin)',
+      body: schemas.create,
+      success: { status: 201 },
       auditObject: ({ body }) => body.name,
       async handle(ctx, { body }) {
         const { password: secret, ...fields } = body;
@@ -43,45 +53,72 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'principals.read', method: 'GET', path: '/api/principals/:name', auth: 'session',
-      summary: 'One principal (admin, auditor, or the principal itself)', success: { status: 200 },
+      operationId: 'principals.read',
+      method: 'GET',
+      path: '/api/principals/:name',
+      auth: 'session',
+      summary: 'One principal (admin, auditor, or the principal itself)',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = await principals.read(callerOf(ctx), params.name!);
       },
     }),
     route({
-      operationId: 'principals.update', method: 'PUT', path: '/api/principals/:name', auth: 'session',
-      summary: 'Change displayName, disabled or roles; only the fields given change (admin)', body: schemas.update, success: { status: 200 },
+      operationId: 'principals.update',
+      method: 'PUT',
+      path: '/api/principals/:name',
+      auth: 'session',
+      summary: 'Change displayName, disabled or roles; only the fields given change (admin)',
+      body: schemas.update,
+      success: { status: 200 },
       async handle(ctx, { body, params }) {
         ctx.body = await principals.update(callerOf(ctx), params.name!, body);
       },
     }),
     route({
-      operationId: 'principals.delete', method: 'DELETE', path: '/api/principals/:name', auth: 'session',
-      summary: 'Delete a principal and end its key-server tokens (admin)', success: { status: 204 },
+      operationId: 'principals.delete',
+      method: 'DELETE',
+      path: '/api/principals/:name',
+      auth: 'session',
+      summary: 'Delete a principal and end its key-server tokens (admin)',
+      success: { status: 204 },
       async handle(ctx, { params }) {
         await principals.remove(callerOf(ctx), params.name!);
         ctx.status = 204;
       },
     }),
     route({
-      operationId: 'principals.password', method: 'PUT', path: '/api/principals/:name/password', auth: 'session',
-      summary: 'Set a password (admin, or the user itself); only its SRP verifier reaches the key server', body: schemas.password, success: { status: 204 },
+      operationId: 'principals.password',
+      method: 'PUT',
+      path: '/api/principals/:name/password',
+      auth: 'session',
+      summary: 'Set a password (admin, or the user itself); only its SRP verifier reaches the key server',
+      body: schemas.password,
+      success: { status: 204 },
       async handle(ctx, { body, params }) {
         await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password));
         ctx.status = 204;
       },
     }),
     route({
-      operationId: 'principals.groups', method: 'GET', path: '/api/principals/:name/groups', auth: 'session',
-      summary: 'The groups a principal belongs to', success: { status: 200 },
+      operationId: 'principals.groups',
+      method: 'GET',
+      path: '/api/principals/:name/groups',
+      auth: 'session',
+      summary: 'The groups a principal belongs to',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = listBody(await principals.groups(callerOf(ctx), params.name!));
       },
     }),
     route({
-      operationId: 'principals.senderKey.put', method: 'PUT', path: '/api/principals/:name/sender-key', auth: 'session',
-      summary: "Register a principal's sender key (public RSA or EC P-256)", body: schemas.senderKey, success: { status: 200 },
+      operationId: 'principals.senderKey.put',
+      method: 'PUT',
+      path: '/api/principals/:name/sender-key',
+      auth: 'session',
+      summary: "Register a principal's sender key (public RSA or EC P-256)",
+      body: schemas.senderKey,
+      success: { status: 200 },
       async handle(ctx, { body, params }) {
         ctx.body = await principals.putSenderKey(callerOf(ctx), params.name!, body.jwk);
       },

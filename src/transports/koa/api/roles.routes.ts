@@ -13,22 +13,35 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
   const roles = services.roles;
   return [
     route({
-      operationId: 'roles.list', method: 'GET', path: '/api/roles', auth: 'session',
-      summary: 'Every role with its operation ids', success: { status: 200 },
+      operationId: 'roles.list',
+      method: 'GET',
+      path: '/api/roles',
+      auth: 'session',
+      summary: 'Every role with its operation ids',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = listBody(await roles.list(callerOf(ctx)));
       },
     }),
     route({
-      operationId: 'roles.read', method: 'GET', path: '/api/roles/:role', auth: 'session',
-      summary: 'One role', success: { status: 200 },
+      operationId: 'roles.read',
+      method: 'GET',
+      path: '/api/roles/:role',
+      auth: 'session',
+      summary: 'One role',
+      success: { status: 200 },
       async handle(ctx, { params }) {
         ctx.body = await roles.read(callerOf(ctx), params.role!);
       },
     }),
     route({
-      operationId: 'roles.put', method: 'PUT', path: '/api/roles/:role', auth: 'session',
-      summary: 'Define or redefine a role; an unknown operation id is 400 (admin)', body: schemas.role, success: { status: 200 },
+      operationId: 'roles.put',
+      method: 'PUT',
+      path: '/api/roles/:role',
+      auth: 'session',
+      summary: 'Define or redefine a role; an unknown operation id is 400 (admin)',
+      body: schemas.role,
+      success: { status: 200 },
       async handle(ctx, { body, params }) {
         ctx.body = await roles.put(callerOf(ctx), params.role!, body.operations);
       },

@@ -14,29 +14,46 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
   const server = services.server;
   return [
     route({
-      operationId: 'server.version', method: 'GET', path: '/api/server/version', auth: 'session',
-      summary: 'Versions of the key server, the gateway and the API', success: { status: 200 },
+      operationId: 'server.version',
+      method: 'GET',
+      path: '/api/server/version',
+      auth: 'session',
+      summary: 'Versions of the key server, the gateway and the API',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = { ...(await server.version(callerOf(ctx))), api: API_VERSION };
       },
     }),
     route({
-      operationId: 'server.config', method: 'GET', path: '/api/server/config', auth: 'session',
-      summary: 'The key-server configuration, secrets redacted', success: { status: 200 },
+      operationId: 'server.config',
+      method: 'GET',
+      path: '/api/server/config',
+      auth: 'session',
+      summary: 'The key-server configuration, secrets redacted',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = await server.config(callerOf(ctx));
       },
     }),
     route({
-      operationId: 'server.parameters.list', method: 'GET', path: '/api/server/parameters', auth: 'session',
-      summary: 'The key-server parameters: name, value, type, description', success: { status: 200 },
+      operationId: 'server.parameters.list',
+      method: 'GET',
+      path: '/api/server/parameters',
+      auth: 'session',
+      summary: 'The key-server parameters: name, value, type, description',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = listBody(await server.parameters(callerOf(ctx)));
       },
     }),
     route({
-      operationId: 'server.parameters.put', method: 'PUT', path: '/api/server/parameters/:name', auth: 'session',
-      summary: 'Set one parameter; unknown name 404, wrong type 400', body: schemas.value, success: { status: 200 },
+      operationId: 'server.parameters.put',
+      method: 'PUT',
+      path: '/api/server/parameters/:name',
+      auth: 'session',
+      summary: 'Set one parameter; unknown name 404, wrong type 400',
+      body: schemas.value,
+      success: { status: 200 },
       async handle(ctx, { body, params }) {
         ctx.body = await server.setParameter(callerOf(ctx), params.name!, body.value);
       },

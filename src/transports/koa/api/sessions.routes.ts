@@ -33,9 +33,13 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
   const session = requireBearer(services);
   return [
     route({
-      operationId: 'session.password', method: 'POST', path: '/api/session', auth: 'none',
+      operationId: 'session.password',
+      method: 'POST',
+      path: '/api/session',
+      auth: 'none',
       summary: 'Password login (SRP-6a at the key server); an unbound session',
-      body: schemas.passwordLogin, success: { status: 201 },
+      body: schemas.passwordLogin,
+      success: { status: 201 },
       auditPrincipal: ({ body }) => body.user,
       async handle(ctx, { body }) {
         const minted = await sessions.loginWithPassword(body.user, new Secret(body.password));
@@ -45,9 +49,13 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'session.certificate.challenge', method: 'POST', path: '/api/session/certificate/challenge', auth: 'none',
+      operationId: 'session.certificate.challenge',
+      method: 'POST',
+      path: '/api/session/certificate/challenge',
+      auth: 'none',
       summary: 'First leg of certificate login: a single-use 32-byte challenge, valid 60 s',
-      body: schemas.challenge, success: { status: 201 },
+      body: schemas.challenge,
+      success: { status: 201 },
       async handle(ctx, { body }) {
         const issued = await sessions.certificateChallenge(body.certificate);
         ctx.status = 201;
@@ -55,9 +63,13 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'session.certificate', method: 'POST', path: '/api/session/certificate', auth: 'none',
+      operationId: 'session.certificate',
+      method: 'POST',
+      path: '/api/session/certificate',
+      auth: 'none',
       summary: 'Second leg of certificate login: the signature over the challenge',
-      body: schemas.certificateLogin, success: { status: 201 },
+      body: schemas.certificateLogin,
+      success: { status: 201 },
       async handle(ctx, { body }) {
         const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'));
         noteAudit(ctx, { principal: minted.session.identity.user, sessionRef: minted.session.ref });
@@ -66,9 +78,13 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'session.scoped', method: 'POST', path: '/api/session/scoped', auth: 'session',
+      operationId: 'session.scoped',
+      method: 'POST',
+      path: '/api/session/scoped',
+      auth: 'session',
       summary: 'A session narrowed to listed keys and rights, bound to senderKey',
-      body: schemas.scoped, success: { status: 201 },
+      body: schemas.scoped,
+      success: { status: 201 },
       async handle(ctx, { body }) {
         const objects = body.objects.map((value, i) => parseTtag(value, `objects.${i}`));
         const minted = await sessions.mintScoped(callerOf(ctx), { ...body, objects });
@@ -77,9 +93,13 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'session.delegated', method: 'POST', path: '/api/session/delegated', auth: 'session',
+      operationId: 'session.delegated',
+      method: 'POST',
+      path: '/api/session/delegated',
+      auth: 'session',
       summary: 'A session acting as an externally authenticated principal; bound services only',
-      body: schemas.delegated, success: { status: 201 },
+      body: schemas.delegated,
+      success: { status: 201 },
       async handle(ctx, { body }) {
         const minted = await sessions.mintDelegated(callerOf(ctx), body);
         ctx.status = 201;
@@ -87,7 +107,10 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'session.logout', method: 'DELETE', path: '/api/session', auth: 'none',
+      operationId: 'session.logout',
+      method: 'DELETE',
+      path: '/api/session',
+      auth: 'none',
       summary: 'Logout: 204 for a live credential, a dead one, and none',
       success: { status: 204 },
       async handle(ctx) {
@@ -103,15 +126,23 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
-      operationId: 'session.read', method: 'GET', path: '/api/session', auth: 'session',
-      summary: 'The session view of the presented session', success: { status: 200 },
+      operationId: 'session.read',
+      method: 'GET',
+      path: '/api/session',
+      auth: 'session',
+      summary: 'The session view of the presented session',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = sessionView(callerOf(ctx).session);
       },
     }),
     route({
-      operationId: 'sessions.list', method: 'GET', path: '/api/sessions', auth: 'session',
-      summary: "The live sessions of the caller's principal, by non-secret reference", success: { status: 200 },
+      operationId: 'sessions.list',
+      method: 'GET',
+      path: '/api/sessions',
+      auth: 'session',
+      summary: "The live sessions of the caller's principal, by non-secret reference",
+      success: { status: 200 },
       async handle(ctx) {
         const items = await sessions.listOwn(callerOf(ctx));
         ctx.body = { items: items.map(sessionListItem), complete: true };

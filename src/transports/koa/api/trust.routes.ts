@@ -16,31 +16,49 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
   const trust = services.trust;
   return [
     route({
-      operationId: 'trust.authorities.list', method: 'GET', path: '/api/trust/authorities', auth: 'session',
-      summary: 'The trusted certificate authorities', success: { status: 200 },
+      operationId: 'trust.authorities.list',
+      method: 'GET',
+      path: '/api/trust/authorities',
+      auth: 'session',
+      summary: 'The trusted certificate authorities',
+      success: { status: 200 },
       async handle(ctx) {
         ctx.body = listBody(await trust.authorities(callerOf(ctx)));
       },
     }),
     route({
-      operationId: 'trust.authorities.add', method: 'POST', path: '/api/trust/authorities', auth: 'session',
-      summary: 'Trust a certificate authority (a CA certificate)', body: schemas.pem, success: { status: 201 },
+      operationId: 'trust.authorities.add',
+      method: 'POST',
+      path: '/api/trust/authorities',
+      auth: 'session',
+      summary: 'Trust a certificate authority (a CA certificate)',
+      body: schemas.pem,
+      success: { status: 201 },
       async handle(ctx, { body }) {
         ctx.status = 201;
         ctx.body = await trust.addAuthority(callerOf(ctx), body.pem);
       },
     }),
     route({
-      operationId: 'trust.authorities.delete', method: 'DELETE', path: '/api/trust/authorities/:id', auth: 'session',
-      summary: 'Stop trusting an authority; logins of the leaves it issued are refused', success: { status: 204 },
+      operationId: 'trust.authorities.delete',
+      method: 'DELETE',
+      path: '/api/trust/authorities/:id',
+      auth: 'session',
+      summary: 'Stop trusting an authority; logins of the leaves it issued are refused',
+      success: { status: 204 },
       async handle(ctx, { params }) {
         await trust.removeAuthority(callerOf(ctx), certificateIdParam(params));
         ctx.status = 204;
       },
     }),
     route({
-      operationId: 'trust.enrollments.add', method: 'POST', path: '/api/trust/enrollments', auth: 'session',
-      summary: 'Enroll a leaf that chains to a trusted authority to a principal', body: schemas.enrollment, success: { status: 201 },
+      operationId: 'trust.enrollments.add',
+      method: 'POST',
+      path: '/api/trust/enrollments',
+      auth: 'session',
+      summary: 'Enroll a leaf that chains to a trusted authority to a principal',
+      body: schemas.enrollment,
+      success: { status: 201 },
       auditObject: ({ body }) => body.principal,
       async handle(ctx, { body }) {
         ctx.status = 201;

@@ -77,5 +77,4 @@ export function rootErrorResponse(error: KeygateError, operation: RootOperation 
 }
 
 /** The seven-operation surface's error mapper; the route names its operation in `ctx.state`. */
-export const rootErrorMapper: ErrorMapper = (error, ctx) =>
-  rootErrorResponse(error, (ctx.state as { operation?: RootOperation }).operation);
+export const rootErrorMapper: ErrorMapper = (error, ctx) => rootErrorResponse(error, (ctx.state as { operation?: RootOperation }).operation);
