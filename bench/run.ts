@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import { benchAudit } from './audit.bench.js';
+import { benchAuditChain } from './audit-chain.bench.js';
 import { benchDpop } from './dpop.bench.js';
 import { CONNECTIONS, SECONDS } from './bench-run.js';
 import { benchFigures } from './figures.bench.js';
@@ -19,6 +20,8 @@ process.stdout.write(
   `keygate bench: ${SECONDS}s per run after a 1s warm-up, ${CONNECTIONS} connections, node ${process.version}, load average ${loadavg()[0]!.toFixed(2)}\n`,
 );
 printFigures(await benchFigures());
+// Issue 16: POST /keys with the SQLite audit, chained beside unchained, in the same run.
+await benchAuditChain();
 if (process.env.KEYGATE_BENCH_ALL === '1') {
   await benchGateway();
   await benchDpop();

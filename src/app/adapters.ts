@@ -17,6 +17,9 @@ import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
+import type { AuditChain } from '../domain/audit/audit-chain.js';
+import type { AuditVerifyKeys } from '../use-cases/audit.js';
+import { loadAuditIntegrity } from './audit-keys.js';
 import type { GatewayConfig } from './config.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 
@@ -32,8 +35,11 @@ export interface GatewayAdapters {
   readonly auditLog: AuditLog;
 }
 
-/** Parts an embedding service or a test may supply instead of the configured ones. */
-export type GatewayOverrides = Partial<GatewayAdapters>;
+/**
+ * Parts an embedding service or a test may supply instead of the configured ones, and what
+ * GET /api/audit/verify trusts (the configured keys when absent).
+ */
+export type GatewayOverrides = Partial<GatewayAdapters> & { readonly auditVerifyKeys?: AuditVerifyKeys };
 
 /**
  * The one place adapters are chosen from the configuration: the key server (a daemon over TLS, or the
@@ -43,11 +49,16 @@ export type GatewayOverrides = Partial<GatewayAdapters>;
 export async function openAdapters(
   config: GatewayConfig,
   overrides: GatewayOverrides = {},
-): Promise<GatewayAdapters & { readonly generatedPasswords: Readonly<Record<string, string>> | undefined }> {
+): Promise<
+  GatewayAdapters & { readonly generatedPasswords: Readonly<Record<string, string>> | undefined; readonly auditVerifyKeys: AuditVerifyKeys | undefined }
+> {
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
   const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
-  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
+  // The audit chain's keys (issue 16): loaded or generated when this gateway opens its own store.
+  const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain));
+  const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
     : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
@@ -55,7 +66,7 @@ export async function openAdapters(
         throw error;
       });
   const { sessionStore, replayCache } = await openSessionState(config, { clock, random, logger }, overrides);
-  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache };
+  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, auditVerifyKeys };
 }
 
 /** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
@@ -95,15 +106,16 @@ async function openSessionState(
 }
 
 /**
- * Opens the configured audit store, creating or migrating its schema. Throws AuditUnavailableError
- * when it cannot: the gateway does not start without the store its sensitive operations need.
+ * Opens the configured audit store, creating or migrating its schema, its entries sealed on `chain`
+ * (unchained without one: benchmarks and tests only). Throws AuditUnavailableError when it cannot:
+ * the gateway does not start without the store its sensitive operations need.
  */
-export async function openAuditLog(config: GatewayConfig['audit'], logger: Logger): Promise<AuditLog> {
+export async function openAuditLog(config: GatewayConfig['audit'], logger: Logger, chain?: AuditChain): Promise<AuditLog> {
   switch (config.kind) {
     case 'memory':
-      return new MemoryAuditLog();
+      return new MemoryAuditLog(chain === undefined ? {} : { chain });
     case 'sqlite':
-      return SqliteAuditLog.open({ file: config.file });
+      return SqliteAuditLog.open({ file: config.file, ...(chain === undefined ? {} : { chain }) });
     case 'postgres':
       return PostgresAuditLog.open({
         url: config.url,
@@ -111,6 +123,7 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
         connectTimeoutMs: config.connectTimeoutMs,
         statementTimeoutMs: config.statementTimeoutMs,
         onConnectionError: (error) => logger.warn('audit database connection lost', { cause: `${error.name}: ${error.message}` }),
+        ...(chain === undefined ? {} : { chain }),
       });
   }
 }

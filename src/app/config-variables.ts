@@ -8,7 +8,7 @@ import { CONFIG_DEFAULTS, LOG_LEVELS } from './config.js';
 export type VariableType = 'text' | 'integer' | 'list' | 'origins' | 'origin' | 'file';
 
 /** Which part of the gateway a variable configures; `keygate --help` and the README group by it. */
-export type VariableGroup = 'gateway' | 'embedded' | 'daemon' | 'redis';
+export type VariableGroup = 'gateway' | 'audit' | 'embedded' | 'daemon' | 'redis';
 
 export interface ConfigVariable {
   readonly name: `TE_${string}`;
@@ -70,6 +70,68 @@ export const CONFIG_VARIABLES = [
     secret: true,
     field: 'audit.url',
     group: 'gateway',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_KEY',
+    type: 'text',
+    whenUnset: 'generated',
+    meaning: 'base64 of 32 bytes: the HMAC key of the audit chain, shared by gateways writing one database; kept outside it',
+    secret: true,
+    field: 'auditIntegrity.key',
+    group: 'audit',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_KEY_FILE',
+    type: 'file',
+    meaning: 'or: a file holding that key',
+    secret: false,
+    field: 'auditIntegrity.key',
+    group: 'audit',
+    notWith: 'TE_GATEWAY_AUDIT_KEY',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_SIGNING_KEY_FILE',
+    type: 'file',
+    whenUnset: 'generated',
+    meaning: 'PEM (PKCS#8) Ed25519 private key that signs the chain head at each checkpoint',
+    secret: false,
+    field: 'auditIntegrity.signingKey',
+    group: 'audit',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_TRUSTED_KEYS',
+    type: 'list',
+    meaning: 'comma-separated PEM public-key files of the other gateways whose checkpoints this one verifies',
+    secret: false,
+    field: 'auditIntegrity.trustedKeys',
+    group: 'audit',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_WRITER',
+    type: 'text',
+    whenUnset: 'kept in the data directory',
+    meaning: "this gateway's writer id in the chain (1 to 64 of `A-Z a-z 0-9 . _ -`), distinct per gateway",
+    secret: false,
+    field: 'auditIntegrity.writer',
+    group: 'audit',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_CHECKPOINT_EVERY',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.auditCheckpointEvery,
+    meaning: 'sign the chain head every this many entries',
+    secret: false,
+    field: 'auditIntegrity.checkpointEvery',
+    group: 'audit',
+  },
+  {
+    name: 'TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.auditCheckpointSeconds,
+    meaning: 'or every this many seconds',
+    secret: false,
+    field: 'auditIntegrity.checkpointSeconds',
+    group: 'audit',
   },
   {
     name: 'TE_GATEWAY_CORS_ORIGINS',
@@ -200,6 +262,7 @@ export type VariableName = (typeof CONFIG_VARIABLES)[number]['name'];
 /** The headings of the groups, in the order --help and the README list them. */
 export const VARIABLE_GROUPS: Readonly<Record<VariableGroup, string>> = {
   gateway: 'The gateway',
+  audit: 'The audit chain: MAC key, checkpoint signing key, writer id (generated into TE_GATEWAY_DATA_DIR when unset)',
   embedded: 'The embedded key server (without TE_GATEWAY_KEYSERVER_URL)',
   daemon: 'A key-server daemon over TLS 1.3 instead of the embedded engine',
   redis: 'Sessions and the proof replay cache in Redis, shared by N gateways (scale-out)',

@@ -18,6 +18,9 @@ export const CONFIG_DEFAULTS = {
   keyServerTimeoutMs: 5_000,
   redisTimeoutMs: 1_000,
   redisKeyPrefix: 'keygate:',
+  /** The audit chain's head is signed every this many entries, or every this many seconds. */
+  auditCheckpointEvery: 1000,
+  auditCheckpointSeconds: 60,
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
 } as const;
@@ -113,6 +116,31 @@ const auditLog = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/**
+ * How the audit log is made provable (issue 16): this gateway's writer id, the HMAC key of the
+ * chains, the Ed25519 key that signs checkpoints, the keys a verifier trusts, and how often the head
+ * is signed. Absent keys are generated into `dataDir` (0600, with a warning), or kept in memory only
+ * when there is none.
+ */
+const auditIntegrity = z.strictObject({
+  /** Stable per gateway, distinct between gateways sharing one store; default: kept in `dataDir`. */
+  writer: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected 1 to 64 of A-Z a-z 0-9 . _ -')
+    .optional(),
+  /** Base64 of 32 bytes; never logged. */
+  key: z.string().refine(isSessionKey, 'expected base64 of 32 bytes').optional(),
+  /** PEM (PKCS#8) of the Ed25519 private key signing checkpoints; never logged. */
+  signingKey: z.string().optional(),
+  /** PEM public keys of other gateways' checkpoint keys, trusted by this gateway's verifier. */
+  trustedKeys: z.array(z.string()).default([]),
+  checkpointEvery: z.number().int().min(1).max(1_000_000).default(CONFIG_DEFAULTS.auditCheckpointEvery),
+  checkpointSeconds: z.number().int().min(1).max(86_400).default(CONFIG_DEFAULTS.auditCheckpointSeconds),
+  /** Where generated keys and the writer id are kept. */
+  dataDir: z.string().min(1).optional(),
+});
+export type AuditIntegrityConfig = z.output<typeof auditIntegrity>;
+
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
   host: z.string().min(1).default(CONFIG_DEFAULTS.host),
@@ -170,6 +198,11 @@ export const gatewayConfigSchema = z.strictObject({
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
   audit: auditLog.default({ kind: 'memory' }),
+  auditIntegrity: auditIntegrity.default({
+    trustedKeys: [],
+    checkpointEvery: CONFIG_DEFAULTS.auditCheckpointEvery,
+    checkpointSeconds: CONFIG_DEFAULTS.auditCheckpointSeconds,
+  }),
 });
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;

@@ -26,6 +26,7 @@ import {
   TrustUseCases,
   type GatewayServices,
 } from '../use-cases/index.js';
+import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { HealthSignal, observeCalls } from '../use-cases/health-signal.js';
 import type { GatewayAdapters } from './adapters.js';
 import type { GatewayConfig } from './config.js';
@@ -49,7 +50,10 @@ const KEY_SERVER_CALLS = ['login', 'certificateChallenge', 'certificateLogin', '
 const AUDIT_WRITES = ['append', 'complete'] as const;
 
 /** How each use case is built over the ports: one entry per field of GatewayServices (the type demands it). */
-const serviceFactories = (signals: HealthSignals): { readonly [K in keyof GatewayServices]-?: (ctx: ResolutionContext) => GatewayServices[K] } => ({
+const serviceFactories = (
+  signals: HealthSignals,
+  auditVerifyKeys: AuditVerifyKeys | undefined,
+): { readonly [K in keyof GatewayServices]-?: (ctx: ResolutionContext) => GatewayServices[K] } => ({
   sessions: (ctx) =>
     new SessionUseCases({
       keyServer: resolve(ctx, KEY_SERVER),
@@ -79,7 +83,12 @@ const serviceFactories = (signals: HealthSignals): { readonly [K in keyof Gatewa
   policy: (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
   auditTrail: (ctx) => new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
-  audit: (ctx) => new AuditUseCases({ log: resolve(ctx, AUDIT_LOG), keyServer: resolve(ctx, KEY_SERVER) }),
+  audit: (ctx) =>
+    new AuditUseCases({
+      log: resolve(ctx, AUDIT_LOG),
+      keyServer: resolve(ctx, KEY_SERVER),
+      ...(auditVerifyKeys === undefined ? {} : { verifyKeys: auditVerifyKeys }),
+    }),
 });
 
 function keysOf<T extends object>(record: T): (keyof T)[] {
@@ -90,7 +99,7 @@ function keysOf<T extends object>(record: T): (keyof T)[] {
  * The composition root's container: each port bound to the adapter openAdapters chose, each use case
  * a singleton factory over the ports. What it binds is read from the token lists (tokens.ts).
  */
-export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters): Container {
+export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters, auditVerifyKeys?: AuditVerifyKeys): Container {
   const container = new Container();
   // The gateway's own calls report the key server's and the audit store's state to the health check.
   const signals: HealthSignals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
@@ -99,7 +108,7 @@ export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters)
     keyServer: observeCalls(adapters.keyServer, KEY_SERVER_CALLS, signals.keyServer, 'KEY_SERVER_UNAVAILABLE'),
     auditLog: observeCalls(adapters.auditLog, AUDIT_WRITES, signals.auditStore, 'AUDIT_UNAVAILABLE'),
   };
-  const factories = serviceFactories(signals);
+  const factories = serviceFactories(signals, auditVerifyKeys);
   container.bind(CONFIG).toConstantValue(config);
   for (const key of keysOf(ADAPTER_TOKENS)) container.bind(ADAPTER_TOKENS[key]).toConstantValue(observed[key]);
   for (const key of keysOf(SERVICE_TOKENS)) container.bind(SERVICE_TOKENS[key]).toDynamicValue(factories[key]).inSingletonScope();

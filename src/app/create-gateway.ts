@@ -38,9 +38,9 @@ export const DEFAULT_DRAIN_MS = 10_000;
  */
 export async function createGateway(input: GatewayConfigInput = {}, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const config = parseGatewayConfig(input);
-  const { generatedPasswords, ...adapters } = await openAdapters(config, overrides);
+  const { generatedPasswords, auditVerifyKeys, ...adapters } = await openAdapters(config, overrides);
   const { logger, keyServer } = adapters;
-  const services = resolveServices(buildContainer(config, adapters));
+  const services = resolveServices(buildContainer(config, adapters, auditVerifyKeys));
 
   const app = createKoaApp(services, {
     logger,

@@ -104,12 +104,28 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
       values.TE_GATEWAY_REDIS_URL === undefined
         ? { kind: 'memory' }
         : { kind: 'redis', url: values.TE_GATEWAY_REDIS_URL, sessionKeys: values.TE_GATEWAY_SESSION_KEY!, timeoutMs: values.TE_GATEWAY_REDIS_TIMEOUT_MS },
+    auditIntegrity: auditIntegrityInput(values, dataDir),
     audit:
       values.TE_GATEWAY_AUDIT_URL !== undefined
         ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL }
         : dataDir === undefined
           ? { kind: 'memory' }
           : { kind: 'sqlite', file: join(dataDir, 'audit.db') },
+  };
+}
+
+/** The audit chain's keys and cadence; key files are read here, and a key is never echoed. */
+function auditIntegrityInput(values: Values, dataDir: string | undefined): GatewayConfigInput['auditIntegrity'] {
+  const keyFile = values.TE_GATEWAY_AUDIT_KEY_FILE;
+  const signingFile = values.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE;
+  return {
+    writer: values.TE_GATEWAY_AUDIT_WRITER,
+    key: values.TE_GATEWAY_AUDIT_KEY ?? (keyFile === undefined ? undefined : readText(keyFile, 'TE_GATEWAY_AUDIT_KEY_FILE').trim()),
+    signingKey: signingFile === undefined ? undefined : readText(signingFile, 'TE_GATEWAY_AUDIT_SIGNING_KEY_FILE'),
+    trustedKeys: (values.TE_GATEWAY_AUDIT_TRUSTED_KEYS ?? []).filter((path) => path !== '').map((path) => readText(path, 'TE_GATEWAY_AUDIT_TRUSTED_KEYS')),
+    checkpointEvery: values.TE_GATEWAY_AUDIT_CHECKPOINT_EVERY,
+    checkpointSeconds: values.TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS,
+    dataDir,
   };
 }
 

@@ -6,6 +6,7 @@ import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
 import { DAEMON_USAGE, parseDaemonArgs } from '../keyserver/daemon/daemon-options.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
 import { isKeygateError } from '../domain/errors/index.js';
+import { auditCommand } from './audit-command.js';
 
 const USAGE = `Usage: keygate <command> [--help]
 
@@ -17,6 +18,7 @@ ${helpVariables('              ')}              With neither a seed nor an admin
               On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
               most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up.
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
+  audit       Verify or export the audit log, print its checkpoint key ("keygate audit --help").
 `;
 
 /** A mistyped variable would otherwise be ignored without a word: one line each, and the boot goes on. */
@@ -80,6 +82,7 @@ async function keyserver(argv: readonly string[]): Promise<number> {
 
 async function run(command: string, rest: readonly string[]): Promise<number> {
   if (command === 'keyserver') return keyserver(rest);
+  if (command === 'audit') return auditCommand(rest);
   if (command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(USAGE);
     return 0;

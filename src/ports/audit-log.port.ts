@@ -1,9 +1,12 @@
 import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
+import type { AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
 import { token } from './token.js';
 
 /**
- * The audit database (api-surface.md "Audit"): an append-only log of one record per operation.
+ * The audit database (api-surface.md "Audit"): an append-only log. A pending record and its completion
+ * are two entries; readers see one record per operation (the two folded). A store opened with an
+ * `AuditChain` puts every entry in its writer's MAC chain and signs checkpoints of the head.
  * Adapters: memory, SQLite (the embedded default), PostgreSQL (shared by scale-out gateways); each
  * passes `test/ports/audit-log.contract.ts`.
  *
@@ -19,8 +22,9 @@ export interface AuditLog {
    */
   append(record: AuditRecord): Promise<void>;
   /**
-   * Finalises a `pending` record with its outcome, once. Answers false (and changes nothing) when no
-   * pending record has this id: unknown, or already completed.
+   * Finalises a `pending` record with its outcome, once, by appending an outcome entry (nothing stored
+   * is updated). Answers false (and stores nothing) when no pending record has this id: unknown, or
+   * already completed.
    */
   complete(id: string, completion: AuditCompletion): Promise<boolean>;
   /** The record with this id, or undefined. */
@@ -31,6 +35,11 @@ export interface AuditLog {
    * query (limit outside 1..500, a cursor this log did not issue, from after to) is `BAD_REQUEST`.
    */
   query(query: AuditQuery): Promise<AuditPage>;
+  /**
+   * The chained entries and checkpoints of a time range (the whole log without one), raw: pending and
+   * outcome entries apart, every chain field as stored. For verification and export.
+   */
+  readChain(range?: AuditChainRange): Promise<AuditChainSlice>;
   /** Resolves when the store answers. */
   ping(): Promise<void>;
   /** Releases connections and files; every method throws `AuditUnavailableError` afterwards. */

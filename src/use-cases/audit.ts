@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import {
   completeRecord,
   isAuditId,
@@ -10,7 +11,9 @@ import {
 } from '../domain/audit/audit.js';
 import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
-import { NotFoundError, isKeygateError } from '../domain/errors/index.js';
+import { BadRequestError, NotFoundError, isKeygateError } from '../domain/errors/index.js';
+import type { AuditChainRange } from '../domain/audit/audit-entry.js';
+import { verifyAuditLog, type AuditVerification } from '../domain/audit/audit-verify.js';
 import { requireHeld } from '../domain/roles/held-operations.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -32,13 +35,18 @@ export interface AuditDraft {
   principal?: string;
   sessionRef?: string;
   object?: string;
+  /** The connection's peer address (the socket's). */
+  clientAddress?: string;
+  /** For a delegated session: the service acting for `principal`. */
+  actingFor?: string;
 }
 
 /**
  * The writing side of the audit log, failing closed as trusted key managers do. A sensitive operation
  * (`isSensitiveOperation`) is `begin`-ed before it is performed: its record is stored as `pending`, and
- * when the store cannot take it the operation is refused, not run. `finish` gives the record its final
- * outcome in place, so every operation ends as exactly one record. Other operations are recorded once,
+ * when the store cannot take it the operation is refused, not run. `finish` appends its outcome as a
+ * second entry (same id and request id; nothing stored is updated), which readers fold into one
+ * record, so every operation reads as exactly one record. Other operations are recorded once,
  * by `finish`, and a failure to record them is logged, not fatal. A sensitive operation that succeeded
  * is never answered unless its final record is stored (its result, key material included, is withheld);
  * a record that stays `pending` marks an operation whose outcome could not be written.
@@ -75,12 +83,27 @@ export class AuditTrail {
    */
   async finish(draft: AuditDraft, response: { status: number; code?: string }): Promise<void> {
     const { id, at, requestId, operation, ...subject } = snapshot(draft);
-    const completion: AuditCompletion = { outcome: outcomeForStatus(response.status), status: response.status, code: response.code, ...subject };
+    const { clientAddress: _address, ...decided } = subject;
+    const completion: AuditCompletion = {
+      outcome: outcomeForStatus(response.status),
+      status: response.status,
+      code: response.code,
+      ...decided,
+      at: this.#deps.clock.now(),
+    };
     const begun = this.#begun.has(draft);
     let failure: unknown;
     try {
       if (!begun) {
-        const skeleton: AuditRecord = { id, at, requestId, operation, outcome: 'pending', status: PENDING_STATUS };
+        const skeleton: AuditRecord = {
+          id,
+          at,
+          requestId,
+          operation,
+          outcome: 'pending',
+          status: PENDING_STATUS,
+          ...defined({ clientAddress: subject.clientAddress }),
+        };
         return await this.#deps.log.append(completeRecord(skeleton, completion));
       }
       if (await this.#deps.log.complete(id, completion)) return;
@@ -106,6 +129,12 @@ export class AuditTrail {
   }
 }
 
+/** What the online verifier trusts: the deployment's MAC key and the checkpoint public keys by id. */
+export interface AuditVerifyKeys {
+  readonly macKey?: Uint8Array;
+  readonly publicKeys: ReadonlyMap<string, KeyObject>;
+}
+
 /**
  * The reading side (GET /api/audit, GET /api/audit/{id}): whole pages or AUDIT_UNAVAILABLE, never less.
  * Who may read is the key server's to say: the caller's operations (its roles and its groups' roles,
@@ -113,10 +142,10 @@ export class AuditTrail {
  * away stops the next one.
  */
 export class AuditUseCases {
-  readonly #deps: { log: AuditLog; keyServer: KeyServer };
+  readonly #deps: { log: AuditLog; keyServer: KeyServer; verifyKeys: AuditVerifyKeys };
 
-  constructor(deps: { log: AuditLog; keyServer: KeyServer }) {
-    this.#deps = deps;
+  constructor(deps: { log: AuditLog; keyServer: KeyServer; verifyKeys?: AuditVerifyKeys }) {
+    this.#deps = { ...deps, verifyKeys: deps.verifyKeys ?? { publicKeys: new Map() } };
   }
 
   /** One page, newest first. BAD_REQUEST for a malformed query, ROLE_DENIED without `audit.read`. */
@@ -131,6 +160,18 @@ export class AuditUseCases {
     const record = isAuditId(id) ? await this.#read(() => this.#deps.log.get(id)) : undefined;
     if (record === undefined) throw new NotFoundError(`no audit record ${id}`);
     return record;
+  }
+
+  /**
+   * Verifies the chains of a time range (the whole log without one) under this gateway's audit key
+   * and trusted checkpoint keys; `audit.read` like the other reads. The answer names the first break.
+   */
+  async verifyAudit(caller: Caller, range: AuditChainRange): Promise<AuditVerification> {
+    await this.#authorize(caller);
+    if (range.from !== undefined && range.to !== undefined && range.from > range.to) throw new BadRequestError('from: later than to');
+    const slice = await this.#read(() => this.#deps.log.readChain(range));
+    const keys = this.#deps.verifyKeys;
+    return verifyAuditLog({ ...slice, publicKeys: keys.publicKeys, ...(keys.macKey === undefined ? {} : { macKey: keys.macKey }) });
   }
 
   /** ROLE_DENIED without `audit.read`, then OUT_OF_SCOPE for a scoped session (the key server's order). */
@@ -151,8 +192,8 @@ export class AuditUseCases {
 
 function snapshot(draft: AuditDraft): Omit<AuditRecord, 'outcome' | 'status' | 'code'> {
   if (draft.operation === undefined) throw new Error('an audit draft needs its operation before it is stored');
-  const { id, at, requestId, operation, principal, sessionRef, object } = draft;
-  return { id, at, requestId, operation, ...defined({ principal, sessionRef, object }) };
+  const { id, at, requestId, operation, principal, sessionRef, object, clientAddress, actingFor } = draft;
+  return { id, at, requestId, operation, ...defined({ principal, sessionRef, object, clientAddress, actingFor }) };
 }
 
 /** The members of `value` that are not undefined (a plain loop: this runs on every audited request). */

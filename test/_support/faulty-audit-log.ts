@@ -1,6 +1,7 @@
 import type { AuditCompletion, AuditRecord } from '../../src/domain/audit/audit.js';
 import { AuditUnavailableError } from '../../src/domain/audit/audit.errors.js';
 import type { AuditQuery } from '../../src/domain/audit/audit-query.js';
+import type { AuditChainRange } from '../../src/domain/audit/audit-entry.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
 
 /** Faults a test can switch on, to prove the fail-closed paths. */
@@ -36,6 +37,10 @@ export class FaultyAuditLog implements AuditLog {
 
   query(query: AuditQuery) {
     return this.#unless(this.faults.down, () => this.#crashing(() => this.#inner.query(query)));
+  }
+
+  readChain(range?: AuditChainRange) {
+    return this.#unless(this.faults.down, () => this.#crashing(() => this.#inner.readChain(range)));
   }
 
   ping(): Promise<void> {

@@ -5,7 +5,7 @@ import { CONFIG_VARIABLES, type ConfigVariable } from '../../src/app/config-vari
 import { configFromEnv } from '../../src/app/env-config.js';
 import { editDistance, nearestVariable, unknownVariableWarnings } from '../../src/app/unknown-variables.js';
 
-const BIN = new URL('../../bin/keygate.js', import.meta.url).pathname;
+const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
 const VARIABLES: readonly ConfigVariable[] = CONFIG_VARIABLES;
 const PIN = 'ab'.repeat(32);
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -46,6 +46,7 @@ test('the table names each variable once, and each fills a field the configurati
     keyServer: ['seed', 'adminPassword', 'tokenTtlSeconds', 'dataDir', 'url', 'ca', 'fingerprint', 'timeoutMs'],
     sessionStore: ['url', 'sessionKeys', 'timeoutMs'],
     audit: ['url'],
+    auditIntegrity: ['writer', 'key', 'signingKey', 'trustedKeys', 'checkpointEvery', 'checkpointSeconds', 'dataDir'],
   };
   for (const variable of VARIABLES) {
     const [head, leaf] = variable.field.includes('.') ? variable.field.split('.') : ['', variable.field];
@@ -66,7 +67,13 @@ test('defaults come from CONFIG_DEFAULTS: the parsed defaults are the ones --hel
 
 test('a secret has no default shown, and its value appears neither in --help nor in an error', (t) => {
   const secrets = VARIABLES.filter((variable) => variable.secret).map((variable) => variable.name);
-  t.deepEqual(secrets.sort(), ['TE_GATEWAY_AUDIT_URL', 'TE_GATEWAY_REDIS_URL', 'TE_GATEWAY_SESSION_KEY', 'TE_KEYSERVER_ADMIN_PASSWORD']);
+  t.deepEqual(secrets.sort(), [
+    'TE_GATEWAY_AUDIT_KEY',
+    'TE_GATEWAY_AUDIT_URL',
+    'TE_GATEWAY_REDIS_URL',
+    'TE_GATEWAY_SESSION_KEY',
+    'TE_KEYSERVER_ADMIN_PASSWORD',
+  ]);
   for (const name of secrets) t.is(VARIABLES.find((variable) => variable.name === name)!.default, undefined);
   const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: 'pw-in-env-9' } });
   t.false(help.stdout.includes('pw-in-env-9'));

@@ -58,6 +58,12 @@ const SURFACE: readonly [number, string, string, Auth][] = [
   [51, 'GET', '/api/health', '-'],
 ];
 
+/**
+ * Additions of api-surface.md "Additions in 8.1.x" that are routes of the table (so they get the
+ * session, proof, audit and 405 handling of every route) but are not among the 51 operations.
+ */
+const ADDITIONS: readonly [string, string, Auth][] = [['GET', '/api/audit/verify', 'S']];
+
 interface Operation {
   readonly security: readonly unknown[];
 }
@@ -94,7 +100,13 @@ test('the surface of api-surface.md is 51 operations over 42 paths, five of them
 
 test('the route table serves exactly the operations of the surface, each with its session need', async (t) => {
   const gw = await startGateway(t);
-  const served = documentOperations(gw.gateway.openApi() as { paths: Record<string, Record<string, Operation>> });
+  const all = documentOperations(gw.gateway.openApi() as { paths: Record<string, Record<string, Operation>> });
+  const additions = new Set(ADDITIONS.map(([method, path]) => `${method} ${path}`));
+  t.deepEqual(
+    all.filter((op) => additions.has(op.key)).map((op) => [op.key, op.auth]),
+    ADDITIONS.map(([method, path, a]) => [`${method} ${path}`, a]),
+  );
+  const served = all.filter((op) => !additions.has(op.key));
   t.deepEqual(served.map((op) => op.key).sort(), SURFACE.map(([, method, path]) => `${method} ${path}`).sort());
   t.is(served.length, 51);
   t.is(new Set(served.map((op) => op.path)).size, 42);
@@ -104,6 +116,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const doc = gw.gateway.openApi() as { paths: Record<string, Record<string, { tags: string[] }>> };
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
+    'get /api/audit/verify',
     'get /api/openapi.json',
     'get /health',
     'post /keys',
@@ -113,5 +126,6 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
   ]);
-  for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [path === '/api/openapi.json' ? 'discovery' : 'seven operations'], path);
+  const tags: Record<string, string> = { '/api/openapi.json': 'discovery', '/api/audit/verify': 'audit' };
+  for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

@@ -13,8 +13,10 @@ async function records(log: MemoryAuditLog | FaultyAuditLog): Promise<AuditRecor
 }
 
 /** A record without the fields that differ on every run. */
+/** A record without its per-request values; the client address is checked apart (always the socket's). */
 function shape(record: AuditRecord) {
-  const { id: _id, at: _at, requestId: _requestId, ...rest } = record;
+  const { id: _id, at: _at, requestId: _requestId, clientAddress, ...rest } = record;
+  if (clientAddress !== '127.0.0.1') throw new Error(`record ${record.id} names client address ${clientAddress}, not the socket's`);
   return rest;
 }
 

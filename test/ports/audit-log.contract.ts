@@ -4,6 +4,8 @@ import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { AUDIT_RECORD_OUTCOMES, newAuditId, type AuditRecord } from '../../src/domain/audit/audit.js';
 import { compareNewestFirst, encodeAuditCursor, type AuditQuery } from '../../src/domain/audit/audit-query.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
+import { verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import { trusted, type AuditTestKeys } from '../_support/audit-chain.js';
 
 /** A fresh, empty log, and how to make it unable to take or read records. */
 export interface AuditLogUnderTest {
@@ -17,6 +19,8 @@ export interface AuditLogContractOptions {
   readonly skip?: string | undefined;
   /** Runs of the pagination property (each on a fresh log). */
   readonly propertyRuns?: number;
+  /** Set for a store opened with a chain under these keys (checkpoints every 3 entries). */
+  readonly chainKeys?: AuditTestKeys;
 }
 
 const random = new CryptoRandom();
@@ -184,6 +188,42 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     );
     t.pass();
   });
+
+  if (options.chainKeys !== undefined)
+    check(title('appends a completion as a second entry; every entry is chained and the whole verifies'), async (t) => {
+      const { log } = await open();
+      const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, at: T0 });
+      const plain = Array.from({ length: 4 }, (_, i) => auditRecord({ at: T0 + 10 + i }));
+      await log.append(pending);
+      await appendAll(log, plain);
+      t.true(await log.complete(pending.id, { outcome: 'ok', status: 201, at: T0 + 20 }));
+      const { entries, checkpoints, partial } = await log.readChain();
+      t.false(partial);
+      t.is(entries.length, 6, 'the completion is an entry of its own');
+      t.like(
+        entries.find((e) => e.id === pending.id && e.entry === 'pending'),
+        { outcome: 'pending', status: 0 },
+        'the pending entry is never updated',
+      );
+      t.like(
+        entries.find((e) => e.id === pending.id && e.entry === 'outcome'),
+        { outcome: 'ok', status: 201, at: T0 + 20, requestId: pending.requestId },
+      );
+      t.deepEqual(
+        entries.map((e) => e.seq).sort((a, b) => a! - b!),
+        [1, 2, 3, 4, 5, 6],
+      );
+      t.true(checkpoints.length >= 2, 'a checkpoint every 3 entries');
+      const keys = options.chainKeys!;
+      const report = verifyAuditLog({ entries, checkpoints, macKey: keys.macKey, publicKeys: trusted(keys) });
+      t.like(report, { ok: true, checked: 6 });
+      t.is(report.firstBreak, undefined);
+      const slice = await log.readChain({ from: T0 + 11, to: T0 + 12 });
+      t.true(slice.partial);
+      t.deepEqual(slice.entries.map((e) => e.at).sort(), [T0 + 11, T0 + 12]);
+      t.like(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }), { ok: true });
+      await log.close();
+    });
 
   check(title('a store that cannot be reached throws AuditUnavailableError for every call, never a list'), async (t) => {
     const { log, breakStore } = await open();

@@ -1,11 +1,26 @@
-import type { AuditCompletion, AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
+import type { AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
+import type { AuditChainRange, AuditCheckpoint, AuditEntry, AuditEntryKind } from '../../domain/audit/audit-entry.js';
 import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
 
 /**
- * What the SQLite and PostgreSQL audit logs share: the table's columns, the row mapping, and the
- * query's WHERE clause. Each store names its own placeholders and its own type for `at`.
+ * What the SQLite and PostgreSQL audit logs share: the columns, the row mappings, the fold of a pending
+ * entry and its outcome into one record (the `audit_record` view), and the query's WHERE clause. Each
+ * store names its own placeholders and its own type for `at`.
  */
-export const AUDIT_COLUMNS = 'id, at, request_id, principal, session_ref, operation, object, outcome, status, code';
+export const AUDIT_COLUMNS = 'id, at, request_id, principal, session_ref, operation, object, outcome, status, code, client_address, acting_for';
+export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac`;
+export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature';
+
+/** One operation as the readers see it: its pending or record entry, completed by its outcome entry. */
+export function foldedRecordView(table: string, view: string): string {
+  const latest = (column: string) => `COALESCE(o.${column}, p.${column}) AS ${column}`;
+  return `CREATE VIEW ${view} AS
+    SELECT p.id AS id, p.at AS at, p.request_id AS request_id, ${latest('principal')}, ${latest('session_ref')},
+      p.operation AS operation, ${latest('object')}, ${latest('outcome')}, ${latest('status')}, ${latest('code')},
+      ${latest('client_address')}, ${latest('acting_for')}
+    FROM ${table} p LEFT JOIN ${table} o ON o.id = p.id AND o.entry = 'outcome'
+    WHERE p.entry <> 'outcome'`;
+}
 
 export interface AuditRow {
   readonly id: string;
@@ -18,49 +33,79 @@ export interface AuditRow {
   readonly outcome: string;
   readonly status: number;
   readonly code: string | null;
+  readonly client_address: string | null;
+  readonly acting_for: string | null;
 }
 
-/** The values of one record, in AUDIT_COLUMNS order. */
-export function rowValues(record: AuditRecord, at: (ms: number) => unknown): unknown[] {
+export interface EntryRow extends AuditRow {
+  readonly entry: string;
+  readonly writer: string | null;
+  readonly seq: number | string | null;
+  readonly prev: string | null;
+  readonly mac: string | null;
+}
+
+export interface CheckpointRow {
+  readonly writer: string;
+  readonly seq: number | string;
+  readonly mac: string;
+  readonly at: unknown;
+  readonly key_id: string;
+  readonly signature: string;
+}
+
+/** The values of one entry, in ENTRY_COLUMNS order. */
+export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unknown[] {
   return [
-    record.id,
-    at(record.at),
-    record.requestId,
-    record.principal ?? null,
-    record.sessionRef ?? null,
-    record.operation,
-    record.object ?? null,
-    record.outcome,
-    record.status,
-    record.code ?? null,
+    entry.id,
+    at(entry.at),
+    entry.requestId,
+    entry.principal ?? null,
+    entry.sessionRef ?? null,
+    entry.operation,
+    entry.object ?? null,
+    entry.outcome,
+    entry.status,
+    entry.code ?? null,
+    entry.clientAddress ?? null,
+    entry.actingFor ?? null,
+    entry.entry,
+    entry.writer ?? null,
+    entry.seq ?? null,
+    entry.prev ?? null,
+    entry.mac ?? null,
   ];
 }
 
+export function checkpointValues(checkpoint: AuditCheckpoint, at: (ms: number) => unknown): unknown[] {
+  return [checkpoint.writer, checkpoint.seq, checkpoint.mac, at(checkpoint.at), checkpoint.keyId, checkpoint.signature];
+}
+
 export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
+  const optional = (name: keyof AuditRecord, value: string | null) => (value === null ? {} : { [name]: value });
   return {
     id: row.id,
     at: atMs,
     requestId: row.request_id,
-    ...(row.principal === null ? {} : { principal: row.principal }),
-    ...(row.session_ref === null ? {} : { sessionRef: row.session_ref }),
+    ...optional('principal', row.principal),
+    ...optional('sessionRef', row.session_ref),
     operation: row.operation,
-    ...(row.object === null ? {} : { object: row.object }),
+    ...optional('object', row.object),
     outcome: row.outcome as AuditRecordOutcome,
     status: Number(row.status),
-    ...(row.code === null ? {} : { code: row.code }),
-  };
+    ...optional('code', row.code),
+    ...optional('clientAddress', row.client_address),
+    ...optional('actingFor', row.acting_for),
+  } as AuditRecord;
 }
 
-/** SET clause and values of a completion: given fields replace, absent ones keep what is stored. */
-export function completionAssignments(completion: AuditCompletion, param: (value: unknown) => string): string {
-  return [
-    `outcome = ${param(completion.outcome)}`,
-    `status = ${param(completion.status)}`,
-    `code = COALESCE(${param(completion.code ?? null)}, code)`,
-    `principal = COALESCE(${param(completion.principal ?? null)}, principal)`,
-    `session_ref = COALESCE(${param(completion.sessionRef ?? null)}, session_ref)`,
-    `object = COALESCE(${param(completion.object ?? null)}, object)`,
-  ].join(', ');
+export function entryFromRow(row: EntryRow, atMs: number): AuditEntry {
+  const chain = row.writer === null ? {} : { writer: row.writer, seq: Number(row.seq), prev: row.prev ?? '', mac: row.mac ?? '' };
+  return { ...recordFromRow(row, atMs), entry: row.entry as AuditEntryKind, ...chain };
+}
+
+export function checkpointFromRow(row: CheckpointRow, atMs: number): AuditCheckpoint {
+  return { writer: row.writer, seq: Number(row.seq), mac: row.mac, at: atMs, keyId: row.key_id, signature: row.signature };
 }
 
 /**
@@ -76,4 +121,40 @@ export function queryConditions(query: ResolvedAuditQuery, param: (value: unknow
   if (query.outcome !== undefined) conditions.push(`outcome = ${param(query.outcome)}`);
   if (query.after !== undefined) conditions.push(`(at, id) < (${param(at(query.after.at))}, ${param(query.after.id)})`);
   return conditions.length === 0 ? '1 = 1' : conditions.join(' AND ');
+}
+
+/** A statement and its parameters. */
+export interface Statement {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/**
+ * The entries of a range: for each writer, every entry from its first seq stamped in the range to its
+ * last (an entry's time does not follow its seq exactly), plus the unchained rows stamped in it; and the
+ * checkpoints stamped in it. `placeholder` names the next parameter of a list (`?` or `$n`).
+ */
+export function chainRangeSql(
+  tables: { entries: string; checkpoints: string },
+  range: AuditChainRange,
+  placeholder: (params: unknown[], value: unknown) => string,
+  at: (ms: number) => unknown,
+): { entries: Statement; checkpoints: Statement } {
+  const inRange = (params: unknown[]) => {
+    const bounds: string[] = [];
+    if (range.from !== undefined) bounds.push(`at >= ${placeholder(params, at(range.from))}`);
+    if (range.to !== undefined) bounds.push(`at <= ${placeholder(params, at(range.to))}`);
+    return bounds.length === 0 ? '1 = 1' : bounds.join(' AND ');
+  };
+  const entryParams: unknown[] = [];
+  const columns = ENTRY_COLUMNS.split(', ')
+    .map((c) => `e.${c}`)
+    .join(', ');
+  const entrySql = `
+    WITH bounds AS (SELECT writer, MIN(seq) AS lo, MAX(seq) AS hi FROM ${tables.entries} WHERE writer IS NOT NULL AND ${inRange(entryParams)} GROUP BY writer)
+    SELECT ${columns} FROM ${tables.entries} e JOIN bounds b ON e.writer = b.writer AND e.seq BETWEEN b.lo AND b.hi
+    UNION ALL SELECT ${ENTRY_COLUMNS} FROM ${tables.entries} WHERE writer IS NULL AND ${inRange(entryParams)}`;
+  const checkpointParams: unknown[] = [];
+  const checkpointSql = `SELECT ${CHECKPOINT_COLUMNS} FROM ${tables.checkpoints} WHERE ${inRange(checkpointParams)}`;
+  return { entries: { sql: entrySql, params: entryParams }, checkpoints: { sql: checkpointSql, params: checkpointParams } };
 }

@@ -1,26 +1,42 @@
 import { completeRecord, type AuditCompletion, type AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
+import type { AuditChain } from '../../domain/audit/audit-chain.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice, type AuditCheckpoint, type AuditEntry } from '../../domain/audit/audit-entry.js';
 import { compareNewestFirst, matchesAuditQuery, pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
+import { sliceOfChains } from './chain-slice.js';
 
 /**
- * Audit records in this process's memory: for tests and for an embedding service that forwards its
- * records elsewhere. Nothing survives a restart.
+ * Audit entries in this process's memory: for tests and for an embedding service that forwards its
+ * records elsewhere. Nothing survives a restart. Entries are only ever appended; reads fold a pending
+ * entry and its outcome into one record.
  */
 export class MemoryAuditLog implements AuditLog {
+  readonly #entries: AuditEntry[] = [];
+  readonly #checkpoints: AuditCheckpoint[] = [];
   readonly #records = new Map<string, AuditRecord>();
+  readonly #completed = new Set<string>();
+  readonly #chain: AuditChain | undefined;
   #closed = false;
+
+  /** With a chain, every entry is sealed on it and checkpoints are signed when due. */
+  constructor(options: { chain?: AuditChain } = {}) {
+    this.#chain = options.chain;
+  }
 
   async append(record: AuditRecord): Promise<void> {
     this.#open();
     if (this.#records.has(record.id)) throw new AuditRecordExistsError(record.id);
+    this.#store(entryOf(record));
     this.#records.set(record.id, { ...record });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
     this.#open();
     const record = this.#records.get(id);
-    if (record === undefined || record.outcome !== 'pending') return false;
+    if (record === undefined || record.outcome !== 'pending' || this.#completed.has(id)) return false;
+    this.#store(outcomeEntry(record, completion));
+    this.#completed.add(id);
     this.#records.set(id, completeRecord(record, completion));
     return true;
   }
@@ -42,12 +58,37 @@ export class MemoryAuditLog implements AuditLog {
     );
   }
 
+  async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
+    this.#open();
+    return sliceOfChains(this.#entries, this.#checkpoints, range);
+  }
+
   async ping(): Promise<void> {
     this.#open();
   }
 
   async close(): Promise<void> {
+    if (!this.#closed && this.#chain !== undefined) this.#checkpoint();
     this.#closed = true;
+  }
+
+  #store(entry: AuditEntry): void {
+    const chain = this.#chain;
+    if (chain === undefined) {
+      this.#entries.push({ ...entry });
+      return;
+    }
+    const sealed = chain.seal(entry);
+    this.#entries.push(sealed);
+    chain.advance(sealed);
+    if (chain.checkpointDue()) this.#checkpoint();
+  }
+
+  #checkpoint(): void {
+    const checkpoint = this.#chain!.checkpoint();
+    if (checkpoint === undefined) return;
+    this.#checkpoints.push(checkpoint);
+    this.#chain!.checkpointed(checkpoint);
   }
 
   #open(): void {

@@ -3,7 +3,21 @@ import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
-import { AUDIT_COLUMNS, completionAssignments, queryConditions, recordFromRow, rowValues, type AuditRow } from './audit-sql.js';
+import type { AuditChain } from '../../domain/audit/audit-chain.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import {
+  AUDIT_COLUMNS,
+  chainRangeSql,
+  checkpointFromRow,
+  entryFromRow,
+  queryConditions,
+  recordFromRow,
+  type AuditRow,
+  type CheckpointRow,
+  type EntryRow,
+} from './audit-sql.js';
+import { startCheckpointTimer } from './checkpoint-timer.js';
+import { PostgresEntryWriter } from './postgres-entry-writer.js';
 import { migratePostgresAudit } from './postgres-audit-schema.js';
 
 export interface PostgresAuditLogOptions {
@@ -18,6 +32,8 @@ export interface PostgresAuditLogOptions {
   readonly poolSize?: number;
   /** Told about a failure of an idle pooled connection (the server restarted, the network dropped). */
   readonly onConnectionError?: (error: Error) => void;
+  /** This gateway's chain (its writer id distinct from every other gateway's); without one, unchained. */
+  readonly chain?: AuditChain;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -29,12 +45,20 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 export class PostgresAuditLog implements AuditLog {
   readonly #pool: pg.Pool;
-  readonly #table: string;
+  readonly #entries: string;
+  readonly #records: string;
+  readonly #checkpoints: string;
+  readonly #writer: PostgresEntryWriter;
+  readonly #stopTimer: () => void;
   #closed = false;
 
-  private constructor(pool: pg.Pool, schema: string) {
+  private constructor(pool: pg.Pool, schema: string, chain: AuditChain | undefined) {
     this.#pool = pool;
-    this.#table = `"${schema}".audit_record`;
+    this.#entries = `"${schema}".audit_entry`;
+    this.#records = `"${schema}".audit_record`;
+    this.#checkpoints = `"${schema}".audit_checkpoint`;
+    this.#writer = new PostgresEntryWriter((sql, params) => this.#run(sql, params), { entries: this.#entries, checkpoints: this.#checkpoints }, chain);
+    this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writer.checkpoint());
   }
 
   /** Connects and migrates the schema (in one transaction). Throws AuditUnavailableError when it cannot. */
@@ -62,24 +86,35 @@ export class PostgresAuditLog implements AuditLog {
       if (error instanceof AuditUnavailableError) throw error;
       throw new AuditUnavailableError('cannot open the audit database', error);
     }
-    return new PostgresAuditLog(pool, schema);
+    return new PostgresAuditLog(pool, schema, options.chain);
   }
 
   async append(record: AuditRecord): Promise<void> {
-    const values = rowValues(record, (ms) => new Date(ms));
-    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
-    await this.#run(`INSERT INTO ${this.#table} (${AUDIT_COLUMNS}) VALUES (${placeholders})`, values, record.id);
+    if (this.#closed) throw new AuditUnavailableError('the audit log is closed');
+    await this.#writer.write(entryOf(record)).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new AuditRecordExistsError(record.id) : unavailable(error);
+    });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
-    const params: unknown[] = [];
-    const set = completionAssignments(completion, (v) => `$${params.push(v)}`);
-    const result = await this.#run(`UPDATE ${this.#table} SET ${set} WHERE id = $${params.push(id)} AND outcome = 'pending'`, params);
-    return result.rowCount === 1;
+    // Each branch names its partial index's own condition, so both are index searches.
+    const columns = `${AUDIT_COLUMNS}, entry`;
+    const sql = `SELECT ${columns} FROM ${this.#entries} WHERE id = $1 AND entry <> 'outcome' UNION ALL SELECT ${columns} FROM ${this.#entries} WHERE id = $1 AND entry = 'outcome'`;
+    const found = await this.#run<AuditRow & { entry: string }>(sql, [id]);
+    const pending = found.rows.find((row) => row.entry === 'pending');
+    if (pending === undefined || found.rows.some((row) => row.entry === 'outcome')) return false;
+    try {
+      await this.#writer.write(outcomeEntry(recordFromRow(pending, (pending.at as Date).getTime()), completion));
+      return true;
+    } catch (error) {
+      // Another outcome entry for this id was stored first: this completion is not the first.
+      if (isUniqueViolation(error)) return false;
+      throw unavailable(error);
+    }
   }
 
   async get(id: string): Promise<AuditRecord | undefined> {
-    const result = await this.#run<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ${this.#table} WHERE id = $1`, [id]);
+    const result = await this.#run<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ${this.#records} WHERE id = $1`, [id]);
     const row = result.rows[0];
     return row === undefined ? undefined : recordFromRow(row, (row.at as Date).getTime());
   }
@@ -92,7 +127,7 @@ export class PostgresAuditLog implements AuditLog {
       (v) => `$${params.push(v)}`,
       (ms) => new Date(ms),
     );
-    const sql = `SELECT ${AUDIT_COLUMNS} FROM ${this.#table} WHERE ${where} ORDER BY at DESC, id DESC LIMIT $${params.push(resolved.limit + 1)}`;
+    const sql = `SELECT ${AUDIT_COLUMNS} FROM ${this.#records} WHERE ${where} ORDER BY at DESC, id DESC LIMIT $${params.push(resolved.limit + 1)}`;
     // One statement whose rows arrive whole, or an error: never a partial page.
     const result = await this.#run<AuditRow>(sql, params);
     return pageOf(
@@ -101,24 +136,54 @@ export class PostgresAuditLog implements AuditLog {
     );
   }
 
+  async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
+    const sql = chainRangeSql(
+      { entries: this.#entries, checkpoints: this.#checkpoints },
+      range,
+      (params, v) => `$${params.push(v)}`,
+      (ms) => new Date(ms),
+    );
+    // Checkpoints first: an entry appended between the two reads is then only more chain, never a
+    // checkpoint without its entries (which would read as truncation).
+    const checkpoints = await this.#run<CheckpointRow>(sql.checkpoints.sql, sql.checkpoints.params);
+    const entries = await this.#run<EntryRow>(sql.entries.sql, sql.entries.params);
+    return {
+      entries: entries.rows.map((row) => entryFromRow(row, (row.at as Date).getTime())),
+      checkpoints: checkpoints.rows.map((row) => checkpointFromRow(row, (row.at as Date).getTime())),
+      partial: range.from !== undefined,
+    };
+  }
+
   async ping(): Promise<void> {
     await this.#run('SELECT 1', []);
   }
 
+  /** Signs a last checkpoint of the head (best effort), then ends the pool. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#stopTimer();
+    await this.#writer.checkpoint();
     this.#closed = true;
     await this.#pool.end();
   }
 
-  async #run<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[], appendedId?: string): Promise<pg.QueryResult<R>> {
+  async #run<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
     if (this.#closed) throw new AuditUnavailableError('the audit log is closed');
     try {
       return await this.#pool.query<R>(sql, params);
     } catch (error) {
-      // 23505 unique_violation: the only failure that is the caller's, not the store's.
-      if (appendedId !== undefined && (error as { code?: string }).code === '23505') throw new AuditRecordExistsError(appendedId);
+      // 23505 unique_violation is the caller's (a duplicate id), not the store's: its cause says so.
       throw new AuditUnavailableError('the audit database failed', error);
     }
   }
+}
+
+/** A duplicate id (23505, as thrown by `#run` or pg itself); not a (writer, seq) collision, which is the store's failure. */
+function isUniqueViolation(error: unknown): boolean {
+  const failure = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return failure.code === '23505' && failure.constraint !== 'audit_entry_chain';
+}
+
+function unavailable(error: unknown): AuditUnavailableError {
+  return error instanceof AuditUnavailableError ? error : new AuditUnavailableError('the audit database failed', error);
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { AuditUnavailableError } from '../../domain/audit/audit.errors.js';
+import { foldedRecordView } from './audit-sql.js';
 
 /**
  * The schema, one entry per version, over the quoted schema name; the table
@@ -22,7 +23,37 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
     );
     CREATE INDEX audit_record_newest ON ${s}.audit_record (at DESC, id DESC);
     CREATE INDEX audit_record_principal ON ${s}.audit_record (principal, at DESC, id DESC);`,
+  // 2: append-only entries in per-writer MAC chains, signed checkpoints; records become a view. Rows
+  // of version 1 are kept as unchained entries (a verifier reports them: they predate the chain).
+  (s) => `
+    ALTER TABLE ${s}.audit_record RENAME TO audit_entry;
+    ALTER TABLE ${s}.audit_entry DROP CONSTRAINT audit_record_pkey;
+    ALTER TABLE ${s}.audit_entry
+      ADD COLUMN entry text NOT NULL DEFAULT 'record' CHECK (entry IN ('pending', 'outcome', 'record')),
+      ADD COLUMN client_address text,
+      ADD COLUMN acting_for text,
+      ADD COLUMN writer text COLLATE "C",
+      ADD COLUMN seq bigint,
+      ADD COLUMN prev text,
+      ADD COLUMN mac text;
+    UPDATE ${s}.audit_entry SET entry = 'pending' WHERE outcome = 'pending';
+    ALTER TABLE ${s}.audit_entry ALTER COLUMN entry DROP DEFAULT;
+    CREATE UNIQUE INDEX audit_entry_record ON ${s}.audit_entry (id) WHERE entry <> 'outcome';
+    CREATE UNIQUE INDEX audit_entry_outcome ON ${s}.audit_entry (id) WHERE entry = 'outcome';
+    CREATE UNIQUE INDEX audit_entry_chain ON ${s}.audit_entry (writer, seq);
+    CREATE TABLE ${s}.audit_checkpoint (
+      writer text COLLATE "C" NOT NULL,
+      seq bigint NOT NULL,
+      mac text NOT NULL,
+      at timestamptz NOT NULL,
+      key_id text NOT NULL,
+      signature text NOT NULL,
+      PRIMARY KEY (writer, seq)
+    );
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
 ];
+
+export const POSTGRES_AUDIT_SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * Brings the schema to the current version in one transaction. Gateways booting together take turns

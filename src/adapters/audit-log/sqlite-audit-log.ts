@@ -3,61 +3,64 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
+import type { AuditChain } from '../../domain/audit/audit-chain.js';
+import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
-import { AUDIT_COLUMNS, completionAssignments, queryConditions, recordFromRow, rowValues, type AuditRow } from './audit-sql.js';
-
-/**
- * The schema, one entry per version; `PRAGMA user_version` says how many have run. A migration is
- * appended here, never edited once released.
- */
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE audit_record (
-     id TEXT PRIMARY KEY NOT NULL,
-     at INTEGER NOT NULL,
-     request_id TEXT NOT NULL,
-     principal TEXT,
-     session_ref TEXT,
-     operation TEXT NOT NULL,
-     object TEXT,
-     outcome TEXT NOT NULL CHECK (outcome IN ('pending', 'ok', 'denied', 'error')),
-     status INTEGER NOT NULL,
-     code TEXT
-   ) STRICT;
-   CREATE INDEX audit_record_newest ON audit_record (at DESC, id DESC);
-   CREATE INDEX audit_record_principal ON audit_record (principal, at DESC, id DESC);`,
-];
+import { migrateSqliteAudit } from './sqlite-audit-schema.js';
+import { startCheckpointTimer } from './checkpoint-timer.js';
+import { SqliteChainWriter } from './sqlite-chain-writer.js';
+import {
+  AUDIT_COLUMNS,
+  chainRangeSql,
+  checkpointFromRow,
+  entryFromRow,
+  queryConditions,
+  recordFromRow,
+  type AuditRow,
+  type CheckpointRow,
+  type EntryRow,
+} from './audit-sql.js';
 
 export interface SqliteAuditLogOptions {
   /** The database file (created with its directory when missing), or `:memory:`. */
   readonly file: string;
   /** How long a write waits for another process's lock before failing (ms). */
   readonly busyTimeoutMs?: number;
+  /** The writer's chain; without one entries are stored unchained (tests, benchmarks). */
+  readonly chain?: AuditChain;
 }
 
 /**
- * The embedded default audit store: one SQLite file in WAL mode with `synchronous = FULL`, so a record
+ * The embedded default audit store: one SQLite file in WAL mode with `synchronous = FULL`, so an entry
  * is on disk when `append` or `complete` resolves (the fail-closed guarantee is only as good as that).
  * better-sqlite3 is synchronous, and a commit per write would stall every request on the disk: writes
- * go through a group commit (sqlite-group-commit.ts), one fsync for all the writes of one event-loop turn.
+ * go through a group commit (sqlite-group-commit.ts), one fsync for all the writes of one event-loop
+ * turn. The chain is extended inside that commit (sqlite-chain-writer.ts): each entry is sealed as it
+ * is inserted and a due checkpoint is written last, so the chain and the rows never disagree.
  */
 export class SqliteAuditLog implements AuditLog {
   readonly #db: Database.Database;
-  readonly #insert: Database.Statement;
   readonly #byId: Database.Statement;
+  readonly #pending: Database.Statement;
+  readonly #completed: Database.Statement;
   readonly #queries = new Map<string, Database.Statement>();
   readonly #writes: SqliteGroupCommit;
+  readonly #entries: SqliteChainWriter;
+  readonly #stopTimer: () => void;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, chain: AuditChain | undefined) {
     this.#db = db;
-    this.#insert = db.prepare(
-      `INSERT INTO audit_record (${AUDIT_COLUMNS}) VALUES (${AUDIT_COLUMNS.split(',')
-        .map(() => '?')
-        .join(', ')})`,
-    );
+    const entries = new SqliteChainWriter(db, chain);
+    this.#entries = entries;
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
-    this.#writes = new SqliteGroupCommit(db, (error) => this.#unavailable(error));
+    // `entry <> 'outcome'` as the partial index says it, so the lookup is an index search, not a scan.
+    this.#pending = db.prepare(`SELECT ${AUDIT_COLUMNS}, entry FROM audit_entry WHERE id = ? AND entry <> 'outcome'`);
+    this.#completed = db.prepare(`SELECT 1 FROM audit_entry WHERE id = ? AND entry = 'outcome'`);
+    const hooks = { before: () => entries.begin(), after: () => entries.end() };
+    this.#writes = new SqliteGroupCommit(db, (error) => (entries.failed(), this.#unavailable(error)), hooks);
+    this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writes.run(() => undefined));
   }
 
   /** Opens (creating and migrating) the database. Throws AuditUnavailableError when it cannot. */
@@ -69,8 +72,8 @@ export class SqliteAuditLog implements AuditLog {
       if (options.file !== ':memory:') chmodSync(options.file, 0o600);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      migrate(db);
-      return new SqliteAuditLog(db);
+      migrateSqliteAudit(db);
+      return new SqliteAuditLog(db, options.chain);
     } catch (error) {
       db?.close();
       if (error instanceof AuditUnavailableError) throw error;
@@ -79,20 +82,25 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   async append(record: AuditRecord): Promise<void> {
-    const values = rowValues(record, (ms) => ms);
     await this.#writes
-      .run(() => this.#insert.run(...values))
+      .run(() => this.#entries.store(entryOf(record)))
       .catch((error: unknown) => {
         throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
       });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
-    const params: unknown[] = [];
-    const sql = `UPDATE audit_record SET ${completionAssignments(completion, (v) => (params.push(v), '?'))} WHERE id = ? AND outcome = 'pending'`;
+    const [pending, completed] = [this.#pending, this.#completed];
     const changed = await this.#writes
-      .run(() => this.#statement(sql).run(...params, id).changes === 1)
+      .run(() => {
+        const row = pending.get(id) as (AuditRow & { entry: string }) | undefined;
+        if (row?.entry !== 'pending' || completed.get(id) !== undefined) return false;
+        this.#entries.store(outcomeEntry(recordFromRow(row, Number(row.at)), completion));
+        return true;
+      })
       .catch((error: unknown) => {
+        // Another outcome entry for this id won the race: this completion is not the first.
+        if (isDuplicateId(error)) return false;
         throw this.#unavailable(error);
       });
     return changed as boolean;
@@ -120,13 +128,36 @@ export class SqliteAuditLog implements AuditLog {
     );
   }
 
+  async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
+    const sql = chainRangeSql(
+      { entries: 'audit_entry', checkpoints: 'audit_checkpoint' },
+      range,
+      (params, v) => (params.push(v), '?'),
+      (ms) => ms,
+    );
+    // Both reads in one read transaction: a consistent snapshot of entries and checkpoints.
+    return this.#run(() =>
+      this.#db.transaction(() => ({
+        entries: (this.#db.prepare(sql.entries.sql).all(...sql.entries.params) as EntryRow[]).map((row) => entryFromRow(row, Number(row.at))),
+        checkpoints: (this.#db.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) =>
+          checkpointFromRow(row, Number(row.at)),
+        ),
+        partial: range.from !== undefined,
+      }))(),
+    );
+  }
+
   async ping(): Promise<void> {
     this.#run(() => this.#statement('SELECT 1').get());
   }
 
+  /** Commits what is queued, signs a last checkpoint of the head, and closes the file. */
   async close(): Promise<void> {
+    this.#stopTimer();
     this.#writes.flush();
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    this.#entries.closingCheckpoint();
+    this.#db.close();
   }
 
   #statement(sql: string): Database.Statement {
@@ -153,18 +184,6 @@ export class SqliteAuditLog implements AuditLog {
 }
 
 function isDuplicateId(error: unknown): boolean {
-  return (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-function migrate(db: Database.Database): void {
-  db.transaction(() => {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length) {
-      throw new AuditUnavailableError(`the audit database has schema version ${version}; this keygate knows up to ${MIGRATIONS.length}`);
-    }
-    for (let next = version; next < MIGRATIONS.length; next += 1) {
-      db.exec(MIGRATIONS[next]!);
-      db.pragma(`user_version = ${next + 1}`);
-    }
-  }).immediate();
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -21,11 +21,20 @@ export class SqliteGroupCommit {
   readonly #failure: (error: unknown) => unknown;
   #queue: QueuedWrite[] = [];
 
-  /** `failure` turns a store failure into the error every write of a failed commit is rejected with. */
-  constructor(db: Database.Database, failure: (error: unknown) => unknown) {
+  /**
+   * `failure` turns a store failure into the error every write of a failed commit is rejected with.
+   * `hooks` run inside each commit's transaction, before its first write and after its last (the audit
+   * chain reads its head there and writes a due checkpoint); one that throws aborts the commit.
+   */
+  constructor(db: Database.Database, failure: (error: unknown) => unknown, hooks: { before?: () => void; after?: () => void } = {}) {
     this.#db = db;
     this.#failure = failure;
-    this.#commit = db.transaction((batch: readonly QueuedWrite[]) => batch.map((queued) => attempt(db, queued.write)));
+    this.#commit = db.transaction((batch: readonly QueuedWrite[]) => {
+      hooks.before?.();
+      const outcomes = batch.map((queued) => attempt(db, queued.write));
+      hooks.after?.();
+      return outcomes;
+    });
   }
 
   /** Queues a write; resolves with its result after the commit, rejects with its own or the commit's error. */

@@ -36,6 +36,10 @@ export interface AuditRecord {
   readonly status: number;
   /** The contract error code, when the operation failed. */
   readonly code?: string;
+  /** The peer address of the connection the request came on (the socket's, never a forwarded header). */
+  readonly clientAddress?: string;
+  /** For a delegated session: the service principal acting for `principal`. */
+  readonly actingFor?: string;
 }
 
 /** What finalises a pending record once the response is decided. Given fields replace stored ones. */
@@ -46,6 +50,9 @@ export interface AuditCompletion {
   readonly principal?: string;
   readonly sessionRef?: string;
   readonly object?: string;
+  readonly actingFor?: string;
+  /** When the outcome was decided (ms since the epoch); the outcome entry's `at`. */
+  readonly at?: number;
 }
 
 /** Status of a pending record: no response has been decided yet. */
@@ -94,7 +101,8 @@ export function isAuditId(value: string): boolean {
 
 /** The record a completion turns a pending record into (absent optional fields stay absent). */
 export function completeRecord(record: AuditRecord, completion: AuditCompletion): AuditRecord {
-  return definedOnly({ ...record, ...definedOnly(completion) }) as AuditRecord;
+  const { at: _decidedAt, ...fields } = completion;
+  return definedOnly({ ...record, ...definedOnly(fields) }) as AuditRecord;
 }
 
 /** The members of `value` that are not undefined (a plain loop: this runs on every audited request). */

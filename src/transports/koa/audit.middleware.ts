@@ -18,9 +18,14 @@ export interface AuditAbout {
  * no record and costs the audit log nothing.
  */
 export function nameAuditedOperation(trail: AuditTrail, ctx: AuditContext, operation: string): void {
-  ctx.state.audit ??= trail.start(ctx.state.requestId);
-  const draft = ctx.state.audit;
-  draft.operation = operation;
+  if (ctx.state.audit === undefined) {
+    const draft = trail.start(ctx.state.requestId);
+    // The socket's peer, never X-Forwarded-For: the gateway does not trust a proxy's word.
+    const address = ctx.req.socket.remoteAddress;
+    if (address !== undefined) draft.clientAddress = address;
+    ctx.state.audit = draft;
+  }
+  ctx.state.audit.operation = operation;
 }
 
 /** Records the decided response of an audited request (called by `requestStep`). */
@@ -50,12 +55,13 @@ export function noteAudit(ctx: AuditContext, about: AuditAbout): void {
   if (about.object !== undefined) draft.object = about.object;
 }
 
-/** The acting principal by user name, and the session by its reference (never its id). */
+/** The acting principal by user name, the session by its reference (never its id), and who it acts for. */
 function identify(ctx: AuditContext, draft: AuditDraft): void {
   const session = ctx.state.caller?.session;
   if (session === undefined) return;
   draft.principal ??= session.identity.user;
   draft.sessionRef ??= session.ref;
+  if (session.actingFor !== undefined) draft.actingFor ??= session.actingFor;
 }
 
 function draftOf(ctx: AuditContext): AuditDraft {

@@ -4,6 +4,8 @@ import pg from 'pg';
 import { PostgresAuditLog, type PostgresAuditLogOptions } from '../../../src/adapters/audit-log/postgres-audit-log.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
 import { startTestPostgres } from '../../_support/postgres.js';
+import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
+import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 
 const postgres = startTestPostgres();
 // A second server, stopped by a test (started here: starting one blocks, and would stall the others).
@@ -80,7 +82,7 @@ check('gateways opening one schema together migrate it once; a reopened log keep
   const client = new pg.Client({ connectionString: postgres.url! });
   await client.connect();
   const versions = await client.query(`SELECT version FROM "${name}".keygate_audit_schema_version`);
-  t.deepEqual(versions.rows, [{ version: 1 }]);
+  t.deepEqual(versions.rows, [{ version: 2 }]);
   await client.end();
 });
 
@@ -96,4 +98,20 @@ check('a database from a newer keygate is refused at open, naming its version', 
 
 test('a schema name that is not a plain identifier is refused before connecting', async (t) => {
   await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://127.0.0.1:1/x', schema: 'x"; DROP TABLE y; --' }), { code: 'AUDIT_UNAVAILABLE' } as never);
+});
+
+check('two processes writing as one writer: the second to take a seq fails closed, and the chain stays whole', async (t) => {
+  const name = schema();
+  const keys = auditTestKeys();
+  const a = await open({ schema: name, chain: testChain('gw', keys) });
+  const b = await open({ schema: name, chain: testChain('gw', keys) });
+  await a.append(auditRecord());
+  await b.append(auditRecord());
+  await t.throwsAsync(a.append(auditRecord()), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await a.append(auditRecord());
+  const slice = await a.readChain();
+  t.deepEqual(slice.entries.map((e) => e.seq).sort(), [1, 2, 3]);
+  t.true(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).ok);
+  await a.close();
+  await b.close();
 });

@@ -5,17 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
+import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
+import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
-test('creates the file and its directory, private, in WAL mode, at schema version 1', async (t) => {
+test('creates the file and its directory, private, in WAL mode, at schema version 2', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 1);
+  t.is(db.pragma('user_version', { simple: true }), 2);
   db.close();
 });
 
@@ -71,7 +73,7 @@ test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and s
   const log = SqliteAuditLog.open({ file });
   // A trigger that rolls the whole transaction back mid-commit, as a failing disk would.
   const other = new Database(file);
-  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_record WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
+  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_entry WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
   const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
   const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
   t.deepEqual(
@@ -97,4 +99,56 @@ test('close commits the writes still queued before it closes', async (t) => {
   const reopened = SqliteAuditLog.open({ file });
   t.deepEqual(await reopened.get(record.id), record);
   await reopened.close();
+});
+
+test('two processes writing as one writer: the second to take a seq fails closed, and the chain stays whole', async (t) => {
+  const file = join(dir, 'one-writer.db');
+  const keys = auditTestKeys();
+  const [a, b] = [SqliteAuditLog.open({ file, chain: testChain('gw', keys) }), SqliteAuditLog.open({ file, chain: testChain('gw', keys) })];
+  await a.append(auditRecord());
+  await b.append(auditRecord());
+  await t.throwsAsync(a.append(auditRecord()), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await a.append(auditRecord());
+  const slice = await a.readChain();
+  t.deepEqual(
+    slice.entries.map((e) => e.seq),
+    [1, 2, 3],
+  );
+  t.true(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).ok);
+  await a.close();
+  await b.close();
+});
+
+test('a version 1 file is migrated: its records stay readable, as entries without chain fields', async (t) => {
+  const file = join(dir, 'version-1.db');
+  const db = new Database(file);
+  db.exec(`CREATE TABLE audit_record (id TEXT PRIMARY KEY NOT NULL, at INTEGER NOT NULL, request_id TEXT NOT NULL, principal TEXT,
+    session_ref TEXT, operation TEXT NOT NULL, object TEXT, outcome TEXT NOT NULL, status INTEGER NOT NULL, code TEXT) STRICT`);
+  const old = auditRecord();
+  const stuck = auditRecord({ outcome: 'pending', status: 0 });
+  for (const r of [old, stuck]) {
+    db.prepare('INSERT INTO audit_record VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)').run(
+      r.id,
+      r.at,
+      r.requestId,
+      r.principal,
+      r.sessionRef,
+      r.operation,
+      r.object,
+      r.outcome,
+      r.status,
+    );
+  }
+  db.pragma('user_version = 1');
+  db.close();
+  const log = SqliteAuditLog.open({ file, chain: testChain('gw', auditTestKeys()) });
+  t.deepEqual(await log.get(old.id), old);
+  t.true(await log.complete(stuck.id, { outcome: 'ok', status: 200 }), 'a record left pending can still get its outcome');
+  const { entries } = await log.readChain();
+  t.deepEqual(entries.map((e) => [e.entry, e.writer]).sort(), [
+    ['outcome', 'gw'],
+    ['pending', undefined],
+    ['record', undefined],
+  ]);
+  await log.close();
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RIGHTS } from '../../../wire/acl.js';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
+import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
@@ -127,8 +128,21 @@ const auditRecord = z
     outcome: z.enum(AUDIT_RECORD_OUTCOMES),
     status: z.number().int(),
     code: z.string().optional(),
+    clientAddress: z.string().optional().describe("the connection's peer address (never a forwarded header)"),
+    actingFor: z.string().optional().describe('for a delegated session: the service acting for `principal`'),
   })
   .meta({ id: 'AuditRecord' });
+
+const auditVerification = z
+  .object({
+    ok: z.boolean(),
+    checked: z.number().int(),
+    writers: z.array(z.object({ writer: z.string(), entries: z.number().int(), lastSeq: z.number().int(), lastCheckpoint: z.number().int().nullable() })),
+    firstBreak: z
+      .object({ writer: z.string(), seq: z.number().int(), id: z.string().optional(), kind: z.enum(AUDIT_BREAK_KINDS), detail: z.string() })
+      .optional(),
+  })
+  .meta({ id: 'AuditVerification' });
 
 const check = z.enum(['ok', 'unavailable']);
 
@@ -161,6 +175,7 @@ export const responses = {
   policy,
   auditPage: list(auditRecord),
   auditRecord,
+  auditVerify: auditVerification,
   health: z
     .object({
       ok: z.boolean(),

@@ -58,6 +58,8 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   readonly overlapsAudit?: boolean;
   /** False for a route that leaves no audit record (health probes: api-surface.md "Additions in 8.1.x"). */
   readonly audited?: boolean;
+  /** Who the record names before there is a session (a login: the user name tried). */
+  readonly auditPrincipal?: (input: RouteInput<B, Q>) => string | undefined;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
 }
 
@@ -89,10 +91,11 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
       const object = (definition.auditObject ?? defaultAuditObject)(input);
       if (!audited) return definition.handle(ctx, input);
-      if (sensitive && definition.overlapsAudit)
-        return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object }));
-      if (sensitive) await beginAudit(services.auditTrail, ctx, object === undefined ? {} : { object });
-      else if (object !== undefined) noteAudit(ctx, { object });
+      const principal = definition.auditPrincipal?.(input);
+      const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
+      if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, about));
+      if (sensitive) await beginAudit(services.auditTrail, ctx, about);
+      else noteAudit(ctx, about);
       await definition.handle(ctx, input);
     };
     const method = definition.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';

@@ -4,7 +4,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
-import { auditQueryRequest } from './audit.schema.js';
+import { auditQueryRequest, auditVerifyRequest } from './audit.schema.js';
 
 /** A record as the API shows it: `at` as an ISO 8601 instant. */
 export function auditRecordView(record: AuditRecord) {
@@ -12,7 +12,8 @@ export function auditRecordView(record: AuditRecord) {
 }
 
 /**
- * GET /api/audit and GET /api/audit/{id} (api-surface.md operations 49 and 50): `audit.read` is
+ * GET /api/audit and GET /api/audit/{id} (api-surface.md operations 49 and 50), and GET
+ * /api/audit/verify (an 8.1.x addition, outside the 51): `audit.read` is
  * decided by the use case; an unreadable store is AUDIT_UNAVAILABLE (503), never a short or empty list.
  */
 export function auditRoutes(services: GatewayServices): ApiRoute[] {
@@ -28,6 +29,19 @@ export function auditRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { query }) {
         const page = await services.audit.queryAudit(callerOf(ctx), query);
         ctx.body = { items: page.items.map(auditRecordView), complete: true, ...(page.next === undefined ? {} : { next: page.next }) };
+      },
+    }),
+    // Before /api/audit/:id, which would otherwise take `verify` for a record id.
+    route({
+      operationId: 'audit.verify',
+      method: 'GET',
+      path: '/api/audit/verify',
+      auth: 'session',
+      summary: 'Verify the audit chains and checkpoints of a time range; names the first break',
+      query: auditVerifyRequest,
+      success: { status: 200, schema: responses.auditVerify },
+      async handle(ctx, { query }) {
+        ctx.body = await services.audit.verifyAudit(callerOf(ctx), query);
       },
     }),
     route({

@@ -28,3 +28,9 @@ export const auditQueryRequest = z.strictObject({
     .optional(),
   cursor: z.string().min(1).max(128).optional(),
 });
+
+/** Query of GET /api/audit/verify (api-surface.md "Additions in 8.1.x"): an optional time range. */
+export const auditVerifyRequest = z.strictObject({
+  from: instant.optional(),
+  to: instant.optional(),
+});

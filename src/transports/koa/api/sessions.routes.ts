@@ -41,9 +41,9 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Password login (SRP-6a at the key server); an unbound session',
       body: schemas.passwordLogin,
       success: { status: 201, schema: responses.session },
+      auditPrincipal: ({ body }) => body.user,
       async handle(ctx, { body }) {
-        // api-surface.md "Audit": a login names who signed in (or tried to) and the session it minted.
-        noteAudit(ctx, { principal: body.user });
+        // api-surface.md "Audit": a login names who signed in (auditPrincipal: also who tried) and the session it minted.
         const minted = await sessions.loginWithPassword(body.user, new Secret(body.password));
         noteAudit(ctx, { sessionRef: minted.session.ref });
         ctx.status = 201;

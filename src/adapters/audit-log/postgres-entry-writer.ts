@@ -1,0 +1,138 @@
+import type pg from 'pg';
+import type { AuditChain } from '../../domain/audit/audit-chain.js';
+import type { AuditEntry } from '../../domain/audit/audit-entry.js';
+import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryValues } from './audit-sql.js';
+
+type Run = (sql: string, params: unknown[]) => Promise<pg.QueryResult>;
+
+interface Queued {
+  /** Absent: a request for a checkpoint of the head. */
+  readonly entry: AuditEntry | undefined;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const at = (ms: number) => new Date(ms);
+/** A duplicate id (23505 on an id index); a (writer, seq) collision is another process writing as this writer. */
+const isUniqueViolation = (error: unknown) => {
+  const failure = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return failure.code === '23505' && failure.constraint !== 'audit_entry_chain';
+};
+
+/**
+ * The one place a gateway's entries enter PostgreSQL, so its chain is extended in order: entries queued
+ * while a write is in flight go together in the next multi-row INSERT (one round trip for all), each
+ * sealed on the head left by the one before. The head moves only once the INSERT succeeded; after a
+ * failure of unknown effect it is read again from the table before the next write. A batch refused for
+ * a duplicate id is retried entry by entry, so only the duplicate fails. A due checkpoint is written
+ * right after the batch that made it due.
+ */
+export class PostgresEntryWriter {
+  readonly #run: Run;
+  readonly #tables: { entries: string; checkpoints: string };
+  readonly #chain: AuditChain | undefined;
+  #queue: Queued[] = [];
+  #busy = false;
+  #stale = true;
+
+  constructor(run: Run, tables: { entries: string; checkpoints: string }, chain: AuditChain | undefined) {
+    this.#run = run;
+    this.#tables = tables;
+    this.#chain = chain;
+  }
+
+  /** Resolves once the entry is stored; rejects with the store's error (a duplicate id: 23505). */
+  write(entry: AuditEntry | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ entry, resolve, reject });
+      if (!this.#busy) void this.#drain();
+    });
+  }
+
+  /** Signs and stores a checkpoint of the head now (when anything was appended since the last). */
+  async checkpoint(): Promise<void> {
+    if (this.#chain === undefined) return;
+    await this.write(undefined).catch(() => undefined);
+  }
+
+  async #drain(): Promise<void> {
+    this.#busy = true;
+    while (this.#queue.length > 0) {
+      const batch = this.#queue;
+      this.#queue = [];
+      const writes = batch.filter((queued): queued is Queued & { entry: AuditEntry } => queued.entry !== undefined);
+      const forced = writes.length < batch.length;
+      try {
+        await this.#refreshHead();
+        await this.#insert(writes);
+        await this.#checkpointIfDue(forced);
+        for (const queued of batch) if (queued.entry === undefined) queued.resolve();
+      } catch (error) {
+        this.#stale = true;
+        for (const queued of batch) queued.reject(error);
+      }
+    }
+    this.#busy = false;
+  }
+
+  /** All in one INSERT; on a duplicate id, one by one so that only the duplicate fails. */
+  async #insert(batch: readonly (Queued & { entry: AuditEntry })[]): Promise<void> {
+    if (batch.length === 0) return;
+    try {
+      await this.#insertRows(batch.map((queued) => queued.entry));
+      for (const queued of batch) queued.resolve();
+    } catch (error) {
+      if (!isUniqueViolation(error) || batch.length === 1) {
+        if (batch.length === 1 && isUniqueViolation(error)) return batch[0]!.reject(error);
+        throw error;
+      }
+      for (const queued of batch) {
+        await this.#insertRows([queued.entry]).then(queued.resolve, (failure: unknown) => {
+          if (!isUniqueViolation(failure)) this.#stale = true;
+          queued.reject(failure);
+        });
+        await this.#refreshHead();
+      }
+    }
+  }
+
+  async #insertRows(entries: readonly AuditEntry[]): Promise<void> {
+    const chain = this.#chain;
+    let head = chain?.head;
+    const rows = entries.map((entry) => {
+      if (chain === undefined) return entry;
+      const sealed = chain.seal(entry, head);
+      head = { seq: sealed.seq, mac: sealed.mac };
+      return sealed;
+    });
+    const params: unknown[] = [];
+    const tuples = rows.map(
+      (row) =>
+        `(${entryValues(row, at)
+          .map((value) => `$${params.push(value)}`)
+          .join(', ')})`,
+    );
+    await this.#run(`INSERT INTO ${this.#tables.entries} (${ENTRY_COLUMNS}) VALUES ${tuples.join(', ')}`, params);
+    if (chain !== undefined && rows.length > 0) chain.advance(rows[rows.length - 1] as ReturnType<AuditChain['seal']>);
+  }
+
+  async #refreshHead(): Promise<void> {
+    const chain = this.#chain;
+    if (chain === undefined || !this.#stale) return;
+    const head = await this.#run(`SELECT seq, mac FROM ${this.#tables.entries} WHERE writer = $1 ORDER BY seq DESC LIMIT 1`, [chain.writer]);
+    const checkpointed = await this.#run(`SELECT MAX(seq) AS seq FROM ${this.#tables.checkpoints} WHERE writer = $1`, [chain.writer]);
+    const row = head.rows[0] as { seq: string; mac: string } | undefined;
+    chain.restore(row === undefined ? { seq: 0, mac: '' } : { seq: Number(row.seq), mac: row.mac }, Number(checkpointed.rows[0]?.seq ?? 0));
+    this.#stale = false;
+  }
+
+  async #checkpointIfDue(forced: boolean): Promise<void> {
+    const chain = this.#chain;
+    if (chain === undefined || (!forced && !chain.checkpointDue())) return;
+    const checkpoint = chain.checkpoint();
+    if (checkpoint === undefined) return;
+    const values = checkpointValues(checkpoint, at);
+    await this.#run(`INSERT INTO ${this.#tables.checkpoints} (${CHECKPOINT_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+    chain.checkpointed(checkpoint);
+  }
+}

@@ -1,0 +1,91 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuditChain, auditSigningKey, type AuditSigningKey } from '../domain/audit/audit-chain.js';
+import { auditKeyId } from '../domain/audit/audit-entry.js';
+import type { Logger } from '../ports/logger.port.js';
+import type { AuditVerifyKeys } from '../use-cases/audit.js';
+import { ConfigError } from './config-error.js';
+import type { AuditIntegrityConfig } from './config.js';
+
+/** Files kept in the data directory when the keys are not given (0600, the directory 0700). */
+export const AUDIT_FILES = { macKey: 'audit-mac.key', signingKey: 'audit-signing.pem', writer: 'audit-writer' } as const;
+
+/** What the gateway's audit store and verifier need, resolved at boot. */
+export interface AuditIntegrity {
+  readonly chain: AuditChain;
+  readonly signingKey: AuditSigningKey;
+  readonly verifyKeys: AuditVerifyKeys;
+}
+
+/**
+ * Resolves the writer id and keys (given, else kept in the data directory, else this process only),
+ * says at boot which checkpoint key signs and where generated keys went, and builds the chain.
+ */
+export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger, now: () => number): AuditIntegrity {
+  const dir = config.dataDir;
+  const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, 'MAC key');
+  const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, 'checkpoint signing key'));
+  const writer = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger);
+  const key = Buffer.from(macKey, 'base64');
+  if (key.length !== 32) throw new ConfigError(`TE_GATEWAY_DATA_DIR: ${AUDIT_FILES.macKey} does not hold base64 of 32 bytes`);
+  const publicKeys = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
+  for (const pem of config.trustedKeys) {
+    const trusted = parsePublicKey(pem);
+    publicKeys.set(auditKeyId(trusted), trusted);
+  }
+  const chain = new AuditChain({ writer, macKey: key, signingKey, checkpointEvery: config.checkpointEvery, checkpointSeconds: config.checkpointSeconds, now });
+  logger.info('audit log chained and checkpointed', {
+    writer,
+    checkpointKeyId: signingKey.keyId,
+    checkpointPublicKey: signingKey.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim(),
+  });
+  return { chain, signingKey, verifyKeys: { macKey: key, publicKeys } };
+}
+
+function newSigningPem(): string {
+  return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** A value kept in `dir/name`: read when there, else generated and written 0600 (with a warning). */
+function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, warnAs?: string): string {
+  if (dir === undefined) {
+    if (warnAs !== undefined)
+      logger.warn(`audit ${warnAs} generated for this process only: its chain cannot be verified after a restart`, {
+        set: 'TE_GATEWAY_DATA_DIR or the key itself',
+      });
+    return generate();
+  }
+  const path = join(dir, name);
+  try {
+    if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const value = generate();
+    writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
+    if (warnAs !== undefined)
+      logger.warn(`audit ${warnAs} generated`, { file: path, advice: 'keep a copy away from the audit database: verification needs it' });
+    return value;
+  } catch (error) {
+    throw new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** An Ed25519 private key in PEM; anything else stops the boot naming the setting. */
+export function parseSigningKey(pem: string): AuditSigningKey {
+  try {
+    return auditSigningKey(createPrivateKey(pem));
+  } catch {
+    throw new ConfigError('TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: expected an Ed25519 private key in PEM (PKCS#8)');
+  }
+}
+
+/** An Ed25519 public key in PEM (SPKI). */
+export function parsePublicKey(pem: string): KeyObject {
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType === 'ed25519') return key;
+  } catch {
+    // refused below
+  }
+  throw new ConfigError('TE_GATEWAY_AUDIT_TRUSTED_KEYS: expected Ed25519 public keys in PEM');
+}

@@ -1,0 +1,108 @@
+import { createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
+import { auditKeyId, canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
+
+/** The Ed25519 key a writer signs its checkpoints with. */
+export interface AuditSigningKey {
+  readonly keyId: string;
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+}
+
+/** Where a writer's chain stands: its last entry's seq and MAC (0 and '' before the first). */
+export interface AuditChainHead {
+  readonly seq: number;
+  readonly mac: string;
+}
+
+export const GENESIS: AuditChainHead = { seq: 0, mac: '' };
+
+/** Defaults of issue 16: a checkpoint every 1000 entries or 60 s, whichever comes first. */
+export const CHECKPOINT_DEFAULTS = { every: 1000, seconds: 60 } as const;
+
+export interface AuditChainOptions {
+  /** Stable per gateway (its data directory), distinct between gateways sharing one store. */
+  readonly writer: string;
+  /** HMAC-SHA256 key, 32 bytes, kept outside the audit store. */
+  readonly macKey: Uint8Array;
+  readonly signingKey: AuditSigningKey;
+  readonly checkpointEvery?: number;
+  readonly checkpointSeconds?: number;
+  /** Milliseconds since the epoch (the gateway's clock). */
+  readonly now: () => number;
+}
+
+/**
+ * One writer's chain, as a store appends to it. Not thread-safe by design: the store calls it from the
+ * one place where its writes are serialised (SQLite's commit, a queue in front of PostgreSQL), `seal`s
+ * each entry against the current head, and `advance`s only once the entry is stored; a failed write
+ * leaves the head where it was, so the chain never skips a number.
+ */
+export class AuditChain {
+  readonly writer: string;
+  readonly #options: AuditChainOptions;
+  readonly #macKey: KeyObject;
+  #head: AuditChainHead = GENESIS;
+  #checkpointed: AuditChainHead = GENESIS;
+  #checkpointedAt: number;
+
+  constructor(options: AuditChainOptions) {
+    if (options.macKey.length !== 32) throw new RangeError('the audit MAC key must be 32 bytes');
+    this.writer = options.writer;
+    this.#options = options;
+    this.#macKey = createSecretKey(options.macKey);
+    this.#checkpointedAt = options.now();
+  }
+
+  get head(): AuditChainHead {
+    return this.#head;
+  }
+
+  /** Resumes from what the store holds (at open, or after a failed write of unknown effect). */
+  restore(head: AuditChainHead, checkpointedSeq: number): void {
+    this.#head = head;
+    this.#checkpointed = { seq: checkpointedSeq, mac: '' };
+  }
+
+  /** The entry with its chain fields, placed right after the current head. Does not move the head. */
+  seal(entry: AuditEntry, head: AuditChainHead = this.#head): ChainedAuditEntry {
+    // One copy, its chain fields replaced (the MAC covers every field but `mac` itself).
+    const sealed = { ...entry, writer: this.writer, seq: head.seq + 1, prev: head.mac, mac: '' };
+    sealed.mac = entryMac(this.#macKey, sealed);
+    return sealed;
+  }
+
+  /** The entry is stored: it is the new head. */
+  advance(entry: ChainedAuditEntry): void {
+    this.#head = { seq: entry.seq, mac: entry.mac };
+  }
+
+  /** True when N entries were appended since the last checkpoint, or T seconds passed with at least one. */
+  checkpointDue(): boolean {
+    const since = this.#head.seq - this.#checkpointed.seq;
+    if (since <= 0) return false;
+    const every = this.#options.checkpointEvery ?? CHECKPOINT_DEFAULTS.every;
+    const seconds = this.#options.checkpointSeconds ?? CHECKPOINT_DEFAULTS.seconds;
+    return since >= every || this.#options.now() - this.#checkpointedAt >= seconds * 1000;
+  }
+
+  /** A signed checkpoint of the current head, or undefined when nothing was appended since the last. */
+  checkpoint(): AuditCheckpoint | undefined {
+    if (this.#head.seq === 0 || this.#head.seq === this.#checkpointed.seq) return undefined;
+    const content = { writer: this.writer, seq: this.#head.seq, mac: this.#head.mac, at: this.#options.now() };
+    const signature = sign(null, canonicalCheckpoint(content), this.#options.signingKey.privateKey).toString('base64');
+    return { ...content, keyId: this.#options.signingKey.keyId, signature };
+  }
+
+  /** The checkpoint is stored. */
+  checkpointed(checkpoint: AuditCheckpoint): void {
+    this.#checkpointed = { seq: checkpoint.seq, mac: checkpoint.mac };
+    this.#checkpointedAt = checkpoint.at;
+  }
+}
+
+/** The signing key of an Ed25519 private key: its public half and key id. */
+export function auditSigningKey(privateKey: KeyObject): AuditSigningKey {
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new TypeError('an audit signing key is an Ed25519 private key');
+  const publicKey = createPublicKey(privateKey);
+  return { keyId: auditKeyId(publicKey), privateKey, publicKey };
+}

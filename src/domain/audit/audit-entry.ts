@@ -1,0 +1,127 @@
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { AuditCompletion, AuditRecord } from './audit.js';
+
+/**
+ * How an entry stands in the append-only history (api-surface.md "Additions in 8.1.x"): a `pending`
+ * entry is written before a sensitive operation runs and its `outcome` entry (same `id` and
+ * `requestId`) after; every other operation is one `record` entry. No entry is ever updated.
+ */
+export const AUDIT_ENTRY_KINDS = ['pending', 'outcome', 'record'] as const;
+export type AuditEntryKind = (typeof AUDIT_ENTRY_KINDS)[number];
+
+/** A record's content plus its place in its writer's chain. */
+export interface AuditEntry extends AuditRecord {
+  readonly entry: AuditEntryKind;
+  /** The gateway that wrote it; absent only in a store opened without a chain. */
+  readonly writer?: string;
+  /** 1, 2, 3, ... per writer, without gaps. */
+  readonly seq?: number;
+  /** The MAC of the writer's previous entry ('' for its first). */
+  readonly prev?: string;
+  /** HMAC-SHA256(audit key, canonical content || '\n' || prev), lower-case hex. */
+  readonly mac?: string;
+}
+
+/** An entry of a chain: every chain field present. */
+export type ChainedAuditEntry = AuditEntry & { readonly writer: string; readonly seq: number; readonly prev: string; readonly mac: string };
+
+/** A writer's signed chain head: its entry `seq` had MAC `mac` at time `at`. */
+export interface AuditCheckpoint {
+  readonly writer: string;
+  readonly seq: number;
+  readonly mac: string;
+  readonly at: number;
+  /** Which Ed25519 key signed it (`auditKeyId`). */
+  readonly keyId: string;
+  /** Ed25519 signature over `canonicalCheckpoint`, base64. */
+  readonly signature: string;
+}
+
+export function isChained(entry: AuditEntry): entry is ChainedAuditEntry {
+  return (
+    typeof entry.writer === 'string' &&
+    entry.writer !== '' &&
+    Number.isSafeInteger(entry.seq) &&
+    typeof entry.prev === 'string' &&
+    typeof entry.mac === 'string'
+  );
+}
+
+/**
+ * The exact bytes the MAC covers: a JSON array of every content field in a fixed order, absent
+ * optional fields as null. The writer, seq and kind are part of it, so moving an entry breaks its MAC.
+ */
+export function canonicalEntry(entry: AuditEntry): string {
+  return JSON.stringify([
+    'keygate-audit-entry/1',
+    entry.writer ?? null,
+    entry.seq ?? null,
+    entry.entry,
+    entry.id,
+    entry.at,
+    entry.requestId,
+    entry.operation,
+    entry.principal ?? null,
+    entry.sessionRef ?? null,
+    entry.object ?? null,
+    entry.outcome,
+    entry.status,
+    entry.code ?? null,
+    entry.clientAddress ?? null,
+    entry.actingFor ?? null,
+  ]);
+}
+
+/** The MAC an entry must carry under `key`. */
+export function entryMac(key: Uint8Array | KeyObject, entry: AuditEntry): string {
+  return createHmac('sha256', key)
+    .update(canonicalEntry(entry))
+    .update('\n')
+    .update(entry.prev ?? '')
+    .digest('hex');
+}
+
+/** Constant-time comparison of the MAC an entry carries with the one it should carry. */
+export function hasValidMac(key: Uint8Array, entry: AuditEntry): boolean {
+  if (typeof entry.mac !== 'string' || !/^[0-9a-f]{64}$/.test(entry.mac)) return false;
+  return timingSafeEqual(Buffer.from(entry.mac, 'hex'), Buffer.from(entryMac(key, entry), 'hex'));
+}
+
+/** The bytes a checkpoint's signature covers. */
+export function canonicalCheckpoint(checkpoint: Omit<AuditCheckpoint, 'signature' | 'keyId'>): Buffer {
+  return Buffer.from(JSON.stringify(['keygate-audit-checkpoint/1', checkpoint.writer, checkpoint.seq, checkpoint.mac, checkpoint.at]), 'utf8');
+}
+
+/** A signing key's id: the first 16 hex digits of the SHA-256 of its public key (SPKI DER). */
+export function auditKeyId(publicKey: KeyObject): string {
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** A time range of the chains: both bounds inclusive (ms since the epoch), either absent. */
+export interface AuditChainRange {
+  readonly from?: number;
+  readonly to?: number;
+}
+
+/** What a store holds of a range, as the verifier takes it. */
+export interface AuditChainSlice {
+  readonly entries: readonly AuditEntry[];
+  readonly checkpoints: readonly AuditCheckpoint[];
+  /** The range starts after the beginning of the chains: each writer's first link is taken as given. */
+  readonly partial: boolean;
+}
+
+/** The outcome entry that completes `pending` (same id and request; the given fields, no others). */
+export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion): AuditEntry {
+  const { at, outcome, status, ...given } = completion;
+  const fields = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  return { id: pending.id, at: at ?? pending.at, requestId: pending.requestId, operation: pending.operation, outcome, status, ...fields, entry: 'outcome' };
+}
+
+/** The entry an appended record becomes: `pending` while its operation runs, else a whole `record`. */
+export function entryOf(record: AuditRecord): AuditEntry {
+  return { ...record, entry: record.outcome === 'pending' ? 'pending' : 'record' };
+}

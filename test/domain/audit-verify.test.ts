@@ -1,0 +1,106 @@
+import test from 'ava';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { CHECKPOINT_DEFAULTS } from '../../src/domain/audit/audit-chain.js';
+import { canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from '../../src/domain/audit/audit-entry.js';
+import { verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
+import { auditRecord } from '../ports/audit-log.contract.js';
+
+const keys = auditTestKeys();
+
+/** A chain of `count` entries by one writer, checkpointed every 4, as a store makes it. */
+async function history(count = 10, writer = 'w1') {
+  let now = Date.UTC(2026, 0, 1);
+  const log = new MemoryAuditLog({ chain: testChain(writer, keys, { checkpointEvery: 4, now: () => now }) });
+  for (let i = 0; i < count; i += 1) {
+    now += 1000;
+    await log.append(auditRecord({ at: now }));
+  }
+  const slice = await log.readChain();
+  return { entries: [...slice.entries] as ChainedAuditEntry[], checkpoints: [...slice.checkpoints] };
+}
+
+const verify = (entries: readonly AuditEntry[], checkpoints: readonly AuditCheckpoint[], withKey = true) =>
+  verifyAuditLog({ entries, checkpoints, publicKeys: trusted(keys), ...(withKey ? { macKey: keys.macKey } : {}) });
+
+test('an untouched chain verifies, with and without the MAC key; the summary names writer, count, head and checkpoint', async (t) => {
+  const { entries, checkpoints } = await history();
+  t.deepEqual(verify(entries, checkpoints), { ok: true, checked: 10, writers: [{ writer: 'w1', entries: 10, lastSeq: 10, lastCheckpoint: 8 }] });
+  t.true(verify(entries, checkpoints, false).ok);
+  t.true(verify([...entries].reverse(), checkpoints).ok, 'the order rows are read in does not matter');
+});
+
+test('an edited entry is found by its MAC; without the key, by the checkpoint that signed it', async (t) => {
+  const { entries, checkpoints } = await history();
+  const edited = entries.map((e) => (e.seq === 3 ? { ...e, principal: 'mallory' } : e));
+  t.like(verify(edited, checkpoints).firstBreak, { seq: 3, kind: 'edited', id: entries[2]!.id });
+  const recomputed = entries.map((e) =>
+    e.seq === 8 ? { ...e, principal: 'mallory', mac: 'ee'.repeat(32) } : e.seq === 9 ? { ...e, prev: 'ee'.repeat(32) } : e,
+  );
+  t.like(verify(recomputed, checkpoints, false).firstBreak, { seq: 8, kind: 'edited' });
+});
+
+test('deleted, inserted and reordered entries are told apart by what their neighbours link to', async (t) => {
+  const { entries, checkpoints } = await history();
+  t.like(
+    verify(
+      entries.filter((e) => e.seq !== 5),
+      checkpoints,
+    ).firstBreak,
+    { seq: 6, kind: 'deleted' },
+  );
+  const renumbered = entries.filter((e) => e.seq !== 5).map((e) => (e.seq > 5 ? { ...e, seq: e.seq - 1 } : e));
+  t.like(verify(renumbered, checkpoints, false).firstBreak, { seq: 5, kind: 'deleted' });
+  const forged: ChainedAuditEntry = { ...entries[4]!, id: 'f'.repeat(32), mac: 'ab'.repeat(32) };
+  const inserted = [...entries.slice(0, 4), forged, ...entries.slice(4).map((e) => ({ ...e, seq: e.seq + 1 }))];
+  t.like(verify(inserted, checkpoints).firstBreak, { seq: 5, kind: 'inserted', id: forged.id });
+  t.like(verify(inserted, checkpoints, false).firstBreak, { seq: 5, kind: 'inserted' });
+  const swapped = entries.map((e) => (e.seq === 5 ? { ...e, seq: 6 } : e.seq === 6 ? { ...e, seq: 5 } : e));
+  t.like(verify(swapped, checkpoints, false).firstBreak, { seq: 5, kind: 'reordered' });
+  const unchained = [...entries, auditRecord({ at: Date.UTC(2025, 0, 1) }) as AuditEntry];
+  t.like(verify(unchained, checkpoints).firstBreak, { kind: 'inserted' });
+});
+
+test('a chain cut after a checkpoint is truncated; a checkpoint not signed by a trusted key is forged', async (t) => {
+  const { entries, checkpoints } = await history();
+  t.like(
+    verify(
+      entries.filter((e) => e.seq <= 6),
+      checkpoints,
+    ).firstBreak,
+    { writer: 'w1', seq: 8, kind: 'truncated' },
+  );
+  t.like(verify([], checkpoints).firstBreak, { writer: 'w1', kind: 'truncated' });
+  const altered = checkpoints.map((c) => (c.seq === 8 ? { ...c, mac: entries[6]!.mac } : c));
+  t.like(verify(entries, altered).firstBreak, { seq: 8, kind: 'forged-checkpoint' });
+  const stranger = generateKeyPairSync('ed25519').privateKey;
+  const content = { writer: 'w1', seq: 10, mac: entries[9]!.mac, at: Date.UTC(2026, 0, 2) };
+  const foreign = { ...content, keyId: '0123456789abcdef', signature: sign(null, canonicalCheckpoint(content), stranger).toString('base64') };
+  const untrusted = verify(entries, [...checkpoints, foreign]).firstBreak;
+  t.like(untrusted, { seq: 10, kind: 'forged-checkpoint' });
+  t.regex(untrusted!.detail, /not trusted/);
+});
+
+test('the MAC covers writer, seq and content; the defaults are a checkpoint every 1000 entries or 60 s', (t) => {
+  const entry = { ...auditRecord(), entry: 'record', writer: 'w1', seq: 1, prev: '' } as const;
+  const mac = entryMac(keys.macKey, entry);
+  t.not(entryMac(keys.macKey, { ...entry, writer: 'w2' }), mac);
+  t.not(entryMac(keys.macKey, { ...entry, seq: 2 }), mac);
+  t.not(entryMac(keys.macKey, { ...entry, prev: 'aa' }), mac);
+  t.not(entryMac(keys.macKey, { ...entry, entry: 'pending' }), mac);
+  t.deepEqual(CHECKPOINT_DEFAULTS, { every: 1000, seconds: 60 });
+});
+
+test('a checkpoint falls due after T seconds with at least one entry since the last', async (t) => {
+  let now = Date.UTC(2026, 0, 1);
+  const chain = testChain('w1', keys, { checkpointSeconds: 60, now: () => now });
+  const log = new MemoryAuditLog({ chain });
+  await log.append(auditRecord());
+  t.false(chain.checkpointDue());
+  now += 60_000;
+  t.true(chain.checkpointDue());
+  await log.append(auditRecord());
+  t.is((await log.readChain()).checkpoints.length, 1);
+  t.false(chain.checkpointDue(), 'nothing appended since');
+});
