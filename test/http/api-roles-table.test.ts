@@ -144,6 +144,8 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'policy.provisioning.write': { needs: 'policy.write', path: '/api/policy/provisioning/nothing', body: { value: 1 }, allowed: NOT_FOUND },
     'audit.query': { needs: 'audit.read', allowed: [200] },
     'audit.get': { needs: 'audit.read', path: '/api/audit/nothing', allowed: NOT_FOUND },
+    // 8.1.x addition beside the 51: verification reads the log as audit.read does.
+    'audit.verify': { needs: 'audit.read', allowed: [200] },
     health: { needs: null, allowed: [200] },
   };
 }
@@ -156,10 +158,10 @@ function expected(row: Row, role: Role): Outcome {
   return holders.includes(role) ? row.allowed : DENIED;
 }
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations and GET /api/audit/verify', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
-  t.is(routes.length, 51);
+  t.is(routes.filter((r) => r.operationId !== 'audit.verify').length, 51);
   t.deepEqual(routes.map((r) => r.operationId).sort(), Object.keys(table).sort(), 'one row per route of the route table');
   const principals = [...SEED.principals, { name: ROBOT.name, kind: 'service' as const, password: ROBOT.password }];
   const gw = await startGateway(t, { keyServer: { kind: 'embedded', seed: { principals }, adminPassword: PASSWORDS.admin } });
