@@ -7,6 +7,7 @@ import { buildOpenApi } from './api/openapi.js';
 import { cors } from './cors.js';
 import { auditRequests } from './audit.middleware.js';
 import { errorHandler } from './error-handler.js';
+import { bodyLimit } from './read-body.js';
 import { requestContext } from './request-id.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import { rootRouter } from './root/root.router.js';
@@ -35,6 +36,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   app.use(errorHandler(mapper, options.logger));
   app.use(auditRequests(services.auditTrail));
   app.use(errorHandler(mapper, options.logger));
+  app.use(bodyLimit());
   for (const step of apiMiddleware(services)) app.use(step);
   app.use(rootRouter(services).routes());
   // Reached only when no route answered: seed 000 §4, any other method and path is a 404.
