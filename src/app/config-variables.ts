@@ -211,7 +211,7 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_SESSION_KEY',
     type: 'list',
     meaning:
-      "comma-separated base64 keys of 32 bytes (`openssl rand -base64 32`); the first seals each session's key-server token (AES-256-GCM), all open (rotate by putting a new key first)",
+      'comma-separated base64 keys of 32 bytes (`openssl rand -base64 32`); the first seals each session record in Redis as a whole (AES-256-GCM), all open (rotate by putting a new key first)',
     secret: true,
     field: 'sessionStore.sessionKeys',
     group: 'redis',

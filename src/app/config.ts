@@ -83,7 +83,7 @@ const tlsKeyServer = z
 
 /**
  * Sessions and the proof replay cache in Redis, shared by every gateway pointing at it (architecture.md
- * "scale-out"). The key-server token in each record is sealed with AES-256-GCM under `sessionKeys`.
+ * "scale-out"). Each record is sealed as a whole with AES-256-GCM under `sessionKeys` (issue 13 §4).
  */
 const redisSessionStore = z.strictObject({
   kind: z.literal('redis'),

@@ -44,7 +44,7 @@ async function dump(redis: Redis, prefix: string): Promise<Map<string, string>> 
       type === 'hash'
         ? await redis.hgetall(key)
         : type === 'zset'
-          ? await redis.zrange(key, 0, -1, 'WITHSCORES')
+          ? await redis.call('ZRANGE', key, '0', '-1', 'WITHSCORES')
           : type === 'set'
             ? await redis.smembers(key)
             : type === 'list'
