@@ -98,6 +98,16 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_REPLAY_CACHE_KEY_SHARE',
+    type: 'integer',
+    whenUnset: `1/${CONFIG_DEFAULTS.replayCacheKeyShareDivisor} of the cache size (${CONFIG_DEFAULTS.replayCacheSize / CONFIG_DEFAULTS.replayCacheKeyShareDivisor})`,
+    meaning:
+      'most replay cache entries of one proof key: past it, that key alone gets 503 `PROOF_REPLAY_CACHE_FULL` (with `Retry-After`) while other keys are served; at most the cache size',
+    secret: false,
+    field: 'replayCacheKeyShare',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_HEADERS_TIMEOUT_MS',
     type: 'integer',
     default: CONFIG_DEFAULTS.http.headersTimeoutMs,

@@ -15,6 +15,8 @@ export const CONFIG_DEFAULTS = {
   sessionTtlSeconds: 43_200,
   logLevel: 'info',
   replayCacheSize: 100_000,
+  /** Each key's share of the replay cache when TE_GATEWAY_REPLAY_CACHE_KEY_SHARE is unset: 1/20 of it. */
+  replayCacheKeyShareDivisor: 20,
   keyServerTimeoutMs: 5_000,
   redisTimeoutMs: 1_000,
   redisKeyPrefix: 'keygate:',
@@ -181,6 +183,11 @@ export const gatewayConfigSchema = z.strictObject({
     }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.replayCacheSize),
+  /**
+   * Most live entries of one proof key (`jkt`) in the replay cache (issue 13 §2), so that one key
+   * cannot fill it for every other; absent: 1/20 of the cache; capped at the cache size.
+   */
+  replayCacheKeyShare: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
   http: httpEdge.default({
     headersTimeoutMs: CONFIG_DEFAULTS.http.headersTimeoutMs,
     requestTimeoutMs: CONFIG_DEFAULTS.http.requestTimeoutMs,
@@ -195,6 +202,8 @@ export const gatewayConfigSchema = z.strictObject({
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+
+export const REPLAY_SHARE_DIVISOR = CONFIG_DEFAULTS.replayCacheKeyShareDivisor;
 
 export type ConfigIssue = z.core.$ZodIssue;
 

@@ -80,6 +80,8 @@ test('the HTTP edge settings are read from the environment; a headers timeout ov
   const error = t.throws(() => configFromEnv({ TE_GATEWAY_HEADERS_TIMEOUT_MS: '9000', TE_GATEWAY_REQUEST_TIMEOUT_MS: '3000' }));
   t.regex(error.message, /TE_GATEWAY_HEADERS_TIMEOUT_MS or TE_GATEWAY_REQUEST_TIMEOUT_MS/);
   t.regex(t.throws(() => configFromEnv({ TE_GATEWAY_MAX_CONNECTIONS: '0' })).message, /^TE_GATEWAY_MAX_CONNECTIONS: /);
+  t.is(configFromEnv({ TE_GATEWAY_REPLAY_CACHE_KEY_SHARE: '250' }).replayCacheKeyShare, 250);
+  t.is(configFromEnv({}).replayCacheKeyShare, undefined);
 });
 
 test('a secret has no default shown, and its value appears neither in --help nor in an error', (t) => {

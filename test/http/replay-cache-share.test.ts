@@ -30,13 +30,14 @@ async function flood(gw: TestGateway, signer: ProofSigner, session: string, limi
 }
 
 test('a key that fills its share gets 503 with Retry-After; proofs of other keys are still accepted', async (t) => {
-  const { gw, greedy, other, greedySession, otherSession } = await twoKeys(t, { replayCacheSize: 40 });
-  const { reply, accepted } = await flood(gw, greedy, greedySession, 41);
+  const { gw, greedy, other, greedySession, otherSession } = await twoKeys(t, { replayCacheSize: 100 });
+  const { reply, accepted } = await flood(gw, greedy, greedySession, 101);
   t.truthy(reply, 'the flooding key was never refused');
   t.is(reply!.status, 503, reply!.text);
   t.is(reply!.body.code, 'PROOF_REPLAY_CACHE_FULL');
   t.regex(reply!.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-  t.true(accepted < 40, `the flooding key filled the whole cache (${accepted})`);
+  t.true(accepted < 100, `the flooding key filled the whole cache (${accepted})`);
+  t.is(reply!.body.scope, 'session');
   for (let i = 0; i < 3; i++) t.is((await gw.bound(other, 'GET', '/api/session', { bearer: otherSession })).status, 200);
 });
 
