@@ -20,7 +20,7 @@ import type { SessionStore } from '../ports/session-store.port.js';
 import type { AuditChain } from '../domain/audit/audit-chain.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
-import type { GatewayConfig } from './config.js';
+import { REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
@@ -90,17 +90,18 @@ async function openSessionState(
   supplied: GatewayOverrides,
 ): Promise<{ sessionStore: SessionStore; replayCache: ReplayCache }> {
   const settings = config.sessionStore;
+  const bounds = replayBounds(config);
   if (settings.kind !== 'redis') {
     return {
       sessionStore: supplied.sessionStore ?? new MemorySessionStore(deps.clock),
-      replayCache: supplied.replayCache ?? new MemoryReplayCache(deps.clock, { maxEntries: config.replayCacheSize }),
+      replayCache: supplied.replayCache ?? new MemoryReplayCache(deps.clock, bounds),
     };
   }
   const common = { url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, clock: deps.clock, logger: deps.logger };
   const keyring = sealingKeyring(settings.sessionKeys.map((key) => Buffer.from(key, 'base64')));
   const [sessionStore, replayCache] = await Promise.all([
     supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
-    supplied.replayCache ?? RedisReplayCache.connect({ ...common, maxEntries: config.replayCacheSize }),
+    supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds }),
   ]);
   return { sessionStore, replayCache };
 }
@@ -126,4 +127,11 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
         ...(chain === undefined ? {} : { chain }),
       });
   }
+}
+
+/** The replay cache's bound and each key's share of it (issue 13 §2): unset, 1/20 of the bound; never more than it. */
+function replayBounds(config: GatewayConfig): { maxEntries: number; maxEntriesPerKey: number } {
+  const maxEntries = config.replayCacheSize;
+  const share = config.replayCacheKeyShare ?? Math.ceil(maxEntries / REPLAY_SHARE_DIVISOR);
+  return { maxEntries, maxEntriesPerKey: Math.min(share, maxEntries) };
 }

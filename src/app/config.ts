@@ -15,12 +15,26 @@ export const CONFIG_DEFAULTS = {
   sessionTtlSeconds: 43_200,
   logLevel: 'info',
   replayCacheSize: 100_000,
+  /** Each key's share of the replay cache when TE_GATEWAY_REPLAY_CACHE_KEY_SHARE is unset: 1/20 of it. */
+  replayCacheKeyShareDivisor: 20,
   keyServerTimeoutMs: 5_000,
   redisTimeoutMs: 1_000,
   redisKeyPrefix: 'keygate:',
   /** The audit chain's head is signed every this many entries, or every this many seconds. */
   auditCheckpointEvery: 1000,
   auditCheckpointSeconds: 60,
+  /**
+   * The HTTP edge (issue 13 §7). Node checks the headers and request timeouts every
+   * `connectionsCheckingIntervalMs`, so a slow client is cut off at most timeout + interval after it
+   * connected: 10 + 1 s for its headers, 25 + 1 s for the whole request (Node's own: about 320 s).
+   */
+  http: {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 25_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnections: 1_000,
+    connectionsCheckingIntervalMs: 1_000,
+  },
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
 } as const;
@@ -74,7 +88,7 @@ const tlsKeyServer = z
 
 /**
  * Sessions and the proof replay cache in Redis, shared by every gateway pointing at it (architecture.md
- * "scale-out"). The key-server token in each record is sealed with AES-256-GCM under `sessionKeys`.
+ * "scale-out"). Each record is sealed as a whole with AES-256-GCM under `sessionKeys` (issue 13 §4).
  */
 const redisSessionStore = z.strictObject({
   kind: z.literal('redis'),
@@ -141,6 +155,25 @@ const auditIntegrity = z.strictObject({
 });
 export type AuditIntegrityConfig = z.output<typeof auditIntegrity>;
 
+/** Timeouts and the connection cap of the HTTP server (issue 13 §7). */
+const httpEdge = z
+  .strictObject({
+    /** Time a client has to send its request headers, from the connection (or the previous request). */
+    headersTimeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.http.headersTimeoutMs),
+    /** Time a client has to send its whole request, body included. */
+    requestTimeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.http.requestTimeoutMs),
+    /** Time an idle keep-alive connection stays open after a response. */
+    keepAliveTimeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.http.keepAliveTimeoutMs),
+    /** Open connections at most; one more is closed at once. */
+    maxConnections: integerIn(1, 1_000_000).default(CONFIG_DEFAULTS.http.maxConnections),
+  })
+  .refine((value) => value.headersTimeoutMs <= value.requestTimeoutMs, {
+    message: 'the headers timeout must not exceed the request timeout',
+    params: { fields: ['headersTimeoutMs', 'requestTimeoutMs'] },
+  });
+
+export type HttpEdgeConfig = z.output<typeof httpEdge>;
+
 /** Everything `createGateway` needs. The CLI builds it from `TE_*` variables; an embedding service passes it. */
 export const gatewayConfigSchema = z.strictObject({
   host: z.string().min(1).default(CONFIG_DEFAULTS.host),
@@ -194,6 +227,17 @@ export const gatewayConfigSchema = z.strictObject({
     }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.replayCacheSize),
+  /**
+   * Most live entries of one proof key (`jkt`) in the replay cache (issue 13 §2), so that one key
+   * cannot fill it for every other; absent: 1/20 of the cache; capped at the cache size.
+   */
+  replayCacheKeyShare: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
+  http: httpEdge.default({
+    headersTimeoutMs: CONFIG_DEFAULTS.http.headersTimeoutMs,
+    requestTimeoutMs: CONFIG_DEFAULTS.http.requestTimeoutMs,
+    keepAliveTimeoutMs: CONFIG_DEFAULTS.http.keepAliveTimeoutMs,
+    maxConnections: CONFIG_DEFAULTS.http.maxConnections,
+  }),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
@@ -207,6 +251,8 @@ export const gatewayConfigSchema = z.strictObject({
 
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+
+export const REPLAY_SHARE_DIVISOR = CONFIG_DEFAULTS.replayCacheKeyShareDivisor;
 
 export type ConfigIssue = z.core.$ZodIssue;
 

@@ -4,7 +4,7 @@ import type { Logger } from '../ports/logger.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import { openAdapters, type GatewayOverrides } from './adapters.js';
-import { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
+import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolveServices } from './container.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -58,7 +58,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     generatedPasswords,
     openApi: () => openApiDocument(services, GATEWAY_VERSION),
     async listen(port = config.port, host = config.host) {
-      const listener = await listenHttp(app.callback(), port, host);
+      const limits = { ...config.http, connectionsCheckingIntervalMs: CONFIG_DEFAULTS.http.connectionsCheckingIntervalMs };
+      const listener = await listenHttp(app.callback(), port, host, limits);
       listeners.push(listener);
       return { server: listener.server, url: listener.url };
     },

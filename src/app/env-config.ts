@@ -84,6 +84,13 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
     corsOrigins: values.TE_GATEWAY_CORS_ORIGINS,
     publicOrigin: values.TE_GATEWAY_PUBLIC_ORIGIN,
     replayCacheSize: values.TE_GATEWAY_REPLAY_CACHE_SIZE,
+    replayCacheKeyShare: values.TE_GATEWAY_REPLAY_CACHE_KEY_SHARE,
+    http: {
+      headersTimeoutMs: values.TE_GATEWAY_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: values.TE_GATEWAY_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: values.TE_GATEWAY_KEEPALIVE_TIMEOUT_MS,
+      maxConnections: values.TE_GATEWAY_MAX_CONNECTIONS,
+    },
     keyServer:
       url === undefined
         ? {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientError } from '../transports/koa/client-error.js';
+import { CONFIG_DEFAULTS } from './config.js';
 
 /** An HTTP server that can stop gracefully. */
 export interface HttpListener {
@@ -15,23 +16,43 @@ export interface HttpListener {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** Issue 13 §7: how long a client may take, and how many connections may be open at once. */
+export interface EdgeLimits {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxConnections: number;
+  /** How often Node checks the two request timeouts (a slow client lives up to timeout + this). */
+  readonly connectionsCheckingIntervalMs: number;
+}
+
 /**
  * Serves `handler` on `port`/`host`. While draining, every response still to be written says
  * `Connection: close`, and a keep-alive connection is closed as soon as its request is answered, so
  * an idle client cannot hold the shutdown open.
  */
-export async function listenHttp(handler: Handler, port: number, host: string): Promise<HttpListener> {
+export async function listenHttp(handler: Handler, port: number, host: string, limits: EdgeLimits = CONFIG_DEFAULTS.http): Promise<HttpListener> {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
-  const server = createServer((req, res) => {
-    inFlight.add(res);
-    if (draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      inFlight.delete(res);
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    });
-    handler(req, res);
-  });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(limits.connectionsCheckingIntervalMs, limits.headersTimeoutMs),
+    },
+    (req, res) => {
+      inFlight.add(res);
+      if (draining) res.setHeader('Connection', 'close');
+      res.once('close', () => {
+        inFlight.delete(res);
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      });
+      handler(req, res);
+    },
+  );
+  // Over the cap, Node closes the new connection before reading a byte of it.
+  server.maxConnections = limits.maxConnections;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // A request Node refuses before the app sees it (headers over 16 KiB, garbage) still gets a JSON body.
   server.on('clientError', answerClientError);
   await new Promise<void>((ready, fail) => {

@@ -1,7 +1,10 @@
 import { token } from './token.js';
 
-/** What `remember` found: a new entry was written, the entry already existed, or there was no room. */
-export type ReplayVerdict = 'fresh' | 'replayed' | 'full';
+/**
+ * What `remember` found: a new entry was written, the entry already existed, there was no room in the
+ * cache, or there was room but not in the key's share.
+ */
+export type ReplayVerdict = 'fresh' | 'replayed' | 'full' | 'key-full';
 
 /**
  * The proof replay cache (seed 001 §5 `jti`, §8 "replay cache"; RFC 9449 §11.1): the `jti`s of
@@ -16,6 +19,9 @@ export type ReplayVerdict = 'fresh' | 'replayed' | 'full';
  *   the epoch), and gone from then on; its (`jkt`, `jti`) may then be remembered afresh.
  * - The cache is bounded. A live entry is never evicted to make room: a new entry that does not fit
  *   answers `'full'` and writes nothing. A replay answers `'replayed'` even when the cache is full.
+ * - Each `jkt` has a share (issue 13 §2): a new entry of a key that already holds its share of live
+ *   entries answers `'key-full'` and writes nothing, so one key cannot fill the cache for the others.
+ *   The whole cache full answers `'full'` first.
  * - A cache that cannot be reached throws, and the caller refuses the request (fails closed).
  */
 export interface ReplayCache {

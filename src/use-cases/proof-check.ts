@@ -40,7 +40,7 @@ export class ProofChecker {
    * entry is written only after every other check passed (api-surface.md).
    *
    * @throws PROOF_MISSING, any refusal of `verifyProof`, PROOF_REPLAYED, PROOF_REPLAY_CACHE_FULL
-   *   (retryable, scope `process`), or whatever the replay cache throws when it cannot be reached
+   *   (retryable, scope `process`; scope `session` when only the key's share is full), or whatever the replay cache throws when it cannot be reached
    */
   async check(session: SessionRecord, request: PresentedRequest): Promise<VerifiedProof | undefined> {
     const { jkt } = session;
@@ -51,6 +51,8 @@ export class ProofChecker {
     const verdict = await this.#replayCache.remember(proof.jkt, proof.jti, proof.expiresAt);
     if (verdict === 'replayed') throw new ProofReplayedError();
     if (verdict === 'full') throw new ProofReplayCacheFullError();
+    // Issue 13 §2: only this key is over its share; every other key is still served.
+    if (verdict === 'key-full') throw new ProofReplayCacheFullError(undefined, 'session');
     return proof;
   }
 }

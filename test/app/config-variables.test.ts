@@ -47,6 +47,7 @@ test('the table names each variable once, and each fills a field the configurati
     sessionStore: ['url', 'sessionKeys', 'timeoutMs'],
     audit: ['url'],
     auditIntegrity: ['writer', 'key', 'signingKey', 'trustedKeys', 'checkpointEvery', 'checkpointSeconds', 'dataDir'],
+    http: ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections'],
   };
   for (const variable of VARIABLES) {
     const [head, leaf] = variable.field.includes('.') ? variable.field.split('.') : ['', variable.field];
@@ -63,6 +64,25 @@ test('defaults come from CONFIG_DEFAULTS: the parsed defaults are the ones --hel
   t.is(shown('TE_GATEWAY_REPLAY_CACHE_SIZE'), config.replayCacheSize);
   t.is(shown('TE_GATEWAY_LOG_LEVEL'), config.logLevel);
   t.is(shown('TE_GATEWAY_DATA_DIR'), CONFIG_DEFAULTS.cliDataDir);
+  t.is(shown('TE_GATEWAY_HEADERS_TIMEOUT_MS'), config.http.headersTimeoutMs);
+  t.is(shown('TE_GATEWAY_REQUEST_TIMEOUT_MS'), config.http.requestTimeoutMs);
+  t.is(shown('TE_GATEWAY_KEEPALIVE_TIMEOUT_MS'), config.http.keepAliveTimeoutMs);
+  t.is(shown('TE_GATEWAY_MAX_CONNECTIONS'), config.http.maxConnections);
+});
+
+test('the HTTP edge settings are read from the environment; a headers timeout over the request timeout names both', (t) => {
+  const config = configFromEnv({
+    TE_GATEWAY_HEADERS_TIMEOUT_MS: '2000',
+    TE_GATEWAY_REQUEST_TIMEOUT_MS: '3000',
+    TE_GATEWAY_KEEPALIVE_TIMEOUT_MS: '1000',
+    TE_GATEWAY_MAX_CONNECTIONS: '7',
+  });
+  t.deepEqual(config.http, { headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 1000, maxConnections: 7 });
+  const error = t.throws(() => configFromEnv({ TE_GATEWAY_HEADERS_TIMEOUT_MS: '9000', TE_GATEWAY_REQUEST_TIMEOUT_MS: '3000' }));
+  t.regex(error.message, /TE_GATEWAY_HEADERS_TIMEOUT_MS or TE_GATEWAY_REQUEST_TIMEOUT_MS/);
+  t.regex(t.throws(() => configFromEnv({ TE_GATEWAY_MAX_CONNECTIONS: '0' })).message, /^TE_GATEWAY_MAX_CONNECTIONS: /);
+  t.is(configFromEnv({ TE_GATEWAY_REPLAY_CACHE_KEY_SHARE: '250' }).replayCacheKeyShare, 250);
+  t.is(configFromEnv({}).replayCacheKeyShare, undefined);
 });
 
 test('a secret has no default shown, and its value appears neither in --help nor in an error', (t) => {

@@ -3,8 +3,11 @@ import fc from 'fast-check';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import type { ReplayCache } from '../../src/ports/replay-cache.port.js';
 
-/** Makes a fresh, empty cache on the given clock, holding at most `maxEntries` live entries. */
-export type ReplayCacheFactory = (clock: ManualClock, maxEntries: number) => Promise<ReplayCache>;
+/**
+ * Makes a fresh, empty cache on the given clock, holding at most `maxEntries` live entries, and at most
+ * `maxEntriesPerKey` of one `jkt` (default: the whole cache).
+ */
+export type ReplayCacheFactory = (clock: ManualClock, maxEntries: number, maxEntriesPerKey?: number) => Promise<ReplayCache>;
 
 const JKT = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
 const OTHER_JKT = '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I';
@@ -85,6 +88,46 @@ export function replayCacheContract(name: string, makeCache: ReplayCacheFactory)
     await cache.close();
   });
 
+  test(title("a key over its share is key-full, evicts nothing, and other keys' proofs are still fresh"), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 10, 3);
+    for (const jti of ['a', 'b', 'c']) t.is(await cache.remember(JKT, jti, clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(JKT, 'd', clock.now() + 30_000), 'key-full');
+    for (const jti of ['a', 'b', 'c']) t.is(await cache.remember(OTHER_JKT, jti, clock.now() + 30_000), 'fresh');
+    t.is(await cache.size(), 6);
+    // A replay inside the window is always caught, the share full or not.
+    for (const jti of ['a', 'b', 'c']) t.is(await cache.remember(JKT, jti, clock.now() + 30_000), 'replayed');
+    await cache.close();
+  });
+
+  test(title("a key's share frees as its own entries expire"), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 10, 2);
+    await cache.remember(JKT, 'early', clock.now() + 10_000);
+    await cache.remember(JKT, 'late', clock.now() + 30_000);
+    t.is(await cache.remember(JKT, 'new', clock.now() + 30_000), 'key-full');
+    clock.advance(10_000);
+    t.is(await cache.remember(JKT, 'new', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember(JKT, 'newer', clock.now() + 30_000), 'key-full');
+    t.is(await cache.remember(JKT, 'late', clock.now() + 30_000), 'replayed');
+    await cache.close();
+  });
+
+  test(title('the whole cache full is full for every key, within its share or not'), async (t) => {
+    const clock = new ManualClock();
+    const cache = await makeCache(clock, 4, 2);
+    for (const [jkt, jti] of [
+      [JKT, 'a'],
+      [JKT, 'b'],
+      [OTHER_JKT, 'a'],
+      [OTHER_JKT, 'b'],
+    ] as const)
+      t.is(await cache.remember(jkt, jti, clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember('third-key', 'a', clock.now() + 30_000), 'full');
+    t.is(await cache.remember(JKT, 'c', clock.now() + 30_000), 'full');
+    await cache.close();
+  });
+
   test(title('of many concurrent remembers of one (jkt, jti), exactly one is fresh'), async (t) => {
     const clock = new ManualClock();
     const cache = await makeCache(clock, 100);
@@ -142,6 +185,48 @@ export function replayCacheContract(name: string, makeCache: ReplayCacheFactory)
         }
       }),
       { numRuns: 300 },
+    );
+    t.pass();
+  });
+
+  test(title('answers as a map with expiry, a bound and a share per key would, over random histories'), async (t) => {
+    const step = fc.oneof(
+      { arbitrary: fc.record({ advance: fc.integer({ min: 0, max: 10_000 }) }), weight: 1 },
+      {
+        arbitrary: fc.record({ jkt: fc.constantFrom(JKT, OTHER_JKT, 'k3'), jti: fc.constantFrom(...'abcdefgh'), ttl: fc.integer({ min: 1, max: 40_000 }) }),
+        weight: 3,
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 10 }),
+        async (steps, maxEntries, share) => {
+          const clock = new ManualClock();
+          const cache = await makeCache(clock, maxEntries, share);
+          const model = new Map<string, { jkt: string; expiresAt: number }>();
+          try {
+            for (const s of steps) {
+              if ('advance' in s) {
+                clock.advance(s.advance);
+                continue;
+              }
+              for (const [key, entry] of model) if (entry.expiresAt <= clock.now()) model.delete(key);
+              const key = `${s.jkt} ${s.jti}`;
+              const ofKey = [...model.values()].filter((entry) => entry.jkt === s.jkt).length;
+              const expected = model.has(key) ? 'replayed' : model.size >= maxEntries ? 'full' : ofKey >= share ? 'key-full' : 'fresh';
+              if (expected === 'fresh') model.set(key, { jkt: s.jkt, expiresAt: clock.now() + s.ttl });
+              if ((await cache.remember(s.jkt, s.jti, clock.now() + s.ttl)) !== expected) return false;
+              if ((await cache.size()) !== model.size) return false;
+            }
+            return true;
+          } finally {
+            await cache.close();
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
     t.pass();
   });

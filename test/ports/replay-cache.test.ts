@@ -10,7 +10,10 @@ import { replayCacheContract } from './replay-cache.contract.js';
 // Settled before any test is declared: ava wants every declaration in the first turn.
 const redis = await testRedis();
 
-replayCacheContract('memory', async (clock, maxEntries) => new MemoryReplayCache(clock, { maxEntries }));
+replayCacheContract(
+  'memory',
+  async (clock, maxEntries, maxEntriesPerKey) => new MemoryReplayCache(clock, { maxEntries, ...(maxEntriesPerKey ? { maxEntriesPerKey } : {}) }),
+);
 
 test('memory replay cache: holds 100 000 entries by default and refuses a bad bound', async (t) => {
   t.is(DEFAULT_REPLAY_CACHE_ENTRIES, 100_000);
@@ -27,7 +30,14 @@ if ('skipped' in redis) {
 } else {
   test.after.always(() => redis.close());
   // Each cache gets a prefix of its own: one Redis, many independent empty caches.
-  replayCacheContract('redis', (clock, maxEntries) =>
-    RedisReplayCache.connect({ url: redis.url, timeoutMs: 2_000, keyPrefix: `test:${randomBytes(6).toString('hex')}:`, maxEntries, clock }),
+  replayCacheContract('redis', (clock, maxEntries, maxEntriesPerKey) =>
+    RedisReplayCache.connect({
+      url: redis.url,
+      timeoutMs: 2_000,
+      keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      maxEntries,
+      ...(maxEntriesPerKey ? { maxEntriesPerKey } : {}),
+      clock,
+    }),
   );
 }

@@ -22,9 +22,9 @@ function session(jkt?: string): SessionRecord {
   };
 }
 
-function setup(maxEntries = 100) {
+function setup(maxEntries = 100, maxEntriesPerKey = maxEntries) {
   const clock = new ManualClock(NOW);
-  const cache = new MemoryReplayCache(clock, { maxEntries });
+  const cache = new MemoryReplayCache(clock, { maxEntries, maxEntriesPerKey });
   return { clock, cache, checker: new ProofChecker(clock, cache) };
 }
 
@@ -92,6 +92,15 @@ test('answers PROOF_REPLAY_CACHE_FULL, retryable for the process, when the cache
   t.like(error, { code: 'PROOF_REPLAY_CACHE_FULL', retryable: true, scope: 'process' });
   t.true(error!.retryAfterSeconds! > 0);
   t.is(await cache.size(), 2);
+});
+
+test("answers PROOF_REPLAY_CACHE_FULL for this session only when the key's share is full; another key is served", async (t) => {
+  const { clock, checker } = setup(10, 1);
+  await checker.check(session(es256.jkt), presented(freshProof(es256, clock)));
+  const error = await t.throwsAsync(checker.check(session(es256.jkt), presented(freshProof(es256, clock))), { instanceOf: KeygateError });
+  t.like(error, { code: 'PROOF_REPLAY_CACHE_FULL', retryable: true, scope: 'session' });
+  t.true(error!.retryAfterSeconds! > 0);
+  t.truthy(await checker.check(session(rs256.jkt), presented(freshProof(rs256, clock))));
 });
 
 test('reports a replay as replayed even when the cache is full', async (t) => {

@@ -4,12 +4,15 @@ import type { ReplayCache, ReplayVerdict } from '../../ports/replay-cache.port.j
 export interface MemoryReplayCacheOptions {
   /** Most live entries held at once (seed 001 §8: bounded). */
   readonly maxEntries?: number;
+  /** Most live entries of one `jkt` (issue 13 §2); default: the whole cache. */
+  readonly maxEntriesPerKey?: number;
 }
 
 export const DEFAULT_REPLAY_CACHE_ENTRIES = 100_000;
 
 interface Entry {
   readonly key: string;
+  readonly jkt: string;
   readonly expiresAt: number;
 }
 
@@ -22,14 +25,20 @@ interface Entry {
 export class MemoryReplayCache implements ReplayCache {
   readonly #clock: Clock;
   readonly #maxEntries: number;
+  readonly #maxPerKey: number;
   readonly #entries = new Set<string>();
+  /** Live entries per `jkt` (absent: none). */
+  readonly #perKey = new Map<string, number>();
   readonly #byExpiry: Entry[] = [];
 
   constructor(clock: Clock, options: MemoryReplayCacheOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_REPLAY_CACHE_ENTRIES;
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError('maxEntries must be a positive integer');
+    const maxPerKey = options.maxEntriesPerKey ?? maxEntries;
+    if (!Number.isSafeInteger(maxPerKey) || maxPerKey < 1) throw new RangeError('maxEntriesPerKey must be a positive integer');
     this.#clock = clock;
     this.#maxEntries = maxEntries;
+    this.#maxPerKey = maxPerKey;
   }
 
   async remember(jkt: string, jti: string, expiresAt: number): Promise<ReplayVerdict> {
@@ -40,8 +49,11 @@ export class MemoryReplayCache implements ReplayCache {
     if (this.#entries.has(key)) return 'replayed';
     if (expiresAt <= now) return 'fresh';
     if (this.#entries.size >= this.#maxEntries) return 'full';
+    const ofKey = this.#perKey.get(jkt) ?? 0;
+    if (ofKey >= this.#maxPerKey) return 'key-full';
     this.#entries.add(key);
-    this.#push({ key, expiresAt });
+    this.#perKey.set(jkt, ofKey + 1);
+    this.#push({ key, jkt, expiresAt });
     return 'fresh';
   }
 
@@ -52,6 +64,7 @@ export class MemoryReplayCache implements ReplayCache {
 
   async close(): Promise<void> {
     this.#entries.clear();
+    this.#perKey.clear();
     this.#byExpiry.length = 0;
   }
 
@@ -59,7 +72,11 @@ export class MemoryReplayCache implements ReplayCache {
   #expire(now: number): void {
     const heap = this.#byExpiry;
     while (heap.length > 0 && heap[0]!.expiresAt <= now) {
-      this.#entries.delete(heap[0]!.key);
+      const { key, jkt } = heap[0]!;
+      this.#entries.delete(key);
+      const left = this.#perKey.get(jkt)! - 1;
+      if (left > 0) this.#perKey.set(jkt, left);
+      else this.#perKey.delete(jkt);
       const last = heap.pop()!;
       if (heap.length > 0) {
         heap[0] = last;

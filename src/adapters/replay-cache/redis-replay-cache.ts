@@ -13,6 +13,8 @@ export interface RedisReplayCacheOptions {
   readonly keyPrefix?: string;
   /** Most live entries, across every gateway sharing the cache (seed 001 §8: bounded). */
   readonly maxEntries?: number;
+  /** Most live entries of one `jkt`, across every gateway (issue 13 §2); default: the whole cache. */
+  readonly maxEntriesPerKey?: number;
   readonly clock: Clock;
   readonly logger?: Logger;
 }
@@ -22,9 +24,11 @@ export interface RedisReplayCacheOptions {
  * drops entries at or past `now`, then decides; it runs atomically, so of concurrent calls for one
  * member exactly one adds it, and the size is the set's ZCARD: a count that cannot drift from the
  * entries, and that expiry lowers by itself. A live entry is never removed to make room.
- * The set's own TTL (the longest entry's remaining life plus a grace) only lets an idle Redis empty
+ * A second sorted set per `jkt` (member the jti, same score) holds that key's share (issue 13 §2); it
+ * is cleaned the same way when its key is used, and its TTL empties it once its key falls silent.
+ * The sets' own TTL (the longest entry's remaining life plus a grace) only lets an idle Redis empty
  * itself; liveness is decided by the scores.
- * KEYS: the set. ARGV: member, expiresAt, now, max entries, grace ms.
+ * KEYS: the set, the key's set. ARGV: member, expiresAt, now, max entries, grace ms, jti, max per key.
  */
 const REMEMBER = `
 local now = tonumber(ARGV[3])
@@ -33,9 +37,14 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 'replayed' end
 local expiresAt = tonumber(ARGV[2])
 if expiresAt <= now then return 'fresh' end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 'full' end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return 'key-full' end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[6])
 local ttl = expiresAt - now + tonumber(ARGV[5])
-if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+for i = 1, 2 do
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
 return 'fresh'
 `;
 
@@ -64,6 +73,7 @@ export class RedisReplayCache implements ReplayCache {
   readonly #options: RedisReplayCacheOptions;
   readonly #key: string;
   readonly #maxEntries: number;
+  readonly #maxPerKey: number;
 
   private constructor(client: Redis, options: RedisReplayCacheOptions) {
     const maxEntries = options.maxEntries ?? DEFAULT_REPLAY_CACHE_ENTRIES;
@@ -72,7 +82,9 @@ export class RedisReplayCache implements ReplayCache {
     this.#options = options;
     this.#key = `${options.keyPrefix ?? 'keygate:'}replay`;
     this.#maxEntries = maxEntries;
-    client.defineCommand('keygateReplayRemember', { numberOfKeys: 1, lua: REMEMBER });
+    this.#maxPerKey = options.maxEntriesPerKey ?? maxEntries;
+    if (!Number.isSafeInteger(this.#maxPerKey) || this.#maxPerKey < 1) throw new RangeError('maxEntriesPerKey must be a positive integer');
+    client.defineCommand('keygateReplayRemember', { numberOfKeys: 2, lua: REMEMBER });
     client.defineCommand('keygateReplaySize', { numberOfKeys: 1, lua: SIZE });
   }
 
@@ -92,21 +104,22 @@ export class RedisReplayCache implements ReplayCache {
   async remember(jkt: string, jti: string, expiresAt: number): Promise<ReplayVerdict> {
     if (!Number.isFinite(expiresAt)) throw new RangeError('expiresAt must be milliseconds since the epoch');
     const member = `${jkt.length}:${jkt}:${jti}`;
-    return (await this.#run('keygateReplayRemember', member, expiresAt, this.#options.clock.now(), this.#maxEntries, REDIS_TTL_GRACE_MS)) as ReplayVerdict;
+    const args = [member, expiresAt, this.#options.clock.now(), this.#maxEntries, REDIS_TTL_GRACE_MS, jti, this.#maxPerKey];
+    return (await this.#run('keygateReplayRemember', [`${this.#key}:key:${jkt}`], ...args)) as ReplayVerdict;
   }
 
   async size(): Promise<number> {
-    return (await this.#run('keygateReplaySize', this.#options.clock.now())) as number;
+    return (await this.#run('keygateReplaySize', [], this.#options.clock.now())) as number;
   }
 
   async close(): Promise<void> {
     await closeRedis(this.#client);
   }
 
-  async #run(name: string, ...args: (string | number)[]): Promise<unknown> {
+  async #run(name: string, keys: readonly string[], ...args: (string | number)[]): Promise<unknown> {
     const script = (this.#client as unknown as Record<string, Script>)[name]!;
     try {
-      return await script.call(this.#client, this.#key, ...args);
+      return await script.call(this.#client, this.#key, ...keys, ...args);
     } catch (error) {
       throw storeUnavailable('replay cache', error);
     }

@@ -7,7 +7,7 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
 import { closeRedis, connectRedis, createRedisClient, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 import { COUNT_SESSIONS, DELETE_SESSION, LIST_SESSIONS, PUT_SESSION } from './redis-session-scripts.js';
-import { decodeSession, encodeSession } from './stored-session.js';
+import { decodeSession, encodeSession, principalIndexId } from './stored-session.js';
 
 export interface RedisSessionStoreOptions {
   readonly url: string;
@@ -26,7 +26,8 @@ type Script = (...args: (string | number)[]) => Promise<unknown>;
 
 /**
  * Sessions in Redis, shared by every gateway that points at it (architecture.md "scale-out"). Records
- * are keyed by the session id's hash, carry their token sealed (`stored-session.ts`), and expire by
+ * are keyed by the session id's hash, sealed as a whole (`stored-session.ts`; a principal's index is
+ * named by an HMAC of its id, issue 13 §4), and expire by
  * the gateway's clock: reads compare `expiresAt` with `clock.now()`, and Redis drops each record after
  * its remaining lifetime plus a grace (PX, relative: a Redis whose clock is off changes nothing).
  * Any failure to reach Redis throws SessionStoreUnavailableError; nothing waits longer than the timeout.
@@ -65,7 +66,7 @@ export class RedisSessionStore implements SessionStore {
       return;
     }
     const json = encodeSession(key, record, this.#options.keyring, this.#options.random);
-    const principal = record.identity.principalId;
+    const principal = principalIndexId(record.identity.principalId, this.#options.keyring.current);
     await this.#run(
       'keygateSessionPut',
       [this.#record(key), this.#all(), this.#index(principal)],
@@ -81,8 +82,11 @@ export class RedisSessionStore implements SessionStore {
       throw storeUnavailable('session store', error);
     }
     const [expiresAt, json] = found;
-    if (expiresAt == null || json == null || Number(expiresAt) <= this.#options.clock.now()) return undefined;
-    return this.#decode(key, json);
+    const now = this.#options.clock.now();
+    if (expiresAt == null || json == null || Number(expiresAt) <= now) return undefined;
+    // The sealed expiry is the one that counts: `e` is in clear, for the scripts only.
+    const record = this.#decode(key, json);
+    return record !== undefined && record.expiresAt > now ? record : undefined;
   }
 
   async delete(key: string): Promise<boolean> {
@@ -90,14 +94,23 @@ export class RedisSessionStore implements SessionStore {
     return removed === 1;
   }
 
+  /**
+   * One index per sealing key the gateway holds (a record put before a key rotation is indexed under
+   * the former key's name). A record listed under another principal's index is not that principal's.
+   */
   async listByPrincipal(principalId: string): Promise<SessionRecord[]> {
-    const flat = (await this.#run('keygateSessionList', [this.#index(principalId)], [this.#options.clock.now(), this.#record('')])) as string[];
-    const records: SessionRecord[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      const record = this.#decode(flat[i]!, flat[i + 1]!);
-      if (record !== undefined) records.push(record);
+    const now = this.#options.clock.now();
+    const seen = new Map<string, SessionRecord>();
+    for (const sealingKey of this.#options.keyring.byId.values()) {
+      const index = this.#index(principalIndexId(principalId, sealingKey));
+      const flat = (await this.#run('keygateSessionList', [index], [now, this.#record('')])) as string[];
+      for (let i = 0; i < flat.length; i += 2) {
+        if (seen.has(flat[i]!)) continue;
+        const record = this.#decode(flat[i]!, flat[i + 1]!);
+        if (record !== undefined && record.identity.principalId === principalId && record.expiresAt > now) seen.set(flat[i]!, record);
+      }
     }
-    return records;
+    return [...seen.values()];
   }
 
   async count(): Promise<number> {
@@ -117,12 +130,12 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
-  /** A record that does not decode or whose token does not open is no session (logged, never shown). */
+  /** A record that does not open or decode is no session (logged, never shown): it was altered or moved. */
   #decode(key: string, json: string): SessionRecord | undefined {
     try {
       return decodeSession(key, json, this.#options.keyring);
     } catch (error) {
-      const cause = error instanceof SealedTokenError ? `token ${error.reason}` : 'not a stored session';
+      const cause = error instanceof SealedTokenError ? `record ${error.reason}` : 'not a stored session';
       this.#options.logger?.warn('unreadable session record ignored', { session: key.slice(0, 12), cause });
       return undefined;
     }

@@ -68,13 +68,20 @@ export class ProofReplayedError extends KeygateError {
   }
 }
 
-/** The replay cache is full of live entries; the gateway refuses rather than evicting (seed 001 §8). */
+/**
+ * The replay cache is full of live entries; the gateway refuses rather than evicting (seed 001 §8).
+ * Scope `session` when only the proof key's share of it is full (issue 13 §2).
+ */
 export class ProofReplayCacheFullError extends KeygateError {
-  constructor(retryAfterSeconds = 5) {
-    super('PROOF_REPLAY_CACHE_FULL', 'the proof replay cache is full; retry shortly', {
-      retryable: true,
-      scope: 'process',
-      retryAfterSeconds,
-    });
+  constructor(retryAfterSeconds = 5, scope: 'process' | 'session' = 'process') {
+    super(
+      'PROOF_REPLAY_CACHE_FULL',
+      scope === 'process' ? 'the proof replay cache is full; retry shortly' : "this proof key's share of the replay cache is full; retry shortly",
+      {
+        retryable: true,
+        scope,
+        retryAfterSeconds,
+      },
+    );
   }
 }

@@ -60,16 +60,26 @@ export function sealingKeyring(keys: readonly Uint8Array[]): SealingKeyring {
  * store key): opened under any other `aad`, it is rejected, so it cannot be moved to another session.
  */
 export function sealToken(token: Secret, aad: string, keyring: SealingKeyring, random: RandomSource): string {
-  const { id, key } = keyring.current;
-  const iv = Buffer.from(random.bytes(IV_BYTES));
-  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(token.reveal(), 'utf8'), cipher.final()]);
-  return [FORMAT, id, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return sealText(token.reveal(), aad, keyring, random);
 }
 
 /** Opens what `sealToken` made, under the same `aad`, with whichever keyring key it names. */
 export function openToken(sealed: string, aad: string, keyring: SealingKeyring): Secret {
+  return new Secret(openText(sealed, aad, keyring));
+}
+
+/** Seals any text as `sealToken` does a token (issue 13 §4: a whole session record). */
+export function sealText(plaintext: string, aad: string, keyring: SealingKeyring, random: RandomSource): string {
+  const { id, key } = keyring.current;
+  const iv = Buffer.from(random.bytes(IV_BYTES));
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(aad, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [FORMAT, id, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+}
+
+/** Opens what `sealText` made; any change to it, or another `aad`, is a SealedTokenError. */
+export function openText(sealed: string, aad: string, keyring: SealingKeyring): string {
   const parts = sealed.split('.');
   if (parts.length !== 5 || parts[0] !== FORMAT) throw new SealedTokenError('malformed', 'not a sealed token');
   const [, id, ivText, ciphertextText, tagText] = parts as [string, string, string, string, string];
@@ -82,7 +92,7 @@ export function openToken(sealed: string, aad: string, keyring: SealingKeyring):
   decipher.setAAD(Buffer.from(aad, 'utf8'));
   decipher.setAuthTag(tag);
   try {
-    return new Secret(Buffer.concat([decipher.update(Buffer.from(ciphertextText, 'base64url')), decipher.final()]).toString('utf8'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertextText, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     throw new SealedTokenError('rejected', 'the sealed token failed authentication');
   }

@@ -7,6 +7,7 @@ import { buildOpenApi } from './api/openapi.js';
 import { serveOpenApi } from './api/openapi.endpoint.js';
 import { cors } from './cors.js';
 import { requestStep } from './request-step.js';
+import { bodyLimit } from './read-body.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import { rootRouter } from './root/root.router.js';
 import type { GatewayState } from './state.js';
@@ -36,6 +37,8 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.
   if ((options.corsOrigins ?? []).length > 0) app.use(cors(options.corsOrigins ?? [], options.logger));
+  // A body over 1 MB is refused on every route, those that take none included (issue 13 §7).
+  app.use(bodyLimit());
   app.use(serveOpenApi(() => openApiDocument(services, options.gatewayVersion ?? '0.0.0'), options.publicOrigin));
   // Each request walks only its own surface's routes: /api paths never meet the seven operations' router.
   const [apiRoutes, noApiRoute] = apiMiddleware(services);

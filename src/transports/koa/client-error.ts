@@ -27,6 +27,9 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    // As Node does: once the answer is written the connection is closed, whatever the client still sends
+    // (a slow client cut off by the headers or request timeout must not keep its socket).
+    () => socket.destroy(),
   );
 }
 

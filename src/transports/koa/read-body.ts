@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { BadRequestError } from '../../domain/errors/index.js';
 import { hostKeptBody } from './host-body.js';
@@ -46,6 +46,17 @@ export async function readRawBody(ctx: Context & { state: GatewayState }, limit 
 }
 
 /**
+ * Seed 000 §8 on every operation: the body is read (and bounded) before any route runs, so a route
+ * that takes no body refuses one over the limit too instead of leaving it unread.
+ */
+export function bodyLimit(): Middleware<GatewayState> {
+  return async function limitBody(ctx, next) {
+    await readRawBody(ctx);
+    await next();
+  };
+}
+
+/**
  * Reads and parses a JSON body. `undefined` when the body is empty; a body whose media type is not
  * JSON, or which does not parse, is a bad request.
  */
@@ -59,6 +70,15 @@ export async function readJsonBody(ctx: Context & { state: GatewayState }): Prom
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (error) {
-    throw new BadRequestError('invalid JSON', error);
+    throw new BadRequestError('invalid JSON', new Error(`invalid JSON ${wherePosition(error)}`));
   }
+}
+
+/**
+ * V8's message for a bad JSON text may quote part of it (a password was seen in a log line): only
+ * the position it names is kept, never the text around it.
+ */
+function wherePosition(error: unknown): string {
+  const position = /\bposition (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  return position === undefined ? '(unexpected token)' : `at position ${position}`;
 }

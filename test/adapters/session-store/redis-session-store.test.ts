@@ -92,6 +92,8 @@ if (typeof server === 'string') {
     t.is((await rotated.get(old.key))?.token.reveal(), old.record.token.reveal());
     const fresh = session(clock);
     await rotated.put(fresh.key, fresh.record);
+    // The principal index is named under each key: both records are listed while both keys are held.
+    t.deepEqual((await rotated.listByPrincipal('00000000000000a1')).map((r) => r.ref).sort(), [old.record.ref, fresh.record.ref].sort());
     const dropped = await open(clock, [keyB], keyPrefix, logger);
     t.is(await dropped.get(old.key), undefined);
     t.is((await dropped.get(fresh.key))?.token.reveal(), fresh.record.token.reveal());
@@ -101,6 +103,28 @@ if (typeof server === 'string') {
     );
     t.true(logger.lines.some((line) => line.message === 'unreadable session record ignored'));
     for (const store of [before, rotated, dropped]) await store.close();
+  });
+
+  test.serial("a record added to another principal's index in Redis is not listed as that principal's", async (t) => {
+    const clock = new ManualClock(Date.now());
+    const keyPrefix = prefix();
+    const store = await open(clock, [keyA], keyPrefix);
+    t.teardown(() => store.close());
+    const alice = session(clock, '00000000000000a1');
+    const bob = session(clock, '00000000000000b2');
+    await store.put(alice.key, alice.record);
+    await store.put(bob.key, bob.record);
+    const indexes = (await raw.keys(`${keyPrefix}principal:*`)).sort();
+    t.is(indexes.length, 2);
+    for (const index of indexes) for (const member of [alice.key, bob.key]) await raw.zadd(index, clock.now() + 60_000, member);
+    t.deepEqual(
+      (await store.listByPrincipal('00000000000000a1')).map((r) => r.ref),
+      [alice.record.ref],
+    );
+    t.deepEqual(
+      (await store.listByPrincipal('00000000000000b2')).map((r) => r.ref),
+      [bob.record.ref],
+    );
   });
 
   test.serial('a record copied under another session key does not open there', async (t) => {
