@@ -44,6 +44,19 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.close();
   });
 
+  test(title('keeps a service delegation list and the authority a principal was provisioned by'), (t) => {
+    const store = make();
+    const svc = principal('svc', { kind: 'service', roles: ['service'], delegates: ['alice', 'ops'] });
+    const provisioned = principal('smith', { systemId: 1002, provisionedBy: 'ab'.repeat(32) });
+    store.putPrincipal(svc);
+    store.putPrincipal(provisioned);
+    t.deepEqual(store.principalByName('svc'), svc);
+    t.deepEqual(store.principalByName('smith'), provisioned);
+    store.putPrincipal({ ...svc, delegates: [] });
+    t.deepEqual(store.principalByName('svc')!.delegates, []);
+    store.close();
+  });
+
   test(title('hands out strictly increasing system ids above 1000'), (t) => {
     const store = make();
     const ids = [store.nextSystemId(), store.nextSystemId(), store.nextSystemId()];
