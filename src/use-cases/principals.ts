@@ -52,8 +52,10 @@ export class PrincipalUseCases {
         displayName: changes.displayName === undefined ? undefined : p.displayName,
         disabled: changes.disabled === undefined ? undefined : p.disabled,
         roles: changes.roles === undefined ? undefined : p.roles,
+        delegates: changes.delegates === undefined ? undefined : p.delegates,
       });
-      return verifyWrite(`principal ${name}`, { ...changes, roles: dedupe(changes.roles) }, project, after, before);
+      const asked = { ...changes, roles: dedupe(changes.roles), delegates: dedupe(changes.delegates) };
+      return verifyWrite(`principal ${name}`, asked, project, after, before);
     });
   }
 

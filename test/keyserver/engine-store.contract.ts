@@ -83,6 +83,19 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.close();
   });
 
+  test(title('ends the delegated tokens of one service and no other token'), (t) => {
+    const store = make();
+    const own = { tokenHash: 'h-own', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
+    const bySvc = { ...own, tokenHash: 'h-svc', actingFor: 'svc' };
+    const byOther = { ...own, tokenHash: 'h-other', actingFor: 'other' };
+    for (const row of [own, bySvc, byOther]) store.putToken(row);
+    store.deleteTokensActingFor('svc');
+    t.is(store.token('h-svc'), undefined);
+    t.deepEqual(store.token('h-own'), own);
+    t.deepEqual(store.token('h-other'), byOther);
+    store.close();
+  });
+
   test(title('keeps, forgets and sweeps tokens by their lifetime'), (t) => {
     const store = make();
     const forever = { tokenHash: 'h-forever', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };

@@ -102,7 +102,10 @@ export class OperationConnection implements KeyServerConnection {
   }
 
   updatePrincipal(name: string, changes: PrincipalChanges) {
-    return this.#op('updatePrincipal', { name, changes: { displayName: changes.displayName, disabled: changes.disabled, roles: changes.roles } });
+    return this.#op('updatePrincipal', {
+      name,
+      changes: { displayName: changes.displayName, disabled: changes.disabled, roles: changes.roles, delegates: changes.delegates },
+    });
   }
 
   async deletePrincipal(name: string) {

@@ -1,11 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import { type Right, isRight } from '../../wire/acl.js';
-import { AclDeniedError, BadRequestError, KeyServerError, NotFoundError, WrongCredentialError } from '../model/key-server-errors.js';
+import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError, WrongCredentialError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
 import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../model/sender-key.js';
 import type { EngineContext } from './engine-context.js';
+import { delegationRefusal } from './engine-delegation.js';
 import { issueToken } from './engine-tokens.js';
 import { createPrincipal } from './principal-factory.js';
 import { aclOf, identityOf } from './engine-views.js';
@@ -171,6 +172,8 @@ export class IdentityOperations {
     else principal = this.#ctx.store.principalByName(target.principal ?? '');
     if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
     if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+    const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal);
+    if (refusal !== undefined) throw new DelegationDeniedError(refusal);
     const { token: minted, expiresAt } = issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
   }

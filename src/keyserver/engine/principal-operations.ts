@@ -68,14 +68,19 @@ export class PrincipalOperations {
     this.#checkDisplayName(changes.displayName);
     if (changes.roles !== undefined) this.#checkRoles(changes.roles);
     if (changes.disabled !== undefined && typeof changes.disabled !== 'boolean') throw new BadRequestError('disabled: must be a boolean');
+    if (changes.delegates !== undefined) this.#checkDelegates(row, changes.delegates);
     const updated: PrincipalRow = {
       ...row,
       ...(changes.displayName === undefined ? {} : { displayName: changes.displayName }),
       ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
       ...(changes.roles === undefined ? {} : { roles: [...new Set(changes.roles)] }),
+      ...(changes.delegates === undefined ? {} : { delegates: [...new Set(changes.delegates)] }),
     };
     this.#ctx.store.putPrincipal(updated);
-    if (updated.disabled) this.#ctx.store.deleteTokensOf(row.principalId);
+    if (updated.disabled) {
+      this.#ctx.store.deleteTokensOf(row.principalId);
+      this.#ctx.store.deleteTokensActingFor(row.name);
+    }
     return principalView(updated);
   }
 
@@ -86,6 +91,7 @@ export class PrincipalOperations {
     if (caller.principal.principalId === row.principalId) refuseSelf('delete');
     const store = this.#ctx.store;
     store.deleteTokensOf(row.principalId);
+    store.deleteTokensActingFor(row.name);
     store.deleteMembershipsOf(row.principalId);
     for (const cert of store.certificates('enrolled')) if (cert.principalId === row.principalId) store.deleteCertificate(cert.id);
     store.deletePrincipal(row.principalId);
@@ -111,6 +117,13 @@ export class PrincipalOperations {
     if (typeof displayName !== 'string' || displayName.length === 0 || displayName.length > DISPLAY_NAME_MAX) {
       throw new BadRequestError(`displayName: a string of 1 to ${DISPLAY_NAME_MAX} characters`);
     }
+  }
+
+  /** Issue 12 §1: only a service has a delegation list, and it names existing principals or groups. */
+  #checkDelegates(row: PrincipalRow, delegates: readonly string[]): void {
+    if (row.kind !== 'service') throw new BadRequestError('delegates: only a service principal delegates');
+    const unknown = delegates.find((name) => typeof name !== 'string' || this.#ctx.store.principalByName(name) === undefined);
+    if (unknown !== undefined) throw new BadRequestError(`delegates: no such principal ${String(unknown)}`);
   }
 
   #checkRoles(roles: readonly string[]): void {

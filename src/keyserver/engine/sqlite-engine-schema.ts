@@ -87,6 +87,7 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE principals ADD COLUMN delegates TEXT;
   ALTER TABLE principals ADD COLUMN provisioned_by TEXT;
+  CREATE INDEX tokens_by_acting_for ON tokens (acting_for) WHERE acting_for IS NOT NULL;
   `,
 ];
 

@@ -42,6 +42,7 @@ export const STATEMENTS = {
   deleteCertificate: 'DELETE FROM certificates WHERE id = ?',
   deleteToken: 'DELETE FROM tokens WHERE token_hash = ?',
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
+  deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = ?',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
   setting: 'SELECT value FROM settings WHERE name = ?',
   putSetting: 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',

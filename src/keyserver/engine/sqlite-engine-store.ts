@@ -196,6 +196,10 @@ export class SqliteEngineStore implements EngineStore {
     this.#sql.deleteToken.run(tokenHash);
   }
 
+  deleteTokensActingFor(serviceName: string): void {
+    this.#sql.deleteTokensActingFor.run(serviceName);
+  }
+
   deleteTokensOf(principalId: string): void {
     this.#sql.deleteTokensOf.run(principalId);
   }

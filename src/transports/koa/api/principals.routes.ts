@@ -15,7 +15,7 @@ const schemas = {
   list: z.strictObject({ kind: kind.optional(), ...pageQuery }),
   create: z.strictObject({ name, kind, displayName: displayName.optional(), password: password.optional(), roles: roles.optional() }),
   update: z
-    .strictObject({ displayName: displayName.optional(), disabled: z.boolean().optional(), roles: roles.optional() })
+    .strictObject({ displayName: displayName.optional(), disabled: z.boolean().optional(), roles: roles.optional(), delegates: roles.optional() })
     .refine((body) => Object.keys(body).length > 0, 'nothing to change'),
   password: z.strictObject({ password }),
   senderKey: z.strictObject({ jwk: z.record(z.string(), z.unknown()) }),
@@ -68,7 +68,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       method: 'PUT',
       path: '/api/principals/:name',
       auth: 'session',
-      summary: 'Change displayName, disabled or roles; only the fields given change (admin)',
+      summary: "Change displayName, disabled, roles or a service's delegates; only the fields given change (admin)",
       body: schemas.update,
       success: { status: 200 },
       async handle(ctx, { body, params }) {
