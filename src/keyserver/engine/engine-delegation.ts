@@ -47,7 +47,7 @@ export function listsTarget(store: EngineStore, service: PrincipalRow, target: P
  * enabled service holding `session.delegate`, lists the target, and the target holds no `admin`.
  */
 export function delegationRefusal(store: EngineStore, service: PrincipalRow | undefined, target: PrincipalRow): string | undefined {
-  if (!service || service.kind !== 'service' || service.disabled) return 'the delegating service is gone or disabled';
+  if (service?.kind !== 'service' || service.disabled) return 'the delegating service is gone or disabled';
   if (!principalOperations(store, service).has('session.delegate')) return 'the service no longer holds session.delegate';
   if (holdsAdmin(store, target)) return `${target.name} holds admin and is never delegable`;
   if (!listsTarget(store, service, target)) return `${target.name} is not in the delegates of ${service.name}`;
