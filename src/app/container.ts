@@ -50,7 +50,7 @@ const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: Resolu
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
-  principals: (ctx) => new PrincipalUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
+  principals: (ctx) => new PrincipalUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM), sessions: resolve(ctx, SESSION_STORE) }),
   groups: (ctx) => new GroupUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   roles: (ctx) => new RoleUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   health: (ctx) =>

@@ -112,8 +112,9 @@ export class OperationConnection implements KeyServerConnection {
     await this.#op('deletePrincipal', { name });
   }
 
-  async setPassword(name: string, verifier: PasswordVerifier) {
-    await this.#op('setPassword', { name, verifier: { salt: verifier.salt, verifier: verifier.verifier } });
+  async setPassword(name: string, verifier: PasswordVerifier, currentProof?: Secret) {
+    const proof = currentProof === undefined ? {} : { currentProof: currentProof.reveal() };
+    await this.#op('setPassword', { name, verifier: { salt: verifier.salt, verifier: verifier.verifier }, ...proof });
   }
 
   principalGroups(name: string) {

@@ -36,6 +36,14 @@ export class MemorySessionStore implements SessionStore {
     return [...this.#records.values()].filter((record) => record.identity.principalId === principalId);
   }
 
+  async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
+    let removed = 0;
+    for (const [key, record] of this.#records) {
+      if (key !== exceptKey && record.identity.principalId === principalId && this.#records.delete(key)) removed++;
+    }
+    return removed;
+  }
+
   async count(): Promise<number> {
     this.#sweep();
     return this.#records.size;
