@@ -7,6 +7,7 @@ import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../model/sender-key.js';
 import type { EngineContext } from './engine-context.js';
 import { delegationRefusal } from './engine-delegation.js';
+import { FIXED_ROLE } from './engine-roles.js';
 import { issueToken } from './engine-tokens.js';
 import { createPrincipal } from './principal-factory.js';
 import { aclOf, identityOf } from './engine-views.js';
@@ -99,6 +100,8 @@ export class IdentityOperations {
     const policy = { ...this.#policy(), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
+    // Issue 12 §2: a certificate can never be provisioned into an administrator.
+    if (policy.defaultRoles.includes(FIXED_ROLE)) throw new BadRequestError('value: defaultRoles can never include admin');
     this.#ctx.store.putSetting('policy', JSON.stringify(policy));
     return policy;
   }
@@ -184,20 +187,30 @@ export class IdentityOperations {
     if (!chain.trusted) throw new WrongCredentialError(`credential refused: ${chain.reason}`);
     const enrolled = store.certificate(certificateId(cert));
     let principal = enrolled?.role === 'enrolled' ? store.principalById(enrolled.principalId ?? '') : undefined;
-    if (!principal) principal = this.#provision(cert);
+    if (!principal) principal = this.#provision(cert, chain.chain[chain.chain.length - 1]!);
     if (principal.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
     return principal;
   }
 
-  /** Auto-provisioning of a trusted but not enrolled certificate, when the policy allows it. */
-  #provision(cert: X509Certificate): PrincipalRow {
+  /**
+   * Auto-provisioning of a trusted but not enrolled certificate, when the policy allows it. It only
+   * ever creates a principal (issue 12 §2): a name taken by anyone but a principal provisioned from
+   * the same authority is CONFLICT `PRINCIPAL_EXISTS`. `authorityId` is the anchor of the chain.
+   */
+  #provision(cert: X509Certificate, authorityId: string): PrincipalRow {
     const policy = this.#policy();
     if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const name = subjectAttribute(cert, policy.nameAttribute);
     if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has no ${policy.nameAttribute}`);
     const store = this.#ctx.store;
-    if (!store.principalByName(name)) {
-      const created = createPrincipal(this.#ctx, { name, kind: 'user', roles: policy.defaultRoles });
+    const existing = store.principalByName(name);
+    if (existing !== undefined && existing.provisionedBy !== authorityId) {
+      throw new KeyServerError('CONFLICT', `cannot provision ${name}: the principal exists`, { reason: 'PRINCIPAL_EXISTS' });
+    }
+    if (!existing) {
+      const roles = policy.defaultRoles.filter((role) => role !== FIXED_ROLE);
+      const created = createPrincipal(this.#ctx, { name, kind: 'user', roles });
+      store.putPrincipal({ ...store.principalById(created.principalId)!, provisionedBy: authorityId });
       // A new principal joins the policy's default groups that exist (a group made later is not joined).
       for (const groupName of policy.defaultGroups) {
         const group = store.principalByName(groupName);
