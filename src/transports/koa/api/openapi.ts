@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { z } from 'zod';
 import { API_VERSION } from './api-version.js';
 import type { ApiRoute } from './api-route.js';
@@ -6,10 +7,14 @@ const errorBody = {
   type: 'object',
   required: ['code', 'detail'],
   properties: {
-    code: { type: 'string' },
+    code: {
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: "stable error code; DELEGATION_DENIED (403): the target is not in the service's delegates, or holds admin",
+    },
     detail: { type: 'string' },
     retryable: { type: 'boolean' },
-    reason: { type: 'string' },
+    reason: { type: 'string', description: 'why, for CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), ...' },
     scope: { type: 'string', enum: ['session', 'process'] },
     reauth: { type: 'boolean' },
   },
