@@ -101,8 +101,12 @@ export interface KeyServerConnection {
   updatePrincipal(name: string, changes: PrincipalChanges): Promise<PrincipalView>;
   /** Deletes the principal and ends its tokens. */
   deletePrincipal(name: string): Promise<void>;
-  /** Replaces the principal's SRP-6a verifier (made by the gateway from the new password). */
-  setPassword(name: string, verifier: PasswordVerifier): Promise<void>;
+  /**
+   * Replaces the principal's SRP-6a verifier (made by the gateway from the new password) and ends
+   * every other token of the principal. An own change carries `currentProof`: the token of a fresh
+   * SRP login with the current password, which the key server checks and then revokes.
+   */
+  setPassword(name: string, verifier: PasswordVerifier, currentProof?: Secret): Promise<void>;
   /** The groups the principal belongs to. */
   principalGroups(name: string): Promise<ListResult<PrincipalView>>;
   groupMembers(group: string): Promise<ListResult<PrincipalView>>;

@@ -5,6 +5,9 @@ import { parseSenderKey } from '../domain/session/sender-key.js';
 import { srpCreateVerifier } from '../wire/srp/srp-verifier.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
+import type { SessionStore } from '../ports/session-store.port.js';
+import { RoleDeniedError } from '../domain/acl/acl.errors.js';
+import { isKeygateError } from '../domain/errors/index.js';
 import { NotSavedError, readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -16,10 +19,12 @@ export type PrincipalRequest = Omit<NewPrincipal, 'verifier'> & { readonly passw
 export class PrincipalUseCases {
   readonly #keyServer: KeyServer;
   readonly #random: Random;
+  readonly #sessions: SessionStore;
 
-  constructor(deps: { keyServer: KeyServer; random: Random }) {
+  constructor(deps: { keyServer: KeyServer; random: Random; sessions: SessionStore }) {
     this.#keyServer = deps.keyServer;
     this.#random = deps.random;
+    this.#sessions = deps.sessions;
   }
 
   list(caller: Caller, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
@@ -52,8 +57,10 @@ export class PrincipalUseCases {
         displayName: changes.displayName === undefined ? undefined : p.displayName,
         disabled: changes.disabled === undefined ? undefined : p.disabled,
         roles: changes.roles === undefined ? undefined : p.roles,
+        delegates: changes.delegates === undefined ? undefined : p.delegates,
       });
-      return verifyWrite(`principal ${name}`, { ...changes, roles: dedupe(changes.roles) }, project, after, before);
+      const asked = { ...changes, roles: dedupe(changes.roles), delegates: dedupe(changes.delegates) };
+      return verifyWrite(`principal ${name}`, asked, project, after, before);
     });
   }
 
@@ -65,10 +72,32 @@ export class PrincipalUseCases {
     });
   }
 
-  /** Operation 26 (not read back: a verifier is never shown). */
-  setPassword(caller: Caller, name: string, password: Secret): Promise<void> {
+  /**
+   * Operation 26 (not read back: a verifier is never shown). An own change proves `currentPassword`
+   * by an SRP login (the password stays here); wrong or missing is ROLE_DENIED. Every other session
+   * of the principal ends, here and at the key server (issue 12 §4).
+   */
+  async setPassword(caller: Caller, name: string, password: Secret, currentPassword?: Secret): Promise<void> {
+    const own = caller.session.identity.user === name;
+    const proof = own ? await this.#proveCurrent(name, currentPassword) : undefined;
     const verifier = this.#verifier(name, password);
-    return withConnection(this.#keyServer, caller, (connection) => connection.setPassword(name, verifier));
+    const principalId = await withConnection(this.#keyServer, caller, async (connection) => {
+      const target = own ? caller.session.identity.principalId : (await connection.readPrincipal(name)).principalId;
+      await connection.setPassword(name, verifier, proof);
+      return target;
+    });
+    await this.#sessions.deleteByPrincipal(principalId, caller.key);
+  }
+
+  /** A fresh SRP login with the current password: its token is the proof the key server consumes. */
+  async #proveCurrent(name: string, currentPassword: Secret | undefined): Promise<Secret> {
+    if (currentPassword === undefined) throw new RoleDeniedError('currentPassword: required to change your own password');
+    try {
+      return (await this.#keyServer.login(name, currentPassword)).token;
+    } catch (error) {
+      if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') throw new RoleDeniedError('currentPassword: not the current password');
+      throw error;
+    }
   }
 
   groups(caller: Caller, name: string): Promise<ListResult<PrincipalView>> {

@@ -134,8 +134,9 @@ export class SessionUseCases {
     this.#deps.logger.info('session ended', { session: caller.session.ref });
   }
 
-  /** The live sessions of the caller's principal (api-surface.md operation 8). */
-  listOwn(caller: Caller): Promise<SessionRecord[]> {
+  /** The live sessions of the caller's principal (api-surface.md operation 8); a scoped session sees only itself (issue 12 §6). */
+  async listOwn(caller: Caller): Promise<SessionRecord[]> {
+    if (caller.session.kind === 'scoped') return [caller.session];
     return this.#deps.store.listByPrincipal(caller.session.identity.principalId);
   }
 

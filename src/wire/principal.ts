@@ -15,6 +15,10 @@ export interface PrincipalView {
   readonly createdAt: string;
   /** RFC 7638 thumbprint of the registered sender key (operation 28), when there is one. */
   readonly jkt?: string;
+  /** A service's delegation list: the principal and group names it may act for (empty by default). */
+  readonly delegates?: readonly string[];
+  /** A principal auto-provisioned from a certificate: the issuing authority's certificate id. */
+  readonly provisionedBy?: string;
 }
 
 /**
@@ -40,6 +44,8 @@ export interface PrincipalChanges {
   readonly displayName?: string | undefined;
   readonly disabled?: boolean | undefined;
   readonly roles?: readonly string[] | undefined;
+  /** Services only (issue 12 §1). */
+  readonly delegates?: readonly string[] | undefined;
 }
 
 /** Operation 21. */

@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { jwkThumbprint } from './jwk-thumbprint.js';
+import { isOnP256 } from './p256-point.js';
 
 /** A public key a session is bound to, and its RFC 7638 thumbprint. */
 export interface SenderKey {
@@ -41,6 +42,11 @@ export function checkSenderKey(value: unknown, options: { allowRsa: boolean; fie
   } catch (cause) {
     return refuse('not a valid public key', cause);
   }
-  if (publicJwk.kty === 'RSA' && (bits ?? 0) < 2048) return refuse('an RSA key must have at least 2048 bits');
+  // Issue 12 §5: e = 1 makes every signature verify, a huge e or modulus costs time per proof.
+  if (publicJwk.kty === 'RSA' && ((bits ?? 0) < 2048 || (bits ?? 0) > 4096)) return refuse('an RSA key must have 2048 to 4096 bits');
+  if (publicJwk.kty === 'RSA' && publicJwk.e !== 'AQAB') return refuse('an RSA key must have the exponent 65537');
+  if (publicJwk.kty === 'EC' && !isOnP256(Buffer.from(publicJwk.x!, 'base64url'), Buffer.from(publicJwk.y!, 'base64url'))) {
+    return refuse('the point is not on P-256');
+  }
   return { jwk: publicJwk, jkt: jwkThumbprint(publicJwk) };
 }

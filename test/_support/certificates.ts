@@ -33,11 +33,41 @@ export async function createAuthority(name: string, options: { notBefore?: Date;
   return finish(cert, keys);
 }
 
+/** An intermediate authority issued by `authority` (basicConstraints CA:TRUE unless `ca: false`). */
+export async function createIntermediate(
+  authority: TestCertificate,
+  name: string,
+  options: { notBefore?: Date; notAfter?: Date; ca?: boolean } = {},
+): Promise<TestCertificate> {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: String(serial++).padStart(2, '0'),
+    subject: `CN=${name}`,
+    issuer: authority.cert.subject,
+    notBefore: options.notBefore ?? new Date(Date.now() - DAY),
+    notAfter: options.notAfter ?? new Date(Date.now() + 90 * DAY),
+    signingAlgorithm: EC,
+    publicKey: keys.publicKey,
+    signingKey: authority.keys.privateKey,
+    extensions: [
+      new x509.BasicConstraintsExtension(options.ca ?? true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
+    ],
+  });
+  return finish(cert, keys);
+}
+
+/** A leaf's usage extensions: keyUsage (default digitalSignature; null: none) and extendedKeyUsage OIDs. */
+export interface LeafUsage {
+  readonly keyUsage?: number | null;
+  readonly extendedKeyUsage?: readonly string[];
+}
+
 /** A leaf issued by `authority` (RSA by default, or P-256), for subject `CN=<name>`. */
 export async function createLeaf(
   authority: TestCertificate,
   name: string,
-  options: { keyType?: 'RSA' | 'EC'; notBefore?: Date; notAfter?: Date; extraSubject?: string } = {},
+  options: { keyType?: 'RSA' | 'EC'; notBefore?: Date; notAfter?: Date; extraSubject?: string } & LeafUsage = {},
 ): Promise<TestCertificate> {
   const algorithm = options.keyType === 'EC' ? EC : RSA;
   const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -50,9 +80,18 @@ export async function createLeaf(
     signingAlgorithm: EC,
     publicKey: keys.publicKey,
     signingKey: authority.keys.privateKey,
-    extensions: [new x509.BasicConstraintsExtension(false, undefined, true)],
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      ...(options.keyUsage === null ? [] : [new x509.KeyUsagesExtension(options.keyUsage ?? x509.KeyUsageFlags.digitalSignature, true)]),
+      ...(options.extendedKeyUsage === undefined ? [] : [new x509.ExtendedKeyUsageExtension([...options.extendedKeyUsage])]),
+    ],
   });
   return finish(cert, keys);
+}
+
+/** A PEM bundle: the leaf first, then its intermediates (api-surface.md "Certificates"). */
+export function bundle(...certificates: TestCertificate[]): string {
+  return certificates.map((c) => c.pem.trim()).join('\n');
 }
 
 /** Signs a certificate-login challenge as the contract says: RS256 for RSA, ES256 (r||s) for P-256. */

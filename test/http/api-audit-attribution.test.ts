@@ -62,6 +62,8 @@ test('a certificate login names its principal; a delegated session names the ser
   t.teardown(() => gw.close());
   const { signer, login, session } = await boundService(gw);
   t.like(await recordOf(log, login.headers.get('x-request-id')), { operation: 'session.certificate', outcome: 'ok', principal: 'svc' });
+  // Issue 12: a service delegates only to the principals an administrator listed for it.
+  await gw.call('PUT', '/api/principals/svc', { headers: bearer(await gw.login('admin')), body: { delegates: ['alice'] } });
   const delegated = await gw.bound(signer, 'POST', '/api/session/delegated', { bearer: session }, { principal: 'alice' });
   t.is(delegated.status, 201);
   const used = await gw.bound(signer, 'GET', '/api/session', { bearer: delegated.body.sessionId });

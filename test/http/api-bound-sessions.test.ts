@@ -189,6 +189,8 @@ test('a bound service session mints a delegated session bound to its own key', a
   const gw = await startGateway(t);
   const { signer, login, session } = await boundService(gw);
   t.like(login.body, { kind: 'certificate', bound: true, jkt: signer.jkt, user: 'svc' });
+  // Issue 12 §1: a service acts only for the principals an administrator listed.
+  await gw.call('PUT', '/api/principals/svc', { headers: bearer(await gw.login('admin')), body: { delegates: ['alice'] } });
   const delegated = await gw.bound(signer, 'POST', '/api/session/delegated', { bearer: session }, { principal: 'alice' });
   t.is(delegated.status, 201);
   t.like(delegated.body, { kind: 'delegated', user: 'alice', actingFor: 'svc', bound: true, jkt: signer.jkt });

@@ -90,3 +90,21 @@ test('a scoped session reaches nothing but its keys: OUT_OF_SCOPE on directory r
   const audit = await gw.bound(signer, 'GET', '/api/audit', { bearer: minted.body.sessionId });
   t.like(audit, { status: 403, body: { code: 'OUT_OF_SCOPE' } }, "an admin's scoped session holds audit.read but reaches its keys only");
 });
+
+test('attack: a scoped session lists every session of its minter -> it lists only itself', async (t) => {
+  // Issue 12 §6.
+  const gw = await startGateway(t);
+  const signer = await makeSigner('ES256');
+  const alice = await gw.login('alice');
+  await gw.login('alice');
+  const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag;
+  const minted = await gw.call('POST', '/api/session/scoped', {
+    headers: { Authorization: `Bearer ${alice}` },
+    body: { objects: [ttag], senderKey: signer.publicJwk },
+  });
+  const listed = await gw.bound(signer, 'GET', '/api/sessions', { bearer: minted.body.sessionId });
+  t.is(listed.status, 200);
+  t.is(listed.body.items.length, 1);
+  t.is(listed.body.items[0].kind, 'scoped');
+  t.is((await gw.call('GET', '/api/sessions', { headers: { Authorization: `Bearer ${alice}` } })).body.items.length, 3, 'the minter still sees all');
+});

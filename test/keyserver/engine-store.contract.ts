@@ -44,6 +44,19 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.close();
   });
 
+  test(title('keeps a service delegation list and the authority a principal was provisioned by'), (t) => {
+    const store = make();
+    const svc = principal('svc', { kind: 'service', roles: ['service'], delegates: ['alice', 'ops'] });
+    const provisioned = principal('smith', { systemId: 1002, provisionedBy: 'ab'.repeat(32) });
+    store.putPrincipal(svc);
+    store.putPrincipal(provisioned);
+    t.deepEqual(store.principalByName('svc'), svc);
+    t.deepEqual(store.principalByName('smith'), provisioned);
+    store.putPrincipal({ ...svc, delegates: [] });
+    t.deepEqual(store.principalByName('svc')!.delegates, []);
+    store.close();
+  });
+
   test(title('hands out strictly increasing system ids above 1000'), (t) => {
     const store = make();
     const ids = [store.nextSystemId(), store.nextSystemId(), store.nextSystemId()];
@@ -67,6 +80,19 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.putKey(labelled);
     t.deepEqual(store.key(labelled.ttag), labelled);
     t.is(store.key('CCCCCCCCCCCCCCCCCCCCCC=='), undefined);
+    store.close();
+  });
+
+  test(title('ends the delegated tokens of one service and no other token'), (t) => {
+    const store = make();
+    const own = { tokenHash: 'h-own', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
+    const bySvc = { ...own, tokenHash: 'h-svc', actingFor: 'svc' };
+    const byOther = { ...own, tokenHash: 'h-other', actingFor: 'other' };
+    for (const row of [own, bySvc, byOther]) store.putToken(row);
+    store.deleteTokensActingFor('svc');
+    t.is(store.token('h-svc'), undefined);
+    t.deepEqual(store.token('h-own'), own);
+    t.deepEqual(store.token('h-other'), byOther);
     store.close();
   });
 

@@ -323,6 +323,9 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
   test(title('only a principal holding session.delegate mints delegated tokens'), async (t) => {
     const ks = await make();
     const svc = await as(ks, 'svc');
+    t.is(await codeOf(svc.mintDelegated({ principal: 'alice' })), 'DELEGATION_DENIED', 'the delegates list is empty by default');
+    await (await as(ks, 'admin')).updatePrincipal('svc', { delegates: ['alice', 'admin'] });
+    t.is(await codeOf(svc.mintDelegated({ principal: 'admin' })), 'DELEGATION_DENIED', 'admin is never delegable');
     const minted = await svc.mintDelegated({ principal: 'alice' });
     t.is(minted.actingFor, 'svc');
     const delegated = await ks.keyServer.connect(minted.token);

@@ -91,6 +91,22 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
     await store.close();
   });
 
+  test(title("deleteByPrincipal removes one principal's records but the one kept"), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const [a1, a2, a3] = [record(clock, '00000000000000a1'), record(clock, '00000000000000a1'), record(clock, '00000000000000a1')];
+    const b = record(clock, '00000000000000b2');
+    for (const r of [a1, a2, a3, b]) await store.put(r.key, r.record);
+    t.is(await store.deleteByPrincipal('00000000000000a1', a2.key), 2);
+    t.is(await store.get(a1.key), undefined);
+    t.is(await store.get(a3.key), undefined);
+    t.is((await store.get(a2.key))?.ref, a2.record.ref);
+    t.is((await store.get(b.key))?.ref, b.record.ref);
+    t.is(await store.deleteByPrincipal('00000000000000b2'), 1);
+    t.is(await store.count(), 1);
+    await store.close();
+  });
+
   test(title('put replaces the record under the same key'), async (t) => {
     const clock = new ManualClock();
     const store = await makeStore(clock);

@@ -102,15 +102,19 @@ export class OperationConnection implements KeyServerConnection {
   }
 
   updatePrincipal(name: string, changes: PrincipalChanges) {
-    return this.#op('updatePrincipal', { name, changes: { displayName: changes.displayName, disabled: changes.disabled, roles: changes.roles } });
+    return this.#op('updatePrincipal', {
+      name,
+      changes: { displayName: changes.displayName, disabled: changes.disabled, roles: changes.roles, delegates: changes.delegates },
+    });
   }
 
   async deletePrincipal(name: string) {
     await this.#op('deletePrincipal', { name });
   }
 
-  async setPassword(name: string, verifier: PasswordVerifier) {
-    await this.#op('setPassword', { name, verifier: { salt: verifier.salt, verifier: verifier.verifier } });
+  async setPassword(name: string, verifier: PasswordVerifier, currentProof?: Secret) {
+    const proof = currentProof === undefined ? {} : { currentProof: currentProof.reveal() };
+    await this.#op('setPassword', { name, verifier: { salt: verifier.salt, verifier: verifier.verifier }, ...proof });
   }
 
   principalGroups(name: string) {

@@ -9,6 +9,7 @@ const PASSED_THROUGH: ReadonlySet<WireErrorCode> = new Set([
   'BAD_REQUEST',
   'KEY_EXPIRED',
   'CONFLICT',
+  'DELEGATION_DENIED',
   'OUT_OF_SCOPE',
   'DECRYPT_FAILED',
   'CERTIFICATE_MALFORMED',

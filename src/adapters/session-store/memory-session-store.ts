@@ -55,6 +55,13 @@ export class MemorySessionStore implements SessionStore {
     return [...keys].map((key) => this.#records.get(key)!);
   }
 
+  async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
+    this.#expire();
+    const doomed = [...(this.#byPrincipal.get(principalId) ?? [])].filter((key) => key !== exceptKey);
+    for (const key of doomed) this.#remove(key);
+    return doomed.length;
+  }
+
   async count(): Promise<number> {
     this.#expire();
     return this.#records.size;

@@ -113,6 +113,15 @@ export class RedisSessionStore implements SessionStore {
     return [...seen.values()];
   }
 
+  async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
+    const flat = (await this.#run('keygateSessionList', [this.#index(principalId)], [this.#options.clock.now(), this.#record('')])) as string[];
+    let removed = 0;
+    for (let i = 0; i < flat.length; i += 2) {
+      if (flat[i] !== exceptKey && (await this.delete(flat[i]!))) removed++;
+    }
+    return removed;
+  }
+
   async count(): Promise<number> {
     return (await this.#run('keygateSessionCount', [this.#all()], [this.#options.clock.now()])) as number;
   }

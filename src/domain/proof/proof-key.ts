@@ -1,4 +1,5 @@
 import { PROOF_RSA_MIN_BITS, type ProofAlgorithm } from './proof.js';
+import { isOnP256 } from '../../wire/p256-point.js';
 import { ProofMalformedError } from './proof.errors.js';
 import { decodeStrictBase64url } from './strict-base64url.js';
 
@@ -14,6 +15,10 @@ export type ProofPublicJwk =
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'] as const;
 const KTY_FOR_ALG: Readonly<Record<ProofAlgorithm, 'EC' | 'RSA'>> = { ES256: 'EC', RS256: 'RSA' };
 const P256_COORDINATE_BYTES = 32;
+/** Issue 12 §5: a larger modulus only costs the verifier time. */
+const PROOF_RSA_MAX_BITS = 4096;
+/** 65537 as a minimal base64url integer (RFC 7518 §6.3.1.2). */
+const RSA_EXPONENT_F4 = 'AQAB';
 
 /**
  * The key check's well-formedness half (api-surface.md "Proof verification: the fine points";
@@ -37,6 +42,8 @@ function checkEcJwk(jwk: Readonly<Record<string, unknown>>): ProofPublicJwk {
   if (!isOctets(x, P256_COORDINATE_BYTES) || !isOctets(y, P256_COORDINATE_BYTES)) {
     throw new ProofMalformedError('jwk x and y must be 32-byte base64url coordinates');
   }
+  // Issue 12 §5: a point off the curve is refused here, before any signature work.
+  if (!isOnP256(decodeStrictBase64url(x)!, decodeStrictBase64url(y)!)) throw new ProofMalformedError('jwk point is not on P-256');
   return { kty: 'EC', crv, x, y };
 }
 
@@ -47,9 +54,12 @@ function checkRsaJwk(jwk: Readonly<Record<string, unknown>>): ProofPublicJwk {
   if (!modulus || !exponent || modulus[0] === 0 || exponent[0] === 0) {
     throw new ProofMalformedError('jwk n and e must be minimal base64url integers');
   }
-  if (bitLength(modulus) < PROOF_RSA_MIN_BITS) {
-    throw new ProofMalformedError(`jwk RSA modulus must be at least ${PROOF_RSA_MIN_BITS} bits`);
+  const bits = bitLength(modulus);
+  if (bits < PROOF_RSA_MIN_BITS || bits > PROOF_RSA_MAX_BITS) {
+    throw new ProofMalformedError(`jwk RSA modulus must be ${PROOF_RSA_MIN_BITS} to ${PROOF_RSA_MAX_BITS} bits`);
   }
+  // Issue 12 §5: e = 1 makes every signature verify, a huge e costs time per proof: only 65537.
+  if (e !== RSA_EXPONENT_F4) throw new ProofMalformedError('jwk RSA exponent must be 65537');
   return { kty: 'RSA', n: n as string, e: e as string };
 }
 

@@ -5,7 +5,8 @@ import { NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { EngineContext } from './engine-context.js';
 import type { CertificateRow } from './engine-model.js';
-import { certificateId, certificateView, chainToAuthority, parseCertificate } from './certificates.js';
+import { certificateId, certificateView } from './certificates.js';
+import { buildPath, parseBundle } from './certificate-path.js';
 import { pageOf } from './list-cursor.js';
 
 /** A stored certificate as read: its view, or undefined when its PEM no longer parses. */
@@ -52,17 +53,17 @@ export class CertificateOperations {
   /** Operation 37: the certificate's fields, with its principal when it is enrolled; nothing is stored. */
   parse(token: string, pem: string): CertificateInfo {
     this.#ctx.auth.authorizeOperation(token, 'certificates.parse');
-    const cert = parseCertificate(pem, 'pem');
+    const cert = parseBundle(pem, 'pem').leaf;
     const row = this.#ctx.store.certificate(certificateId(cert));
     return certificateView(cert, row === undefined ? undefined : this.#principalName(row));
   }
 
-  /** Operation 38: does it chain to a trusted authority now? */
+  /** Operation 38: does it (a bundle: leaf, then intermediates) chain to a trusted authority now? */
   verify(token: string, pem: string): CertificateVerdict {
     this.#ctx.auth.authorizeOperation(token, 'certificates.verify');
-    const cert = parseCertificate(pem, 'pem');
+    const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
     const authorities = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
-    const result = chainToAuthority(cert, authorities, this.#ctx.now());
+    const result = buildPath(cert, intermediates, authorities, this.#ctx.now());
     if (!result.trusted) return { trusted: false, chain: [certificateId(cert)], reason: result.reason };
     return { trusted: true, chain: [...new Set(result.chain)] };
   }

@@ -23,33 +23,6 @@ export function isValidAt(cert: X509Certificate, now: number): boolean {
   return Date.parse(cert.validFrom) <= now && now <= Date.parse(cert.validTo);
 }
 
-export type ChainResult = { readonly trusted: true; readonly chain: readonly string[] } | { readonly trusted: false; readonly reason: string };
-
-/**
- * Does `leaf` chain to one of the trusted authorities at `now`? The issuer must be a CA certificate
- * that names the leaf's issuer and whose key verifies the leaf's signature; both must be in their
- * validity period.
- */
-export function chainToAuthority(leaf: X509Certificate, authorities: readonly X509Certificate[], now: number): ChainResult {
-  if (!isValidAt(leaf, now)) return { trusted: false, reason: 'the certificate is outside its validity period' };
-  for (const authority of authorities) {
-    if (!authority.ca || !leaf.checkIssued(authority)) continue;
-    if (!leaf.verify(authority.publicKey)) continue;
-    if (!isValidAt(authority, now)) return { trusted: false, reason: 'the issuing authority is outside its validity period' };
-    return { trusted: true, chain: [certificateId(leaf), certificateId(authority)] };
-  }
-  return { trusted: false, reason: 'the certificate does not chain to a trusted authority' };
-}
-
-/** The value of one attribute of the subject (CN, UID, emailAddress), or undefined. */
-export function subjectAttribute(cert: X509Certificate, attribute: string): string | undefined {
-  for (const line of cert.subject.split('\n')) {
-    const at = line.indexOf('=');
-    if (at > 0 && line.slice(0, at) === attribute) return line.slice(at + 1);
-  }
-  return undefined;
-}
-
 export type CertificateView = CertificateInfo;
 
 export function certificateView(cert: X509Certificate, principal?: string): CertificateView {

@@ -5,6 +5,7 @@ import { canUse, isOwner } from '../model/evaluate-access.js';
 import { AclDeniedError, NotFoundError, OutOfScopeError, RoleDeniedError, SessionExpiredError } from '../model/key-server-errors.js';
 import type { EngineAuthority, TokenContext } from './engine-context.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
+import { NEVER_DELEGABLE, delegationRefusal } from './engine-delegation.js';
 import { principalOperations } from './engine-roles.js';
 import type { EngineStore } from './engine-store.port.js';
 import { hashToken } from './engine-tokens.js';
@@ -29,11 +30,17 @@ export class StoreAuthority implements EngineAuthority {
     }
     const principal = this.#store.principalById(row.principalId);
     if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
+    // Issue 12 §1: a delegated token lives only while its service may still act for the target.
+    if (row.actingFor !== undefined && delegationRefusal(this.#store, this.#store.principalByName(row.actingFor), principal) !== undefined) {
+      this.#store.deleteToken(row.tokenHash);
+      throw new SessionExpiredError('the delegation behind this token has ended');
+    }
     return { principal, token: row };
   }
 
   /** A principal's operations are the union of its roles and its groups' roles. */
   requireOperation(caller: TokenContext, operation: Operation): void {
+    this.#refuseNeverDelegable(caller, operation);
     if (!principalOperations(this.#store, caller.principal).has(operation)) {
       throw new RoleDeniedError(`${operation}: not permitted for ${caller.principal.name}`);
     }
@@ -49,9 +56,16 @@ export class StoreAuthority implements EngineAuthority {
   authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): TokenContext {
     const caller = this.authenticate(token);
     const held = principalOperations(this.#store, caller.principal);
+    this.#refuseNeverDelegable(caller, own);
     if (!(caller.principal.name === principal && held.has(own))) this.requireOperation(caller, any);
     this.requireScope(caller, undefined, 'manage');
     return caller;
+  }
+
+  #refuseNeverDelegable(caller: TokenContext, operation: Operation): void {
+    if (caller.token.actingFor !== undefined && NEVER_DELEGABLE.has(operation)) {
+      throw new RoleDeniedError(`${operation}: never delegable (the session acts for ${caller.token.actingFor})`);
+    }
   }
 
   requireScope(caller: TokenContext, ttag: string | undefined, right: Right | 'manage'): void {

@@ -17,6 +17,10 @@ export interface PrincipalRow {
   readonly srp?: { readonly salt: Buffer; readonly verifier: Buffer };
   /** The public key the principal's certificate logins are bound to, with its RFC 7638 thumbprint. */
   readonly senderKey?: { readonly jwk: Readonly<Record<string, string>>; readonly jkt: string };
+  /** A service's delegation list: the principal and group names it may act for (issue 12 §1). */
+  readonly delegates?: readonly string[];
+  /** Set on a principal auto-provisioned from a certificate: the issuing authority's certificate id. */
+  readonly provisionedBy?: string;
   readonly createdAt: number;
 }
 

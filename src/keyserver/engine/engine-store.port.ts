@@ -38,6 +38,8 @@ export interface EngineStore {
   deleteToken(tokenHash: string): void;
   /** Ends every token of one principal (deleted or disabled). */
   deleteTokensOf(principalId: string): void;
+  /** Ends every delegated token a service minted (the service is disabled or deleted). */
+  deleteTokensActingFor(serviceName: string): void;
   /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */
   deleteExpiredTokens(now: number): number;
 

@@ -61,6 +61,8 @@ export function principalView(row: PrincipalRow): PrincipalView {
     roles: [...row.roles],
     createdAt: new Date(row.createdAt).toISOString(),
     ...(row.senderKey === undefined ? {} : { jkt: row.senderKey.jkt }),
+    ...(row.kind === 'service' ? { delegates: [...(row.delegates ?? [])] } : {}),
+    ...(row.provisionedBy === undefined ? {} : { provisionedBy: row.provisionedBy }),
   };
 }
 

@@ -1,25 +1,18 @@
 import { X509Certificate } from 'node:crypto';
 import { type Right, isRight } from '../../wire/acl.js';
-import { AclDeniedError, BadRequestError, KeyServerError, NotFoundError, WrongCredentialError } from '../model/key-server-errors.js';
+import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
-import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
 import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../model/sender-key.js';
 import type { EngineContext } from './engine-context.js';
+import { delegationRefusal } from './engine-delegation.js';
+import { FIXED_ROLE } from './engine-roles.js';
 import { issueToken } from './engine-tokens.js';
-import { createPrincipal } from './principal-factory.js';
 import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
-import { certificateId, certificateView, chainToAuthority, isValidAt, parseCertificate, subjectAttribute, type CertificateView } from './certificates.js';
-
-const CHALLENGE_MS = 60_000;
-const MAX_PENDING_CHALLENGES = 10_000;
-
-interface PendingChallenge {
-  readonly certPem: string;
-  readonly challenge: Buffer;
-  readonly expiresAt: number;
-}
+import { certificateId, certificateView, isValidAt, parseCertificate, type CertificateView } from './certificates.js';
+import { CertificateLogin, readPolicy } from './certificate-login.js';
+import { buildPath, isAuthority, parseBundle } from './certificate-path.js';
 
 /** A token minted for a certificate login or a delegated session. */
 export interface MintedToken {
@@ -36,10 +29,11 @@ export interface MintedToken {
  */
 export class IdentityOperations {
   readonly #ctx: EngineContext;
-  readonly #challenges = new Map<string, PendingChallenge>();
+  readonly #certificates: CertificateLogin;
 
   constructor(ctx: EngineContext) {
     this.#ctx = ctx;
+    this.#certificates = new CertificateLogin(ctx);
   }
 
   /**
@@ -49,7 +43,7 @@ export class IdentityOperations {
   addAuthority(token: string, pem: string): CertificateView {
     this.#ctx.auth.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
-    if (!cert.ca) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
+    if (!isAuthority(cert)) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
     if (!isValidAt(cert, this.#ctx.now())) throw new BadRequestError('pem: the authority is outside its validity period');
     this.#ctx.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#ctx.now() });
     return certificateView(cert);
@@ -62,11 +56,11 @@ export class IdentityOperations {
    */
   enroll(token: string, principal: string, pem: string): CertificateView {
     this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
-    const cert = parseCertificate(pem, 'pem');
-    if (cert.ca) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
+    const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
+    if (isAuthority(cert)) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
     const row = this.#ctx.auth.principalOrThrow(principal);
     if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
-    const chain = chainToAuthority(cert, this.#authorities(), this.#ctx.now());
+    const chain = buildPath(cert, intermediates, this.#authorities(), this.#ctx.now());
     if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
     const id = certificateId(cert);
     const existing = this.#ctx.store.certificate(id);
@@ -98,36 +92,23 @@ export class IdentityOperations {
     const policy = { ...this.#policy(), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
+    // Issue 12 §2: a certificate can never be provisioned into an administrator.
+    if (policy.defaultRoles.includes(FIXED_ROLE)) throw new BadRequestError('value: defaultRoles can never include admin');
     this.#ctx.store.putSetting('policy', JSON.stringify(policy));
     return policy;
   }
 
-  /** First leg of certificate login: 32 random bytes, single use, valid 60 s. */
+  /** First leg of certificate login (operation 2); see CertificateLogin. */
   certificateChallenge(pem: string): { challengeId: string; challenge: string; expiresAt: number } {
-    const cert = parseCertificate(pem);
-    const now = this.#ctx.now();
-    for (const [id, pending] of this.#challenges) if (pending.expiresAt <= now) this.#challenges.delete(id);
-    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeyServerError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
-    const challengeId = Buffer.from(this.#ctx.random.bytes(16)).toString('base64url');
-    const challenge = Buffer.from(this.#ctx.random.bytes(32));
-    const expiresAt = now + CHALLENGE_MS;
-    this.#challenges.set(challengeId, { certPem: cert.toString(), challenge, expiresAt });
-    return { challengeId, challenge: challenge.toString('base64url'), expiresAt };
+    return this.#certificates.challenge(pem);
   }
 
   /**
-   * Second leg: the signature over the challenge proves possession of the certificate's key; the
-   * certificate must chain to a trusted authority and be enrolled (or be provisioned by policy).
+   * Second leg (operation 3): the signature proves possession of the certificate's key; the path
+   * was checked at the first leg and its authority must still be trusted.
    */
   certificateLogin(challengeId: string, signature: Buffer): MintedToken {
-    const pending = this.#challenges.get(challengeId);
-    this.#challenges.delete(challengeId);
-    if (!pending || pending.expiresAt <= this.#ctx.now()) throw new WrongCredentialError('empty data: unknown or expired challenge');
-    const cert = new X509Certificate(pending.certPem);
-    if (!verifyChallengeSignature(cert.publicKey, pending.challenge, signature)) {
-      throw new WrongCredentialError('credential refused: the signature does not verify');
-    }
-    const principal = this.#principalForCertificate(cert);
+    const principal = this.#certificates.login(challengeId, signature);
     const { token, expiresAt } = issueToken(this.#ctx, principal);
     return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
   }
@@ -167,43 +148,14 @@ export class IdentityOperations {
       throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     let principal: PrincipalRow | undefined;
-    if (target.certificate !== undefined) principal = this.#principalForCertificate(parseCertificate(target.certificate));
+    if (target.certificate !== undefined) principal = this.#certificates.principalFor(target.certificate);
     else principal = this.#ctx.store.principalByName(target.principal ?? '');
     if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
     if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+    const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal);
+    if (refusal !== undefined) throw new DelegationDeniedError(refusal);
     const { token: minted, expiresAt } = issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
-  }
-
-  #principalForCertificate(cert: X509Certificate): PrincipalRow {
-    const store = this.#ctx.store;
-    const chain = chainToAuthority(cert, this.#authorities(), this.#ctx.now());
-    if (!chain.trusted) throw new WrongCredentialError(`credential refused: ${chain.reason}`);
-    const enrolled = store.certificate(certificateId(cert));
-    let principal = enrolled?.role === 'enrolled' ? store.principalById(enrolled.principalId ?? '') : undefined;
-    if (!principal) principal = this.#provision(cert);
-    if (principal.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
-    return principal;
-  }
-
-  /** Auto-provisioning of a trusted but not enrolled certificate, when the policy allows it. */
-  #provision(cert: X509Certificate): PrincipalRow {
-    const policy = this.#policy();
-    if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
-    const name = subjectAttribute(cert, policy.nameAttribute);
-    if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has no ${policy.nameAttribute}`);
-    const store = this.#ctx.store;
-    if (!store.principalByName(name)) {
-      const created = createPrincipal(this.#ctx, { name, kind: 'user', roles: policy.defaultRoles });
-      // A new principal joins the policy's default groups that exist (a group made later is not joined).
-      for (const groupName of policy.defaultGroups) {
-        const group = store.principalByName(groupName);
-        if (group?.kind === 'group') store.putMembership(group.principalId, created.principalId);
-      }
-    }
-    const row = store.principalByName(name)!;
-    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
-    return row;
   }
 
   #authorities(): X509Certificate[] {
@@ -211,8 +163,7 @@ export class IdentityOperations {
   }
 
   #policy(): ProvisioningPolicy {
-    const stored = this.#ctx.store.setting('policy');
-    return stored === undefined ? DEFAULT_POLICY : (JSON.parse(stored) as ProvisioningPolicy);
+    return readPolicy(this.#ctx);
   }
 }
 

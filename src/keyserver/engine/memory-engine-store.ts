@@ -108,6 +108,10 @@ export class MemoryEngineStore implements EngineStore {
     this.#tokens.delete(tokenHash);
   }
 
+  deleteTokensActingFor(serviceName: string): void {
+    for (const [hash, row] of this.#tokens) if (row.actingFor === serviceName) this.#tokens.delete(hash);
+  }
+
   deleteTokensOf(principalId: string): void {
     for (const [hash, row] of this.#tokens) if (row.principalId === principalId) this.#tokens.delete(hash);
   }

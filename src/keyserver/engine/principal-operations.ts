@@ -1,4 +1,4 @@
-import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
+import { BadRequestError, KeyServerError, RoleDeniedError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import {
   PRINCIPAL_KINDS,
@@ -10,7 +10,7 @@ import {
 } from '../../wire/principal.js';
 import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
 import type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext, TokenContext } from './engine-context.js';
 import { createPrincipal } from './principal-factory.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';
@@ -68,14 +68,19 @@ export class PrincipalOperations {
     this.#checkDisplayName(changes.displayName);
     if (changes.roles !== undefined) this.#checkRoles(changes.roles);
     if (changes.disabled !== undefined && typeof changes.disabled !== 'boolean') throw new BadRequestError('disabled: must be a boolean');
+    if (changes.delegates !== undefined) this.#checkDelegates(row, changes.delegates);
     const updated: PrincipalRow = {
       ...row,
       ...(changes.displayName === undefined ? {} : { displayName: changes.displayName }),
       ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
       ...(changes.roles === undefined ? {} : { roles: [...new Set(changes.roles)] }),
+      ...(changes.delegates === undefined ? {} : { delegates: [...new Set(changes.delegates)] }),
     };
     this.#ctx.store.putPrincipal(updated);
-    if (updated.disabled) this.#ctx.store.deleteTokensOf(row.principalId);
+    if (updated.disabled) {
+      this.#ctx.store.deleteTokensOf(row.principalId);
+      this.#ctx.store.deleteTokensActingFor(row.name);
+    }
     return principalView(updated);
   }
 
@@ -86,17 +91,41 @@ export class PrincipalOperations {
     if (caller.principal.principalId === row.principalId) refuseSelf('delete');
     const store = this.#ctx.store;
     store.deleteTokensOf(row.principalId);
+    store.deleteTokensActingFor(row.name);
     store.deleteMembershipsOf(row.principalId);
     for (const cert of store.certificates('enrolled')) if (cert.principalId === row.principalId) store.deleteCertificate(cert.id);
     store.deletePrincipal(row.principalId);
   }
 
-  /** Operation 26: admin for anyone, a user or service for itself. Groups have no password. */
-  setPassword(token: string, name: string, verifier: PasswordVerifier): void {
-    this.#ctx.auth.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
+  /**
+   * Operation 26: admin for anyone, a user or service for itself. Groups have no password. An own
+   * change proves the current password (issue 12 §4); any change ends the principal's other tokens.
+   */
+  setPassword(token: string, name: string, verifier: PasswordVerifier, currentProof?: string): void {
+    const caller = this.#ctx.auth.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
     const row = this.#ctx.auth.principalOrThrow(name);
     if (row.kind === 'group') throw new BadRequestError('password: a group has no password');
-    this.#ctx.store.putPrincipal({ ...row, srp: decodeVerifier(verifier) });
+    const own = caller.principal.principalId === row.principalId;
+    if (own) this.#consumeCurrentProof(token, row, currentProof);
+    const srp = decodeVerifier(verifier);
+    this.#ctx.store.putPrincipal({ ...row, srp });
+    this.#ctx.store.deleteTokensOf(row.principalId);
+    if (own) this.#ctx.store.putToken(caller.token);
+  }
+
+  /** The token of a fresh SRP login of the same principal, other than the caller's; single use. */
+  #consumeCurrentProof(token: string, row: PrincipalRow, currentProof: string | undefined): void {
+    const refuse = () => new RoleDeniedError('principals.password.own: the current password was not proven');
+    if (currentProof === undefined || currentProof === token) throw refuse();
+    let proof: TokenContext;
+    try {
+      proof = this.#ctx.auth.authenticate(currentProof);
+    } catch {
+      throw refuse();
+    }
+    this.#ctx.store.deleteToken(proof.token.tokenHash);
+    const fresh = proof.token.issuedAt >= this.#ctx.now() - this.#ctx.parameters.value('loginHandshakeSeconds') * 1000;
+    if (proof.principal.principalId !== row.principalId || proof.token.scope !== undefined || proof.token.actingFor !== undefined || !fresh) throw refuse();
   }
 
   /** Operation 27: the groups the principal belongs to (the principal itself may read them too). */
@@ -111,6 +140,13 @@ export class PrincipalOperations {
     if (typeof displayName !== 'string' || displayName.length === 0 || displayName.length > DISPLAY_NAME_MAX) {
       throw new BadRequestError(`displayName: a string of 1 to ${DISPLAY_NAME_MAX} characters`);
     }
+  }
+
+  /** Issue 12 §1: only a service has a delegation list, and it names existing principals or groups. */
+  #checkDelegates(row: PrincipalRow, delegates: readonly string[]): void {
+    if (row.kind !== 'service') throw new BadRequestError('delegates: only a service principal delegates');
+    const unknown = delegates.find((name) => typeof name !== 'string' || this.#ctx.store.principalByName(name) === undefined);
+    if (unknown !== undefined) throw new BadRequestError(`delegates: no such principal ${String(unknown)}`);
   }
 
   #checkRoles(roles: readonly string[]): void {

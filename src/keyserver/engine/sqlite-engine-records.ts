@@ -12,6 +12,8 @@ export interface PrincipalRecord {
   srp_salt: Buffer | null;
   srp_verifier: Buffer | null;
   sender_key: string | null;
+  delegates: string | null;
+  provisioned_by: string | null;
   created_at: number;
 }
 
@@ -61,6 +63,8 @@ export function principalOf(record: PrincipalRecord | undefined): PrincipalRow |
     ...(record.display_name === null ? {} : { displayName: record.display_name }),
     ...(record.srp_salt === null || record.srp_verifier === null ? {} : { srp: { salt: record.srp_salt, verifier: record.srp_verifier } }),
     ...(record.sender_key === null ? {} : { senderKey: JSON.parse(record.sender_key) as NonNullable<PrincipalRow['senderKey']> }),
+    ...(record.delegates === null ? {} : { delegates: JSON.parse(record.delegates) as string[] }),
+    ...(record.provisioned_by === null ? {} : { provisionedBy: record.provisioned_by }),
   };
 }
 

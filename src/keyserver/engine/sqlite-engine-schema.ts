@@ -82,6 +82,13 @@ const MIGRATIONS: readonly string[] = [
     DELETE FROM certificates WHERE role = 'enrolled' AND principal_id = OLD.principal_id;
   END;
   `,
+  // Version 4: a service's delegation list (JSON array of names) and, on a principal provisioned from a
+  // certificate, the issuing authority's certificate id.
+  `
+  ALTER TABLE principals ADD COLUMN delegates TEXT;
+  ALTER TABLE principals ADD COLUMN provisioned_by TEXT;
+  CREATE INDEX tokens_by_acting_for ON tokens (acting_for) WHERE acting_for IS NOT NULL;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,11 +7,12 @@ export const STATEMENTS = {
   // An upsert: INSERT OR REPLACE deletes and re-inserts, and an update must never look like the
   // deletion the schema cascades (memberships, tokens, enrolled certificates).
   putPrincipal: `INSERT INTO principals
-    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, sender_key, created_at)
-    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @sender_key, @created_at)
+    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, sender_key, delegates, provisioned_by, created_at)
+    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @sender_key, @delegates, @provisioned_by, @created_at)
     ON CONFLICT (name) DO UPDATE SET principal_id = excluded.principal_id, kind = excluded.kind, system_id = excluded.system_id,
     display_name = excluded.display_name, disabled = excluded.disabled, roles = excluded.roles, srp_salt = excluded.srp_salt,
-    srp_verifier = excluded.srp_verifier, sender_key = excluded.sender_key, created_at = excluded.created_at`,
+    srp_verifier = excluded.srp_verifier, sender_key = excluded.sender_key, delegates = excluded.delegates,
+    provisioned_by = excluded.provisioned_by, created_at = excluded.created_at`,
   principalsAfter: `SELECT * FROM principals
     WHERE (@after IS NULL OR name > @after) AND (@kind IS NULL OR kind = @kind)
     ORDER BY name LIMIT @limit`,
@@ -41,6 +42,7 @@ export const STATEMENTS = {
   deleteCertificate: 'DELETE FROM certificates WHERE id = ?',
   deleteToken: 'DELETE FROM tokens WHERE token_hash = ?',
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
+  deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = ?',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
   setting: 'SELECT value FROM settings WHERE name = ?',
   putSetting: 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',

@@ -59,6 +59,8 @@ export class SqliteEngineStore implements EngineStore {
       srp_salt: row.srp?.salt ?? null,
       srp_verifier: row.srp?.verifier ?? null,
       sender_key: row.senderKey === undefined ? null : JSON.stringify(row.senderKey),
+      delegates: row.delegates === undefined ? null : JSON.stringify(row.delegates),
+      provisioned_by: row.provisionedBy ?? null,
       created_at: row.createdAt,
     });
   }
@@ -192,6 +194,10 @@ export class SqliteEngineStore implements EngineStore {
 
   deleteToken(tokenHash: string): void {
     this.#sql.deleteToken.run(tokenHash);
+  }
+
+  deleteTokensActingFor(serviceName: string): void {
+    this.#sql.deleteTokensActingFor.run(serviceName);
   }
 
   deleteTokensOf(principalId: string): void {

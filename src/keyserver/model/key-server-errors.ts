@@ -57,6 +57,13 @@ export class RoleDeniedError extends KeyServerError {
   }
 }
 
+/** A service asks to act for a principal its delegation list does not name, or an administrator. */
+export class DelegationDeniedError extends KeyServerError {
+  constructor(detail: string) {
+    super('DELEGATION_DENIED', detail);
+  }
+}
+
 /** A scoped or delegated token reaches outside its scope. */
 export class OutOfScopeError extends KeyServerError {
   constructor(detail = 'the session is scoped to other keys or rights') {

@@ -122,9 +122,9 @@ export const OPERATIONS = {
   ),
   deletePrincipal: op(z.strictObject({ name }), z.null(), (engine, token, args) => (engine.principals.remove(token, args.name), null)),
   setPassword: op(
-    z.strictObject({ name, verifier }),
+    z.strictObject({ name, verifier, currentProof: z.string().max(512).optional() }),
     z.null(),
-    (engine, token, args) => (engine.principals.setPassword(token, args.name, args.verifier), null),
+    (engine, token, args) => (engine.principals.setPassword(token, args.name, args.verifier, args.currentProof), null),
   ),
   principalGroups: op(z.strictObject({ name }), list(principalView), (engine, token, args) => engine.principals.groups(token, args.name)),
   putSenderKey: op(z.strictObject({ principal: name, jwk: z.record(z.string(), z.unknown()) }), z.strictObject({ jkt: z.string() }), (engine, token, args) =>

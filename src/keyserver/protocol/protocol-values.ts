@@ -112,6 +112,8 @@ export const principalView = z.strictObject({
   roles: roleNames,
   createdAt: z.string(),
   jkt: z.string().optional(),
+  delegates: roleNames.optional(),
+  provisionedBy: z.string().optional(),
 });
 
 /** An SRP-6a verifier made by the gateway: a password never reaches the key server. */
@@ -129,6 +131,7 @@ export const principalChanges = z.strictObject({
   displayName: text.optional(),
   disabled: z.boolean().optional(),
   roles: roleNames.optional(),
+  delegates: roleNames.optional(),
 });
 
 export const principalQuery = z.strictObject({

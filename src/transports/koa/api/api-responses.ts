@@ -20,7 +20,12 @@ export const errorBody = z
     code: z.enum(ERROR_CODES),
     detail: z.string(),
     retryable: z.boolean().optional(),
-    reason: z.string().optional(),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        'why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), ...',
+      ),
     scope: z.enum(['session', 'process']).optional(),
     reauth: z.boolean().optional(),
   })
@@ -84,6 +89,11 @@ export const principalView = z
     roles: z.array(z.string()),
     createdAt: instant,
     jkt: z.string().optional(),
+    delegates: z
+      .array(z.string())
+      .optional()
+      .describe('a service: the principals and groups it may mint delegated sessions for (admin-managed; never one holding admin)'),
+    provisionedBy: z.string().optional().describe('a principal made by certificate auto-provisioning: the issuing authority certificate id'),
   })
   .meta({ id: 'Principal' });
 

@@ -16,9 +16,9 @@ const schemas = {
   list: z.strictObject({ kind: kind.optional(), ...pageQuery }),
   create: z.strictObject({ name, kind, displayName: displayName.optional(), password: password.optional(), roles: roles.optional() }),
   update: z
-    .strictObject({ displayName: displayName.optional(), disabled: z.boolean().optional(), roles: roles.optional() })
+    .strictObject({ displayName: displayName.optional(), disabled: z.boolean().optional(), roles: roles.optional(), delegates: roles.optional() })
     .refine((body) => Object.keys(body).length > 0, 'nothing to change'),
-  password: z.strictObject({ password }),
+  password: z.strictObject({ currentPassword: z.string().min(1).max(4096).optional(), password }),
   senderKey: z.strictObject({ jwk: z.record(z.string(), z.unknown()) }),
 };
 
@@ -69,7 +69,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       method: 'PUT',
       path: '/api/principals/:name',
       auth: 'session',
-      summary: 'Change displayName, disabled or roles; only the fields given change (admin)',
+      summary: "Change displayName, disabled, roles or a service's delegates; only the fields given change (admin)",
       body: schemas.update,
       success: { status: 200, schema: responses.principal },
       async handle(ctx, { body, params }) {
@@ -93,11 +93,12 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       method: 'PUT',
       path: '/api/principals/:name/password',
       auth: 'session',
-      summary: 'Set a password (admin, or the user itself); only its SRP verifier reaches the key server',
+      summary: "Set a password: your own with currentPassword (proven by SRP), anyone else's as admin; other sessions end",
       body: schemas.password,
       success: { status: 204 },
       async handle(ctx, { body, params }) {
-        await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password));
+        const current = body.currentPassword === undefined ? undefined : new Secret(body.currentPassword);
+        await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password), current);
         ctx.status = 204;
       },
     }),

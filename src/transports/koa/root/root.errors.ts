@@ -35,6 +35,7 @@ const RULES = {
   PROOF_CLOCK_SKEW: { status: 401, shape: 'plain', error: 'PROOF_CLOCK_SKEW' },
   PROOF_REPLAYED: { status: 401, shape: 'plain', error: 'PROOF_REPLAYED' },
   ROLE_DENIED: { status: 403, shape: 'denied' },
+  DELEGATION_DENIED: { status: 403, shape: 'denied' },
   ACL_DENIED: { status: 403, shape: 'denied' },
   OUT_OF_SCOPE: { status: 403, shape: 'denied' },
   NOT_FOUND: { status: 403, shape: 'denied' },

@@ -1,0 +1,55 @@
+import type { Operation } from '../../wire/operations.js';
+import type { PrincipalRow } from './engine-model.js';
+import { FIXED_ROLE, principalOperations } from './engine-roles.js';
+import type { EngineStore } from './engine-store.port.js';
+
+/**
+ * Never delegable (api-surface.md "Additions in 8.1.x", issue 12 §1): managing principals, groups,
+ * roles, trust, parameters and policy; any password or sender-key change; minting scoped or delegated
+ * sessions. A delegated token holding the operation through its target is still refused.
+ */
+export const NEVER_DELEGABLE: ReadonlySet<Operation> = new Set<Operation>([
+  'principals.create',
+  'principals.update',
+  'principals.delete',
+  'principals.password',
+  'principals.password.own',
+  'principals.sender-key',
+  'principals.sender-key.own',
+  'groups.write',
+  'roles.write',
+  'trust.write',
+  'trust.enroll',
+  'server.parameters.write',
+  'policy.write',
+  'session.scope',
+  'session.delegate',
+]);
+
+/** A principal holding `admin` directly or through any group it belongs to is never a delegation target. */
+export function holdsAdmin(store: EngineStore, principal: PrincipalRow): boolean {
+  if (principal.roles.includes(FIXED_ROLE)) return true;
+  return store.groupIdsOf(principal.principalId).some((id) => store.principalById(id)?.roles.includes(FIXED_ROLE) === true);
+}
+
+/** The service's `delegates` names the target itself or a group the target belongs to. */
+export function listsTarget(store: EngineStore, service: PrincipalRow, target: PrincipalRow): boolean {
+  const delegates = service.delegates ?? [];
+  if (delegates.includes(target.name)) return true;
+  return store.groupIdsOf(target.principalId).some((id) => {
+    const group = store.principalById(id);
+    return group !== undefined && !group.disabled && delegates.includes(group.name);
+  });
+}
+
+/**
+ * Why `service` may not act for `target` now, or undefined when it may: the service exists, is an
+ * enabled service holding `session.delegate`, lists the target, and the target holds no `admin`.
+ */
+export function delegationRefusal(store: EngineStore, service: PrincipalRow | undefined, target: PrincipalRow): string | undefined {
+  if (service?.kind !== 'service' || service.disabled) return 'the delegating service is gone or disabled';
+  if (!principalOperations(store, service).has('session.delegate')) return 'the service no longer holds session.delegate';
+  if (holdsAdmin(store, target)) return `${target.name} holds admin and is never delegable`;
+  if (!listsTarget(store, service, target)) return `${target.name} is not in the delegates of ${service.name}`;
+  return undefined;
+}

@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import test, { type ExecutionContext } from 'ava';
+import * as x509 from '@peculiar/x509';
+import { bundle, createAuthority, createIntermediate, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
+import { startGateway, type TestGateway } from '../_support/gateway.js';
+
+// Issue 12 §3: paths through intermediates, validity at the gateway's clock, cA on authorities,
+// digitalSignature (and clientAuth when listed) on leaves, subjects read structurally, and nothing
+// kept for a certificate that is not trusted (or not enrolled while provisioning is off).
+
+const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
+const DAY = 86_400_000;
+
+async function pki(t: ExecutionContext) {
+  const gw = await startGateway(t);
+  const admin = await gw.login('admin');
+  const root = await createAuthority('partner root');
+  const intermediate = await createIntermediate(root, 'partner issuing CA');
+  const add = await gw.call('POST', '/api/trust/authorities', { headers: bearer(admin), body: { pem: root.pem } });
+  if (add.status !== 201) throw new Error(`trust: ${add.status} ${add.text}`);
+  return { gw, admin, root, intermediate };
+}
+
+async function login(gw: TestGateway, certificate: string, signer: TestCertificate) {
+  const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate } });
+  if (challenge.status !== 201) return challenge;
+  return gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: signChallenge(signer, challenge.body.challenge) },
+  });
+}
+
+async function enroll(gw: TestGateway, admin: string, principal: string, pem: string) {
+  return gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal, pem } });
+}
+
+test('a leaf issued by an intermediate signs in with a bundle; the intermediate is never registered', async (t) => {
+  const { gw, admin, intermediate } = await pki(t);
+  const leaf = await createLeaf(intermediate, 'carol-cert');
+  const enrolled = await enroll(gw, admin, 'carol', bundle(leaf, intermediate));
+  t.is(enrolled.status, 201);
+  const verdict = await gw.call('POST', '/api/certificates/verify', { headers: bearer(admin), body: { pem: bundle(leaf, intermediate) } });
+  t.is(verdict.body.trusted, true);
+  t.is(verdict.body.chain.length, 3);
+  const reply = await login(gw, bundle(leaf, intermediate), leaf);
+  t.is(reply.status, 201);
+  t.is(reply.body.user, 'carol');
+  t.is((await login(gw, leaf.pem, leaf)).status, 401, 'without its intermediate the leaf does not chain');
+});
+
+test('attack: the first leg stores a challenge for an untrusted or unenrolled certificate -> refused before any challenge', async (t) => {
+  const { gw, root } = await pki(t);
+  const stranger = await createLeaf(await createAuthority('stranger CA'), 'carol');
+  const untrusted = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: stranger.pem } });
+  t.is(untrusted.status, 401);
+  t.is(untrusted.body.code, 'WRONG_CREDENTIAL');
+  t.is(untrusted.body.challengeId, undefined);
+  const unenrolled = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: (await createLeaf(root, 'nobody')).pem } });
+  t.is(unenrolled.status, 401, 'trusted but not enrolled, with provisioning off');
+  t.is(unenrolled.body.challengeId, undefined);
+});
+
+test('attack: a leaf posing as an authority (no cA) cannot issue a path', async (t) => {
+  const { gw, admin, root } = await pki(t);
+  const notCa = await createIntermediate(root, 'not a CA', { ca: false });
+  const leaf = await createLeaf(notCa, 'carol-cert');
+  const reply = await enroll(gw, admin, 'carol', bundle(leaf, notCa));
+  t.is(reply.status, 409);
+  t.is(reply.body.code, 'CONFLICT');
+});
+
+test('attack: leaves without digitalSignature, or with an extendedKeyUsage lacking clientAuth, are refused', async (t) => {
+  const { gw, admin, root } = await pki(t);
+  const noSignature = await createLeaf(root, 'a', { keyUsage: x509.KeyUsageFlags.keyEncipherment });
+  const serverOnly = await createLeaf(root, 'b', { extendedKeyUsage: [x509.ExtendedKeyUsage.serverAuth] });
+  for (const leaf of [noSignature, serverOnly]) {
+    const reply = await enroll(gw, admin, 'carol', leaf.pem);
+    t.is(reply.status, 409);
+    t.is(reply.body.code, 'CONFLICT');
+  }
+  const clientAuth = await createLeaf(root, 'c', { extendedKeyUsage: [x509.ExtendedKeyUsage.clientAuth] });
+  t.is((await enroll(gw, admin, 'carol', clientAuth.pem)).status, 201);
+});
+
+test('an intermediate past its validity at the injected clock breaks the path', async (t) => {
+  const { gw, admin, root } = await pki(t);
+  const shortLived = await createIntermediate(root, 'short-lived CA', { notAfter: new Date(Date.now() + 2 * DAY) });
+  const leaf = await createLeaf(shortLived, 'carol-cert');
+  t.is((await enroll(gw, admin, 'carol', bundle(leaf, shortLived))).status, 201);
+  gw.clock.advance(3 * DAY);
+  const reply = await login(gw, bundle(leaf, shortLived), leaf);
+  t.is(reply.status, 401);
+});
+
+test('a subject CN=Smith\\, John is read structurally as "Smith, John"', async (t) => {
+  const { gw, admin, root } = await pki(t);
+  await gw.call('PUT', '/api/policy/provisioning/autoProvision', { headers: bearer(admin), body: { value: true } });
+  const leaf = await createLeaf(root, 'Smith\\, John');
+  const reply = await login(gw, leaf.pem, leaf);
+  t.is(reply.status, 400, 'not a valid principal name: a clear refusal');
+  t.regex(reply.body.detail, /Smith, John/);
+  t.notRegex(reply.body.detail, /\\\\/);
+});
