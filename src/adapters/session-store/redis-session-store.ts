@@ -114,11 +114,19 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
-    const flat = (await this.#run('keygateSessionList', [this.#index(principalId)], [this.#options.clock.now(), this.#record('')])) as string[];
-    let removed = 0;
-    for (let i = 0; i < flat.length; i += 2) {
-      if (flat[i] !== exceptKey && (await this.delete(flat[i]!))) removed++;
+    // The index keys are HMACs of the principal id under each sealing key: listing reads them all and
+    // keeps only the records that open and name this principal.
+    const keys = new Set<string>();
+    for (const sealingKey of this.#options.keyring.byId.values()) {
+      const index = this.#index(principalIndexId(principalId, sealingKey));
+      const flat = (await this.#run('keygateSessionList', [index], [this.#options.clock.now(), this.#record('')])) as string[];
+      for (let i = 0; i < flat.length; i += 2) {
+        const record = this.#decode(flat[i]!, flat[i + 1]!);
+        if (flat[i] !== exceptKey && record?.identity.principalId === principalId) keys.add(flat[i]!);
+      }
     }
+    let removed = 0;
+    for (const key of keys) if (await this.delete(key)) removed++;
     return removed;
   }
 
