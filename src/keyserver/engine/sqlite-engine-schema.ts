@@ -82,6 +82,14 @@ const MIGRATIONS: readonly string[] = [
     DELETE FROM certificates WHERE role = 'enrolled' AND principal_id = OLD.principal_id;
   END;
   `,
+  // Version 4: secrets at rest. Key material, SRP verifiers and settings are sealed under a master key
+  // (AES-256-GCM); the column beside each names the key. NULL: a plaintext value an earlier version
+  // wrote, sealed by the store when it opens the file.
+  `
+  ALTER TABLE principals ADD COLUMN verifier_key_id TEXT;
+  ALTER TABLE keys ADD COLUMN material_key_id TEXT;
+  ALTER TABLE settings ADD COLUMN value_key_id TEXT;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;
