@@ -43,6 +43,12 @@ export class MasterKeyring {
     return [...this.#keys.keys()];
   }
 
+  key(id: string): MasterKey {
+    const key = this.#keys.get(id);
+    if (key === undefined) throw new Error(`no master key ${id}`);
+    return key;
+  }
+
   has(id: string): boolean {
     return this.#keys.has(id);
   }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { MasterKeySettings } from '../at-rest/master-key-source.js';
 import { ConfigError } from '../config-error.js';
 import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 
@@ -13,6 +14,10 @@ export interface DaemonOptions {
   readonly tokenTtlSeconds?: number;
   readonly seed?: PrincipalSeed;
   readonly adminPassword?: string;
+  /** TE_KEYSERVER_MASTER_KEY: base64 master key(s), the first sealing. */
+  readonly masterKey?: string;
+  /** --master-key-file / TE_KEYSERVER_MASTER_KEY_FILE; with neither this nor the key, a file beside the data. */
+  readonly masterKeyFile?: string;
 }
 
 export const DAEMON_USAGE = `Usage: keygate keyserver [options]
@@ -30,10 +35,19 @@ Options:
   --seed FILE             JSON file {"principals":[...]} of principals to create; existing ones are kept
   --admin-password PW     password of the bootstrap user "admin" (or TE_KEYSERVER_ADMIN_PASSWORD; the
                           variable keeps it out of the process list)
+  --master-key-file FILE  the master key that seals key material and verifiers in the data file (base64 of
+                          32 bytes, one per line, the first sealing; or TE_KEYSERVER_MASTER_KEY_FILE, or the
+                          key itself in TE_KEYSERVER_MASTER_KEY). With none, one is generated beside the data
+                          file (<data>.master.key, mode 0600) with a warning
   --help                  this text
 With neither a seed nor an admin password, and no "admin" yet, the users "admin" and "guest" are
 created with generated passwords, printed once. At start the daemon prints one line:
   keygate keyserver: listening url=https://HOST:PORT port=PORT fingerprint=SHA256HEX
+
+keygate keyserver rotate-master-key [--data PATH] [--master-key-file FILE]
+  With the daemon stopped, rewraps every sealed row under a new master key and prints the old and new
+  key ids. A key file gets a new key (the old one stays in it until every row is rewrapped); with
+  TE_KEYSERVER_MASTER_KEY, list the new key first and the old one after it, run this, then drop the old.
 `;
 
 const FLAGS = {
@@ -45,6 +59,7 @@ const FLAGS = {
   'token-ttl': { type: 'string' },
   seed: { type: 'string' },
   'admin-password': { type: 'string' },
+  'master-key-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -52,6 +67,17 @@ const FLAGS = {
  * Reads the daemon's flags (and TE_KEYSERVER_ADMIN_PASSWORD). Answers 'help' for --help; a bad flag
  * or value throws a ConfigError whose message is one line naming it.
  */
+/** `keygate keyserver rotate-master-key`: the data file and where its master key comes from. */
+export function parseRotateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): MasterKeySettings | 'help' {
+  const options = parseDaemonArgs(argv, env);
+  if (options === 'help') return 'help';
+  return {
+    dataPath: options.dataPath,
+    ...(options.masterKey === undefined ? {} : { key: options.masterKey }),
+    ...(options.masterKeyFile === undefined ? {} : { file: options.masterKeyFile }),
+  };
+}
+
 export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): DaemonOptions | 'help' {
   const values = readFlags(argv);
   if (values.help) return 'help';
@@ -59,6 +85,11 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   const ttl = values['token-ttl'] === undefined ? undefined : integer('--token-ttl', values['token-ttl'], 1, 10 * 365 * 86_400);
   const adminPassword = values['admin-password'] ?? nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD);
   if (adminPassword === '') throw new ConfigError('--admin-password: must not be empty');
+  const masterKey = nonEmpty(env.TE_KEYSERVER_MASTER_KEY);
+  const masterKeyFile = nonEmpty(values['master-key-file']) ?? nonEmpty(env.TE_KEYSERVER_MASTER_KEY_FILE);
+  if (masterKey !== undefined && masterKeyFile !== undefined) {
+    throw new ConfigError('TE_KEYSERVER_MASTER_KEY and --master-key-file (or TE_KEYSERVER_MASTER_KEY_FILE): give one of the two');
+  }
   return {
     host: nonEmpty(values.host) ?? '127.0.0.1',
     port: values.port === undefined ? 8443 : integer('--port', values.port, 0, 65_535),
@@ -67,6 +98,8 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
+    ...(masterKey === undefined ? {} : { masterKey }),
+    ...(masterKeyFile === undefined ? {} : { masterKeyFile }),
   };
 }
 

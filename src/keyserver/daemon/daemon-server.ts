@@ -8,6 +8,7 @@ import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
+import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
 import { createDaemonHandler, type DaemonLog } from './daemon-handler.js';
@@ -34,8 +35,10 @@ const random: RandomSource = { bytes: (length) => randomBytes(length) };
  */
 export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLog): Promise<KeyServerDaemon> {
   const identity = await daemonIdentity(options);
+  const master = loadMasterKeys({ dataPath: options.dataPath, key: options.masterKey, file: options.masterKeyFile });
+  if (master.warning !== undefined) log(`keygate keyserver: warning: ${master.warning}`);
   const engine = new KeyServerEngine({
-    store: new SqliteEngineStore(options.dataPath),
+    store: new SqliteEngineStore(options.dataPath, master.keyring),
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
@@ -49,6 +52,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
       port: options.port,
       tokenTtlSeconds: options.tokenTtlSeconds,
       adminPassword: options.adminPassword,
+      masterKeyId: master.keyring.current.id,
       seedPrincipals: options.seed?.principals.length ?? 0,
     },
   });
