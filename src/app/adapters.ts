@@ -50,7 +50,7 @@ export async function openAdapters(
   const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
-    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+    : await startKeyServer(config.keyServer, clock, random, logger).catch(async (error: unknown) => {
         await auditLog.close();
         throw error;
       });
@@ -63,9 +63,10 @@ async function startKeyServer(
   config: GatewayConfig['keyServer'],
   clock: Clock,
   random: Random,
+  logger: Logger,
 ): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
   if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
-  return startEmbeddedKeyServer(config, clock, random);
+  return startEmbeddedKeyServer(config, clock, random, logger);
 }
 
 /**

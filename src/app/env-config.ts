@@ -92,6 +92,9 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
             adminPassword: values.TE_KEYSERVER_ADMIN_PASSWORD,
             tokenTtlSeconds: values.TE_KEYSERVER_TOKEN_TTL_SECONDS,
             dataDir,
+            store: values.TE_KEYSERVER_STORE as 'sqlite' | 'memory' | undefined,
+            masterKey: values.TE_KEYSERVER_MASTER_KEY,
+            masterKeyFile: values.TE_KEYSERVER_MASTER_KEY_FILE,
           }
         : {
             kind: 'tls',

@@ -3,6 +3,7 @@ import { configFromEnv } from '../app/env-config.js';
 import { helpVariables } from '../app/config-docs.js';
 import { unknownVariableWarnings } from '../app/unknown-variables.js';
 import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
+import { embeddedStoreKind, VOLATILE_WARNING } from '../app/embedded-engine.js';
 import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
 import { rotateMasterKey } from '../keyserver/at-rest/rotate-master-key.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
@@ -27,7 +28,12 @@ function warnUnknownVariables(): void {
 
 async function serve(): Promise<void> {
   warnUnknownVariables();
-  const gateway = await createGateway(configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir }));
+  const config = configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir });
+  // Said on stderr as well as in the log: a volatile key server must not pass unnoticed.
+  if (config.keyServer.kind === 'embedded' && embeddedStoreKind(config.keyServer) === 'memory') {
+    process.stderr.write(`keygate: warning: ${VOLATILE_WARNING}\n`);
+  }
+  const gateway = await createGateway(config);
   const { url } = await gateway.listen();
   // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
   // default action (immediate death) still in place. Closing drains requests in flight first.

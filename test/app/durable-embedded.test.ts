@@ -2,7 +2,9 @@ import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { configFromEnv } from '../../src/app/env-config.js';
 import { clientKeyPair } from '../_support/client-key.js';
+import { spawnGateway } from '../_support/gateway-process.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 
 async function generate(gw: TestGateway, session: string): Promise<string> {
@@ -55,4 +57,20 @@ test('store "memory" keeps nothing across a restart and says so at boot', async 
   const second = await startGateway(t, embedded(dataDir, 'memory'));
   t.is(await exportKey(second, await second.login('alice'), ttag), undefined);
   t.false(existsSync(join(dataDir, 'keyserver.db')));
+});
+
+test('keygate serve with TE_KEYSERVER_STORE=memory says so on stderr; the default keeps keyserver.db in the data directory', async (t) => {
+  const volatile = await spawnGateway(t, { TE_KEYSERVER_STORE: 'memory', TE_KEYSERVER_ADMIN_PASSWORD: 'admin-pw-1' });
+  t.regex(volatile.output(), /^keygate: warning: embedded key server in memory: a restart forgets every principal, key and grant/m);
+  t.is(await volatile.stop(), 0);
+  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-serve-durable-'));
+  const durable = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: 'admin-pw-1' });
+  t.notRegex(durable.output(), /in memory/);
+  t.true(existsSync(join(dataDir, 'keyserver.db')));
+  t.is(await durable.stop(), 0);
+});
+
+test('a store kind other than sqlite or memory, or a master key given twice, stops the boot naming the variable', (t) => {
+  t.throws(() => configFromEnv({ TE_KEYSERVER_STORE: 'disk' }), { message: /^TE_KEYSERVER_STORE: / });
+  t.throws(() => configFromEnv({ TE_KEYSERVER_MASTER_KEY: 'a', TE_KEYSERVER_MASTER_KEY_FILE: 'b' }), { message: /^TE_KEYSERVER_MASTER_KEY_FILE: .*not both/ });
 });
