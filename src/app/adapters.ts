@@ -19,6 +19,8 @@ import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { GatewayConfig } from './config.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
+import { gatewayClientIdentity } from './gateway-client-identity.js';
+import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
 export interface GatewayAdapters {
@@ -65,7 +67,12 @@ async function startKeyServer(
   random: Random,
   logger: Logger,
 ): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
-  if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
+  if (config.kind === 'tls') {
+    const client = await gatewayClientIdentity(config);
+    logger.info('key-server client certificate', { fingerprint: certificateFingerprint(client.certPem) });
+    const keyServer = await TlsKeyServer.start({ ...config, clientCert: client.certPem, clientKey: client.keyPem }, random);
+    return { keyServer, generatedPasswords: undefined };
+  }
   return startEmbeddedKeyServer(config, clock, random, logger);
 }
 

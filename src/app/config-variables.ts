@@ -181,6 +181,28 @@ export const CONFIG_VARIABLES = [
     notWith: 'TE_GATEWAY_KEYSERVER_CA',
   },
   {
+    name: 'TE_GATEWAY_KEYSERVER_CLIENT_CERT',
+    type: 'file',
+    whenUnset: 'generated in `TE_GATEWAY_DATA_DIR`',
+    meaning:
+      'PEM file of the client certificate the gateway presents to the daemon (mutual TLS; the daemon trusts it by `--client-ca` or `--client-fingerprint`); unset: `keyserver-client.crt` generated on first start, its fingerprint logged at boot',
+    secret: false,
+    field: 'keyServer.clientCert',
+    group: 'daemon',
+    onlyWith: 'TE_GATEWAY_KEYSERVER_URL',
+    requiredWith: 'TE_GATEWAY_KEYSERVER_CLIENT_KEY',
+  },
+  {
+    name: 'TE_GATEWAY_KEYSERVER_CLIENT_KEY',
+    type: 'file',
+    meaning: 'PEM file of its private key',
+    secret: false,
+    field: 'keyServer.clientKey',
+    group: 'daemon',
+    onlyWith: 'TE_GATEWAY_KEYSERVER_URL',
+    requiredWith: 'TE_GATEWAY_KEYSERVER_CLIENT_CERT',
+  },
+  {
     name: 'TE_GATEWAY_KEYSERVER_TIMEOUT_MS',
     type: 'integer',
     default: CONFIG_DEFAULTS.keyServerTimeoutMs,

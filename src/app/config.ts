@@ -76,6 +76,20 @@ const tlsKeyServer = z
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
     resumeSessions: z.boolean().default(true),
+    /**
+     * The client certificate and key (PEM) the gateway presents (mutual TLS); absent: generated on first
+     * start in `dataDir` (`keyserver-client.crt`/`.key`), or, without one, for this process only.
+     */
+    clientCert: z.string().refine(isCertificatePem, 'holds no PEM certificate').optional(),
+    clientKey: z
+      .string()
+      .refine((value) => value.includes('PRIVATE KEY-----'), 'holds no PEM private key')
+      .optional(),
+    dataDir: z.string().min(1).optional(),
+  })
+  .refine((value) => (value.clientCert === undefined) === (value.clientKey === undefined), {
+    message: 'clientCert and clientKey go together',
+    params: { fields: ['clientCert', 'clientKey'] },
   })
   .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
     message: 'exactly one of ca or fingerprint is required',

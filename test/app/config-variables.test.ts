@@ -43,7 +43,21 @@ test('the table names each variable once, and each fills a field the configurati
   t.is(new Set(VARIABLES.map((variable) => variable.name)).size, VARIABLES.length);
   const shapes: Record<string, string[]> = {
     '': Object.keys(gatewayConfigSchema.shape),
-    keyServer: ['seed', 'adminPassword', 'tokenTtlSeconds', 'dataDir', 'store', 'masterKey', 'masterKeyFile', 'url', 'ca', 'fingerprint', 'timeoutMs'],
+    keyServer: [
+      'seed',
+      'adminPassword',
+      'tokenTtlSeconds',
+      'dataDir',
+      'store',
+      'masterKey',
+      'masterKeyFile',
+      'url',
+      'ca',
+      'fingerprint',
+      'timeoutMs',
+      'clientCert',
+      'clientKey',
+    ],
     sessionStore: ['url', 'sessionKeys', 'timeoutMs'],
     audit: ['url'],
   };

@@ -1,5 +1,10 @@
 import test from 'ava';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
+import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
+import { startGateway } from '../_support/gateway.js';
 import { parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
 import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
 import { ConfigError } from '../../src/keyserver/config-error.js';
@@ -73,8 +78,8 @@ test('an unlisted peer resuming a session it was handed is closed too', async (t
     socket.on('error', () => undefined);
     socket.on('close', () => resolve(ticket));
   });
-  if (session === undefined) return t.pass('no ticket was handed out');
-  t.is(await probe(pinned.daemon.url, { session }), '');
+  if (session === undefined) t.pass('no ticket was handed out');
+  else t.is(await probe(pinned.daemon.url, { session }), '');
 });
 
 test('without --client-ca or --client-fingerprint the daemon refuses to start, with one line', (t) => {
@@ -84,4 +89,26 @@ test('without --client-ca or --client-fingerprint the daemon refuses to start, w
   t.throws(() => parseDaemonArgs(['--client-fingerprint', 'abc'], {}), { message: /^--client-fingerprint: expected 64 hex digits/ });
   const both = parseDaemonArgs(['--client-fingerprint', listed.fingerprint, '--client-fingerprint', unlisted.fingerprint, '--client-ca', listed.certPath], {});
   t.like(both, { clientTrust: { fingerprints: [listed.fingerprint, unlisted.fingerprint], cas: [listed.certPem] } });
+});
+
+test('a gateway generates its client certificate in its data directory, logs its fingerprint, and is served once the daemon lists it', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-gateway-client-'));
+  const keyServer = (url: string) => ({ kind: 'tls' as const, url, fingerprint: certificateFingerprint(fixtures.certPem), dataDir });
+  const refused = await startGateway(t, { keyServer: keyServer(pinned.daemon.url) });
+  const generated = readFileSync(join(dataDir, 'keyserver-client.crt'), 'utf8');
+  t.is(statSync(join(dataDir, 'keyserver-client.key')).mode & 0o777, 0o600);
+  const logged = refused.logger.lines.find((line) => line.message === 'key-server client certificate');
+  t.is(logged?.fields?.fingerprint, certificateFingerprint(generated));
+  const denied = await refused.call('POST', '/login', { body: { user: 'alice', password: 'alice-pw' } });
+  // The seven operations answer a key server it cannot reach as 502 "login failed" (seed 000).
+  t.is(denied.status, 502, denied.text);
+  t.regex(denied.body.detail, /^key server unavailable: /, 'an unlisted gateway cannot reach the key server');
+  await refused.close();
+
+  const { daemon } = await daemonTrusting({ cas: [], fingerprints: [certificateFingerprint(generated)] });
+  t.teardown(() => daemon.close());
+  const served = await startGateway(t, { keyServer: keyServer(daemon.url) });
+  const login = await served.call('POST', '/login', { body: { user: 'alice', password: 'alice-pw' } });
+  t.is(login.status, 200, login.text);
+  t.is(readFileSync(join(dataDir, 'keyserver-client.crt'), 'utf8'), generated, 'the same certificate after a restart');
 });

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { MasterKeySettings } from '../at-rest/master-key-source.js';
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
+import { normaliseFingerprint } from '../identity/identity-certificate.js';
+import type { ClientTrust } from './client-trust.js';
 import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 
 /** How `keygate keyserver` runs. */
@@ -18,6 +21,8 @@ export interface DaemonOptions {
   readonly masterKey?: string;
   /** --master-key-file / TE_KEYSERVER_MASTER_KEY_FILE; with neither this nor the key, a file beside the data. */
   readonly masterKeyFile?: string;
+  /** The gateways it serves (mutual TLS): at least one CA or one fingerprint. */
+  readonly clientTrust: ClientTrust;
 }
 
 export const DAEMON_USAGE = `Usage: keygate keyserver [options]
@@ -31,6 +36,11 @@ Options:
                           :memory: keeps nothing)
   --cert PATH, --key PATH the TLS certificate and private key (PEM); without them a self-signed identity
                           is generated on first start and kept beside the data file
+  --client-ca FILE        PEM of a CA whose client certificates are gateways it serves (repeatable)
+  --client-fingerprint SHA256
+                          SHA-256 of a gateway's client certificate (hex, colons allowed; repeatable, one
+                          per gateway: each prints its own at start). At least one of the two is
+                          required: any other connection is closed before a byte of a request is read
   --token-ttl SECONDS     lifetime of an issued token (default: never expires)
   --seed FILE             JSON file {"principals":[...]} of principals to create; existing ones are kept
   --admin-password PW     password of the bootstrap user "admin" (or TE_KEYSERVER_ADMIN_PASSWORD; the
@@ -60,6 +70,8 @@ const FLAGS = {
   seed: { type: 'string' },
   'admin-password': { type: 'string' },
   'master-key-file': { type: 'string' },
+  'client-ca': { type: 'string', multiple: true },
+  'client-fingerprint': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -69,13 +81,37 @@ const FLAGS = {
  */
 /** `keygate keyserver rotate-master-key`: the data file and where its master key comes from. */
 export function parseRotateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): MasterKeySettings | 'help' {
-  const options = parseDaemonArgs(argv, env);
-  if (options === 'help') return 'help';
+  const values = readFlags(argv);
+  if (values.help) return 'help';
+  const options = { dataPath: nonEmpty(values.data) ?? './data/keyserver.db', ...masterKeyOf(values, env) };
   return {
     dataPath: options.dataPath,
     ...(options.masterKey === undefined ? {} : { key: options.masterKey }),
     ...(options.masterKeyFile === undefined ? {} : { file: options.masterKeyFile }),
   };
+}
+
+/** Reads --client-ca files and --client-fingerprint pins; with neither the daemon would serve any TLS peer, so it refuses. */
+function clientTrustOf(caFiles: readonly string[], pins: readonly string[]): ClientTrust {
+  if (caFiles.length === 0 && pins.length === 0) {
+    throw new ConfigError('no gateway is trusted: give --client-ca FILE or --client-fingerprint SHA256 (one per gateway)');
+  }
+  const cas = caFiles.map((file) => {
+    let pem: string;
+    try {
+      pem = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`--client-ca: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`--client-ca: ${file} holds no PEM certificate`);
+    return pem;
+  });
+  const fingerprints = pins.map((pin) => normaliseFingerprint(pin) ?? fail(`--client-fingerprint: expected 64 hex digits, got "${pin}"`));
+  return { cas, fingerprints };
+}
+
+function fail(message: string): never {
+  throw new ConfigError(message);
 }
 
 export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): DaemonOptions | 'help' {
@@ -85,11 +121,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   const ttl = values['token-ttl'] === undefined ? undefined : integer('--token-ttl', values['token-ttl'], 1, 10 * 365 * 86_400);
   const adminPassword = values['admin-password'] ?? nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD);
   if (adminPassword === '') throw new ConfigError('--admin-password: must not be empty');
-  const masterKey = nonEmpty(env.TE_KEYSERVER_MASTER_KEY);
-  const masterKeyFile = nonEmpty(values['master-key-file']) ?? nonEmpty(env.TE_KEYSERVER_MASTER_KEY_FILE);
-  if (masterKey !== undefined && masterKeyFile !== undefined) {
-    throw new ConfigError('TE_KEYSERVER_MASTER_KEY and --master-key-file (or TE_KEYSERVER_MASTER_KEY_FILE): give one of the two');
-  }
+  const { masterKey, masterKeyFile } = masterKeyOf(values, env);
   return {
     host: nonEmpty(values.host) ?? '127.0.0.1',
     port: values.port === undefined ? 8443 : integer('--port', values.port, 0, 65_535),
@@ -100,7 +132,18 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(adminPassword === undefined ? {} : { adminPassword }),
     ...(masterKey === undefined ? {} : { masterKey }),
     ...(masterKeyFile === undefined ? {} : { masterKeyFile }),
+    // Last: a bad value of another flag is named first, as a one-line fix.
+    clientTrust: clientTrustOf(values['client-ca'] ?? [], values['client-fingerprint'] ?? []),
   };
+}
+
+function masterKeyOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>) {
+  const masterKey = nonEmpty(env.TE_KEYSERVER_MASTER_KEY);
+  const masterKeyFile = nonEmpty(values['master-key-file']) ?? nonEmpty(env.TE_KEYSERVER_MASTER_KEY_FILE);
+  if (masterKey !== undefined && masterKeyFile !== undefined) {
+    throw new ConfigError('TE_KEYSERVER_MASTER_KEY and --master-key-file (or TE_KEYSERVER_MASTER_KEY_FILE): give one of the two');
+  }
+  return { masterKey, masterKeyFile };
 }
 
 function readFlags(argv: readonly string[]) {

@@ -11,6 +11,7 @@ import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
+import { clientTrustOptions, guardConnections } from './client-trust.js';
 import { createDaemonHandler, type DaemonLog } from './daemon-handler.js';
 import type { DaemonOptions } from './daemon-options.js';
 
@@ -54,6 +55,8 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
       adminPassword: options.adminPassword,
       masterKeyId: master.keyring.current.id,
       seedPrincipals: options.seed?.principals.length ?? 0,
+      clientCas: options.clientTrust.cas.length,
+      clientFingerprints: options.clientTrust.fingerprints,
     },
   });
   let server: Server | undefined;
@@ -61,9 +64,18 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     const generatedPasswords = seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
     engine.sweepExpiredTokens();
     server = createServer(
-      { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', handshakeTimeout: 10_000, requestTimeout: 15_000, headersTimeout: 10_000 },
+      {
+        cert: identity.certPem,
+        key: identity.keyPem,
+        minVersion: 'TLSv1.3',
+        handshakeTimeout: 10_000,
+        requestTimeout: 15_000,
+        headersTimeout: 10_000,
+        ...clientTrustOptions(options.clientTrust),
+      },
       createDaemonHandler(engine, log),
     );
+    guardConnections(server, options.clientTrust, log);
     const address = await listen(server, options.port, options.host);
     const sweeper = setInterval(() => engine.sweepExpiredTokens(), SWEEP_INTERVAL_MS);
     sweeper.unref();
