@@ -30,8 +30,9 @@ export function guardConnections(server: Server, trust: ClientTrust, log: Daemon
   const pins = new Set(trust.fingerprints);
   server.prependListener('secureConnection', (socket: TLSSocket) => {
     if (isTrusted(socket, pins)) return;
+    const peer = socket.remoteAddress ?? 'unknown';
     socket.destroy();
-    log(`keygate keyserver: refused a connection from ${socket.remoteAddress ?? 'unknown'}: client certificate not trusted`);
+    log(`keygate keyserver: refused a connection from ${peer}: client certificate not trusted`);
   });
 }
 
