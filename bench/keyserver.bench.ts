@@ -3,7 +3,7 @@ import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
-import { killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
+import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { measure, printTable, type BenchResult } from './support.js';
 
 const ADMIN_PASSWORD = 'bench-admin-password';
@@ -29,7 +29,7 @@ async function exportTarget(name: string, keyServer: GatewayConfigInput['keyServ
  */
 export async function benchKeyServer(): Promise<void> {
   const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--admin-password', ADMIN_PASSWORD]);
-  const tls = { kind: 'tls' as const, url: daemon.url, fingerprint: daemon.fingerprint };
+  const tls = { kind: 'tls' as const, url: daemon.url, fingerprint: daemon.fingerprint, ...(await clientConfig()) };
   const targets = [
     await exportTarget('export, embedded key server', { kind: 'embedded', adminPassword: ADMIN_PASSWORD }),
     await exportTarget('export, tls daemon, resumed sessions', { ...tls, resumeSessions: true }),

@@ -4,7 +4,7 @@ import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../test/_support/gateway-process.js';
-import { daemonFixtures, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
+import { clientEnv, daemonFixtures, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { startTestPostgres } from '../test/_support/postgres.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../test/_support/redis.js';
 import { CONNECTIONS, measure, printTable, type BenchResult } from './support.js';
@@ -49,6 +49,8 @@ async function scaleOutRows(redis: RedisServer, auditUrl: string | undefined): P
   const env = {
     TE_GATEWAY_KEYSERVER_URL: daemon.url,
     TE_GATEWAY_KEYSERVER_FINGERPRINT: daemon.fingerprint,
+    // Mutual TLS: the certificate the spawned daemon trusts.
+    ...(await clientEnv()),
     TE_GATEWAY_REDIS_URL: redis.url,
     TE_GATEWAY_SESSION_KEY: sessionKey(),
     ...(auditUrl === undefined ? {} : { TE_GATEWAY_AUDIT_URL: auditUrl }),

@@ -8,5 +8,19 @@ export function replaceConfigTable(readme: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
   if (start < 0 || end < start) throw new Error(`README.md: the markers ${TABLE_START} ... ${TABLE_END} are missing`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${markdownVariables()}\n${readme.slice(end)}`;
+  return `${readme.slice(0, start + TABLE_START.length)}\n${alignTable(markdownVariables())}\n${readme.slice(end)}`;
+}
+
+/** Pads every cell to its column's width, as Biome formats a Markdown table (so `npm run format` keeps it). */
+function alignTable(table: string): string {
+  const rows = table.split('\n').map((line) =>
+    line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim()),
+  );
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.filter((_, index) => index !== 1).map((row) => row[column]!.length)));
+  return rows
+    .map((row, index) => `| ${row.map((cell, column) => (index === 1 ? '-'.repeat(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ')} |`)
+    .join('\n');
 }

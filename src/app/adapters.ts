@@ -22,6 +22,8 @@ import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
 import { REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
+import { gatewayClientIdentity } from './gateway-client-identity.js';
+import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
 export interface GatewayAdapters {
@@ -61,7 +63,7 @@ export async function openAdapters(
   const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
-    : await startKeyServer(config.keyServer, clock, random).catch(async (error: unknown) => {
+    : await startKeyServer(config.keyServer, clock, random, logger).catch(async (error: unknown) => {
         await auditLog.close();
         throw error;
       });
@@ -74,9 +76,15 @@ async function startKeyServer(
   config: GatewayConfig['keyServer'],
   clock: Clock,
   random: Random,
+  logger: Logger,
 ): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
-  if (config.kind === 'tls') return { keyServer: await TlsKeyServer.start(config, random), generatedPasswords: undefined };
-  return startEmbeddedKeyServer(config, clock, random);
+  if (config.kind === 'tls') {
+    const client = await gatewayClientIdentity(config);
+    logger.info('key-server client certificate', { fingerprint: certificateFingerprint(client.certPem) });
+    const keyServer = await TlsKeyServer.start({ ...config, clientCert: client.certPem, clientKey: client.keyPem }, random);
+    return { keyServer, generatedPasswords: undefined };
+  }
+  return startEmbeddedKeyServer(config, clock, random, logger);
 }
 
 /**

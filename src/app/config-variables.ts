@@ -58,7 +58,8 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_DATA_DIR',
     type: 'text',
     default: CONFIG_DEFAULTS.cliDataDir,
-    meaning: 'where the embedded key server keeps its identity certificate, and the audit log (`audit.db`, SQLite)',
+    meaning:
+      'where the embedded key server keeps its identity certificate and its store (`keyserver.db`, SQLite, sealed at rest), and the audit log (`audit.db`, SQLite)',
     secret: false,
     field: 'keyServer.dataDir',
     group: 'gateway',
@@ -232,6 +233,34 @@ export const CONFIG_VARIABLES = [
     group: 'embedded',
   },
   {
+    name: 'TE_KEYSERVER_STORE',
+    type: 'text',
+    whenUnset: '`sqlite` with a data directory',
+    meaning:
+      '`sqlite`: principals, keys, ACLs, certificates, trust, parameters, policy and tokens in `keyserver.db` in `TE_GATEWAY_DATA_DIR`, kept across restarts; `memory`: nothing survives a restart (tests, demos; warned at boot)',
+    secret: false,
+    field: 'keyServer.store',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_MASTER_KEY',
+    type: 'text',
+    meaning:
+      'base64 of 32 bytes (`openssl rand -base64 32`) sealing key material and verifiers at rest (AES-256-GCM); comma-separated, the first seals and all open (rotation); unset: a key file is generated beside the data file with a warning (`keygate keyserver` reads it too)',
+    secret: true,
+    field: 'keyServer.masterKey',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_MASTER_KEY_FILE',
+    type: 'text',
+    meaning: 'or: a file of such keys, one per line, the first sealing (`keygate keyserver --master-key-file`)',
+    secret: false,
+    field: 'keyServer.masterKeyFile',
+    group: 'embedded',
+    notWith: 'TE_KEYSERVER_MASTER_KEY',
+  },
+  {
     name: 'TE_GATEWAY_KEYSERVER_URL',
     type: 'text',
     whenUnset: 'none (embedded)',
@@ -259,6 +288,28 @@ export const CONFIG_VARIABLES = [
     group: 'daemon',
     onlyWith: 'TE_GATEWAY_KEYSERVER_URL',
     notWith: 'TE_GATEWAY_KEYSERVER_CA',
+  },
+  {
+    name: 'TE_GATEWAY_KEYSERVER_CLIENT_CERT',
+    type: 'file',
+    whenUnset: 'generated in `TE_GATEWAY_DATA_DIR`',
+    meaning:
+      'PEM file of the client certificate the gateway presents to the daemon (mutual TLS; the daemon trusts it by `--client-ca` or `--client-fingerprint`); unset: `keyserver-client.crt` generated on first start, its fingerprint logged at boot',
+    secret: false,
+    field: 'keyServer.clientCert',
+    group: 'daemon',
+    onlyWith: 'TE_GATEWAY_KEYSERVER_URL',
+    requiredWith: 'TE_GATEWAY_KEYSERVER_CLIENT_KEY',
+  },
+  {
+    name: 'TE_GATEWAY_KEYSERVER_CLIENT_KEY',
+    type: 'file',
+    meaning: 'PEM file of its private key',
+    secret: false,
+    field: 'keyServer.clientKey',
+    group: 'daemon',
+    onlyWith: 'TE_GATEWAY_KEYSERVER_URL',
+    requiredWith: 'TE_GATEWAY_KEYSERVER_CLIENT_CERT',
   },
   {
     name: 'TE_GATEWAY_KEYSERVER_TIMEOUT_MS',

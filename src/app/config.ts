@@ -47,17 +47,31 @@ function integerIn(min: number, max: number) {
   return z.number({ message }).int(message).min(min, message).max(max, message);
 }
 
-const embeddedKeyServer = z.strictObject({
-  kind: z.literal('embedded'),
-  /** Principals to create at start (the seed file's content). */
-  seed: principalSeedSchema.optional(),
-  /** Password of the bootstrap user `admin`. */
-  adminPassword: z.string().min(1).optional(),
-  /** Token lifetime in seconds; absent: tokens never expire. */
-  tokenTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
-  /** Where the engine keeps its identity certificate across restarts; absent: in memory only. */
-  dataDir: z.string().min(1).optional(),
-});
+const embeddedKeyServer = z
+  .strictObject({
+    kind: z.literal('embedded'),
+    /** Principals to create at start (the seed file's content). */
+    seed: principalSeedSchema.optional(),
+    /** Password of the bootstrap user `admin`. */
+    adminPassword: z.string().min(1).optional(),
+    /** Token lifetime in seconds; absent: tokens never expire. */
+    tokenTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
+    /** Where the engine keeps its identity certificate and its SQLite store; absent: in memory only. */
+    dataDir: z.string().min(1).optional(),
+    /**
+     * `sqlite` (the default with a data directory): `keyserver.db` there, sealed at rest; `memory`: nothing
+     * survives a restart (tests, demos), said at boot. Without a data directory the store is memory.
+     */
+    store: z.enum(['sqlite', 'memory']).optional(),
+    /** Base64 master key(s) sealing the store (the first seals); or a file of them; neither: generated in the data directory. */
+    masterKey: z.string().min(1).optional(),
+    masterKeyFile: z.string().min(1).optional(),
+  })
+  .refine((value) => value.store !== 'sqlite' || value.dataDir !== undefined, { message: 'store sqlite needs a dataDir', path: ['store'] })
+  .refine((value) => value.masterKey === undefined || value.masterKeyFile === undefined, {
+    message: 'set masterKey or masterKeyFile, not both',
+    path: ['masterKey'],
+  });
 
 /**
  * A key-server daemon reached over TLS 1.3 (architecture.md "The key server"). Trust is exactly one
@@ -79,6 +93,20 @@ const tlsKeyServer = z
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
     resumeSessions: z.boolean().default(true),
+    /**
+     * The client certificate and key (PEM) the gateway presents (mutual TLS); absent: generated on first
+     * start in `dataDir` (`keyserver-client.crt`/`.key`), or, without one, for this process only.
+     */
+    clientCert: z.string().refine(isCertificatePem, 'holds no PEM certificate').optional(),
+    clientKey: z
+      .string()
+      .refine((value) => value.includes('PRIVATE KEY-----'), 'holds no PEM private key')
+      .optional(),
+    dataDir: z.string().min(1).optional(),
+  })
+  .refine((value) => (value.clientCert === undefined) === (value.clientKey === undefined), {
+    message: 'clientCert and clientKey go together',
+    params: { fields: ['clientCert', 'clientKey'] },
   })
   .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
     message: 'exactly one of ca or fingerprint is required',

@@ -1,11 +1,15 @@
 import { join } from 'node:path';
 import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js';
+import { loadMasterKeys } from '../keyserver/at-rest/master-key-source.js';
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
+import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
 import { MemoryEngineStore } from '../keyserver/engine/memory-engine-store.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
+import { SqliteEngineStore } from '../keyserver/engine/sqlite-engine-store.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
 import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { EmbeddedKeyServerConfig } from './config.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -19,30 +23,57 @@ export interface EmbeddedKeyServerSetup {
   readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
 }
 
+/** What the embedded engine keeps its state in: `keyserver.db` in the data directory, or memory. */
+export function embeddedStoreKind(config: EmbeddedKeyServerConfig): 'sqlite' | 'memory' {
+  return config.store ?? (config.dataDir === undefined ? 'memory' : 'sqlite');
+}
+
+export const VOLATILE_WARNING = 'embedded key server in memory: a restart forgets every principal, key and grant (TE_KEYSERVER_STORE=memory)';
+
 /**
- * Starts the in-process key-server engine: its identity certificate (kept in the data directory when
- * there is one), its principals from the seed, and the bootstrap `admin`.
+ * Starts the in-process key-server engine: its identity certificate and its store (the daemon's
+ * SQLite store, sealed at rest, when there is a data directory), its principals from the seed, and
+ * the bootstrap `admin`.
  */
-export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, clock: Clock, random: Random): Promise<EmbeddedKeyServerSetup> {
+export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, clock: Clock, random: Random, logger?: Logger): Promise<EmbeddedKeyServerSetup> {
   const identity = await loadIdentity(config.dataDir);
+  const kind = embeddedStoreKind(config);
+  const store = openStore(config, logger);
   const engine = new KeyServerEngine({
-    store: new MemoryEngineStore(),
+    store,
     now: () => clock.now(),
     random,
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
     version: GATEWAY_VERSION,
     config: {
       mode: 'embedded',
-      store: 'memory',
+      store: kind,
       dataDir: config.dataDir,
       tokenTtlSeconds: config.tokenTtlSeconds,
       adminPassword: config.adminPassword,
       seedPrincipals: config.seed?.principals.length ?? 0,
     },
   });
-  const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
-  const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), random);
-  return { keyServer, generatedPasswords };
+  try {
+    const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
+    engine.sweepExpiredTokens();
+    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), random);
+    return { keyServer, generatedPasswords };
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
+}
+
+function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undefined): EngineStore {
+  if (embeddedStoreKind(config) === 'memory' || config.dataDir === undefined) {
+    if (config.store === 'memory') logger?.warn(VOLATILE_WARNING);
+    return new MemoryEngineStore();
+  }
+  const dataPath = join(config.dataDir, 'keyserver.db');
+  const master = loadMasterKeys({ dataPath, key: config.masterKey, file: config.masterKeyFile });
+  if (master.warning !== undefined) logger?.warn(master.warning);
+  return new SqliteEngineStore(dataPath, master.keyring);
 }
 
 async function loadIdentity(dataDir: string | undefined): Promise<IdentityCertificate> {

@@ -99,6 +99,9 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
             adminPassword: values.TE_KEYSERVER_ADMIN_PASSWORD,
             tokenTtlSeconds: values.TE_KEYSERVER_TOKEN_TTL_SECONDS,
             dataDir,
+            store: values.TE_KEYSERVER_STORE as 'sqlite' | 'memory' | undefined,
+            masterKey: values.TE_KEYSERVER_MASTER_KEY,
+            masterKeyFile: values.TE_KEYSERVER_MASTER_KEY_FILE,
           }
         : {
             kind: 'tls',
@@ -106,6 +109,15 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
             ca: ca === undefined ? undefined : readText(ca, 'TE_GATEWAY_KEYSERVER_CA'),
             fingerprint: values.TE_GATEWAY_KEYSERVER_FINGERPRINT,
             timeoutMs: values.TE_GATEWAY_KEYSERVER_TIMEOUT_MS,
+            clientCert:
+              values.TE_GATEWAY_KEYSERVER_CLIENT_CERT === undefined
+                ? undefined
+                : readText(values.TE_GATEWAY_KEYSERVER_CLIENT_CERT, 'TE_GATEWAY_KEYSERVER_CLIENT_CERT'),
+            clientKey:
+              values.TE_GATEWAY_KEYSERVER_CLIENT_KEY === undefined
+                ? undefined
+                : readText(values.TE_GATEWAY_KEYSERVER_CLIENT_KEY, 'TE_GATEWAY_KEYSERVER_CLIENT_KEY'),
+            dataDir,
           },
     sessionStore:
       values.TE_GATEWAY_REDIS_URL === undefined

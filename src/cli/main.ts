@@ -3,7 +3,9 @@ import { configFromEnv } from '../app/env-config.js';
 import { helpVariables } from '../app/config-docs.js';
 import { unknownVariableWarnings } from '../app/unknown-variables.js';
 import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
-import { DAEMON_USAGE, parseDaemonArgs } from '../keyserver/daemon/daemon-options.js';
+import { embeddedStoreKind, VOLATILE_WARNING } from '../app/embedded-engine.js';
+import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
+import { rotateMasterKey } from '../keyserver/at-rest/rotate-master-key.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
 import { isKeygateError } from '../domain/errors/index.js';
 import { auditCommand } from './audit-command.js';
@@ -28,7 +30,12 @@ function warnUnknownVariables(): void {
 
 async function serve(): Promise<void> {
   warnUnknownVariables();
-  const gateway = await createGateway(configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir }));
+  const config = configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir });
+  // Said on stderr as well as in the log: a volatile key server must not pass unnoticed.
+  if (config.keyServer.kind === 'embedded' && embeddedStoreKind(config.keyServer) === 'memory') {
+    process.stderr.write(`keygate: warning: ${VOLATILE_WARNING}\n`);
+  }
+  const gateway = await createGateway(config);
   const { url } = await gateway.listen();
   // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
   // default action (immediate death) still in place. Closing drains requests in flight first.
@@ -63,8 +70,21 @@ function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => 
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
+function rotate(argv: readonly string[]): number {
+  const settings = parseRotateArgs(argv, process.env);
+  if (settings === 'help') {
+    process.stdout.write(DAEMON_USAGE);
+    return 0;
+  }
+  const rotation = rotateMasterKey(settings);
+  const file = rotation.file === undefined ? '' : ` file=${rotation.file}`;
+  process.stdout.write(`keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`);
+  return 0;
+}
+
 async function keyserver(argv: readonly string[]): Promise<number> {
   warnUnknownVariables();
+  if (argv[0] === 'rotate-master-key') return rotate(argv.slice(1));
   const options = parseDaemonArgs(argv, process.env);
   if (options === 'help') {
     process.stdout.write(DAEMON_USAGE);

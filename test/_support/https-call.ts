@@ -15,6 +15,9 @@ export interface HttpsCallOptions {
   readonly headers?: Record<string, string>;
   /** The CA (PEM) to trust; the key server's own self-signed certificate will do. */
   readonly ca: string;
+  /** The client certificate and key (PEM) for a daemon that requires mutual TLS. */
+  readonly cert?: string;
+  readonly key?: string;
 }
 
 /** One request to an HTTPS server (the key-server daemon), on its own connection. */
@@ -23,7 +26,7 @@ export function httpsCall(base: string, method: string, path: string, options: H
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers, ca: options.ca, agent: false }, (res) => {
+    const req = request(new URL(path, base), { method, headers, ca: options.ca, cert: options.cert, key: options.key, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildProcesses, type Owner } from './child-processes.js';
-import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
+import { certificateFingerprint, createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
@@ -25,11 +25,13 @@ export interface DaemonProcess {
 }
 
 /**
- * Starts the daemon with `args` and resolves once it prints where it listens. The process is killed when
+ * Starts the daemon with `args` (trusting `testClient()` unless they name the gateways it trusts) and resolves once it prints where it listens. The process is killed when
  * `owner` ends (a test's teardown), or by `killAllDaemons` for `untilKillAll`.
  */
-export function spawnDaemon(owner: Owner, args: readonly string[], env: Record<string, string> = {}): Promise<DaemonProcess> {
-  const child = spawn(process.execPath, [BIN, 'keyserver', ...args], {
+export async function spawnDaemon(owner: Owner, args: readonly string[], env: Record<string, string> = {}): Promise<DaemonProcess> {
+  const trusted = args.some((arg) => arg === '--client-ca' || arg === '--client-fingerprint');
+  const trust = trusted ? [] : ['--client-fingerprint', (await testClient()).fingerprint];
+  const child = spawn(process.execPath, [BIN, 'keyserver', ...args, ...trust], {
     env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,6 +69,44 @@ export function spawnDaemon(owner: Owner, args: readonly string[], env: Record<s
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.once('exit', onEarlyExit);
   });
+}
+
+/** A gateway's client certificate for mutual TLS, with its files and fingerprint. */
+export interface TestClient {
+  readonly certPem: string;
+  readonly keyPem: string;
+  readonly certPath: string;
+  readonly keyPath: string;
+  readonly fingerprint: string;
+}
+
+let sharedClient: Promise<TestClient> | undefined;
+
+/** A fresh client identity written to a scratch directory. */
+export async function createTestClient(): Promise<TestClient> {
+  const dir = mkdtempSync(join(tmpdir(), 'keygate-client-'));
+  const identity = await createIdentityCertificate({ commonName: 'keygate gateway', usage: 'client' });
+  const client = { ...identity, certPath: join(dir, 'client.crt'), keyPath: join(dir, 'client.key'), fingerprint: certificateFingerprint(identity.certPem) };
+  writeFileSync(client.certPath, identity.certPem);
+  writeFileSync(client.keyPath, identity.keyPem, { mode: 0o600 });
+  return client;
+}
+
+/** The client identity of this test process's gateways: every daemon `spawnDaemon` starts trusts it. */
+export function testClient(): Promise<TestClient> {
+  sharedClient ??= createTestClient();
+  return sharedClient;
+}
+
+/** Gateway configuration (in-process) or environment (a `keygate serve` process) presenting `testClient()`. */
+export async function clientConfig(): Promise<{ clientCert: string; clientKey: string }> {
+  const client = await testClient();
+  return { clientCert: client.certPem, clientKey: client.keyPem };
+}
+
+export async function clientEnv(): Promise<Record<string, string>> {
+  const client = await testClient();
+  return { TE_GATEWAY_KEYSERVER_CLIENT_CERT: client.certPath, TE_GATEWAY_KEYSERVER_CLIENT_KEY: client.keyPath };
 }
 
 /** Kills every daemon a test file started and did not stop (for `test.after.always`). */

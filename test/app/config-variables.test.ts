@@ -43,7 +43,21 @@ test('the table names each variable once, and each fills a field the configurati
   t.is(new Set(VARIABLES.map((variable) => variable.name)).size, VARIABLES.length);
   const shapes: Record<string, string[]> = {
     '': Object.keys(gatewayConfigSchema.shape),
-    keyServer: ['seed', 'adminPassword', 'tokenTtlSeconds', 'dataDir', 'url', 'ca', 'fingerprint', 'timeoutMs'],
+    keyServer: [
+      'seed',
+      'adminPassword',
+      'tokenTtlSeconds',
+      'dataDir',
+      'store',
+      'masterKey',
+      'masterKeyFile',
+      'url',
+      'ca',
+      'fingerprint',
+      'timeoutMs',
+      'clientCert',
+      'clientKey',
+    ],
     sessionStore: ['url', 'sessionKeys', 'timeoutMs'],
     audit: ['url'],
     auditIntegrity: ['writer', 'key', 'signingKey', 'trustedKeys', 'checkpointEvery', 'checkpointSeconds', 'dataDir'],
@@ -93,6 +107,7 @@ test('a secret has no default shown, and its value appears neither in --help nor
     'TE_GATEWAY_REDIS_URL',
     'TE_GATEWAY_SESSION_KEY',
     'TE_KEYSERVER_ADMIN_PASSWORD',
+    'TE_KEYSERVER_MASTER_KEY',
   ]);
   for (const name of secrets) t.is(VARIABLES.find((variable) => variable.name === name)!.default, undefined);
   const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: 'pw-in-env-9' } });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
@@ -40,11 +40,35 @@ test('first start generates and keeps an identity and bootstrap users beside the
   t.regex(first.output(), /generated password for user "admin"/);
   t.regex(first.output(), /generated password for user "guest"/);
   t.true(existsSync(join(dir, 'first', 'ks.identity.crt')));
+  t.regex(first.output(), /warning: generated master key [0-9a-f]{16} in .*ks\.master\.key/);
+  t.is(statSync(join(dir, 'first', 'ks.master.key')).mode & 0o777, 0o600);
   t.is(await first.stop(), 0, 'SIGTERM ends it with exit 0');
   const second = await spawnDaemon(t, ['--data', data, '--port', '0']);
   t.is(second.fingerprint, first.fingerprint);
   t.notRegex(second.output(), /generated password/);
+  t.notRegex(second.output(), /generated master key/);
   t.is(await second.stop(), 0);
+});
+
+test('rotate-master-key rewraps the data file under a new key, shows both ids, and the daemon opens it after', async (t) => {
+  const data = join(dir, 'rotate', 'ks.db');
+  const first = await spawnDaemon(t, ['--data', data, '--port', '0']);
+  const oldId = /generated master key ([0-9a-f]{16})/.exec(first.output())?.[1];
+  t.truthy(oldId);
+  t.is(await first.stop(), 0);
+  const oldKey = readFileSync(join(dir, 'rotate', 'ks.master.key'), 'utf8');
+  const rotation = await run(['rotate-master-key', '--data', data]);
+  t.is(rotation.status, 0, rotation.stderr);
+  const shown = /^keygate keyserver: master key rotated old=([0-9a-f]{16}) new=([0-9a-f]{16}) rows=(\d+) file=\S+ks\.master\.key$/m.exec(rotation.stdout);
+  t.truthy(shown, rotation.stdout);
+  t.is(shown?.[1], oldId);
+  t.not(shown?.[2], oldId);
+  t.true(Number(shown?.[3]) >= 2, "the bootstrap users' verifiers at least");
+  t.not(readFileSync(join(dir, 'rotate', 'ks.master.key'), 'utf8'), oldKey);
+  const second = await spawnDaemon(t, ['--data', data, '--port', '0']);
+  t.is(await second.stop(), 0);
+  const stale = await spawnDaemon(t, ['--data', data, '--port', '0'], { TE_KEYSERVER_MASTER_KEY: oldKey.trim() }).catch((error: Error) => error);
+  t.regex(String(stale), /which was not given/, 'the old key alone no longer opens it');
 });
 
 test('a given certificate is served, and its fingerprint printed', async (t) => {

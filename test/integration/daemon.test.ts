@@ -5,7 +5,7 @@ import type { GatewayConfigInput } from '../../src/app/config.js';
 import { asSession, createKey } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
-import { daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
+import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
 import { healthOnceChecked } from '../_support/health.js';
 
 /**
@@ -23,13 +23,13 @@ function daemonArgs(data: string, ...extra: string[]): string[] {
 const TIMEOUT_MS = 5_000;
 const FAST_MS = 2_500;
 
-function tlsGateway(
+async function tlsGateway(
   t: ExecutionContext,
   daemon: { url: string },
   trust: { ca: string } | { fingerprint: string },
   extra: Partial<GatewayConfigInput> = {},
 ): Promise<TestGateway> {
-  return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust }, ...extra });
+  return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust, ...(await clientConfig()) }, ...extra });
 }
 
 async function generate(gw: TestGateway, session: string): Promise<string> {

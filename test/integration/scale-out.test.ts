@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { call, type Reply } from '../_support/http.js';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
-import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { createTestClient, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { untilKillAll } from '../_support/child-processes.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../_support/redis.js';
@@ -52,7 +52,12 @@ async function killAll(): Promise<void> {
 async function startTopology(server: RedisServer) {
   try {
     const fixtures = await daemonFixtures(SEED);
-    const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin]);
+    // Mutual TLS: each gateway presents a certificate of its own, and the daemon is told both.
+    const clients = await Promise.all([createTestClient(), createTestClient()]);
+    const daemon = await spawnDaemon(untilKillAll, [
+      ...['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin],
+      ...clients.flatMap((client) => ['--client-fingerprint', client.fingerprint]),
+    ]);
     const env = {
       TE_GATEWAY_KEYSERVER_URL: daemon.url,
       TE_GATEWAY_KEYSERVER_FINGERPRINT: daemon.fingerprint,
@@ -62,7 +67,11 @@ async function startTopology(server: RedisServer) {
       // One origin in front of both: a proof's htu names it, whichever gateway receives the request.
       TE_GATEWAY_PUBLIC_ORIGIN: ORIGIN,
     };
-    const [a, b] = await Promise.all([spawnGateway(untilKillAll, env), spawnGateway(untilKillAll, env)]);
+    const [a, b] = await Promise.all(
+      clients.map((client) =>
+        spawnGateway(untilKillAll, { ...env, TE_GATEWAY_KEYSERVER_CLIENT_CERT: client.certPath, TE_GATEWAY_KEYSERVER_CLIENT_KEY: client.keyPath }),
+      ),
+    );
     return { daemon, a: a!, b: b! };
   } catch (error) {
     await killAll();

@@ -6,19 +6,24 @@ import { ConfigError } from '../../src/keyserver/config-error.js';
 import { parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-options-'));
+/** Every daemon names the gateways it trusts (mutual TLS); tests of other flags give one pin. */
+const PIN = 'ab'.repeat(32);
+const TRUST = ['--client-fingerprint', PIN];
+const trust = { cas: [], fingerprints: [PIN] };
 
 test('defaults: 127.0.0.1:8443, ./data/keyserver.db, generated identity, tokens that never expire', (t) => {
-  t.deepEqual(parseDaemonArgs([], {}), { host: '127.0.0.1', port: 8443, dataPath: './data/keyserver.db' });
+  t.deepEqual(parseDaemonArgs(TRUST, {}), { clientTrust: trust, host: '127.0.0.1', port: 8443, dataPath: './data/keyserver.db' });
 });
 
 test('reads every flag, the seed file, and the admin password from the environment', (t) => {
   const seed = join(dir, 'seed.json');
   writeFileSync(seed, JSON.stringify({ principals: [{ name: 'alice', kind: 'user', password: 'pw' }] }));
   const options = parseDaemonArgs(
-    ['--host', '0.0.0.0', '--port', '0', '--data', ':memory:', '--cert', 'a.crt', '--key', 'a.key', '--token-ttl', '30', '--seed', seed],
+    ['--host', '0.0.0.0', '--port', '0', '--data', ':memory:', '--cert', 'a.crt', '--key', 'a.key', '--token-ttl', '30', '--seed', seed, ...TRUST],
     { TE_KEYSERVER_ADMIN_PASSWORD: 'from-env' },
   );
   t.deepEqual(options, {
+    clientTrust: trust,
     host: '0.0.0.0',
     port: 0,
     dataPath: ':memory:',
@@ -27,7 +32,7 @@ test('reads every flag, the seed file, and the admin password from the environme
     seed: { principals: [{ name: 'alice', kind: 'user', password: 'pw' }] },
     adminPassword: 'from-env',
   });
-  t.is((parseDaemonArgs(['--admin-password', 'flag'], { TE_KEYSERVER_ADMIN_PASSWORD: 'env' }) as { adminPassword: string }).adminPassword, 'flag');
+  t.is((parseDaemonArgs(['--admin-password', 'flag', ...TRUST], { TE_KEYSERVER_ADMIN_PASSWORD: 'env' }) as { adminPassword: string }).adminPassword, 'flag');
   t.is(parseDaemonArgs(['--help'], {}), 'help');
   t.is(parseDaemonArgs(['-h'], {}), 'help');
 });
@@ -45,7 +50,7 @@ const bad: [string, string[], RegExp][] = [
 ];
 for (const [name, args, message] of bad) {
   test(`refuses ${name} with one line naming it`, (t) => {
-    const error = t.throws(() => parseDaemonArgs(args, {}), { instanceOf: ConfigError });
+    const error = t.throws(() => parseDaemonArgs([...args, ...TRUST], {}), { instanceOf: ConfigError });
     t.regex(error!.message, message);
     t.false(error!.message.includes('\n'));
   });

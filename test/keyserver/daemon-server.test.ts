@@ -3,20 +3,28 @@ import { connect } from 'node:tls';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
 import { REQUEST_BODY_LIMIT_BYTES } from '../../src/keyserver/protocol/keyserver-protocol.js';
-import { daemonFixtures } from '../_support/keyserver-daemon.js';
+import { daemonFixtures, testClient } from '../_support/keyserver-daemon.js';
 import { httpsCall, type HttpsReply } from '../_support/https-call.js';
 
+const client = await testClient();
 const fixtures = await daemonFixtures({ principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] });
 const failures: string[] = [];
 const daemon: KeyServerDaemon = await startKeyServerDaemon(
-  { host: '127.0.0.1', port: 0, dataPath: ':memory:', identity: fixtures, seed: { principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] } },
+  {
+    host: '127.0.0.1',
+    port: 0,
+    dataPath: ':memory:',
+    identity: fixtures,
+    seed: { principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] },
+    clientTrust: { cas: [], fingerprints: [client.fingerprint] },
+  },
   (line) => failures.push(line),
 );
 test.after('no request failed as a bug (nothing was logged)', (t) => t.deepEqual(failures, []));
 test.after.always(() => daemon.close());
 
 const call = (method: string, path: string, options: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {}) =>
-  httpsCall(daemon.url, method, path, { ...options, ca: fixtures.certPem });
+  httpsCall(daemon.url, method, path, { ...options, ca: fixtures.certPem, cert: client.certPem, key: client.keyPem });
 
 /** Every error answer is exactly `{ code, detail }`: no stack, no cause. */
 function assertError(t: import('ava').ExecutionContext, reply: HttpsReply, status: number, code: string): void {

@@ -9,12 +9,15 @@ import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
 import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/engine/sqlite-engine-schema.js';
 import { loginForToken } from '../_support/engine-login.js';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+
+const keyring = new MasterKeyring([generateMasterKey()]);
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-store-'));
 const random = new CryptoRandom();
 
 function engineOn(path: string, clock: ManualClock, tokenTtlMs?: number) {
-  return new KeyServerEngine({ store: new SqliteEngineStore(path), now: () => clock.now(), random, tokenTtlMs });
+  return new KeyServerEngine({ store: new SqliteEngineStore(path, keyring), now: () => clock.now(), random, tokenTtlMs });
 }
 
 test('a reopened file keeps principals, keys, ACLs, live tokens and the engine settings', (t) => {
@@ -56,7 +59,7 @@ test('sweeping drops only the tokens past their lifetime', (t) => {
 
 test('a new file is at the current schema version, in WAL mode, readable by its owner only', (t) => {
   const path = join(dir, 'nested', 'fresh.db');
-  new SqliteEngineStore(path).close();
+  new SqliteEngineStore(path, keyring).close();
   const db = new Database(path, { readonly: true });
   t.is(db.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
@@ -69,7 +72,7 @@ test('refuses a file written by a newer schema version', (t) => {
   const db = new Database(path);
   db.pragma(`user_version = ${ENGINE_SCHEMA_VERSION + 1}`);
   db.close();
-  t.throws(() => new SqliteEngineStore(path), { message: /schema version/ });
+  t.throws(() => new SqliteEngineStore(path, keyring), { message: /schema version/ });
 });
 
 test('a reopened file keeps group memberships and role definitions', (t) => {
@@ -105,7 +108,7 @@ test('a file at schema version 2 moves to the current version and keeps what it 
   db.prepare('INSERT INTO tokens (token_hash, principal_id, issued_at) VALUES (?, ?, 0)').run('alice-token', 'a1a1a1a1a1a1a1a1');
   db.close();
 
-  const store = new SqliteEngineStore(path);
+  const store = new SqliteEngineStore(path, keyring);
   t.like(store.principalByName('alice'), { principalId: 'a1a1a1a1a1a1a1a1', roles: ['user'] });
   t.is(store.token('alice-token')?.principalId, 'a1a1a1a1a1a1a1a1');
   store.putMembership('b2b2b2b2b2b2b2b2', 'a1a1a1a1a1a1a1a1');

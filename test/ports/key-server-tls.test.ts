@@ -2,7 +2,7 @@ import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { untilKillAll } from '../_support/child-processes.js';
 import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
 
@@ -31,7 +31,7 @@ const trusts = [
 
 for (const [name, daemon, trust] of trusts) {
   keyServerContract(name, async () => {
-    const keyServer = await TlsKeyServer.start({ url: daemon.url, timeoutMs: 5_000, ...trust }, random);
+    const keyServer = await TlsKeyServer.start({ url: daemon.url, timeoutMs: 5_000, ...trust, ...(await clientConfig()) }, random);
     return {
       keyServer,
       expireTokens: () => sleep(TOKEN_TTL_SECONDS * 1000 + 200),

@@ -12,6 +12,8 @@ export interface TlsDialerOptions {
   readonly timeoutMs: number;
   /** Offer the last TLS 1.3 session ticket so a new connection resumes instead of a full handshake. */
   readonly resumeSessions: boolean;
+  /** The client certificate and key (PEM) presented to the daemon (mutual TLS). */
+  readonly client?: { readonly cert: string; readonly key: string } | undefined;
 }
 
 /**
@@ -81,6 +83,7 @@ export class TlsDialer {
       port: Number(url.port || 443),
       ...(isIP(host) === 0 ? { servername: host } : {}),
       minVersion: 'TLSv1.3',
+      ...(this.#options.client === undefined ? {} : { cert: this.#options.client.cert, key: this.#options.client.key }),
       ...(this.#options.resumeSessions && this.#session ? { session: this.#session } : {}),
       ...(trust.ca !== undefined ? { ca: trust.ca, rejectUnauthorized: true } : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),
     };

@@ -21,6 +21,9 @@ export interface TlsKeyServerOptions {
   readonly timeoutMs: number;
   /** Resume TLS 1.3 sessions across the per-request connections. */
   readonly resumeSessions: boolean;
+  /** The gateway's client certificate and key (PEM) for mutual TLS; the daemon closes a connection without one it trusts. */
+  readonly clientCert?: string | undefined;
+  readonly clientKey?: string | undefined;
 }
 
 /**
@@ -40,7 +43,13 @@ export class TlsKeyServer implements KeyServer {
     this.#url = new URL(options.url);
     this.#timeoutMs = options.timeoutMs;
     this.#random = random;
-    this.#dialer = new TlsDialer({ url: this.#url, trust: trustOf(options), timeoutMs: options.timeoutMs, resumeSessions: options.resumeSessions });
+    this.#dialer = new TlsDialer({
+      url: this.#url,
+      trust: trustOf(options),
+      timeoutMs: options.timeoutMs,
+      resumeSessions: options.resumeSessions,
+      client: options.clientCert !== undefined && options.clientKey !== undefined ? { cert: options.clientCert, key: options.clientKey } : undefined,
+    });
   }
 
   /**

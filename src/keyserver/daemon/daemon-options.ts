@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
+import type { MasterKeySettings } from '../at-rest/master-key-source.js';
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
+import { normaliseFingerprint } from '../identity/identity-certificate.js';
+import type { ClientTrust } from './client-trust.js';
 import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 
 /** How `keygate keyserver` runs. */
@@ -13,6 +17,12 @@ export interface DaemonOptions {
   readonly tokenTtlSeconds?: number;
   readonly seed?: PrincipalSeed;
   readonly adminPassword?: string;
+  /** TE_KEYSERVER_MASTER_KEY: base64 master key(s), the first sealing. */
+  readonly masterKey?: string;
+  /** --master-key-file / TE_KEYSERVER_MASTER_KEY_FILE; with neither this nor the key, a file beside the data. */
+  readonly masterKeyFile?: string;
+  /** The gateways it serves (mutual TLS): at least one CA or one fingerprint. */
+  readonly clientTrust: ClientTrust;
 }
 
 export const DAEMON_USAGE = `Usage: keygate keyserver [options]
@@ -26,14 +36,28 @@ Options:
                           :memory: keeps nothing)
   --cert PATH, --key PATH the TLS certificate and private key (PEM); without them a self-signed identity
                           is generated on first start and kept beside the data file
+  --client-ca FILE        PEM of a CA whose client certificates are gateways it serves (repeatable)
+  --client-fingerprint SHA256
+                          SHA-256 of a gateway's client certificate (hex, colons allowed; repeatable, one
+                          per gateway: each prints its own at start). At least one of the two is
+                          required: any other connection is closed before a byte of a request is read
   --token-ttl SECONDS     lifetime of an issued token (default: never expires)
   --seed FILE             JSON file {"principals":[...]} of principals to create; existing ones are kept
   --admin-password PW     password of the bootstrap user "admin" (or TE_KEYSERVER_ADMIN_PASSWORD; the
                           variable keeps it out of the process list)
+  --master-key-file FILE  the master key that seals key material and verifiers in the data file (base64 of
+                          32 bytes, one per line, the first sealing; or TE_KEYSERVER_MASTER_KEY_FILE, or the
+                          key itself in TE_KEYSERVER_MASTER_KEY). With none, one is generated beside the data
+                          file (<data>.master.key, mode 0600) with a warning
   --help                  this text
 With neither a seed nor an admin password, and no "admin" yet, the users "admin" and "guest" are
 created with generated passwords, printed once. At start the daemon prints one line:
   keygate keyserver: listening url=https://HOST:PORT port=PORT fingerprint=SHA256HEX
+
+keygate keyserver rotate-master-key [--data PATH] [--master-key-file FILE]
+  With the daemon stopped, rewraps every sealed row under a new master key and prints the old and new
+  key ids. A key file gets a new key (the old one stays in it until every row is rewrapped); with
+  TE_KEYSERVER_MASTER_KEY, list the new key first and the old one after it, run this, then drop the old.
 `;
 
 const FLAGS = {
@@ -45,6 +69,9 @@ const FLAGS = {
   'token-ttl': { type: 'string' },
   seed: { type: 'string' },
   'admin-password': { type: 'string' },
+  'master-key-file': { type: 'string' },
+  'client-ca': { type: 'string', multiple: true },
+  'client-fingerprint': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -52,6 +79,41 @@ const FLAGS = {
  * Reads the daemon's flags (and TE_KEYSERVER_ADMIN_PASSWORD). Answers 'help' for --help; a bad flag
  * or value throws a ConfigError whose message is one line naming it.
  */
+/** `keygate keyserver rotate-master-key`: the data file and where its master key comes from. */
+export function parseRotateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): MasterKeySettings | 'help' {
+  const values = readFlags(argv);
+  if (values.help) return 'help';
+  const options = { dataPath: nonEmpty(values.data) ?? './data/keyserver.db', ...masterKeyOf(values, env) };
+  return {
+    dataPath: options.dataPath,
+    ...(options.masterKey === undefined ? {} : { key: options.masterKey }),
+    ...(options.masterKeyFile === undefined ? {} : { file: options.masterKeyFile }),
+  };
+}
+
+/** Reads --client-ca files and --client-fingerprint pins; with neither the daemon would serve any TLS peer, so it refuses. */
+function clientTrustOf(caFiles: readonly string[], pins: readonly string[]): ClientTrust {
+  if (caFiles.length === 0 && pins.length === 0) {
+    throw new ConfigError('no gateway is trusted: give --client-ca FILE or --client-fingerprint SHA256 (one per gateway)');
+  }
+  const cas = caFiles.map((file) => {
+    let pem: string;
+    try {
+      pem = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`--client-ca: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`--client-ca: ${file} holds no PEM certificate`);
+    return pem;
+  });
+  const fingerprints = pins.map((pin) => normaliseFingerprint(pin) ?? fail(`--client-fingerprint: expected 64 hex digits, got "${pin}"`));
+  return { cas, fingerprints };
+}
+
+function fail(message: string): never {
+  throw new ConfigError(message);
+}
+
 export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): DaemonOptions | 'help' {
   const values = readFlags(argv);
   if (values.help) return 'help';
@@ -59,6 +121,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   const ttl = values['token-ttl'] === undefined ? undefined : integer('--token-ttl', values['token-ttl'], 1, 10 * 365 * 86_400);
   const adminPassword = values['admin-password'] ?? nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD);
   if (adminPassword === '') throw new ConfigError('--admin-password: must not be empty');
+  const { masterKey, masterKeyFile } = masterKeyOf(values, env);
   return {
     host: nonEmpty(values.host) ?? '127.0.0.1',
     port: values.port === undefined ? 8443 : integer('--port', values.port, 0, 65_535),
@@ -67,7 +130,20 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
+    ...(masterKey === undefined ? {} : { masterKey }),
+    ...(masterKeyFile === undefined ? {} : { masterKeyFile }),
+    // Last: a bad value of another flag is named first, as a one-line fix.
+    clientTrust: clientTrustOf(values['client-ca'] ?? [], values['client-fingerprint'] ?? []),
   };
+}
+
+function masterKeyOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>) {
+  const masterKey = nonEmpty(env.TE_KEYSERVER_MASTER_KEY);
+  const masterKeyFile = nonEmpty(values['master-key-file']) ?? nonEmpty(env.TE_KEYSERVER_MASTER_KEY_FILE);
+  if (masterKey !== undefined && masterKeyFile !== undefined) {
+    throw new ConfigError('TE_KEYSERVER_MASTER_KEY and --master-key-file (or TE_KEYSERVER_MASTER_KEY_FILE): give one of the two');
+  }
+  return { masterKey, masterKeyFile };
 }
 
 function readFlags(argv: readonly string[]) {

@@ -8,8 +8,10 @@ import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
+import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
+import { clientTrustOptions, guardConnections } from './client-trust.js';
 import { createDaemonHandler, type DaemonLog } from './daemon-handler.js';
 import type { DaemonOptions } from './daemon-options.js';
 
@@ -34,8 +36,10 @@ const random: RandomSource = { bytes: (length) => randomBytes(length) };
  */
 export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLog): Promise<KeyServerDaemon> {
   const identity = await daemonIdentity(options);
+  const master = loadMasterKeys({ dataPath: options.dataPath, key: options.masterKey, file: options.masterKeyFile });
+  if (master.warning !== undefined) log(`keygate keyserver: warning: ${master.warning}`);
   const engine = new KeyServerEngine({
-    store: new SqliteEngineStore(options.dataPath),
+    store: new SqliteEngineStore(options.dataPath, master.keyring),
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
@@ -49,7 +53,10 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
       port: options.port,
       tokenTtlSeconds: options.tokenTtlSeconds,
       adminPassword: options.adminPassword,
+      masterKeyId: master.keyring.current.id,
       seedPrincipals: options.seed?.principals.length ?? 0,
+      clientCas: options.clientTrust.cas.length,
+      clientFingerprints: options.clientTrust.fingerprints,
     },
   });
   let server: Server | undefined;
@@ -57,9 +64,18 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     const generatedPasswords = seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
     engine.sweepExpiredTokens();
     server = createServer(
-      { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', handshakeTimeout: 10_000, requestTimeout: 15_000, headersTimeout: 10_000 },
+      {
+        cert: identity.certPem,
+        key: identity.keyPem,
+        minVersion: 'TLSv1.3',
+        handshakeTimeout: 10_000,
+        requestTimeout: 15_000,
+        headersTimeout: 10_000,
+        ...clientTrustOptions(options.clientTrust),
+      },
       createDaemonHandler(engine, log),
     );
+    guardConnections(server, options.clientTrust, log);
     const address = await listen(server, options.port, options.host);
     const sweeper = setInterval(() => engine.sweepExpiredTokens(), SWEEP_INTERVAL_MS);
     sweeper.unref();

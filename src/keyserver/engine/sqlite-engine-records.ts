@@ -11,6 +11,7 @@ export interface PrincipalRecord {
   roles: string;
   srp_salt: Buffer | null;
   srp_verifier: Buffer | null;
+  verifier_key_id: string | null;
   sender_key: string | null;
   delegates: string | null;
   provisioned_by: string | null;
@@ -21,6 +22,7 @@ export interface KeyRecord {
   ttag: string;
   nid: number;
   material: Buffer;
+  material_key_id: string | null;
   owner: string;
   label: string | null;
   created_at: number;

@@ -89,6 +89,14 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE principals ADD COLUMN provisioned_by TEXT;
   CREATE INDEX tokens_by_acting_for ON tokens (acting_for) WHERE acting_for IS NOT NULL;
   `,
+  // Version 5: secrets at rest. Key material, SRP verifiers and settings are sealed under a master key
+  // (AES-256-GCM); the column beside each names the key. NULL: a plaintext value an earlier version
+  // wrote, sealed by the store when it opens the file.
+  `
+  ALTER TABLE principals ADD COLUMN verifier_key_id TEXT;
+  ALTER TABLE keys ADD COLUMN material_key_id TEXT;
+  ALTER TABLE settings ADD COLUMN value_key_id TEXT;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,12 +7,12 @@ export const STATEMENTS = {
   // An upsert: INSERT OR REPLACE deletes and re-inserts, and an update must never look like the
   // deletion the schema cascades (memberships, tokens, enrolled certificates).
   putPrincipal: `INSERT INTO principals
-    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, sender_key, delegates, provisioned_by, created_at)
-    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @sender_key, @delegates, @provisioned_by, @created_at)
+    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, verifier_key_id, sender_key, delegates, provisioned_by, created_at)
+    VALUES (@name, @principal_id, @kind, @system_id, @display_name, @disabled, @roles, @srp_salt, @srp_verifier, @verifier_key_id, @sender_key, @delegates, @provisioned_by, @created_at)
     ON CONFLICT (name) DO UPDATE SET principal_id = excluded.principal_id, kind = excluded.kind, system_id = excluded.system_id,
     display_name = excluded.display_name, disabled = excluded.disabled, roles = excluded.roles, srp_salt = excluded.srp_salt,
-    srp_verifier = excluded.srp_verifier, sender_key = excluded.sender_key, delegates = excluded.delegates,
-    provisioned_by = excluded.provisioned_by, created_at = excluded.created_at`,
+    srp_verifier = excluded.srp_verifier, verifier_key_id = excluded.verifier_key_id, sender_key = excluded.sender_key,
+    delegates = excluded.delegates, provisioned_by = excluded.provisioned_by, created_at = excluded.created_at`,
   principalsAfter: `SELECT * FROM principals
     WHERE (@after IS NULL OR name > @after) AND (@kind IS NULL OR kind = @kind)
     ORDER BY name LIMIT @limit`,
@@ -28,9 +28,9 @@ export const STATEMENTS = {
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   key: 'SELECT * FROM keys WHERE ttag = ?',
   keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
-  putKey: `INSERT INTO keys (ttag, nid, material, owner, label, created_at, expires_at, expired)
-    VALUES (@ttag, @nid, @material, @owner, @label, @created_at, @expires_at, @expired)
-    ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, owner = excluded.owner,
+  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired)
+    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired)
+    ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id, owner = excluded.owner,
     label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired`,
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
@@ -44,8 +44,9 @@ export const STATEMENTS = {
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = ?',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
-  setting: 'SELECT value FROM settings WHERE name = ?',
-  putSetting: 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  setting: 'SELECT value, value_key_id FROM settings WHERE name = ?',
+  putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES (?, ?, ?)
+    ON CONFLICT (name) DO UPDATE SET value = excluded.value, value_key_id = excluded.value_key_id`,
 } as const;
 
 export type Statements = { readonly [name in keyof typeof STATEMENTS]: Statement };

@@ -14,20 +14,27 @@ import {
   type RoleRecord,
   type TokenRecord,
 } from './sqlite-engine-records.js';
+import { ConfigError } from '../config-error.js';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
+import { keyIdsInUse, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 
 /**
  * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
  * definitions, keys with their ACLs, certificates, token hashes and settings survive a restart.
  * `:memory:` gives a store that lives as long as the process.
- * A new file is created readable by its owner only (it holds key material).
+ * A new file is created readable by its owner only. Key material, SRP verifiers and settings are
+ * sealed under the keyring's master key (sqlite-engine-sealing.ts): a copy of the file alone yields
+ * neither a key nor a verifier. Plaintext an earlier version left is sealed when the file opens.
  */
 export class SqliteEngineStore implements EngineStore {
   readonly #db: Database.Database;
   readonly #sql: Statements;
+  readonly #keyring: MasterKeyring;
 
-  constructor(path: string) {
+  constructor(path: string, keyring: MasterKeyring) {
+    this.#keyring = keyring;
     if (path !== ':memory:' && !existsSync(path)) {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       closeSync(openSync(path, 'a', 0o600));
@@ -35,19 +42,55 @@ export class SqliteEngineStore implements EngineStore {
     this.#db = new Database(path, { timeout: 5_000 });
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('foreign_keys = ON');
-    migrateEngineSchema(this.#db);
+    this.#db.pragma('secure_delete = ON');
+    try {
+      migrateEngineSchema(this.#db);
+      const missing = keyIdsInUse(this.#db).filter((id) => !keyring.has(id));
+      if (missing.length > 0) throw new ConfigError(`${path}: sealed under master key ${missing.join(', ')}, which was not given`);
+      if (sealRows(this.#db, keyring, true) > 0) scrubFile(this.#db);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
     this.#sql = prepare(this.#db);
   }
 
+  /**
+   * Rewraps every sealed value under the keyring's current key (one transaction: until it commits,
+   * the old key still opens every row), then scrubs the file. Answers how many values were rewritten.
+   */
+  rewrap(): number {
+    const count = sealRows(this.#db, this.#keyring, false);
+    scrubFile(this.#db);
+    return count;
+  }
+
+  /** The master key ids the rows are sealed under now. */
+  keyIdsInUse(): string[] {
+    return keyIdsInUse(this.#db);
+  }
+
+  #open(keyId: string | null, value: Buffer, table: 'principals' | 'keys' | 'settings', row: string): Buffer {
+    return keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
+  }
+
+  #principal(record: PrincipalRecord | undefined): PrincipalRow | undefined {
+    if (record?.srp_verifier) {
+      record.srp_verifier = this.#open(record.verifier_key_id, record.srp_verifier, 'principals', record.principal_id);
+    }
+    return principalOf(record);
+  }
+
   principalByName(name: string): PrincipalRow | undefined {
-    return principalOf(this.#sql.principalByName.get(name) as PrincipalRecord | undefined);
+    return this.#principal(this.#sql.principalByName.get(name) as PrincipalRecord | undefined);
   }
 
   principalById(principalId: string): PrincipalRow | undefined {
-    return principalOf(this.#sql.principalById.get(principalId) as PrincipalRecord | undefined);
+    return this.#principal(this.#sql.principalById.get(principalId) as PrincipalRecord | undefined);
   }
 
   putPrincipal(row: PrincipalRow): void {
+    const verifier = row.srp === undefined ? undefined : this.#keyring.seal(row.srp.verifier, sealContext('principals', row.principalId));
     this.#sql.putPrincipal.run({
       name: row.name,
       principal_id: row.principalId,
@@ -57,7 +100,8 @@ export class SqliteEngineStore implements EngineStore {
       disabled: row.disabled ? 1 : 0,
       roles: JSON.stringify(row.roles),
       srp_salt: row.srp?.salt ?? null,
-      srp_verifier: row.srp?.verifier ?? null,
+      srp_verifier: verifier?.sealed ?? null,
+      verifier_key_id: verifier?.keyId ?? null,
       sender_key: row.senderKey === undefined ? null : JSON.stringify(row.senderKey),
       delegates: row.delegates === undefined ? null : JSON.stringify(row.delegates),
       provisioned_by: row.provisionedBy ?? null,
@@ -71,7 +115,7 @@ export class SqliteEngineStore implements EngineStore {
 
   principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
     const records = this.#sql.principalsAfter.all({ after: after ?? null, kind: kind ?? null, limit }) as PrincipalRecord[];
-    return records.map((record) => principalOf(record)!);
+    return records.map((record) => this.#principal(record)!);
   }
 
   /** The row goes, and with it (schema trigger) its memberships, tokens and enrolled certificates. */
@@ -121,7 +165,7 @@ export class SqliteEngineStore implements EngineStore {
     return {
       ttag: record.ttag,
       nid: record.nid,
-      material: record.material,
+      material: this.#open(record.material_key_id, record.material, 'keys', record.ttag),
       owner: record.owner,
       acl,
       createdAt: record.created_at,
@@ -133,11 +177,13 @@ export class SqliteEngineStore implements EngineStore {
 
   /** Writes the key and replaces its whole ACL in one transaction, keeping the entries' order. */
   putKey(row: KeyRow): void {
+    const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
     this.#db.transaction(() => {
       this.#sql.putKey.run({
         ttag: row.ttag,
         nid: row.nid,
-        material: row.material,
+        material: material.sealed,
+        material_key_id: material.keyId,
         owner: row.owner,
         label: row.label ?? null,
         created_at: row.createdAt,
@@ -209,11 +255,14 @@ export class SqliteEngineStore implements EngineStore {
   }
 
   setting(name: string): string | undefined {
-    return (this.#sql.setting.get(name) as { value: string } | undefined)?.value;
+    const record = this.#sql.setting.get(name) as { value: string; value_key_id: string | null } | undefined;
+    if (record === undefined || record.value_key_id === null) return record?.value;
+    return this.#open(record.value_key_id, Buffer.from(record.value, 'base64'), 'settings', name).toString('utf8');
   }
 
   putSetting(name: string, value: string): void {
-    this.#sql.putSetting.run(name, value);
+    const { keyId, sealed } = this.#keyring.seal(Buffer.from(value, 'utf8'), sealContext('settings', name));
+    this.#sql.putSetting.run(name, sealed.toString('base64'), keyId);
   }
 
   close(): void {

@@ -16,6 +16,8 @@ export interface IdentityOptions {
   readonly hosts?: readonly string[];
   readonly days?: number;
   readonly now?: Date;
+  /** `server` (default): a key server's TLS identity; `client`: a gateway's certificate for mutual TLS. */
+  readonly usage?: 'server' | 'client';
 }
 
 const ECDSA = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -41,7 +43,7 @@ export async function createIdentityCertificate(options: IdentityOptions = {}): 
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.ExtendedKeyUsageExtension([options.usage === 'client' ? x509.ExtendedKeyUsage.clientAuth : x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(hosts.map((host) => ({ type: IP_ADDRESS.test(host) ? ('ip' as const) : ('dns' as const), value: host }))),
     ],
   });

@@ -1,0 +1,65 @@
+import type { Database } from 'better-sqlite3';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
+
+/**
+ * The sealed columns of the engine's SQLite file: each holds AES-256-GCM under a master key whose id
+ * sits in the column beside it, with the row's identity as additional data (a value moved to another
+ * row does not open).
+ */
+const SEALED = [
+  { table: 'principals', column: 'srp_verifier', keyId: 'verifier_key_id', row: 'principal_id', text: false },
+  { table: 'keys', column: 'material', keyId: 'material_key_id', row: 'ttag', text: false },
+  { table: 'settings', column: 'value', keyId: 'value_key_id', row: 'name', text: true },
+] as const;
+
+type Sealed = (typeof SEALED)[number];
+
+export function sealContext(table: Sealed['table'], row: string): string {
+  return `keygate ${table} ${row}`;
+}
+
+/** Every master key id the file's rows are sealed under. */
+export function keyIdsInUse(db: Database): string[] {
+  const union = SEALED.map(({ table, keyId }) => `SELECT ${keyId} AS id FROM ${table} WHERE ${keyId} IS NOT NULL`).join(' UNION ');
+  return (db.prepare(union).all() as { id: string }[]).map((row) => row.id);
+}
+
+/**
+ * Seals every value not yet under the keyring's current key: plaintext an earlier version left
+ * (`onlyPlaintext`), or, for a rotation, every value under an older key. One transaction; answers
+ * how many values were rewritten.
+ */
+export function sealRows(db: Database, keyring: MasterKeyring, onlyPlaintext: boolean): number {
+  let count = 0;
+  db.transaction(() => {
+    for (const spec of SEALED) count += sealColumn(db, keyring, spec, onlyPlaintext);
+  })();
+  return count;
+}
+
+function sealColumn(db: Database, keyring: MasterKeyring, spec: Sealed, onlyPlaintext: boolean): number {
+  const { table, column, keyId, row, text } = spec;
+  const which = onlyPlaintext ? `${keyId} IS NULL` : `(${keyId} IS NULL OR ${keyId} <> @current)`;
+  const rows = db
+    .prepare(`SELECT ${row} AS row, ${column} AS value, ${keyId} AS keyId FROM ${table} WHERE ${column} IS NOT NULL AND ${which}`)
+    .all({ current: keyring.current.id }) as { row: string; value: Buffer | string; keyId: string | null }[];
+  const update = db.prepare(`UPDATE ${table} SET ${column} = ?, ${keyId} = ? WHERE ${row} = ?`);
+  for (const entry of rows) {
+    const context = sealContext(table, entry.row);
+    const stored = typeof entry.value === 'string' ? Buffer.from(entry.value, entry.keyId === null ? 'utf8' : 'base64') : entry.value;
+    const plaintext = entry.keyId === null ? stored : keyring.open(entry.keyId, stored, context);
+    const { keyId: id, sealed } = keyring.seal(plaintext, context);
+    update.run(text ? sealed.toString('base64') : sealed, id, entry.row);
+  }
+  return rows.length;
+}
+
+/**
+ * After plaintext or an old key's values were rewritten: no earlier page image may keep them.
+ * VACUUM rebuilds the file (with secure_delete, freed pages are zeroed), and the WAL is emptied.
+ */
+export function scrubFile(db: Database): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
