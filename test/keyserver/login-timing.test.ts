@@ -51,3 +51,40 @@ test('an unknown name gets the same decoy salt every time, and a different one f
   t.is(first.salt.length, 16);
   t.is(first.B.length, SRP_GROUP_2048.byteLength);
 });
+
+test('the in-process password check reads the principal once and refuses a wrong password or an unknown name alike', (t) => {
+  const { engine, store } = engineWithAlice();
+  let lookups = 0;
+  const read = store.principalByName.bind(store);
+  store.principalByName = (name: string) => {
+    lookups += 1;
+    return read(name);
+  };
+  const ok = engine.login.verifyPassword('alice', 'alice-password');
+  t.is(lookups, 1);
+  t.is(ok.identity.user, 'alice');
+  t.true(ok.token.length > 0);
+  const wrong = t.throws(() => engine.login.verifyPassword('alice', 'nope'));
+  const unknown = t.throws(() => engine.login.verifyPassword('nobody', 'alice-password'));
+  t.is((wrong as { code?: string }).code, 'WRONG_CREDENTIAL');
+  t.is((unknown as { code?: string }).code, 'WRONG_CREDENTIAL');
+  t.is(wrong?.message, unknown?.message);
+});
+
+test('the in-process password check costs the same for an unknown name as for a known one', (t) => {
+  const { engine } = engineWithAlice();
+  const sample = (user: string) => {
+    const started = process.hrtime.bigint();
+    t.throws(() => engine.login.verifyPassword(user, 'wrong-password'));
+    return Number(process.hrtime.bigint() - started);
+  };
+  for (let i = 0; i < 20; i++) sample(i % 2 ? 'alice' : `warm-${i}`);
+  const known: number[] = [];
+  const unknown: number[] = [];
+  for (let i = 0; i < 150; i++) {
+    known.push(sample('alice'));
+    unknown.push(sample(`nobody-${i}`));
+  }
+  const ratio = median(unknown) / median(known);
+  t.true(ratio > 0.67 && ratio < 1.5, `unknown/known median ratio ${ratio.toFixed(2)}`);
+});

@@ -1,9 +1,7 @@
-import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
-import { srpLogin } from './srp-login.js';
 
 /**
  * The key-server engine in the gateway's own process: the embedded default. Calls go straight to the
@@ -12,25 +10,19 @@ import { srpLogin } from './srp-login.js';
 export class EmbeddedKeyServer implements KeyServer {
   readonly #engine: KeyServerEngine;
   readonly #fingerprint: string;
-  readonly #random: RandomSource;
 
-  constructor(engine: KeyServerEngine, fingerprint: string, random: RandomSource) {
+  constructor(engine: KeyServerEngine, fingerprint: string) {
     this.#engine = engine;
     this.#fingerprint = fingerprint;
-    this.#random = random;
   }
 
-  login(user: string, password: Secret): Promise<KeyServerLogin> {
-    const engine = this.#engine;
-    return srpLogin(
-      {
-        begin: async (name, A) => guard(() => engine.login.begin(name, A)),
-        finish: async (handle, M1) => guard(() => engine.login.finish(handle, M1)),
-      },
-      user,
-      password,
-      this.#random,
-    );
+  /**
+   * The engine runs in this process, so the password never leaves the gateway either way: it checks
+   * the password against the verifier directly instead of running both halves of SRP-6a here.
+   */
+  async login(user: string, password: Secret): Promise<KeyServerLogin> {
+    const result = guard(() => this.#engine.login.verifyPassword(user, password.reveal()));
+    return { token: new Secret(result.token), identity: result.identity, expiresAt: result.expiresAt };
   }
 
   async certificateChallenge(certificatePem: string) {

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Identity } from '../../wire/identity.js';
 import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
-import { toBigInt, toBytes } from '../../wire/srp/srp-math.js';
+import { modPow, privateValue, toBigInt, toBytes } from '../../wire/srp/srp-math.js';
 import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
 import type { EngineContext } from './engine-context.js';
@@ -64,6 +64,26 @@ export class LoginOperations {
     if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
     const { token, expiresAt } = issueToken(ctx, row);
     return { M2, token, identity: identityOf(row), expiresAt };
+  }
+
+  /**
+   * In-process password check for the embedded key server, where gateway and key server share one
+   * process and the password never leaves it: v' = g^x compared with the kept verifier in constant
+   * time. One principal lookup and one exponentiation (an SRP exchange between two halves of one
+   * process needs six); an unknown name is checked against its decoy, so both paths cost the same.
+   */
+  verifyPassword(user: string, password: string): { token: string; identity: Identity; expiresAt: number | undefined } {
+    const ctx = this.#ctx;
+    const row = ctx.store.principalByName(user);
+    const real = row?.srp !== undefined && row.kind !== 'group';
+    const { salt, verifier } = real ? row.srp! : this.#decoy(user);
+    const { N, g, byteLength } = SRP_GROUP_2048;
+    const candidate = toBytes(modPow(g, privateValue(salt, user, password), N), byteLength);
+    const matches = verifier.length === candidate.length && timingSafeEqual(verifier, candidate);
+    if (!matches || !real) throw new WrongCredentialError('WRONG_CREDENTIAL');
+    if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
+    const { token, expiresAt } = issueToken(ctx, row);
+    return { token, identity: identityOf(row), expiresAt };
   }
 
   /** Forgets every login in progress (the engine closes). */
