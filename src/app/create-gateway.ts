@@ -42,7 +42,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const { logger, keyServer } = adapters;
   const services = resolveServices(buildContainer(config, adapters));
 
-  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin });
+  const app = createKoaApp(services, { logger, corsOrigins: config.corsOrigins, publicOrigin: config.publicOrigin, trustedProxies: config.trustedProxies });
   const listeners: HttpListener[] = [];
 
   return {
@@ -63,6 +63,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       if (total > 0) logger.warn('requests still running at the end of the drain were cut', { requests: total, drainMs });
       await adapters.sessionStore.close();
       await adapters.replayCache.close();
+      await adapters.throttleStore.close();
       await adapters.auditLog.close();
       await keyServer.close();
     },

@@ -12,6 +12,7 @@ import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { Caller } from './session-context.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { withConnection } from './with-connection.js';
 
 export interface SessionUseCasesDeps {
@@ -22,6 +23,8 @@ export interface SessionUseCasesDeps {
   readonly logger: Logger;
   /** Lifetime of a gateway session in ms (the key-server token may expire earlier). */
   readonly sessionTtlMs: number;
+  /** Failed-login throttling and the per-address request rate (issue 13 §1). */
+  readonly throttle: LoginThrottle;
 }
 
 /** A minted session: the id goes to the client exactly once, here. */
@@ -42,20 +45,23 @@ export class SessionUseCases {
    * Password login through the key server (SRP-6a). The password is dropped when this returns; the
    * token is stored server-side under a fresh opaque session id.
    */
-  async loginWithPassword(user: string, password: Secret): Promise<MintedSession> {
-    const { keyServer } = this.#deps;
-    let login: KeyServerLogin;
-    try {
-      login = await keyServer.login(user, password);
-    } catch (error) {
-      if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
-      throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
-    }
+  async loginWithPassword(user: string, password: Secret, clientAddress: string): Promise<MintedSession> {
+    const { keyServer, throttle } = this.#deps;
+    await throttle.countRequest(clientAddress);
+    const login = await throttle.guardPassword(user, clientAddress, async (): Promise<KeyServerLogin> => {
+      try {
+        return await keyServer.login(user, password);
+      } catch (error) {
+        if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
+        throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
+      }
+    });
     return this.#mint({ identity: login.identity, token: login.token, kind: 'password' });
   }
 
   /** First leg of a certificate login (api-surface.md operation 2). */
-  certificateChallenge(certificatePem: string) {
+  async certificateChallenge(certificatePem: string, clientAddress: string) {
+    await this.#deps.throttle.countRequest(clientAddress);
     return this.#deps.keyServer.certificateChallenge(certificatePem);
   }
 
@@ -63,8 +69,15 @@ export class SessionUseCases {
    * Second leg (operation 3): the key server checks the signature, the chain and the enrollment. The
    * session is bound when the principal has a registered sender key.
    */
-  async loginWithCertificate(challengeId: string, signature: Buffer): Promise<MintedSession> {
-    const login = await this.#deps.keyServer.certificateLogin(challengeId, signature);
+  async loginWithCertificate(challengeId: string, signature: Buffer, clientAddress: string): Promise<MintedSession> {
+    const { throttle } = this.#deps;
+    await throttle.countRequest(clientAddress);
+    await throttle.assertAllowed(undefined, clientAddress);
+    const login = await this.#deps.keyServer.certificateLogin(challengeId, signature).catch(async (error: unknown) => {
+      // A refused signature counts against the address (there is no name to count against).
+      if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') await throttle.recordFailedPassword(undefined, clientAddress);
+      throw error;
+    });
     return this.#mint({ identity: login.identity, token: login.token, kind: 'certificate', ...(login.jkt ? { jkt: login.jkt } : {}) });
   }
 

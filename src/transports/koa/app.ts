@@ -4,6 +4,7 @@ import type { GatewayServices } from '../../use-cases/index.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
+import { clientAddress } from './client-address.js';
 import { cors } from './cors.js';
 import { auditRequests } from './audit.middleware.js';
 import { errorHandler } from './error-handler.js';
@@ -18,6 +19,8 @@ export interface KoaAppOptions {
   readonly corsOrigins?: readonly string[];
   /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
   readonly publicOrigin?: string | undefined;
+  /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
+  readonly trustedProxies?: readonly string[];
 }
 
 /**
@@ -28,6 +31,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(requestContext(options.publicOrigin));
+  app.use(clientAddress(options.trustedProxies ?? []));
   app.use(cors(options.corsOrigins ?? [], options.logger));
   // Two error handlers around the audit step: the inner one shapes the route's failure before it is
   // recorded; the outer one shapes the audit step's own refusal (a sensitive success left unrecorded).

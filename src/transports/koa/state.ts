@@ -5,6 +5,8 @@ import type { Caller } from '../../use-cases/session-context.js';
 /** The request-scoped namespace, typed once (`ctx.state`). */
 export interface GatewayState {
   requestId: string;
+  /** The client's address: the socket peer, or X-Forwarded-For behind a trusted proxy (client-address.ts). */
+  clientAddress: string;
   /** The URL a proof's `htu` must name: the public origin (or scheme and Host) and the path. */
   htu: string;
   /** The exact request body bytes as received (empty when there was none). */

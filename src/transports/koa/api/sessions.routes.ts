@@ -40,7 +40,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.passwordLogin,
       success: { status: 201 },
       async handle(ctx, { body }) {
-        const minted = await sessions.loginWithPassword(body.user, new Secret(body.password));
+        const minted = await sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientAddress);
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -54,7 +54,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.challenge,
       success: { status: 201 },
       async handle(ctx, { body }) {
-        const issued = await sessions.certificateChallenge(body.certificate);
+        const issued = await sessions.certificateChallenge(body.certificate, ctx.state.clientAddress);
         ctx.status = 201;
         ctx.body = { challengeId: issued.challengeId, challenge: issued.challenge, expiresAt: new Date(issued.expiresAt).toISOString() };
       },
@@ -68,7 +68,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.certificateLogin,
       success: { status: 201 },
       async handle(ctx, { body }) {
-        const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'));
+        const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'), ctx.state.clientAddress);
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
