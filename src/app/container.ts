@@ -49,6 +49,7 @@ const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: Resolu
       logger: resolve(ctx, LOGGER),
       sessionTtlMs: resolve(ctx, CONFIG).sessionTtlSeconds * 1000,
       throttle: resolve(ctx, SERVICE_TOKENS.loginThrottle),
+      maxSessionsPerPrincipal: resolve(ctx, CONFIG).maxSessionsPerPrincipal,
     }),
   loginThrottle: (ctx) => {
     const config = resolve(ctx, CONFIG);

@@ -41,7 +41,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
     },
   });
   const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
-  const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem));
+  const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now());
   return { keyServer, generatedPasswords };
 }
 

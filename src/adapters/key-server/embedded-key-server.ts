@@ -3,6 +3,9 @@ import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
 
+/** How often expired key-server tokens are swept (the daemon's interval). */
+export const TOKEN_SWEEP_INTERVAL_MS = 10 * 60_000;
+
 /**
  * The key-server engine in the gateway's own process: the embedded default. Calls go straight to the
  * engine, which decides authorization exactly as the daemon does.
@@ -10,10 +13,26 @@ import { EmbeddedConnection, guard } from './embedded-connection.js';
 export class EmbeddedKeyServer implements KeyServer {
   readonly #engine: KeyServerEngine;
   readonly #fingerprint: string;
+  readonly #now: () => number;
+  #lastSweep: number;
 
-  constructor(engine: KeyServerEngine, fingerprint: string) {
+  constructor(engine: KeyServerEngine, fingerprint: string, now: () => number = Date.now) {
     this.#engine = engine;
     this.#fingerprint = fingerprint;
+    this.#now = now;
+    engine.sweepExpiredTokens();
+    this.#lastSweep = now();
+  }
+
+  /**
+   * Expired tokens are swept as the daemon sweeps them (issue 13 §3), at most once per interval of
+   * the gateway's clock, on the way to issuing a new token: tokens only accumulate through logins.
+   */
+  #sweepWhenDue(): void {
+    const now = this.#now();
+    if (now - this.#lastSweep < TOKEN_SWEEP_INTERVAL_MS) return;
+    this.#lastSweep = now;
+    this.#engine.sweepExpiredTokens();
   }
 
   /**
@@ -21,6 +40,7 @@ export class EmbeddedKeyServer implements KeyServer {
    * the password against the verifier directly instead of running both halves of SRP-6a here.
    */
   async login(user: string, password: Secret): Promise<KeyServerLogin> {
+    this.#sweepWhenDue();
     const result = guard(() => this.#engine.login.verifyPassword(user, password.reveal()));
     return { token: new Secret(result.token), identity: result.identity, expiresAt: result.expiresAt };
   }
@@ -30,6 +50,7 @@ export class EmbeddedKeyServer implements KeyServer {
   }
 
   async certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
+    this.#sweepWhenDue();
     const minted = guard(() => this.#engine.identity.certificateLogin(challengeId, signature));
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, jkt: minted.jkt };
   }
