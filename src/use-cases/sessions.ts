@@ -14,6 +14,7 @@ import type { SessionStore } from '../ports/session-store.port.js';
 import type { Caller } from './session-context.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { TokenRevoker } from './token-revoker.js';
+import { PendingLogins } from './pending-logins.js';
 import { SessionLimitError } from '../domain/throttle/throttle.errors.js';
 import { withConnection } from './with-connection.js';
 
@@ -41,10 +42,12 @@ export interface MintedSession {
 export class SessionUseCases {
   readonly #deps: SessionUseCasesDeps;
   readonly #revoker: TokenRevoker;
+  readonly #pending: PendingLogins;
 
   constructor(deps: SessionUseCasesDeps) {
     this.#deps = deps;
     this.#revoker = new TokenRevoker(deps.keyServer, deps.logger);
+    this.#pending = new PendingLogins(deps.clock);
   }
 
   /**
@@ -55,21 +58,23 @@ export class SessionUseCases {
     const { keyServer, throttle } = this.#deps;
     await throttle.countRequest(clientAddress);
     await this.#revoker.retryPending();
-    const login = await throttle.guardPassword(user, clientAddress, async (): Promise<KeyServerLogin> => {
-      try {
-        return await keyServer.login(user, password);
-      } catch (error) {
-        if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
-        throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
-      }
-    });
+    const login = await throttle.guardPassword(user, clientAddress, () =>
+      this.#pending.login(clientAddress, async (): Promise<KeyServerLogin> => {
+        try {
+          return await keyServer.login(user, password);
+        } catch (error) {
+          if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
+          throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
+        }
+      }),
+    );
     return this.#mint({ identity: login.identity, token: login.token, kind: 'password' });
   }
 
   /** First leg of a certificate login (api-surface.md operation 2). */
   async certificateChallenge(certificatePem: string, clientAddress: string) {
     await this.#deps.throttle.countRequest(clientAddress);
-    return this.#deps.keyServer.certificateChallenge(certificatePem);
+    return this.#pending.challenge(clientAddress, () => this.#deps.keyServer.certificateChallenge(certificatePem));
   }
 
   /**
@@ -80,6 +85,7 @@ export class SessionUseCases {
     const { throttle } = this.#deps;
     await throttle.countRequest(clientAddress);
     await throttle.assertAllowed(undefined, clientAddress);
+    this.#pending.answered(clientAddress, challengeId);
     const login = await this.#deps.keyServer.certificateLogin(challengeId, signature).catch(async (error: unknown) => {
       // A refused signature counts against the address (there is no name to count against).
       if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') await throttle.recordFailedPassword(undefined, clientAddress);
