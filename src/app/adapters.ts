@@ -9,6 +9,8 @@ import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.
 import { RedisReplayCache } from '../adapters/replay-cache/redis-replay-cache.js';
 import { MemorySessionStore } from '../adapters/session-store/memory-session-store.js';
 import { RedisSessionStore } from '../adapters/session-store/redis-session-store.js';
+import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.js';
+import { RedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
 import { sealingKeyring } from '../domain/session/seal-token.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -21,6 +23,7 @@ import type { AuditChain } from '../domain/audit/audit-chain.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
 import { REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
+import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import { gatewayClientIdentity } from './gateway-client-identity.js';
 import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
@@ -33,6 +36,8 @@ export interface GatewayAdapters {
   readonly keyServer: KeyServer;
   readonly sessionStore: SessionStore;
   readonly replayCache: ReplayCache;
+  /** Failed-login and request-rate counters (Redis: shared by every gateway). */
+  readonly throttleStore: ThrottleStore;
   /** An opened audit store (the configured one is opened when the caller gives none). */
   readonly auditLog: AuditLog;
 }
@@ -67,8 +72,8 @@ export async function openAdapters(
         await auditLog.close();
         throw error;
       });
-  const { sessionStore, replayCache } = await openSessionState(config, { clock, random, logger }, overrides);
-  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, auditVerifyKeys };
+  const { sessionStore, replayCache, throttleStore } = await openSessionState(config, { clock, random, logger }, overrides);
+  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, throttleStore, auditVerifyKeys };
 }
 
 /** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
@@ -96,22 +101,25 @@ async function openSessionState(
   config: GatewayConfig,
   deps: { clock: Clock; random: Random; logger: Logger },
   supplied: GatewayOverrides,
-): Promise<{ sessionStore: SessionStore; replayCache: ReplayCache }> {
+): Promise<{ sessionStore: SessionStore; replayCache: ReplayCache; throttleStore: ThrottleStore }> {
   const settings = config.sessionStore;
   const bounds = replayBounds(config);
   if (settings.kind !== 'redis') {
     return {
       sessionStore: supplied.sessionStore ?? new MemorySessionStore(deps.clock),
       replayCache: supplied.replayCache ?? new MemoryReplayCache(deps.clock, bounds),
+      throttleStore: supplied.throttleStore ?? new MemoryThrottleStore(),
     };
   }
   const common = { url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, clock: deps.clock, logger: deps.logger };
   const keyring = sealingKeyring(settings.sessionKeys.map((key) => Buffer.from(key, 'base64')));
-  const [sessionStore, replayCache] = await Promise.all([
+  const [sessionStore, replayCache, throttleStore] = await Promise.all([
     supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
     supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds }),
+    supplied.throttleStore ??
+      RedisThrottleStore.connect({ url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, logger: deps.logger }),
   ]);
-  return { sessionStore, replayCache };
+  return { sessionStore, replayCache, throttleStore };
 }
 
 /**

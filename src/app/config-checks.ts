@@ -1,5 +1,6 @@
 /** Value checks the configuration schema refines with (config.ts). */
 import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 
 /** `https://host[:port]` and nothing more: the daemon's paths are the protocol's own. */
 export function isHttpsOrigin(value: string): boolean {
@@ -36,4 +37,14 @@ export function isCertificatePem(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An IPv4 or IPv6 address, optionally with a prefix length (`10.0.0.0/8`, `fd00::/8`). */
+export function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, extra] = value.trim().split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import { isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
+import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
 import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
 import { principalSeedSchema } from '../keyserver/seed-file.js';
 
@@ -35,6 +35,11 @@ export const CONFIG_DEFAULTS = {
     maxConnections: 1_000,
     connectionsCheckingIntervalMs: 1_000,
   },
+  throttleNameFailures: 5,
+  throttleAddressFailures: 50,
+  /** 15 minutes. */
+  throttleWindowSeconds: 900,
+  maxSessionsPerPrincipal: 1000,
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
 } as const;
@@ -266,6 +271,20 @@ export const gatewayConfigSchema = z.strictObject({
     keepAliveTimeoutMs: CONFIG_DEFAULTS.http.keepAliveTimeoutMs,
     maxConnections: CONFIG_DEFAULTS.http.maxConnections,
   }),
+  /** Failed logins per user name, then per client address, before the waits begin (api-surface.md "Passwords and throttling"). */
+  throttleNameFailures: integerIn(1, 1_000_000).default(CONFIG_DEFAULTS.throttleNameFailures),
+  throttleAddressFailures: integerIn(1, 1_000_000).default(CONFIG_DEFAULTS.throttleAddressFailures),
+  /** Failures idle this long are forgotten; also the longest wait. */
+  throttleWindowSeconds: integerIn(30, 86_400).default(CONFIG_DEFAULTS.throttleWindowSeconds),
+  /** Requests per second per client address on password and certificate login; absent: off. */
+  rateLimit: integerIn(1, 1_000_000).optional(),
+  /** Peers whose X-Forwarded-For names the client (IPs or CIDRs); empty: the socket's address only. */
+  trustedProxies: z
+    .array(z.string())
+    .default([])
+    .refine((entries) => entries.every(isAddressOrCidr), 'expected IP addresses or CIDR blocks (10.0.0.0/8, ::1)'),
+  /** Live sessions one principal may hold; at the cap a new login is 429 SESSION_LIMIT. */
+  maxSessionsPerPrincipal: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.maxSessionsPerPrincipal),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),

@@ -7,6 +7,7 @@ import { LOGGER } from '../ports/logger.port.js';
 import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
+import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
 import type { Token } from '../ports/token.js';
 import {
   AclUseCases,
@@ -17,6 +18,7 @@ import {
   GroupUseCases,
   HealthUseCases,
   KeyUseCases,
+  LoginThrottle,
   PolicyUseCases,
   PrincipalUseCases,
   ProofChecker,
@@ -62,7 +64,20 @@ const serviceFactories = (
       random: resolve(ctx, RANDOM),
       logger: resolve(ctx, LOGGER),
       sessionTtlMs: resolve(ctx, CONFIG).sessionTtlSeconds * 1000,
+      throttle: resolve(ctx, SERVICE_TOKENS.loginThrottle),
+      maxSessionsPerPrincipal: resolve(ctx, CONFIG).maxSessionsPerPrincipal,
     }),
+  loginThrottle: (ctx) => {
+    const config = resolve(ctx, CONFIG);
+    return new LoginThrottle({
+      store: resolve(ctx, THROTTLE_STORE),
+      clock: resolve(ctx, CLOCK),
+      nameFailures: config.throttleNameFailures,
+      addressFailures: config.throttleAddressFailures,
+      windowMs: config.throttleWindowSeconds * 1000,
+      ratePerSecond: config.rateLimit,
+    });
+  },
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),

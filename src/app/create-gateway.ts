@@ -47,6 +47,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     corsOrigins: config.corsOrigins,
     publicOrigin: config.publicUrl ?? config.publicOrigin,
     gatewayVersion: GATEWAY_VERSION,
+    trustedProxies: config.trustedProxies,
   });
   const listeners: HttpListener[] = [];
 
@@ -70,6 +71,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       services.health.close();
       await adapters.sessionStore.close();
       await adapters.replayCache.close();
+      await adapters.throttleStore.close();
       await adapters.auditLog.close();
       await keyServer.close();
     },

@@ -57,7 +57,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
   try {
     const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
     engine.sweepExpiredTokens();
-    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), random);
+    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now());
     return { keyServer, generatedPasswords };
   } catch (error) {
     engine.close();

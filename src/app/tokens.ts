@@ -5,6 +5,7 @@ import { LOGGER } from '../ports/logger.port.js';
 import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
+import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
 import { token, type Token } from '../ports/token.js';
 import type {
   AclUseCases,
@@ -16,6 +17,7 @@ import type {
   GroupUseCases,
   HealthUseCases,
   KeyUseCases,
+  LoginThrottle,
   PolicyUseCases,
   PrincipalUseCases,
   ProofChecker,
@@ -42,12 +44,14 @@ export const ADAPTER_TOKENS = {
   keyServer: KEY_SERVER,
   sessionStore: SESSION_STORE,
   replayCache: REPLAY_CACHE,
+  throttleStore: THROTTLE_STORE,
   auditLog: AUDIT_LOG,
 } as const satisfies { readonly [K in keyof GatewayAdapters]-?: Token<GatewayAdapters[K]> };
 
 /** The use cases: the services object the transports receive has exactly these fields. */
 export const SERVICE_TOKENS = {
   sessions: token<SessionUseCases>('SessionUseCases'),
+  loginThrottle: token<LoginThrottle>('LoginThrottle'),
   keys: token<KeyUseCases>('KeyUseCases'),
   acl: token<AclUseCases>('AclUseCases'),
   crypto: token<CryptoUseCases>('CryptoUseCases'),

@@ -5,6 +5,7 @@ import type { CryptoUseCases } from './crypto.js';
 import type { GroupUseCases } from './groups.js';
 import type { HealthUseCases } from './health.js';
 import type { KeyUseCases } from './keys.js';
+import type { LoginThrottle } from './login-throttle.js';
 import type { PolicyUseCases } from './policy.js';
 import type { PrincipalUseCases } from './principals.js';
 import type { ProofChecker } from './proof-check.js';
@@ -16,6 +17,8 @@ import type { TrustUseCases } from './trust.js';
 /** What the composition root hands the transports: use cases only, never the container. */
 export interface GatewayServices {
   readonly sessions: SessionUseCases;
+  /** Failed-login throttling; the own-password change reports a wrong current password through it. */
+  readonly loginThrottle: LoginThrottle;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
   readonly crypto: CryptoUseCases;
@@ -47,6 +50,7 @@ export { TrustUseCases } from './trust.js';
 export { NotSavedError, NotVerifiedError } from './read-back.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
+export { LoginThrottle } from './login-throttle.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
 export { ProofChecker, type PresentedRequest } from './proof-check.js';
 export type { Caller } from './session-context.js';

@@ -1,6 +1,6 @@
 import type { Right } from '../wire/acl.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
-import { KeygateError, isKeygateError } from '../domain/errors/index.js';
+import { isKeygateError } from '../domain/errors/index.js';
 import { parseSenderKey } from '../domain/session/sender-key.js';
 import type { Secret } from '../domain/secret/secret.js';
 import type { SessionRecord } from '../domain/session/session.js';
@@ -12,6 +12,10 @@ import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { Caller } from './session-context.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { TokenRevoker } from './token-revoker.js';
+import { PendingLogins } from './pending-logins.js';
+import { SessionLimitError } from '../domain/throttle/throttle.errors.js';
 import { withConnection } from './with-connection.js';
 
 export interface SessionUseCasesDeps {
@@ -22,6 +26,10 @@ export interface SessionUseCasesDeps {
   readonly logger: Logger;
   /** Lifetime of a gateway session in ms (the key-server token may expire earlier). */
   readonly sessionTtlMs: number;
+  /** Failed-login throttling and the per-address request rate (issue 13 §1). */
+  readonly throttle: LoginThrottle;
+  /** Live sessions one principal may hold (TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL). */
+  readonly maxSessionsPerPrincipal: number;
 }
 
 /** A minted session: the id goes to the client exactly once, here. */
@@ -33,38 +41,56 @@ export interface MintedSession {
 /** Sign-in, sign-out and session lookup (seed 000 §3 "Session transitions"). */
 export class SessionUseCases {
   readonly #deps: SessionUseCasesDeps;
+  readonly #revoker: TokenRevoker;
+  readonly #pending: PendingLogins;
 
   constructor(deps: SessionUseCasesDeps) {
     this.#deps = deps;
+    this.#revoker = new TokenRevoker(deps.keyServer, deps.logger);
+    this.#pending = new PendingLogins(deps.clock);
   }
 
   /**
    * Password login through the key server (SRP-6a). The password is dropped when this returns; the
    * token is stored server-side under a fresh opaque session id.
    */
-  async loginWithPassword(user: string, password: Secret): Promise<MintedSession> {
-    const { keyServer } = this.#deps;
-    let login: KeyServerLogin;
-    try {
-      login = await keyServer.login(user, password);
-    } catch (error) {
-      if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
-      throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
-    }
+  async loginWithPassword(user: string, password: Secret, clientAddress: string): Promise<MintedSession> {
+    const { keyServer, throttle } = this.#deps;
+    await throttle.countRequest(clientAddress);
+    await this.#revoker.retryPending();
+    const login = await throttle.guardPassword(user, clientAddress, () =>
+      this.#pending.login(clientAddress, async (): Promise<KeyServerLogin> => {
+        try {
+          return await keyServer.login(user, password);
+        } catch (error) {
+          if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
+          throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
+        }
+      }),
+    );
     return this.#mint({ identity: login.identity, token: login.token, kind: 'password' });
   }
 
   /** First leg of a certificate login (api-surface.md operation 2). */
-  certificateChallenge(certificatePem: string) {
-    return this.#deps.keyServer.certificateChallenge(certificatePem);
+  async certificateChallenge(certificatePem: string, clientAddress: string) {
+    await this.#deps.throttle.countRequest(clientAddress);
+    return this.#pending.challenge(clientAddress, () => this.#deps.keyServer.certificateChallenge(certificatePem));
   }
 
   /**
    * Second leg (operation 3): the key server checks the signature, the chain and the enrollment. The
    * session is bound when the principal has a registered sender key.
    */
-  async loginWithCertificate(challengeId: string, signature: Buffer): Promise<MintedSession> {
-    const login = await this.#deps.keyServer.certificateLogin(challengeId, signature);
+  async loginWithCertificate(challengeId: string, signature: Buffer, clientAddress: string): Promise<MintedSession> {
+    const { throttle } = this.#deps;
+    await throttle.countRequest(clientAddress);
+    await throttle.assertAllowed(undefined, clientAddress);
+    this.#pending.answered(clientAddress, challengeId);
+    const login = await this.#deps.keyServer.certificateLogin(challengeId, signature).catch(async (error: unknown) => {
+      // A refused signature counts against the address (there is no name to count against).
+      if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') await throttle.recordFailedPassword(undefined, clientAddress);
+      throw error;
+    });
     return this.#mint({ identity: login.identity, token: login.token, kind: 'certificate', ...(login.jkt ? { jkt: login.jkt } : {}) });
   }
 
@@ -99,13 +125,33 @@ export class SessionUseCases {
     return this.#mint({ identity: minted.identity, token: minted.token, kind: 'delegated', jkt, actingFor: minted.actingFor });
   }
 
+  /**
+   * Stores a new session for a token just issued. At the principal's cap it is refused (429
+   * SESSION_LIMIT, nothing evicted); a token left without a stored session is revoked at once.
+   */
   async #mint(fields: Omit<SessionRecord, 'ref' | 'createdAt' | 'expiresAt'>, ttlMs = this.#deps.sessionTtlMs): Promise<MintedSession> {
-    const sessionId = newSessionId(this.#deps.random);
-    const now = this.#deps.clock.now();
+    const { store, clock, random, logger } = this.#deps;
+    const sessionId = newSessionId(random);
+    const now = clock.now();
     const session: SessionRecord = { ...fields, ref: sessionRef(sessionId), createdAt: now, expiresAt: now + Math.max(ttlMs, 0) };
-    await this.#deps.store.put(sessionKey(sessionId), session);
-    this.#deps.logger.info('session minted', { session: session.ref, user: session.identity.user, kind: session.kind, bound: session.jkt !== undefined });
+    try {
+      await this.#assertBelowCap(session.identity.principalId, now);
+      await store.put(sessionKey(sessionId), session);
+    } catch (error) {
+      await this.#revoker.revoke(fields.token, session.ref);
+      throw error;
+    }
+    logger.info('session minted', { session: session.ref, user: session.identity.user, kind: session.kind, bound: session.jkt !== undefined });
     return { sessionId, session };
+  }
+
+  /** Issue 13 §3: a cap of live sessions per principal. Concurrent logins may pass it by their number. */
+  async #assertBelowCap(principalId: string, now: number): Promise<void> {
+    const max = this.#deps.maxSessionsPerPrincipal;
+    const live = await this.#deps.store.listByPrincipal(principalId);
+    if (live.length < max) return;
+    const nextExpiry = Math.min(...live.map((record) => record.expiresAt));
+    throw new SessionLimitError(max, (nextExpiry - now) / 1000);
   }
 
   /** Resolves a presented session id to its live session; never says which of the two failures it was. */
@@ -120,17 +166,12 @@ export class SessionUseCases {
 
   /**
    * Ends the session: the record is dropped first (so the id is dead even if the key server is
-   * unreachable), then the token is revoked at the key server on a best-effort basis.
+   * unreachable), then the token is revoked at the key server; a failed revocation is retried later.
    */
   async logout(caller: Caller): Promise<void> {
     await this.#deps.store.delete(caller.key);
-    try {
-      await withConnection(this.#deps.keyServer, caller, (connection) => connection.signOut());
-    } catch (error) {
-      if (!isKeygateError(error) || error.code !== 'SESSION_EXPIRED') {
-        this.#deps.logger.warn('token revocation at logout failed', { session: caller.session.ref, code: codeOf(error) });
-      }
-    }
+    await this.#revoker.retryPending();
+    await this.#revoker.revoke(caller.session.token, caller.session.ref);
     this.#deps.logger.info('session ended', { session: caller.session.ref });
   }
 
@@ -144,8 +185,4 @@ export class SessionUseCases {
   count(): Promise<number> {
     return this.#deps.store.count();
   }
-}
-
-function codeOf(error: unknown): string {
-  return error instanceof KeygateError ? error.code : 'INTERNAL';
 }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { checkPrimeSync } from 'node:crypto';
 import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
-import { pad, toBigInt } from '../../src/wire/srp/srp-math.js';
+import { multiplier, pad, toBigInt } from '../../src/wire/srp/srp-math.js';
 import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../src/domain/srp/srp-client.js';
 import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
 import { srpServerStart, srpServerVerify } from '../../src/keyserver/model/srp-server.js';
@@ -61,4 +61,25 @@ test('a server that does not hold the verifier cannot produce M2', (t) => {
 test('padding keeps every value at the group length', (t) => {
   t.is(pad(SRP_GROUP_2048, 5n).length, 256);
   t.is(toBigInt(pad(SRP_GROUP_2048, 5n)), 5n);
+});
+
+test('a client value A that makes the server base degenerate is refused as a wrong credential', (t) => {
+  const verifier = srpCreateVerifier('alice', 'pw', random);
+  const server = srpServerStart(verifier.verifier, random);
+  // A = N - 1 gives A * v^u = +-1 for even u; A = 1 gives v^u, both refused or harmless but never a 500.
+  for (const A of [1n, N - 1n]) {
+    const error = t.throws(() =>
+      srpServerVerify({ user: 'alice', salt: verifier.salt, verifier: verifier.verifier, A, M1: Buffer.alloc(32), ephemeral: server }),
+    );
+    t.is((error as { code?: string }).code, 'WRONG_CREDENTIAL');
+  }
+});
+
+test('a server value B = k*g^x + 1 (degenerate client base) is refused as a protocol error', (t) => {
+  const verifier = srpCreateVerifier('alice', 'pw', random);
+  const client = srpClientStart(random);
+  const k = multiplier(SRP_GROUP_2048);
+  const B = (k * toBigInt(verifier.verifier) + 1n) % N;
+  const error = t.throws(() => srpClientProve({ user: 'alice', password: 'pw', salt: verifier.salt, B, ephemeral: client }));
+  t.is((error as { code?: string }).code, 'WRONG_CREDENTIAL');
 });

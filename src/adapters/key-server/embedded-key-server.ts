@@ -1,9 +1,10 @@
-import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
-import { srpLogin } from './srp-login.js';
+
+/** How often expired key-server tokens are swept (the daemon's interval). */
+export const TOKEN_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
  * The key-server engine in the gateway's own process: the embedded default. Calls go straight to the
@@ -12,25 +13,36 @@ import { srpLogin } from './srp-login.js';
 export class EmbeddedKeyServer implements KeyServer {
   readonly #engine: KeyServerEngine;
   readonly #fingerprint: string;
-  readonly #random: RandomSource;
+  readonly #now: () => number;
+  #lastSweep: number;
 
-  constructor(engine: KeyServerEngine, fingerprint: string, random: RandomSource) {
+  constructor(engine: KeyServerEngine, fingerprint: string, now: () => number = Date.now) {
     this.#engine = engine;
     this.#fingerprint = fingerprint;
-    this.#random = random;
+    this.#now = now;
+    engine.sweepExpiredTokens();
+    this.#lastSweep = now();
   }
 
-  login(user: string, password: Secret): Promise<KeyServerLogin> {
-    const engine = this.#engine;
-    return srpLogin(
-      {
-        begin: async (name, A) => guard(() => engine.login.begin(name, A)),
-        finish: async (handle, M1) => guard(() => engine.login.finish(handle, M1)),
-      },
-      user,
-      password,
-      this.#random,
-    );
+  /**
+   * Expired tokens are swept as the daemon sweeps them (issue 13 §3), at most once per interval of
+   * the gateway's clock, on the way to issuing a new token: tokens only accumulate through logins.
+   */
+  #sweepWhenDue(): void {
+    const now = this.#now();
+    if (now - this.#lastSweep < TOKEN_SWEEP_INTERVAL_MS) return;
+    this.#lastSweep = now;
+    this.#engine.sweepExpiredTokens();
+  }
+
+  /**
+   * The engine runs in this process, so the password never leaves the gateway either way: it checks
+   * the password against the verifier directly instead of running both halves of SRP-6a here.
+   */
+  async login(user: string, password: Secret): Promise<KeyServerLogin> {
+    this.#sweepWhenDue();
+    const result = guard(() => this.#engine.login.verifyPassword(user, password.reveal()));
+    return { token: new Secret(result.token), identity: result.identity, expiresAt: result.expiresAt };
   }
 
   async certificateChallenge(certificatePem: string) {
@@ -38,6 +50,7 @@ export class EmbeddedKeyServer implements KeyServer {
   }
 
   async certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
+    this.#sweepWhenDue();
     const minted = guard(() => this.#engine.identity.certificateLogin(challengeId, signature));
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, jkt: minted.jkt };
   }

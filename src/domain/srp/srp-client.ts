@@ -40,10 +40,20 @@ export function srpClientProve(
   const k = multiplier(group);
   let base = (input.B - ((k * modPow(g, x, N)) % N)) % N;
   if (base < 0n) base += N;
-  const S = modPow(base, a + u * x, N);
+  const S = secretOrRefuse(() => modPow(base, a + u * x, N));
   const K = hash(pad(group, S));
   const M1 = clientProof(group, input.user, input.salt, A, input.B, K);
   return { M1, K, expectedM2: serverProof(group, A, M1, K) };
+}
+
+/** A degenerate base (B - k*g^x in {0, 1, N - 1}) would give a guessable S (RFC 5054 §2.5.4). */
+function secretOrRefuse(compute: () => bigint): bigint {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof RangeError) throw new SrpProtocolError('illegal server value B');
+    throw error;
+  }
 }
 
 /** SRP-6a step 3: the client checks the server's proof, so a server without the verifier is caught. */

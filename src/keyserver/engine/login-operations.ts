@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Identity } from '../../wire/identity.js';
 import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
-import { modPow, toBigInt, toBytes } from '../../wire/srp/srp-math.js';
+import { modPow, privateValue, toBigInt, toBytes } from '../../wire/srp/srp-math.js';
 import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
 import type { EngineContext } from './engine-context.js';
@@ -66,16 +66,43 @@ export class LoginOperations {
     return { M2, token, identity: identityOf(row), expiresAt };
   }
 
+  /**
+   * In-process password check for the embedded key server, where gateway and key server share one
+   * process and the password never leaves it: v' = g^x compared with the kept verifier in constant
+   * time. One principal lookup and one exponentiation (an SRP exchange between two halves of one
+   * process needs six); an unknown name is checked against its decoy, so both paths cost the same.
+   */
+  verifyPassword(user: string, password: string): { token: string; identity: Identity; expiresAt: number | undefined } {
+    const ctx = this.#ctx;
+    const row = ctx.store.principalByName(user);
+    const real = row?.srp !== undefined && row.kind !== 'group';
+    const { salt, verifier } = real ? row.srp! : this.#decoy(user);
+    const { N, g, byteLength } = SRP_GROUP_2048;
+    const candidate = toBytes(modPow(g, privateValue(salt, user, password), N), byteLength);
+    const matches = verifier.length === candidate.length && timingSafeEqual(verifier, candidate);
+    if (!matches || !real) throw new WrongCredentialError('WRONG_CREDENTIAL');
+    if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
+    const { token, expiresAt } = issueToken(ctx, row);
+    return { token, identity: identityOf(row), expiresAt };
+  }
+
   /** Forgets every login in progress (the engine closes). */
   clear(): void {
     this.#pending.clear();
   }
 
+  /**
+   * The decoy salt and verifier of a name, derived from the kept secret (stable across calls and
+   * restarts). The verifier is an HMAC expansion reduced mod N, not g^x: it is never sent, only
+   * used as `v` in B = k*v + g^b, so both paths cost one exponentiation (issue 13 §1).
+   */
   #decoy(user: string): { salt: Buffer; verifier: Buffer } {
-    const salt = createHmac('sha256', this.#decoySecret).update(`salt:${user}`).digest().subarray(0, 16);
-    const x = toBigInt(createHmac('sha256', this.#decoySecret).update(`x:${user}`).digest());
-    const verifier = toBytes(modPow(SRP_GROUP_2048.g, x, SRP_GROUP_2048.N), SRP_GROUP_2048.byteLength);
-    return { salt, verifier };
+    const derive = (label: string) => createHmac('sha256', this.#decoySecret).update(`${label}:${user}`).digest();
+    const salt = derive('salt').subarray(0, 16);
+    const blocks: Buffer[] = [];
+    for (let i = 0; i < 9; i++) blocks.push(derive(`v${i}`));
+    const v = toBigInt(Buffer.concat(blocks)) % SRP_GROUP_2048.N;
+    return { salt, verifier: toBytes(v, SRP_GROUP_2048.byteLength) };
   }
 
   #sweepPending(): void {

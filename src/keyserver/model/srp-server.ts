@@ -33,11 +33,21 @@ export function srpServerVerify(
   const { b, B } = input.ephemeral;
   const u = scrambler(group, input.A, B);
   const v = toBigInt(input.verifier);
-  const S = modPow((input.A * modPow(v, u, N)) % N, b, N);
+  const S = secretOrRefuse(() => modPow((input.A * modPow(v, u, N)) % N, b, N));
   const K = hash(pad(group, S));
   const expected = clientProof(group, input.user, input.salt, input.A, B, K);
   if (input.M1.length !== expected.length || !timingSafeEqual(expected, input.M1)) {
     throw new WrongCredentialError('WRONG_CREDENTIAL');
   }
   return { M2: serverProof(group, input.A, input.M1, K), K };
+}
+
+/** A degenerate base (A * v^u in {0, 1, N - 1}) would give a guessable S: refused (RFC 5054 §2.5.4). */
+function secretOrRefuse(compute: () => bigint): bigint {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof RangeError) throw new WrongCredentialError('illegal client value A');
+    throw error;
+  }
 }

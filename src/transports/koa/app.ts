@@ -5,6 +5,7 @@ import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
 import { serveOpenApi } from './api/openapi.endpoint.js';
+import { clientAddress } from './client-address.js';
 import { cors } from './cors.js';
 import { requestStep } from './request-step.js';
 import { bodyLimit } from './read-body.js';
@@ -23,6 +24,8 @@ export interface KoaAppOptions {
   readonly publicOrigin?: string | undefined;
   /** The gateway's version, shown in the served OpenAPI document. */
   readonly gatewayVersion?: string;
+  /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
+  readonly trustedProxies?: readonly string[];
 }
 
 /**
@@ -35,6 +38,8 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
   // One step around everything: request id and headers, error shaping, the audit record.
   app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));
+  // The client's address once: the socket peer, or X-Forwarded-For behind a trusted proxy.
+  app.use(clientAddress(options.trustedProxies ?? []));
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.
   if ((options.corsOrigins ?? []).length > 0) app.use(cors(options.corsOrigins ?? [], options.logger));
   // A body over 1 MB is refused on every route, those that take none included (issue 13 §7).

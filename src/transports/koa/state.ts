@@ -7,6 +7,8 @@ export interface GatewayState {
   requestId: string;
   /** TE_GATEWAY_PUBLIC_ORIGIN, which a proof's expected `htu` is built on when set (`expectedHtu`). */
   publicOrigin?: string | undefined;
+  /** The client's address: the socket peer, or X-Forwarded-For behind a trusted proxy (client-address.ts). */
+  clientAddress: string;
   /** The exact request body bytes as received (empty when there was none). */
   rawBody?: Buffer;
   caller?: Caller;

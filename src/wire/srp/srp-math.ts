@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createDiffieHellman, createHash, type DiffieHellman } from 'node:crypto';
 import type { SrpGroup } from './srp-group.js';
 
 /** SHA-256 over the concatenation of the parts. */
@@ -23,18 +23,37 @@ export function pad(group: SrpGroup, value: bigint): Buffer {
   return toBytes(value, group.byteLength);
 }
 
-/** base^exponent mod modulus, square-and-multiply over the exponent's bits. */
+/** One OpenSSL DH context per modulus: building one runs DH_check (a primality test, ~0.2 s). */
+const contexts = new Map<bigint, DiffieHellman>();
+
+function contextFor(modulus: bigint): DiffieHellman {
+  let dh = contexts.get(modulus);
+  if (!dh) {
+    dh = createDiffieHellman(toBytes(modulus, byteLengthOf(modulus)), Buffer.from([2]));
+    contexts.set(modulus, dh);
+  }
+  return dh;
+}
+
+function byteLengthOf(value: bigint): number {
+  return Math.ceil(value.toString(16).length / 2);
+}
+
+/**
+ * base^exponent mod modulus, computed by OpenSSL (DH_compute_key: Montgomery exponentiation with the
+ * exponent flagged BN_FLG_CONSTTIME), so the time does not depend on the secret exponent. A
+ * degenerate base (0, 1 or modulus - 1 after reduction) is refused with a RangeError: SRP never
+ * needs one from an honest peer (RFC 5054 §2.5.4 aborts on such values).
+ */
 export function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  let result = 1n;
+  if (exponent <= 0n) throw new RangeError('exponent must be positive');
   let b = base % modulus;
   if (b < 0n) b += modulus;
-  let e = exponent;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % modulus;
-    e >>= 1n;
-    if (e > 0n) b = (b * b) % modulus;
-  }
-  return result;
+  if (b <= 1n || b === modulus - 1n) throw new RangeError('degenerate base');
+  const length = byteLengthOf(modulus);
+  const dh = contextFor(modulus);
+  dh.setPrivateKey(toBytes(exponent, Math.max(byteLengthOf(exponent), 1)));
+  return toBigInt(dh.computeSecret(toBytes(b, length)));
 }
 
 /** k = H(N | PAD(g)) */

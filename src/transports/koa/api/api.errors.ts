@@ -33,6 +33,8 @@ export const API_ERROR_STATUS = {
   NOT_VERIFIED: 409,
   CONFLICT: 409,
   KEY_EXPIRED: 409,
+  RATE_LIMITED: 429,
+  SESSION_LIMIT: 429,
   INTERNAL: 500,
   KEY_SERVER_FAILED: 502,
   LOGIN_FAILED: 502,
@@ -52,7 +54,8 @@ export function apiErrorResponse(error: KeygateError, headers: Record<string, st
   if (error.reauth !== undefined) body.reauth = error.reauth;
   const out: Record<string, string> = { ...headers };
   // Seed 001 §7.3: a 503 whose scope is session or process carries Retry-After.
-  if (status === 503 && (error.scope === 'session' || error.scope === 'process')) {
+  // api-surface.md "Additions in 8.1.x": a 429 carries Retry-After too.
+  if (status === 429 || (status === 503 && (error.scope === 'session' || error.scope === 'process'))) {
     out['Retry-After'] = String(error.retryAfterSeconds ?? 1);
   }
   return { status, body, headers: out };

@@ -49,12 +49,14 @@ const RULES = {
   SESSION_STORE_UNAVAILABLE: { status: 500, shape: 'plain', error: 'session store unavailable' },
   AUDIT_UNAVAILABLE: { status: 500, shape: 'plain', error: 'audit log unavailable' },
   LOGIN_FAILED: { status: 502, shape: 'plain', error: 'login failed' },
+  RATE_LIMITED: { status: 429, shape: 'plain', error: 'too many attempts' },
+  SESSION_LIMIT: { status: 429, shape: 'plain', error: 'too many sessions' },
   PROOF_REPLAY_CACHE_FULL: { status: 503, shape: 'plain', error: 'PROOF_REPLAY_CACHE_FULL' },
   INTERNAL: { status: 500, shape: 'internal', error: 'internal error' },
 } as const satisfies Record<ErrorCode, Rule>;
 
 /** Seed 000 rule 1: on `/login`, any failure other than the credential or the request is a 502. */
-const LOGIN_PASSTHROUGH: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'WRONG_CREDENTIAL']);
+const LOGIN_PASSTHROUGH: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'WRONG_CREDENTIAL', 'RATE_LIMITED', 'SESSION_LIMIT']);
 
 /** Maps a domain error to the seven-operation body `{ error, detail?, reauth? }`. */
 export function rootErrorResponse(error: KeygateError, operation: RootOperation | undefined) {

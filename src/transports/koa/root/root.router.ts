@@ -64,7 +64,7 @@ export function rootRouter(services: GatewayServices): Router {
   router.post('/login', operation('login'), async (ctx: RootContext) => {
     const body = parseWith(loginRequest, await readJsonBody(ctx));
     await begin(ctx, { principal: body.user });
-    const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password));
+    const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientAddress);
     noteAudit(ctx, { sessionRef: minted.ref });
     ctx.body = { sessionId, ...minted.identity, hasToken: true };
   });

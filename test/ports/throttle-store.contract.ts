@@ -1,0 +1,42 @@
+import test from 'ava';
+import type { ThrottleStore } from '../../src/ports/throttle-store.port.js';
+
+/** The ThrottleStore contract (src/ports/throttle-store.port.ts), run against every adapter. */
+export function throttleStoreContract(name: string, open: () => Promise<ThrottleStore>): void {
+  const start = async (t: { teardown(fn: () => Promise<void>): void }) => {
+    const store = await open();
+    t.teardown(() => store.close());
+    return store;
+  };
+
+  test(`${name} throttle store: failures count up inside the window and start again after it`, async (t) => {
+    const store = await start(t);
+    const now = 1_700_000_000_000;
+    t.deepEqual(await store.failures(['name:alice']), [undefined]);
+    t.deepEqual(await store.fail('name:alice', now, 900_000), { count: 1, lastAt: now });
+    t.deepEqual(await store.fail('name:alice', now + 10, 900_000), { count: 2, lastAt: now + 10 });
+    t.deepEqual(await store.failures(['name:alice', 'name:bob']), [{ count: 2, lastAt: now + 10 }, undefined]);
+    t.deepEqual(await store.fail('name:alice', now + 10 + 900_000, 900_000), { count: 1, lastAt: now + 10 + 900_000 });
+    await store.reset('name:alice');
+    t.deepEqual(await store.failures(['name:alice']), [undefined]);
+  });
+
+  test(`${name} throttle store: concurrent failures of one key all count`, async (t) => {
+    const store = await start(t);
+    const now = 1_700_000_000_000;
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.fail('addr:192.0.2.1', now, 900_000)));
+    t.deepEqual(
+      results.map((r) => r.count).sort((a, b) => a - b),
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
+  test(`${name} throttle store: hits count per one-second slot`, async (t) => {
+    const store = await start(t);
+    const now = 1_700_000_000_000;
+    t.is(await store.hit('rate:192.0.2.1', now), 1);
+    t.is(await store.hit('rate:192.0.2.1', now + 999), 2);
+    t.is(await store.hit('rate:192.0.2.2', now + 999), 1);
+    t.is(await store.hit('rate:192.0.2.1', now + 1000), 1);
+  });
+}
