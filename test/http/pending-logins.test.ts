@@ -1,12 +1,20 @@
 import test from 'ava';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
-import { startGateway } from '../_support/gateway.js';
+import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { MAX_LOGINS_IN_FLIGHT_PER_ADDRESS, MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
+
+/** The first leg answers only a certificate that chains to trust and is enrolled (issue 12 §3). */
+async function trustAndEnroll(gw: TestGateway, authorityPem: string, leafPem: string): Promise<void> {
+  const headers = { Authorization: `Bearer ${await gw.login('admin')}` };
+  await gw.call('POST', '/api/trust/authorities', { headers, body: { pem: authorityPem } });
+  await gw.call('POST', '/api/trust/enrollments', { headers, body: { principal: 'alice', pem: leafPem } });
+}
 
 test('one address cannot fill the certificate-challenge table: its outstanding challenges are capped, other addresses still get theirs', async (t) => {
   const gw = await startGateway(t, { trustedProxies: ['127.0.0.1', '::1'] });
   const authority = await createAuthority('pending CA');
   const leaf = await createLeaf(authority, 'pending-leaf');
+  await trustAndEnroll(gw, authority.pem, leaf.pem);
   const from = (address: string) => ({ body: { certificate: leaf.pem }, headers: { 'x-forwarded-for': address } });
   for (let i = 0; i < MAX_PENDING_CHALLENGES_PER_ADDRESS; i++) {
     t.is((await gw.call('POST', '/api/session/certificate/challenge', from('203.0.113.9'))).status, 201);
@@ -25,6 +33,7 @@ test('a challenge answered (or refused) no longer counts against its address', a
   const gw = await startGateway(t);
   const authority = await createAuthority('pending CA 2');
   const leaf = await createLeaf(authority, 'pending-leaf-2');
+  await trustAndEnroll(gw, authority.pem, leaf.pem);
   for (let i = 0; i < MAX_PENDING_CHALLENGES_PER_ADDRESS * 2; i++) {
     const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: leaf.pem } });
     t.is(challenge.status, 201);
