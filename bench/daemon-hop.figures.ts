@@ -2,7 +2,7 @@ import { createECDH } from 'node:crypto';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
-import { killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
+import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import type { Figure } from './figure-table.js';
 import { tlsHopFloorMs } from './floors.js';
@@ -37,7 +37,7 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
     const tls = await exportRun(
       load,
       'export, TLS daemon (resumed), 1 in flight',
-      { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true },
+      { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true, ...(await clientConfig()) },
       gateways,
     );
     const floorMs = await tlsHopFloorMs();
