@@ -4,6 +4,9 @@ import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
+import { meteredKeyServer } from '../adapters/metrics/metered-key-server.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { RedisReplayCache } from '../adapters/replay-cache/redis-replay-cache.js';
@@ -14,6 +17,7 @@ import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
+import { NoMetrics, type Metrics } from '../ports/metrics.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
@@ -30,6 +34,8 @@ export interface GatewayAdapters {
   readonly replayCache: ReplayCache;
   /** An opened audit store (the configured one is opened when the caller gives none). */
   readonly auditLog: AuditLog;
+  /** Metrics: prom-client with TE_GATEWAY_METRICS_PORT, else dropped. */
+  readonly metrics: Metrics;
 }
 
 /** Parts an embedding service or a test may supply instead of the configured ones. */
@@ -55,7 +61,29 @@ export async function openAdapters(
         throw error;
       });
   const { sessionStore, replayCache } = await openSessionState(config, { clock, random, logger }, overrides);
-  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache };
+  const metrics = overrides.metrics ?? chooseMetrics(config, sessionStore, replayCache);
+  if (metrics instanceof NoMetrics) return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, metrics };
+  return {
+    clock,
+    random,
+    logger,
+    auditLog: new MeteredAuditLog(auditLog, metrics),
+    keyServer: meteredKeyServer(keyServer, metrics),
+    generatedPasswords,
+    sessionStore,
+    replayCache,
+    metrics,
+  };
+}
+
+/** prom-client metrics when a metrics port is configured (their gauges read the two stores at scrape time). */
+function chooseMetrics(config: GatewayConfig, sessionStore: SessionStore, replayCache: ReplayCache): Metrics {
+  if (config.metricsPort === undefined) return new NoMetrics();
+  return new PromMetrics({
+    replayCacheEntries: () => replayCache.size(),
+    replayCacheCapacity: config.replayCacheSize,
+    liveSessions: () => sessionStore.count(),
+  });
 }
 
 /** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */

@@ -98,6 +98,15 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_METRICS_PORT',
+    type: 'integer',
+    whenUnset: 'off',
+    meaning: 'port of a listener of its own serving Prometheus metrics at `GET /metrics` (on `TE_GATEWAY_HOST`)',
+    secret: false,
+    field: 'metricsPort',
+    group: 'gateway',
+  },
+  {
     name: 'TE_KEYSERVER_SEED',
     type: 'file',
     meaning: 'JSON file `{"principals":[{"name","kind":"user|group|service","password"?,"roles"?}]}` of principals to create at start',

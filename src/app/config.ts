@@ -150,6 +150,8 @@ export const gatewayConfigSchema = z.strictObject({
     }),
   /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
   replayCacheSize: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.replayCacheSize),
+  /** Port of the Prometheus metrics listener (`GET /metrics`, on `host`); absent: no metrics listener. */
+  metricsPort: integerIn(0, 65_535).optional(),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),

@@ -4,6 +4,7 @@ import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { CLOCK } from '../ports/clock.port.js';
 import { KEY_SERVER } from '../ports/key-server.port.js';
 import { LOGGER } from '../ports/logger.port.js';
+import { METRICS } from '../ports/metrics.port.js';
 import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
@@ -58,6 +59,7 @@ const SERVICE_FACTORIES: { readonly [K in keyof GatewayServices]-?: (ctx: Resolu
       keyServer: resolve(ctx, KEY_SERVER),
       store: resolve(ctx, SESSION_STORE),
       auditLog: resolve(ctx, AUDIT_LOG),
+      metrics: resolve(ctx, METRICS),
       version: GATEWAY_VERSION,
     }),
   certificates: (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),

@@ -84,6 +84,7 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
     corsOrigins: values.TE_GATEWAY_CORS_ORIGINS,
     publicOrigin: values.TE_GATEWAY_PUBLIC_ORIGIN,
     replayCacheSize: values.TE_GATEWAY_REPLAY_CACHE_SIZE,
+    metricsPort: values.TE_GATEWAY_METRICS_PORT,
     keyServer:
       url === undefined
         ? {

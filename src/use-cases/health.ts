@@ -1,5 +1,6 @@
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
+import { NoMetrics, type Metrics } from '../ports/metrics.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 
 export type CheckState = 'ok' | 'unavailable';
@@ -22,8 +23,10 @@ export class HealthUseCases {
   readonly #store: SessionStore;
   readonly #version: string;
   readonly #auditLog: AuditLog;
+  readonly #metrics: Metrics;
 
-  constructor(deps: { keyServer: KeyServer; store: SessionStore; auditLog: AuditLog; version: string }) {
+  constructor(deps: { keyServer: KeyServer; store: SessionStore; auditLog: AuditLog; version: string; metrics?: Metrics }) {
+    this.#metrics = deps.metrics ?? new NoMetrics();
     this.#keyServer = deps.keyServer;
     this.#store = deps.store;
     this.#auditLog = deps.auditLog;
@@ -40,8 +43,10 @@ export class HealthUseCases {
       ),
     ]);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
+    const ok = keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok';
+    this.#metrics.healthProbe(ok ? 'ok' : 'not_ok');
     return {
-      ok: keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok',
+      ok,
       ksFingerprint: this.#keyServer.fingerprint(),
       version: this.#version,
       sessions: Math.max(sessions, 0),

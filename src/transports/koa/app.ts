@@ -1,6 +1,8 @@
 import Koa from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
+import { NoMetrics, type Metrics } from '../../ports/metrics.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
+import { accessLog } from './access-log.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
@@ -18,6 +20,8 @@ export interface KoaAppOptions {
   readonly corsOrigins?: readonly string[];
   /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
   readonly publicOrigin?: string | undefined;
+  /** Request counts and durations by operation id and status (off by default). */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -27,6 +31,7 @@ export interface KoaAppOptions {
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
+  app.use(accessLog(options.logger, options.metrics ?? new NoMetrics()));
   app.use(requestContext(options.publicOrigin));
   app.use(cors(options.corsOrigins ?? [], options.logger));
   // Two error handlers around the audit step: the inner one shapes the route's failure before it is

@@ -5,6 +5,8 @@ import type { Caller } from '../../use-cases/session-context.js';
 /** The request-scoped namespace, typed once (`ctx.state`). */
 export interface GatewayState {
   requestId: string;
+  /** The trace id of a valid incoming W3C `traceparent`, for the access log. */
+  traceId?: string | undefined;
   /** The URL a proof's `htu` must name: the public origin (or scheme and Host) and the path. */
   htu: string;
   /** The exact request body bytes as received (empty when there was none). */
