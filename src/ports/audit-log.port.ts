@@ -31,7 +31,10 @@ export interface AuditLog {
    * query (limit outside 1..500, a cursor this log did not issue, from after to) is `BAD_REQUEST`.
    */
   query(query: AuditQuery): Promise<AuditPage>;
-  /** Resolves when the store answers. */
+  /**
+   * Resolves when the store answers and can take records: an adapter whose reads can succeed while its
+   * writes fail (SQLite on a full disk) also checks its write path and the latest write's outcome.
+   */
   ping(): Promise<void>;
   /** Releases connections and files; every method throws `AuditUnavailableError` afterwards. */
   close(): Promise<void>;

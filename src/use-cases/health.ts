@@ -36,7 +36,7 @@ export class HealthUseCases {
   async report(): Promise<HealthReport> {
     const [keyServer, auditStore, sessions] = await Promise.all([
       state(this.#keyServer.ping()),
-      state(this.#auditLog.ping()),
+      auditStoreCheck(this.#auditLog),
       this.#store.count().then(
         (n) => n,
         () => -1,
@@ -53,6 +53,14 @@ export class HealthUseCases {
       checks: { keyServer, auditStore, sessionStore },
     };
   }
+}
+
+/**
+ * The audit store's check, for whoever probes health (on request or in the background): the store's
+ * `ping` exercises its write path (a write probe, the latest write's outcome, the file's identity).
+ */
+export function auditStoreCheck(auditLog: AuditLog): Promise<CheckState> {
+  return state(auditLog.ping());
 }
 
 function state(check: Promise<void>): Promise<CheckState> {

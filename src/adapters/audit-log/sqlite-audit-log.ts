@@ -6,6 +6,7 @@ import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audi
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { SqliteWriteCheck } from './sqlite-write-check.js';
 import { AUDIT_COLUMNS, completionAssignments, queryConditions, recordFromRow, rowValues, type AuditRow } from './audit-sql.js';
 
 /**
@@ -48,8 +49,9 @@ export class SqliteAuditLog implements AuditLog {
   readonly #byId: Database.Statement;
   readonly #queries = new Map<string, Database.Statement>();
   readonly #writes: SqliteGroupCommit;
+  readonly #writeCheck: SqliteWriteCheck;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, file: string) {
     this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO audit_record (${AUDIT_COLUMNS}) VALUES (${AUDIT_COLUMNS.split(',')
@@ -58,6 +60,7 @@ export class SqliteAuditLog implements AuditLog {
     );
     this.#byId = db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_record WHERE id = ?`);
     this.#writes = new SqliteGroupCommit(db, (error) => this.#unavailable(error));
+    this.#writeCheck = new SqliteWriteCheck(db, file);
   }
 
   /** Opens (creating and migrating) the database. Throws AuditUnavailableError when it cannot. */
@@ -70,7 +73,7 @@ export class SqliteAuditLog implements AuditLog {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       migrate(db);
-      return new SqliteAuditLog(db);
+      return new SqliteAuditLog(db, options.file);
     } catch (error) {
       db?.close();
       if (error instanceof AuditUnavailableError) throw error;
@@ -82,9 +85,13 @@ export class SqliteAuditLog implements AuditLog {
     const values = rowValues(record, (ms) => ms);
     await this.#writes
       .run(() => this.#insert.run(...values))
-      .catch((error: unknown) => {
-        throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
-      });
+      .then(
+        () => this.#writeCheck.noteWrite(),
+        (error: unknown) => {
+          if (isDuplicateId(error)) throw new AuditRecordExistsError(record.id);
+          throw this.#failedWrite(error);
+        },
+      );
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
@@ -93,8 +100,9 @@ export class SqliteAuditLog implements AuditLog {
     const changed = await this.#writes
       .run(() => this.#statement(sql).run(...params, id).changes === 1)
       .catch((error: unknown) => {
-        throw this.#unavailable(error);
+        throw this.#failedWrite(error);
       });
+    this.#writeCheck.noteWrite();
     return changed as boolean;
   }
 
@@ -120,8 +128,10 @@ export class SqliteAuditLog implements AuditLog {
     );
   }
 
+  /** Reads, then checks the write path (sqlite-write-check.ts): file identity, latest write, a probe write. */
   async ping(): Promise<void> {
     this.#run(() => this.#statement('SELECT 1').get());
+    await this.#writeCheck.check((write) => this.#writes.run(write));
   }
 
   async close(): Promise<void> {
@@ -144,6 +154,12 @@ export class SqliteAuditLog implements AuditLog {
     } catch (error) {
       throw this.#unavailable(error);
     }
+  }
+
+  #failedWrite(error: unknown): AuditUnavailableError {
+    const failure = this.#unavailable(error);
+    if (this.#db.open) this.#writeCheck.noteWrite(failure);
+    return failure;
   }
 
   #unavailable(error: unknown): AuditUnavailableError {
