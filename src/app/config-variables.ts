@@ -164,7 +164,7 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_KEYSERVER_TIMEOUT_MS',
     type: 'integer',
     default: CONFIG_DEFAULTS.keyServerTimeoutMs,
-    meaning: 'bound on connecting to the daemon and on each call',
+    meaning: "bound on one request's whole time at the daemon: connecting and every call of that request, added up",
     secret: false,
     field: 'keyServer.timeoutMs',
     group: 'daemon',

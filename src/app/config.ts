@@ -58,7 +58,7 @@ const tlsKeyServer = z
       .string()
       .transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER))
       .optional(),
-    /** Bound on connecting and on each request, in ms. */
+    /** Bound on one gateway request's whole time at the daemon (connecting and all its calls), in ms. */
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
     resumeSessions: z.boolean().default(true),
