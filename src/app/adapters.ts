@@ -136,6 +136,7 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
       return PostgresAuditLog.open({
         url: config.url,
         schema: config.schema,
+        timeoutMs: config.timeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,
         statementTimeoutMs: config.statementTimeoutMs,
         onConnectionError: (error) => logger.warn('audit database connection lost', { cause: `${error.name}: ${error.message}` }),

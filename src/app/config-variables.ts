@@ -72,6 +72,16 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_AUDIT_TIMEOUT_MS',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.auditTimeoutMs,
+    meaning: 'bound on one call to the PostgreSQL audit store as a whole: connecting or waiting for a pooled connection, and the statement',
+    secret: false,
+    field: 'audit.timeoutMs',
+    group: 'gateway',
+    onlyWith: 'TE_GATEWAY_AUDIT_URL',
+  },
+  {
     name: 'TE_GATEWAY_CORS_ORIGINS',
     type: 'origins',
     meaning:

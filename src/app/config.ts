@@ -17,6 +17,7 @@ export const CONFIG_DEFAULTS = {
   replayCacheSize: 100_000,
   keyServerTimeoutMs: 5_000,
   redisTimeoutMs: 1_000,
+  auditTimeoutMs: 2_000,
   redisKeyPrefix: 'keygate:',
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
@@ -108,6 +109,8 @@ const auditLog = z.discriminatedUnion('kind', [
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier')
       .optional(),
+    /** Bound on one audit call as a whole: connecting or waiting for the pool, and the statement. */
+    timeoutMs: milliseconds.default(CONFIG_DEFAULTS.auditTimeoutMs),
     connectTimeoutMs: milliseconds.optional(),
     statementTimeoutMs: milliseconds.optional(),
   }),

@@ -107,7 +107,7 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
         : { kind: 'redis', url: values.TE_GATEWAY_REDIS_URL, sessionKeys: values.TE_GATEWAY_SESSION_KEY!, timeoutMs: values.TE_GATEWAY_REDIS_TIMEOUT_MS },
     audit:
       values.TE_GATEWAY_AUDIT_URL !== undefined
-        ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL }
+        ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL, timeoutMs: values.TE_GATEWAY_AUDIT_TIMEOUT_MS }
         : dataDir === undefined
           ? { kind: 'memory' }
           : { kind: 'sqlite', file: join(dataDir, 'audit.db') },

@@ -15,6 +15,11 @@ export interface PostgresAuditLogOptions {
   readonly connectTimeoutMs?: number;
   /** Bound on one statement, server side (`statement_timeout`) and client side (ms). */
   readonly statementTimeoutMs?: number;
+  /**
+   * Bound on one call as a whole: opening or waiting for a connection, and the statement, together
+   * (ms; issue 15 §2). Also the default of the two bounds above. Absent: only those two apply.
+   */
+  readonly timeoutMs?: number;
   readonly poolSize?: number;
   /** Told about a failure of an idle pooled connection (the server restarted, the network dropped). */
   readonly onConnectionError?: (error: Error) => void;
@@ -30,22 +35,24 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export class PostgresAuditLog implements AuditLog {
   readonly #pool: pg.Pool;
   readonly #table: string;
+  readonly #timeoutMs: number | undefined;
   #closed = false;
 
-  private constructor(pool: pg.Pool, schema: string) {
+  private constructor(pool: pg.Pool, schema: string, timeoutMs: number | undefined) {
     this.#pool = pool;
     this.#table = `"${schema}".audit_record`;
+    this.#timeoutMs = timeoutMs;
   }
 
   /** Connects and migrates the schema (in one transaction). Throws AuditUnavailableError when it cannot. */
   static async open(options: PostgresAuditLogOptions): Promise<PostgresAuditLog> {
     const schema = options.schema ?? 'public';
     if (!SCHEMA_NAME.test(schema)) throw new AuditUnavailableError(`audit schema name "${schema}" is not a plain identifier`);
-    const statementTimeout = options.statementTimeoutMs ?? 5_000;
+    const statementTimeout = options.statementTimeoutMs ?? options.timeoutMs ?? 5_000;
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? options.timeoutMs ?? 5_000,
       statement_timeout: statementTimeout,
       lock_timeout: statementTimeout,
       query_timeout: statementTimeout + 1_000,
@@ -62,7 +69,7 @@ export class PostgresAuditLog implements AuditLog {
       if (error instanceof AuditUnavailableError) throw error;
       throw new AuditUnavailableError('cannot open the audit database', error);
     }
-    return new PostgresAuditLog(pool, schema);
+    return new PostgresAuditLog(pool, schema, options.timeoutMs);
   }
 
   async append(record: AuditRecord): Promise<void> {
@@ -114,11 +121,25 @@ export class PostgresAuditLog implements AuditLog {
   async #run<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[], appendedId?: string): Promise<pg.QueryResult<R>> {
     if (this.#closed) throw new AuditUnavailableError('the audit log is closed');
     try {
-      return await this.#pool.query<R>(sql, params);
+      return await withinBound(this.#pool.query<R>(sql, params), this.#timeoutMs);
     } catch (error) {
       // 23505 unique_violation: the only failure that is the caller's, not the store's.
       if (appendedId !== undefined && (error as { code?: string }).code === '23505') throw new AuditRecordExistsError(appendedId);
       throw new AuditUnavailableError('the audit database failed', error);
     }
   }
+}
+
+/**
+ * The call's answer, or a rejection once `timeoutMs` has passed (a pool wait and a statement together).
+ * A statement still running server-side is ended there by `statement_timeout`; its late result is dropped.
+ */
+function withinBound<T>(query: Promise<T>, timeoutMs: number | undefined): Promise<T> {
+  if (timeoutMs === undefined) return query;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  query.catch(() => undefined);
+  return Promise.race([query, expired]).finally(() => clearTimeout(timer));
 }
