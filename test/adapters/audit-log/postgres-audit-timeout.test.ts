@@ -33,7 +33,12 @@ async function hangingRelay(t: import('ava').ExecutionContext, target: URL): Pro
   const url = new URL(target);
   url.hostname = '127.0.0.1';
   url.port = String((relay.address() as AddressInfo).port);
-  return { url: url.toString(), hang: () => void (hung = true) };
+  return {
+    url: url.toString(),
+    hang: () => {
+      hung = true;
+    },
+  };
 }
 
 check('a PostgreSQL that stops answering: pool wait and statement together end within timeoutMs', async (t) => {
