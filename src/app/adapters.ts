@@ -4,6 +4,7 @@ import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
 import { meteredKeyServer } from '../adapters/metrics/metered-key-server.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
@@ -52,7 +53,8 @@ export async function openAdapters(
 ): Promise<GatewayAdapters & { readonly generatedPasswords: Readonly<Record<string, string>> | undefined }> {
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  // A burst of identical warnings (a store down, thousands of refusals) is written once per window.
+  const logger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
   const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger));
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }

@@ -32,6 +32,7 @@ export function accessLog(logger: Logger, metrics: Metrics): Middleware<GatewayS
         principal: ctx.state.audit?.principal ?? session?.identity.user,
         sessionRef: ctx.state.audit?.sessionRef ?? session?.ref,
         code: ctx.state.errorCode,
+        cause: ctx.state.errorCause,
       });
     }
   };

@@ -16,7 +16,8 @@ export type ErrorMapper = (error: KeygateError, ctx: Context & { state: GatewayS
 /**
  * The first middleware: every failure below it becomes a JSON error response shaped by the surface's
  * mapper. An error that is not a KeygateError is a bug: it is logged with its stack and answered as
- * `INTERNAL` carrying the request id, never the stack or message.
+ * `INTERNAL` carrying the request id, never the stack or message. A refusal's cause is not logged
+ * here: the request's one access-log line carries it (issue 15 §2, one line per refused operation).
  */
 export function errorHandler(mapperFor: (path: string) => ErrorMapper, logger: Logger): Middleware<GatewayState> {
   return async function handleErrors(ctx, next) {
@@ -24,9 +25,7 @@ export function errorHandler(mapperFor: (path: string) => ErrorMapper, logger: L
       await next();
     } catch (thrown) {
       const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
-      if (isKeygateError(thrown) && thrown.cause !== undefined) {
-        logger.warn('request failed', { requestId: ctx.state.requestId, code: thrown.code, cause: describe(thrown.cause) });
-      }
+      if (isKeygateError(thrown) && thrown.cause !== undefined) ctx.state.errorCause = describe(thrown.cause);
       const response = mapperFor(ctx.path)(error, ctx);
       ctx.state.errorCode = error.code;
       ctx.status = response.status;

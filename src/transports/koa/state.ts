@@ -20,4 +20,6 @@ export interface GatewayState {
   audit?: AuditDraft;
   /** The code of the error the response was shaped from, for the audit record. */
   errorCode?: ErrorCode;
+  /** What caused that error (name and message of its cause, never a secret), for the access log. */
+  errorCause?: string;
 }
