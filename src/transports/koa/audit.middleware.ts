@@ -25,8 +25,20 @@ export function auditRequests(trail: AuditTrail): Middleware<GatewayState> {
     await next();
     if (draft.operation === undefined) return;
     identify(ctx, draft);
-    await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
+    try {
+      await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
+    } catch (error) {
+      // Issue 15 §2: an object made while the outcome could not be recorded (its pending record does
+      // not name it) is undone, so nothing exists that the audit log cannot account for.
+      await ctx.state.undo?.().catch(() => undefined);
+      throw error;
+    }
   };
+}
+
+/** Registers how to undo what the route made, should its outcome not be recordable. */
+export function undoUnlessRecorded(ctx: AuditContext, undo: () => Promise<unknown>): void {
+  ctx.state.undo = async () => void (await undo());
 }
 
 /** Names the request's operation (dotted id: `keys.export`), which makes it audited. */

@@ -18,6 +18,8 @@ export interface GatewayState {
   allow?: string;
   /** This request's audit record in the making (audit.middleware.ts). */
   audit?: AuditDraft;
+  /** Undoes what the route made (a generated key), run when its outcome could not be recorded. */
+  undo?: () => Promise<void>;
   /** The code of the error the response was shaped from, for the audit record. */
   errorCode?: ErrorCode;
   /** What caused that error (name and message of its cause, never a secret), for the access log. */
