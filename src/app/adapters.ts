@@ -4,6 +4,10 @@ import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
+import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
+import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
+import { meteredKeyServer } from '../adapters/metrics/metered-key-server.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
 import { RedisReplayCache } from '../adapters/replay-cache/redis-replay-cache.js';
@@ -16,6 +20,7 @@ import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
+import { NoMetrics, type Metrics } from '../ports/metrics.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
@@ -40,6 +45,8 @@ export interface GatewayAdapters {
   readonly throttleStore: ThrottleStore;
   /** An opened audit store (the configured one is opened when the caller gives none). */
   readonly auditLog: AuditLog;
+  /** Metrics: prom-client with TE_GATEWAY_METRICS_PORT, else dropped. */
+  readonly metrics: Metrics;
 }
 
 /**
@@ -61,7 +68,8 @@ export async function openAdapters(
 > {
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  const logger = overrides.logger ?? new PinoLogger({ level: config.logLevel });
+  // A burst of identical warnings (a store down, thousands of refusals) is written once per window.
+  const logger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
   // The audit chain's keys (issue 16): loaded or generated when this gateway opens its own store.
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
   const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain));
@@ -73,7 +81,32 @@ export async function openAdapters(
         throw error;
       });
   const { sessionStore, replayCache, throttleStore } = await openSessionState(config, { clock, random, logger }, overrides);
-  return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, throttleStore, auditVerifyKeys };
+  const metrics = overrides.metrics ?? chooseMetrics(config, sessionStore, replayCache);
+  if (metrics instanceof NoMetrics)
+    return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, throttleStore, auditVerifyKeys, metrics };
+  return {
+    clock,
+    random,
+    logger,
+    auditLog: new MeteredAuditLog(auditLog, metrics),
+    keyServer: meteredKeyServer(keyServer, metrics),
+    generatedPasswords,
+    sessionStore,
+    replayCache,
+    throttleStore,
+    auditVerifyKeys,
+    metrics,
+  };
+}
+
+/** prom-client metrics when a metrics port is configured (their gauges read the two stores at scrape time). */
+function chooseMetrics(config: GatewayConfig, sessionStore: SessionStore, replayCache: ReplayCache): Metrics {
+  if (config.metricsPort === undefined) return new NoMetrics();
+  return new PromMetrics({
+    replayCacheEntries: () => replayCache.size(),
+    replayCacheCapacity: config.replayCacheSize,
+    liveSessions: () => sessionStore.count(),
+  });
 }
 
 /** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
@@ -137,6 +170,7 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
       return PostgresAuditLog.open({
         url: config.url,
         schema: config.schema,
+        timeoutMs: config.timeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,
         statementTimeoutMs: config.statementTimeoutMs,
         onConnectionError: (error) => logger.warn('audit database connection lost', { cause: `${error.name}: ${error.message}` }),

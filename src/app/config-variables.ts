@@ -135,6 +135,16 @@ export const CONFIG_VARIABLES = [
     group: 'audit',
   },
   {
+    name: 'TE_GATEWAY_AUDIT_TIMEOUT_MS',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.auditTimeoutMs,
+    meaning: 'bound on one call to the PostgreSQL audit store as a whole: connecting or waiting for a pooled connection, and the statement',
+    secret: false,
+    field: 'audit.timeoutMs',
+    group: 'gateway',
+    onlyWith: 'TE_GATEWAY_AUDIT_URL',
+  },
+  {
     name: 'TE_GATEWAY_CORS_ORIGINS',
     type: 'origins',
     meaning:
@@ -262,6 +272,15 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_METRICS_PORT',
+    type: 'integer',
+    whenUnset: 'off',
+    meaning: 'port of a listener of its own serving Prometheus metrics at `GET /metrics` (on `TE_GATEWAY_HOST`)',
+    secret: false,
+    field: 'metricsPort',
+    group: 'gateway',
+  },
+  {
     name: 'TE_KEYSERVER_SEED',
     type: 'file',
     meaning: 'JSON file `{"principals":[{"name","kind":"user|group|service","password"?,"roles"?}]}` of principals to create at start',
@@ -369,7 +388,7 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_KEYSERVER_TIMEOUT_MS',
     type: 'integer',
     default: CONFIG_DEFAULTS.keyServerTimeoutMs,
-    meaning: 'bound on connecting to the daemon and on each call',
+    meaning: "bound on one request's whole time at the daemon: connecting and every call of that request, added up",
     secret: false,
     field: 'keyServer.timeoutMs',
     group: 'daemon',

@@ -19,6 +19,7 @@ export const CONFIG_DEFAULTS = {
   replayCacheKeyShareDivisor: 20,
   keyServerTimeoutMs: 5_000,
   redisTimeoutMs: 1_000,
+  auditTimeoutMs: 2_000,
   redisKeyPrefix: 'keygate:',
   /** The audit chain's head is signed every this many entries, or every this many seconds. */
   auditCheckpointEvery: 1000,
@@ -94,7 +95,7 @@ const tlsKeyServer = z
       .string()
       .transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER))
       .optional(),
-    /** Bound on connecting and on each request, in ms. */
+    /** Bound on one gateway request's whole time at the daemon (connecting and all its calls), in ms. */
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
     resumeSessions: z.boolean().default(true),
@@ -158,6 +159,8 @@ const auditLog = z.discriminatedUnion('kind', [
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a plain lower-case identifier')
       .optional(),
+    /** Bound on one audit call as a whole: connecting or waiting for the pool, and the statement. */
+    timeoutMs: milliseconds.default(CONFIG_DEFAULTS.auditTimeoutMs),
     connectTimeoutMs: milliseconds.optional(),
     statementTimeoutMs: milliseconds.optional(),
   }),
@@ -285,6 +288,8 @@ export const gatewayConfigSchema = z.strictObject({
     .refine((entries) => entries.every(isAddressOrCidr), 'expected IP addresses or CIDR blocks (10.0.0.0/8, ::1)'),
   /** Live sessions one principal may hold; at the cap a new login is 429 SESSION_LIMIT. */
   maxSessionsPerPrincipal: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.maxSessionsPerPrincipal),
+  /** Port of the Prometheus metrics listener (`GET /metrics`, on `host`); absent: no metrics listener. */
+  metricsPort: integerIn(0, 65_535).optional(),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),

@@ -4,6 +4,7 @@ import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { CLOCK } from '../ports/clock.port.js';
 import { KEY_SERVER } from '../ports/key-server.port.js';
 import { LOGGER } from '../ports/logger.port.js';
+import { METRICS } from '../ports/metrics.port.js';
 import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
@@ -89,6 +90,7 @@ const serviceFactories = (
       keyServer: resolve(ctx, KEY_SERVER),
       store: resolve(ctx, SESSION_STORE),
       auditLog: resolve(ctx, AUDIT_LOG),
+      metrics: resolve(ctx, METRICS),
       version: GATEWAY_VERSION,
       signals,
     }),
@@ -121,7 +123,7 @@ export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters,
   const observed: GatewayAdapters = {
     ...adapters,
     keyServer: observeCalls(adapters.keyServer, KEY_SERVER_CALLS, signals.keyServer, 'KEY_SERVER_UNAVAILABLE'),
-    auditLog: observeCalls(adapters.auditLog, AUDIT_WRITES, signals.auditStore, 'AUDIT_UNAVAILABLE'),
+    auditLog: observeCalls(adapters.auditLog, AUDIT_WRITES, signals.auditStore, 'AUDIT_UNAVAILABLE', { downOnly: true }),
   };
   const factories = serviceFactories(signals, auditVerifyKeys);
   container.bind(CONFIG).toConstantValue(config);

@@ -6,7 +6,10 @@ import type { GatewayState } from '../transports/koa/state.js';
 import { openAdapters, type GatewayOverrides } from './adapters.js';
 import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolveServices } from './container.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
+import type { Metrics } from '../ports/metrics.port.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
+import { listenMetrics } from './metrics-listener.js';
 import { GATEWAY_VERSION } from './version.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
@@ -18,6 +21,10 @@ export interface Gateway {
   readonly ksFingerprint: string;
   /** Set only when the gateway generated bootstrap passwords (user -> password); show them once. */
   readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
+  /** The gateway's metrics (a login-throttling step counts through `metrics.loginThrottled()`). */
+  readonly metrics: Metrics;
+  /** Where the metrics listener serves `GET /metrics`, once `listen` started it (TE_GATEWAY_METRICS_PORT). */
+  metricsUrl(): string | undefined;
   /** The OpenAPI 3.1 document of the /api surface (`npm run openapi` writes it to openapi.json). */
   openApi(): Record<string, unknown>;
   /** Serves the app on `port`/`host` (the configuration's by default) and resolves once listening. */
@@ -42,14 +49,17 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const { logger, keyServer } = adapters;
   const services = resolveServices(buildContainer(config, adapters, auditVerifyKeys));
 
+  const { metrics } = adapters;
   const app = createKoaApp(services, {
     logger,
+    metrics,
     corsOrigins: config.corsOrigins,
     publicOrigin: config.publicUrl ?? config.publicOrigin,
     gatewayVersion: GATEWAY_VERSION,
     trustedProxies: config.trustedProxies,
   });
   const listeners: HttpListener[] = [];
+  let metricsListener: HttpListener | undefined;
 
   return {
     app,
@@ -57,8 +67,14 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     logger,
     ksFingerprint: keyServer.fingerprint(),
     generatedPasswords,
+    metrics,
+    metricsUrl: () => metricsListener && `${metricsListener.url}/metrics`,
     openApi: () => openApiDocument(services, GATEWAY_VERSION),
     async listen(port = config.port, host = config.host) {
+      if (metricsListener === undefined && config.metricsPort !== undefined && metrics instanceof PromMetrics) {
+        metricsListener = await listenMetrics(metrics, config.metricsPort, host);
+        listeners.push(metricsListener);
+      }
       const limits = { ...config.http, connectionsCheckingIntervalMs: CONFIG_DEFAULTS.http.connectionsCheckingIntervalMs };
       const listener = await listenHttp(app.callback(), port, host, limits);
       listeners.push(listener);

@@ -91,6 +91,7 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
       keepAliveTimeoutMs: values.TE_GATEWAY_KEEPALIVE_TIMEOUT_MS,
       maxConnections: values.TE_GATEWAY_MAX_CONNECTIONS,
     },
+    metricsPort: values.TE_GATEWAY_METRICS_PORT,
     keyServer:
       url === undefined
         ? {
@@ -126,7 +127,7 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
     auditIntegrity: auditIntegrityInput(values, dataDir),
     audit:
       values.TE_GATEWAY_AUDIT_URL !== undefined
-        ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL }
+        ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL, timeoutMs: values.TE_GATEWAY_AUDIT_TIMEOUT_MS }
         : dataDir === undefined
           ? { kind: 'memory' }
           : { kind: 'sqlite', file: join(dataDir, 'audit.db') },

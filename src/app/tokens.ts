@@ -2,6 +2,7 @@ import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { CLOCK } from '../ports/clock.port.js';
 import { KEY_SERVER } from '../ports/key-server.port.js';
 import { LOGGER } from '../ports/logger.port.js';
+import { METRICS } from '../ports/metrics.port.js';
 import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
@@ -46,6 +47,7 @@ export const ADAPTER_TOKENS = {
   replayCache: REPLAY_CACHE,
   throttleStore: THROTTLE_STORE,
   auditLog: AUDIT_LOG,
+  metrics: METRICS,
 } as const satisfies { readonly [K in keyof GatewayAdapters]-?: Token<GatewayAdapters[K]> };
 
 /** The use cases: the services object the transports receive has exactly these fields. */

@@ -50,6 +50,8 @@ async function serve(): Promise<void> {
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
   // One parseable line, as the daemon prints: scripts and tests start on port 0 and read it.
   process.stdout.write(`keygate: listening url=${url} port=${new URL(url).port}\n`);
+  const metricsUrl = gateway.metricsUrl();
+  if (metricsUrl !== undefined) process.stdout.write(`keygate: metrics url=${metricsUrl}\n`);
 }
 
 /** Runs until a signal: `close` then exits 0 (1 if closing fails or outlasts `deadlineMs`). */

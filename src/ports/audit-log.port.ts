@@ -40,7 +40,10 @@ export interface AuditLog {
    * outcome entries apart, every chain field as stored. For verification and export.
    */
   readChain(range?: AuditChainRange): Promise<AuditChainSlice>;
-  /** Resolves when the store answers. */
+  /**
+   * Resolves when the store answers and can take records: an adapter whose reads can succeed while its
+   * writes fail (SQLite on a full disk) also checks its write path and the latest write's outcome.
+   */
   ping(): Promise<void>;
   /** Releases connections and files; every method throws `AuditUnavailableError` afterwards. */
   close(): Promise<void>;

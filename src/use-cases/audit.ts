@@ -54,6 +54,8 @@ export interface AuditDraft {
 export class AuditTrail {
   readonly #deps: { log: AuditLog; clock: Clock; random: Random; logger: Logger };
   readonly #begun = new WeakSet<AuditDraft>();
+  /** Drafts whose begin failure was logged: their finish adds no second line for the same refusal. */
+  readonly #reported = new WeakSet<AuditDraft>();
 
   constructor(deps: { log: AuditLog; clock: Clock; random: Random; logger: Logger }) {
     this.#deps = deps;
@@ -72,6 +74,7 @@ export class AuditTrail {
       await this.#deps.log.append(pending);
     } catch (error) {
       this.#report('begin', draft, error);
+      this.#reported.add(draft);
       throw isKeygateError(error) && error.code === 'AUDIT_UNAVAILABLE' ? error : new AuditUnavailableError(undefined, error);
     }
     this.#begun.add(draft);
@@ -111,7 +114,8 @@ export class AuditTrail {
     } catch (error) {
       failure = error;
     }
-    this.#report('finish', draft, failure);
+    // One refused operation, one line: a begin that failed has said so already.
+    if (!this.#reported.has(draft)) this.#report('finish', draft, failure);
     if (completion.outcome === 'ok' && (begun || isSensitiveOperation(operation))) {
       throw new AuditUnavailableError('the outcome could not be recorded in the audit log', failure);
     }

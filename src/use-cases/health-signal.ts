@@ -30,9 +30,16 @@ export class HealthSignal {
 /**
  * Wraps `target` so that each call of one of `methods` reports its outcome to `signal`: resolved, or
  * rejected with a code other than `downCode`, is up (the dependency answered); rejected with
- * `downCode` is down. Other members pass through untouched.
+ * `downCode` is down. With `downOnly`, only the down outcomes are reported (the up state then comes
+ * from the background probe alone). Other members pass through untouched.
  */
-export function observeCalls<T extends object>(target: T, methods: readonly (keyof T & string)[], signal: HealthSignal, downCode: string): T {
+export function observeCalls<T extends object>(
+  target: T,
+  methods: readonly (keyof T & string)[],
+  signal: HealthSignal,
+  downCode: string,
+  { downOnly = false } = {},
+): T {
   const observed = new Map<PropertyKey, unknown>();
   for (const name of methods) {
     const method = target[name] as unknown as (...args: unknown[]) => unknown;
@@ -40,9 +47,13 @@ export function observeCalls<T extends object>(target: T, methods: readonly (key
       const result = method.apply(target, args);
       if (!(result instanceof Promise)) return result;
       return result.then(
-        (value) => (signal.note(true), value),
+        (value) => {
+          if (!downOnly) signal.note(true);
+          return value;
+        },
         (error: unknown) => {
-          signal.note((error as { code?: unknown } | undefined)?.code !== downCode);
+          const up = (error as { code?: unknown } | undefined)?.code !== downCode;
+          if (!up || !downOnly) signal.note(up);
           throw error;
         },
       );

@@ -1,7 +1,10 @@
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
+import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import { HealthSignal } from './health-signal.js';
+
+const NO_METRICS = new NoMetrics();
 
 export type CheckState = 'ok' | 'unavailable';
 
@@ -23,6 +26,8 @@ export interface HealthDeps {
   readonly signals?: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal };
   /** How old a dependency state may get (default 1 000 ms): the background check runs this often. */
   readonly maxAgeMs?: number;
+  /** Where health probes are counted (they are not audited). */
+  readonly metrics?: Metrics;
 }
 
 /** Default bound on the age of a dependency state. */
@@ -33,9 +38,10 @@ export const HEALTH_MAX_AGE_MS = 1_000;
  * when any check fails: the audit store counts, since the gateway refuses sensitive operations without it.
  *
  * A probe does no I/O of its own: the key server's and the audit store's states come from a background
- * check at most `maxAgeMs` old. Each state is the outcome of the gateway's latest real call when there
- * was one within that time (for the audit store, its latest write: the path sensitive operations need),
- * else of a ping. The session count is the store's own `count()`, O(1) (for Redis, one round trip:
+ * check at most `maxAgeMs` old. The key server's state is the outcome of the gateway's latest real call
+ * when there was one within that time, else of a ping. The audit store is probed through its write path
+ * every round (issue 15 §2: a full disk, a deleted or a replaced file); a failed real write marks it
+ * down at once, and only a probe brings it back, so a write into a replaced file cannot hide it. The session count is the store's own `count()`, O(1) (for Redis, one round trip:
  * the count is shared by every gateway). Probes are counted (`probes`) for metrics, not audited.
  */
 export class HealthUseCases {
@@ -71,8 +77,10 @@ export class HealthUseCases {
     const keyServer = stateOf(this.#signals.keyServer);
     const auditStore = stateOf(this.#signals.auditStore);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
+    const ok = keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok';
+    (this.#deps.metrics ?? NO_METRICS).healthProbe(ok ? 'ok' : 'not_ok');
     return {
-      ok: keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok',
+      ok,
       ksFingerprint: this.#deps.keyServer.fingerprint(),
       version: this.#deps.version,
       sessions: Math.max(sessions, 0),
@@ -89,7 +97,7 @@ export class HealthUseCases {
   #check(): Promise<void> {
     this.#checking ??= Promise.all([
       this.#refresh(this.#signals.keyServer, () => this.#deps.keyServer.ping()),
-      this.#refresh(this.#signals.auditStore, () => this.#deps.auditLog.ping()),
+      this.#refresh(this.#signals.auditStore, () => this.#deps.auditLog.ping(), { always: true }),
     ]).then(() => {
       this.#checking = undefined;
       this.#firstCheck = undefined;
@@ -97,9 +105,9 @@ export class HealthUseCases {
     return this.#checking;
   }
 
-  /** Pings only when no real call reported within `maxAgeMs`: a real outcome beats a ping. */
-  async #refresh(signal: HealthSignal, ping: () => Promise<void>): Promise<void> {
-    if (signal.ageMs() < this.#maxAgeMs) return;
+  /** Pings when no real call reported within `maxAgeMs` (or `always`); a real outcome that arrives meanwhile beats the ping. */
+  async #refresh(signal: HealthSignal, ping: () => Promise<void>, { always = false } = {}): Promise<void> {
+    if (!always && signal.ageMs() < this.#maxAgeMs) return;
     const started = signal.version;
     const ok = await ping().then(
       () => true,

@@ -28,7 +28,7 @@ test('the audit store is PostgreSQL with TE_GATEWAY_AUDIT_URL, else SQLite in th
   t.deepEqual(configFromEnv({}, { dataDir: './data' }).audit, { kind: 'sqlite', file: join('data', 'audit.db') });
   t.deepEqual(configFromEnv({ TE_GATEWAY_DATA_DIR: '/srv/keygate' }, { dataDir: './data' }).audit, { kind: 'sqlite', file: '/srv/keygate/audit.db' });
   const url = 'postgresql://keygate:pw@db.internal:5432/audit';
-  t.deepEqual(configFromEnv({ TE_GATEWAY_AUDIT_URL: url }, { dataDir: './data' }).audit, { kind: 'postgres', url });
+  t.deepEqual(configFromEnv({ TE_GATEWAY_AUDIT_URL: url }, { dataDir: './data' }).audit, { kind: 'postgres', url, timeoutMs: 2000 });
 });
 
 test('a TE_GATEWAY_AUDIT_URL that is not a PostgreSQL URL stops the boot with a line naming it, never echoing it', async (t) => {

@@ -59,7 +59,7 @@ test('the table names each variable once, and each fills a field the configurati
       'clientKey',
     ],
     sessionStore: ['url', 'sessionKeys', 'timeoutMs'],
-    audit: ['url'],
+    audit: ['url', 'timeoutMs'],
     auditIntegrity: ['writer', 'key', 'signingKey', 'trustedKeys', 'checkpointEvery', 'checkpointSeconds', 'dataDir'],
     http: ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections'],
   };

@@ -5,6 +5,7 @@ import { sessionRef } from '../../src/domain/session/session-id.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { PASSWORDS, startFaultyGateway, startGateway, type TestGateway } from '../_support/gateway.js';
+import { healthUntil } from '../_support/health-wait.js';
 import type { Reply } from '../_support/http.js';
 
 /** Every stored record, oldest first (the tests move the clock between requests). */
@@ -150,7 +151,7 @@ test('with the audit store down, login mints no session (502, seed 000 rule 1) a
   t.deepEqual({ ok: health.body.ok, sessions: health.body.sessions }, { ok: false, sessions: 2 });
   audit.faults.down = false;
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).status, 200, "alice's session is still alive");
-  t.is((await gw.call('GET', '/health')).body.ok, true, 'health is ok again once the store is back');
+  t.is((await healthUntil(gw, true, { path: '/health' })).body.ok, true, 'health is ok again once the store is back');
 });
 
 test('a request that performs nothing is still answered while the store is down; the lost record is logged', async (t) => {

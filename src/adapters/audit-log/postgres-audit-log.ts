@@ -29,6 +29,11 @@ export interface PostgresAuditLogOptions {
   readonly connectTimeoutMs?: number;
   /** Bound on one statement, server side (`statement_timeout`) and client side (ms). */
   readonly statementTimeoutMs?: number;
+  /**
+   * Bound on one call as a whole: opening or waiting for a connection, and the statement, together
+   * (ms; issue 15 §2). Also the default of the two bounds above. Absent: only those two apply.
+   */
+  readonly timeoutMs?: number;
   readonly poolSize?: number;
   /** Told about a failure of an idle pooled connection (the server restarted, the network dropped). */
   readonly onConnectionError?: (error: Error) => void;
@@ -50,10 +55,12 @@ export class PostgresAuditLog implements AuditLog {
   readonly #checkpoints: string;
   readonly #writer: PostgresEntryWriter;
   readonly #stopTimer: () => void;
+  readonly #timeoutMs: number | undefined;
   #closed = false;
 
-  private constructor(pool: pg.Pool, schema: string, chain: AuditChain | undefined) {
+  private constructor(pool: pg.Pool, schema: string, chain: AuditChain | undefined, timeoutMs: number | undefined) {
     this.#pool = pool;
+    this.#timeoutMs = timeoutMs;
     this.#entries = `"${schema}".audit_entry`;
     this.#records = `"${schema}".audit_record`;
     this.#checkpoints = `"${schema}".audit_checkpoint`;
@@ -65,11 +72,11 @@ export class PostgresAuditLog implements AuditLog {
   static async open(options: PostgresAuditLogOptions): Promise<PostgresAuditLog> {
     const schema = options.schema ?? 'public';
     if (!SCHEMA_NAME.test(schema)) throw new AuditUnavailableError(`audit schema name "${schema}" is not a plain identifier`);
-    const statementTimeout = options.statementTimeoutMs ?? 5_000;
+    const statementTimeout = options.statementTimeoutMs ?? options.timeoutMs ?? 5_000;
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? options.timeoutMs ?? 5_000,
       statement_timeout: statementTimeout,
       lock_timeout: statementTimeout,
       query_timeout: statementTimeout + 1_000,
@@ -86,7 +93,7 @@ export class PostgresAuditLog implements AuditLog {
       if (error instanceof AuditUnavailableError) throw error;
       throw new AuditUnavailableError('cannot open the audit database', error);
     }
-    return new PostgresAuditLog(pool, schema, options.chain);
+    return new PostgresAuditLog(pool, schema, options.chain, options.timeoutMs);
   }
 
   async append(record: AuditRecord): Promise<void> {
@@ -170,7 +177,7 @@ export class PostgresAuditLog implements AuditLog {
   async #run<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
     if (this.#closed) throw new AuditUnavailableError('the audit log is closed');
     try {
-      return await this.#pool.query<R>(sql, params);
+      return await withinBound(this.#pool.query<R>(sql, params), this.#timeoutMs);
     } catch (error) {
       // 23505 unique_violation is the caller's (a duplicate id), not the store's: its cause says so.
       throw new AuditUnavailableError('the audit database failed', error);
@@ -186,4 +193,18 @@ function isUniqueViolation(error: unknown): boolean {
 
 function unavailable(error: unknown): AuditUnavailableError {
   return error instanceof AuditUnavailableError ? error : new AuditUnavailableError('the audit database failed', error);
+}
+
+/**
+ * The call's answer, or a rejection once `timeoutMs` has passed (a pool wait and a statement together).
+ * A statement still running server-side is ended there by `statement_timeout`; its late result is dropped.
+ */
+function withinBound<T>(query: Promise<T>, timeoutMs: number | undefined): Promise<T> {
+  if (timeoutMs === undefined) return query;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  query.catch(() => undefined);
+  return Promise.race([query, expired]).finally(() => clearTimeout(timer));
 }

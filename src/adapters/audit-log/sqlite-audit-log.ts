@@ -22,6 +22,7 @@ import {
   type CheckpointRow,
   type EntryRow,
 } from './audit-sql.js';
+import { SqliteWriteCheck } from './sqlite-write-check.js';
 
 export interface SqliteAuditLogOptions {
   /** The database file (created with its directory when missing), or `:memory:`. */
@@ -50,7 +51,9 @@ export class SqliteAuditLog implements AuditLog {
   readonly #entries: SqliteChainWriter;
   readonly #stopTimer: () => void;
 
-  private constructor(db: Database.Database, chain: AuditChain | undefined) {
+  readonly #writeCheck: SqliteWriteCheck;
+
+  private constructor(db: Database.Database, chain: AuditChain | undefined, file: string) {
     this.#db = db;
     const entries = new SqliteChainWriter(db, chain);
     this.#entries = entries;
@@ -61,6 +64,7 @@ export class SqliteAuditLog implements AuditLog {
     const hooks = { before: () => entries.begin(), after: () => entries.end() };
     this.#writes = new SqliteGroupCommit(db, (error) => (entries.failed(), this.#unavailable(error)), hooks);
     this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writes.run(() => undefined));
+    this.#writeCheck = new SqliteWriteCheck(db, file);
   }
 
   /** Opens (creating and migrating) the database. Throws AuditUnavailableError when it cannot. */
@@ -73,7 +77,7 @@ export class SqliteAuditLog implements AuditLog {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       migrateSqliteAudit(db);
-      return new SqliteAuditLog(db, options.chain);
+      return new SqliteAuditLog(db, options.chain, options.file);
     } catch (error) {
       db?.close();
       if (error instanceof AuditUnavailableError) throw error;
@@ -85,7 +89,8 @@ export class SqliteAuditLog implements AuditLog {
     await this.#writes
       .run(() => this.#entries.store(entryOf(record)))
       .catch((error: unknown) => {
-        throw isDuplicateId(error) ? new AuditRecordExistsError(record.id) : this.#unavailable(error);
+        if (isDuplicateId(error)) throw new AuditRecordExistsError(record.id);
+        throw this.#unavailable(error);
       });
   }
 
@@ -147,8 +152,10 @@ export class SqliteAuditLog implements AuditLog {
     );
   }
 
+  /** Reads, then checks the write path (sqlite-write-check.ts): file identity, latest write, a probe write. */
   async ping(): Promise<void> {
     this.#run(() => this.#statement('SELECT 1').get());
+    await this.#writeCheck.check((write) => this.#writes.run(write));
   }
 
   /** Commits what is queued, signs a last checkpoint of the head, and closes the file. */

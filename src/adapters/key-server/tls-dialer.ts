@@ -45,7 +45,8 @@ export class TlsDialer {
     this.#session = undefined;
   }
 
-  open(): Promise<TLSSocket> {
+  /** A validated socket, within `timeoutMs` (the configured timeout by default). */
+  open(timeoutMs = this.#options.timeoutMs): Promise<TLSSocket> {
     return new Promise((resolve, reject) => {
       const socket = connect(this.#connectOptions());
       // Small request writes go out at once (an HTTP agent would set this too); Nagle plus delayed
@@ -53,10 +54,12 @@ export class TlsDialer {
       socket.setNoDelay(true);
       let verified = false;
       const fail = (error: unknown) => {
+        clearTimeout(timer);
         socket.destroy();
         reject(unavailable(error));
       };
-      socket.setTimeout(this.#options.timeoutMs, () => fail(new Error(`no TLS handshake within ${this.#options.timeoutMs} ms`)));
+      // A hard bound, not an idle one: a peer trickling the handshake cannot stretch it.
+      const timer = setTimeout(() => fail(new Error(`no TLS handshake within ${timeoutMs} ms`)), timeoutMs);
       socket.once('error', fail);
       socket.on('session', (session: Buffer) => {
         if (verified && this.#options.resumeSessions) this.#session = session;
@@ -65,7 +68,7 @@ export class TlsDialer {
         const problem = this.#verify(socket);
         if (problem !== undefined) return fail(problem);
         verified = true;
-        socket.setTimeout(0);
+        clearTimeout(timer);
         socket.removeListener('error', fail);
         // An error while the socket waits for its first request destroys it; the channel then dials
         // again, and a request in flight sees the error itself. Without a listener it would crash.

@@ -1,6 +1,8 @@
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
+import { NoMetrics, type Metrics } from '../../ports/metrics.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
+import { accessLog } from './access-log.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
@@ -26,6 +28,8 @@ export interface KoaAppOptions {
   readonly gatewayVersion?: string;
   /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
   readonly trustedProxies?: readonly string[];
+  /** Request counts and durations by operation id and status (off by default). */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -35,6 +39,8 @@ export interface KoaAppOptions {
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
+  // One access-log line and the request metrics per request, around everything else (issue 15 §3).
+  app.use(accessLog(options.logger, options.metrics ?? new NoMetrics()));
   const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
   // One step around everything: request id and headers, error shaping, the audit record.
   app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));

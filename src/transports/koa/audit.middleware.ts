@@ -28,12 +28,24 @@ export function nameAuditedOperation(trail: AuditTrail, ctx: AuditContext, opera
   ctx.state.audit.operation = operation;
 }
 
+/** Registers how to undo what the route made, should its outcome not be recordable. */
+export function undoUnlessRecorded(ctx: AuditContext, undo: () => Promise<unknown>): void {
+  ctx.state.undo = async () => void (await undo());
+}
+
 /** Records the decided response of an audited request (called by `requestStep`). */
 export async function finishAudit(trail: AuditTrail, ctx: AuditContext): Promise<void> {
   const draft = draftOf(ctx);
   if (draft.operation === undefined) return;
   identify(ctx, draft);
-  await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
+  try {
+    await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
+  } catch (error) {
+    // Issue 15 §2: an object made while the outcome could not be recorded (its pending record does
+    // not name it) is undone, so nothing exists that the audit log cannot account for.
+    await ctx.state.undo?.().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

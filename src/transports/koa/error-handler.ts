@@ -20,9 +20,8 @@ export type ErrorMapper = (error: KeygateError, ctx: Context & { state: GatewayS
  */
 export function respondWithError(ctx: Context & { state: GatewayState }, thrown: unknown, mapperFor: (path: string) => ErrorMapper, logger: Logger): void {
   const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
-  if (isKeygateError(thrown) && thrown.cause !== undefined) {
-    logger.warn('request failed', { requestId: ctx.state.requestId, code: thrown.code, cause: describe(thrown.cause) });
-  }
+  // A refusal's cause is not logged here: the request's one access-log line carries it (issue 15 §2).
+  if (isKeygateError(thrown) && thrown.cause !== undefined) ctx.state.errorCause = describe(thrown.cause);
   const response = mapperFor(ctx.path)(error, ctx);
   ctx.state.errorCode = error.code;
   ctx.status = response.status;

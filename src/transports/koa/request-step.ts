@@ -3,7 +3,7 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { finishAudit } from './audit.middleware.js';
 import { respondWithError, type ErrorMapper } from './error-handler.js';
-import { newRequestId } from './request-id.js';
+import { requestIdentity } from './request-id.js';
 import type { GatewayState } from './state.js';
 
 export interface RequestStepOptions {
@@ -24,8 +24,14 @@ export interface RequestStepOptions {
 export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
   const { trail, mapperFor, logger, publicOrigin } = options;
   return async function handleRequest(ctx, next) {
-    const requestId = newRequestId();
+    const incoming = ctx.req.headers;
+    const identity = requestIdentity(single(incoming['x-request-id']), single(incoming.traceparent));
+    const requestId = identity.requestId;
     ctx.state.requestId = requestId;
+    if (identity.traceparent !== undefined) {
+      ctx.state.traceId = identity.traceId;
+      ctx.res.setHeader('traceparent', identity.traceparent);
+    }
     // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
     ctx.state.publicOrigin = publicOrigin;
     const res = ctx.res;
@@ -44,4 +50,8 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
       respondWithError(ctx, thrown, mapperFor, logger);
     }
   };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? undefined : value;
 }

@@ -9,6 +9,8 @@ export interface GatewayState {
   publicOrigin?: string | undefined;
   /** The client's address: the socket peer, or X-Forwarded-For behind a trusted proxy (client-address.ts). */
   clientAddress: string;
+  /** The trace id of a valid incoming W3C `traceparent`, for the access log. */
+  traceId?: string | undefined;
   /** The exact request body bytes as received (empty when there was none). */
   rawBody?: Buffer;
   caller?: Caller;
@@ -18,6 +20,10 @@ export interface GatewayState {
   allow?: string;
   /** This request's audit record in the making (audit.middleware.ts). */
   audit?: AuditDraft;
+  /** Undoes what the route made (a generated key), run when its outcome could not be recorded. */
+  undo?: () => Promise<void>;
   /** The code of the error the response was shaped from, for the audit record. */
   errorCode?: ErrorCode;
+  /** What caused that error (name and message of its cause, never a secret), for the access log. */
+  errorCause?: string;
 }

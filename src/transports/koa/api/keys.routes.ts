@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { noteAudit } from '../audit.middleware.js';
+import { noteAudit, undoUnlessRecorded } from '../audit.middleware.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
@@ -34,6 +34,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
         const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt });
         noteAudit(ctx, { object: created.ttag });
+        undoUnlessRecorded(ctx, () => keys.expire(callerOf(ctx), created.ttag));
         ctx.status = 201;
         ctx.body = created;
       },

@@ -9,7 +9,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { authenticate } from '../authenticate.js';
 import { sessionHeaderCredential } from '../credential.js';
-import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../audit.middleware.js';
+import { beginAudit, nameAuditedOperation, noteAudit, undoUnlessRecorded, type AuditAbout } from '../audit.middleware.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';
@@ -80,6 +80,7 @@ export function rootRouter(services: GatewayServices): Router {
     await begin(ctx);
     const generated = await services.keys.generate(caller(ctx), { keyLen: 16 });
     noteAudit(ctx, { object: generated.ttag });
+    undoUnlessRecorded(ctx, () => services.keys.expire(caller(ctx), generated.ttag));
     ctx.body = generated;
   });
 

@@ -1,0 +1,111 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metrics, ProbeOutcome } from '../../ports/metrics.port.js';
+
+/** What the scrape-time gauges read: the replay cache's and the session store's sizes. */
+export interface GaugeSources {
+  replayCacheEntries(): Promise<number>;
+  replayCacheCapacity: number;
+  liveSessions(): Promise<number>;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The Metrics port on prom-client, in a registry of its own (an embedding service's default registry
+ * is left alone). Labels are operation ids, statuses, error codes and method names only (issue 15 §3).
+ */
+export class PromMetrics implements Metrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'operation' | 'status'>;
+  readonly #requestSeconds: Histogram<'operation'>;
+  readonly #keyServerSeconds: Histogram<'method' | 'outcome'>;
+  readonly #keyServerErrors: Counter<'method' | 'code'>;
+  readonly #auditSeconds: Histogram<'kind' | 'outcome'>;
+  readonly #auditFailures: Counter<'kind'>;
+  readonly #probes: Counter<'outcome'>;
+  readonly #throttled: Counter;
+
+  constructor(sources: GaugeSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.#requests = new Counter({
+      name: 'keygate_http_requests_total',
+      help: 'Requests answered, by operation id and status',
+      labelNames: ['operation', 'status'],
+      registers,
+    });
+    this.#requestSeconds = new Histogram({
+      name: 'keygate_http_request_duration_seconds',
+      help: 'Request duration, by operation id',
+      labelNames: ['operation'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#keyServerSeconds = new Histogram({
+      name: 'keygate_keyserver_call_duration_seconds',
+      help: 'Key-server call duration, by port method and outcome',
+      labelNames: ['method', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#keyServerErrors = new Counter({
+      name: 'keygate_keyserver_call_errors_total',
+      help: 'Key-server calls that failed, by port method and error code',
+      labelNames: ['method', 'code'],
+      registers,
+    });
+    this.#auditSeconds = new Histogram({
+      name: 'keygate_audit_write_duration_seconds',
+      help: 'Audit store write duration (append, complete)',
+      labelNames: ['kind', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#auditFailures = new Counter({ name: 'keygate_audit_write_failures_total', help: 'Audit store writes that failed', labelNames: ['kind'], registers });
+    this.#probes = new Counter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
+    this.#throttled = new Counter({ name: 'keygate_logins_throttled_total', help: 'Logins refused by throttling', registers });
+    gauge(registers, 'keygate_replay_cache_entries', 'Live entries of the proof replay cache', sources.replayCacheEntries);
+    gauge(registers, 'keygate_replay_cache_capacity', 'Bound of the proof replay cache', async () => sources.replayCacheCapacity);
+    gauge(registers, 'keygate_sessions_live', 'Live gateway sessions', sources.liveSessions);
+  }
+
+  requestObserved(operation: string, status: number, seconds: number): void {
+    this.#requests.inc({ operation, status: String(status) });
+    this.#requestSeconds.observe({ operation }, seconds);
+  }
+
+  keyServerCall(method: string, outcome: string, seconds: number): void {
+    this.#keyServerSeconds.observe({ method, outcome: outcome === 'ok' ? 'ok' : 'error' }, seconds);
+    if (outcome !== 'ok') this.#keyServerErrors.inc({ method, code: outcome });
+  }
+
+  auditWrite(kind: 'append' | 'complete', ok: boolean, seconds: number): void {
+    this.#auditSeconds.observe({ kind, outcome: ok ? 'ok' : 'error' }, seconds);
+    if (!ok) this.#auditFailures.inc({ kind });
+  }
+
+  healthProbe(outcome: ProbeOutcome): void {
+    this.#probes.inc({ outcome });
+  }
+
+  loginThrottled(): void {
+    this.#throttled.inc();
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+/** A gauge read at scrape time; a source that fails reports -1 rather than failing the scrape. */
+function gauge(registers: Registry[], name: string, help: string, read: () => Promise<number>): void {
+  new Gauge({
+    name,
+    help,
+    registers,
+    async collect() {
+      this.set(await read().catch(() => -1));
+    },
+  });
+}

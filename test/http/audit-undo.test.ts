@@ -1,0 +1,62 @@
+import test from 'ava';
+import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
+import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
+import { Secret } from '../../src/domain/secret/secret.js';
+import { signIn } from '../_support/api-client.js';
+import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
+import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+
+/** The real embedded key server, with the ttags it generated noted (the refused answer withholds them). */
+async function notingKeyServer(clock: ManualClock): Promise<{ keyServer: KeyServer; generated: string[] }> {
+  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
+  const generated: string[] = [];
+  const connect: KeyServer['connect'] = async (token) => {
+    const connection = await keyServer.connect(token);
+    const generateKey: KeyServerConnection['generateKey'] = async (options) => {
+      const made = await connection.generateKey(options);
+      generated.push(made.ttag);
+      return made;
+    };
+    return overriding(connection, { generateKey });
+  };
+  return { keyServer: overriding(keyServer, { connect }), generated };
+}
+
+/** `target` with some methods replaced; the others called on `target` itself (its private fields intact). */
+function overriding<T extends object>(target: T, replaced: Partial<T>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (property in replaced) return replaced[property as keyof T];
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
+for (const [surface, create] of [
+  [
+    '/api',
+    (gw: Awaited<ReturnType<typeof startGateway>>, session: string) =>
+      gw.call('POST', '/api/keys', { headers: { Authorization: `Bearer ${session}` }, body: {} }),
+  ],
+  ['seven-operation', (gw: Awaited<ReturnType<typeof startGateway>>, session: string) => gw.call('POST', '/keys', { headers: { 'X-Session': session } })],
+] as const) {
+  test(`${surface}: a key made while its outcome cannot be recorded is undone (expired), never left live and unnamed`, async (t) => {
+    const clock = new ManualClock(Date.now());
+    const { keyServer, generated } = await notingKeyServer(clock);
+    const audit = new FaultyAuditLog(new MemoryAuditLog());
+    const gw = await startGateway(t, {}, { clock, keyServer, auditLog: audit });
+    const alice = await signIn(gw, 'alice');
+    audit.faults.failComplete = true;
+    const refused = await create(gw, alice.sessionId);
+    t.true(refused.status >= 500, refused.text);
+    t.false(refused.text.includes('ttag'));
+    t.is(generated.length, 1, 'the key server made the key');
+    const direct = await keyServer.connect((await keyServer.login('alice', new Secret(PASSWORDS.alice))).token);
+    t.is((await direct.readKey(generated[0]!)).state, 'expired', 'the key was undone');
+    await direct.close();
+  });
+}
