@@ -45,7 +45,7 @@ test('the table names each variable once, and each fills a field the configurati
     '': Object.keys(gatewayConfigSchema.shape),
     keyServer: ['seed', 'adminPassword', 'tokenTtlSeconds', 'dataDir', 'url', 'ca', 'fingerprint', 'timeoutMs'],
     sessionStore: ['url', 'sessionKeys', 'timeoutMs'],
-    audit: ['url'],
+    audit: ['url', 'timeoutMs'],
   };
   for (const variable of VARIABLES) {
     const [head, leaf] = variable.field.includes('.') ? variable.field.split('.') : ['', variable.field];
