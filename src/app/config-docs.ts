@@ -39,8 +39,11 @@ export function helpVariables(headingIndent = '  '): string {
     });
     return [`${headingIndent}${VARIABLE_GROUPS[group]}:`, ...rows].join('\n');
   });
-  return `${sections.join('\n')}\n`;
+  return `${sections.join('\n')}\n${headingIndent}${FILE_NOTE.replace(/`/g, '')}\n`;
 }
+
+/** Every variable has a file variant (env-files.ts); the README says it under the table. */
+export const FILE_NOTE = 'Any variable may be given as `<NAME>_FILE` instead: the path of a file holding its value (e.g. `TE_KEYSERVER_ADMIN_PASSWORD_FILE`).';
 
 /** The README's configuration table, from the table (`npm run docs:config` writes it). */
 export function markdownVariables(): string {

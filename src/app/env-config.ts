@@ -5,6 +5,7 @@ import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { ConfigError, parseGatewayConfig, type ConfigIssue, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './config-variables.js';
 import { readSeedFile } from '../keyserver/seed-file.js';
+import { withFileVariables } from './env-files.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,7 +34,8 @@ const envSchema = z.object(
  * boot, and validates it with the configuration schema. A bad value throws a ConfigError whose
  * message is one line naming the variable; a secret's value is never echoed.
  */
-export function configFromEnv(env: Env, defaults: { dataDir?: string } = {}): GatewayConfig {
+export function configFromEnv(given: Env, defaults: { dataDir?: string } = {}): GatewayConfig {
+  const env = withFileVariables(given);
   const values = readVariables(withoutEmbeddedWhenRemote(env));
   checkCompanions(values);
   const input = configInput(values, values.TE_GATEWAY_DATA_DIR ?? defaults.dataDir);

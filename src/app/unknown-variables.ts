@@ -1,4 +1,5 @@
 import { CONFIG_VARIABLES, HARNESS_PREFIX } from './config-variables.js';
+import { isFileVariant } from './env-files.js';
 
 /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
 export function editDistance(a: string, b: string): number {
@@ -30,7 +31,7 @@ export function nearestVariable(name: string): string {
 export function unknownVariableWarnings(env: Readonly<Record<string, string | undefined>>): string[] {
   const known = new Set<string>(CONFIG_VARIABLES.map((variable) => variable.name));
   return Object.keys(env)
-    .filter((name) => name.startsWith('TE_') && !name.startsWith(HARNESS_PREFIX) && !known.has(name))
+    .filter((name) => name.startsWith('TE_') && !name.startsWith(HARNESS_PREFIX) && !known.has(name) && !isFileVariant(name))
     .sort()
     .map((name) => `${name} is not a keygate variable; did you mean ${nearestVariable(name)}?`);
 }

@@ -8,9 +8,13 @@ import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/dae
 import { rotateMasterKey } from '../keyserver/at-rest/rotate-master-key.js';
 import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
 import { isKeygateError } from '../domain/errors/index.js';
-import { auditCommand } from './audit-command.js';
+import { GATEWAY_VERSION } from '../app/version.js';
+import { withFileVariables } from '../app/env-files.js';
+import { OPERATOR_COMMANDS, operatorCommandLines } from './commands/index.js';
+import { UsageError } from './commands/command.js';
 
 const USAGE = `Usage: keygate <command> [--help]
+       keygate --version
 
 Commands:
   serve       Run the gateway (default). Configuration comes from the environment, read once at boot
@@ -21,7 +25,9 @@ ${helpVariables('              ')}              With neither a seed nor an admin
               most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up.
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
   audit       Verify or export the audit log, print its checkpoint key ("keygate audit --help").
-`;
+
+Operator commands, against a running gateway (KEYGATE_URL, KEYGATE_SESSION; "keygate <command> --help"):
+${operatorCommandLines('  ')}`;
 
 /** A mistyped variable would otherwise be ignored without a word: one line each, and the boot goes on. */
 function warnUnknownVariables(): void {
@@ -73,7 +79,7 @@ function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => 
 }
 
 function rotate(argv: readonly string[]): number {
-  const settings = parseRotateArgs(argv, process.env);
+  const settings = parseRotateArgs(argv, withFileVariables(process.env));
   if (settings === 'help') {
     process.stdout.write(DAEMON_USAGE);
     return 0;
@@ -87,7 +93,7 @@ function rotate(argv: readonly string[]): number {
 async function keyserver(argv: readonly string[]): Promise<number> {
   warnUnknownVariables();
   if (argv[0] === 'rotate-master-key') return rotate(argv.slice(1));
-  const options = parseDaemonArgs(argv, process.env);
+  const options = parseDaemonArgs(argv, withFileVariables(process.env));
   if (options === 'help') {
     process.stdout.write(DAEMON_USAGE);
     return 0;
@@ -104,7 +110,20 @@ async function keyserver(argv: readonly string[]): Promise<number> {
 
 async function run(command: string, rest: readonly string[]): Promise<number> {
   if (command === 'keyserver') return keyserver(rest);
-  if (command === 'audit') return auditCommand(rest);
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`keygate ${GATEWAY_VERSION}\n`);
+    return 0;
+  }
+  const operator = OPERATOR_COMMANDS.find((candidate) => candidate.name === command);
+  if (operator !== undefined) {
+    try {
+      return await operator.run(rest, { env: process.env, out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(`keygate: ${error.message}\n${operator.usage}`);
+      return 2;
+    }
+  }
   if (command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(USAGE);
     return 0;
@@ -145,7 +164,12 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** One line naming the setting behind an audit store that could not be opened; never the URL's password. */
 function auditFailure(error: Error): string {
-  const url = process.env.TE_GATEWAY_AUDIT_URL?.trim();
+  let url: string | undefined;
+  try {
+    url = withFileVariables(process.env).TE_GATEWAY_AUDIT_URL?.trim();
+  } catch {
+    url = process.env.TE_GATEWAY_AUDIT_URL?.trim();
+  }
   const setting = url ? 'TE_GATEWAY_AUDIT_URL' : 'TE_GATEWAY_DATA_DIR';
   let line = `${setting}: audit store unavailable: ${error.message}`;
   if (error.cause instanceof Error) line += `: ${error.cause.message}`;

@@ -5,6 +5,7 @@
  */
 export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
 export { KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
+export { KeygateAdmin, type AuditQueryRequest, type AuditRecordView, type NewPrincipalRequest, type PrincipalView, type RoleView } from './keygate-admin.js';
 export { KeygateApiError, ReauthRequiredError, UNEXPECTED_RESPONSE, apiErrorFrom, type ApiErrorBody } from './client-errors.js';
 export { ProofKey, jwkThumbprint, type PublicJwk } from './proof-key.js';
 export { mintProof, proofHtu, type ProofClaims, type ProofRequest } from './mint-proof.js';

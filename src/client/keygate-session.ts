@@ -184,6 +184,14 @@ export class KeygateSession {
     return (await this.#call<{ rights: readonly Right[] }>({ method: 'GET', path: `${keyPath(ttag)}/access` })).rights;
   }
 
+  /**
+   * Any /api operation with this session's credential (and proof, when bound): `path` under the base
+   * URL, the JSON body; answers the JSON reply or throws KeygateApiError. keygate-admin.ts builds on it.
+   */
+  request<T>(method: ApiRequest['method'], path: string, body?: unknown): Promise<T> {
+    return this.#call<T>(body === undefined ? { method, path } : { method, path, body });
+  }
+
   #call<T>(request: Omit<ApiRequest, 'credential'>): Promise<T> {
     return send<T>(this.#options, { ...request, credential: { sessionId: this.#sessionId, proofKey: this.proofKey } });
   }

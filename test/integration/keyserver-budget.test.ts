@@ -1,7 +1,7 @@
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
@@ -46,17 +46,27 @@ test('TE_GATEWAY_KEYSERVER_TIMEOUT_MS bounds a login as a whole, not each step o
   const timeoutMs = 1_000;
   // Each step (handshake legs, the two SRP calls) stays under the timeout; together they exceed it.
   const port = await stallingRelay(t, daemon.port, 400);
-  const gateway = await createGateway(
-    { keyServer: { kind: 'tls', url: `https://127.0.0.1:${port}`, fingerprint: daemon.fingerprint, timeoutMs, resumeSessions: false } },
-    { logger: new MemoryLogger() },
-  );
-  t.teardown(() => gateway.close());
-  const { url } = await gateway.listen(0, '127.0.0.1');
+  const client = await clientConfig();
+  const login = async (budgetMs: number) => {
+    const gateway = await createGateway(
+      { keyServer: { kind: 'tls', url: `https://127.0.0.1:${port}`, fingerprint: daemon.fingerprint, ...client, timeoutMs: budgetMs, resumeSessions: false } },
+      { logger: new MemoryLogger() },
+    );
+    t.teardown(() => gateway.close());
+    const { url } = await gateway.listen(0, '127.0.0.1');
+    const started = performance.now();
+    const reply = await call(url, 'POST', '/api/session', { body: { user: 'alice', password: PASSWORDS.alice } });
+    return { reply, elapsed: performance.now() - started };
+  };
 
-  const started = performance.now();
-  const reply = await call(url, 'POST', '/api/session', { body: { user: 'alice', password: PASSWORDS.alice } });
-  const elapsed = performance.now() - started;
-  t.is(reply.status, 503, reply.text);
-  t.is(reply.body.code, 'KEY_SERVER_UNAVAILABLE');
-  t.true(elapsed < timeoutMs + 400, `answered after ${Math.round(elapsed)} ms`);
+  // With room enough, the login goes through the stalling relay, and its steps add up past the timeout.
+  const unhurried = await login(30_000);
+  t.is(unhurried.reply.status, 201, unhurried.reply.text);
+  t.true(unhurried.elapsed > timeoutMs, `the steps took ${Math.round(unhurried.elapsed)} ms together`);
+
+  // A per-step bound would let the same login through; the whole-request budget cuts it.
+  const budgeted = await login(timeoutMs);
+  t.is(budgeted.reply.status, 503, budgeted.reply.text);
+  t.is(budgeted.reply.body.code, 'KEY_SERVER_UNAVAILABLE');
+  t.true(budgeted.elapsed < 2 * timeoutMs, `answered after ${Math.round(budgeted.elapsed)} ms`);
 });

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { KeygateAdmin } from '../../client/keygate-admin.js';
+import { KeygateClient } from '../../client/keygate-client.js';
+import type { KeygateSession } from '../../client/keygate-session.js';
+import { KeygateApiError } from '../../client/client-errors.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+/** A command's own flags: strings and booleans, each given once. */
+type Options = Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly default?: string | boolean }>;
+
+/** Parsed flags: the common ones typed, a command's own by name. */
+export type Values = { readonly [flag: string]: string | boolean | undefined } & {
+  readonly json: boolean;
+  readonly help: boolean;
+  readonly url?: string | undefined;
+  readonly session?: string | undefined;
+  readonly 'session-file'?: string | undefined;
+};
+
+/** What every operator command reads: where the gateway is, the session, and how to print. */
+export interface CommandContext {
+  readonly env: Env;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+/** One `keygate <command> [<sub>] ...`: its usage text and what it does (answers the exit status). */
+export interface OperatorCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  run(argv: readonly string[], ctx: CommandContext): Promise<number>;
+}
+
+/** A refusal of the command line itself (exit 2), printed as one line. */
+export class UsageError extends Error {}
+
+/** Flags every operator command accepts. */
+export const COMMON_OPTIONS = {
+  url: { type: 'string' },
+  session: { type: 'string' },
+  'session-file': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** A string flag's value (undefined when not given). */
+export function text(values: Values, flag: string): string | undefined {
+  const value = values[flag];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export const COMMON_USAGE = `Common options:
+  --url URL            the gateway (or KEYGATE_URL; default http://127.0.0.1:8080)
+  --session ID         the session (or --session-file FILE, or KEYGATE_SESSION / KEYGATE_SESSION_FILE)
+  --json               print JSON instead of text
+  -h, --help           this help`;
+
+/** Parses `argv` with the common flags and the command's own; unknown flags are a UsageError. */
+export function parse(argv: readonly string[], options: Options): { values: Values; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+type Common = { url?: string | undefined; session?: string | undefined; 'session-file'?: string | undefined };
+
+export function gatewayUrl(values: Common, env: Env): string {
+  return values.url ?? env.KEYGATE_URL ?? 'http://127.0.0.1:8080';
+}
+
+export function client(values: Common, env: Env): KeygateClient {
+  return new KeygateClient({ baseUrl: gatewayUrl(values, env) });
+}
+
+/** The session from --session, --session-file, KEYGATE_SESSION or KEYGATE_SESSION_FILE; never echoed. */
+export function session(values: Common, env: Env): KeygateSession {
+  const file = values['session-file'] ?? env.KEYGATE_SESSION_FILE;
+  const id = values.session ?? (file === undefined ? env.KEYGATE_SESSION : readSecretFile(file, '--session-file'));
+  if (id === undefined || id === '') throw new UsageError('no session: run "keygate login", then pass --session or set KEYGATE_SESSION');
+  return client(values, env).resume(id);
+}
+
+export function admin(values: Common, env: Env): KeygateAdmin {
+  return new KeygateAdmin(session(values, env));
+}
+
+/** A file's content, trimmed (a secret kept in a file: a password, a session id). */
+export function readSecretFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new UsageError(`${what}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** Prints `value` as JSON (--json) or as the command's text. */
+export function print(ctx: CommandContext, json: boolean, value: unknown, text: () => string): void {
+  ctx.out(json ? `${JSON.stringify(value, null, 2)}\n` : text());
+}
+
+/** Rows of aligned columns. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
+  return rows.map((row) => `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}\n`).join('');
+}
+
+/** Runs a command's body: a usage error exits 2, a refusal by the gateway exits 1 with its code. */
+export async function guarded(ctx: CommandContext, usage: string, json: boolean, body: () => Promise<void>): Promise<number> {
+  try {
+    await body();
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      ctx.err(`keygate: ${error.message}\n${usage}`);
+      return 2;
+    }
+    if (error instanceof KeygateApiError) {
+      const body = { status: error.status, code: error.code, detail: error.message };
+      ctx.err(json ? `${JSON.stringify({ error: body })}\n` : `keygate: ${error.status} ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+      ctx.err(`keygate: cannot reach the gateway: ${(error.cause as Error | undefined)?.message ?? error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,25 @@
+import { auditCommand } from './audit-commands.js';
+import type { OperatorCommand } from './command.js';
+import { groupsCommand, principalsCommand, rolesCommand } from './directory-commands.js';
+import { keysCommand } from './key-commands.js';
+import { healthCommand, loginCommand, whoamiCommand } from './session-commands.js';
+
+/** The operator's commands, which talk to a running gateway through keygate/client (issue 15 §7). */
+export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
+  loginCommand,
+  whoamiCommand,
+  healthCommand,
+  principalsCommand,
+  groupsCommand,
+  rolesCommand,
+  keysCommand,
+  auditCommand,
+];
+
+/** `  name  summary` lines for the top-level usage. */
+export function operatorCommandLines(indent: string): string {
+  const width = Math.max(...OPERATOR_COMMANDS.map((command) => command.name.length));
+  return OPERATOR_COMMANDS.map((command) => `${indent}${command.name.padEnd(width + 2)}${command.summary}\n`).join('');
+}
+
+export type { OperatorCommand } from './command.js';

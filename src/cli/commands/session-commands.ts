@@ -1,0 +1,85 @@
+import type { HealthView } from '../../client/api-types.js';
+import { COMMON_USAGE, client, gatewayUrl, guarded, parse, print, readSecretFile, session, text, UsageError, type OperatorCommand } from './command.js';
+
+const LOGIN_USAGE = `Usage: keygate login --user NAME [--password-file FILE] [options]
+  Signs in and prints the session id (text: the bare id, for KEYGATE_SESSION=$(keygate login ...)).
+  The password comes from --password-file, else KEYGATE_PASSWORD_FILE, else KEYGATE_PASSWORD; it is
+  never taken on the command line.
+${COMMON_USAGE}
+`;
+
+export const loginCommand: OperatorCommand = {
+  name: 'login',
+  summary: 'sign in and print a session id',
+  usage: LOGIN_USAGE,
+  async run(argv, ctx) {
+    const { values } = parse(argv, { user: { type: 'string' }, 'password-file': { type: 'string' } });
+    if (values.help) return (ctx.out(LOGIN_USAGE), 0);
+    return guarded(ctx, LOGIN_USAGE, values.json, async () => {
+      const user = text(values, 'user');
+      if (user === undefined) throw new UsageError('--user is required');
+      const file = text(values, 'password-file') ?? ctx.env.KEYGATE_PASSWORD_FILE;
+      const password = file === undefined ? ctx.env.KEYGATE_PASSWORD : readSecretFile(file, '--password-file');
+      if (password === undefined || password === '') throw new UsageError('no password: use --password-file FILE or KEYGATE_PASSWORD_FILE');
+      const signedIn = await client(values, ctx.env).login(user, password);
+      print(ctx, values.json, { sessionId: signedIn.sessionId, ...signedIn.view }, () => `${signedIn.sessionId}\n`);
+    });
+  },
+};
+
+const HEALTH_USAGE = `Usage: keygate health [options]
+  The gateway's health: ok, the checks, the key server's fingerprint. Exits 1 when not ok.
+${COMMON_USAGE}
+`;
+
+export const healthCommand: OperatorCommand = {
+  name: 'health',
+  summary: "the gateway's health (exit 1 when not ok)",
+  usage: HEALTH_USAGE,
+  async run(argv, ctx) {
+    const { values } = parse(argv, {});
+    if (values.help) return (ctx.out(HEALTH_USAGE), 0);
+    let ok = true;
+    const status = await guarded(ctx, HEALTH_USAGE, values.json, async () => {
+      // A 503 carries the same body as a 200 (the failed checks): an answer to print, not a refusal.
+      const response = await fetch(new URL('api/health', withSlash(gatewayUrl(values, ctx.env))), { headers: { accept: 'application/json' } });
+      const health = (await response.json()) as HealthView;
+      ok = health.ok === true;
+      const checks = Object.entries(health.checks ?? {});
+      print(ctx, values.json, health, () =>
+        [
+          `ok: ${health.ok}`,
+          `version: ${health.version ?? ''}`,
+          `ksFingerprint: ${health.ksFingerprint}`,
+          ...checks.map(([name, state]) => `${name}: ${String(state)}`),
+        ]
+          .join('\n')
+          .concat('\n'),
+      );
+    });
+    return status === 0 && !ok ? 1 : status;
+  },
+};
+
+const WHOAMI_USAGE = `Usage: keygate whoami [options]
+  The session's view: who it belongs to, its kind, when it expires.
+${COMMON_USAGE}
+`;
+
+export const whoamiCommand: OperatorCommand = {
+  name: 'whoami',
+  summary: "the session's principal and expiry",
+  usage: WHOAMI_USAGE,
+  async run(argv, ctx) {
+    const { values } = parse(argv, {});
+    if (values.help) return (ctx.out(WHOAMI_USAGE), 0);
+    return guarded(ctx, WHOAMI_USAGE, values.json, async () => {
+      const view = await session(values, ctx.env).inspect();
+      print(ctx, values.json, view, () => `${view.user} (${view.kind}) expires ${view.expiresAt ?? 'never'}\n`);
+    });
+  },
+};
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

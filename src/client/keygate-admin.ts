@@ -1,0 +1,112 @@
+import type { KeygateSession } from './keygate-session.js';
+import type { ListView } from './api-types.js';
+
+/** A principal as /api answers it. */
+export interface PrincipalView {
+  readonly name: string;
+  readonly kind: 'user' | 'group' | 'service';
+  readonly systemId: number;
+  readonly principalId: string;
+  readonly displayName?: string;
+  readonly disabled: boolean;
+  readonly roles: readonly string[];
+  readonly createdAt: string;
+}
+
+export interface NewPrincipalRequest {
+  readonly name: string;
+  readonly kind: 'user' | 'group' | 'service';
+  readonly password?: string;
+  readonly displayName?: string;
+  readonly roles?: readonly string[];
+}
+
+export interface RoleView {
+  readonly name: string;
+  readonly operations: readonly string[];
+}
+
+/** One audit record (api-surface.md "Audit"). */
+export interface AuditRecordView {
+  readonly id: string;
+  readonly at: string;
+  readonly requestId: string;
+  readonly operation: string;
+  readonly outcome: 'pending' | 'ok' | 'denied' | 'error';
+  readonly status: number;
+  readonly principal?: string;
+  readonly sessionRef?: string;
+  readonly object?: string;
+  readonly code?: string;
+}
+
+export interface AuditQueryRequest {
+  readonly from?: string;
+  readonly to?: string;
+  readonly principal?: string;
+  readonly operation?: string;
+  readonly outcome?: AuditRecordView['outcome'];
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+const segment = encodeURIComponent;
+
+function query(params: Readonly<Record<string, string | number | undefined>>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, String(value));
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * The administration operations of /api (principals, groups, roles, audit) over a session: what an
+ * operator's tools need beside the key operations of KeygateSession. Each is one request.
+ */
+export class KeygateAdmin {
+  readonly #session: KeygateSession;
+
+  constructor(session: KeygateSession) {
+    this.#session = session;
+  }
+
+  listPrincipals(page: { limit?: number; cursor?: string } = {}): Promise<ListView<PrincipalView>> {
+    return this.#session.request('GET', `/api/principals${query(page)}`);
+  }
+
+  readPrincipal(name: string): Promise<PrincipalView> {
+    return this.#session.request('GET', `/api/principals/${segment(name)}`);
+  }
+
+  createPrincipal(request: NewPrincipalRequest): Promise<PrincipalView> {
+    return this.#session.request('POST', '/api/principals', request);
+  }
+
+  principalGroups(name: string): Promise<ListView<PrincipalView>> {
+    return this.#session.request('GET', `/api/principals/${segment(name)}/groups`);
+  }
+
+  groupMembers(group: string): Promise<ListView<PrincipalView>> {
+    return this.#session.request('GET', `/api/groups/${segment(group)}/members`);
+  }
+
+  addGroupMember(group: string, member: string): Promise<unknown> {
+    return this.#session.request('PUT', `/api/groups/${segment(group)}/members/${segment(member)}`);
+  }
+
+  removeGroupMember(group: string, member: string): Promise<unknown> {
+    return this.#session.request('DELETE', `/api/groups/${segment(group)}/members/${segment(member)}`);
+  }
+
+  listRoles(): Promise<ListView<RoleView>> {
+    return this.#session.request('GET', '/api/roles');
+  }
+
+  readRole(name: string): Promise<RoleView> {
+    return this.#session.request('GET', `/api/roles/${segment(name)}`);
+  }
+
+  queryAudit(request: AuditQueryRequest = {}): Promise<ListView<AuditRecordView>> {
+    return this.#session.request('GET', `/api/audit${query({ ...request })}`);
+  }
+}

@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { untilKillAll } from '../_support/child-processes.js';
+import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+
+const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
+const adminPasswordFile = join(dir, 'admin-password');
+writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
+const bobPasswordFile = join(dir, 'bob-password');
+writeFileSync(bobPasswordFile, 'cli-bob-password-2\n', { mode: 0o600 });
+
+// One real gateway (`keygate serve`), its admin password given through a _FILE variable.
+const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile });
+test.after.always(killAllGateways);
+
+interface Run {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `keygate ...args` as an operator would, against the gateway (KEYGATE_URL from the environment). */
+function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function json<T = Record<string, unknown>>(args: readonly string[], env: Record<string, string> = {}): Promise<T> {
+  const run = await keygate([...args, '--json'], env);
+  if (run.status !== 0) throw new Error(`keygate ${args.join(' ')}: ${run.status} ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+const adminSession = (async () => {
+  const run = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
+  if (run.status !== 0) throw new Error(run.stderr);
+  return run.stdout.trim();
+})();
+
+test('keygate --version prints the package version', async (t) => {
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const run = await keygate(['--version']);
+  t.is(run.status, 0);
+  t.is(run.stdout, `keygate ${version}\n`);
+});
+
+test('every operator command answers --help with its usage, exit 0', async (t) => {
+  const runs = await Promise.all(['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].map((name) => keygate([name, '--help'])));
+  for (const [i, name] of ['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].entries()) {
+    t.is(runs[i]!.status, 0, name);
+    t.true(runs[i]!.stdout.startsWith(`Usage: keygate ${name}`), runs[i]!.stdout);
+    t.regex(runs[i]!.stdout, /--json/);
+  }
+  t.regex((await keygate(['--help'])).stdout, /Operator commands[\s\S]*keys/);
+});
+
+test('login (password from a file) and health, as text and JSON; the session id is never echoed elsewhere', async (t) => {
+  const session = await adminSession;
+  t.regex(session, /^\S{20,}$/);
+  const health = await json<{ ok: boolean; checks: Record<string, string> }>(['health']);
+  t.true(health.ok);
+  t.is(health.checks.auditStore, 'ok');
+  t.regex((await keygate(['health'])).stdout, /^ok: true$/m);
+  const who = await keygate(['whoami', '--session', session]);
+  t.is(who.status, 0);
+  t.regex(who.stdout, /^admin /);
+  t.false(who.stdout.includes(session));
+});
+
+test('principals, groups and roles through the CLI', async (t) => {
+  const session = await adminSession;
+  const env = { KEYGATE_SESSION: session };
+  const created = await json(['principals', 'create', 'cli-bob', '--kind', 'user', '--password-file', bobPasswordFile], env);
+  t.like(created, { name: 'cli-bob', kind: 'user' });
+  await json(['principals', 'create', 'cli-ops', '--kind', 'group'], env);
+  t.true((await json<{ items: { name: string }[] }>(['principals', 'list', '--limit', '500'], env)).items.some((p) => p.name === 'cli-bob'));
+  t.regex((await keygate(['principals', 'show', 'cli-bob'], env)).stdout, /cli-bob\s+user/);
+  t.is((await keygate(['groups', 'add', 'cli-ops', 'cli-bob'], env)).status, 0);
+  t.deepEqual(
+    (await json<{ items: { name: string }[] }>(['groups', 'members', 'cli-ops'], env)).items.map((p) => p.name),
+    ['cli-bob'],
+  );
+  t.true((await json<{ items: { name: string }[] }>(['roles', 'list'], env)).items.some((role) => role.name === 'auditor'));
+  t.like(await json(['roles', 'show', 'auditor'], env), { name: 'auditor' });
+  const bobLogin = await keygate(['login', '--user', 'cli-bob'], { KEYGATE_PASSWORD_FILE: bobPasswordFile });
+  t.is(bobLogin.status, 0, bobLogin.stderr);
+});
+
+test('keys: create, show, grant, acl, export to a file (0600, never over a file), revoke; then audit list and tail', async (t) => {
+  const session = await adminSession;
+  const sessionFile = join(dir, 'session');
+  writeFileSync(sessionFile, `${session}\n`, { mode: 0o600 });
+  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const key = await json<{ ttag: string; keyLen: number }>(['keys', 'create', '--len', '32', '--label', 'cli'], env);
+  t.is(key.keyLen, 32);
+  t.regex((await keygate(['keys', 'show', key.ttag], env)).stdout, /256-bit\s+active\s+cli/);
+  await json(['principals', 'create', 'cli-carol', '--kind', 'user'], env);
+  t.like(await json(['keys', 'grant', key.ttag, 'cli-carol', 'read,export'], env), { principal: 'cli-carol' });
+  t.regex((await keygate(['keys', 'acl', key.ttag], env)).stdout, /cli-carol\s+read,export/);
+  const out = join(dir, 'key.bin');
+  const exported = await keygate(['keys', 'export', key.ttag, '--out', out], env);
+  t.is(exported.status, 0, exported.stderr);
+  t.is(readFileSync(out).length, 32);
+  t.is(statSync(out).mode & 0o777, 0o600);
+  t.false(exported.stdout.includes(readFileSync(out).toString('base64')), 'the key is never printed');
+  const again = await keygate(['keys', 'export', key.ttag, '--out', out], env);
+  t.is(again.status, 2);
+  t.regex(again.stderr, /exists/);
+  t.is((await keygate(['keys', 'revoke', key.ttag, 'cli-carol'], env)).status, 0);
+  const page = await json<{ items: { operation: string; object?: string }[] }>(['audit', 'list', '--operation', 'keys.export'], env);
+  t.true(page.items.length >= 1);
+  const tail = await keygate(['audit', 'tail', '--limit', '3', '--json'], env);
+  t.is(tail.status, 0, tail.stderr);
+  t.is(tail.stdout.trim().split('\n').length, 3);
+});
+
+test('refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line', async (t) => {
+  const none = await keygate(['keys', 'show', 'AAAA'], { KEYGATE_SESSION: '' });
+  t.is(none.status, 2);
+  t.regex(none.stderr, /no session/);
+  const bad = await keygate(['whoami', '--json', '--session', 'not-a-session']);
+  t.is(bad.status, 1);
+  t.like(JSON.parse(bad.stderr), { error: { status: 401 } });
+  t.false(bad.stderr.includes('not-a-session'));
+  const down = await keygate(['health', '--url', 'http://127.0.0.1:1']);
+  t.is(down.status, 1);
+  t.regex(down.stderr, /cannot reach the gateway/);
+  t.is((await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' })).status, 2);
+  t.is((await keygate(['principals', '--bogus'])).status, 2);
+});
