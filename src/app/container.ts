@@ -77,6 +77,7 @@ const serviceFactories = (
       addressFailures: config.throttleAddressFailures,
       windowMs: config.throttleWindowSeconds * 1000,
       ratePerSecond: config.rateLimit,
+      metrics: resolve(ctx, METRICS),
     });
   },
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),

@@ -21,7 +21,7 @@ export interface Gateway {
   readonly ksFingerprint: string;
   /** Set only when the gateway generated bootstrap passwords (user -> password); show them once. */
   readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
-  /** The gateway's metrics (a login-throttling step counts through `metrics.loginThrottled()`). */
+  /** The gateway's metrics (what the metrics listener serves). */
   readonly metrics: Metrics;
   /** Where the metrics listener serves `GET /metrics`, once `listen` started it (TE_GATEWAY_METRICS_PORT). */
   metricsUrl(): string | undefined;

@@ -2,6 +2,7 @@ import { isKeygateError } from '../domain/errors/index.js';
 import { RateLimitedError } from '../domain/throttle/throttle.errors.js';
 import { retryAfterMs, type ThrottlePolicy } from '../domain/throttle/throttle-policy.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { Metrics } from '../ports/metrics.port.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 
 export interface LoginThrottleDeps {
@@ -15,6 +16,8 @@ export interface LoginThrottleDeps {
   readonly windowMs: number;
   /** Requests per second per address on the unauthenticated login operations; undefined: off. */
   readonly ratePerSecond?: number | undefined;
+  /** Where each refused login is counted (`keygate_logins_throttled_total`). */
+  readonly metrics?: Pick<Metrics, 'loginThrottled'>;
 }
 
 /**
@@ -56,7 +59,7 @@ export class LoginThrottle {
     const keys = user === undefined ? [addressKey(address)] : [addressKey(address), nameKey(user)];
     const [byAddress, byName] = await this.#deps.store.failures(keys);
     const wait = Math.max(retryAfterMs(byAddress, this.#address, now), user === undefined ? 0 : retryAfterMs(byName, this.#name, now));
-    if (wait > 0) throw new RateLimitedError(wait / 1000);
+    if (wait > 0) throw this.#throttled(new RateLimitedError(wait / 1000));
   }
 
   /** Counts one failed password proof (a login, or an own-password change's current password). */
@@ -72,7 +75,12 @@ export class LoginThrottle {
     if (rate === undefined) return;
     const now = this.#deps.clock.now();
     const count = await this.#deps.store.hit(`rate:${address}`, now);
-    if (count > rate) throw new RateLimitedError((1000 - (now % 1000)) / 1000, 'too many requests from this address: try again later');
+    if (count > rate) throw this.#throttled(new RateLimitedError((1000 - (now % 1000)) / 1000, 'too many requests from this address: try again later'));
+  }
+
+  #throttled(error: RateLimitedError): RateLimitedError {
+    this.#deps.metrics?.loginThrottled();
+    return error;
   }
 }
 

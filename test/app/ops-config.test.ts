@@ -43,3 +43,14 @@ test('every variable has a _FILE variant: secrets read from files, never both, a
   t.deepEqual(unknownVariableWarnings({ TE_KEYSERVER_ADMIN_PASSWORD_FILE: 'x', TE_GATEWAY_AUDIT_URL_FILE: 'y' }), []);
   t.is(unknownVariableWarnings({ TE_NOT_A_VARIABLE_FILE: 'x' }).length, 1);
 });
+
+test('a variable declared with a _FILE name keeps its own meaning: the master key file stays a file the key server reads and rotates', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'keygate-env-files-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const keyFile = join(dir, 'master-keys');
+  writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  const config = configFromEnv({ TE_KEYSERVER_MASTER_KEY_FILE: keyFile }, { dataDir: dir });
+  t.like(config.keyServer, { kind: 'embedded', masterKeyFile: keyFile });
+  t.false('masterKey' in config.keyServer && config.keyServer.masterKey !== undefined, 'not read as TE_KEYSERVER_MASTER_KEY');
+  t.deepEqual(unknownVariableWarnings({ TE_KEYSERVER_MASTER_KEY_FILE: keyFile, TE_GATEWAY_AUDIT_KEY_FILE: keyFile }), []);
+});

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createKey, pathTtag, signIn } from '../_support/api-client.js';
-import { startGateway } from '../_support/gateway.js';
+import { PASSWORDS, startGateway } from '../_support/gateway.js';
 
 /** The exposition's label values: every `name="value"` pair of every sample line. */
 function labelValues(scrape: string): string[] {
@@ -8,12 +8,15 @@ function labelValues(scrape: string): string[] {
 }
 
 test('metrics listener: requests, key-server calls, audit writes, sessions, probes and process metrics, no identifying label', async (t) => {
-  const gw = await startGateway(t, { metricsPort: 0, audit: { kind: 'memory' } });
+  const gw = await startGateway(t, { metricsPort: 0, audit: { kind: 'memory' }, throttleNameFailures: 1 });
   const alice = await signIn(gw, 'alice');
   const key = await createKey(alice);
   t.is((await alice.get(`/api/keys/${pathTtag(key.ttag)}`)).status, 200);
   t.is((await gw.call('GET', '/health')).status, 200);
-  gw.gateway.metrics.loginThrottled();
+  // One wrong password for bob, then bob must wait: the second try is throttled (429) and counted.
+  const wrong = { body: { user: 'bob', password: `${PASSWORDS.bob}-wrong` } };
+  t.is((await gw.call('POST', '/api/session', wrong)).status, 401);
+  t.is((await gw.call('POST', '/api/session', wrong)).status, 429);
 
   const url = gw.gateway.metricsUrl();
   t.truthy(url);
@@ -32,7 +35,7 @@ test('metrics listener: requests, key-server calls, audit writes, sessions, prob
   t.regex(scrape, /keygate_logins_throttled_total 1/);
   t.regex(scrape, /process_cpu_user_seconds_total/);
   const values = labelValues(scrape);
-  for (const secret of ['alice', alice.sessionId, key.ttag, pathTtag(key.ttag), '127.0.0.1']) {
+  for (const secret of ['alice', 'bob', alice.sessionId, key.ttag, pathTtag(key.ttag), '127.0.0.1']) {
     t.false(
       values.some((value) => value.includes(secret)),
       `no label carries ${secret}`,
