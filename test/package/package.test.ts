@@ -72,4 +72,6 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   t.deepEqual(JSON.parse(output), { keyLen: 32, opened: 'hello', refused: 'WRONG_CREDENTIAL', code: 'BAD_REQUEST', health: true });
   const help = await sh(join(installed, '.bin/keygate'), ['--help'], project, 30_000);
   t.regex(help, /^Usage: keygate <command>/);
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+  t.is(await sh(join(installed, '.bin/keygate'), ['--version'], project, 30_000), `keygate ${version}\n`);
 });
