@@ -32,6 +32,7 @@ test('metrics listener: requests, key-server calls, audit writes, sessions, prob
   t.regex(scrape, /keygate_sessions_live 1/);
   t.regex(scrape, /keygate_replay_cache_entries 0/);
   t.regex(scrape, /keygate_health_probes_total\{outcome="ok"\} 1/);
+  t.regex(scrape, /keygate_http_requests_total\{operation="health",status="200"\} 1/, 'a probe is named though it is not audited');
   t.regex(scrape, /keygate_logins_throttled_total 1/);
   t.regex(scrape, /process_cpu_user_seconds_total/);
   const values = labelValues(scrape);

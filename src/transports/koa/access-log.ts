@@ -16,7 +16,7 @@ export function accessLog(logger: Logger, metrics: Metrics): Middleware<GatewayS
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const operation = ctx.state.audit?.operation ?? 'none';
+      const operation = ctx.state.audit?.operation ?? ctx.state.unauditedOperation ?? 'none';
       const status = ctx.status;
       metrics.requestObserved(operation, status, seconds);
       const session = ctx.state.caller?.session;

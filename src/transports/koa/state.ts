@@ -20,6 +20,8 @@ export interface GatewayState {
   allow?: string;
   /** This request's audit record in the making (audit.middleware.ts). */
   audit?: AuditDraft;
+  /** The operation id of a route that leaves no audit record (health probes), for the access log and metrics. */
+  unauditedOperation?: string;
   /** Undoes what the route made (a generated key), run when its outcome could not be recorded. */
   undo?: () => Promise<void>;
   /** The code of the error the response was shaped from, for the audit record. */

@@ -90,7 +90,10 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
       const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
       const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
       const object = (definition.auditObject ?? defaultAuditObject)(input);
-      if (!audited) return definition.handle(ctx, input);
+      if (!audited) {
+        ctx.state.unauditedOperation = definition.operationId;
+        return definition.handle(ctx, input);
+      }
       const principal = definition.auditPrincipal?.(input);
       const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
       if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, about));

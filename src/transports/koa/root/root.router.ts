@@ -110,6 +110,7 @@ export function rootRouter(services: GatewayServices): Router {
   // Health probes leave no audit record (api-surface.md "Additions in 8.1.x") and do no I/O of their own.
   router.get('/health', async (ctx: RootContext) => {
     ctx.state.operation = 'health';
+    ctx.state.unauditedOperation = 'health';
     const report = await services.health.report();
     ctx.body = { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions };
   });
