@@ -6,6 +6,8 @@ export interface AppliedAclWrite {
   readonly ttag: string;
   readonly kind: 'grant' | 'revoke';
   readonly principal: string;
+  /** A grant's rights, as asked. */
+  readonly rights?: readonly string[];
   readonly revision: number | undefined;
 }
 
@@ -46,9 +48,15 @@ export class RecordingKeyServer implements KeyServer {
   async connect(token: Secret): Promise<KeyServerConnection> {
     const inner = await this.#inner.connect(token);
     const writes = this.writes;
-    const note = (ttag: string, kind: AppliedAclWrite['kind'], principal: string, answer: unknown) => {
+    const note = (ttag: string, kind: AppliedAclWrite['kind'], principal: string, rights: unknown, answer: unknown) => {
       const revision = (answer as { revision?: unknown } | undefined)?.revision;
-      writes.push({ ttag, kind, principal, revision: typeof revision === 'number' ? revision : undefined });
+      writes.push({
+        ttag,
+        kind,
+        principal,
+        ...(Array.isArray(rights) ? { rights: [...(rights as string[])] } : {}),
+        revision: typeof revision === 'number' ? revision : undefined,
+      });
       return answer;
     };
     return new Proxy(inner, {
@@ -57,7 +65,7 @@ export class RecordingKeyServer implements KeyServer {
         if (typeof value !== 'function') return value;
         if (property === 'grant' || property === 'revoke') {
           return async (ttag: string, principal: string, ...rest: unknown[]) =>
-            note(ttag, property, principal, await (value as (...args: unknown[]) => Promise<unknown>).call(target, ttag, principal, ...rest));
+            note(ttag, property, principal, rest[0], await (value as (...args: unknown[]) => Promise<unknown>).call(target, ttag, principal, ...rest));
         }
         return (value as (...args: unknown[]) => unknown).bind(target);
       },

@@ -20,7 +20,16 @@ function principal(name: string, extra: Partial<PrincipalRow> = {}): PrincipalRo
 }
 
 function key(ttag: string, acl: [string, Right[]][] = []): KeyRow {
-  return { ttag, nid: 427, material: Buffer.alloc(32, 7), owner: 'aaaaaaaaaaaaaaaa', acl: new Map(acl), createdAt: 1_700_000_000_000, expired: false };
+  return {
+    ttag,
+    nid: 427,
+    material: Buffer.alloc(32, 7),
+    owner: 'aaaaaaaaaaaaaaaa',
+    acl: new Map(acl),
+    aclRevision: 0,
+    createdAt: 1_700_000_000_000,
+    expired: false,
+  };
 }
 
 /** The EngineStore contract (src/keyserver/engine/engine-store.port.ts), run against one store. */

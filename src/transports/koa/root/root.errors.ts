@@ -15,8 +15,10 @@ interface Rule {
 
 /**
  * Seed 000 §7: every code the gateway can raise, mapped to the seven-operation status and body. A code
- * missing here is a compile error. The seven-operation surface has no 409: a write that did not take
- * is a key-server operation failure (500); an unknown key or grantee is refused like a denial (403).
+ * missing here is a compile error. A write that did not take is a key-server operation failure (500);
+ * an unknown key or grantee is refused like a denial (403). The one 409 is a grant or revoke that took
+ * effect and was overtaken by another writer (CONCURRENT_CHANGE, api-surface.md "Additions in 8.1.x"):
+ * not a failure of the operation, so not a 500; the body keeps seed 000's shape, `error` naming the reason.
  */
 const RULES = {
   BAD_REQUEST: { status: 400, shape: 'plain' },
@@ -58,8 +60,14 @@ const RULES = {
 /** Seed 000 rule 1: on `/login`, any failure other than the credential or the request is a 502. */
 const LOGIN_PASSTHROUGH: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'WRONG_CREDENTIAL', 'RATE_LIMITED', 'SESSION_LIMIT']);
 
+/** Reasons of a CONFLICT answered 409 here; any other CONFLICT is an operation failure (500). */
+const CONFLICT_REASONS: ReadonlySet<string> = new Set(['CONCURRENT_CHANGE']);
+
 /** Maps a domain error to the seven-operation body `{ error, detail?, reauth? }`. */
 export function rootErrorResponse(error: KeygateError, operation: RootOperation | undefined) {
+  if (error.code === 'CONFLICT' && error.reason !== undefined && CONFLICT_REASONS.has(error.reason)) {
+    return { status: 409, body: { error: error.reason, detail: error.detail }, headers: undefined };
+  }
   const code = operation === 'login' && !LOGIN_PASSTHROUGH.has(error.code) && error.code !== 'INTERNAL' ? 'LOGIN_FAILED' : error.code;
   const rule: Rule = RULES[code];
   const headers = error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
