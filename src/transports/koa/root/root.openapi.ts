@@ -60,7 +60,7 @@ const OPERATIONS: readonly RootOperation[] = [
     session: true,
     body: grantRequest,
     answer: z.object({ ok: z.literal(true), grantee: z.string() }),
-    errors: [400, 401, 403, 500],
+    errors: [400, 401, 403, 409, 500],
   },
   {
     method: 'post',
@@ -70,7 +70,7 @@ const OPERATIONS: readonly RootOperation[] = [
     session: true,
     body: revokeRequest,
     answer: ok,
-    errors: [400, 401, 403, 500],
+    errors: [400, 401, 403, 409, 500],
   },
   {
     method: 'get',
@@ -85,13 +85,16 @@ const OPERATIONS: readonly RootOperation[] = [
 
 /** The `paths` entries of the seven operations, tagged apart from the /api surface. */
 export function rootOperations(defs: Record<string, unknown>): Record<string, Record<string, unknown>> {
-  const error = { description: 'error', content: { 'application/json': { schema: jsonSchema(rootError, 'output', defs) } } };
+  const content = { 'application/json': { schema: jsonSchema(rootError, 'output', defs) } };
+  const error = { description: 'error', content };
+  // api-surface.md "Additions in 8.1.x": a verified ACL write another writer overtook.
+  const conflict = { description: 'CONCURRENT_CHANGE (in `error`): the write took effect, and another writer changed the ACL after it', content };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
     const responses: Record<string, unknown> = {
       200: { description: 'success', content: { 'application/json': { schema: jsonSchema(op.answer, 'output', defs) } } },
     };
-    for (const status of op.errors) responses[String(status)] = error;
+    for (const status of op.errors) responses[String(status)] = status === 409 ? conflict : error;
     paths[op.path] = {
       [op.method]: {
         operationId: op.operationId,
