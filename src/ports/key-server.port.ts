@@ -52,6 +52,21 @@ export interface AclEntry {
 export interface KeyAcl {
   readonly owner: Identity;
   readonly entries: readonly AclEntry[];
+  /**
+   * The ACL's revision, kept by the key server: one more for every grant or revoke it applied to this
+   * key. Internal to the gateway (the /api ACL view does not show it).
+   */
+  readonly revision: number;
+}
+
+/** What a grant or revoke the key server applied answers: the ACL revision it produced. */
+export interface AclWrite {
+  readonly revision: number;
+}
+
+/** A grant the key server applied: the resolved grantee and the revision it produced. */
+export interface AclGrant extends AclWrite {
+  readonly grantee: Identity;
 }
 
 /**
@@ -76,12 +91,12 @@ export interface KeyServerConnection {
   expireKey(ttag: string): Promise<KeyView>;
   /** The raw data key, for a caller who owns the key or holds `export` on it; KEY_EXPIRED once expired. */
   exportKey(ttag: string): Promise<ExportBlob>;
-  /** The key's access list; owner only. */
+  /** The key's access list and its current revision; owner only. */
   readAcl(ttag: string): Promise<KeyAcl>;
-  /** Sets (replaces) a principal's rights on the key; owner only. Returns the resolved principal. */
-  grant(ttag: string, principal: string, rights: readonly Right[]): Promise<Identity>;
-  /** Removes a principal's entry from the key's ACL; owner only. */
-  revoke(ttag: string, principal: string): Promise<void>;
+  /** Sets (replaces) a principal's rights on the key; owner only. Answers the resolved principal and the revision. */
+  grant(ttag: string, principal: string, rights: readonly Right[]): Promise<AclGrant>;
+  /** Removes a principal's entry from the key's ACL; owner only. Answers the revision the write produced. */
+  revoke(ttag: string, principal: string): Promise<AclWrite>;
   /** The caller's effective rights on the key (own entry, groups' entries, ownership; narrowed by scope). */
   accessRights(ttag: string): Promise<readonly Right[]>;
   /** AES-GCM under the raw key (`encrypt` right); the key server draws the iv. */

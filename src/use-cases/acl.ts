@@ -1,14 +1,17 @@
 import type { Right } from '../wire/acl.js';
-import type { AclEntry, KeyAcl, KeyServer } from '../ports/key-server.port.js';
-import { NotSavedError, verifyWrite } from './read-back.js';
+import type { AclEntry, AclWrite, KeyAcl, KeyServer } from '../ports/key-server.port.js';
+import { ConcurrentChangeError, NotSavedError, sameValue, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-export { NotSavedError, NotVerifiedError } from './read-back.js';
+export { ConcurrentChangeError, NotSavedError, NotVerifiedError } from './read-back.js';
 
 /**
  * A key's ACL (api-surface.md operations 17-20, and the seven-operation grant and revoke): every
- * change is verified by reading the ACL back.
+ * change is verified by reading the ACL back. The read-back is judged against the write's own effect:
+ * shown -> success; not shown, at a newer revision than the one the write produced -> another writer
+ * overtook it (CONFLICT `CONCURRENT_CHANGE`); not shown at the write's own revision (or an older
+ * one) -> the write did not take (NOT_SAVED / NOT_VERIFIED, seed 001 §7.4).
  */
 export class AclUseCases {
   readonly #keyServer: KeyServer;
@@ -22,24 +25,31 @@ export class AclUseCases {
     return withConnection(this.#keyServer, caller, (connection) => connection.readAcl(ttag));
   }
 
-  /** Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back. */
-  grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[]): Promise<AclEntry> {
+  /**
+   * Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back, or as
+   * written when another writer overtook it and the surface counts that a success (`overtaken`).
+   */
+  grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[], overtaken: Overtaken = 'conflict'): Promise<AclEntry> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const identity = await connection.grant(ttag, grantee, rights);
+      const write = await connection.grant(ttag, grantee, rights);
       const acl = await connection.readAcl(ttag);
-      const entry = acl.entries.find((e) => e.principal.principalId === identity.principalId);
-      return verifyWrite(`grant to ${grantee}`, rights, (e: AclEntry) => e.rights, entry);
+      const entry = acl.entries.find((e) => e.principal.principalId === write.grantee.principalId);
+      const what = `grant to ${grantee}`;
+      if (entry !== undefined && sameValue(entry.rights, rights)) return entry;
+      if (wasOvertaken(what, write, acl, overtaken)) return { principal: write.grantee, rights };
+      return verifyWrite(what, rights, (e: AclEntry) => e.rights, entry);
     });
   }
 
-  /** Removes `grantee` from the key's ACL; owner only. The entry must be gone on read-back. */
-  revoke(caller: Caller, ttag: string, grantee: string): Promise<void> {
+  /** Removes `grantee` from the key's ACL; owner only. The entry must be gone on read-back, unless another writer overtook the revocation. */
+  revoke(caller: Caller, ttag: string, grantee: string, overtaken: Overtaken = 'conflict'): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      await connection.revoke(ttag, grantee);
+      const write = await connection.revoke(ttag, grantee);
       const acl = await connection.readAcl(ttag);
-      if (acl.entries.some((e) => e.principal.user === grantee)) {
-        throw new NotSavedError(`revocation of ${grantee} did not take effect`);
-      }
+      if (!acl.entries.some((e) => e.principal.user === grantee)) return;
+      const what = `revocation of ${grantee}`;
+      if (wasOvertaken(what, write, acl, overtaken)) return;
+      throw new NotSavedError(`${what} did not take effect`);
     });
   }
 
@@ -47,4 +57,23 @@ export class AclUseCases {
   access(caller: Caller, ttag: string): Promise<readonly Right[]> {
     return withConnection(this.#keyServer, caller, (connection) => connection.accessRights(ttag));
   }
+}
+
+/**
+ * How a surface answers a write that took effect and was then overtaken by another writer: the /api
+ * surface says so (409 CONFLICT `CONCURRENT_CHANGE`, api-surface.md "Additions in 8.1.x"); the
+ * seven-operation surface has no 409 for grant and revoke (seed 000 §4 and §7), and the write did take
+ * effect, so there it is the success it was.
+ */
+export type Overtaken = 'conflict' | 'applied';
+
+/**
+ * True when a read-back that misses the write's effect is at a newer revision than the write's (a later
+ * writer overtook it) and the surface counts that `applied`; throws CONCURRENT_CHANGE when it counts it
+ * a `conflict`. False when the write itself did not take.
+ */
+function wasOvertaken(what: string, write: AclWrite, acl: KeyAcl, overtaken: Overtaken): boolean {
+  if (acl.revision <= write.revision) return false;
+  if (overtaken === 'applied') return true;
+  throw new ConcurrentChangeError(`${what} took effect, and another write changed the ACL after it`);
 }

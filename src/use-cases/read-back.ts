@@ -14,6 +14,16 @@ export class NotVerifiedError extends KeygateError {
   }
 }
 
+/**
+ * A verified write the read-back found overtaken: it took effect, and a later write by another writer
+ * changed the object since (api-surface.md "Additions in 8.1.x": 409 CONFLICT, reason CONCURRENT_CHANGE).
+ */
+export class ConcurrentChangeError extends KeygateError {
+  constructor(detail: string) {
+    super('CONFLICT', detail, { reason: 'CONCURRENT_CHANGE' });
+  }
+}
+
 /** Reads an object back; NOT_FOUND from the key server means it is not there (undefined). */
 export async function readBack<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {

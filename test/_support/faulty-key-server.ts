@@ -24,6 +24,11 @@ export interface Faults {
    * `partial` answers half of every list, flagged incomplete as the key server flags it.
    */
   lists?: 'unavailable' | 'partial';
+  /**
+   * Another writer overtakes every grant and revoke: right after the key server applied it, the
+   * opposite change to the same entry is applied (a revoke; a grant of `read`), before the read-back.
+   */
+  overtakeAclWrites?: boolean;
   /** Every operation on a connection fails with a key-server error. */
   failOperations?: boolean;
   /** A non-domain exception (a bug) from key generation. */
@@ -108,6 +113,7 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: str
       const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
       if (write && isDropped(faults, name)) return write.drop(inner, ...args);
       if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
+      if (faults.overtakeAclWrites && (name === 'grant' || name === 'revoke')) return overtaken(inner, name, args as [string, string]);
       if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
       if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
       return real(name)(...args);
@@ -124,4 +130,16 @@ async function listFault(mode: 'unavailable' | 'partial', read: () => Promise<un
   if (mode === 'unavailable') throw new KeyServerUnavailableError('connection reset while reading a list');
   const whole = (await read()) as { items: unknown[] };
   return { ...whole, items: whole.items.slice(0, Math.floor(whole.items.length / 2)), complete: false, reason: 'the key server read only part of the list' };
+}
+
+/** Applies the write, then the opposite change to the same entry, as a second writer would; answers the first. */
+async function overtaken(inner: KeyServerConnection, name: 'grant' | 'revoke', [ttag, principal, ...rest]: [string, string, ...unknown[]]) {
+  if (name === 'grant') {
+    const answer = await inner.grant(ttag, principal, rest[0] as Parameters<KeyServerConnection['grant']>[2]);
+    await inner.revoke(ttag, principal);
+    return answer;
+  }
+  const answer = await inner.revoke(ttag, principal);
+  await inner.grant(ttag, principal, ['read']);
+  return answer;
 }

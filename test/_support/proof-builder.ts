@@ -1,4 +1,5 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
 import type { ProofRequest } from '../../src/domain/proof/proof.js';
 
@@ -19,11 +20,18 @@ export interface SignerOptions {
 }
 
 /** A fresh key pair: EC P-256 for ES256, RSA 2048 for RS256, unless told otherwise. */
+const generate = promisify(generateKeyPair) as (
+  type: 'ec' | 'rsa',
+  options: { namedCurve?: string; modulusLength?: number },
+) => Promise<{ privateKey: KeyObject; publicKey: KeyObject }>;
+
 export async function makeSigner(alg: 'ES256' | 'RS256', options: SignerOptions = {}): Promise<ProofSigner> {
+  // Generated off the event loop: an in-process gateway shares it, and a 4096-bit RSA key generated
+  // synchronously on a loaded machine stalls its sockets long enough to break a keep-alive reuse.
   const { privateKey, publicKey } =
     alg === 'ES256'
-      ? generateKeyPairSync('ec', { namedCurve: options.namedCurve ?? 'P-256' })
-      : generateKeyPairSync('rsa', { modulusLength: options.modulusLength ?? 2048 });
+      ? await generate('ec', { namedCurve: options.namedCurve ?? 'P-256' })
+      : await generate('rsa', { modulusLength: options.modulusLength ?? 2048 });
   const publicJwk = publicKey.export({ format: 'jwk' }) as Record<string, string>;
   return { alg, privateKey, publicJwk, jkt: await calculateJwkThumbprint(publicJwk) };
 }

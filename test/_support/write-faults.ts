@@ -18,12 +18,16 @@ const otherPrincipal = (name: string) => (name === 'bob' ? 'carol' : 'bob');
 
 /** The writes the /api surface verifies by reading back (api-surface.md `W`), and how each is faulted. */
 export const WRITE_FAULTS = {
+  // A dropped ACL write answers the revision the ACL is at: the one it would have produced never was.
   grant: {
-    drop: async (_inner, _ttag, principal) => ({ user: principal, systemId: 0, principalId: '0000000000000000' }),
+    drop: async (inner, ttag, principal) => ({
+      grantee: { user: principal, systemId: 0, principalId: '0000000000000000' },
+      revision: (await inner.readAcl(ttag)).revision,
+    }),
     alter: (inner, ttag, principal, rights) => inner.grant(ttag, principal, otherRights(rights)),
   } satisfies WriteFault<'grant'>,
   revoke: {
-    drop: async () => undefined,
+    drop: async (inner, ttag) => ({ revision: (await inner.readAcl(ttag)).revision }),
   } satisfies WriteFault<'revoke'>,
   expireKey: {
     drop: async (inner, ttag) => ({ ...(await inner.readKey(ttag)), state: 'expired' as const }),

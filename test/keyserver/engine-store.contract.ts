@@ -20,7 +20,16 @@ function principal(name: string, extra: Partial<PrincipalRow> = {}): PrincipalRo
 }
 
 function key(ttag: string, acl: [string, Right[]][] = []): KeyRow {
-  return { ttag, nid: 427, material: Buffer.alloc(32, 7), owner: 'aaaaaaaaaaaaaaaa', acl: new Map(acl), createdAt: 1_700_000_000_000, expired: false };
+  return {
+    ttag,
+    nid: 427,
+    material: Buffer.alloc(32, 7),
+    owner: 'aaaaaaaaaaaaaaaa',
+    acl: new Map(acl),
+    aclRevision: 0,
+    createdAt: 1_700_000_000_000,
+    expired: false,
+  };
 }
 
 /** The EngineStore contract (src/keyserver/engine/engine-store.port.ts), run against one store. */
@@ -65,7 +74,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.close();
   });
 
-  test(title('keeps a key with its ACL in order, and replaces the ACL on a later put'), (t) => {
+  test(title('keeps a key with its ACL in order and its ACL revision, and replaces both on a later put'), (t) => {
     const store = make();
     const row = key('AAAAAAAAAAAAAAAAAAAAAA==', [
       ['bbbbbbbbbbbbbbbb', ['read', 'export']],
@@ -74,8 +83,9 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.putKey(row);
     t.deepEqual(store.key(row.ttag), row);
     t.deepEqual([...store.key(row.ttag)!.acl.keys()], ['bbbbbbbbbbbbbbbb', '0000000000000001']);
-    store.putKey({ ...row, acl: new Map([['0000000000000001', ['read', 'export']]]) });
+    store.putKey({ ...row, acl: new Map([['0000000000000001', ['read', 'export']]]), aclRevision: 7 });
     t.deepEqual([...store.key(row.ttag)!.acl], [['0000000000000001', ['read', 'export']]]);
+    t.is(store.key(row.ttag)!.aclRevision, 7);
     const labelled = { ...key('BBBBBBBBBBBBBBBBBBBBBB=='), label: 'backup', expiresAt: 1_800_000_000_000, expired: true };
     store.putKey(labelled);
     t.deepEqual(store.key(labelled.ttag), labelled);

@@ -78,8 +78,8 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(blob.key.length, 32);
     t.is(await codeOf(bob.exportKey(ttag)), 'ACL_DENIED');
     t.is(await codeOf(bob.grant(ttag, 'carol', ['export'])), 'ACL_DENIED');
-    const grantee = await alice.grant(ttag, 'bob', ['read', 'export']);
-    t.is(grantee.user, 'bob');
+    const grant = await alice.grant(ttag, 'bob', ['read', 'export']);
+    t.is(grant.grantee.user, 'bob');
     t.deepEqual((await bob.exportKey(ttag)).key, blob.key);
     const acl = await alice.readAcl(ttag);
     t.deepEqual(
@@ -90,6 +90,27 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.is(await codeOf(bob.exportKey(ttag)), 'ACL_DENIED');
     t.deepEqual((await alice.readAcl(ttag)).entries, []);
     for (const c of [alice, bob]) await c.close();
+    await ks.close();
+  });
+
+  test(title("keeps each key's ACL revision: a grant or revoke answers the one it produced, a read the current one"), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const { ttag } = await alice.generateKey({ keyLen: 16 });
+    const other = (await alice.generateKey({ keyLen: 16 })).ttag;
+    t.is((await alice.readAcl(ttag)).revision, 0, 'a new key is at revision 0');
+    const first = await alice.grant(ttag, 'bob', ['read']);
+    t.is(first.revision, 1);
+    const second = await alice.grant(ttag, 'bob', ['read']);
+    t.is(second.revision, 2, 'every write applied is a revision of its own, even one that changes nothing');
+    t.is((await alice.revoke(ttag, 'bob')).revision, 3);
+    t.is((await alice.revoke(ttag, 'bob')).revision, 4, 'an idempotent revoke is still a write');
+    t.like(await alice.readAcl(ttag), { entries: [], revision: 4 });
+    await alice.expireKey(ttag);
+    t.is((await alice.readAcl(ttag)).revision, 4, 'a change that is not to the ACL leaves its revision alone');
+    t.is((await alice.readAcl(other)).revision, 0, 'revisions are per key');
+    t.is((await alice.grant(other, 'carol', ['mac'])).revision, 1);
+    await alice.close();
     await ks.close();
   });
 

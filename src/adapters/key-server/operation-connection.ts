@@ -63,8 +63,8 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('grant', { ttag, principal, rights });
   }
 
-  async revoke(ttag: string, principal: string) {
-    await this.#op('revoke', { ttag, principal });
+  revoke(ttag: string, principal: string) {
+    return this.#op('revoke', { ttag, principal });
   }
 
   accessRights(ttag: string) {

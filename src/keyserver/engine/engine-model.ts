@@ -34,6 +34,11 @@ export interface KeyRow {
   readonly owner: string;
   /** Principal id -> rights. */
   readonly acl: ReadonlyMap<string, readonly Right[]>;
+  /**
+   * The ACL's revision: 0 for a new key, one more for every grant or revoke applied (issue 15 §2). A
+   * writer learns the revision its write produced, so a read-back can tell its own write from a later one.
+   */
+  readonly aclRevision: number;
   readonly label?: string;
   readonly createdAt: number;
   readonly expiresAt?: number;

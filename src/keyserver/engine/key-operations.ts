@@ -18,6 +18,13 @@ export interface AclEntryView {
   readonly rights: Right[];
 }
 
+/** A key's ACL as the engine answers it, with its current revision. */
+export interface AclView {
+  readonly owner: Identity;
+  readonly entries: AclEntryView[];
+  readonly revision: number;
+}
+
 /**
  * Key lifecycle and key ACLs (api-surface.md operations 13-20, and the seven-operation generate,
  * export, grant, revoke). Order of checks: role, then the key's ACL, then a scoped token's list.
@@ -48,6 +55,7 @@ export class KeyOperations {
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
       owner: caller.principal.principalId,
       acl: new Map(),
+      aclRevision: 0,
       createdAt: ctx.now(),
       expired: false,
       ...(options.label === undefined ? {} : { label: options.label }),
@@ -88,7 +96,7 @@ export class KeyOperations {
   }
 
   /** The key's access list (operation 17); owner only. Entries of deleted principals are gone. */
-  readAcl(token: string, ttag: string): { owner: Identity; entries: AclEntryView[] } {
+  readAcl(token: string, ttag: string): AclView {
     const ctx = this.#ctx;
     const caller = ctx.auth.authenticate(token);
     ctx.auth.requireOperation(caller, 'acl.read');
@@ -100,11 +108,14 @@ export class KeyOperations {
       if (row) entries.push({ principal: identityOf(row), rights: [...rights] });
     }
     entries.sort((a, b) => a.principal.user.localeCompare(b.principal.user));
-    return { owner: identityOf(caller.principal), entries };
+    return { owner: identityOf(caller.principal), entries, revision: key.aclRevision };
   }
 
-  /** Sets (replaces) a principal's rights on the key (operation 18, seven-operation grant); owner only. */
-  grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): Identity {
+  /**
+   * Sets (replaces) a principal's rights on the key (operation 18, seven-operation grant); owner only.
+   * Answers the grantee and the ACL revision the write produced.
+   */
+  grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): { grantee: Identity; revision: number } {
     const ctx = this.#ctx;
     const caller = ctx.auth.authenticate(token);
     ctx.auth.requireOperation(caller, 'acl.write');
@@ -121,12 +132,16 @@ export class KeyOperations {
       grantee.principalId,
       RIGHTS.filter((right) => rights.includes(right)),
     );
-    ctx.store.putKey({ ...key, acl });
-    return identityOf(grantee);
+    const revision = key.aclRevision + 1;
+    ctx.store.putKey({ ...key, acl, aclRevision: revision });
+    return { grantee: identityOf(grantee), revision };
   }
 
-  /** Removes a principal's entry (operation 19, seven-operation revoke); owner only. Idempotent. */
-  revoke(token: string, ttag: string, principal: string): void {
+  /**
+   * Removes a principal's entry (operation 19, seven-operation revoke); owner only. Idempotent, yet
+   * every revoke applied is a write of its own: it answers the ACL revision it produced.
+   */
+  revoke(token: string, ttag: string, principal: string): { revision: number } {
     const ctx = this.#ctx;
     const caller = ctx.auth.authenticate(token);
     ctx.auth.requireOperation(caller, 'acl.write');
@@ -136,7 +151,9 @@ export class KeyOperations {
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     const acl = new Map(key.acl);
     acl.delete(grantee.principalId);
-    ctx.store.putKey({ ...key, acl });
+    const revision = key.aclRevision + 1;
+    ctx.store.putKey({ ...key, acl, aclRevision: revision });
+    return { revision };
   }
 
   /**

@@ -28,6 +28,7 @@ export interface KeyRecord {
   created_at: number;
   expires_at: number | null;
   expired: number;
+  acl_revision: number;
 }
 
 export interface TokenRecord {

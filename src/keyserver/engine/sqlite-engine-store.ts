@@ -22,7 +22,7 @@ import { prepare, type Statements } from './sqlite-engine-statements.js';
 
 /**
  * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
- * definitions, keys with their ACLs, certificates, token hashes and settings survive a restart.
+ * definitions, keys with their ACLs and ACL revisions, certificates, token hashes and settings survive a restart.
  * `:memory:` gives a store that lives as long as the process.
  * A new file is created readable by its owner only. Key material, SRP verifiers and settings are
  * sealed under the keyring's master key (sqlite-engine-sealing.ts): a copy of the file alone yields
@@ -168,6 +168,7 @@ export class SqliteEngineStore implements EngineStore {
       material: this.#open(record.material_key_id, record.material, 'keys', record.ttag),
       owner: record.owner,
       acl,
+      aclRevision: record.acl_revision,
       createdAt: record.created_at,
       expired: record.expired === 1,
       ...(record.label === null ? {} : { label: record.label }),
@@ -189,6 +190,7 @@ export class SqliteEngineStore implements EngineStore {
         created_at: row.createdAt,
         expires_at: row.expiresAt ?? null,
         expired: row.expired ? 1 : 0,
+        acl_revision: row.aclRevision,
       });
       this.#sql.clearAcl.run(row.ttag);
       let position = 0;

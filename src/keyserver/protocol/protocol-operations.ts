@@ -42,6 +42,8 @@ function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: O
 }
 
 const none = z.strictObject({});
+/** A key's ACL revision (issue 15 §2): what a grant or revoke produced, what a read shows now. */
+const aclRevision = z.number().int().nonnegative();
 const certificateId = z.string().min(1).max(128);
 
 /**
@@ -94,13 +96,16 @@ export const OPERATIONS = {
         .array(z.strictObject({ principal: identity, rights }))
         .max(10_000)
         .readonly(),
+      revision: aclRevision,
     }),
     (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   ),
-  grant: op(z.strictObject({ ttag, principal: name, rights }), identity, (engine, token, args) =>
+  grant: op(z.strictObject({ ttag, principal: name, rights }), z.strictObject({ grantee: identity, revision: aclRevision }), (engine, token, args) =>
     engine.keys.grant(token, args.ttag, args.principal, args.rights),
   ),
-  revoke: op(z.strictObject({ ttag, principal: name }), z.null(), (engine, token, args) => (engine.keys.revoke(token, args.ttag, args.principal), null)),
+  revoke: op(z.strictObject({ ttag, principal: name }), z.strictObject({ revision: aclRevision }), (engine, token, args) =>
+    engine.keys.revoke(token, args.ttag, args.principal),
+  ),
   accessRights: op(z.strictObject({ ttag }), rights, (engine, token, args) => engine.keys.access(token, args.ttag).rights),
   // Data cryptography (9-12).
   encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request)),

@@ -19,6 +19,9 @@ interface RootOperation {
 
 const ok = z.object({ ok: z.literal(true) });
 
+/** Seed 000 §3 grant response: the grantee's resolved identity. */
+const grantee = z.object({ user: z.string(), systemId: z.number().int(), principalId: z.string().regex(/^[0-9a-f]{16}$/) });
+
 /** The seven operations of seed 000 §2, each with its request and its answer. */
 const OPERATIONS: readonly RootOperation[] = [
   {
@@ -59,7 +62,7 @@ const OPERATIONS: readonly RootOperation[] = [
     summary: 'Give a user export access to a key (owner)',
     session: true,
     body: grantRequest,
-    answer: z.object({ ok: z.literal(true), grantee: z.string() }),
+    answer: z.object({ ok: z.literal(true), grantee }),
     errors: [400, 401, 403, 500],
   },
   {

@@ -95,7 +95,7 @@ export function rootRouter(services: GatewayServices): Router {
     const body = parseWith(grantRequest, await readJsonBody(ctx));
     const ttag = parseTtag(body.ttag);
     await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-    const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS);
+    const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS, 'applied');
     ctx.body = { ok: true, grantee: entry.principal };
   });
 
@@ -103,7 +103,7 @@ export function rootRouter(services: GatewayServices): Router {
     const body = parseWith(revokeRequest, await readJsonBody(ctx));
     const ttag = parseTtag(body.ttag);
     await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-    await services.acl.revoke(caller(ctx), ttag, body.grantee);
+    await services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied');
     ctx.body = { ok: true };
   });
 

@@ -1,0 +1,86 @@
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
+import { ENGINE_SCHEMA_VERSION } from '../../src/keyserver/engine/sqlite-engine-schema.js';
+import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+import { loginForToken } from '../_support/engine-login.js';
+
+/** Issue 15 §2: each key's ACL revision is kept by the store with the ACL, and survives a restart. */
+const keyring = new MasterKeyring([generateMasterKey()]);
+const dir = mkdtempSync(join(tmpdir(), 'keygate-acl-revision-'));
+const random = new CryptoRandom();
+const clock = new ManualClock(1_700_000_000_000);
+
+const engineOn = (store: EngineStore) => new KeyServerEngine({ store, now: () => clock.now(), random });
+
+/** alice owns a key and has granted bob `read` on it. */
+function populate(engine: KeyServerEngine) {
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  const { ttag } = engine.keys.generate(alice, { keyLen: 32 });
+  return { alice, ttag };
+}
+
+for (const [name, open] of [
+  ['memory', () => new MemoryEngineStore()],
+  ['sqlite', () => new SqliteEngineStore(':memory:', keyring)],
+] as const) {
+  test(`${name}: grants and revokes count up the key's revision; other keys and other writes leave it alone`, (t) => {
+    const engine = engineOn(open());
+    const { alice, ttag } = populate(engine);
+    const other = engine.keys.generate(alice, { keyLen: 16 }).ttag;
+    t.is(engine.keys.readAcl(alice, ttag).revision, 0);
+    t.is(engine.keys.grant(alice, ttag, 'bob', ['read']).revision, 1);
+    t.is(engine.keys.revoke(alice, ttag, 'bob').revision, 2);
+    engine.keys.expire(alice, ttag);
+    t.is(engine.keys.readAcl(alice, ttag).revision, 2);
+    t.is(engine.keys.readAcl(alice, other).revision, 0);
+    engine.close();
+  });
+}
+
+test('a reopened file keeps the revision with the ACL', (t) => {
+  const path = join(dir, 'reopen.db');
+  const first = engineOn(new SqliteEngineStore(path, keyring));
+  const { alice, ttag } = populate(first);
+  first.keys.grant(alice, ttag, 'bob', ['read']);
+  first.keys.grant(alice, ttag, 'bob', ['read', 'mac']);
+  first.close();
+  const second = engineOn(new SqliteEngineStore(path, keyring));
+  t.like(second.keys.readAcl(alice, ttag), { revision: 2, entries: [{ principal: { user: 'bob' }, rights: ['read', 'mac'] }] });
+  t.is(second.keys.revoke(alice, ttag, 'bob').revision, 3);
+  second.close();
+});
+
+test('a file at schema version 5 (no revisions) moves to the current version: keys and ACLs kept, revisions start at 0', (t) => {
+  const path = join(dir, 'version-5.db');
+  const first = engineOn(new SqliteEngineStore(path, keyring));
+  const { alice, ttag } = populate(first);
+  first.keys.grant(alice, ttag, 'bob', ['read', 'export']);
+  const material = first.keys.exportKey(alice, ttag).key;
+  first.close();
+  // The file as version 5 left it: the same rows, without the column.
+  const db = new Database(path);
+  db.exec('ALTER TABLE keys DROP COLUMN acl_revision');
+  db.pragma('user_version = 5');
+  db.close();
+
+  const second = engineOn(new SqliteEngineStore(path, keyring));
+  t.like(second.keys.readAcl(alice, ttag), { revision: 0, entries: [{ principal: { user: 'bob' }, rights: ['read', 'export'] }] });
+  t.deepEqual(second.keys.exportKey(alice, ttag).key, material, 'the sealed key material still opens');
+  t.is(second.keys.grant(alice, ttag, 'bob', ['read']).revision, 1);
+  second.close();
+  const check = new Database(path, { readonly: true });
+  t.is(check.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
+  t.deepEqual(check.prepare('SELECT acl_revision FROM keys WHERE ttag = ?').get(ttag), { acl_revision: 1 });
+  check.close();
+});
