@@ -53,3 +53,16 @@ export function delegationRefusal(store: EngineStore, service: PrincipalRow | un
   if (!listsTarget(store, service, target)) return `${target.name} is not in the delegates of ${service.name}`;
   return undefined;
 }
+
+/**
+ * Ends, for good, every delegated token whose delegation no longer holds (issue 12 §1). Called by
+ * every change that can break one (a principal updated or deleted, a membership, a role): a token
+ * checked only at its next call would live again when the change is undone before that call.
+ */
+export function endBrokenDelegations(store: EngineStore): void {
+  for (const row of store.delegatedTokens()) {
+    const target = store.principalById(row.principalId);
+    const service = store.principalByName(row.actingFor ?? '');
+    if (target === undefined || target.disabled || delegationRefusal(store, service, target) !== undefined) store.deleteToken(row.tokenHash);
+  }
+}
