@@ -81,6 +81,33 @@ test('attack: leaves without digitalSignature, or with an extendedKeyUsage lacki
   t.is((await enroll(gw, admin, 'carol', clientAuth.pem)).status, 201);
 });
 
+test('attack: an intermediate under a root with pathLenConstraint 0 is refused; the root still issues leaves directly', async (t) => {
+  const { gw, admin } = await pki(t);
+  const root = await createAuthority('leaves-only root', { pathLength: 0 });
+  t.is((await gw.call('POST', '/api/trust/authorities', { headers: bearer(admin), body: { pem: root.pem } })).status, 201);
+  const intermediate = await createIntermediate(root, 'unauthorised issuing CA');
+  const leaf = await createLeaf(intermediate, 'carol-cert');
+  const enrolled = await enroll(gw, admin, 'carol', bundle(leaf, intermediate));
+  t.is(enrolled.status, 409);
+  t.like(enrolled.body, { code: 'CONFLICT', reason: 'the path is longer than an authority allows (basicConstraints pathLenConstraint)' });
+  const verdict = await gw.call('POST', '/api/certificates/verify', { headers: bearer(admin), body: { pem: bundle(leaf, intermediate) } });
+  t.is(verdict.body.trusted, false);
+  t.is((await login(gw, bundle(leaf, intermediate), leaf)).status, 401);
+  const direct = await createLeaf(root, 'bob-cert');
+  t.is((await enroll(gw, admin, 'bob', direct.pem)).status, 201, 'no intermediate: within pathLenConstraint 0');
+  t.is((await login(gw, direct.pem, direct)).status, 201);
+});
+
+test('attack: an intermediate whose keyUsage lacks keyCertSign cannot issue a path', async (t) => {
+  const { gw, admin, root } = await pki(t);
+  const signerOnly = await createIntermediate(root, 'signing-only CA', { keyUsage: x509.KeyUsageFlags.digitalSignature });
+  const leaf = await createLeaf(signerOnly, 'carol-cert');
+  const reply = await enroll(gw, admin, 'carol', bundle(leaf, signerOnly));
+  t.is(reply.status, 409);
+  t.like(reply.body, { code: 'CONFLICT', reason: 'an authority on the path may not sign certificates (keyUsage keyCertSign)' });
+  t.is((await login(gw, bundle(leaf, signerOnly), leaf)).status, 401);
+});
+
 test('an intermediate past its validity at the injected clock breaks the path', async (t) => {
   const { gw, admin, root } = await pki(t);
   const shortLived = await createIntermediate(root, 'short-lived CA', { notAfter: new Date(Date.now() + 2 * DAY) });

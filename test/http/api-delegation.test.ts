@@ -177,6 +177,30 @@ test('attack: a broken delegation restored before the next call (group left and 
   t.like((await use(forCarol)).body, { code: 'SESSION_EXPIRED', reauth: true });
 });
 
+test('attack: a refused {certificate} delegation auto-provisions its principal anyway -> 403 DELEGATION_DENIED and nothing is created', async (t) => {
+  const gw = await startGateway(t);
+  const svc = await boundService(gw, ['alice']);
+  const partner = await createAuthority('partner CA');
+  t.is((await gw.call('POST', '/api/trust/authorities', { headers: bearer(svc.admin), body: { pem: partner.pem } })).status, 201);
+  t.is((await gw.call('PUT', '/api/policy/provisioning/autoProvision', { headers: bearer(svc.admin), body: { value: true } })).status, 200);
+  const names = async () => (await gw.call('GET', '/api/principals?limit=500', { headers: bearer(svc.admin) })).body.items.map((p: { name: string }) => p.name);
+  const before = await names();
+  const newcomer = await createLeaf(partner, 'newcomer');
+  const reply = await gw.bound(svc.signer, 'POST', '/api/session/delegated', { bearer: svc.session }, { certificate: newcomer.pem });
+  t.is(reply.status, 403);
+  t.is(reply.body.code, 'DELEGATION_DENIED');
+  t.deepEqual(await names(), before, 'the principal list is unchanged');
+  t.is((await gw.call('GET', '/api/principals/newcomer', { headers: bearer(svc.admin) })).status, 404);
+  const certificates = await gw.call('GET', '/api/certificates?subject=newcomer', { headers: bearer(svc.admin) });
+  t.deepEqual(certificates.body.items, [], 'nothing was enrolled');
+  await gw.call('PUT', '/api/policy/provisioning/defaultGroups', { headers: bearer(svc.admin), body: { value: ['provisioned'] } });
+  await gw.call('POST', '/api/principals', { headers: bearer(svc.admin), body: { name: 'provisioned', kind: 'group' } });
+  await gw.call('PUT', '/api/principals/svc', { headers: bearer(svc.admin), body: { delegates: ['alice', 'provisioned'] } });
+  const allowed = await gw.bound(svc.signer, 'POST', '/api/session/delegated', { bearer: svc.session }, { certificate: newcomer.pem });
+  t.is(allowed.status, 201, 'listed through the default group it will join, it is provisioned and delegated');
+  t.is(allowed.body.user, 'newcomer');
+});
+
 test('audit records of a delegated session name the target as principal', async (t) => {
   const gw = await startGateway(t);
   const svc = await boundService(gw, ['alice']);
