@@ -49,10 +49,11 @@ export function planProvisioning(ctx: Context, cert: X509Certificate, authorityI
   };
   if (existing !== undefined) return { target: existing, groupIds: store.groupIdsOf(existing.principalId), commit: () => enroll(existing) };
   const roles = policy.defaultRoles.filter((role) => role !== FIXED_ROLE);
-  // A new principal joins the policy's default groups that exist (a group made later is not joined).
+  // A new principal joins the policy's default groups that exist (a group made later is not joined),
+  // except one that gained admin after the policy was written: provisioning never hands out admin.
   const groupIds = policy.defaultGroups.flatMap((groupName) => {
     const group = store.principalByName(groupName);
-    return group?.kind === 'group' ? [group.principalId] : [];
+    return group?.kind === 'group' && !group.roles.includes(FIXED_ROLE) ? [group.principalId] : [];
   });
   const target: PrincipalRow = { name, kind: 'user', systemId: 0, principalId: '', disabled: false, roles, provisionedBy: authorityId, createdAt: ctx.now() };
   const commit = () => {

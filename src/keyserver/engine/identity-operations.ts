@@ -101,6 +101,9 @@ export class IdentityOperations {
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
     // Issue 12 §2: a certificate can never be provisioned into an administrator.
     if (policy.defaultRoles.includes(FIXED_ROLE)) throw new BadRequestError('value: defaultRoles can never include admin');
+    // Nor through a group: a default group holding admin would hand it to every provisioned principal.
+    const adminGroup = policy.defaultGroups.find((group) => this.#ctx.store.principalByName(group)?.roles.includes(FIXED_ROLE) === true);
+    if (adminGroup !== undefined) throw new BadRequestError(`value: defaultGroups can never name ${adminGroup}, which holds admin`);
     this.#ctx.store.putSetting('policy', JSON.stringify(policy));
     return policy;
   }
