@@ -58,12 +58,12 @@ export class IdentityOperations {
     this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
     const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
     if (isAuthority(cert)) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
-    if (this.#ctx.auth.principalOrThrow(principal).kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
+    this.#enrollable(principal);
     const chain = await buildPath(cert, intermediates, this.#authorities(), this.#ctx.now());
     // Everything below runs in one synchronous stretch after the path check: the caller, the principal
     // and the authority are read again, as another call may have changed them meanwhile.
     this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
-    const row = this.#ctx.auth.principalOrThrow(principal);
+    const row = this.#enrollable(principal);
     if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
     if (this.#ctx.store.certificate(chain.anchorId)?.role !== 'authority') {
       const reason = 'the certificate does not chain to a trusted authority';
@@ -77,6 +77,12 @@ export class IdentityOperations {
     }
     this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
     return certificateView(cert, row.name);
+  }
+
+  #enrollable(principal: string): PrincipalRow {
+    const row = this.#ctx.auth.principalOrThrow(principal);
+    if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
+    return row;
   }
 
   /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
