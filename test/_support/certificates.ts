@@ -18,8 +18,8 @@ export interface TestCertificate {
 const DAY = 86_400_000;
 let serial = 1;
 
-/** A certificate authority (basicConstraints CA:TRUE). */
-export async function createAuthority(name: string, options: { notBefore?: Date; notAfter?: Date } = {}): Promise<TestCertificate> {
+/** A certificate authority (basicConstraints CA:TRUE, pathLenConstraint 1 unless `pathLength` says otherwise). */
+export async function createAuthority(name: string, options: { notBefore?: Date; notAfter?: Date; pathLength?: number } = {}): Promise<TestCertificate> {
   const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: String(serial++).padStart(2, '0'),
@@ -28,16 +28,19 @@ export async function createAuthority(name: string, options: { notBefore?: Date;
     notAfter: options.notAfter ?? new Date(Date.now() + 365 * DAY),
     signingAlgorithm: EC,
     keys,
-    extensions: [new x509.BasicConstraintsExtension(true, 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
+    extensions: [new x509.BasicConstraintsExtension(true, options.pathLength ?? 1, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
   });
   return finish(cert, keys);
 }
 
-/** An intermediate authority issued by `authority` (basicConstraints CA:TRUE unless `ca: false`). */
+/**
+ * An intermediate authority issued by `authority` (basicConstraints CA:TRUE unless `ca: false`; keyUsage
+ * keyCertSign and digitalSignature unless `keyUsage` says otherwise).
+ */
 export async function createIntermediate(
   authority: TestCertificate,
   name: string,
-  options: { notBefore?: Date; notAfter?: Date; ca?: boolean } = {},
+  options: { notBefore?: Date; notAfter?: Date; ca?: boolean; keyUsage?: number } = {},
 ): Promise<TestCertificate> {
   const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.create({
@@ -51,7 +54,7 @@ export async function createIntermediate(
     signingKey: authority.keys.privateKey,
     extensions: [
       new x509.BasicConstraintsExtension(options.ca ?? true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(options.keyUsage ?? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
     ],
   });
   return finish(cert, keys);

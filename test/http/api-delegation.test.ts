@@ -143,6 +143,64 @@ test('a delegated session dies when its target leaves the list, or the service l
   t.like((await use(forCarol)).body, { code: 'SESSION_EXPIRED', reauth: true });
 });
 
+test('attack: delist the target, re-list it before the next call -> the old delegated session stays dead (401 SESSION_EXPIRED reauth)', async (t) => {
+  const gw = await startGateway(t);
+  const svc = await boundService(gw, ['alice']);
+  const minted = await delegate(gw, svc, 'alice');
+  t.is(minted.status, 201);
+  const use = () => gw.bound(svc.signer, 'POST', '/api/keys', { bearer: minted.body.sessionId }, {});
+  t.is((await use()).status, 201);
+  await gw.call('PUT', '/api/principals/svc', { headers: bearer(svc.admin), body: { delegates: [] } });
+  await gw.call('PUT', '/api/principals/svc', { headers: bearer(svc.admin), body: { delegates: ['alice'] } });
+  const dead = await use();
+  t.is(dead.status, 401);
+  t.like(dead.body, { code: 'SESSION_EXPIRED', reauth: true });
+  t.is((await delegate(gw, svc, 'alice')).status, 201, 'a new delegation under the restored list is allowed');
+});
+
+test('attack: a broken delegation restored before the next call (group left and rejoined, session.delegate lost and regained) stays dead', async (t) => {
+  const gw = await startGateway(t);
+  const svc = await boundService(gw, ['ops']);
+  await gw.call('PUT', '/api/groups/ops/members/bob', { headers: bearer(svc.admin) });
+  await gw.call('PUT', '/api/groups/ops/members/carol', { headers: bearer(svc.admin) });
+  const [forBob, forCarol] = [await delegate(gw, svc, 'bob'), await delegate(gw, svc, 'carol')];
+  t.is(forBob.status, 201);
+  t.is(forCarol.status, 201);
+  const use = (minted: typeof forBob) => gw.bound(svc.signer, 'POST', '/api/keys', { bearer: minted.body.sessionId }, {});
+  await gw.call('DELETE', '/api/groups/ops/members/bob', { headers: bearer(svc.admin) });
+  await gw.call('PUT', '/api/groups/ops/members/bob', { headers: bearer(svc.admin) });
+  t.like((await use(forBob)).body, { code: 'SESSION_EXPIRED', reauth: true });
+  t.is((await use(forCarol)).status, 201, 'a delegation that never broke lives on');
+  await gw.call('PUT', '/api/roles/service', { headers: bearer(svc.admin), body: { operations: ['keys.create'] } });
+  const restored = await gw.call('PUT', '/api/roles/service', { headers: bearer(svc.admin), body: { operations: ['keys.create', 'session.delegate'] } });
+  t.is(restored.status, 200);
+  t.like((await use(forCarol)).body, { code: 'SESSION_EXPIRED', reauth: true });
+});
+
+test('attack: a refused {certificate} delegation auto-provisions its principal anyway -> 403 DELEGATION_DENIED and nothing is created', async (t) => {
+  const gw = await startGateway(t);
+  const svc = await boundService(gw, ['alice']);
+  const partner = await createAuthority('partner CA');
+  t.is((await gw.call('POST', '/api/trust/authorities', { headers: bearer(svc.admin), body: { pem: partner.pem } })).status, 201);
+  t.is((await gw.call('PUT', '/api/policy/provisioning/autoProvision', { headers: bearer(svc.admin), body: { value: true } })).status, 200);
+  const names = async () => (await gw.call('GET', '/api/principals?limit=500', { headers: bearer(svc.admin) })).body.items.map((p: { name: string }) => p.name);
+  const before = await names();
+  const newcomer = await createLeaf(partner, 'newcomer');
+  const reply = await gw.bound(svc.signer, 'POST', '/api/session/delegated', { bearer: svc.session }, { certificate: newcomer.pem });
+  t.is(reply.status, 403);
+  t.is(reply.body.code, 'DELEGATION_DENIED');
+  t.deepEqual(await names(), before, 'the principal list is unchanged');
+  t.is((await gw.call('GET', '/api/principals/newcomer', { headers: bearer(svc.admin) })).status, 404);
+  const certificates = await gw.call('GET', '/api/certificates?subject=newcomer', { headers: bearer(svc.admin) });
+  t.deepEqual(certificates.body.items, [], 'nothing was enrolled');
+  await gw.call('PUT', '/api/policy/provisioning/defaultGroups', { headers: bearer(svc.admin), body: { value: ['provisioned'] } });
+  await gw.call('POST', '/api/principals', { headers: bearer(svc.admin), body: { name: 'provisioned', kind: 'group' } });
+  await gw.call('PUT', '/api/principals/svc', { headers: bearer(svc.admin), body: { delegates: ['alice', 'provisioned'] } });
+  const allowed = await gw.bound(svc.signer, 'POST', '/api/session/delegated', { bearer: svc.session }, { certificate: newcomer.pem });
+  t.is(allowed.status, 201, 'listed through the default group it will join, it is provisioned and delegated');
+  t.is(allowed.body.user, 'newcomer');
+});
+
 test('audit records of a delegated session name the target as principal', async (t) => {
   const gw = await startGateway(t);
   const svc = await boundService(gw, ['alice']);

@@ -74,3 +74,21 @@ test('attack: a provisioning policy handing out admin is refused when written ->
   const policy = await gw.call('GET', '/api/policy/provisioning', { headers: bearer(admin) });
   t.deepEqual(policy.body.defaultRoles, ['user']);
 });
+
+test('attack: a default group holding admin hands admin to every provisioned principal -> refused when written (400), skipped when it gains admin later', async (t) => {
+  const { gw, admin, authority } = await provisioningWorld(t);
+  await gw.call('PUT', '/api/principals/ops', { headers: bearer(admin), body: { roles: ['admin'] } });
+  const written = await gw.call('PUT', '/api/policy/provisioning/defaultGroups', { headers: bearer(admin), body: { value: ['ops'] } });
+  t.is(written.status, 400);
+  t.is(written.body.code, 'BAD_REQUEST');
+  t.deepEqual((await gw.call('GET', '/api/policy/provisioning', { headers: bearer(admin) })).body.defaultGroups, []);
+  await gw.call('PUT', '/api/principals/ops', { headers: bearer(admin), body: { roles: [] } });
+  t.is((await gw.call('PUT', '/api/policy/provisioning/defaultGroups', { headers: bearer(admin), body: { value: ['ops'] } })).status, 200);
+  await gw.call('PUT', '/api/principals/ops', { headers: bearer(admin), body: { roles: ['admin'] } });
+  const reply = await certificateLogin(gw, await createLeaf(authority, 'newcomer'));
+  t.is(reply.status, 201);
+  const groups = await gw.call('GET', '/api/principals/newcomer/groups', { headers: bearer(admin) });
+  t.deepEqual(groups.body.items, [], 'not placed in a group that holds admin');
+  const attempt = await gw.call('PUT', '/api/principals/alice', { headers: bearer(reply.body.sessionId), body: { roles: ['admin'] } });
+  t.is(attempt.status, 403);
+});

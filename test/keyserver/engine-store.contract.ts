@@ -93,12 +93,17 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     store.close();
   });
 
-  test(title('ends the delegated tokens of one service and no other token'), (t) => {
+  test(title('lists every delegated token, and ends those of one service and no other token'), (t) => {
     const store = make();
     const own = { tokenHash: 'h-own', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     const bySvc = { ...own, tokenHash: 'h-svc', actingFor: 'svc' };
     const byOther = { ...own, tokenHash: 'h-other', actingFor: 'other' };
     for (const row of [own, bySvc, byOther]) store.putToken(row);
+    t.deepEqual(
+      store.delegatedTokens().sort((a, b) => (a.tokenHash < b.tokenHash ? -1 : 1)),
+      [byOther, bySvc],
+      'every delegated token, and only those',
+    );
     store.deleteTokensActingFor('svc');
     t.is(store.token('h-svc'), undefined);
     t.deepEqual(store.token('h-own'), own);

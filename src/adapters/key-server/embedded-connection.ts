@@ -12,7 +12,7 @@ import { rebuildKeyServerError } from './wire-error.js';
  */
 export class EmbeddedConnection extends OperationConnection {
   constructor(engine: KeyServerEngine, token: Secret) {
-    super(async <N extends OperationName>(name: N, args: OperationArgs<N>) => guard(() => runOperation(engine, name, token.reveal(), args)));
+    super(<N extends OperationName>(name: N, args: OperationArgs<N>) => guard(() => runOperation(engine, name, token.reveal(), args)));
   }
 }
 
@@ -20,9 +20,9 @@ export class EmbeddedConnection extends OperationConnection {
  * Engine errors carry codes that travel (src/wire/error-codes.ts): each is rebuilt as the gateway's
  * own error exactly as a daemon answer is; anything else is a key-server failure.
  */
-export function guard<T>(operation: () => T): T {
+export async function guard<T>(operation: () => T | Promise<T>): Promise<T> {
   try {
-    return operation();
+    return await operation();
   } catch (error) {
     if (isKeyServerError(error)) throw rebuildKeyServerError(error.code, error.detail, error.reason, error);
     throw new KeyServerFailedError('key server operation failed', error);

@@ -41,7 +41,7 @@ export class EmbeddedKeyServer implements KeyServer {
    */
   async login(user: string, password: Secret): Promise<KeyServerLogin> {
     this.#sweepWhenDue();
-    const result = guard(() => this.#engine.login.verifyPassword(user, password.reveal()));
+    const result = await guard(() => this.#engine.login.verifyPassword(user, password.reveal()));
     return { token: new Secret(result.token), identity: result.identity, expiresAt: result.expiresAt };
   }
 
@@ -51,7 +51,7 @@ export class EmbeddedKeyServer implements KeyServer {
 
   async certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
     this.#sweepWhenDue();
-    const minted = guard(() => this.#engine.identity.certificateLogin(challengeId, signature));
+    const minted = await guard(() => this.#engine.identity.certificateLogin(challengeId, signature));
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, jkt: minted.jkt };
   }
 

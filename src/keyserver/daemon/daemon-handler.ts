@@ -56,12 +56,12 @@ async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unk
   if (path === PATHS.certificateChallenge) {
     allow(req, 'POST');
     const body = parse(certificateChallenge.request, await readJson(req), 'body');
-    return identity.certificateChallenge(body.certificate);
+    return await identity.certificateChallenge(body.certificate);
   }
   if (path === PATHS.certificateLogin) {
     allow(req, 'POST');
     const body = parse(certificateLogin.request, await readJson(req), 'body');
-    const minted = identity.certificateLogin(body.challengeId, Buffer.from(body.signature, 'base64'));
+    const minted = await identity.certificateLogin(body.challengeId, Buffer.from(body.signature, 'base64'));
     return { token: minted.token, identity: minted.identity, expiresAt: minted.expiresAt ?? null, jkt: minted.jkt ?? null };
   }
   if (path.startsWith(OPERATION_PREFIX)) {
@@ -70,7 +70,7 @@ async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unk
     allow(req, 'POST');
     const token = bearerToken(req);
     const args = parse(OPERATIONS[name].args, (await readJson(req)) ?? {}, 'args');
-    return { result: runOperation(engine, name, token, args) };
+    return { result: await runOperation(engine, name, token, args) };
   }
   throw new NotFoundError(`no route ${path.slice(0, 128)}`);
 }

@@ -1,12 +1,13 @@
 import { X509Certificate } from 'node:crypto';
 import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
-import { buildPath, parseBundle, subjectField } from './certificate-path.js';
+import { buildPath, parseBundle } from './certificate-path.js';
+import { planProvisioning, readPolicy, type ProvisioningPlan } from './certificate-provisioning.js';
 import { certificateId, isValidAt } from './certificates.js';
 import type { EngineContext } from './engine-context.js';
-import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
-import { FIXED_ROLE } from './engine-roles.js';
-import { createPrincipal } from './principal-factory.js';
+import type { PrincipalRow } from './engine-model.js';
+
+export { readPolicy } from './certificate-provisioning.js';
 
 const CHALLENGE_MS = 60_000;
 const MAX_PENDING_CHALLENGES = 10_000;
@@ -23,12 +24,11 @@ interface PendingChallenge {
   readonly expiresAt: number;
 }
 
-export function readPolicy(ctx: Pick<EngineContext, 'store'>): ProvisioningPolicy {
-  const stored = ctx.store.setting('policy');
-  return stored === undefined ? DEFAULT_POLICY : (JSON.parse(stored) as ProvisioningPolicy);
-}
-
-/** Certificate login (api-surface.md operations 2-3) and the certificate side of delegation. */
+/**
+ * Certificate login (api-surface.md operations 2-3) and the certificate side of delegation. Path
+ * validation is asynchronous (WebCrypto); everything that reads or writes the store runs after it,
+ * in one synchronous stretch, so a decision and its writes are never split by another call.
+ */
 export class CertificateLogin {
   readonly #ctx: EngineContext;
   readonly #challenges = new Map<string, PendingChallenge>();
@@ -41,9 +41,9 @@ export class CertificateLogin {
    * First leg: 32 random bytes, single use, valid 60 s. A certificate that does not chain to a trusted
    * authority, or (provisioning off) is not enrolled, is refused before anything is kept (issue 12 §3).
    */
-  challenge(pem: string): { challengeId: string; challenge: string; expiresAt: number } {
+  async challenge(pem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
     const { leaf, intermediates } = parseBundle(pem);
-    const anchorId = this.#trustedPath(leaf, intermediates);
+    const anchorId = await this.#trustedPath(leaf, intermediates);
     const certId = certificateId(leaf);
     const enrolled = this.#enrolledPrincipal(certId) !== undefined;
     if (!enrolled && !readPolicy(this.#ctx).autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
@@ -57,8 +57,11 @@ export class CertificateLogin {
     return { challengeId, challenge: challenge.toString('base64url'), expiresAt };
   }
 
-  /** Second leg: the signature over the challenge proves possession of the certificate's key. */
-  login(challengeId: string, signature: Buffer): PrincipalRow {
+  /**
+   * Second leg: the signature over the challenge proves possession of the certificate's key; the
+   * path was validated at the first leg, its authority must still be trusted and the leaf still valid.
+   */
+  async login(challengeId: string, signature: Buffer): Promise<PrincipalRow> {
     const pending = this.#challenges.get(challengeId);
     this.#challenges.delete(challengeId);
     const now = this.#ctx.now();
@@ -71,13 +74,17 @@ export class CertificateLogin {
     if (this.#ctx.store.certificate(pending.anchorId)?.role !== 'authority' || !isValidAt(cert, now)) {
       throw new WrongCredentialError('credential refused: the certificate is no longer trusted');
     }
-    return this.#resolve(cert, pending.anchorId);
+    return this.#claim(cert, pending.anchorId).commit();
   }
 
-  /** The principal a certificate bundle names (delegated `{ certificate }`): enrolled, or provisioned. */
-  principalFor(pem: string): PrincipalRow {
+  /**
+   * The principal a certificate bundle names (delegated `{ certificate }`), decided but not written:
+   * the caller checks the delegation over `target` first, and commits only when it is allowed.
+   */
+  async delegationTarget(pem: string): Promise<() => ProvisioningPlan> {
     const { leaf, intermediates } = parseBundle(pem);
-    return this.#resolve(leaf, this.#trustedPath(leaf, intermediates));
+    const anchorId = await this.#trustedPath(leaf, intermediates);
+    return () => this.#claim(leaf, anchorId);
   }
 
   /** Drops every challenge in flight (the engine closes). */
@@ -85,10 +92,13 @@ export class CertificateLogin {
     this.#challenges.clear();
   }
 
-  #trustedPath(leaf: X509Certificate, intermediates: readonly X509Certificate[]): string {
+  async #trustedPath(leaf: X509Certificate, intermediates: readonly X509Certificate[]): Promise<string> {
     const anchors = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
-    const path = buildPath(leaf, intermediates, anchors, this.#ctx.now());
+    const path = await buildPath(leaf, intermediates, anchors, this.#ctx.now());
     if (!path.trusted) throw new WrongCredentialError(`credential refused: ${path.reason}`);
+    // The authority may have been removed while the path was checked.
+    if (this.#ctx.store.certificate(path.anchorId)?.role !== 'authority')
+      throw new WrongCredentialError('credential refused: the certificate is no longer trusted');
     return path.anchorId;
   }
 
@@ -97,39 +107,14 @@ export class CertificateLogin {
     return row?.role === 'enrolled' ? this.#ctx.store.principalById(row.principalId ?? '') : undefined;
   }
 
-  #resolve(cert: X509Certificate, anchorId: string): PrincipalRow {
-    const principal = this.#enrolledPrincipal(certificateId(cert)) ?? this.#provision(cert, anchorId);
-    if (principal.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
-    return principal;
-  }
-
-  /**
-   * Auto-provisioning of a trusted but not enrolled certificate, when the policy allows it. It only
-   * ever creates a principal (issue 12 §2): a name taken by anyone but a principal provisioned from
-   * the same authority is CONFLICT `PRINCIPAL_EXISTS`. `authorityId` is the anchor of the path.
-   */
-  #provision(cert: X509Certificate, authorityId: string): PrincipalRow {
-    const policy = readPolicy(this.#ctx);
-    if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
-    const name = subjectField(cert, policy.nameAttribute);
-    if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has not exactly one ${policy.nameAttribute}`);
-    const store = this.#ctx.store;
-    const existing = store.principalByName(name);
-    if (existing !== undefined && existing.provisionedBy !== authorityId) {
-      throw new KeyServerError('CONFLICT', `cannot provision ${name}: the principal exists`, { reason: 'PRINCIPAL_EXISTS' });
-    }
-    if (!existing) {
-      const roles = policy.defaultRoles.filter((role) => role !== FIXED_ROLE);
-      const created = createPrincipal(this.#ctx, { name, kind: 'user', roles });
-      store.putPrincipal({ ...store.principalById(created.principalId)!, provisionedBy: authorityId });
-      // A new principal joins the policy's default groups that exist (a group made later is not joined).
-      for (const groupName of policy.defaultGroups) {
-        const group = store.principalByName(groupName);
-        if (group?.kind === 'group') store.putMembership(group.principalId, created.principalId);
-      }
-    }
-    const row = store.principalByName(name)!;
-    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
-    return row;
+  /** The enrolled principal of `cert`, or what auto-provisioning would make of it; a disabled one is refused. */
+  #claim(cert: X509Certificate, anchorId: string): ProvisioningPlan {
+    const enrolled = this.#enrolledPrincipal(certificateId(cert));
+    const plan: ProvisioningPlan =
+      enrolled === undefined
+        ? planProvisioning(this.#ctx, cert, anchorId)
+        : { target: enrolled, groupIds: this.#ctx.store.groupIdsOf(enrolled.principalId), commit: () => enrolled };
+    if (plan.target.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
+    return plan;
   }
 }

@@ -59,11 +59,11 @@ export class CertificateOperations {
   }
 
   /** Operation 38: does it (a bundle: leaf, then intermediates) chain to a trusted authority now? */
-  verify(token: string, pem: string): CertificateVerdict {
+  async verify(token: string, pem: string): Promise<CertificateVerdict> {
     this.#ctx.auth.authorizeOperation(token, 'certificates.verify');
     const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
     const authorities = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
-    const result = buildPath(cert, intermediates, authorities, this.#ctx.now());
+    const result = await buildPath(cert, intermediates, authorities, this.#ctx.now());
     if (!result.trusted) return { trusted: false, chain: [certificateId(cert)], reason: result.reason };
     return { trusted: true, chain: [...new Set(result.chain)] };
   }

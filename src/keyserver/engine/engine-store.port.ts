@@ -38,6 +38,8 @@ export interface EngineStore {
   deleteToken(tokenHash: string): void;
   /** Ends every token of one principal (deleted or disabled). */
   deleteTokensOf(principalId: string): void;
+  /** Every delegated token (one carrying `actingFor`), to re-check when a delegation may have broken. */
+  delegatedTokens(): TokenRow[];
   /** Ends every delegated token a service minted (the service is disabled or deleted). */
   deleteTokensActingFor(serviceName: string): void;
   /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */

@@ -2,6 +2,7 @@ import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { PrincipalView } from '../../wire/principal.js';
 import type { EngineContext } from './engine-context.js';
+import { endBrokenDelegations } from './engine-delegation.js';
 import type { PrincipalRow } from './engine-model.js';
 import { principalViews } from './engine-views.js';
 
@@ -29,6 +30,7 @@ export class GroupOperations {
     const memberRow = this.#ctx.auth.principalOrThrow(member);
     if (memberRow.kind === 'group') throw new BadRequestError(`member: ${member} is a group; members are users or services`);
     this.#ctx.store.putMembership(row.principalId, memberRow.principalId);
+    endBrokenDelegations(this.#ctx.store);
   }
 
   /** Removes a member; removing one that is not there changes nothing. */
@@ -36,6 +38,7 @@ export class GroupOperations {
     this.#ctx.auth.authorizeOperation(token, 'groups.write');
     const row = this.#group(group);
     this.#ctx.store.deleteMembership(row.principalId, this.#ctx.auth.principalOrThrow(member).principalId);
+    endBrokenDelegations(this.#ctx.store);
   }
 
   #group(name: string): PrincipalRow {

@@ -4,7 +4,7 @@ import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError,
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../model/sender-key.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext, TokenContext } from './engine-context.js';
 import { delegationRefusal } from './engine-delegation.js';
 import { FIXED_ROLE } from './engine-roles.js';
 import { issueToken } from './engine-tokens.js';
@@ -54,14 +54,21 @@ export class IdentityOperations {
    * not chain (untrusted issuer, expired) or that is enrolled to another principal is CONFLICT with a
    * reason; a CA certificate, or a group as the principal, is BAD_REQUEST.
    */
-  enroll(token: string, principal: string, pem: string): CertificateView {
+  async enroll(token: string, principal: string, pem: string): Promise<CertificateView> {
     this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
     const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
     if (isAuthority(cert)) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
-    const row = this.#ctx.auth.principalOrThrow(principal);
-    if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
-    const chain = buildPath(cert, intermediates, this.#authorities(), this.#ctx.now());
+    this.#enrollable(principal);
+    const chain = await buildPath(cert, intermediates, this.#authorities(), this.#ctx.now());
+    // Everything below runs in one synchronous stretch after the path check: the caller, the principal
+    // and the authority are read again, as another call may have changed them meanwhile.
+    this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
+    const row = this.#enrollable(principal);
     if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
+    if (this.#ctx.store.certificate(chain.anchorId)?.role !== 'authority') {
+      const reason = 'the certificate does not chain to a trusted authority';
+      throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+    }
     const id = certificateId(cert);
     const existing = this.#ctx.store.certificate(id);
     if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
@@ -70,6 +77,12 @@ export class IdentityOperations {
     }
     this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
     return certificateView(cert, row.name);
+  }
+
+  #enrollable(principal: string): PrincipalRow {
+    const row = this.#ctx.auth.principalOrThrow(principal);
+    if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
+    return row;
   }
 
   /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
@@ -94,12 +107,15 @@ export class IdentityOperations {
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
     // Issue 12 §2: a certificate can never be provisioned into an administrator.
     if (policy.defaultRoles.includes(FIXED_ROLE)) throw new BadRequestError('value: defaultRoles can never include admin');
+    // Nor through a group: a default group holding admin would hand it to every provisioned principal.
+    const adminGroup = policy.defaultGroups.find((group) => this.#ctx.store.principalByName(group)?.roles.includes(FIXED_ROLE) === true);
+    if (adminGroup !== undefined) throw new BadRequestError(`value: defaultGroups can never name ${adminGroup}, which holds admin`);
     this.#ctx.store.putSetting('policy', JSON.stringify(policy));
     return policy;
   }
 
   /** First leg of certificate login (operation 2); see CertificateLogin. */
-  certificateChallenge(pem: string): { challengeId: string; challenge: string; expiresAt: number } {
+  certificateChallenge(pem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
     return this.#certificates.challenge(pem);
   }
 
@@ -107,8 +123,8 @@ export class IdentityOperations {
    * Second leg (operation 3): the signature proves possession of the certificate's key; the path
    * was checked at the first leg and its authority must still be trusted.
    */
-  certificateLogin(challengeId: string, signature: Buffer): MintedToken {
-    const principal = this.#certificates.login(challengeId, signature);
+  async certificateLogin(challengeId: string, signature: Buffer): Promise<MintedToken> {
+    const principal = await this.#certificates.login(challengeId, signature);
     const { token, expiresAt } = issueToken(this.#ctx, principal);
     return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
   }
@@ -141,19 +157,32 @@ export class IdentityOperations {
    * A token acting as an externally authenticated principal (operation 5), named or by certificate.
    * Only a principal holding `session.delegate` may mint one, and not from a minted session.
    */
-  mintDelegated(token: string, target: { principal?: string; certificate?: string }): MintedToken & { actingFor: string } {
+  async mintDelegated(token: string, target: { principal?: string; certificate?: string }): Promise<MintedToken & { actingFor: string }> {
+    this.#delegatingCaller(token);
+    const byCertificate = target.certificate === undefined ? undefined : await this.#certificates.delegationTarget(target.certificate);
+    // From here on one synchronous stretch: the caller is read again after the path check, and the
+    // delegation is decided before anything is written (a refused one provisions nobody).
+    const caller = this.#delegatingCaller(token);
+    const plan = byCertificate?.();
+    const principal = plan?.target ?? this.#ctx.store.principalByName(target.principal ?? '');
+    if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
+    if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+    const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal, plan?.groupIds);
+    if (refusal !== undefined) throw new DelegationDeniedError(refusal);
+    return this.#issueDelegated(caller, plan === undefined ? principal : plan.commit());
+  }
+
+  /** Only a principal holding `session.delegate` mints a delegated session, and not from a minted one. */
+  #delegatingCaller(token: string): TokenContext {
     const caller = this.#ctx.auth.authenticate(token);
     this.#ctx.auth.requireOperation(caller, 'session.delegate');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
       throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
-    let principal: PrincipalRow | undefined;
-    if (target.certificate !== undefined) principal = this.#certificates.principalFor(target.certificate);
-    else principal = this.#ctx.store.principalByName(target.principal ?? '');
-    if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
-    if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
-    const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal);
-    if (refusal !== undefined) throw new DelegationDeniedError(refusal);
+    return caller;
+  }
+
+  #issueDelegated(caller: TokenContext, principal: PrincipalRow): MintedToken & { actingFor: string } {
     const { token: minted, expiresAt } = issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
   }

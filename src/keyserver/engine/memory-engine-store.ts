@@ -108,6 +108,10 @@ export class MemoryEngineStore implements EngineStore {
     this.#tokens.delete(tokenHash);
   }
 
+  delegatedTokens(): TokenRow[] {
+    return [...this.#tokens.values()].filter((row) => row.actingFor !== undefined);
+  }
+
   deleteTokensActingFor(serviceName: string): void {
     for (const [hash, row] of this.#tokens) if (row.actingFor === serviceName) this.#tokens.delete(hash);
   }

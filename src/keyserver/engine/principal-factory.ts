@@ -1,4 +1,5 @@
 import type { Identity } from '../../wire/identity.js';
+import { PRINCIPAL_NAME } from '../../wire/principal.js';
 import { type SrpVerifier, srpCreateVerifier } from '../../wire/srp/srp-verifier.js';
 import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
@@ -14,8 +15,6 @@ export interface NewPrincipal {
   readonly roles?: readonly string[] | undefined;
   readonly displayName?: string | undefined;
 }
-
-const PRINCIPAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 /** Creates a principal (seeding and administration). A password makes an SRP verifier; it is not kept. */
 export function createPrincipal(ctx: Pick<EngineContext, 'store' | 'now' | 'random'>, input: NewPrincipal): Identity {

@@ -11,6 +11,7 @@ import {
 import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
 import type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
+import { endBrokenDelegations } from './engine-delegation.js';
 import { createPrincipal } from './principal-factory.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';
@@ -81,6 +82,7 @@ export class PrincipalOperations {
       this.#ctx.store.deleteTokensOf(row.principalId);
       this.#ctx.store.deleteTokensActingFor(row.name);
     }
+    endBrokenDelegations(this.#ctx.store);
     return principalView(updated);
   }
 
@@ -95,6 +97,7 @@ export class PrincipalOperations {
     store.deleteMembershipsOf(row.principalId);
     for (const cert of store.certificates('enrolled')) if (cert.principalId === row.principalId) store.deleteCertificate(cert.id);
     store.deletePrincipal(row.principalId);
+    endBrokenDelegations(store);
   }
 
   /**

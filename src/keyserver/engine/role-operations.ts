@@ -3,6 +3,7 @@ import type { ListResult } from '../../wire/list-result.js';
 import type { HeldOperations, RoleView } from '../../wire/role.js';
 import { OPERATIONS, isOperation } from '../../wire/operations.js';
 import type { EngineContext } from './engine-context.js';
+import { endBrokenDelegations } from './engine-delegation.js';
 import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';
 
 const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -52,6 +53,7 @@ export class RoleOperations {
     if (unknown !== undefined) throw new BadRequestError(`operations: unknown operation id ${String(unknown)}`);
     const canonical = OPERATIONS.filter((operation) => operations.includes(operation));
     this.#ctx.store.putRole({ name, operations: canonical });
+    endBrokenDelegations(this.#ctx.store);
     return { name, operations: canonical };
   }
 }

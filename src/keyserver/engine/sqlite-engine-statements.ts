@@ -36,6 +36,7 @@ export const STATEMENTS = {
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',
+  delegatedTokens: 'SELECT * FROM tokens WHERE acting_for IS NOT NULL',
   putToken: 'INSERT OR REPLACE INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES (?, ?, ?, ?, ?, ?)',
   certificate: 'SELECT * FROM certificates WHERE id = ?',
   certificatesByRole: 'SELECT * FROM certificates WHERE role = ? ORDER BY created_at, id',

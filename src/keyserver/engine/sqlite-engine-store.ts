@@ -202,15 +202,11 @@ export class SqliteEngineStore implements EngineStore {
 
   token(tokenHash: string): TokenRow | undefined {
     const record = this.#sql.token.get(tokenHash) as TokenRecord | undefined;
-    if (!record) return undefined;
-    return {
-      tokenHash: record.token_hash,
-      principalId: record.principal_id,
-      issuedAt: record.issued_at,
-      expiresAt: record.expires_at ?? undefined,
-      ...(record.scope === null ? {} : { scope: JSON.parse(record.scope) as TokenRow['scope'] }),
-      ...(record.acting_for === null ? {} : { actingFor: record.acting_for }),
-    };
+    return record === undefined ? undefined : tokenOf(record);
+  }
+
+  delegatedTokens(): TokenRow[] {
+    return (this.#sql.delegatedTokens.all() as TokenRecord[]).map(tokenOf);
   }
 
   putToken(row: TokenRow): void {
@@ -270,4 +266,15 @@ export class SqliteEngineStore implements EngineStore {
   close(): void {
     if (this.#db.open) this.#db.close();
   }
+}
+
+function tokenOf(record: TokenRecord): TokenRow {
+  return {
+    tokenHash: record.token_hash,
+    principalId: record.principal_id,
+    issuedAt: record.issued_at,
+    expiresAt: record.expires_at ?? undefined,
+    ...(record.scope === null ? {} : { scope: JSON.parse(record.scope) as TokenRow['scope'] }),
+    ...(record.acting_for === null ? {} : { actingFor: record.acting_for }),
+  };
 }

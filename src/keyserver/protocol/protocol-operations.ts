@@ -34,7 +34,8 @@ import {
 export interface OperationDefinition<A extends z.ZodType, R extends z.ZodType> {
   readonly args: A;
   readonly result: R;
-  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => z.input<R>;
+  /** Synchronous, or asynchronous where the engine waits on WebCrypto (certificate paths). */
+  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => z.input<R> | Promise<z.input<R>>;
 }
 
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: OperationDefinition<A, R>['run']): OperationDefinition<A, R> {
@@ -71,8 +72,8 @@ export const OPERATIONS = {
   mintDelegated: op(
     z.union([z.strictObject({ principal: name }), z.strictObject({ certificate: pem })]),
     z.strictObject({ ...mintedToken, actingFor: z.string() }),
-    (engine, token, args) => {
-      const issued = engine.identity.mintDelegated(token, args);
+    async (engine, token, args) => {
+      const issued = await engine.identity.mintDelegated(token, args);
       return { token: issued.token, identity: issued.identity, expiresAt: issued.expiresAt ?? null, actingFor: issued.actingFor };
     },
   ),
@@ -187,9 +188,15 @@ export function isOperationName(value: string): value is OperationName {
 
 /**
  * Runs one operation on the engine; the generic ties the name to its arguments and result. No result
- * schema transforms, so what the engine function answers is what a daemon's client parses.
+ * schema transforms, so what the engine function answers is what a daemon's client parses. A
+ * synchronous engine function still answers through the promise, so callers handle both alike.
  */
-export function runOperation<N extends OperationName>(engine: KeyServerEngine, name: N, token: string, args: OperationArgs<N>): OperationResult<N> {
+export async function runOperation<N extends OperationName>(
+  engine: KeyServerEngine,
+  name: N,
+  token: string,
+  args: OperationArgs<N>,
+): Promise<OperationResult<N>> {
   const run = OPERATIONS[name].run as (engine: KeyServerEngine, token: string, args: OperationArgs<N>) => unknown;
-  return run(engine, token, args) as OperationResult<N>;
+  return (await run(engine, token, args)) as OperationResult<N>;
 }

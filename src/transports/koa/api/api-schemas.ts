@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
+import { PRINCIPAL_NAME } from '../../../wire/principal.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, as in seed 000). */
 export const base64 = z
@@ -14,6 +15,9 @@ export const ttag = z.string().min(1, 'required').max(512);
 /** A principal, group or role name in a path or body. */
 export const name = z.string().min(1, 'required').max(256);
 
+/** A principal or group name in a path: the key server's rule (src/wire/principal.ts), shown in the document. */
+export const principalName = z.string().min(1).max(64).regex(PRINCIPAL_NAME, 'not a principal name');
+
 /** `limit` (1..500) and the opaque `cursor` of a paginated list. */
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
@@ -22,7 +26,8 @@ export const pageQuery = {
 
 /**
  * The path parameters by name, as the document shows them: `{ttag}` base64url (or standard base64
- * percent-encoded), a certificate `{id}` 64 hex characters, names 1..256 characters.
+ * percent-encoded), a certificate `{id}` 64 hex characters, principal and group names by the key
+ * server's rule, role names 1..256 characters.
  */
 export const pathParameters: Readonly<Record<string, z.ZodType>> = {
   ttag: z
@@ -31,9 +36,9 @@ export const pathParameters: Readonly<Record<string, z.ZodType>> = {
     .max(1024)
     .regex(/^(?:[A-Za-z0-9_-]|%2[BbFf]|%3[Dd])+$/),
   id: z.string().regex(/^[0-9A-Fa-f]{64}$/),
-  name,
-  member: name,
-  principal: name,
+  name: principalName,
+  member: principalName,
+  principal: principalName,
   role: name,
   parameter: z.string().min(1).max(128),
 };

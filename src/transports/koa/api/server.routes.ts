@@ -53,6 +53,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/server/parameters/:name',
       auth: 'session',
       summary: 'Set one parameter; unknown name 404, wrong type 400',
+      params: { name: z.string().min(1).max(128) },
       body: schemas.value,
       success: { status: 200, schema: responses.parameter },
       async handle(ctx, { body, params }) {

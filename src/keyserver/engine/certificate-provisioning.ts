@@ -1,0 +1,67 @@
+import type { X509Certificate } from 'node:crypto';
+import { PRINCIPAL_NAME } from '../../wire/principal.js';
+import { BadRequestError, KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
+import { subjectField } from './certificate-path.js';
+import { certificateId } from './certificates.js';
+import type { EngineContext } from './engine-context.js';
+import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
+import { FIXED_ROLE } from './engine-roles.js';
+import { createPrincipal } from './principal-factory.js';
+
+type Context = Pick<EngineContext, 'store' | 'now' | 'random'>;
+
+export function readPolicy(ctx: Pick<EngineContext, 'store'>): ProvisioningPolicy {
+  const stored = ctx.store.setting('policy');
+  return stored === undefined ? DEFAULT_POLICY : (JSON.parse(stored) as ProvisioningPolicy);
+}
+
+/**
+ * What auto-provisioning would do for a trusted but not enrolled certificate, decided before anything
+ * is written: the principal it names (existing, or as it would be created) and the groups it would be
+ * in. A caller decides its own checks over `target` (a delegation, issue 12 §1) and only then commits.
+ */
+export interface ProvisioningPlan {
+  readonly target: PrincipalRow;
+  readonly groupIds: readonly string[];
+  /** Creates the principal when it is new, enrolls the certificate, and answers the stored principal. */
+  commit(): PrincipalRow;
+}
+
+/**
+ * Auto-provisioning only ever creates a principal (issue 12 §2): a name taken by anyone but a
+ * principal provisioned from the same authority is CONFLICT `PRINCIPAL_EXISTS`. `authorityId` is the
+ * anchor of the certificate's path. Policy off: the certificate is simply not enrolled.
+ */
+export function planProvisioning(ctx: Context, cert: X509Certificate, authorityId: string): ProvisioningPlan {
+  const policy = readPolicy(ctx);
+  if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
+  const name = subjectField(cert, policy.nameAttribute);
+  if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has not exactly one ${policy.nameAttribute}`);
+  if (!PRINCIPAL_NAME.test(name)) throw new BadRequestError(`name: invalid principal name ${name}`);
+  const store = ctx.store;
+  const existing = store.principalByName(name);
+  if (existing !== undefined && existing.provisionedBy !== authorityId) {
+    throw new KeyServerError('CONFLICT', `cannot provision ${name}: the principal exists`, { reason: 'PRINCIPAL_EXISTS' });
+  }
+  const enroll = (row: PrincipalRow): PrincipalRow => {
+    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: ctx.now() });
+    return row;
+  };
+  if (existing !== undefined) return { target: existing, groupIds: store.groupIdsOf(existing.principalId), commit: () => enroll(existing) };
+  const roles = policy.defaultRoles.filter((role) => role !== FIXED_ROLE);
+  // A new principal joins the policy's default groups that exist (a group made later is not joined),
+  // except one that gained admin after the policy was written: provisioning never hands out admin.
+  const groupIds = policy.defaultGroups.flatMap((groupName) => {
+    const group = store.principalByName(groupName);
+    return group?.kind === 'group' && !group.roles.includes(FIXED_ROLE) ? [group.principalId] : [];
+  });
+  const target: PrincipalRow = { name, kind: 'user', systemId: 0, principalId: '', disabled: false, roles, provisionedBy: authorityId, createdAt: ctx.now() };
+  const commit = () => {
+    const created = createPrincipal(ctx, { name, kind: 'user', roles });
+    const row = { ...store.principalById(created.principalId)!, provisionedBy: authorityId };
+    store.putPrincipal(row);
+    for (const groupId of groupIds) store.putMembership(groupId, row.principalId);
+    return enroll(row);
+  };
+  return { target, groupIds, commit };
+}
