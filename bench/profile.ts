@@ -2,6 +2,7 @@ import { createECDH, generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
+import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient } from './load-client.js';
 import type { LoadJob } from './load-generator.js';
@@ -11,11 +12,16 @@ import type { LoadJob } from './load-generator.js';
  * load only (start-up excluded), as `node --cpu-prof` would write it:
  *   tsx bench/profile.ts health|keys|export|session|bound|login [seconds] [out.cpuprofile]
  * The load generator runs in a process of its own and is not in the profile; `bench/profile-top.ts`
- * prints the top frames.
+ * prints the top frames. The gateway logs and counts as deployed (`deployed-logging.ts`);
+ * `KEYGATE_PROFILE_QUIET=1` keeps its lines in memory with metrics off instead.
  */
 const [target = 'health', seconds = '5', out = `${target}.cpuprofile`] = process.argv.slice(2);
 const password = 'bench-admin-password';
-const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000 }, { logger: new MemoryLogger() });
+const quiet = process.env.KEYGATE_PROFILE_QUIET === '1';
+const gateway = await createGateway(
+  { keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000, ...(quiet ? {} : DEPLOYED) },
+  { logger: quiet ? new MemoryLogger() : deployedLogger() },
+);
 const { url } = await gateway.listen(0, '127.0.0.1');
 const json = { 'content-type': 'application/json' };
 const loginBody = JSON.stringify({ user: 'admin', password });
