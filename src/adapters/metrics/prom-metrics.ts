@@ -24,6 +24,12 @@ export class PromMetrics implements Metrics {
   readonly #auditFailures: Counter<'kind'>;
   readonly #probes: Counter<'outcome'>;
   readonly #throttled: Counter;
+  /**
+   * Label sets bound once per value (prom-client's `labels(...)` children), so an observation does not
+   * hash its label object each time. Bounded: operation ids, statuses and port method names only.
+   */
+  readonly #counters = new Map<string, { inc(): void }>();
+  readonly #histograms = new Map<string, { observe(value: number): void }>();
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
@@ -70,17 +76,22 @@ export class PromMetrics implements Metrics {
   }
 
   requestObserved(operation: string, status: number, seconds: number): void {
-    this.#requests.inc({ operation, status: String(status) });
-    this.#requestSeconds.observe({ operation }, seconds);
+    const counted = `r ${operation} ${status}`;
+    const timed = `d ${operation}`;
+    (this.#counters.get(counted) ?? this.#keep(this.#counters, counted, this.#requests.labels(operation, String(status)))).inc();
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#requestSeconds.labels(operation))).observe(seconds);
   }
 
   keyServerCall(method: string, outcome: string, seconds: number): void {
-    this.#keyServerSeconds.observe({ method, outcome: outcome === 'ok' ? 'ok' : 'error' }, seconds);
-    if (outcome !== 'ok') this.#keyServerErrors.inc({ method, code: outcome });
+    const ok = outcome === 'ok';
+    const timed = `k ${method} ${ok}`;
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#keyServerSeconds.labels(method, ok ? 'ok' : 'error'))).observe(seconds);
+    if (!ok) this.#keyServerErrors.inc({ method, code: outcome });
   }
 
   auditWrite(kind: 'append' | 'complete', ok: boolean, seconds: number): void {
-    this.#auditSeconds.observe({ kind, outcome: ok ? 'ok' : 'error' }, seconds);
+    const timed = `a ${kind} ${ok}`;
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#auditSeconds.labels(kind, ok ? 'ok' : 'error'))).observe(seconds);
     if (!ok) this.#auditFailures.inc({ kind });
   }
 
@@ -90,6 +101,11 @@ export class PromMetrics implements Metrics {
 
   loginThrottled(): void {
     this.#throttled.inc();
+  }
+
+  #keep<T>(children: Map<string, T>, key: string, child: T): T {
+    children.set(key, child);
+    return child;
   }
 
   /** The Prometheus text exposition of every metric. */
