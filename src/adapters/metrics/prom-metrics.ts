@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundCounter, BoundHistogram, type BoundSeries } from './bound-metrics.js';
 import type { Metrics, ProbeOutcome } from '../../ports/metrics.port.js';
 
 /** What the scrape-time gauges read: the replay cache's and the session store's sizes. */
@@ -16,38 +17,38 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 export class PromMetrics implements Metrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'operation' | 'status'>;
-  readonly #requestSeconds: Histogram<'operation'>;
-  readonly #keyServerSeconds: Histogram<'method' | 'outcome'>;
+  readonly #requests: BoundCounter;
+  readonly #requestSeconds: BoundHistogram;
+  readonly #keyServerSeconds: BoundHistogram;
   readonly #keyServerErrors: Counter<'method' | 'code'>;
-  readonly #auditSeconds: Histogram<'kind' | 'outcome'>;
+  readonly #auditSeconds: BoundHistogram;
   readonly #auditFailures: Counter<'kind'>;
   readonly #probes: Counter<'outcome'>;
   readonly #throttled: Counter;
   /**
-   * Label sets bound once per value (prom-client's `labels(...)` children), so an observation does not
-   * hash its label object each time. Bounded: operation ids, statuses and port method names only.
+   * Label sets bound once per value, so an observation hashes no label object. Bounded: operation ids,
+   * statuses and port method names only.
    */
   readonly #counters = new Map<string, { inc(): void }>();
-  readonly #histograms = new Map<string, { observe(value: number): void }>();
+  readonly #histograms = new Map<string, BoundSeries>();
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.#requests = new Counter({
+    this.#requests = new BoundCounter({
       name: 'keygate_http_requests_total',
       help: 'Requests answered, by operation id and status',
       labelNames: ['operation', 'status'],
       registers,
     });
-    this.#requestSeconds = new Histogram({
+    this.#requestSeconds = new BoundHistogram({
       name: 'keygate_http_request_duration_seconds',
       help: 'Request duration, by operation id',
       labelNames: ['operation'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#keyServerSeconds = new Histogram({
+    this.#keyServerSeconds = new BoundHistogram({
       name: 'keygate_keyserver_call_duration_seconds',
       help: 'Key-server call duration, by port method and outcome',
       labelNames: ['method', 'outcome'],
@@ -60,7 +61,7 @@ export class PromMetrics implements Metrics {
       labelNames: ['method', 'code'],
       registers,
     });
-    this.#auditSeconds = new Histogram({
+    this.#auditSeconds = new BoundHistogram({
       name: 'keygate_audit_write_duration_seconds',
       help: 'Audit store write duration (append, complete)',
       labelNames: ['kind', 'outcome'],
