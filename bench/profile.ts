@@ -19,7 +19,7 @@ const [target = 'health', seconds = '5', out = `${target}.cpuprofile`] = process
 const password = 'bench-admin-password';
 const quiet = process.env.KEYGATE_PROFILE_QUIET === '1';
 const gateway = await createGateway(
-  { keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000, ...(quiet ? {} : DEPLOYED) },
+  { keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000, maxSessionsPerPrincipal: 100_000_000, ...(quiet ? {} : DEPLOYED) },
   { logger: quiet ? new MemoryLogger() : deployedLogger() },
 );
 const { url } = await gateway.listen(0, '127.0.0.1');
