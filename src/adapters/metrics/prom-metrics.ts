@@ -23,7 +23,9 @@ export class PromMetrics implements Metrics {
   readonly #keyServerErrors: Counter<'method' | 'code'>;
   readonly #auditSeconds: BoundHistogram;
   readonly #auditFailures: Counter<'kind'>;
-  readonly #probes: Counter<'outcome'>;
+  readonly #probes: BoundCounter;
+  /** A probe's two outcomes, bound once: every /health is counted (api-surface.md "Additions in 8.1.x"). */
+  readonly #probeOutcomes: Readonly<Record<ProbeOutcome, { inc(): void }>>;
   readonly #throttled: Counter;
   /**
    * Label sets bound once per value, so an observation hashes no label object. Bounded: operation ids,
@@ -69,7 +71,8 @@ export class PromMetrics implements Metrics {
       registers,
     });
     this.#auditFailures = new Counter({ name: 'keygate_audit_write_failures_total', help: 'Audit store writes that failed', labelNames: ['kind'], registers });
-    this.#probes = new Counter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
+    this.#probes = new BoundCounter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
+    this.#probeOutcomes = { ok: this.#probes.labels('ok'), not_ok: this.#probes.labels('not_ok') };
     this.#throttled = new Counter({ name: 'keygate_logins_throttled_total', help: 'Logins refused by throttling', registers });
     gauge(registers, 'keygate_replay_cache_entries', 'Live entries of the proof replay cache', sources.replayCacheEntries);
     gauge(registers, 'keygate_replay_cache_capacity', 'Bound of the proof replay cache', async () => sources.replayCacheCapacity);
@@ -97,7 +100,7 @@ export class PromMetrics implements Metrics {
   }
 
   healthProbe(outcome: ProbeOutcome): void {
-    this.#probes.inc({ outcome });
+    this.#probeOutcomes[outcome].inc();
   }
 
   loginThrottled(): void {

@@ -1,0 +1,50 @@
+import type { Middleware, Next } from 'koa';
+
+type Step<C> = (ctx: C, next: Next) => Promise<unknown> | unknown;
+
+/**
+ * The seven operations' routes (seed 000: fixed paths, no parameters) as one lookup by method and
+ * path. What @koa/router matched here (strict paths, case-insensitive, HEAD served by a GET route)
+ * is kept; what it did per request (testing every route's pattern, composing the matched chain) is not.
+ */
+export class StaticRoutes<C extends { method: string; path: string }> {
+  readonly #routes = new Map<string, Step<C>>();
+
+  get(path: string, ...steps: Step<C>[]): this {
+    return this.#add(['GET', 'HEAD'], path, steps);
+  }
+
+  post(path: string, ...steps: Step<C>[]): this {
+    return this.#add(['POST'], path, steps);
+  }
+
+  /** The middleware: the route of the request's method and path, else `next`. */
+  routes(): Middleware {
+    const routes = this.#routes;
+    return (ctx, next) => {
+      const route = routes.get(`${ctx.method} ${ctx.path}`) ?? routes.get(`${ctx.method} ${asciiLowerCase(ctx.path)}`);
+      return route === undefined ? next() : route(ctx as unknown as C, next);
+    };
+  }
+
+  #add(methods: readonly string[], path: string, steps: readonly Step<C>[]): this {
+    const chain = (ctx: C, next: Next): Promise<unknown> => {
+      const run = (i: number): Promise<unknown> => {
+        if (i === steps.length) return next();
+        try {
+          return Promise.resolve(steps[i]!(ctx, () => run(i + 1) as Promise<void>));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+      return run(0);
+    };
+    for (const method of methods) this.#routes.set(`${method} ${asciiLowerCase(path)}`, chain);
+    return this;
+  }
+}
+
+/** A-Z only, as the router's case-insensitive patterns (no Unicode case folding: `\u212A` is not `k`). */
+function asciiLowerCase(path: string): string {
+  return path.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
