@@ -8,6 +8,13 @@ interface Series {
   count: number;
 }
 
+/** The label object of `values`, named in `names` order. */
+function labelsOf(names: readonly string[], values: readonly string[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [i, name] of names.entries()) labels[name] = values[i] ?? '';
+  return labels;
+}
+
 /** A label set's histogram, bound once: an observation is a bucket search and three additions. */
 export interface BoundSeries {
   observe(value: number): void;
@@ -49,9 +56,7 @@ export class BoundHistogram {
     const key = values.join('\u0000');
     let series = this.#series.get(key);
     if (series === undefined) {
-      const labels: Record<string, string> = {};
-      this.#labelNames.forEach((name, i) => (labels[name] = values[i] ?? ''));
-      series = { labels, counts: this.#bounds.map(() => 0), sum: 0, count: 0 };
+      series = { labels: labelsOf(this.#labelNames, values), counts: this.#bounds.map(() => 0), sum: 0, count: 0 };
       this.#series.set(key, series);
     }
     const bounds = this.#bounds;
@@ -118,9 +123,7 @@ export class BoundCounter {
     const key = values.join('\u0000');
     let series = this.#series.get(key);
     if (series === undefined) {
-      const labels: Record<string, string> = {};
-      this.#labelNames.forEach((name, i) => (labels[name] = values[i] ?? ''));
-      series = { labels, value: 0 };
+      series = { labels: labelsOf(this.#labelNames, values), value: 0 };
       this.#series.set(key, series);
     }
     const kept = series;
