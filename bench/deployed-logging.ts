@@ -7,11 +7,12 @@ import type { Logger } from '../src/ports/logger.port.js';
 /**
  * The logger a deployment runs (pino behind the rate limiter, as `openAdapters` builds it), writing
  * its lines to /dev/null instead of stdout: the bench pays for every access-log line as served, and
- * keeps none of them in memory (an in-memory test logger would hold every line of every run).
+ * keeps none of them in memory (an in-memory test logger would hold every line of every run). The
+ * write is synchronous, as Node writes stdout to a file or a pipe.
  */
 export function deployedLogger(): Logger {
   return new RateLimitedLogger(
-    new PinoLogger({ destination: pino.destination({ dest: '/dev/null', sync: false }) as unknown as NodeJS.WritableStream }),
+    new PinoLogger({ destination: pino.destination({ dest: '/dev/null', sync: true }) as unknown as NodeJS.WritableStream }),
     new SystemClock(),
   );
 }
