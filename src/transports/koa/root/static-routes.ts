@@ -28,19 +28,19 @@ export class StaticRoutes<C extends { method: string; path: string }> {
   }
 
   #add(methods: readonly string[], path: string, steps: readonly Step<C>[]): this {
-    const chain = (ctx: C, next: Next): Promise<unknown> => {
-      const run = (i: number): Promise<unknown> => {
-        if (i === steps.length) return next();
-        try {
-          return Promise.resolve(steps[i]!(ctx, () => run(i + 1) as Promise<void>));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      };
-      return run(0);
-    };
+    const chain = (ctx: C, next: Next) => runSteps(steps, 0, ctx, next);
     for (const method of methods) this.#routes.set(`${method} ${asciiLowerCase(path)}`, chain);
     return this;
+  }
+}
+
+/** Step `i` of a route, its `next` the step after it (the last one's: the middleware's `next`). */
+function runSteps<C>(steps: readonly Step<C>[], i: number, ctx: C, next: Next): Promise<unknown> {
+  if (i === steps.length) return next();
+  try {
+    return Promise.resolve(steps[i]!(ctx, () => runSteps(steps, i + 1, ctx, next) as Promise<void>));
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
