@@ -14,7 +14,7 @@ import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';
 import type { RootOperation } from './root.errors.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
-import { StaticRoutes } from './static-routes.js';
+import { StaticRoutes } from '../static-routes.js';
 
 type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
 

@@ -3,19 +3,31 @@ import type { Middleware, Next } from 'koa';
 type Step<C> = (ctx: C, next: Next) => Promise<unknown> | unknown;
 
 /**
- * The seven operations' routes (seed 000: fixed paths, no parameters) as one lookup by method and
- * path. What @koa/router matched here (strict paths, case-insensitive, HEAD served by a GET route)
- * is kept; what it did per request (testing every route's pattern, composing the matched chain) is not.
+ * Routes of fixed paths (no parameters: the seven operations of seed 000, most of /api) as one
+ * lookup by method and path. What @koa/router matched for them (strict paths, case-insensitive,
+ * HEAD served by a GET route) is kept; what it did per request (testing every route's pattern,
+ * composing the matched chain) is not.
  */
 export class StaticRoutes<C extends { method: string; path: string }> {
   readonly #routes = new Map<string, Step<C>>();
 
   get(path: string, ...steps: Step<C>[]): this {
-    return this.#add(['GET', 'HEAD'], path, steps);
+    return this.on('GET', path, ...steps);
   }
 
   post(path: string, ...steps: Step<C>[]): this {
-    return this.#add(['POST'], path, steps);
+    return this.on('POST', path, ...steps);
+  }
+
+  /** The route of `method` (a GET route serves HEAD too) and the fixed `path`. */
+  on(method: string, path: string, ...steps: Step<C>[]): this {
+    if (path.includes(':')) throw new Error(`not a fixed path: ${path}`);
+    return this.#add(method === 'GET' ? ['GET', 'HEAD'] : [method], path, steps);
+  }
+
+  /** True when some route has this method and path (as `routes()` would find it). */
+  has(method: string, path: string): boolean {
+    return this.#routes.has(`${method} ${path}`) || this.#routes.has(`${method} ${asciiLowerCase(path)}`);
   }
 
   /** The middleware: the route of the request's method and path, else `next`. */
