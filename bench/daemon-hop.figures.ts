@@ -1,5 +1,4 @@
 import { createECDH } from 'node:crypto';
-import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
@@ -8,10 +7,11 @@ import type { Figure } from './figure-table.js';
 import { tlsHopFloorMs } from './floors.js';
 import type { LoadClient, Measured } from './load-client.js';
 import { ADMIN_PASSWORD, run } from './bench-run.js';
+import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 /** A gateway over `keyServer`, signed in, and its export request (one in flight: latencies compare). */
 async function exportRun(load: LoadClient, name: string, keyServer: GatewayConfigInput['keyServer'], gateways: Gateway[]): Promise<Measured> {
-  const gateway = await createGateway({ keyServer }, { logger: new MemoryLogger() });
+  const gateway = await createGateway({ keyServer, ...DEPLOYED }, { logger: deployedLogger() });
   gateways.push(gateway);
   const { url } = await gateway.listen(0, '127.0.0.1');
   const json = { 'content-type': 'application/json' };

@@ -1,5 +1,4 @@
 import { createECDH, generateKeyPairSync } from 'node:crypto';
-import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { MemorySessionStore } from '../src/adapters/session-store/memory-session-store.js';
 import { createGateway } from '../src/app/create-gateway.js';
@@ -9,6 +8,7 @@ import { rawVerifyMicros, rawWrapMicros, startBareKoa } from './floors.js';
 import { serverMicros, type Figure } from './figure-table.js';
 import { liveSessionFigures } from './sessions.figures.js';
 import { daemonHopFigure } from './daemon-hop.figures.js';
+import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 const LOGIN_IN_FLIGHT = 32;
 
@@ -47,8 +47,8 @@ export async function benchFigures(): Promise<Figure[]> {
   const gateway = await createGateway(
     // Every measured login mints one more session of admin beside the 20,000 the sessions row holds:
     // the per-principal cap (issue 13 §3) is lifted here so that it does not refuse them.
-    { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, replayCacheSize: 2_000_000, maxSessionsPerPrincipal: 100_000_000 },
-    { logger: new MemoryLogger(), sessionStore: store },
+    { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, replayCacheSize: 2_000_000, maxSessionsPerPrincipal: 100_000_000, ...DEPLOYED },
+    { logger: deployedLogger(), sessionStore: store },
   );
   const { url } = await gateway.listen(0, '127.0.0.1');
   const bare = await startBareKoa({ ok: true, ksFingerprint: gateway.ksFingerprint, sessions: 0 });

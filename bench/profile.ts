@@ -2,6 +2,7 @@ import { createECDH, generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
+import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient } from './load-client.js';
 import type { LoadJob } from './load-generator.js';
@@ -11,11 +12,16 @@ import type { LoadJob } from './load-generator.js';
  * load only (start-up excluded), as `node --cpu-prof` would write it:
  *   tsx bench/profile.ts health|keys|export|session|bound|login [seconds] [out.cpuprofile]
  * The load generator runs in a process of its own and is not in the profile; `bench/profile-top.ts`
- * prints the top frames.
+ * prints the top frames. The gateway logs and counts as deployed (`deployed-logging.ts`);
+ * `KEYGATE_PROFILE_QUIET=1` keeps its lines in memory with metrics off instead.
  */
 const [target = 'health', seconds = '5', out = `${target}.cpuprofile`] = process.argv.slice(2);
 const password = 'bench-admin-password';
-const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000 }, { logger: new MemoryLogger() });
+const quiet = process.env.KEYGATE_PROFILE_QUIET === '1';
+const gateway = await createGateway(
+  { keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000, maxSessionsPerPrincipal: 100_000_000, ...(quiet ? {} : DEPLOYED) },
+  { logger: quiet ? new MemoryLogger() : deployedLogger() },
+);
 const { url } = await gateway.listen(0, '127.0.0.1');
 const json = { 'content-type': 'application/json' };
 const loginBody = JSON.stringify({ user: 'admin', password });
@@ -53,11 +59,15 @@ inspector.connect();
 await inspector.post('Profiler.enable');
 await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
 await inspector.post('Profiler.start');
+// CPU time of this process per request: less swayed than wall-clock rates by other work on a shared machine.
+const cpu = process.cpuUsage();
 const row = await load.measure(target, jobs[target]!);
+const { user, system } = process.cpuUsage(cpu);
 const { profile } = await inspector.post('Profiler.stop');
 writeFileSync(out, JSON.stringify(profile));
 process.stdout.write(
-  `${target}: ${row.requestsPerSecond.toFixed(0)} req/s, server busy ${(row.serverBusy * 100).toFixed(0)}%, ${row.errors + row.non2xx} failed\n`,
+  `${target}: ${row.requestsPerSecond.toFixed(0)} req/s, server busy ${(row.serverBusy * 100).toFixed(0)}%, ` +
+    `server CPU ${((user + system) / (row.requestsPerSecond * jobs[target]!.durationSeconds)).toFixed(1)} us/req, ${row.errors + row.non2xx} failed\n`,
 );
 load.stop();
 await gateway.close();

@@ -18,6 +18,8 @@ export interface SessionStore {
   delete(key: string): Promise<boolean>;
   /** Live records of one principal (by principal id). */
   listByPrincipal(principalId: string): Promise<SessionRecord[]>;
+  /** How many live records one principal has (what `listByPrincipal` would list, without listing them). */
+  countByPrincipal(principalId: string): Promise<number>;
   /** Removes every record of one principal but the one under `exceptKey`; answers how many went. */
   deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number>;
   /** Number of live records. */

@@ -59,11 +59,17 @@ export function observeCalls<T extends object>(
       );
     });
   }
+  // A method is bound once, on its first use, not on every property read (one allocation per call).
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
     get(object, property) {
-      if (observed.has(property)) return observed.get(property);
+      const known = observed.get(property) ?? bound.get(property);
+      if (known !== undefined) return known;
       const value = Reflect.get(object, property, object) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(object);
+      bound.set(property, method);
+      return method;
     },
   });
 }

@@ -46,8 +46,9 @@ export class ProofChecker {
     const { jkt } = session;
     if (jkt === undefined) return undefined;
     if (request.proofs.length === 0) throw new ProofMissingError();
-    const { proofs, ...facts } = request;
-    const proof = await verifyProof(proofs, { ...facts, jkt }, this.#clock.now(), { keyCache: this.#keyCache });
+    // Named field by field: a rest copy then a spread with `jkt` is V8's slow path in Node 20.
+    const expected = { method: request.method, htu: request.htu, credential: request.credential, body: request.body, jkt };
+    const proof = await verifyProof(request.proofs, expected, this.#clock.now(), { keyCache: this.#keyCache });
     const verdict = await this.#replayCache.remember(proof.jkt, proof.jti, proof.expiresAt);
     if (verdict === 'replayed') throw new ProofReplayedError();
     if (verdict === 'full') throw new ProofReplayCacheFullError();

@@ -148,6 +148,9 @@ export class SessionUseCases {
   /** Issue 13 §3: a cap of live sessions per principal. Concurrent logins may pass it by their number. */
   async #assertBelowCap(principalId: string, now: number): Promise<void> {
     const max = this.#deps.maxSessionsPerPrincipal;
+    // Counted, not listed, on every login: a principal may hold many sessions (a service, the bench's
+    // 20,000); only a refusal lists them, for the earliest expiry its Retry-After names.
+    if ((await this.#deps.store.countByPrincipal(principalId)) < max) return;
     const live = await this.#deps.store.listByPrincipal(principalId);
     if (live.length < max) return;
     const nextExpiry = Math.min(...live.map((record) => record.expiresAt));

@@ -88,6 +88,9 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
     const listed = await store.listByPrincipal('00000000000000a1');
     t.deepEqual(listed.map((r) => r.ref).sort(), [a1.record.ref, a2.record.ref].sort());
     t.deepEqual(await store.listByPrincipal('00000000000000ff'), []);
+    t.is(await store.countByPrincipal('00000000000000a1'), 2);
+    t.is(await store.countByPrincipal('00000000000000b2'), 1);
+    t.is(await store.countByPrincipal('00000000000000ff'), 0);
     await store.close();
   });
 
@@ -147,6 +150,7 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
       clock.advance(10_000);
       t.is(await store.count(), left);
       t.is((await store.listByPrincipal('00000000000000a1')).length, left);
+      t.is(await store.countByPrincipal('00000000000000a1'), left);
     }
     await store.close();
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { connect, createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { KeyServerUnavailableError, isKeygateError } from '../../domain/errors/index.js';
 
 /** How the gateway trusts the daemon: exactly one of a CA (PEM) or a pinned certificate fingerprint. */
@@ -27,12 +27,22 @@ export interface TlsDialerOptions {
  */
 export class TlsDialer {
   readonly #options: TlsDialerOptions;
+  /**
+   * The CA, client certificate and key, parsed once: given as PEM to every `connect`, Node would parse
+   * them and build a new OpenSSL context for each connection, that is for each gateway request.
+   */
+  readonly #context: SecureContext;
   #session: Buffer | undefined;
   #fingerprint: string | undefined;
 
   constructor(options: TlsDialerOptions) {
     this.#options = options;
     this.#fingerprint = options.trust.fingerprint;
+    this.#context = createSecureContext({
+      minVersion: 'TLSv1.3',
+      ...(options.trust.ca !== undefined ? { ca: options.trust.ca } : {}),
+      ...(options.client === undefined ? {} : { cert: options.client.cert, key: options.client.key }),
+    });
   }
 
   /** The fingerprint the dialer is bound to: the pin, or the last one a CA-validated handshake showed. */
@@ -86,9 +96,9 @@ export class TlsDialer {
       port: Number(url.port || 443),
       ...(isIP(host) === 0 ? { servername: host } : {}),
       minVersion: 'TLSv1.3',
-      ...(this.#options.client === undefined ? {} : { cert: this.#options.client.cert, key: this.#options.client.key }),
+      secureContext: this.#context,
       ...(this.#options.resumeSessions && this.#session ? { session: this.#session } : {}),
-      ...(trust.ca !== undefined ? { ca: trust.ca, rejectUnauthorized: true } : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),
+      ...(trust.ca !== undefined ? { rejectUnauthorized: true } : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),
     };
   }
 

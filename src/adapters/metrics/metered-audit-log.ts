@@ -40,14 +40,13 @@ export class MeteredAuditLog implements AuditLog {
   }
 
   async #timed<T>(kind: 'append' | 'complete', write: () => Promise<T>): Promise<T> {
-    const started = process.hrtime.bigint();
-    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    const started = performance.now();
     try {
       const result = await write();
-      this.metrics.auditWrite(kind, true, seconds());
+      this.metrics.auditWrite(kind, true, (performance.now() - started) / 1e3);
       return result;
     } catch (error) {
-      this.metrics.auditWrite(kind, false, seconds());
+      this.metrics.auditWrite(kind, false, (performance.now() - started) / 1e3);
       throw error;
     }
   }

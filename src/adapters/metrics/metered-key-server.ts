@@ -13,25 +13,36 @@ export function meteredKeyServer(inner: KeyServer, metrics: Metrics): KeyServer 
 }
 
 function timedProxy<T extends object>(target: T, metrics: Metrics, wrap: (method: string, value: unknown) => unknown = (_, value) => value): T {
+  // Each method's wrapper is made on its first read and kept: a read allocates nothing after that.
+  const wrappers = new Map<PropertyKey, { readonly of: unknown; readonly wrapper: unknown }>();
   return new Proxy(target, {
     get(object, property, receiver) {
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== 'function') return value;
-      if (typeof property !== 'string' || UNTIMED.has(property)) return value.bind(object);
-      return async (...args: unknown[]) => {
-        const started = process.hrtime.bigint();
-        const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-        try {
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(object, args);
-          metrics.keyServerCall(property, 'ok', seconds());
-          return wrap(property, result);
-        } catch (error) {
-          metrics.keyServerCall(property, codeOf(error), seconds());
-          throw error;
-        }
-      };
+      const kept = wrappers.get(property);
+      if (kept !== undefined && kept.of === value) return kept.wrapper;
+      const wrapper =
+        typeof property !== 'string' || UNTIMED.has(property)
+          ? value.bind(object)
+          : timed(object, value as (...args: unknown[]) => unknown, property, metrics, wrap);
+      wrappers.set(property, { of: value, wrapper });
+      return wrapper;
     },
   });
+}
+
+function timed(object: object, method: (...args: unknown[]) => unknown, name: string, metrics: Metrics, wrap: (method: string, value: unknown) => unknown) {
+  return async (...args: unknown[]) => {
+    const started = performance.now();
+    try {
+      const result = await method.apply(object, args);
+      metrics.keyServerCall(name, 'ok', (performance.now() - started) / 1e3);
+      return wrap(name, result);
+    } catch (error) {
+      metrics.keyServerCall(name, codeOf(error), (performance.now() - started) / 1e3);
+      throw error;
+    }
+  };
 }
 
 function codeOf(error: unknown): string {

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundCounter, BoundHistogram, type BoundSeries } from './bound-metrics.js';
 import type { Metrics, ProbeOutcome } from '../../ports/metrics.port.js';
 
 /** What the scrape-time gauges read: the replay cache's and the session store's sizes. */
@@ -16,32 +17,40 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 export class PromMetrics implements Metrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'operation' | 'status'>;
-  readonly #requestSeconds: Histogram<'operation'>;
-  readonly #keyServerSeconds: Histogram<'method' | 'outcome'>;
+  readonly #requests: BoundCounter;
+  readonly #requestSeconds: BoundHistogram;
+  readonly #keyServerSeconds: BoundHistogram;
   readonly #keyServerErrors: Counter<'method' | 'code'>;
-  readonly #auditSeconds: Histogram<'kind' | 'outcome'>;
+  readonly #auditSeconds: BoundHistogram;
   readonly #auditFailures: Counter<'kind'>;
-  readonly #probes: Counter<'outcome'>;
+  readonly #probes: BoundCounter;
+  /** A probe's two outcomes, bound once: every /health is counted (api-surface.md "Additions in 8.1.x"). */
+  readonly #probeOutcomes: Readonly<Record<ProbeOutcome, { inc(): void }>>;
   readonly #throttled: Counter;
+  /**
+   * Label sets bound once per value, so an observation hashes no label object. Bounded: operation ids,
+   * statuses and port method names only.
+   */
+  readonly #counters = new Map<string, { inc(): void }>();
+  readonly #histograms = new Map<string, BoundSeries>();
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.#requests = new Counter({
+    this.#requests = new BoundCounter({
       name: 'keygate_http_requests_total',
       help: 'Requests answered, by operation id and status',
       labelNames: ['operation', 'status'],
       registers,
     });
-    this.#requestSeconds = new Histogram({
+    this.#requestSeconds = new BoundHistogram({
       name: 'keygate_http_request_duration_seconds',
       help: 'Request duration, by operation id',
       labelNames: ['operation'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#keyServerSeconds = new Histogram({
+    this.#keyServerSeconds = new BoundHistogram({
       name: 'keygate_keyserver_call_duration_seconds',
       help: 'Key-server call duration, by port method and outcome',
       labelNames: ['method', 'outcome'],
@@ -54,7 +63,7 @@ export class PromMetrics implements Metrics {
       labelNames: ['method', 'code'],
       registers,
     });
-    this.#auditSeconds = new Histogram({
+    this.#auditSeconds = new BoundHistogram({
       name: 'keygate_audit_write_duration_seconds',
       help: 'Audit store write duration (append, complete)',
       labelNames: ['kind', 'outcome'],
@@ -62,7 +71,8 @@ export class PromMetrics implements Metrics {
       registers,
     });
     this.#auditFailures = new Counter({ name: 'keygate_audit_write_failures_total', help: 'Audit store writes that failed', labelNames: ['kind'], registers });
-    this.#probes = new Counter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
+    this.#probes = new BoundCounter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
+    this.#probeOutcomes = { ok: this.#probes.labels('ok'), not_ok: this.#probes.labels('not_ok') };
     this.#throttled = new Counter({ name: 'keygate_logins_throttled_total', help: 'Logins refused by throttling', registers });
     gauge(registers, 'keygate_replay_cache_entries', 'Live entries of the proof replay cache', sources.replayCacheEntries);
     gauge(registers, 'keygate_replay_cache_capacity', 'Bound of the proof replay cache', async () => sources.replayCacheCapacity);
@@ -70,26 +80,36 @@ export class PromMetrics implements Metrics {
   }
 
   requestObserved(operation: string, status: number, seconds: number): void {
-    this.#requests.inc({ operation, status: String(status) });
-    this.#requestSeconds.observe({ operation }, seconds);
+    const counted = `r ${operation} ${status}`;
+    const timed = `d ${operation}`;
+    (this.#counters.get(counted) ?? this.#keep(this.#counters, counted, this.#requests.labels(operation, String(status)))).inc();
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#requestSeconds.labels(operation))).observe(seconds);
   }
 
   keyServerCall(method: string, outcome: string, seconds: number): void {
-    this.#keyServerSeconds.observe({ method, outcome: outcome === 'ok' ? 'ok' : 'error' }, seconds);
-    if (outcome !== 'ok') this.#keyServerErrors.inc({ method, code: outcome });
+    const ok = outcome === 'ok';
+    const timed = `k ${method} ${ok}`;
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#keyServerSeconds.labels(method, ok ? 'ok' : 'error'))).observe(seconds);
+    if (!ok) this.#keyServerErrors.inc({ method, code: outcome });
   }
 
   auditWrite(kind: 'append' | 'complete', ok: boolean, seconds: number): void {
-    this.#auditSeconds.observe({ kind, outcome: ok ? 'ok' : 'error' }, seconds);
+    const timed = `a ${kind} ${ok}`;
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#auditSeconds.labels(kind, ok ? 'ok' : 'error'))).observe(seconds);
     if (!ok) this.#auditFailures.inc({ kind });
   }
 
   healthProbe(outcome: ProbeOutcome): void {
-    this.#probes.inc({ outcome });
+    this.#probeOutcomes[outcome].inc();
   }
 
   loginThrottled(): void {
     this.#throttled.inc();
+  }
+
+  #keep<T>(children: Map<string, T>, key: string, child: T): T {
+    children.set(key, child);
+    return child;
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -55,6 +55,12 @@ export class MemorySessionStore implements SessionStore {
     return [...keys].map((key) => this.#records.get(key)!);
   }
 
+  /** O(1) once the records due have left: the size of the principal's own index. */
+  async countByPrincipal(principalId: string): Promise<number> {
+    this.#expire();
+    return this.#byPrincipal.get(principalId)?.size ?? 0;
+  }
+
   async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
     this.#expire();
     const doomed = [...(this.#byPrincipal.get(principalId) ?? [])].filter((key) => key !== exceptKey);

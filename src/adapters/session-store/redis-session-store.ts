@@ -113,6 +113,11 @@ export class RedisSessionStore implements SessionStore {
     return [...seen.values()];
   }
 
+  /** Counted from the list: a record is the principal's only once it decodes under the principal's id. */
+  async countByPrincipal(principalId: string): Promise<number> {
+    return (await this.listByPrincipal(principalId)).length;
+  }
+
   async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
     // The index keys are HMACs of the principal id under each sealing key: listing reads them all and
     // keeps only the records that open and name this principal.

@@ -65,8 +65,14 @@ export class AuditChain {
 
   /** The entry with its chain fields, placed right after the current head. Does not move the head. */
   seal(entry: AuditEntry, head: AuditChainHead = this.#head): ChainedAuditEntry {
-    // One copy, its chain fields replaced (the MAC covers every field but `mac` itself).
-    const sealed = { ...entry, writer: this.writer, seq: head.seq + 1, prev: head.mac, mac: '' };
+    // One copy, its chain fields replaced (the MAC covers every field but `mac` itself). Object.assign,
+    // not `{ ...entry, writer, ... }`: V8 of Node 20 adds fields after a spread copy slowly (~1 us each).
+    const sealed: { -readonly [K in keyof ChainedAuditEntry]: ChainedAuditEntry[K] } = Object.assign({}, entry, {
+      writer: this.writer,
+      seq: head.seq + 1,
+      prev: head.mac,
+      mac: '',
+    });
     sealed.mac = entryMac(this.#macKey, sealed);
     return sealed;
   }

@@ -38,7 +38,8 @@ export function guardConnections(server: Server, trust: ClientTrust, log: Daemon
 
 function isTrusted(socket: TLSSocket, pins: ReadonlySet<string>): boolean {
   if (socket.authorized) return true;
-  const raw = socket.getPeerCertificate()?.raw;
+  // The DER alone: getPeerCertificate() would decode every field of the certificate into an object.
+  const raw = socket.getPeerX509Certificate()?.raw;
   if (!raw || raw.length === 0) return false;
   return pins.has(createHash('sha256').update(raw).digest('hex'));
 }

@@ -11,11 +11,11 @@ import type { GatewayState } from './state.js';
  */
 export function accessLog(logger: Logger, metrics: Metrics): Middleware<GatewayState> {
   return async function logRequest(ctx, next) {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const seconds = (performance.now() - started) / 1e3;
       const operation = ctx.state.audit?.operation ?? ctx.state.unauditedOperation ?? 'none';
       const status = ctx.status;
       metrics.requestObserved(operation, status, seconds);

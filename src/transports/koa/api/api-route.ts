@@ -8,6 +8,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import { requireBearer, type ApiContext } from './api-context.js';
+import { StaticRoutes } from '../static-routes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -77,34 +78,58 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
   const session = requireBearer(services);
   const fixed = fixedPathMethods(routes);
   for (const definition of routes) {
-    const name = async function nameOperation(ctx: ApiContext, next: Next) {
-      nameAuditedOperation(services.auditTrail, ctx, definition.operationId);
-      await next();
-    };
-    const audited = definition.audited ?? true;
-    const named = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
-    const steps = definition.path.includes(':') ? [fixedPathFirst(fixed), ...named] : named;
-    const sensitive = definition.sensitive ?? definition.method !== 'GET';
-    const handler = async function runRoute(ctx: ApiContext) {
-      const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
-      const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
-      const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
-      const object = (definition.auditObject ?? defaultAuditObject)(input);
-      if (!audited) {
-        ctx.state.unauditedOperation = definition.operationId;
-        return definition.handle(ctx, input);
-      }
-      const principal = definition.auditPrincipal?.(input);
-      const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
-      if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, about));
-      if (sensitive) await beginAudit(services.auditTrail, ctx, about);
-      else noteAudit(ctx, about);
-      await definition.handle(ctx, input);
-    };
     const method = definition.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](definition.path, ...(steps as []), handler);
+    router[method](definition.path, ...(routeSteps(definition, services, session, fixed) as []));
   }
   return router;
+}
+
+/**
+ * The routes of fixed paths (most of /api) by one lookup, with the same steps as `mountRoutes`: a
+ * request on one of them skips the router's pattern tests. Where a fixed path also fits a parameter
+ * route of the same method (`GET /api/audit/verify`, `GET /api/audit/:id`), the router ran the one
+ * declared first; the table declares the fixed one first, and so does this lookup.
+ */
+export function fixedRoutes(routes: readonly ApiRoute[], services: GatewayServices): StaticRoutes<ApiContext> {
+  const table = new StaticRoutes<ApiContext>();
+  const session = requireBearer(services);
+  const fixed = fixedPathMethods(routes);
+  for (const definition of routes) {
+    if (definition.path.includes(':') || table.has(definition.method, definition.path)) continue;
+    table.on(definition.method, definition.path, ...routeSteps(definition, services, session, fixed));
+  }
+  return table;
+}
+
+type RouteStep = (ctx: ApiContext, next: Next) => Promise<void>;
+
+/** One route's steps, its handler last (see `mountRoutes`). */
+function routeSteps(definition: ApiRoute, services: GatewayServices, session: RouteStep, fixed: ReadonlyMap<string, readonly string[]>): RouteStep[] {
+  const name = async function nameOperation(ctx: ApiContext, next: Next) {
+    nameAuditedOperation(services.auditTrail, ctx, definition.operationId);
+    await next();
+  };
+  const audited = definition.audited ?? true;
+  const named = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
+  const steps = definition.path.includes(':') ? [fixedPathFirst(fixed), ...named] : named;
+  const sensitive = definition.sensitive ?? definition.method !== 'GET';
+  const handler = async function runRoute(ctx: ApiContext) {
+    const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
+    const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
+    const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
+    const object = (definition.auditObject ?? defaultAuditObject)(input);
+    if (!audited) {
+      ctx.state.unauditedOperation = definition.operationId;
+      return definition.handle(ctx, input);
+    }
+    const principal = definition.auditPrincipal?.(input);
+    const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
+    if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, about));
+    if (sensitive) await beginAudit(services.auditTrail, ctx, about);
+    else noteAudit(ctx, about);
+    await definition.handle(ctx, input);
+  };
+  return [...steps, handler];
 }
 
 /** Runs the handler beside the pending record's write; whatever happens, the write settles first. */

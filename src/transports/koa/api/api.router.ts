@@ -5,7 +5,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { GatewayState } from '../state.js';
 import { aclRoutes } from './acl.routes.js';
 import { certificateRoutes } from './certificates.routes.js';
-import { fixedPathMethods, mountRoutes, type ApiRoute } from './api-route.js';
+import { fixedPathMethods, fixedRoutes, mountRoutes, type ApiRoute } from './api-route.js';
 import { auditRoutes } from './audit.routes.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
@@ -61,7 +61,10 @@ export function apiMiddleware(services: GatewayServices): Middleware<GatewayStat
       ).routes() as unknown as Middleware<GatewayState>,
     );
   }
-  const routes: Middleware<GatewayState> = (ctx, next) => {
+  // A fixed path is found by one lookup; a path with a parameter by its family's router.
+  const fixedPaths = fixedRoutes(table, services).routes() as unknown as Middleware<GatewayState>;
+  const routes: Middleware<GatewayState> = (ctx, next) => fixedPaths(ctx, () => byFamily(ctx, next));
+  const byFamily: Middleware<GatewayState> = (ctx, next) => {
     const family = families.get(familyOf(ctx.path).toLowerCase()); // the routers match case-insensitively
     return family === undefined ? next() : family(ctx, next);
   };

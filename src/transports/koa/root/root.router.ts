@@ -1,4 +1,3 @@
-import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
@@ -15,6 +14,7 @@ import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';
 import type { RootOperation } from './root.errors.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
+import { StaticRoutes } from '../static-routes.js';
 
 type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
 
@@ -54,8 +54,8 @@ function caller(ctx: RootContext): Caller {
 }
 
 /** The seven operations of seed 000 at the root of the gateway. */
-export function rootRouter(services: GatewayServices): Router {
-  const router = new Router({ strict: true });
+export function rootRouter(services: GatewayServices): StaticRoutes<RootContext> {
+  const router = new StaticRoutes<RootContext>();
   const session = requireSession(services);
   const operation = operationOf(services.auditTrail);
   // Each state change, session mint or key release below is begun in the audit log first (fail closed).
