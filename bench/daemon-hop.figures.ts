@@ -6,14 +6,11 @@ import { untilKillAll } from '../test/_support/child-processes.js';
 import type { Figure } from './figure-table.js';
 import { tlsHopFloorMs } from './floors.js';
 import type { LoadClient, Measured } from './load-client.js';
-import { ADMIN_PASSWORD, run } from './bench-run.js';
+import { ADMIN_PASSWORD, type Job, run } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
-/** A gateway over `keyServer`, signed in, and its export request (one in flight: latencies compare). */
-async function exportRun(load: LoadClient, name: string, keyServer: GatewayConfigInput['keyServer'], gateways: Gateway[]): Promise<Measured> {
-  const gateway = await createGateway({ keyServer, ...DEPLOYED }, { logger: deployedLogger() });
-  gateways.push(gateway);
-  const { url } = await gateway.listen(0, '127.0.0.1');
+/** The export request of one admin key on the gateway at `url`: signed in, a key made, a client point (one in flight). */
+export async function exportJob(url: string): Promise<Job> {
   const json = { 'content-type': 'application/json' };
   const login = await fetch(`${url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }) });
   const headers = { ...json, 'X-Session': ((await login.json()) as { sessionId: string }).sessionId };
@@ -21,7 +18,15 @@ async function exportRun(load: LoadClient, name: string, keyServer: GatewayConfi
   const client = createECDH('prime256v1');
   client.generateKeys();
   const body = JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') });
-  return run(load, name, { url: `${url}/keys/export`, method: 'POST', headers, body, connections: 1 });
+  return { url: `${url}/keys/export`, method: 'POST', headers, body, connections: 1 };
+}
+
+/** A gateway over `keyServer` and its export run (one in flight: latencies compare). */
+async function exportRun(load: LoadClient, name: string, keyServer: GatewayConfigInput['keyServer'], gateways: Gateway[]): Promise<Measured> {
+  const gateway = await createGateway({ keyServer, ...DEPLOYED }, { logger: deployedLogger() });
+  gateways.push(gateway);
+  const { url } = await gateway.listen(0, '127.0.0.1');
+  return run(load, name, await exportJob(url));
 }
 
 /**

@@ -1,10 +1,9 @@
 import { createECDH, generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient } from './load-client.js';
+import { profiledRun } from './cpu-profile.js';
 import type { LoadJob } from './load-generator.js';
 
 /**
@@ -53,21 +52,10 @@ const jobs: Record<string, LoadJob> = {
   login: { ...base, url: `${url}/login`, method: 'POST', headers: json, body: loginBody, connections: 32 },
 };
 const load = await LoadClient.start();
-await load.measure(`${target} warm-up`, { ...jobs[target]!, durationSeconds: 1 });
-const inspector = new Session();
-inspector.connect();
-await inspector.post('Profiler.enable');
-await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
-await inspector.post('Profiler.start');
-// CPU time of this process per request: less swayed than wall-clock rates by other work on a shared machine.
-const cpu = process.cpuUsage();
-const row = await load.measure(target, jobs[target]!);
-const { user, system } = process.cpuUsage(cpu);
-const { profile } = await inspector.post('Profiler.stop');
-writeFileSync(out, JSON.stringify(profile));
+const { row, cpuUsPerRequest } = await profiledRun(load, target, jobs[target]!, out);
 process.stdout.write(
   `${target}: ${row.requestsPerSecond.toFixed(0)} req/s, server busy ${(row.serverBusy * 100).toFixed(0)}%, ` +
-    `server CPU ${((user + system) / (row.requestsPerSecond * jobs[target]!.durationSeconds)).toFixed(1)} us/req, ${row.errors + row.non2xx} failed\n`,
+    `server CPU ${cpuUsPerRequest.toFixed(1)} us/req, ${row.errors + row.non2xx} failed\n`,
 );
 load.stop();
 await gateway.close();

@@ -1,21 +1,13 @@
 import type { KeygateSession } from './keygate-session.js';
 import type { ListView } from './api-types.js';
+import type { PrincipalKind, PrincipalView } from '../wire/principal.js';
 
-/** A principal as /api answers it. */
-export interface PrincipalView {
-  readonly name: string;
-  readonly kind: 'user' | 'group' | 'service';
-  readonly systemId: number;
-  readonly principalId: string;
-  readonly displayName?: string;
-  readonly disabled: boolean;
-  readonly roles: readonly string[];
-  readonly createdAt: string;
-}
+/** A principal as /api answers it: the one view the key server and the gateway share (type only). */
+export type { PrincipalView } from '../wire/principal.js';
 
 export interface NewPrincipalRequest {
   readonly name: string;
-  readonly kind: 'user' | 'group' | 'service';
+  readonly kind: PrincipalKind;
   readonly password?: string;
   readonly displayName?: string;
   readonly roles?: readonly string[];

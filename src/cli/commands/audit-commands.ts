@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditQueryRequest, AuditRecordView, KeygateAdmin } from '../../client/keygate-admin.js';
 import { withFileVariables } from '../../app/env-files.js';
 import { auditCommand as offlineAuditCommand } from '../audit-command.js';
-import { COMMON_USAGE, admin, guarded, parse, print, table, text, UsageError, type OperatorCommand, type Values } from './command.js';
+import { COMMON_USAGE, admin, print, table, text, UsageError, type OperatorCommand, type Values, defineCommand } from './command.js';
 
 /** Subcommands that read the audit database directly (no gateway needed): audit-command.ts. */
 const OFFLINE = new Set(['verify', 'export', 'public-key']);
@@ -22,31 +22,31 @@ const FILTERS = ['from', 'to', 'principal', 'operation', 'outcome', 'cursor'] as
 const row = (r: AuditRecordView) => [r.at, r.operation, r.outcome, String(r.status), r.principal ?? '-', r.object ?? '-', r.code ?? ''];
 const HEADER = ['AT', 'OPERATION', 'OUTCOME', 'STATUS', 'PRINCIPAL', 'OBJECT', 'CODE'];
 
-export const auditCommand: OperatorCommand = {
-  name: 'audit',
-  summary: 'audit records: list a page, tail the latest; verify or export the chain',
-  usage: AUDIT_USAGE,
-  async run(argv, ctx) {
-    if (OFFLINE.has(argv[0] ?? '')) return offlineAuditCommand(argv, withFileVariables(ctx.env));
-    const own = {
-      ...Object.fromEntries(FILTERS.map((name) => [name, { type: 'string' } as const])),
-      limit: { type: 'string' },
-      follow: { type: 'boolean', default: false },
-      interval: { type: 'string' },
-    } as const;
-    const { values, positionals } = parse(argv, own);
-    if (values.help) return (ctx.out(AUDIT_USAGE), 0);
-    return guarded(ctx, AUDIT_USAGE, values.json, async () => {
-      const [sub = 'list'] = positionals;
-      const api = admin(values, ctx.env);
-      if (sub === 'list') {
-        const page = await api.queryAudit(queryOf(values));
-        return print(ctx, values.json, page, () => table([HEADER, ...page.items.map(row)]) + (page.next ? `next: --cursor ${page.next}\n` : ''));
-      }
-      if (sub === 'tail') return tail(api, values, ctx);
-      throw new UsageError(`audit: unknown subcommand "${sub}"`);
-    });
+const AUDIT_OPTIONS = {
+  ...Object.fromEntries(FILTERS.map((name) => [name, { type: 'string' } as const])),
+  limit: { type: 'string' },
+  follow: { type: 'boolean', default: false },
+  interval: { type: 'string' },
+} as const;
+
+/** list and tail, through a gateway. */
+const throughGateway = defineCommand(
+  { name: 'audit', summary: 'audit records: list a page, tail the latest; verify or export the chain', usage: AUDIT_USAGE, options: AUDIT_OPTIONS },
+  async ({ values, positionals }, ctx) => {
+    const [sub = 'list'] = positionals;
+    const api = admin(values, ctx.env);
+    if (sub === 'list') {
+      const page = await api.queryAudit(queryOf(values));
+      return print(ctx, values.json, page, () => table([HEADER, ...page.items.map(row)]) + (page.next ? `next: --cursor ${page.next}\n` : ''));
+    }
+    if (sub === 'tail') return tail(api, values, ctx);
+    throw new UsageError(`audit: unknown subcommand "${sub}"`);
   },
+);
+
+export const auditCommand: OperatorCommand = {
+  ...throughGateway,
+  run: (argv, ctx) => (OFFLINE.has(argv[0] ?? '') ? offlineAuditCommand(argv, withFileVariables(ctx.env)) : throughGateway.run(argv, ctx)),
 };
 
 function queryOf(values: Values): AuditQueryRequest {

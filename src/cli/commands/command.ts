@@ -33,6 +33,36 @@ export interface OperatorCommand {
   run(argv: readonly string[], ctx: CommandContext): Promise<number>;
 }
 
+/** The command line a command's body receives: the flags (common and its own) and the positionals. */
+export interface Parsed {
+  readonly values: Values;
+  readonly positionals: readonly string[];
+}
+
+/**
+ * An operator command: parses the common flags and `options`, answers `--help` with `usage`, and runs
+ * `body` guarded (a usage error exits 2, a gateway refusal or an unreachable gateway 1). A number
+ * `body` answers is the exit status; anything else is 0.
+ */
+export function defineCommand(
+  spec: { readonly name: string; readonly summary: string; readonly usage: string; readonly options?: Options },
+  body: (parsed: Parsed, ctx: CommandContext) => Promise<unknown>,
+): OperatorCommand {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    usage: spec.usage,
+    async run(argv, ctx) {
+      const parsed = parse(argv, spec.options ?? {});
+      if (parsed.values.help) {
+        ctx.out(spec.usage);
+        return 0;
+      }
+      return guarded(ctx, spec.usage, parsed.values.json, () => body(parsed, ctx));
+    },
+  };
+}
+
 /** A refusal of the command line itself (exit 2), printed as one line. */
 export class UsageError extends Error {}
 
@@ -110,10 +140,10 @@ export function table(rows: readonly (readonly string[])[]): string {
 }
 
 /** Runs a command's body: a usage error exits 2, a refusal by the gateway exits 1 with its code. */
-export async function guarded(ctx: CommandContext, usage: string, json: boolean, body: () => Promise<void>): Promise<number> {
+export async function guarded(ctx: CommandContext, usage: string, json: boolean, body: () => Promise<unknown>): Promise<number> {
   try {
-    await body();
-    return 0;
+    const status = await body();
+    return typeof status === 'number' ? status : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       ctx.err(`keygate: ${error.message}\n${usage}`);

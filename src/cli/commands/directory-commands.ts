@@ -1,5 +1,5 @@
 import type { PrincipalView } from '../../client/keygate-admin.js';
-import { COMMON_USAGE, admin, guarded, parse, print, readSecretFile, table, text, UsageError, type OperatorCommand } from './command.js';
+import { COMMON_USAGE, admin, print, readSecretFile, table, text, UsageError, defineCommand } from './command.js';
 
 const principalRows = (items: readonly PrincipalView[]) => table([['NAME', 'KIND', 'ROLES'], ...items.map((p) => [p.name, p.kind, p.roles.join(',')])]);
 
@@ -11,59 +11,54 @@ const PRINCIPALS_USAGE = `Usage: keygate principals <list|show|create|groups> [a
 ${COMMON_USAGE}
 `;
 
-export const principalsCommand: OperatorCommand = {
-  name: 'principals',
-  summary: 'list, show and create principals',
-  usage: PRINCIPALS_USAGE,
-  async run(argv, ctx) {
-    const own = {
-      limit: { type: 'string' },
-      cursor: { type: 'string' },
-      kind: { type: 'string' },
-      'password-file': { type: 'string' },
-      roles: { type: 'string' },
-      'display-name': { type: 'string' },
-    } as const;
-    const { values, positionals } = parse(argv, own);
-    if (values.help) return (ctx.out(PRINCIPALS_USAGE), 0);
-    return guarded(ctx, PRINCIPALS_USAGE, values.json, async () => {
-      const [sub = 'list', name] = positionals;
-      const api = () => admin(values, ctx.env);
-      if (sub === 'list') {
-        const limit = text(values, 'limit');
-        const page = await api().listPrincipals({
-          ...(limit ? { limit: Number(limit) } : {}),
-          ...(text(values, 'cursor') ? { cursor: text(values, 'cursor')! } : {}),
-        });
-        return print(ctx, values.json, page, () => principalRows(page.items) + (page.next ? `next: --cursor ${page.next}\n` : ''));
-      }
-      if (name === undefined) throw new UsageError(`principals ${sub}: NAME is required`);
-      if (sub === 'show') {
-        const principal = await api().readPrincipal(name);
-        return print(ctx, values.json, principal, () => principalRows([principal]));
-      }
-      if (sub === 'groups') {
-        const groups = await api().principalGroups(name);
-        return print(ctx, values.json, groups, () => principalRows(groups.items));
-      }
-      if (sub === 'create') {
-        const kind = text(values, 'kind');
-        if (kind !== 'user' && kind !== 'group' && kind !== 'service') throw new UsageError('principals create: --kind user|group|service is required');
-        const passwordFile = text(values, 'password-file');
-        const roles = text(values, 'roles');
-        const created = await api().createPrincipal({
-          name,
-          kind,
-          ...(passwordFile ? { password: readSecretFile(passwordFile, '--password-file') } : {}),
-          ...(roles ? { roles: roles.split(',').map((role) => role.trim()) } : {}),
-          ...(text(values, 'display-name') ? { displayName: text(values, 'display-name')! } : {}),
-        });
-        return print(ctx, values.json, created, () => principalRows([created]));
-      }
-      throw new UsageError(`principals: unknown subcommand "${sub}"`);
-    });
+const PRINCIPALS_OPTIONS = {
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  kind: { type: 'string' },
+  'password-file': { type: 'string' },
+  roles: { type: 'string' },
+  'display-name': { type: 'string' },
+} as const;
+
+export const principalsCommand = defineCommand(
+  { name: 'principals', summary: 'list, show and create principals', usage: PRINCIPALS_USAGE, options: PRINCIPALS_OPTIONS },
+  async ({ values, positionals }, ctx) => {
+    const [sub = 'list', name] = positionals;
+    const api = () => admin(values, ctx.env);
+    if (sub === 'list') {
+      const limit = text(values, 'limit');
+      const page = await api().listPrincipals({
+        ...(limit ? { limit: Number(limit) } : {}),
+        ...(text(values, 'cursor') ? { cursor: text(values, 'cursor')! } : {}),
+      });
+      return print(ctx, values.json, page, () => principalRows(page.items) + (page.next ? `next: --cursor ${page.next}\n` : ''));
+    }
+    if (name === undefined) throw new UsageError(`principals ${sub}: NAME is required`);
+    if (sub === 'show') {
+      const principal = await api().readPrincipal(name);
+      return print(ctx, values.json, principal, () => principalRows([principal]));
+    }
+    if (sub === 'groups') {
+      const groups = await api().principalGroups(name);
+      return print(ctx, values.json, groups, () => principalRows(groups.items));
+    }
+    if (sub === 'create') {
+      const kind = text(values, 'kind');
+      if (kind !== 'user' && kind !== 'group' && kind !== 'service') throw new UsageError('principals create: --kind user|group|service is required');
+      const passwordFile = text(values, 'password-file');
+      const roles = text(values, 'roles');
+      const created = await api().createPrincipal({
+        name,
+        kind,
+        ...(passwordFile ? { password: readSecretFile(passwordFile, '--password-file') } : {}),
+        ...(roles ? { roles: roles.split(',').map((role) => role.trim()) } : {}),
+        ...(text(values, 'display-name') ? { displayName: text(values, 'display-name')! } : {}),
+      });
+      return print(ctx, values.json, created, () => principalRows([created]));
+    }
+    throw new UsageError(`principals: unknown subcommand "${sub}"`);
   },
-};
+);
 
 const GROUPS_USAGE = `Usage: keygate groups <members|add|remove> GROUP [MEMBER] [options]
   members GROUP          the members of GROUP
@@ -72,33 +67,27 @@ const GROUPS_USAGE = `Usage: keygate groups <members|add|remove> GROUP [MEMBER] 
 ${COMMON_USAGE}
 `;
 
-export const groupsCommand: OperatorCommand = {
-  name: 'groups',
-  summary: 'group members: list, add, remove',
-  usage: GROUPS_USAGE,
-  async run(argv, ctx) {
-    const { values, positionals } = parse(argv, {});
-    if (values.help) return (ctx.out(GROUPS_USAGE), 0);
-    return guarded(ctx, GROUPS_USAGE, values.json, async () => {
-      const [sub, group, member] = positionals;
-      if (group === undefined) throw new UsageError('groups: GROUP is required');
-      const api = admin(values, ctx.env);
-      if (sub === 'members') {
-        const members = await api.groupMembers(group);
-        return print(ctx, values.json, members, () => principalRows(members.items));
-      }
-      if (sub !== 'add' && sub !== 'remove') throw new UsageError(`groups: unknown subcommand "${sub ?? ''}"`);
-      if (member === undefined) throw new UsageError(`groups ${sub}: MEMBER is required`);
-      const answer = sub === 'add' ? await api.addGroupMember(group, member) : await api.removeGroupMember(group, member);
-      print(
-        ctx,
-        values.json,
-        answer ?? { group, member, [sub === 'add' ? 'added' : 'removed']: true },
-        () => `${sub === 'add' ? 'added' : 'removed'} ${member} ${sub === 'add' ? 'to' : 'from'} ${group}\n`,
-      );
-    });
+export const groupsCommand = defineCommand(
+  { name: 'groups', summary: 'group members: list, add, remove', usage: GROUPS_USAGE },
+  async ({ values, positionals }, ctx) => {
+    const [sub, group, member] = positionals;
+    if (group === undefined) throw new UsageError('groups: GROUP is required');
+    const api = admin(values, ctx.env);
+    if (sub === 'members') {
+      const members = await api.groupMembers(group);
+      return print(ctx, values.json, members, () => principalRows(members.items));
+    }
+    if (sub !== 'add' && sub !== 'remove') throw new UsageError(`groups: unknown subcommand "${sub ?? ''}"`);
+    if (member === undefined) throw new UsageError(`groups ${sub}: MEMBER is required`);
+    const answer = sub === 'add' ? await api.addGroupMember(group, member) : await api.removeGroupMember(group, member);
+    print(
+      ctx,
+      values.json,
+      answer ?? { group, member, [sub === 'add' ? 'added' : 'removed']: true },
+      () => `${sub === 'add' ? 'added' : 'removed'} ${member} ${sub === 'add' ? 'to' : 'from'} ${group}\n`,
+    );
   },
-};
+);
 
 const ROLES_USAGE = `Usage: keygate roles <list|show> [ROLE] [options]
   list         every role and its operations
@@ -106,24 +95,18 @@ const ROLES_USAGE = `Usage: keygate roles <list|show> [ROLE] [options]
 ${COMMON_USAGE}
 `;
 
-export const rolesCommand: OperatorCommand = {
-  name: 'roles',
-  summary: 'roles and their operations',
-  usage: ROLES_USAGE,
-  async run(argv, ctx) {
-    const { values, positionals } = parse(argv, {});
-    if (values.help) return (ctx.out(ROLES_USAGE), 0);
-    return guarded(ctx, ROLES_USAGE, values.json, async () => {
-      const [sub = 'list', name] = positionals;
-      const api = admin(values, ctx.env);
-      if (sub === 'list') {
-        const roles = await api.listRoles();
-        return print(ctx, values.json, roles, () => table([['ROLE', 'OPERATIONS'], ...roles.items.map((r) => [r.name, r.operations.join(',')])]));
-      }
-      if (sub !== 'show') throw new UsageError(`roles: unknown subcommand "${sub}"`);
-      if (name === undefined) throw new UsageError('roles show: ROLE is required');
-      const role = await api.readRole(name);
-      print(ctx, values.json, role, () => `${role.name}: ${role.operations.join(', ')}\n`);
-    });
+export const rolesCommand = defineCommand(
+  { name: 'roles', summary: 'roles and their operations', usage: ROLES_USAGE },
+  async ({ values, positionals }, ctx) => {
+    const [sub = 'list', name] = positionals;
+    const api = admin(values, ctx.env);
+    if (sub === 'list') {
+      const roles = await api.listRoles();
+      return print(ctx, values.json, roles, () => table([['ROLE', 'OPERATIONS'], ...roles.items.map((r) => [r.name, r.operations.join(',')])]));
+    }
+    if (sub !== 'show') throw new UsageError(`roles: unknown subcommand "${sub}"`);
+    if (name === undefined) throw new UsageError('roles show: ROLE is required');
+    const role = await api.readRole(name);
+    print(ctx, values.json, role, () => `${role.name}: ${role.operations.join(', ')}\n`);
   },
-};
+);

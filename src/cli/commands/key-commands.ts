@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { AclView, KeyLength, KeyView, Right } from '../../client/api-types.js';
-import { COMMON_USAGE, guarded, parse, print, session, table, text, UsageError, type OperatorCommand } from './command.js';
+import { COMMON_USAGE, print, session, table, text, UsageError, type OperatorCommand, defineCommand } from './command.js';
 
 const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|acl|grant|revoke> [args] [options]
   create [--len 16|24|32] [--label TEXT]    a new key owned by the session's principal; prints its ttag
@@ -17,56 +17,51 @@ const keyText = (key: KeyView) => `${key.ttag}  ${key.keyLen * 8}-bit  ${key.sta
 const aclText = (acl: AclView) =>
   table([['PRINCIPAL', 'RIGHTS'], [`${acl.owner.user} (owner)`, '*'], ...acl.items.map((e) => [e.principal, e.rights.join(',')])]);
 
-export const keysCommand: OperatorCommand = {
-  name: 'keys',
-  summary: 'create, show, export keys and manage their ACL',
-  usage: KEYS_USAGE,
-  async run(argv, ctx) {
-    const own = { len: { type: 'string' }, label: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean', default: false } } as const;
-    const { values, positionals } = parse(argv, own);
-    if (values.help) return (ctx.out(KEYS_USAGE), 0);
-    return guarded(ctx, KEYS_USAGE, values.json, async () => {
-      const [sub, ttag, principal, rights] = positionals;
-      const keys = () => session(values, ctx.env);
-      if (sub === 'create') {
-        const len = text(values, 'len');
-        if (len !== undefined && !['16', '24', '32'].includes(len)) throw new UsageError('keys create: --len is 16, 24 or 32');
-        const label = text(values, 'label');
-        const key = await keys().createKey({ ...(len ? { keyLen: Number(len) as KeyLength } : {}), ...(label ? { label } : {}) });
-        return print(ctx, values.json, key, () => `${key.ttag}\n`);
+const KEYS_OPTIONS = { len: { type: 'string' }, label: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean', default: false } } as const;
+
+export const keysCommand = defineCommand(
+  { name: 'keys', summary: 'create, show, export keys and manage their ACL', usage: KEYS_USAGE, options: KEYS_OPTIONS },
+  async ({ values, positionals }, ctx) => {
+    const [sub, ttag, principal, rights] = positionals;
+    const keys = () => session(values, ctx.env);
+    if (sub === 'create') {
+      const len = text(values, 'len');
+      if (len !== undefined && !['16', '24', '32'].includes(len)) throw new UsageError('keys create: --len is 16, 24 or 32');
+      const label = text(values, 'label');
+      const key = await keys().createKey({ ...(len ? { keyLen: Number(len) as KeyLength } : {}), ...(label ? { label } : {}) });
+      return print(ctx, values.json, key, () => `${key.ttag}\n`);
+    }
+    if (ttag === undefined) throw new UsageError(`keys ${sub ?? ''}: TTAG is required`);
+    switch (sub) {
+      case 'show': {
+        const key = await keys().readKey(ttag);
+        return print(ctx, values.json, key, () => keyText(key));
       }
-      if (ttag === undefined) throw new UsageError(`keys ${sub ?? ''}: TTAG is required`);
-      switch (sub) {
-        case 'show': {
-          const key = await keys().readKey(ttag);
-          return print(ctx, values.json, key, () => keyText(key));
-        }
-        case 'expire': {
-          const key = await keys().expireKey(ttag);
-          return print(ctx, values.json, key, () => keyText(key));
-        }
-        case 'export':
-          return exportTo(ctx, values.json, ttag, text(values, 'out'), values.force === true, keys());
-        case 'acl': {
-          const acl = await keys().readAcl(ttag);
-          return print(ctx, values.json, acl, () => aclText(acl));
-        }
-        case 'grant': {
-          if (principal === undefined || rights === undefined) throw new UsageError('keys grant: TTAG PRINCIPAL RIGHTS are required');
-          const entry = await keys().setAclEntry(ttag, principal, rights.split(',').map((right) => right.trim()) as Right[]);
-          return print(ctx, values.json, entry, () => `${entry.principal}: ${entry.rights.join(',')}\n`);
-        }
-        case 'revoke': {
-          if (principal === undefined) throw new UsageError('keys revoke: TTAG PRINCIPAL are required');
-          await keys().removeAclEntry(ttag, principal);
-          return print(ctx, values.json, { ttag, principal, revoked: true }, () => `revoked ${principal}\n`);
-        }
-        default:
-          throw new UsageError(`keys: unknown subcommand "${sub ?? ''}"`);
+      case 'expire': {
+        const key = await keys().expireKey(ttag);
+        return print(ctx, values.json, key, () => keyText(key));
       }
-    });
+      case 'export':
+        return exportTo(ctx, values.json, ttag, text(values, 'out'), values.force === true, keys());
+      case 'acl': {
+        const acl = await keys().readAcl(ttag);
+        return print(ctx, values.json, acl, () => aclText(acl));
+      }
+      case 'grant': {
+        if (principal === undefined || rights === undefined) throw new UsageError('keys grant: TTAG PRINCIPAL RIGHTS are required');
+        const entry = await keys().setAclEntry(ttag, principal, rights.split(',').map((right) => right.trim()) as Right[]);
+        return print(ctx, values.json, entry, () => `${entry.principal}: ${entry.rights.join(',')}\n`);
+      }
+      case 'revoke': {
+        if (principal === undefined) throw new UsageError('keys revoke: TTAG PRINCIPAL are required');
+        await keys().removeAclEntry(ttag, principal);
+        return print(ctx, values.json, { ttag, principal, revoked: true }, () => `revoked ${principal}\n`);
+      }
+      default:
+        throw new UsageError(`keys: unknown subcommand "${sub ?? ''}"`);
+    }
   },
-};
+);
 
 /** The key goes to the file only (created 0600, never over an existing file without --force), never to stdout. */
 async function exportTo(

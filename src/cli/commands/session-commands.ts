@@ -1,5 +1,5 @@
 import type { HealthView } from '../../client/api-types.js';
-import { COMMON_USAGE, client, gatewayUrl, guarded, parse, print, readSecretFile, session, text, UsageError, type OperatorCommand } from './command.js';
+import { COMMON_USAGE, client, gatewayUrl, print, readSecretFile, session, text, UsageError, defineCommand } from './command.js';
 
 const LOGIN_USAGE = `Usage: keygate login --user NAME [--password-file FILE] [options]
   Signs in and prints the session id (text: the bare id, for KEYGATE_SESSION=$(keygate login ...)).
@@ -8,77 +8,54 @@ const LOGIN_USAGE = `Usage: keygate login --user NAME [--password-file FILE] [op
 ${COMMON_USAGE}
 `;
 
-export const loginCommand: OperatorCommand = {
-  name: 'login',
-  summary: 'sign in and print a session id',
-  usage: LOGIN_USAGE,
-  async run(argv, ctx) {
-    const { values } = parse(argv, { user: { type: 'string' }, 'password-file': { type: 'string' } });
-    if (values.help) return (ctx.out(LOGIN_USAGE), 0);
-    return guarded(ctx, LOGIN_USAGE, values.json, async () => {
-      const user = text(values, 'user');
-      if (user === undefined) throw new UsageError('--user is required');
-      const file = text(values, 'password-file') ?? ctx.env.KEYGATE_PASSWORD_FILE;
-      const password = file === undefined ? ctx.env.KEYGATE_PASSWORD : readSecretFile(file, '--password-file');
-      if (password === undefined || password === '') throw new UsageError('no password: use --password-file FILE or KEYGATE_PASSWORD_FILE');
-      const signedIn = await client(values, ctx.env).login(user, password);
-      print(ctx, values.json, { sessionId: signedIn.sessionId, ...signedIn.view }, () => `${signedIn.sessionId}\n`);
-    });
+export const loginCommand = defineCommand(
+  { name: 'login', summary: 'sign in and print a session id', usage: LOGIN_USAGE, options: { user: { type: 'string' }, 'password-file': { type: 'string' } } },
+  async ({ values }, ctx) => {
+    const user = text(values, 'user');
+    if (user === undefined) throw new UsageError('--user is required');
+    const file = text(values, 'password-file') ?? ctx.env.KEYGATE_PASSWORD_FILE;
+    const password = file === undefined ? ctx.env.KEYGATE_PASSWORD : readSecretFile(file, '--password-file');
+    if (password === undefined || password === '') throw new UsageError('no password: use --password-file FILE or KEYGATE_PASSWORD_FILE');
+    const signedIn = await client(values, ctx.env).login(user, password);
+    print(ctx, values.json, { sessionId: signedIn.sessionId, ...signedIn.view }, () => `${signedIn.sessionId}\n`);
   },
-};
+);
 
 const HEALTH_USAGE = `Usage: keygate health [options]
   The gateway's health: ok, the checks, the key server's fingerprint. Exits 1 when not ok.
 ${COMMON_USAGE}
 `;
 
-export const healthCommand: OperatorCommand = {
-  name: 'health',
-  summary: "the gateway's health (exit 1 when not ok)",
-  usage: HEALTH_USAGE,
-  async run(argv, ctx) {
-    const { values } = parse(argv, {});
-    if (values.help) return (ctx.out(HEALTH_USAGE), 0);
-    let ok = true;
-    const status = await guarded(ctx, HEALTH_USAGE, values.json, async () => {
-      // A 503 carries the same body as a 200 (the failed checks): an answer to print, not a refusal.
-      const response = await fetch(new URL('api/health', withSlash(gatewayUrl(values, ctx.env))), { headers: { accept: 'application/json' } });
-      const health = (await response.json()) as HealthView;
-      ok = health.ok === true;
-      const checks = Object.entries(health.checks ?? {});
-      print(ctx, values.json, health, () =>
-        [
-          `ok: ${health.ok}`,
-          `version: ${health.version ?? ''}`,
-          `ksFingerprint: ${health.ksFingerprint}`,
-          ...checks.map(([name, state]) => `${name}: ${String(state)}`),
-        ]
-          .join('\n')
-          .concat('\n'),
-      );
-    });
-    return status === 0 && !ok ? 1 : status;
+export const healthCommand = defineCommand(
+  { name: 'health', summary: "the gateway's health (exit 1 when not ok)", usage: HEALTH_USAGE },
+  async ({ values }, ctx) => {
+    // A 503 carries the same body as a 200 (the failed checks): an answer to print, not a refusal.
+    const response = await fetch(new URL('api/health', withSlash(gatewayUrl(values, ctx.env))), { headers: { accept: 'application/json' } });
+    const health = (await response.json()) as HealthView;
+    const checks = Object.entries(health.checks ?? {});
+    print(ctx, values.json, health, () =>
+      [
+        `ok: ${health.ok}`,
+        `version: ${health.version ?? ''}`,
+        `ksFingerprint: ${health.ksFingerprint}`,
+        ...checks.map(([name, state]) => `${name}: ${String(state)}`),
+      ]
+        .join('\n')
+        .concat('\n'),
+    );
+    return health.ok === true ? 0 : 1;
   },
-};
+);
 
 const WHOAMI_USAGE = `Usage: keygate whoami [options]
   The session's view: who it belongs to, its kind, when it expires.
 ${COMMON_USAGE}
 `;
 
-export const whoamiCommand: OperatorCommand = {
-  name: 'whoami',
-  summary: "the session's principal and expiry",
-  usage: WHOAMI_USAGE,
-  async run(argv, ctx) {
-    const { values } = parse(argv, {});
-    if (values.help) return (ctx.out(WHOAMI_USAGE), 0);
-    return guarded(ctx, WHOAMI_USAGE, values.json, async () => {
-      const view = await session(values, ctx.env).inspect();
-      print(ctx, values.json, view, () => `${view.user} (${view.kind}) expires ${view.expiresAt ?? 'never'}\n`);
-    });
-  },
-};
+export const whoamiCommand = defineCommand({ name: 'whoami', summary: "the session's principal and expiry", usage: WHOAMI_USAGE }, async ({ values }, ctx) => {
+  const view = await session(values, ctx.env).inspect();
+  print(ctx, values.json, view, () => `${view.user} (${view.kind}) expires ${view.expiresAt ?? 'never'}\n`);
+});
 
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
