@@ -1,6 +1,6 @@
-import { pino } from 'pino';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { PinoLogger } from '../src/adapters/logger/pino-logger.js';
+import { turnBatchedDestination } from '../src/adapters/logger/turn-batched-destination.js';
 import { RateLimitedLogger } from '../src/adapters/logger/rate-limited-logger.js';
 import type { Logger } from '../src/ports/logger.port.js';
 
@@ -8,13 +8,11 @@ import type { Logger } from '../src/ports/logger.port.js';
  * The logger a deployment runs (pino behind the rate limiter, as `openAdapters` builds it), writing
  * its lines to /dev/null instead of stdout: the bench pays for every access-log line as served, and
  * keeps none of them in memory (an in-memory test logger would hold every line of every run). The
- * write is synchronous, as Node writes stdout to a file or a pipe.
+ * lines go out as a deployment's do (`turnBatchedDestination`): synchronous writes, one per
+ * event-loop turn.
  */
 export function deployedLogger(): Logger {
-  return new RateLimitedLogger(
-    new PinoLogger({ destination: pino.destination({ dest: '/dev/null', sync: true }) as unknown as NodeJS.WritableStream }),
-    new SystemClock(),
-  );
+  return new RateLimitedLogger(new PinoLogger({ destination: turnBatchedDestination('/dev/null') as unknown as NodeJS.WritableStream }), new SystemClock());
 }
 
 /**

@@ -4,12 +4,13 @@ import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient } from './load-client.js';
 import { profiledRun } from './cpu-profile.js';
+import { startBareKoa } from './floors.js';
 import type { LoadJob } from './load-generator.js';
 
 /**
  * Loads one gateway route for a few seconds and records a CPU profile of the gateway during the
  * load only (start-up excluded), as `node --cpu-prof` would write it:
- *   tsx bench/profile.ts health|keys|export|session|bound|login [seconds] [out.cpuprofile]
+ *   tsx bench/profile.ts health|koa|keys|export|session|bound|login [seconds] [out.cpuprofile]
  * The load generator runs in a process of its own and is not in the profile; `bench/profile-top.ts`
  * prints the top frames. The gateway logs and counts as deployed (`deployed-logging.ts`);
  * `KEYGATE_PROFILE_QUIET=1` keeps its lines in memory with metrics off instead.
@@ -37,9 +38,11 @@ const scoped = await fetch(`${url}/api/session/scoped`, {
   body: JSON.stringify({ objects: [ttag], senderKey: publicJwk, ttlSeconds: 900 }),
 });
 const bound = ((await scoped.json()) as { sessionId: string }).sessionId;
+const koa = await startBareKoa({ ok: true, ksFingerprint: 'f'.repeat(64), sessions: 0 });
 const base = { headers: {}, method: 'GET' as const, connections: 50, durationSeconds: Number(seconds) };
 const jobs: Record<string, LoadJob> = {
   health: { ...base, url: `${url}/health` },
+  koa: { ...base, url: koa.url },
   keys: { ...base, url: `${url}/keys`, method: 'POST', headers: xSession },
   export: { ...base, url: `${url}/keys/export`, method: 'POST', headers: xSession, body: JSON.stringify({ ttag, clientPubKey: ecdh.getPublicKey('base64') }) },
   session: { ...base, url: `${url}/api/session`, headers: { Authorization: `Bearer ${session}` } },
@@ -58,5 +61,6 @@ process.stdout.write(
     `server CPU ${cpuUsPerRequest.toFixed(1)} us/req, ${row.errors + row.non2xx} failed\n`,
 );
 load.stop();
+koa.close();
 await gateway.close();
 process.exit(0);

@@ -9,6 +9,7 @@ import { buildOpenApi } from './api/openapi.js';
 import { serveOpenApi } from './api/openapi.endpoint.js';
 import { clientAddress } from './client-address.js';
 import { cors } from './cors.js';
+import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
 import { requestStep } from './request-step.js';
 import { bodyLimit } from './read-body.js';
 import { rootErrorMapper } from './root/root.errors.js';
@@ -37,10 +38,11 @@ export interface KoaAppOptions {
  * embedding service, a test) decides where it is served.
  */
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
-  const app = new Koa<GatewayState>({ proxy: false });
+  const metrics = options.metrics ?? new NoMetrics();
+  const app = new GatewayKoa({ health: services.health, logger: options.logger, metrics, corsOrigins: options.corsOrigins ?? [] });
   app.silent = true;
   // One access-log line and the request metrics per request, around everything else (issue 15 §3).
-  app.use(accessLog(options.logger, options.metrics ?? new NoMetrics()));
+  app.use(accessLog(options.logger, metrics));
   const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
   // One step around everything: request id and headers, error shaping, the audit record.
   app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));
@@ -59,6 +61,23 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
     return rootRoutes(ctx, () => noRoute(ctx));
   });
   return app;
+}
+
+/**
+ * The gateway's Koa application: its request handler (`callback()`, which `listen` and an embedding
+ * server mount alike) answers a plain health probe before Koa makes a context for it.
+ */
+class GatewayKoa extends Koa<GatewayState> {
+  readonly #probes: HealthProbeOptions;
+
+  constructor(probes: HealthProbeOptions) {
+    super({ proxy: false });
+    this.#probes = probes;
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    return withHealthProbes(this.#probes, super.callback() as Parameters<typeof withHealthProbes>[1]) as ReturnType<Koa['callback']>;
+  }
 }
 
 /** Reached only when no route answered: seed 000 §4, any other method and path is a 404. */

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
@@ -24,20 +25,11 @@ export interface RequestStepOptions {
 export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
   const { trail, mapperFor, logger, publicOrigin } = options;
   return async function handleRequest(ctx, next) {
-    const incoming = ctx.req.headers;
-    const identity = requestIdentity(single(incoming['x-request-id']), single(incoming.traceparent));
-    const requestId = identity.requestId;
-    ctx.state.requestId = requestId;
-    if (identity.traceparent !== undefined) {
-      ctx.state.traceId = identity.traceId;
-      ctx.res.setHeader('traceparent', identity.traceparent);
-    }
+    const identity = openResponse(ctx.req.headers, ctx.res);
+    ctx.state.requestId = identity.requestId;
+    if (identity.traceId !== undefined) ctx.state.traceId = identity.traceId;
     // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
     ctx.state.publicOrigin = publicOrigin;
-    const res = ctx.res;
-    res.setHeader('X-Request-Id', requestId);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     try {
       await next();
     } catch (thrown) {
@@ -50,6 +42,20 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
       respondWithError(ctx, thrown, mapperFor, logger);
     }
   };
+}
+
+/**
+ * The request's id and trace (`requestIdentity`), and the headers every response carries: its id, the
+ * echoed `traceparent`, `Cache-Control: no-store` and `nosniff`. The Koa step and the health probe's
+ * own path (`health-probe.ts`) both open their responses here.
+ */
+export function openResponse(incoming: IncomingHttpHeaders, res: Pick<ServerResponse, 'setHeader'>): { requestId: string; traceId?: string } {
+  const identity = requestIdentity(single(incoming['x-request-id']), single(incoming.traceparent));
+  if (identity.traceparent !== undefined) res.setHeader('traceparent', identity.traceparent);
+  res.setHeader('X-Request-Id', identity.requestId);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  return identity;
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -15,6 +15,7 @@ import type { GatewayState } from '../state.js';
 import type { RootOperation } from './root.errors.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
 import { StaticRoutes } from '../static-routes.js';
+import { healthAnswer } from '../health-probe.js';
 
 type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
 
@@ -107,12 +108,12 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     ctx.body = { ok: true };
   });
 
-  // Health probes leave no audit record (api-surface.md "Additions in 8.1.x") and do no I/O of their own.
+  // Health probes leave no audit record (api-surface.md "Additions in 8.1.x") and do no I/O of their own;
+  // a plain probe is answered before Koa (`withHealthProbes`), the same way.
   router.get('/health', async (ctx: RootContext) => {
     ctx.state.operation = 'health';
     ctx.state.unauditedOperation = 'health';
-    const report = await services.health.report();
-    ctx.body = { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions };
+    ctx.body = healthAnswer(await services.health.report(), 'root').body;
   });
 
   return router;

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../ports/logger.port.js';
+import type { Metrics } from '../../ports/metrics.port.js';
+import type { HealthReport, HealthUseCases } from '../../use-cases/index.js';
+import { recordRequest } from './access-log.js';
+import { openResponse } from './request-step.js';
+
+/** A health answer as a surface shapes it. */
+export interface HealthAnswer {
+  readonly status: 200 | 503;
+  readonly body: Record<string, unknown>;
+  /** Seconds a prober should wait before asking again (503 on /api only). */
+  readonly retryAfter?: string;
+}
+
+/**
+ * Seed 000's `GET /health` always answers 200 with `ok`, the fingerprint and the session count;
+ * `/api/health` (operation 51) answers 503 with `Retry-After` when a check fails, and adds the version
+ * and the checks.
+ */
+export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): HealthAnswer {
+  if (surface === 'root') return { status: 200, body: { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions } };
+  const body = { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions, version: report.version, checks: report.checks };
+  return report.ok ? { status: 200, body } : { status: 503, body, retryAfter: '5' };
+}
+
+const PROBE_PATHS: Readonly<Record<string, 'root' | 'api'>> = { '/health': 'root', '/api/health': 'api' };
+
+export interface HealthProbeOptions {
+  readonly health: HealthUseCases;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** With an allowlist, a probe sent with an Origin goes the Koa way (cors.ts answers it). */
+  readonly corsOrigins: readonly string[];
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * Health probes answered before Koa builds a context for them (issue 14 §2): a load balancer asks
+ * often, and the probe's answer is a report the background checker keeps (`HealthUseCases`), so the
+ * answer is worth less than the framework around it. Only a plain probe is taken: `GET` on exactly
+ * `/health` or `/api/health`, no query, no body, and no `Origin` when CORS is on. Anything else (HEAD,
+ * a query, a body, a cross-origin probe) goes to `next`, the Koa app, whose routes give the same
+ * answer. The answer carries the headers, access-log line and metrics of every other response
+ * (`openResponse`, `recordRequest`) and is not audited (api-surface.md "Additions in 8.1.x").
+ */
+export function withHealthProbes(options: HealthProbeOptions, next: Handler): Handler {
+  const { health, logger, metrics } = options;
+  const corsOn = options.corsOrigins.length > 0;
+  return function answerProbe(req, res) {
+    const surface = req.method === 'GET' ? PROBE_PATHS[req.url ?? ''] : undefined;
+    const headers = req.headers;
+    if (
+      surface === undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      (corsOn && headers.origin !== undefined)
+    ) {
+      return next(req, res);
+    }
+    return answer(req, res, surface);
+  };
+
+  async function answer(req: IncomingMessage, res: ServerResponse, surface: 'root' | 'api'): Promise<void> {
+    const started = performance.now();
+    const identity = openResponse(req.headers, res);
+    const report = await health.report();
+    const { status, body, retryAfter } = healthAnswer(report, surface);
+    const json = JSON.stringify(body);
+    res.statusCode = status;
+    if (corsOn) res.setHeader('Vary', 'Origin');
+    if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
+    recordRequest(logger, metrics, {
+      requestId: identity.requestId,
+      traceId: identity.traceId,
+      operation: 'health',
+      method: 'GET',
+      path: req.url!,
+      status,
+      seconds: (performance.now() - started) / 1e3,
+      client: req.socket.remoteAddress ?? '',
+    });
+  }
+}
