@@ -15,3 +15,29 @@ export async function run(load: LoadClient, name: string, job: Job): Promise<Mea
   await load.measure(`${name} (warm-up)`, { ...full, durationSeconds: 1 });
   return load.measure(name, full);
 }
+
+/** Rounds of a paired figure; `KEYGATE_BENCH_ROUNDS` changes it. */
+export const ROUNDS = Math.min(9, Math.max(1, Number(process.env.KEYGATE_BENCH_ROUNDS ?? 3)));
+
+/**
+ * A figure measured against its floor in `ROUNDS` alternated rounds (floor, then row), answering the
+ * round of the median `value`: the shared machine drifts within seconds, and a floor measured right
+ * beside its row in each round, then the middle round taken, keeps one slow moment on either side from
+ * deciding the figure.
+ */
+export async function pairedRuns(
+  load: LoadClient,
+  floor: { readonly name: string; readonly job: Job },
+  row: { readonly name: string; readonly job: Job },
+  value: (row: Measured, floor: Measured) => number,
+): Promise<{ row: Measured; floor: Measured; value: number; values: number[] }> {
+  const rounds: { row: Measured; floor: Measured; value: number }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const measuredFloor = await run(load, floor.name, floor.job);
+    const measuredRow = await run(load, row.name, row.job);
+    rounds.push({ row: measuredRow, floor: measuredFloor, value: value(measuredRow, measuredFloor) });
+  }
+  const values = rounds.map((each) => each.value);
+  const median = [...rounds].sort((a, b) => a.value - b.value)[Math.floor(rounds.length / 2)]!;
+  return { ...median, values };
+}

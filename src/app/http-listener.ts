@@ -43,13 +43,15 @@ export async function listenHttp(handler: Handler, port: number, host: string, l
     (req, res) => {
       inFlight.add(res);
       if (draining) res.setHeader('Connection', 'close');
-      res.once('close', () => {
-        inFlight.delete(res);
-        if (draining) setImmediate(() => server.closeIdleConnections());
-      });
+      // A response closes once: one listener made per server, not a closure per request.
+      res.on('close', settled);
       handler(req, res);
     },
   );
+  function settled(this: ServerResponse): void {
+    inFlight.delete(this);
+    if (draining) setImmediate(() => server.closeIdleConnections());
+  }
   // Over the cap, Node closes the new connection before reading a byte of it.
   server.maxConnections = limits.maxConnections;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;

@@ -6,8 +6,6 @@ export interface FlushableDestination {
   flushNow(): void;
 }
 
-/** Bytes SonicBoom may hold before it writes on its own (below its 16 KiB write size). */
-const HOLD_BYTES = 8 * 1024;
 /** Destinations to flush on exit; weakly held, so a logger dropped with its gateway is not kept. */
 const live = new Set<WeakRef<FlushableDestination>>();
 let exitHooked = false;
@@ -21,23 +19,19 @@ let exitHooked = false;
  * holds first; only a kill that runs no code (SIGKILL) can lose the lines of the turn it cut.
  */
 export function turnBatchedDestination(dest: number | string = 1): FlushableDestination {
-  const sonic = pino.destination({ dest, sync: true, minLength: HOLD_BYTES });
-  let scheduled = false;
-  let held = false;
+  // SonicBoom does the writing (partial writes, EAGAIN, EPIPE); the lines of a turn are joined here,
+  // so it measures and copies each batch once rather than its growing buffer on every line.
+  const sonic = pino.destination({ dest, sync: true });
+  let held: string[] = [];
   const flush = () => {
-    scheduled = false;
-    if (!held) return;
-    held = false;
-    sonic.flush();
+    if (held.length === 0) return;
+    const lines = held.length === 1 ? held[0]! : held.join('');
+    held = [];
+    sonic.write(lines);
   };
   const destination: FlushableDestination = {
     write(line) {
-      sonic.write(line);
-      held = true;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      if (held.push(line) === 1) setImmediate(flush);
       return true;
     },
     flushNow: flush,

@@ -64,15 +64,16 @@ export function withHealthProbes(options: HealthProbeOptions, next: Handler): Ha
 
   async function answer(req: IncomingMessage, res: ServerResponse, surface: 'root' | 'api'): Promise<void> {
     const started = performance.now();
-    const identity = openResponse(req.headers, res);
+    const identity = openResponse(req.headers);
     const report = await health.report();
     const { status, body, retryAfter } = healthAnswer(report, surface);
     const json = JSON.stringify(body);
-    res.statusCode = status;
-    if (corsOn) res.setHeader('Vary', 'Origin');
-    if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(json));
+    // One writeHead with every header, rather than a setHeader call each.
+    const headers = identity.headers;
+    if (corsOn) headers.push('Vary', 'Origin');
+    if (retryAfter !== undefined) headers.push('Retry-After', retryAfter);
+    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(json)));
+    res.writeHead(status, headers);
     res.end(json);
     recordRequest(logger, metrics, {
       requestId: identity.requestId,

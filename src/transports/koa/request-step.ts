@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
@@ -25,9 +25,12 @@ export interface RequestStepOptions {
 export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
   const { trail, mapperFor, logger, publicOrigin } = options;
   return async function handleRequest(ctx, next) {
-    const identity = openResponse(ctx.req.headers, ctx.res);
-    ctx.state.requestId = identity.requestId;
-    if (identity.traceId !== undefined) ctx.state.traceId = identity.traceId;
+    const opened = openResponse(ctx.req.headers);
+    ctx.state.requestId = opened.requestId;
+    if (opened.traceId !== undefined) ctx.state.traceId = opened.traceId;
+    const res = ctx.res;
+    const { headers } = opened;
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
     // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
     ctx.state.publicOrigin = publicOrigin;
     try {
@@ -44,18 +47,25 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
   };
 }
 
+/** What opens every response: the request's id and trace, and the headers it carries. */
+export interface OpenedResponse {
+  readonly requestId: string;
+  readonly traceId?: string;
+  /** Names and values in turn, as `writeHead` takes them. */
+  readonly headers: string[];
+}
+
 /**
  * The request's id and trace (`requestIdentity`), and the headers every response carries: its id, the
  * echoed `traceparent`, `Cache-Control: no-store` and `nosniff`. The Koa step and the health probe's
  * own path (`health-probe.ts`) both open their responses here.
  */
-export function openResponse(incoming: IncomingHttpHeaders, res: Pick<ServerResponse, 'setHeader'>): { requestId: string; traceId?: string } {
+export function openResponse(incoming: IncomingHttpHeaders): OpenedResponse {
   const identity = requestIdentity(single(incoming['x-request-id']), single(incoming.traceparent));
-  if (identity.traceparent !== undefined) res.setHeader('traceparent', identity.traceparent);
-  res.setHeader('X-Request-Id', identity.requestId);
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  return identity;
+  const headers = ['X-Request-Id', identity.requestId, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff'];
+  if (identity.traceparent === undefined) return { requestId: identity.requestId, headers };
+  headers.push('traceparent', identity.traceparent);
+  return { requestId: identity.requestId, traceId: identity.traceId!, headers };
 }
 
 function single(value: string | string[] | undefined): string | undefined {
