@@ -70,12 +70,14 @@ export function headerSegmentOf(proofHeaderValues: readonly string[]): string | 
 function checkClaims(payload: JsonObject): ProofClaims {
   const { iat, jti, htm, htu } = payload;
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new ProofMalformedError('iat must be a number');
-  if (typeof jti !== 'string' || jti.length === 0 || [...jti].length > PROOF_JTI_MAX_LENGTH) {
+  // A string has at most as many code points as UTF-16 units: only a long one is counted.
+  if (typeof jti !== 'string' || jti.length === 0 || (jti.length > PROOF_JTI_MAX_LENGTH && [...jti].length > PROOF_JTI_MAX_LENGTH)) {
     throw new ProofMalformedError(`jti must be a string of 1..${PROOF_JTI_MAX_LENGTH} characters`);
   }
   if (typeof htm !== 'string') throw new ProofMalformedError('htm must be a string');
   if (typeof htu !== 'string') throw new ProofMalformedError('htu must be a string');
-  return { ...payload, iat, jti, htm, htu };
+  // The members just checked are the payload's own: it is the claims as it is, not a copy of it.
+  return payload as ProofClaims;
 }
 
 function decodeSegment(segment: string): Buffer {
