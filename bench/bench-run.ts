@@ -17,7 +17,7 @@ export async function run(load: LoadClient, name: string, job: Job): Promise<Mea
 }
 
 /** Rounds of a paired figure; `KEYGATE_BENCH_ROUNDS` changes it. */
-export const ROUNDS = Math.min(9, Math.max(1, Number(process.env.KEYGATE_BENCH_ROUNDS ?? 3)));
+export const ROUNDS = Math.min(9, Math.max(1, Number(process.env.KEYGATE_BENCH_ROUNDS ?? 5)));
 
 /**
  * A figure measured against its floor in `ROUNDS` alternated rounds (floor, then row), answering the

@@ -17,6 +17,9 @@ export interface Figure {
 /** The server thread's busy time per request: its event-loop utilisation over the run, per request. */
 export const serverMicros = (run: Measured) => (run.serverBusy * 1e6) / run.requestsPerSecond;
 
+/** The server's CPU time per request: what the process used over the run, per request answered. */
+export const serverCpuMicros = (run: Measured) => run.serverCpuUs / run.total;
+
 const pad = (text: string, width: number) => (text.length >= width ? `${text} ` : text.padEnd(width));
 
 function met(figure: Figure): boolean {
@@ -35,7 +38,7 @@ export function printFigures(figures: readonly Figure[]): void {
     for (const run of figure.runs) {
       const failures = run.errors + run.non2xx;
       out(
-        `${''.padEnd(4)}run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, server ${serverMicros(run).toFixed(0)} us/req, mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ` +
+        `${''.padEnd(4)}run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, server ${serverMicros(run).toFixed(0)} us/req busy, ${serverCpuMicros(run).toFixed(0)} us/req CPU, mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ` +
           `${failures} failed; limit: ${limitOf(run)}`,
       );
     }

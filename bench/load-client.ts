@@ -7,6 +7,11 @@ export interface Measured extends LoadResult {
   readonly name: string;
   /** Event-loop utilisation of the server's thread during the run (1 = never idle). */
   readonly serverBusy: number;
+  /**
+   * CPU time this process (the server) used during the run, in microseconds: unlike busy time, it does
+   * not count the moments the thread was ready but the other process had the core.
+   */
+  readonly serverCpuUs: number;
 }
 
 /** At or above this a side counts as saturated. */
@@ -34,13 +39,15 @@ export class LoadClient {
 
   async measure(name: string, job: LoadJob): Promise<Measured> {
     const elu = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
     const answer = await new Promise<{ ok: boolean; result?: LoadResult; error?: string }>((resolve) => {
       this.#child.once('message', resolve);
       this.#child.send(job);
     });
     const serverBusy = performance.eventLoopUtilization(elu).utilization;
+    const used = process.cpuUsage(cpu);
     if (!answer.ok) throw new Error(`load generator failed on ${name}: ${answer.error}`);
-    return { name, ...answer.result!, serverBusy };
+    return { name, ...answer.result!, serverBusy, serverCpuUs: used.user + used.system };
   }
 
   stop(): void {

@@ -3,6 +3,9 @@ import { calculateJwkThumbprint } from 'jose';
 import type { ProofExpectations, ProofKeyCache } from '../src/domain/proof/proof.js';
 import { verifyProof } from '../src/domain/proof/verify-proof.js';
 import { LruProofKeyCache } from '../src/use-cases/proof-key-cache.js';
+import { ProofChecker } from '../src/use-cases/proof-check.js';
+import { MemoryReplayCache } from '../src/adapters/replay-cache/memory-replay-cache.js';
+import type { SessionRecord } from '../src/domain/session/session.js';
 
 /** Seconds per proof measurement; `KEYGATE_BENCH_PROOF_SECONDS` changes it (bounded to 0.2..30). */
 const SECONDS = Math.min(30, Math.max(0.2, Number(process.env.KEYGATE_BENCH_PROOF_SECONDS ?? 2)));
@@ -69,4 +72,38 @@ export async function benchProofVerification(): Promise<ProofRow[]> {
     process.stdout.write(`${name.padEnd(44)}${perSecond.toFixed(0).padStart(10)}${meanMicros.toFixed(1).padStart(9)}${String(runs).padStart(9)}\n`);
   }
   return rows;
+}
+
+/**
+ * One proof check as a bound session's request gets it (`ProofChecker.check`: parse, cached key,
+ * verify, bindings, iat, replay cache), timed in this process over fresh proofs of one key for a GET
+ * with no body, as the DPoP-bound row sends them. Microseconds per check.
+ */
+export async function proofCheckMicros(seconds = 1): Promise<number> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const credential = randomBytes(32).toString('base64url');
+  const htu = 'http://127.0.0.1:8080/api/session';
+  const now = Date.now();
+  const bound = { htm: 'GET', htu, iat: Math.floor(now / 1000), ath: sha256(credential), bth: sha256('') };
+  const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk });
+  const count = Math.ceil(seconds * 20_000);
+  const proofs = Array.from({ length: count }, () => {
+    const input = `${header}.${b64({ jti: randomBytes(16).toString('base64url'), ...bound })}`;
+    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  });
+  const clock = { now: () => now };
+  const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: count + 1 }));
+  const session = { jkt: await calculateJwkThumbprint(jwk as Record<string, string>) } as SessionRecord;
+  const request = (proof: string) => ({ method: 'GET', htu, credential, body: new Uint8Array(0), proofs: [proof] });
+  const warm = 200;
+  for (const proof of proofs.slice(0, warm)) await checker.check(session, request(proof));
+  const started = performance.now();
+  let runs = 0;
+  for (const proof of proofs.slice(warm)) {
+    await checker.check(session, request(proof));
+    runs++;
+    if (performance.now() - started > seconds * 1000) break;
+  }
+  return ((performance.now() - started) * 1000) / runs;
 }
