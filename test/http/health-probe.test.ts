@@ -117,3 +117,23 @@ function getWithBody(url: string, headers: Record<string, string>, body?: string
     sent.end(body);
   });
 }
+
+test('a probe whose access line cannot be written is still answered, and the failure is logged, not thrown at the server', async (t) => {
+  class FailingAccessLog extends MemoryLogger {
+    override info(message: string, fields?: Record<string, unknown>): void {
+      if (message === 'request') throw new Error('log destination gone');
+      super.info(message, fields);
+    }
+  }
+  const logger = new FailingAccessLog();
+  const gateway = await createGateway({ keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } }, { logger });
+  t.teardown(() => gateway.close());
+  const { url } = await gateway.listen(0, '127.0.0.1');
+  const reply = await call(url, 'GET', '/health');
+  t.is(reply.status, 200);
+  t.like(reply.body, { ok: true });
+  await new Promise((done) => setImmediate(done));
+  t.like(logger.lines.find((line) => line.level === 'error')?.fields, { cause: 'Error: log destination gone' });
+  // The gateway still answers: nothing was left unhandled.
+  t.is((await call(url, 'GET', '/api/health')).status, 200);
+});

@@ -59,7 +59,12 @@ export function withHealthProbes(options: HealthProbeOptions, next: Handler): Ha
     ) {
       return next(req, res);
     }
-    return answer(req, res, surface);
+    // Nothing is written before the answer is whole: a probe that fails (a bug) goes the Koa way, whose
+    // error step answers it, rather than rejecting in the server's hands.
+    return answer(req, res, surface).catch(async (error: unknown) => {
+      if (!res.headersSent) return next(req, res);
+      logger.error('health probe failed after its answer was sent', { cause: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    });
   };
 
   async function answer(req: IncomingMessage, res: ServerResponse, surface: 'root' | 'api'): Promise<void> {
