@@ -37,7 +37,15 @@ export async function pairedRuns(
     const measuredRow = await run(load, row.name, row.job);
     rounds.push({ row: measuredRow, floor: measuredFloor, value: value(measuredRow, measuredFloor) });
   }
-  const values = rounds.map((each) => each.value);
-  const median = [...rounds].sort((a, b) => a.value - b.value)[Math.floor(rounds.length / 2)]!;
-  return { ...median, values };
+  return { ...medianRound(rounds), values: rounds.map((each) => each.value) };
+}
+
+/** The round whose `value` is the median of all rounds' (the upper middle one of an even count). */
+export function medianRound<T extends { readonly value: number }>(rounds: readonly T[]): T {
+  return [...rounds].sort((a, b) => a.value - b.value)[Math.floor(rounds.length / 2)]!;
+}
+
+/** How a paired figure's note lists its rounds. */
+export function roundsNote(values: readonly number[]): string {
+  return `rounds: ${values.map((value) => value.toFixed(2)).join(', ')}; the median round is shown`;
 }

@@ -3,7 +3,7 @@ import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { MemorySessionStore } from '../src/adapters/session-store/memory-session-store.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient, type Measured } from './load-client.js';
-import { ADMIN_PASSWORD, SECONDS, pairedRuns, run } from './bench-run.js';
+import { ADMIN_PASSWORD, SECONDS, medianRound, pairedRuns, roundsNote, run } from './bench-run.js';
 import { rawVerifyMicros, rawWrapMicros, startBareKoa } from './floors.js';
 import { serverMicros, type Figure } from './figure-table.js';
 import { liveSessionFigures } from './sessions.figures.js';
@@ -15,6 +15,11 @@ const LOGIN_IN_FLIGHT = 32;
 
 const ratioTo = (row: Measured, floor: Measured) => row.requestsPerSecond / floor.requestsPerSecond;
 const rps = (row: Measured) => `${row.requestsPerSecond.toFixed(0)} req/s`;
+
+/** A figure measured in alternated rounds beside its floor (`pairedRuns`): its median round, every round's value. */
+function pairedFigure(figure: string, paired: Awaited<ReturnType<typeof pairedRuns>>, floor: string, goal: Figure['goal']): Figure {
+  return { figure, measured: rps(paired.row), floor, value: paired.value, goal, runs: [paired.row, paired.floor], note: roundsNote(paired.values) };
+}
 
 async function signIn(url: string): Promise<string> {
   const answer = await fetch(`${url}/login`, {
@@ -93,7 +98,7 @@ export async function benchFigures(): Promise<Figure[]> {
     // Each check timing beside a raw verify timed right after it, three times; the median pair is shown.
     const checks: { checkUs: number; verifyUs: number }[] = [];
     for (let round = 0; round < 3; round++) checks.push({ checkUs: await proofCheckMicros(0.5), verifyUs: rawVerifyMicros(0.5) });
-    const check = checks.sort((a, b) => a.checkUs / a.verifyUs - b.checkUs / b.verifyUs)[1]!;
+    const check = medianRound(checks.map((each) => ({ ...each, value: each.checkUs / each.verifyUs })));
     const live = await liveSessionFigures(load, url, store, session);
     const login = await run(load, 'POST /login', {
       url: `${url}/login`,
@@ -106,36 +111,18 @@ export async function benchFigures(): Promise<Figure[]> {
     });
 
     const exportFloorRps = 1 / (1 / exported.floor.requestsPerSecond + wrapUs / 1e6);
-    const rounds = (paired: { values: number[] }) => `rounds: ${paired.values.map((value) => value.toFixed(2)).join(', ')}; the median round is shown`;
     const figures: Figure[] = [
+      pairedFigure('GET /health', health, `bare Koa, same JSON: ${rps(health.floor)}`, { op: '>=', target: 0.85 }),
+      pairedFigure('POST /keys/export', exported, `1/(1/Koa + raw wrap ${wrapUs.toFixed(0)} us): ${exportFloorRps.toFixed(0)} req/s`, {
+        op: '>=',
+        target: 0.75,
+      }),
       {
-        figure: 'GET /health',
-        measured: rps(health.row),
-        floor: `bare Koa, same JSON: ${rps(health.floor)}`,
-        value: health.value,
-        goal: { op: '>=', target: 0.85 },
-        runs: [health.row, health.floor],
-        note: rounds(health),
-      },
-      {
-        figure: 'POST /keys/export',
-        measured: rps(exported.row),
-        floor: `1/(1/Koa + raw wrap ${wrapUs.toFixed(0)} us): ${exportFloorRps.toFixed(0)} req/s`,
-        value: exported.value,
-        goal: { op: '>=', target: 0.75 },
-        runs: [exported.row, exported.floor],
-        note: rounds(exported),
-      },
-      {
-        figure: 'DPoP-bound GET /api/session',
+        ...pairedFigure('DPoP-bound GET /api/session', proved, `one raw ES256 verify: ${verifyUs.toFixed(0)} us`, { op: '<=', target: 1.3, unit: ' verifies' }),
         measured: `bound - unbound = ${(proved.value * verifyUs).toFixed(0)} us/request`,
-        floor: `one raw ES256 verify: ${verifyUs.toFixed(0)} us`,
-        value: proved.value,
-        goal: { op: '<=', target: 1.3, unit: ' verifies' },
-        runs: [proved.row, proved.floor],
         note:
-          `server time per request = event-loop busy time / requests, from the two runs; ${rounds(proved)}\n` +
-          `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${(check.checkUs / check.verifyUs).toFixed(2)} verifies (median of 3)`,
+          `server time per request = event-loop busy time / requests, from the two runs; ${roundsNote(proved.values)}\n` +
+          `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${check.value.toFixed(2)} verifies (median of 3)`,
       },
       {
         figure: 'POST /login, 32 in flight, embedded',
@@ -145,24 +132,8 @@ export async function benchFigures(): Promise<Figure[]> {
         goal: { op: '>=', target: 500, unit: '/s' },
         runs: [login],
       },
-      {
-        figure: 'POST /keys',
-        measured: rps(keys.row),
-        floor: `bare Koa: ${rps(keys.floor)}`,
-        value: keys.value,
-        goal: { op: '>=', target: 0.5 },
-        runs: [keys.row, keys.floor],
-        note: rounds(keys),
-      },
-      {
-        figure: 'unbound GET /api/session',
-        measured: rps(unbound.row),
-        floor: `bare Koa: ${rps(unbound.floor)}`,
-        value: unbound.value,
-        goal: { op: '>=', target: 0.6 },
-        runs: [unbound.row, unbound.floor],
-        note: rounds(unbound),
-      },
+      pairedFigure('POST /keys', keys, `bare Koa: ${rps(keys.floor)}`, { op: '>=', target: 0.5 }),
+      pairedFigure('unbound GET /api/session', unbound, `bare Koa: ${rps(unbound.floor)}`, { op: '>=', target: 0.6 }),
     ];
     figures.push(...live);
     figures.push(await daemonHopFigure(load));

@@ -22,21 +22,35 @@ interface ProofRow {
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
 
-/** Distinct valid proofs of one fresh key for one request, and what they are checked against. */
-async function proofsFor(alg: 'ES256' | 'RS256'): Promise<{ proofs: string[]; expected: ProofExpectations }> {
+interface ProvedRequest {
+  readonly method: string;
+  readonly htu: string;
+  readonly credential: string;
+  readonly body: Uint8Array;
+}
+
+/** A POST with a body, as the proof benches below check it. */
+const ENCRYPT_REQUEST: ProvedRequest = {
+  method: 'POST',
+  htu: 'https://gateway.example/api/crypto/encrypt',
+  credential: randomBytes(32).toString('base64url'),
+  body: randomBytes(256),
+};
+
+/** `count` distinct valid proofs (fresh `jti`s) of one fresh key for `request`, and what they are checked against. */
+async function proofsFor(
+  alg: 'ES256' | 'RS256',
+  request: ProvedRequest = ENCRYPT_REQUEST,
+  count = DISTINCT_PROOFS,
+  nowMs = NOW,
+): Promise<{ proofs: string[]; expected: ProofExpectations }> {
   const { privateKey, publicKey } = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = publicKey.export({ format: 'jwk' });
-  const request = {
-    method: 'POST',
-    htu: 'https://gateway.example/api/crypto/encrypt',
-    credential: randomBytes(32).toString('base64url'),
-    body: randomBytes(256),
-  };
   const signingKey: KeyObject | { key: KeyObject; dsaEncoding: 'ieee-p1363' } = alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey;
-  const bound = { htm: request.method, htu: request.htu, iat: NOW / 1000, ath: sha256(request.credential), bth: sha256(request.body) };
-  const proofs = Array.from({ length: DISTINCT_PROOFS }, () => {
-    const claims = { jti: randomBytes(16).toString('base64url'), ...bound };
-    const input = `${b64({ typ: 'dpop+jwt', alg, jwk })}.${b64(claims)}`;
+  const bound = { htm: request.method, htu: request.htu, iat: Math.floor(nowMs / 1000), ath: sha256(request.credential), bth: sha256(request.body) };
+  const header = b64({ typ: 'dpop+jwt', alg, jwk });
+  const proofs = Array.from({ length: count }, () => {
+    const input = `${header}.${b64({ jti: randomBytes(16).toString('base64url'), ...bound })}`;
     return `${input}.${sign('sha256', Buffer.from(input), signingKey).toString('base64url')}`;
   });
   return { proofs, expected: { ...request, jkt: await calculateJwkThumbprint(jwk as Record<string, string>) } };
@@ -80,28 +94,19 @@ export async function benchProofVerification(): Promise<ProofRow[]> {
  * with no body, as the DPoP-bound row sends them. Microseconds per check.
  */
 export async function proofCheckMicros(seconds = 1): Promise<number> {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  const credential = randomBytes(32).toString('base64url');
-  const htu = 'http://127.0.0.1:8080/api/session';
   const now = Date.now();
-  const bound = { htm: 'GET', htu, iat: Math.floor(now / 1000), ath: sha256(credential), bth: sha256('') };
-  const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk });
-  const count = Math.ceil(seconds * 20_000);
-  const proofs = Array.from({ length: count }, () => {
-    const input = `${header}.${b64({ jti: randomBytes(16).toString('base64url'), ...bound })}`;
-    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-  });
+  const request = { method: 'GET', htu: 'http://127.0.0.1:8080/api/session', credential: randomBytes(32).toString('base64url'), body: new Uint8Array(0) };
+  const { proofs, expected } = await proofsFor('ES256', request, Math.ceil(seconds * 20_000), now);
   const clock = { now: () => now };
-  const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: count + 1 }));
-  const session = { jkt: await calculateJwkThumbprint(jwk as Record<string, string>) } as SessionRecord;
-  const request = (proof: string) => ({ method: 'GET', htu, credential, body: new Uint8Array(0), proofs: [proof] });
+  const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: proofs.length + 1 }));
+  const session = { jkt: expected.jkt } as SessionRecord;
+  const check = (proof: string) => checker.check(session, { ...request, proofs: [proof] });
   const warm = 200;
-  for (const proof of proofs.slice(0, warm)) await checker.check(session, request(proof));
+  for (const proof of proofs.slice(0, warm)) await check(proof);
   const started = performance.now();
   let runs = 0;
   for (const proof of proofs.slice(warm)) {
-    await checker.check(session, request(proof));
+    await check(proof);
     runs++;
     if (performance.now() - started > seconds * 1000) break;
   }

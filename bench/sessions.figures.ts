@@ -7,7 +7,7 @@ import { sessionKey, sessionRef } from '../src/domain/session/session-id.js';
 import type { SessionStore } from '../src/ports/session-store.port.js';
 import type { Figure } from './figure-table.js';
 import type { LoadClient, Measured } from './load-client.js';
-import { ROUNDS, run } from './bench-run.js';
+import { medianRound, ROUNDS, roundsNote, run } from './bench-run.js';
 
 /** Live sessions for the `/health` and memory figures (issue 14: 20,000). */
 const LIVE_SESSIONS = Number(process.env.KEYGATE_BENCH_LIVE_SESSIONS ?? 20_000);
@@ -64,7 +64,7 @@ export async function liveSessionFigures(load: LoadClient, url: string, store: S
   }
   const { rssPer, heldPer } = memory!;
   const perSession = Math.max(rssPer, heldPer);
-  const { health, crowded, value } = [...rounds].sort((a, b) => a.value - b.value)[Math.floor(rounds.length / 2)]!;
+  const { health, crowded, value } = medianRound(rounds);
   return [
     {
       figure: `/health with ${LIVE_SESSIONS} live sessions`,
@@ -73,7 +73,7 @@ export async function liveSessionFigures(load: LoadClient, url: string, store: S
       value,
       goal: { op: '>=', target: 0.9 },
       runs: [crowded, health],
-      note: `rounds: ${rounds.map((each) => each.value.toFixed(2)).join(', ')}; the median round is shown`,
+      note: roundsNote(rounds.map((each) => each.value)),
     },
     {
       figure: 'RSS per live session',

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 
-/** A pino destination that can be flushed at once (on exit, on close). */
+/** A pino destination whose held lines can be written at once (on exit). */
 export interface FlushableDestination {
   write(line: string): boolean;
   flushNow(): void;

@@ -31,13 +31,8 @@ export function normaliseHtu(value: string): string | undefined {
   return `${scheme}://${host}${shownPort}${path}`;
 }
 
-/** The last expected URI and its normal form: a route's requests ask for the same one again and again. */
-let lastExpected: { readonly value: string; readonly normal: string | undefined } = { value: '', normal: undefined };
-
 /** Whether a claimed `htu` names the request's URI (both normalised; an unreadable one never does). */
 export function htuMatches(claimed: string, expected: string): boolean {
   const a = normaliseHtu(claimed);
-  if (a === undefined) return false;
-  if (lastExpected.value !== expected) lastExpected = { value: expected, normal: normaliseHtu(expected) };
-  return a === lastExpected.normal;
+  return a !== undefined && a === normaliseHtu(expected);
 }

@@ -5,7 +5,8 @@ import { healthAnswer } from '../health-probe.js';
 
 /**
  * Health (api-surface.md operation 51): 503 with the same body when a check fails. Not audited
- * (api-surface.md "Additions in 8.1.x"); it does no I/O of its own (`HealthUseCases`). A plain probe is answered before Koa (`withHealthProbes`), the same way.
+ * (api-surface.md "Additions in 8.1.x"); it does no I/O of its own (`HealthUseCases`). A plain probe
+ * is answered before Koa (`withHealthProbes`), the same way.
  */
 export function healthRoutes(services: GatewayServices): ApiRoute[] {
   return [
