@@ -30,9 +30,10 @@ export async function pairedRuns(
   floor: { readonly name: string; readonly job: Job },
   row: { readonly name: string; readonly job: Job },
   value: (row: Measured, floor: Measured) => number,
+  count = ROUNDS,
 ): Promise<{ row: Measured; floor: Measured; value: number; values: number[] }> {
   const rounds: { row: Measured; floor: Measured; value: number }[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < count; round++) {
     const measuredFloor = await run(load, floor.name, floor.job);
     const measuredRow = await run(load, row.name, row.job);
     rounds.push({ row: measuredRow, floor: measuredFloor, value: value(measuredRow, measuredFloor) });
