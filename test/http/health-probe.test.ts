@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { Middleware } from 'koa';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
@@ -136,4 +137,19 @@ test('a probe whose access line cannot be written is still answered, and the fai
   t.like(logger.lines.find((line) => line.level === 'error')?.fields, { cause: 'Error: log destination gone' });
   // The gateway still answers: nothing was left unhandled.
   t.is((await call(url, 'GET', '/api/health')).status, 200);
+});
+
+test('a request URL named like an inherited member is not taken for a probe: a host that sets req.url to "constructor" gets the Koa 404', async (t) => {
+  const gw = await countingGateway(t);
+  const handler = gw.gateway.app.callback();
+  // An embedding host may rewrite req.url to anything before it hands the request on.
+  const host = createServer((req, res) => {
+    req.url = 'constructor';
+    handler(req, res);
+  });
+  await new Promise<void>((ready) => host.listen(0, '127.0.0.1', ready));
+  t.teardown(() => new Promise<void>((closed) => host.close(() => closed())));
+  const reply = await call(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, 'GET', '/health');
+  t.is(reply.status, 404);
+  t.deepEqual(gw.reachedKoa, ['GET constructor']);
 });

@@ -24,7 +24,12 @@ export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): Hea
   return report.ok ? { status: 200, body } : { status: 503, body, retryAfter: '5' };
 }
 
-const PROBE_PATHS: Readonly<Record<string, 'root' | 'api'>> = { '/health': 'root', '/api/health': 'api' };
+// A map, not an object: no request URL reaches an inherited member (an embedding host may set
+// `req.url` to anything, `constructor` included).
+const PROBE_PATHS: ReadonlyMap<string, 'root' | 'api'> = new Map([
+  ['/health', 'root'],
+  ['/api/health', 'api'],
+]);
 
 export interface HealthProbeOptions {
   readonly health: HealthUseCases;
@@ -49,7 +54,7 @@ export function withHealthProbes(options: HealthProbeOptions, next: Handler): Ha
   const { health, logger, metrics } = options;
   const corsOn = options.corsOrigins.length > 0;
   return function answerProbe(req, res) {
-    const surface = req.method === 'GET' ? PROBE_PATHS[req.url ?? ''] : undefined;
+    const surface = req.method === 'GET' && req.url !== undefined ? PROBE_PATHS.get(req.url) : undefined;
     const headers = req.headers;
     if (
       surface === undefined ||
