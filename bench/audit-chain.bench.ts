@@ -5,6 +5,7 @@ import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import { SqliteAuditLog } from '../src/adapters/audit-log/sqlite-audit-log.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { measure, printTable, type BenchResult } from './support.js';
+import { ADMIN_PASSWORD, signIn } from './bench-run.js';
 
 const ROUNDS = Number(process.env.KEYGATE_BENCH_CHAIN_ROUNDS ?? 2);
 
@@ -14,19 +15,13 @@ const ROUNDS = Number(process.env.KEYGATE_BENCH_CHAIN_ROUNDS ?? 2);
  */
 async function postKeys(name: string, file: string, chained: boolean, dataDir: string): Promise<BenchResult> {
   const config = {
-    keyServer: { kind: 'embedded' as const, adminPassword: 'bench-admin-password' },
+    keyServer: { kind: 'embedded' as const, adminPassword: ADMIN_PASSWORD },
     audit: { kind: 'sqlite' as const, file },
     auditIntegrity: { dataDir },
   };
   const gateway = await createGateway(config, { logger: new MemoryLogger(), ...(chained ? {} : { auditLog: SqliteAuditLog.open({ file }) }) });
   const { url } = await gateway.listen(0, '127.0.0.1');
-  const login = await fetch(`${url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: 'bench-admin-password' }),
-  });
-  const session = ((await login.json()) as { sessionId: string }).sessionId;
-  const target = { name, url: `${url}/keys`, method: 'POST' as const, headers: { 'X-Session': session } };
+  const target = { name, url: `${url}/keys`, method: 'POST' as const, headers: { 'X-Session': await signIn(url) } };
   await measure({ ...target, durationSeconds: 1 }); // warm-up, not reported
   const result = await measure(target);
   await gateway.close();

@@ -10,6 +10,7 @@ import { newAuditId } from '../src/domain/audit/audit.js';
 import { CryptoRandom } from '../src/adapters/random/crypto-random.js';
 import { startTestPostgres } from '../test/_support/postgres.js';
 import { CONNECTIONS, measure, printTable, type BenchResult } from './support.js';
+import { ADMIN_PASSWORD, signIn } from './bench-run.js';
 
 type AuditConfig = NonNullable<GatewayConfigInput['audit']>;
 
@@ -52,12 +53,9 @@ async function writeCost(audit: AuditConfig): Promise<{ alone: number; concurren
 
 /** POST /keys through a gateway recording into `audit`. */
 async function generateThroughput(name: string, audit: AuditConfig): Promise<BenchResult> {
-  const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: 'bench-admin-password' }, audit }, { logger: new MemoryLogger() });
+  const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, audit }, { logger: new MemoryLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');
-  const json = { 'content-type': 'application/json' };
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ user: 'admin', password: 'bench-admin-password' }) });
-  const session = ((await login.json()) as { sessionId: string }).sessionId;
-  const target = { name: `POST /keys, ${name}`, url: `${url}/keys`, method: 'POST' as const, headers: { 'X-Session': session } };
+  const target = { name: `POST /keys, ${name}`, url: `${url}/keys`, method: 'POST' as const, headers: { 'X-Session': await signIn(url) } };
   await measure({ ...target, durationSeconds: 1 }); // warm-up, not reported
   const result = await measure(target);
   await gateway.close();

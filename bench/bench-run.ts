@@ -1,3 +1,4 @@
+import { createECDH, generateKeyPairSync } from 'node:crypto';
 import type { LoadJob } from './load-generator.js';
 import type { LoadClient, Measured } from './load-client.js';
 
@@ -6,6 +7,44 @@ export const SECONDS = Math.min(30, Math.max(1, Number(process.env.KEYGATE_BENCH
 /** Connections per HTTP run (issue 14 measured with 50); `KEYGATE_BENCH_CONNECTIONS` changes it. */
 export const CONNECTIONS = Number(process.env.KEYGATE_BENCH_CONNECTIONS ?? 50);
 export const ADMIN_PASSWORD = 'bench-admin-password';
+
+/** Signs in as the bench's admin on the gateway at `url`: the session id. */
+export async function signIn(url: string): Promise<string> {
+  const answer = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
+  });
+  if (answer.status !== 200) throw new Error(`login: ${answer.status} ${await answer.text()}`);
+  return ((await answer.json()) as { sessionId: string }).sessionId;
+}
+
+/**
+ * An export request of a fresh key of the session's principal: the headers (JSON, `X-Session`), the
+ * body (the key's ttag and a fresh client P-256 point) and the ttag.
+ */
+export async function exportRequest(url: string, sessionId: string): Promise<{ headers: Record<string, string>; body: string; ttag: string }> {
+  const headers = { 'content-type': 'application/json', 'X-Session': sessionId };
+  const created = await fetch(`${url}/keys`, { method: 'POST', headers });
+  if (!created.ok) throw new Error(`POST /keys: ${created.status} ${await created.text()}`);
+  const { ttag } = (await created.json()) as { ttag: string };
+  const client = createECDH('prime256v1');
+  client.generateKeys();
+  return { headers, body: JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') }), ttag };
+}
+
+/** A session bound to a fresh P-256 key, scoped to `ttag`; the key pair goes to the load generator. */
+export async function boundSession(url: string, unbound: string, ttag: string) {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const publicJwk = publicKey.export({ format: 'jwk' });
+  const answer = await fetch(`${url}/api/session/scoped`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', Authorization: `Bearer ${unbound}` },
+    body: JSON.stringify({ objects: [ttag], senderKey: publicJwk, ttlSeconds: 900 }),
+  });
+  if (answer.status !== 201) throw new Error(`scoped session: ${answer.status} ${await answer.text()}`);
+  return { sessionId: ((await answer.json()) as { sessionId: string }).sessionId, privateJwk: privateKey.export({ format: 'jwk' }), publicJwk };
+}
 
 export type Job = Omit<LoadJob, 'connections' | 'durationSeconds' | 'method' | 'headers'> & Partial<LoadJob>;
 

@@ -1,4 +1,3 @@
-import { createECDH } from 'node:crypto';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
@@ -6,18 +5,12 @@ import { untilKillAll } from '../test/_support/child-processes.js';
 import type { Figure } from './figure-table.js';
 import { tlsHopFloorMs } from './floors.js';
 import type { LoadClient, Measured } from './load-client.js';
-import { ADMIN_PASSWORD, type Job, run } from './bench-run.js';
+import { ADMIN_PASSWORD, exportRequest, type Job, run, signIn } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 /** The export request of one admin key on the gateway at `url`: signed in, a key made, a client point (one in flight). */
 export async function exportJob(url: string): Promise<Job> {
-  const json = { 'content-type': 'application/json' };
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }) });
-  const headers = { ...json, 'X-Session': ((await login.json()) as { sessionId: string }).sessionId };
-  const ttag = ((await (await fetch(`${url}/keys`, { method: 'POST', headers })).json()) as { ttag: string }).ttag;
-  const client = createECDH('prime256v1');
-  client.generateKeys();
-  const body = JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') });
+  const { headers, body } = await exportRequest(url, await signIn(url));
   return { url: `${url}/keys/export`, method: 'POST', headers, body, connections: 1 };
 }
 

@@ -1,9 +1,8 @@
-import { createECDH, generateKeyPairSync } from 'node:crypto';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { MemorySessionStore } from '../src/adapters/session-store/memory-session-store.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient, type Measured } from './load-client.js';
-import { ADMIN_PASSWORD, SECONDS, medianRound, pairedRuns, roundsNote, run } from './bench-run.js';
+import { ADMIN_PASSWORD, SECONDS, boundSession, exportRequest, medianRound, pairedRuns, roundsNote, run, signIn } from './bench-run.js';
 import { rawVerifyMicros, rawWrapMicros, startBareKoa } from './floors.js';
 import { serverMicros, type Figure } from './figure-table.js';
 import { liveSessionFigures } from './sessions.figures.js';
@@ -22,29 +21,6 @@ function pairedFigure(figure: string, paired: Awaited<ReturnType<typeof pairedRu
   return { figure, measured: rps(paired.row), floor, value: paired.value, goal, runs: [paired.row, paired.floor], note: roundsNote(paired.values) };
 }
 
-async function signIn(url: string): Promise<string> {
-  const answer = await fetch(`${url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
-  });
-  if (answer.status !== 200) throw new Error(`login: ${answer.status}`);
-  return ((await answer.json()) as { sessionId: string }).sessionId;
-}
-
-/** A session bound to a fresh P-256 key, scoped to `ttag`; the key pair goes to the load generator. */
-async function boundSession(url: string, unbound: string, ttag: string) {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const publicJwk = publicKey.export({ format: 'jwk' });
-  const answer = await fetch(`${url}/api/session/scoped`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', Authorization: `Bearer ${unbound}` },
-    body: JSON.stringify({ objects: [ttag], senderKey: publicJwk, ttlSeconds: 900 }),
-  });
-  if (answer.status !== 201) throw new Error(`scoped session: ${answer.status} ${await answer.text()}`);
-  return { sessionId: ((await answer.json()) as { sessionId: string }).sessionId, privateJwk: privateKey.export({ format: 'jwk' }), publicJwk };
-}
-
 /** Every figure of the performance table (issue 14), each beside its floor measured in this run. */
 export async function benchFigures(): Promise<Figure[]> {
   const load = await LoadClient.start();
@@ -61,12 +37,7 @@ export async function benchFigures(): Promise<Figure[]> {
   const bare = await startBareKoa({ ok: true, ksFingerprint: gateway.ksFingerprint, sessions: 0 });
   try {
     const session = await signIn(url);
-    const json = { 'content-type': 'application/json' };
-    const xSession = { ...json, 'X-Session': session };
-    const ttag = ((await (await fetch(`${url}/keys`, { method: 'POST', headers: xSession })).json()) as { ttag: string }).ttag;
-    const client = createECDH('prime256v1');
-    client.generateKeys();
-    const exportBody = JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') });
+    const { headers: xSession, body: exportBody, ttag } = await exportRequest(url, session);
     const bound = await boundSession(url, session, ttag);
 
     // Each row is measured in alternated rounds beside its floor (`pairedRuns`): the shared machine drifts.
@@ -105,7 +76,7 @@ export async function benchFigures(): Promise<Figure[]> {
     const login = await run(load, 'POST /login', {
       url: `${url}/login`,
       method: 'POST',
-      headers: json,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
       connections: LOGIN_IN_FLIGHT,
       // A login takes tens of milliseconds: at 32 in flight a short run would end before the first answers.

@@ -1,25 +1,17 @@
-import { createECDH } from 'node:crypto';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { measure, printTable, type BenchResult } from './support.js';
-
-const ADMIN_PASSWORD = 'bench-admin-password';
+import { ADMIN_PASSWORD, exportRequest, signIn } from './bench-run.js';
 
 /** A gateway on loopback, signed in as admin, with one key to export: the export request to repeat. */
 async function exportTarget(name: string, keyServer: GatewayConfigInput['keyServer']): Promise<{ gateway: Gateway; run(): Promise<BenchResult> }> {
   const gateway = await createGateway({ keyServer }, { logger: new MemoryLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');
-  const json = { 'content-type': 'application/json' };
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }) });
-  const auth = { ...json, 'X-Session': ((await login.json()) as { sessionId: string }).sessionId };
-  const ttag = ((await (await fetch(`${url}/keys`, { method: 'POST', headers: auth })).json()) as { ttag: string }).ttag;
-  const client = createECDH('prime256v1');
-  client.generateKeys();
-  const body = JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') });
-  return { gateway, run: () => measure({ name, url: `${url}/keys/export`, method: 'POST', headers: auth, body }) };
+  const { headers, body } = await exportRequest(url, await signIn(url));
+  return { gateway, run: () => measure({ name, url: `${url}/keys/export`, method: 'POST', headers, body }) };
 }
 
 /**

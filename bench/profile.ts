@@ -1,10 +1,10 @@
-import { createECDH, generateKeyPairSync } from 'node:crypto';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient } from './load-client.js';
 import { profiledRun } from './cpu-profile.js';
 import { startBareKoa } from './floors.js';
+import { ADMIN_PASSWORD, boundSession, exportRequest, signIn } from './bench-run.js';
 import type { LoadJob } from './load-generator.js';
 
 /**
@@ -16,43 +16,42 @@ import type { LoadJob } from './load-generator.js';
  * `KEYGATE_PROFILE_QUIET=1` keeps its lines in memory with metrics off instead.
  */
 const [target = 'health', seconds = '5', out = `${target}.cpuprofile`] = process.argv.slice(2);
-const password = 'bench-admin-password';
 const quiet = process.env.KEYGATE_PROFILE_QUIET === '1';
 const gateway = await createGateway(
-  { keyServer: { kind: 'embedded', adminPassword: password }, replayCacheSize: 2_000_000, maxSessionsPerPrincipal: 100_000_000, ...(quiet ? {} : DEPLOYED) },
+  {
+    keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD },
+    replayCacheSize: 2_000_000,
+    maxSessionsPerPrincipal: 100_000_000,
+    ...(quiet ? {} : DEPLOYED),
+  },
   { logger: quiet ? new MemoryLogger() : deployedLogger() },
 );
 const { url } = await gateway.listen(0, '127.0.0.1');
-const json = { 'content-type': 'application/json' };
-const loginBody = JSON.stringify({ user: 'admin', password });
-const session = ((await (await fetch(`${url}/login`, { method: 'POST', headers: json, body: loginBody })).json()) as { sessionId: string }).sessionId;
-const xSession = { ...json, 'X-Session': session };
-const ttag = ((await (await fetch(`${url}/keys`, { method: 'POST', headers: xSession })).json()) as { ttag: string }).ttag;
-const ecdh = createECDH('prime256v1');
-ecdh.generateKeys();
-const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const publicJwk = publicKey.export({ format: 'jwk' });
-const scoped = await fetch(`${url}/api/session/scoped`, {
-  method: 'POST',
-  headers: { ...json, Authorization: `Bearer ${session}` },
-  body: JSON.stringify({ objects: [ttag], senderKey: publicJwk, ttlSeconds: 900 }),
-});
-const bound = ((await scoped.json()) as { sessionId: string }).sessionId;
+const session = await signIn(url);
+const { headers: xSession, body: exportBody, ttag } = await exportRequest(url, session);
+const bound = await boundSession(url, session, ttag);
 const koa = await startBareKoa({ ok: true, ksFingerprint: 'f'.repeat(64), sessions: 0 });
 const base = { headers: {}, method: 'GET' as const, connections: 50, durationSeconds: Number(seconds) };
 const jobs: Record<string, LoadJob> = {
   health: { ...base, url: `${url}/health` },
   koa: { ...base, url: koa.url },
   keys: { ...base, url: `${url}/keys`, method: 'POST', headers: xSession },
-  export: { ...base, url: `${url}/keys/export`, method: 'POST', headers: xSession, body: JSON.stringify({ ttag, clientPubKey: ecdh.getPublicKey('base64') }) },
+  export: { ...base, url: `${url}/keys/export`, method: 'POST', headers: xSession, body: exportBody },
   session: { ...base, url: `${url}/api/session`, headers: { Authorization: `Bearer ${session}` } },
   bound: {
     ...base,
     url: `${url}/api/session`,
-    headers: { Authorization: `Bearer ${bound}` },
-    proofs: { privateJwk: privateKey.export({ format: 'jwk' }), publicJwk, htu: `${url}/api/session`, htm: 'GET', credential: bound },
+    headers: { Authorization: `Bearer ${bound.sessionId}` },
+    proofs: { privateJwk: bound.privateJwk, publicJwk: bound.publicJwk, htu: `${url}/api/session`, htm: 'GET', credential: bound.sessionId },
   },
-  login: { ...base, url: `${url}/login`, method: 'POST', headers: json, body: loginBody, connections: 32 },
+  login: {
+    ...base,
+    url: `${url}/login`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
+    connections: 32,
+  },
 };
 const load = await LoadClient.start();
 const { row, cpuUsPerRequest } = await profiledRun(load, target, jobs[target]!, out);

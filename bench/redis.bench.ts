@@ -8,18 +8,12 @@ import { clientEnv, daemonFixtures, killAllDaemons, spawnDaemon } from '../test/
 import { startTestPostgres } from '../test/_support/postgres.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../test/_support/redis.js';
 import { CONNECTIONS, measure, printTable, type BenchResult } from './support.js';
+import { ADMIN_PASSWORD, signIn } from './bench-run.js';
 
-const ADMIN_PASSWORD = 'bench-admin-password';
 const sessionKey = () => randomBytes(32).toString('base64');
 
-async function signIn(url: string): Promise<Record<string, string>> {
-  const login = await fetch(`${url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
-  });
-  if (login.status !== 200) throw new Error(`login: ${login.status}`);
-  return { Authorization: `Bearer ${((await login.json()) as { sessionId: string }).sessionId}` };
+async function bearer(url: string): Promise<Record<string, string>> {
+  return { Authorization: `Bearer ${await signIn(url)}` };
 }
 
 /** GET /api/session on an in-process gateway whose sessions live in `sessionStore`. */
@@ -30,7 +24,7 @@ async function lookupRow(name: string, sessionStore: GatewayConfigInput['session
   );
   const { url } = await gateway.listen(0, '127.0.0.1');
   try {
-    const target = { name, url: `${url}/api/session`, headers: await signIn(url) };
+    const target = { name, url: `${url}/api/session`, headers: await bearer(url) };
     await measure({ ...target, durationSeconds: 1 }); // warm-up: compiled code, open connections
     return await measure(target);
   } finally {
@@ -56,7 +50,7 @@ async function scaleOutRows(redis: RedisServer, auditUrl: string | undefined): P
     ...(auditUrl === undefined ? {} : { TE_GATEWAY_AUDIT_URL: auditUrl }),
   };
   const [a, b] = (await Promise.all([spawnGateway(untilKillAll, env), spawnGateway(untilKillAll, env)])) as [GatewayProcess, GatewayProcess];
-  const headers = await signIn(a.url);
+  const headers = await bearer(a.url);
   const target = (gw: GatewayProcess, name: string, connections: number) => ({ name, url: `${gw.url}/api/session`, headers, connections });
   await Promise.all([a, b].map((gw) => measure({ ...target(gw, 'warm-up', CONNECTIONS), durationSeconds: 1 })));
   const one = await measure(target(a, `one gateway, ${2 * CONNECTIONS} connections`, 2 * CONNECTIONS));

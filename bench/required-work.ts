@@ -4,7 +4,7 @@ import type { AuditRecord } from '../src/domain/audit/audit.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import type { AuditLog } from '../src/ports/audit-log.port.js';
 import type { Logger } from '../src/ports/logger.port.js';
-import { ADMIN_PASSWORD, pairedRuns, type Job } from './bench-run.js';
+import { ADMIN_PASSWORD, pairedRuns, signIn, type Job } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import type { LoadClient } from './load-client.js';
 
@@ -57,13 +57,7 @@ export async function requiredWorkNote(load: LoadClient, koa: { readonly name: s
     );
     try {
       const { url } = await gateway.listen(0, '127.0.0.1');
-      const login = await fetch(`${url}/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
-      });
-      const { sessionId } = (await login.json()) as { sessionId: string };
-      const job = { url: `${url}/api/session`, headers: { Authorization: `Bearer ${sessionId}` } };
+      const job = { url: `${url}/api/session`, headers: { Authorization: `Bearer ${await signIn(url)}` } };
       const paired = await pairedRuns(
         load,
         koa,
