@@ -1,7 +1,5 @@
-import type { Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
-import type { GatewayState } from './state.js';
 
 /** What one access-log line says of a request. */
 export interface AccessLine {
@@ -23,8 +21,8 @@ export interface AccessLine {
  * One access-log line per request (issue 15 §3), and the request's metrics: request id, trace id,
  * operation id, method, path, status, duration, client address, principal name and session reference.
  * Never a secret: no header, no body, no query string (a query may carry a ttag; the path of a key
- * route does too, which is why the line names the route's operation id beside the path). The Koa
- * middleware and the health probe's own path (`health-probe.ts`) both write it here.
+ * route does too, which is why the line names the route's operation id beside the path). The request
+ * step (`request-step.ts`) and the health probe's own path (`health-probe.ts`) both write it here.
  */
 export function recordRequest(logger: Logger, metrics: Metrics, line: AccessLine): void {
   metrics.requestObserved(line.operation, line.status, line.seconds);
@@ -42,30 +40,4 @@ export function recordRequest(logger: Logger, metrics: Metrics, line: AccessLine
     code: line.code,
     cause: line.cause,
   });
-}
-
-/** The access line and metrics of every request Koa answers, around everything else. */
-export function accessLog(logger: Logger, metrics: Metrics): Middleware<GatewayState> {
-  return async function logRequest(ctx, next) {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const session = ctx.state.caller?.session;
-      recordRequest(logger, metrics, {
-        requestId: ctx.state.requestId,
-        traceId: ctx.state.traceId,
-        operation: ctx.state.audit?.operation ?? ctx.state.unauditedOperation ?? 'none',
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        seconds: (performance.now() - started) / 1e3,
-        client: ctx.request.ip,
-        principal: ctx.state.audit?.principal ?? session?.identity.user,
-        sessionRef: ctx.state.audit?.sessionRef ?? session?.ref,
-        code: ctx.state.errorCode,
-        cause: ctx.state.errorCause,
-      });
-    }
-  };
 }

@@ -2,16 +2,15 @@ import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import { NoMetrics, type Metrics } from '../../ports/metrics.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
-import { accessLog } from './access-log.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi } from './api/openapi.js';
 import { serveOpenApi } from './api/openapi.endpoint.js';
-import { clientAddress } from './client-address.js';
+import { OPENAPI_PATH } from './api/openapi.js';
 import { cors } from './cors.js';
 import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
 import { requestStep } from './request-step.js';
-import { bodyLimit } from './read-body.js';
+import { readRawBody } from './read-body.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import { rootRouter } from './root/root.router.js';
 import type { GatewayState } from './state.js';
@@ -41,24 +40,34 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const metrics = options.metrics ?? new NoMetrics();
   const app = new GatewayKoa({ health: services.health, logger: options.logger, metrics, corsOrigins: options.corsOrigins ?? [] });
   app.silent = true;
-  // One access-log line and the request metrics per request, around everything else (issue 15 §3).
-  app.use(accessLog(options.logger, metrics));
   const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
-  // One step around everything: request id and headers, error shaping, the audit record.
-  app.use(requestStep({ trail: services.auditTrail, mapperFor, logger: options.logger, publicOrigin: options.publicOrigin }));
-  // The client's address once: the socket peer, or X-Forwarded-For behind a trusted proxy.
-  app.use(clientAddress(options.trustedProxies ?? []));
+  // One step around everything: request id and headers, client address, error shaping, the audit
+  // record, and the access-log line with the request metrics (issue 15 §3).
+  app.use(
+    requestStep({
+      trail: services.auditTrail,
+      mapperFor,
+      logger: options.logger,
+      metrics,
+      publicOrigin: options.publicOrigin,
+      trustedProxies: options.trustedProxies ?? [],
+    }),
+  );
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.
   if ((options.corsOrigins ?? []).length > 0) app.use(cors(options.corsOrigins ?? [], options.logger));
-  // A body over 1 MB is refused on every route, those that take none included (issue 13 §7).
-  app.use(bodyLimit());
-  app.use(serveOpenApi(() => openApiDocument(services, options.gatewayVersion ?? '0.0.0'), options.publicOrigin));
+  const openApi = serveOpenApi(() => openApiDocument(services, options.gatewayVersion ?? '0.0.0'), options.publicOrigin);
   // Each request walks only its own surface's routes: /api paths never meet the seven operations' router.
   const [apiRoutes, noApiRoute] = apiMiddleware(services);
   const rootRoutes = rootRouter(services).routes() as unknown as Middleware<GatewayState>;
-  app.use(function dispatch(ctx, next) {
-    if (isApiPath(ctx.path)) return apiRoutes!(ctx, () => noApiRoute!(ctx, next));
-    return rootRoutes(ctx, () => noRoute(ctx));
+  const route: Middleware<GatewayState> = (ctx, next) => {
+    if (!isApiPath(ctx.path)) return rootRoutes(ctx, () => noRoute(ctx));
+    if (ctx.path === OPENAPI_PATH) return openApi(ctx, next);
+    return apiRoutes!(ctx, () => noApiRoute!(ctx, next));
+  };
+  app.use(async function dispatch(ctx, next) {
+    // A body over 1 MB is refused on every route, those that take none included (issue 13 §7).
+    await readRawBody(ctx);
+    await route(ctx, next);
   });
   return app;
 }

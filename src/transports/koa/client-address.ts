@@ -1,6 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import type { Context, Next } from 'koa';
-import type { GatewayState } from './state.js';
+import type { IncomingMessage } from 'node:http';
 
 /** `::ffff:192.0.2.1` (an IPv4 peer on a dual-stack socket) as `192.0.2.1`. */
 function plain(address: string): string {
@@ -22,18 +21,19 @@ function trustList(entries: readonly string[]): BlockList {
 /**
  * The client address (issue 13 §1): the socket's peer; `X-Forwarded-For` only when that peer is a
  * trusted proxy, and then the rightmost entry that is not itself a trusted proxy (entries to its left
- * were written by the client and prove nothing).
+ * were written by the client and prove nothing). `requestStep` resolves it once per request.
  */
-export function clientAddress(trustedProxies: readonly string[]) {
+export function clientAddressOf(trustedProxies: readonly string[]): (req: IncomingMessage) => string {
   const trusted = trustList(trustedProxies);
   const isTrusted = (address: string) => {
     const family = isIP(address);
     return family !== 0 && trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
   };
-  return async function resolveClientAddress(ctx: Context & { state: GatewayState }, next: Next) {
-    let address = plain(ctx.req.socket.remoteAddress ?? '');
+  return function resolveClientAddress(req) {
+    let address = plain(req.socket.remoteAddress ?? '');
     if (trustedProxies.length > 0 && isTrusted(address)) {
-      const hops = (ctx.get('x-forwarded-for') || '')
+      const forwarded = req.headers['x-forwarded-for'];
+      const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
         .split(',')
         .map(plain)
         .filter((hop) => hop !== '');
@@ -43,7 +43,6 @@ export function clientAddress(trustedProxies: readonly string[]) {
         address = hop;
       }
     }
-    ctx.state.clientAddress = address || 'unknown';
-    await next();
+    return address || 'unknown';
   };
 }

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { BadRequestError } from '../../domain/errors/index.js';
 import { hostKeptBody } from './host-body.js';
@@ -43,17 +43,6 @@ export async function readRawBody(ctx: Context & { state: GatewayState }, limit 
   }
   ctx.state.rawBody = body.length === 0 ? EMPTY : body;
   return ctx.state.rawBody;
-}
-
-/**
- * Seed 000 §8 on every operation: the body is read (and bounded) before any route runs, so a route
- * that takes no body refuses one over the limit too instead of leaving it unread.
- */
-export function bodyLimit(): Middleware<GatewayState> {
-  return async function limitBody(ctx, next) {
-    await readRawBody(ctx);
-    await next();
-  };
 }
 
 /**

@@ -1,8 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
+import type { Metrics } from '../../ports/metrics.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
+import { recordRequest } from './access-log.js';
 import { finishAudit } from './audit.middleware.js';
+import { clientAddressOf } from './client-address.js';
 import { respondWithError, type ErrorMapper } from './error-handler.js';
 import { requestIdentity } from './request-id.js';
 import type { GatewayState } from './state.js';
@@ -11,40 +14,72 @@ export interface RequestStepOptions {
   readonly trail: AuditTrail;
   readonly mapperFor: (path: string) => ErrorMapper;
   readonly logger: Logger;
+  readonly metrics: Metrics;
   /** The origin clients address behind a TLS-terminating proxy (proof `htu`). */
   readonly publicOrigin: string | undefined;
+  /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
+  readonly trustedProxies: readonly string[];
 }
 
 /**
- * The one step every request passes: its id (`X-Request-Id`), the origin its proof URL is built on, the headers of
- * every response, the shaping of any failure below into the surface's error body, and the audit
- * record of a route that named an operation. The record is written once the response is decided
- * (status and `errorCode` final); when the trail refuses to let a sensitive success through
- * unrecorded, its AuditUnavailableError is shaped here too, in place of the result.
+ * The one step around every request Koa answers, in this order: its id (`X-Request-Id`) and the
+ * headers of every response, the client's address (`clientAddressOf`), the origin its proof URL is
+ * built on; then, once the routes below have run, the shaping of any failure into the surface's error
+ * body, the audit record of a route that named an operation, and last the access-log line and metrics
+ * (issue 15 §3). The record is written once the response is decided (status and `errorCode` final);
+ * when the trail refuses to let a sensitive success through unrecorded, its AuditUnavailableError is
+ * shaped here too, in place of the result. One step, not one middleware each: every request passes it.
  */
 export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
-  const { trail, mapperFor, logger, publicOrigin } = options;
+  const { trail, mapperFor, logger, metrics, publicOrigin } = options;
+  const clientAddress = clientAddressOf(options.trustedProxies);
   return async function handleRequest(ctx, next) {
+    const started = performance.now();
     const opened = openResponse(ctx.req.headers);
-    ctx.state.requestId = opened.requestId;
-    if (opened.traceId !== undefined) ctx.state.traceId = opened.traceId;
+    const state = ctx.state;
+    state.requestId = opened.requestId;
+    if (opened.traceId !== undefined) state.traceId = opened.traceId;
     const res = ctx.res;
     const { headers } = opened;
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
     // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
-    ctx.state.publicOrigin = publicOrigin;
+    state.publicOrigin = publicOrigin;
     try {
-      await next();
-    } catch (thrown) {
-      respondWithError(ctx, thrown, mapperFor, logger);
-    }
-    if (ctx.state.audit === undefined) return;
-    try {
-      await finishAudit(trail, ctx);
-    } catch (thrown) {
-      respondWithError(ctx, thrown, mapperFor, logger);
+      state.clientAddress = clientAddress(ctx.req);
+      try {
+        await next();
+      } catch (thrown) {
+        respondWithError(ctx, thrown, mapperFor, logger);
+      }
+      if (state.audit === undefined) return;
+      try {
+        await finishAudit(trail, ctx);
+      } catch (thrown) {
+        respondWithError(ctx, thrown, mapperFor, logger);
+      }
+    } finally {
+      logRequest(ctx, started);
     }
   };
+
+  function logRequest(ctx: Context & { state: GatewayState }, started: number): void {
+    const state = ctx.state;
+    const session = state.caller?.session;
+    recordRequest(logger, metrics, {
+      requestId: state.requestId,
+      traceId: state.traceId,
+      operation: state.audit?.operation ?? state.unauditedOperation ?? 'none',
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      seconds: (performance.now() - started) / 1e3,
+      client: ctx.request.ip,
+      principal: state.audit?.principal ?? session?.identity.user,
+      sessionRef: state.audit?.sessionRef ?? session?.ref,
+      code: state.errorCode,
+      cause: state.errorCause,
+    });
+  }
 }
 
 /** What opens every response: the request's id and trace, and the headers it carries. */

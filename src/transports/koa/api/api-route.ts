@@ -7,7 +7,9 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
-import { requireBearer, type ApiContext } from './api-context.js';
+import type { ApiContext } from './api-context.js';
+import { authenticate } from '../authenticate.js';
+import { bearerCredential } from '../credential.js';
 import { StaticRoutes } from '../static-routes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -75,11 +77,10 @@ export function route<B = undefined, Q = undefined>(definition: ApiRoute<B, Q>):
  */
 export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServices): Router {
   const router = new Router({ strict: true });
-  const session = requireBearer(services);
   const fixed = fixedPathMethods(routes);
   for (const definition of routes) {
     const method = definition.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](definition.path, ...(routeSteps(definition, services, session, fixed) as []));
+    router[method](definition.path, routeStep(definition, services, fixed) as never);
   }
   return router;
 }
@@ -92,28 +93,32 @@ export function mountRoutes(routes: readonly ApiRoute[], services: GatewayServic
  */
 export function fixedRoutes(routes: readonly ApiRoute[], services: GatewayServices): StaticRoutes<ApiContext> {
   const table = new StaticRoutes<ApiContext>();
-  const session = requireBearer(services);
   const fixed = fixedPathMethods(routes);
   for (const definition of routes) {
     if (definition.path.includes(':') || table.has(definition.method, definition.path)) continue;
-    table.on(definition.method, definition.path, ...routeSteps(definition, services, session, fixed));
+    table.on(definition.method, definition.path, routeStep(definition, services, fixed));
   }
   return table;
 }
 
 type RouteStep = (ctx: ApiContext, next: Next) => Promise<void>;
 
-/** One route's steps, its handler last (see `mountRoutes`). */
-function routeSteps(definition: ApiRoute, services: GatewayServices, session: RouteStep, fixed: ReadonlyMap<string, readonly string[]>): RouteStep[] {
-  const name = async function nameOperation(ctx: ApiContext, next: Next) {
-    nameAuditedOperation(services.auditTrail, ctx, definition.operationId);
-    await next();
-  };
+/**
+ * One route as one step (see `mountRoutes`): a fixed path's other methods answered 405 first (for a
+ * path with a parameter), the operation named for the audit log, the session and its proof, the
+ * parsed input, the pending record of a sensitive operation, then the handler. One function, not a
+ * middleware each: every request of the route passes all of them.
+ */
+function routeStep(definition: ApiRoute, services: GatewayServices, fixed: ReadonlyMap<string, readonly string[]>): RouteStep {
   const audited = definition.audited ?? true;
-  const named = [...(audited ? [name] : []), ...(definition.auth === 'session' ? [session] : [])];
-  const steps = definition.path.includes(':') ? [fixedPathFirst(fixed), ...named] : named;
+  const needsSession = definition.auth === 'session';
+  const fixedFirst = definition.path.includes(':');
   const sensitive = definition.sensitive ?? definition.method !== 'GET';
-  const handler = async function runRoute(ctx: ApiContext) {
+  const trail = services.auditTrail;
+  return async function runRoute(ctx: ApiContext) {
+    if (fixedFirst) refuseOtherMethodOfFixedPath(ctx, fixed);
+    if (audited) nameAuditedOperation(trail, ctx, definition.operationId);
+    if (needsSession) await authenticate(ctx, services, bearerCredential(ctx));
     const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
     const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
     const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
@@ -124,12 +129,11 @@ function routeSteps(definition: ApiRoute, services: GatewayServices, session: Ro
     }
     const principal = definition.auditPrincipal?.(input);
     const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
-    if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(services.auditTrail, ctx, about));
-    if (sensitive) await beginAudit(services.auditTrail, ctx, about);
+    if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(trail, ctx, about));
+    if (sensitive) await beginAudit(trail, ctx, about);
     else noteAudit(ctx, about);
     await definition.handle(ctx, input);
   };
-  return [...steps, handler];
 }
 
 /** Runs the handler beside the pending record's write; whatever happens, the write settles first. */
@@ -156,13 +160,11 @@ export function fixedPathMethods(routes: readonly ApiRoute[]): ReadonlyMap<strin
  * A fixed path is never a value of a parameter (`GET /api/certificates/parse` is not the certificate
  * `parse`): a method the fixed path does not serve is 405 with its Allow header, as on any known path.
  */
-function fixedPathFirst(fixed: ReadonlyMap<string, readonly string[]>) {
-  return async function preferFixedPath(ctx: ApiContext, next: Next) {
-    const allowed = fixed.get(ctx.path);
-    if (allowed === undefined) return next();
-    ctx.state.allow = allowed.join(', ');
-    throw new KeygateError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`);
-  };
+function refuseOtherMethodOfFixedPath(ctx: ApiContext, fixed: ReadonlyMap<string, readonly string[]>): void {
+  const allowed = fixed.get(ctx.path);
+  if (allowed === undefined) return;
+  ctx.state.allow = allowed.join(', ');
+  throw new KeygateError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`);
 }
 
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {

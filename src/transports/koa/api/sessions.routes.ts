@@ -6,7 +6,8 @@ import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { noteAudit } from '../audit.middleware.js';
 import { bearerCredential } from '../credential.js';
-import { callerOf, requireBearer } from './api-context.js';
+import { callerOf } from './api-context.js';
+import { authenticate } from '../authenticate.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { sessionListItem, sessionView } from './session-view.js';
@@ -31,7 +32,6 @@ export const schemas = {
 /** Sessions (api-surface.md operations 1-8). */
 export function sessionRoutes(services: GatewayServices): ApiRoute[] {
   const sessions = services.sessions;
-  const session = requireBearer(services);
   return [
     route({
       operationId: 'session.password',
@@ -119,7 +119,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
         ctx.status = 204;
         if (bearerCredential(ctx) === undefined) return;
         try {
-          await session(ctx, async () => undefined);
+          await authenticate(ctx, services, bearerCredential(ctx));
         } catch (error) {
           if (isKeygateError(error) && error.code === 'SESSION_UNKNOWN') return;
           throw error;

@@ -1,9 +1,8 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
-import type { AuditTrail } from '../../../use-cases/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { authenticate } from '../authenticate.js';
@@ -18,6 +17,8 @@ import { StaticRoutes } from '../static-routes.js';
 import { healthAnswer } from '../health-probe.js';
 
 type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
+type NamedOperation = Exclude<RootOperation, 'health'>;
+type Handler = (ctx: RootContext) => Promise<void>;
 
 /** The seven operations' ids in the audit log (api-surface.md "Audit"). */
 const AUDIT_OPERATIONS = {
@@ -27,26 +28,20 @@ const AUDIT_OPERATIONS = {
   export: 'keys.export',
   grant: 'keys.grant',
   revoke: 'keys.revoke',
-} as const satisfies Record<Exclude<RootOperation, 'health'>, string>;
-
-/** Names the operation for the error mapper (`<op> denied or failed`) and for the audit log. */
-function operationOf(trail: AuditTrail) {
-  return (name: Exclude<RootOperation, 'health'>) =>
-    async function nameOperation(ctx: RootContext, next: Next) {
-      ctx.state.operation = name;
-      nameAuditedOperation(trail, ctx, AUDIT_OPERATIONS[name]);
-      await next();
-    };
-}
+} as const satisfies Record<NamedOperation, string>;
 
 /**
- * Seed 000 §5: every route but login and health needs `X-Session`; a bound session needs its proof
- * here too, `ath` then hashing the `X-Session` value.
+ * One operation as one step: named for the error mapper (`<op> denied or failed`) and the audit log;
+ * then, where seed 000 §5 asks for one (every route but login and health), the `X-Session` session and
+ * a bound session's proof (`ath` then hashing the `X-Session` value); then the handler.
  */
-function requireSession(services: GatewayServices) {
-  return async function authenticateSession(ctx: RootContext, next: Next) {
-    await authenticate(ctx, services, sessionHeaderCredential(ctx));
-    await next();
+function operationStep(services: GatewayServices, name: NamedOperation, needsSession: boolean, handle: Handler) {
+  const trail = services.auditTrail;
+  return async function runOperation(ctx: RootContext) {
+    ctx.state.operation = name;
+    nameAuditedOperation(trail, ctx, AUDIT_OPERATIONS[name]);
+    if (needsSession) await authenticate(ctx, services, sessionHeaderCredential(ctx));
+    await handle(ctx);
   };
 }
 
@@ -57,56 +52,74 @@ function caller(ctx: RootContext): Caller {
 /** The seven operations of seed 000 at the root of the gateway. */
 export function rootRouter(services: GatewayServices): StaticRoutes<RootContext> {
   const router = new StaticRoutes<RootContext>();
-  const session = requireSession(services);
-  const operation = operationOf(services.auditTrail);
+  const open = (name: NamedOperation, handle: Handler) => operationStep(services, name, false, handle);
+  const guarded = (name: NamedOperation, handle: Handler) => operationStep(services, name, true, handle);
   // Each state change, session mint or key release below is begun in the audit log first (fail closed).
   const begin = (ctx: RootContext, about?: AuditAbout) => beginAudit(services.auditTrail, ctx, about);
 
-  router.post('/login', operation('login'), async (ctx: RootContext) => {
-    const body = parseWith(loginRequest, await readJsonBody(ctx));
-    await begin(ctx, { principal: body.user });
-    const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientAddress);
-    noteAudit(ctx, { sessionRef: minted.ref });
-    ctx.body = { sessionId, ...minted.identity, hasToken: true };
-  });
+  router.post(
+    '/login',
+    open('login', async (ctx) => {
+      const body = parseWith(loginRequest, await readJsonBody(ctx));
+      await begin(ctx, { principal: body.user });
+      const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientAddress);
+      noteAudit(ctx, { sessionRef: minted.ref });
+      ctx.body = { sessionId, ...minted.identity, hasToken: true };
+    }),
+  );
 
-  router.post('/logout', operation('logout'), session, async (ctx: RootContext) => {
-    await begin(ctx);
-    await services.sessions.logout(caller(ctx));
-    ctx.body = { ok: true };
-  });
+  router.post(
+    '/logout',
+    guarded('logout', async (ctx) => {
+      await begin(ctx);
+      await services.sessions.logout(caller(ctx));
+      ctx.body = { ok: true };
+    }),
+  );
 
-  router.post('/keys', operation('generate'), session, async (ctx: RootContext) => {
-    parseWith(generateRequest, await readJsonBody(ctx));
-    await begin(ctx);
-    const generated = await services.keys.generate(caller(ctx), { keyLen: 16 });
-    noteAudit(ctx, { object: generated.ttag });
-    undoUnlessRecorded(ctx, () => services.keys.expire(caller(ctx), generated.ttag));
-    ctx.body = generated;
-  });
+  router.post(
+    '/keys',
+    guarded('generate', async (ctx) => {
+      parseWith(generateRequest, await readJsonBody(ctx));
+      await begin(ctx);
+      const generated = await services.keys.generate(caller(ctx), { keyLen: 16 });
+      noteAudit(ctx, { object: generated.ttag });
+      undoUnlessRecorded(ctx, () => services.keys.expire(caller(ctx), generated.ttag));
+      ctx.body = generated;
+    }),
+  );
 
-  router.post('/keys/export', operation('export'), session, async (ctx: RootContext) => {
-    const body = parseWith(exportRequest, await readJsonBody(ctx));
-    const ttag = parseTtag(body.ttag);
-    // The pending record and the key-server connection overlap; key material is read once it landed.
-    ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
-  });
+  router.post(
+    '/keys/export',
+    guarded('export', async (ctx) => {
+      const body = parseWith(exportRequest, await readJsonBody(ctx));
+      const ttag = parseTtag(body.ttag);
+      // The pending record and the key-server connection overlap; key material is read once it landed.
+      ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
+    }),
+  );
 
-  router.post('/keys/grant', operation('grant'), session, async (ctx: RootContext) => {
-    const body = parseWith(grantRequest, await readJsonBody(ctx));
-    const ttag = parseTtag(body.ttag);
-    await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-    const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS, 'applied');
-    ctx.body = { ok: true, grantee: entry.principal };
-  });
+  router.post(
+    '/keys/grant',
+    guarded('grant', async (ctx) => {
+      const body = parseWith(grantRequest, await readJsonBody(ctx));
+      const ttag = parseTtag(body.ttag);
+      await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
+      const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS, 'applied');
+      ctx.body = { ok: true, grantee: entry.principal };
+    }),
+  );
 
-  router.post('/keys/revoke', operation('revoke'), session, async (ctx: RootContext) => {
-    const body = parseWith(revokeRequest, await readJsonBody(ctx));
-    const ttag = parseTtag(body.ttag);
-    await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-    await services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied');
-    ctx.body = { ok: true };
-  });
+  router.post(
+    '/keys/revoke',
+    guarded('revoke', async (ctx) => {
+      const body = parseWith(revokeRequest, await readJsonBody(ctx));
+      const ttag = parseTtag(body.ttag);
+      await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
+      await services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied');
+      ctx.body = { ok: true };
+    }),
+  );
 
   // Health probes leave no audit record (api-surface.md "Additions in 8.1.x") and do no I/O of their own;
   // a plain probe is answered before Koa (`withHealthProbes`), the same way.
