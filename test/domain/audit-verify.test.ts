@@ -92,6 +92,27 @@ test('the MAC covers writer, seq and content; the defaults are a checkpoint ever
   t.deepEqual(CHECKPOINT_DEFAULTS, { every: 1000, seconds: 60 });
 });
 
+test("an entry's MAC is HMAC-SHA256 over its canonical content, a newline and the previous MAC: entries written earlier still verify", (t) => {
+  const entry: ChainedAuditEntry = {
+    entry: 'outcome',
+    writer: 'w1',
+    seq: 2,
+    prev: 'ab'.repeat(32),
+    mac: '',
+    id: '01JABCDEFGHJKMNPQRSTVWXYZ0',
+    at: Date.UTC(2026, 0, 1),
+    requestId: 'req-1',
+    operation: 'keys.export',
+    principal: 'alice',
+    sessionRef: 's-ref',
+    outcome: 'ok',
+    status: 200,
+    clientAddress: '192.0.2.1',
+  };
+  // Computed once from api-surface.md's definition, with the content, '\n' and prev as three updates.
+  t.is(entryMac(Buffer.alloc(32, 7), entry), '2d701eb7f19e5d1f796a0376678dee0190c478e67f1f530ddb2aec333c3d1d2b');
+});
+
 test('a checkpoint falls due after T seconds with at least one entry since the last', async (t) => {
   let now = Date.UTC(2026, 0, 1);
   const chain = testChain('w1', keys, { checkpointSeconds: 60, now: () => now });

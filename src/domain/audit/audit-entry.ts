@@ -74,10 +74,9 @@ export function canonicalEntry(entry: AuditEntry): string {
 
 /** The MAC an entry must carry under `key`. */
 export function entryMac(key: Uint8Array | KeyObject, entry: AuditEntry): string {
+  // One update of the joined text: the same bytes as three, at one call into OpenSSL instead of three.
   return createHmac('sha256', key)
-    .update(canonicalEntry(entry))
-    .update('\n')
-    .update(entry.prev ?? '')
+    .update(`${canonicalEntry(entry)}\n${entry.prev ?? ''}`)
     .digest('hex');
 }
 
