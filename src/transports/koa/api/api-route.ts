@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
-import { beginAudit, nameAuditedOperation, noteAudit } from '../audit.middleware.js';
+import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../audit.middleware.js';
 import { KeygateError, isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
@@ -128,7 +128,10 @@ function routeStep(definition: ApiRoute, services: GatewayServices, fixed: Reado
       return definition.handle(ctx, input);
     }
     const principal = definition.auditPrincipal?.(input);
-    const about = { ...(object === undefined ? {} : { object }), ...(principal === undefined ? {} : { principal }) };
+    // Plain assignments, no conditional spreads: this runs on every audited request.
+    const about: { -readonly [K in keyof AuditAbout]: AuditAbout[K] } = {};
+    if (object !== undefined) about.object = object;
+    if (principal !== undefined) about.principal = principal;
     if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(trail, ctx, about));
     if (sensitive) await beginAudit(trail, ctx, about);
     else noteAudit(ctx, about);
