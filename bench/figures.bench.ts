@@ -93,9 +93,9 @@ export async function benchFigures(): Promise<Figure[]> {
       },
     };
     // Busy time of the server's thread per request, not 1 / req/s: valid even when a run was not
-    // saturated. The bound run seldom saturates the server on two shared cores (its proofs cost the
-    // load generator too), so the proof check is also timed in this process, one fresh proof after
-    // another (`proofCheckMicros`): the same check with no HTTP and no other process around it.
+    // saturated. It is taken over the load itself: the generator mints the bound run's proofs before
+    // it starts (`LoadClient.measure`). The proof check is also timed in this process, one fresh proof
+    // after another (`proofCheckMicros`): the same check with no HTTP and no other process around it.
     const proved = await pairedRuns(load, unboundJob, boundJob, (row, floor) => (serverMicros(row) - serverMicros(floor)) / verifyUs);
     // Each check timing beside a raw verify timed right after it, three times; the median pair is shown.
     const checks: { checkUs: number; verifyUs: number }[] = [];
