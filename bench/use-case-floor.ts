@@ -1,10 +1,10 @@
-import { createECDH } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa, { type Context } from 'koa';
 import { openAdapters } from '../src/app/adapters.js';
 import { parseGatewayConfig } from '../src/app/config.js';
 import { buildContainer, resolveServices } from '../src/app/container.js';
+import { closeGatewayParts } from '../src/app/create-gateway.js';
 import { parseTtag } from '../src/domain/key/ttag.js';
 import { Secret } from '../src/domain/secret/secret.js';
 import type { AuditDraft } from '../src/use-cases/audit.js';
@@ -14,9 +14,9 @@ import { sessionView } from '../src/transports/koa/api/session-view.js';
 import { openResponse } from '../src/transports/koa/request-step.js';
 import { parseWith } from '../src/transports/koa/parse.js';
 import { readJsonBody } from '../src/transports/koa/read-body.js';
-import { exportRequest } from '../src/transports/koa/root/root.schema.js';
+import { exportRequest as exportSchema } from '../src/transports/koa/root/root.schema.js';
 import type { GatewayState } from '../src/transports/koa/state.js';
-import { ADMIN_PASSWORD } from './bench-run.js';
+import { ADMIN_PASSWORD, exportRequest } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 /** A bare Koa app doing one route's required work, and its two requests. */
@@ -102,7 +102,7 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
     (ctx) => ctx.get('X-Session'),
     async (ctx, caller, draft) => {
       const body = await readJsonBody(ctx as Context & { state: GatewayState });
-      const request = parseWith(exportRequest, body);
+      const request = parseWith(exportSchema, body);
       const ttag = parseTtag(request.ttag);
       draft.object = ttag;
       ctx.body = await services.keys.export(caller, ttag, request.clientPubKey, trail.begin(draft));
@@ -119,23 +119,16 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { sessionId } = await services.sessions.loginWithPassword('admin', new Secret(ADMIN_PASSWORD), '127.0.0.1');
-  const xSession = { 'content-type': 'application/json', 'X-Session': sessionId };
-  const { ttag } = await services.keys.generate(await services.sessions.authenticate(sessionId), { keyLen: 16 });
-  const client = createECDH('prime256v1');
-  client.generateKeys();
+  // The export's key is made through this app's own POST /keys, as the gateway rows make theirs.
+  const exported = await exportRequest(url, sessionId);
   return {
     session: { url: `${url}/api/session`, headers: { Authorization: `Bearer ${sessionId}` } },
     keys: { url: `${url}/keys`, method: 'POST', headers: { 'X-Session': sessionId } },
-    exported: { url: `${url}/keys/export`, method: 'POST', headers: xSession, body: JSON.stringify({ ttag, clientPubKey: client.getPublicKey('base64') }) },
+    exported: { url: `${url}/keys/export`, method: 'POST', headers: exported.headers, body: exported.body },
     async close() {
       server.closeAllConnections();
       await new Promise((closed) => server.close(closed));
-      services.health.close();
-      await adapters.sessionStore.close();
-      await adapters.replayCache.close();
-      await adapters.throttleStore.close();
-      await adapters.auditLog.close();
-      await adapters.keyServer.close();
+      await closeGatewayParts(services, adapters);
     },
   };
 }

@@ -3,7 +3,8 @@ import type Koa from 'koa';
 import type { Logger } from '../ports/logger.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import type { GatewayState } from '../transports/koa/state.js';
-import { openAdapters, type GatewayOverrides } from './adapters.js';
+import { openAdapters, type GatewayAdapters, type GatewayOverrides } from './adapters.js';
+import type { GatewayServices } from '../use-cases/index.js';
 import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
 import { buildContainer, resolveServices } from './container.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
@@ -84,12 +85,20 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
       const cut = await Promise.all(listeners.map((listener) => listener.drain(drainMs)));
       const total = cut.reduce((sum, n) => sum + n, 0);
       if (total > 0) logger.warn('requests still running at the end of the drain were cut', { requests: total, drainMs });
-      services.health.close();
-      await adapters.sessionStore.close();
-      await adapters.replayCache.close();
-      await adapters.throttleStore.close();
-      await adapters.auditLog.close();
-      await keyServer.close();
+      await closeGatewayParts(services, adapters);
     },
   };
+}
+
+/**
+ * Stops what a gateway built over its adapters, once nothing serves any more: the background health
+ * checker, then the session store, the replay cache, the throttle store, the audit log and the key server.
+ */
+export async function closeGatewayParts(services: Pick<GatewayServices, 'health'>, adapters: GatewayAdapters): Promise<void> {
+  services.health.close();
+  await adapters.sessionStore.close();
+  await adapters.replayCache.close();
+  await adapters.throttleStore.close();
+  await adapters.auditLog.close();
+  await adapters.keyServer.close();
 }

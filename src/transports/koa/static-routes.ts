@@ -11,18 +11,22 @@ type Step<C> = (ctx: C, next: Next) => Promise<unknown> | unknown;
 export class StaticRoutes<C extends { method: string; path: string }> {
   readonly #routes = new Map<string, Step<C>>();
 
-  get(path: string, ...steps: Step<C>[]): this {
-    return this.on('GET', path, ...steps);
+  get(path: string, route: Step<C>): this {
+    return this.on('GET', path, route);
   }
 
-  post(path: string, ...steps: Step<C>[]): this {
-    return this.on('POST', path, ...steps);
+  post(path: string, route: Step<C>): this {
+    return this.on('POST', path, route);
   }
 
-  /** The route of `method` (a GET route serves HEAD too) and the fixed `path`. */
-  on(method: string, path: string, ...steps: Step<C>[]): this {
+  /**
+   * The route of `method` (a GET route serves HEAD too) and the fixed `path`: one function, which does
+   * every step of its route itself (nothing is composed around it per request).
+   */
+  on(method: string, path: string, route: Step<C>): this {
     if (path.includes(':')) throw new Error(`not a fixed path: ${path}`);
-    return this.#add(method === 'GET' ? ['GET', 'HEAD'] : [method], path, steps);
+    for (const each of method === 'GET' ? ['GET', 'HEAD'] : [method]) this.#routes.set(`${each} ${asciiLowerCase(path)}`, route);
+    return this;
   }
 
   /** True when some route has this method and path (as `routes()` would find it). */
@@ -37,23 +41,6 @@ export class StaticRoutes<C extends { method: string; path: string }> {
       const route = routes.get(`${ctx.method} ${ctx.path}`) ?? routes.get(`${ctx.method} ${asciiLowerCase(ctx.path)}`);
       return route === undefined ? next() : route(ctx as unknown as C, next);
     };
-  }
-
-  #add(methods: readonly string[], path: string, steps: readonly Step<C>[]): this {
-    // A route of one step (every route here) is that step itself, with nothing composed around it.
-    const chain = steps.length === 1 ? steps[0]! : (ctx: C, next: Next) => runSteps(steps, 0, ctx, next);
-    for (const method of methods) this.#routes.set(`${method} ${asciiLowerCase(path)}`, chain);
-    return this;
-  }
-}
-
-/** Step `i` of a route, its `next` the step after it (the last one's: the middleware's `next`). */
-function runSteps<C>(steps: readonly Step<C>[], i: number, ctx: C, next: Next): Promise<unknown> {
-  if (i === steps.length) return next();
-  try {
-    return Promise.resolve(steps[i]!(ctx, () => runSteps(steps, i + 1, ctx, next) as Promise<void>));
-  } catch (error) {
-    return Promise.reject(error);
   }
 }
 
