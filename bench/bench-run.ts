@@ -48,10 +48,10 @@ export async function boundSession(url: string, unbound: string, ttag: string) {
 
 export type Job = Omit<LoadJob, 'connections' | 'durationSeconds' | 'method' | 'headers'> & Partial<LoadJob>;
 
-/** A one-second warm-up (compiled code, open connections), then the measured run. */
-export async function run(load: LoadClient, name: string, job: Job): Promise<Measured> {
+/** A warm-up (compiled code, open connections; one second unless told), then the measured run. */
+export async function run(load: LoadClient, name: string, job: Job, warmUpSeconds = 1): Promise<Measured> {
   const full: LoadJob = { method: 'GET', headers: {}, connections: CONNECTIONS, durationSeconds: SECONDS, ...job };
-  await load.measure(`${name} (warm-up)`, { ...full, durationSeconds: 1 });
+  await load.measure(`${name} (warm-up)`, { ...full, durationSeconds: warmUpSeconds });
   return load.measure(name, full);
 }
 

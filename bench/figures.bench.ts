@@ -1,9 +1,10 @@
+import type { JsonWebKey } from 'node:crypto';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { MemorySessionStore } from '../src/adapters/session-store/memory-session-store.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient, type Measured } from './load-client.js';
 import { ADMIN_PASSWORD, SECONDS, boundSession, exportRequest, medianRound, pairedRuns, roundsNote, run, signIn, type Job } from './bench-run.js';
-import { rawVerifyMicros, rawWrapMicros, startBareKoa } from './floors.js';
+import { rawVerifyMicros, rawWrapMicros, startBareKoa, verifiesProof } from './floors.js';
 import { serverMicros, type Figure } from './figure-table.js';
 import { liveSessionFigures } from './sessions.figures.js';
 import { daemonHopFigure } from './daemon-hop.figures.js';
@@ -33,6 +34,33 @@ function pairedFigure(figure: string, paired: Awaited<ReturnType<typeof pairedRu
   return { figure, measured: rps(paired.row), floor, value: paired.value, goal, runs: [paired.row, paired.floor], note: roundsNote(paired.values) };
 }
 
+/**
+ * The DPoP row's requests, unbound and bound (the same proofs), sent to bare Koa that verifies each
+ * proof's signature and does nothing else (`verifiesProof` of the bound key), in alternated rounds:
+ * what one raw verify costs in place under this load, with the larger request it comes in.
+ */
+async function verifyInPlaceRuns(
+  load: LoadClient,
+  body: Record<string, unknown>,
+  jobs: { readonly unbound: Job; readonly bound: Job; readonly publicJwk: JsonWebKey },
+  value: (row: Measured, floor: Measured) => number,
+) {
+  const verifying = await startBareKoa(body, verifiesProof(jobs.publicJwk));
+  try {
+    const paired = await pairedRuns(
+      load,
+      { name: 'bare Koa, the unbound request', job: { ...jobs.unbound, url: verifying.url } },
+      { name: 'bare Koa verifying each DPoP proof', job: { ...jobs.bound, url: verifying.url } },
+      value,
+      FLOOR_ROUNDS,
+    );
+    if (paired.row.non2xx + paired.row.errors > 0) throw new Error(`${paired.row.name}: requests failed`);
+    return paired;
+  } finally {
+    verifying.close();
+  }
+}
+
 /** Every figure of the performance table (issue 14), each beside its floor measured in this run. */
 export async function benchFigures(): Promise<Figure[]> {
   const load = await LoadClient.start();
@@ -59,7 +87,8 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
     { logger: deployedLogger(), sessionStore: store },
   );
   const { url } = await gateway.listen(0, '127.0.0.1');
-  const bare = await startBareKoa({ ok: true, ksFingerprint: gateway.ksFingerprint, sessions: 0 });
+  const koaBody = { ok: true, ksFingerprint: gateway.ksFingerprint, sessions: 0 };
+  const bare = await startBareKoa(koaBody);
   try {
     const session = await signIn(url);
     const { headers: xSession, body: exportBody, ttag } = await exportRequest(url, session);
@@ -109,7 +138,9 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
     // saturated. It is taken over the load itself: the generator mints the bound run's proofs before
     // it starts (`LoadClient.measure`). The proof check is also timed in this process, one fresh proof
     // after another (`proofCheckMicros`): the same check with no HTTP and no other process around it.
-    const proved = await pairedRuns(load, unboundJob, boundJob, (row, floor) => (serverMicros(row) - serverMicros(floor)) / verifyUs);
+    const inVerifies = (row: Measured, floor: Measured) => (serverMicros(row) - serverMicros(floor)) / verifyUs;
+    const proved = await pairedRuns(load, unboundJob, boundJob, inVerifies);
+    const verifyInPlace = await verifyInPlaceRuns(load, koaBody, { unbound: unboundJob.job, bound: boundJob.job, publicJwk: bound.publicJwk }, inVerifies);
     // Each check timing beside a raw verify timed right after it, three times; the median pair is shown.
     const checks: { checkUs: number; verifyUs: number }[] = [];
     for (let round = 0; round < 3; round++) checks.push({ checkUs: await proofCheckMicros(0.5), verifyUs: rawVerifyMicros(0.5) });
@@ -140,7 +171,10 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
         measured: `bound - unbound = ${(proved.value * verifyUs).toFixed(0)} us/request`,
         note:
           `server time per request = event-loop busy time / requests, from the two runs; ${roundsNote(proved.values)}\n` +
-          `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${check.value.toFixed(2)} verifies (median of 3)`,
+          `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${check.value.toFixed(2)} verifies (median of 3)\n` +
+          `    one verify in place: bare Koa given the same two requests, checking each proof's signature and nothing else, bound - unbound = ` +
+          `${(verifyInPlace.value * verifyUs).toFixed(0)} us, ${verifyInPlace.value.toFixed(2)} verifies (rounds ${verifyInPlace.values.map((v) => v.toFixed(2)).join(', ')}); ` +
+          `the gateway's difference is ${(proved.value / verifyInPlace.value).toFixed(2)}x it`,
       },
       {
         figure: 'POST /login, 32 in flight, embedded',

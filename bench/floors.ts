@@ -1,9 +1,10 @@
 import { fork } from 'node:child_process';
-import { createCipheriv, createECDH, generateKeyPairSync, hkdfSync, randomBytes, sign, verify } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createCipheriv, createECDH, createPublicKey, generateKeyPairSync, hkdfSync, type JsonWebKey, randomBytes, sign, verify } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { connect, createSecureContext, type ConnectionOptions } from 'node:tls';
+import { request } from 'node:https';
+import { connect, createSecureContext, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { certificateFingerprint } from '../src/keyserver/identity/identity-certificate.js';
 import Koa from 'koa';
 
@@ -20,15 +21,39 @@ export function microsPerCall(work: () => void, seconds = 1): number {
   return ((performance.now() - started) * 1000) / runs;
 }
 
-/** A bare Koa app answering `body` as JSON: the floor of every HTTP row. */
-export async function startBareKoa(body: Record<string, unknown>): Promise<{ url: string; close(): void }> {
+/**
+ * A bare Koa app answering `body` as JSON: the floor of every HTTP row. Given `before`, it first does
+ * that one piece of work with the request's headers (a floor measured in place); `false` answers 401.
+ */
+export async function startBareKoa(
+  body: Record<string, unknown>,
+  before?: (headers: IncomingHttpHeaders) => boolean | Promise<boolean>,
+): Promise<{ url: string; close(): void }> {
   const app = new Koa();
   app.use(async (ctx) => {
+    if (before !== undefined && !(await before(ctx.req.headers))) {
+      ctx.status = 401;
+      return;
+    }
     ctx.body = body;
   });
   const server = createServer(app.callback());
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/**
+ * The one thing every sender constraint must do with a request's `DPoP` proof: one ES256 verification
+ * of its signature with a ready `KeyObject` of `publicJwk`, and nothing else (no JSON of the proof
+ * read, no claim, no replay cache). A request without a proof passes.
+ */
+export function verifiesProof(publicJwk: JsonWebKey): (headers: IncomingHttpHeaders) => boolean {
+  const key = createPublicKey({ key: publicJwk, format: 'jwk' });
+  return ({ dpop }) => {
+    if (typeof dpop !== 'string') return true;
+    const dot = dpop.lastIndexOf('.');
+    return verify('sha256', Buffer.from(dpop.slice(0, dot)), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(dpop.slice(dot + 1), 'base64url'));
+  };
 }
 
 /**
@@ -64,56 +89,119 @@ export function rawVerifyMicros(seconds = 1): number {
   }, seconds);
 }
 
+/** What the hop's floor sends on each connection: one line (the issue's floor), or one HTTP/1.1 call as the key-server protocol makes. */
+export type FloorRound = 'line' | 'https';
+
+/** A bare TLS floor server in a process of its own, and rounds against it. */
+export interface TlsFloor {
+  /** One connect + one request + its reply + close; answers whether the connect resumed its TLS session. */
+  round(): Promise<boolean>;
+  close(): void;
+}
+
 /**
  * The floor of the daemon hop: a bare Node TLS 1.3 server in a process of its own that asks for a
- * client certificate and admits a pinned one, and here, with the same client certificate, a resumed
- * connect + one small request + its reply + close, one after another. The client's CA, certificate
- * and key are parsed once into one secure context, as the gateway's dialer does: passing them as PEM
- * to every connect would make the floor pay for parsing them each time. Milliseconds per round.
+ * client certificate and admits a pinned one, and here, with the same client certificate, rounds of a
+ * resumed connect + one small request + its reply + close. The client's CA, certificate and key are
+ * parsed once into one secure context, as the gateway's dialer does: passing them as PEM to every
+ * connect would make the floor pay for parsing them each time.
+ *
+ * `kind` says what travels on each connection: `line`, one line each way (the issue's floor); `https`,
+ * one `POST` of an export's size by `node:https` to a bare `node:https` server answering an export's
+ * reply, that is the key-server protocol's one call with no key server behind it.
  */
-export async function tlsHopFloorMs(client: { readonly cert: string; readonly key: string }, seconds = 2): Promise<number> {
-  const server = fork(new URL('./tls-floor-server.ts', import.meta.url).pathname, [certificateFingerprint(client.cert)], {
+export async function startTlsFloor(client: { readonly cert: string; readonly key: string }, kind: FloorRound = 'line'): Promise<TlsFloor> {
+  const server = fork(new URL('./tls-floor-server.ts', import.meta.url).pathname, [certificateFingerprint(client.cert), kind], {
     execArgv: ['--import', 'tsx/esm'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  try {
-    const { port, ca } = await new Promise<{ port: number; ca: string }>((ready) => server.once('message', ready as never));
-    const secureContext = createSecureContext({ ca, cert: client.cert, key: client.key, minVersion: 'TLSv1.3' });
-    const options: ConnectionOptions = {
-      host: '127.0.0.1',
-      port,
-      secureContext,
-      servername: 'localhost',
-      minVersion: 'TLSv1.3',
-      checkServerIdentity: () => undefined,
-    };
-    let session: Buffer | undefined;
-    let resumed = 0;
-    const once = () =>
-      new Promise<void>((done, fail) => {
+  const { port, ca } = await new Promise<{ port: number; ca: string }>((ready) => server.once('message', ready as never));
+  const secureContext = createSecureContext({ ca, cert: client.cert, key: client.key, minVersion: 'TLSv1.3' });
+  const options: ConnectionOptions = {
+    host: '127.0.0.1',
+    port,
+    secureContext,
+    servername: 'localhost',
+    minVersion: 'TLSv1.3',
+    checkServerIdentity: () => undefined,
+  };
+  let session: Buffer | undefined;
+  return {
+    round: () =>
+      new Promise<boolean>((done, fail) => {
         const socket = connect({ ...options, ...(session ? { session } : {}) });
         socket.setNoDelay(true);
         socket.on('session', (ticket: Buffer) => (session = ticket));
+        let resumed = false;
         socket.once('secureConnect', () => {
-          if (socket.isSessionReused()) resumed++;
-          socket.write('{"op":"ping"}\n');
+          resumed = socket.isSessionReused();
+          if (kind === 'line') {
+            socket.write('{"op":"ping"}\n');
+            socket.once('data', () => socket.end());
+          } else {
+            exportCall(socket).then(() => socket.end(), fail);
+          }
         });
-        socket.once('data', () => socket.end());
-        socket.once('close', () => done());
+        socket.once('close', () => done(resumed));
         socket.once('error', fail);
-      });
-    for (let i = 0; i < 50; i++) await once();
-    const started = performance.now();
-    let runs = 0;
-    resumed = 0;
-    while (performance.now() - started < seconds * 1000) {
-      await once();
-      runs++;
-    }
-    // A floor of full handshakes would flatter the hop: every measured round must have resumed.
-    if (resumed !== runs) throw new Error(`the TLS floor resumed ${resumed} of ${runs} connections`);
-    return (performance.now() - started) / runs;
-  } finally {
-    server.kill('SIGTERM');
+      }),
+    close: () => server.kill('SIGTERM'),
+  };
+}
+
+/**
+ * Milliseconds per round of `floor`, one after another in this process for `seconds`. Every round
+ * must resume its TLS session: a floor of full handshakes would flatter the hop.
+ */
+export async function floorRoundMs(floor: TlsFloor, seconds: number): Promise<number> {
+  const started = performance.now();
+  let runs = 0;
+  let resumed = 0;
+  while (performance.now() - started < seconds * 1000) {
+    if (await floor.round()) resumed++;
+    runs++;
   }
+  if (resumed !== runs) throw new Error(`the TLS floor resumed ${resumed} of ${runs} connections`);
+  return (performance.now() - started) / runs;
+}
+
+/** Milliseconds per round of a fresh `startTlsFloor(client, kind)`, for two seconds after `warmUpSeconds` of rounds. */
+export async function tlsHopFloorMs(
+  client: { readonly cert: string; readonly key: string },
+  warmUpSeconds: number,
+  kind: FloorRound = 'line',
+): Promise<number> {
+  const floor = await startTlsFloor(client, kind);
+  try {
+    await floor.round(); // the one full handshake
+    await floorRoundMs(floor, warmUpSeconds);
+    return await floorRoundMs(floor, 2);
+  } finally {
+    floor.close();
+  }
+}
+
+const EXPORT_CALL = Buffer.from(JSON.stringify({ ttag: 'k3AmQ+d4foT71lBbBfmzvGpYiGfuYlN/' }));
+
+/** One `POST` shaped like the key-server protocol's export call, by `node:https` on `socket`; resolves once its reply is read. */
+function exportCall(socket: TLSSocket): Promise<void> {
+  return new Promise((done, fail) => {
+    const call = request({
+      createConnection: () => socket,
+      method: 'POST',
+      path: '/v1/op/exportKey',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'content-length': EXPORT_CALL.length,
+        authorization: `Bearer ${'t'.repeat(43)}`,
+      },
+    });
+    call.once('error', fail);
+    call.once('response', (reply) => {
+      reply.resume();
+      reply.once('end', () => done());
+    });
+    call.end(EXPORT_CALL);
+  });
 }
