@@ -115,7 +115,10 @@ export async function startTlsFloor(client: { readonly cert: string; readonly ke
     execArgv: ['--import', 'tsx/esm'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const { port, ca } = await new Promise<{ port: number; ca: string }>((ready) => server.once('message', ready as never));
+  const { port, ca } = await new Promise<{ port: number; ca: string }>((ready, fail) => {
+    server.once('message', ready as never);
+    server.once('exit', (code) => fail(new Error(`the TLS floor server exited (${code}) before it listened`)));
+  });
   const secureContext = createSecureContext({ ca, cert: client.cert, key: client.key, minVersion: 'TLSv1.3' });
   const options: ConnectionOptions = {
     host: '127.0.0.1',

@@ -46,3 +46,5 @@ const server =
       });
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port, ca: identity.certPem }));
 process.on('SIGTERM', () => process.exit(0));
+// A parent that dies without killing it (a failed bench) leaves no floor server behind.
+process.on('disconnect', () => process.exit(0));
