@@ -48,11 +48,18 @@ export async function boundSession(url: string, unbound: string, ttag: string) {
 
 export type Job = Omit<LoadJob, 'connections' | 'durationSeconds' | 'method' | 'headers'> & Partial<LoadJob>;
 
-/** A warm-up (compiled code, open connections; one second unless told), then the measured run. */
+/** `job` with the bench's defaults for what it leaves out. */
+const fullJob = (job: Job): LoadJob => ({ method: 'GET', headers: {}, connections: CONNECTIONS, durationSeconds: SECONDS, ...job });
+
+/** `job` run for `seconds` and not kept: compiled code, open connections. */
+export function warmUp(load: LoadClient, name: string, job: Job, seconds: number): Promise<Measured> {
+  return load.measure(`${name} (warm-up)`, { ...fullJob(job), durationSeconds: seconds });
+}
+
+/** A warm-up (one second unless told), then the measured run. */
 export async function run(load: LoadClient, name: string, job: Job, warmUpSeconds = 1): Promise<Measured> {
-  const full: LoadJob = { method: 'GET', headers: {}, connections: CONNECTIONS, durationSeconds: SECONDS, ...job };
-  await load.measure(`${name} (warm-up)`, { ...full, durationSeconds: warmUpSeconds });
-  return load.measure(name, full);
+  await warmUp(load, name, job, warmUpSeconds);
+  return load.measure(name, fullJob(job));
 }
 
 /** Rounds of a paired figure; `KEYGATE_BENCH_ROUNDS` changes it. */
@@ -85,7 +92,12 @@ export function medianRound<T extends { readonly value: number }>(rounds: readon
   return [...rounds].sort((a, b) => a.value - b.value)[Math.floor(rounds.length / 2)]!;
 }
 
+/** Ratios as a note lists them: two decimals, comma-separated. */
+export function ratios(values: readonly number[]): string {
+  return values.map((value) => value.toFixed(2)).join(', ');
+}
+
 /** How a paired figure's note lists its rounds. */
 export function roundsNote(values: readonly number[]): string {
-  return `rounds: ${values.map((value) => value.toFixed(2)).join(', ')}; the median round is shown`;
+  return `rounds: ${ratios(values)}; the median round is shown`;
 }

@@ -8,7 +8,7 @@ import { untilKillAll } from '../test/_support/child-processes.js';
 import type { Figure } from './figure-table.js';
 import { floorRoundMs, startBareKoa, startTlsFloor, tlsHopFloorMs } from './floors.js';
 import type { LoadClient, Measured } from './load-client.js';
-import { ADMIN_PASSWORD, exportRequest, type Job, medianRound, ROUNDS, roundsNote, run, signIn } from './bench-run.js';
+import { ADMIN_PASSWORD, exportRequest, type Job, medianRound, ROUNDS, ratios, roundsNote, run, signIn, warmUp } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 /** The export request of one admin key on the gateway at `url`: signed in, a key made, a client point (one in flight). */
@@ -63,9 +63,8 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
       await floor.round(); // the one full handshake: every round after it resumes
       inPlace = await startFloorInPlace(tlsClient);
       await floorRoundMs(floor, FLOOR_WARM_UP_SECONDS);
-      const warmUp = (job: Job, seconds: number) => load.measure('(warm-up)', { method: 'GET', headers: {}, connections: 1, ...job, durationSeconds: seconds });
-      for (const job of [inPlace.plain, inPlace.rounding]) await warmUp(job, FLOOR_WARM_UP_SECONDS);
-      for (const job of [embeddedJob, tlsJob]) await warmUp(job, EXPORT_WARM_UP_SECONDS);
+      for (const job of [inPlace.plain, inPlace.rounding]) await warmUp(load, 'floor in place', job, FLOOR_WARM_UP_SECONDS);
+      for (const job of [embeddedJob, tlsJob]) await warmUp(load, 'export', job, EXPORT_WARM_UP_SECONDS);
       for (let round = 0; round < ROUNDS; round++) {
         const floorMs = await floorRoundMs(floor, 2);
         const bare = await run(load, 'bare Koa, 1 in flight', inPlace.plain);
@@ -96,7 +95,7 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
         `${roundsNote(rounds.map((each) => each.value))}; the hop is split over two processes: neither side saturates one core at one request in flight\n` +
         `    the floor's round as one HTTP/1.1 call shaped like the export's, bare node:https at both ends and no key server: ${httpsMs.toFixed(3)} ms, ${(httpsMs / floorMs).toFixed(2)}x the floor\n` +
         `    the floor's round in place (bare Koa making one per request, less bare Koa, one in flight from the same load generator, in the same rounds): ` +
-        `${inPlaceMs.toFixed(3)} ms, ${(inPlaceMs / floorMs).toFixed(2)}x the floor in the median round; the hop is ${toInPlace.map((each) => each.toFixed(2)).join(', ')}x it by round\n` +
+        `${inPlaceMs.toFixed(3)} ms, ${(inPlaceMs / floorMs).toFixed(2)}x the floor in the median round; the hop is ${ratios(toInPlace)}x it by round\n` +
         `    the same export at the key-server port, without the gateway's HTTP side or the load generator (connect, export, close on TlsKeyServer, ` +
         `one after another): ${adapterMs.toFixed(3)} ms, ${(adapterMs / floorMs).toFixed(2)}x the floor`,
     };

@@ -3,7 +3,7 @@ import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { MemorySessionStore } from '../src/adapters/session-store/memory-session-store.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { LoadClient, type Measured } from './load-client.js';
-import { ADMIN_PASSWORD, SECONDS, boundSession, exportRequest, medianRound, pairedRuns, roundsNote, run, signIn, type Job } from './bench-run.js';
+import { ADMIN_PASSWORD, SECONDS, boundSession, exportRequest, medianRound, pairedRuns, ratios, roundsNote, run, signIn, type Job } from './bench-run.js';
 import { rawVerifyMicros, rawWrapMicros, startBareKoa, verifiesProof } from './floors.js';
 import { serverMicros, type Figure } from './figure-table.js';
 import { liveSessionFigures } from './sessions.figures.js';
@@ -21,7 +21,7 @@ const FLOOR_ROUNDS = 3;
 function workNote(floor: { value: number; values: number[] }, gatewayRatio: number, measuredAgainst = 'bare Koa'): string {
   return (
     `the route's use case and required work alone on bare Koa (chained audit record, access line, metrics, headers; no routing, ` +
-    `error shaping or body limit): ${floor.value.toFixed(2)} of ${measuredAgainst} (rounds ${floor.values.map((v) => v.toFixed(2)).join(', ')}); ` +
+    `error shaping or body limit): ${floor.value.toFixed(2)} of ${measuredAgainst} (rounds ${ratios(floor.values)}); ` +
     `the gateway reaches ${(gatewayRatio / floor.value).toFixed(2)} of it`
   );
 }
@@ -173,7 +173,7 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
           `server time per request = event-loop busy time / requests, from the two runs; ${roundsNote(proved.values)}\n` +
           `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${check.value.toFixed(2)} verifies (median of 3)\n` +
           `    one verify in place: bare Koa given the same two requests, checking each proof's signature and nothing else, bound - unbound = ` +
-          `${(verifyInPlace.value * verifyUs).toFixed(0)} us, ${verifyInPlace.value.toFixed(2)} verifies (rounds ${verifyInPlace.values.map((v) => v.toFixed(2)).join(', ')}); ` +
+          `${(verifyInPlace.value * verifyUs).toFixed(0)} us, ${verifyInPlace.value.toFixed(2)} verifies (rounds ${ratios(verifyInPlace.values)}); ` +
           `the gateway's difference is ${(proved.value / verifyInPlace.value).toFixed(2)}x it`,
       },
       {
