@@ -9,7 +9,7 @@ import { createIdentityCertificate } from '../src/keyserver/identity/identity-ce
  * certificate) that asks for a client certificate and admits only the pinned one (its fingerprint is
  * the first argument), as a daemon with `--client-fingerprint` does. With `line` (the second argument)
  * it answers one small line per connection and closes; with `https` it is a bare `node:https` server
- * answering every request with an export's reply, as the daemon's protocol does, and nothing behind it.
+ * answering every request with an export's reply, as the daemon's HTTP/1.1 transport does, and nothing behind it.
  * Tells its parent where it listens.
  */
 const [pin, round] = process.argv.slice(2);

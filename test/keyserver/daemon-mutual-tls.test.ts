@@ -28,23 +28,36 @@ const pinned = await daemonTrusting({ cas: [], fingerprints: [listed.fingerprint
 const byCa = await daemonTrusting({ cas: [authority.certPem], fingerprints: [] });
 test.after.always(() => Promise.all([pinned.daemon.close(), byCa.daemon.close()]));
 
+const TRANSPORTS = ['http', 'framed'] as const;
+type Transport = (typeof TRANSPORTS)[number];
+/** How each transport's answer to the probe begins when it is served. */
+const SERVED: Record<Transport, RegExp> = { http: /^HTTP\/1\.1 200 /, framed: /^\{"status":200,/ };
+
 /**
- * Sends a login request (what a password-guessing peer sends) over a raw TLS connection and answers
- * every byte the daemon wrote back before the connection ended.
+ * Sends a login request (what a password-guessing peer sends) over a raw TLS connection, as HTTP/1.1
+ * or on the framed transport, and answers every byte the daemon wrote back before the connection ended.
  */
-function probe(url: string, options: Partial<ConnectionOptions>): Promise<string> {
+function probe(url: string, options: Partial<ConnectionOptions>, transport: Transport = 'http'): Promise<string> {
   const { hostname, port } = new URL(url);
   const body = JSON.stringify({ user: 'alice', A: Buffer.alloc(256, 2).toString('base64') });
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port), ca: fixtures.certPem, minVersion: 'TLSv1.3', ...options });
+    const alpn = transport === 'framed' ? { ALPNProtocols: ['keygate/1'] } : {};
+    const socket = connect({ host: hostname, port: Number(port), ca: fixtures.certPem, minVersion: 'TLSv1.3', ...alpn, ...options });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(), 10_000);
     socket.on('secureConnect', () => {
-      socket.write(
-        `POST /v1/login/begin HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
+      // A framed connection stays open after its answer: the probe ends it once the answer is in.
+      if (transport === 'framed') socket.write(`${JSON.stringify({ method: 'POST', path: '/v1/login/begin', body: JSON.parse(body) })}\n`);
+      else {
+        socket.write(
+          `POST /v1/login/begin HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      }
     });
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (transport === 'framed' && chunk.includes(10)) socket.end();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearTimeout(timer);
@@ -53,21 +66,23 @@ function probe(url: string, options: Partial<ConnectionOptions>): Promise<string
   });
 }
 
-test('a peer without a client certificate is closed and gets nothing', async (t) => {
-  t.is(await probe(pinned.daemon.url, {}), '');
-  t.is(await probe(byCa.daemon.url, {}), '');
-});
+for (const transport of TRANSPORTS) {
+  test(`${transport}: a peer without a client certificate is closed and gets nothing`, async (t) => {
+    t.is(await probe(pinned.daemon.url, {}, transport), '');
+    t.is(await probe(byCa.daemon.url, {}, transport), '');
+  });
 
-test('a peer with a certificate that is not listed is closed and gets nothing', async (t) => {
-  t.is(await probe(pinned.daemon.url, { cert: unlisted.certPem, key: unlisted.keyPem }), '');
-  t.is(await probe(byCa.daemon.url, { cert: unlisted.certPem, key: unlisted.keyPem }), '');
-  t.true(pinned.log.some((line) => /refused a connection .*client certificate not trusted/.test(line)));
-});
+  test(`${transport}: a peer with a certificate that is not listed is closed and gets nothing`, async (t) => {
+    t.is(await probe(pinned.daemon.url, { cert: unlisted.certPem, key: unlisted.keyPem }, transport), '');
+    t.is(await probe(byCa.daemon.url, { cert: unlisted.certPem, key: unlisted.keyPem }, transport), '');
+    t.true(pinned.log.some((line) => /refused a connection .*client certificate not trusted/.test(line)));
+  });
 
-test('the listed gateway (pinned, or under the given CA) is served', async (t) => {
-  t.regex(await probe(pinned.daemon.url, { cert: listed.certPem, key: listed.keyPem }), /^HTTP\/1\.1 200 /);
-  t.regex(await probe(byCa.daemon.url, { cert: authority.certPem, key: authority.keyPem }), /^HTTP\/1\.1 200 /);
-});
+  test(`${transport}: the listed gateway (pinned, or under the given CA) is served`, async (t) => {
+    t.regex(await probe(pinned.daemon.url, { cert: listed.certPem, key: listed.keyPem }, transport), SERVED[transport]);
+    t.regex(await probe(byCa.daemon.url, { cert: authority.certPem, key: authority.keyPem }, transport), SERVED[transport]);
+  });
+}
 
 test('an unlisted peer resuming a session it was handed is closed too', async (t) => {
   const { hostname, port } = new URL(pinned.daemon.url);
@@ -79,7 +94,7 @@ test('an unlisted peer resuming a session it was handed is closed too', async (t
     socket.on('close', () => resolve(ticket));
   });
   if (session === undefined) t.pass('no ticket was handed out');
-  else t.is(await probe(pinned.daemon.url, { session }), '');
+  else for (const transport of TRANSPORTS) t.is(await probe(pinned.daemon.url, { session }, transport), '', transport);
 });
 
 test('without --client-ca or --client-fingerprint the daemon refuses to start, with one line', (t) => {

@@ -5,6 +5,7 @@ import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/
 import { REQUEST_BODY_LIMIT_BYTES } from '../../src/keyserver/protocol/keyserver-protocol.js';
 import { daemonFixtures, testClient } from '../_support/keyserver-daemon.js';
 import { httpsCall, type HttpsReply } from '../_support/https-call.js';
+import { openFramed } from '../_support/framed-call.js';
 
 const client = await testClient();
 const fixtures = await daemonFixtures({ principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] });
@@ -83,6 +84,67 @@ test('a body over 2 MiB is refused with 413', async (t) => {
     headers: { 'content-type': 'application/json' },
   });
   assertError(t, reply, 413, 'BAD_REQUEST');
+});
+
+const framed = () => openFramed(daemon.url, { ca: fixtures.certPem, cert: client.certPem, key: client.keyPem });
+const frame = (request: unknown) => `${JSON.stringify(request)}\n`;
+
+test('a connection that offers the framed transport gets it: one JSON line per call, answered in order on one connection', async (t) => {
+  const connection = await framed();
+  t.teardown(() => connection.close());
+  t.is(connection.protocol, 'keygate/1');
+  // Three calls in one write: each is answered, in order.
+  connection.send(
+    frame({ method: 'GET', path: '/v1/health' }) +
+      frame({ method: 'POST', path: '/v1/op/whoami', body: {} }) +
+      frame({ method: 'POST', path: '/v1/login/begin', body: { user: 'alice', A: Buffer.alloc(256, 2).toString('base64') } }),
+  );
+  t.deepEqual(await connection.answer(), { status: 200, body: { ok: true, protocol: 1 } });
+  t.deepEqual(await connection.answer(), { status: 401, body: { code: 'SESSION_REQUIRED', detail: 'an Authorization: Bearer token is required' } });
+  const begun = await connection.answer();
+  t.is(begun.status, 200);
+  t.deepEqual(Object.keys(begun.body).sort(), ['B', 'handle', 'salt']);
+  // A call split across writes is read whole.
+  const split = frame({ method: 'POST', path: '/v1/op/whoami', authorization: 'Bearer not-a-token', body: {} });
+  connection.send(split.slice(0, 10));
+  connection.send(split.slice(10));
+  t.is((await connection.answer()).body.code, 'SESSION_EXPIRED');
+});
+
+test('on the framed transport a bad frame is 400 BAD_REQUEST and the connection stays usable; errors are those of HTTP/1.1', async (t) => {
+  const connection = await framed();
+  t.teardown(() => connection.close());
+  const errors: [string, number, string][] = [
+    ['{"', 400, 'BAD_REQUEST'],
+    [frame({ method: 'GET' }).trim(), 400, 'BAD_REQUEST'],
+    [frame({ method: 'GET', path: '/v1/health', extra: 1 }).trim(), 400, 'BAD_REQUEST'],
+    [frame({ method: 'GET', path: '/v1/nope' }).trim(), 404, 'NOT_FOUND'],
+    [frame({ method: 'POST', path: '/v1/health' }).trim(), 405, 'METHOD_NOT_ALLOWED'],
+    [frame({ method: 'POST', path: '/v1/op/whoami', authorization: 'Bearer abc', body: { extra: 1 } }).trim(), 400, 'BAD_REQUEST'],
+  ];
+  for (const [line, status, code] of errors) {
+    connection.send(`${line}\n`);
+    const answer = await connection.answer();
+    t.is(answer.status, status, line);
+    t.deepEqual(Object.keys(answer.body).sort(), ['code', 'detail'], line);
+    t.is(answer.body.code, code, line);
+    t.notRegex(JSON.stringify(answer), /\.ts:\d+|\n\s+at /);
+  }
+  connection.send(frame({ method: 'GET', path: '/v1/health' }));
+  t.is((await connection.answer()).status, 200);
+});
+
+test('on the framed transport a frame over 2 MiB is refused with 413 and the connection closed', async (t) => {
+  const connection = await framed();
+  t.teardown(() => connection.close());
+  connection.send(frame({ method: 'GET', path: '/v1/health' }));
+  connection.send(`{"method":"POST","path":"/v1/login/begin","body":"${'a'.repeat(REQUEST_BODY_LIMIT_BYTES)}"}\n`);
+  t.is((await connection.answer()).status, 200, 'the call before it is answered');
+  const refused = await connection.answer();
+  t.is(refused.status, 413);
+  t.is(refused.body.code, 'BAD_REQUEST');
+  await connection.closed;
+  t.is(await connection.answer(), undefined);
 });
 
 test('finishing a login that was never begun is WRONG_CREDENTIAL', async (t) => {

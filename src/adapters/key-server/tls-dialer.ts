@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { connect, createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { KeyServerUnavailableError, isKeygateError } from '../../domain/errors/index.js';
+import { ALPN } from '../../keyserver/protocol/keyserver-protocol.js';
 
 /** How the gateway trusts the daemon: exactly one of a CA (PEM) or a pinned certificate fingerprint. */
 export type TlsTrust = { readonly ca: string; readonly fingerprint?: undefined } | { readonly ca?: undefined; readonly fingerprint: string };
@@ -96,6 +97,8 @@ export class TlsDialer {
       port: Number(url.port || 443),
       ...(isIP(host) === 0 ? { servername: host } : {}),
       minVersion: 'TLSv1.3',
+      // The framed transport when the daemon offers it; HTTP/1.1 with one that does not (an older daemon).
+      ALPNProtocols: [ALPN.framed, ALPN.http],
       secureContext: this.#context,
       ...(this.#options.resumeSessions && this.#session ? { session: this.#session } : {}),
       ...(trust.ca !== undefined ? { rejectUnauthorized: true } : { rejectUnauthorized: false, checkServerIdentity: () => undefined }),

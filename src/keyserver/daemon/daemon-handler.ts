@@ -18,69 +18,103 @@ import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemo
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
 export type DaemonLog = (line: string) => void;
 
+/**
+ * One request to the daemon, however it arrived (an HTTP/1.1 request or a frame of the framed
+ * transport): the method, the path, the `Authorization` value and the body, read on demand.
+ */
+export interface DaemonCall {
+  readonly method: string | undefined;
+  readonly path: string;
+  readonly authorization: string | undefined;
+  /** The body as JSON; undefined when empty. Throws BAD_REQUEST when it cannot be read. */
+  body(): Promise<unknown>;
+}
+
+/** The daemon's answer to one call: a status, a JSON body, and the error it reports, if any. */
+export interface DaemonAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly error?: KeyServerError;
+}
+
+/** Answers one call to the daemon: its body, or its error as `{ code, detail }` with its status. */
+export type DaemonAnswerer = (call: DaemonCall) => Promise<DaemonAnswer>;
+
 const OPERATION_PREFIX = PATHS.operation('');
 
 /**
- * The daemon's HTTP surface (docs/keyserver-protocol.md): health, the two SRP-6a login steps, and the
+ * The daemon's surface (docs/keyserver-protocol.md): health, the two SRP-6a login steps, and the
  * operation table. Every answer is JSON; every failure is `{ code, detail }` with the status from
- * DAEMON_STATUS.
+ * DAEMON_STATUS (413 for a body over the limit).
  */
-export function createDaemonHandler(engine: KeyServerEngine, log: DaemonLog): RequestListener {
-  return function handleRequest(req, res) {
-    route(engine, req).then(
-      (body) => send(res, 200, body),
-      (error: unknown) => sendError(res, error, log),
+export function createDaemonAnswerer(engine: KeyServerEngine, log: DaemonLog): DaemonAnswerer {
+  return (call) =>
+    route(engine, call).then(
+      (body): DaemonAnswer => ({ status: 200, body }),
+      (thrown: unknown) => failure(thrown, log),
     );
+}
+
+/** The HTTP/1.1 transport of the daemon's surface. */
+export function createDaemonHandler(answer: DaemonAnswerer): RequestListener {
+  return function handleRequest(req, res) {
+    const call: DaemonCall = {
+      method: req.method,
+      path: (req.url ?? '/').split('?')[0]!,
+      authorization: req.headers.authorization,
+      body: () => readJson(req),
+    };
+    void answer(call).then((answered) => send(res, answered));
   };
 }
 
-async function route(engine: KeyServerEngine, req: IncomingMessage): Promise<unknown> {
+async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown> {
   const { identity } = engine;
-  const path = (req.url ?? '/').split('?')[0]!;
+  const { path } = call;
   if (path === PATHS.health) {
-    allow(req, 'GET');
+    allow(call, 'GET');
     return { ok: true, protocol: 1 };
   }
   if (path === PATHS.loginBegin) {
-    allow(req, 'POST');
-    const body = parse(loginBegin.request, await readJson(req), 'body');
+    allow(call, 'POST');
+    const body = parse(loginBegin.request, await call.body(), 'body');
     const begun = engine.login.begin(body.user, Buffer.from(body.A, 'base64'));
     return { handle: begun.handle, salt: begun.salt.toString('base64'), B: begun.B.toString('base64') };
   }
   if (path === PATHS.loginFinish) {
-    allow(req, 'POST');
-    const body = parse(loginFinish.request, await readJson(req), 'body');
+    allow(call, 'POST');
+    const body = parse(loginFinish.request, await call.body(), 'body');
     const finished = engine.login.finish(body.handle, Buffer.from(body.M1, 'base64'));
     return { M2: finished.M2.toString('base64'), token: finished.token, identity: finished.identity, expiresAt: finished.expiresAt ?? null };
   }
   if (path === PATHS.certificateChallenge) {
-    allow(req, 'POST');
-    const body = parse(certificateChallenge.request, await readJson(req), 'body');
+    allow(call, 'POST');
+    const body = parse(certificateChallenge.request, await call.body(), 'body');
     return await identity.certificateChallenge(body.certificate);
   }
   if (path === PATHS.certificateLogin) {
-    allow(req, 'POST');
-    const body = parse(certificateLogin.request, await readJson(req), 'body');
+    allow(call, 'POST');
+    const body = parse(certificateLogin.request, await call.body(), 'body');
     const minted = await identity.certificateLogin(body.challengeId, Buffer.from(body.signature, 'base64'));
     return { token: minted.token, identity: minted.identity, expiresAt: minted.expiresAt ?? null, jkt: minted.jkt ?? null };
   }
   if (path.startsWith(OPERATION_PREFIX)) {
     const name = path.slice(OPERATION_PREFIX.length);
     if (!isOperationName(name)) throw new NotFoundError(`unknown operation: ${name.slice(0, 64)}`);
-    allow(req, 'POST');
-    const token = bearerToken(req);
-    const args = parse(OPERATIONS[name].args, (await readJson(req)) ?? {}, 'args');
+    allow(call, 'POST');
+    const token = bearerToken(call.authorization);
+    const args = parse(OPERATIONS[name].args, (await call.body()) ?? {}, 'args');
     return { result: await runOperation(engine, name, token, args) };
   }
   throw new NotFoundError(`no route ${path.slice(0, 128)}`);
 }
 
-function allow(req: IncomingMessage, method: 'GET' | 'POST'): void {
-  if (req.method !== method) throw new MethodNotAllowedError(method);
+function allow(call: DaemonCall, method: 'GET' | 'POST'): void {
+  if (call.method !== method) throw new MethodNotAllowedError(method);
 }
 
-function bearerToken(req: IncomingMessage): string {
-  const [scheme, token, ...rest] = (req.headers.authorization ?? '').split(' ');
+function bearerToken(authorization: string | undefined): string {
+  const [scheme, token, ...rest] = (authorization ?? '').split(' ');
   if (scheme !== 'Bearer' || token === undefined || rest.length > 0 || !BEARER_TOKEN.test(token)) {
     throw new KeyServerError('SESSION_REQUIRED', 'an Authorization: Bearer token is required');
   }
@@ -112,26 +146,26 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
   throw new BadRequestError(`${field}: ${issue?.message ?? 'invalid'}`);
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
+function send(res: ServerResponse, answer: DaemonAnswer): void {
+  const payload = JSON.stringify(answer.body);
+  const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'cache-control': 'no-store',
-    ...headers,
-  });
+  };
+  // An unread body over the limit is not drained: the connection closes after the answer.
+  if (answer.error instanceof BodyTooLargeError) headers.connection = 'close';
+  if (answer.error instanceof MethodNotAllowedError) headers.allow = answer.error.allowed;
+  res.writeHead(answer.status, headers);
   res.end(payload);
 }
 
-function sendError(res: ServerResponse, thrown: unknown, log: DaemonLog): void {
+/** A failure as the daemon answers it; one that is not the key server's own is logged (a bug) and INTERNAL. */
+export function failure(thrown: unknown, log: DaemonLog): DaemonAnswer {
   if (!isKeyServerError(thrown)) {
     log(`keygate keyserver: unexpected failure: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
   }
   const error = isKeyServerError(thrown) ? thrown : new KeyServerError('INTERNAL', 'internal error');
-  const tooLarge = error instanceof BodyTooLargeError;
-  // An unread body over the limit is not drained: the connection closes after the answer.
-  const headers: Record<string, string> = tooLarge ? { connection: 'close' } : {};
-  if (error instanceof MethodNotAllowedError) headers.allow = error.allowed;
   const body = { code: error.code, detail: error.detail, ...(error.reason === undefined ? {} : { reason: error.reason }) };
-  send(res, tooLarge ? 413 : DAEMON_STATUS[error.code], body, headers);
+  return { status: error instanceof BodyTooLargeError ? 413 : DAEMON_STATUS[error.code], body, error };
 }

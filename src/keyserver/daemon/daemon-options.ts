@@ -27,7 +27,7 @@ export interface DaemonOptions {
 
 export const DAEMON_USAGE = `Usage: keygate keyserver [options]
 
-Serves the key-server engine over TLS 1.3 (JSON over HTTPS, docs/keyserver-protocol.md).
+Serves the key-server engine over TLS 1.3 (JSON, framed or over HTTP/1.1: docs/keyserver-protocol.md).
 
 Options:
   --host HOST             listen address (default 127.0.0.1)

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { ALPN } from '../protocol/keyserver-protocol.js';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
@@ -12,7 +14,8 @@ import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
 import { clientTrustOptions, guardConnections } from './client-trust.js';
-import { createDaemonHandler, type DaemonLog } from './daemon-handler.js';
+import { serveFrames } from './daemon-frames.js';
+import { createDaemonAnswerer, createDaemonHandler, type DaemonLog } from './daemon-handler.js';
 import type { DaemonOptions } from './daemon-options.js';
 
 /** A running key-server daemon. */
@@ -28,6 +31,8 @@ export interface KeyServerDaemon {
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** As HTTP/1.1's `requestTimeout`: a framed connection with no complete request this long after opening or its last answer is closed. */
+const FRAME_REQUEST_TIMEOUT_MS = 15_000;
 const random: RandomSource = { bytes: (length) => randomBytes(length) };
 
 /**
@@ -60,6 +65,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     },
   });
   let server: Server | undefined;
+  const answer = createDaemonAnswerer(engine, log);
   try {
     const generatedPasswords = seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
     engine.sweepExpiredTokens();
@@ -68,13 +74,15 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
         cert: identity.certPem,
         key: identity.keyPem,
         minVersion: 'TLSv1.3',
+        ALPNProtocols: [ALPN.framed, ALPN.http],
         handshakeTimeout: 10_000,
         requestTimeout: 15_000,
         headersTimeout: 10_000,
         ...clientTrustOptions(options.clientTrust),
       },
-      createDaemonHandler(engine, log),
+      createDaemonHandler(answer),
     );
+    const framed = serveFramedConnections(server, (socket) => serveFrames(socket, answer, log, { requestTimeoutMs: FRAME_REQUEST_TIMEOUT_MS }));
     guardConnections(server, options.clientTrust, log);
     const address = await listen(server, options.port, options.host);
     const sweeper = setInterval(() => engine.sweepExpiredTokens(), SWEEP_INTERVAL_MS);
@@ -90,6 +98,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
         await new Promise<void>((done) => {
           running.close(() => done());
           running.closeAllConnections();
+          for (const socket of framed) socket.destroy();
         });
         engine.close();
       },
@@ -99,6 +108,27 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     engine.close();
     throw error;
   }
+}
+
+/**
+ * Serves the connections that chose the framed transport by ALPN with `serve`, and hands every other
+ * one to the HTTPS server's own listener (HTTP/1.1). Answers the framed connections still open.
+ */
+function serveFramedConnections(server: Server, serve: (socket: TLSSocket) => void): ReadonlySet<TLSSocket> {
+  const open = new Set<TLSSocket>();
+  const http = server.listeners('secureConnection') as ((socket: TLSSocket) => void)[];
+  server.removeAllListeners('secureConnection');
+  server.on('secureConnection', (socket: TLSSocket) => {
+    if (socket.destroyed) return;
+    if (socket.alpnProtocol !== ALPN.framed) {
+      for (const listener of http) listener.call(server, socket);
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    serve(socket);
+  });
+  return open;
 }
 
 /** The given certificate, or the one kept beside the data file (made on first start), or, for `:memory:`, a fresh one. */

@@ -5,7 +5,7 @@ export { BEARER_TOKEN } from './protocol-values.js';
 
 /**
  * The wire protocol between the gateway's `tls` key-server adapter and the key-server daemon: JSON
- * over HTTPS (TLS 1.3), paths under a version prefix. docs/keyserver-protocol.md describes it; the
+ * over TLS 1.3 (HTTP/1.1 or the framed transport), paths under a version prefix. docs/keyserver-protocol.md describes it; the
  * schemas here are that description, shared by the daemon (requests) and the adapter (replies).
  * Binary values travel as standard base64.
  */
@@ -25,6 +25,27 @@ export const PATHS = {
  */
 export const REQUEST_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 export const REPLY_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The two transports a daemon connection may choose by ALPN (docs/keyserver-protocol.md "Transport"):
+ * the framed transport, one line of JSON each way per call, and HTTP/1.1. A client that offers
+ * neither speaks HTTP/1.1.
+ */
+export const ALPN = { framed: 'keygate/1', http: 'http/1.1' } as const;
+
+/** What ends a frame of the framed transport. JSON text never holds a raw line feed. */
+export const FRAME_END = '\n';
+
+/** One call on the framed transport: the fields of the HTTP/1.1 request it stands for. At most REQUEST_BODY_LIMIT_BYTES. */
+export const frameRequest = z.strictObject({
+  method: z.string().min(1).max(16),
+  path: z.string().min(1).max(1024),
+  authorization: z.string().max(1024).optional(),
+  body: z.unknown().optional(),
+});
+
+/** The answer to one call on the framed transport: the status and body of the HTTP/1.1 answer. At most REPLY_BODY_LIMIT_BYTES. */
+export const frameReply = z.strictObject({ status: z.number().int().min(100).max(599), body: z.unknown() });
 
 export const healthReply = z.object({ ok: z.literal(true), protocol: z.number().int() });
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
-import { createServer as createTlsServer } from 'node:tls';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TlsKeyServer, type TlsKeyServerOptions } from '../../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../../src/adapters/random/crypto-random.js';
@@ -152,4 +152,100 @@ test('a connection refuses calls once closed', async (t) => {
   await connection.close();
   await connection.close();
   t.is((await failure(connection.whoami())).code, 'KEY_SERVER_FAILED');
+});
+
+/**
+ * A daemon that offers only the framed transport: each request line is handed to `answer`, whose
+ * string (a whole answer line, or bytes that are not one) is written back; undefined answers nothing.
+ */
+function framedDaemon(answer: (request: Record<string, unknown>, socket: TLSSocket) => string | undefined) {
+  const server = createTlsServer({ cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', ALPNProtocols: ['keygate/1'] }, (socket) => {
+    let pending = '';
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+        const reply = answer(JSON.parse(pending.slice(0, end)), socket);
+        pending = pending.slice(end + 1);
+        if (reply !== undefined) socket.write(reply);
+      }
+    });
+  });
+  return listening(server);
+}
+
+const frame = (status: number, body: unknown) => `${JSON.stringify({ status, body })}\n`;
+const ALICE = { user: 'alice', systemId: 1001, principalId: '0011223344556677' };
+
+test('speaks the framed transport to a daemon that offers it: one line per call, the token as its authorization, calls on one connection', async (t) => {
+  const requests: Record<string, unknown>[] = [];
+  const connections = new Set<TLSSocket>();
+  const { url } = await framedDaemon((request, socket) => {
+    requests.push(request);
+    connections.add(socket);
+    return frame(200, { result: ALICE });
+  });
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok-123'));
+  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.whoami(), ALICE);
+  await connection.close();
+  t.deepEqual(requests[0], { method: 'POST', path: '/v1/op/whoami', authorization: 'Bearer tok-123', body: {} });
+  t.is(requests.length, 2);
+  t.is(connections.size, 1, 'both calls on the one connection of the request');
+});
+
+test('an HTTP/1.1 daemon (one that offers no framed transport) is spoken to in HTTP/1.1', async (t) => {
+  const protocols: (string | false | null)[] = [];
+  const { server, url } = await fakeDaemon(answer(200, JSON.stringify({ result: ALICE })));
+  server.on('secureConnection', (socket: TLSSocket) => protocols.push(socket.alpnProtocol));
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  t.deepEqual(await connection.whoami(), ALICE);
+  await connection.close();
+  t.deepEqual(protocols, ['http/1.1']);
+});
+
+const framedReplies: [string, (request: Record<string, unknown>, socket: TLSSocket) => string | undefined, string][] = [
+  ['a daemon error keeps its code', () => frame(403, { code: 'ACL_DENIED', detail: 'export: not granted' }), 'ACL_DENIED'],
+  ['a code outside the port vocabulary is KEY_SERVER_FAILED', () => frame(503, { code: 'SESSION_STORE_UNAVAILABLE', detail: 'x' }), 'KEY_SERVER_FAILED'],
+  ['an answer that is not JSON is KEY_SERVER_FAILED', () => 'HTTP/1.1 200 OK\n', 'KEY_SERVER_FAILED'],
+  ['an answer off the frame is KEY_SERVER_FAILED', () => `${JSON.stringify({ status: 200, result: ALICE })}\n`, 'KEY_SERVER_FAILED'],
+  ['a success off the protocol is KEY_SERVER_FAILED', () => frame(200, { result: { user: 7 } }), 'KEY_SERVER_FAILED'],
+  ['an answer over 4 MiB is KEY_SERVER_FAILED', () => `{"status":200,"body":"${'a'.repeat(4 * 1024 * 1024)}"}\n`, 'KEY_SERVER_FAILED'],
+  ['a connection closed before the answer is KEY_SERVER_UNAVAILABLE', (_request, socket) => void socket.destroy(), 'KEY_SERVER_UNAVAILABLE'],
+];
+for (const [behaviour, reply, code] of framedReplies) {
+  test(`maps framed answers: ${behaviour}`, async (t) => {
+    const { url } = await framedDaemon(reply);
+    const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok-123'));
+    const error = await failure(connection.whoami());
+    await connection.close();
+    t.is(error.code, code);
+    t.false(error.message.includes('tok-123'));
+  });
+}
+
+test('a framed connection the daemon closed between two calls is dialed again, validated the same way', async (t) => {
+  const sockets: TLSSocket[] = [];
+  const closed: Promise<void>[] = [];
+  const { url } = await framedDaemon((_request, socket) => {
+    sockets.push(socket);
+    closed.push(new Promise((done) => socket.once('close', () => done())));
+    socket.end(frame(200, { result: ALICE }));
+    return undefined;
+  });
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  t.deepEqual(await connection.whoami(), ALICE);
+  // Closed at both ends: the gateway saw the end of the connection.
+  await closed[0];
+  t.deepEqual(await connection.whoami(), ALICE);
+  await connection.close();
+  t.is(new Set(sockets).size, 2);
+});
+
+test('a framed daemon that never answers is KEY_SERVER_UNAVAILABLE within the timeout', async (t) => {
+  const { url } = await framedDaemon(() => undefined);
+  const keyServer = await TlsKeyServer.start(pinned(url, { timeoutMs: 300 }), random);
+  const error = await failure(keyServer.ping());
+  t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
+  t.true(error.ms >= 250 && error.ms < 3_000, `${error.ms} ms`);
 });
