@@ -6,7 +6,6 @@ import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { NotSavedError } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -62,42 +61,28 @@ export class KeyUseCases {
   }
 
   /**
-   * Exports the key wrapped to the client's ephemeral P-256 key. The client key's form is checked
-   * before the key server is reached; the connection is opened, and the wrap prepared (its ECDH step
-   * refuses a point off the curve), while `recorded` (the audit record's pending write) runs. The key
-   * material is asked for only once the record has landed and the wrap is ready (fail closed: a refused
-   * record or a bad point reads nothing). The raw key is zeroed once wrapped.
+   * Exports the key wrapped to the client's ephemeral P-256 key. The client key is validated and the
+   * wrap prepared before the key server is asked for anything; the connection is opened while
+   * `recorded` (the audit record's pending write) runs, and the key material is read only once it has
+   * landed (fail closed: a refused record reads nothing). The raw key is zeroed once wrapped.
    */
   async export(caller: Caller, ttag: string, clientPubKey: string, recorded: Promise<void> = Promise.resolve()): Promise<ExportedKey> {
-    let point: Buffer;
+    let wrap: ReturnType<typeof prepareWrap>;
     try {
-      point = decodeClientPublicKey(clientPubKey);
+      wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
     } catch (error) {
       await recorded; // the record settles first: an audit refusal wins, and `finish` never races `begin`
       throw error;
     }
     const connecting = this.#deps.keyServer.connect(caller.session.token);
-    const abandon = () =>
-      connecting.then(
-        (connection) => connection.close(),
-        () => undefined,
-      );
-    // The key agreement runs while the connection is made: one turn of the event loop first lets a
-    // remote key server's connection send its first flight, so the two overlap.
-    await nextTurn();
-    let wrap: ReturnType<typeof prepareWrap>;
-    try {
-      wrap = prepareWrap(point, this.#deps.random);
-    } catch (error) {
-      abandon();
-      await recorded;
-      throw error;
-    }
     try {
       await recorded;
     } catch (error) {
       wrap.dispose();
-      abandon();
+      connecting.then(
+        (connection) => connection.close(),
+        () => undefined,
+      );
       throw error;
     }
     try {
