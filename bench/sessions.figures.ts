@@ -78,11 +78,17 @@ export async function liveSessionFigures(load: LoadClient, url: string, store: S
     {
       figure: 'RSS per live session',
       measured: `${perSession.toFixed(0)} B`,
-      floor: `RSS +${rssPer.toFixed(0)} B, heap+external +${heldPer.toFixed(0)} B`,
+      floor: `RSS ${signed(rssPer)} B, heap+external ${signed(heldPer)} B`,
       value: perSession,
       goal: { op: '<=', target: 2000, unit: ' B' },
       runs: [],
       note: `${LIVE_SESSIONS} records put into the memory store as a login mints them, after full GCs`,
     },
   ];
+}
+
+/** A change in bytes with its sign: `+563`, `-290`. */
+function signed(bytes: number): string {
+  const rounded = bytes.toFixed(0);
+  return rounded.startsWith('-') ? rounded : `+${rounded}`;
 }
