@@ -1,0 +1,15 @@
+import type { Secret } from '../../domain/secret/secret.js';
+
+/** One call's answer: its status and its body as JSON (undefined when the body is not JSON). */
+export interface Answer {
+  readonly status: number;
+  readonly json: unknown;
+}
+
+/** How calls travel on the channel's connection: HTTP/1.1 or the framed transport, as the handshake chose. */
+export interface Exchange {
+  send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined, leftMs: () => number): Promise<Answer>;
+  /** Abandons the call in flight (its time is up): its connection is closed. */
+  abort(): void;
+  close(): void;
+}

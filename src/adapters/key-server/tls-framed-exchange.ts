@@ -1,0 +1,98 @@
+import type { TLSSocket } from 'node:tls';
+import { KeyServerFailedError } from '../../domain/errors/index.js';
+import type { Secret } from '../../domain/secret/secret.js';
+import { ALPN, FRAME_END, REPLY_BODY_LIMIT_BYTES, frameReply } from '../../keyserver/protocol/keyserver-protocol.js';
+import type { Answer, Exchange } from './tls-exchange.js';
+import { unavailable, type TlsDialer } from './tls-dialer.js';
+
+/**
+ * Calls as frames: one line of JSON out (`{ method, path, authorization?, body? }`), one line back
+ * (`{ status, body }`), one call at a time (docs/keyserver-protocol.md "Framed transport").
+ */
+export class FramedExchange implements Exchange {
+  readonly #dialer: TlsDialer;
+  #socket: TLSSocket | undefined;
+  #closed = false;
+
+  constructor(socket: TLSSocket, dialer: TlsDialer) {
+    this.#socket = socket;
+    this.#dialer = dialer;
+  }
+
+  async send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined, leftMs: () => number): Promise<Answer> {
+    const frame = `${JSON.stringify({ method, path, ...(token === undefined ? {} : { authorization: `Bearer ${token.reveal()}` }), body })}${FRAME_END}`;
+    const reply = await exchangeFrame(await this.#connection(leftMs), frame);
+    let json: unknown;
+    try {
+      json = JSON.parse(reply);
+    } catch {
+      throw new KeyServerFailedError('key server answer frame is not JSON');
+    }
+    const answer = frameReply.safeParse(json);
+    if (!answer.success) throw new KeyServerFailedError('key server answer frame does not follow the protocol');
+    return { status: answer.data.status, json: answer.data.body };
+  }
+
+  /** The open connection, or a new one dialed and validated when the daemon closed it. */
+  async #connection(leftMs: () => number): Promise<TLSSocket> {
+    const socket = this.#socket;
+    if (socket !== undefined && !socket.destroyed && socket.writable) return socket;
+    socket?.destroy();
+    this.#socket = undefined;
+    const fresh = await this.#dialer.open(leftMs());
+    if (this.#closed) {
+      fresh.destroy();
+      throw unavailable(new Error('the connection was closed'));
+    }
+    if (fresh.alpnProtocol !== ALPN.framed) {
+      fresh.destroy();
+      throw unavailable(new Error('the key server no longer offers the framed transport'));
+    }
+    this.#socket = fresh;
+    return fresh;
+  }
+
+  abort(): void {
+    this.#socket?.destroy();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.abort();
+    this.#socket = undefined;
+  }
+}
+
+/** Writes one frame and reads the answer's line (at most REPLY_BODY_LIMIT_BYTES). */
+function exchangeFrame(socket: TLSSocket, frame: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (outcome: () => void) => {
+      if (done) return;
+      done = true;
+      socket.removeListener('data', onData);
+      socket.removeListener('close', onClose);
+      socket.removeListener('error', onError);
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
+      const end = chunk.indexOf(10);
+      size += end === -1 ? chunk.length : end;
+      if (size > REPLY_BODY_LIMIT_BYTES) {
+        socket.destroy();
+        return finish(() => reject(new KeyServerFailedError('key server reply is too large')));
+      }
+      if (end === -1) return void chunks.push(chunk);
+      chunks.push(chunk.subarray(0, end));
+      finish(() => resolve(Buffer.concat(chunks).toString('utf8')));
+    };
+    const onClose = () => finish(() => reject(unavailable(new Error('the key server closed the connection before it answered'))));
+    const onError = (error: Error) => finish(() => reject(unavailable(error)));
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.once('error', onError);
+    socket.write(frame);
+  });
+}
