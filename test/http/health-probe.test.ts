@@ -7,6 +7,9 @@ import { createGateway } from '../../src/app/create-gateway.js';
 import { startFaultyGateway, PASSWORDS, SEED } from '../_support/gateway.js';
 import { healthUntil } from '../_support/health-wait.js';
 import { call, type Reply } from '../_support/http.js';
+import { withHealthProbes } from '../../src/transports/koa/health-probe.js';
+import { NoMetrics } from '../../src/ports/metrics.port.js';
+import type { HealthUseCases } from '../../src/use-cases/index.js';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const ALLOWED = 'https://app.example.com';
@@ -152,4 +155,28 @@ test('a request URL named like an inherited member is not taken for a probe: a h
   const reply = await call(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, 'GET', '/health');
   t.is(reply.status, 404);
   t.deepEqual(gw.reachedKoa, ['GET constructor']);
+});
+
+test('a probe that fails before its answer is written goes the Koa way, which answers it', async (t) => {
+  // A unit of the probe's own path: a health use case that fails, and a stand-in for the Koa app.
+  const failing = { report: () => Promise.reject(new Error('report failed')) } as unknown as HealthUseCases;
+  const logger = new MemoryLogger();
+  const reachedApp: string[] = [];
+  const handler = withHealthProbes({ health: failing, logger, metrics: new NoMetrics(), corsOrigins: [] }, async (req, res) => {
+    reachedApp.push(`${req.method} ${req.url}`);
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'INTERNAL' }));
+  });
+  const host = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((ready) => host.listen(0, '127.0.0.1', ready));
+  t.teardown(() => new Promise<void>((closed) => host.close(() => closed())));
+  const reply = await call(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, 'GET', '/health');
+  t.is(reply.status, 500);
+  t.deepEqual(reply.body, { error: 'INTERNAL' });
+  t.deepEqual(reachedApp, ['GET /health'], 'the app answered the probe, once');
+  t.deepEqual(
+    logger.lines.filter((line) => line.level === 'error'),
+    [],
+    'nothing was half-written, so there is nothing to log',
+  );
 });
