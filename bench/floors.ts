@@ -89,7 +89,7 @@ export function rawVerifyMicros(seconds = 1): number {
   }, seconds);
 }
 
-/** What the hop's floor sends on each connection: one line (the issue's floor), or one HTTP/1.1 call as the key-server protocol makes. */
+/** What the hop's floor sends on each connection: one line (the issue's floor), or one HTTP/1.1 call as the daemon's HTTP/1.1 transport has it. */
 export type FloorRound = 'line' | 'https';
 
 /** A bare TLS floor server in a process of its own, and rounds against it. */
@@ -108,7 +108,7 @@ export interface TlsFloor {
  *
  * `kind` says what travels on each connection: `line`, one line each way (the issue's floor); `https`,
  * one `POST` of an export's size by `node:https` to a bare `node:https` server answering an export's
- * reply, that is the key-server protocol's one call with no key server behind it.
+ * reply, that is one call of the daemon's HTTP/1.1 transport with no key server behind it.
  */
 export async function startTlsFloor(client: { readonly cert: string; readonly key: string }, kind: FloorRound = 'line'): Promise<TlsFloor> {
   const server = fork(new URL('./tls-floor-server.ts', import.meta.url).pathname, [certificateFingerprint(client.cert), kind], {

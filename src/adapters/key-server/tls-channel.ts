@@ -26,7 +26,8 @@ export class TlsChannel {
   #callStarted: number | undefined;
 
   private constructor(socket: TLSSocket, dialer: TlsDialer, url: URL, timeoutMs: number, spentMs: number) {
-    this.#exchange = socket.alpnProtocol === ALPN.framed ? new FramedExchange(socket, dialer) : new HttpExchange(socket, dialer, url);
+    const leftMs = () => Math.max(1, this.#leftMs());
+    this.#exchange = socket.alpnProtocol === ALPN.framed ? new FramedExchange(socket, dialer, leftMs) : new HttpExchange(socket, dialer, url, leftMs);
     this.#timeoutMs = timeoutMs;
     this.#spentMs = spentMs;
   }
@@ -63,7 +64,7 @@ export class TlsChannel {
         this.#exchange.abort();
       }, left);
       this.#exchange
-        .send(method, path, body, token, () => Math.max(1, this.#leftMs()))
+        .send(method, path, body, token)
         .then((answer) => interpretReply(answer.status, answer.json))
         .then(
           (value) => settle(() => resolve(value)),

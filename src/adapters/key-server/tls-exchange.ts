@@ -6,9 +6,13 @@ export interface Answer {
   readonly json: unknown;
 }
 
-/** How calls travel on the channel's connection: HTTP/1.1 or the framed transport, as the handshake chose. */
+/**
+ * How calls travel on the channel's connection: HTTP/1.1 or the framed transport, as the handshake
+ * chose. A connection dialed again (the daemon closed the first) gets what is left of the channel's
+ * budget, `leftMs()`, which each exchange is given when it is made.
+ */
 export interface Exchange {
-  send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined, leftMs: () => number): Promise<Answer>;
+  send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer>;
   /** Abandons the call in flight (its time is up): its connection is closed. */
   abort(): void;
   close(): void;

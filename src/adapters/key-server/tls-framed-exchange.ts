@@ -11,17 +11,21 @@ import { unavailable, type TlsDialer } from './tls-dialer.js';
  */
 export class FramedExchange implements Exchange {
   readonly #dialer: TlsDialer;
+  readonly #leftMs: () => number;
   #socket: TLSSocket | undefined;
   #closed = false;
 
-  constructor(socket: TLSSocket, dialer: TlsDialer) {
+  constructor(socket: TLSSocket, dialer: TlsDialer, leftMs: () => number) {
     this.#socket = socket;
     this.#dialer = dialer;
+    this.#leftMs = leftMs;
   }
 
-  async send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined, leftMs: () => number): Promise<Answer> {
-    const frame = `${JSON.stringify({ method, path, ...(token === undefined ? {} : { authorization: `Bearer ${token.reveal()}` }), body })}${FRAME_END}`;
-    const reply = await exchangeFrame(await this.#connection(leftMs), frame);
+  async send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer> {
+    // `authorization` is left out without a token, and `body` without a body (JSON drops undefined).
+    const authorization = token === undefined ? undefined : `Bearer ${token.reveal()}`;
+    const frame = `${JSON.stringify({ method, path, authorization, body })}${FRAME_END}`;
+    const reply = await exchangeFrame(await this.#connection(), frame);
     let json: unknown;
     try {
       json = JSON.parse(reply);
@@ -34,12 +38,12 @@ export class FramedExchange implements Exchange {
   }
 
   /** The open connection, or a new one dialed and validated when the daemon closed it. */
-  async #connection(leftMs: () => number): Promise<TLSSocket> {
+  async #connection(): Promise<TLSSocket> {
     const socket = this.#socket;
     if (socket !== undefined && !socket.destroyed && socket.writable) return socket;
     socket?.destroy();
     this.#socket = undefined;
-    const fresh = await this.#dialer.open(leftMs());
+    const fresh = await this.#dialer.open(this.#leftMs());
     if (this.#closed) {
       fresh.destroy();
       throw unavailable(new Error('the connection was closed'));

@@ -15,13 +15,12 @@ export class HttpExchange implements Exchange {
   readonly #url: URL;
   #request: ClientRequest | undefined;
 
-  constructor(socket: TLSSocket, dialer: TlsDialer, url: URL) {
-    this.#agent = new ChannelAgent(socket, dialer);
+  constructor(socket: TLSSocket, dialer: TlsDialer, url: URL, leftMs: () => number) {
+    this.#agent = new ChannelAgent(socket, dialer, leftMs);
     this.#url = url;
   }
 
-  send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined, leftMs: () => number): Promise<Answer> {
-    this.#agent.leftMs = leftMs;
+  send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = request({ host: this.#url.hostname, port: this.#url.port, method, path, headers: headersFor(payload, token), agent: this.#agent });
@@ -47,13 +46,14 @@ export class HttpExchange implements Exchange {
 class ChannelAgent extends Agent {
   readonly #dialer: TlsDialer;
   /** What is left of the channel's budget for a connection dialed again (ms). */
-  leftMs: () => number = () => 1;
+  readonly #leftMs: () => number;
   #spare: TLSSocket | undefined;
 
-  constructor(socket: TLSSocket, dialer: TlsDialer) {
+  constructor(socket: TLSSocket, dialer: TlsDialer, leftMs: () => number) {
     super({ keepAlive: true, maxSockets: 1 });
     this.#spare = socket;
     this.#dialer = dialer;
+    this.#leftMs = leftMs;
   }
 
   override createConnection(_options: RequestOptions, callback?: (error: Error | null, stream: Duplex) => void): Duplex | undefined {
@@ -61,7 +61,7 @@ class ChannelAgent extends Agent {
     this.#spare = undefined;
     if (spare !== undefined && !spare.destroyed) return spare;
     spare?.destroy();
-    this.#dialer.open(this.leftMs()).then(
+    this.#dialer.open(this.#leftMs()).then(
       (socket) => callback?.(null, socket),
       (error: Error) => callback?.(error, undefined as unknown as Duplex),
     );

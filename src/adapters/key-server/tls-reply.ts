@@ -4,8 +4,8 @@ import { rebuildKeyServerError } from './wire-error.js';
 
 /**
  * A daemon answer (docs/keyserver-protocol.md "Errors"), its body parsed (undefined when it is not
- * JSON): a 2xx gives its JSON; an error body throws
- * the domain error of its code; anything else throws KEY_SERVER_FAILED.
+ * JSON): a 2xx gives its JSON; an error body throws the domain error of its code; anything else
+ * throws KEY_SERVER_FAILED.
  */
 export function interpretReply(status: number, json: unknown): unknown {
   if (status >= 200 && status < 300) {

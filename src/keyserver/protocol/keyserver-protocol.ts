@@ -5,8 +5,9 @@ export { BEARER_TOKEN } from './protocol-values.js';
 
 /**
  * The wire protocol between the gateway's `tls` key-server adapter and the key-server daemon: JSON
- * over TLS 1.3 (HTTP/1.1 or the framed transport), paths under a version prefix. docs/keyserver-protocol.md describes it; the
- * schemas here are that description, shared by the daemon (requests) and the adapter (replies).
+ * over TLS 1.3 (HTTP/1.1 or the framed transport), paths under a version prefix.
+ * docs/keyserver-protocol.md describes it; the schemas here are that description, shared by the
+ * daemon (requests) and the adapter (replies).
  * Binary values travel as standard base64.
  */
 export const PROTOCOL_PREFIX = '/v1';

@@ -249,3 +249,27 @@ test('a framed daemon that never answers is KEY_SERVER_UNAVAILABLE within the ti
   t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
   t.true(error.ms >= 250 && error.ms < 3_000, `${error.ms} ms`);
 });
+
+test('a framed connection dialed again to a daemon that no longer offers the framed transport is KEY_SERVER_UNAVAILABLE', async (t) => {
+  let handshakes = 0;
+  const closed: Promise<void>[] = [];
+  // The first handshake chooses the framed transport, every later one HTTP/1.1 (a daemon replaced by an older one).
+  const server = createTlsServer(
+    { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', ALPNCallback: () => (handshakes++ === 0 ? 'keygate/1' : 'http/1.1') },
+    (socket) => {
+      closed.push(new Promise((done) => socket.once('close', () => done())));
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end(frame(200, { result: ALICE })));
+    },
+  );
+  const { url } = await listening(server);
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  t.deepEqual(await connection.whoami(), ALICE);
+  // Closed at both ends: the gateway saw the end of the connection.
+  await closed[0];
+  const error = await failure(connection.whoami());
+  await connection.close();
+  t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
+  t.regex(error.message, /no longer offers the framed transport/);
+  t.is(handshakes, 2);
+});
