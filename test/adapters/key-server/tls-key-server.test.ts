@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createConnection as createNetConnection, createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TlsKeyServer, type TlsKeyServerOptions } from '../../../src/adapters/key-server/tls-key-server.js';
@@ -272,4 +272,46 @@ test('a framed connection dialed again to a daemon that no longer offers the fra
   t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
   t.regex(error.message, /no longer offers the framed transport/);
   t.is(handshakes, 2);
+});
+
+test('a framed connection closed while it is dialed again writes nothing and leaves no connection open', async (t) => {
+  let calls = 0;
+  const { url: daemonUrl } = await framedDaemon((_request, socket) => {
+    calls++;
+    socket.end(frame(200, { result: ALICE }));
+    return undefined;
+  });
+  // A TCP relay in front of the daemon that holds the second connection until the test lets it through.
+  let release!: () => void;
+  const released = new Promise<void>((go) => (release = go));
+  let held!: () => void;
+  const holding = new Promise<void>((seen) => (held = seen));
+  const relayed: Promise<void>[] = [];
+  const relay = createNetServer((client) => {
+    client.on('error', () => undefined);
+    relayed.push(new Promise((done) => client.once('close', () => done())));
+    const gate = relayed.length === 1 ? Promise.resolve() : (held(), released);
+    void gate.then(() => {
+      const upstream = createNetConnection(Number(new URL(daemonUrl).port), '127.0.0.1');
+      upstream.on('error', () => undefined);
+      client.pipe(upstream).pipe(client);
+      client.once('close', () => upstream.destroy());
+      upstream.once('close', () => client.destroy());
+    });
+  });
+  const { url } = await listening(relay);
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  t.deepEqual(await connection.whoami(), ALICE);
+  await relayed[0]; // the daemon ended the first connection, and the gateway saw it
+  const second = failure(connection.whoami());
+  await holding; // the second connection is being dialed
+  await connection.close();
+  release();
+  const error = await second;
+  t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
+  t.regex(error.message, /the connection was closed/);
+  // The connection the dial made is ended at once, with no call written on it.
+  const ended = await Promise.race([relayed[1]!.then(() => true), new Promise<boolean>((late) => setTimeout(() => late(false), 2_000))]);
+  t.true(ended, 'the connection dialed after the close is not left open');
+  t.is(calls, 1);
 });
