@@ -11,6 +11,7 @@ import { daemonHopFigure } from './daemon-hop.figures.js';
 import { proofCheckMicros } from './proof.bench.js';
 import { requiredWorkNote } from './required-work.js';
 import { startUseCaseFloor } from './use-case-floor.js';
+import { workBudgetNote } from './work-budget.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 const LOGIN_IN_FLIGHT = 32;
@@ -109,6 +110,7 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
     const unboundJob = { name: 'GET /api/session, unbound', job: { url: htu, headers: { Authorization: `Bearer ${session}` } } };
     const unbound = await pairedRuns(load, koa, unboundJob, ratioTo);
     const requiredWork = await requiredWorkNote(load, koa, unbound.value);
+    const workBudget = await workBudgetNote(load, koa, koaBody);
     // The same routes' use cases and required work on bare Koa (`startUseCaseFloor`): where Koa itself stops.
     const useCases = await startUseCaseFloor();
     const workFloor = (row: string, job: Job, value = ratioTo) =>
@@ -190,7 +192,7 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
       },
       {
         ...pairedFigure('unbound GET /api/session', unbound, `bare Koa: ${rps(unbound.floor)}`, { op: '>=', target: 0.6 }),
-        note: `${roundsNote(unbound.values)}\n    ${workNote(sessionWork, unbound.value)}\n    ${requiredWork}`,
+        note: `${roundsNote(unbound.values)}\n    ${workNote(sessionWork, unbound.value)}\n    ${requiredWork}\n    ${workBudget}`,
       },
     ];
     figures.push(...live);
