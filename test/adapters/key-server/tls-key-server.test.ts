@@ -302,7 +302,10 @@ test('a framed connection closed while it is dialed again writes nothing and lea
   const { url } = await listening(relay);
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
   t.deepEqual(await connection.whoami(), ALICE);
-  await relayed[0]; // the daemon ended the first connection, and the gateway saw it
+  // The daemon ended the first connection and the relay closed it; the gateway reads that end in
+  // the loop's next poll phase, before the next check phase.
+  await relayed[0];
+  await new Promise((polled) => setImmediate(polled));
   const second = failure(connection.whoami());
   await holding; // the second connection is being dialed
   await connection.close();
