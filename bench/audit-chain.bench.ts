@@ -5,7 +5,8 @@ import { SqliteAuditLog } from '../src/adapters/audit-log/sqlite-audit-log.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { ADMIN_PASSWORD, pairedRuns, ratios, signIn } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
-import { limitOf, LoadClient, type Measured } from './load-client.js';
+import { runLine } from './figure-table.js';
+import { LoadClient } from './load-client.js';
 
 /** The chain may add at most this share to POST /keys with the audit in SQLite (issue 16). */
 const BUDGET = 0.15;
@@ -25,10 +26,6 @@ async function sqliteGateway(file: string, chained: boolean, dataDir: string): P
   const { url } = await gateway.listen(0, '127.0.0.1');
   return { gateway, url, headers: { 'X-Session': await signIn(url) } };
 }
-
-const line = (run: Measured) =>
-  `${run.name.padEnd(40)}${run.requestsPerSecond.toFixed(0).padStart(8)} req/s  mean ${run.meanMs.toFixed(2)} ms  p99 ${run.p99Ms.toFixed(1)} ms  ` +
-  `${run.non2xx + run.errors} failed; limit: ${limitOf(run)}`;
 
 /**
  * Issue 16's cost row: POST /keys through two gateways that differ only in the chain, each with its
@@ -54,7 +51,7 @@ export async function benchAuditChain(): Promise<void> {
     const latency = (paired.row.meanMs - paired.floor.meanMs) / paired.floor.meanMs;
     process.stdout.write(
       `\nPOST /keys with the audit in SQLite, chained beside unchained (the median of ${paired.values.length} alternated rounds)\n` +
-        `${line(paired.floor)}\n${line(paired.row)}\n` +
+        `    ${runLine(paired.floor)}\n    ${runLine(paired.row)}\n` +
         `chaining costs ${(paired.value * 100).toFixed(1)}% of throughput (rounds ${ratios(paired.values.map((value) => value * 100))}%) ` +
         `and adds ${(latency * 100).toFixed(1)}% to mean latency (budget: ${BUDGET * 100}%; ${paired.value <= BUDGET ? 'met' : 'NOT met'})\n`,
     );

@@ -26,6 +26,14 @@ function met(figure: Figure): boolean {
   return figure.goal.op === '>=' ? figure.value >= figure.goal.target : figure.value <= figure.goal.target;
 }
 
+/** One measured run as the bench prints it: its rate, the server's time per request, latency, failures, and who set the pace. */
+export function runLine(run: Measured): string {
+  return (
+    `run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, server ${serverMicros(run).toFixed(0)} us/req busy, ${serverCpuMicros(run).toFixed(0)} us/req CPU, ` +
+    `mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ${run.errors + run.non2xx} failed; limit: ${limitOf(run)}`
+  );
+}
+
 /** The table: figure, measured, floor, ratio against goal, and who set the pace of each run. */
 export function printFigures(figures: readonly Figure[]): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -35,13 +43,7 @@ export function printFigures(figures: readonly Figure[]): void {
     const unit = figure.goal.unit ?? '';
     const ratio = `${figure.value.toFixed(figure.value >= 100 ? 0 : 2)}${unit} ${figure.goal.op} ${figure.goal.target}${unit}`;
     out(`${pad(figure.figure, 38)}${pad(figure.measured, 34)}${pad(figure.floor, 44)}${pad(ratio, 26)}${met(figure) ? 'yes' : 'NO'}`);
-    for (const run of figure.runs) {
-      const failures = run.errors + run.non2xx;
-      out(
-        `${''.padEnd(4)}run "${run.name}": ${run.requestsPerSecond.toFixed(0)} req/s, server ${serverMicros(run).toFixed(0)} us/req busy, ${serverCpuMicros(run).toFixed(0)} us/req CPU, mean ${run.meanMs.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ` +
-          `${failures} failed; limit: ${limitOf(run)}`,
-      );
-    }
+    for (const run of figure.runs) out(`${''.padEnd(4)}${runLine(run)}`);
     if (figure.note) out(`${''.padEnd(4)}${figure.note}`);
   }
   const missed = figures.filter((figure) => !met(figure)).map((figure) => figure.figure);
