@@ -7,7 +7,10 @@ import { unavailable, type TlsDialer } from './tls-dialer.js';
 
 /**
  * Calls as frames: one line of JSON out (`{ method, path, authorization?, body? }`), one line back
- * (`{ status, body }`), one call at a time (docs/keyserver-protocol.md "Framed transport").
+ * (`{ status, body }`), one call at a time (docs/keyserver-protocol.md "Framed transport"). A frame
+ * carries no call id: an answer belongs to the call written before it only while the daemon sends
+ * exactly one line per call. A byte beyond that line, or one sent while no call waits, ends the
+ * connection (the next call dials a new one), so that it can never be read as another call's answer.
  */
 export class FramedExchange implements Exchange {
   readonly #dialer: TlsDialer;
@@ -17,6 +20,7 @@ export class FramedExchange implements Exchange {
 
   constructor(socket: TLSSocket, dialer: TlsDialer, leftMs: () => number) {
     this.#socket = socket;
+    socket.on('data', refuseUnasked);
     this.#dialer = dialer;
     this.#leftMs = leftMs;
   }
@@ -52,6 +56,7 @@ export class FramedExchange implements Exchange {
       fresh.destroy();
       throw unavailable(new Error('the key server no longer offers the framed transport'));
     }
+    fresh.on('data', refuseUnasked);
     this.#socket = fresh;
     return fresh;
   }
@@ -67,7 +72,15 @@ export class FramedExchange implements Exchange {
   }
 }
 
-/** Writes one frame and reads the answer's line (at most REPLY_BODY_LIMIT_BYTES). */
+/** Bytes from the daemon while no call waits for them: the connection is ended, never read on. */
+function refuseUnasked(this: TLSSocket): void {
+  this.destroy();
+}
+
+/**
+ * Writes one frame and reads the answer's line (at most REPLY_BODY_LIMIT_BYTES), which must be the
+ * last byte the daemon sent: a second line for the one call ends the connection and fails the call.
+ */
 function exchangeFrame(socket: TLSSocket, frame: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -79,6 +92,7 @@ function exchangeFrame(socket: TLSSocket, frame: string): Promise<string> {
       socket.removeListener('data', onData);
       socket.removeListener('close', onClose);
       socket.removeListener('error', onError);
+      if (!socket.destroyed) socket.on('data', refuseUnasked);
       outcome();
     };
     const onData = (chunk: Buffer) => {
@@ -89,11 +103,16 @@ function exchangeFrame(socket: TLSSocket, frame: string): Promise<string> {
         return finish(() => reject(new KeyServerFailedError('key server reply is too large')));
       }
       if (end === -1) return void chunks.push(chunk);
+      if (end !== chunk.length - 1) {
+        socket.destroy();
+        return finish(() => reject(new KeyServerFailedError('key server sent more than one answer to a call')));
+      }
       chunks.push(chunk.subarray(0, end));
       finish(() => resolve(Buffer.concat(chunks).toString('utf8')));
     };
     const onClose = () => finish(() => reject(unavailable(new Error('the key server closed the connection before it answered'))));
     const onError = (error: Error) => finish(() => reject(unavailable(error)));
+    socket.removeListener('data', refuseUnasked);
     socket.on('data', onData);
     socket.once('close', onClose);
     socket.once('error', onError);

@@ -318,3 +318,42 @@ test('a framed connection closed while it is dialed again writes nothing and lea
   t.true(ended, 'the connection dialed after the close is not left open');
   t.is(calls, 1);
 });
+
+const BOB = { user: 'bob', systemId: 1002, principalId: '8899aabbccddeeff' };
+
+test('a framed daemon that answers one call twice is KEY_SERVER_FAILED, and the next call goes out on a new connection', async (t) => {
+  const sockets = new Set<TLSSocket>();
+  const { url } = await framedDaemon((_request, socket) => {
+    sockets.add(socket);
+    // Two answers in one write: the second would be taken for the answer of the connection's next call.
+    return sockets.size === 1 ? frame(200, { result: ALICE }) + frame(200, { result: BOB }) : frame(200, { result: ALICE });
+  });
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  const error = await failure(connection.whoami());
+  t.is(error.code, 'KEY_SERVER_FAILED');
+  t.regex(error.message, /more than one answer/);
+  t.deepEqual(await connection.whoami(), ALICE);
+  await connection.close();
+  t.is(sockets.size, 2);
+});
+
+test('bytes a framed daemon sends between two calls end the connection: the next call is dialed anew and gets its own answer', async (t) => {
+  const sockets: TLSSocket[] = [];
+  const closed: Promise<void>[] = [];
+  const { url } = await framedDaemon((_request, socket) => {
+    if (!sockets.includes(socket)) {
+      sockets.push(socket);
+      closed.push(new Promise((done) => socket.once('close', () => done())));
+    }
+    return frame(200, { result: ALICE });
+  });
+  const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
+  t.deepEqual(await connection.whoami(), ALICE);
+  // Once the call has its answer, the daemon sends one nobody asked for.
+  sockets[0]!.write(frame(200, { result: BOB }));
+  const ended = await Promise.race([closed[0]!.then(() => true), new Promise<boolean>((late) => setTimeout(() => late(false), 2_000))]);
+  t.true(ended, 'the connection that carried an unasked answer is closed');
+  t.deepEqual(await connection.whoami(), ALICE);
+  await connection.close();
+  t.is(sockets.length, 2);
+});
