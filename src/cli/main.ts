@@ -2,11 +2,7 @@ import { CONFIG_DEFAULTS, ConfigError } from '../app/config.js';
 import { configFromEnv } from '../app/env-config.js';
 import { helpVariables } from '../app/config-docs.js';
 import { unknownVariableWarnings } from '../app/unknown-variables.js';
-import { createGateway, DEFAULT_DRAIN_MS } from '../app/create-gateway.js';
-import { embeddedStoreKind, VOLATILE_WARNING } from '../app/embedded-engine.js';
 import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
-import { rotateMasterKey } from '../keyserver/at-rest/rotate-master-key.js';
-import { startKeyServerDaemon } from '../keyserver/daemon/daemon-server.js';
 import { isKeygateError } from '../domain/errors/index.js';
 import { GATEWAY_VERSION } from '../app/version.js';
 import { withFileVariables } from '../app/env-files.js';
@@ -37,6 +33,12 @@ function warnUnknownVariables(): void {
 async function serve(): Promise<void> {
   warnUnknownVariables();
   const config = configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir });
+  // The gateway's stack (Koa, the stores, the key server) is loaded only by the commands that run it:
+  // `--version`, `--help` and the operator commands start without it.
+  const [{ createGateway, DEFAULT_DRAIN_MS }, { embeddedStoreKind, VOLATILE_WARNING }] = await Promise.all([
+    import('../app/create-gateway.js'),
+    import('../app/embedded-engine.js'),
+  ]);
   // Said on stderr as well as in the log: a volatile key server must not pass unnoticed.
   if (config.keyServer.kind === 'embedded' && embeddedStoreKind(config.keyServer) === 'memory') {
     process.stderr.write(`keygate: warning: ${VOLATILE_WARNING}\n`);
@@ -78,12 +80,13 @@ function stopOnSignal(close: () => Promise<void>, onSignal: (signal: string) => 
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-function rotate(argv: readonly string[]): number {
+async function rotate(argv: readonly string[]): Promise<number> {
   const settings = parseRotateArgs(argv, withFileVariables(process.env));
   if (settings === 'help') {
     process.stdout.write(DAEMON_USAGE);
     return 0;
   }
+  const { rotateMasterKey } = await import('../keyserver/at-rest/rotate-master-key.js');
   const rotation = rotateMasterKey(settings);
   const file = rotation.file === undefined ? '' : ` file=${rotation.file}`;
   process.stdout.write(`keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`);
@@ -98,6 +101,7 @@ async function keyserver(argv: readonly string[]): Promise<number> {
     process.stdout.write(DAEMON_USAGE);
     return 0;
   }
+  const { startKeyServerDaemon } = await import('../keyserver/daemon/daemon-server.js');
   const daemon = await startKeyServerDaemon(options, (line) => process.stderr.write(`${line}\n`));
   stopOnSignal(() => daemon.close());
   for (const [user, password] of Object.entries(daemon.generatedPasswords ?? {})) {
