@@ -7,6 +7,11 @@ import { request } from 'node:https';
 import { connect, createSecureContext, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { certificateFingerprint } from '../src/keyserver/identity/identity-certificate.js';
 import Koa from 'koa';
+import { MemoryReplayCache } from '../src/adapters/replay-cache/memory-replay-cache.js';
+import { SystemClock } from '../src/adapters/clock/system-clock.js';
+import type { SessionRecord } from '../src/domain/session/session.js';
+import { ProofChecker } from '../src/use-cases/proof-check.js';
+import { jwkThumbprint } from '../src/wire/jwk-thumbprint.js';
 
 /** Mean microseconds of `work` over `seconds` of repeated calls on this thread (after a short warm-up). */
 export function microsPerCall(work: () => void, seconds = 1): number {
@@ -53,6 +58,32 @@ export function verifiesProof(publicJwk: JsonWebKey): (headers: IncomingHttpHead
     if (typeof dpop !== 'string') return true;
     const dot = dpop.lastIndexOf('.');
     return verify('sha256', Buffer.from(dpop.slice(0, dot)), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(dpop.slice(dot + 1), 'base64url'));
+  };
+}
+
+/**
+ * The gateway's whole proof check of a request's `DPoP` proof, as a bound session's request gets it:
+ * `ProofChecker.check` (parse, key cache, one verify, the bindings to `htu` and the credential, `iat`,
+ * the replay cache, as large as the bench gateway's) against a session bound to `publicJwk`, and nothing
+ * else (no session, no route, no record). A request without a proof passes; a refused one answers 401.
+ */
+export function checksProof(
+  publicJwk: JsonWebKey,
+  htu: string,
+  credential: string,
+  replayCacheSize: number,
+): (headers: IncomingHttpHeaders) => Promise<boolean> {
+  const clock = new SystemClock();
+  const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: replayCacheSize }));
+  const session = { jkt: jwkThumbprint(publicJwk as Record<string, unknown>) } as SessionRecord;
+  return async ({ dpop }) => {
+    if (typeof dpop !== 'string') return true;
+    try {
+      await checker.check(session, { method: 'GET', htu, credential, body: undefined, proofs: [dpop] });
+      return true;
+    } catch {
+      return false;
+    }
   };
 }
 
