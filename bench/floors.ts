@@ -75,7 +75,7 @@ export function checksProof(
 ): (headers: IncomingHttpHeaders) => Promise<boolean> {
   const clock = new SystemClock();
   const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: replayCacheSize }));
-  const session = { jkt: jwkThumbprint(publicJwk as Record<string, unknown>) } as SessionRecord;
+  const session = { jkt: jwkThumbprint(publicJwk) } as SessionRecord;
   return async ({ dpop }) => {
     if (typeof dpop !== 'string') return true;
     try {
