@@ -199,22 +199,6 @@ export async function floorRoundMs(floor: TlsFloor, seconds: number): Promise<nu
   return (performance.now() - started) / runs;
 }
 
-/** Milliseconds per round of a fresh `startTlsFloor(client, kind)`, for two seconds after `warmUpSeconds` of rounds. */
-export async function tlsHopFloorMs(
-  client: { readonly cert: string; readonly key: string },
-  warmUpSeconds: number,
-  kind: FloorRound = 'line',
-): Promise<number> {
-  const floor = await startTlsFloor(client, kind);
-  try {
-    await floor.round(); // the one full handshake
-    await floorRoundMs(floor, warmUpSeconds);
-    return await floorRoundMs(floor, 2);
-  } finally {
-    floor.close();
-  }
-}
-
 const EXPORT_CALL = Buffer.from(JSON.stringify({ ttag: 'k3AmQ+d4foT71lBbBfmzvGpYiGfuYlN/' }));
 
 /** One `POST` shaped like the key-server protocol's export call, by `node:https` on `socket`; resolves once its reply is read. */
