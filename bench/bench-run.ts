@@ -49,7 +49,7 @@ export async function boundSession(url: string, unbound: string, ttag: string) {
 export type Job = Omit<LoadJob, 'connections' | 'durationSeconds' | 'method' | 'headers'> & Partial<LoadJob>;
 
 /** `job` with the bench's defaults for what it leaves out. */
-const fullJob = (job: Job): LoadJob => ({ method: 'GET', headers: {}, connections: CONNECTIONS, durationSeconds: SECONDS, ...job });
+export const fullJob = (job: Job): LoadJob => ({ method: 'GET', headers: {}, connections: CONNECTIONS, durationSeconds: SECONDS, ...job });
 
 /** `job` run for `seconds` and not kept: compiled code, open connections. */
 export function warmUp(load: LoadClient, name: string, job: Job, seconds: number): Promise<Measured> {

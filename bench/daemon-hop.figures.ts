@@ -11,7 +11,7 @@ import { untilKillAll } from '../test/_support/child-processes.js';
 import type { Figure } from './figure-table.js';
 import { floorRoundMs, startBareKoa, startTlsFloor } from './floors.js';
 import type { LoadClient, Measured } from './load-client.js';
-import { ADMIN_PASSWORD, exportRequest, type Job, medianRound, ROUNDS, ratios, roundsNote, run, SECONDS, signIn, warmUp } from './bench-run.js';
+import { ADMIN_PASSWORD, exportRequest, fullJob, type Job, medianRound, ROUNDS, ratios, roundsNote, run, signIn, warmUp } from './bench-run.js';
 import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 
 /** The export request of one admin key on the gateway at `url`: signed in, a key made, a client point (one in flight). */
@@ -95,9 +95,10 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
       const rounding = await run(load, 'bare Koa making one floor round per request, 1 in flight', inPlace.rounding);
       inPlace.check(bare, rounding);
       const embedded = await run(load, 'export, embedded, 1 in flight', embeddedJob);
+      // `run` without its measure: the daemon's CPU is read around the measure alone, not its warm-up.
       await warmUp(load, 'export, TLS daemon', tlsJob, 1);
       const daemonCpu = processCpuMicros(daemon.child.pid);
-      const tls = await load.measure('export, TLS daemon (resumed), 1 in flight', { ...tlsJobDefaults, ...tlsJob });
+      const tls = await load.measure('export, TLS daemon (resumed), 1 in flight', fullJob(tlsJob));
       const daemonUsPerRequest = processCpuMicros(daemon.child.pid) - daemonCpu;
       const portFloorMs = await floorRoundMs(floor, PORT_SECONDS);
       const portMs = await atPort.ms(PORT_SECONDS);
@@ -163,9 +164,6 @@ interface HopRound {
   readonly https: number;
   readonly value: number;
 }
-
-/** What `run` would add to the TLS job, which is measured without its warm-up so that the daemon's CPU is read around the measure alone. */
-const tlsJobDefaults = { method: 'GET', headers: {}, connections: 1, durationSeconds: SECONDS } as const;
 
 /** Microseconds of CPU (user and system) another process has used, from /proc; NaN where there is no /proc. */
 function processCpuMicros(pid: number | undefined): number {
