@@ -138,4 +138,30 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     t.is(store.setting('decoySecret'), 'two');
     store.close();
   });
+
+  test(title('runs an operation as one unit: its value back, its writes kept even when it then throws, a nested one joined'), (t) => {
+    const store = make();
+    const row = { tokenHash: 'h-unit', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
+    t.is(
+      store.atomically(() => {
+        store.putToken(row);
+        return store.atomically(() => store.token('h-unit')?.tokenHash);
+      }),
+      'h-unit',
+    );
+    const refusal = new Error('refused after a write');
+    t.is(
+      t.throws(() =>
+        store.atomically(() => {
+          store.deleteToken('h-unit');
+          throw refusal;
+        }),
+      ),
+      refusal,
+    );
+    t.is(store.token('h-unit'), undefined, 'the write before the refusal landed');
+    store.putSetting('after', 'usable');
+    t.is(store.setting('after'), 'usable');
+    store.close();
+  });
 }

@@ -9,6 +9,7 @@ import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
 import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/engine/sqlite-engine-schema.js';
 import { loginForToken } from '../_support/engine-login.js';
+import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
@@ -121,4 +122,44 @@ test('a file at schema version 2 moves to the current version and keeps what it 
   const check = new Database(path, { readonly: true });
   t.is(check.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
   check.close();
+});
+
+test('an operation on the file is one transaction: another connection sees its writes only once it ends, and it reads one state', (t) => {
+  const path = join(dir, 'unit.db');
+  const store = new SqliteEngineStore(path, keyring);
+  const other = new SqliteEngineStore(path, keyring);
+  const row = (tokenHash: string) => ({ tokenHash, principalId: 'a1a1a1a1a1a1a1a1', issuedAt: 0, expiresAt: undefined });
+  store.atomically(() => {
+    store.putToken(row('first'));
+    store.putToken(row('second'));
+    t.is(other.token('first'), undefined, 'not seen before the operation ends');
+  });
+  t.truthy(other.token('first'));
+  t.truthy(other.token('second'));
+  store.atomically(() => {
+    t.truthy(store.token('first'));
+    other.deleteToken('first');
+    t.truthy(store.token('first'), 'the state the operation began reading');
+  });
+  t.is(store.token('first'), undefined);
+  other.close();
+  store.close();
+});
+
+test('each operation run through the protocol table is one unit of the engine store, refused or not', async (t) => {
+  const store = new SqliteEngineStore(':memory:', keyring);
+  const units: string[] = [];
+  const atomically = store.atomically.bind(store);
+  store.atomically = (operation) => {
+    units.push('unit');
+    return atomically(operation);
+  };
+  const engine = new KeyServerEngine({ store, now: () => 1_700_000_000_000, random });
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  units.length = 0;
+  const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });
+  await t.throwsAsync(runOperation(engine, 'exportKey', alice, { ttag: 'f'.repeat(ttag.length) }));
+  t.deepEqual(units, ['unit', 'unit']);
+  engine.close();
 });

@@ -5,6 +5,16 @@ import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, Toke
  * (memory, SQLite through better-sqlite3), and a synchronous store keeps each engine operation atomic.
  */
 export interface EngineStore {
+  /**
+   * Runs one engine operation as one unit of the store: its reads see one state of the store
+   * throughout, and its writes land together (after a crash, all of them or none). Writes made before
+   * the operation throws still land, as each would on its own: a refusal may follow a write (an
+   * expired token is ended, then refused). When they cannot land, that failure is thrown instead of
+   * the operation's outcome. A call made inside another joins it. Only what runs synchronously is
+   * covered: an operation that returns a promise has its remaining steps run on their own.
+   */
+  atomically<T>(operation: () => T): T;
+
   principalByName(name: string): PrincipalRow | undefined;
   principalById(principalId: string): PrincipalRow | undefined;
   putPrincipal(row: PrincipalRow): void;

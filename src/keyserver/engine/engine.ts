@@ -88,6 +88,11 @@ export class KeyServerEngine {
     this.server = new ServerOperations(ctx, { version: options.version ?? 'unknown', config: options.config ?? {} });
   }
 
+  /** Runs one operation as one unit of the store (`EngineStore.atomically`). */
+  atomically<T>(operation: () => T): T {
+    return this.#ctx.store.atomically(operation);
+  }
+
   /** Creates a principal (seeding). A password makes an SRP verifier; it is not kept. */
   createPrincipal(input: NewPrincipal): Identity {
     return createPrincipal(this.#ctx, input);

@@ -155,6 +155,11 @@ export class MemoryEngineStore implements EngineStore {
     this.#settings.set(name, value);
   }
 
+  /** Each operation already sees one state and changes it in one go: it runs synchronously, alone. */
+  atomically<T>(operation: () => T): T {
+    return operation();
+  }
+
   close(): void {}
 }
 

@@ -2,6 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 
 /** Every statement of the SQLite engine store, prepared once when the store opens. */
 export const STATEMENTS = {
+  // One engine operation's transaction (`atomically`): deferred, so a read-only one never takes the write lock.
+  begin: 'BEGIN',
+  commit: 'COMMIT',
+  rollback: 'ROLLBACK',
   principalByName: 'SELECT * FROM principals WHERE name = ?',
   principalById: 'SELECT * FROM principals WHERE principal_id = ?',
   // An upsert: INSERT OR REPLACE deletes and re-inserts, and an update must never look like the

@@ -70,6 +70,35 @@ export class SqliteEngineStore implements EngineStore {
     return keyIdsInUse(this.#db);
   }
 
+  /**
+   * One transaction per operation. Besides the one state and the writes landing together, it spares
+   * the file's lock and WAL-index check that each statement would otherwise take and release on its own.
+   */
+  atomically<T>(operation: () => T): T {
+    if (this.#db.inTransaction) return operation();
+    this.#sql.begin.run();
+    let result: T;
+    try {
+      result = operation();
+    } catch (error) {
+      this.#commit();
+      throw error;
+    }
+    this.#commit();
+    return result;
+  }
+
+  /** Commits what the operation wrote; SQLite may already have rolled it back after a failed statement. */
+  #commit(): void {
+    if (!this.#db.inTransaction) return;
+    try {
+      this.#sql.commit.run();
+    } catch (error) {
+      if (this.#db.inTransaction) this.#sql.rollback.run();
+      throw error;
+    }
+  }
+
   #open(keyId: string | null, value: Buffer, table: 'principals' | 'keys' | 'settings', row: string): Buffer {
     return keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
   }

@@ -187,9 +187,10 @@ export function isOperationName(value: string): value is OperationName {
 }
 
 /**
- * Runs one operation on the engine; the generic ties the name to its arguments and result. No result
- * schema transforms, so what the engine function answers is what a daemon's client parses. A
- * synchronous engine function still answers through the promise, so callers handle both alike.
+ * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the
+ * generic ties the name to its arguments and result. No result schema transforms, so what the engine
+ * function answers is what a daemon's client parses. A synchronous engine function still answers
+ * through the promise, so callers handle both alike.
  */
 export async function runOperation<N extends OperationName>(
   engine: KeyServerEngine,
@@ -198,5 +199,5 @@ export async function runOperation<N extends OperationName>(
   args: OperationArgs<N>,
 ): Promise<OperationResult<N>> {
   const run = OPERATIONS[name].run as (engine: KeyServerEngine, token: string, args: OperationArgs<N>) => unknown;
-  return (await run(engine, token, args)) as OperationResult<N>;
+  return (await engine.atomically(() => run(engine, token, args))) as OperationResult<N>;
 }
