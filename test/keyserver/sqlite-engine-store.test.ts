@@ -163,3 +163,27 @@ test('each operation run through the protocol table is one unit of the engine st
   t.deepEqual(units, ['unit', 'unit']);
   engine.close();
 });
+
+test("an operation's token check leaves the principal's SRP verifier sealed; a password login opens it", (t) => {
+  const sealedWith = new MasterKeyring([generateMasterKey()]);
+  const opened: string[] = [];
+  const open = sealedWith.open.bind(sealedWith);
+  sealedWith.open = (keyId, sealed, context) => {
+    opened.push(context.split(' ')[1]!);
+    return open(keyId, sealed, context);
+  };
+  const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'verifier.db'), sealedWith), now: () => 1_700_000_000_000, random });
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  opened.length = 0;
+  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  t.deepEqual(opened, ['principals'], 'the login reads the verifier once');
+  opened.length = 0;
+  const { ttag } = engine.keys.generate(alice, { keyLen: 16 });
+  t.is(engine.whoami(alice).user, 'alice');
+  engine.keys.grant(alice, ttag, 'bob', ['read']);
+  engine.keys.exportKey(alice, ttag);
+  t.false(opened.includes('principals'), `opened: ${opened.join(', ')}`);
+  t.true(opened.includes('keys'), 'the export opens the key it answers');
+  engine.close();
+});

@@ -103,11 +103,26 @@ export class SqliteEngineStore implements EngineStore {
     return keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
   }
 
+  /**
+   * The row of a principal. Its SRP verifier stays sealed until it is read, which only a password
+   * login does: the token check of every other operation loads the principal, and would otherwise
+   * bring a password-equivalent secret into memory, and pay for opening it, each time.
+   */
   #principal(record: PrincipalRecord | undefined): PrincipalRow | undefined {
-    if (record?.srp_verifier) {
-      record.srp_verifier = this.#open(record.verifier_key_id, record.srp_verifier, 'principals', record.principal_id);
-    }
-    return principalOf(record);
+    const row = principalOf(record);
+    if (row?.srp === undefined || record?.verifier_key_id == null) return row;
+    const { salt, verifier: sealed } = row.srp;
+    const { verifier_key_id: keyId, principal_id: principalId } = record;
+    const open = () => this.#open(keyId, sealed, 'principals', principalId);
+    return {
+      ...row,
+      srp: {
+        salt,
+        get verifier() {
+          return open();
+        },
+      },
+    };
   }
 
   principalByName(name: string): PrincipalRow | undefined {
