@@ -85,7 +85,7 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
     await https.round();
     await floorRoundMs(floor, FLOOR_WARM_UP_SECONDS);
     await floorRoundMs(https, FLOOR_WARM_UP_SECONDS);
-    await atPort.ms(FLOOR_WARM_UP_SECONDS);
+    for (const call of ['export', 'health', 'whoami'] as const) await atPort.ms(FLOOR_WARM_UP_SECONDS, call);
     for (const job of [inPlace.plain, inPlace.rounding]) await warmUp(load, 'floor in place', job, FLOOR_WARM_UP_SECONDS);
     for (const job of [embeddedJob, tlsJob]) await warmUp(load, 'export, 1 in flight', job, EXPORT_WARM_UP_SECONDS);
     const rounds: HopRound[] = [];
@@ -102,6 +102,8 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
       const daemonUsPerRequest = processCpuMicros(daemon.child.pid) - daemonCpu;
       const portFloorMs = await floorRoundMs(floor, PORT_SECONDS);
       const portMs = await atPort.ms(PORT_SECONDS);
+      const healthMs = await atPort.ms(PORT_SECONDS, 'health');
+      const whoamiMs = await atPort.ms(PORT_SECONDS, 'whoami');
       const httpsMs = await floorRoundMs(https, PORT_SECONDS);
       rounds.push({
         floorMs,
@@ -112,6 +114,8 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
         tls,
         daemonUsPerRequest: Number.isNaN(daemonUsPerRequest) ? undefined : daemonUsPerRequest / tls.total,
         port: portMs / portFloorMs,
+        portHealth: healthMs / portFloorMs,
+        portWhoami: whoamiMs / portFloorMs,
         https: httpsMs / portFloorMs,
         value: (perRequestMs(tls) - perRequestMs(embedded)) / floorMs,
       });
@@ -138,6 +142,8 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
         `${inPlaceMs.toFixed(3)} ms, ${(inPlaceMs / floorMs).toFixed(2)}x the floor in the median round; the hop is ${byRound(toInPlace)}\n` +
         `    the same export at the key-server port, without the gateway's HTTP side or the load generator (connect, export, close on TlsKeyServer, ` +
         `one after another), beside the floor's round in the same round: ${byRound(rounds.map((each) => each.port))}\n` +
+        `    the same way, the daemon's health call (the connection and the framed call, no engine work): ${byRound(rounds.map((each) => each.portHealth))}; ` +
+        `whoami (that, and the token check every operation makes): ${byRound(rounds.map((each) => each.portWhoami))}\n` +
         `    the floor's round as one HTTP/1.1 call shaped like the export's, bare node:https at both ends and no key server, beside the floor's round: ` +
         byRound(rounds.map((each) => each.https)),
     };
@@ -161,6 +167,9 @@ interface HopRound {
   readonly daemonUsPerRequest: number | undefined;
   /** The export at the key-server port, and the HTTPS floor, over the floor's round measured beside them. */
   readonly port: number;
+  /** The daemon's health call and `whoami` at the key-server port, over the same floor's round. */
+  readonly portHealth: number;
+  readonly portWhoami: number;
   readonly https: number;
   readonly value: number;
 }
@@ -207,11 +216,16 @@ async function startFloorInPlace(client: { readonly cert: string; readonly key: 
   };
 }
 
+/** The calls made at the key-server port, from the cheapest to the hop's: each its own connect, call and close. */
+type PortCall = 'health' | 'whoami' | 'export';
+
 /**
  * The export as the gateway's key-server adapter makes it, timed in this process: a resumed connect,
  * one export call and the close on `TlsKeyServer`, one after another. It leaves out the gateway's HTTP
  * side and the third process (the load generator) the hop row has, so it shows how much of the hop the
- * key-server protocol itself costs. `ms(seconds)`: milliseconds per export over that many seconds.
+ * key-server protocol itself costs. Two cheaper calls made the same way split that cost: the daemon's
+ * health call (the connection and the framed call, no engine work) and `whoami` (the same, plus the
+ * token check every operation makes). `ms(seconds, call)`: milliseconds per call over that many seconds.
  */
 async function startPortExport(daemon: { url: string; fingerprint: string; clientCert: string; clientKey: string }) {
   const keyServer = await TlsKeyServer.start({ ...daemon, timeoutMs: 5_000, resumeSessions: true }, new CryptoRandom());
@@ -219,16 +233,28 @@ async function startPortExport(daemon: { url: string; fingerprint: string; clien
   const first = await keyServer.connect(token);
   const { ttag } = await first.generateKey({ keyLen: 16 });
   await first.close();
-  const once = async () => {
-    const connection = await keyServer.connect(token);
-    try {
-      (await connection.exportKey(ttag)).key.fill(0);
-    } finally {
-      await connection.close();
-    }
+  const calls: Record<PortCall, () => Promise<void>> = {
+    health: () => keyServer.ping(),
+    whoami: async () => {
+      const connection = await keyServer.connect(token);
+      try {
+        await connection.whoami();
+      } finally {
+        await connection.close();
+      }
+    },
+    export: async () => {
+      const connection = await keyServer.connect(token);
+      try {
+        (await connection.exportKey(ttag)).key.fill(0);
+      } finally {
+        await connection.close();
+      }
+    },
   };
   return {
-    async ms(seconds: number): Promise<number> {
+    async ms(seconds: number, call: PortCall = 'export'): Promise<number> {
+      const once = calls[call];
       const started = performance.now();
       let rounds = 0;
       while (performance.now() - started < seconds * 1000) {
