@@ -11,6 +11,7 @@ import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/
 import { loginForToken } from '../_support/engine-login.js';
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 
@@ -185,5 +186,50 @@ test("an operation's token check leaves the principal's SRP verifier sealed; a p
   engine.keys.exportKey(alice, ttag);
   t.false(opened.includes('principals'), `opened: ${opened.join(', ')}`);
   t.true(opened.includes('keys'), 'the export opens the key it answers');
+  engine.close();
+});
+
+test('the certificate operations write after their path check as one unit of the store: an enrolment, a session delegated by certificate, a certificate login', async (t) => {
+  const store = new SqliteEngineStore(':memory:', keyring);
+  let depth = 0;
+  const outside: string[] = [];
+  const atomically = store.atomically.bind(store);
+  store.atomically = (operation) => {
+    depth++;
+    try {
+      return atomically(operation);
+    } finally {
+      depth--;
+    }
+  };
+  const putToken = store.putToken.bind(store);
+  store.putToken = (row) => {
+    if (depth === 0) outside.push('putToken');
+    putToken(row);
+  };
+  const putCertificate = store.putCertificate.bind(store);
+  store.putCertificate = (row) => {
+    if (depth === 0) outside.push('putCertificate');
+    putCertificate(row);
+  };
+  const engine = new KeyServerEngine({ store, now: () => Date.now(), random });
+  engine.createPrincipal({ name: 'admin', kind: 'user', roles: ['admin'] });
+  engine.createPrincipal({ name: 'carol', kind: 'user' });
+  engine.createPrincipal({ name: 'svc', kind: 'service', roles: ['service'] });
+  store.putPrincipal({ ...store.principalByName('svc')!, delegates: ['carol'] });
+  const admin = engine.issueToken(store.principalByName('admin')!).token;
+  const service = engine.issueToken(store.principalByName('svc')!).token;
+  const authority = await createAuthority('unit CA');
+  const leaf = await createLeaf(authority, 'carol', { keyType: 'EC' });
+  engine.identity.addAuthority(admin, authority.pem);
+  outside.length = 0;
+
+  await runOperation(engine, 'enrollCertificate', admin, { principal: 'carol', pem: leaf.pem });
+  await runOperation(engine, 'mintDelegated', service, { certificate: leaf.pem });
+  const { challengeId, challenge } = await engine.identity.certificateChallenge(leaf.pem);
+  const login = await engine.identity.certificateLogin(challengeId, Buffer.from(signChallenge(leaf, challenge), 'base64url'));
+  t.is(login.identity.user, 'carol');
+  t.is(store.delegatedTokens().length, 1);
+  t.deepEqual(outside, [], 'every write ran inside a unit of the store');
   engine.close();
 });

@@ -27,7 +27,8 @@ interface PendingChallenge {
 /**
  * Certificate login (api-surface.md operations 2-3) and the certificate side of delegation. Path
  * validation is asynchronous (WebCrypto); everything that reads or writes the store runs after it,
- * in one synchronous stretch, so a decision and its writes are never split by another call.
+ * in one synchronous stretch, so a decision and its writes are never split by another call (the
+ * caller makes that stretch one unit of the store).
  */
 export class CertificateLogin {
   readonly #ctx: EngineContext;
@@ -61,7 +62,7 @@ export class CertificateLogin {
    * Second leg: the signature over the challenge proves possession of the certificate's key; the
    * path was validated at the first leg, its authority must still be trusted and the leaf still valid.
    */
-  async login(challengeId: string, signature: Buffer): Promise<PrincipalRow> {
+  login(challengeId: string, signature: Buffer): PrincipalRow {
     const pending = this.#challenges.get(challengeId);
     this.#challenges.delete(challengeId);
     const now = this.#ctx.now();

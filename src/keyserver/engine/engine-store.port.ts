@@ -11,7 +11,8 @@ export interface EngineStore {
    * the operation throws still land, as each would on its own: a refusal may follow a write (an
    * expired token is ended, then refused). When they cannot land, that failure is thrown instead of
    * the operation's outcome. A call made inside another joins it. Only what runs synchronously is
-   * covered: an operation that returns a promise has its remaining steps run on their own.
+   * covered: an operation that waits (a certificate path check) makes the stretch after its wait a
+   * unit of its own.
    */
   atomically<T>(operation: () => T): T;
 

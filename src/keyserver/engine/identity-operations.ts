@@ -60,23 +60,26 @@ export class IdentityOperations {
     if (isAuthority(cert)) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
     this.#enrollable(principal);
     const chain = await buildPath(cert, intermediates, this.#authorities(), this.#ctx.now());
-    // Everything below runs in one synchronous stretch after the path check: the caller, the principal
-    // and the authority are read again, as another call may have changed them meanwhile.
-    this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
-    const row = this.#enrollable(principal);
-    if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
-    if (this.#ctx.store.certificate(chain.anchorId)?.role !== 'authority') {
-      const reason = 'the certificate does not chain to a trusted authority';
-      throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
-    }
-    const id = certificateId(cert);
-    const existing = this.#ctx.store.certificate(id);
-    if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
-      const reason = 'the certificate is enrolled to another principal';
-      throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
-    }
-    this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
-    return certificateView(cert, row.name);
+    // Everything below runs in one synchronous stretch after the path check, one unit of the store:
+    // the caller, the principal and the authority are read again, as another call may have changed them
+    // meanwhile.
+    return this.#ctx.store.atomically(() => {
+      this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
+      const row = this.#enrollable(principal);
+      if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
+      if (this.#ctx.store.certificate(chain.anchorId)?.role !== 'authority') {
+        const reason = 'the certificate does not chain to a trusted authority';
+        throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+      }
+      const id = certificateId(cert);
+      const existing = this.#ctx.store.certificate(id);
+      if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
+        const reason = 'the certificate is enrolled to another principal';
+        throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
+      }
+      this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
+      return certificateView(cert, row.name);
+    });
   }
 
   #enrollable(principal: string): PrincipalRow {
@@ -123,10 +126,13 @@ export class IdentityOperations {
    * Second leg (operation 3): the signature proves possession of the certificate's key; the path
    * was checked at the first leg and its authority must still be trusted.
    */
-  async certificateLogin(challengeId: string, signature: Buffer): Promise<MintedToken> {
-    const principal = await this.#certificates.login(challengeId, signature);
-    const { token, expiresAt } = issueToken(this.#ctx, principal);
-    return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
+  certificateLogin(challengeId: string, signature: Buffer): MintedToken {
+    // One unit of the store: a principal the login provisions and its token land together.
+    return this.#ctx.store.atomically(() => {
+      const principal = this.#certificates.login(challengeId, signature);
+      const { token, expiresAt } = issueToken(this.#ctx, principal);
+      return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
+    });
   }
 
   /**
@@ -160,16 +166,19 @@ export class IdentityOperations {
   async mintDelegated(token: string, target: { principal?: string; certificate?: string }): Promise<MintedToken & { actingFor: string }> {
     this.#delegatingCaller(token);
     const byCertificate = target.certificate === undefined ? undefined : await this.#certificates.delegationTarget(target.certificate);
-    // From here on one synchronous stretch: the caller is read again after the path check, and the
-    // delegation is decided before anything is written (a refused one provisions nobody).
-    const caller = this.#delegatingCaller(token);
-    const plan = byCertificate?.();
-    const principal = plan?.target ?? this.#ctx.store.principalByName(target.principal ?? '');
-    if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
-    if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
-    const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal, plan?.groupIds);
-    if (refusal !== undefined) throw new DelegationDeniedError(refusal);
-    return this.#issueDelegated(caller, plan === undefined ? principal : plan.commit());
+    // From here on one synchronous stretch, one unit of the store: the caller is read again after the
+    // path check, and the delegation is decided before anything is written (a refused one provisions
+    // nobody); a principal it provisions and the token land together.
+    return this.#ctx.store.atomically(() => {
+      const caller = this.#delegatingCaller(token);
+      const plan = byCertificate?.();
+      const principal = plan?.target ?? this.#ctx.store.principalByName(target.principal ?? '');
+      if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
+      if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
+      const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal, plan?.groupIds);
+      if (refusal !== undefined) throw new DelegationDeniedError(refusal);
+      return this.#issueDelegated(caller, plan === undefined ? principal : plan.commit());
+    });
   }
 
   /** Only a principal holding `session.delegate` mints a delegated session, and not from a minted one. */
