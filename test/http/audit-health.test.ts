@@ -1,40 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { createKey, signIn } from '../_support/api-client.js';
 import { startGateway } from '../_support/gateway.js';
 import { healthUntil } from '../_support/health-wait.js';
-
-/** A tmpfs of `size` mounted for this test (unmounted at teardown), or undefined where mounting is not allowed. */
-function smallDisk(t: ExecutionContext, size: string): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return undefined;
-  }
-  t.teardown(() => {
-    execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
-
-/** Writes a file until the disk refuses (ENOSPC). */
-function fillDisk(dir: string): void {
-  const chunk = Buffer.alloc(4096, 1);
-  for (let i = 0; ; i += 1) {
-    try {
-      writeFileSync(join(dir, `filler-${i}`), chunk);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return;
-      throw error;
-    }
-  }
-}
+import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
 
 test('with the audit disk full, /health says not ok and sensitive operations are refused; freed, both recover', async (t) => {
   const dir = smallDisk(t, '2m');
@@ -58,7 +29,7 @@ test('with the audit disk full, /health says not ok and sensitive operations are
   t.is(refused.body.code, 'AUDIT_UNAVAILABLE');
   t.like((await gw.call('GET', '/api/health')).body, { ok: false, checks: { auditStore: 'unavailable' } });
 
-  execFileSync('sh', ['-c', `rm -f ${dir}/filler-*`]);
+  freeDisk(dir);
   t.like((await healthUntil(gw, true)).body, { ok: true, checks: { auditStore: 'ok' } });
   await createKey(alice);
 });

@@ -12,6 +12,7 @@ import { loginForToken } from '../_support/engine-login.js';
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
+import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 
@@ -232,4 +233,39 @@ test('the certificate operations write after their path check as one unit of the
   t.is(store.delegatedTokens().length, 1);
   t.deepEqual(outside, [], 'every write ran inside a unit of the store');
   engine.close();
+});
+
+test('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', (t) => {
+  const dir = smallDisk(t, '1m');
+  if (dir === undefined) {
+    t.log('skipped: mounting a tmpfs is not allowed here');
+    t.pass();
+    return;
+  }
+  const path = join(dir, 'engine.db');
+  const store = new SqliteEngineStore(path, keyring);
+  const row = (tokenHash: string) => ({ tokenHash, principalId: 'a1a1a1a1a1a1a1a1', issuedAt: 0, expiresAt: undefined });
+  fillDisk(dir);
+  let written = 0;
+  const refused = t.throws(
+    () =>
+      store.atomically(() => {
+        store.putToken(row('first'));
+        store.putToken(row('second'));
+        written = 2;
+      }),
+    { any: true },
+  );
+  t.is(written, 2, 'the writes were taken; the commit was refused');
+  t.regex(String((refused as { code?: string }).code), /^SQLITE_(FULL|IOERR)/);
+  freeDisk(dir);
+  t.is(store.token('first'), undefined);
+  t.is(store.token('second'), undefined);
+  store.atomically(() => store.putToken(row('after')));
+  // Another connection sees what was committed: the next operation was not left inside the refused one.
+  const other = new SqliteEngineStore(path, keyring);
+  t.truthy(other.token('after'));
+  t.is(other.token('first'), undefined);
+  other.close();
+  store.close();
 });
