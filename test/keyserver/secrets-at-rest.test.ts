@@ -99,7 +99,7 @@ test('rotation rewraps every row under the new key; the old key is then no longe
   t.deepEqual(after.keys.exportKey(loginForToken(after, 'alice', 'alice-pw'), ttag).key, key);
 });
 
-test('a sealed value moved to another row does not open', (t) => {
+test('a sealed value moved to another row does not open: the key it was moved to refuses its use', (t) => {
   const path = join(dir, 'moved.db');
   const store = new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()]));
   const engine = new KeyServerEngine({ store, now: () => clock.now(), random });
@@ -111,5 +111,8 @@ test('a sealed value moved to another row does not open', (t) => {
   const db = new Database(path);
   db.prepare('UPDATE keys SET material = (SELECT material FROM keys WHERE ttag = ?) WHERE ttag = ?').run(one, two);
   db.close();
-  t.throws(() => store.key(two), { message: /does not open/ });
+  // The material stays sealed until it is used: the key's use is what refuses it.
+  t.throws(() => engine.keys.exportKey(alice, two), { message: /does not open/ });
+  t.throws(() => store.key(two)!.material, { message: /does not open/ });
+  t.is(engine.keys.exportKey(alice, one).key.length, 24, 'the row it came from still opens');
 });

@@ -190,6 +190,28 @@ test("an operation's token check leaves the principal's SRP verifier sealed; a p
   engine.close();
 });
 
+test("a key's material stays sealed until a use reads it: an ACL check and a key's view open no key", async (t) => {
+  const sealedWith = new MasterKeyring([generateMasterKey()]);
+  const opened: string[] = [];
+  const open = sealedWith.open.bind(sealedWith);
+  sealedWith.open = (keyId, sealed, context) => {
+    opened.push(context.split(' ')[1]!);
+    return open(keyId, sealed, context);
+  };
+  const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'material.db'), sealedWith), now: () => 1_700_000_000_000, random });
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });
+  opened.length = 0;
+  await runOperation(engine, 'readAcl', alice, { ttag });
+  await runOperation(engine, 'accessRights', alice, { ttag });
+  await runOperation(engine, 'readKey', alice, { ttag });
+  t.deepEqual(opened, []);
+  await runOperation(engine, 'exportKey', alice, { ttag });
+  t.deepEqual(opened, ['keys']);
+  engine.close();
+});
+
 test('the certificate operations write after their path check as one unit of the store: an enrolment, a session delegated by certificate, a certificate login', async (t) => {
   const store = new SqliteEngineStore(':memory:', keyring);
   let depth = 0;

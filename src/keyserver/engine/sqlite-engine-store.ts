@@ -199,6 +199,11 @@ export class SqliteEngineStore implements EngineStore {
     this.#sql.putRole.run(row.name, JSON.stringify(row.operations));
   }
 
+  /**
+   * The row of a key. Its material stays sealed until it is read, which only the operations that use
+   * the key do (an export, a cipher or MAC operation, a grant that writes the row back): an ACL check or
+   * a key's view never holds it in the clear.
+   */
   key(ttag: string): KeyRow | undefined {
     const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
     if (!record) return undefined;
@@ -206,10 +211,14 @@ export class SqliteEngineStore implements EngineStore {
     for (const entry of this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]) {
       acl.set(entry.principal_id, JSON.parse(entry.rights) as Right[]);
     }
+    const { material_key_id: keyId, material: sealed } = record;
+    const open = () => this.#open(keyId, sealed, 'keys', record.ttag);
     return {
       ttag: record.ttag,
       nid: record.nid,
-      material: this.#open(record.material_key_id, record.material, 'keys', record.ttag),
+      get material() {
+        return open();
+      },
       owner: record.owner,
       acl,
       aclRevision: record.acl_revision,
