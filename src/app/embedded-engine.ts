@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js';
 import { loadMasterKeys } from '../keyserver/at-rest/master-key-source.js';
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
+import { CachedEngineStore } from '../keyserver/engine/cached-engine-store.js';
 import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
 import { MemoryEngineStore } from '../keyserver/engine/memory-engine-store.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
@@ -73,7 +74,7 @@ function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undefined):
   const dataPath = join(config.dataDir, 'keyserver.db');
   const master = loadMasterKeys({ dataPath, key: config.masterKey, file: config.masterKeyFile });
   if (master.warning !== undefined) logger?.warn(master.warning);
-  return new SqliteEngineStore(dataPath, master.keyring);
+  return new CachedEngineStore(new SqliteEngineStore(dataPath, master.keyring));
 }
 
 async function loadIdentity(dataDir: string | undefined): Promise<IdentityCertificate> {

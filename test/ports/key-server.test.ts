@@ -1,24 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
 
 const TOKEN_TTL_SECONDS = 600;
+const MASTER_KEY = randomBytes(32).toString('base64');
 
-keyServerContract('embedded', async () => {
-  const clock = new ManualClock(Date.now());
-  const { keyServer } = await startEmbeddedKeyServer(
-    {
-      kind: 'embedded',
-      tokenTtlSeconds: TOKEN_TTL_SECONDS,
-      seed: CONTRACT_SEED,
-    },
-    clock,
-    new CryptoRandom(),
-  );
-  return {
-    keyServer,
-    expireTokens: async () => clock.advance(TOKEN_TTL_SECONDS * 1000),
-    close: () => keyServer.close(),
-  };
-});
+for (const [name, dataDir] of [
+  ['embedded', undefined],
+  // The SQLite store behind its read cache, as a data directory gives it.
+  ['embedded, SQLite file', () => mkdtempSync(join(tmpdir(), 'keygate-ks-contract-'))],
+] as const) {
+  keyServerContract(name, async () => {
+    const clock = new ManualClock(Date.now());
+    const { keyServer } = await startEmbeddedKeyServer(
+      {
+        kind: 'embedded',
+        tokenTtlSeconds: TOKEN_TTL_SECONDS,
+        seed: CONTRACT_SEED,
+        ...(dataDir === undefined ? {} : { dataDir: dataDir(), masterKey: MASTER_KEY }),
+      },
+      clock,
+      new CryptoRandom(),
+    );
+    return {
+      keyServer,
+      expireTokens: async () => clock.advance(TOKEN_TTL_SECONDS * 1000),
+      close: () => keyServer.close(),
+    };
+  });
+}

@@ -9,6 +9,7 @@ import { KEY_SERVER_VERSION } from '../version.js';
 import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
+import { CachedEngineStore } from '../engine/cached-engine-store.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
@@ -44,7 +45,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
   const master = loadMasterKeys({ dataPath: options.dataPath, key: options.masterKey, file: options.masterKeyFile });
   if (master.warning !== undefined) log(`keygate keyserver: warning: ${master.warning}`);
   const engine = new KeyServerEngine({
-    store: new SqliteEngineStore(options.dataPath, master.keyring),
+    store: new CachedEngineStore(new SqliteEngineStore(options.dataPath, master.keyring)),
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,

@@ -67,3 +67,9 @@ export interface EngineStore {
 
   close(): void;
 }
+
+/** An engine store whose data other connections may change too (a SQLite file). */
+export interface SharedEngineStore extends EngineStore {
+  /** A number that changes whenever another connection has committed a change since it was last read. */
+  dataVersion(): number;
+}

@@ -6,6 +6,8 @@ export const STATEMENTS = {
   begin: 'BEGIN',
   commit: 'COMMIT',
   rollback: 'ROLLBACK',
+  // Changes when another connection commits to the file (a read cache's check).
+  dataVersion: 'PRAGMA data_version',
   principalByName: 'SELECT * FROM principals WHERE name = ?',
   principalById: 'SELECT * FROM principals WHERE principal_id = ?',
   // An upsert: INSERT OR REPLACE deletes and re-inserts, and an update must never look like the

@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Right } from '../../wire/acl.js';
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
-import type { EngineStore } from './engine-store.port.js';
+import type { SharedEngineStore } from './engine-store.port.js';
 import {
   certificateOf,
   principalOf,
@@ -28,7 +28,7 @@ import { prepare, type Statements } from './sqlite-engine-statements.js';
  * sealed under the keyring's master key (sqlite-engine-sealing.ts): a copy of the file alone yields
  * neither a key nor a verifier. Plaintext an earlier version left is sealed when the file opens.
  */
-export class SqliteEngineStore implements EngineStore {
+export class SqliteEngineStore implements SharedEngineStore {
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #keyring: MasterKeyring;
@@ -97,6 +97,11 @@ export class SqliteEngineStore implements EngineStore {
       if (this.#db.inTransaction) this.#sql.rollback.run();
       throw error;
     }
+  }
+
+  /** SQLite's `data_version`: it changes when another connection has committed to the file since the last look. */
+  dataVersion(): number {
+    return (this.#sql.dataVersion.get() as { data_version: number }).data_version;
   }
 
   #open(keyId: string | null, value: Buffer, table: 'principals' | 'keys' | 'settings', row: string): Buffer {
@@ -202,7 +207,7 @@ export class SqliteEngineStore implements EngineStore {
   /**
    * The row of a key. Its material stays sealed until it is read, which only the operations that use
    * the key do (an export, a cipher or MAC operation, a grant that writes the row back): an ACL check or
-   * a key's view never holds it in the clear.
+   * a key's view never holds it in the clear, nor does a row kept by the read cache.
    */
   key(ttag: string): KeyRow | undefined {
     const record = this.#sql.key.get(ttag) as KeyRecord | undefined;

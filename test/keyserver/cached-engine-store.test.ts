@@ -1,0 +1,173 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import { CachedEngineStore } from '../../src/keyserver/engine/cached-engine-store.js';
+import type { TokenRow } from '../../src/keyserver/engine/engine-model.js';
+import type { EngineStore, SharedEngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import { AclDeniedError, SessionExpiredError } from '../../src/keyserver/model/key-server-errors.js';
+import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
+import { loginForToken } from '../_support/engine-login.js';
+import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
+
+const keyring = new MasterKeyring([generateMasterKey()]);
+const random = new CryptoRandom();
+const dir = mkdtempSync(join(tmpdir(), 'keygate-cache-'));
+const NOW = 1_700_000_000_000;
+
+const token = (tokenHash: string, principalId = 'a1a1a1a1a1a1a1a1'): TokenRow => ({ tokenHash, principalId, issuedAt: 0, expiresAt: undefined });
+
+/** The store's reads of tokens, counted: what the cache did not answer itself. */
+function counted(store: SharedEngineStore): { store: SharedEngineStore; reads: string[] } {
+  const reads: string[] = [];
+  const read = store.token.bind(store);
+  store.token = (hash) => {
+    reads.push(hash);
+    return read(hash);
+  };
+  return { store, reads };
+}
+
+function engineOn(store: EngineStore): KeyServerEngine {
+  return new KeyServerEngine({ store, now: () => NOW, random });
+}
+
+test('a row read once is answered from the cache until a write of its kind; a lookup that finds nothing is not kept', (t) => {
+  const { store: inner, reads } = counted(new SqliteEngineStore(':memory:', keyring));
+  const store = new CachedEngineStore(inner);
+  store.putToken(token('live'));
+  for (let i = 0; i < 3; i += 1) store.atomically(() => t.truthy(store.token('live')));
+  t.deepEqual(reads, ['live']);
+  for (let i = 0; i < 3; i += 1) t.is(store.token('guessed'), undefined);
+  t.deepEqual(reads, ['live', 'guessed', 'guessed', 'guessed'], 'a guess fills nothing');
+  store.deleteToken('live');
+  t.is(store.token('live'), undefined);
+  store.close();
+});
+
+test('each kind keeps at most its limit of rows, the oldest going first', (t) => {
+  const { store: inner, reads } = counted(new SqliteEngineStore(':memory:', keyring));
+  const store = new CachedEngineStore(inner, { rowsPerKind: 2 });
+  for (const hash of ['a', 'b', 'c']) store.putToken(token(hash));
+  for (const hash of ['a', 'b', 'c', 'c', 'b', 'a']) store.token(hash);
+  t.deepEqual(reads, ['a', 'b', 'c', 'a'], 'c and b stayed; a, the oldest, went for c');
+  store.close();
+});
+
+test('after a write in a unit, its reads go to the store: a row the unit wrote is never kept before it lands', (t) => {
+  const { store: inner, reads } = counted(new SqliteEngineStore(':memory:', keyring));
+  const store = new CachedEngineStore(inner);
+  store.putToken(token('kept'));
+  store.token('kept');
+  store.atomically(() => {
+    t.truthy(store.token('kept'));
+    store.putToken(token('new'));
+    t.truthy(store.token('new'));
+    t.truthy(store.token('kept'));
+    t.truthy(store.token('new'));
+  });
+  t.deepEqual(reads, ['kept', 'new', 'kept', 'new']);
+  store.token('new');
+  store.token('new');
+  t.deepEqual(reads, ['kept', 'new', 'kept', 'new', 'new'], 'kept once its unit ended');
+  store.close();
+});
+
+test('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', (t) => {
+  const disk = smallDisk(t, '1m');
+  if (disk === undefined) {
+    t.log('skipped: mounting a tmpfs is not allowed here');
+    t.pass();
+    return;
+  }
+  const store = new CachedEngineStore(new SqliteEngineStore(join(disk, 'engine.db'), keyring));
+  fillDisk(disk);
+  t.throws(
+    () =>
+      store.atomically(() => {
+        store.putToken(token('never'));
+        t.truthy(store.token('never'), 'the unit sees its own write');
+      }),
+    { any: true },
+  );
+  freeDisk(disk);
+  t.is(store.token('never'), undefined, 'the refused token opens nothing');
+  store.close();
+});
+
+test("another connection's commit to the file is seen by the next unit and by the next read outside one", (t) => {
+  const path = join(dir, 'shared.db');
+  const store = new CachedEngineStore(new SqliteEngineStore(path, keyring));
+  const other = new SqliteEngineStore(path, keyring);
+  store.putToken(token('first'));
+  store.putToken(token('second'));
+  store.atomically(() => t.truthy(store.token('first')));
+  t.truthy(store.token('second'));
+  other.deleteToken('first');
+  store.atomically(() => t.is(store.token('first'), undefined));
+  other.deleteToken('second');
+  t.is(store.token('second'), undefined);
+  other.close();
+  store.close();
+});
+
+test('a session another process ends, a principal it disables, a grant it revokes: the next operation is refused', async (t) => {
+  const path = join(dir, 'engines.db');
+  const served = engineOn(new CachedEngineStore(new SqliteEngineStore(path, keyring)));
+  // Another process on the same file: its own connection and its own cache.
+  const elsewhere = engineOn(new CachedEngineStore(new SqliteEngineStore(path, keyring)));
+  served.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
+  for (const name of ['alice', 'bob', 'carol']) served.createPrincipal({ name, kind: 'user', password: `${name}-pw` });
+  const alice = loginForToken(served, 'alice', 'alice-pw');
+  const bob = loginForToken(served, 'bob', 'bob-pw');
+  const carol = loginForToken(served, 'carol', 'carol-pw');
+  const admin = loginForToken(elsewhere, 'admin', 'admin-pw');
+  const { ttag } = await runOperation(served, 'generateKey', alice, { keyLen: 16 });
+  await runOperation(served, 'grant', alice, { ttag, principal: 'bob', rights: ['export'] });
+  for (let i = 0; i < 2; i += 1) {
+    await runOperation(served, 'exportKey', bob, { ttag });
+    t.is((await runOperation(served, 'whoami', carol, {})).user, 'carol');
+  }
+
+  await runOperation(elsewhere, 'revoke', alice, { ttag, principal: 'bob' });
+  await t.throwsAsync(runOperation(served, 'exportKey', bob, { ttag }), { instanceOf: AclDeniedError });
+  await runOperation(elsewhere, 'revokeToken', alice, {});
+  await t.throwsAsync(runOperation(served, 'whoami', alice, {}), { instanceOf: SessionExpiredError });
+  await runOperation(elsewhere, 'updatePrincipal', admin, { name: 'carol', changes: { disabled: true } });
+  await t.throwsAsync(runOperation(served, 'whoami', carol, {}), { instanceOf: SessionExpiredError });
+  t.is((await runOperation(served, 'whoami', bob, {})).user, 'bob', 'what was not changed still answers');
+  elsewhere.close();
+  served.close();
+});
+
+test('a cached key row keeps its material sealed: an ACL check opens no key, an export opens the one it answers', async (t) => {
+  const sealedWith = new MasterKeyring([generateMasterKey()]);
+  const opened: string[] = [];
+  const open = sealedWith.open.bind(sealedWith);
+  sealedWith.open = (keyId, sealed, context) => {
+    opened.push(context.split(' ')[1]!);
+    return open(keyId, sealed, context);
+  };
+  const engine = engineOn(new CachedEngineStore(new SqliteEngineStore(join(dir, 'sealed.db'), sealedWith)));
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });
+  await runOperation(engine, 'grant', alice, { ttag, principal: 'bob', rights: ['read'] });
+  opened.length = 0;
+  for (let i = 0; i < 2; i += 1) {
+    await runOperation(engine, 'readAcl', alice, { ttag });
+    await runOperation(engine, 'accessRights', alice, { ttag });
+    await runOperation(engine, 'readKey', alice, { ttag });
+  }
+  t.deepEqual(opened, []);
+  const first = await runOperation(engine, 'exportKey', alice, { ttag });
+  const second = await runOperation(engine, 'exportKey', alice, { ttag });
+  t.deepEqual(opened, ['keys', 'keys'], 'each export opens the material it answers, from the sealed row');
+  t.is(first.key, second.key);
+  engine.close();
+});
