@@ -13,6 +13,7 @@ import { AclDeniedError, SessionExpiredError } from '../../src/keyserver/model/k
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { loginForToken } from '../_support/engine-login.js';
 import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
+import { openingKeyring } from '../_support/opening-keyring.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const random = new CryptoRandom();
@@ -145,13 +146,7 @@ test('a session another process ends, a principal it disables, a grant it revoke
 });
 
 test('a cached key row keeps its material sealed: an ACL check opens no key, an export opens the one it answers', async (t) => {
-  const sealedWith = new MasterKeyring([generateMasterKey()]);
-  const opened: string[] = [];
-  const open = sealedWith.open.bind(sealedWith);
-  sealedWith.open = (keyId, sealed, context) => {
-    opened.push(context.split(' ')[1]!);
-    return open(keyId, sealed, context);
-  };
+  const { keyring: sealedWith, opened } = openingKeyring();
   const engine = engineOn(new CachedEngineStore(new SqliteEngineStore(join(dir, 'sealed.db'), sealedWith)));
   engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });

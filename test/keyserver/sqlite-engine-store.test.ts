@@ -13,6 +13,7 @@ import { runOperation } from '../../src/keyserver/protocol/protocol-operations.j
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
+import { openingKeyring } from '../_support/opening-keyring.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 
@@ -167,13 +168,7 @@ test('each operation run through the protocol table is one unit of the engine st
 });
 
 test("an operation's token check leaves the principal's SRP verifier sealed; a password login opens it", (t) => {
-  const sealedWith = new MasterKeyring([generateMasterKey()]);
-  const opened: string[] = [];
-  const open = sealedWith.open.bind(sealedWith);
-  sealedWith.open = (keyId, sealed, context) => {
-    opened.push(context.split(' ')[1]!);
-    return open(keyId, sealed, context);
-  };
+  const { keyring: sealedWith, opened } = openingKeyring();
   const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'verifier.db'), sealedWith), now: () => 1_700_000_000_000, random });
   engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
@@ -191,13 +186,7 @@ test("an operation's token check leaves the principal's SRP verifier sealed; a p
 });
 
 test("a key's material stays sealed until a use reads it: an ACL check and a key's view open no key", async (t) => {
-  const sealedWith = new MasterKeyring([generateMasterKey()]);
-  const opened: string[] = [];
-  const open = sealedWith.open.bind(sealedWith);
-  sealedWith.open = (keyId, sealed, context) => {
-    opened.push(context.split(' ')[1]!);
-    return open(keyId, sealed, context);
-  };
+  const { keyring: sealedWith, opened } = openingKeyring();
   const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'material.db'), sealedWith), now: () => 1_700_000_000_000, random });
   engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   const alice = loginForToken(engine, 'alice', 'alice-pw');
