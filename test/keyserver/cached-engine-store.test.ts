@@ -12,6 +12,9 @@ import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-stor
 import { AclDeniedError, SessionExpiredError } from '../../src/keyserver/model/key-server-errors.js';
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { loginForToken } from '../_support/engine-login.js';
+import { srpClientStart } from '../../src/domain/srp/srp-client.js';
+import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
+import { pad } from '../../src/wire/srp/srp-math.js';
 import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
 
@@ -48,6 +51,23 @@ test('a row read once is answered from the cache until a write of its kind; a lo
   store.deleteToken('live');
   t.is(store.token('live'), undefined);
   store.close();
+});
+
+test("a lookup by name is never kept: a login's first step reads the store for a known name as for an unknown one", (t) => {
+  const inner = new SqliteEngineStore(':memory:', keyring);
+  const names: string[] = [];
+  const byName = inner.principalByName.bind(inner);
+  inner.principalByName = (name) => {
+    names.push(name);
+    return byName(name);
+  };
+  const engine = engineOn(new CachedEngineStore(inner));
+  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  names.length = 0;
+  const A = pad(SRP_GROUP_2048, srpClientStart(random).A);
+  for (const user of ['alice', 'alice', 'nobody', 'nobody']) engine.atomically(() => engine.login.begin(user, A));
+  t.deepEqual(names, ['alice', 'alice', 'nobody', 'nobody']);
+  engine.close();
 });
 
 test('each kind keeps at most its limit of rows, the oldest going first', (t) => {

@@ -2,7 +2,7 @@ import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, Toke
 import type { EngineStore, SharedEngineStore } from './engine-store.port.js';
 
 export interface EngineCacheOptions {
-  /** How many rows each kind of row keeps (tokens, principals by id and by name, roles, keys, memberships); default 10,000. */
+  /** How many rows each kind of row keeps (tokens, principals by id, roles, keys, memberships); default 10,000. */
   readonly rowsPerKind?: number;
 }
 
@@ -27,7 +27,6 @@ export class CachedEngineStore implements EngineStore {
   readonly #store: SharedEngineStore;
   readonly #tokens: Rows<TokenRow>;
   readonly #principalsById: Rows<PrincipalRow>;
-  readonly #principalsByName: Rows<PrincipalRow>;
   readonly #roles: Rows<RoleRow | typeof NO_ROLE>;
   readonly #keys: Rows<KeyRow>;
   readonly #groupIds: Rows<readonly string[]>;
@@ -41,7 +40,6 @@ export class CachedEngineStore implements EngineStore {
     this.#store = store;
     this.#tokens = new Rows(limit);
     this.#principalsById = new Rows(limit);
-    this.#principalsByName = new Rows(limit);
     this.#roles = new Rows(limit);
     this.#keys = new Rows(limit);
     this.#groupIds = new Rows(limit);
@@ -73,10 +71,6 @@ export class CachedEngineStore implements EngineStore {
 
   principalById(principalId: string): PrincipalRow | undefined {
     return this.#read(this.#principalsById, principalId, () => this.#store.principalById(principalId));
-  }
-
-  principalByName(name: string): PrincipalRow | undefined {
-    return this.#read(this.#principalsByName, name, () => this.#store.principalByName(name));
   }
 
   role(name: string): RoleRow | undefined {
@@ -119,13 +113,20 @@ export class CachedEngineStore implements EngineStore {
   #clear(): void {
     this.#tokens.clear();
     this.#principalsById.clear();
-    this.#principalsByName.clear();
     this.#roles.clear();
     this.#keys.clear();
     this.#groupIds.clear();
   }
 
   // Reads no operation makes on its hot path go to the store.
+
+  /**
+   * A login's first step looks its user up by name: were a known name kept and an unknown one not,
+   * the lookup's time would tell them apart. Lookups by name always go to the store.
+   */
+  principalByName(name: string): PrincipalRow | undefined {
+    return this.#store.principalByName(name);
+  }
 
   principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
     return this.#store.principalsAfter(after, limit, kind);
@@ -158,7 +159,7 @@ export class CachedEngineStore implements EngineStore {
   // A write first drops the rows it may change.
 
   putPrincipal(row: PrincipalRow): void {
-    this.#changed(this.#principalsById, this.#principalsByName);
+    this.#changed(this.#principalsById);
     this.#store.putPrincipal(row);
   }
 
@@ -169,7 +170,7 @@ export class CachedEngineStore implements EngineStore {
 
   /** The schema ends the principal's memberships, tokens and certificates with it. */
   deletePrincipal(principalId: string): void {
-    this.#changed(this.#tokens, this.#principalsById, this.#principalsByName, this.#groupIds);
+    this.#changed(this.#tokens, this.#principalsById, this.#groupIds);
     this.#store.deletePrincipal(principalId);
   }
 
