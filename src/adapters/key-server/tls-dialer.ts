@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { connect, createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { KeyServerUnavailableError, isKeygateError } from '../../domain/errors/index.js';
 import { ALPN } from '../../keyserver/protocol/keyserver-protocol.js';
+import { withoutPeerCertificate } from './tls-session.js';
 
 /** How the gateway trusts the daemon: exactly one of a CA (PEM) or a pinned certificate fingerprint. */
 export type TlsTrust = { readonly ca: string; readonly fingerprint?: undefined } | { readonly ca?: undefined; readonly fingerprint: string };
@@ -24,7 +25,8 @@ export interface TlsDialerOptions {
  * - pinned trust: the SHA-256 of the peer certificate's DER must equal the pin.
  * Session tickets are kept only from validated connections. A resumed TLS 1.3 session proves the peer
  * holds that session's secret, which only the validated server had (RFC 8446 §2.2), so a resumed
- * connection is accepted without the certificate (which a resumption does not carry).
+ * connection is accepted without the certificate (which a resumption does not carry). So the kept
+ * session is kept without it too (`withoutPeerCertificate`): a resumed connection shows no certificate.
  */
 export class TlsDialer {
   readonly #options: TlsDialerOptions;
@@ -73,7 +75,7 @@ export class TlsDialer {
       const timer = setTimeout(() => fail(new Error(`no TLS handshake within ${timeoutMs} ms`)), timeoutMs);
       socket.once('error', fail);
       socket.on('session', (session: Buffer) => {
-        if (verified && this.#options.resumeSessions) this.#session = session;
+        if (verified && this.#options.resumeSessions) this.#session = withoutPeerCertificate(session);
       });
       socket.once('secureConnect', () => {
         const problem = this.#verify(socket);
