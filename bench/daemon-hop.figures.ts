@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TlsKeyServer } from '../src/adapters/key-server/tls-key-server.js';
+import { withoutPeerCertificate } from '../src/adapters/key-server/tls-session.js';
 import { CryptoRandom } from '../src/adapters/random/crypto-random.js';
 import type { GatewayConfigInput } from '../src/app/config.js';
 import { Secret } from '../src/domain/secret/secret.js';
@@ -58,7 +59,7 @@ const PORT_SECONDS = 1;
  * Measured in `ROUNDS` rounds, and the median round shown: with three processes on two shared cores, one
  * run of the TLS row took 2.2 ms per request and the next one 3.5 ms, and a single run would decide the
  * figure. Every measure a line of the note compares sits in each round, beside the floor it is compared
- * with: the floor's round; the floor in place; the embedded and TLS rows; the floor's round again, beside
+ * with: the floor's round; the same with the session kept as the gateway keeps it; the floor in place; the embedded and TLS rows; the floor's round again, beside
  * the export, the health call and `whoami` at the key-server port and the floor's round as one HTTPS
  * call. A measure made minutes
  * away from its floor compares two moments of the machine, not two pieces of work.
@@ -77,21 +78,22 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
     closing.push(() => floor.close());
     const https = await startTlsFloor(tlsClient, 'https');
     closing.push(() => https.close());
+    const lean = await startTlsFloor(tlsClient, 'line', withoutPeerCertificate);
+    closing.push(() => lean.close());
     const inPlace = await startFloorInPlace(tlsClient);
     closing.push(() => inPlace.close());
     const atPort = await startPortExport({ url: daemon.url, fingerprint: daemon.fingerprint, ...client });
     closing.push(() => atPort.close());
     // The one full handshake of each floor: every round after it resumes.
-    await floor.round();
-    await https.round();
-    await floorRoundMs(floor, FLOOR_WARM_UP_SECONDS);
-    await floorRoundMs(https, FLOOR_WARM_UP_SECONDS);
+    for (const each of [floor, https, lean]) await each.round();
+    for (const each of [floor, https, lean]) await floorRoundMs(each, FLOOR_WARM_UP_SECONDS);
     for (const call of ['export', 'health', 'whoami'] as const) await atPort.ms(FLOOR_WARM_UP_SECONDS, call);
     for (const job of [inPlace.plain, inPlace.rounding]) await warmUp(load, 'floor in place', job, FLOOR_WARM_UP_SECONDS);
     for (const job of [embeddedJob, tlsJob]) await warmUp(load, 'export, 1 in flight', job, EXPORT_WARM_UP_SECONDS);
     const rounds: HopRound[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const floorMs = await floorRoundMs(floor, 2);
+      const leanMs = await floorRoundMs(lean, 2);
       const bare = await run(load, 'bare Koa, 1 in flight', inPlace.plain);
       const rounding = await run(load, 'bare Koa making one floor round per request, 1 in flight', inPlace.rounding);
       inPlace.check(bare, rounding);
@@ -108,6 +110,7 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
       const httpsMs = await floorRoundMs(https, PORT_SECONDS);
       rounds.push({
         floorMs,
+        leanMs,
         inPlaceMs: perRequestMs(rounding) - perRequestMs(bare),
         bare,
         rounding,
@@ -124,7 +127,9 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
     const median = medianRound(rounds);
     const { floorMs, inPlaceMs, embedded, tls } = median;
     const hopMs = perRequestMs(tls) - perRequestMs(embedded);
-    const toInPlace = rounds.map((each) => (perRequestMs(each.tls) - perRequestMs(each.embedded)) / each.inPlaceMs);
+    const hopOf = (each: HopRound) => perRequestMs(each.tls) - perRequestMs(each.embedded);
+    const toInPlace = rounds.map((each) => hopOf(each) / each.inPlaceMs);
+    const toLean = rounds.map((each) => hopOf(each) / each.leanMs);
     /** The median of one ratio over the rounds, and every round's, as a note line shows them. */
     const byRound = (values: number[]) => `${medianRound(values.map((value) => ({ value }))).value.toFixed(2)}x it (rounds ${ratios(values)})`;
     const daemonCpuNote =
@@ -139,6 +144,8 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
       note:
         `${roundsNote(rounds.map((each) => each.value))}; the hop is split over two processes: neither side saturates one core at one request in flight${daemonCpuNote}\n` +
         `    both gateways keep the key server's state in a sealed SQLite file, the daemon beside its data file, the embedded engine in its data directory\n` +
+        `    the floor's round with each kept session holding no certificate, as the gateway's dialer keeps it (withoutPeerCertificate; the floor above keeps ` +
+        `the ticket as Node gives it): ${median.leanMs.toFixed(3)} ms, ${(median.leanMs / floorMs).toFixed(2)}x the floor in the median round; the hop is ${byRound(toLean)}\n` +
         `    the floor's round in place (bare Koa making one per request, less bare Koa, one in flight from the same load generator): ` +
         `${inPlaceMs.toFixed(3)} ms, ${(inPlaceMs / floorMs).toFixed(2)}x the floor in the median round; the hop is ${byRound(toInPlace)}\n` +
         `    the same export at the key-server port, without the gateway's HTTP side or the load generator (connect, export, close on TlsKeyServer, ` +
@@ -159,6 +166,8 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
 
 interface HopRound {
   readonly floorMs: number;
+  /** The floor's round with its kept sessions as the gateway's dialer keeps them (no certificate). */
+  readonly leanMs: number;
   readonly inPlaceMs: number;
   readonly bare: Measured;
   readonly rounding: Measured;

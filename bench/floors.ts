@@ -140,8 +140,14 @@ export interface TlsFloor {
  * `kind` says what travels on each connection: `line`, one line each way (the issue's floor); `https`,
  * one `POST` of an export's size by `node:https` to a bare `node:https` server answering an export's
  * reply, that is one call of the daemon's HTTP/1.1 transport with no key server behind it.
+ * `keep` is what the client keeps of each session ticket for the next connect: the ticket as Node
+ * gives it (the issue's floor), or what the gateway's dialer keeps (`withoutPeerCertificate`).
  */
-export async function startTlsFloor(client: { readonly cert: string; readonly key: string }, kind: FloorRound = 'line'): Promise<TlsFloor> {
+export async function startTlsFloor(
+  client: { readonly cert: string; readonly key: string },
+  kind: FloorRound = 'line',
+  keep: (ticket: Buffer) => Buffer = (ticket) => ticket,
+): Promise<TlsFloor> {
   const server = fork(new URL('./tls-floor-server.ts', import.meta.url).pathname, [certificateFingerprint(client.cert), kind], {
     execArgv: ['--import', 'tsx/esm'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -165,7 +171,7 @@ export async function startTlsFloor(client: { readonly cert: string; readonly ke
       new Promise<boolean>((done, fail) => {
         const socket = connect({ ...options, ...(session ? { session } : {}) });
         socket.setNoDelay(true);
-        socket.on('session', (ticket: Buffer) => (session = ticket));
+        socket.on('session', (ticket: Buffer) => (session = keep(ticket)));
         let resumed = false;
         socket.once('secureConnect', () => {
           resumed = socket.isSessionReused();
