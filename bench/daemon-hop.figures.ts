@@ -59,10 +59,10 @@ const PORT_SECONDS = 1;
  * Measured in `ROUNDS` rounds, and the median round shown: with three processes on two shared cores, one
  * run of the TLS row took 2.2 ms per request and the next one 3.5 ms, and a single run would decide the
  * figure. Every measure a line of the note compares sits in each round, beside the floor it is compared
- * with: the floor's round; the same with the session kept as the gateway keeps it; the floor in place; the embedded and TLS rows; the floor's round again, beside
- * the export, the health call and `whoami` at the key-server port and the floor's round as one HTTPS
- * call. A measure made minutes
- * away from its floor compares two moments of the machine, not two pieces of work.
+ * with: the floor's round; the same with the session kept as the gateway keeps it; the floor in place;
+ * the embedded and TLS rows; the floor's round again, beside the export, the health call and `whoami`
+ * at the key-server port and the floor's round as one HTTPS call. A measure made minutes away from its
+ * floor compares two moments of the machine, not two pieces of work.
  */
 export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
   const data = mkdtempSync(join(tmpdir(), 'keygate-bench-hop-'));

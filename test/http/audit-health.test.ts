@@ -9,11 +9,7 @@ import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
 
 test('with the audit disk full, /health says not ok and sensitive operations are refused; freed, both recover', async (t) => {
   const dir = smallDisk(t, '2m');
-  if (dir === undefined) {
-    t.log('skipped: mounting a tmpfs is not allowed here');
-    t.pass();
-    return;
-  }
+  if (dir === undefined) return;
   const gw = await startGateway(t, { audit: { kind: 'sqlite', file: join(dir, 'audit.db') } });
   const alice = await signIn(gw, 'alice');
   await createKey(alice);

@@ -248,11 +248,7 @@ test('the certificate operations write after their path check as one unit of the
 
 test('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', (t) => {
   const dir = smallDisk(t, '1m');
-  if (dir === undefined) {
-    t.log('skipped: mounting a tmpfs is not allowed here');
-    t.pass();
-    return;
-  }
+  if (dir === undefined) return;
   const path = join(dir, 'engine.db');
   const store = new SqliteEngineStore(path, keyring);
   const row = (tokenHash: string) => ({ tokenHash, principalId: 'a1a1a1a1a1a1a1a1', issuedAt: 0, expiresAt: undefined });
