@@ -1,7 +1,7 @@
 import { isKeygateError } from '../domain/errors/index.js';
 import { nameDelayMs } from '../domain/throttle/name-delay.js';
 import { RateLimitedError } from '../domain/throttle/throttle.errors.js';
-import { retryAfterMs, type ThrottlePolicy } from '../domain/throttle/throttle-policy.js';
+import { type FailureRecord, retryAfterMs, type ThrottlePolicy } from '../domain/throttle/throttle-policy.js';
 import type { Timer } from '../ports/clock.port.js';
 import type { Metrics } from '../ports/metrics.port.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
@@ -49,11 +49,16 @@ export class LoginThrottle {
    * outcome counts a failure on all three counters; a success forgets the name's.
    */
   async guardPassword<T>(user: string, address: string, check: () => Promise<T>): Promise<T> {
-    await this.assertAllowed(user, address);
-    await this.#delayForName(user);
+    const { store, clock } = this.#deps;
+    const now = clock.now();
+    const [byAddress, byPair, byName] = await store.failures([addressKey(address), pairKey(user, address), nameKey(user)]);
+    this.#refuseWhileWaiting(now, byAddress, byPair);
+    // The name's delay comes before the check whatever its outcome, so its length tells nothing of the password.
+    const delay = nameDelayMs(byName, this.#name, now);
+    if (delay > 0) await clock.sleep(delay);
     try {
       const result = await check();
-      await Promise.all([this.#deps.store.reset(pairKey(user, address)), this.#deps.store.reset(nameKey(user))]);
+      await Promise.all([store.reset(pairKey(user, address)), store.reset(nameKey(user))]);
       return result;
     } catch (error) {
       if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') await this.recordFailedPassword(user, address);
@@ -63,11 +68,9 @@ export class LoginThrottle {
 
   /** Throws RateLimitedError while the address, or the address for this user name, must wait. */
   async assertAllowed(user: string | undefined, address: string): Promise<void> {
-    const now = this.#deps.clock.now();
     const keys = user === undefined ? [addressKey(address)] : [addressKey(address), pairKey(user, address)];
     const [byAddress, byPair] = await this.#deps.store.failures(keys);
-    const wait = Math.max(retryAfterMs(byAddress, this.#address, now), user === undefined ? 0 : retryAfterMs(byPair, this.#name, now));
-    if (wait > 0) throw this.#throttled(new RateLimitedError(wait / 1000));
+    this.#refuseWhileWaiting(this.#deps.clock.now(), byAddress, byPair);
   }
 
   /** Counts one failed password proof (a login, or an own-password change's current password). */
@@ -87,12 +90,9 @@ export class LoginThrottle {
     if (count > rate) throw this.#throttled(new RateLimitedError((1000 - (now % 1000)) / 1000, 'too many requests from this address: try again later'));
   }
 
-  /** Waits out the name's delay (bounded; 0 while the name is quiet), before the check whatever its outcome. */
-  async #delayForName(user: string): Promise<void> {
-    const { store, clock } = this.#deps;
-    const [byName] = await store.failures([nameKey(user)]);
-    const delay = nameDelayMs(byName, this.#name, clock.now());
-    if (delay > 0) await clock.sleep(delay);
+  #refuseWhileWaiting(now: number, byAddress: FailureRecord | undefined, byPair: FailureRecord | undefined): void {
+    const wait = Math.max(retryAfterMs(byAddress, this.#address, now), retryAfterMs(byPair, this.#name, now));
+    if (wait > 0) throw this.#throttled(new RateLimitedError(wait / 1000));
   }
 
   #throttled(error: RateLimitedError): RateLimitedError {
