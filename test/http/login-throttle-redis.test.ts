@@ -14,11 +14,12 @@ if ('skipped' in redis) {
   skipRedisTests('login throttling over Redis', redis.skipped);
 } else {
   test.after.always(() => redis.close());
+  const { url } = redis;
 
   async function twoGateways(t: ExecutionContext): Promise<[TestGateway, TestGateway]> {
     const sessionStore = {
       kind: 'redis' as const,
-      url: redis.url,
+      url,
       sessionKeys: [randomBytes(32).toString('base64')],
       timeoutMs: 2_000,
       keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
