@@ -46,7 +46,7 @@ export class LoginThrottle {
   /**
    * Runs one password check for `user` from `address`: refused with RATE_LIMITED while the address,
    * or the address for this name, must wait; otherwise after the name's delay. A WRONG_CREDENTIAL
-   * outcome counts a failure on all three counters; a success forgets the name's.
+   * outcome counts a failure on all three counters; a success forgets the name's, and this address's for it.
    */
   async guardPassword<T>(user: string, address: string, check: () => Promise<T>): Promise<T> {
     const { store, clock } = this.#deps;
