@@ -179,3 +179,14 @@ test('a leaf issued by the root itself keeps the root as its issuing authority',
   t.is(refused.status, 409, 'a sub-CA of the same root is another authority');
   t.like(refused.body, { code: 'CONFLICT', reason: 'PRINCIPAL_EXISTS' });
 });
+
+test('an authority whose every path would fail (an unknown critical extension) is refused when registered -> 400', async (t) => {
+  const { gw, admin } = await world(t);
+  const odd = await createAuthority('odd root', { extensions: [unknownExtension()] });
+  const reply = await gw.call('POST', '/api/trust/authorities', { headers: bearer(admin), body: { pem: odd.pem } });
+  t.is(reply.status, 400);
+  t.is(reply.body.code, 'BAD_REQUEST');
+  t.regex(reply.body.detail, /critical extension/);
+  const list = await gw.call('GET', '/api/trust/authorities', { headers: bearer(admin) });
+  t.false((list.body.items as Array<{ id: string }>).some((item) => item.id === idOf(odd)));
+});

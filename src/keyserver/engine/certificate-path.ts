@@ -138,6 +138,15 @@ function certificateIdOf(cert: x509.X509Certificate): string {
   return createHash('sha256').update(Buffer.from(cert.rawData)).digest('hex');
 }
 
+/**
+ * Why a certificate cannot be registered as a trusted authority, beyond cA: a key outside the bundle
+ * limits, or a critical extension the path check does not process (every path through it would fail).
+ */
+export function anchorRefusal(cert: X509Certificate): string | undefined {
+  const key = keyRefusal(cert);
+  return key === undefined ? criticalExtensionRefusal([toLibrary(cert)]) : `the authority has ${key}`;
+}
+
 /** basicConstraints cA, read from the extension itself. */
 export function isAuthority(cert: X509Certificate): boolean {
   return toLibrary(cert).getExtension(x509.BasicConstraintsExtension)?.ca === true;
