@@ -82,10 +82,23 @@ export class SessionUseCases {
     return this.#pending.login(clientAddress, () => this.#deps.throttle.guardPassword(user, clientAddress, check));
   }
 
-  /** First leg of a certificate login (api-surface.md operation 2). */
+  /**
+   * First leg of a certificate login (operation 2). The address is counted before the
+   * key server checks the path, the costly part: an address that must wait is refused without it, the
+   * request holds one of the address's challenge places while it runs, and a refused certificate counts
+   * as a failed login against the address, so a flood of bad bundles from one address soon costs nothing.
+   */
   async certificateChallenge(certificatePem: string, clientAddress: string) {
-    await this.#deps.throttle.countRequest(clientAddress);
-    return this.#pending.challenge(clientAddress, () => this.#deps.keyServer.certificateChallenge(certificatePem));
+    const { throttle } = this.#deps;
+    await throttle.countRequest(clientAddress);
+    await throttle.assertAllowed(undefined, clientAddress);
+    return this.#pending.challenge(clientAddress, () =>
+      this.#deps.keyServer.certificateChallenge(certificatePem).catch(async (error: unknown) => {
+        if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'CERTIFICATE_MALFORMED'].includes(error.code))
+          await throttle.recordFailedPassword(undefined, clientAddress);
+        throw error;
+      }),
+    );
   }
 
   /**
