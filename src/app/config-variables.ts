@@ -138,7 +138,8 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_AUDIT_TIMEOUT_MS',
     type: 'integer',
     default: CONFIG_DEFAULTS.auditTimeoutMs,
-    meaning: 'bound on one call to the PostgreSQL audit store as a whole: connecting or waiting for a pooled connection, and the statement',
+    meaning:
+      "bound on one request's whole wait at the PostgreSQL audit store: its pending record, its outcome and its reads (connecting or waiting for a pooled connection, and the statements), added up",
     secret: false,
     field: 'audit.timeoutMs',
     group: 'gateway',

@@ -12,6 +12,7 @@ import type { Metrics } from '../ports/metrics.port.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
 import { listenMetrics } from './metrics-listener.js';
 import { GATEWAY_VERSION } from './version.js';
+import { withinRequest } from '../adapters/request-budget/request-budget.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -58,6 +59,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     publicOrigin: config.publicUrl ?? config.publicOrigin,
     gatewayVersion: GATEWAY_VERSION,
     trustedProxies: config.trustedProxies,
+    withinRequest,
   });
   const listeners: HttpListener[] = [];
   let metricsListener: HttpListener | undefined;

@@ -81,10 +81,11 @@ export class AuditTrail {
   }
 
   /**
-   * Records the response decided for the draft's request. Throws AuditUnavailableError only when a
-   * sensitive operation succeeded and its record could not be stored: the caller withholds the result.
+   * Records the response decided for the draft's request; answers whether the record was stored.
+   * Throws AuditUnavailableError only when a sensitive operation succeeded and its record could not be
+   * stored: the caller withholds the result.
    */
-  async finish(draft: AuditDraft, response: { status: number; code?: string }): Promise<void> {
+  async finish(draft: AuditDraft, response: { status: number; code?: string }): Promise<boolean> {
     const { id, operation } = requireOperation(draft);
     // Written out field by field, no spreads: this runs on every audited request (see `snapshot`).
     const completion: AuditCompletion = {
@@ -102,9 +103,10 @@ export class AuditTrail {
     try {
       if (!begun) {
         const skeleton = snapshot(draft, 'pending', PENDING_STATUS, { clientAddressOnly: true });
-        return await this.#deps.log.append(completeRecord(skeleton, completion));
+        await this.#deps.log.append(completeRecord(skeleton, completion));
+        return true;
       }
-      if (await this.#deps.log.complete(id, completion)) return;
+      if (await this.#deps.log.complete(id, completion)) return true;
       failure = new Error('the pending record is gone');
     } catch (error) {
       failure = error;
@@ -114,6 +116,7 @@ export class AuditTrail {
     if (completion.outcome === 'ok' && (begun || isSensitiveOperation(operation))) {
       throw new AuditUnavailableError('the outcome could not be recorded in the audit log', failure);
     }
+    return false;
   }
 
   #report(stage: 'begin' | 'finish', draft: AuditDraft, error: unknown): void {

@@ -30,18 +30,24 @@ export class KeyUseCases {
     this.#deps = deps;
   }
 
-  /** Generates a key owned by the caller (the seven-operation generate). */
-  generate(caller: Caller, options: { keyLen: KeyLength }): Promise<{ ttag: string }> {
+  /**
+   * Generates a key owned by the caller (the seven-operation generate). `made` hears the ttag as soon
+   * as the key server answers, before anything else can fail: the caller names it in the audit record
+   * (and arranges its undo should that record not be stored).
+   */
+  generate(caller: Caller, options: { keyLen: KeyLength }, made: (ttag: string) => void = () => undefined): Promise<{ ttag: string }> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
       const { ttag } = await connection.generateKey(options);
+      made(ttag);
       return { ttag };
     });
   }
 
-  /** Creates a key and answers its view (operation 13). */
-  create(caller: Caller, options: NewKey): Promise<KeyView> {
+  /** Creates a key and answers its view (operation 13); `made` as for `generate`. */
+  create(caller: Caller, options: NewKey, made: (ttag: string) => void = () => undefined): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
       const { ttag } = await connection.generateKey(options);
+      made(ttag);
       return connection.readKey(ttag);
     });
   }

@@ -19,6 +19,7 @@ import {
 import { startCheckpointTimer } from './checkpoint-timer.js';
 import { PostgresEntryWriter } from './postgres-entry-writer.js';
 import { migratePostgresAudit } from './postgres-audit-schema.js';
+import { requestBudget, withinBudget } from '../request-budget/request-budget.js';
 
 export interface PostgresAuditLogOptions {
   /** `postgres://user:password@host:port/database`; never logged or put in an error. */
@@ -96,14 +97,20 @@ export class PostgresAuditLog implements AuditLog {
     return new PostgresAuditLog(pool, schema, options.chain, options.timeoutMs);
   }
 
-  async append(record: AuditRecord): Promise<void> {
-    if (this.#closed) throw new AuditUnavailableError('the audit log is closed');
-    await this.#writer.write(entryOf(record)).catch((error: unknown) => {
-      throw isUniqueViolation(error) ? new AuditRecordExistsError(record.id) : unavailable(error);
+  append(record: AuditRecord): Promise<void> {
+    return this.#bounded(async () => {
+      if (this.#closed) throw new AuditUnavailableError('the audit log is closed');
+      await this.#writer.write(entryOf(record)).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new AuditRecordExistsError(record.id) : unavailable(error);
+      });
     });
   }
 
-  async complete(id: string, completion: AuditCompletion): Promise<boolean> {
+  complete(id: string, completion: AuditCompletion): Promise<boolean> {
+    return this.#bounded(() => this.#complete(id, completion));
+  }
+
+  async #complete(id: string, completion: AuditCompletion): Promise<boolean> {
     // Each branch names its partial index's own condition, so both are index searches.
     const columns = `${AUDIT_COLUMNS}, entry`;
     const sql = `SELECT ${columns} FROM ${this.#entries} WHERE id = $1 AND entry <> 'outcome' UNION ALL SELECT ${columns} FROM ${this.#entries} WHERE id = $1 AND entry = 'outcome'`;
@@ -121,7 +128,7 @@ export class PostgresAuditLog implements AuditLog {
   }
 
   async get(id: string): Promise<AuditRecord | undefined> {
-    const result = await this.#run<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ${this.#records} WHERE id = $1`, [id]);
+    const result = await this.#bounded(() => this.#run<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ${this.#records} WHERE id = $1`, [id]));
     const row = result.rows[0];
     return row === undefined ? undefined : recordFromRow(row, (row.at as Date).getTime());
   }
@@ -136,14 +143,18 @@ export class PostgresAuditLog implements AuditLog {
     );
     const sql = `SELECT ${AUDIT_COLUMNS} FROM ${this.#records} WHERE ${where} ORDER BY at DESC, id DESC LIMIT $${params.push(resolved.limit + 1)}`;
     // One statement whose rows arrive whole, or an error: never a partial page.
-    const result = await this.#run<AuditRow>(sql, params);
+    const result = await this.#bounded(() => this.#run<AuditRow>(sql, params));
     return pageOf(
       result.rows.map((row) => recordFromRow(row, (row.at as Date).getTime())),
       resolved.limit,
     );
   }
 
-  async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
+  readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
+    return this.#bounded(() => this.#readChain(range));
+  }
+
+  async #readChain(range: AuditChainRange): Promise<AuditChainSlice> {
     const sql = chainRangeSql(
       { entries: this.#entries, checkpoints: this.#checkpoints },
       range,
@@ -172,6 +183,17 @@ export class PostgresAuditLog implements AuditLog {
     await this.#writer.checkpoint();
     this.#closed = true;
     await this.#pool.end();
+  }
+
+  /**
+   * The request's whole wait at the audit database within `timeoutMs` (TE_GATEWAY_AUDIT_TIMEOUT_MS):
+   * a request's calls (its pending record, its outcome, a read) share one budget (`requestBudget`).
+   */
+  #bounded<T>(work: () => Promise<T>): Promise<T> {
+    const timeoutMs = this.#timeoutMs;
+    if (timeoutMs === undefined) return work();
+    const expired = () => new AuditUnavailableError(`the audit database did not answer within the request's ${timeoutMs} ms`);
+    return withinBudget(requestBudget('audit', timeoutMs), work, expired);
   }
 
   async #run<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {

@@ -1,5 +1,6 @@
 import type { TLSSocket } from 'node:tls';
-import { KeygateError, KeyServerUnavailableError } from '../../domain/errors/index.js';
+import { KeygateError, KeyServerUnavailableError, outcomeUnknown } from '../../domain/errors/index.js';
+import type { WaitBudget } from '../request-budget/request-budget.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { ALPN } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { Exchange } from './tls-exchange.js';
@@ -14,53 +15,57 @@ import { interpretReply } from './tls-reply.js';
  * transport (one JSON line each way) when the daemon offers it, HTTP/1.1 otherwise. Should the daemon
  * drop the idle connection between two calls, the next call dials again, validated the same way.
  *
- * The timeout is the request's budget at the key server (issue 15 §2): the handshake and every call
- * of the channel draw on it, so a daemon that stalls each step cannot stretch a login to a multiple of
- * it. Time between calls (the gateway's own work) is not the key server's and is not counted.
+ * The timeout is the request's budget at the key server (`requestBudget`): the handshakes and every
+ * call of every channel the request opens draw on it, so a daemon that stalls each step, or a request
+ * that opens several channels (a pending token revocation, then a login), cannot stretch its wait to
+ * a multiple of it. Time between calls (the gateway's own work) is not the key server's and is not
+ * counted.
+ *
+ * A call that was handed to the daemon and got no answer may have been carried out: its failure says
+ * `outcome: "unknown"`, as does any later failure of the same request. A failure before anything of
+ * the request reached the daemon (refused, no handshake) says nothing of an outcome: nothing was done.
  */
 export class TlsChannel {
   readonly #exchange: Exchange;
-  readonly #timeoutMs: number;
-  /** Time spent at the key server so far (the handshake, finished calls), and the start of the call in flight. */
-  #spentMs: number;
-  #callStarted: number | undefined;
+  readonly #budget: WaitBudget;
 
-  private constructor(socket: TLSSocket, dialer: TlsDialer, url: URL, timeoutMs: number, spentMs: number) {
-    const leftMs = () => Math.max(1, this.#leftMs());
+  private constructor(socket: TLSSocket, dialer: TlsDialer, url: URL, budget: WaitBudget) {
+    const leftMs = () => Math.max(1, budget.leftMs());
     this.#exchange = socket.alpnProtocol === ALPN.framed ? new FramedExchange(socket, dialer, leftMs) : new HttpExchange(socket, dialer, url, leftMs);
-    this.#timeoutMs = timeoutMs;
-    this.#spentMs = spentMs;
+    this.#budget = budget;
   }
 
-  static async open(dialer: TlsDialer, url: URL, timeoutMs: number): Promise<TlsChannel> {
-    const started = performance.now();
-    const socket = await dialer.open(timeoutMs);
-    return new TlsChannel(socket, dialer, url, timeoutMs, performance.now() - started);
-  }
-
-  /** What is left of the budget now (ms). */
-  #leftMs(): number {
-    const inFlight = this.#callStarted === undefined ? 0 : performance.now() - this.#callStarted;
-    return Math.ceil(this.#timeoutMs - this.#spentMs - inFlight);
+  static async open(dialer: TlsDialer, url: URL, budget: WaitBudget): Promise<TlsChannel> {
+    const left = budget.leftMs();
+    if (left <= 0) throw withOutcome(budget, outOfTime(budget));
+    const end = budget.startWait();
+    try {
+      return new TlsChannel(await dialer.open(left), dialer, url, budget);
+    } catch (error) {
+      throw withOutcome(budget, unavailable(error));
+    } finally {
+      end();
+    }
   }
 
   /** One call: JSON in, JSON out. Throws the daemon's error by code, or UNAVAILABLE / FAILED. */
   call(method: 'GET' | 'POST', path: string, body?: unknown, token?: Secret): Promise<unknown> {
-    const left = this.#leftMs();
-    if (left <= 0) return Promise.reject(this.#outOfTime());
-    this.#callStarted = performance.now();
+    const budget = this.#budget;
+    const left = budget.leftMs();
+    if (left <= 0) return Promise.reject(withOutcome(budget, outOfTime(budget)));
+    const end = budget.startWait();
+    budget.markReached();
     return new Promise((resolve, reject) => {
       let settled = false;
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
-        this.#spentMs += performance.now() - (this.#callStarted ?? performance.now());
-        this.#callStarted = undefined;
+        end();
         outcome();
       };
       const deadline = setTimeout(() => {
-        settle(() => reject(this.#outOfTime()));
+        settle(() => reject(withOutcome(budget, outOfTime(budget))));
         this.#exchange.abort();
       }, left);
       this.#exchange
@@ -68,17 +73,23 @@ export class TlsChannel {
         .then((answer) => interpretReply(answer.status, answer.json))
         .then(
           (value) => settle(() => resolve(value)),
-          (error: unknown) => settle(() => reject(error instanceof KeygateError ? error : unavailable(error))),
+          (error: unknown) => settle(() => reject(withOutcome(budget, error instanceof KeygateError ? error : unavailable(error)))),
         );
     });
-  }
-
-  #outOfTime(): KeyServerUnavailableError {
-    return new KeyServerUnavailableError(`key server did not answer within ${this.#timeoutMs} ms`);
   }
 
   /** Ends the TLS connection. Idempotent. */
   close(): void {
     this.#exchange.close();
   }
+}
+
+function outOfTime(budget: WaitBudget): KeyServerUnavailableError {
+  return new KeyServerUnavailableError(`key server did not answer within ${budget.timeoutMs} ms`);
+}
+
+/** KEY_SERVER_UNAVAILABLE once a call of the request reached the daemon: its outcome is not known. */
+function withOutcome(budget: WaitBudget, error: KeygateError): KeygateError {
+  if (!budget.reached || error.code !== 'KEY_SERVER_UNAVAILABLE' || error.outcome !== undefined) return error;
+  return outcomeUnknown(error);
 }

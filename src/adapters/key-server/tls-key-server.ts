@@ -9,6 +9,7 @@ import { TlsChannel } from './tls-channel.js';
 import { decode } from './operation-connection.js';
 import { TlsConnection, parseReply } from './tls-connection.js';
 import { TlsDialer, type TlsTrust } from './tls-dialer.js';
+import { requestBudget } from '../request-budget/request-budget.js';
 
 export interface TlsKeyServerOptions {
   /** `https://host[:port]` of the key-server daemon. */
@@ -17,7 +18,7 @@ export interface TlsKeyServerOptions {
   readonly ca?: string | undefined;
   /** ... or the pinned SHA-256 of the daemon certificate's DER (64 lower-case hex digits). */
   readonly fingerprint?: string | undefined;
-  /** Bound on connecting and on each call, in ms. */
+  /** Bound on one request's whole wait at the daemon (connecting and every call), in ms. */
   readonly timeoutMs: number;
   /** Resume TLS 1.3 sessions across the per-request connections. */
   readonly resumeSessions: boolean;
@@ -130,7 +131,7 @@ export class TlsKeyServer implements KeyServer {
   }
 
   #open(): Promise<TlsChannel> {
-    return TlsChannel.open(this.#dialer, this.#url, this.#timeoutMs);
+    return TlsChannel.open(this.#dialer, this.#url, requestBudget('keyServer', this.#timeoutMs));
   }
 }
 

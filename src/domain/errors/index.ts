@@ -1,5 +1,5 @@
 export { ERROR_CODES, type ErrorCode } from './error-codes.js';
-export { KeygateError, isKeygateError, type ErrorScope, type KeygateErrorOptions } from './keygate-error.js';
+export { KeygateError, isKeygateError, outcomeUnknown, withoutOutcome, type ErrorScope, type KeygateErrorOptions } from './keygate-error.js';
 export {
   BadRequestError,
   NotFoundError,

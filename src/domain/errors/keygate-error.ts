@@ -11,6 +11,13 @@ export interface KeygateErrorOptions {
   readonly reauth?: boolean;
   /** Seconds a client should wait before retrying a retryable failure. */
   readonly retryAfterSeconds?: number;
+  /**
+   * `unknown`: the failure came after the request reached the system that performs it, which may have
+   * carried it out. Absent: the failure says the operation did not happen.
+   */
+  readonly outcome?: 'unknown';
+  /** With `outcome`: the read that shows whether the operation took effect. */
+  readonly check?: string;
 }
 
 /**
@@ -25,6 +32,8 @@ export class KeygateError extends Error {
   readonly reason: string | undefined;
   readonly reauth: boolean | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly outcome: 'unknown' | undefined;
+  readonly check: string | undefined;
 
   constructor(code: ErrorCode, detail: string, options: KeygateErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,11 +44,27 @@ export class KeygateError extends Error {
     this.reason = options.reason;
     this.reauth = options.reauth;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.outcome = options.outcome;
+    this.check = options.check;
   }
 
   get detail(): string {
     return this.message;
   }
+}
+
+/** The same failure, saying that its operation may have taken effect (and, given, which read shows it). */
+export function outcomeUnknown(error: KeygateError, check?: string): KeygateError {
+  const { retryable, scope, reason, reauth, retryAfterSeconds } = error;
+  const options: KeygateErrorOptions = { cause: error.cause ?? error, retryable, scope, reason, reauth, retryAfterSeconds, outcome: 'unknown', check };
+  return new KeygateError(error.code, error.detail, options);
+}
+
+/** The same failure without an outcome (where it has no meaning: a read). */
+export function withoutOutcome(error: KeygateError): KeygateError {
+  if (error.outcome === undefined) return error;
+  const { retryable, scope, reason, reauth, retryAfterSeconds } = error;
+  return new KeygateError(error.code, error.detail, { cause: error.cause ?? error, retryable, scope, reason, reauth, retryAfterSeconds });
 }
 
 export function isKeygateError(value: unknown): value is KeygateError {

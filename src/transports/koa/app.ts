@@ -29,6 +29,8 @@ export interface KoaAppOptions {
   readonly trustedProxies?: readonly string[];
   /** Request counts and durations by operation id and status (off by default). */
   readonly metrics?: Metrics;
+  /** Runs one request so that its calls to each dependency share one timeout (see `requestStep`). */
+  readonly withinRequest?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -50,6 +52,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
       metrics,
       publicOrigin: options.publicOrigin,
       trustedProxies: options.trustedProxies ?? [],
+      ...(options.withinRequest === undefined ? {} : { withinRequest: options.withinRequest }),
     }),
   );
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.

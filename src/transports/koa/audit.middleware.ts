@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
 import type { GatewayState } from './state.js';
 
@@ -28,24 +29,47 @@ export function nameAuditedOperation(trail: AuditTrail, ctx: AuditContext, opera
   ctx.state.audit.operation = operation;
 }
 
-/** Registers how to undo what the route made, should its outcome not be recordable. */
-export function undoUnlessRecorded(ctx: AuditContext, undo: () => Promise<unknown>): void {
+/**
+ * Registers how to undo what the route made (a generated key), as soon as the key server answered
+ * with it: from then on the request's record names the object, whatever happens next.
+ */
+export function undoUnlessRecorded(ctx: AuditContext, about: AuditAbout, undo: () => Promise<unknown>): void {
+  noteAudit(ctx, about);
   ctx.state.undo = async () => void (await undo());
 }
 
-/** Records the decided response of an audited request (called by `requestStep`). */
-export async function finishAudit(trail: AuditTrail, ctx: AuditContext): Promise<void> {
+/**
+ * Records the decided response of an audited request (called by `requestStep`). An object the route
+ * made (`undoUnlessRecorded`) whose record, the one entry naming it, could not be stored is undone,
+ * whatever the response: nothing is left in the key server that the audit log cannot account for.
+ * The undo runs as a request of its own (`withinRequest`: fresh budgets, since this request's may be
+ * spent) and is not awaited, so the answer keeps its bound; an undo that fails is logged with the
+ * object it leaves.
+ */
+export async function finishAudit(trail: AuditTrail, ctx: AuditContext, undoing: Undoing = {}): Promise<void> {
   const draft = draftOf(ctx);
   if (draft.operation === undefined) return;
   identify(ctx, draft);
+  let recorded = false;
   try {
-    await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
+    recorded = await trail.finish(draft, { status: ctx.status, code: ctx.state.errorCode });
   } catch (error) {
-    // Issue 15 §2: an object made while the outcome could not be recorded (its pending record does
-    // not name it) is undone, so nothing exists that the audit log cannot account for.
-    await ctx.state.undo?.().catch(() => undefined);
-    throw error;
+    // The write was carried out (its record is what failed); an undo may or may not follow.
+    const write = ctx.state.write;
+    throw write !== undefined && isKeygateError(error) ? outcomeUnknown(error, write.check) : error;
+  } finally {
+    const undo = ctx.state.undo;
+    if (!recorded && undo !== undefined) {
+      const within = undoing.withinRequest ?? ((work) => work());
+      within(undo).catch((error: unknown) => undoing.failed?.(draft, error));
+    }
   }
+}
+
+/** How `finishAudit` runs an undo, and whom it tells when the undo fails. */
+export interface Undoing {
+  readonly withinRequest?: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly failed?: (draft: AuditDraft, error: unknown) => void;
 }
 
 /**

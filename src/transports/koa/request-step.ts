@@ -4,7 +4,8 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { recordRequest } from './access-log.js';
-import { finishAudit } from './audit.middleware.js';
+import { finishAudit, type Undoing } from './audit.middleware.js';
+import { isKeygateError } from '../../domain/errors/index.js';
 import { clientAddressOf } from './client-address.js';
 import { respondWithError, type ErrorMapper } from './error-handler.js';
 import { requestIdentity } from './request-id.js';
@@ -19,6 +20,11 @@ export interface RequestStepOptions {
   readonly publicOrigin: string | undefined;
   /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
   readonly trustedProxies: readonly string[];
+  /**
+   * Runs one request so that its calls to each dependency share one timeout (the app gives the
+   * adapters' `withinRequest`); without it each call has its own.
+   */
+  readonly withinRequest?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -33,7 +39,23 @@ export interface RequestStepOptions {
 export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
   const { trail, mapperFor, logger, metrics, publicOrigin } = options;
   const clientAddress = clientAddressOf(options.trustedProxies);
-  return async function handleRequest(ctx, next) {
+  const withinRequest = options.withinRequest ?? ((work) => work());
+  const undoing: Undoing = {
+    withinRequest,
+    failed: (draft, error) =>
+      logger.error('an object made without its audit record was not undone', {
+        requestId: draft.requestId,
+        auditId: draft.id,
+        operation: draft.operation,
+        object: draft.object,
+        code: isKeygateError(error) ? error.code : undefined,
+      }),
+  };
+  return function handleRequest(ctx, next) {
+    return withinRequest(() => runRequest(ctx, next));
+  };
+
+  async function runRequest(ctx: Context & { state: GatewayState }, next: () => Promise<unknown>): Promise<void> {
     const started = performance.now();
     const opened = openResponse(ctx.req.headers);
     const state = ctx.state;
@@ -53,14 +75,14 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
       }
       if (state.audit === undefined) return;
       try {
-        await finishAudit(trail, ctx);
+        await finishAudit(trail, ctx, undoing);
       } catch (thrown) {
         respondWithError(ctx, thrown, mapperFor, logger);
       }
     } finally {
       logRequest(ctx, started);
     }
-  };
+  }
 
   function logRequest(ctx: Context & { state: GatewayState }, started: number): void {
     const state = ctx.state;

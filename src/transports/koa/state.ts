@@ -22,6 +22,11 @@ export interface GatewayState {
   audit?: AuditDraft;
   /** The operation id of a route that leaves no audit record (health probes), for the access log and metrics. */
   unauditedOperation?: string;
+  /**
+   * Set on an /api write: its failures once it may have been carried out answer `outcome: "unknown"`
+   * and, where the route names one, the read that shows the truth (`check`).
+   */
+  write?: { readonly check?: string };
   /** Undoes what the route made (a generated key), run when its outcome could not be recorded. */
   undo?: () => Promise<void>;
   /** The code of the error the response was shaped from, for the audit record. */

@@ -39,6 +39,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.entry,
       success: { status: 200, schema: responses.aclEntry },
       auditObject: entryObject,
+      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}/acl`,
       async handle(ctx, { body, params }) {
         const entry = await acl.grant(callerOf(ctx), ttagParam(params), params.principal!, body.rights);
         ctx.body = { principal: entry.principal.user, rights: entry.rights };
@@ -52,6 +53,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Remove a principal's entry from the key's ACL (owner)",
       success: { status: 204 },
       auditObject: entryObject,
+      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}/acl`,
       async handle(ctx, { params }) {
         await acl.revoke(callerOf(ctx), ttagParam(params), params.principal!);
         ctx.status = 204;

@@ -28,6 +28,11 @@ export const errorBody = z
       ),
     scope: z.enum(['session', 'process']).optional(),
     reauth: z.boolean().optional(),
+    outcome: z
+      .literal('unknown')
+      .optional()
+      .describe('the write may have taken effect (its call reached the key server, no answer came); absent: the write did not happen'),
+    check: z.string().optional().describe('with outcome: the read that shows whether the write took effect, e.g. GET /api/principals/alice'),
   })
   .meta({ id: 'Error' });
 

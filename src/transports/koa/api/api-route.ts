@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
 import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../audit.middleware.js';
-import { KeygateError, isKeygateError } from '../../../domain/errors/index.js';
+import { KeygateError, isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
@@ -61,6 +61,11 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   readonly overlapsAudit?: boolean;
   /** False for a route that leaves no audit record (health probes: api-surface.md "Additions in 8.1.x"). */
   readonly audited?: boolean;
+  /**
+   * A write's read that shows whether it took effect (`GET /api/principals/alice`): given with
+   * `outcome: "unknown"` when the write fails after it may have been carried out.
+   */
+  readonly outcomeCheck?: (input: RouteInput<B, Q>) => string;
   /** Who the record names before there is a session (a login: the user name tried). */
   readonly auditPrincipal?: (input: RouteInput<B, Q>) => string | undefined;
   handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
@@ -132,11 +137,30 @@ function routeStep(definition: ApiRoute, services: GatewayServices, fixed: Reado
     const about: { -readonly [K in keyof AuditAbout]: AuditAbout[K] } = {};
     if (object !== undefined) about.object = object;
     if (principal !== undefined) about.principal = principal;
+    if (sensitive) ctx.state.write = writeOf(definition, input);
     if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(trail, ctx, about));
     if (sensitive) await beginAudit(trail, ctx, about);
     else noteAudit(ctx, about);
-    await definition.handle(ctx, input);
+    await definition.handle(ctx, input).catch((error: unknown) => {
+      throw sensitive ? withCheck(error, ctx.state.write) : readFailure(error);
+    });
   };
+}
+
+function writeOf(definition: ApiRoute, input: RouteInput<unknown, unknown>): { check?: string } {
+  const check = definition.outcomeCheck?.(input);
+  return check === undefined ? {} : { check };
+}
+
+/** A write that failed once it may have been carried out says which read shows whether it was. */
+function withCheck(error: unknown, write: { check?: string } | undefined): unknown {
+  if (!isKeygateError(error) || error.outcome === undefined || error.check !== undefined || write?.check === undefined) return error;
+  return outcomeUnknown(error, write.check);
+}
+
+/** A read changes nothing: its failure has no outcome to tell. */
+function readFailure(error: unknown): unknown {
+  return isKeygateError(error) ? withoutOutcome(error) : error;
 }
 
 /** Runs the handler beside the pending record's write; whatever happens, the write settles first. */

@@ -44,7 +44,11 @@ export const API_ERROR_STATUS = {
   PROOF_REPLAY_CACHE_FULL: 503,
 } as const satisfies Record<ErrorCode, number>;
 
-/** The /api body: `{ code, detail, retryable?, reason?, scope?, reauth? }` (seed 001 §7.1-7.2). */
+/**
+ * The /api body: `{ code, detail, retryable?, reason?, scope?, reauth?, outcome?, check? }` (seed 001
+ * §7.1-7.2). `outcome: "unknown"`: the write may have taken effect, `check` names the read that shows
+ * it; a failure without `outcome` did not change anything.
+ */
 export function apiErrorResponse(error: KeygateError, headers: Record<string, string> = {}): ErrorResponse {
   const status = API_ERROR_STATUS[error.code];
   const body: Record<string, unknown> = { code: error.code, detail: error.detail };
@@ -52,6 +56,8 @@ export function apiErrorResponse(error: KeygateError, headers: Record<string, st
   if (error.reason !== undefined) body.reason = error.reason;
   if (error.scope !== undefined) body.scope = error.scope;
   if (error.reauth !== undefined) body.reauth = error.reauth;
+  if (error.outcome !== undefined) body.outcome = error.outcome;
+  if (error.check !== undefined) body.check = error.check;
   const out: Record<string, string> = { ...headers };
   // Seed 001 §7.3: a 503 whose scope is session or process carries Retry-After.
   // api-surface.md "Additions in 8.1.x": a 429 carries Retry-After too.

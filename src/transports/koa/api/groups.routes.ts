@@ -30,6 +30,7 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Add a member to a group (admin)',
       success: { status: 204 },
       auditObject: memberObject,
+      outcomeCheck: ({ params }) => `GET /api/groups/${params.name}/members`,
       async handle(ctx, { params }) {
         await groups.add(callerOf(ctx), params.name!, params.member!);
         ctx.status = 204;
@@ -43,6 +44,7 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Remove a member from a group (admin)',
       success: { status: 204 },
       auditObject: memberObject,
+      outcomeCheck: ({ params }) => `GET /api/groups/${params.name}/members`,
       async handle(ctx, { params }) {
         await groups.remove(callerOf(ctx), params.name!, params.member!);
         ctx.status = 204;

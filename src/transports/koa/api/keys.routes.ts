@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { noteAudit, undoUnlessRecorded } from '../audit.middleware.js';
+import { undoUnlessRecorded } from '../audit.middleware.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
@@ -32,9 +32,13 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 201, schema: responses.key },
       async handle(ctx, { body }) {
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
-        const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt });
-        noteAudit(ctx, { object: created.ttag });
-        undoUnlessRecorded(ctx, () => keys.expire(callerOf(ctx), created.ttag));
+        // Once the key server named the key, the record names it, its undo is ready, and a failure
+        // from here on points at the read that shows it.
+        const made = (ttag: string) => {
+          undoUnlessRecorded(ctx, { object: ttag }, () => keys.expire(callerOf(ctx), ttag));
+          ctx.state.write = { check: `GET /api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}` };
+        };
+        const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt }, made);
         ctx.status = 201;
         ctx.body = created;
       },
@@ -70,6 +74,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Expire the key for good (owner); it then refuses export and cryptography',
       success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
       async handle(ctx, { params }) {
         ctx.body = await keys.expire(callerOf(ctx), ttagParam(params));
       },

@@ -47,6 +47,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.create,
       success: { status: 201, schema: responses.principal },
       auditObject: ({ body }) => body.name,
+      outcomeCheck: ({ body }) => `GET /api/principals/${body.name}`,
       async handle(ctx, { body }) {
         const { password: secret, ...fields } = body;
         ctx.status = 201;
@@ -72,6 +73,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Change displayName, disabled, roles or a service's delegates; only the fields given change (admin)",
       body: schemas.update,
       success: { status: 200, schema: responses.principal },
+      outcomeCheck: ({ params }) => `GET /api/principals/${params.name}`,
       async handle(ctx, { body, params }) {
         ctx.body = await principals.update(callerOf(ctx), params.name!, body);
       },
@@ -83,6 +85,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Delete a principal and end its key-server tokens (admin)',
       success: { status: 204 },
+      outcomeCheck: ({ params }) => `GET /api/principals/${params.name}`,
       async handle(ctx, { params }) {
         await principals.remove(callerOf(ctx), params.name!);
         ctx.status = 204;
@@ -96,6 +99,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Set a password: your own with currentPassword (proven by SRP), anyone else's as admin; other sessions end",
       body: schemas.password,
       success: { status: 204 },
+      outcomeCheck: ({ params }) => `GET /api/principals/${params.name}`,
       async handle(ctx, { body, params }) {
         const current = body.currentPassword === undefined ? undefined : new Secret(body.currentPassword);
         await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password), current, ctx.state.clientAddress);
@@ -121,6 +125,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Register a principal's sender key (public RSA or EC P-256)",
       body: schemas.senderKey,
       success: { status: 200, schema: responses.senderKey },
+      outcomeCheck: ({ params }) => `GET /api/principals/${params.name}`,
       async handle(ctx, { body, params }) {
         ctx.body = await principals.putSenderKey(callerOf(ctx), params.name!, body.jwk);
       },

@@ -43,6 +43,7 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Define or redefine a role; an unknown operation id is 400 (admin)',
       body: schemas.role,
       success: { status: 200, schema: responses.role },
+      outcomeCheck: ({ params }) => `GET /api/roles/${params.role}`,
       async handle(ctx, { body, params }) {
         ctx.body = await roles.put(callerOf(ctx), params.role!, body.operations);
       },

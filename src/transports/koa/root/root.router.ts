@@ -82,10 +82,8 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     guarded('generate', async (ctx) => {
       parseWith(generateRequest, await readJsonBody(ctx));
       await begin(ctx);
-      const generated = await services.keys.generate(caller(ctx), { keyLen: 16 });
-      noteAudit(ctx, { object: generated.ttag });
-      undoUnlessRecorded(ctx, () => services.keys.expire(caller(ctx), generated.ttag));
-      ctx.body = generated;
+      const made = (ttag: string) => undoUnlessRecorded(ctx, { object: ttag }, () => services.keys.expire(caller(ctx), ttag));
+      ctx.body = await services.keys.generate(caller(ctx), { keyLen: 16 }, made);
     }),
   );
 

@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
+import { requestBudget, WaitBudget, withinBudget, withinRequest } from '../../../src/adapters/request-budget/request-budget.js';
+
+const expired = () => new Error('out of time');
+
+test('the calls of one request draw on one budget per dependency; another request has its own', async (t) => {
+  await withinRequest(async () => {
+    const first = requestBudget('audit', 200);
+    t.is(requestBudget('audit', 200), first);
+    t.not(requestBudget('keyServer', 200), first);
+    await t.throwsAsync(
+      withinBudget(first, () => sleep(1_000), expired),
+      { message: 'out of time' },
+    );
+    t.true(first.leftMs() <= 0);
+    const started = performance.now();
+    await t.throwsAsync(
+      withinBudget(requestBudget('audit', 200), () => sleep(1_000), expired),
+      { message: 'out of time' },
+    );
+    t.true(performance.now() - started < 50, 'a spent budget refuses the next call at once');
+    await withinRequest(async () => t.is(requestBudget('audit', 200).leftMs(), 200));
+  });
+});
+
+test('outside a request every call has a budget of its own', (t) => {
+  t.not(requestBudget('audit', 100), requestBudget('audit', 100));
+});
+
+test('overlapping waits count their common time once; time between waits is not counted', async (t) => {
+  const budget = new WaitBudget(1_000);
+  await Promise.all([withinBudget(budget, () => sleep(100), expired), withinBudget(budget, () => sleep(100), expired)]);
+  await sleep(200);
+  const left = budget.leftMs();
+  t.true(left > 500 && left <= 900, `left ${left} ms`);
+  t.false(budget.reached);
+  budget.markReached();
+  t.true(budget.reached);
+});
