@@ -67,6 +67,8 @@ const serviceFactories = (
       sessionTtlMs: resolve(ctx, CONFIG).sessionTtlSeconds * 1000,
       throttle: resolve(ctx, SERVICE_TOKENS.loginThrottle),
       maxSessionsPerPrincipal: resolve(ctx, CONFIG).maxSessionsPerPrincipal,
+      throttleStore: resolve(ctx, THROTTLE_STORE),
+      sessionMintsPerMinute: resolve(ctx, CONFIG).sessionMintsPerMinute,
     }),
   loginThrottle: (ctx) => {
     const config = resolve(ctx, CONFIG);
