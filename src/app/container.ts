@@ -105,7 +105,7 @@ const serviceFactories = (
       signals,
     }),
   certificates: (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
-  trust: (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
+  trust: (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER), sessions: resolve(ctx, SESSION_STORE) }),
   server: (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }),
   policy: (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
