@@ -27,7 +27,7 @@ import type { SessionStore } from '../ports/session-store.port.js';
 import type { AuditChain } from '../domain/audit/audit-chain.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
-import { REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
+import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import { gatewayClientIdentity } from './gateway-client-identity.js';
@@ -179,9 +179,14 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
   }
 }
 
-/** The replay cache's bound and each key's share of it (issue 13 §2): unset, 1/20 of the bound; never more than it. */
-function replayBounds(config: GatewayConfig): { maxEntries: number; maxEntriesPerKey: number } {
+/**
+ * The replay cache's bound, each key's share of it (issue 13 §2: unset, 1/20 of the bound) and each
+ * principal's share over all its keys (unset, four key shares); no share is more than the bound, and a
+ * principal's is never less than a key's.
+ */
+function replayBounds(config: GatewayConfig): { maxEntries: number; maxEntriesPerKey: number; maxEntriesPerPrincipal: number } {
   const maxEntries = config.replayCacheSize;
-  const share = config.replayCacheKeyShare ?? Math.ceil(maxEntries / REPLAY_SHARE_DIVISOR);
-  return { maxEntries, maxEntriesPerKey: Math.min(share, maxEntries) };
+  const keyShare = Math.min(config.replayCacheKeyShare ?? Math.ceil(maxEntries / REPLAY_SHARE_DIVISOR), maxEntries);
+  const principalShare = config.replayCachePrincipalShare ?? keyShare * REPLAY_PRINCIPAL_SHARE_KEYS;
+  return { maxEntries, maxEntriesPerKey: keyShare, maxEntriesPerPrincipal: Math.min(Math.max(principalShare, keyShare), maxEntries) };
 }

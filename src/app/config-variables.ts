@@ -183,6 +183,25 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_REPLAY_CACHE_PRINCIPAL_SHARE',
+    type: 'integer',
+    whenUnset: `${CONFIG_DEFAULTS.replayCachePrincipalShareKeys} times the key share (${(CONFIG_DEFAULTS.replayCachePrincipalShareKeys * CONFIG_DEFAULTS.replayCacheSize) / CONFIG_DEFAULTS.replayCacheKeyShareDivisor})`,
+    meaning:
+      'most replay cache entries of one principal over all its proof keys: past it, that principal alone gets 503 `PROOF_REPLAY_CACHE_FULL` (with `Retry-After`); at least the key share, at most the cache size',
+    secret: false,
+    field: 'replayCachePrincipalShare',
+    group: 'gateway',
+  },
+  {
+    name: 'TE_GATEWAY_SESSION_MINTS_PER_MINUTE',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.sessionMintsPerMinute,
+    meaning: 'scoped and delegated sessions one principal may mint per minute; past it 429 `RATE_LIMITED` with `Retry-After`',
+    secret: false,
+    field: 'sessionMintsPerMinute',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_HEADERS_TIMEOUT_MS',
     type: 'integer',
     default: CONFIG_DEFAULTS.http.headersTimeoutMs,

@@ -17,6 +17,10 @@ export const CONFIG_DEFAULTS = {
   replayCacheSize: 100_000,
   /** Each key's share of the replay cache when TE_GATEWAY_REPLAY_CACHE_KEY_SHARE is unset: 1/20 of it. */
   replayCacheKeyShareDivisor: 20,
+  /** Each principal's share when TE_GATEWAY_REPLAY_CACHE_PRINCIPAL_SHARE is unset: this many key shares. */
+  replayCachePrincipalShareKeys: 4,
+  /** Scoped and delegated sessions one principal may mint per minute. */
+  sessionMintsPerMinute: 60,
   keyServerTimeoutMs: 5_000,
   redisTimeoutMs: 1_000,
   auditTimeoutMs: 2_000,
@@ -268,6 +272,14 @@ export const gatewayConfigSchema = z.strictObject({
    * cannot fill it for every other; absent: 1/20 of the cache; capped at the cache size.
    */
   replayCacheKeyShare: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Most live entries of one principal over all its proof keys, so that a principal minting scoped
+   * sessions with fresh keys cannot fill the cache for every other; absent: 4 key shares; capped at
+   * the cache size, and never under the key share.
+   */
+  replayCachePrincipalShare: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
+  /** Scoped and delegated sessions one principal may mint per minute; past it 429 RATE_LIMITED. */
+  sessionMintsPerMinute: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.sessionMintsPerMinute),
   http: httpEdge.default({
     headersTimeoutMs: CONFIG_DEFAULTS.http.headersTimeoutMs,
     requestTimeoutMs: CONFIG_DEFAULTS.http.requestTimeoutMs,
@@ -305,6 +317,7 @@ export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 
 export const REPLAY_SHARE_DIVISOR = CONFIG_DEFAULTS.replayCacheKeyShareDivisor;
+export const REPLAY_PRINCIPAL_SHARE_KEYS = CONFIG_DEFAULTS.replayCachePrincipalShareKeys;
 
 export type ConfigIssue = z.core.$ZodIssue;
 

@@ -67,6 +67,8 @@ const serviceFactories = (
       sessionTtlMs: resolve(ctx, CONFIG).sessionTtlSeconds * 1000,
       throttle: resolve(ctx, SERVICE_TOKENS.loginThrottle),
       maxSessionsPerPrincipal: resolve(ctx, CONFIG).maxSessionsPerPrincipal,
+      throttleStore: resolve(ctx, THROTTLE_STORE),
+      sessionMintsPerMinute: resolve(ctx, CONFIG).sessionMintsPerMinute,
     }),
   loginThrottle: (ctx) => {
     const config = resolve(ctx, CONFIG);
@@ -103,7 +105,7 @@ const serviceFactories = (
       signals,
     }),
   certificates: (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
-  trust: (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
+  trust: (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER), sessions: resolve(ctx, SESSION_STORE) }),
   server: (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }),
   policy: (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),

@@ -87,6 +87,8 @@ function configInput(values: Values, dataDir: string | undefined): GatewayConfig
     publicOrigin: values.TE_GATEWAY_PUBLIC_ORIGIN,
     replayCacheSize: values.TE_GATEWAY_REPLAY_CACHE_SIZE,
     replayCacheKeyShare: values.TE_GATEWAY_REPLAY_CACHE_KEY_SHARE,
+    replayCachePrincipalShare: values.TE_GATEWAY_REPLAY_CACHE_PRINCIPAL_SHARE,
+    sessionMintsPerMinute: values.TE_GATEWAY_SESSION_MINTS_PER_MINUTE,
     http: {
       headersTimeoutMs: values.TE_GATEWAY_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: values.TE_GATEWAY_REQUEST_TIMEOUT_MS,

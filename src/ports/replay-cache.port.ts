@@ -2,9 +2,9 @@ import { token } from './token.js';
 
 /**
  * What `remember` found: a new entry was written, the entry already existed, there was no room in the
- * cache, or there was room but not in the key's share.
+ * cache, or there was room but not in the key's share, or not in the principal's share.
  */
-export type ReplayVerdict = 'fresh' | 'replayed' | 'full' | 'key-full';
+export type ReplayVerdict = 'fresh' | 'replayed' | 'full' | 'key-full' | 'principal-full';
 
 /**
  * The proof replay cache (seed 001 §5 `jti`, §8 "replay cache"; RFC 9449 §11.1): the `jti`s of
@@ -22,11 +22,19 @@ export type ReplayVerdict = 'fresh' | 'replayed' | 'full' | 'key-full';
  * - Each `jkt` has a share (issue 13 §2): a new entry of a key that already holds its share of live
  *   entries answers `'key-full'` and writes nothing, so one key cannot fill the cache for the others.
  *   The whole cache full answers `'full'` first.
+ * - Each principal has a share too, over all its keys: a new entry of a principal that already holds
+ *   its share of live entries answers `'principal-full'` and writes nothing, so one principal holding
+ *   many keys (scoped sessions, each with a fresh key) cannot fill the cache for the other principals.
+ *   A key over its own share answers `'key-full'` before the principal's share is looked at.
  * - A cache that cannot be reached throws, and the caller refuses the request (fails closed).
  */
 export interface ReplayCache {
-  /** Records (`jkt`, `jti`) until `expiresAt` unless a live entry exists (`'replayed'`) or there is no room (`'full'`). */
-  remember(jkt: string, jti: string, expiresAt: number): Promise<ReplayVerdict>;
+  /**
+   * Records (`jkt`, `jti`) until `expiresAt`, counted against the shares of `jkt` and of `principal`
+   * (the principal id of the session the proof was presented for), unless a live entry exists
+   * (`'replayed'`) or there is no room (`'full'`, `'key-full'`, `'principal-full'`).
+   */
+  remember(jkt: string, jti: string, expiresAt: number, principal: string): Promise<ReplayVerdict>;
   /** Number of live entries. */
   size(): Promise<number>;
   /** Releases connections; the cache is unusable afterwards. */

@@ -22,6 +22,12 @@ export interface SessionStore {
   countByPrincipal(principalId: string): Promise<number>;
   /** Removes every record of one principal but the one under `exceptKey`; answers how many went. */
   deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number>;
+  /**
+   * Removes every record delegated by one service (its `actingFor` is `serviceName`), whatever
+   * principal it acts for; answers how many went. A delegated session stands on its service's
+   * credentials, so it ends with them.
+   */
+  deleteActingFor(serviceName: string): Promise<number>;
   /** Number of live records. */
   count(): Promise<number>;
   /** Releases connections; the store is unusable afterwards. */

@@ -84,7 +84,8 @@ export class PrincipalUseCases {
    * by an SRP login (the password stays here) from `clientAddress`, throttled as a login is: a wrong
    * one counts as a failed login of the name from that address, and while that address must wait the
    * answer is RATE_LIMITED. Wrong or missing is ROLE_DENIED. Every other session of the principal
-   * ends, here and at the key server (issue 12 §4).
+   * ends, here and at the key server (issue 12 §4), and so does every session it delegated (a
+   * service): those stand on its credentials.
    */
   async setPassword(caller: Caller, name: string, password: Secret, currentPassword: Secret | undefined, clientAddress: string): Promise<void> {
     const own = caller.session.identity.user === name;
@@ -96,6 +97,7 @@ export class PrincipalUseCases {
       return target;
     });
     await this.#sessions.deleteByPrincipal(principalId, caller.key);
+    await this.#sessions.deleteActingFor(name);
   }
 
   /** A fresh SRP login with the current password: its token is the proof the key server consumes. */
@@ -113,16 +115,21 @@ export class PrincipalUseCases {
     return withConnection(this.#keyServer, caller, (connection) => connection.principalGroups(name));
   }
 
-  /** Operation 28: the read-back must show the thumbprint of the key sent. */
-  putSenderKey(caller: Caller, name: string, jwk: unknown): Promise<{ jkt: string }> {
+  /**
+   * Operation 28: the read-back must show the thumbprint of the key sent. Every session the principal
+   * delegated (a service) ends: each is bound to the key being replaced.
+   */
+  async putSenderKey(caller: Caller, name: string, jwk: unknown): Promise<{ jkt: string }> {
     const asked = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' }).jkt;
-    return withConnection(this.#keyServer, caller, async (connection) => {
+    const written = await withConnection(this.#keyServer, caller, async (connection) => {
       const before = await connection.readPrincipal(name);
       await connection.putSenderKey(name, jwk);
       const after = await readBack(() => connection.readPrincipal(name));
       verifyWrite(`sender key of ${name}`, asked, (p: PrincipalView) => p.jkt, after, before);
       return { jkt: asked };
     });
+    await this.#sessions.deleteActingFor(name);
+    return written;
   }
 
   #verifier(name: string, password: Secret): PasswordVerifier {

@@ -40,7 +40,8 @@ export class ProofChecker {
    * entry is written only after every other check passed (api-surface.md).
    *
    * @throws PROOF_MISSING, any refusal of `verifyProof`, PROOF_REPLAYED, PROOF_REPLAY_CACHE_FULL
-   *   (retryable, scope `process`; scope `session` when only the key's share is full), or whatever the replay cache throws when it cannot be reached
+   *   (retryable, scope `process`; scope `session` when only the key's or the principal's share is
+   *   full), or whatever the replay cache throws when it cannot be reached
    */
   async check(session: SessionRecord, request: PresentedRequest): Promise<VerifiedProof | undefined> {
     const { jkt } = session;
@@ -49,11 +50,15 @@ export class ProofChecker {
     // Named field by field: a rest copy then a spread with `jkt` is V8's slow path in Node 20.
     const expected = { method: request.method, htu: request.htu, credential: request.credential, body: request.body, jkt };
     const proof = await verifyProof(request.proofs, expected, this.#clock.now(), { keyCache: this.#keyCache });
-    const verdict = await this.#replayCache.remember(proof.jkt, proof.jti, proof.expiresAt);
+    // Counted against the session's principal too: its scoped sessions each bring a key of their own.
+    const verdict = await this.#replayCache.remember(proof.jkt, proof.jti, proof.expiresAt, session.identity.principalId);
     if (verdict === 'replayed') throw new ProofReplayedError();
     if (verdict === 'full') throw new ProofReplayCacheFullError();
     // Issue 13 §2: only this key is over its share; every other key is still served.
     if (verdict === 'key-full') throw new ProofReplayCacheFullError(undefined, 'session');
+    // Only this principal is over its share; every other principal is still served.
+    if (verdict === 'principal-full')
+      throw new ProofReplayCacheFullError(undefined, 'session', "this principal's share of the replay cache is full; retry shortly");
     return proof;
   }
 }

@@ -11,12 +11,14 @@ import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
+import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import type { Caller } from './session-context.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { TokenRevoker } from './token-revoker.js';
 import { PendingLogins } from './pending-logins.js';
 import { SessionLimitError } from '../domain/throttle/throttle.errors.js';
 import { withConnection } from './with-connection.js';
+import { MintRate } from './mint-rate.js';
 
 export interface SessionUseCasesDeps {
   readonly keyServer: KeyServer;
@@ -30,6 +32,10 @@ export interface SessionUseCasesDeps {
   readonly throttle: LoginThrottle;
   /** Live sessions one principal may hold (TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL). */
   readonly maxSessionsPerPrincipal: number;
+  /** Where the minting rate of scoped and delegated sessions is counted. */
+  readonly throttleStore: ThrottleStore;
+  /** Scoped and delegated sessions one principal may mint per minute (TE_GATEWAY_SESSION_MINTS_PER_MINUTE). */
+  readonly sessionMintsPerMinute: number;
 }
 
 /** A minted session: the id goes to the client exactly once, here. */
@@ -43,11 +49,13 @@ export class SessionUseCases {
   readonly #deps: SessionUseCasesDeps;
   readonly #revoker: TokenRevoker;
   readonly #pending: PendingLogins;
+  readonly #mintRate: MintRate;
 
   constructor(deps: SessionUseCasesDeps) {
     this.#deps = deps;
     this.#revoker = new TokenRevoker(deps.keyServer, deps.logger);
     this.#pending = new PendingLogins(deps.clock);
+    this.#mintRate = new MintRate(deps.throttleStore, deps.clock, deps.sessionMintsPerMinute);
   }
 
   /**
@@ -120,13 +128,15 @@ export class SessionUseCases {
 
   /**
    * A session narrowed to listed keys and rights, minutes long, bound at mint to `senderKey`
-   * (operation 4). The key server narrows the token itself, so the scope holds even there.
+   * (operation 4). The key server narrows the token itself, so the scope holds even there. Past the
+   * caller's minting rate: 429 RATE_LIMITED, and nothing is minted.
    */
   async mintScoped(
     caller: Caller,
     request: { objects: readonly string[]; rights?: readonly Right[] | undefined; senderKey: unknown; ttlSeconds: number },
   ): Promise<MintedSession> {
     const senderKey = parseSenderKey(request.senderKey, { allowRsa: false, field: 'senderKey' });
+    await this.#mintRate.count(caller.session.identity.principalId);
     const ttlMs = request.ttlSeconds * 1000;
     const minted = await withConnection(this.#deps.keyServer, caller, (connection) =>
       connection.mintScoped({ objects: request.objects, rights: request.rights, ttlMs }),
@@ -140,11 +150,12 @@ export class SessionUseCases {
 
   /**
    * A session acting as an externally authenticated principal (operation 5). Only a bound service
-   * session may mint one; it is bound to that service's key.
+   * session may mint one; it is bound to that service's key, and counts against its minting rate.
    */
   async mintDelegated(caller: Caller, target: { principal: string } | { certificate: string }): Promise<MintedSession> {
     const jkt = caller.session.jkt;
     if (jkt === undefined) throw new RoleDeniedError('only a bound service session may mint a delegated session');
+    await this.#mintRate.count(caller.session.identity.principalId);
     const minted = await withConnection(this.#deps.keyServer, caller, (connection) => connection.mintDelegated(target));
     return this.#mint({ identity: minted.identity, token: minted.token, kind: 'delegated', jkt, actingFor: minted.actingFor });
   }

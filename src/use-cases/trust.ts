@@ -1,6 +1,7 @@
 import type { CertificateInfo } from '../wire/certificate.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
+import type { SessionStore } from '../ports/session-store.port.js';
 import { NotSavedError, NotVerifiedError, readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -8,9 +9,11 @@ import { withConnection } from './with-connection.js';
 /** Certificate trust (api-surface.md operations 39-42); every change is verified by reading back. */
 export class TrustUseCases {
   readonly #keyServer: KeyServer;
+  readonly #sessions: SessionStore;
 
-  constructor(deps: { keyServer: KeyServer }) {
+  constructor(deps: { keyServer: KeyServer; sessions: SessionStore }) {
     this.#keyServer = deps.keyServer;
+    this.#sessions = deps.sessions;
   }
 
   authorities(caller: Caller): Promise<ListResult<CertificateInfo>> {
@@ -27,7 +30,10 @@ export class TrustUseCases {
     });
   }
 
-  /** The authority must be gone from the trusted list when read back. */
+  /**
+   * The authority must be gone from the trusted list when read back. The key server ends the tokens
+   * its services delegated; their sessions here are refused at their next call (SESSION_EXPIRED).
+   */
   removeAuthority(caller: Caller, id: string): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
       await connection.removeTrustAuthority(id);
@@ -35,13 +41,18 @@ export class TrustUseCases {
     });
   }
 
-  /** The certificate must read back as enrolled to the principal asked. */
-  enroll(caller: Caller, principal: string, pem: string): Promise<CertificateInfo> {
-    return withConnection(this.#keyServer, caller, async (connection) => {
-      const enrolled = await connection.enrollCertificate(principal, pem);
-      const after = await readBack(() => connection.readCertificate(enrolled.id));
+  /**
+   * The certificate must read back as enrolled to the principal asked. A new certificate is a
+   * credential change: every session the principal delegated (a service) ends.
+   */
+  async enroll(caller: Caller, principal: string, pem: string): Promise<CertificateInfo> {
+    const enrolled = await withConnection(this.#keyServer, caller, async (connection) => {
+      const written = await connection.enrollCertificate(principal, pem);
+      const after = await readBack(() => connection.readCertificate(written.id));
       return verifyWrite(`enrollment to ${principal}`, principal, (cert: CertificateInfo) => cert.principal, after);
     });
+    await this.#sessions.deleteActingFor(principal);
+    return enrolled;
   }
 }
 

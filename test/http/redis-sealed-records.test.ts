@@ -55,10 +55,10 @@ async function dump(redis: Redis, prefix: string): Promise<Map<string, string>> 
   return out;
 }
 
-/** The record hashes among the keys (those holding more than an index entry). */
+/** The session record hashes among the keys (not an index entry, nor a throttle counter such as a mint count). */
 async function recordKeys(redis: Redis, prefix: string): Promise<string[]> {
   const keys: string[] = [];
-  for (const key of await redis.keys(`${prefix}*`)) if ((await redis.type(key)) === 'hash') keys.push(key);
+  for (const key of await redis.keys(`${prefix}session:*`)) if ((await redis.type(key)) === 'hash') keys.push(key);
   return keys;
 }
 

@@ -357,6 +357,50 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  // A delegated token stands on its service's credentials: any change of them ends it.
+  interface Credentials {
+    readonly svc: string;
+    readonly authorityId: string;
+    /** A second leaf of the service, issued by the same authority. */
+    readonly spareLeaf: string;
+    readonly senderKey: Readonly<Record<string, string>>;
+  }
+  type Change = (admin: Awaited<ReturnType<typeof as>>, credentials: Credentials) => Promise<unknown>;
+  const credentialChanges: [string, Change][] = [
+    ['its password changes', (admin, { svc }) => admin.setPassword(svc, verifierOf(svc, `${svc}-new-pw`))],
+    ['its sender key changes', (admin, { svc, senderKey }) => admin.putSenderKey(svc, senderKey)],
+    ['a certificate is enrolled to it', (admin, { svc, spareLeaf }) => admin.enrollCertificate(svc, spareLeaf)],
+    ['the authority its certificate came through is removed', (admin, { authorityId }) => admin.removeTrustAuthority(authorityId)],
+  ];
+  const verifierOf = (name: string, password: string) => {
+    const record = srpCreateVerifier(name, password, new CryptoRandom());
+    return { salt: record.salt.toString('base64'), verifier: record.verifier.toString('base64') };
+  };
+  for (const [index, [change, apply]] of credentialChanges.entries()) {
+    test(title(`a token delegated by a service ends when ${change}`), async (t) => {
+      // A service of its own: a daemon's state is shared by the tests running beside this one. The
+      // slow parts come first, so that the tokens below are used well within their lifetime.
+      const svc = `svc-change-${index}`;
+      const authority = await createAuthority(`${svc} CA`);
+      const [leaf, spare] = [await createLeaf(authority, svc), await createLeaf(authority, svc)];
+      const senderKey = (await makeSigner('ES256')).publicJwk;
+      const verifier = verifierOf(svc, `${svc}-pw`);
+      const ks = await make();
+      const admin = await as(ks, 'admin');
+      await admin.createPrincipal({ name: svc, kind: 'service', verifier });
+      const authorityId = (await admin.addTrustAuthority(authority.pem)).id;
+      await admin.enrollCertificate(svc, leaf.pem);
+      await admin.updatePrincipal(svc, { delegates: ['alice'] });
+      const minted = await (await as(ks, svc)).mintDelegated({ principal: 'alice' });
+      const alice = await as(ks, 'alice');
+      t.is((await (await ks.keyServer.connect(minted.token)).whoami()).user, 'alice');
+      await apply(admin, { svc, authorityId, spareLeaf: spare.pem, senderKey });
+      t.is(await codeOf((await ks.keyServer.connect(minted.token)).whoami()), 'SESSION_EXPIRED');
+      t.is((await alice.whoami()).user, 'alice', "the target's own token lives on");
+      await ks.close();
+    });
+  }
+
   test(title('the provisioning policy reads and writes; an unknown parameter is NOT_FOUND'), async (t) => {
     const ks = await make();
     const admin = await as(ks, 'admin');

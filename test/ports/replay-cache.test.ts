@@ -12,15 +12,20 @@ const redis = await testRedis();
 
 replayCacheContract(
   'memory',
-  async (clock, maxEntries, maxEntriesPerKey) => new MemoryReplayCache(clock, { maxEntries, ...(maxEntriesPerKey ? { maxEntriesPerKey } : {}) }),
+  async (clock, maxEntries, maxEntriesPerKey, maxEntriesPerPrincipal) =>
+    new MemoryReplayCache(clock, {
+      maxEntries,
+      ...(maxEntriesPerKey ? { maxEntriesPerKey } : {}),
+      ...(maxEntriesPerPrincipal ? { maxEntriesPerPrincipal } : {}),
+    }),
 );
 
 test('memory replay cache: holds 100 000 entries by default and refuses a bad bound', async (t) => {
   t.is(DEFAULT_REPLAY_CACHE_ENTRIES, 100_000);
   const clock = new ManualClock();
   const cache = new MemoryReplayCache(clock);
-  for (let i = 0; i < DEFAULT_REPLAY_CACHE_ENTRIES; i++) await cache.remember('jkt', String(i), clock.now() + 30_000);
-  t.is(await cache.remember('jkt', 'one-more', clock.now() + 30_000), 'full');
+  for (let i = 0; i < DEFAULT_REPLAY_CACHE_ENTRIES; i++) await cache.remember('jkt', String(i), clock.now() + 30_000, 'principal');
+  t.is(await cache.remember('jkt', 'one-more', clock.now() + 30_000, 'principal'), 'full');
   t.is(await cache.size(), DEFAULT_REPLAY_CACHE_ENTRIES);
   t.throws(() => new MemoryReplayCache(clock, { maxEntries: 0 }), { instanceOf: RangeError });
 });
@@ -30,13 +35,14 @@ if ('skipped' in redis) {
 } else {
   test.after.always(() => redis.close());
   // Each cache gets a prefix of its own: one Redis, many independent empty caches.
-  replayCacheContract('redis', (clock, maxEntries, maxEntriesPerKey) =>
+  replayCacheContract('redis', (clock, maxEntries, maxEntriesPerKey, maxEntriesPerPrincipal) =>
     RedisReplayCache.connect({
       url: redis.url,
       timeoutMs: 2_000,
       keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
       maxEntries,
       ...(maxEntriesPerKey ? { maxEntriesPerKey } : {}),
+      ...(maxEntriesPerPrincipal ? { maxEntriesPerPrincipal } : {}),
       clock,
     }),
   );

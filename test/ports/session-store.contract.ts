@@ -110,6 +110,51 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
     await store.close();
   });
 
+  test(title('deleteActingFor removes every record one service delegated, whatever principal it acts for'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const delegated = (principalId: string, actingFor: string | undefined) => {
+      const { key, record: base } = record(clock, principalId);
+      const { actingFor: _drop, ...rest } = base;
+      return { key, record: actingFor === undefined ? { ...rest, kind: 'scoped' as const } : { ...rest, kind: 'delegated' as const, actingFor } };
+    };
+    const forA = delegated('00000000000000a1', 'svc');
+    const forB = delegated('00000000000000b2', 'svc');
+    const byOther = delegated('00000000000000a1', 'svc-2');
+    const own = delegated('00000000000000c3', undefined);
+    const expiring = { ...delegated('00000000000000b2', 'svc'), record: { ...delegated('00000000000000b2', 'svc').record, expiresAt: clock.now() + 1_000 } };
+    for (const r of [forA, forB, byOther, own, expiring]) await store.put(r.key, r.record);
+    clock.advance(1_000);
+    t.is(await store.deleteActingFor('svc'), 2, 'an expired one is not counted');
+    t.is(await store.get(forA.key), undefined);
+    t.is(await store.get(forB.key), undefined);
+    t.is((await store.get(byOther.key))?.ref, byOther.record.ref, "another service's delegation stays");
+    t.is((await store.get(own.key))?.ref, own.record.ref);
+    t.deepEqual(
+      (await store.listByPrincipal('00000000000000a1')).map((r) => r.ref),
+      [byOther.record.ref],
+    );
+    t.is(await store.deleteActingFor('svc'), 0);
+    t.is(await store.deleteActingFor('nobody'), 0);
+    t.is(await store.count(), 2);
+    await store.close();
+  });
+
+  test(title('a record replaced without its actingFor leaves the service, and a deleted one is not found again'), async (t) => {
+    const clock = new ManualClock();
+    const store = await makeStore(clock);
+    const first = record(clock, '00000000000000a1');
+    const second = record(clock, '00000000000000a1');
+    await store.put(first.key, first.record);
+    await store.put(second.key, second.record);
+    const { actingFor: _drop, ...plain } = first.record;
+    await store.put(first.key, { ...plain, kind: 'password' });
+    await store.delete(second.key);
+    t.is(await store.deleteActingFor('svc'), 0);
+    t.is((await store.get(first.key))?.kind, 'password');
+    await store.close();
+  });
+
   test(title('put replaces the record under the same key'), async (t) => {
     const clock = new ManualClock();
     const store = await makeStore(clock);

@@ -6,6 +6,8 @@ export interface MemoryReplayCacheOptions {
   readonly maxEntries?: number;
   /** Most live entries of one `jkt` (issue 13 §2); default: the whole cache. */
   readonly maxEntriesPerKey?: number;
+  /** Most live entries of one principal, over all its keys; default: the whole cache. */
+  readonly maxEntriesPerPrincipal?: number;
 }
 
 export const DEFAULT_REPLAY_CACHE_ENTRIES = 100_000;
@@ -13,6 +15,7 @@ export const DEFAULT_REPLAY_CACHE_ENTRIES = 100_000;
 interface Entry {
   readonly key: string;
   readonly jkt: string;
+  readonly principal: string;
   readonly expiresAt: number;
 }
 
@@ -26,9 +29,12 @@ export class MemoryReplayCache implements ReplayCache {
   readonly #clock: Clock;
   readonly #maxEntries: number;
   readonly #maxPerKey: number;
+  readonly #maxPerPrincipal: number;
   readonly #entries = new Set<string>();
   /** Live entries per `jkt` (absent: none). */
   readonly #perKey = new Map<string, number>();
+  /** Live entries per principal (absent: none). */
+  readonly #perPrincipal = new Map<string, number>();
   readonly #byExpiry: Entry[] = [];
 
   constructor(clock: Clock, options: MemoryReplayCacheOptions = {}) {
@@ -36,12 +42,15 @@ export class MemoryReplayCache implements ReplayCache {
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError('maxEntries must be a positive integer');
     const maxPerKey = options.maxEntriesPerKey ?? maxEntries;
     if (!Number.isSafeInteger(maxPerKey) || maxPerKey < 1) throw new RangeError('maxEntriesPerKey must be a positive integer');
+    const maxPerPrincipal = options.maxEntriesPerPrincipal ?? maxEntries;
+    if (!Number.isSafeInteger(maxPerPrincipal) || maxPerPrincipal < 1) throw new RangeError('maxEntriesPerPrincipal must be a positive integer');
     this.#clock = clock;
     this.#maxEntries = maxEntries;
     this.#maxPerKey = maxPerKey;
+    this.#maxPerPrincipal = maxPerPrincipal;
   }
 
-  async remember(jkt: string, jti: string, expiresAt: number): Promise<ReplayVerdict> {
+  async remember(jkt: string, jti: string, expiresAt: number, principal: string): Promise<ReplayVerdict> {
     if (!Number.isFinite(expiresAt)) throw new RangeError('expiresAt must be milliseconds since the epoch');
     const now = this.#clock.now();
     this.#expire(now);
@@ -51,9 +60,12 @@ export class MemoryReplayCache implements ReplayCache {
     if (this.#entries.size >= this.#maxEntries) return 'full';
     const ofKey = this.#perKey.get(jkt) ?? 0;
     if (ofKey >= this.#maxPerKey) return 'key-full';
+    const ofPrincipal = this.#perPrincipal.get(principal) ?? 0;
+    if (ofPrincipal >= this.#maxPerPrincipal) return 'principal-full';
     this.#entries.add(key);
     this.#perKey.set(jkt, ofKey + 1);
-    this.#push({ key, jkt, expiresAt });
+    this.#perPrincipal.set(principal, ofPrincipal + 1);
+    this.#push({ key, jkt, principal, expiresAt });
     return 'fresh';
   }
 
@@ -65,6 +77,7 @@ export class MemoryReplayCache implements ReplayCache {
   async close(): Promise<void> {
     this.#entries.clear();
     this.#perKey.clear();
+    this.#perPrincipal.clear();
     this.#byExpiry.length = 0;
   }
 
@@ -72,11 +85,10 @@ export class MemoryReplayCache implements ReplayCache {
   #expire(now: number): void {
     const heap = this.#byExpiry;
     while (heap.length > 0 && heap[0]!.expiresAt <= now) {
-      const { key, jkt } = heap[0]!;
+      const { key, jkt, principal } = heap[0]!;
       this.#entries.delete(key);
-      const left = this.#perKey.get(jkt)! - 1;
-      if (left > 0) this.#perKey.set(jkt, left);
-      else this.#perKey.delete(jkt);
+      release(this.#perKey, jkt);
+      release(this.#perPrincipal, principal);
       const last = heap.pop()!;
       if (heap.length > 0) {
         heap[0] = last;
@@ -112,4 +124,11 @@ export class MemoryReplayCache implements ReplayCache {
     }
     heap[index] = entry;
   }
+}
+
+/** One live entry of `owner` has gone: its count drops, and leaves the map at zero. */
+function release(counts: Map<string, number>, owner: string): void {
+  const left = counts.get(owner)! - 1;
+  if (left > 0) counts.set(owner, left);
+  else counts.delete(owner);
 }

@@ -15,6 +15,8 @@ export interface RedisReplayCacheOptions {
   readonly maxEntries?: number;
   /** Most live entries of one `jkt`, across every gateway (issue 13 §2); default: the whole cache. */
   readonly maxEntriesPerKey?: number;
+  /** Most live entries of one principal over all its keys, across every gateway; default: the whole cache. */
+  readonly maxEntriesPerPrincipal?: number;
   readonly clock: Clock;
   readonly logger?: Logger;
 }
@@ -26,9 +28,12 @@ export interface RedisReplayCacheOptions {
  * entries, and that expiry lowers by itself. A live entry is never removed to make room.
  * A second sorted set per `jkt` (member the jti, same score) holds that key's share (issue 13 §2); it
  * is cleaned the same way when its key is used, and its TTL empties it once its key falls silent.
+ * A third sorted set per principal (member the entry's member, same score) holds the principal's share
+ * over all its keys, kept the same way.
  * The sets' own TTL (the longest entry's remaining life plus a grace) only lets an idle Redis empty
  * itself; liveness is decided by the scores.
- * KEYS: the set, the key's set. ARGV: member, expiresAt, now, max entries, grace ms, jti, max per key.
+ * KEYS: the set, the key's set, the principal's set. ARGV: member, expiresAt, now, max entries, grace ms,
+ * jti, max per key, max per principal.
  */
 const REMEMBER = `
 local now = tonumber(ARGV[3])
@@ -39,10 +44,13 @@ if expiresAt <= now then return 'fresh' end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 'full' end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return 'key-full' end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then return 'principal-full' end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 local ttl = expiresAt - now + tonumber(ARGV[5])
-for i = 1, 2 do
+for i = 1, 3 do
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 return 'fresh'
@@ -74,6 +82,7 @@ export class RedisReplayCache implements ReplayCache {
   readonly #key: string;
   readonly #maxEntries: number;
   readonly #maxPerKey: number;
+  readonly #maxPerPrincipal: number;
 
   private constructor(client: Redis, options: RedisReplayCacheOptions) {
     const maxEntries = options.maxEntries ?? DEFAULT_REPLAY_CACHE_ENTRIES;
@@ -84,7 +93,11 @@ export class RedisReplayCache implements ReplayCache {
     this.#maxEntries = maxEntries;
     this.#maxPerKey = options.maxEntriesPerKey ?? maxEntries;
     if (!Number.isSafeInteger(this.#maxPerKey) || this.#maxPerKey < 1) throw new RangeError('maxEntriesPerKey must be a positive integer');
-    client.defineCommand('keygateReplayRemember', { numberOfKeys: 2, lua: REMEMBER });
+    this.#maxPerPrincipal = options.maxEntriesPerPrincipal ?? maxEntries;
+    if (!Number.isSafeInteger(this.#maxPerPrincipal) || this.#maxPerPrincipal < 1) {
+      throw new RangeError('maxEntriesPerPrincipal must be a positive integer');
+    }
+    client.defineCommand('keygateReplayRemember', { numberOfKeys: 3, lua: REMEMBER });
     client.defineCommand('keygateReplaySize', { numberOfKeys: 1, lua: SIZE });
   }
 
@@ -101,11 +114,12 @@ export class RedisReplayCache implements ReplayCache {
     return cache;
   }
 
-  async remember(jkt: string, jti: string, expiresAt: number): Promise<ReplayVerdict> {
+  async remember(jkt: string, jti: string, expiresAt: number, principal: string): Promise<ReplayVerdict> {
     if (!Number.isFinite(expiresAt)) throw new RangeError('expiresAt must be milliseconds since the epoch');
     const member = `${jkt.length}:${jkt}:${jti}`;
-    const args = [member, expiresAt, this.#options.clock.now(), this.#maxEntries, REDIS_TTL_GRACE_MS, jti, this.#maxPerKey];
-    return (await this.#run('keygateReplayRemember', [`${this.#key}:key:${jkt}`], ...args)) as ReplayVerdict;
+    const args = [member, expiresAt, this.#options.clock.now(), this.#maxEntries, REDIS_TTL_GRACE_MS, jti, this.#maxPerKey, this.#maxPerPrincipal];
+    const keys = [`${this.#key}:key:${jkt}`, `${this.#key}:principal:${principal}`];
+    return (await this.#run('keygateReplayRemember', keys, ...args)) as ReplayVerdict;
   }
 
   async size(): Promise<number> {

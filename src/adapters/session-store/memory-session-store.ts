@@ -12,6 +12,8 @@ import { ExpiryHeap } from './expiry-heap.js';
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
   readonly #byPrincipal = new Map<string, Set<string>>();
+  /** Delegated records by the service that minted them (`actingFor`). */
+  readonly #byService = new Map<string, Set<string>>();
   readonly #expiry = new ExpiryHeap<SessionRecord>();
   readonly #clock: Clock;
 
@@ -24,13 +26,8 @@ export class MemorySessionStore implements SessionStore {
     this.#remove(key);
     if (record.expiresAt <= this.#clock.now()) return;
     this.#records.set(key, record);
-    const principal = record.identity.principalId;
-    let keys = this.#byPrincipal.get(principal);
-    if (keys === undefined) {
-      keys = new Set();
-      this.#byPrincipal.set(principal, keys);
-    }
-    keys.add(key);
+    index(this.#byPrincipal, record.identity.principalId, key);
+    if (record.actingFor !== undefined) index(this.#byService, record.actingFor, key);
     this.#expiry.push(key, record.expiresAt, record);
   }
 
@@ -68,6 +65,13 @@ export class MemorySessionStore implements SessionStore {
     return doomed.length;
   }
 
+  async deleteActingFor(serviceName: string): Promise<number> {
+    this.#expire();
+    const doomed = [...(this.#byService.get(serviceName) ?? [])];
+    for (const key of doomed) this.#remove(key);
+    return doomed.length;
+  }
+
   async count(): Promise<number> {
     this.#expire();
     return this.#records.size;
@@ -76,6 +80,7 @@ export class MemorySessionStore implements SessionStore {
   async close(): Promise<void> {
     this.#records.clear();
     this.#byPrincipal.clear();
+    this.#byService.clear();
     this.#expiry.clear();
   }
 
@@ -91,9 +96,22 @@ export class MemorySessionStore implements SessionStore {
     const record = this.#records.get(key);
     if (record === undefined) return;
     this.#records.delete(key);
-    const principal = record.identity.principalId;
-    const keys = this.#byPrincipal.get(principal);
-    keys?.delete(key);
-    if (keys?.size === 0) this.#byPrincipal.delete(principal);
+    unindex(this.#byPrincipal, record.identity.principalId, key);
+    if (record.actingFor !== undefined) unindex(this.#byService, record.actingFor, key);
   }
+}
+
+function index(byOwner: Map<string, Set<string>>, owner: string, key: string): void {
+  let keys = byOwner.get(owner);
+  if (keys === undefined) {
+    keys = new Set();
+    byOwner.set(owner, keys);
+  }
+  keys.add(key);
+}
+
+function unindex(byOwner: Map<string, Set<string>>, owner: string, key: string): void {
+  const keys = byOwner.get(owner);
+  keys?.delete(key);
+  if (keys?.size === 0) byOwner.delete(owner);
 }

@@ -41,7 +41,7 @@ export class RedisSessionStore implements SessionStore {
     this.#client = client;
     this.#options = options;
     this.#prefix = options.keyPrefix ?? 'keygate:';
-    client.defineCommand('keygateSessionPut', { numberOfKeys: 3, lua: PUT_SESSION });
+    client.defineCommand('keygateSessionPut', { numberOfKeys: 4, lua: PUT_SESSION });
     client.defineCommand('keygateSessionDelete', { numberOfKeys: 2, lua: DELETE_SESSION });
     client.defineCommand('keygateSessionList', { numberOfKeys: 1, lua: LIST_SESSIONS });
     client.defineCommand('keygateSessionCount', { numberOfKeys: 1, lua: COUNT_SESSIONS });
@@ -67,10 +67,11 @@ export class RedisSessionStore implements SessionStore {
     }
     const json = encodeSession(key, record, this.#options.keyring, this.#options.random);
     const principal = principalIndexId(record.identity.principalId, this.#options.keyring.current);
+    const service = record.actingFor === undefined ? '' : principalIndexId(record.actingFor, this.#options.keyring.current);
     await this.#run(
       'keygateSessionPut',
-      [this.#record(key), this.#all(), this.#index(principal)],
-      [key, principal, record.expiresAt, record.expiresAt - now + REDIS_TTL_GRACE_MS, json, now, this.#index('')],
+      [this.#record(key), this.#all(), this.#index(principal), this.#serviceIndex(service)],
+      [key, principal, record.expiresAt, record.expiresAt - now + REDIS_TTL_GRACE_MS, json, now, this.#index(''), service, this.#serviceIndex('')],
     );
   }
 
@@ -90,7 +91,11 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async delete(key: string): Promise<boolean> {
-    const removed = await this.#run('keygateSessionDelete', [this.#record(key), this.#all()], [key, this.#options.clock.now(), this.#index('')]);
+    const removed = await this.#run(
+      'keygateSessionDelete',
+      [this.#record(key), this.#all()],
+      [key, this.#options.clock.now(), this.#index(''), this.#serviceIndex('')],
+    );
     return removed === 1;
   }
 
@@ -135,6 +140,21 @@ export class RedisSessionStore implements SessionStore {
     return removed;
   }
 
+  /** As deleteByPrincipal, over the index of the sessions the service delegated (named by an HMAC of its name). */
+  async deleteActingFor(serviceName: string): Promise<number> {
+    const keys = new Set<string>();
+    for (const sealingKey of this.#options.keyring.byId.values()) {
+      const index = this.#serviceIndex(principalIndexId(serviceName, sealingKey));
+      const flat = (await this.#run('keygateSessionList', [index], [this.#options.clock.now(), this.#record('')])) as string[];
+      for (let i = 0; i < flat.length; i += 2) {
+        if (this.#decode(flat[i]!, flat[i + 1]!)?.actingFor === serviceName) keys.add(flat[i]!);
+      }
+    }
+    let removed = 0;
+    for (const key of keys) if (await this.delete(key)) removed++;
+    return removed;
+  }
+
   async count(): Promise<number> {
     return (await this.#run('keygateSessionCount', [this.#all()], [this.#options.clock.now()])) as number;
   }
@@ -169,6 +189,10 @@ export class RedisSessionStore implements SessionStore {
 
   #index(principalId: string): string {
     return `${this.#prefix}principal:${principalId}`;
+  }
+
+  #serviceIndex(serviceId: string): string {
+    return `${this.#prefix}service:${serviceId}`;
   }
 
   #all(): string {

@@ -70,18 +70,18 @@ export class ProofReplayedError extends KeygateError {
 
 /**
  * The replay cache is full of live entries; the gateway refuses rather than evicting (seed 001 §8).
- * Scope `session` when only the proof key's share of it is full (issue 13 §2).
+ * Scope `session` when only the share of the proof key, or of its principal, is full (issue 13 §2).
  */
 export class ProofReplayCacheFullError extends KeygateError {
-  constructor(retryAfterSeconds = 5, scope: 'process' | 'session' = 'process') {
-    super(
-      'PROOF_REPLAY_CACHE_FULL',
-      scope === 'process' ? 'the proof replay cache is full; retry shortly' : "this proof key's share of the replay cache is full; retry shortly",
-      {
-        retryable: true,
-        scope,
-        retryAfterSeconds,
-      },
-    );
+  constructor(
+    retryAfterSeconds = 5,
+    scope: 'process' | 'session' = 'process',
+    detail = scope === 'process' ? 'the proof replay cache is full; retry shortly' : "this proof key's share of the replay cache is full; retry shortly",
+  ) {
+    super('PROOF_REPLAY_CACHE_FULL', detail, {
+      retryable: true,
+      scope,
+      retryAfterSeconds,
+    });
   }
 }

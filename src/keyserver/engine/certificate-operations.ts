@@ -74,12 +74,33 @@ export class CertificateOperations {
     return withUnreadable(this.#read(rows));
   }
 
-  /** Operation 41: logins of leaves it issued are refused from now on. */
+  /**
+   * Operation 41: logins of leaves it issued are refused from now on, and every service whose enrolled
+   * certificate may have come through it loses the tokens it delegated.
+   */
   removeAuthority(token: string, id: string): void {
     this.#ctx.auth.authorizeOperation(token, 'trust.write');
     const row = this.#ctx.store.certificate(id);
     if (row?.role !== 'authority') throw new NotFoundError(`no such trusted authority: ${id}`);
     this.#ctx.store.deleteCertificate(id);
+    this.#endDelegationsUnder(row);
+  }
+
+  /**
+   * Only the leaf is stored, not its path: a leaf issued by the removed authority, or by a CA that is
+   * not itself trusted (an intermediate, which may chain to the removed one), or one that no longer
+   * reads, counts as having come through it.
+   */
+  #endDelegationsUnder(authority: CertificateRow): void {
+    const store = this.#ctx.store;
+    const removed = subjectOf(authority.pem);
+    const trusted = new Set(store.certificates('authority').map((row) => subjectOf(row.pem)));
+    for (const leaf of store.certificates('enrolled')) {
+      const service = leaf.principalId === undefined ? undefined : store.principalById(leaf.principalId);
+      if (service?.kind !== 'service') continue;
+      const issuer = issuerOf(leaf.pem);
+      if (issuer === undefined || issuer === removed || !trusted.has(issuer)) store.deleteTokensActingFor(service.name);
+    }
   }
 
   #read(rows: readonly CertificateRow[]): Readable[] {
@@ -94,6 +115,22 @@ export class CertificateOperations {
 
   #principalName(row: CertificateRow): string | undefined {
     return row.principalId === undefined ? undefined : this.#ctx.store.principalById(row.principalId)?.name;
+  }
+}
+
+function subjectOf(pem: string): string | undefined {
+  try {
+    return new X509Certificate(pem).subject;
+  } catch {
+    return undefined;
+  }
+}
+
+function issuerOf(pem: string): string | undefined {
+  try {
+    return new X509Certificate(pem).issuer;
+  } catch {
+    return undefined;
   }
 }
 

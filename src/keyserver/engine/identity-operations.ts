@@ -55,7 +55,8 @@ export class IdentityOperations {
   /**
    * Enrolls a leaf that chains to a trusted authority to a principal (operation 42). A leaf that does
    * not chain (untrusted issuer, expired) or that is enrolled to another principal is CONFLICT with a
-   * reason; a CA certificate, or a group as the principal, is BAD_REQUEST.
+   * reason; a CA certificate, or a group as the principal, is BAD_REQUEST. A new certificate is a
+   * credential change: every token the principal delegated (a service) ends.
    */
   async enroll(token: string, principal: string, pem: string): Promise<CertificateView> {
     this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
@@ -81,6 +82,7 @@ export class IdentityOperations {
         throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
       }
       this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
+      this.#ctx.store.deleteTokensActingFor(row.name);
       return certificateView(cert, row.name);
     });
   }
@@ -91,12 +93,16 @@ export class IdentityOperations {
     return row;
   }
 
-  /** Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. */
+  /**
+   * Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. Every
+   * token a service delegated ends: those sessions are bound to the key being replaced.
+   */
   putSenderKey(token: string, principal: string, jwk: unknown): { jkt: string } {
     this.#ctx.auth.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
     const row = this.#ctx.auth.principalOrThrow(principal);
     const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
     this.#ctx.store.putPrincipal({ ...row, senderKey });
+    this.#ctx.store.deleteTokensActingFor(row.name);
     return { jkt: senderKey.jkt };
   }
 

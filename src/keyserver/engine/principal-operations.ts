@@ -102,7 +102,8 @@ export class PrincipalOperations {
 
   /**
    * Operation 26: admin for anyone, a user or service for itself. Groups have no password. An own
-   * change proves the current password (issue 12 §4); any change ends the principal's other tokens.
+   * change proves the current password (issue 12 §4); any change ends the principal's other tokens,
+   * and every token a service delegated: those stand on the credential that just changed.
    */
   setPassword(token: string, name: string, verifier: PasswordVerifier, currentProof?: string): void {
     const caller = this.#ctx.auth.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
@@ -113,6 +114,7 @@ export class PrincipalOperations {
     const srp = decodeVerifier(verifier);
     this.#ctx.store.putPrincipal({ ...row, srp });
     this.#ctx.store.deleteTokensOf(row.principalId);
+    this.#ctx.store.deleteTokensActingFor(row.name);
     if (own) this.#ctx.store.putToken(caller.token);
   }
 

@@ -183,7 +183,7 @@ if (typeof server === 'string') {
       ['delete', () => store.delete(kept.key)],
       ['list', () => store.listByPrincipal('00000000000000a1')],
       ['count', () => store.count()],
-      ['remember', () => cache.remember('jkt', 'jti', clock.now() + 30_000)],
+      ['remember', () => cache.remember('jkt', 'jti', clock.now() + 30_000, 'principal')],
       ['size', () => cache.size()],
     ];
     for (const [name, call] of calls) {
@@ -203,7 +203,7 @@ if (typeof server === 'string') {
     }
     t.true(healed, 'the store reconnected by itself');
     t.is((await store.get(kept.key))?.ref, kept.record.ref, 'saved at shutdown, loaded at restart');
-    t.is(await cache.remember('jkt', 'jti-after', clock.now() + 30_000), 'fresh');
+    t.is(await cache.remember('jkt', 'jti-after', clock.now() + 30_000, 'principal'), 'fresh');
     await store.close();
     await cache.close();
   });
@@ -246,7 +246,7 @@ if (typeof server === 'string') {
     t.is(await store.count(), 0);
     await server.pause();
     try {
-      for (const call of [(): Promise<unknown> => store.count(), (): Promise<unknown> => cache.remember('jkt', 'hung', clock.now() + 30_000)]) {
+      for (const call of [(): Promise<unknown> => store.count(), (): Promise<unknown> => cache.remember('jkt', 'hung', clock.now() + 30_000, 'principal')]) {
         const { ms, error } = await timed(call);
         t.true(error instanceof SessionStoreUnavailableError, String(error));
         t.true(ms >= 450 && ms < 1_500, `${ms} ms`);
