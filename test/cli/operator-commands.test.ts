@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -119,6 +119,39 @@ test('keys: create, show, grant, acl, export to a file (0600, never over a file)
   const tail = await keygate(['audit', 'tail', '--limit', '3', '--json'], env);
   t.is(tail.status, 0, tail.stderr);
   t.is(tail.stdout.trim().split('\n').length, 3);
+});
+
+test('keys export checks its output before the key is released: an existing file or a missing folder exports nothing; --force leaves a 0600 file', async (t) => {
+  const session = await adminSession;
+  const env = { KEYGATE_SESSION: session };
+  const key = await json<{ ttag: string }>(['keys', 'create', '--len', '16'], env);
+  const exportsOfKey = async () =>
+    (await json<{ items: { operation: string; object?: string }[] }>(['audit', 'list', '--operation', 'keys.export', '--limit', '500'], env)).items.filter(
+      (entry) => entry.object?.includes(key.ttag),
+    ).length;
+  const existing = join(dir, 'existing.bin');
+  writeFileSync(existing, 'not a key', { mode: 0o644 });
+  chmodSync(existing, 0o644);
+
+  const refused = await keygate(['keys', 'export', key.ttag, '--out', existing], env);
+  t.is(refused.status, 2);
+  t.regex(refused.stderr, /exists/);
+  t.is(readFileSync(existing, 'utf8'), 'not a key');
+  const nowhere = await keygate(['keys', 'export', key.ttag, '--out', join(dir, 'no-such-folder', 'key.bin')], env);
+  t.is(nowhere.status, 1, 'a file that cannot be written is a failure, not a usage error');
+  t.regex(nowhere.stderr, /^keygate: keys export: cannot write .*nothing was exported\n$/);
+  t.is(await exportsOfKey(), 0, 'neither refusal released the key');
+
+  const forced = await keygate(['keys', 'export', key.ttag, '--out', existing, '--force'], env);
+  t.is(forced.status, 0, forced.stderr);
+  t.is(readFileSync(existing).length, 16);
+  t.is(statSync(existing).mode & 0o777, 0o600, 'the replaced file is 0600, not the 0644 it was');
+  t.deepEqual(
+    readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+    [],
+    'no staging file is left behind',
+  );
+  t.is(await exportsOfKey(), 1);
 });
 
 test('refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line', async (t) => {

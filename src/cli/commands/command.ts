@@ -64,7 +64,14 @@ export function defineCommand(
 }
 
 /** A refusal of the command line itself (exit 2), printed as one line. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A command that failed while running (a file it could not write, say): exit 1, one line, no usage. */
+export class CommandFailure extends Error {
+  override name = 'CommandFailure';
+}
 
 /** Flags every operator command accepts. */
 export const COMMON_OPTIONS = {
@@ -148,6 +155,10 @@ export async function guarded(ctx: CommandContext, usage: string, json: boolean,
     if (error instanceof UsageError) {
       ctx.err(`keygate: ${error.message}\n${usage}`);
       return 2;
+    }
+    if (error instanceof CommandFailure) {
+      ctx.err(json ? `${JSON.stringify({ error: { detail: error.message } })}\n` : `keygate: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof KeygateApiError) {
       const body = { status: error.status, code: error.code, detail: error.message };

@@ -1,6 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { AclView, KeyLength, KeyView, Right } from '../../client/api-types.js';
-import { COMMON_USAGE, print, session, table, text, UsageError, type OperatorCommand, defineCommand } from './command.js';
+import { COMMON_USAGE, CommandFailure, print, session, table, text, UsageError, type OperatorCommand, defineCommand } from './command.js';
 
 const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|acl|grant|revoke> [args] [options]
   create [--len 16|24|32] [--label TEXT]    a new key owned by the session's principal; prints its ttag
@@ -63,7 +65,12 @@ export const keysCommand = defineCommand(
   },
 );
 
-/** The key goes to the file only (created 0600, never over an existing file without --force), never to stdout. */
+/**
+ * The key goes to the file only, never to stdout. The output is checked before the gateway is asked:
+ * an existing file without --force, or a folder that cannot take a new file, refuses with nothing
+ * exported (an export is an audited release of the key). The key is written to a new 0600 file beside
+ * the target and moved into place, so the target is never a partly written or wider-moded file.
+ */
 async function exportTo(
   ctx: Parameters<OperatorCommand['run']>[1],
   json: boolean,
@@ -73,12 +80,69 @@ async function exportTo(
   keys: ReturnType<typeof session>,
 ): Promise<void> {
   if (out === undefined) throw new UsageError('keys export: --out FILE is required (the key is never printed)');
-  const exported = await keys.exportKey(ttag);
+  if (!force && existsSync(out)) throw new UsageError(`keys export: ${out} exists (--force replaces it)`);
+  const staging = stagingFile(out);
   try {
-    writeFileSync(out, exported.key, { mode: 0o600, flag: force ? 'w' : 'wx' });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'EEXIST' ? `keys export: ${out} exists (--force replaces it)` : `keys export: cannot write ${out} (${code ?? 'error'})`);
+    const exported = await keys.exportKey(ttag);
+    writeAll(staging.fd, exported.key);
+    closeStaging(staging);
+    moveIntoPlace(staging.path, out, force);
+    print(ctx, json, { ttag, file: out, keyLen: exported.keyLen, algo: exported.algo }, () => `wrote ${exported.keyLen} bytes to ${out}\n`);
+  } finally {
+    closeStaging(staging);
+    removeQuietly(staging.path);
   }
-  print(ctx, json, { ttag, file: out, keyLen: exported.keyLen, algo: exported.algo }, () => `wrote ${exported.keyLen} bytes to ${out}\n`);
 }
+
+interface Staging {
+  readonly path: string;
+  fd: number | undefined;
+}
+
+/** A new, empty 0600 file in the target's folder: the folder is known to take the file before the key is asked for. */
+function stagingFile(out: string): Staging {
+  const path = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    return { path, fd: openSync(path, 'wx', 0o600) };
+  } catch (error) {
+    throw new CommandFailure(`keys export: cannot write ${out} (${errno(error)}); nothing was exported`);
+  }
+}
+
+function writeAll(fd: number | undefined, bytes: Uint8Array): void {
+  try {
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd!, bytes, offset);
+    fsyncSync(fd!);
+  } catch (error) {
+    throw new CommandFailure(`keys export: writing the key failed (${errno(error)}); the key was exported but not written`);
+  }
+}
+
+/** Without --force a file that appeared meanwhile is still never replaced: link fails on an existing name. */
+function moveIntoPlace(staged: string, out: string, force: boolean): void {
+  try {
+    if (force) renameSync(staged, out);
+    else linkSync(staged, out);
+  } catch (error) {
+    const code = errno(error);
+    if (code === 'EEXIST') throw new CommandFailure(`keys export: ${out} appeared meanwhile; the key was exported but not written`);
+    throw new CommandFailure(`keys export: cannot move the key into ${out} (${code}); the key was exported but not written`);
+  }
+}
+
+function closeStaging(staging: Staging): void {
+  if (staging.fd === undefined) return;
+  const fd = staging.fd;
+  staging.fd = undefined;
+  closeSync(fd);
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already moved into place, or never made
+  }
+}
+
+const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
