@@ -97,7 +97,10 @@ function place(tree: Tree, path: string, value: unknown): void {
   const keys = path.split('.');
   const leaf = keys.pop()!;
   let node = tree;
-  for (const key of keys) node = (node[key] ??= {}) as Tree;
+  for (const key of keys) {
+    node[key] ??= {};
+    node = node[key] as Tree;
+  }
   node[leaf] = value;
 }
 
