@@ -24,7 +24,8 @@ ${helpVariables('              ')}              With neither a seed nor an admin
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
   audit       Verify or export the audit log, print its checkpoint key ("keygate audit --help").
 
-Operator commands, against a running gateway (KEYGATE_URL, KEYGATE_SESSION; "keygate <command> --help"):
+Operator commands, against a running gateway (KEYGATE_URL; the session from KEYGATE_SESSION_FILE or
+KEYGATE_SESSION, kept off the command line; "keygate <command> --help"):
 ${operatorCommandLines('  ')}`;
 
 /** A mistyped variable would otherwise be ignored without a word: one line each, and the boot goes on. */
