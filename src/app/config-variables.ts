@@ -278,6 +278,16 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_IPV6_PREFIX_LENGTH',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.ipv6PrefixLength,
+    meaning:
+      'per-address limits (failed logins, request rate, pending logins and challenges) count an IPv6 client by this many leading bits, 1 to 128; an IPv4-mapped address counts as IPv4',
+    secret: false,
+    field: 'ipv6PrefixLength',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL',
     type: 'integer',
     default: CONFIG_DEFAULTS.maxSessionsPerPrincipal,

@@ -290,6 +290,8 @@ export const gatewayConfigSchema = z.strictObject({
     .array(z.string())
     .default([])
     .refine((entries) => entries.every(isAddressOrCidr), 'expected IP addresses or CIDR blocks (10.0.0.0/8, ::1)'),
+  /** Per-address limits group an IPv6 client by this many leading bits (128: the whole address). */
+  ipv6PrefixLength: integerIn(1, 128).default(CONFIG_DEFAULTS.ipv6PrefixLength),
   /** Live sessions one principal may hold; at the cap a new login is 429 SESSION_LIMIT. */
   maxSessionsPerPrincipal: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.maxSessionsPerPrincipal),
   /** Port of the Prometheus metrics listener (`GET /metrics`, on `metricsHost`); absent: no metrics listener. */

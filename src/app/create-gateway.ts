@@ -61,6 +61,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     publicOrigin: config.publicUrl ?? config.publicOrigin,
     gatewayVersion: GATEWAY_VERSION,
     trustedProxies: config.trustedProxies,
+    ipv6PrefixLength: config.ipv6PrefixLength,
   });
   const listeners: HttpListener[] = [];
   let metricsListener: HttpListener | undefined;

@@ -186,6 +186,7 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_GATEWAY_RATE_LIMIT: { value: '10', expected: 10 },
     TE_GATEWAY_TRUSTED_PROXIES: { value: '10.0.0.0/8, ::1', expected: ['10.0.0.0/8', '::1'] },
     TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL: { value: '3', expected: 3 },
+    TE_GATEWAY_IPV6_PREFIX_LENGTH: { value: '56', expected: 56 },
     TE_GATEWAY_METRICS_PORT: { value: '9464', expected: 9464 },
     TE_GATEWAY_METRICS_HOST: { value: '0.0.0.0', expected: '0.0.0.0', with: { TE_GATEWAY_METRICS_PORT: '9464' } },
     TE_KEYSERVER_SEED: { value: file('seed.json', JSON.stringify(principals)), expected: principals },

@@ -23,6 +23,7 @@ const started = spawnGateway(untilKillAll, {
   TE_GATEWAY_THROTTLE_ADDRESS_FAILURES: '3',
   TE_GATEWAY_RATE_LIMIT: '4',
   TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL: '1',
+  TE_GATEWAY_IPV6_PREFIX_LENGTH: '48',
 });
 
 /** A password login as a client at `address` (behind the trusted proxy that the loopback peer is). */
@@ -72,4 +73,14 @@ test('TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL: a second live session of one princi
   const second = await login('192.0.2.41', 'grace', 'grace-pw-1');
   t.is(second.status, 429);
   t.is(second.code, 'SESSION_LIMIT');
+});
+
+test('TE_GATEWAY_IPV6_PREFIX_LENGTH: at /48, failures from two /64s of one /48 count as one client', async (t) => {
+  t.is((await login('2001:db8:aa:1::1', 'six-1', 'wrong')).status, 401);
+  t.is((await login('2001:db8:aa:2::1', 'six-2', 'wrong')).status, 401);
+  t.is((await login('2001:db8:aa:3::1', 'six-3', 'wrong')).status, 401);
+  const fourth = await login('2001:db8:aa:4::1', 'heidi', 'heidi-pw-1');
+  t.is(fourth.status, 429);
+  t.is(fourth.code, 'RATE_LIMITED');
+  t.is((await login('2001:db8:ab:1::1', 'ivan', 'ivan-pw-1')).status, 201, 'another /48 is another client');
 });

@@ -5,7 +5,7 @@ import type { Metrics } from '../../ports/metrics.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { recordRequest } from './access-log.js';
 import { finishAudit } from './audit.middleware.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressKey, clientAddressOf } from './client-address.js';
 import { respondWithError, type ErrorMapper } from './error-handler.js';
 import { requestIdentity } from './request-id.js';
 import type { GatewayState } from './state.js';
@@ -19,11 +19,13 @@ export interface RequestStepOptions {
   readonly publicOrigin: string | undefined;
   /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
   readonly trustedProxies: readonly string[];
+  /** Per-address limits group an IPv6 client by this many leading bits. */
+  readonly ipv6PrefixLength: number;
 }
 
 /**
  * The one step around every request Koa answers, in this order: its id (`X-Request-Id`) and the
- * headers of every response, the client's address (`clientAddressOf`), the origin its proof URL is
+ * headers of every response, the client's address (`clientAddressOf`) and the key its limits count under, the origin its proof URL is
  * built on; then, once the routes below have run, the shaping of any failure into the surface's error
  * body, the audit record of a route that named an operation, and last the access-log line and metrics
  * (issue 15 §3). The record is written once the response is decided (status and `errorCode` final);
@@ -46,6 +48,7 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
     state.publicOrigin = publicOrigin;
     try {
       state.clientAddress = clientAddress(ctx.req);
+      state.clientKey = clientAddressKey(state.clientAddress, options.ipv6PrefixLength);
       try {
         await next();
       } catch (thrown) {

@@ -9,6 +9,8 @@ export interface GatewayState {
   publicOrigin?: string | undefined;
   /** The client's address: the socket peer, or X-Forwarded-For behind a trusted proxy (client-address.ts). */
   clientAddress: string;
+  /** What per-address limits count under: the address, an IPv6 one by its prefix (`clientAddressKey`). */
+  clientKey: string;
   /** The trace id of a valid incoming W3C `traceparent`, for the access log. */
   traceId?: string | undefined;
   /** The exact request body bytes as received (empty when there was none). */
