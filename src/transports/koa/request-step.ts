@@ -47,8 +47,7 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
     // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
     state.publicOrigin = publicOrigin;
     try {
-      state.clientAddress = clientAddress(ctx.req);
-      state.clientKey = clientAddressKey(state.clientAddress, options.ipv6PrefixLength);
+      state.clientKey = clientAddressKey(clientAddress(ctx.req), options.ipv6PrefixLength);
       try {
         await next();
       } catch (thrown) {
