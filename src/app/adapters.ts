@@ -17,7 +17,7 @@ import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.
 import { RedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
 import { sealingKeyring } from '../domain/session/seal-token.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
-import type { Clock } from '../ports/clock.port.js';
+import type { Clock, Timer } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import { NoMetrics, type Metrics } from '../ports/metrics.port.js';
@@ -35,7 +35,7 @@ import { certificateFingerprint } from '../keyserver/identity/identity-certifica
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
 export interface GatewayAdapters {
-  readonly clock: Clock;
+  readonly clock: Timer;
   readonly random: Random;
   readonly logger: Logger;
   readonly keyServer: KeyServer;

@@ -236,7 +236,7 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_THROTTLE_NAME_FAILURES',
     type: 'integer',
     default: CONFIG_DEFAULTS.throttleNameFailures,
-    meaning: 'failed logins of one user name before it waits (30 s, doubling up to the window; 429 `RATE_LIMITED`)',
+    meaning: 'failed logins of one name from one address before it waits (30 s doubling, 429 `RATE_LIMITED`); twice this, from all, delays the name 1-10 s',
     secret: false,
     field: 'throttleNameFailures',
     group: 'gateway',

@@ -83,7 +83,14 @@ const serviceFactories = (
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
-  principals: (ctx) => new PrincipalUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM), sessions: resolve(ctx, SESSION_STORE) }),
+  principals: (ctx) =>
+    new PrincipalUseCases({
+      keyServer: resolve(ctx, KEY_SERVER),
+      random: resolve(ctx, RANDOM),
+      sessions: resolve(ctx, SESSION_STORE),
+      // The same instance as the login's, so a password proof shares its cap of logins in flight.
+      passwords: resolve(ctx, SERVICE_TOKENS.sessions),
+    }),
   groups: (ctx) => new GroupUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   roles: (ctx) => new RoleUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   health: (ctx) =>

@@ -6,4 +6,13 @@ export interface Clock {
   now(): number;
 }
 
-export const CLOCK = token<Clock>('Clock');
+/** The gateway's clock, which can also wait (a login's delay): the same time, moved the same way in tests. */
+export interface Timer extends Clock {
+  /**
+   * Resolves once `milliseconds` have passed on this clock (never rejects). A manual clock resolves
+   * it when moved past that point, so a test lets a wait pass without sleeping.
+   */
+  sleep(milliseconds: number): Promise<void>;
+}
+
+export const CLOCK = token<Timer>('Clock');

@@ -17,7 +17,7 @@ import type { TrustUseCases } from './trust.js';
 /** What the composition root hands the transports: use cases only, never the container. */
 export interface GatewayServices {
   readonly sessions: SessionUseCases;
-  /** Failed-login throttling; the own-password change reports a wrong current password through it. */
+  /** Failed-login throttling: password logins and the own-password change's current password run through it. */
   readonly loginThrottle: LoginThrottle;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;

@@ -1,14 +1,16 @@
 import { isKeygateError } from '../domain/errors/index.js';
+import { nameDelayMs } from '../domain/throttle/name-delay.js';
 import { RateLimitedError } from '../domain/throttle/throttle.errors.js';
-import { retryAfterMs, type ThrottlePolicy } from '../domain/throttle/throttle-policy.js';
-import type { Clock } from '../ports/clock.port.js';
+import { type FailureRecord, retryAfterMs, type ThrottlePolicy } from '../domain/throttle/throttle-policy.js';
+import type { Timer } from '../ports/clock.port.js';
 import type { Metrics } from '../ports/metrics.port.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 
 export interface LoginThrottleDeps {
   readonly store: ThrottleStore;
-  readonly clock: Clock;
-  /** Failures per user name before the waits begin (TE_GATEWAY_THROTTLE_NAME_FAILURES). */
+  /** Reads the time and lets a name's delay pass. */
+  readonly clock: Timer;
+  /** Failures of one user name from one address before that address waits (TE_GATEWAY_THROTTLE_NAME_FAILURES). */
   readonly nameFailures: number;
   /** Failures per client address before the waits begin (TE_GATEWAY_THROTTLE_ADDRESS_FAILURES). */
   readonly addressFailures: number;
@@ -21,10 +23,14 @@ export interface LoginThrottleDeps {
 }
 
 /**
- * Failed-login throttling per user name and per client address, and the opt-in request rate per
- * address (issue 13 §1, api-surface.md "Passwords and throttling"). Password login runs through
- * `guardPassword`; the own-password change proves `currentPassword` the same way and reports through
- * `guardPassword` too (a wrong current password counts as a failed login).
+ * Failed-login throttling, and the opt-in request rate per address. Three counters of failures:
+ * - per user name and client address: refuses (429) that address for that name past its limit;
+ * - per client address: refuses that address for every name past its limit;
+ * - per user name, from every address: never refuses, but delays each check of that name once it
+ *   rises (`nameDelayMs`), so guessing one name from many addresses is slowed while the real user,
+ *   from an address that has not failed, still signs in.
+ * Failures from other addresses therefore never refuse a right password. Password logins and the
+ * own-password change's `currentPassword` both run through `guardPassword`.
  */
 export class LoginThrottle {
   readonly #deps: LoginThrottleDeps;
@@ -38,14 +44,21 @@ export class LoginThrottle {
   }
 
   /**
-   * Runs one password check for `user` from `address`: refused with RATE_LIMITED while either is
-   * waiting; a WRONG_CREDENTIAL outcome counts a failure for both; a success forgets the name's.
+   * Runs one password check for `user` from `address`: refused with RATE_LIMITED while the address,
+   * or the address for this name, must wait; otherwise after the name's delay. A WRONG_CREDENTIAL
+   * outcome counts a failure on all three counters; a success forgets the name's, and this address's for it.
    */
   async guardPassword<T>(user: string, address: string, check: () => Promise<T>): Promise<T> {
-    await this.assertAllowed(user, address);
+    const { store, clock } = this.#deps;
+    const now = clock.now();
+    const [byAddress, byPair, byName] = await store.failures([addressKey(address), pairKey(user, address), nameKey(user)]);
+    this.#refuseWhileWaiting(now, byAddress, byPair);
+    // The name's delay comes before the check whatever its outcome, so its length tells nothing of the password.
+    const delay = nameDelayMs(byName, this.#name, now);
+    if (delay > 0) await clock.sleep(delay);
     try {
       const result = await check();
-      await this.#deps.store.reset(nameKey(user));
+      await Promise.all([store.reset(pairKey(user, address)), store.reset(nameKey(user))]);
       return result;
     } catch (error) {
       if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') await this.recordFailedPassword(user, address);
@@ -53,20 +66,19 @@ export class LoginThrottle {
     }
   }
 
-  /** Throws RateLimitedError while the name or the address must wait. */
+  /** Throws RateLimitedError while the address, or the address for this user name, must wait. */
   async assertAllowed(user: string | undefined, address: string): Promise<void> {
-    const now = this.#deps.clock.now();
-    const keys = user === undefined ? [addressKey(address)] : [addressKey(address), nameKey(user)];
-    const [byAddress, byName] = await this.#deps.store.failures(keys);
-    const wait = Math.max(retryAfterMs(byAddress, this.#address, now), user === undefined ? 0 : retryAfterMs(byName, this.#name, now));
-    if (wait > 0) throw this.#throttled(new RateLimitedError(wait / 1000));
+    const keys = user === undefined ? [addressKey(address)] : [addressKey(address), pairKey(user, address)];
+    const [byAddress, byPair] = await this.#deps.store.failures(keys);
+    this.#refuseWhileWaiting(this.#deps.clock.now(), byAddress, byPair);
   }
 
   /** Counts one failed password proof (a login, or an own-password change's current password). */
   async recordFailedPassword(user: string | undefined, address: string): Promise<void> {
     const { store, clock, windowMs } = this.#deps;
     const now = clock.now();
-    await Promise.all([store.fail(addressKey(address), now, windowMs), user === undefined ? undefined : store.fail(nameKey(user), now, windowMs)]);
+    const keys = user === undefined ? [addressKey(address)] : [addressKey(address), pairKey(user, address), nameKey(user)];
+    await Promise.all(keys.map((key) => store.fail(key, now, windowMs)));
   }
 
   /** The opt-in per-address request rate of the unauthenticated login operations. */
@@ -78,6 +90,11 @@ export class LoginThrottle {
     if (count > rate) throw this.#throttled(new RateLimitedError((1000 - (now % 1000)) / 1000, 'too many requests from this address: try again later'));
   }
 
+  #refuseWhileWaiting(now: number, byAddress: FailureRecord | undefined, byPair: FailureRecord | undefined): void {
+    const wait = Math.max(retryAfterMs(byAddress, this.#address, now), retryAfterMs(byPair, this.#name, now));
+    if (wait > 0) throw this.#throttled(new RateLimitedError(wait / 1000));
+  }
+
   #throttled(error: RateLimitedError): RateLimitedError {
     this.#deps.metrics?.loginThrottled();
     return error;
@@ -86,3 +103,5 @@ export class LoginThrottle {
 
 const nameKey = (user: string) => `name:${user}`;
 const addressKey = (address: string) => `addr:${address}`;
+/** The address first: it never holds a `|`, so no two (name, address) pairs share a key. */
+const pairKey = (user: string, address: string) => `pair:${address}|${user}`;

@@ -5,6 +5,8 @@ import type { Clock } from '../ports/clock.port.js';
 export const MAX_PENDING_CHALLENGES_PER_ADDRESS = 16;
 /** Outstanding challenges through this gateway in all: below the key server's own table (10 000). */
 export const MAX_PENDING_CHALLENGES = 5_000;
+/** The longest a place held for a challenge being checked counts, should its check never end. */
+const CHECK_HOLD_MS = 60_000;
 /** Password logins one address may have in flight (each holds an SRP entry at a daemon). */
 export const MAX_LOGINS_IN_FLIGHT_PER_ADDRESS = 8;
 
@@ -18,13 +20,18 @@ export class PendingLogins {
   /** address -> challengeId -> expiresAt */
   readonly #challenges = new Map<string, Map<string, number>>();
   #challengeCount = 0;
+  #places = 0;
   readonly #inFlight = new Map<string, number>();
 
   constructor(clock: Clock) {
     this.#clock = clock;
   }
 
-  /** Refuses a new challenge for `address` at either cap; `issue` runs only when there is room. */
+  /**
+   * Refuses a new challenge for `address` at either cap; `issue` runs only when there is room. The
+   * request holds its place from before `issue` runs (the key server's path check is the costly part),
+   * so challenges being checked count against the address as the issued ones do.
+   */
   async challenge<T extends { challengeId: string; expiresAt: number }>(address: string, issue: () => Promise<T>): Promise<T> {
     const now = this.#clock.now();
     if (this.#challengeCount >= MAX_PENDING_CHALLENGES) this.#sweepAll(now);
@@ -33,11 +40,21 @@ export class PendingLogins {
       const earliest = Math.min(...held.values(), now + 1000);
       throw new RateLimitedError((earliest - now) / 1000, 'too many certificate logins in progress from this address');
     }
-    const issued = await issue();
-    held.set(issued.challengeId, issued.expiresAt);
+    this.#places += 1;
+    const place = `checking:${this.#places}`;
+    held.set(place, now + CHECK_HOLD_MS);
     this.#challenges.set(address, held);
     this.#challengeCount += 1;
-    return issued;
+    try {
+      const issued = await issue();
+      const current = this.#challenges.get(address) ?? new Map<string, number>();
+      current.set(issued.challengeId, issued.expiresAt);
+      this.#challenges.set(address, current);
+      this.#challengeCount += 1;
+      return issued;
+    } finally {
+      this.answered(address, place);
+    }
   }
 
   /** The challenge was answered (whatever the outcome): it no longer counts. */

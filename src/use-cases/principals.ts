@@ -3,7 +3,7 @@ import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, 
 import type { Secret } from '../domain/secret/secret.js';
 import { parseSenderKey } from '../domain/session/sender-key.js';
 import { srpCreateVerifier } from '../wire/srp/srp-verifier.js';
-import type { KeyServer } from '../ports/key-server.port.js';
+import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
@@ -15,16 +15,23 @@ import { withConnection } from './with-connection.js';
 /** Operation 22 as asked: the password stays here and only its SRP verifier goes to the key server. */
 export type PrincipalRequest = Omit<NewPrincipal, 'verifier'> & { readonly password?: Secret | undefined };
 
+/** Proves a password as a login does, throttled as one (`SessionUseCases.provePassword`). */
+export interface PasswordProver {
+  provePassword(user: string, password: Secret, clientAddress: string): Promise<KeyServerLogin>;
+}
+
 /** Principals (api-surface.md operations 21-28); writes are verified by reading back. */
 export class PrincipalUseCases {
   readonly #keyServer: KeyServer;
   readonly #random: Random;
   readonly #sessions: SessionStore;
+  readonly #passwords: PasswordProver;
 
-  constructor(deps: { keyServer: KeyServer; random: Random; sessions: SessionStore }) {
+  constructor(deps: { keyServer: KeyServer; random: Random; sessions: SessionStore; passwords: PasswordProver }) {
     this.#keyServer = deps.keyServer;
     this.#random = deps.random;
     this.#sessions = deps.sessions;
+    this.#passwords = deps.passwords;
   }
 
   list(caller: Caller, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
@@ -74,12 +81,14 @@ export class PrincipalUseCases {
 
   /**
    * Operation 26 (not read back: a verifier is never shown). An own change proves `currentPassword`
-   * by an SRP login (the password stays here); wrong or missing is ROLE_DENIED. Every other session
-   * of the principal ends, here and at the key server (issue 12 §4).
+   * by an SRP login (the password stays here) from `clientAddress`, throttled as a login is: a wrong
+   * one counts as a failed login of the name from that address, and while that address must wait the
+   * answer is RATE_LIMITED. Wrong or missing is ROLE_DENIED. Every other session of the principal
+   * ends, here and at the key server (issue 12 §4).
    */
-  async setPassword(caller: Caller, name: string, password: Secret, currentPassword?: Secret): Promise<void> {
+  async setPassword(caller: Caller, name: string, password: Secret, currentPassword: Secret | undefined, clientAddress: string): Promise<void> {
     const own = caller.session.identity.user === name;
-    const proof = own ? await this.#proveCurrent(name, currentPassword) : undefined;
+    const proof = own ? await this.#proveCurrent(name, currentPassword, clientAddress) : undefined;
     const verifier = this.#verifier(name, password);
     const principalId = await withConnection(this.#keyServer, caller, async (connection) => {
       const target = own ? caller.session.identity.principalId : (await connection.readPrincipal(name)).principalId;
@@ -90,10 +99,10 @@ export class PrincipalUseCases {
   }
 
   /** A fresh SRP login with the current password: its token is the proof the key server consumes. */
-  async #proveCurrent(name: string, currentPassword: Secret | undefined): Promise<Secret> {
+  async #proveCurrent(name: string, currentPassword: Secret | undefined, clientAddress: string): Promise<Secret> {
     if (currentPassword === undefined) throw new RoleDeniedError('currentPassword: required to change your own password');
     try {
-      return (await this.#keyServer.login(name, currentPassword)).token;
+      return (await this.#passwords.provePassword(name, currentPassword, clientAddress)).token;
     } catch (error) {
       if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') throw new RoleDeniedError('currentPassword: not the current password');
       throw error;

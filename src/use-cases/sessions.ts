@@ -55,26 +55,50 @@ export class SessionUseCases {
    * token is stored server-side under a fresh opaque session id.
    */
   async loginWithPassword(user: string, password: Secret, clientAddress: string): Promise<MintedSession> {
-    const { keyServer, throttle } = this.#deps;
-    await throttle.countRequest(clientAddress);
+    await this.#deps.throttle.countRequest(clientAddress);
     await this.#revoker.retryPending();
-    const login = await throttle.guardPassword(user, clientAddress, () =>
-      this.#pending.login(clientAddress, async (): Promise<KeyServerLogin> => {
-        try {
-          return await keyServer.login(user, password);
-        } catch (error) {
-          if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
-          throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
-        }
-      }),
-    );
+    const login = await this.#guarded(user, clientAddress, async (): Promise<KeyServerLogin> => {
+      try {
+        return await this.#deps.keyServer.login(user, password);
+      } catch (error) {
+        if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'KEY_SERVER_UNAVAILABLE', 'LOGIN_FAILED'].includes(error.code)) throw error;
+        throw new LoginFailedError(isKeygateError(error) ? error.detail : 'login failed', error);
+      }
+    });
     return this.#mint({ identity: login.identity, token: login.token, kind: 'password' });
   }
 
-  /** First leg of a certificate login (api-surface.md operation 2). */
+  /**
+   * One SRP proof of `user`'s password from `clientAddress`, outside a login (an own-password
+   * change's `currentPassword`): the same throttle counters, the same delay and the same cap of logins
+   * in flight per address as a login, so it is no way around them. WRONG_CREDENTIAL when wrong.
+   */
+  provePassword(user: string, password: Secret, clientAddress: string): Promise<KeyServerLogin> {
+    return this.#guarded(user, clientAddress, () => this.#deps.keyServer.login(user, password));
+  }
+
+  /** A password check, held within the address's logins in flight, its wait and refusals by the throttle. */
+  #guarded<T>(user: string, clientAddress: string, check: () => Promise<T>): Promise<T> {
+    return this.#pending.login(clientAddress, () => this.#deps.throttle.guardPassword(user, clientAddress, check));
+  }
+
+  /**
+   * First leg of a certificate login (operation 2). The address is counted before the
+   * key server checks the path, the costly part: an address that must wait is refused without it, the
+   * request holds one of the address's challenge places while it runs, and a refused certificate counts
+   * as a failed login against the address, so a flood of bad bundles from one address soon costs nothing.
+   */
   async certificateChallenge(certificatePem: string, clientAddress: string) {
-    await this.#deps.throttle.countRequest(clientAddress);
-    return this.#pending.challenge(clientAddress, () => this.#deps.keyServer.certificateChallenge(certificatePem));
+    const { throttle } = this.#deps;
+    await throttle.countRequest(clientAddress);
+    await throttle.assertAllowed(undefined, clientAddress);
+    return this.#pending.challenge(clientAddress, () =>
+      this.#deps.keyServer.certificateChallenge(certificatePem).catch(async (error: unknown) => {
+        if (isKeygateError(error) && ['WRONG_CREDENTIAL', 'CERTIFICATE_MALFORMED'].includes(error.code))
+          await throttle.recordFailedPassword(undefined, clientAddress);
+        throw error;
+      }),
+    );
   }
 
   /**

@@ -68,3 +68,42 @@ test("an admin reset ends every session of the principal; the admin's own change
   t.is(own.status, 403);
   t.is(own.body.code, 'ROLE_DENIED');
 });
+
+test('attack: a stolen session guessing currentPassword in a loop is throttled as a login is (429 RATE_LIMITED)', async (t) => {
+  const gw = await startGateway(t);
+  const stolen = await gw.login('alice');
+  const guess = (currentPassword: string) =>
+    gw.call('PUT', '/api/principals/alice/password', { headers: bearer(stolen), body: { currentPassword, password: 'attacker-pass-1' } });
+  const statuses: number[] = [];
+  for (let i = 0; i < 41; i++) {
+    const reply = await guess(`guess-${i}`);
+    statuses.push(reply.status);
+    if (reply.status === 429) {
+      t.is(reply.body.code, 'RATE_LIMITED');
+      t.truthy(reply.headers.get('retry-after'));
+    }
+  }
+  t.deepEqual(statuses, [...Array<number>(5).fill(403), ...Array<number>(36).fill(429)], 'five guesses, then refused unchecked');
+  const right = await guess(PASSWORDS.alice);
+  t.is(right.status, 429, 'even the right current password waits: the answer tells nothing');
+  t.is(right.headers.get('retry-after'), '30');
+  // The same counters as a login: this address's login for alice waits too.
+  const login = await gw.call('POST', '/api/session', { body: { user: 'alice', password: PASSWORDS.alice } });
+  t.is(login.status, 429);
+  t.is(login.body.code, 'RATE_LIMITED');
+  gw.clock.advance(30_000);
+  t.is((await guess(PASSWORDS.alice)).status, 204, 'after the wait the right current password works');
+});
+
+test('wrong logins of a name count against its own password change from that address, with the same 429', async (t) => {
+  const gw = await startGateway(t);
+  const session = await gw.login('bob');
+  for (let i = 0; i < 5; i++) t.is((await gw.call('POST', '/api/session', { body: { user: 'bob', password: 'not-the-password' } })).status, 401);
+  const change = await gw.call('PUT', '/api/principals/bob/password', {
+    headers: bearer(session),
+    body: { currentPassword: PASSWORDS.bob, password: 'bob-new-pass-1' },
+  });
+  t.is(change.status, 429);
+  t.is(change.body.code, 'RATE_LIMITED');
+  t.is(change.headers.get('retry-after'), '30');
+});

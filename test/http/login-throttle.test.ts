@@ -1,5 +1,6 @@
 import test from 'ava';
 import { PASSWORDS, startGateway } from '../_support/gateway.js';
+import { replyAfterClockWaits } from '../_support/clock-waits.js';
 
 const wrong = (user: string) => ({ body: { user, password: 'not-the-password' } });
 
@@ -82,4 +83,54 @@ test('the opt-in request rate per address limits the unauthenticated login opera
   }
   gw.clock.advance(1_000);
   t.is((await gw.call('POST', '/login', wrong('d'))).status, 401);
+});
+
+const admin = (address: string, password: string) => ({ body: { user: 'admin', password }, headers: { 'x-forwarded-for': address } });
+
+test("attack: wrong passwords for admin from one address never refuse admin's right password from another address", async (t) => {
+  const gw = await startGateway(t, { trustedProxies: ['127.0.0.0/8'] });
+  for (let i = 0; i < 5; i++) t.is((await gw.call('POST', '/api/session', admin('203.0.113.66', 'not-the-password'))).status, 401);
+  const attacker = await gw.call('POST', '/api/session', admin('203.0.113.66', 'not-the-password'));
+  t.is(attacker.status, 429, 'the guessing address is refused');
+  t.is(attacker.body.code, 'RATE_LIMITED');
+  t.is(attacker.headers.get('retry-after'), '30');
+  // Even the right password is refused from the address that guessed: its guesses stay bounded.
+  t.is((await gw.call('POST', '/api/session', admin('203.0.113.66', PASSWORDS.admin))).status, 429);
+  const victim = await gw.call('POST', '/api/session', admin('198.51.100.20', PASSWORDS.admin));
+  t.is(victim.status, 201, 'the real admin, from an address that did not fail, signs in');
+  t.is((await gw.call('POST', '/login', admin('198.51.100.21', PASSWORDS.admin))).status, 200);
+});
+
+test('guessing one name from many addresses is slowed: a rising, bounded delay before each answer, and the right password still gets in', async (t) => {
+  const gw = await startGateway(t, { trustedProxies: ['127.0.0.0/8'] });
+  // Two addresses fail five times each: twice what one address may fail before it must wait.
+  for (const address of ['203.0.113.1', '203.0.113.2']) {
+    for (let i = 0; i < 5; i++) t.is((await gw.call('POST', '/api/session', admin(address, 'not-the-password'))).status, 401);
+  }
+  const waits: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const { reply, waitedMs } = await replyAfterClockWaits(gw.clock, gw.call('POST', '/api/session', admin(`203.0.113.${10 + i}`, 'not-the-password')));
+    t.is(reply.status, 401, 'never refused outright');
+    waits.push(waitedMs);
+  }
+  t.deepEqual(waits, [1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+  const { reply: victim, waitedMs } = await replyAfterClockWaits(gw.clock, gw.call('POST', '/api/session', admin('198.51.100.7', PASSWORDS.admin)));
+  t.is(victim.status, 201);
+  t.is(waitedMs, 10_000, 'the victim waits the bounded delay, no more');
+  // A success forgets the name's failures: the next login is not delayed.
+  const after = await replyAfterClockWaits(gw.clock, gw.call('POST', '/api/session', admin('198.51.100.8', PASSWORDS.admin)));
+  t.is(after.reply.status, 201);
+  t.is(after.waitedMs, 0);
+});
+
+test('one address guessing one name stays bounded even while the name is slowed for everyone', async (t) => {
+  const gw = await startGateway(t, { trustedProxies: ['127.0.0.0/8'] });
+  for (let i = 0; i < 5; i++) t.is((await gw.call('POST', '/api/session', admin('203.0.113.5', 'not-the-password'))).status, 401);
+  for (let i = 0; i < 20; i++) t.is((await gw.call('POST', '/api/session', admin('203.0.113.5', 'not-the-password'))).status, 429);
+  gw.clock.advance(30_000);
+  const { reply } = await replyAfterClockWaits(gw.clock, gw.call('POST', '/api/session', admin('203.0.113.5', 'not-the-password')));
+  t.is(reply.status, 401, 'one more try after the wait');
+  const doubled = await gw.call('POST', '/api/session', admin('203.0.113.5', 'not-the-password'));
+  t.is(doubled.status, 429);
+  t.is(doubled.headers.get('retry-after'), '60');
 });

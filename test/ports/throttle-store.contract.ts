@@ -31,6 +31,18 @@ export function throttleStoreContract(name: string, open: () => Promise<Throttle
     );
   });
 
+  test(`${name} throttle store: the keys of one name from two addresses, and of the name alone, count apart`, async (t) => {
+    const store = await start(t);
+    const now = 1_700_000_000_000;
+    const keys = ['pair:2001:db8::1|admin', 'pair:2001:db8::2|admin', 'name:admin'];
+    await store.fail(keys[0]!, now, 900_000);
+    await store.fail(keys[0]!, now, 900_000);
+    await store.fail(keys[2]!, now, 900_000);
+    t.deepEqual(await store.failures(keys), [{ count: 2, lastAt: now }, undefined, { count: 1, lastAt: now }]);
+    await store.reset(keys[2]!);
+    t.deepEqual(await store.failures(keys), [{ count: 2, lastAt: now }, undefined, undefined]);
+  });
+
   test(`${name} throttle store: hits count per one-second slot`, async (t) => {
     const store = await start(t);
     const now = 1_700_000_000_000;

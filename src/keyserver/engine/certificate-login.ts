@@ -13,13 +13,14 @@ const CHALLENGE_MS = 60_000;
 const MAX_PENDING_CHALLENGES = 10_000;
 
 /**
- * A challenge in flight: the certificate's id and the authority its path ended at. The leaf itself is
- * kept only for a trusted certificate that auto-provisioning may turn into a principal.
+ * A challenge in flight: the certificate's id and the authority its path ended at. The leaf itself and
+ * the authority that issued it are kept only for a trusted certificate that auto-provisioning may turn
+ * into a principal.
  */
 interface PendingChallenge {
   readonly certId: string;
   readonly anchorId: string;
-  readonly provisionable?: X509Certificate;
+  readonly provisionable?: { readonly leaf: X509Certificate; readonly issuer: X509Certificate };
   readonly challenge: Buffer;
   readonly expiresAt: number;
 }
@@ -44,7 +45,7 @@ export class CertificateLogin {
    */
   async challenge(pem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
     const { leaf, intermediates } = parseBundle(pem);
-    const anchorId = await this.#trustedPath(leaf, intermediates);
+    const { anchorId, issuer } = await this.#trustedPath(leaf, intermediates);
     const certId = certificateId(leaf);
     const enrolled = this.#enrolledPrincipal(certId) !== undefined;
     if (!enrolled && !readPolicy(this.#ctx).autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
@@ -54,7 +55,7 @@ export class CertificateLogin {
     const challengeId = Buffer.from(this.#ctx.random.bytes(16)).toString('base64url');
     const challenge = Buffer.from(this.#ctx.random.bytes(32));
     const expiresAt = now + CHALLENGE_MS;
-    this.#challenges.set(challengeId, { certId, anchorId, challenge, expiresAt, ...(enrolled ? {} : { provisionable: leaf }) });
+    this.#challenges.set(challengeId, { certId, anchorId, challenge, expiresAt, ...(enrolled ? {} : { provisionable: { leaf, issuer } }) });
     return { challengeId, challenge: challenge.toString('base64url'), expiresAt };
   }
 
@@ -68,14 +69,14 @@ export class CertificateLogin {
     const now = this.#ctx.now();
     if (!pending || pending.expiresAt <= now) throw new WrongCredentialError('empty data: unknown or expired challenge');
     const stored = this.#ctx.store.certificate(pending.certId);
-    const cert = stored?.role === 'enrolled' ? new X509Certificate(stored.pem) : pending.provisionable;
+    const cert = stored?.role === 'enrolled' ? new X509Certificate(stored.pem) : pending.provisionable?.leaf;
     if (!cert) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     if (!verifyChallengeSignature(cert.publicKey, pending.challenge, signature))
       throw new WrongCredentialError('credential refused: the signature does not verify');
     if (this.#ctx.store.certificate(pending.anchorId)?.role !== 'authority' || !isValidAt(cert, now)) {
       throw new WrongCredentialError('credential refused: the certificate is no longer trusted');
     }
-    return this.#claim(cert, pending.anchorId).commit();
+    return this.#claim(cert, pending.provisionable?.issuer).commit();
   }
 
   /**
@@ -84,8 +85,8 @@ export class CertificateLogin {
    */
   async delegationTarget(pem: string): Promise<() => ProvisioningPlan> {
     const { leaf, intermediates } = parseBundle(pem);
-    const anchorId = await this.#trustedPath(leaf, intermediates);
-    return () => this.#claim(leaf, anchorId);
+    const { issuer } = await this.#trustedPath(leaf, intermediates);
+    return () => this.#claim(leaf, issuer);
   }
 
   /** Drops every challenge in flight (the engine closes). */
@@ -93,14 +94,14 @@ export class CertificateLogin {
     this.#challenges.clear();
   }
 
-  async #trustedPath(leaf: X509Certificate, intermediates: readonly X509Certificate[]): Promise<string> {
+  async #trustedPath(leaf: X509Certificate, intermediates: readonly X509Certificate[]): Promise<{ anchorId: string; issuer: X509Certificate }> {
     const anchors = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
     const path = await buildPath(leaf, intermediates, anchors, this.#ctx.now());
     if (!path.trusted) throw new WrongCredentialError(`credential refused: ${path.reason}`);
     // The authority may have been removed while the path was checked.
     if (this.#ctx.store.certificate(path.anchorId)?.role !== 'authority')
       throw new WrongCredentialError('credential refused: the certificate is no longer trusted');
-    return path.anchorId;
+    return { anchorId: path.anchorId, issuer: path.issuer };
   }
 
   #enrolledPrincipal(certId: string): PrincipalRow | undefined {
@@ -108,12 +109,16 @@ export class CertificateLogin {
     return row?.role === 'enrolled' ? this.#ctx.store.principalById(row.principalId ?? '') : undefined;
   }
 
-  /** The enrolled principal of `cert`, or what auto-provisioning would make of it; a disabled one is refused. */
-  #claim(cert: X509Certificate, anchorId: string): ProvisioningPlan {
+  /**
+   * The enrolled principal of `cert`, or what auto-provisioning would make of it through `issuer` (the
+   * authority that issued it; unknown: not provisionable); a disabled one is refused.
+   */
+  #claim(cert: X509Certificate, issuer: X509Certificate | undefined): ProvisioningPlan {
     const enrolled = this.#enrolledPrincipal(certificateId(cert));
+    if (enrolled === undefined && issuer === undefined) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const plan: ProvisioningPlan =
       enrolled === undefined
-        ? planProvisioning(this.#ctx, cert, anchorId)
+        ? planProvisioning(this.#ctx, cert, issuer!)
         : { target: enrolled, groupIds: this.#ctx.store.groupIdsOf(enrolled.principalId), commit: () => enrolled };
     if (plan.target.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
     return plan;

@@ -5,7 +5,7 @@ import { NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { EngineContext } from './engine-context.js';
 import type { CertificateRow } from './engine-model.js';
-import { certificateId, certificateView } from './certificates.js';
+import { certificateId, certificateView, parseCertificate } from './certificates.js';
 import { buildPath, parseBundle } from './certificate-path.js';
 import { pageOf } from './list-cursor.js';
 
@@ -53,7 +53,7 @@ export class CertificateOperations {
   /** Operation 37: the certificate's fields, with its principal when it is enrolled; nothing is stored. */
   parse(token: string, pem: string): CertificateInfo {
     this.#ctx.auth.authorizeOperation(token, 'certificates.parse');
-    const cert = parseBundle(pem, 'pem').leaf;
+    const cert = parseCertificate(pem, 'pem');
     const row = this.#ctx.store.certificate(certificateId(cert));
     return certificateView(cert, row === undefined ? undefined : this.#principalName(row));
   }

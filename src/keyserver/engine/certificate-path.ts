@@ -2,34 +2,55 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { createHash, webcrypto, X509Certificate } from 'node:crypto';
 import { CertificateMalformedError } from '../model/key-server-errors.js';
+import { BUNDLE_LIMITS, keyRefusal } from './certificate-limits.js';
+import { criticalExtensionRefusal } from './certificate-extensions.js';
+import { nameConstraintRefusal } from './name-constraints.js';
 
 const PEM_BLOCKS = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-/** A leaf and its intermediates; a longer bundle is refused rather than searched. */
-const MAX_BUNDLE = 8;
 const OID = { CN: '2.5.4.3', UID: '0.9.2342.19200300.100.1.1', emailAddress: '1.2.840.113549.1.9.1' } as const;
 /** The library's signature checks run on Node's WebCrypto, named here rather than left to a global. */
 const CRYPTO = webcrypto as unknown as Crypto;
 
 /**
  * A submitted certificate: the leaf first, then its intermediates (api-surface.md "Certificates").
- * Anything that does not parse is CERTIFICATE_MALFORMED.
+ * Anything that does not parse, or that exceeds BUNDLE_LIMITS (size, count, key type and size), is
+ * CERTIFICATE_MALFORMED, decided before any path is built or any signature verified.
  */
 export function parseBundle(pem: unknown, field = 'certificate'): { leaf: X509Certificate; intermediates: X509Certificate[] } {
+  if (typeof pem === 'string' && pem.length > BUNDLE_LIMITS.pemChars) {
+    throw new CertificateMalformedError(`${field}: a bundle is at most ${BUNDLE_LIMITS.pemChars} characters`);
+  }
   const blocks = typeof pem === 'string' ? (pem.match(PEM_BLOCKS) ?? []) : [];
   if (blocks.length === 0) throw new CertificateMalformedError(`${field}: not a PEM certificate`);
-  if (blocks.length > MAX_BUNDLE) throw new CertificateMalformedError(`${field}: at most ${MAX_BUNDLE} certificates in a bundle`);
-  const certs = blocks.map((block) => {
+  if (blocks.length > BUNDLE_LIMITS.certificates) {
+    throw new CertificateMalformedError(
+      `${field}: at most ${BUNDLE_LIMITS.certificates} certificates in a bundle (the leaf and ${BUNDLE_LIMITS.certificates - 1} intermediates)`,
+    );
+  }
+  const certs = blocks.map((block, index) => {
+    let cert: X509Certificate;
     try {
-      return new X509Certificate(block);
+      cert = new X509Certificate(block);
     } catch (cause) {
       throw new CertificateMalformedError(`${field}: the certificate cannot be parsed`, cause);
     }
+    const which = index === 0 ? 'the leaf' : `intermediate ${index}`;
+    if (cert.raw.length > BUNDLE_LIMITS.derBytes) throw new CertificateMalformedError(`${field}: ${which} is larger than ${BUNDLE_LIMITS.derBytes} bytes`);
+    const refusal = keyRefusal(cert);
+    if (refusal !== undefined) throw new CertificateMalformedError(`${field}: ${which} has ${refusal}`);
+    return cert;
   });
   return { leaf: certs[0]!, intermediates: certs.slice(1) };
 }
 
 export type PathResult =
-  | { readonly trusted: true; readonly chain: readonly string[]; readonly anchorId: string }
+  | {
+      readonly trusted: true;
+      readonly chain: readonly string[];
+      readonly anchorId: string;
+      /** The authority that issued the leaf: the first intermediate, or the anchor itself. */
+      readonly issuer: X509Certificate;
+    }
   | { readonly trusted: false; readonly reason: string };
 
 const UNTRUSTED = 'the certificate does not chain to a trusted authority';
@@ -42,7 +63,9 @@ const UNTRUSTED = 'the certificate does not chain to a trusted authority';
  * path ends at an anchor, every authority carries basicConstraints cA, keyUsage keyCertSign when it
  * lists key usages, and a pathLenConstraint no shorter than the intermediates below it (RFC 5280
  * §4.2.1.9); the leaf carries keyUsage digitalSignature and, when it lists extended key usages,
- * clientAuth (§4.2.1.3, §4.2.1.12).
+ * clientAuth (§4.2.1.3, §4.2.1.12); no certificate on the path, the anchor included, carries a critical
+ * extension outside PROCESSED_EXTENSIONS (§4.2); every authority's name constraints hold below it,
+ * the anchor's too (§4.2.1.10, §6.1; applying the anchor's as RFC 5937 allows).
  */
 export async function buildPath(
   leaf: X509Certificate,
@@ -59,10 +82,10 @@ export async function buildPath(
   const end = built.findIndex((cert, index) => index > 0 && anchorIds.has(certificateIdOf(cert)));
   if (end < 0) return { trusted: false, reason: UNTRUSTED };
   const path = built.slice(0, end + 1);
-  const refusal = authorityRefusal(path) ?? (await validityRefusal(path, new Date(now)));
+  const refusal = authorityRefusal(path) ?? criticalExtensionRefusal(path) ?? nameConstraintRefusal(path) ?? (await validityRefusal(path, new Date(now)));
   if (refusal !== undefined) return { trusted: false, reason: refusal };
   const chain = path.map(certificateIdOf);
-  return { trusted: true, chain, anchorId: chain[chain.length - 1]! };
+  return { trusted: true, chain, anchorId: chain[chain.length - 1]!, issuer: new X509Certificate(Buffer.from(path[1]!.rawData)) };
 }
 
 /** The library's chain, leaf first; a chain it cannot build (a loop) is the leaf alone. */
@@ -113,6 +136,15 @@ function toLibrary(cert: X509Certificate): x509.X509Certificate {
 /** Certificate id: lower-case hex SHA-256 of the DER (certificates.ts, for the library's certificates). */
 function certificateIdOf(cert: x509.X509Certificate): string {
   return createHash('sha256').update(Buffer.from(cert.rawData)).digest('hex');
+}
+
+/**
+ * Why a certificate cannot be registered as a trusted authority, beyond cA: a key outside the bundle
+ * limits, or a critical extension the path check does not process (every path through it would fail).
+ */
+export function anchorRefusal(cert: X509Certificate): string | undefined {
+  const key = keyRefusal(cert);
+  return key === undefined ? criticalExtensionRefusal([toLibrary(cert)]) : `the authority has ${key}`;
 }
 
 /** basicConstraints cA, read from the extension itself. */

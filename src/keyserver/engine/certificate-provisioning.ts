@@ -1,4 +1,4 @@
-import type { X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { PRINCIPAL_NAME } from '../../wire/principal.js';
 import { BadRequestError, KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { subjectField } from './certificate-path.js';
@@ -28,11 +28,14 @@ export interface ProvisioningPlan {
 }
 
 /**
- * Auto-provisioning only ever creates a principal (issue 12 §2): a name taken by anyone but a
- * principal provisioned from the same authority is CONFLICT `PRINCIPAL_EXISTS`. `authorityId` is the
- * anchor of the certificate's path. Policy off: the certificate is simply not enrolled.
+ * Auto-provisioning only ever creates a principal: a name taken by anyone but a provisioned principal
+ * linked to the certificate's issuing authority is CONFLICT `PRINCIPAL_EXISTS`. The issuing authority
+ * is the CA that issued the leaf (`issuer`, the first certificate above it on the path), not the
+ * anchor: two sub-CAs under one root are two authorities. A principal is linked to every authority
+ * that issued a certificate enrolled to it, by provisioning or by an administrator's enrollment
+ * (`linkedTo`). Policy off: the certificate is simply not enrolled.
  */
-export function planProvisioning(ctx: Context, cert: X509Certificate, authorityId: string): ProvisioningPlan {
+export function planProvisioning(ctx: Context, cert: X509Certificate, issuer: X509Certificate): ProvisioningPlan {
   const policy = readPolicy(ctx);
   if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
   const name = subjectField(cert, policy.nameAttribute);
@@ -40,7 +43,7 @@ export function planProvisioning(ctx: Context, cert: X509Certificate, authorityI
   if (!PRINCIPAL_NAME.test(name)) throw new BadRequestError(`name: invalid principal name ${name}`);
   const store = ctx.store;
   const existing = store.principalByName(name);
-  if (existing !== undefined && existing.provisionedBy !== authorityId) {
+  if (existing !== undefined && (existing.provisionedBy === undefined || !linkedTo(ctx, existing, issuer))) {
     throw new KeyServerError('CONFLICT', `cannot provision ${name}: the principal exists`, { reason: 'PRINCIPAL_EXISTS' });
   }
   const enroll = (row: PrincipalRow): PrincipalRow => {
@@ -55,6 +58,7 @@ export function planProvisioning(ctx: Context, cert: X509Certificate, authorityI
     const group = store.principalByName(groupName);
     return group?.kind === 'group' && !group.roles.includes(FIXED_ROLE) ? [group.principalId] : [];
   });
+  const authorityId = certificateId(issuer);
   const target: PrincipalRow = { name, kind: 'user', systemId: 0, principalId: '', disabled: false, roles, provisionedBy: authorityId, createdAt: ctx.now() };
   const commit = () => {
     const created = createPrincipal(ctx, { name, kind: 'user', roles });
@@ -64,4 +68,27 @@ export function planProvisioning(ctx: Context, cert: X509Certificate, authorityI
     return enroll(row);
   };
   return { target, groupIds, commit };
+}
+
+/**
+ * Is `principal` linked to the authority `issuer` (its subject and key): did it issue one of the
+ * certificates enrolled to the principal? Read from the enrolled certificates themselves, so a
+ * principal provisioned before this rule is linked to exactly the authorities whose certificates it
+ * holds, and an authority is linked only by enrolling one of its certificates.
+ */
+function linkedTo(ctx: Context, principal: PrincipalRow, issuer: X509Certificate): boolean {
+  return ctx.store
+    .certificates('enrolled')
+    .filter((row) => row.principalId === principal.principalId)
+    .some((row) => issuedBy(row.pem, issuer));
+}
+
+/** The leaf names `issuer` as its issuer and its signature verifies under the issuer's key (RFC 5280 §6.1.3(a)). */
+function issuedBy(pem: string, issuer: X509Certificate): boolean {
+  try {
+    const leaf = new X509Certificate(pem);
+    return leaf.checkIssued(issuer) && leaf.verify(issuer.publicKey);
+  } catch {
+    return false;
+  }
 }

@@ -12,7 +12,7 @@ import { aclOf, identityOf } from './engine-views.js';
 import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
 import { certificateId, certificateView, isValidAt, parseCertificate, type CertificateView } from './certificates.js';
 import { CertificateLogin, readPolicy } from './certificate-login.js';
-import { buildPath, isAuthority, parseBundle } from './certificate-path.js';
+import { anchorRefusal, buildPath, isAuthority, parseBundle } from './certificate-path.js';
 
 /** A token minted for a certificate login or a delegated session. */
 export interface MintedToken {
@@ -38,12 +38,15 @@ export class IdentityOperations {
 
   /**
    * Adds a trusted certificate authority (api-surface.md operation 40). Garbage is
-   * CERTIFICATE_MALFORMED; a non-CA or an authority outside its validity period is BAD_REQUEST.
+   * CERTIFICATE_MALFORMED; a non-CA, an authority outside its validity period, with a key outside the
+   * bundle limits or with a critical extension the path check does not process is BAD_REQUEST.
    */
   addAuthority(token: string, pem: string): CertificateView {
     this.#ctx.auth.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
     if (!isAuthority(cert)) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
+    const refusal = anchorRefusal(cert);
+    if (refusal !== undefined) throw new BadRequestError(`pem: ${refusal}`);
     if (!isValidAt(cert, this.#ctx.now())) throw new BadRequestError('pem: the authority is outside its validity period');
     this.#ctx.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#ctx.now() });
     return certificateView(cert);

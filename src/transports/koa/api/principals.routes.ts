@@ -98,7 +98,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 204 },
       async handle(ctx, { body, params }) {
         const current = body.currentPassword === undefined ? undefined : new Secret(body.currentPassword);
-        await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password), current);
+        await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password), current, ctx.state.clientKey);
         ctx.status = 204;
       },
     }),
