@@ -1,4 +1,4 @@
-import { CONFIG_DEFAULTS, LOG_LEVELS } from './config.js';
+import { CONFIG_DEFAULTS, LOG_LEVELS, type GatewayConfigInput } from './config.js';
 
 /**
  * How a variable's text is read before the configuration schema validates it: `integer` digits,
@@ -9,6 +9,18 @@ export type VariableType = 'text' | 'integer' | 'list' | 'origins' | 'origin' | 
 
 /** Which part of the gateway a variable configures; `keygate --help` and the README group by it. */
 export type VariableGroup = 'gateway' | 'audit' | 'embedded' | 'daemon' | 'redis';
+
+type Leaf = string | number | boolean | readonly unknown[];
+
+/**
+ * The dotted paths of the configuration's fields (`port`, `keyServer.url`), through every kind of a
+ * union (`kind` itself excepted: it follows from what is set). A variable's `field` must be one of
+ * them, so a field that does not exist is a compile error.
+ */
+export type ConfigField<T = GatewayConfigInput> = T extends object
+  ? { [K in Exclude<keyof T, 'kind'> & string]-?: NonNullable<T[K]> extends Leaf ? K : K | `${K}.${ConfigField<NonNullable<T[K]>>}` }[Exclude<keyof T, 'kind'> &
+      string]
+  : never;
 
 export interface ConfigVariable {
   readonly name: `TE_${string}`;
@@ -21,8 +33,11 @@ export interface ConfigVariable {
   readonly meaning: string;
   /** A password, key or URL that may hold one: never echoed in an error, a log line or --help. */
   readonly secret: boolean;
-  /** The configuration field it fills (GatewayConfig path); errors at that path name the variable. */
-  readonly field: string;
+  /**
+   * The configuration field it fills (a GatewayConfig path): the environment reader places the value
+   * there, and errors at that path name the variable.
+   */
+  readonly field: ConfigField;
   readonly group: VariableGroup;
   /** Set without this other variable, it stops the boot ("applies only with ..."). */
   readonly onlyWith?: `TE_${string}`;
@@ -283,6 +298,16 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_IPV6_PREFIX_LENGTH',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.ipv6PrefixLength,
+    meaning:
+      'per-address limits (failed logins, request rate, pending logins and challenges) count an IPv6 client by this many leading bits, 1 to 128; an IPv4-mapped address counts as IPv4',
+    secret: false,
+    field: 'ipv6PrefixLength',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL',
     type: 'integer',
     default: CONFIG_DEFAULTS.maxSessionsPerPrincipal,
@@ -295,10 +320,20 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_METRICS_PORT',
     type: 'integer',
     whenUnset: 'off',
-    meaning: 'port of a listener of its own serving Prometheus metrics at `GET /metrics` (on `TE_GATEWAY_HOST`)',
+    meaning: 'port of a listener of its own serving Prometheus metrics at `GET /metrics` (on `TE_GATEWAY_METRICS_HOST`)',
     secret: false,
     field: 'metricsPort',
     group: 'gateway',
+  },
+  {
+    name: 'TE_GATEWAY_METRICS_HOST',
+    type: 'text',
+    default: CONFIG_DEFAULTS.metricsHost,
+    meaning: 'address of the metrics listener: loopback whatever `TE_GATEWAY_HOST` is, unless set',
+    secret: false,
+    field: 'metricsHost',
+    group: 'gateway',
+    onlyWith: 'TE_GATEWAY_METRICS_PORT',
   },
   {
     name: 'TE_KEYSERVER_SEED',

@@ -45,6 +45,10 @@ export const CONFIG_DEFAULTS = {
   /** 15 minutes. */
   throttleWindowSeconds: 900,
   maxSessionsPerPrincipal: 1000,
+  /** The metrics listener stays on the machine unless told otherwise: scrapes are not for the world. */
+  metricsHost: '127.0.0.1',
+  /** Per-address limits group an IPv6 client by this prefix: one host usually holds a whole /64. */
+  ipv6PrefixLength: 64,
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
 } as const;
@@ -298,10 +302,14 @@ export const gatewayConfigSchema = z.strictObject({
     .array(z.string())
     .default([])
     .refine((entries) => entries.every(isAddressOrCidr), 'expected IP addresses or CIDR blocks (10.0.0.0/8, ::1)'),
+  /** Per-address limits group an IPv6 client by this many leading bits (128: the whole address). */
+  ipv6PrefixLength: integerIn(1, 128).default(CONFIG_DEFAULTS.ipv6PrefixLength),
   /** Live sessions one principal may hold; at the cap a new login is 429 SESSION_LIMIT. */
   maxSessionsPerPrincipal: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.maxSessionsPerPrincipal),
-  /** Port of the Prometheus metrics listener (`GET /metrics`, on `host`); absent: no metrics listener. */
+  /** Port of the Prometheus metrics listener (`GET /metrics`, on `metricsHost`); absent: no metrics listener. */
   metricsPort: integerIn(0, 65_535).optional(),
+  /** Address of the metrics listener, loopback unless set (never `host` by default). */
+  metricsHost: z.string().min(1).default(CONFIG_DEFAULTS.metricsHost),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),

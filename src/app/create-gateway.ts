@@ -29,7 +29,10 @@ export interface Gateway {
   metricsUrl(): string | undefined;
   /** The OpenAPI 3.1 document of the /api surface (`npm run openapi` writes it to openapi.json). */
   openApi(): Record<string, unknown>;
-  /** Serves the app on `port`/`host` (the configuration's by default) and resolves once listening. */
+  /**
+   * Serves the app on `port`/`host` (the configuration's by default) and resolves once listening; the
+   * metrics listener, when configured, on `metricsHost` (loopback by default), whatever `host` is.
+   */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
   /**
    * Stops accepting connections, lets requests in flight finish (at most `drainMs`, 10 s by default,
@@ -60,6 +63,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     gatewayVersion: GATEWAY_VERSION,
     trustedProxies: config.trustedProxies,
     withinRequest,
+    ipv6PrefixLength: config.ipv6PrefixLength,
   });
   const listeners: HttpListener[] = [];
   let metricsListener: HttpListener | undefined;
@@ -75,7 +79,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     openApi: () => openApiDocument(services, GATEWAY_VERSION),
     async listen(port = config.port, host = config.host) {
       if (metricsListener === undefined && config.metricsPort !== undefined && metrics instanceof PromMetrics) {
-        metricsListener = await listenMetrics(metrics, config.metricsPort, host);
+        metricsListener = await listenMetrics(metrics, config.metricsPort, config.metricsHost);
         listeners.push(metricsListener);
       }
       const limits = { ...config.http, connectionsCheckingIntervalMs: CONFIG_DEFAULTS.http.connectionsCheckingIntervalMs };

@@ -38,7 +38,7 @@ export function configFromEnv(given: Env, defaults: { dataDir?: string } = {}): 
   const env = withFileVariables(given);
   const values = readVariables(withoutEmbeddedWhenRemote(env));
   checkCompanions(values);
-  const input = configInput(values, values.TE_GATEWAY_DATA_DIR ?? defaults.dataDir);
+  const input = configInput(values, defaults.dataDir);
   return parseGatewayConfig(input, (issue) => describeIssue(issue, input, env));
 }
 
@@ -73,84 +73,67 @@ function checkCompanions(values: Values): void {
   }
 }
 
-/** Places each decoded value at its field; the key server, session store and audit log kinds follow from what is set. */
-function configInput(values: Values, dataDir: string | undefined): GatewayConfigInput {
-  const url = values.TE_GATEWAY_KEYSERVER_URL;
-  const ca = values.TE_GATEWAY_KEYSERVER_CA;
-  const seed = values.TE_KEYSERVER_SEED;
-  return {
-    host: values.TE_GATEWAY_HOST,
-    port: values.TE_GATEWAY_PORT,
-    sessionTtlSeconds: values.TE_GATEWAY_SESSION_TTL_SECONDS,
-    logLevel: values.TE_GATEWAY_LOG_LEVEL as GatewayConfigInput['logLevel'],
-    corsOrigins: values.TE_GATEWAY_CORS_ORIGINS,
-    publicOrigin: values.TE_GATEWAY_PUBLIC_ORIGIN,
-    replayCacheSize: values.TE_GATEWAY_REPLAY_CACHE_SIZE,
-    replayCacheKeyShare: values.TE_GATEWAY_REPLAY_CACHE_KEY_SHARE,
-    replayCachePrincipalShare: values.TE_GATEWAY_REPLAY_CACHE_PRINCIPAL_SHARE,
-    sessionMintsPerMinute: values.TE_GATEWAY_SESSION_MINTS_PER_MINUTE,
-    http: {
-      headersTimeoutMs: values.TE_GATEWAY_HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: values.TE_GATEWAY_REQUEST_TIMEOUT_MS,
-      keepAliveTimeoutMs: values.TE_GATEWAY_KEEPALIVE_TIMEOUT_MS,
-      maxConnections: values.TE_GATEWAY_MAX_CONNECTIONS,
-    },
-    metricsPort: values.TE_GATEWAY_METRICS_PORT,
-    keyServer:
-      url === undefined
-        ? {
-            kind: 'embedded',
-            seed: seed === undefined ? undefined : readSeedFile(seed, 'TE_KEYSERVER_SEED'),
-            adminPassword: values.TE_KEYSERVER_ADMIN_PASSWORD,
-            tokenTtlSeconds: values.TE_KEYSERVER_TOKEN_TTL_SECONDS,
-            dataDir,
-            store: values.TE_KEYSERVER_STORE as 'sqlite' | 'memory' | undefined,
-            masterKey: values.TE_KEYSERVER_MASTER_KEY,
-            masterKeyFile: values.TE_KEYSERVER_MASTER_KEY_FILE,
-          }
-        : {
-            kind: 'tls',
-            url,
-            ca: ca === undefined ? undefined : readText(ca, 'TE_GATEWAY_KEYSERVER_CA'),
-            fingerprint: values.TE_GATEWAY_KEYSERVER_FINGERPRINT,
-            timeoutMs: values.TE_GATEWAY_KEYSERVER_TIMEOUT_MS,
-            clientCert:
-              values.TE_GATEWAY_KEYSERVER_CLIENT_CERT === undefined
-                ? undefined
-                : readText(values.TE_GATEWAY_KEYSERVER_CLIENT_CERT, 'TE_GATEWAY_KEYSERVER_CLIENT_CERT'),
-            clientKey:
-              values.TE_GATEWAY_KEYSERVER_CLIENT_KEY === undefined
-                ? undefined
-                : readText(values.TE_GATEWAY_KEYSERVER_CLIENT_KEY, 'TE_GATEWAY_KEYSERVER_CLIENT_KEY'),
-            dataDir,
-          },
-    sessionStore:
-      values.TE_GATEWAY_REDIS_URL === undefined
-        ? { kind: 'memory' }
-        : { kind: 'redis', url: values.TE_GATEWAY_REDIS_URL, sessionKeys: values.TE_GATEWAY_SESSION_KEY!, timeoutMs: values.TE_GATEWAY_REDIS_TIMEOUT_MS },
-    auditIntegrity: auditIntegrityInput(values, dataDir),
-    audit:
-      values.TE_GATEWAY_AUDIT_URL !== undefined
-        ? { kind: 'postgres', url: values.TE_GATEWAY_AUDIT_URL, timeoutMs: values.TE_GATEWAY_AUDIT_TIMEOUT_MS }
-        : dataDir === undefined
-          ? { kind: 'memory' }
-          : { kind: 'sqlite', file: join(dataDir, 'audit.db') },
-  };
+/**
+ * How a variable's decoded value becomes its field's value when that is more than the text itself:
+ * a file variable is read (the others of type `file` give the file's text), a seed file is parsed.
+ */
+const READERS: { readonly [N in VariableName]?: (value: NonNullable<Values[N]>, name: N) => unknown } = {
+  TE_KEYSERVER_SEED: (path, name) => readSeedFile(path, name),
+  TE_GATEWAY_AUDIT_KEY_FILE: (path, name) => readText(path, name).trim(),
+  TE_GATEWAY_AUDIT_TRUSTED_KEYS: (paths, name) => paths.filter((path) => path !== '').map((path) => readText(path, name)),
+};
+
+/** A variable's value as its field takes it: read through its reader, or from its file, or as decoded. */
+function fieldValue(variable: ConfigVariable, value: unknown): unknown {
+  const reader = READERS[variable.name as VariableName] as ((value: unknown, name: string) => unknown) | undefined;
+  if (reader !== undefined) return reader(value, variable.name);
+  return variable.type === 'file' ? readText(value as string, variable.name) : value;
 }
 
-/** The audit chain's keys and cadence; key files are read here, and a key is never echoed. */
-function auditIntegrityInput(values: Values, dataDir: string | undefined): GatewayConfigInput['auditIntegrity'] {
-  const keyFile = values.TE_GATEWAY_AUDIT_KEY_FILE;
-  const signingFile = values.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE;
+type Tree = Record<string, unknown>;
+
+/** Sets `value` at the dotted `path` of `tree`, making the objects on the way. */
+function place(tree: Tree, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const leaf = keys.pop()!;
+  let node = tree;
+  for (const key of keys) {
+    node[key] ??= {};
+    node = node[key] as Tree;
+  }
+  node[leaf] = value;
+}
+
+/**
+ * The configuration input from the table alone: each set variable's value placed at its `field`, so
+ * a variable added to the table reaches the configuration with no other edit. What no one variable
+ * holds is derived after: the kinds of key server, session store and audit log (from whether their
+ * URL is set) and the data directory every store under it shares. A value placed where its kind
+ * takes none is refused by the schema's strict objects, never dropped.
+ */
+function configInput(values: Values, defaultDataDir?: string): GatewayConfigInput {
+  const tree: Tree = {};
+  for (const variable of CONFIG_VARIABLES as readonly ConfigVariable[]) {
+    const value = values[variable.name as VariableName];
+    if (value !== undefined) place(tree, variable.field, fieldValue(variable, value));
+  }
+  const dataDir = values.TE_GATEWAY_DATA_DIR ?? defaultDataDir;
+  const keyServer = (tree.keyServer ?? {}) as Tree;
+  const sessionStore = (tree.sessionStore ?? {}) as Tree;
+  const audit = (tree.audit ?? {}) as Tree;
   return {
-    writer: values.TE_GATEWAY_AUDIT_WRITER,
-    key: values.TE_GATEWAY_AUDIT_KEY ?? (keyFile === undefined ? undefined : readText(keyFile, 'TE_GATEWAY_AUDIT_KEY_FILE').trim()),
-    signingKey: signingFile === undefined ? undefined : readText(signingFile, 'TE_GATEWAY_AUDIT_SIGNING_KEY_FILE'),
-    trustedKeys: (values.TE_GATEWAY_AUDIT_TRUSTED_KEYS ?? []).filter((path) => path !== '').map((path) => readText(path, 'TE_GATEWAY_AUDIT_TRUSTED_KEYS')),
-    checkpointEvery: values.TE_GATEWAY_AUDIT_CHECKPOINT_EVERY,
-    checkpointSeconds: values.TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS,
-    dataDir,
-  };
+    ...tree,
+    keyServer: { kind: keyServer.url === undefined ? 'embedded' : 'tls', ...keyServer, dataDir },
+    sessionStore: { kind: sessionStore.url === undefined ? 'memory' : 'redis', ...sessionStore },
+    audit: auditKind(audit, dataDir),
+    auditIntegrity: { ...(tree.auditIntegrity as Tree | undefined), dataDir },
+  } as GatewayConfigInput;
+}
+
+/** PostgreSQL with an audit URL; else SQLite in the data directory; else memory. */
+function auditKind(audit: Tree, dataDir: string | undefined): Tree {
+  if (audit.url !== undefined) return { kind: 'postgres', ...audit };
+  return dataDir === undefined ? { kind: 'memory', ...audit } : { kind: 'sqlite', file: join(dataDir, 'audit.db'), ...audit };
 }
 
 /** A schema issue as one line naming the variable behind its field (list entries as "key 2 of 3"). */

@@ -1,6 +1,7 @@
 import { CONFIG_DEFAULTS, ConfigError } from '../app/config.js';
 import { configFromEnv } from '../app/env-config.js';
 import { helpVariables } from '../app/config-docs.js';
+import { maskedConfig } from '../app/masked-config.js';
 import { unknownVariableWarnings } from '../app/unknown-variables.js';
 import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
 import { isKeygateError } from '../domain/errors/index.js';
@@ -14,7 +15,8 @@ const USAGE = `Usage: keygate <command> [--help]
 
 Commands:
   serve       Run the gateway (default). Configuration comes from the environment, read once at boot
-              (an unknown TE_* variable is reported on stderr, and the boot goes on):
+              (an unknown TE_* variable is reported on stderr, and the boot goes on);
+              "keygate serve --print-config" prints it as JSON, secrets masked, and exits:
 ${helpVariables('              ')}              With neither a seed nor an admin password, the users "admin" and "guest" are created with
               generated passwords, printed once.
               On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
@@ -22,7 +24,8 @@ ${helpVariables('              ')}              With neither a seed nor an admin
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
   audit       Verify or export the audit log, print its checkpoint key ("keygate audit --help").
 
-Operator commands, against a running gateway (KEYGATE_URL, KEYGATE_SESSION; "keygate <command> --help"):
+Operator commands, against a running gateway (KEYGATE_URL; the session from KEYGATE_SESSION_FILE or
+KEYGATE_SESSION, kept off the command line; "keygate <command> --help"):
 ${operatorCommandLines('  ')}`;
 
 /** A mistyped variable would otherwise be ignored without a word: one line each, and the boot goes on. */
@@ -60,6 +63,14 @@ async function serve(): Promise<void> {
   process.stdout.write(`keygate: listening url=${url} port=${new URL(url).port}\n`);
   const metricsUrl = gateway.metricsUrl();
   if (metricsUrl !== undefined) process.stdout.write(`keygate: metrics url=${metricsUrl}\n`);
+}
+
+/** The configuration `serve` would run with, as JSON with its secrets masked; nothing listens, nothing is written. */
+function printConfig(): number {
+  warnUnknownVariables();
+  const config = configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir });
+  process.stdout.write(`${JSON.stringify(maskedConfig(config), null, 2)}\n`);
+  return 0;
 }
 
 /** Runs until a signal: `close` then exits 0 (1 if closing fails or outlasts `deadlineMs`). */
@@ -136,6 +147,7 @@ async function run(command: string, rest: readonly string[]): Promise<number> {
     process.stderr.write(`keygate: unknown command "${command}"\n${USAGE}`);
     return 2;
   }
+  if (rest.length === 1 && rest[0] === '--print-config') return printConfig();
   if (rest.length > 0) {
     process.stderr.write(`keygate: unexpected argument "${rest[0]}"\n`);
     return 2;

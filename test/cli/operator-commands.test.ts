@@ -154,13 +154,39 @@ test('keys export checks its output before the key is released: an existing file
   t.is(await exportsOfKey(), 1);
 });
 
+test('--session on the command line works but warns once on stderr, naming the safer forms; the file and environment forms do not warn', async (t) => {
+  const session = await adminSession;
+  const sessionFile = join(dir, 'session-for-warning');
+  writeFileSync(sessionFile, `${session}\n`, { mode: 0o600 });
+  const onArgv = await keygate(['whoami', '--session', session]);
+  t.is(onArgv.status, 0, onArgv.stderr);
+  const warnings = onArgv.stderr.split('\n').filter((line) => line.startsWith('keygate: warning:'));
+  t.is(warnings.length, 1);
+  t.regex(warnings[0]!, /visible to other users/);
+  t.regex(warnings[0]!, /--session-file/);
+  t.regex(warnings[0]!, /KEYGATE_SESSION_FILE/);
+  t.false(onArgv.stderr.includes(session), 'the warning never echoes the id');
+  for (const run of [
+    await keygate(['whoami', '--session-file', sessionFile]),
+    await keygate(['whoami'], { KEYGATE_SESSION_FILE: sessionFile }),
+    await keygate(['whoami'], { KEYGATE_SESSION: session }),
+  ]) {
+    t.is(run.status, 0, run.stderr);
+    t.is(run.stderr, '');
+  }
+  const help = await keygate(['whoami', '--help']);
+  t.regex(help.stdout, /--session-file FILE/);
+  t.regex(help.stdout, /visible to other users/);
+});
+
 test('refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line', async (t) => {
   const none = await keygate(['keys', 'show', 'AAAA'], { KEYGATE_SESSION: '' });
   t.is(none.status, 2);
   t.regex(none.stderr, /no session/);
   const bad = await keygate(['whoami', '--json', '--session', 'not-a-session']);
   t.is(bad.status, 1);
-  t.like(JSON.parse(bad.stderr), { error: { status: 401 } });
+  // The last line is the refusal; the one before it, the warning that --session is on the command line.
+  t.like(JSON.parse(bad.stderr.trim().split('\n').at(-1)!), { error: { status: 401 } });
   t.false(bad.stderr.includes('not-a-session'));
   const down = await keygate(['health', '--url', 'http://127.0.0.1:1']);
   t.is(down.status, 1);

@@ -95,9 +95,7 @@ function createMany(gw: TestGateway, sessions: Record<User, ApiSession>, count: 
   return Promise.all(
     Array.from({ length: count }, (_, i) => {
       const session = i % 2 === 0 ? sessions.alice : sessions.bob;
-      return i % 3 === 0
-        ? gw.call('POST', '/keys', { headers: { 'X-Session': session.sessionId } })
-        : session.post('/api/keys', { keyLen: 16 });
+      return i % 3 === 0 ? gw.call('POST', '/keys', { headers: { 'X-Session': session.sessionId } }) : session.post('/api/keys', { keyLen: 16 });
     }),
   );
 }

@@ -58,6 +58,7 @@ export function defineCommand(
         ctx.out(spec.usage);
         return 0;
       }
+      if (parsed.values.session !== undefined) ctx.err(`keygate: warning: ${SESSION_ON_ARGV}\n`);
       return guarded(ctx, spec.usage, parsed.values.json, () => body(parsed, ctx));
     },
   };
@@ -88,9 +89,18 @@ export function text(values: Values, flag: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A command line is readable by every user of the machine (`ps`, /proc/PID/cmdline), and a session id
+ * is a bearer credential for hours: the file and environment forms keep it out of there.
+ */
+export const SESSION_ON_ARGV =
+  '--session puts the session id on the command line, visible to other users of this machine; use --session-file FILE, KEYGATE_SESSION_FILE or KEYGATE_SESSION instead';
+
 export const COMMON_USAGE = `Common options:
   --url URL            the gateway (or KEYGATE_URL; default http://127.0.0.1:8080)
-  --session ID         the session (or --session-file FILE, or KEYGATE_SESSION / KEYGATE_SESSION_FILE)
+  --session-file FILE  a file holding the session id (or KEYGATE_SESSION_FILE, or KEYGATE_SESSION)
+  --session ID         the session id itself: visible to other users on the command line (ps), so
+                       warned about; prefer the file or environment forms
   --json               print JSON instead of text
   -h, --help           this help`;
 

@@ -9,6 +9,7 @@ import { serveOpenApi } from './api/openapi.endpoint.js';
 import { cors } from './cors.js';
 import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
 import { requestStep } from './request-step.js';
+import { DEFAULT_IPV6_PREFIX_LENGTH } from './client-address.js';
 import { readRawBody } from './read-body.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import { rootRouter } from './root/root.router.js';
@@ -27,6 +28,8 @@ export interface KoaAppOptions {
   readonly gatewayVersion?: string;
   /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client. */
   readonly trustedProxies?: readonly string[];
+  /** Per-address limits group an IPv6 client by this many leading bits (64 when absent). */
+  readonly ipv6PrefixLength?: number;
   /** Request counts and durations by operation id and status (off by default). */
   readonly metrics?: Metrics;
   /** Runs one request so that its calls to each dependency share one timeout (see `requestStep`). */
@@ -53,6 +56,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
       publicOrigin: options.publicOrigin,
       trustedProxies: options.trustedProxies ?? [],
       ...(options.withinRequest === undefined ? {} : { withinRequest: options.withinRequest }),
+      ipv6PrefixLength: options.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH,
     }),
   );
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.

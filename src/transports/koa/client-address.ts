@@ -46,3 +46,43 @@ export function clientAddressOf(trustedProxies: readonly string[]): (req: Incomi
     return address || 'unknown';
   };
 }
+
+/** The prefix per-address limits group an IPv6 client by when none is configured. */
+export const DEFAULT_IPV6_PREFIX_LENGTH = 64;
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail as two groups). */
+function ipv6Groups(address: string): number[] {
+  const [head = '', tail] = address.split('::');
+  const groupsOf = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [Number.parseInt(group, 16)];
+          const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const left = groupsOf(head);
+  const right = tail === undefined ? [] : groupsOf(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The key every per-address limit counts under (the failed-login throttle, the request rate, pending
+ * password logins and certificate challenges): an IPv4 address as it is; an IPv6 address by its first
+ * `ipv6PrefixLength` bits, since one host is usually handed a whole /64 (RFC 7421 §1) and could
+ * otherwise take a fresh address for every try; an IPv4-mapped IPv6 address (RFC 4291 §2.5.5.2) as
+ * the IPv4 address it maps. Anything else (no address) is its own key.
+ */
+export function clientAddressKey(address: string, ipv6PrefixLength = DEFAULT_IPV6_PREFIX_LENGTH): string {
+  const bare = address.split('%')[0]!;
+  if (isIP(bare) !== 6) return address;
+  const groups = ipv6Groups(bare.toLowerCase());
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  const masked = groups.map((group, i) => {
+    const bits = Math.min(Math.max(ipv6PrefixLength - i * 16, 0), 16);
+    return group & ((0xffff << (16 - bits)) & 0xffff);
+  });
+  return `${masked.map((group) => group.toString(16)).join(':')}/${ipv6PrefixLength}`;
+}

@@ -6,7 +6,7 @@ import type { AuditTrail } from '../../use-cases/audit.js';
 import { recordRequest } from './access-log.js';
 import { finishAudit, type Undoing } from './audit.middleware.js';
 import { isKeygateError } from '../../domain/errors/index.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressKey, clientAddressOf } from './client-address.js';
 import { respondWithError, type ErrorMapper } from './error-handler.js';
 import { requestIdentity } from './request-id.js';
 import type { GatewayState } from './state.js';
@@ -25,11 +25,13 @@ export interface RequestStepOptions {
    * adapters' `withinRequest`); without it each call has its own.
    */
   readonly withinRequest?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Per-address limits group an IPv6 client by this many leading bits. */
+  readonly ipv6PrefixLength: number;
 }
 
 /**
  * The one step around every request Koa answers, in this order: its id (`X-Request-Id`) and the
- * headers of every response, the client's address (`clientAddressOf`), the origin its proof URL is
+ * headers of every response, the client's address (`clientAddressOf`) and the key its limits count under, the origin its proof URL is
  * built on; then, once the routes below have run, the shaping of any failure into the surface's error
  * body, the audit record of a route that named an operation, and last the access-log line and metrics
  * (issue 15 §3). The record is written once the response is decided (status and `errorCode` final);
@@ -67,7 +69,7 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
     // The expected proof URL is built only when a bound session's proof needs it (`expectedHtu`).
     state.publicOrigin = publicOrigin;
     try {
-      state.clientAddress = clientAddress(ctx.req);
+      state.clientKey = clientAddressKey(clientAddress(ctx.req), options.ipv6PrefixLength);
       try {
         await next();
       } catch (thrown) {

@@ -7,8 +7,11 @@ export interface GatewayState {
   requestId: string;
   /** TE_GATEWAY_PUBLIC_ORIGIN, which a proof's expected `htu` is built on when set (`expectedHtu`). */
   publicOrigin?: string | undefined;
-  /** The client's address: the socket peer, or X-Forwarded-For behind a trusted proxy (client-address.ts). */
-  clientAddress: string;
+  /**
+   * What every per-address limit counts under (client-address.ts): the client's address (the socket
+   * peer, or X-Forwarded-For behind a trusted proxy), an IPv6 one by its prefix (`clientAddressKey`).
+   */
+  clientKey: string;
   /** The trace id of a valid incoming W3C `traceparent`, for the access log. */
   traceId?: string | undefined;
   /** The exact request body bytes as received (empty when there was none). */

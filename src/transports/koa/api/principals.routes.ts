@@ -102,7 +102,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       outcomeCheck: ({ params }) => `GET /api/principals/${params.name}`,
       async handle(ctx, { body, params }) {
         const current = body.currentPassword === undefined ? undefined : new Secret(body.currentPassword);
-        await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password), current, ctx.state.clientAddress);
+        await principals.setPassword(callerOf(ctx), params.name!, new Secret(body.password), current, ctx.state.clientKey);
         ctx.status = 204;
       },
     }),

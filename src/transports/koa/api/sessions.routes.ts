@@ -44,7 +44,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auditPrincipal: ({ body }) => body.user,
       async handle(ctx, { body }) {
         // api-surface.md "Audit": a login names who signed in (auditPrincipal: also who tried) and the session it minted.
-        const minted = await sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientAddress);
+        const minted = await sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey);
         noteAudit(ctx, { sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
@@ -59,7 +59,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.challenge,
       success: { status: 201, schema: responses.challenge },
       async handle(ctx, { body }) {
-        const issued = await sessions.certificateChallenge(body.certificate, ctx.state.clientAddress);
+        const issued = await sessions.certificateChallenge(body.certificate, ctx.state.clientKey);
         ctx.status = 201;
         ctx.body = { challengeId: issued.challengeId, challenge: issued.challenge, expiresAt: new Date(issued.expiresAt).toISOString() };
       },
@@ -73,7 +73,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.certificateLogin,
       success: { status: 201, schema: responses.session },
       async handle(ctx, { body }) {
-        const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'), ctx.state.clientAddress);
+        const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'), ctx.state.clientKey);
         noteAudit(ctx, { principal: minted.session.identity.user, sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);

@@ -62,7 +62,7 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     open('login', async (ctx) => {
       const body = parseWith(loginRequest, await readJsonBody(ctx));
       await begin(ctx, { principal: body.user });
-      const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientAddress);
+      const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey);
       noteAudit(ctx, { sessionRef: minted.ref });
       ctx.body = { sessionId, ...minted.identity, hasToken: true };
     }),
