@@ -21,10 +21,11 @@ test(`/health and /api/health answer within ${BOUND_MS} ms while GET /api/audit/
   const admin = { Authorization: `Bearer ${await gw.login('admin')}` };
 
   let answered = false;
+  const began = performance.now();
   const verifying = gw.call('GET', '/api/audit/verify', { headers: admin }).finally(() => {
     answered = true;
   });
-  // Probes one after another, each started and finished while verify's answer has not yet arrived.
+  // Probes one after another while verify runs; one that overlaps verify's answer counts too.
   const latencies: number[] = [];
   const statuses = new Set<number>();
   let late: number | undefined;
@@ -34,11 +35,12 @@ test(`/health and /api/health answer within ${BOUND_MS} ms while GET /api/audit/
       const reply = await gw.call('GET', path);
       const took = performance.now() - started;
       statuses.add(reply.status);
-      if (answered) late = took;
+      if (answered) late = Math.max(late ?? 0, took);
       else latencies.push(took);
     }
   }
   const verified = await verifying;
+  const verifyMs = performance.now() - began;
   t.is(verified.status, 200);
   t.is(verified.body.ok, true);
   t.deepEqual(
@@ -47,7 +49,7 @@ test(`/health and /api/health answer within ${BOUND_MS} ms while GET /api/audit/
   );
   const slowest = [...latencies, late ?? 0].sort((a, b) => b - a);
   t.log(
-    `${latencies.length} probes during verify; slowest ${slowest
+    `verify took ${(verifyMs / 1000).toFixed(1)} s; ${latencies.length} probes during it; slowest ${slowest
       .slice(0, 5)
       .map((ms) => ms.toFixed(0))
       .join(', ')} ms`,
