@@ -29,11 +29,7 @@ export async function readSqlChainPages(source: ChainSqlSource, range: AuditChai
   const { placeholder, toAt, fromAt, rows, tables } = source;
   const sql = chainRangeSql(tables, range, placeholder, toAt);
   const checkpoints = (await rows<CheckpointRow>(sql.checkpoints.sql, sql.checkpoints.params)).map((row) => checkpointFromRow(row, fromAt(row.at)));
-  const boundParams: unknown[] = [];
-  const bounds = await rows<WriterBounds>(
-    `SELECT writer, MIN(seq) AS lo, MAX(seq) AS hi FROM ${tables.entries} WHERE writer IS NOT NULL AND ${inRange(source, range, boundParams)} GROUP BY writer ORDER BY writer`,
-    boundParams,
-  );
+  const bounds = await writerBounds(source, range);
   const entries = (found: EntryRow[]) => found.map((row) => entryFromRow(row, fromAt(row.at)));
 
   async function* pages(): AsyncGenerator<readonly AuditEntry[]> {
@@ -66,6 +62,32 @@ export async function readSqlChainPages(source: ChainSqlSource, range: AuditChai
     }
   }
   return { checkpoints, partial: range.from !== undefined, pages: pages() };
+}
+
+/**
+ * Each writer's first and last seq stamped in the range, writer by writer in name order. Index seeks on
+ * (writer, seq), a few per writer, rather than one aggregate over every row: the read that starts a
+ * verification stays as short as a page.
+ */
+async function writerBounds(source: ChainSqlSource, range: AuditChainRange): Promise<WriterBounds[]> {
+  const { placeholder, rows, tables } = source;
+  const bounds: WriterBounds[] = [];
+  for (let previous: string | undefined; ; ) {
+    const params: unknown[] = [];
+    const after = previous === undefined ? 'writer IS NOT NULL' : `writer > ${placeholder(params, previous)}`;
+    const writer = (await rows<{ writer: string | null }>(`SELECT MIN(writer) AS writer FROM ${tables.entries} WHERE ${after}`, params))[0]?.writer;
+    if (writer === null || writer === undefined) return bounds;
+    previous = writer;
+    const seq = async (aggregate: 'MIN' | 'MAX') => {
+      const seqParams: unknown[] = [];
+      const where = `writer = ${placeholder(seqParams, writer)} AND ${inRange(source, range, seqParams)}`;
+      return (await rows<{ seq: number | string | null }>(`SELECT ${aggregate}(seq) AS seq FROM ${tables.entries} WHERE ${where}`, seqParams))[0]?.seq ?? null;
+    };
+    const lo = await seq('MIN');
+    if (lo === null) continue;
+    const hi = await seq('MAX');
+    if (hi !== null) bounds.push({ writer, lo, hi });
+  }
 }
 
 function inRange(source: ChainSqlSource, range: AuditChainRange, params: unknown[]): string {
