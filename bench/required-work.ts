@@ -1,4 +1,4 @@
-import type { AuditChainSlice } from '../src/domain/audit/audit-entry.js';
+import type { AuditChainPages, AuditChainSlice } from '../src/domain/audit/audit-entry.js';
 import type { AuditPage } from '../src/domain/audit/audit-query.js';
 import type { AuditRecord } from '../src/domain/audit/audit.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
@@ -26,6 +26,9 @@ class UnkeptAuditLog implements AuditLog {
   }
   async readChain(): Promise<AuditChainSlice> {
     return { entries: [], checkpoints: [], partial: false };
+  }
+  async readChainPages(): Promise<AuditChainPages> {
+    return { checkpoints: [], partial: false, pages: (async function* () {})() };
   }
   async ping(): Promise<void> {}
   async close(): Promise<void> {}

@@ -2,10 +2,10 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readPostgresChain, readSqliteChain } from '../adapters/audit-log/audit-chain-reader.js';
+import { readPostgresChain, readSqliteChain, withPostgresChainPages, withSqliteChainPages } from '../adapters/audit-log/audit-chain-reader.js';
 import { AUDIT_FILES } from '../app/audit-keys.js';
-import { auditKeyId, type AuditChainRange, type AuditChainSlice } from '../domain/audit/audit-entry.js';
-import { verifyAuditLog } from '../domain/audit/audit-verify.js';
+import { auditKeyId, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../domain/audit/audit-entry.js';
+import { AuditLogVerifier, inChainOrder, type AuditVerification } from '../domain/audit/audit-verify.js';
 import { exportLines, parseExport } from './audit-jsonl.js';
 
 export const AUDIT_USAGE = `Usage: keygate audit <verify|export|public-key> [options]
@@ -71,10 +71,15 @@ const OPTIONS = {
 } as const;
 
 async function verify(values: Options, env: Env, dataDir: string, range: AuditChainRange): Promise<number> {
-  const slice = await read(values, env, dataDir, range, true);
   const macKey = macKeyOf(values, env, dataDir);
   if (macKey === undefined) process.stderr.write('keygate audit: no MAC key: checking links and signed checkpoints only\n');
-  const report = verifyAuditLog({ ...slice, publicKeys: publicKeysOf(values, env, dataDir), ...(macKey ? { macKey } : {}) });
+  const publicKeys = publicKeysOf(values, env, dataDir);
+  // A database is read and verified a page at a time, never held whole in memory.
+  const report = await readPages(values, env, dataDir, range, async (chain): Promise<AuditVerification> => {
+    const verifier = new AuditLogVerifier({ checkpoints: chain.checkpoints, partial: chain.partial, publicKeys, ...(macKey ? { macKey } : {}) });
+    for await (const page of chain.pages) verifier.add(page);
+    return verifier.result();
+  });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;
 }
@@ -107,6 +112,26 @@ async function read(values: Options, env: Env, dataDir: string, range: AuditChai
   const url = (values.postgres as string | undefined) ?? (sources.length === 0 ? nonEmpty(env.TE_GATEWAY_AUDIT_URL) : undefined);
   if (url !== undefined) return readPostgresChain(url, values.schema as string | undefined, range);
   return readSqliteChain((values.sqlite as string | undefined) ?? join(dataDir, 'audit.db'), range);
+}
+
+/** Like `read`, page by page: an export file (read whole by nature) is put in chain order as one page. */
+async function readPages<T>(values: Options, env: Env, dataDir: string, range: AuditChainRange, use: (chain: AuditChainPages) => Promise<T>): Promise<T> {
+  const sources = (['sqlite', 'postgres', 'file'] as const).filter((name) => typeof values[name] === 'string');
+  if (sources.length > 1) throw new UsageError('give one of --sqlite, --postgres, --file');
+  if (typeof values.file === 'string') {
+    const slice = await read(values, env, dataDir, range, true);
+    const entries = inChainOrder(slice.entries);
+    return use({
+      checkpoints: slice.checkpoints,
+      partial: slice.partial,
+      pages: (async function* () {
+        yield entries;
+      })(),
+    });
+  }
+  const url = (values.postgres as string | undefined) ?? (sources.length === 0 ? nonEmpty(env.TE_GATEWAY_AUDIT_URL) : undefined);
+  if (url !== undefined) return withPostgresChainPages(url, (values.schema as string | undefined) ?? 'public', range, use);
+  return withSqliteChainPages((values.sqlite as string | undefined) ?? join(dataDir, 'audit.db'), range, use);
 }
 
 function macKeyOf(values: Options, env: Env, dataDir: string): Buffer | undefined {

@@ -38,6 +38,8 @@ export interface AuditQueryRequest {
   readonly principal?: string;
   readonly operation?: string;
   readonly outcome?: AuditRecordView['outcome'];
+  /** Exactly this object; a membership change's is `{"group":"ops","member":"team x"}`. */
+  readonly object?: string;
   readonly limit?: number;
   readonly cursor?: string;
 }

@@ -1,6 +1,6 @@
 import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
-import type { AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
+import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
 import { token } from './token.js';
 
 /**
@@ -40,6 +40,14 @@ export interface AuditLog {
    * outcome entries apart, every chain field as stored. For verification and export.
    */
   readChain(range?: AuditChainRange): Promise<AuditChainSlice>;
+  /**
+   * The same entries and checkpoints as `readChain`, the entries in pages of at most `pageSize`
+   * (default `AUDIT_CHAIN_PAGE_SIZE`) in chain order, each page one bounded read: a caller can
+   * let other work run between pages. Each writer's part of the range is fixed when this resolves
+   * (entries chained after that are not read); unchained entries are read as they stand.
+   * Reading a page may throw `AuditUnavailableError` like any other read.
+   */
+  readChainPages(range?: AuditChainRange, pageSize?: number): Promise<AuditChainPages>;
   /**
    * Resolves when the store answers and can take records: an adapter whose reads can succeed while its
    * writes fail (SQLite on a full disk) also checks its write path and the latest write's outcome.

@@ -43,6 +43,10 @@ export class FaultyAuditLog implements AuditLog {
     return this.#unless(this.faults.down, () => this.#crashing(() => this.#inner.readChain(range)));
   }
 
+  readChainPages(range?: AuditChainRange, pageSize?: number) {
+    return this.#unless(this.faults.down, () => this.#crashing(() => this.#inner.readChainPages(range, pageSize)));
+  }
+
   ping(): Promise<void> {
     return this.#unless(this.faults.down, () => this.#inner.ping());
   }

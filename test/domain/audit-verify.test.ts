@@ -3,7 +3,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { CHECKPOINT_DEFAULTS } from '../../src/domain/audit/audit-chain.js';
 import { canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from '../../src/domain/audit/audit-entry.js';
-import { verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import { AuditLogVerifier, inChainOrder, verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
 import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
 import { auditRecord } from '../ports/audit-log.contract.js';
 
@@ -124,4 +124,35 @@ test('a checkpoint falls due after T seconds with at least one entry since the l
   await log.append(auditRecord());
   t.is((await log.readChain()).checkpoints.length, 1);
   t.false(chain.checkpointDue(), 'nothing appended since');
+});
+
+/** The same entries given to one verifier in pages of `size`, in chain order. */
+function verifyInPages(entries: readonly AuditEntry[], checkpoints: readonly AuditCheckpoint[], size: number) {
+  const verifier = new AuditLogVerifier({ checkpoints, publicKeys: trusted(keys), macKey: keys.macKey });
+  const ordered = inChainOrder(entries);
+  for (let start = 0; start < ordered.length; start += size) verifier.add(ordered.slice(start, start + size));
+  return verifier.result();
+}
+
+test('page by page, whatever the page size, the answer is the one for the whole log, across writers and breaks', async (t) => {
+  const a = await history(9, 'w1');
+  const b = await history(7, 'w2');
+  const clean = { entries: [...b.entries, ...a.entries], checkpoints: [...a.checkpoints, ...b.checkpoints] };
+  const broken = { ...clean, entries: clean.entries.filter((e) => !(e.writer === 'w2' && e.seq === 3)) };
+  const unchained = { ...clean, entries: [...clean.entries, { ...auditRecord(), entry: 'record' as const }] };
+  for (const log of [clean, broken, unchained]) {
+    const whole = verify(log.entries, log.checkpoints);
+    for (const size of [1, 2, 5, 1000]) t.deepEqual(verifyInPages(log.entries, log.checkpoints, size), whole, `pages of ${size}`);
+  }
+  t.like(verify(broken.entries, broken.checkpoints), { ok: false, firstBreak: { writer: 'w2', seq: 4, kind: 'deleted' } });
+  t.like(verify(unchained.entries, unchained.checkpoints), { ok: false, firstBreak: { writer: '', kind: 'inserted' } });
+});
+
+test("a writer's entries given apart (another writer's between them) are refused, never verified out of order", async (t) => {
+  const a = await history(4, 'w1');
+  const b = await history(4, 'w2');
+  const verifier = new AuditLogVerifier({ checkpoints: [], publicKeys: trusted(keys) });
+  verifier.add(a.entries.slice(0, 2));
+  verifier.add(b.entries);
+  t.throws(() => verifier.add(a.entries.slice(2)), { message: /not given together/ });
 });

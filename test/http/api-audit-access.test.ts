@@ -92,5 +92,5 @@ test('an ACL change and a membership change are recorded with both parties, as t
   const objects = (operation: string) => items.filter((r) => r.operation === operation).map((r) => r.object);
   t.deepEqual(objects('acl.put'), [`${ttag} bob`], 'the key as standard base64, then the grantee');
   t.deepEqual(objects('acl.delete'), [`${ttag} bob`]);
-  t.deepEqual(objects('groups.members.add'), ['ops carol']);
+  t.deepEqual(objects('groups.members.add'), ['{"group":"ops","member":"carol"}']);
 });

@@ -4,7 +4,8 @@ import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { AUDIT_RECORD_OUTCOMES, newAuditId, type AuditRecord } from '../../src/domain/audit/audit.js';
 import { compareNewestFirst, encodeAuditCursor, type AuditQuery } from '../../src/domain/audit/audit-query.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
-import { verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import { AuditLogVerifier, inChainOrder, verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import type { AuditChainPages, AuditEntry } from '../../src/domain/audit/audit-entry.js';
 import { trusted, type AuditTestKeys } from '../_support/audit-chain.js';
 
 /** A fresh, empty log, and how to make it unable to take or read records. */
@@ -61,6 +62,15 @@ export async function allPages(log: AuditLog, query: AuditQuery): Promise<AuditR
 }
 
 const ids = (records: readonly AuditRecord[]) => records.map((r) => r.id);
+const entryKey = (entry: AuditEntry) => `${entry.writer ?? '-'}/${entry.seq ?? '-'}/${entry.id}/${entry.entry}/${entry.at}`;
+const bySeqAndWriter = <T extends { writer: string; seq: number }>(items: readonly T[]) =>
+  [...items].sort((a, b) => (a.writer < b.writer ? -1 : a.writer > b.writer ? 1 : a.seq - b.seq));
+
+async function allChainPages(chain: AuditChainPages): Promise<(readonly AuditEntry[])[]> {
+  const pages: (readonly AuditEntry[])[] = [];
+  for await (const page of chain.pages) pages.push(page);
+  return pages;
+}
 const newestFirst = (records: readonly AuditRecord[]) => [...records].sort(compareNewestFirst);
 
 /** The AuditLog contract (src/ports/audit-log.port.ts), run against one adapter. */
@@ -225,6 +235,38 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
       await log.close();
     });
 
+  check(title('reads a range page by page: what readChain reads, in chain order, no page over its size, a chain fixed when the read began'), async (t) => {
+    const { log } = await open();
+    const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, at: T0 + 5 });
+    // Times out of step with the order of appends: pages follow the chain (or, unchained, at then id).
+    await appendAll(
+      log,
+      [3, 1, 4, 1, 5, 9, 2, 6].map((i) => auditRecord({ at: T0 + i })),
+    );
+    await log.append(pending);
+    t.true(await log.complete(pending.id, { outcome: 'ok', status: 201, at: T0 + 7 }));
+    for (const [range, size] of [
+      [{}, 2],
+      [{}, 1000],
+      [{ from: T0 + 2, to: T0 + 6 }, 1],
+    ] as const) {
+      const whole = await log.readChain(range);
+      const chain = await log.readChainPages(range, size);
+      // A chain's part of the range is fixed at the start; unchained entries have no seq to fix it by.
+      if (options.chainKeys !== undefined) await log.append(auditRecord({ at: T0 + 3 }));
+      const pages = await allChainPages(chain);
+      t.true(pages.length > 0 && pages.every((page) => page.length >= 1 && page.length <= size), `pages of at most ${size}`);
+      t.deepEqual(pages.flat().map(entryKey), inChainOrder(whole.entries).map(entryKey), 'the entries readChain read, in chain order');
+      t.deepEqual(bySeqAndWriter(chain.checkpoints), bySeqAndWriter(whole.checkpoints));
+      t.is(chain.partial, whole.partial);
+      if (options.chainKeys === undefined) continue;
+      const verifier = new AuditLogVerifier({ ...chain, macKey: options.chainKeys.macKey, publicKeys: trusted(options.chainKeys) });
+      for (const page of pages) verifier.add(page);
+      t.like(verifier.result(), { ok: true, checked: whole.entries.length });
+    }
+    await log.close();
+  });
+
   check(title('a store that cannot be reached throws AuditUnavailableError for every call, never a list'), async (t) => {
     const { log, breakStore } = await open();
     const stored = auditRecord({ outcome: 'pending', status: 0 });
@@ -237,6 +279,7 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     await t.throwsAsync(log.get(stored.id), unavailable);
     await t.throwsAsync(log.query({}), unavailable);
     await t.throwsAsync(log.ping(), unavailable);
+    await t.throwsAsync(log.readChainPages(), unavailable);
     const error = await t.throwsAsync(log.query({ limit: 10 }));
     t.like(error, { retryable: true, scope: 'process', retryAfterSeconds: 5 });
     await log.close();

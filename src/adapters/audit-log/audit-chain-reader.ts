@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { AuditUnavailableError } from '../../domain/audit/audit.errors.js';
-import type { AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import { chainRangeSql, checkpointFromRow, entryFromRow, type CheckpointRow, type EntryRow } from './audit-sql.js';
+import { readSqlChainPages } from './chain-pages.js';
 
 /**
  * Reads the chains of an audit database directly, read-only, without the gateway (an auditor's
@@ -54,6 +55,79 @@ export async function readPostgresChain(url: string, schema = 'public', range: A
     };
   } catch (error) {
     throw new AuditUnavailableError('cannot read the audit database', error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The chains of a SQLite file read page by page (`AuditLog.readChainPages`), read-only, for as long as
+ * `use` runs: one read transaction, so every page is of one snapshot.
+ */
+export async function withSqliteChainPages<T>(file: string, range: AuditChainRange, use: (chain: AuditChainPages) => Promise<T>): Promise<T> {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new AuditUnavailableError(`cannot read the audit database ${file}`, error);
+  }
+  const unreadable = (error: unknown) => new AuditUnavailableError(`cannot read the audit database ${file}`, error);
+  try {
+    db.exec('BEGIN');
+    const chain = await readSqlChainPages(
+      {
+        tables: { entries: 'audit_entry', checkpoints: 'audit_checkpoint' },
+        placeholder: (params, v) => (params.push(v), '?'),
+        toAt: (ms) => ms,
+        fromAt: Number,
+        async rows<R>(sql: string, params: unknown[]) {
+          try {
+            return db.prepare(sql).all(...params) as R[];
+          } catch (error) {
+            throw unreadable(error);
+          }
+        },
+      },
+      range,
+    ).catch((error: unknown) => {
+      throw error instanceof AuditUnavailableError ? error : unreadable(error);
+    });
+    return await use(chain);
+  } finally {
+    db.close();
+  }
+}
+
+/** The same from PostgreSQL, in one REPEATABLE READ transaction (one snapshot for every page). */
+export async function withPostgresChainPages<T>(url: string, schema: string, range: AuditChainRange, use: (chain: AuditChainPages) => Promise<T>): Promise<T> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new AuditUnavailableError(`audit schema name "${schema}" is not a plain identifier`);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'keygate-audit-verify' });
+  const unreadable = (error: unknown) => new AuditUnavailableError('cannot read the audit database', error);
+  try {
+    await client.connect().catch((error: unknown) => {
+      throw unreadable(error);
+    });
+    const rows = async <R>(sql: string, params: unknown[]) => {
+      try {
+        return (await client.query(sql, params)).rows as R[];
+      } catch (error) {
+        throw unreadable(error);
+      }
+    };
+    await rows('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', []);
+    const chain = await readSqlChainPages(
+      {
+        tables: { entries: `"${schema}".audit_entry`, checkpoints: `"${schema}".audit_checkpoint` },
+        placeholder: (params, v) => `$${params.push(v)}`,
+        toAt: (ms) => new Date(ms),
+        fromAt: (at) => (at as Date).getTime(),
+        rows,
+      },
+      range,
+    );
+    const result = await use(chain);
+    await rows('COMMIT', []);
+    return result;
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -119,6 +119,7 @@ export function queryConditions(query: ResolvedAuditQuery, param: (value: unknow
   if (query.principal !== undefined) conditions.push(`principal = ${param(query.principal)}`);
   if (query.operation !== undefined) conditions.push(`operation = ${param(query.operation)}`);
   if (query.outcome !== undefined) conditions.push(`outcome = ${param(query.outcome)}`);
+  if (query.object !== undefined) conditions.push(`object = ${param(query.object)}`);
   if (query.after !== undefined) conditions.push(`(at, id) < (${param(at(query.after.at))}, ${param(query.after.id)})`);
   return conditions.length === 0 ? '1 = 1' : conditions.join(' AND ');
 }

@@ -1,7 +1,17 @@
 import { completeRecord, type AuditCompletion, type AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice, type AuditCheckpoint, type AuditEntry } from '../../domain/audit/audit-entry.js';
+import {
+  AUDIT_CHAIN_PAGE_SIZE,
+  entryOf,
+  outcomeEntry,
+  type AuditChainPages,
+  type AuditChainRange,
+  type AuditChainSlice,
+  type AuditCheckpoint,
+  type AuditEntry,
+} from '../../domain/audit/audit-entry.js';
+import { inChainOrder } from '../../domain/audit/audit-verify.js';
 import { compareNewestFirst, matchesAuditQuery, pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { sliceOfChains } from './chain-slice.js';
@@ -61,6 +71,22 @@ export class MemoryAuditLog implements AuditLog {
   async readChain(range: AuditChainRange = {}): Promise<AuditChainSlice> {
     this.#open();
     return sliceOfChains(this.#entries, this.#checkpoints, range);
+  }
+
+  /** The range as it stands now, in chain order, cut into pages. */
+  async readChainPages(range: AuditChainRange = {}, pageSize = AUDIT_CHAIN_PAGE_SIZE): Promise<AuditChainPages> {
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize: expected a positive integer');
+    this.#open();
+    const { entries, checkpoints, partial } = sliceOfChains(this.#entries, this.#checkpoints, range);
+    const ordered = inChainOrder(entries);
+    const isOpen = () => this.#open();
+    async function* pages(): AsyncGenerator<readonly AuditEntry[]> {
+      for (let start = 0; start < ordered.length; start += pageSize) {
+        isOpen();
+        yield ordered.slice(start, start + pageSize);
+      }
+    }
+    return { checkpoints, partial, pages: pages() };
   }
 
   async ping(): Promise<void> {

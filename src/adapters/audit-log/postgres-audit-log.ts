@@ -4,7 +4,8 @@ import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audi
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import { entryOf, outcomeEntry, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import { readSqlChainPages } from './chain-pages.js';
 import {
   AUDIT_COLUMNS,
   chainRangeSql,
@@ -170,6 +171,21 @@ export class PostgresAuditLog implements AuditLog {
       checkpoints: checkpoints.rows.map((row) => checkpointFromRow(row, (row.at as Date).getTime())),
       partial: range.from !== undefined,
     };
+  }
+
+  /** Each page is one statement on a pooled connection, under the same bounds as every other call. */
+  async readChainPages(range: AuditChainRange = {}, pageSize?: number): Promise<AuditChainPages> {
+    return readSqlChainPages(
+      {
+        tables: { entries: this.#entries, checkpoints: this.#checkpoints },
+        placeholder: (params, v) => `$${params.push(v)}`,
+        toAt: (ms) => new Date(ms),
+        fromAt: (at) => (at as Date).getTime(),
+        rows: async <R>(sql: string, params: unknown[]) => (await this.#run<R & pg.QueryResultRow>(sql, params)).rows as R[],
+      },
+      range,
+      pageSize,
+    );
   }
 
   async ping(): Promise<void> {

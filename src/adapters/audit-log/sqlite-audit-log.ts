@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import { entryOf, outcomeEntry, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import { entryOf, outcomeEntry, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
@@ -23,6 +23,7 @@ import {
   type EntryRow,
 } from './audit-sql.js';
 import { SqliteWriteCheck } from './sqlite-write-check.js';
+import { readSqlChainPages } from './chain-pages.js';
 
 export interface SqliteAuditLogOptions {
   /** The database file (created with its directory when missing), or `:memory:`. */
@@ -149,6 +150,21 @@ export class SqliteAuditLog implements AuditLog {
         ),
         partial: range.from !== undefined,
       }))(),
+    );
+  }
+
+  /** Each page is one short synchronous read: the caller's turn ends between pages. */
+  async readChainPages(range: AuditChainRange = {}, pageSize?: number): Promise<AuditChainPages> {
+    return readSqlChainPages(
+      {
+        tables: { entries: 'audit_entry', checkpoints: 'audit_checkpoint' },
+        placeholder: (params, v) => (params.push(v), '?'),
+        toAt: (ms) => ms,
+        fromAt: Number,
+        rows: async <R>(sql: string, params: unknown[]) => this.#run(() => this.#statement(sql).all(...params) as R[]),
+      },
+      range,
+      pageSize,
     );
   }
 

@@ -1,4 +1,4 @@
-import type { AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import type { AuditPage, AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
@@ -29,6 +29,10 @@ export class MeteredAuditLog implements AuditLog {
 
   readChain(range?: AuditChainRange): Promise<AuditChainSlice> {
     return this.inner.readChain(range);
+  }
+
+  readChainPages(range?: AuditChainRange, pageSize?: number): Promise<AuditChainPages> {
+    return this.inner.readChainPages(range, pageSize);
   }
 
   ping(): Promise<void> {

@@ -10,14 +10,17 @@ const OFFLINE = new Set(['verify', 'export', 'public-key']);
 const AUDIT_USAGE = `Usage: keygate audit <list|tail|verify|export|public-key> [filters] [options]
   verify, export and public-key read the audit database itself ("keygate audit verify --help").
   list [--from ISO] [--to ISO] [--principal NAME] [--operation ID] [--outcome ok|denied|error|pending]
-       [--limit N] [--cursor C]         one page, newest first (needs the audit.read operation)
+       [--object TEXT] [--limit N] [--cursor C]
+                                         one page, newest first (needs the audit.read operation);
+                                         --object matches exactly, a membership change by its JSON
+                                         object: '{"group":"ops","member":"team x"}'
   tail [--limit N] [--follow] [--interval MS]
                                          the latest N records, oldest first; --follow keeps printing
                                          new ones (polling every MS, 2000 by default) until interrupted
 ${COMMON_USAGE}
 `;
 
-const FILTERS = ['from', 'to', 'principal', 'operation', 'outcome', 'cursor'] as const;
+const FILTERS = ['from', 'to', 'principal', 'operation', 'outcome', 'object', 'cursor'] as const;
 
 const row = (r: AuditRecordView) => [r.at, r.operation, r.outcome, String(r.status), r.principal ?? '-', r.object ?? '-', r.code ?? ''];
 const HEADER = ['AT', 'OPERATION', 'OUTCOME', 'STATUS', 'PRINCIPAL', 'OBJECT', 'CODE'];

@@ -113,6 +113,21 @@ export interface AuditChainSlice {
   readonly partial: boolean;
 }
 
+/** Entries a page of a chain read holds at most, unless the reader is told otherwise. */
+export const AUDIT_CHAIN_PAGE_SIZE = 1000;
+
+/**
+ * A range of the chains read page by page (for verification): the checkpoints whole, then the entries
+ * in chain order (`inChainOrder`: the unchained ones by `at` then `id`, then each writer's by seq,
+ * writer after writer). Each writer's part is fixed when the read begins: entries it chains while the
+ * pages are read are not part of it.
+ */
+export interface AuditChainPages {
+  readonly checkpoints: readonly AuditCheckpoint[];
+  readonly partial: boolean;
+  readonly pages: AsyncIterable<readonly AuditEntry[]>;
+}
+
 /** The outcome entry that completes `pending` (same id and request; the given fields, no others). */
 export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion): AuditEntry {
   const entry: Record<string, unknown> = { id: pending.id, at: completion.at ?? pending.at, requestId: pending.requestId, operation: pending.operation };

@@ -15,6 +15,8 @@ export interface AuditQuery {
   readonly principal?: string;
   readonly operation?: string;
   readonly outcome?: AuditRecordOutcome;
+  /** Exactly this `object` (a group membership change is found by `membershipObject`). */
+  readonly object?: string;
   readonly limit?: number;
   readonly cursor?: string;
 }
@@ -88,6 +90,7 @@ export function matchesAuditQuery(record: AuditRecord, query: ResolvedAuditQuery
     (query.principal === undefined || record.principal === query.principal) &&
     (query.operation === undefined || record.operation === query.operation) &&
     (query.outcome === undefined || record.outcome === query.outcome) &&
+    (query.object === undefined || record.object === query.object) &&
     (query.after === undefined || compareNewestFirst(query.after, record) < 0)
   );
 }

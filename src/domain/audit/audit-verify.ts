@@ -30,8 +30,8 @@ export interface AuditVerification {
   readonly firstBreak?: AuditBreak;
 }
 
-export interface AuditVerifyInput {
-  readonly entries: readonly AuditEntry[];
+/** What the verifier trusts and how the entries were selected. */
+export interface AuditVerifyOptions {
   readonly checkpoints: readonly AuditCheckpoint[];
   /** The HMAC key: without it, links and signed heads are checked but not each entry's content. */
   readonly macKey?: Uint8Array;
@@ -41,54 +41,187 @@ export interface AuditVerifyInput {
   readonly partial?: boolean;
 }
 
+export interface AuditVerifyInput extends AuditVerifyOptions {
+  readonly entries: readonly AuditEntry[];
+}
+
 /**
- * Verifies chains and checkpoints, with no I/O. Each writer's entries are walked in seq order: every
- * entry must carry the next seq, link to its predecessor's MAC and (with the key) carry its own MAC;
- * then every checkpoint must be signed by a trusted key and match the entry at its seq. The first
- * break of each writer is classified by what its neighbours still link to; the earliest one in time
- * across writers is reported.
+ * Verifies chains and checkpoints held whole in memory (an export file, tests): the entries are put
+ * in chain order and given to one `AuditLogVerifier`.
  */
 export function verifyAuditLog(input: AuditVerifyInput): AuditVerification {
-  const byWriter = new Map<string, AuditEntry[]>();
-  for (const entry of input.entries) {
-    const writer = isChained(entry) ? entry.writer : '';
-    byWriter.set(writer, [...(byWriter.get(writer) ?? []), entry]);
+  const verifier = new AuditLogVerifier(input);
+  verifier.add(inChainOrder(input.entries));
+  return verifier.result();
+}
+
+/**
+ * The order `AuditLogVerifier.add` takes: the unchained entries first (by `at`, then `id`), then each
+ * writer's entries by seq (then id), writer after writer. One pass to group, one sort per group.
+ */
+export function inChainOrder(entries: readonly AuditEntry[]): AuditEntry[] {
+  const unchained: AuditEntry[] = [];
+  const byWriter = new Map<string, ChainedAuditEntry[]>();
+  for (const entry of entries) {
+    if (!isChained(entry)) unchained.push(entry);
+    else if (byWriter.has(entry.writer)) byWriter.get(entry.writer)!.push(entry);
+    else byWriter.set(entry.writer, [entry]);
   }
-  for (const checkpoint of input.checkpoints) if (!byWriter.has(checkpoint.writer)) byWriter.set(checkpoint.writer, []);
-  const summaries: AuditWriterSummary[] = [];
-  const breaks: { at: number; found: AuditBreak }[] = [];
+  const ordered = unchained.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const writer of [...byWriter.keys()].sort()) {
-    const entries = byWriter.get(writer)!;
-    if (writer === '') {
-      const first = entries[0]!;
-      breaks.push({ at: first.at, found: { writer: '', seq: 0, id: first.id, kind: 'inserted', detail: `${entries.length} entries carry no chain fields` } });
-      continue;
-    }
-    const chained = (entries as ChainedAuditEntry[]).sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : 1));
-    const checkpoints = input.checkpoints.filter((c) => c.writer === writer).sort((a, b) => a.seq - b.seq);
-    const result = verifyWriter(writer, chained, checkpoints, input);
-    summaries.push(result.summary);
-    if (result.found) breaks.push({ at: result.at, found: result.found });
+    for (const entry of byWriter.get(writer)!.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : 1))) ordered.push(entry);
   }
-  breaks.sort((a, b) => a.at - b.at);
-  const firstBreak = breaks[0]?.found;
-  return { ok: firstBreak === undefined, checked: input.entries.length, writers: summaries, ...(firstBreak ? { firstBreak } : {}) };
+  return ordered;
 }
 
-interface WriterResult {
-  readonly summary: AuditWriterSummary;
-  readonly found?: AuditBreak;
-  readonly at: number;
+/** One writer's walk so far. */
+interface WriterWalk {
+  readonly writer: string;
+  readonly checkpoints: readonly AuditCheckpoint[];
+  entries: number;
+  firstSeq: number | undefined;
+  lastSeq: number;
+  expected: number;
+  prevMac: string;
+  /** The latest entry, checked once its successor (or the end of the chain) is known. */
+  held: ChainedAuditEntry | undefined;
+  found: Found;
+  /** The entries at the seqs its checkpoints sign (a clean chain has exactly one per seq). */
+  readonly checkpointsAt: ReadonlyMap<number, readonly AuditCheckpoint[]>;
+  readonly atSignedSeq: Map<number, ChainedAuditEntry>;
+  /** Each checkpoint's signature, checked once: when the walk reaches its seq, else at the end. */
+  readonly signatures: Map<AuditCheckpoint, boolean>;
 }
 
-function verifyWriter(writer: string, entries: readonly ChainedAuditEntry[], checkpoints: readonly AuditCheckpoint[], input: AuditVerifyInput): WriterResult {
-  const signed = checkpoints.filter((c) => signatureHolds(c, input.publicKeys));
-  const lastCheckpoint = signed.length === 0 ? null : signed[signed.length - 1]!.seq;
-  const summary = { writer, entries: entries.length, lastSeq: entries.length === 0 ? 0 : entries[entries.length - 1]!.seq, lastCheckpoint };
-  const chainBreak = walkChain(entries, input);
-  if (chainBreak) return { summary, found: chainBreak.found, at: chainBreak.at };
-  const checkpointBreak = checkCheckpoints(writer, entries, checkpoints, input);
-  return { summary, ...(checkpointBreak ? { found: checkpointBreak.found } : {}), at: checkpointBreak?.at ?? 0 };
+/**
+ * Verifies chains and checkpoints page by page, with no I/O and work linear in the entries: only each
+ * writer's walk and the entries its checkpoints sign are kept. Each writer's entries are walked in seq
+ * order: every entry must carry the next seq, link to its predecessor's MAC and (with the key) carry
+ * its own MAC; then every checkpoint must be signed by a trusted key and match the entry at its seq.
+ * The first break of each writer is classified by what its neighbours still link to; the earliest one
+ * in time across writers is reported.
+ */
+export class AuditLogVerifier {
+  readonly #options: AuditVerifyOptions;
+  readonly #walks = new Map<string, WriterWalk>();
+  readonly #done = new Set<string>();
+  #current: WriterWalk | undefined;
+  #checked = 0;
+  #unchained = 0;
+  #firstUnchained: AuditEntry | undefined;
+
+  constructor(options: AuditVerifyOptions) {
+    this.#options = options;
+    const byWriter = new Map<string, AuditCheckpoint[]>();
+    for (const checkpoint of options.checkpoints) {
+      if (byWriter.has(checkpoint.writer)) byWriter.get(checkpoint.writer)!.push(checkpoint);
+      else byWriter.set(checkpoint.writer, [checkpoint]);
+    }
+    for (const [writer, checkpoints] of byWriter)
+      this.#walks.set(
+        writer,
+        newWalk(
+          writer,
+          checkpoints.sort((a, b) => a.seq - b.seq),
+        ),
+      );
+  }
+
+  /**
+   * The next entries in chain order (`inChainOrder`): unchained ones may come anywhere, but a
+   * writer's entries come together, by seq, and once another writer's begin it has no more.
+   */
+  add(entries: readonly AuditEntry[]): void {
+    for (const entry of entries) {
+      this.#checked += 1;
+      if (!isChained(entry)) {
+        this.#unchained += 1;
+        this.#firstUnchained ??= entry;
+        continue;
+      }
+      const walk = this.#walkOf(entry.writer);
+      walk.entries += 1;
+      walk.lastSeq = entry.seq;
+      if (walk.found !== undefined) continue;
+      if (walk.held === undefined) {
+        walk.firstSeq = entry.seq;
+        if (this.#options.partial) [walk.expected, walk.prevMac] = [entry.seq, entry.prev];
+      } else {
+        walk.found = step(walk, walk.held, entry, this.#options);
+      }
+      walk.held = entry;
+    }
+  }
+
+  /** The answer, once every entry was added. */
+  result(): AuditVerification {
+    this.#end();
+    const summaries: AuditWriterSummary[] = [];
+    const breaks: { at: number; found: AuditBreak }[] = [];
+    const first = this.#firstUnchained;
+    if (first !== undefined) {
+      breaks.push({ at: first.at, found: { writer: '', seq: 0, id: first.id, kind: 'inserted', detail: `${this.#unchained} entries carry no chain fields` } });
+    }
+    for (const writer of [...this.#walks.keys()].sort()) {
+      const walk = this.#walks.get(writer)!;
+      const holding = walk.checkpoints.filter((c) => signed(walk, c, this.#options));
+      const lastCheckpoint = holding.length === 0 ? null : holding[holding.length - 1]!.seq;
+      summaries.push({ writer, entries: walk.entries, lastSeq: walk.lastSeq, lastCheckpoint });
+      const found = walk.found ?? checkCheckpoints(walk, this.#options);
+      if (found) breaks.push(found);
+    }
+    breaks.sort((a, b) => a.at - b.at);
+    const firstBreak = breaks[0]?.found;
+    return { ok: firstBreak === undefined, checked: this.#checked, writers: summaries, ...(firstBreak ? { firstBreak } : {}) };
+  }
+
+  #walkOf(writer: string): WriterWalk {
+    if (this.#current?.writer === writer) return this.#current;
+    this.#end();
+    if (this.#done.has(writer)) throw new Error(`the entries of writer ${writer} are not given together`);
+    let walk = this.#walks.get(writer);
+    if (walk === undefined) {
+      walk = newWalk(writer, []);
+      this.#walks.set(writer, walk);
+    }
+    this.#current = walk;
+    return walk;
+  }
+
+  /** The current writer's chain has ended: its last entry is checked with no successor. */
+  #end(): void {
+    const walk = this.#current;
+    if (walk === undefined) return;
+    if (walk.found === undefined && walk.held !== undefined) walk.found = step(walk, walk.held, undefined, this.#options);
+    this.#done.add(walk.writer);
+    this.#current = undefined;
+  }
+}
+
+function newWalk(writer: string, checkpoints: readonly AuditCheckpoint[]): WriterWalk {
+  return {
+    writer,
+    checkpoints,
+    entries: 0,
+    firstSeq: undefined,
+    lastSeq: 0,
+    expected: 1,
+    prevMac: '',
+    held: undefined,
+    found: undefined,
+    checkpointsAt: bySeq(checkpoints),
+    atSignedSeq: new Map(),
+    signatures: new Map(),
+  };
+}
+
+function bySeq(checkpoints: readonly AuditCheckpoint[]): Map<number, AuditCheckpoint[]> {
+  const at = new Map<number, AuditCheckpoint[]>();
+  for (const checkpoint of checkpoints) {
+    if (at.has(checkpoint.seq)) at.get(checkpoint.seq)!.push(checkpoint);
+    else at.set(checkpoint.seq, [checkpoint]);
+  }
+  return at;
 }
 
 type Found = { found: AuditBreak; at: number } | undefined;
@@ -97,49 +230,47 @@ function broken(entry: ChainedAuditEntry, kind: AuditBreakKind, detail: string):
   return { found: { writer: entry.writer, seq: entry.seq, id: entry.id, kind, detail }, at: entry.at };
 }
 
-/** The first link, seq or MAC that does not hold, classified by what the next entry links to. */
-function walkChain(entries: readonly ChainedAuditEntry[], input: AuditVerifyInput): Found {
-  const first = entries[0];
-  let prevMac = input.partial && first ? first.prev : '';
-  let expected = input.partial && first ? first.seq : 1;
-  for (let i = 0; i < entries.length; i += 1) {
-    const entry = entries[i]!;
-    const next = entries[i + 1];
-    if (entry.seq < expected) return broken(entry, 'inserted', `a second entry with seq ${entry.seq}`);
-    if (entry.seq > expected) {
-      const missing = entry.seq - 1 === expected ? `seq ${expected} is` : `seq ${expected} to ${entry.seq - 1} are`;
-      return broken(entry, 'deleted', `${missing} missing before this entry`);
-    }
-    const nextSkipsThis = next !== undefined && next.prev === prevMac && next.prev !== entry.mac;
-    if (entry.prev !== prevMac) {
-      if (nextSkipsThis && entry.prev === next.mac) return broken(entry, 'reordered', `seq ${entry.seq} and ${next.seq} are swapped`);
-      if (nextSkipsThis) return broken(entry, 'inserted', 'the next entry links past this one');
-      return broken(entry, 'deleted', 'this entry does not link to the one before it: an entry between them is missing');
-    }
-    if (nextSkipsThis) return broken(entry, 'inserted', 'the next entry links past this one');
-    if (input.macKey && !hasValidMac(input.macKey, entry)) return broken(entry, 'edited', 'its content does not match its MAC');
-    prevMac = entry.mac;
-    expected = entry.seq + 1;
+/** Checks one entry's seq, link and MAC, classified by what the next entry links to; moves the walk on. */
+function step(walk: WriterWalk, entry: ChainedAuditEntry, next: ChainedAuditEntry | undefined, options: AuditVerifyOptions): Found {
+  const { expected, prevMac } = walk;
+  if (entry.seq < expected) return broken(entry, 'inserted', `a second entry with seq ${entry.seq}`);
+  if (entry.seq > expected) {
+    const missing = entry.seq - 1 === expected ? `seq ${expected} is` : `seq ${expected} to ${entry.seq - 1} are`;
+    return broken(entry, 'deleted', `${missing} missing before this entry`);
   }
+  const nextSkipsThis = next !== undefined && next.prev === prevMac && next.prev !== entry.mac;
+  if (entry.prev !== prevMac) {
+    if (nextSkipsThis && entry.prev === next.mac) return broken(entry, 'reordered', `seq ${entry.seq} and ${next.seq} are swapped`);
+    if (nextSkipsThis) return broken(entry, 'inserted', 'the next entry links past this one');
+    return broken(entry, 'deleted', 'this entry does not link to the one before it: an entry between them is missing');
+  }
+  if (nextSkipsThis) return broken(entry, 'inserted', 'the next entry links past this one');
+  if (options.macKey && !hasValidMac(options.macKey, entry)) return broken(entry, 'edited', 'its content does not match its MAC');
+  const signing = walk.checkpointsAt.get(entry.seq);
+  if (signing !== undefined) {
+    walk.atSignedSeq.set(entry.seq, entry);
+    for (const checkpoint of signing) signed(walk, checkpoint, options);
+  }
+  walk.prevMac = entry.mac;
+  walk.expected = entry.seq + 1;
   return undefined;
 }
 
-/** Every checkpoint signed by a trusted key, and the chain still holding the head it signed. */
-function checkCheckpoints(writer: string, entries: readonly ChainedAuditEntry[], checkpoints: readonly AuditCheckpoint[], input: AuditVerifyInput): Found {
-  const bySeq = new Map(entries.map((entry) => [entry.seq, entry]));
-  const firstSeq = entries[0]?.seq ?? 1;
-  const lastSeq = entries.length === 0 ? 0 : entries[entries.length - 1]!.seq;
+/** Every checkpoint signed by a trusted key, and the (unbroken) chain still holding the head it signed. */
+function checkCheckpoints(walk: WriterWalk, options: AuditVerifyOptions): Found {
+  const { writer, lastSeq } = walk;
+  const firstSeq = walk.firstSeq ?? 1;
   const at = (checkpoint: AuditCheckpoint, kind: AuditBreakKind, detail: string): Found => ({
     found: { writer, seq: checkpoint.seq, kind, detail },
     at: checkpoint.at,
   });
-  for (const checkpoint of checkpoints) {
-    if (!signatureHolds(checkpoint, input.publicKeys)) {
-      const why = input.publicKeys.has(checkpoint.keyId) ? 'its signature does not hold' : `it names key ${checkpoint.keyId}, which is not trusted`;
+  for (const checkpoint of walk.checkpoints) {
+    if (!signed(walk, checkpoint, options)) {
+      const why = options.publicKeys.has(checkpoint.keyId) ? 'its signature does not hold' : `it names key ${checkpoint.keyId}, which is not trusted`;
       return at(checkpoint, 'forged-checkpoint', `checkpoint at seq ${checkpoint.seq}: ${why}`);
     }
-    if (input.partial && checkpoint.seq < firstSeq) continue;
-    const entry = bySeq.get(checkpoint.seq);
+    if (options.partial && checkpoint.seq < firstSeq) continue;
+    const entry = walk.atSignedSeq.get(checkpoint.seq);
     if (entry === undefined && checkpoint.seq > lastSeq) {
       const ends = lastSeq === 0 ? 'has no entries' : `ends at seq ${lastSeq}`;
       return at(checkpoint, 'truncated', `writer ${writer} ${ends}, but a checkpoint signed seq ${checkpoint.seq}`);
@@ -148,6 +279,15 @@ function checkCheckpoints(writer: string, entries: readonly ChainedAuditEntry[],
     if (entry.mac !== checkpoint.mac) return broken(entry, 'edited', `the entry at seq ${entry.seq} is not the one its checkpoint signed`);
   }
   return undefined;
+}
+
+function signed(walk: WriterWalk, checkpoint: AuditCheckpoint, options: AuditVerifyOptions): boolean {
+  let holds = walk.signatures.get(checkpoint);
+  if (holds === undefined) {
+    holds = signatureHolds(checkpoint, options.publicKeys);
+    walk.signatures.set(checkpoint, holds);
+  }
+  return holds;
 }
 
 function signatureHolds(checkpoint: AuditCheckpoint, keys: ReadonlyMap<string, KeyObject>): boolean {

@@ -83,9 +83,14 @@ export function aclEntryObject(ttag: string, grantee: string): string {
   return `${ttag} ${grantee}`;
 }
 
-/** The `object` of a change to a group's members: the group, one space, the member (names have no space). */
+/**
+ * The `object` of a change to a group's members: the JSON object `{"group":...,"member":...}`, keys in
+ * that order. Names may hold spaces, so a joined pair would be ambiguous ("team x" into "ops" and "x"
+ * into "ops team" would both read `ops team x`); JSON keeps each name whole, and an auditor finds a
+ * change by this exact text (the `object` filter of the audit query).
+ */
 export function membershipObject(group: string, member: string): string {
-  return `${group} ${member}`;
+  return JSON.stringify({ group, member });
 }
 
 const AUDIT_ID = /^[0-9a-f]{32}$/;

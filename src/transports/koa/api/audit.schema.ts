@@ -20,6 +20,8 @@ export const auditQueryRequest = z.strictObject({
     .max(64)
     .optional(),
   outcome: z.enum(AUDIT_RECORD_OUTCOMES).optional(),
+  // Exact match: a ttag, a ttag and grantee, or a membership change's JSON object.
+  object: z.string().min(1).max(1024).optional(),
   limit: z
     .string()
     .regex(/^\d{1,4}$/, 'expected an integer')
