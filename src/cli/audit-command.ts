@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { readPostgresChain, readSqliteChain } from '../adapters/audit-log/audit-chain-reader.js';
 import { AUDIT_FILES } from '../app/audit-keys.js';
 import { auditKeyId, type AuditChainRange, type AuditChainSlice } from '../domain/audit/audit-entry.js';
-import { verifyAuditLog } from '../domain/audit/audit-verify.js';
+import { verifyAuditLog, type AuditVerification } from '../domain/audit/audit-verify.js';
+import { checkWitnessedHeads } from '../domain/audit/audit-witness.js';
+import { AUDIT_HEAD_FILE, FileAuditWitness } from '../adapters/audit-log/file-audit-witness.js';
 import { exportLines, parseExport } from './audit-jsonl.js';
 
 export const AUDIT_USAGE = `Usage: keygate audit <verify|export|public-key> [options]
@@ -25,7 +27,8 @@ Keys (verify):
   --public-key FILE       a trusted checkpoint public key (PEM), repeatable; default the public half of
                           <data dir>/${AUDIT_FILES.signingKey} (or TE_GATEWAY_AUDIT_SIGNING_KEY_FILE) and
                           TE_GATEWAY_AUDIT_TRUSTED_KEYS
-  --data-dir DIR          default TE_GATEWAY_DATA_DIR, else ./data
+  --data-dir DIR          default TE_GATEWAY_DATA_DIR, else ./data; its ${AUDIT_HEAD_FILE} (the heads the
+                          gateway witnessed) shows a chain whose newest entries were removed
 Export: --out FILE (default: standard output)
 `;
 
@@ -74,7 +77,8 @@ async function verify(values: Options, env: Env, dataDir: string, range: AuditCh
   const slice = await read(values, env, dataDir, range, true);
   const macKey = macKeyOf(values, env, dataDir);
   if (macKey === undefined) process.stderr.write('keygate audit: no MAC key: checking links and signed checkpoints only\n');
-  const report = verifyAuditLog({ ...slice, publicKeys: publicKeysOf(values, env, dataDir), ...(macKey ? { macKey } : {}) });
+  const verified = verifyAuditLog({ ...slice, publicKeys: publicKeysOf(values, env, dataDir), ...(macKey ? { macKey } : {}) });
+  const report = withWitness(verified, slice, dataDir, range);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;
 }
@@ -86,6 +90,12 @@ async function exportLog(values: Options, env: Env, dataDir: string, range: Audi
   if (typeof values.out === 'string') writeFileSync(values.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
+}
+
+/** The data directory's witnessed heads (when there), for a whole-log verify: a truncation shows below them. */
+function withWitness(verified: AuditVerification, slice: AuditChainSlice, dataDir: string, range: AuditChainRange): AuditVerification {
+  if (range.from !== undefined || range.to !== undefined || !existsSync(join(dataDir, AUDIT_HEAD_FILE))) return verified;
+  return checkWitnessedHeads(verified, slice.entries, new FileAuditWitness(dataDir).headsNow());
 }
 
 function publicKey(values: Options, env: Env, dataDir: string): number {

@@ -12,8 +12,10 @@ import {
 import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import { BadRequestError, NotFoundError, isKeygateError } from '../domain/errors/index.js';
-import type { AuditChainRange } from '../domain/audit/audit-entry.js';
+import type { AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
 import { verifyAuditLog, type AuditVerification } from '../domain/audit/audit-verify.js';
+import { checkWitnessedHeads } from '../domain/audit/audit-witness.js';
+import type { AuditWitness } from '../ports/audit-witness.port.js';
 import { requireHeld } from '../domain/roles/held-operations.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -132,6 +134,8 @@ export class AuditTrail {
 export interface AuditVerifyKeys {
   readonly macKey?: Uint8Array;
   readonly publicKeys: ReadonlyMap<string, KeyObject>;
+  /** Heads kept outside the store: a whole-log verify reports a chain that ends below its witnessed head. */
+  readonly witness?: AuditWitness;
 }
 
 /**
@@ -170,7 +174,16 @@ export class AuditUseCases {
     if (range.from !== undefined && range.to !== undefined && range.from > range.to) throw new BadRequestError('from: later than to');
     const slice = await this.#read(() => this.#deps.log.readChain(range));
     const keys = this.#deps.verifyKeys;
-    return verifyAuditLog({ ...slice, publicKeys: keys.publicKeys, ...(keys.macKey === undefined ? {} : { macKey: keys.macKey }) });
+    const verification = verifyAuditLog({ ...slice, publicKeys: keys.publicKeys, ...(keys.macKey === undefined ? {} : { macKey: keys.macKey }) });
+    return this.#withWitness(verification, slice.entries, range);
+  }
+
+  /** The witnessed heads' say, for the whole log only (a range need not reach a writer's head). */
+  async #withWitness(verification: AuditVerification, entries: AuditChainSlice['entries'], range: AuditChainRange): Promise<AuditVerification> {
+    const witness = this.#deps.verifyKeys.witness;
+    if (witness === undefined || range.from !== undefined || range.to !== undefined) return verification;
+    const heads = await this.#read(() => witness.heads());
+    return checkWitnessedHeads(verification, entries, heads);
   }
 
   /** ROLE_DENIED without `audit.read`, then OUT_OF_SCOPE for a scoped session (the key server's order). */

@@ -23,7 +23,8 @@ const isUniqueViolation = (error: unknown) => {
  * The one place a gateway's entries enter PostgreSQL, so its chain is extended in order: entries queued
  * while a write is in flight go together in the next multi-row INSERT (one round trip for all), each
  * sealed on the head left by the one before. The head moves only once the INSERT succeeded; after a
- * failure of unknown effect it is read again from the table before the next write. A batch refused for
+ * failure of unknown effect it is read again from the table before the next write, and a head read
+ * back below the one last committed is refused (`AuditChain.restore`): rows were deleted. A batch refused for
  * a duplicate id is retried entry by entry, so only the duplicate fails. A due checkpoint is written
  * right after the batch that made it due.
  */
@@ -113,7 +114,16 @@ export class PostgresEntryWriter {
           .join(', ')})`,
     );
     await this.#run(`INSERT INTO ${this.#tables.entries} (${ENTRY_COLUMNS}) VALUES ${tuples.join(', ')}`, params);
-    if (chain !== undefined && rows.length > 0) chain.advance(rows[rows.length - 1] as ReturnType<AuditChain['seal']>);
+    if (chain !== undefined && rows.length > 0) {
+      chain.advance(rows[rows.length - 1] as ReturnType<AuditChain['seal']>);
+      // One statement, committed on its own: the chain must never be found below this head again.
+      chain.committed();
+    }
+  }
+
+  /** Reads the head now (at open), so a chain shorter than the witnessed one stops the boot. */
+  async resume(): Promise<void> {
+    await this.#refreshHead();
   }
 
   async #refreshHead(): Promise<void> {
@@ -134,5 +144,6 @@ export class PostgresEntryWriter {
     const values = checkpointValues(checkpoint, at);
     await this.#run(`INSERT INTO ${this.#tables.checkpoints} (${CHECKPOINT_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
     chain.checkpointed(checkpoint);
+    chain.committed();
   }
 }

@@ -15,8 +15,9 @@ const placeholders = (columns: string) =>
  * Every method but `closingCheckpoint` runs inside a group commit's transaction: `begin` before its
  * first write, `store` per write, `end` after the last (a due checkpoint), `failed` when it aborted.
  * The head is this process's own, read from the file only at open and after a failed commit: rows
- * removed behind its back leave a gap the verifier reports, rather than a chain quietly re-extended
- * from what is left.
+ * removed behind its back leave a gap the verifier reports. A head read back below the one last
+ * committed (newest rows deleted, then a commit made to fail) is refused by the chain (`restore`),
+ * rather than quietly re-extended from what is left.
  */
 export class SqliteChainWriter {
   readonly #db: Database.Database;
@@ -44,6 +45,15 @@ export class SqliteChainWriter {
     this.#stale = false;
   }
 
+  /**
+   * Reads the head at open (in a read transaction of its own), so a regressed chain is refused then.
+   * The first commit reads it again: another process may write as this writer meanwhile.
+   */
+  resume(): void {
+    this.#db.transaction(() => this.begin())();
+    this.#stale = true;
+  }
+
   /** Seals the entry on the head, inserts it, and only then moves the head. */
   store(entry: AuditEntry): void {
     const chain = this.#chain;
@@ -65,6 +75,11 @@ export class SqliteChainWriter {
 
   failed(): void {
     this.#stale = true;
+  }
+
+  /** After the commit: what was sealed is in the file, and the chain must never be found below it. */
+  committed(): void {
+    this.#chain?.committed();
   }
 
   /** Outside any commit, before the file closes: a last signed checkpoint of the head (best effort). */

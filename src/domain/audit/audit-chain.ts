@@ -1,4 +1,5 @@
 import { createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
+import { AuditChainRegressedError } from './audit.errors.js';
 import { auditKeyId, canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
 
 /** The Ed25519 key a writer signs its checkpoints with. */
@@ -29,6 +30,15 @@ export interface AuditChainOptions {
   readonly checkpointSeconds?: number;
   /** Milliseconds since the epoch (the gateway's clock). */
   readonly now: () => number;
+  /**
+   * The head a witness outside the store last saw of this writer (at boot): the store must hold at
+   * least this much of the chain. Absent: nothing was witnessed (a new chain).
+   */
+  readonly witnessed?: AuditChainHead;
+  /** Told once, when the store is first found holding an older head than the writer last committed. */
+  readonly onRegression?: (detail: string) => void;
+  /** Told the committed head after each commit that stored a checkpoint, or the chain's first entry. */
+  readonly onWitness?: (head: AuditChainHead) => void;
 }
 
 /**
@@ -44,6 +54,11 @@ export class AuditChain {
   #head: AuditChainHead = GENESIS;
   #checkpointed: AuditChainHead = GENESIS;
   #checkpointedAt: number;
+  /** The newest head known to be in the store: the last committed by this writer, or the witnessed one. */
+  #floor: AuditChainHead;
+  /** The head last given to the witness. */
+  #witnessedSeq: number;
+  #regression: string | undefined;
 
   constructor(options: AuditChainOptions) {
     if (options.macKey.length !== 32) throw new RangeError('the audit MAC key must be 32 bytes');
@@ -51,16 +66,54 @@ export class AuditChain {
     this.#options = options;
     this.#macKey = createSecretKey(options.macKey);
     this.#checkpointedAt = options.now();
+    this.#floor = options.witnessed ?? GENESIS;
+    this.#witnessedSeq = this.#floor.seq;
   }
 
   get head(): AuditChainHead {
     return this.#head;
   }
 
-  /** Resumes from what the store holds (at open, or after a failed write of unknown effect). */
+  /**
+   * Resumes from what the store holds (at open, or after a failed write of unknown effect). A head
+   * older than the one this writer last committed (or than the witnessed one), or another entry at
+   * that seq, means entries were removed: extending from there would make the loss verify clean, so
+   * it throws AuditChainRegressedError, now and on every later call (the condition is kept).
+   */
   restore(head: AuditChainHead, checkpointedSeq: number): void {
+    if (this.#regression === undefined) {
+      const floor = this.#floor;
+      if (head.seq < floor.seq) {
+        this.#regress(`writer ${this.writer}: the store's chain ends at seq ${head.seq}, but this writer had reached seq ${floor.seq}`);
+      } else if (head.seq === floor.seq && floor.mac !== '' && head.mac !== floor.mac) {
+        this.#regress(`writer ${this.writer}: the store's entry at seq ${head.seq} is not the one this writer wrote`);
+      }
+    }
+    if (this.#regression !== undefined) throw new AuditChainRegressedError(this.#regression);
     this.#head = head;
     this.#checkpointed = { seq: checkpointedSeq, mac: '' };
+  }
+
+  /** Whether the store was found to have lost part of this chain (writes are refused for good). */
+  get regression(): string | undefined {
+    return this.#regression;
+  }
+
+  /**
+   * The store committed everything sealed so far: the head is now the floor a later `restore` must
+   * not go below. A witness is told when a checkpoint was stored, or the chain's first entry.
+   */
+  committed(): void {
+    this.#floor = this.#head;
+    const due = this.#checkpointed.seq > this.#witnessedSeq || (this.#witnessedSeq === 0 && this.#head.seq > 0);
+    if (!due) return;
+    this.#witnessedSeq = this.#head.seq;
+    this.#options.onWitness?.(this.#head);
+  }
+
+  #regress(detail: string): void {
+    this.#regression = detail;
+    this.#options.onRegression?.(detail);
   }
 
   /** The entry with its chain fields, placed right after the current head. Does not move the head. */
