@@ -96,6 +96,7 @@ export class PostgresAuditLog implements AuditLog {
     const log = new PostgresAuditLog(pool, schema, options.chain, options.timeoutMs);
     try {
       // The head is read now, not at the first write: a chain shorter than its witness stops the boot.
+      await log.#writer.backfillHashes();
       await log.#writer.resume();
     } catch (error) {
       log.#stopTimer();

@@ -82,6 +82,7 @@ export class SqliteAuditLog implements AuditLog {
       const log = new SqliteAuditLog(db, options.chain, options.file);
       // The head is read now, not at the first write: a chain shorter than its witness stops the boot.
       try {
+        log.#entries.backfillHashes();
         log.#entries.resume();
       } catch (error) {
         log.#stopTimer();

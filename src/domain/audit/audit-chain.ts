@@ -1,6 +1,15 @@
 import { createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
 import { AuditChainRegressedError } from './audit.errors.js';
-import { auditKeyId, canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
+import {
+  auditKeyId,
+  canonicalCheckpoint,
+  entryHash,
+  entryMac,
+  hasValidMac,
+  type AuditCheckpoint,
+  type AuditEntry,
+  type ChainedAuditEntry,
+} from './audit-entry.js';
 
 /** The Ed25519 key a writer signs its checkpoints with. */
 export interface AuditSigningKey {
@@ -9,10 +18,12 @@ export interface AuditSigningKey {
   readonly publicKey: KeyObject;
 }
 
-/** Where a writer's chain stands: its last entry's seq and MAC (0 and '' before the first). */
+/** Where a writer's chain stands: its last entry's seq, MAC and public hash (0, '' and '' before the first). */
 export interface AuditChainHead {
   readonly seq: number;
   readonly mac: string;
+  /** Absent: the head entry has no public hash (written before it existed); the next starts from ''. */
+  readonly hash?: string;
 }
 
 export const GENESIS: AuditChainHead = { seq: 0, mac: '' };
@@ -125,14 +136,36 @@ export class AuditChain {
       seq: head.seq + 1,
       prev: head.mac,
       mac: '',
+      hash: '',
     });
     sealed.mac = entryMac(this.#macKey, sealed);
+    sealed.hash = entryHash(head.hash ?? '', sealed);
     return sealed;
+  }
+
+  /**
+   * The public hashes of this writer's stored entries that have none (written before the hash chain),
+   * in seq order from its first entry, for as long as each entry's MAC holds under this writer's key
+   * and links to the one before: an entry edited before the migration gets no hash, and neither does
+   * any after it, so a verifier still reports it.
+   */
+  backfillHashes(entries: readonly ChainedAuditEntry[]): { seq: number; hash: string }[] {
+    const filled: { seq: number; hash: string }[] = [];
+    let previous: AuditChainHead = GENESIS;
+    for (const entry of entries) {
+      if (entry.writer !== this.writer || entry.seq !== previous.seq + 1 || entry.prev !== previous.mac) break;
+      if (!hasValidMac(this.#options.macKey, entry)) break;
+      const hash = entryHash(previous.hash ?? '', entry);
+      if (entry.hash !== undefined && entry.hash !== hash) break;
+      if (entry.hash === undefined) filled.push({ seq: entry.seq, hash });
+      previous = { seq: entry.seq, mac: entry.mac, hash };
+    }
+    return filled;
   }
 
   /** The entry is stored: it is the new head. */
   advance(entry: ChainedAuditEntry): void {
-    this.#head = { seq: entry.seq, mac: entry.mac };
+    this.#head = { seq: entry.seq, mac: entry.mac, ...(entry.hash === undefined ? {} : { hash: entry.hash }) };
   }
 
   /** True when N entries were appended since the last checkpoint, or T seconds passed with at least one. */
@@ -147,7 +180,8 @@ export class AuditChain {
   /** A signed checkpoint of the current head, or undefined when nothing was appended since the last. */
   checkpoint(): AuditCheckpoint | undefined {
     if (this.#head.seq === 0 || this.#head.seq === this.#checkpointed.seq) return undefined;
-    const content = { writer: this.writer, seq: this.#head.seq, mac: this.#head.mac, at: this.#options.now() };
+    const hash = this.#head.hash === undefined ? {} : { hash: this.#head.hash };
+    const content = { writer: this.writer, seq: this.#head.seq, mac: this.#head.mac, ...hash, at: this.#options.now() };
     const signature = sign(null, canonicalCheckpoint(content), this.#options.signingKey.privateKey).toString('base64');
     return { ...content, keyId: this.#options.signingKey.keyId, signature };
   }

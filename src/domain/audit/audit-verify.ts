@@ -1,4 +1,5 @@
 import { verify, type KeyObject } from 'node:crypto';
+import { checkHashChain, checkSignedHashes } from './audit-hash-chain.js';
 import { canonicalCheckpoint, hasValidMac, isChained, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
 
 /** What a break in the history looks like (api-surface.md "Additions in 8.1.x"). */
@@ -85,9 +86,9 @@ function verifyWriter(writer: string, entries: readonly ChainedAuditEntry[], che
   const signed = checkpoints.filter((c) => signatureHolds(c, input.publicKeys));
   const lastCheckpoint = signed.length === 0 ? null : signed[signed.length - 1]!.seq;
   const summary = { writer, entries: entries.length, lastSeq: entries.length === 0 ? 0 : entries[entries.length - 1]!.seq, lastCheckpoint };
-  const chainBreak = walkChain(entries, input);
+  const chainBreak = walkChain(entries, input) ?? checkHashChain(entries, input.partial);
   if (chainBreak) return { summary, found: chainBreak.found, at: chainBreak.at };
-  const checkpointBreak = checkCheckpoints(writer, entries, checkpoints, input);
+  const checkpointBreak = checkCheckpoints(writer, entries, checkpoints, input) ?? checkSignedHashes(entries, checkpoints);
   return { summary, ...(checkpointBreak ? { found: checkpointBreak.found } : {}), at: checkpointBreak?.at ?? 0 };
 }
 
