@@ -114,6 +114,7 @@ export class SqliteChainWriter {
           this.#writeCheckpoint();
         })
         .immediate();
+      this.#chain.committed();
     } catch {
       // The head stays unsigned: a verifier still checks every link up to it.
     }
