@@ -25,6 +25,7 @@ import type { Random } from '../ports/random.port.js';
 import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { AuditChain } from '../domain/audit/audit-chain.js';
+import { AuditChainRegressedError, AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
 import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
@@ -72,7 +73,7 @@ export async function openAdapters(
   const logger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
   // The audit chain's keys (issue 16): loaded or generated when this gateway opens its own store.
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
-  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain));
+  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain).catch(refuseVanishedChain));
   const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
@@ -177,6 +178,17 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
         ...(chain === undefined ? {} : { chain }),
       });
   }
+}
+
+/**
+ * A store that no longer holds the chain this gateway's witness saw (deleted, replaced or truncated)
+ * stops the boot with what was found and the way on: a silent new chain would hide the loss.
+ */
+function refuseVanishedChain(error: unknown): never {
+  if (!(error instanceof AuditChainRegressedError)) throw error;
+  throw new AuditUnavailableError(
+    `${error.message}. The audit store does not hold the chain this gateway wrote before (its head is kept in the data directory): keep the store as evidence, and start with --new-audit-chain to begin a new chain`,
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AuditChain, auditSigningKey, type AuditSigningKey } from '../domain/audit/audit-chain.js';
+import { FileAuditWitness } from '../adapters/audit-log/file-audit-witness.js';
+import { AuditChain, auditSigningKey, type AuditChainHead, type AuditSigningKey } from '../domain/audit/audit-chain.js';
 import { auditKeyId } from '../domain/audit/audit-entry.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
@@ -34,13 +35,54 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
     const trusted = parsePublicKey(pem);
     publicKeys.set(auditKeyId(trusted), trusted);
   }
-  const chain = new AuditChain({ writer, macKey: key, signingKey, checkpointEvery: config.checkpointEvery, checkpointSeconds: config.checkpointSeconds, now });
+  const witness = dir === undefined ? undefined : new FileAuditWitness(dir);
+  const witnessed = witnessedHead(witness, writer, config.newChain, logger);
+  const onWitness = (head: AuditChainHead) => {
+    try {
+      witness?.recordNow({ writer, seq: head.seq, mac: head.mac });
+    } catch (error) {
+      logger.error('audit chain head not witnessed', { file: witness?.file, cause: (error as Error).message });
+    }
+  };
+  const onRegression = (detail: string) =>
+    logger.error('audit chain regressed: the audit store lost entries this gateway wrote; every audited write is refused', { writer, detail });
+  const chain = new AuditChain({
+    writer,
+    macKey: key,
+    signingKey,
+    checkpointEvery: config.checkpointEvery,
+    checkpointSeconds: config.checkpointSeconds,
+    now,
+    onRegression,
+    onWitness,
+    ...(witnessed === undefined ? {} : { witnessed }),
+  });
   logger.info('audit log chained and checkpointed', {
     writer,
     checkpointKeyId: signingKey.keyId,
     checkpointPublicKey: signingKey.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim(),
   });
-  return { chain, signingKey, verifyKeys: { macKey: key, publicKeys } };
+  return { chain, signingKey, verifyKeys: { macKey: key, publicKeys, ...(witness === undefined ? {} : { witness }) } };
+}
+
+/**
+ * The head this writer's witness last saw, which the store must still hold; none with `newChain`
+ * (the operator chose to begin again, said in the log). A witness that cannot be read stops the boot.
+ */
+function witnessedHead(witness: FileAuditWitness | undefined, writer: string, newChain: boolean, logger: Logger): AuditChainHead | undefined {
+  if (witness === undefined) return undefined;
+  let head: AuditChainHead | undefined;
+  try {
+    head = witness.headsNow().find((known) => known.writer === writer);
+  } catch (error) {
+    throw new ConfigError(`TE_GATEWAY_DATA_DIR: cannot read the audit chain witness ${witness.file} (${(error as Error).message})`);
+  }
+  if (head === undefined || !newChain) return head;
+  logger.warn('starting a new audit chain: the witnessed one is not required to be in the store (--new-audit-chain)', {
+    writer,
+    witnessedSeq: head.seq,
+  });
+  return undefined;
 }
 
 function newSigningPem(): string {

@@ -196,6 +196,11 @@ const auditIntegrity = z.strictObject({
   checkpointSeconds: z.number().int().min(1).max(86_400).default(CONFIG_DEFAULTS.auditCheckpointSeconds),
   /** Where generated keys and the writer id are kept. */
   dataDir: z.string().min(1).optional(),
+  /**
+   * Begin a new chain although the witnessed one (the head kept in `dataDir`) is not in the store:
+   * `keygate serve --new-audit-chain`. Without it, a store that lost that chain stops the boot.
+   */
+  newChain: z.boolean().default(false),
 });
 export type AuditIntegrityConfig = z.output<typeof auditIntegrity>;
 
@@ -315,6 +320,7 @@ export const gatewayConfigSchema = z.strictObject({
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
   audit: auditLog.default({ kind: 'memory' }),
   auditIntegrity: auditIntegrity.default({
+    newChain: false,
     trustedKeys: [],
     checkpointEvery: CONFIG_DEFAULTS.auditCheckpointEvery,
     checkpointSeconds: CONFIG_DEFAULTS.auditCheckpointSeconds,

@@ -6,6 +6,8 @@ import { readPostgresChain, readSqliteChain, withPostgresChainPages, withSqliteC
 import { AUDIT_FILES } from '../app/audit-keys.js';
 import { auditKeyId, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../domain/audit/audit-entry.js';
 import { AuditLogVerifier, inChainOrder, type AuditVerification } from '../domain/audit/audit-verify.js';
+import type { WitnessedHead } from '../domain/audit/audit-witness.js';
+import { AUDIT_HEAD_FILE, FileAuditWitness } from '../adapters/audit-log/file-audit-witness.js';
 import { exportLines, parseExport } from './audit-jsonl.js';
 
 export const AUDIT_USAGE = `Usage: keygate audit <verify|export|public-key> [options]
@@ -25,7 +27,8 @@ Keys (verify):
   --public-key FILE       a trusted checkpoint public key (PEM), repeatable; default the public half of
                           <data dir>/${AUDIT_FILES.signingKey} (or TE_GATEWAY_AUDIT_SIGNING_KEY_FILE) and
                           TE_GATEWAY_AUDIT_TRUSTED_KEYS
-  --data-dir DIR          default TE_GATEWAY_DATA_DIR, else ./data
+  --data-dir DIR          default TE_GATEWAY_DATA_DIR, else ./data; its ${AUDIT_HEAD_FILE} (the heads the
+                          gateway witnessed) shows a chain whose newest entries were removed
 Export: --out FILE (default: standard output)
 `;
 
@@ -74,9 +77,10 @@ async function verify(values: Options, env: Env, dataDir: string, range: AuditCh
   const macKey = macKeyOf(values, env, dataDir);
   if (macKey === undefined) process.stderr.write('keygate audit: no MAC key: checking links and signed checkpoints only\n');
   const publicKeys = publicKeysOf(values, env, dataDir);
+  const witnessed = witnessedHeads(dataDir, range);
   // A database is read and verified a page at a time, never held whole in memory.
   const report = await readPages(values, env, dataDir, range, async (chain): Promise<AuditVerification> => {
-    const verifier = new AuditLogVerifier({ checkpoints: chain.checkpoints, partial: chain.partial, publicKeys, ...(macKey ? { macKey } : {}) });
+    const verifier = new AuditLogVerifier({ checkpoints: chain.checkpoints, partial: chain.partial, publicKeys, witnessed, ...(macKey ? { macKey } : {}) });
     for await (const page of chain.pages) verifier.add(page);
     return verifier.result();
   });
@@ -91,6 +95,12 @@ async function exportLog(values: Options, env: Env, dataDir: string, range: Audi
   if (typeof values.out === 'string') writeFileSync(values.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
+}
+
+/** The data directory's witnessed heads (when there), for a whole-log verify: a truncation shows below them. */
+function witnessedHeads(dataDir: string, range: AuditChainRange): readonly WitnessedHead[] {
+  if (range.from !== undefined || range.to !== undefined || !existsSync(join(dataDir, AUDIT_HEAD_FILE))) return [];
+  return new FileAuditWitness(dataDir).headsNow();
 }
 
 function publicKey(values: Options, env: Env, dataDir: string): number {

@@ -21,6 +21,8 @@ ${helpVariables('              ')}              With neither a seed nor an admin
               generated passwords, printed once.
               On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
               most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up.
+              --new-audit-chain: begin a new audit chain although the store lost the one this gateway
+              wrote before (without it, such a store stops the boot).
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
   audit       Verify or export the audit log, print its checkpoint key ("keygate audit --help").
 
@@ -33,9 +35,10 @@ function warnUnknownVariables(): void {
   for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`keygate: warning: ${warning}\n`);
 }
 
-async function serve(): Promise<void> {
+async function serve(newAuditChain = false): Promise<void> {
   warnUnknownVariables();
-  const config = configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir });
+  const fromEnv = configFromEnv(process.env, { dataDir: CONFIG_DEFAULTS.cliDataDir });
+  const config = newAuditChain ? { ...fromEnv, auditIntegrity: { ...fromEnv.auditIntegrity, newChain: true } } : fromEnv;
   // The gateway's stack (Koa, the stores, the key server) is loaded only by the commands that run it:
   // `--version`, `--help` and the operator commands start without it.
   const [{ createGateway, DEFAULT_DRAIN_MS }, { embeddedStoreKind, VOLATILE_WARNING }] = await Promise.all([
@@ -148,11 +151,12 @@ async function run(command: string, rest: readonly string[]): Promise<number> {
     return 2;
   }
   if (rest.length === 1 && rest[0] === '--print-config') return printConfig();
-  if (rest.length > 0) {
-    process.stderr.write(`keygate: unexpected argument "${rest[0]}"\n`);
+  const unexpected = rest.find((argument) => argument !== '--new-audit-chain');
+  if (unexpected !== undefined) {
+    process.stderr.write(`keygate: unexpected argument "${unexpected}"\n`);
     return 2;
   }
-  await serve();
+  await serve(rest.includes('--new-audit-chain'));
   return -1;
 }
 

@@ -15,6 +15,8 @@ export interface Metrics {
   keyServerCall(method: string, outcome: string, seconds: number): void;
   /** One write to the audit store (`append` or `complete`): ok or failed, and duration. */
   auditWrite(kind: 'append' | 'complete', ok: boolean, seconds: number): void;
+  /** One audit write refused because the store's chain went back below what this gateway wrote. */
+  auditChainRegressed(): void;
   /** One health probe and its outcome. */
   healthProbe(outcome: ProbeOutcome): void;
   /** One login refused by throttling. */
@@ -26,6 +28,7 @@ export class NoMetrics implements Metrics {
   requestObserved(): void {}
   keyServerCall(): void {}
   auditWrite(): void {}
+  auditChainRegressed(): void {}
   healthProbe(): void {}
   loginThrottled(): void {}
 }

@@ -15,6 +15,8 @@ import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import { BadRequestError, NotFoundError, isKeygateError } from '../domain/errors/index.js';
 import type { AuditChainRange } from '../domain/audit/audit-entry.js';
 import { AuditLogVerifier, type AuditVerification } from '../domain/audit/audit-verify.js';
+import type { WitnessedHead } from '../domain/audit/audit-witness.js';
+import type { AuditWitness } from '../ports/audit-witness.port.js';
 import { requireHeld } from '../domain/roles/held-operations.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -142,6 +144,8 @@ const VERIFY_PAGE_SIZE = 100;
 export interface AuditVerifyKeys {
   readonly macKey?: Uint8Array;
   readonly publicKeys: ReadonlyMap<string, KeyObject>;
+  /** Heads kept outside the store: a whole-log verify reports a chain that ends below its witnessed head. */
+  readonly witness?: AuditWitness;
 }
 
 /**
@@ -181,12 +185,14 @@ export class AuditUseCases {
     await this.#authorize(caller);
     if (range.from !== undefined && range.to !== undefined && range.from > range.to) throw new BadRequestError('from: later than to');
     const keys = this.#deps.verifyKeys;
+    const witnessed = await this.#witnessedHeads(range);
     return this.#read(async () => {
       const chain = await this.#deps.log.readChainPages(range, VERIFY_PAGE_SIZE);
       const verifier = new AuditLogVerifier({
         checkpoints: chain.checkpoints,
         partial: chain.partial,
         publicKeys: keys.publicKeys,
+        witnessed,
         ...(keys.macKey === undefined ? {} : { macKey: keys.macKey }),
       });
       for await (const page of chain.pages) {
@@ -195,6 +201,13 @@ export class AuditUseCases {
       }
       return verifier.result();
     });
+  }
+
+  /** The witnessed heads, for the whole log only (a range need not reach a writer's head). */
+  async #witnessedHeads(range: AuditChainRange): Promise<readonly WitnessedHead[]> {
+    const witness = this.#deps.verifyKeys.witness;
+    if (witness === undefined || range.from !== undefined || range.to !== undefined) return [];
+    return this.#read(() => witness.heads());
   }
 
   /** ROLE_DENIED without `audit.read`, then OUT_OF_SCOPE for a scoped session (the key server's order). */

@@ -5,9 +5,15 @@ export class HealthSignal {
   #ok = true;
   #at = -Infinity;
   #version = 0;
+  #reason: string | undefined;
 
   get ok(): boolean {
     return this.#ok;
+  }
+
+  /** Why it is down, when the failure said so in public words (a KeygateError's `reason`). */
+  get reason(): string | undefined {
+    return this.#ok ? undefined : this.#reason;
   }
 
   /** Bumped by every note: a ping that started before a real outcome arrived does not overwrite it. */
@@ -15,8 +21,9 @@ export class HealthSignal {
     return this.#version;
   }
 
-  note(ok: boolean): void {
+  note(ok: boolean, reason?: string): void {
     this.#ok = ok;
+    this.#reason = reason;
     this.#at = performance.now();
     this.#version++;
   }
@@ -53,7 +60,7 @@ export function observeCalls<T extends object>(
         },
         (error: unknown) => {
           const up = (error as { code?: unknown } | undefined)?.code !== downCode;
-          if (!up || !downOnly) signal.note(up);
+          if (!up || !downOnly) signal.note(up, publicReason(error));
           throw error;
         },
       );
@@ -72,4 +79,10 @@ export function observeCalls<T extends object>(
       return method;
     },
   });
+}
+
+/** The public `reason` a failure carries (KeygateError), if any: never its detail or cause. */
+export function publicReason(error: unknown): string | undefined {
+  const reason = (error as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' ? reason : undefined;
 }

@@ -2,7 +2,7 @@ import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
-import { HealthSignal } from './health-signal.js';
+import { HealthSignal, publicReason } from './health-signal.js';
 
 const NO_METRICS = new NoMetrics();
 
@@ -15,6 +15,8 @@ export interface HealthReport {
   readonly version: string;
   readonly sessions: number;
   readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState };
+  /** For a check that failed with a public reason (an audit chain that regressed): that reason. */
+  readonly reasons?: { readonly keyServer?: string; readonly auditStore?: string };
 }
 
 export interface HealthDeps {
@@ -79,12 +81,14 @@ export class HealthUseCases {
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
     const ok = keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok';
     (this.#deps.metrics ?? NO_METRICS).healthProbe(ok ? 'ok' : 'not_ok');
+    const reasons = reasonsOf(this.#signals);
     return {
       ok,
       ksFingerprint: this.#deps.keyServer.fingerprint(),
       version: this.#deps.version,
       sessions: Math.max(sessions, 0),
       checks: { keyServer, auditStore, sessionStore },
+      ...(reasons === undefined ? {} : { reasons }),
     };
   }
 
@@ -109,12 +113,18 @@ export class HealthUseCases {
   async #refresh(signal: HealthSignal, ping: () => Promise<void>, { always = false } = {}): Promise<void> {
     if (!always && signal.ageMs() < this.#maxAgeMs) return;
     const started = signal.version;
-    const ok = await ping().then(
-      () => true,
-      () => false,
+    const [ok, reason] = await ping().then(
+      () => [true, undefined] as const,
+      (error: unknown) => [false, publicReason(error)] as const,
     );
-    if (signal.version === started) signal.note(ok);
+    if (signal.version === started) signal.note(ok, reason);
   }
+}
+
+function reasonsOf(signals: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal }): HealthReport['reasons'] {
+  const { keyServer, auditStore } = { keyServer: signals.keyServer.reason, auditStore: signals.auditStore.reason };
+  if (keyServer === undefined && auditStore === undefined) return undefined;
+  return { ...(keyServer === undefined ? {} : { keyServer }), ...(auditStore === undefined ? {} : { auditStore }) };
 }
 
 function stateOf(signal: HealthSignal): CheckState {

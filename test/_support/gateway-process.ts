@@ -24,12 +24,12 @@ export interface GatewayProcess {
 
 /**
  * Starts `keygate serve` on a free loopback port with `env` over the inherited environment, and
- * resolves once it prints where it listens. Each process gets a scratch data directory of its own
+ * resolves once it prints where it listens (`args` follow `serve`). Each process gets a scratch data directory of its own
  * (identity, SQLite audit log) unless `env` names one. The process is killed when `owner` ends (a test's
  * teardown), whatever the test's outcome.
  */
-export function spawnGateway(owner: Owner, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+export function spawnGateway(owner: Owner, env: Record<string, string>, args: readonly string[] = []): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     env: {
       ...process.env,
       TE_GATEWAY_HOST: '127.0.0.1',

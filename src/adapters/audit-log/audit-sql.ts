@@ -8,8 +8,8 @@ import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
  * store names its own placeholders and its own type for `at`.
  */
 export const AUDIT_COLUMNS = 'id, at, request_id, principal, session_ref, operation, object, outcome, status, code, client_address, acting_for';
-export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac`;
-export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature';
+export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
+export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash';
 
 /** One operation as the readers see it: its pending or record entry, completed by its outcome entry. */
 export function foldedRecordView(table: string, view: string): string {
@@ -43,6 +43,7 @@ export interface EntryRow extends AuditRow {
   readonly seq: number | string | null;
   readonly prev: string | null;
   readonly mac: string | null;
+  readonly hash: string | null;
 }
 
 export interface CheckpointRow {
@@ -52,6 +53,7 @@ export interface CheckpointRow {
   readonly at: unknown;
   readonly key_id: string;
   readonly signature: string;
+  readonly hash: string | null;
 }
 
 /** The values of one entry, in ENTRY_COLUMNS order. */
@@ -74,11 +76,12 @@ export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unk
     entry.seq ?? null,
     entry.prev ?? null,
     entry.mac ?? null,
+    entry.hash ?? null,
   ];
 }
 
 export function checkpointValues(checkpoint: AuditCheckpoint, at: (ms: number) => unknown): unknown[] {
-  return [checkpoint.writer, checkpoint.seq, checkpoint.mac, at(checkpoint.at), checkpoint.keyId, checkpoint.signature];
+  return [checkpoint.writer, checkpoint.seq, checkpoint.mac, at(checkpoint.at), checkpoint.keyId, checkpoint.signature, checkpoint.hash ?? null];
 }
 
 export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
@@ -100,12 +103,14 @@ export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
 }
 
 export function entryFromRow(row: EntryRow, atMs: number): AuditEntry {
-  const chain = row.writer === null ? {} : { writer: row.writer, seq: Number(row.seq), prev: row.prev ?? '', mac: row.mac ?? '' };
+  const hash = row.hash === null || row.hash === undefined ? {} : { hash: row.hash };
+  const chain = row.writer === null ? {} : { writer: row.writer, seq: Number(row.seq), prev: row.prev ?? '', mac: row.mac ?? '', ...hash };
   return { ...recordFromRow(row, atMs), entry: row.entry as AuditEntryKind, ...chain };
 }
 
 export function checkpointFromRow(row: CheckpointRow, atMs: number): AuditCheckpoint {
-  return { writer: row.writer, seq: Number(row.seq), mac: row.mac, at: atMs, keyId: row.key_id, signature: row.signature };
+  const hash = row.hash === null || row.hash === undefined ? {} : { hash: row.hash };
+  return { writer: row.writer, seq: Number(row.seq), mac: row.mac, ...hash, at: atMs, keyId: row.key_id, signature: row.signature };
 }
 
 /**

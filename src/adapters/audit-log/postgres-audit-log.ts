@@ -95,7 +95,17 @@ export class PostgresAuditLog implements AuditLog {
       if (error instanceof AuditUnavailableError) throw error;
       throw new AuditUnavailableError('cannot open the audit database', error);
     }
-    return new PostgresAuditLog(pool, schema, options.chain, options.timeoutMs);
+    const log = new PostgresAuditLog(pool, schema, options.chain, options.timeoutMs);
+    try {
+      // The head is read now, not at the first write: a chain shorter than its witness stops the boot.
+      await log.#writer.backfillHashes();
+      await log.#writer.resume();
+    } catch (error) {
+      log.#stopTimer();
+      await pool.end().catch(() => undefined);
+      throw unavailable(error);
+    }
+    return log;
   }
 
   append(record: AuditRecord): Promise<void> {

@@ -51,6 +51,11 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       PRIMARY KEY (writer, seq)
     );
     ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
+  // 3: the public hash chain under the MAC, and checkpoints that sign its head. Existing entries get
+  // their hash at open (`PostgresEntryWriter.backfillHashes`), only where their MAC verifies under the writer's key.
+  (s) => `
+    ALTER TABLE ${s}.audit_entry ADD COLUMN hash text;
+    ALTER TABLE ${s}.audit_checkpoint ADD COLUMN hash text;`,
 ];
 
 export const POSTGRES_AUDIT_SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import type { AuditEntry } from '../../domain/audit/audit-entry.js';
-import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryValues } from './audit-sql.js';
+import type { AuditEntry, ChainedAuditEntry } from '../../domain/audit/audit-entry.js';
+import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryFromRow, entryValues, type EntryRow } from './audit-sql.js';
 
 type Run = (sql: string, params: unknown[]) => Promise<pg.QueryResult>;
 
@@ -23,7 +23,8 @@ const isUniqueViolation = (error: unknown) => {
  * The one place a gateway's entries enter PostgreSQL, so its chain is extended in order: entries queued
  * while a write is in flight go together in the next multi-row INSERT (one round trip for all), each
  * sealed on the head left by the one before. The head moves only once the INSERT succeeded; after a
- * failure of unknown effect it is read again from the table before the next write. A batch refused for
+ * failure of unknown effect it is read again from the table before the next write, and a head read
+ * back below the one last committed is refused (`AuditChain.restore`): rows were deleted. A batch refused for
  * a duplicate id is retried entry by entry, so only the duplicate fails. A due checkpoint is written
  * right after the batch that made it due.
  */
@@ -113,16 +114,51 @@ export class PostgresEntryWriter {
           .join(', ')})`,
     );
     await this.#run(`INSERT INTO ${this.#tables.entries} (${ENTRY_COLUMNS}) VALUES ${tuples.join(', ')}`, params);
-    if (chain !== undefined && rows.length > 0) chain.advance(rows[rows.length - 1] as ReturnType<AuditChain['seal']>);
+    if (chain !== undefined && rows.length > 0) {
+      chain.advance(rows[rows.length - 1] as ReturnType<AuditChain['seal']>);
+      // One statement, committed on its own: the chain must never be found below this head again.
+      chain.committed();
+    }
+  }
+
+  /**
+   * Gives this writer's entries written before the hash chain their public hash, where the MAC holds
+   * (`AuditChain.backfillHashes`); at open, before the first write.
+   */
+  async backfillHashes(): Promise<number> {
+    const chain = this.#chain;
+    if (chain === undefined) return 0;
+    const missing = await this.#run(`SELECT 1 FROM ${this.#tables.entries} WHERE writer = $1 AND hash IS NULL LIMIT 1`, [chain.writer]);
+    if (missing.rowCount === 0) return 0;
+    const rows = await this.#run(`SELECT ${ENTRY_COLUMNS} FROM ${this.#tables.entries} WHERE writer = $1 ORDER BY seq`, [chain.writer]);
+    const entries = (rows.rows as EntryRow[]).map((row) => entryFromRow(row, (row.at as Date).getTime()) as ChainedAuditEntry);
+    const filled = chain.backfillHashes(entries);
+    if (filled.length === 0) return 0;
+    // One statement: every hash or none.
+    await this.#run(
+      `UPDATE ${this.#tables.entries} e SET hash = f.hash FROM unnest($1::bigint[], $2::text[]) AS f(seq, hash) WHERE e.writer = $3 AND e.seq = f.seq`,
+      [filled.map((f) => f.seq), filled.map((f) => f.hash), chain.writer],
+    );
+    return filled.length;
+  }
+
+  /**
+   * Reads the head now (at open), so a chain shorter than the witnessed one stops the boot. The first
+   * write reads it again: another process may write as this writer meanwhile.
+   */
+  async resume(): Promise<void> {
+    await this.#refreshHead();
+    this.#stale = true;
   }
 
   async #refreshHead(): Promise<void> {
     const chain = this.#chain;
     if (chain === undefined || !this.#stale) return;
-    const head = await this.#run(`SELECT seq, mac FROM ${this.#tables.entries} WHERE writer = $1 ORDER BY seq DESC LIMIT 1`, [chain.writer]);
+    const head = await this.#run(`SELECT seq, mac, hash FROM ${this.#tables.entries} WHERE writer = $1 ORDER BY seq DESC LIMIT 1`, [chain.writer]);
     const checkpointed = await this.#run(`SELECT MAX(seq) AS seq FROM ${this.#tables.checkpoints} WHERE writer = $1`, [chain.writer]);
-    const row = head.rows[0] as { seq: string; mac: string } | undefined;
-    chain.restore(row === undefined ? { seq: 0, mac: '' } : { seq: Number(row.seq), mac: row.mac }, Number(checkpointed.rows[0]?.seq ?? 0));
+    const row = head.rows[0] as { seq: string; mac: string; hash: string | null } | undefined;
+    const restored = row === undefined ? { seq: 0, mac: '' } : { seq: Number(row.seq), mac: row.mac, ...(row.hash === null ? {} : { hash: row.hash }) };
+    chain.restore(restored, Number(checkpointed.rows[0]?.seq ?? 0));
     this.#stale = false;
   }
 
@@ -134,5 +170,6 @@ export class PostgresEntryWriter {
     const values = checkpointValues(checkpoint, at);
     await this.#run(`INSERT INTO ${this.#tables.checkpoints} (${CHECKPOINT_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
     chain.checkpointed(checkpoint);
+    chain.committed();
   }
 }

@@ -62,10 +62,12 @@ export class SqliteAuditLog implements AuditLog {
     // `entry <> 'outcome'` as the partial index says it, so the lookup is an index search, not a scan.
     this.#pending = db.prepare(`SELECT ${AUDIT_COLUMNS}, entry FROM audit_entry WHERE id = ? AND entry <> 'outcome'`);
     this.#completed = db.prepare(`SELECT 1 FROM audit_entry WHERE id = ? AND entry = 'outcome'`);
-    const hooks = { before: () => entries.begin(), after: () => entries.end() };
+    const writeCheck = new SqliteWriteCheck(db, file);
+    this.#writeCheck = writeCheck;
+    // The file is checked first: a commit into a deleted or replaced file would be acknowledged and lost.
+    const hooks = { before: () => (writeCheck.assertSameFile(), entries.begin()), after: () => entries.end(), committed: () => entries.committed() };
     this.#writes = new SqliteGroupCommit(db, (error) => (entries.failed(), this.#unavailable(error)), hooks);
     this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writes.run(() => undefined));
-    this.#writeCheck = new SqliteWriteCheck(db, file);
   }
 
   /** Opens (creating and migrating) the database. Throws AuditUnavailableError when it cannot. */
@@ -78,7 +80,16 @@ export class SqliteAuditLog implements AuditLog {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       migrateSqliteAudit(db);
-      return new SqliteAuditLog(db, options.chain, options.file);
+      const log = new SqliteAuditLog(db, options.chain, options.file);
+      // The head is read now, not at the first write: a chain shorter than its witness stops the boot.
+      try {
+        log.#entries.backfillHashes();
+        log.#entries.resume();
+      } catch (error) {
+        log.#stopTimer();
+        throw error;
+      }
+      return log;
     } catch (error) {
       db?.close();
       if (error instanceof AuditUnavailableError) throw error;

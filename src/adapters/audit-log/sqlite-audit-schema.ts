@@ -60,6 +60,10 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (writer, seq)
    ) STRICT;
    ${foldedRecordView('audit_entry', 'audit_record')};`,
+  // 3: the public hash chain under the MAC, and checkpoints that sign its head. Existing entries get
+  // their hash at open (`SqliteChainWriter.backfillHashes`), only where their MAC verifies under the writer's key.
+  `ALTER TABLE audit_entry ADD COLUMN hash TEXT;
+   ALTER TABLE audit_checkpoint ADD COLUMN hash TEXT;`,
 ];
 
 export const SQLITE_AUDIT_SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,16 +19,19 @@ export class SqliteGroupCommit {
   readonly #db: Database.Database;
   readonly #commit: Database.Transaction<(batch: readonly QueuedWrite[]) => Outcome[]>;
   readonly #failure: (error: unknown) => unknown;
+  readonly #committed: (() => void) | undefined;
   #queue: QueuedWrite[] = [];
 
   /**
    * `failure` turns a store failure into the error every write of a failed commit is rejected with.
    * `hooks` run inside each commit's transaction, before its first write and after its last (the audit
    * chain reads its head there and writes a due checkpoint); one that throws aborts the commit.
+   * `committed` runs once the transaction is committed, before any write resolves.
    */
-  constructor(db: Database.Database, failure: (error: unknown) => unknown, hooks: { before?: () => void; after?: () => void } = {}) {
+  constructor(db: Database.Database, failure: (error: unknown) => unknown, hooks: { before?: () => void; after?: () => void; committed?: () => void } = {}) {
     this.#db = db;
     this.#failure = failure;
+    this.#committed = hooks.committed;
     this.#commit = db.transaction((batch: readonly QueuedWrite[]) => {
       hooks.before?.();
       const outcomes = batch.map((queued) => attempt(db, queued.write));
@@ -59,6 +62,7 @@ export class SqliteGroupCommit {
       for (const queued of batch) queued.reject(failure);
       return;
     }
+    this.#committed?.();
     batch.forEach((queued, i) => {
       const outcome = outcomes[i]!;
       if ('value' in outcome) queued.resolve(outcome.value);

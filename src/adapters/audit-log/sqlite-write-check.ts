@@ -34,16 +34,24 @@ export class SqliteWriteCheck {
 
   /** Throws AuditUnavailableError naming what is wrong; `commit` runs the probe through the group commit. */
   async check(commit: (write: () => unknown) => Promise<unknown>): Promise<void> {
-    if (this.#identity !== undefined) {
-      let now: string | undefined;
-      try {
-        now = identityOf(this.#file);
-      } catch {
-        throw new AuditUnavailableError(`the audit database file ${this.#file} was deleted`);
-      }
-      if (now !== this.#identity) throw new AuditUnavailableError(`the audit database file ${this.#file} was replaced`);
-    }
+    this.assertSameFile();
     await commit(this.#probe);
+  }
+
+  /**
+   * Throws AuditUnavailableError when the open file is no longer the one at its path (deleted or
+   * replaced): a commit into it would be acknowledged and then lost. One stat, run before each group
+   * commit, so no entry is committed to a file nobody will read again.
+   */
+  assertSameFile(): void {
+    if (this.#identity === undefined) return;
+    let now: string | undefined;
+    try {
+      now = identityOf(this.#file);
+    } catch {
+      throw new AuditUnavailableError(`the audit database file ${this.#file} was deleted`);
+    }
+    if (now !== this.#identity) throw new AuditUnavailableError(`the audit database file ${this.#file} was replaced`);
   }
 }
 

@@ -23,6 +23,7 @@ export class PromMetrics implements Metrics {
   readonly #keyServerErrors: Counter<'method' | 'code'>;
   readonly #auditSeconds: BoundHistogram;
   readonly #auditFailures: Counter<'kind'>;
+  readonly #chainRegressions: Counter;
   readonly #probes: BoundCounter;
   /** A probe's two outcomes, bound once: every /health is counted (api-surface.md "Additions in 8.1.x"). */
   readonly #probeOutcomes: Readonly<Record<ProbeOutcome, { inc(): void }>>;
@@ -71,6 +72,11 @@ export class PromMetrics implements Metrics {
       registers,
     });
     this.#auditFailures = new Counter({ name: 'keygate_audit_write_failures_total', help: 'Audit store writes that failed', labelNames: ['kind'], registers });
+    this.#chainRegressions = new Counter({
+      name: 'keygate_audit_chain_regressions_total',
+      help: 'Audit writes refused because the store held an older chain head than this gateway wrote',
+      registers,
+    });
     this.#probes = new BoundCounter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
     this.#probeOutcomes = { ok: this.#probes.labels('ok'), not_ok: this.#probes.labels('not_ok') };
     this.#throttled = new Counter({ name: 'keygate_logins_throttled_total', help: 'Logins refused by throttling', registers });
@@ -97,6 +103,10 @@ export class PromMetrics implements Metrics {
     const timed = `a ${kind} ${ok}`;
     (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#auditSeconds.labels(kind, ok ? 'ok' : 'error'))).observe(seconds);
     if (!ok) this.#auditFailures.inc({ kind });
+  }
+
+  auditChainRegressed(): void {
+    this.#chainRegressions.inc();
   }
 
   healthProbe(outcome: ProbeOutcome): void {

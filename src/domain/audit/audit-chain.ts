@@ -1,5 +1,15 @@
 import { createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
-import { auditKeyId, canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
+import { AuditChainRegressedError } from './audit.errors.js';
+import {
+  auditKeyId,
+  canonicalCheckpoint,
+  entryHash,
+  entryMac,
+  hasValidMac,
+  type AuditCheckpoint,
+  type AuditEntry,
+  type ChainedAuditEntry,
+} from './audit-entry.js';
 
 /** The Ed25519 key a writer signs its checkpoints with. */
 export interface AuditSigningKey {
@@ -8,10 +18,12 @@ export interface AuditSigningKey {
   readonly publicKey: KeyObject;
 }
 
-/** Where a writer's chain stands: its last entry's seq and MAC (0 and '' before the first). */
+/** Where a writer's chain stands: its last entry's seq, MAC and public hash (0, '' and '' before the first). */
 export interface AuditChainHead {
   readonly seq: number;
   readonly mac: string;
+  /** Absent: the head entry has no public hash (written before it existed); the next starts from ''. */
+  readonly hash?: string;
 }
 
 export const GENESIS: AuditChainHead = { seq: 0, mac: '' };
@@ -29,6 +41,15 @@ export interface AuditChainOptions {
   readonly checkpointSeconds?: number;
   /** Milliseconds since the epoch (the gateway's clock). */
   readonly now: () => number;
+  /**
+   * The head a witness outside the store last saw of this writer (at boot): the store must hold at
+   * least this much of the chain. Absent: nothing was witnessed (a new chain).
+   */
+  readonly witnessed?: AuditChainHead;
+  /** Told once, when the store is first found holding an older head than the writer last committed. */
+  readonly onRegression?: (detail: string) => void;
+  /** Told the committed head after each commit that stored a checkpoint, or the chain's first entry. */
+  readonly onWitness?: (head: AuditChainHead) => void;
 }
 
 /**
@@ -44,6 +65,11 @@ export class AuditChain {
   #head: AuditChainHead = GENESIS;
   #checkpointed: AuditChainHead = GENESIS;
   #checkpointedAt: number;
+  /** The newest head known to be in the store: the last committed by this writer, or the witnessed one. */
+  #floor: AuditChainHead;
+  /** The head last given to the witness. */
+  #witnessedSeq: number;
+  #regression: string | undefined;
 
   constructor(options: AuditChainOptions) {
     if (options.macKey.length !== 32) throw new RangeError('the audit MAC key must be 32 bytes');
@@ -51,16 +77,54 @@ export class AuditChain {
     this.#options = options;
     this.#macKey = createSecretKey(options.macKey);
     this.#checkpointedAt = options.now();
+    this.#floor = options.witnessed ?? GENESIS;
+    this.#witnessedSeq = this.#floor.seq;
   }
 
   get head(): AuditChainHead {
     return this.#head;
   }
 
-  /** Resumes from what the store holds (at open, or after a failed write of unknown effect). */
+  /**
+   * Resumes from what the store holds (at open, or after a failed write of unknown effect). A head
+   * older than the one this writer last committed (or than the witnessed one), or another entry at
+   * that seq, means entries were removed: extending from there would make the loss verify clean, so
+   * it throws AuditChainRegressedError, now and on every later call (the condition is kept).
+   */
   restore(head: AuditChainHead, checkpointedSeq: number): void {
+    if (this.#regression === undefined) {
+      const floor = this.#floor;
+      if (head.seq < floor.seq) {
+        this.#regress(`writer ${this.writer}: the store's chain ends at seq ${head.seq}, but this writer had reached seq ${floor.seq}`);
+      } else if (head.seq === floor.seq && floor.mac !== '' && head.mac !== floor.mac) {
+        this.#regress(`writer ${this.writer}: the store's entry at seq ${head.seq} is not the one this writer wrote`);
+      }
+    }
+    if (this.#regression !== undefined) throw new AuditChainRegressedError(this.#regression);
     this.#head = head;
     this.#checkpointed = { seq: checkpointedSeq, mac: '' };
+  }
+
+  /** Whether the store was found to have lost part of this chain (writes are refused for good). */
+  get regression(): string | undefined {
+    return this.#regression;
+  }
+
+  /**
+   * The store committed everything sealed so far: the head is now the floor a later `restore` must
+   * not go below. A witness is told when a checkpoint was stored, or the chain's first entry.
+   */
+  committed(): void {
+    this.#floor = this.#head;
+    const due = this.#checkpointed.seq > this.#witnessedSeq || (this.#witnessedSeq === 0 && this.#head.seq > 0);
+    if (!due) return;
+    this.#witnessedSeq = this.#head.seq;
+    this.#options.onWitness?.(this.#head);
+  }
+
+  #regress(detail: string): void {
+    this.#regression = detail;
+    this.#options.onRegression?.(detail);
   }
 
   /** The entry with its chain fields, placed right after the current head. Does not move the head. */
@@ -72,14 +136,36 @@ export class AuditChain {
       seq: head.seq + 1,
       prev: head.mac,
       mac: '',
+      hash: '',
     });
     sealed.mac = entryMac(this.#macKey, sealed);
+    sealed.hash = entryHash(head.hash ?? '', sealed);
     return sealed;
+  }
+
+  /**
+   * The public hashes of this writer's stored entries that have none (written before the hash chain),
+   * in seq order from its first entry, for as long as each entry's MAC holds under this writer's key
+   * and links to the one before: an entry edited before the migration gets no hash, and neither does
+   * any after it, so a verifier still reports it.
+   */
+  backfillHashes(entries: readonly ChainedAuditEntry[]): { seq: number; hash: string }[] {
+    const filled: { seq: number; hash: string }[] = [];
+    let previous: AuditChainHead = GENESIS;
+    for (const entry of entries) {
+      if (entry.writer !== this.writer || entry.seq !== previous.seq + 1 || entry.prev !== previous.mac) break;
+      if (!hasValidMac(this.#options.macKey, entry)) break;
+      const hash = entryHash(previous.hash ?? '', entry);
+      if (entry.hash !== undefined && entry.hash !== hash) break;
+      if (entry.hash === undefined) filled.push({ seq: entry.seq, hash });
+      previous = { seq: entry.seq, mac: entry.mac, hash };
+    }
+    return filled;
   }
 
   /** The entry is stored: it is the new head. */
   advance(entry: ChainedAuditEntry): void {
-    this.#head = { seq: entry.seq, mac: entry.mac };
+    this.#head = { seq: entry.seq, mac: entry.mac, ...(entry.hash === undefined ? {} : { hash: entry.hash }) };
   }
 
   /** True when N entries were appended since the last checkpoint, or T seconds passed with at least one. */
@@ -94,7 +180,8 @@ export class AuditChain {
   /** A signed checkpoint of the current head, or undefined when nothing was appended since the last. */
   checkpoint(): AuditCheckpoint | undefined {
     if (this.#head.seq === 0 || this.#head.seq === this.#checkpointed.seq) return undefined;
-    const content = { writer: this.writer, seq: this.#head.seq, mac: this.#head.mac, at: this.#options.now() };
+    const hash = this.#head.hash === undefined ? {} : { hash: this.#head.hash };
+    const content = { writer: this.writer, seq: this.#head.seq, mac: this.#head.mac, ...hash, at: this.#options.now() };
     const signature = sign(null, canonicalCheckpoint(content), this.#options.signingKey.privateKey).toString('base64');
     return { ...content, keyId: this.#options.signingKey.keyId, signature };
   }

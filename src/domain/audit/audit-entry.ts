@@ -20,16 +20,24 @@ export interface AuditEntry extends AuditRecord {
   readonly prev?: string;
   /** HMAC-SHA256(audit key, canonical content || '\n' || prev), lower-case hex. */
   readonly mac?: string;
+  /**
+   * SHA-256(previous entry's hash || canonical content), lower-case hex ('' before the first): the
+   * public chain, which anyone can recompute and checkpoints sign, so an edit below a checkpoint shows
+   * without the MAC key. Absent on entries written before it existed whose MAC did not verify.
+   */
+  readonly hash?: string;
 }
 
 /** An entry of a chain: every chain field present. */
 export type ChainedAuditEntry = AuditEntry & { readonly writer: string; readonly seq: number; readonly prev: string; readonly mac: string };
 
-/** A writer's signed chain head: its entry `seq` had MAC `mac` at time `at`. */
+/** A writer's signed chain head: its entry `seq` had MAC `mac` (and public hash `hash`) at time `at`. */
 export interface AuditCheckpoint {
   readonly writer: string;
   readonly seq: number;
   readonly mac: string;
+  /** The entry's public hash; absent on checkpoints signed before the hash chain existed. */
+  readonly hash?: string;
   readonly at: number;
   /** Which Ed25519 key signed it (`auditKeyId`). */
   readonly keyId: string;
@@ -80,15 +88,26 @@ export function entryMac(key: Uint8Array | KeyObject, entry: AuditEntry): string
     .digest('hex');
 }
 
+/** The public hash an entry must carry, after an entry with hash `previous` ('' for the first). */
+export function entryHash(previous: string, entry: AuditEntry): string {
+  return createHash('sha256')
+    .update(`${previous}${canonicalEntry(entry)}`)
+    .digest('hex');
+}
+
 /** Constant-time comparison of the MAC an entry carries with the one it should carry. */
 export function hasValidMac(key: Uint8Array, entry: AuditEntry): boolean {
   if (typeof entry.mac !== 'string' || !/^[0-9a-f]{64}$/.test(entry.mac)) return false;
   return timingSafeEqual(Buffer.from(entry.mac, 'hex'), Buffer.from(entryMac(key, entry), 'hex'));
 }
 
-/** The bytes a checkpoint's signature covers. */
+/** The bytes a checkpoint's signature covers (version 2 with the public hash, 1 without). */
 export function canonicalCheckpoint(checkpoint: Omit<AuditCheckpoint, 'signature' | 'keyId'>): Buffer {
-  return Buffer.from(JSON.stringify(['keygate-audit-checkpoint/1', checkpoint.writer, checkpoint.seq, checkpoint.mac, checkpoint.at]), 'utf8');
+  const content =
+    checkpoint.hash === undefined
+      ? ['keygate-audit-checkpoint/1', checkpoint.writer, checkpoint.seq, checkpoint.mac, checkpoint.at]
+      : ['keygate-audit-checkpoint/2', checkpoint.writer, checkpoint.seq, checkpoint.mac, checkpoint.hash, checkpoint.at];
+  return Buffer.from(JSON.stringify(content), 'utf8');
 }
 
 /** A signing key's id: the first 16 hex digits of the SHA-256 of its public key (SPKI DER). */

@@ -1,4 +1,6 @@
 import { verify, type KeyObject } from 'node:crypto';
+import { hashStep, signedHashBreak, type HashWalk } from './audit-hash-chain.js';
+import { witnessBreak, type WitnessedHead } from './audit-witness.js';
 import { canonicalCheckpoint, hasValidMac, isChained, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
 
 /** What a break in the history looks like (api-surface.md "Additions in 8.1.x"). */
@@ -39,6 +41,11 @@ export interface AuditVerifyOptions {
   readonly publicKeys: ReadonlyMap<string, KeyObject>;
   /** The entries are a slice of each chain (a time range): its first entry's link is taken as given. */
   readonly partial?: boolean;
+  /**
+   * Each writer's head as a witness outside the audit store saw it (a whole-log verify only): a chain
+   * that ends below it, or holds another entry at its seq, is a break.
+   */
+  readonly witnessed?: readonly WitnessedHead[];
 }
 
 export interface AuditVerifyInput extends AuditVerifyOptions {
@@ -91,6 +98,11 @@ interface WriterWalk {
   readonly atSignedSeq: Map<number, ChainedAuditEntry>;
   /** Each checkpoint's signature, checked once: when the walk reaches its seq, else at the end. */
   readonly signatures: Map<AuditCheckpoint, boolean>;
+  /** The public hash chain so far. */
+  readonly hashes: HashWalk;
+  /** The seqs a witness saw as this writer's head, and the entries found there. */
+  readonly witnessedSeqs: ReadonlySet<number>;
+  readonly atWitnessedSeq: Map<number, ChainedAuditEntry>;
 }
 
 /**
@@ -109,9 +121,14 @@ export class AuditLogVerifier {
   #checked = 0;
   #unchained = 0;
   #firstUnchained: AuditEntry | undefined;
+  readonly #witnessedSeqs = new Map<string, Set<number>>();
 
   constructor(options: AuditVerifyOptions) {
     this.#options = options;
+    for (const head of options.witnessed ?? []) {
+      if (this.#witnessedSeqs.has(head.writer)) this.#witnessedSeqs.get(head.writer)!.add(head.seq);
+      else this.#witnessedSeqs.set(head.writer, new Set([head.seq]));
+    }
     const byWriter = new Map<string, AuditCheckpoint[]>();
     for (const checkpoint of options.checkpoints) {
       if (byWriter.has(checkpoint.writer)) byWriter.get(checkpoint.writer)!.push(checkpoint);
@@ -123,6 +140,7 @@ export class AuditLogVerifier {
         newWalk(
           writer,
           checkpoints.sort((a, b) => a.seq - b.seq),
+          this.#witnessedSeqs.get(writer),
         ),
       );
   }
@@ -142,6 +160,7 @@ export class AuditLogVerifier {
       const walk = this.#walkOf(entry.writer);
       walk.entries += 1;
       walk.lastSeq = entry.seq;
+      if (walk.witnessedSeqs.has(entry.seq)) walk.atWitnessedSeq.set(entry.seq, entry);
       if (walk.found !== undefined) continue;
       if (walk.held === undefined) {
         walk.firstSeq = entry.seq;
@@ -171,7 +190,8 @@ export class AuditLogVerifier {
       if (found) breaks.push(found);
     }
     breaks.sort((a, b) => a.at - b.at);
-    const firstBreak = breaks[0]?.found;
+    // A witnessed head speaks only of a chain that is otherwise whole: an earlier break is the one to report.
+    const firstBreak = breaks[0]?.found ?? witnessBreak(this.#options.witnessed ?? [], (writer) => this.#walks.get(writer));
     return { ok: firstBreak === undefined, checked: this.#checked, writers: summaries, ...(firstBreak ? { firstBreak } : {}) };
   }
 
@@ -181,7 +201,7 @@ export class AuditLogVerifier {
     if (this.#done.has(writer)) throw new Error(`the entries of writer ${writer} are not given together`);
     let walk = this.#walks.get(writer);
     if (walk === undefined) {
-      walk = newWalk(writer, []);
+      walk = newWalk(writer, [], this.#witnessedSeqs.get(writer));
       this.#walks.set(writer, walk);
     }
     this.#current = walk;
@@ -198,7 +218,7 @@ export class AuditLogVerifier {
   }
 }
 
-function newWalk(writer: string, checkpoints: readonly AuditCheckpoint[]): WriterWalk {
+function newWalk(writer: string, checkpoints: readonly AuditCheckpoint[], witnessedSeqs: ReadonlySet<number> = new Set()): WriterWalk {
   return {
     writer,
     checkpoints,
@@ -212,6 +232,9 @@ function newWalk(writer: string, checkpoints: readonly AuditCheckpoint[]): Write
     checkpointsAt: bySeq(checkpoints),
     atSignedSeq: new Map(),
     signatures: new Map(),
+    hashes: { previous: '', hashed: false, first: true },
+    witnessedSeqs,
+    atWitnessedSeq: new Map(),
   };
 }
 
@@ -246,6 +269,8 @@ function step(walk: WriterWalk, entry: ChainedAuditEntry, next: ChainedAuditEntr
   }
   if (nextSkipsThis) return broken(entry, 'inserted', 'the next entry links past this one');
   if (options.macKey && !hasValidMac(options.macKey, entry)) return broken(entry, 'edited', 'its content does not match its MAC');
+  const hashBreak = hashStep(walk.hashes, entry, options.partial === true);
+  if (hashBreak) return hashBreak;
   const signing = walk.checkpointsAt.get(entry.seq);
   if (signing !== undefined) {
     walk.atSignedSeq.set(entry.seq, entry);
@@ -277,6 +302,8 @@ function checkCheckpoints(walk: WriterWalk, options: AuditVerifyOptions): Found 
     }
     if (entry === undefined) return at(checkpoint, 'deleted', `seq ${checkpoint.seq}, signed by a checkpoint, is missing`);
     if (entry.mac !== checkpoint.mac) return broken(entry, 'edited', `the entry at seq ${entry.seq} is not the one its checkpoint signed`);
+    const hashBreak = signedHashBreak(entry, checkpoint);
+    if (hashBreak) return hashBreak;
   }
   return undefined;
 }

@@ -5,8 +5,8 @@ import { KeygateError } from '../errors/keygate-error.js';
  * are refused while it lasts (fail closed); a list is never answered short or empty instead.
  */
 export class AuditUnavailableError extends KeygateError {
-  constructor(detail = 'the audit log is unavailable', cause?: unknown) {
-    super('AUDIT_UNAVAILABLE', detail, { cause, retryable: true, scope: 'process', retryAfterSeconds: 5 });
+  constructor(detail = 'the audit log is unavailable', cause?: unknown, reason?: string) {
+    super('AUDIT_UNAVAILABLE', detail, { cause, retryable: true, scope: 'process', retryAfterSeconds: 5, ...(reason === undefined ? {} : { reason }) });
   }
 }
 
@@ -14,5 +14,19 @@ export class AuditUnavailableError extends KeygateError {
 export class AuditRecordExistsError extends KeygateError {
   constructor(id: string) {
     super('CONFLICT', `audit record ${id} already exists`);
+  }
+}
+
+/**
+ * The store holds a chain head older than the one this writer last committed (or than its witness
+ * holds): entries were deleted behind its back. The writer refuses to extend the shorter chain, since
+ * that would make the loss verify clean; every write fails closed until an operator has looked.
+ */
+export class AuditChainRegressedError extends AuditUnavailableError {
+  static readonly REASON = 'the audit chain regressed: the store holds an older head than this gateway last wrote';
+
+  constructor(detail: string) {
+    super(`audit chain regressed: ${detail}`, undefined, AuditChainRegressedError.REASON);
+    this.name = 'AuditChainRegressedError';
   }
 }

@@ -20,7 +20,14 @@ export interface HealthAnswer {
  */
 export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): HealthAnswer {
   if (surface === 'root') return { status: 200, body: { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions } };
-  const body = { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions, version: report.version, checks: report.checks };
+  const body = {
+    ok: report.ok,
+    ksFingerprint: report.ksFingerprint,
+    sessions: report.sessions,
+    version: report.version,
+    checks: report.checks,
+    ...(report.reasons === undefined ? {} : { reasons: report.reasons }),
+  };
   return report.ok ? { status: 200, body } : { status: 503, body, retryAfter: '5' };
 }
 

@@ -10,14 +10,14 @@ import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
-test('creates the file and its directory, private, in WAL mode, at schema version 2', async (t) => {
+test('creates the file and its directory, private, in WAL mode, at schema version 3', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 2);
+  t.is(db.pragma('user_version', { simple: true }), 3);
   db.close();
 });
 
@@ -151,4 +151,36 @@ test('a version 1 file is migrated: its records stay readable, as entries withou
     ['record', undefined],
   ]);
   await log.close();
+});
+
+test('a version 2 file gains public hashes at open only for the entries whose MAC verifies; an entry edited before is still reported', async (t) => {
+  const file = join(dir, 'version-2.db');
+  const keys = auditTestKeys();
+  const before = SqliteAuditLog.open({ file, chain: testChain('gw', keys, { checkpointEvery: 100 }) });
+  for (let i = 0; i < 5; i += 1) await before.append(auditRecord());
+  await before.close();
+  const raw = new Database(file);
+  raw.exec('ALTER TABLE audit_entry DROP COLUMN hash; ALTER TABLE audit_checkpoint DROP COLUMN hash; PRAGMA user_version = 2;');
+  // Edited before the migration, by someone without the key: its MAC no longer holds.
+  raw.prepare("UPDATE audit_entry SET outcome = 'denied' WHERE writer = 'gw' AND seq = 3").run();
+  raw.close();
+
+  const after = SqliteAuditLog.open({ file, chain: testChain('gw', keys, { checkpointEvery: 1 }) });
+  await after.append(auditRecord());
+  const slice = await after.readChain();
+  await after.close();
+  t.deepEqual(
+    slice.entries.map((e) => [e.seq, e.hash === undefined]),
+    [
+      [1, false],
+      [2, false],
+      [3, true],
+      [4, true],
+      [5, true],
+      [6, false],
+    ],
+  );
+  // Without the key too: a hash missing after hashed entries marks where the migration found a bad MAC.
+  t.like(verifyAuditLog({ ...slice, publicKeys: trusted(keys) }).firstBreak, { seq: 3, kind: 'edited' });
+  t.like(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, { seq: 3, kind: 'edited' });
 });

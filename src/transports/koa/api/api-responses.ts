@@ -198,6 +198,8 @@ export const responses = {
       sessions: z.number().int(),
       version: z.string(),
       checks: z.object({ keyServer: check, auditStore: check, sessionStore: check }),
+      /** Present when a failed check has a public reason (an audit chain that regressed). */
+      reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional() }).optional(),
     })
     .meta({ id: 'Health' }),
 } as const;
