@@ -8,7 +8,7 @@ import { DEPLOYED, deployedLogger } from './deployed-logging.js';
 import { runLine } from './figure-table.js';
 import { LoadClient } from './load-client.js';
 
-/** The chain may add at most this share to POST /keys with the audit in SQLite (issue 16). */
+/** The chain may add at most this share to POST /keys with the audit in SQLite. */
 const BUDGET = 0.15;
 
 /**
@@ -28,7 +28,7 @@ async function sqliteGateway(file: string, chained: boolean, dataDir: string): P
 }
 
 /**
- * Issue 16's cost row: POST /keys through two gateways that differ only in the chain, each with its
+ * The audit chain's cost row: POST /keys through two gateways that differ only in the chain, each with its
  * own SQLite file, measured as every figure is (the load generator in a process of its own, alternated
  * rounds, the median round shown): the shared machine and its disk drift within seconds.
  */

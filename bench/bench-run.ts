@@ -4,7 +4,7 @@ import type { LoadClient, Measured } from './load-client.js';
 
 /** Seconds per measured run (after a one-second warm-up); `KEYGATE_BENCH_SECONDS` changes it. */
 export const SECONDS = Math.min(30, Math.max(1, Number(process.env.KEYGATE_BENCH_SECONDS ?? 3)));
-/** Connections per HTTP run (issue 14 measured with 50); `KEYGATE_BENCH_CONNECTIONS` changes it. */
+/** Connections per HTTP run (the performance table was measured with 50); `KEYGATE_BENCH_CONNECTIONS` changes it. */
 export const CONNECTIONS = Number(process.env.KEYGATE_BENCH_CONNECTIONS ?? 50);
 export const ADMIN_PASSWORD = 'bench-admin-password';
 

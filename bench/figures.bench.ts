@@ -65,7 +65,7 @@ async function proofInPlaceRuns(
   }
 }
 
-/** Every figure of the performance table (issue 14), each beside its floor measured in this run. */
+/** Every figure of the performance table, each beside its floor measured in this run. */
 export async function benchFigures(): Promise<Figure[]> {
   const load = await LoadClient.start();
   try {
@@ -86,7 +86,7 @@ async function gatewayFigures(load: LoadClient): Promise<Figure[]> {
   const store = new MemorySessionStore(new SystemClock());
   const gateway = await createGateway(
     // Every measured login mints one more session of admin beside the 20,000 the sessions row holds:
-    // the per-principal cap (issue 13 §3) is lifted here so that it does not refuse them.
+    // the per-principal cap (docs/spec.md §2.4 item 2) is lifted here so that it does not refuse them.
     { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, replayCacheSize: REPLAY_CACHE_SIZE, maxSessionsPerPrincipal: 100_000_000, ...DEPLOYED },
     { logger: deployedLogger(), sessionStore: store },
   );

@@ -88,7 +88,7 @@ export function checksProof(
 }
 
 /**
- * One export wrap done the cheapest `node:crypto` way (api-surface.md "The export wrap"): an
+ * One export wrap done the cheapest `node:crypto` way (docs/spec.md §3.2): an
  * ephemeral `createECDH` key, the shared secret from the raw client point, `hkdfSync`, AES-256-GCM
  * over a 16-byte key. Microseconds per wrap.
  */

@@ -4,7 +4,7 @@ import { measure, printTable, type BenchResult } from './support.js';
 import { ADMIN_PASSWORD, exportRequest, signIn } from './bench-run.js';
 import { startBareKoa } from './floors.js';
 
-/** Seed 000 operations against the embedded gateway, beside a bare Koa app, in one run. */
+/** The seven root operations against the embedded gateway, beside a bare Koa app, in one run. */
 export async function benchGateway(): Promise<void> {
   const bare = await startBareKoa({ ok: true, sessions: 0 });
   const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD } }, { logger: new MemoryLogger() });

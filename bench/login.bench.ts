@@ -5,7 +5,7 @@ import { measure, printTable } from './support.js';
 
 const PASSWORD = 'bench-admin-password';
 
-/** `POST /login` with 32 in flight against the embedded key server (issue 14: >= 500 logins/s). */
+/** `POST /login` with 32 in flight against the embedded key server (the target: >= 500 logins/s). */
 export async function benchLogin(): Promise<void> {
   // Every login mints a session of one principal: the per-principal cap is lifted for the run.
   const gateway = await createGateway(

@@ -20,7 +20,7 @@ process.stdout.write(
   `keygate bench: ${SECONDS}s per run after a 1s warm-up, ${CONNECTIONS} connections, node ${process.version}, load average ${loadavg()[0]!.toFixed(2)}\n`,
 );
 printFigures(await benchFigures());
-// Issue 16: POST /keys with the SQLite audit, chained beside unchained, in the same run.
+// The audit chain's cost: POST /keys with the SQLite audit, chained beside unchained, in the same run.
 await benchAuditChain();
 if (process.env.KEYGATE_BENCH_ALL === '1') {
   await benchGateway();

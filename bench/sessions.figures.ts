@@ -9,7 +9,7 @@ import type { Figure } from './figure-table.js';
 import type { LoadClient, Measured } from './load-client.js';
 import { medianRound, ROUNDS, roundsNote, run } from './bench-run.js';
 
-/** Live sessions for the `/health` and memory figures (issue 14: 20,000). */
+/** Live sessions for the `/health` and memory figures (20,000 by default). */
 const LIVE_SESSIONS = Number(process.env.KEYGATE_BENCH_LIVE_SESSIONS ?? 20_000);
 
 setFlagsFromString('--expose-gc');

@@ -71,7 +71,7 @@ export async function openAdapters(
   const random = overrides.random ?? new CryptoRandom();
   // A burst of identical warnings (a store down, thousands of refusals) is written once per window.
   const logger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
-  // The audit chain's keys (issue 16): loaded or generated when this gateway opens its own store.
+  // The audit chain's keys (docs/spec.md §9.3, §9.4): loaded or generated when this gateway opens its own store.
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
   const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain).catch(refuseVanishedChain));
   const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
@@ -192,7 +192,7 @@ function refuseVanishedChain(error: unknown): never {
 }
 
 /**
- * The replay cache's bound, each key's share of it (issue 13 §2: unset, 1/20 of the bound) and each
+ * The replay cache's bound, each key's share of it (docs/spec.md §5.4: unset, 1/20 of the bound) and each
  * principal's share over all its keys (unset, four key shares); no share is more than the bound, and a
  * principal's is never less than a key's.
  */

@@ -2,7 +2,7 @@ import { CONFIG_DEFAULTS, LOG_LEVELS, type GatewayConfigInput } from './config.j
 
 /**
  * How a variable's text is read before the configuration schema validates it: `integer` digits,
- * `list` comma-separated entries, `origins`/`origin` bare browser origins (seed 001 "Browser access"),
+ * `list` comma-separated entries, `origins`/`origin` bare browser origins (docs/spec.md §8),
  * `file` a path whose content the gateway reads, `text` as given (trimmed).
  */
 export type VariableType = 'text' | 'integer' | 'list' | 'origins' | 'origin' | 'file';

@@ -29,7 +29,7 @@ export const CONFIG_DEFAULTS = {
   auditCheckpointEvery: 1000,
   auditCheckpointSeconds: 60,
   /**
-   * The HTTP edge (issue 13 §7). Node checks the headers and request timeouts every
+   * The HTTP edge. Node checks the headers and request timeouts every
    * `connectionsCheckingIntervalMs`, so a slow client is cut off at most timeout + interval after it
    * connected: 10 + 1 s for its headers, 25 + 1 s for the whole request (Node's own: about 320 s).
    */
@@ -130,7 +130,7 @@ const tlsKeyServer = z
 
 /**
  * Sessions and the proof replay cache in Redis, shared by every gateway pointing at it (architecture.md
- * "scale-out"). Each record is sealed as a whole with AES-256-GCM under `sessionKeys` (issue 13 §4).
+ * "scale-out"). Each record is sealed as a whole with AES-256-GCM under `sessionKeys` (docs/spec.md §12 item 1).
  */
 const redisSessionStore = z.strictObject({
   kind: z.literal('redis'),
@@ -175,7 +175,7 @@ const auditLog = z.discriminatedUnion('kind', [
 ]);
 
 /**
- * How the audit log is made provable (issue 16): this gateway's writer id, the HMAC key of the
+ * How the audit log is made provable (docs/spec.md §9.3, §9.4): this gateway's writer id, the HMAC key of the
  * chains, the Ed25519 key that signs checkpoints, the keys a verifier trusts, and how often the head
  * is signed. Absent keys are generated into `dataDir` (0600, with a warning), or kept in memory only
  * when there is none.
@@ -204,7 +204,7 @@ const auditIntegrity = z.strictObject({
 });
 export type AuditIntegrityConfig = z.output<typeof auditIntegrity>;
 
-/** Timeouts and the connection cap of the HTTP server (issue 13 §7). */
+/** Timeouts and the connection cap of the HTTP server. */
 const httpEdge = z
   .strictObject({
     /** Time a client has to send its request headers, from the connection (or the previous request). */
@@ -230,7 +230,7 @@ export const gatewayConfigSchema = z.strictObject({
   /** Lifetime of a gateway session in seconds. */
   sessionTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.sessionTtlSeconds),
   logLevel: z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default(CONFIG_DEFAULTS.logLevel),
-  /** Browser origins allowed cross-origin access (seed 001 "Browser access"); empty: no CORS at all. */
+  /** Browser origins allowed cross-origin access (docs/spec.md §8); empty: no CORS at all. */
   corsOrigins: z
     .array(z.string())
     .default([])
@@ -243,7 +243,7 @@ export const gatewayConfigSchema = z.strictObject({
       }
     }),
   /**
-   * The origin clients address when a TLS-terminating proxy sits in front (seed 001 §5): the proof's
+   * The origin clients address when a TLS-terminating proxy sits in front (docs/spec.md §5.5): the proof's
    * `htu` is checked against it instead of the connection's scheme and Host.
    */
   publicOrigin: z
@@ -274,10 +274,10 @@ export const gatewayConfigSchema = z.strictObject({
         return z.NEVER;
       }
     }),
-  /** Bound of the proof replay cache (seed 001 §8); when full, new proofs are refused with 503. */
+  /** Bound of the proof replay cache (docs/spec.md §5.4); when full, new proofs are refused with 503. */
   replayCacheSize: integerIn(1, Number.MAX_SAFE_INTEGER).default(CONFIG_DEFAULTS.replayCacheSize),
   /**
-   * Most live entries of one proof key (`jkt`) in the replay cache (issue 13 §2), so that one key
+   * Most live entries of one proof key (`jkt`) in the replay cache (docs/spec.md §12 item 6), so that one key
    * cannot fill it for every other; absent: 1/20 of the cache; capped at the cache size.
    */
   replayCacheKeyShare: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
@@ -295,7 +295,7 @@ export const gatewayConfigSchema = z.strictObject({
     keepAliveTimeoutMs: CONFIG_DEFAULTS.http.keepAliveTimeoutMs,
     maxConnections: CONFIG_DEFAULTS.http.maxConnections,
   }),
-  /** Failed logins per user name, then per client address, before the waits begin (api-surface.md "Passwords and throttling"). */
+  /** Failed logins per user name, then per client address, before the waits begin (docs/spec.md §10). */
   throttleNameFailures: integerIn(1, 1_000_000).default(CONFIG_DEFAULTS.throttleNameFailures),
   throttleAddressFailures: integerIn(1, 1_000_000).default(CONFIG_DEFAULTS.throttleAddressFailures),
   /** Failures idle this long are forgotten; also the longest wait. */

@@ -3,7 +3,7 @@ import { ConfigError } from './config-error.js';
 const BARE_ORIGIN = /^(https?):\/\/([^/?#@\s]+)$/i;
 
 /**
- * Parses the CORS allowlist (seed 001 "Browser access" rules 1-3): comma-separated bare origins,
+ * Parses the CORS allowlist (docs/spec.md §8 items 1-3): comma-separated bare origins,
  * whitespace around entries ignored, duplicates collapsed. Each entry is scheme, host and optional
  * port; a path, a trailing slash, a query, a fragment, no scheme, or `*` stops the boot. Entries are
  * returned in browser form (lower-case scheme and host, the scheme's default port omitted).

@@ -16,7 +16,7 @@ export interface HttpListener {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Issue 13 §7: how long a client may take, and how many connections may be open at once. */
+/** How long a client may take, and how many connections may be open at once. */
 export interface EdgeLimits {
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;

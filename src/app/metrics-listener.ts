@@ -2,7 +2,7 @@ import type { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
 
 /**
- * The metrics listener (issue 15 §3): a server of its own, so that scraping never shares a port (nor
+ * The metrics listener: a server of its own, so that scraping never shares a port (nor
  * its exposure) with the API. `GET /metrics` answers the Prometheus text format; anything else is 404.
  */
 export function listenMetrics(metrics: PromMetrics, port: number, host: string): Promise<HttpListener> {

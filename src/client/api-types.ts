@@ -1,5 +1,5 @@
 /**
- * The /api views the client reads (api-surface.md), as the gateway answers them. Times are ISO 8601
+ * The /api views the client reads (docs/spec.md §4.4-§4.16), as the gateway answers them. Times are ISO 8601
  * strings; binary values and ttags are standard base64.
  */
 
@@ -62,7 +62,7 @@ export interface NewKeyRequest {
 export interface ExportedKey {
   readonly key: Uint8Array<ArrayBuffer>;
   readonly keyLen: KeyLength;
-  /** The fixed label of seed 000 §2 (`aes-128-cbc`), not derived from the key. */
+  /** The fixed label of docs/spec.md §3.3 (`aes-128-cbc`), not derived from the key. */
   readonly algo: string;
 }
 

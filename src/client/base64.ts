@@ -1,7 +1,7 @@
 /**
  * Byte and text encodings the client needs, with what every browser has (btoa, atob, TextEncoder):
- * standard base64 for bodies (seed 000 §2), base64url without padding for proofs (RFC 7515 §2) and
- * for ttags in paths (api-surface.md conventions).
+ * standard base64 for bodies (docs/spec.md §1.4), base64url without padding for proofs (RFC 7515 §2) and
+ * for ttags in paths (docs/spec.md §1.4).
  */
 
 /** Bytes the WebCrypto and fetch signatures accept (a plain ArrayBuffer behind them). */

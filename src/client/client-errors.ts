@@ -1,4 +1,4 @@
-/** The /api error body (seed 001 §7.1-7.2): `code` is the contract, `detail` is for people. */
+/** The /api error body (docs/spec.md §6.1): `code` is the contract, `detail` is for people. */
 export interface ApiErrorBody {
   readonly code: string;
   readonly detail: string;
@@ -13,7 +13,7 @@ export const UNEXPECTED_RESPONSE = 'UNEXPECTED_RESPONSE';
 
 /**
  * A refusal from the gateway, typed: the HTTP status and the body's fields. A page branches on
- * `code` (never on `detail`); `retryAfterSeconds` comes from `Retry-After` (seed 001 §7.3).
+ * `code` (never on `detail`); `retryAfterSeconds` comes from `Retry-After` (docs/spec.md §6.1).
  */
 export class KeygateApiError extends Error {
   override name = 'KeygateApiError';
@@ -43,8 +43,8 @@ export class KeygateApiError extends Error {
 }
 
 /**
- * A 401 with `reauth: true`: the server-held token is gone (api-surface.md `SESSION_EXPIRED`). The
- * page acts on it by signing in again and retrying (seed 000 §5.4); it is not an ordinary 401.
+ * A 401 with `reauth: true`: the server-held token is gone (`SESSION_EXPIRED`, docs/spec.md §4.21 item 2). The
+ * page acts on it by signing in again and retrying (docs/spec.md §2.4 item 4); it is not an ordinary 401.
  */
 export class ReauthRequiredError extends KeygateApiError {
   override name = 'ReauthRequiredError';

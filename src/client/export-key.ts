@@ -1,7 +1,7 @@
 import { fromBase64, toBase64, utf8, type Bytes } from './base64.js';
 import { subtle } from './web-crypto.js';
 
-/** The wrapped key envelope of an export (seed 000 §2), every field standard base64. */
+/** The wrapped key envelope of an export (docs/spec.md §3), every field standard base64. */
 export interface WrappedKey {
   readonly gatewayPubKey: string;
   readonly salt: string;
@@ -10,7 +10,7 @@ export interface WrappedKey {
   readonly authTag: string;
 }
 
-/** The wrap's fixed parameters (api-surface.md "The export wrap"). */
+/** The wrap's fixed parameters (docs/spec.md §3.2). */
 const HKDF_INFO = 'keygate export v1';
 const SIZES = { gatewayPubKey: 65, salt: 16, iv: 12, authTag: 16 } as const;
 const ECDH_P256 = { name: 'ECDH', namedCurve: 'P-256' } as const;
@@ -21,7 +21,7 @@ export class ExportUnwrapError extends Error {
 }
 
 /**
- * The client's ephemeral key for one export (seed 000 §2: a fresh keypair per export, the private
+ * The client's ephemeral key for one export (docs/spec.md §3.2: a fresh keypair per export, the private
  * key non-extractable). `publicKey` is the raw uncompressed point (0x04 || X || Y, 65 bytes) in
  * standard base64, the `clientPubKey` of the export request.
  */
@@ -47,7 +47,7 @@ export class ExportKey {
 }
 
 /**
- * The export unwrap with WebCrypto alone (api-surface.md "The export wrap"): the shared secret is the
+ * The export unwrap with WebCrypto alone (docs/spec.md §3.2): the shared secret is the
  * 32-byte X coordinate of ECDH(client private key, gatewayPubKey) (`deriveBits`), the AES key is
  * HKDF-SHA256(secret, salt, info `keygate export v1`, 32 bytes), and the data key is the AES-256-GCM
  * decryption of `ciphertext` with `iv` and the 16-byte `authTag`, no additional data.

@@ -18,7 +18,7 @@ export interface RoleView {
   readonly operations: readonly string[];
 }
 
-/** One audit record (api-surface.md "Audit"). */
+/** One audit record (docs/spec.md §9.1). */
 export interface AuditRecordView {
   readonly id: string;
   readonly at: string;

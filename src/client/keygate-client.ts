@@ -25,7 +25,7 @@ export class KeygateClient {
     this.#options = options;
   }
 
-  /** POST /api/session: password login; the session is unbound (seed 001 §5). */
+  /** POST /api/session: password login; the session is unbound (docs/spec.md §5.1). */
   async login(user: string, password: string): Promise<KeygateSession> {
     const view = await send<SessionView>(this.#options, { method: 'POST', path: '/api/session', body: { user, password } });
     return KeygateSession.fromMinted(this.#options, view, undefined);

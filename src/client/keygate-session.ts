@@ -119,7 +119,7 @@ export class KeygateSession {
 
   /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
-   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (seed 000 §2).
+   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).
    */
   async exportKey(ttag: string): Promise<ExportedKey> {
     const exportKey = await ExportKey.generate();
@@ -197,7 +197,7 @@ export class KeygateSession {
   }
 }
 
-/** `{ttag}` in a path: base64url without padding (api-surface.md conventions). */
+/** `{ttag}` in a path: base64url without padding (docs/spec.md §1.4). */
 function keyPath(ttag: string): string {
   return `/api/keys/${base64ToBase64url(ttag)}`;
 }

@@ -13,7 +13,7 @@ export interface ProofRequest {
   readonly body?: Uint8Array | undefined;
 }
 
-/** The payload claims of a proof (seed 001 §5 "Payload claims"). */
+/** The payload claims of a proof (docs/spec.md §5.2). */
 export interface ProofClaims {
   readonly jti: string;
   readonly htm: string;
@@ -30,10 +30,10 @@ export function proofHtu(url: string | URL): string {
 }
 
 /**
- * Mints a fresh DPoP proof for one request (seed 001 §5; RFC 9449 §4.2): a compact JWS with header
+ * Mints a fresh DPoP proof for one request (docs/spec.md §5.2; RFC 9449 §4.2): a compact JWS with header
  * `{ typ: dpop+jwt, alg: ES256, jwk }` and claims `jti` (16 random bytes), `htm`, `htu`, `iat`,
  * `ath` (SHA-256 of the exact bearer value) and `bth` (SHA-256 of the exact body bytes; of the empty
- * string when there is no body, the local extension of seed 001 §5). `nowMs` is the client's clock.
+ * string when there is no body, a local extension, docs/spec.md §5.2). `nowMs` is the client's clock.
  */
 export async function mintProof(key: ProofKey, request: ProofRequest, nowMs: number = Date.now()): Promise<string> {
   const claims: ProofClaims = {

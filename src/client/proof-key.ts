@@ -12,7 +12,7 @@ export interface PublicJwk {
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
 /**
- * The key a page holds to sign its proofs (seed 001 §5: a browser's P-256 keypair signs with
+ * The key a page holds to sign its proofs (docs/spec.md §5.2: a browser's P-256 keypair signs with
  * ES256). The private key is generated non-extractable: script can sign with it, never read it.
  * A page that must survive a reload may keep the CryptoKeyPair in IndexedDB and bring it back with
  * `fromKeyPair`; the private key stays non-extractable there too.

@@ -30,8 +30,8 @@ export interface ApiRequest {
 /**
  * Sends one /api request and answers its JSON (undefined for 204), or throws the typed error.
  * The body is serialised once and those exact bytes are both sent and hashed into `bth`; a bound
- * session's request gets a proof minted for it alone (seed 001 §5: no route is exempt).
- * No cookies, ever (seed 001 §5.2): `credentials: 'omit'`. A network failure, including a browser
+ * session's request gets a proof minted for it alone (docs/spec.md §5.1: no route is exempt).
+ * No cookies, ever (docs/spec.md §8 item 6): `credentials: 'omit'`. A network failure, including a browser
  * refusing a cross-origin answer, is the fetch's own TypeError, passed on as is.
  */
 export async function send<T>(options: TransportOptions, request: ApiRequest): Promise<T> {

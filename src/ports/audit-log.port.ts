@@ -4,7 +4,7 @@ import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domai
 import { token } from './token.js';
 
 /**
- * The audit database (api-surface.md "Audit"): an append-only log. A pending record and its completion
+ * The audit database (docs/spec.md §9.2, §9.3): an append-only log. A pending record and its completion
  * are two entries; readers see one record per operation (the two folded). A store opened with an
  * `AuditChain` puts every entry in its writer's MAC chain and signs checkpoints of the head.
  * Adapters: memory, SQLite (the embedded default), PostgreSQL (shared by scale-out gateways); each

@@ -4,7 +4,7 @@ import { token } from './token.js';
 export type ProbeOutcome = 'ok' | 'not_ok';
 
 /**
- * Operational counters and timings (issue 15 §3). Labels are bounded values only: an operation id, a
+ * Operational counters and timings. Labels are bounded values only: an operation id, a
  * status, an error code, a method name. Never a session id, ttag, user name or address.
  * Adapters: `NoMetrics` (metrics off) and prom-client (`TE_GATEWAY_METRICS_PORT`).
  */

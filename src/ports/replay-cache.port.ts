@@ -7,7 +7,7 @@ import { token } from './token.js';
 export type ReplayVerdict = 'fresh' | 'replayed' | 'full' | 'key-full' | 'principal-full';
 
 /**
- * The proof replay cache (seed 001 §5 `jti`, §8 "replay cache"; RFC 9449 §11.1): the `jti`s of
+ * The proof replay cache (docs/spec.md §5.4; RFC 9449 §11.1): the `jti`s of
  * accepted proofs, keyed by (`jkt`, `jti`), each kept until its proof could no longer be accepted.
  *
  * Contract (`test/ports/replay-cache.contract.ts`):
@@ -19,7 +19,7 @@ export type ReplayVerdict = 'fresh' | 'replayed' | 'full' | 'key-full' | 'princi
  *   the epoch), and gone from then on; its (`jkt`, `jti`) may then be remembered afresh.
  * - The cache is bounded. A live entry is never evicted to make room: a new entry that does not fit
  *   answers `'full'` and writes nothing. A replay answers `'replayed'` even when the cache is full.
- * - Each `jkt` has a share (issue 13 §2): a new entry of a key that already holds its share of live
+ * - Each `jkt` has a share (docs/spec.md §12 item 6): a new entry of a key that already holds its share of live
  *   entries answers `'key-full'` and writes nothing, so one key cannot fill the cache for the others.
  *   The whole cache full answers `'full'` first.
  * - Each principal has a share too, over all its keys: a new entry of a principal that already holds

@@ -2,8 +2,8 @@ import type { FailureRecord } from '../domain/throttle/throttle-policy.js';
 import { token } from './token.js';
 
 /**
- * Counters of failed logins and of requests per client address (api-surface.md "Passwords and
- * throttling"), shared by every gateway when they live in Redis.
+ * Counters of failed logins and of requests per client address (docs/spec.md §10),
+ * shared by every gateway when they live in Redis.
  *
  * Contract (`test/ports/throttle-store.contract.ts`):
  * - `fail` is atomic: N concurrent failures of one key, across gateways, count N. A key whose last

@@ -7,11 +7,11 @@ import { withConnection } from './with-connection.js';
 export { ConcurrentChangeError, NotSavedError, NotVerifiedError } from './read-back.js';
 
 /**
- * A key's ACL (api-surface.md operations 17-20, and the seven-operation grant and revoke): every
+ * A key's ACL (docs/spec.md §4.7, and the seven-operation grant and revoke, §2.3 item 4): every
  * change is verified by reading the ACL back. The read-back is judged against the write's own effect:
  * shown -> success; not shown, at a newer revision than the one the write produced -> another writer
  * overtook it (CONFLICT `CONCURRENT_CHANGE`); not shown at the write's own revision (or an older
- * one) -> the write did not take (NOT_SAVED / NOT_VERIFIED, seed 001 §7.4).
+ * one) -> the write did not take (NOT_SAVED / NOT_VERIFIED, docs/spec.md §4.1 item 3).
  */
 export class AclUseCases {
   readonly #keyServer: KeyServer;
@@ -61,8 +61,8 @@ export class AclUseCases {
 
 /**
  * How a surface answers a write that took effect and was then overtaken by another writer: the /api
- * surface says so (409 CONFLICT `CONCURRENT_CHANGE`, api-surface.md "Additions in 8.1.x"); the
- * seven-operation surface has no 409 for grant and revoke (seed 000 §4 and §7), and the write did take
+ * surface says so (409 CONFLICT `CONCURRENT_CHANGE`, docs/spec.md §4.1 item 3); the
+ * seven-operation surface has no 409 for grant and revoke (docs/spec.md §2.5, §12 item 2), and the write did take
  * effect, so there it is the success it was.
  */
 export type Overtaken = 'conflict' | 'applied';

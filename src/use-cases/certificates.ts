@@ -5,7 +5,7 @@ import type { KeyServer } from '../ports/key-server.port.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** Certificate objects (api-surface.md operations 35-38): looked up, parsed and verified by the key server. */
+/** Certificate objects (docs/spec.md §4.11): looked up, parsed and verified by the key server. */
 export class CertificateUseCases {
   readonly #keyServer: KeyServer;
 

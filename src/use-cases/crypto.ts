@@ -3,7 +3,7 @@ import type { KeyServer } from '../ports/key-server.port.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** Data cryptography (api-surface.md 9-12): it runs inside the key server, under the raw data key. */
+/** Data cryptography (docs/spec.md §4.5): it runs inside the key server, under the raw data key. */
 export class CryptoUseCases {
   readonly #keyServer: KeyServer;
 

@@ -5,7 +5,7 @@ import { NotSavedError, NotVerifiedError } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** Group membership (api-surface.md operations 29-31); changes are verified on the member list. */
+/** Group membership (docs/spec.md §4.9); changes are verified on the member list. */
 export class GroupUseCases {
   readonly #keyServer: KeyServer;
 

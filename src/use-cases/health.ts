@@ -36,13 +36,13 @@ export interface HealthDeps {
 export const HEALTH_MAX_AGE_MS = 1_000;
 
 /**
- * Liveness, and the key server's fingerprint for pinning (seed 000 rule 5). Never throws. `ok` is false
+ * Liveness, and the key server's fingerprint for pinning (docs/spec.md §2.3 item 5). Never throws. `ok` is false
  * when any check fails: the audit store counts, since the gateway refuses sensitive operations without it.
  *
  * A probe does no I/O of its own: the key server's and the audit store's states come from a background
  * check at most `maxAgeMs` old. The key server's state is the outcome of the gateway's latest real call
  * when there was one within that time, else of a ping. The audit store is probed through its write path
- * every round (issue 15 §2: a full disk, a deleted or a replaced file); a failed real write marks it
+ * every round (a full disk, a deleted or a replaced file); a failed real write marks it
  * down at once, and only a probe brings it back, so a write into a replaced file cannot hide it. The session count is the store's own `count()`, O(1) (for Redis, one round trip:
  * the count is shared by every gateway). Probes are counted (`probes`) for metrics, not audited.
  */

@@ -15,14 +15,14 @@ export interface KeyUseCasesDeps {
   readonly random: Random;
 }
 
-/** Seed 000 export response. */
+/** The seven-operation export response (docs/spec.md §3). */
 export interface ExportedKey {
   readonly wrapped: WrappedKey;
   readonly algo: typeof EXPORT_ALGO;
   readonly keyLen: KeyLength;
 }
 
-/** Key generation, lifecycle and wrapped export (seed 000 rules 2 and 3, api-surface.md 13-16). */
+/** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
 export class KeyUseCases {
   readonly #deps: KeyUseCasesDeps;
 

@@ -1,7 +1,7 @@
 import { RateLimitedError } from '../domain/throttle/throttle.errors.js';
 import type { Clock } from '../ports/clock.port.js';
 
-/** Outstanding certificate challenges one client address may hold (issue 13 §1). */
+/** Outstanding certificate challenges one client address may hold (docs/spec.md §4.19 item 1). */
 export const MAX_PENDING_CHALLENGES_PER_ADDRESS = 16;
 /** Outstanding challenges through this gateway in all: below the key server's own table (10 000). */
 export const MAX_PENDING_CHALLENGES = 5_000;
@@ -11,7 +11,7 @@ const CHECK_HOLD_MS = 60_000;
 export const MAX_LOGINS_IN_FLIGHT_PER_ADDRESS = 8;
 
 /**
- * Caps what one client address may hold in the key server's pending tables (issue 13 §1): the
+ * Caps what one client address may hold in the key server's pending tables (docs/spec.md §4.19 item 1): the
  * certificate challenges it was issued and has not answered (until they expire), and its password
  * logins in flight. The key server's own totals still apply; these keep one caller from filling them.
  */

@@ -4,7 +4,7 @@ import { verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** The auto-provisioning policy for externally authenticated X.509 logins (api-surface.md 47-48). */
+/** The auto-provisioning policy for externally authenticated X.509 logins (docs/spec.md §4.14). */
 export class PolicyUseCases {
   readonly #keyServer: KeyServer;
 

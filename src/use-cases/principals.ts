@@ -20,7 +20,7 @@ export interface PasswordProver {
   provePassword(user: string, password: Secret, clientAddress: string): Promise<KeyServerLogin>;
 }
 
-/** Principals (api-surface.md operations 21-28); writes are verified by reading back. */
+/** Principals (docs/spec.md §4.8); writes are verified by reading back. */
 export class PrincipalUseCases {
   readonly #keyServer: KeyServer;
   readonly #random: Random;
@@ -84,7 +84,7 @@ export class PrincipalUseCases {
    * by an SRP login (the password stays here) from `clientAddress`, throttled as a login is: a wrong
    * one counts as a failed login of the name from that address, and while that address must wait the
    * answer is RATE_LIMITED. Wrong or missing is ROLE_DENIED. Every other session of the principal
-   * ends, here and at the key server (issue 12 §4), and so does every session it delegated (a
+   * ends, here and at the key server (docs/spec.md §4.20 item 3), and so does every session it delegated (a
    * service): those stand on its credentials.
    */
   async setPassword(caller: Caller, name: string, password: Secret, currentPassword: Secret | undefined, clientAddress: string): Promise<void> {

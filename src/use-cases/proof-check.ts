@@ -18,9 +18,9 @@ export interface ProofCheckerOptions {
 }
 
 /**
- * The sender constraint of a session (seed 001 §5): the constraint belongs to the session, not the
+ * The sender constraint of a session (docs/spec.md §5.1): the constraint belongs to the session, not the
  * route, so every request of a bound session passes here before anything else is decided
- * (api-surface.md: the proof is checked before authorization).
+ * (docs/spec.md §5.1: the proof is checked before authorization).
  */
 export class ProofChecker {
   readonly #clock: Clock;
@@ -34,10 +34,10 @@ export class ProofChecker {
   }
 
   /**
-   * Checks the request's proof against the session. An unbound session ignores any proof (seed 001
-   * §5) and gets undefined. A bound one needs exactly one valid proof (`verifyProof`), whose `jti`
+   * Checks the request's proof against the session. An unbound session ignores any proof (docs/spec.md §5.1)
+   * and gets undefined. A bound one needs exactly one valid proof (`verifyProof`), whose `jti`
    * is then recorded under the session's `jkt` until the proof could no longer be accepted; the
-   * entry is written only after every other check passed (api-surface.md).
+   * entry is written only after every other check passed (docs/spec.md §5.4).
    *
    * @throws PROOF_MISSING, any refusal of `verifyProof`, PROOF_REPLAYED, PROOF_REPLAY_CACHE_FULL
    *   (retryable, scope `process`; scope `session` when only the key's or the principal's share is
@@ -54,7 +54,7 @@ export class ProofChecker {
     const verdict = await this.#replayCache.remember(proof.jkt, proof.jti, proof.expiresAt, session.identity.principalId);
     if (verdict === 'replayed') throw new ProofReplayedError();
     if (verdict === 'full') throw new ProofReplayCacheFullError();
-    // Issue 13 §2: only this key is over its share; every other key is still served.
+    // docs/spec.md §12 item 6: only this key is over its share; every other key is still served.
     if (verdict === 'key-full') throw new ProofReplayCacheFullError(undefined, 'session');
     // Only this principal is over its share; every other principal is still served.
     if (verdict === 'principal-full')

@@ -1,13 +1,13 @@
 import { KeygateError, isKeygateError } from '../domain/errors/index.js';
 
-/** A write the read-back did not find, or found unchanged (seed 001 §7.4). */
+/** A write the read-back did not find, or found unchanged (docs/spec.md §4.1 item 3). */
 export class NotSavedError extends KeygateError {
   constructor(detail: string) {
     super('NOT_SAVED', detail);
   }
 }
 
-/** A write the read-back found different from what was asked (seed 001 §7.4). */
+/** A write the read-back found different from what was asked (docs/spec.md §4.1 item 3). */
 export class NotVerifiedError extends KeygateError {
   constructor(detail: string) {
     super('NOT_VERIFIED', detail);
@@ -16,7 +16,7 @@ export class NotVerifiedError extends KeygateError {
 
 /**
  * A verified write the read-back found overtaken: it took effect, and a later write by another writer
- * changed the object since (api-surface.md "Additions in 8.1.x": 409 CONFLICT, reason CONCURRENT_CHANGE).
+ * changed the object since (docs/spec.md §4.1 item 3: 409 CONFLICT, reason CONCURRENT_CHANGE).
  */
 export class ConcurrentChangeError extends KeygateError {
   constructor(detail: string) {
@@ -50,7 +50,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Judges a read-back (api-surface.md `W`): missing -> NOT_SAVED; showing what was asked -> the stored
+ * Judges a read-back (docs/spec.md §4.1 item 3): missing -> NOT_SAVED; showing what was asked -> the stored
  * value; still showing the state from before the write -> NOT_SAVED; anything else -> NOT_VERIFIED.
  * `project` picks the fields the write was about.
  */

@@ -5,7 +5,7 @@ import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** Roles (api-surface.md operations 32-34). */
+/** Roles (docs/spec.md §4.10). */
 export class RoleUseCases {
   readonly #keyServer: KeyServer;
 

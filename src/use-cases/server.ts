@@ -6,7 +6,7 @@ import { verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** Server administration (api-surface.md operations 43-46). */
+/** Server administration (docs/spec.md §4.13). */
 export class ServerUseCases {
   readonly #keyServer: KeyServer;
   readonly #gatewayVersion: string;

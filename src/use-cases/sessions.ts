@@ -28,7 +28,7 @@ export interface SessionUseCasesDeps {
   readonly logger: Logger;
   /** Lifetime of a gateway session in ms (the key-server token may expire earlier). */
   readonly sessionTtlMs: number;
-  /** Failed-login throttling and the per-address request rate (issue 13 §1). */
+  /** Failed-login throttling and the per-address request rate (docs/spec.md §10). */
   readonly throttle: LoginThrottle;
   /** Live sessions one principal may hold (TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL). */
   readonly maxSessionsPerPrincipal: number;
@@ -44,7 +44,7 @@ export interface MintedSession {
   readonly session: SessionRecord;
 }
 
-/** Sign-in, sign-out and session lookup (seed 000 §3 "Session transitions"). */
+/** Sign-in, sign-out and session lookup (docs/spec.md §2.4). */
 export class SessionUseCases {
   readonly #deps: SessionUseCasesDeps;
   readonly #revoker: TokenRevoker;
@@ -180,7 +180,7 @@ export class SessionUseCases {
     return { sessionId, session };
   }
 
-  /** Issue 13 §3: a cap of live sessions per principal. Concurrent logins may pass it by their number. */
+  /** A cap of live sessions per principal (docs/spec.md §2.4 item 2). Concurrent logins may pass it by their number. */
   async #assertBelowCap(principalId: string, now: number): Promise<void> {
     const max = this.#deps.maxSessionsPerPrincipal;
     // Counted, not listed, on every login: a principal may hold many sessions (a service, the bench's
@@ -213,13 +213,13 @@ export class SessionUseCases {
     this.#deps.logger.info('session ended', { session: caller.session.ref });
   }
 
-  /** The live sessions of the caller's principal (api-surface.md operation 8); a scoped session sees only itself (issue 12 §6). */
+  /** The live sessions of the caller's principal (docs/spec.md §4.4); a scoped session sees only itself (docs/spec.md §12 item 9). */
   async listOwn(caller: Caller): Promise<SessionRecord[]> {
     if (caller.session.kind === 'scoped') return [caller.session];
     return this.#deps.store.listByPrincipal(caller.session.identity.principalId);
   }
 
-  /** Number of live sessions (seed 000 health `sessions`). */
+  /** Number of live sessions (the health answer's `sessions`, docs/spec.md §2.4 item 6). */
   count(): Promise<number> {
     return this.#deps.store.count();
   }

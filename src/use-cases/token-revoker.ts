@@ -9,7 +9,7 @@ const MAX_PENDING = 10_000;
 const RETRIES_PER_TURN = 16;
 
 /**
- * Revokes key-server tokens the gateway no longer holds a session for (issue 13 §3): a token whose
+ * Revokes key-server tokens the gateway no longer holds a session for: a token whose
  * session could not be stored, and the token of a logged-out session. A revocation that fails (key
  * server unreachable) is kept and retried at the next sign-in or sign-out, never forgotten; a token
  * the key server already considers expired needs nothing more.

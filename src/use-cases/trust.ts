@@ -6,7 +6,7 @@ import { NotSavedError, NotVerifiedError, readBack, verifyWrite } from './read-b
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-/** Certificate trust (api-surface.md operations 39-42); every change is verified by reading back. */
+/** Certificate trust (docs/spec.md §4.12); every change is verified by reading back. */
 export class TrustUseCases {
   readonly #keyServer: KeyServer;
   readonly #sessions: SessionStore;

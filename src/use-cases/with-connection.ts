@@ -2,7 +2,7 @@ import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js
 import type { Caller } from './session-context.js';
 
 /**
- * Seed 000 §1: each authenticated request opens a fresh connection to the key server with the stored
+ * docs/spec.md §1.1: each authenticated request opens a fresh connection to the key server with the stored
  * token, runs the operation and closes the connection, whatever the outcome.
  */
 export async function withConnection<T>(keyServer: KeyServer, caller: Caller, operation: (connection: KeyServerConnection) => Promise<T>): Promise<T> {

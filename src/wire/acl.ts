@@ -1,8 +1,8 @@
-/** Rights on a key (api-surface.md "Key ACLs"). The owner holds all of them. */
+/** Rights on a key (docs/spec.md §4.3 item 4). The owner holds all of them. */
 export const RIGHTS = ['read', 'export', 'encrypt', 'decrypt', 'mac'] as const;
 export type Right = (typeof RIGHTS)[number];
 
-/** Rights a grant on the seven-operation surface gives (seed 000: export access to the key). */
+/** Rights a grant on the seven-operation surface gives (docs/spec.md §2.3 item 4: export access to the key). */
 export const GRANT_RIGHTS: readonly Right[] = ['read', 'export'];
 
 export function isRight(value: string): value is Right {

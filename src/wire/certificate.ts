@@ -1,4 +1,4 @@
-/** A certificate object (api-surface.md operation 36). */
+/** A certificate object (docs/spec.md §4.11). */
 export interface CertificateInfo {
   /** Lower-case hex SHA-256 of the DER. */
   readonly id: string;

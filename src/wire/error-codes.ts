@@ -1,6 +1,6 @@
 /**
  * The error codes a key server answers (docs/keyserver-protocol.md "Errors"): the codes that travel
- * from the key server to the gateway. Each is also a gateway code (seed 001 §5 and §7), and the
+ * from the key server to the gateway. Each is also a gateway code (docs/spec.md §6.3), and the
  * gateway rebuilds its own error of the same meaning from it.
  */
 export const WIRE_ERROR_CODES = [

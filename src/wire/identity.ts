@@ -1,4 +1,4 @@
-/** A key-server principal as the contracts show it (seed 000 §2, login and grant responses). */
+/** A key-server principal as the contracts show it (docs/spec.md §2.2, login and grant responses). */
 export interface Identity {
   readonly user: string;
   /** Numeric key-server system id, passed through as is. */

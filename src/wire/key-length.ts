@@ -1,8 +1,8 @@
-/** The key lengths a data key may have, in bytes (seed 000 §8). */
+/** The key lengths a data key may have, in bytes (docs/spec.md §7, §3.3). */
 export const KEY_LENGTHS = [16, 24, 32] as const;
 export type KeyLength = (typeof KEY_LENGTHS)[number];
 
-/** OpenSSL NIDs of the export blob (aes-128/192/256 family, seed 000 §2). */
+/** OpenSSL NIDs of the export blob (aes-128/192/256 family, docs/spec.md §3.3). */
 const LENGTH_BY_NID: ReadonlyMap<number, KeyLength> = new Map([
   [419, 16],
   [423, 24],

@@ -1,5 +1,5 @@
 /**
- * One answer of a list (api-surface.md conventions; seed 001 §7.5). `complete` is false when the key
+ * One answer of a list (docs/spec.md §4.1 item 4). `complete` is false when the key
  * server could not read the whole list: such a list is never shown as a whole one, and `reason` says
  * why. `next` is an opaque cursor for the following page.
  */

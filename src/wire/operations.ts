@@ -1,5 +1,5 @@
 /**
- * Operation ids: what a role carries (api-surface.md "Roles"). One id per guarded operation of the
+ * Operation ids: what a role carries (docs/spec.md §4.3 item 2). One id per guarded operation of the
  * /api surface; the seven-operation routes use the same ids as their /api counterparts.
  */
 export const OPERATIONS = [

@@ -8,7 +8,7 @@ function toBigInt(bytes: Uint8Array): bigint {
 
 /**
  * True when (x, y), 32-byte big-endian coordinates, is a point of P-256 other than the point at
- * infinity (issue 12 §5: a sender or proof key off the curve is refused before any signature work).
+ * infinity (docs/spec.md §12 item 5: a sender or proof key off the curve is refused before any signature work).
  */
 export function isOnP256(x: Uint8Array, y: Uint8Array): boolean {
   if (x.length !== 32 || y.length !== 32) return false;

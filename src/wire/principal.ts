@@ -1,16 +1,16 @@
-/** What a principal is (api-surface.md "Principals"); a group is a principal too. */
+/** What a principal is (docs/spec.md §4.8); a group is a principal too. */
 export type PrincipalKind = 'user' | 'group' | 'service';
 export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ['user', 'group', 'service'];
 
 /**
  * A principal (or group) name: 1..64 characters, letters and digits first, then letters, digits and
  * `.`, `_`, `@`, `-`, interior spaces and commas, never a space or comma last. A certificate subject
- * such as `CN=Smith\, John` names `Smith, John` (issue 12 §3); no control character, no `/`, no
+ * such as `CN=Smith\, John` names `Smith, John`; no control character, no `/`, no
  * leading or trailing space. The key server enforces it; the OpenAPI document shows it on `{name}`.
  */
 export const PRINCIPAL_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._@, -]{0,62}[A-Za-z0-9._@-])?$/;
 
-/** The principal view of api-surface.md. `createdAt` is ISO 8601; never a verifier or a password. */
+/** The principal view (docs/spec.md §4.8). `createdAt` is ISO 8601; never a verifier or a password. */
 export interface PrincipalView {
   readonly name: string;
   readonly kind: PrincipalKind;
@@ -52,7 +52,7 @@ export interface PrincipalChanges {
   readonly displayName?: string | undefined;
   readonly disabled?: boolean | undefined;
   readonly roles?: readonly string[] | undefined;
-  /** Services only (issue 12 §1). */
+  /** Services only (docs/spec.md §4.18 item 1). */
   readonly delegates?: readonly string[] | undefined;
 }
 

@@ -4,8 +4,8 @@ const REDACTED = '[redacted]';
 const SECRET_NAME = /password|secret|private|passphrase|credential|keypem/i;
 
 /**
- * A copy of a configuration object with every secret value replaced by `[redacted]` (api-surface.md
- * operation 44), at any depth. A secret that is not set stays absent, so its absence is visible.
+ * A copy of a configuration object with every secret value replaced by `[redacted]` (docs/spec.md §4.13),
+ * at any depth. A secret that is not set stays absent, so its absence is visible.
  */
 export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);

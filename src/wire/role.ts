@@ -1,4 +1,4 @@
-/** A role as the API shows it (api-surface.md "Roles"): a name and its operation ids. */
+/** A role as the API shows it (docs/spec.md §4.10): a name and its operation ids. */
 export interface RoleView {
   readonly name: string;
   readonly operations: readonly string[];
@@ -6,7 +6,7 @@ export interface RoleView {
 
 /**
  * What a key-server token may do beyond single keys, as the key server reports it: the operations of
- * its principal (the union of its roles and its groups' roles, api-surface.md "Roles"), and whether
+ * its principal (the union of its roles and its groups' roles, docs/spec.md §4.3 item 2), and whether
  * the token is scoped (a scoped token reaches its listed keys only).
  */
 export interface HeldOperations {

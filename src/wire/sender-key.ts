@@ -17,7 +17,7 @@ export interface SenderKeyRefusal {
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
 
 /**
- * Checks a sender key (api-surface.md operations 4 and 28): a public EC P-256 key, or with
+ * Checks a sender key (docs/spec.md §4.4, §4.8): a public EC P-256 key, or with
  * `allowRsa` a public RSA key of at least 2048 bits. A private member is refused. Both the gateway
  * and the key server apply this one rule.
  */
@@ -42,7 +42,7 @@ export function checkSenderKey(value: unknown, options: { allowRsa: boolean; fie
   } catch (cause) {
     return refuse('not a valid public key', cause);
   }
-  // Issue 12 §5: e = 1 makes every signature verify, a huge e or modulus costs time per proof.
+  // docs/spec.md §12 item 5: e = 1 makes every signature verify, a huge e or modulus costs time per proof.
   if (publicJwk.kty === 'RSA' && ((bits ?? 0) < 2048 || (bits ?? 0) > 4096)) return refuse('an RSA key must have 2048 to 4096 bits');
   if (publicJwk.kty === 'RSA' && publicJwk.e !== 'AQAB') return refuse('an RSA key must have the exponent 65537');
   if (publicJwk.kty === 'EC' && !isOnP256(Buffer.from(publicJwk.x!, 'base64url'), Buffer.from(publicJwk.y!, 'base64url'))) {

@@ -1,4 +1,4 @@
-/** A key-server parameter (api-surface.md operation 45): its current value, type and meaning. */
+/** A key-server parameter (docs/spec.md §4.13): its current value, type and meaning. */
 export interface ServerParameter {
   readonly name: string;
   readonly value: number | boolean | string;

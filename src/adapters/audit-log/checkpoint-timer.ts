@@ -1,7 +1,7 @@
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
 
 /**
- * Looks every `periodMs` whether the chain's checkpoint is due by time (issue 16: every T seconds) and
+ * Looks every `periodMs` whether the chain's checkpoint is due by time (docs/spec.md §9.4: every T seconds) and
  * then asks the store to write one (`poke` runs an empty commit whose end writes due checkpoints).
  * The timer does not keep the process alive; a failure waits for the next tick or the next write.
  */

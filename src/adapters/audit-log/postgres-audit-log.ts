@@ -33,7 +33,7 @@ export interface PostgresAuditLogOptions {
   readonly statementTimeoutMs?: number;
   /**
    * Bound on one call as a whole: opening or waiting for a connection, and the statement, together
-   * (ms; issue 15 §2). Also the default of the two bounds above. Absent: only those two apply.
+   * (ms). Also the default of the two bounds above. Absent: only those two apply.
    */
   readonly timeoutMs?: number;
   readonly poolSize?: number;

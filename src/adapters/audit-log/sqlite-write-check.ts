@@ -9,7 +9,7 @@ import { AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 const PROBE_TABLE = 'CREATE TABLE IF NOT EXISTS audit_write_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, pad BLOB NOT NULL)';
 
 /**
- * What the health check asks of the SQLite audit store (issue 15 §2): that the file it writes is still
+ * What the health check asks of the SQLite audit store: that the file it writes is still
  * the one at its path (not deleted, not replaced), and that a write through the same commit path goes
  * to disk now (a failed append marks the store down at once through the health signal; this probe is
  * what brings it back). A read alone answered `ok` while a

@@ -25,7 +25,7 @@ export class EmbeddedKeyServer implements KeyServer {
   }
 
   /**
-   * Expired tokens are swept as the daemon sweeps them (issue 13 §3), at most once per interval of
+   * Expired tokens are swept as the daemon sweeps them, at most once per interval of
    * the gateway's clock, on the way to issuing a new token: tokens only accumulate through logins.
    */
   #sweepWhenDue(): void {

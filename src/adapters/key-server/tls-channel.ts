@@ -10,7 +10,7 @@ import { HttpExchange } from './tls-http-exchange.js';
 import { interpretReply } from './tls-reply.js';
 
 /**
- * One gateway request's connection to the daemon (seed 000 §1): opened validated, used for that
+ * One gateway request's connection to the daemon (docs/spec.md §1.1, §12 item 11): opened validated, used for that
  * request's calls, closed after it. The calls travel as the handshake chose by ALPN: the framed
  * transport (one JSON line each way) when the daemon offers it, HTTP/1.1 otherwise. Should the daemon
  * drop the idle connection between two calls, the next call dials again, validated the same way.

@@ -14,7 +14,7 @@ interface Window {
 
 /**
  * A Logger that writes a burst of identical warnings or errors (same level, message, code and cause)
- * once per window (issue 15 §2): the first line of a window is written, the rest are counted, and the
+ * once per window: the first line of a window is written, the rest are counted, and the
  * next line written says how many were left out (`suppressed`). Info lines (the access log) pass as is.
  */
 export class RateLimitedLogger implements Logger {

@@ -13,7 +13,7 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 /**
  * The Metrics port on prom-client, in a registry of its own (an embedding service's default registry
- * is left alone). Labels are operation ids, statuses, error codes and method names only (issue 15 §3).
+ * is left alone). Labels are operation ids, statuses, error codes and method names only.
  */
 export class PromMetrics implements Metrics {
   readonly registry = new Registry();
@@ -25,7 +25,7 @@ export class PromMetrics implements Metrics {
   readonly #auditFailures: Counter<'kind'>;
   readonly #chainRegressions: Counter;
   readonly #probes: BoundCounter;
-  /** A probe's two outcomes, bound once: every /health is counted (api-surface.md "Additions in 8.1.x"). */
+  /** A probe's two outcomes, bound once: every /health is counted (they are not audited, docs/spec.md §9.1). */
   readonly #probeOutcomes: Readonly<Record<ProbeOutcome, { inc(): void }>>;
   readonly #throttled: Counter;
   /**

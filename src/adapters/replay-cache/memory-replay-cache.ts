@@ -2,9 +2,9 @@ import type { Clock } from '../../ports/clock.port.js';
 import type { ReplayCache, ReplayVerdict } from '../../ports/replay-cache.port.js';
 
 export interface MemoryReplayCacheOptions {
-  /** Most live entries held at once (seed 001 §8: bounded). */
+  /** Most live entries held at once (docs/spec.md §5.4: bounded). */
   readonly maxEntries?: number;
-  /** Most live entries of one `jkt` (issue 13 §2); default: the whole cache. */
+  /** Most live entries of one `jkt` (docs/spec.md §12 item 6); default: the whole cache. */
   readonly maxEntriesPerKey?: number;
   /** Most live entries of one principal, over all its keys; default: the whole cache. */
   readonly maxEntriesPerPrincipal?: number;

@@ -11,9 +11,9 @@ export interface RedisReplayCacheOptions {
   readonly timeoutMs: number;
   /** Prefix of the cache's key (default `keygate:`). */
   readonly keyPrefix?: string;
-  /** Most live entries, across every gateway sharing the cache (seed 001 §8: bounded). */
+  /** Most live entries, across every gateway sharing the cache (docs/spec.md §5.4: bounded). */
   readonly maxEntries?: number;
-  /** Most live entries of one `jkt`, across every gateway (issue 13 §2); default: the whole cache. */
+  /** Most live entries of one `jkt`, across every gateway (docs/spec.md §12 item 6); default: the whole cache. */
   readonly maxEntriesPerKey?: number;
   /** Most live entries of one principal over all its keys, across every gateway; default: the whole cache. */
   readonly maxEntriesPerPrincipal?: number;
@@ -26,7 +26,7 @@ export interface RedisReplayCacheOptions {
  * drops entries at or past `now`, then decides; it runs atomically, so of concurrent calls for one
  * member exactly one adds it, and the size is the set's ZCARD: a count that cannot drift from the
  * entries, and that expiry lowers by itself. A live entry is never removed to make room.
- * A second sorted set per `jkt` (member the jti, same score) holds that key's share (issue 13 §2); it
+ * A second sorted set per `jkt` (member the jti, same score) holds that key's share (docs/spec.md §12 item 6); it
  * is cleaned the same way when its key is used, and its TTL empties it once its key falls silent.
  * A third sorted set per principal (member the entry's member, same score) holds the principal's share
  * over all its keys, kept the same way.

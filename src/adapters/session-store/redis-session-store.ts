@@ -27,7 +27,7 @@ type Script = (...args: (string | number)[]) => Promise<unknown>;
 /**
  * Sessions in Redis, shared by every gateway that points at it (architecture.md "scale-out"). Records
  * are keyed by the session id's hash, sealed as a whole (`stored-session.ts`; a principal's index is
- * named by an HMAC of its id, issue 13 §4), and expire by
+ * named by an HMAC of its id, docs/spec.md §12 item 1), and expire by
  * the gateway's clock: reads compare `expiresAt` with `clock.now()`, and Redis drops each record after
  * its remaining lifetime plus a grace (PX, relative: a Redis whose clock is off changes nothing).
  * Any failure to reach Redis throws SessionStoreUnavailableError; nothing waits longer than the timeout.

@@ -7,7 +7,7 @@ import { Secret } from '../../domain/secret/secret.js';
 import type { SessionRecord } from '../../domain/session/session.js';
 
 /**
- * A session record as it leaves the process (for Redis), issue 13 §4: the whole record (identity,
+ * A session record as it leaves the process (for Redis, docs/spec.md §12 item 1): the whole record (identity,
  * binding, kind, expiry, objects, rights, token) as JSON sealed under the gateway's key with the store
  * key as associated data (`sealText`). Whoever reads the store learns nothing of it; whoever writes to
  * it can only make a record fail to open (then it is no session), never change or move one.

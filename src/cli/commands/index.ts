@@ -4,7 +4,7 @@ import { groupsCommand, principalsCommand, rolesCommand } from './directory-comm
 import { keysCommand } from './key-commands.js';
 import { healthCommand, loginCommand, whoamiCommand } from './session-commands.js';
 
-/** The operator's commands, which talk to a running gateway through keygate/client (issue 15 §7). */
+/** The operator's commands, which talk to a running gateway through keygate/client, the same client any program uses. */
 export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   loginCommand,
   whoamiCommand,

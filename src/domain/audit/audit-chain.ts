@@ -28,7 +28,7 @@ export interface AuditChainHead {
 
 export const GENESIS: AuditChainHead = { seq: 0, mac: '' };
 
-/** Defaults of issue 16: a checkpoint every 1000 entries or 60 s, whichever comes first. */
+/** Defaults (docs/spec.md §9.4): a checkpoint every 1000 entries or 60 s, whichever comes first. */
 export const CHECKPOINT_DEFAULTS = { every: 1000, seconds: 60 } as const;
 
 export interface AuditChainOptions {

@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:cr
 import type { AuditCompletion, AuditRecord } from './audit.js';
 
 /**
- * How an entry stands in the append-only history (api-surface.md "Additions in 8.1.x"): a `pending`
+ * How an entry stands in the append-only history (docs/spec.md §9.2, §9.3): a `pending`
  * entry is written before a sensitive operation runs and its `outcome` entry (same `id` and
  * `requestId`) after; every other operation is one `record` entry. No entry is ever updated.
  */

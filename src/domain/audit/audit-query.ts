@@ -1,7 +1,7 @@
 import { BadRequestError } from '../errors/common.errors.js';
 import type { AuditRecord, AuditRecordOutcome } from './audit.js';
 
-/** `limit` of one page (api-surface.md: 1..500, 100 when absent). */
+/** `limit` of one page (docs/spec.md §4.1 item 4: 1..500, 100 when absent). */
 export const AUDIT_PAGE_LIMIT = { min: 1, max: 500, default: 100 } as const;
 
 /**

@@ -3,7 +3,7 @@ import { hashStep, signedHashBreak, type HashWalk } from './audit-hash-chain.js'
 import { witnessBreak, type WitnessedHead } from './audit-witness.js';
 import { canonicalCheckpoint, hasValidMac, isChained, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
 
-/** What a break in the history looks like (api-surface.md "Additions in 8.1.x"). */
+/** What a break in the history looks like (docs/spec.md §9.5). */
 export const AUDIT_BREAK_KINDS = ['edited', 'deleted', 'inserted', 'reordered', 'truncated', 'forged-checkpoint'] as const;
 export type AuditBreakKind = (typeof AUDIT_BREAK_KINDS)[number];
 

@@ -1,6 +1,6 @@
 import type { RandomSource } from '../random-source.js';
 
-/** How an operation ended, as an auditor reads it (api-surface.md "Audit"). */
+/** How an operation ended, as an auditor reads it (docs/spec.md §9.1). */
 export const AUDIT_OUTCOMES = ['ok', 'denied', 'error'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
@@ -13,7 +13,7 @@ export const AUDIT_RECORD_OUTCOMES = [...AUDIT_OUTCOMES, 'pending'] as const;
 export type AuditRecordOutcome = (typeof AUDIT_RECORD_OUTCOMES)[number];
 
 /**
- * One audited operation (api-surface.md "Audit"). Never a secret: no password, token, session id, key
+ * One audited operation (docs/spec.md §9.1). Never a secret: no password, token, session id, key
  * material or proof is ever part of a record.
  */
 export interface AuditRecord {
@@ -58,7 +58,7 @@ export interface AuditCompletion {
 /** Status of a pending record: no response has been decided yet. */
 export const PENDING_STATUS = 0;
 
-/** 2xx is ok; 401 and 403 are refusals (api-surface.md: "recorded with outcome denied"); else error. */
+/** 2xx is ok; 401 and 403 are refusals (docs/spec.md §9.1, `outcome`); else error. */
 export function outcomeForStatus(status: number): AuditOutcome {
   if (status >= 200 && status < 300) return 'ok';
   if (status === 401 || status === 403) return 'denied';

@@ -1,8 +1,7 @@
 import { WIRE_ERROR_CODES } from '../../wire/error-codes.js';
 
 /**
- * Every error code the contracts name (seed 001 §5 and §7, api-surface.md "Codes that every operation
- * may answer"). The code is the contract; the wording of a detail is not.
+ * Every error code the contracts name (docs/spec.md §6.3). The code is the contract; the wording of a detail is not.
  */
 export const ERROR_CODES = [
   'BAD_REQUEST',

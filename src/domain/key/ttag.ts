@@ -7,8 +7,8 @@ const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
- * Reads a ttag given in standard base64 (bodies, seed 000) or base64url without padding (paths,
- * api-surface.md) and returns its canonical standard-base64 form.
+ * Reads a ttag given in standard base64 (bodies) or base64url without padding (paths,
+ * docs/spec.md §1.4) and returns its canonical standard-base64 form.
  */
 export function parseTtag(value: string, field = 'ttag'): string {
   let bytes: Buffer;

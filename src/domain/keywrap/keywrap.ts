@@ -1,6 +1,6 @@
 /**
- * The wrapped key envelope (seed 000 §2) and the wrap's fixed parameters (api-surface.md "The export
- * wrap"): ECDH P-256 -> HKDF-SHA256 (info `keygate export v1`, 32 bytes) -> AES-256-GCM, 12-byte iv,
+ * The wrapped key envelope (docs/spec.md §3) and the wrap's fixed parameters (docs/spec.md §3.2):
+ * ECDH P-256 -> HKDF-SHA256 (info `keygate export v1`, 32 bytes) -> AES-256-GCM, 12-byte iv,
  * 16-byte tag, no additional data. All fields are standard base64.
  */
 export interface WrappedKey {

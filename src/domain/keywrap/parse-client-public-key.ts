@@ -5,7 +5,7 @@ import { CLIENT_PUBLIC_KEY_BYTES, WRAP_CURVE } from './keywrap.js';
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
- * Decodes and validates `clientPubKey` (api-surface.md "The export wrap"): standard base64, 65 bytes,
+ * Decodes and validates `clientPubKey` (docs/spec.md §3.1): standard base64, 65 bytes,
  * leading 0x04, and a point on P-256. Anything else is a bad request.
  */
 export function parseClientPublicKey(base64: string): Buffer {

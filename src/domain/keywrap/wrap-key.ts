@@ -10,7 +10,7 @@ export interface PreparedWrap {
 }
 
 /**
- * The part of the export wrap (api-surface.md "The export wrap") that needs no key material: a fresh
+ * The part of the export wrap (docs/spec.md §3.2) that needs no key material: a fresh
  * gateway keypair, the ECDH secret with the client's raw point, salt, iv, and the HKDF-SHA256 AES key,
  * all on raw bytes (no KeyObject round trips). It can run while the key server is asked. The ECDH
  * step decodes the point through OpenSSL, which refuses one off the curve: a bad request.

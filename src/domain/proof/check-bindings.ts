@@ -7,13 +7,13 @@ import { ProofBindingMismatchError } from './proof.errors.js';
 const NO_BODY = new Uint8Array(0);
 
 /**
- * The binding checks, in this order (api-surface.md "Proof verification: the fine points"):
+ * The binding checks, in this order (docs/spec.md §5.3 step 7):
  * - `htm` equals the request method exactly (RFC 9449 §4.3 step 8);
  * - `htu` names the request URI, compared as `normaliseHtu` says (RFC 9449 §4.3 step 9);
  * - `ath` is the base64url SHA-256 of the exact credential string presented (RFC 9449 §4.3 step 12,
  *   §7.1); every request of a bound session presents one, so `ath` is always required;
  * - `bth` is the base64url SHA-256 of the exact body bytes, of the empty string when there is no
- *   body (seed 001 §5, a local extension beyond the RFC).
+ *   body (docs/spec.md §5.2, a local extension beyond the RFC).
  * The first that fails is PROOF_BINDING_MISMATCH naming the claim; a missing or non-string `ath`
  * or `bth` fails as a mismatch.
  */

@@ -6,7 +6,7 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443 }
 
 /**
  * The form in which an `htu` claim and the request's own URI are compared (RFC 9449 §4.3 step 9,
- * api-surface.md "Proof verification: the fine points"):
+ * docs/spec.md §5.3):
  * - query and fragment are dropped (RFC 9449 §4.3: "ignoring any query and fragment parts");
  * - scheme and host are lower-cased, the scheme's default port is dropped (RFC 3986 §6.2.2.1,
  *   §6.2.3);

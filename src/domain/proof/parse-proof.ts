@@ -31,7 +31,7 @@ export interface ProofClaims extends JsonObject {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The shape check, first of the fixed order (api-surface.md "Proof verification: the fine points";
+ * The shape check, first of the fixed order (docs/spec.md §5.3 step 2;
  * RFC 9449 §4.3 steps 1-5): exactly one `DPoP` header value; three segments of strict base64url;
  * header and payload JSON objects; `typ` exactly `dpop+jwt`; `iat` a number; `jti` a string of
  * 1..256 characters; `htm` and `htu` strings; `jwk` an object. Anything else is PROOF_MALFORMED.

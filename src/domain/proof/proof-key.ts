@@ -15,13 +15,13 @@ export type ProofPublicJwk =
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'] as const;
 const KTY_FOR_ALG: Readonly<Record<ProofAlgorithm, 'EC' | 'RSA'>> = { ES256: 'EC', RS256: 'RSA' };
 const P256_COORDINATE_BYTES = 32;
-/** Issue 12 §5: a larger modulus only costs the verifier time. */
+/** docs/spec.md §12 item 5: a larger modulus only costs the verifier time. */
 const PROOF_RSA_MAX_BITS = 4096;
 /** 65537 as a minimal base64url integer (RFC 7518 §6.3.1.2). */
 const RSA_EXPONENT_F4 = 'AQAB';
 
 /**
- * The key check's well-formedness half (api-surface.md "Proof verification: the fine points";
+ * The key check's well-formedness half (docs/spec.md §5.3 step 4;
  * RFC 9449 §4.3 step 7): the `jwk` must be a public EC P-256 key (for ES256) or a public RSA key of
  * at least 2048 bits (for RS256), in the minimal encodings of RFC 7518 §6.2.1 and §6.3.1, without a
  * private member. Anything else is PROOF_MALFORMED. Other members (`alg`, `use`, `kid`, ...) are
@@ -42,7 +42,7 @@ function checkEcJwk(jwk: Readonly<Record<string, unknown>>): ProofPublicJwk {
   if (!isOctets(x, P256_COORDINATE_BYTES) || !isOctets(y, P256_COORDINATE_BYTES)) {
     throw new ProofMalformedError('jwk x and y must be 32-byte base64url coordinates');
   }
-  // Issue 12 §5: a point off the curve is refused here, before any signature work.
+  // docs/spec.md §12 item 5: a point off the curve is refused here, before any signature work.
   if (!isOnP256(decodeStrictBase64url(x)!, decodeStrictBase64url(y)!)) throw new ProofMalformedError('jwk point is not on P-256');
   return { kty: 'EC', crv, x, y };
 }
@@ -58,7 +58,7 @@ function checkRsaJwk(jwk: Readonly<Record<string, unknown>>): ProofPublicJwk {
   if (bits < PROOF_RSA_MIN_BITS || bits > PROOF_RSA_MAX_BITS) {
     throw new ProofMalformedError(`jwk RSA modulus must be ${PROOF_RSA_MIN_BITS} to ${PROOF_RSA_MAX_BITS} bits`);
   }
-  // Issue 12 §5: e = 1 makes every signature verify, a huge e costs time per proof: only 65537.
+  // docs/spec.md §12 item 5: e = 1 makes every signature verify, a huge e costs time per proof: only 65537.
   if (e !== RSA_EXPONENT_F4) throw new ProofMalformedError('jwk RSA exponent must be 65537');
   return { kty: 'RSA', n: n as string, e: e as string };
 }

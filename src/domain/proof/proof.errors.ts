@@ -1,7 +1,7 @@
 import { KeygateError } from '../errors/keygate-error.js';
 
 /**
- * Proof refusals (seed 001 §5 "Proof refusals"). Each carries the contract code and nothing of the
+ * Proof refusals (docs/spec.md §5.3, §6.3). Each carries the contract code and nothing of the
  * proof itself; a third-party failure rides along as `cause`, for logs only. The surfaces map the
  * codes to statuses (PROOF_MALFORMED 400, PROOF_REPLAY_CACHE_FULL 503, the rest 401).
  */
@@ -69,8 +69,8 @@ export class ProofReplayedError extends KeygateError {
 }
 
 /**
- * The replay cache is full of live entries; the gateway refuses rather than evicting (seed 001 §8).
- * Scope `session` when only the share of the proof key, or of its principal, is full (issue 13 §2).
+ * The replay cache is full of live entries; the gateway refuses rather than evicting (docs/spec.md §5.4).
+ * Scope `session` when only the share of the proof key, or of its principal, is full (docs/spec.md §12 item 6).
  */
 export class ProofReplayCacheFullError extends KeygateError {
   constructor(

@@ -1,24 +1,23 @@
 import type { KeyObject } from 'node:crypto';
 /**
- * The sender-constraint proof (seed 001 §5 "Sender constraint (DPoP, RFC 9449)", api-surface.md
- * "Proof verification: the fine points"): what a proof is checked against, and what a verified proof
+ * The sender-constraint proof (docs/spec.md §5.2, §5.3): what a proof is checked against, and what a verified proof
  * leaves for the replay cache.
  */
 
-/** Signature algorithms a proof may use (seed 001 §5), compared case-sensitively. */
+/** Signature algorithms a proof may use (docs/spec.md §5.3 step 3), compared case-sensitively. */
 export const PROOF_ALGORITHMS = ['ES256', 'RS256'] as const;
 export type ProofAlgorithm = (typeof PROOF_ALGORITHMS)[number];
 
 /** The `typ` header a proof must carry, exactly (RFC 9449 §4.2, §4.3 step 4). */
 export const PROOF_TYP = 'dpop+jwt';
 
-/** `iat` is accepted this many seconds either side of the gateway's clock (seed 001 §8). */
+/** `iat` is accepted this many seconds either side of the gateway's clock (docs/spec.md §5.2). */
 export const PROOF_IAT_TOLERANCE_SECONDS = 30;
 
-/** Longest `jti` accepted, in characters (api-surface.md); bounds each replay-cache entry. */
+/** Longest `jti` accepted, in characters (docs/spec.md §5.2); bounds each replay-cache entry. */
 export const PROOF_JTI_MAX_LENGTH = 256;
 
-/** Smallest RSA modulus a proof key may have (api-surface.md: RSA >= 2048 bit). */
+/** Smallest RSA modulus a proof key may have (docs/spec.md §5.3 step 4: RSA >= 2048 bit). */
 export const PROOF_RSA_MIN_BITS = 2048;
 
 /**
@@ -73,7 +72,7 @@ export interface ProofKeyEntry {
 
 /**
  * Proof keys already imported and thumbprinted, by the header segment exactly as sent, which carries
- * the `jwk` member (api-surface.md: the proof is per request, the key is per session). Equal segments
+ * the `jwk` member (the proof is per request, the key is per session). Equal segments
  * decode to equal headers, so one name never stands for two keys. Only keys that matched a session's
  * `jkt` are put; implementations bound their size.
  */

@@ -21,7 +21,7 @@ const ES256_SIGNATURE_BYTES = 64;
 
 /**
  * Verifies a DPoP proof (RFC 9449 §4.3) for a request of a bound session. The checks run in a fixed
- * order and the first failure wins (api-surface.md "Proof verification: the fine points"):
+ * order and the first failure wins (docs/spec.md §5.3):
  * shape (PROOF_MALFORMED) -> `alg` (PROOF_ALG_NOT_ALLOWED) -> key (PROOF_MALFORMED,
  * PROOF_KEY_MISMATCH) -> signature (PROOF_SIGNATURE_REJECTED) -> `htm`, `htu`, `ath`, `bth`
  * (PROOF_BINDING_MISMATCH) -> `iat` (PROOF_CLOCK_SKEW). A `nonce` claim is ignored (no nonces are

@@ -5,8 +5,8 @@ import type { HeldOperations } from '../../wire/role.js';
 export type { HeldOperations } from '../../wire/role.js';
 
 /**
- * The key server's order of checks for an operation that is not about one key (api-surface.md
- * conventions): the role first (ROLE_DENIED), then the scope (OUT_OF_SCOPE).
+ * The key server's order of checks for an operation that is not about one key (docs/spec.md §4.3
+ * item 1): the role first (ROLE_DENIED), then the scope (OUT_OF_SCOPE).
  */
 export function requireHeld(held: HeldOperations, operation: Operation): void {
   if (!held.operations.includes(operation)) throw new RoleDeniedError(`${operation}: not permitted by the caller's roles`);

@@ -68,7 +68,7 @@ export function openToken(sealed: string, aad: string, keyring: SealingKeyring):
   return new Secret(openText(sealed, aad, keyring));
 }
 
-/** Seals any text as `sealToken` does a token (issue 13 §4: a whole session record). */
+/** Seals any text as `sealToken` does a token (docs/spec.md §12 item 1: a whole session record). */
 export function sealText(plaintext: string, aad: string, keyring: SealingKeyring, random: RandomSource): string {
   const { id, key } = keyring.current;
   const iv = Buffer.from(random.bytes(IV_BYTES));

@@ -4,7 +4,7 @@ import { BadRequestError } from '../errors/index.js';
 export type { SenderKey } from '../../wire/sender-key.js';
 export { jwkThumbprint } from '../../wire/jwk-thumbprint.js';
 
-/** Validates a sender key (api-surface.md operations 4 and 28); a refusal is BAD_REQUEST. */
+/** Validates a sender key (docs/spec.md §4.4, §4.8); a refusal is BAD_REQUEST. */
 export function parseSenderKey(value: unknown, options: { allowRsa: boolean; field: string }): SenderKey {
   const checked = checkSenderKey(value, options);
   if ('refused' in checked) throw new BadRequestError(checked.refused, checked.cause);

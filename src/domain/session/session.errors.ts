@@ -21,7 +21,7 @@ export class SessionExpiredError extends KeygateError {
   }
 }
 
-/** The key server refused the credential (seed 000 rule 1: WRONG_CREDENTIAL, credential, empty data). */
+/** The key server refused the credential (docs/spec.md §2.3 item 1: WRONG_CREDENTIAL, credential, empty data). */
 export class WrongCredentialError extends KeygateError {
   constructor(detail = 'wrong credential') {
     super('WRONG_CREDENTIAL', detail);

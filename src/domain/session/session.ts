@@ -2,7 +2,7 @@ import type { Identity } from '../../wire/identity.js';
 import type { Right } from '../../wire/acl.js';
 import type { Secret } from '../secret/secret.js';
 
-/** How a session was obtained (api-surface.md, session view `kind`). */
+/** How a session was obtained (docs/spec.md §4.4, session view `kind`). */
 export type SessionKind = 'password' | 'certificate' | 'scoped' | 'delegated';
 
 /**

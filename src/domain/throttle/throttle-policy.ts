@@ -1,5 +1,5 @@
 /**
- * Failed-login throttling (api-surface.md "Passwords and throttling"): after `limit` failures, one
+ * Failed-login throttling (docs/spec.md §10 item 2): after `limit` failures, one
  * attempt per 30 s, the wait doubling with each further failure, never longer than the window.
  */
 export interface ThrottlePolicy {

@@ -1,6 +1,6 @@
 import { KeygateError } from '../errors/keygate-error.js';
 
-/** A throttled login or unauthenticated call (api-surface.md "Additions in 8.1.x": 429, Retry-After). */
+/** A throttled login or unauthenticated call (docs/spec.md §10 item 4: 429, Retry-After). */
 export class RateLimitedError extends KeygateError {
   constructor(retryAfterSeconds: number, detail = 'too many attempts: try again later') {
     super('RATE_LIMITED', detail, { retryable: true, scope: 'session', retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });

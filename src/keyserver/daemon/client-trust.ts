@@ -11,7 +11,7 @@ export interface ClientTrust {
 }
 
 /**
- * TLS options for mutual TLS (issue 13 §5): a client certificate is requested on every connection.
+ * TLS options for mutual TLS (docs/keyserver-protocol.md): a client certificate is requested on every connection.
  * With CAs only, OpenSSL refuses an unvalidated client during the handshake; with pins, the check runs
  * in `guardConnections` before the HTTP layer sees the socket.
  */

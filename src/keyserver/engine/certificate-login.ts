@@ -26,7 +26,7 @@ interface PendingChallenge {
 }
 
 /**
- * Certificate login (api-surface.md operations 2-3) and the certificate side of delegation. Path
+ * Certificate login (docs/spec.md §4.19) and the certificate side of delegation. Path
  * validation is asynchronous (WebCrypto); everything that reads or writes the store runs after it,
  * in one synchronous stretch, so a decision and its writes are never split by another call (the
  * caller makes that stretch one unit of the store).
@@ -41,7 +41,7 @@ export class CertificateLogin {
 
   /**
    * First leg: 32 random bytes, single use, valid 60 s. A certificate that does not chain to a trusted
-   * authority, or (provisioning off) is not enrolled, is refused before anything is kept (issue 12 §3).
+   * authority, or (provisioning off) is not enrolled, is refused before anything is kept (docs/spec.md §4.19 item 6).
    */
   async challenge(pem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
     const { leaf, intermediates } = parseBundle(pem);

@@ -13,7 +13,7 @@ import { pageOf } from './list-cursor.js';
 type Readable = { readonly row: CertificateRow; readonly view: CertificateInfo | undefined };
 
 /**
- * Certificate objects (api-surface.md operations 35-38) and the trusted authorities (39, 41). Parse
+ * Certificate objects (docs/spec.md §4.11) and the trusted authorities (§4.12). Parse
  * and verify store nothing. A stored certificate that can no longer be read makes its list
  * incomplete; it is never silently left out.
  */

@@ -12,7 +12,7 @@ const OID = { CN: '2.5.4.3', UID: '0.9.2342.19200300.100.1.1', emailAddress: '1.
 const CRYPTO = webcrypto as unknown as Crypto;
 
 /**
- * A submitted certificate: the leaf first, then its intermediates (api-surface.md "Certificates").
+ * A submitted certificate: the leaf first, then its intermediates (docs/spec.md §4.19 item 4).
  * Anything that does not parse, or that exceeds BUNDLE_LIMITS (size, count, key type and size), is
  * CERTIFICATE_MALFORMED, decided before any path is built or any signature verified.
  */
@@ -57,7 +57,7 @@ const UNTRUSTED = 'the certificate does not chain to a trusted authority';
 
 /**
  * Builds and validates a path from `leaf` through `intermediates` to one of the trusted `anchors` at
- * `now` (issue 12 §3). @peculiar/x509 builds the path (X509ChainBuilder: issuer name, key
+ * `now` (docs/spec.md §4.19 item 5). @peculiar/x509 builds the path (X509ChainBuilder: issuer name, key
  * identifiers, signature) and checks each signature with the validity at our clock
  * (X509Certificate.verify with `date`); what it leaves to us is checked over the chain it built: the
  * path ends at an anchor, every authority carries basicConstraints cA, keyUsage keyCertSign when it

@@ -18,7 +18,7 @@ export function readPolicy(ctx: Pick<EngineContext, 'store'>): ProvisioningPolic
 /**
  * What auto-provisioning would do for a trusted but not enrolled certificate, decided before anything
  * is written: the principal it names (existing, or as it would be created) and the groups it would be
- * in. A caller decides its own checks over `target` (a delegation, issue 12 §1) and only then commits.
+ * in. A caller decides its own checks over `target` (a delegation, docs/spec.md §4.18) and only then commits.
  */
 export interface ProvisioningPlan {
   readonly target: PrincipalRow;

@@ -14,7 +14,7 @@ export function parseCertificate(pem: unknown, field = 'certificate'): X509Certi
   }
 }
 
-/** Certificate id: lower-case hex SHA-256 of the DER, no separators (api-surface.md "Decisions"). */
+/** Certificate id: lower-case hex SHA-256 of the DER, no separators (docs/spec.md §4.11). */
 export function certificateId(cert: X509Certificate): string {
   return createHash('sha256').update(cert.raw).digest('hex');
 }

@@ -20,7 +20,7 @@ function optional(value: string | undefined, field: string): Buffer | undefined 
 }
 
 /**
- * Data cryptography under the raw data key, inside the key server (api-surface.md operations 9-12):
+ * Data cryptography under the raw data key, inside the key server (docs/spec.md §4.5):
  * the key never leaves it. Role, then ACL right, then scope, then expiry. Binary values cross the
  * engine's boundary as standard base64.
  */

@@ -30,7 +30,7 @@ export class StoreAuthority implements EngineAuthority {
     }
     const principal = this.#store.principalById(row.principalId);
     if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
-    // Issue 12 §1: a delegated token lives only while its service may still act for the target.
+    // docs/spec.md §4.18 item 3: a delegated token lives only while its service may still act for the target.
     if (row.actingFor !== undefined && delegationRefusal(this.#store, this.#store.principalByName(row.actingFor), principal) !== undefined) {
       this.#store.deleteToken(row.tokenHash);
       throw new SessionExpiredError('the delegation behind this token has ended');

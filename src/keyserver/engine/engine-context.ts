@@ -13,7 +13,7 @@ export interface TokenContext {
 }
 
 /**
- * Who calls and what they may do. Order of checks (api-surface.md conventions): the token
+ * Who calls and what they may do. Order of checks (docs/spec.md §4.3 item 1): the token
  * (SESSION_EXPIRED), the role (ROLE_DENIED), the key's ACL (NOT_FOUND, ACL_DENIED), then a scoped
  * token's list (OUT_OF_SCOPE).
  */

@@ -4,7 +4,7 @@ import { FIXED_ROLE, principalOperations } from './engine-roles.js';
 import type { EngineStore } from './engine-store.port.js';
 
 /**
- * Never delegable (api-surface.md "Additions in 8.1.x", issue 12 §1): managing principals, groups,
+ * Never delegable (docs/spec.md §4.18 item 4): managing principals, groups,
  * roles, trust, parameters and policy; any password or sender-key change; minting scoped or delegated
  * sessions. A delegated token holding the operation through its target is still refused.
  */
@@ -68,7 +68,7 @@ export function delegationRefusal(
 }
 
 /**
- * Ends, for good, every delegated token whose delegation no longer holds (issue 12 §1). Called by
+ * Ends, for good, every delegated token whose delegation no longer holds (docs/spec.md §4.18 item 3). Called by
  * every change that can break one (a principal updated or deleted, a membership, a role): a token
  * checked only at its next call would live again when the change is undone before that call.
  */

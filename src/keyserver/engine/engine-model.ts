@@ -17,7 +17,7 @@ export interface PrincipalRow {
   readonly srp?: { readonly salt: Buffer; readonly verifier: Buffer };
   /** The public key the principal's certificate logins are bound to, with its RFC 7638 thumbprint. */
   readonly senderKey?: { readonly jwk: Readonly<Record<string, string>>; readonly jkt: string };
-  /** A service's delegation list: the principal and group names it may act for (issue 12 §1). */
+  /** A service's delegation list: the principal and group names it may act for (docs/spec.md §4.18 item 1). */
   readonly delegates?: readonly string[];
   /** Set on a principal auto-provisioned from a certificate: the issuing authority's certificate id. */
   readonly provisionedBy?: string;
@@ -35,7 +35,7 @@ export interface KeyRow {
   /** Principal id -> rights. */
   readonly acl: ReadonlyMap<string, readonly Right[]>;
   /**
-   * The ACL's revision: 0 for a new key, one more for every grant or revoke applied (issue 15 §2). A
+   * The ACL's revision: 0 for a new key, one more for every grant or revoke applied (docs/spec.md §4.1 item 3). A
    * writer learns the revision its write produced, so a read-back can tell its own write from a later one.
    */
   readonly aclRevision: number;

@@ -9,7 +9,7 @@ interface Definition {
 }
 
 /**
- * The engine's tunable parameters (api-surface.md operations 45-46). Each one is read where it takes
+ * The engine's tunable parameters (docs/spec.md §4.13). Each one is read where it takes
  * effect, so a change applies to the next login or token; a value set at runtime is kept by the store
  * and wins over the start-up default.
  */

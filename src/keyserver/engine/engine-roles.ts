@@ -3,7 +3,7 @@ import { OPERATIONS, isOperation, type Operation } from '../../wire/operations.j
 import type { EngineStore } from './engine-store.port.js';
 import type { PrincipalRow } from './engine-model.js';
 
-/** `admin` holds every operation and cannot be redefined (api-surface.md "Decisions"). */
+/** `admin` holds every operation and cannot be redefined (docs/spec.md §4.3 item 3). */
 export const FIXED_ROLE = 'admin';
 
 function isBuiltIn(name: string): name is keyof typeof BUILT_IN_ROLES {

@@ -6,7 +6,7 @@ import { keyLengthForNid } from '../model/key-length.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
 
-/** How the contracts show a principal (seed 000 §2). */
+/** How the contracts show a principal (docs/spec.md §2.2). */
 export function identityOf(row: PrincipalRow): Identity {
   return { user: row.name, systemId: row.systemId, principalId: row.principalId };
 }
@@ -17,7 +17,7 @@ export function aclOf(key: KeyRow): KeyAccessList {
 
 /**
  * The principal asking, with the groups it belongs to: group entries in an ACL count for members
- * (api-surface.md operation 20). A disabled group grants nothing.
+ * (docs/spec.md §4.7, §4.3 item 4). A disabled group grants nothing.
  */
 export function requesterOf(row: PrincipalRow, store: EngineStore): Requester {
   const groupIds = store.groupIdsOf(row.principalId).filter((id) => store.principalById(id)?.disabled === false);
@@ -34,7 +34,7 @@ export function isExpired(key: KeyRow, now: number): boolean {
   return key.expired || (key.expiresAt !== undefined && key.expiresAt <= now);
 }
 
-/** The key view of api-surface.md (never the material). */
+/** The key view (docs/spec.md §4.6; never the material). */
 export function keyView(key: KeyRow, store: EngineStore, now: number): KeyView {
   const owner = store.principalById(key.owner) ?? missingPrincipal(key.owner);
   return {
@@ -49,7 +49,7 @@ export function keyView(key: KeyRow, store: EngineStore, now: number): KeyView {
   };
 }
 
-/** The principal view of api-surface.md (never the verifier). */
+/** The principal view (docs/spec.md §4.8; never the verifier). */
 export function principalView(row: PrincipalRow): PrincipalView {
   return {
     name: row.name,

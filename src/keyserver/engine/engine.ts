@@ -46,7 +46,7 @@ export interface EngineOptions {
 export class KeyServerEngine {
   /** SRP-6a password login (the two steps before a token exists). */
   readonly login: LoginOperations;
-  /** Key lifecycle and key ACLs (api-surface.md 13-20). */
+  /** Key lifecycle and key ACLs (docs/spec.md §4.6, §4.7). */
   readonly keys: KeyOperations;
   /** Data cryptography under the raw key (9-12). */
   readonly crypto: CryptoOperations;

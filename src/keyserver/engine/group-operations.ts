@@ -7,7 +7,7 @@ import type { PrincipalRow } from './engine-model.js';
 import { principalViews } from './engine-views.js';
 
 /**
- * Group membership (api-surface.md operations 29-31). A group is a principal of kind `group`; its
+ * Group membership (docs/spec.md §4.9). A group is a principal of kind `group`; its
  * members are users or services. A member holds its groups' roles and their ACL entries.
  */
 export class GroupOperations {

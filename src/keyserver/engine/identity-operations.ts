@@ -37,7 +37,7 @@ export class IdentityOperations {
   }
 
   /**
-   * Adds a trusted certificate authority (api-surface.md operation 40). Garbage is
+   * Adds a trusted certificate authority (docs/spec.md §4.12). Garbage is
    * CERTIFICATE_MALFORMED; a non-CA, an authority outside its validity period, with a key outside the
    * bundle limits or with a critical extension the path check does not process is BAD_REQUEST.
    */
@@ -117,7 +117,7 @@ export class IdentityOperations {
     const policy = { ...this.#policy(), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
-    // Issue 12 §2: a certificate can never be provisioned into an administrator.
+    // docs/spec.md §4.19 item 6: a certificate can never be provisioned into an administrator.
     if (policy.defaultRoles.includes(FIXED_ROLE)) throw new BadRequestError('value: defaultRoles can never include admin');
     // Nor through a group: a default group holding admin would hand it to every provisioned principal.
     const adminGroup = policy.defaultGroups.find((group) => this.#ctx.store.principalByName(group)?.roles.includes(FIXED_ROLE) === true);

@@ -26,8 +26,8 @@ export interface AclView {
 }
 
 /**
- * Key lifecycle and key ACLs (api-surface.md operations 13-20, and the seven-operation generate,
- * export, grant, revoke). Order of checks: role, then the key's ACL, then a scoped token's list.
+ * Key lifecycle and key ACLs (docs/spec.md §4.6, §4.7, and the seven-operation generate,
+ * export, grant, revoke, §2.3). Order of checks: role, then the key's ACL, then a scoped token's list.
  */
 export class KeyOperations {
   readonly #ctx: EngineContext;

@@ -19,7 +19,7 @@ interface PendingLogin {
   readonly real: boolean;
 }
 
-/** SRP-6a password login (RFC 5054 group, api-surface.md "Sessions"): two steps, single use. */
+/** SRP-6a password login (RFC 5054 group, docs/spec.md §4.4): two steps, single use. */
 export class LoginOperations {
   readonly #ctx: EngineContext;
   readonly #pending = new Map<string, PendingLogin>();
@@ -94,7 +94,8 @@ export class LoginOperations {
   /**
    * The decoy salt and verifier of a name, derived from the kept secret (stable across calls and
    * restarts). The verifier is an HMAC expansion reduced mod N, not g^x: it is never sent, only
-   * used as `v` in B = k*v + g^b, so both paths cost one exponentiation (issue 13 §1).
+   * used as `v` in B = k*v + g^b, so both paths cost one exponentiation
+   * and the time taken tells nothing of whether the name exists.
    */
   #decoy(user: string): { salt: Buffer; verifier: Buffer } {
     const derive = (label: string) => createHmac('sha256', this.#decoySecret).update(`${label}:${user}`).digest();

@@ -21,7 +21,7 @@ import { pageOf } from './list-cursor.js';
 const DISPLAY_NAME_MAX = 256;
 
 /**
- * Principals (api-surface.md operations 21-27). Only admin manages them; a user may read itself and
+ * Principals (docs/spec.md §4.8). Only admin manages them; a user may read itself and
  * change its own password. A password arrives as an SRP verifier made by the gateway.
  */
 export class PrincipalOperations {
@@ -102,7 +102,7 @@ export class PrincipalOperations {
 
   /**
    * Operation 26: admin for anyone, a user or service for itself. Groups have no password. An own
-   * change proves the current password (issue 12 §4); any change ends the principal's other tokens,
+   * change proves the current password (docs/spec.md §4.20); any change ends the principal's other tokens,
    * and every token a service delegated: those stand on the credential that just changed.
    */
   setPassword(token: string, name: string, verifier: PasswordVerifier, currentProof?: string): void {
@@ -147,7 +147,7 @@ export class PrincipalOperations {
     }
   }
 
-  /** Issue 12 §1: only a service has a delegation list, and it names existing principals or groups. */
+  /** docs/spec.md §4.18 item 1: only a service has a delegation list, and it names existing principals or groups. */
   #checkDelegates(row: PrincipalRow, delegates: readonly string[]): void {
     if (row.kind !== 'service') throw new BadRequestError('delegates: only a service principal delegates');
     const unknown = delegates.find((name) => typeof name !== 'string' || this.#ctx.store.principalByName(name) === undefined);

@@ -9,7 +9,7 @@ import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './en
 const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
- * Roles (api-surface.md operations 32-34): named sets of operation ids. The built-in roles are the
+ * Roles (docs/spec.md §4.10): named sets of operation ids. The built-in roles are the
  * defaults until redefined; `admin` holds every operation and cannot be redefined.
  */
 export class RoleOperations {

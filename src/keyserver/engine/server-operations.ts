@@ -9,7 +9,7 @@ export interface ServerDescription {
   readonly config: Readonly<Record<string, unknown>>;
 }
 
-/** Server administration (api-surface.md operations 43-46). */
+/** Server administration (docs/spec.md §4.13). */
 export class ServerOperations {
   readonly #ctx: EngineContext;
   readonly #about: ServerDescription;

@@ -97,7 +97,7 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE keys ADD COLUMN material_key_id TEXT;
   ALTER TABLE settings ADD COLUMN value_key_id TEXT;
   `,
-  // Version 6: each key's ACL revision (issue 15 §2), one more for every grant or revoke applied. A key
+  // Version 6: each key's ACL revision (docs/spec.md §4.1 item 3), one more for every grant or revoke applied. A key
   // an earlier version stored starts at 0 with its ACL as it was.
   `
   ALTER TABLE keys ADD COLUMN acl_revision INTEGER NOT NULL DEFAULT 0;

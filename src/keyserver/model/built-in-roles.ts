@@ -24,7 +24,7 @@ const USER: readonly Operation[] = [
 ];
 
 /**
- * The built-in roles (api-surface.md "Decisions", Identity and keys): `admin` holds every operation;
+ * The built-in roles (docs/spec.md §4.3 item 3): `admin` holds every operation;
  * `service` is `user` plus `session.delegate`; `auditor` reads the audit log, principals, roles and
  * the server.
  */

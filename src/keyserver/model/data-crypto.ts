@@ -6,7 +6,7 @@ import { BadRequestError, DecryptFailedError } from './key-server-errors.js';
 export { MAC_ALG, type GcmAlg };
 
 /**
- * Data cryptography under a raw data key (api-surface.md "Decisions", Identity and keys): AES-GCM of
+ * Data cryptography under a raw data key (docs/spec.md §4.5): AES-GCM of
  * the key's length with a 12-byte iv and a 16-byte tag, and HMAC-SHA256. A holder of the exported key
  * can check either with any AES-GCM or HMAC implementation.
  */

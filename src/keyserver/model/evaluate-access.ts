@@ -3,7 +3,7 @@ import type { KeyAccessList, Requester } from './acl.js';
 
 /**
  * The effective rights of a requester on a key: all of them for the owner, otherwise the union of its
- * own entry and its groups' entries (api-surface.md operation 20).
+ * own entry and its groups' entries (docs/spec.md §4.7, §4.3 item 4).
  */
 export function effectiveRights(acl: KeyAccessList, requester: Requester): Right[] {
   if (acl.owner === requester.principalId) return [...RIGHTS];
@@ -14,7 +14,7 @@ export function effectiveRights(acl: KeyAccessList, requester: Requester): Right
   return RIGHTS.filter((right) => held.has(right));
 }
 
-/** Seed 000 §3: an export needs owner or grantee; the owner alone may change the ACL. */
+/** docs/spec.md §2.3 items 3-4: an export needs owner or grantee; the owner alone may change the ACL. */
 export function canUse(acl: KeyAccessList, requester: Requester, right: Right): boolean {
   return effectiveRights(acl, requester).includes(right);
 }

@@ -1,7 +1,7 @@
 import { lengthOfNid, nidOfLength, type KeyLength } from '../../wire/key-length.js';
 import { KeyServerError } from './key-server-errors.js';
 
-/** Seed 000 §2: the export blob NID is authoritative for the key length. */
+/** docs/spec.md §3.3: the export blob NID is authoritative for the key length. */
 export function keyLengthForNid(nid: number): KeyLength {
   const length = lengthOfNid(nid);
   if (length === undefined) throw new KeyServerError('KEY_SERVER_FAILED', `unsupported export blob NID ${nid}`);

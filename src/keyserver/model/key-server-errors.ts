@@ -43,7 +43,7 @@ export class NotFoundError extends KeyServerError {
   }
 }
 
-/** The caller's rights on the key do not include the one asked for (api-surface.md "Key ACLs"). */
+/** The caller's rights on the key do not include the one asked for (docs/spec.md §4.3 item 4). */
 export class AclDeniedError extends KeyServerError {
   constructor(detail: string) {
     super('ACL_DENIED', detail);

@@ -1,7 +1,7 @@
 import { verify, type KeyObject } from 'node:crypto';
 
 /**
- * api-surface.md "Decisions": the certificate-login signature is over the 32 challenge bytes, RS256
+ * docs/spec.md §4.19 item 2: the certificate-login signature is over the 32 challenge bytes, RS256
  * (RSASSA-PKCS1-v1_5 with SHA-256) for an RSA key, ES256 (64-byte r||s) for a P-256 key. Anything
  * else, or a signature that does not verify, is false.
  */

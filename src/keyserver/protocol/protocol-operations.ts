@@ -43,7 +43,7 @@ function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: O
 }
 
 const none = z.strictObject({});
-/** A key's ACL revision (issue 15 §2): what a grant or revoke produced, what a read shows now. */
+/** A key's ACL revision (docs/spec.md §4.1 item 3): what a grant or revoke produced, what a read shows now. */
 const aclRevision = z.number().int().nonnegative();
 const certificateId = z.string().min(1).max(128);
 
@@ -77,7 +77,7 @@ export const OPERATIONS = {
       return { token: issued.token, identity: issued.identity, expiresAt: issued.expiresAt ?? null, actingFor: issued.actingFor };
     },
   ),
-  // Keys and key ACLs (api-surface.md 13-20).
+  // Keys and key ACLs (docs/spec.md §4.6, §4.7).
   generateKey: op(newKey, z.strictObject({ ttag: z.string().min(1).max(1024) }), (engine, token, args) => engine.keys.generate(token, args)),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),

@@ -13,7 +13,7 @@ import { KEY_LENGTHS } from '../../wire/key-length.js';
 export const base64 = z.base64().max(4096);
 /**
  * Data under cryptography (plaintext, ciphertext, aad, MAC input): as large as a gateway request body
- * allows (1 MiB, api-surface.md "Codes"), never larger.
+ * allows (1 MiB, docs/spec.md §7), never larger.
  */
 export const PAYLOAD_MAX_CHARS = 1024 * 1024;
 export const payload = z.base64().max(PAYLOAD_MAX_CHARS);

@@ -18,7 +18,7 @@ export interface AccessLine {
 }
 
 /**
- * One access-log line per request (issue 15 §3), and the request's metrics: request id, trace id,
+ * One access-log line per request, and the request's metrics: request id, trace id,
  * operation id, method, path, status, duration, client address, principal name and session reference.
  * Never a secret: no header, no body, no query string (a query may carry a ttag; the path of a key
  * route does too, which is why the line names the route's operation id beside the path). The request

@@ -46,7 +46,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   app.silent = true;
   const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
   // One step around everything: request id and headers, client address, error shaping, the audit
-  // record, and the access-log line with the request metrics (issue 15 §3).
+  // record, and the access-log line with the request metrics.
   app.use(
     requestStep({
       trail: services.auditTrail,
@@ -71,7 +71,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
     return apiRoutes!(ctx, () => noApiRoute!(ctx, next));
   };
   app.use(async function dispatch(ctx, next) {
-    // A body over 1 MB is refused on every route, those that take none included (issue 13 §7).
+    // A body over 1 MB is refused on every route, those that take none included (docs/spec.md §7).
     await readRawBody(ctx);
     await route(ctx, next);
   });
@@ -95,7 +95,7 @@ class GatewayKoa extends Koa<GatewayState> {
   }
 }
 
-/** Reached only when no route answered: seed 000 §4, any other method and path is a 404. */
+/** Reached only when no route answered (docs/spec.md §2.1): any other method and path is a 404. */
 async function noRoute(ctx: Koa.Context): Promise<void> {
   ctx.status = 404;
   ctx.body = { error: `no route ${ctx.method} ${ctx.path}` };

@@ -15,7 +15,7 @@ export interface AuditAbout {
 /**
  * Names the request's operation (dotted id: `keys.export`), which makes it audited: the request gets
  * its audit draft here, and `requestStep` records it once the response is decided. A request whose
- * route names nothing (an unknown path, a health probe: api-surface.md "Additions in 8.1.x") leaves
+ * route names nothing (an unknown path, a health probe: docs/spec.md §9.1) leaves
  * no record and costs the audit log nothing.
  */
 export function nameAuditedOperation(trail: AuditTrail, ctx: AuditContext, operation: string): void {

@@ -6,8 +6,8 @@ import type { GatewayState } from './state.js';
 
 /**
  * Resolves the presented credential to its session and, for a bound session, checks the request's
- * proof before anything else is decided (seed 001 §5: the constraint belongs to the session, not the
- * route; api-surface.md: the proof is checked before authorization). `ath` covers the exact
+ * proof before anything else is decided (docs/spec.md §5.1: the constraint belongs to the session, not the
+ * route, and the proof is checked before authorization). `ath` covers the exact
  * credential string, `bth` the exact body bytes, `htu` the expected URL built at the edge.
  */
 export async function authenticate(ctx: Context & { state: GatewayState }, services: GatewayServices, credential: string | undefined) {

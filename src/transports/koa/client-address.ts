@@ -19,7 +19,7 @@ function trustList(entries: readonly string[]): BlockList {
 }
 
 /**
- * The client address (issue 13 §1): the socket's peer; `X-Forwarded-For` only when that peer is a
+ * The client address (docs/spec.md §10 item 1): the socket's peer; `X-Forwarded-For` only when that peer is a
  * trusted proxy, and then the rightmost entry that is not itself a trusted proxy (entries to its left
  * were written by the client and prove nothing). `requestStep` resolves it once per request.
  */

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayState } from './state.js';
 
-/** Seed 001 "Browser access" rule 4: the same methods and headers for every path. */
+/** docs/spec.md §8 item 4: the same methods and headers for every path. */
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, DPoP';
 /** Ten minutes of preflight cache. */

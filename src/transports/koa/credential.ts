@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 const BEARER = /^(?:Bearer|DPoP) +([^\s]+) *$/i;
 
 /**
- * The session credential of an /api request: `Authorization: Bearer <sessionId>` (seed 001 §5.1), or
- * `Authorization: DPoP <sessionId>` as RFC 9449 §7.1 clients send it (api-surface.md 8.1.x): the proof
+ * The session credential of an /api request: `Authorization: Bearer <sessionId>` (docs/spec.md §4.2 item 1), or
+ * `Authorization: DPoP <sessionId>` as RFC 9449 §7.1 clients send it: the proof
  * rule follows the session either way. Any other Authorization scheme, or none, is no credential.
  */
 export function bearerCredential(ctx: Context): string | undefined {
@@ -18,7 +18,7 @@ export function authorizationScheme(ctx: Context): 'Bearer' | 'DPoP' {
   return /^DPoP /i.test(ctx.get('Authorization')) ? 'DPoP' : 'Bearer';
 }
 
-/** The session credential of a seven-operation request: the `X-Session` header (seed 000 §5.1). */
+/** The session credential of a seven-operation request: the `X-Session` header (docs/spec.md §2.4 item 1). */
 export function sessionHeaderCredential(ctx: Context): string | undefined {
   const header = ctx.get('X-Session');
   return header === '' ? undefined : header;

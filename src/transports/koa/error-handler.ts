@@ -20,7 +20,7 @@ export type ErrorMapper = (error: KeygateError, ctx: Context & { state: GatewayS
  */
 export function respondWithError(ctx: Context & { state: GatewayState }, thrown: unknown, mapperFor: (path: string) => ErrorMapper, logger: Logger): void {
   const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
-  // A refusal's cause is not logged here: the request's one access-log line carries it (issue 15 §2).
+  // A refusal's cause is not logged here: the request's one access-log line carries it.
   if (isKeygateError(thrown) && thrown.cause !== undefined) ctx.state.errorCause = describe(thrown.cause);
   const response = mapperFor(ctx.path)(error, ctx);
   ctx.state.errorCode = error.code;

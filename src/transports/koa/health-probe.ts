@@ -14,8 +14,8 @@ export interface HealthAnswer {
 }
 
 /**
- * Seed 000's `GET /health` always answers 200 with `ok`, the fingerprint and the session count;
- * `/api/health` (operation 51) answers 503 with `Retry-After` when a check fails, and adds the version
+ * The root `GET /health` (docs/spec.md §2.3 item 5) always answers 200 with `ok`, the fingerprint and the session count;
+ * `/api/health` (docs/spec.md §4.16) answers 503 with `Retry-After` when a check fails, and adds the version
  * and the checks.
  */
 export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): HealthAnswer {
@@ -49,13 +49,13 @@ export interface HealthProbeOptions {
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
- * Health probes answered before Koa builds a context for them (issue 14 §2): a load balancer asks
+ * Health probes answered before Koa builds a context for them (docs/spec.md §12 item 10): a load balancer asks
  * often, and the probe's answer is a report the background checker keeps (`HealthUseCases`), so the
  * answer is worth less than the framework around it. Only a plain probe is taken: `GET` on exactly
  * `/health` or `/api/health`, no query, no body, and no `Origin` when CORS is on. Anything else (HEAD,
  * a query, a body, a cross-origin probe) goes to `next`, the Koa app, whose routes give the same
  * answer. The answer carries the headers, access-log line and metrics of every other response
- * (`openResponse`, `recordRequest`) and is not audited (api-surface.md "Additions in 8.1.x").
+ * (`openResponse`, `recordRequest`) and is not audited (docs/spec.md §9.1).
  */
 export function withHealthProbes(options: HealthProbeOptions, next: Handler): Handler {
   const { health, logger, metrics } = options;

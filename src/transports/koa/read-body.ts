@@ -4,7 +4,7 @@ import { BadRequestError } from '../../domain/errors/index.js';
 import { hostKeptBody } from './host-body.js';
 import type { GatewayState } from './state.js';
 
-/** Seed 000 §8: a request body is at most 1 MB. */
+/** docs/spec.md §7: a request body is at most 1 MB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const EMPTY = Buffer.alloc(0);

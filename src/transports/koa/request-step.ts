@@ -33,8 +33,8 @@ export interface RequestStepOptions {
  * The one step around every request Koa answers, in this order: its id (`X-Request-Id`) and the
  * headers of every response, the client's address (`clientAddressOf`) and the key its limits count under, the origin its proof URL is
  * built on; then, once the routes below have run, the shaping of any failure into the surface's error
- * body, the audit record of a route that named an operation, and last the access-log line and metrics
- * (issue 15 §3). The record is written once the response is decided (status and `errorCode` final);
+ * body, the audit record of a route that named an operation, and last the access-log line and metrics.
+ * The record is written once the response is decided (status and `errorCode` final);
  * when the trail refuses to let a sensitive success through unrecorded, its AuditUnavailableError is
  * shaped here too, in place of the result. One step, not one middleware each: every request passes it.
  */

@@ -3,7 +3,7 @@ import type { Middleware, Next } from 'koa';
 type Step<C> = (ctx: C, next: Next) => Promise<unknown> | unknown;
 
 /**
- * Routes of fixed paths (no parameters: the seven operations of seed 000, most of /api) as one
+ * Routes of fixed paths (no parameters: the seven root operations, most of /api) as one
  * lookup by method and path. What @koa/router matched for them (strict paths, case-insensitive,
  * HEAD served by a GET route) is kept; what it did per request (testing every route's pattern,
  * composing the matched chain) is not.

@@ -14,7 +14,7 @@ const schemas = {
 /** An ACL change is recorded as the root surface records a grant: the key and the grantee. */
 const entryObject = ({ params }: RouteInput<unknown, unknown>) => aclEntryObject(canonicalTtag(params.ttag ?? '') ?? params.ttag ?? '', params.principal ?? '');
 
-/** Key ACLs (api-surface.md operations 17-20). Entries name principals by name. */
+/** Key ACLs (docs/spec.md §4.7). Entries name principals by name. */
 export function aclRoutes(services: GatewayServices): ApiRoute[] {
   const acl = services.acl;
   return [

@@ -6,7 +6,7 @@ import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
 /**
- * The bodies the /api surface answers (api-surface.md), as zod schemas: the OpenAPI document's
+ * The bodies the /api surface answers (docs/spec.md §4.4-§4.16, §6.1), as zod schemas: the OpenAPI document's
  * response schemas come from them, as its request schemas come from the routes' own.
  */
 const instant = z.iso.datetime({ offset: true });
@@ -14,7 +14,7 @@ const base64 = z.string().describe('standard base64');
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const right = z.enum(RIGHTS);
 
-/** Seed 001 §7.1-7.2: every error body. */
+/** docs/spec.md §6.1: every error body. */
 export const errorBody = z
   .object({
     code: z.enum(ERROR_CODES),

@@ -32,7 +32,7 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   readonly method: HttpMethod;
   /** Koa path, parameters as `:name`. */
   readonly path: string;
-  /** `none` for the five operations that need no session (api-surface.md conventions). */
+  /** `none` for the five operations that need no session (docs/spec.md §4.1 item 1). */
   readonly auth: 'session' | 'none';
   readonly summary: string;
   readonly body?: z.ZodType<B>;
@@ -59,7 +59,7 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    * it reads or releases anything. Its failure settles after the record, so an audit refusal still wins.
    */
   readonly overlapsAudit?: boolean;
-  /** False for a route that leaves no audit record (health probes: api-surface.md "Additions in 8.1.x"). */
+  /** False for a route that leaves no audit record (health probes: docs/spec.md §9.1). */
   readonly audited?: boolean;
   /**
    * A write's read that shows whether it took effect (`GET /api/principals/alice`): given with

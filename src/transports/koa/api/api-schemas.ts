@@ -3,7 +3,7 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
 import { PRINCIPAL_NAME } from '../../../wire/principal.js';
 
-/** Standard base64 (bodies carry binary values and ttags so, as in seed 000). */
+/** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
 export const base64 = z
   .string()
   .max(1_500_000)
@@ -49,8 +49,8 @@ export function ttagParam(params: Readonly<Record<string, string>>): string {
 }
 
 /**
- * A list answer (api-surface.md conventions): `complete: false` travels with its `reason`, so a list
- * the key server could not read whole is never shown as a whole one (seed 001 §7.5).
+ * A list answer (docs/spec.md §4.1 item 4): `complete: false` travels with its `reason`, so a list
+ * the key server could not read whole is never shown as a whole one.
  */
 export function listBody<T, U>(list: ListResult<T>, view: (item: T) => U = (item) => item as unknown as U) {
   return {

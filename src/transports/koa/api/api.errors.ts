@@ -4,7 +4,7 @@ import type { KeygateError } from '../../../domain/errors/keygate-error.js';
 import { wwwAuthenticate } from './www-authenticate.js';
 
 /**
- * Seed 001 §5 and §7, api-surface.md "Codes that every operation may answer": the status of every
+ * docs/spec.md §6.3 (and §5.3 for the proof refusals): the status of every
  * code on the /api surface. A code missing here is a compile error.
  */
 export const API_ERROR_STATUS = {
@@ -45,8 +45,8 @@ export const API_ERROR_STATUS = {
 } as const satisfies Record<ErrorCode, number>;
 
 /**
- * The /api body: `{ code, detail, retryable?, reason?, scope?, reauth?, outcome?, check? }` (seed 001
- * §7.1-7.2). `outcome: "unknown"`: the write may have taken effect, `check` names the read that shows
+ * The /api body: `{ code, detail, retryable?, reason?, scope?, reauth?, outcome?, check? }` (docs/spec.md §6.1).
+ * `outcome: "unknown"`: the write may have taken effect, `check` names the read that shows
  * it; a failure without `outcome` did not change anything.
  */
 export function apiErrorResponse(error: KeygateError, headers: Record<string, string> = {}): ErrorResponse {
@@ -59,8 +59,8 @@ export function apiErrorResponse(error: KeygateError, headers: Record<string, st
   if (error.outcome !== undefined) body.outcome = error.outcome;
   if (error.check !== undefined) body.check = error.check;
   const out: Record<string, string> = { ...headers };
-  // Seed 001 §7.3: a 503 whose scope is session or process carries Retry-After.
-  // api-surface.md "Additions in 8.1.x": a 429 carries Retry-After too.
+  // docs/spec.md §6.1: a 503 whose scope is session or process carries Retry-After.
+  // docs/spec.md §6.1: a 429 carries Retry-After too.
   if (status === 429 || (status === 503 && (error.scope === 'session' || error.scope === 'process'))) {
     out['Retry-After'] = String(error.retryAfterSeconds ?? 1);
   }

@@ -12,7 +12,7 @@ export function auditRecordView(record: AuditRecord) {
 }
 
 /**
- * GET /api/audit and GET /api/audit/{id} (api-surface.md operations 49 and 50), and GET
+ * GET /api/audit and GET /api/audit/{id} (docs/spec.md §4.15), and GET
  * /api/audit/verify (an 8.1.x addition, outside the 51): `audit.read` is
  * decided by the use case; an unreadable store is AUDIT_UNAVAILABLE (503), never a short or empty list.
  */

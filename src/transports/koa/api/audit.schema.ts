@@ -6,7 +6,7 @@ import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
 const instant = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 date-time with an offset' }).transform((value) => Date.parse(value));
 
 /**
- * Query of GET /api/audit (api-surface.md operation 49). Strict: an unknown or repeated parameter is
+ * Query of GET /api/audit (docs/spec.md §4.15). Strict: an unknown or repeated parameter is
  * refused with one BAD_REQUEST naming it.
  */
 export const auditQueryRequest = z.strictObject({
@@ -31,7 +31,7 @@ export const auditQueryRequest = z.strictObject({
   cursor: z.string().min(1).max(128).optional(),
 });
 
-/** Query of GET /api/audit/verify (api-surface.md "Additions in 8.1.x"): an optional time range. */
+/** Query of GET /api/audit/verify (docs/spec.md §4.15, §9.5): an optional time range. */
 export const auditVerifyRequest = z.strictObject({
   from: instant.optional(),
   to: instant.optional(),

@@ -20,7 +20,7 @@ export function certificateIdParam(params: Readonly<Record<string, string>>): st
 }
 
 /**
- * Certificates (api-surface.md operations 35-38). Parsing and verifying store nothing and read no
+ * Certificates (docs/spec.md §4.11). Parsing and verifying store nothing and read no
  * protected material: they are reads sent as POST, recorded after the fact (`sensitive: false`).
  */
 export function certificateRoutes(services: GatewayServices): ApiRoute[] {

@@ -14,7 +14,7 @@ const schemas = {
 };
 
 /**
- * Data cryptography (api-surface.md operations 9-12): AES-GCM and HMAC-SHA256 under the raw key.
+ * Data cryptography (docs/spec.md §4.5): AES-GCM and HMAC-SHA256 under the raw key.
  * Encrypting and computing or checking a MAC change nothing and release nothing the caller did not
  * send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so its
  * record is begun first and the operation is refused without it.

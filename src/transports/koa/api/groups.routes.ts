@@ -7,7 +7,7 @@ import { listBody } from './api-schemas.js';
 
 const memberObject = ({ params }: RouteInput<unknown, unknown>) => membershipObject(params.name ?? '', params.member ?? '');
 
-/** Groups (api-surface.md operations 29-31); a group is created and listed under Principals. */
+/** Groups (docs/spec.md §4.9); a group is created and listed under Principals. */
 export function groupRoutes(services: GatewayServices): ApiRoute[] {
   const groups = services.groups;
   return [

@@ -4,8 +4,8 @@ import { responses } from './api-responses.js';
 import { healthAnswer } from '../health-probe.js';
 
 /**
- * Health (api-surface.md operation 51): 503 with the same body when a check fails. Not audited
- * (api-surface.md "Additions in 8.1.x"); it does no I/O of its own (`HealthUseCases`). A plain probe
+ * Health (docs/spec.md §4.16): 503 with the same body when a check fails. Not audited
+ * (docs/spec.md §9.1); it does no I/O of its own (`HealthUseCases`). A plain probe
  * is answered before Koa (`withHealthProbes`), the same way.
  */
 export function healthRoutes(services: GatewayServices): ApiRoute[] {

@@ -18,7 +18,7 @@ const schemas = {
   export: z.strictObject({ clientPubKey: z.string().min(1, 'required').max(256) }),
 };
 
-/** Key lifecycle (api-surface.md operations 13-16). */
+/** Key lifecycle (docs/spec.md §4.6). */
 export function keyRoutes(services: GatewayServices): ApiRoute[] {
   const keys = services.keys;
   return [

@@ -15,7 +15,7 @@ export const ERROR_RESPONSES: Readonly<Record<number, string>> = {
 
 const headers = {
   401: { 'WWW-Authenticate': { description: 'RFC 6750 §3 / RFC 9449 §7.1 challenge; DPoP with algs="ES256 RS256"', schema: { type: 'string' } } },
-  503: { 'Retry-After': { description: 'seconds, when the scope is session or process (seed 001 §7.3)', schema: { type: 'integer' } } },
+  503: { 'Retry-After': { description: 'seconds, when the scope is session or process (docs/spec.md §6.1)', schema: { type: 'integer' } } },
 } as Readonly<Record<number, Record<string, unknown>>>;
 
 /** One error response per status: the error body, its `code` narrowed to the codes of that status. */
@@ -51,7 +51,7 @@ export function errorStatuses(auth: 'session' | 'none', operationId: string): nu
   return own[operationId] ?? [400, 500, 503];
 }
 
-/** Seed 001 §5: the proof a bound session sends with every request. */
+/** docs/spec.md §5.2: the proof a bound session sends with every request. */
 export const DPOP_HEADER = {
   name: 'DPoP',
   in: 'header',
@@ -63,7 +63,7 @@ export const DPOP_HEADER = {
 export const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <sessionId>; a bound session also sends a DPoP proof' },
   dpop: { type: 'http', scheme: 'DPoP', description: 'Authorization: DPoP <sessionId> (RFC 9449 §7.1), with the DPoP proof header' },
-  xSession: { type: 'apiKey', in: 'header', name: 'X-Session', description: 'the seven operations: the session id (seed 000 §5.1)' },
+  xSession: { type: 'apiKey', in: 'header', name: 'X-Session', description: 'the seven operations: the session id (docs/spec.md §2.4)' },
 };
 
 export const TAGS = [
@@ -80,7 +80,7 @@ export const TAGS = [
   { name: 'policy', description: 'Auto-provisioning policy (operations 47-48)' },
   { name: 'audit', description: 'The audit log (operations 49-50)' },
   { name: 'health', description: 'Health (operation 51)' },
-  { name: 'seven operations', description: 'The seven operations of seed 000 at the root of the gateway' },
+  { name: 'seven operations', description: 'The seven operations at the root of the gateway (docs/spec.md §2)' },
   { name: 'discovery', description: 'This document' },
 ];
 

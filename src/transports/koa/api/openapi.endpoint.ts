@@ -4,7 +4,7 @@ import type { GatewayState } from '../state.js';
 import { OPENAPI_PATH } from './openapi.js';
 
 /**
- * GET /api/openapi.json (api-surface.md 8.1.x "Discovery"): the document, public, not audited and not
+ * GET /api/openapi.json (docs/spec.md §4.17): the document, public, not audited and not
  * one of the 51 operations. Its `servers` names the URL it was fetched by: the public URL when one is
  * configured, else the connection's scheme, the Host header and the mount point the gateway sits under.
  */

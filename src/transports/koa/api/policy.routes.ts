@@ -8,7 +8,7 @@ const schemas = {
   value: z.strictObject({ value: z.unknown() }),
 };
 
-/** The provisioning policy (api-surface.md operations 47-48). */
+/** The provisioning policy (docs/spec.md §4.14). */
 export function policyRoutes(services: GatewayServices): ApiRoute[] {
   const policy = services.policy;
   return [

@@ -22,7 +22,7 @@ const schemas = {
   senderKey: z.strictObject({ jwk: z.record(z.string(), z.unknown()) }),
 };
 
-/** Principals (api-surface.md operations 21-28). */
+/** Principals (docs/spec.md §4.8). */
 export function principalRoutes(services: GatewayServices): ApiRoute[] {
   const principals = services.principals;
   return [

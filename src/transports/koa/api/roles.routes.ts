@@ -9,7 +9,7 @@ const schemas = {
   role: z.strictObject({ operations: z.array(z.string().min(1).max(128)).max(256) }),
 };
 
-/** Roles (api-surface.md operations 32-34): named sets of operation ids. */
+/** Roles (docs/spec.md §4.10): named sets of operation ids. */
 export function roleRoutes(services: GatewayServices): ApiRoute[] {
   const roles = services.roles;
   return [

@@ -10,7 +10,7 @@ const schemas = {
   value: z.strictObject({ value: z.union([z.number(), z.boolean(), z.string()]) }),
 };
 
-/** Server administration (api-surface.md operations 43-46). */
+/** Server administration (docs/spec.md §4.13). */
 export function serverRoutes(services: GatewayServices): ApiRoute[] {
   const server = services.server;
   return [

@@ -1,7 +1,7 @@
 import type { SessionRecord } from '../../../domain/session/session.js';
 
 /**
- * The session view of api-surface.md: `sessionId` only on mint, `jkt` only for a bound session,
+ * The session view (docs/spec.md §4.4): `sessionId` only on mint, `jkt` only for a bound session,
  * the scope fields only where they apply. Never the key-server token. Built field by field in the
  * documented order, no conditional spreads: it answers every session read.
  */

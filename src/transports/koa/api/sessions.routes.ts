@@ -29,7 +29,7 @@ export const schemas = {
   delegated: z.union([z.strictObject({ principal: user }), z.strictObject({ certificate: pem })]),
 };
 
-/** Sessions (api-surface.md operations 1-8). */
+/** Sessions (docs/spec.md §4.4). */
 export function sessionRoutes(services: GatewayServices): ApiRoute[] {
   const sessions = services.sessions;
   return [
@@ -43,7 +43,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 201, schema: responses.session },
       auditPrincipal: ({ body }) => body.user,
       async handle(ctx, { body }) {
-        // api-surface.md "Audit": a login names who signed in (auditPrincipal: also who tried) and the session it minted.
+        // docs/spec.md §9.1: a login names who signed in (auditPrincipal: also who tried) and the session it minted.
         const minted = await sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey);
         noteAudit(ctx, { sessionRef: minted.session.ref });
         ctx.status = 201;

@@ -12,7 +12,7 @@ const schemas = {
   enrollment: z.strictObject({ principal: name, pem }),
 };
 
-/** Certificate trust (api-surface.md operations 39-42). */
+/** Certificate trust (docs/spec.md §4.12). */
 export function trustRoutes(services: GatewayServices): ApiRoute[] {
   const trust = services.trust;
   return [

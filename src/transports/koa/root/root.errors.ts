@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import type { KeygateError } from '../../../domain/errors/keygate-error.js';
 import type { ErrorMapper } from '../error-handler.js';
 
-/** The seven operations, as named in a 403 body (`<op> denied or failed`, seed 000 §7). */
+/** The seven operations, as named in a 403 body (`<op> denied or failed`, docs/spec.md §2.5). */
 export type RootOperation = 'login' | 'logout' | 'generate' | 'export' | 'grant' | 'revoke' | 'health';
 
 type Shape = 'plain' | 'denied' | 'reauth' | 'internal';
@@ -14,7 +14,7 @@ interface Rule {
 }
 
 /**
- * Seed 000 §7: every code the gateway can raise, mapped to the seven-operation status and body. A code
+ * docs/spec.md §2.5, §6.3: every code the gateway can raise, mapped to the seven-operation status and body. A code
  * missing here is a compile error. The seven-operation surface has no 409: a write that did not take
  * is a key-server operation failure (500); an unknown key or grantee is refused like a denial (403).
  */
@@ -55,7 +55,7 @@ const RULES = {
   INTERNAL: { status: 500, shape: 'internal', error: 'internal error' },
 } as const satisfies Record<ErrorCode, Rule>;
 
-/** Seed 000 rule 1: on `/login`, any failure other than the credential or the request is a 502. */
+/** docs/spec.md §2.3 item 1: on `/login`, any failure other than the credential or the request is a 502. */
 const LOGIN_PASSTHROUGH: ReadonlySet<ErrorCode> = new Set(['BAD_REQUEST', 'WRONG_CREDENTIAL', 'RATE_LIMITED', 'SESSION_LIMIT']);
 
 /** Maps a domain error to the seven-operation body `{ error, detail?, reauth? }`. */

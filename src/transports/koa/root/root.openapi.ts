@@ -3,7 +3,7 @@ import { jsonSchema } from '../api/openapi-components.js';
 import { wrappedExport } from '../api/api-responses.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
 
-/** Seed 000 §7: the seven operations' error body. */
+/** The seven operations' error body (docs/spec.md §2.5). */
 const rootError = z.object({ error: z.string(), detail: z.string().optional(), reauth: z.boolean().optional() }).meta({ id: 'RootError' });
 
 interface RootOperation {
@@ -19,10 +19,10 @@ interface RootOperation {
 
 const ok = z.object({ ok: z.literal(true) });
 
-/** Seed 000 §3 grant response: the grantee's resolved identity. */
+/** The grant response: the grantee's resolved identity (docs/spec.md §2.2). */
 const grantee = z.object({ user: z.string(), systemId: z.number().int(), principalId: z.string().regex(/^[0-9a-f]{16}$/) });
 
-/** The seven operations of seed 000 §2, each with its request and its answer. */
+/** The seven operations (docs/spec.md §2.1, §2.2), each with its request and its answer. */
 const OPERATIONS: readonly RootOperation[] = [
   {
     method: 'post',

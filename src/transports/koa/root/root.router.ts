@@ -20,7 +20,7 @@ type RootContext = Context & { state: GatewayState & { operation?: RootOperation
 type NamedOperation = Exclude<RootOperation, 'health'>;
 type Handler = (ctx: RootContext) => Promise<void>;
 
-/** The seven operations' ids in the audit log (api-surface.md "Audit"). */
+/** The seven operations' ids in the audit log (docs/spec.md §9.1). */
 const AUDIT_OPERATIONS = {
   login: 'login',
   logout: 'logout',
@@ -32,7 +32,7 @@ const AUDIT_OPERATIONS = {
 
 /**
  * One operation as one step: named for the error mapper (`<op> denied or failed`) and the audit log;
- * then, where seed 000 §5 asks for one (every route but login and health), the `X-Session` session and
+ * then, where docs/spec.md §2.4 asks for one (every route but login and health), the `X-Session` session and
  * a bound session's proof (`ath` then hashing the `X-Session` value); then the handler.
  */
 function operationStep(services: GatewayServices, name: NamedOperation, needsSession: boolean, handle: Handler) {
@@ -49,7 +49,7 @@ function caller(ctx: RootContext): Caller {
   return ctx.state.caller!;
 }
 
-/** The seven operations of seed 000 at the root of the gateway. */
+/** The seven operations (docs/spec.md §2) at the root of the gateway. */
 export function rootRouter(services: GatewayServices): StaticRoutes<RootContext> {
   const router = new StaticRoutes<RootContext>();
   const open = (name: NamedOperation, handle: Handler) => operationStep(services, name, false, handle);
@@ -119,7 +119,7 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     }),
   );
 
-  // Health probes leave no audit record (api-surface.md "Additions in 8.1.x") and do no I/O of their own;
+  // Health probes leave no audit record (docs/spec.md §9.1) and do no I/O of their own;
   // a plain probe is answered before Koa (`withHealthProbes`), the same way.
   router.get('/health', async (ctx: RootContext) => {
     ctx.state.operation = 'health';
