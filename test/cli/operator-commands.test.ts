@@ -23,12 +23,21 @@ interface Run {
   readonly stderr: string;
 }
 
-/** Runs `keygate ...args` as an operator would, against the gateway (KEYGATE_URL from the environment). */
-function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * Runs `keygate ...args` as an operator would, against the gateway (KEYGATE_URL from the environment);
+ * its standard input is a pipe carrying `input` (empty by default), then closed.
+ */
+function keygate(args: readonly string[], env: Record<string, string> = {}, input = ''): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
+    child.stdin?.end(input);
   });
 }
 
@@ -193,4 +202,35 @@ test('refusals: no session is a usage error (2); a bad session is the gateway re
   t.regex(down.stderr, /cannot reach the gateway/);
   t.is((await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' })).status, 2);
   t.is((await keygate(['principals', '--bogus'])).status, 2);
+});
+
+test('an unknown command or a refused command line prints one line and a pointer to --help, never the whole usage', async (t) => {
+  const unknown = await keygate(['frobnicate']);
+  t.is(unknown.status, 2);
+  t.is(unknown.stderr, 'keygate: unknown command "frobnicate"\nrun "keygate --help" for the usage\n');
+  t.is(unknown.stdout, '');
+  const badFlag = await keygate(['principals', '--bogus']);
+  t.is(badFlag.status, 2);
+  t.regex(badFlag.stderr, /^keygate: .*--bogus.*\nrun "keygate principals --help" for the usage\n$/);
+  const badSub = await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' });
+  t.is(badSub.status, 2);
+  t.is(badSub.stderr, 'keygate: keys: unknown subcommand "frobnicate"\nrun "keygate keys --help" for the usage\n');
+  const asJson = await keygate(['principals', '--bogus', '--json']);
+  t.is(asJson.status, 2);
+  t.like(JSON.parse(asJson.stderr), { error: { hint: 'run "keygate principals --help" for the usage' } });
+});
+
+test('a refusal names its code once: a failed login is "401 CODE", not "401 CODE: CODE"', async (t) => {
+  const wrong = join(dir, 'wrong-password');
+  writeFileSync(wrong, 'not-the-password\n', { mode: 0o600 });
+  const run = await keygate(['login', '--user', 'admin', '--password-file', wrong]);
+  t.is(run.status, 1);
+  const [line, ...more] = run.stderr.trimEnd().split('\n');
+  t.deepEqual(more, []);
+  const match = /^keygate: 401 ([A-Z_]+)(: .*)?$/.exec(line!);
+  t.truthy(match, line);
+  t.false(line!.includes(`${match![1]}: ${match![1]}`), line);
+  const asJson = await keygate(['login', '--user', 'admin', '--password-file', wrong, '--json']);
+  const error = (JSON.parse(asJson.stderr) as { error: { code: string; detail: string } }).error;
+  t.false(error.detail.startsWith(`${error.code}:`), 'the JSON detail is the detail, not the code again');
 });
