@@ -14,7 +14,8 @@ const bobPasswordFile = join(dir, 'bob-password');
 writeFileSync(bobPasswordFile, 'cli-bob-password-2\n', { mode: 0o600 });
 
 // One real gateway (`keygate serve`), its admin password given through a _FILE variable.
-const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile });
+const dataDir = mkdtempSync(join(tmpdir(), 'keygate-cli-data-'));
+const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile, TE_GATEWAY_DATA_DIR: dataDir });
 test.after.always(killAllGateways);
 
 interface Run {
@@ -233,4 +234,27 @@ test('a refusal names its code once: a failed login is "401 CODE", not "401 CODE
   const asJson = await keygate(['login', '--user', 'admin', '--password-file', wrong, '--json']);
   const error = (JSON.parse(asJson.stderr) as { error: { code: string; detail: string } }).error;
   t.false(error.detail.startsWith(`${error.code}:`), 'the JSON detail is the detail, not the code again');
+});
+
+test('--json is accepted by every command, the offline audit ones included; their errors are JSON too', async (t) => {
+  const session = await adminSession;
+  await keygate(['health']);
+  const verify = await keygate(['audit', 'verify', '--json', '--data-dir', dataDir]);
+  t.is(verify.status, 0, verify.stderr);
+  t.like(JSON.parse(verify.stdout), { ok: true });
+  const exported = await keygate(['audit', 'export', '--format', 'jsonl', '--json', '--data-dir', dataDir]);
+  t.is(exported.status, 0, exported.stderr);
+  for (const line of exported.stdout.trim().split('\n')) t.notThrows(() => JSON.parse(line));
+  const keys = await keygate(['audit', 'public-key', '--json', '--data-dir', dataDir]);
+  t.is(keys.status, 0, keys.stderr);
+  t.regex((JSON.parse(keys.stdout) as { keyId: string; pem: string }[])[0]!.pem, /BEGIN PUBLIC KEY/);
+  const refused = await keygate(['audit', 'verify', '--json', '--from', 'yesterday', '--data-dir', dataDir]);
+  t.is(refused.status, 2);
+  t.like(JSON.parse(refused.stderr), { error: { detail: '--from: expected an ISO 8601 date-time' } });
+  const env = { KEYGATE_SESSION: session };
+  for (const argv of [['whoami'], ['health'], ['principals', 'list'], ['groups', 'members', 'cli-json-none'], ['roles', 'list'], ['audit', 'list']]) {
+    const run = await keygate([...argv, '--json'], env);
+    t.not(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
+    t.notThrows(() => JSON.parse(run.status === 0 ? run.stdout : run.stderr), argv.join(' '));
+  }
 });
