@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -257,4 +257,42 @@ test('--json is accepted by every command, the offline audit ones included; thei
     t.not(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
     t.notThrows(() => JSON.parse(run.status === 0 ? run.stdout : run.stderr), argv.join(' '));
   }
+});
+
+test('login with no password file nor variable reads the password from standard input (piped: its first line)', async (t) => {
+  const piped = await keygate(['login', '--user', 'admin'], {}, 'cli-admin-password-1\nnext line\n');
+  t.is(piped.status, 0, piped.stderr);
+  t.regex(piped.stdout, /^\S{20,}\n$/);
+  t.false(piped.stderr.includes('cli-admin-password-1'));
+  const nothing = await keygate(['login', '--user', 'admin']);
+  t.is(nothing.status, 2);
+  t.regex(nothing.stderr, /^keygate: no password/);
+});
+
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['-qc', 'true', '/dev/null'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+(hasScript ? test : test.skip)('login on a terminal prompts "Password: " on stderr, echoes nothing, and honours Backspace', async (t) => {
+  const command = [process.execPath, BIN, 'login', '--user', 'admin'].map((word) => `'${word}'`).join(' ');
+  const child = spawn('script', ['-qfc', command, '/dev/null'], { env: { ...process.env, KEYGATE_URL: gateway.url }, stdio: ['pipe', 'pipe', 'pipe'] });
+  t.teardown(() => child.kill('SIGKILL'));
+  let output = '';
+  const done = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    const before = output;
+    output += chunk.toString('utf8');
+    // Typed only once the prompt is up (raw mode on): a mistyped last character, erased, then Enter.
+    if (!before.includes('Password: ') && output.includes('Password: ')) child.stdin.write('cli-admin-password-X\u007f1\r');
+  });
+  const status = await Promise.race([done, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+  t.is(status, 0, output);
+  t.regex(output, /Password: /);
+  t.false(output.includes('cli-admin-password'), 'the password is not echoed');
+  t.regex(output, /\S{20,}/, 'the session id is printed');
 });
