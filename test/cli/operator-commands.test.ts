@@ -296,3 +296,9 @@ const hasScript = (() => {
   t.false(output.includes('cli-admin-password'), 'the password is not echoed');
   t.regex(output, /\S{20,}/, 'the session id is printed');
 });
+
+test('the groups summary names its subcommands as they are: members, add, remove', async (t) => {
+  const help = await keygate(['--help']);
+  t.regex(help.stdout, /^\s+groups\s+group members: members, add, remove$/m);
+  t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <members\|add\|remove>/);
+});
