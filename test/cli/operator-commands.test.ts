@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { KeygateClient } from '../../src/client/index.js';
 import { untilKillAll } from '../_support/child-processes.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 
@@ -301,4 +302,25 @@ test('the groups summary names its subcommands as they are: members, add, remove
   const help = await keygate(['--help']);
   t.regex(help.stdout, /^\s+groups\s+group members: members, add, remove$/m);
   t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <members\|add\|remove>/);
+});
+
+test('a ttag holding "/" is read through the CLI (keys show) and the client, and in a path as base64url or percent-encoded', async (t) => {
+  const session = await adminSession;
+  const env = { KEYGATE_SESSION: session };
+  const client = new KeygateClient({ baseUrl: gateway.url }).resume(session);
+  let ttag: string | undefined;
+  for (let i = 0; i < 200 && ttag === undefined; i++) {
+    const key = await client.createKey({ keyLen: 16 });
+    if (key.ttag.includes('/')) ttag = key.ttag;
+  }
+  if (ttag === undefined) return t.fail('no ttag with "/" among 200 keys');
+  const shown = await keygate(['keys', 'show', ttag], env);
+  t.is(shown.status, 0, shown.stderr);
+  t.true(shown.stdout.startsWith(`${ttag}  128-bit`), shown.stdout);
+  t.is((await client.readKey(ttag)).ttag, ttag);
+  for (const inPath of [Buffer.from(ttag, 'base64').toString('base64url'), encodeURIComponent(ttag)]) {
+    const response = await fetch(`${gateway.url}/api/keys/${inPath}`, { headers: { authorization: `Bearer ${session}` } });
+    t.is(response.status, 200, inPath);
+    t.is(((await response.json()) as { ttag: string }).ttag, ttag);
+  }
 });
