@@ -15,7 +15,11 @@ export const AUDIT_USAGE = `Usage: keygate audit <verify|export|public-key> [opt
   verify      Verify the audit chains and checkpoints, reading the database directly; prints
               { ok, checked, writers, firstBreak? } as JSON. Exit 0 clean, 1 a break, 2 usage, 3 unreadable.
   export      Write entries (with their chain fields) and checkpoints as JSON lines: --format jsonl.
-  public-key  Print the checkpoint public key (PEM) and its key id, for auditors.
+  public-key  Print the checkpoint public key (PEM) and its key id, for auditors; with --json,
+              [{ keyId, pem }].
+
+--json is accepted by each (verify and export print JSON anyway); with it, an error is one JSON line
+{ "error": { "detail" } } on stderr.
 
 Source (verify, export); default TE_GATEWAY_AUDIT_URL, else <data dir>/audit.db:
   --sqlite FILE | --postgres URL [--schema NAME] | --file EXPORT.jsonl (verify only)
@@ -40,6 +44,7 @@ class UsageError extends Error {}
 /** `keygate audit ...`: the exit status. */
 export async function auditCommand(argv: readonly string[], env: Env = process.env): Promise<number> {
   const [sub, ...rest] = argv;
+  const json = rest.includes('--json');
   try {
     if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help')) {
       process.stdout.write(AUDIT_USAGE);
@@ -47,14 +52,17 @@ export async function auditCommand(argv: readonly string[], env: Env = process.e
     }
     const { values } = parseArgs({ args: [...rest], strict: true, options: OPTIONS });
     const dataDir = (values['data-dir'] as string | undefined) ?? nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? './data';
-    if (sub === 'public-key') return publicKey(values, env, dataDir);
+    if (sub === 'public-key') return publicKey(values, env, dataDir, json);
     const range = rangeOf(values);
     if (sub === 'verify') return await verify(values, env, dataDir, range);
     if (sub === 'export') return await exportLog(values, env, dataDir, range);
     throw new UsageError(`unknown audit command "${sub}"`);
   } catch (error) {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`keygate audit: ${(error as Error).message}${describeCause(error)}\n`);
+    const detail = `${(error as Error).message}${describeCause(error)}`;
+    const hint = usage ? `run "keygate audit ${sub} --help" for the usage` : undefined;
+    if (json) process.stderr.write(`${JSON.stringify({ error: hint === undefined ? { detail } : { detail, hint } })}\n`);
+    else process.stderr.write(`keygate audit: ${detail}\n${hint === undefined ? '' : `${hint}\n`}`);
     return usage ? 2 : 3;
   }
 }
@@ -71,6 +79,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 async function verify(values: Options, env: Env, dataDir: string, range: AuditChainRange): Promise<number> {
@@ -103,10 +112,12 @@ function witnessedHeads(dataDir: string, range: AuditChainRange): readonly Witne
   return new FileAuditWitness(dataDir).headsNow();
 }
 
-function publicKey(values: Options, env: Env, dataDir: string): number {
+function publicKey(values: Options, env: Env, dataDir: string, json: boolean): number {
   const keys = publicKeysOf({ ...values, 'public-key': undefined }, { ...env, TE_GATEWAY_AUDIT_TRUSTED_KEYS: undefined }, dataDir);
   if (keys.size === 0) throw new UsageError(`no checkpoint key in ${join(dataDir, AUDIT_FILES.signingKey)} nor TE_GATEWAY_AUDIT_SIGNING_KEY_FILE`);
-  for (const [keyId, key] of keys) process.stdout.write(`# keygate audit checkpoint key ${keyId}\n${key.export({ type: 'spki', format: 'pem' }).toString()}`);
+  const pems = [...keys].map(([keyId, key]) => ({ keyId, pem: key.export({ type: 'spki', format: 'pem' }).toString() }));
+  if (json) process.stdout.write(`${JSON.stringify(pems, null, 2)}\n`);
+  else for (const { keyId, pem } of pems) process.stdout.write(`# keygate audit checkpoint key ${keyId}\n${pem}`);
   return 0;
 }
 

@@ -8,7 +8,7 @@ import { isKeygateError } from '../domain/errors/index.js';
 import { GATEWAY_VERSION } from '../app/version.js';
 import { withFileVariables } from '../app/env-files.js';
 import { OPERATOR_COMMANDS, operatorCommandLines } from './commands/index.js';
-import { UsageError } from './commands/command.js';
+import { helpHint, UsageError } from './commands/command.js';
 
 const USAGE = `Usage: keygate <command> [--help]
        keygate --version
@@ -138,7 +138,7 @@ async function run(command: string, rest: readonly string[]): Promise<number> {
       return await operator.run(rest, { env: process.env, out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      process.stderr.write(`keygate: ${error.message}\n${operator.usage}`);
+      process.stderr.write(`keygate: ${error.message}\n${helpHint(operator.name)}\n`);
       return 2;
     }
   }
@@ -147,7 +147,7 @@ async function run(command: string, rest: readonly string[]): Promise<number> {
     return 0;
   }
   if (command !== 'serve') {
-    process.stderr.write(`keygate: unknown command "${command}"\n${USAGE}`);
+    process.stderr.write(`keygate: unknown command "${command}"\n${helpHint()}\n`);
     return 2;
   }
   if (rest.length === 1 && rest[0] === '--print-config') return printConfig();

@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { KeygateClient } from '../../src/client/index.js';
 import { untilKillAll } from '../_support/child-processes.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 
@@ -14,7 +15,8 @@ const bobPasswordFile = join(dir, 'bob-password');
 writeFileSync(bobPasswordFile, 'cli-bob-password-2\n', { mode: 0o600 });
 
 // One real gateway (`keygate serve`), its admin password given through a _FILE variable.
-const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile });
+const dataDir = mkdtempSync(join(tmpdir(), 'keygate-cli-data-'));
+const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile, TE_GATEWAY_DATA_DIR: dataDir });
 test.after.always(killAllGateways);
 
 interface Run {
@@ -23,12 +25,21 @@ interface Run {
   readonly stderr: string;
 }
 
-/** Runs `keygate ...args` as an operator would, against the gateway (KEYGATE_URL from the environment). */
-function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * Runs `keygate ...args` as an operator would, against the gateway (KEYGATE_URL from the environment);
+ * its standard input is a pipe carrying `input` (empty by default), then closed.
+ */
+function keygate(args: readonly string[], env: Record<string, string> = {}, input = ''): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
+    child.stdin?.end(input);
   });
 }
 
@@ -193,4 +204,123 @@ test('refusals: no session is a usage error (2); a bad session is the gateway re
   t.regex(down.stderr, /cannot reach the gateway/);
   t.is((await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' })).status, 2);
   t.is((await keygate(['principals', '--bogus'])).status, 2);
+});
+
+test('an unknown command or a refused command line prints one line and a pointer to --help, never the whole usage', async (t) => {
+  const unknown = await keygate(['frobnicate']);
+  t.is(unknown.status, 2);
+  t.is(unknown.stderr, 'keygate: unknown command "frobnicate"\nrun "keygate --help" for the usage\n');
+  t.is(unknown.stdout, '');
+  const badFlag = await keygate(['principals', '--bogus']);
+  t.is(badFlag.status, 2);
+  t.regex(badFlag.stderr, /^keygate: .*--bogus.*\nrun "keygate principals --help" for the usage\n$/);
+  const badSub = await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' });
+  t.is(badSub.status, 2);
+  t.is(badSub.stderr, 'keygate: keys: unknown subcommand "frobnicate"\nrun "keygate keys --help" for the usage\n');
+  const asJson = await keygate(['principals', '--bogus', '--json']);
+  t.is(asJson.status, 2);
+  t.like(JSON.parse(asJson.stderr), { error: { hint: 'run "keygate principals --help" for the usage' } });
+});
+
+test('a refusal names its code once: a failed login is "401 CODE", not "401 CODE: CODE"', async (t) => {
+  const wrong = join(dir, 'wrong-password');
+  writeFileSync(wrong, 'not-the-password\n', { mode: 0o600 });
+  const run = await keygate(['login', '--user', 'admin', '--password-file', wrong]);
+  t.is(run.status, 1);
+  const [line, ...more] = run.stderr.trimEnd().split('\n');
+  t.deepEqual(more, []);
+  const match = /^keygate: 401 ([A-Z_]+)(: .*)?$/.exec(line!);
+  t.truthy(match, line);
+  t.false(line!.includes(`${match![1]}: ${match![1]}`), line);
+  const asJson = await keygate(['login', '--user', 'admin', '--password-file', wrong, '--json']);
+  const error = (JSON.parse(asJson.stderr) as { error: { code: string; detail: string } }).error;
+  t.false(error.detail.startsWith(`${error.code}:`), 'the JSON detail is the detail, not the code again');
+});
+
+test('--json is accepted by every command, the offline audit ones included; their errors are JSON too', async (t) => {
+  const session = await adminSession;
+  await keygate(['health']);
+  const verify = await keygate(['audit', 'verify', '--json', '--data-dir', dataDir]);
+  t.is(verify.status, 0, verify.stderr);
+  t.like(JSON.parse(verify.stdout), { ok: true });
+  const exported = await keygate(['audit', 'export', '--format', 'jsonl', '--json', '--data-dir', dataDir]);
+  t.is(exported.status, 0, exported.stderr);
+  for (const line of exported.stdout.trim().split('\n')) t.notThrows(() => JSON.parse(line));
+  const keys = await keygate(['audit', 'public-key', '--json', '--data-dir', dataDir]);
+  t.is(keys.status, 0, keys.stderr);
+  t.regex((JSON.parse(keys.stdout) as { keyId: string; pem: string }[])[0]!.pem, /BEGIN PUBLIC KEY/);
+  const refused = await keygate(['audit', 'verify', '--json', '--from', 'yesterday', '--data-dir', dataDir]);
+  t.is(refused.status, 2);
+  t.like(JSON.parse(refused.stderr), { error: { detail: '--from: expected an ISO 8601 date-time' } });
+  const env = { KEYGATE_SESSION: session };
+  for (const argv of [['whoami'], ['health'], ['principals', 'list'], ['groups', 'members', 'cli-json-none'], ['roles', 'list'], ['audit', 'list']]) {
+    const run = await keygate([...argv, '--json'], env);
+    t.not(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
+    t.notThrows(() => JSON.parse(run.status === 0 ? run.stdout : run.stderr), argv.join(' '));
+  }
+});
+
+test('login with no password file nor variable reads the password from standard input (piped: its first line)', async (t) => {
+  const piped = await keygate(['login', '--user', 'admin'], {}, 'cli-admin-password-1\nnext line\n');
+  t.is(piped.status, 0, piped.stderr);
+  t.regex(piped.stdout, /^\S{20,}\n$/);
+  t.false(piped.stderr.includes('cli-admin-password-1'));
+  const nothing = await keygate(['login', '--user', 'admin']);
+  t.is(nothing.status, 2);
+  t.regex(nothing.stderr, /^keygate: no password/);
+});
+
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['-qc', 'true', '/dev/null'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+(hasScript ? test : test.skip)('login on a terminal prompts "Password: " on stderr, echoes nothing, and honours Backspace', async (t) => {
+  const command = [process.execPath, BIN, 'login', '--user', 'admin'].map((word) => `'${word}'`).join(' ');
+  const child = spawn('script', ['-qfc', command, '/dev/null'], { env: { ...process.env, KEYGATE_URL: gateway.url }, stdio: ['pipe', 'pipe', 'pipe'] });
+  t.teardown(() => child.kill('SIGKILL'));
+  let output = '';
+  const done = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    const before = output;
+    output += chunk.toString('utf8');
+    // Typed only once the prompt is up (raw mode on): a mistyped last character, erased, then Enter.
+    if (!before.includes('Password: ') && output.includes('Password: ')) child.stdin.write('cli-admin-password-X\u007f1\r');
+  });
+  const status = await Promise.race([done, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+  t.is(status, 0, output);
+  t.regex(output, /Password: /);
+  t.false(output.includes('cli-admin-password'), 'the password is not echoed');
+  t.regex(output, /\S{20,}/, 'the session id is printed');
+});
+
+test('the groups summary names its subcommands as they are: members, add, remove', async (t) => {
+  const help = await keygate(['--help']);
+  t.regex(help.stdout, /^\s+groups\s+group members: members, add, remove$/m);
+  t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <members\|add\|remove>/);
+});
+
+test('a ttag holding "/" is read through the CLI (keys show) and the client, and in a path as base64url or percent-encoded', async (t) => {
+  const session = await adminSession;
+  const env = { KEYGATE_SESSION: session };
+  const client = new KeygateClient({ baseUrl: gateway.url }).resume(session);
+  let ttag: string | undefined;
+  for (let i = 0; i < 200 && ttag === undefined; i++) {
+    const key = await client.createKey({ keyLen: 16 });
+    if (key.ttag.includes('/')) ttag = key.ttag;
+  }
+  if (ttag === undefined) return t.fail('no ttag with "/" among 200 keys');
+  const shown = await keygate(['keys', 'show', ttag], env);
+  t.is(shown.status, 0, shown.stderr);
+  t.true(shown.stdout.startsWith(`${ttag}  128-bit`), shown.stdout);
+  t.is((await client.readKey(ttag)).ttag, ttag);
+  for (const inPath of [Buffer.from(ttag, 'base64').toString('base64url'), encodeURIComponent(ttag)]) {
+    const response = await fetch(`${gateway.url}/api/keys/${inPath}`, { headers: { authorization: `Bearer ${session}` } });
+    t.is(response.status, 200, inPath);
+    t.is(((await response.json()) as { ttag: string }).ttag, ttag);
+  }
 });

@@ -53,13 +53,19 @@ export function defineCommand(
     summary: spec.summary,
     usage: spec.usage,
     async run(argv, ctx) {
-      const parsed = parse(argv, spec.options ?? {});
+      let parsed: Parsed;
+      try {
+        parsed = parse(argv, spec.options ?? {});
+      } catch (error) {
+        // The flags did not parse, so --json is looked for among the raw arguments.
+        return guarded(ctx, spec.name, argv.includes('--json'), () => Promise.reject(error));
+      }
       if (parsed.values.help) {
         ctx.out(spec.usage);
         return 0;
       }
       if (parsed.values.session !== undefined) ctx.err(`keygate: warning: ${SESSION_ON_ARGV}\n`);
-      return guarded(ctx, spec.usage, parsed.values.json, () => body(parsed, ctx));
+      return guarded(ctx, spec.name, parsed.values.json, () => body(parsed, ctx));
     },
   };
 }
@@ -156,27 +162,49 @@ export function table(rows: readonly (readonly string[])[]): string {
   return rows.map((row) => `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}\n`).join('');
 }
 
-/** Runs a command's body: a usage error exits 2, a refusal by the gateway exits 1 with its code. */
-export async function guarded(ctx: CommandContext, usage: string, json: boolean, body: () => Promise<unknown>): Promise<number> {
+/** The hint under a refusal of the command line: where its usage is. */
+export function helpHint(command?: string): string {
+  return `run "keygate ${command === undefined ? '' : `${command} `}--help" for the usage`;
+}
+
+/**
+ * A refusal's one line, `STATUS CODE: detail`: the detail alone says nothing more when it is empty
+ * or the code itself (a failed login's detail is its code), so then the code stands alone.
+ */
+export function refusalLine(error: KeygateApiError): string {
+  const detail = error.detail.trim();
+  return detail === '' || detail === error.code ? `${error.status} ${error.code}` : `${error.status} ${error.code}: ${detail}`;
+}
+
+/**
+ * Runs a command's body: a usage error exits 2, a refusal by the gateway exits 1 with its code. Each
+ * failure is one line on stderr (a JSON `{ error }` object with --json), a usage error followed by a
+ * line naming `keygate COMMAND --help`, never the usage itself.
+ */
+export async function guarded(ctx: CommandContext, command: string, json: boolean, body: () => Promise<unknown>): Promise<number> {
+  const fail = (error: Record<string, unknown>, line: string, hint?: string) =>
+    ctx.err(
+      json ? `${JSON.stringify({ error: hint === undefined ? error : { ...error, hint } })}\n` : `keygate: ${line}\n${hint === undefined ? '' : `${hint}\n`}`,
+    );
   try {
     const status = await body();
     return typeof status === 'number' ? status : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      ctx.err(`keygate: ${error.message}\n${usage}`);
+      fail({ detail: error.message }, error.message, helpHint(command));
       return 2;
     }
     if (error instanceof CommandFailure) {
-      ctx.err(json ? `${JSON.stringify({ error: { detail: error.message } })}\n` : `keygate: ${error.message}\n`);
+      fail({ detail: error.message }, error.message);
       return 1;
     }
     if (error instanceof KeygateApiError) {
-      const body = { status: error.status, code: error.code, detail: error.message };
-      ctx.err(json ? `${JSON.stringify({ error: body })}\n` : `keygate: ${error.status} ${error.message}\n`);
+      fail({ status: error.status, code: error.code, detail: error.detail }, refusalLine(error));
       return 1;
     }
     if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-      ctx.err(`keygate: cannot reach the gateway: ${(error.cause as Error | undefined)?.message ?? error.message}\n`);
+      const reason = `cannot reach the gateway: ${(error.cause as Error | undefined)?.message ?? error.message}`;
+      fail({ detail: reason }, reason);
       return 1;
     }
     throw error;

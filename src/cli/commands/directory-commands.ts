@@ -68,7 +68,7 @@ ${COMMON_USAGE}
 `;
 
 export const groupsCommand = defineCommand(
-  { name: 'groups', summary: 'group members: list, add, remove', usage: GROUPS_USAGE },
+  { name: 'groups', summary: 'group members: members, add, remove', usage: GROUPS_USAGE },
   async ({ values, positionals }, ctx) => {
     const [sub, group, member] = positionals;
     if (group === undefined) throw new UsageError('groups: GROUP is required');

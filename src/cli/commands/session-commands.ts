@@ -1,10 +1,12 @@
 import type { HealthView } from '../../client/api-types.js';
+import { readPassword } from './password-prompt.js';
 import { COMMON_USAGE, client, gatewayUrl, print, readSecretFile, session, text, UsageError, defineCommand } from './command.js';
 
 const LOGIN_USAGE = `Usage: keygate login --user NAME [--password-file FILE] [options]
   Signs in and prints the session id (text: the bare id, for KEYGATE_SESSION=$(keygate login ...)).
-  The password comes from --password-file, else KEYGATE_PASSWORD_FILE, else KEYGATE_PASSWORD; it is
-  never taken on the command line.
+  The password comes from --password-file, else KEYGATE_PASSWORD_FILE, else KEYGATE_PASSWORD, else
+  standard input: on a terminal a "Password: " prompt on stderr (not echoed), otherwise its first
+  line. It is never taken on the command line.
 ${COMMON_USAGE}
 `;
 
@@ -14,8 +16,8 @@ export const loginCommand = defineCommand(
     const user = text(values, 'user');
     if (user === undefined) throw new UsageError('--user is required');
     const file = text(values, 'password-file') ?? ctx.env.KEYGATE_PASSWORD_FILE;
-    const password = file === undefined ? ctx.env.KEYGATE_PASSWORD : readSecretFile(file, '--password-file');
-    if (password === undefined || password === '') throw new UsageError('no password: use --password-file FILE or KEYGATE_PASSWORD_FILE');
+    const password = file === undefined ? (ctx.env.KEYGATE_PASSWORD ?? (await readPassword())) : readSecretFile(file, '--password-file');
+    if (password === '') throw new UsageError('no password: use --password-file FILE or KEYGATE_PASSWORD_FILE, or type it when prompted');
     const signedIn = await client(values, ctx.env).login(user, password);
     print(ctx, values.json, { sessionId: signedIn.sessionId, ...signedIn.view }, () => `${signedIn.sessionId}\n`);
   },
