@@ -34,7 +34,7 @@ function keygate(args: readonly string[], env: Record<string, string> = {}, inpu
     const child = execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 30_000 },
+      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
       },
@@ -55,14 +55,16 @@ const adminSession = (async () => {
   return run.stdout.trim();
 })();
 
-test('keygate --version prints the package version', async (t) => {
+// One after another: each test starts several `keygate` processes (TypeScript loaded by tsx), and a
+// dozen tests at once on two cores would only wait for each other.
+test.serial('keygate --version prints the package version', async (t) => {
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const run = await keygate(['--version']);
   t.is(run.status, 0);
   t.is(run.stdout, `keygate ${version}\n`);
 });
 
-test('every operator command answers --help with its usage, exit 0', async (t) => {
+test.serial('every operator command answers --help with its usage, exit 0', async (t) => {
   const runs = await Promise.all(['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].map((name) => keygate([name, '--help'])));
   for (const [i, name] of ['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].entries()) {
     t.is(runs[i]!.status, 0, name);
@@ -72,7 +74,7 @@ test('every operator command answers --help with its usage, exit 0', async (t) =
   t.regex((await keygate(['--help'])).stdout, /Operator commands[\s\S]*keys/);
 });
 
-test('login (password from a file) and health, as text and JSON; the session id is never echoed elsewhere', async (t) => {
+test.serial('login (password from a file) and health, as text and JSON; the session id is never echoed elsewhere', async (t) => {
   const session = await adminSession;
   t.regex(session, /^\S{20,}$/);
   const health = await json<{ ok: boolean; checks: Record<string, string> }>(['health']);
@@ -85,7 +87,7 @@ test('login (password from a file) and health, as text and JSON; the session id 
   t.false(who.stdout.includes(session));
 });
 
-test('principals, groups and roles through the CLI', async (t) => {
+test.serial('principals, groups and roles through the CLI', async (t) => {
   const session = await adminSession;
   const env = { KEYGATE_SESSION: session };
   const created = await json(['principals', 'create', 'cli-bob', '--kind', 'user', '--password-file', bobPasswordFile], env);
@@ -104,7 +106,7 @@ test('principals, groups and roles through the CLI', async (t) => {
   t.is(bobLogin.status, 0, bobLogin.stderr);
 });
 
-test('keys: create, show, grant, acl, export to a file (0600, never over a file), revoke; then audit list and tail', async (t) => {
+test.serial('keys: create, show, grant, acl, export to a file (0600, never over a file), revoke; then audit list and tail', async (t) => {
   const session = await adminSession;
   const sessionFile = join(dir, 'session');
   writeFileSync(sessionFile, `${session}\n`, { mode: 0o600 });
@@ -132,7 +134,7 @@ test('keys: create, show, grant, acl, export to a file (0600, never over a file)
   t.is(tail.stdout.trim().split('\n').length, 3);
 });
 
-test('keys export checks its output before the key is released: an existing file or a missing folder exports nothing; --force leaves a 0600 file', async (t) => {
+test.serial('keys export checks its output before the key is released: an existing file or a missing folder exports nothing; --force leaves a 0600 file', async (t) => {
   const session = await adminSession;
   const env = { KEYGATE_SESSION: session };
   const key = await json<{ ttag: string }>(['keys', 'create', '--len', '16'], env);
@@ -165,7 +167,7 @@ test('keys export checks its output before the key is released: an existing file
   t.is(await exportsOfKey(), 1);
 });
 
-test('--session on the command line works but warns once on stderr, naming the safer forms; the file and environment forms do not warn', async (t) => {
+test.serial('--session on the command line works but warns once on stderr, naming the safer forms; the file and environment forms do not warn', async (t) => {
   const session = await adminSession;
   const sessionFile = join(dir, 'session-for-warning');
   writeFileSync(sessionFile, `${session}\n`, { mode: 0o600 });
@@ -190,7 +192,7 @@ test('--session on the command line works but warns once on stderr, naming the s
   t.regex(help.stdout, /visible to other users/);
 });
 
-test('refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line', async (t) => {
+test.serial('refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line', async (t) => {
   const none = await keygate(['keys', 'show', 'AAAA'], { KEYGATE_SESSION: '' });
   t.is(none.status, 2);
   t.regex(none.stderr, /no session/);
@@ -206,7 +208,7 @@ test('refusals: no session is a usage error (2); a bad session is the gateway re
   t.is((await keygate(['principals', '--bogus'])).status, 2);
 });
 
-test('an unknown command or a refused command line prints one line and a pointer to --help, never the whole usage', async (t) => {
+test.serial('an unknown command or a refused command line prints one line and a pointer to --help, never the whole usage', async (t) => {
   const unknown = await keygate(['frobnicate']);
   t.is(unknown.status, 2);
   t.is(unknown.stderr, 'keygate: unknown command "frobnicate"\nrun "keygate --help" for the usage\n');
@@ -222,7 +224,7 @@ test('an unknown command or a refused command line prints one line and a pointer
   t.like(JSON.parse(asJson.stderr), { error: { hint: 'run "keygate principals --help" for the usage' } });
 });
 
-test('a refusal names its code once: a failed login is "401 CODE", not "401 CODE: CODE"', async (t) => {
+test.serial('a refusal names its code once: a failed login is "401 CODE", not "401 CODE: CODE"', async (t) => {
   const wrong = join(dir, 'wrong-password');
   writeFileSync(wrong, 'not-the-password\n', { mode: 0o600 });
   const run = await keygate(['login', '--user', 'admin', '--password-file', wrong]);
@@ -237,7 +239,7 @@ test('a refusal names its code once: a failed login is "401 CODE", not "401 CODE
   t.false(error.detail.startsWith(`${error.code}:`), 'the JSON detail is the detail, not the code again');
 });
 
-test('--json is accepted by every command, the offline audit ones included; their errors are JSON too', async (t) => {
+test.serial('--json is accepted by every command, the offline audit ones included; their errors are JSON too', async (t) => {
   const session = await adminSession;
   await keygate(['health']);
   const verify = await keygate(['audit', 'verify', '--json', '--data-dir', dataDir]);
@@ -260,7 +262,7 @@ test('--json is accepted by every command, the offline audit ones included; thei
   }
 });
 
-test('login with no password file nor variable reads the password from standard input (piped: its first line)', async (t) => {
+test.serial('login with no password file nor variable reads the password from standard input (piped: its first line)', async (t) => {
   const piped = await keygate(['login', '--user', 'admin'], {}, 'cli-admin-password-1\nnext line\n');
   t.is(piped.status, 0, piped.stderr);
   t.regex(piped.stdout, /^\S{20,}\n$/);
@@ -298,13 +300,13 @@ const hasScript = (() => {
   t.regex(output, /\S{20,}/, 'the session id is printed');
 });
 
-test('the groups summary names its subcommands as they are: members, add, remove', async (t) => {
+test.serial('the groups summary names its subcommands as they are: members, add, remove', async (t) => {
   const help = await keygate(['--help']);
   t.regex(help.stdout, /^\s+groups\s+group members: members, add, remove$/m);
   t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <members\|add\|remove>/);
 });
 
-test('a ttag holding "/" is read through the CLI (keys show) and the client, and in a path as base64url or percent-encoded', async (t) => {
+test.serial('a ttag holding "/" is read through the CLI (keys show) and the client, and in a path as base64url or percent-encoded', async (t) => {
   const session = await adminSession;
   const env = { KEYGATE_SESSION: session };
   const client = new KeygateClient({ baseUrl: gateway.url }).resume(session);
