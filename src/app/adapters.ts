@@ -31,6 +31,7 @@ import { loadAuditIntegrity } from './audit-keys.js';
 import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
+import { BootWarningLogger } from './boot-warnings.js';
 import { gatewayClientIdentity } from './gateway-client-identity.js';
 import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
 
@@ -65,12 +66,18 @@ export async function openAdapters(
   config: GatewayConfig,
   overrides: GatewayOverrides = {},
 ): Promise<
-  GatewayAdapters & { readonly generatedPasswords: Readonly<Record<string, string>> | undefined; readonly auditVerifyKeys: AuditVerifyKeys | undefined }
+  GatewayAdapters & {
+    readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
+    readonly auditVerifyKeys: AuditVerifyKeys | undefined;
+    /** The warnings logged while the adapters were opened, one line each. */
+    readonly bootWarnings: readonly string[];
+  }
 > {
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
   // A burst of identical warnings (a store down, thousands of refusals) is written once per window.
-  const logger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
+  const gatewayLogger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
+  const logger = new BootWarningLogger(gatewayLogger);
   // The audit chain's keys (docs/spec.md §9.3, §9.4): loaded or generated when this gateway opens its own store.
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
   const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain).catch(refuseVanishedChain));
@@ -83,19 +90,13 @@ export async function openAdapters(
       });
   const { sessionStore, replayCache, throttleStore } = await openSessionState(config, { clock, random, logger }, overrides);
   const metrics = overrides.metrics ?? chooseMetrics(config, sessionStore, replayCache);
-  if (metrics instanceof NoMetrics)
-    return { clock, random, logger, auditLog, keyServer, generatedPasswords, sessionStore, replayCache, throttleStore, auditVerifyKeys, metrics };
+  const bootWarnings = logger.booted();
+  const opened = { clock, random, logger: gatewayLogger, generatedPasswords, sessionStore, replayCache, throttleStore, auditVerifyKeys, bootWarnings };
+  if (metrics instanceof NoMetrics) return { ...opened, auditLog, keyServer, metrics };
   return {
-    clock,
-    random,
-    logger,
+    ...opened,
     auditLog: new MeteredAuditLog(auditLog, metrics),
     keyServer: meteredKeyServer(keyServer, metrics),
-    generatedPasswords,
-    sessionStore,
-    replayCache,
-    throttleStore,
-    auditVerifyKeys,
     metrics,
   };
 }

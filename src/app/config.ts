@@ -4,6 +4,7 @@ import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
 import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
 import { principalSeedSchema } from '../keyserver/seed-file.js';
+import { masterKeyFileProblem, masterKeyListProblem } from '../keyserver/at-rest/master-key-source.js';
 
 export { ConfigError };
 
@@ -61,6 +62,11 @@ function integerIn(min: number, max: number) {
   return z.number({ message }).int(message).min(min, message).max(max, message);
 }
 
+/** Reports `problem` as the field's issue: the master key is checked before anything is written. */
+function addProblem(ctx: z.RefinementCtx, problem: string | undefined): void {
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+}
+
 const embeddedKeyServer = z
   .strictObject({
     kind: z.literal('embedded'),
@@ -78,8 +84,16 @@ const embeddedKeyServer = z
      */
     store: z.enum(['sqlite', 'memory']).optional(),
     /** Base64 master key(s) sealing the store (the first seals); or a file of them; neither: generated in the data directory. */
-    masterKey: z.string().min(1).optional(),
-    masterKeyFile: z.string().min(1).optional(),
+    masterKey: z
+      .string()
+      .min(1)
+      .superRefine((value, ctx) => addProblem(ctx, masterKeyListProblem(value)))
+      .optional(),
+    masterKeyFile: z
+      .string()
+      .min(1)
+      .superRefine((value, ctx) => addProblem(ctx, masterKeyFileProblem(value)))
+      .optional(),
   })
   .refine((value) => value.store !== 'sqlite' || value.dataDir !== undefined, { message: 'store sqlite needs a dataDir', path: ['store'] })
   .refine((value) => value.masterKey === undefined || value.masterKeyFile === undefined, {

@@ -23,6 +23,11 @@ export interface Gateway {
   readonly ksFingerprint: string;
   /** Set only when the gateway generated bootstrap passwords (user -> password); show them once. */
   readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
+  /**
+   * The warnings logged while the gateway was built (a volatile key server, a generated key, a setting
+   * not applied), one line each: the CLI repeats them on stderr before it says it listens.
+   */
+  readonly bootWarnings: readonly string[];
   /** The gateway's metrics (what the metrics listener serves). */
   readonly metrics: Metrics;
   /** Where the metrics listener serves `GET /metrics`, once `listen` started it (TE_GATEWAY_METRICS_PORT). */
@@ -50,7 +55,7 @@ export const DEFAULT_DRAIN_MS = 10_000;
  */
 export async function createGateway(input: GatewayConfigInput = {}, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const config = parseGatewayConfig(input);
-  const { generatedPasswords, auditVerifyKeys, ...adapters } = await openAdapters(config, overrides);
+  const { generatedPasswords, auditVerifyKeys, bootWarnings, ...adapters } = await openAdapters(config, overrides);
   const { logger, keyServer } = adapters;
   const services = resolveServices(buildContainer(config, adapters, auditVerifyKeys));
 
@@ -74,6 +79,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     logger,
     ksFingerprint: keyServer.fingerprint(),
     generatedPasswords,
+    bootWarnings,
     metrics,
     metricsUrl: () => metricsListener && `${metricsListener.url}/metrics`,
     openApi: () => openApiDocument(services, GATEWAY_VERSION),

@@ -31,6 +31,14 @@ export function embeddedStoreKind(config: EmbeddedKeyServerConfig): 'sqlite' | '
 
 export const VOLATILE_WARNING = 'embedded key server in memory: a restart forgets every principal, key and grant (TE_KEYSERVER_STORE=memory)';
 
+/** Said when a gateway is built without a data directory: an embedder may not know the store is then memory. */
+export const NO_DATA_DIR_WARNING =
+  'embedded key server in memory (no dataDir): a restart forgets every principal, key and grant; give keyServer.dataDir to keep them';
+
+/** The bootstrap password only creates `admin`; once `admin` exists, its password changes only through the API. */
+export const ADMIN_PASSWORD_NOT_APPLIED =
+  'TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change it with PUT /api/principals/admin/password';
+
 /**
  * Starts the in-process key-server engine: its identity certificate and its store (the daemon's
  * SQLite store, sealed at rest, when there is a data directory), its principals from the seed, and
@@ -56,6 +64,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
     },
   });
   try {
+    if (config.adminPassword !== undefined && engine.hasPrincipal('admin')) logger?.warn(ADMIN_PASSWORD_NOT_APPLIED);
     const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
     engine.sweepExpiredTokens();
     const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now());
@@ -68,7 +77,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
 
 function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undefined): EngineStore {
   if (embeddedStoreKind(config) === 'memory' || config.dataDir === undefined) {
-    if (config.store === 'memory') logger?.warn(VOLATILE_WARNING);
+    logger?.warn(config.store === 'memory' ? VOLATILE_WARNING : NO_DATA_DIR_WARNING);
     return new MemoryEngineStore();
   }
   const dataPath = join(config.dataDir, 'keyserver.db');

@@ -41,15 +41,10 @@ async function serve(newAuditChain = false): Promise<void> {
   const config = newAuditChain ? { ...fromEnv, auditIntegrity: { ...fromEnv.auditIntegrity, newChain: true } } : fromEnv;
   // The gateway's stack (Koa, the stores, the key server) is loaded only by the commands that run it:
   // `--version`, `--help` and the operator commands start without it.
-  const [{ createGateway, DEFAULT_DRAIN_MS }, { embeddedStoreKind, VOLATILE_WARNING }] = await Promise.all([
-    import('../app/create-gateway.js'),
-    import('../app/embedded-engine.js'),
-  ]);
-  // Said on stderr as well as in the log: a volatile key server must not pass unnoticed.
-  if (config.keyServer.kind === 'embedded' && embeddedStoreKind(config.keyServer) === 'memory') {
-    process.stderr.write(`keygate: warning: ${VOLATILE_WARNING}\n`);
-  }
+  const { createGateway, DEFAULT_DRAIN_MS } = await import('../app/create-gateway.js');
   const gateway = await createGateway(config);
+  // Said on stderr as well as in the log, and before the start line: the log may write them later.
+  for (const warning of gateway.bootWarnings) process.stderr.write(`keygate: warning: ${warning}\n`);
   const { url } = await gateway.listen();
   // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
   // default action (immediate death) still in place. Closing drains requests in flight first.
@@ -58,14 +53,21 @@ async function serve(newAuditChain = false): Promise<void> {
     (signal) => gateway.logger.info('shutting down', { signal }),
     DEFAULT_DRAIN_MS + 5_000,
   );
-  for (const [user, password] of Object.entries(gateway.generatedPasswords ?? {})) {
-    process.stdout.write(`keygate: generated password for user "${user}": ${password}\n`);
-  }
+  process.stdout.write(passwordsBlock(gateway.generatedPasswords));
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
   // One parseable line, as the daemon prints: scripts and tests start on port 0 and read it.
   process.stdout.write(`keygate: listening url=${url} port=${new URL(url).port}\n`);
   const metricsUrl = gateway.metricsUrl();
   if (metricsUrl !== undefined) process.stdout.write(`keygate: metrics url=${metricsUrl}\n`);
+}
+
+/** The generated passwords as one framed block, written at once so no log line falls inside it. */
+function passwordsBlock(passwords: Readonly<Record<string, string>> | undefined): string {
+  const users = Object.entries(passwords ?? {});
+  if (users.length === 0) return '';
+  const lines = ['keygate: generated passwords (shown once):', ...users.map(([user, password]) => `  ${user}: ${password}`)];
+  const rule = `keygate: ${'-'.repeat(60)}`;
+  return `${[rule, ...lines, rule].join('\n')}\n`;
 }
 
 /** The configuration `serve` would run with, as JSON with its secrets masked; nothing listens, nothing is written. */

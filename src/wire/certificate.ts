@@ -22,6 +22,14 @@ export interface ProvisioningPolicy {
   readonly defaultGroups: readonly string[];
 }
 
+/** The names of the provisioning policy's parameters, each set on its own. */
+export const PROVISIONING_PARAMETERS = [
+  'autoProvision',
+  'nameAttribute',
+  'defaultRoles',
+  'defaultGroups',
+] as const satisfies readonly (keyof ProvisioningPolicy)[];
+
 export const DEFAULT_POLICY: ProvisioningPolicy = {
   autoProvision: false,
   nameAttribute: 'CN',

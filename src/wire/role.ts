@@ -1,3 +1,6 @@
+/** A role name the key server accepts: a letter or digit, then letters, digits, `.`, `_` or `-`, 64 at most. */
+export const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** A role as the API shows it (docs/spec.md §4.10): a name and its operation ids. */
 export interface RoleView {
   readonly name: string;

@@ -196,7 +196,7 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_KEYSERVER_TOKEN_TTL_SECONDS: { value: '60', expected: 60 },
     TE_KEYSERVER_STORE: { value: 'memory', expected: 'memory' },
     TE_KEYSERVER_MASTER_KEY: { value: KEY, expected: KEY },
-    TE_KEYSERVER_MASTER_KEY_FILE: { value: join(dir, 'master-keys'), expected: join(dir, 'master-keys') },
+    TE_KEYSERVER_MASTER_KEY_FILE: { value: file('master-keys', `${KEY}\n`), expected: join(dir, 'master-keys') },
     TE_GATEWAY_KEYSERVER_URL: { value: 'https://ks.example:8443', expected: 'https://ks.example:8443', with: { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN } },
     TE_GATEWAY_KEYSERVER_CA: { value: file('ca.pem', ca.pem), expected: ca.pem, with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL } },
     TE_GATEWAY_KEYSERVER_FINGERPRINT: { value: PIN.toUpperCase(), expected: PIN, with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL } },

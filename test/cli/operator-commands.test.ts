@@ -134,38 +134,41 @@ test.serial('keys: create, show, grant, acl, export to a file (0600, never over 
   t.is(tail.stdout.trim().split('\n').length, 3);
 });
 
-test.serial('keys export checks its output before the key is released: an existing file or a missing folder exports nothing; --force leaves a 0600 file', async (t) => {
-  const session = await adminSession;
-  const env = { KEYGATE_SESSION: session };
-  const key = await json<{ ttag: string }>(['keys', 'create', '--len', '16'], env);
-  const exportsOfKey = async () =>
-    (await json<{ items: { operation: string; object?: string }[] }>(['audit', 'list', '--operation', 'keys.export', '--limit', '500'], env)).items.filter(
-      (entry) => entry.object?.includes(key.ttag),
-    ).length;
-  const existing = join(dir, 'existing.bin');
-  writeFileSync(existing, 'not a key', { mode: 0o644 });
-  chmodSync(existing, 0o644);
+test.serial(
+  'keys export checks its output before the key is released: an existing file or a missing folder exports nothing; --force leaves a 0600 file',
+  async (t) => {
+    const session = await adminSession;
+    const env = { KEYGATE_SESSION: session };
+    const key = await json<{ ttag: string }>(['keys', 'create', '--len', '16'], env);
+    const exportsOfKey = async () =>
+      (await json<{ items: { operation: string; object?: string }[] }>(['audit', 'list', '--operation', 'keys.export', '--limit', '500'], env)).items.filter(
+        (entry) => entry.object?.includes(key.ttag),
+      ).length;
+    const existing = join(dir, 'existing.bin');
+    writeFileSync(existing, 'not a key', { mode: 0o644 });
+    chmodSync(existing, 0o644);
 
-  const refused = await keygate(['keys', 'export', key.ttag, '--out', existing], env);
-  t.is(refused.status, 2);
-  t.regex(refused.stderr, /exists/);
-  t.is(readFileSync(existing, 'utf8'), 'not a key');
-  const nowhere = await keygate(['keys', 'export', key.ttag, '--out', join(dir, 'no-such-folder', 'key.bin')], env);
-  t.is(nowhere.status, 1, 'a file that cannot be written is a failure, not a usage error');
-  t.regex(nowhere.stderr, /^keygate: keys export: cannot write .*nothing was exported\n$/);
-  t.is(await exportsOfKey(), 0, 'neither refusal released the key');
+    const refused = await keygate(['keys', 'export', key.ttag, '--out', existing], env);
+    t.is(refused.status, 2);
+    t.regex(refused.stderr, /exists/);
+    t.is(readFileSync(existing, 'utf8'), 'not a key');
+    const nowhere = await keygate(['keys', 'export', key.ttag, '--out', join(dir, 'no-such-folder', 'key.bin')], env);
+    t.is(nowhere.status, 1, 'a file that cannot be written is a failure, not a usage error');
+    t.regex(nowhere.stderr, /^keygate: keys export: cannot write .*nothing was exported\n$/);
+    t.is(await exportsOfKey(), 0, 'neither refusal released the key');
 
-  const forced = await keygate(['keys', 'export', key.ttag, '--out', existing, '--force'], env);
-  t.is(forced.status, 0, forced.stderr);
-  t.is(readFileSync(existing).length, 16);
-  t.is(statSync(existing).mode & 0o777, 0o600, 'the replaced file is 0600, not the 0644 it was');
-  t.deepEqual(
-    readdirSync(dir).filter((name) => name.endsWith('.tmp')),
-    [],
-    'no staging file is left behind',
-  );
-  t.is(await exportsOfKey(), 1);
-});
+    const forced = await keygate(['keys', 'export', key.ttag, '--out', existing, '--force'], env);
+    t.is(forced.status, 0, forced.stderr);
+    t.is(readFileSync(existing).length, 16);
+    t.is(statSync(existing).mode & 0o777, 0o600, 'the replaced file is 0600, not the 0644 it was');
+    t.deepEqual(
+      readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+      [],
+      'no staging file is left behind',
+    );
+    t.is(await exportsOfKey(), 1);
+  },
+);
 
 test.serial('--session on the command line works but warns once on stderr, naming the safer forms; the file and environment forms do not warn', async (t) => {
   const session = await adminSession;
@@ -192,21 +195,24 @@ test.serial('--session on the command line works but warns once on stderr, namin
   t.regex(help.stdout, /visible to other users/);
 });
 
-test.serial('refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line', async (t) => {
-  const none = await keygate(['keys', 'show', 'AAAA'], { KEYGATE_SESSION: '' });
-  t.is(none.status, 2);
-  t.regex(none.stderr, /no session/);
-  const bad = await keygate(['whoami', '--json', '--session', 'not-a-session']);
-  t.is(bad.status, 1);
-  // The last line is the refusal; the one before it, the warning that --session is on the command line.
-  t.like(JSON.parse(bad.stderr.trim().split('\n').at(-1)!), { error: { status: 401 } });
-  t.false(bad.stderr.includes('not-a-session'));
-  const down = await keygate(['health', '--url', 'http://127.0.0.1:1']);
-  t.is(down.status, 1);
-  t.regex(down.stderr, /cannot reach the gateway/);
-  t.is((await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' })).status, 2);
-  t.is((await keygate(['principals', '--bogus'])).status, 2);
-});
+test.serial(
+  'refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line',
+  async (t) => {
+    const none = await keygate(['keys', 'show', 'AAAA'], { KEYGATE_SESSION: '' });
+    t.is(none.status, 2);
+    t.regex(none.stderr, /no session/);
+    const bad = await keygate(['whoami', '--json', '--session', 'not-a-session']);
+    t.is(bad.status, 1);
+    // The last line is the refusal; the one before it, the warning that --session is on the command line.
+    t.like(JSON.parse(bad.stderr.trim().split('\n').at(-1)!), { error: { status: 401 } });
+    t.false(bad.stderr.includes('not-a-session'));
+    const down = await keygate(['health', '--url', 'http://127.0.0.1:1']);
+    t.is(down.status, 1);
+    t.regex(down.stderr, /cannot reach the gateway/);
+    t.is((await keygate(['keys', 'frobnicate', 'x'], { KEYGATE_SESSION: 'x' })).status, 2);
+    t.is((await keygate(['principals', '--bogus'])).status, 2);
+  },
+);
 
 test.serial('an unknown command or a refused command line prints one line and a pointer to --help, never the whole usage', async (t) => {
   const unknown = await keygate(['frobnicate']);

@@ -64,12 +64,41 @@ export function writeKeyFile(file: string, keys: readonly MasterKey[]): void {
 
 function parseKeys(entries: readonly string[], where: string): MasterKey[] {
   const keys = entries.map((entry) => entry.trim()).filter((entry) => entry !== '');
-  if (keys.length === 0) throw new ConfigError(`${where}: no key (expected base64 of 32 bytes)`);
-  return keys.map((entry) => {
-    const bytes = Buffer.from(entry, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(entry) || bytes.length !== 32) {
-      throw new ConfigError(`${where}: expected base64 of 32 bytes`);
-    }
-    return masterKeyOf(bytes);
-  });
+  const problem = keysProblem(keys);
+  if (problem !== undefined) throw new ConfigError(`${where}: ${problem}`);
+  return keys.map((entry) => masterKeyOf(Buffer.from(entry, 'base64')));
+}
+
+function keysProblem(keys: readonly string[]): string | undefined {
+  if (keys.length === 0) return 'no key (expected base64 of 32 bytes)';
+  const bad = keys.findIndex((entry) => !/^[A-Za-z0-9+/]+={0,2}$/.test(entry) || Buffer.from(entry, 'base64').length !== 32);
+  if (bad === -1) return undefined;
+  return keys.length === 1 ? 'expected base64 of 32 bytes' : `key ${bad + 1} of ${keys.length}: expected base64 of 32 bytes`;
+}
+
+/** What is wrong with a TE_KEYSERVER_MASTER_KEY value (comma-separated keys), in words that never repeat it; undefined when it is good. */
+export function masterKeyListProblem(value: string): string | undefined {
+  return keysProblem(
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  );
+}
+
+/** What is wrong with a master key file (missing, unreadable, or not one good key per line); undefined when it is good. */
+export function masterKeyFileProblem(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'not found' : `cannot read it (${code ?? 'error'})`;
+  }
+  return keysProblem(
+    text
+      .split(/\r?\n/)
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  );
 }

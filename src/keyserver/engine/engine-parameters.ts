@@ -1,5 +1,5 @@
 import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
-import type { ServerParameter } from '../../wire/server.js';
+import type { ServerParameter, ServerParameterName } from '../../wire/server.js';
 import type { EngineStore } from './engine-store.port.js';
 
 interface Definition {
@@ -29,9 +29,9 @@ const DEFINITIONS = {
     max: 1_000_000,
     description: 'SRP-6a logins that may be in progress at once; more are refused until some finish.',
   },
-} as const satisfies Record<string, Definition>;
+} as const satisfies Record<ServerParameterName, Definition>;
 
-export type ParameterName = keyof typeof DEFINITIONS;
+export type ParameterName = ServerParameterName;
 
 export class EngineParameters {
   readonly #store: EngineStore;

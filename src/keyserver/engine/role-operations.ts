@@ -1,12 +1,10 @@
 import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
-import type { HeldOperations, RoleView } from '../../wire/role.js';
+import { type HeldOperations, ROLE_NAME, type RoleView } from '../../wire/role.js';
 import { OPERATIONS, isOperation } from '../../wire/operations.js';
 import type { EngineContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
 import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';
-
-const ROLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * Roles (docs/spec.md §4.10): named sets of operation ids. The built-in roles are the

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
 import { PRINCIPAL_NAME } from '../../../wire/principal.js';
+import { ROLE_NAME } from '../../../wire/role.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
 export const base64 = z
@@ -27,7 +28,7 @@ export const pageQuery = {
 /**
  * The path parameters by name, as the document shows them: `{ttag}` base64url (or standard base64
  * percent-encoded), a certificate `{id}` 64 hex characters, principal and group names by the key
- * server's rule, role names 1..256 characters.
+ * server's rule, role names by the key server's role-name rule.
  */
 export const pathParameters: Readonly<Record<string, z.ZodType>> = {
   ttag: z
@@ -39,7 +40,7 @@ export const pathParameters: Readonly<Record<string, z.ZodType>> = {
   name: principalName,
   member: principalName,
   principal: principalName,
-  role: name,
+  role: z.string().regex(ROLE_NAME, 'not a role name'),
   parameter: z.string().min(1).max(128),
 };
 

@@ -3,6 +3,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
+import { PROVISIONING_PARAMETERS } from '../../../wire/certificate.js';
 
 const schemas = {
   value: z.strictObject({ value: z.unknown() }),
@@ -30,7 +31,7 @@ export function policyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Set one auto-provisioning parameter; unknown name 404, wrong type 400',
       body: schemas.value,
-      params: { parameter: z.string().min(1).max(64).describe('autoProvision, nameAttribute, defaultRoles or defaultGroups') },
+      params: { parameter: z.enum(PROVISIONING_PARAMETERS) },
       success: { status: 200, schema: responses.policy },
       async handle(ctx, { body, params }) {
         ctx.body = await policy.set(callerOf(ctx), params.parameter!, body.value);

@@ -5,6 +5,7 @@ import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { API_VERSION } from './api-version.js';
 import { listBody } from './api-schemas.js';
+import { SERVER_PARAMETER_NAMES } from '../../../wire/server.js';
 
 const schemas = {
   value: z.strictObject({ value: z.union([z.number(), z.boolean(), z.string()]) }),
@@ -53,7 +54,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/server/parameters/:name',
       auth: 'session',
       summary: 'Set one parameter; unknown name 404, wrong type 400',
-      params: { name: z.string().min(1).max(128) },
+      params: { name: z.enum(SERVER_PARAMETER_NAMES) },
       body: schemas.value,
       success: { status: 200, schema: responses.parameter },
       async handle(ctx, { body, params }) {
