@@ -1,75 +1,95 @@
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { StoreSnapshot } from './store-tables.js';
 
 /**
- * The key-server engine's storage. Synchronous on purpose: the engine's stores are in-process
- * (memory, SQLite through better-sqlite3), and a synchronous store keeps each engine operation atomic.
+ * The key-server engine's storage. Asynchronous, so one engine runs on a store in memory, in a SQLite
+ * file, or in PostgreSQL shared by several key servers.
  */
 export interface EngineStore {
   /**
    * Runs one engine operation as one unit of the store: its reads see one state of the store
-   * throughout, and its writes land together (after a crash, all of them or none). Writes made before
-   * the operation throws still land, as each would on its own: a refusal may follow a write (an
-   * expired token is ended, then refused). When they cannot land, that failure is thrown instead of
-   * the operation's outcome. A call made inside another joins it. Only what runs synchronously is
-   * covered: an operation that waits (a certificate path check) makes the stretch after its wait a
-   * unit of its own.
+   * throughout, and its writes land together (after a crash, all of them or none), isolated from every
+   * other unit, whichever process runs it. Writes made before the operation throws still land, as each
+   * would on its own: a refusal may follow a write (an expired token is ended, then refused). When they
+   * cannot land, that failure is thrown instead of the operation's outcome. A call made inside another
+   * (in the same asynchronous context) joins it.
+   *
+   * A store shared by several processes may run the operation again when a concurrent unit made it
+   * fail before anything of it landed (a serialization failure): an operation has no effect outside
+   * the store until it returns.
    */
-  atomically<T>(operation: () => T): T;
+  atomically<T>(operation: () => Promise<T>): Promise<T>;
 
-  principalByName(name: string): PrincipalRow | undefined;
-  principalById(principalId: string): PrincipalRow | undefined;
-  putPrincipal(row: PrincipalRow): void;
-  nextSystemId(): number;
+  principalByName(name: string): Promise<PrincipalRow | undefined>;
+  principalById(principalId: string): Promise<PrincipalRow | undefined>;
+  putPrincipal(row: PrincipalRow): Promise<void>;
+  nextSystemId(): Promise<number>;
   /** Principals ordered by name (code-unit order), strictly after `after`, at most `limit`, of one kind if given. */
-  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[];
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): Promise<PrincipalRow[]>;
   /**
    * Removes the principal, and with it its memberships (as member and as group), its tokens and its
    * enrolled certificates. Keys it owns and ACL entries naming it stay (a key outlives its owner).
    */
-  deletePrincipal(principalId: string): void;
+  deletePrincipal(principalId: string): Promise<void>;
 
   /** Group memberships: group principal id -> member principal ids. Putting an existing pair is a no-op. */
-  groupIdsOf(memberId: string): string[];
-  memberIdsOf(groupId: string): string[];
-  putMembership(groupId: string, memberId: string): void;
-  deleteMembership(groupId: string, memberId: string): void;
+  groupIdsOf(memberId: string): Promise<string[]>;
+  memberIdsOf(groupId: string): Promise<string[]>;
+  putMembership(groupId: string, memberId: string): Promise<void>;
+  deleteMembership(groupId: string, memberId: string): Promise<void>;
   /** Drops every membership the principal takes part in, as a member or as the group. */
-  deleteMembershipsOf(principalId: string): void;
+  deleteMembershipsOf(principalId: string): Promise<void>;
 
   /** Stored role definitions (built-in roles are defaults until stored). */
-  role(name: string): RoleRow | undefined;
-  roles(): RoleRow[];
-  putRole(row: RoleRow): void;
+  role(name: string): Promise<RoleRow | undefined>;
+  roles(): Promise<RoleRow[]>;
+  putRole(row: RoleRow): Promise<void>;
 
-  key(ttag: string): KeyRow | undefined;
-  putKey(row: KeyRow): void;
+  key(ttag: string): Promise<KeyRow | undefined>;
+  putKey(row: KeyRow): Promise<void>;
 
-  token(tokenHash: string): TokenRow | undefined;
-  putToken(row: TokenRow): void;
-  deleteToken(tokenHash: string): void;
+  token(tokenHash: string): Promise<TokenRow | undefined>;
+  putToken(row: TokenRow): Promise<void>;
+  deleteToken(tokenHash: string): Promise<void>;
   /** Ends every token of one principal (deleted or disabled). */
-  deleteTokensOf(principalId: string): void;
+  deleteTokensOf(principalId: string): Promise<void>;
   /** Every delegated token (one carrying `actingFor`), to re-check when a delegation may have broken. */
-  delegatedTokens(): TokenRow[];
+  delegatedTokens(): Promise<TokenRow[]>;
   /** Ends every delegated token a service minted (the service is disabled or deleted). */
-  deleteTokensActingFor(serviceName: string): void;
+  deleteTokensActingFor(serviceName: string): Promise<void>;
   /** Drops every token whose lifetime ended at or before `now` (ms); answers how many went. */
-  deleteExpiredTokens(now: number): number;
+  deleteExpiredTokens(now: number): Promise<number>;
 
-  certificate(id: string): CertificateRow | undefined;
-  certificates(role: CertificateRow['role']): CertificateRow[];
-  putCertificate(row: CertificateRow): void;
-  deleteCertificate(id: string): void;
+  certificate(id: string): Promise<CertificateRow | undefined>;
+  certificates(role: CertificateRow['role']): Promise<CertificateRow[]>;
+  putCertificate(row: CertificateRow): Promise<void>;
+  deleteCertificate(id: string): Promise<void>;
 
   /** A value the engine keeps across restarts (its secret for unknown-user decoys, ...). */
-  setting(name: string): string | undefined;
-  putSetting(name: string, value: string): void;
+  setting(name: string): Promise<string | undefined>;
+  putSetting(name: string, value: string): Promise<void>;
 
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** An engine store whose data other connections may change too (a SQLite file). */
 export interface SharedEngineStore extends EngineStore {
   /** A number that changes whenever another connection has committed a change since it was last read. */
-  dataVersion(): number;
+  dataVersion(): Promise<number>;
+}
+
+/**
+ * A store that outlives its process (SQLite, PostgreSQL), and so can be backed up and restored: its
+ * rows move as stored, sealed columns still sealed, between stores of either kind (store-tables.ts).
+ */
+export interface DurableEngineStore extends EngineStore {
+  /** Every backed-up table's rows as stored (store-tables.ts), all read in one consistent state. */
+  snapshot(): Promise<StoreSnapshot>;
+  /**
+   * Writes a snapshot into this store, in one unit. Refused (nothing written) unless the store is empty:
+   * no principal, key, certificate, role or setting.
+   */
+  restore(snapshot: StoreSnapshot): Promise<void>;
+  /** The master key ids the rows are sealed under now. */
+  keyIdsInUse(): Promise<string[]>;
 }
