@@ -10,8 +10,12 @@ import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { CachedEngineStore } from '../engine/cached-engine-store.js';
+import type { EngineStore } from '../engine/engine-store.port.js';
+import { PostgresEngineStore } from '../engine/postgres-engine-store.js';
+import { redactPostgresUrl } from '../engine/postgres-url.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
 import { clientTrustOptions, guardConnections } from './client-trust.js';
@@ -37,7 +41,7 @@ const FRAME_REQUEST_TIMEOUT_MS = 15_000;
 const random: RandomSource = { bytes: (length) => randomBytes(length) };
 
 /**
- * Starts `keygate keyserver`: the engine on its SQLite file, served over TLS 1.3 only. Seeding again
+ * Starts `keygate keyserver`: the engine on its SQLite file or in PostgreSQL, served over TLS 1.3 only. Seeding again
  * on a restart keeps what exists; tokens past their lifetime are swept at start and periodically.
  */
 export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLog): Promise<KeyServerDaemon> {
@@ -45,7 +49,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
   const master = loadMasterKeys({ dataPath: options.dataPath, key: options.masterKey, file: options.masterKeyFile });
   if (master.warning !== undefined) log(`keygate keyserver: warning: ${master.warning}`);
   const engine = new KeyServerEngine({
-    store: new CachedEngineStore(new SqliteEngineStore(options.dataPath, master.keyring)),
+    store: await openStore(options, master.keyring, log),
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
@@ -53,8 +57,9 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     // Shown by operation 44 with secrets redacted.
     config: {
       mode: 'daemon',
-      store: options.dataPath === ':memory:' ? 'memory' : 'sqlite',
-      dataPath: options.dataPath,
+      ...(options.postgresUrl === undefined
+        ? { store: options.dataPath === ':memory:' ? 'memory' : 'sqlite', dataPath: options.dataPath }
+        : { store: 'postgres', postgres: redactPostgresUrl(options.postgresUrl) }),
       host: options.host,
       port: options.port,
       tokenTtlSeconds: options.tokenTtlSeconds,
@@ -109,6 +114,20 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     engine.close();
     throw error;
   }
+}
+
+/**
+ * The engine's store: PostgreSQL, shared with other daemons and read afresh by every operation (no
+ * read cache: another daemon's change must be seen on the next operation); or the SQLite file behind
+ * its read cache, which notices another connection's commit.
+ */
+async function openStore(options: DaemonOptions, keyring: MasterKeyring, log: DaemonLog): Promise<EngineStore> {
+  if (options.postgresUrl === undefined) return new CachedEngineStore(new SqliteEngineStore(options.dataPath, keyring));
+  return PostgresEngineStore.open({
+    url: options.postgresUrl,
+    keyring,
+    onConnectionError: (error) => log(`keygate keyserver: warning: a PostgreSQL connection failed: ${error.message}`),
+  });
 }
 
 /**

@@ -34,10 +34,10 @@ export interface PostgresEngineStoreOptions {
   /** Bound on opening a connection or waiting for a free one, and on one statement (ms). */
   readonly timeoutMs?: number;
   /**
-   * Hold the store's shared serving lock for the store's life (a serving daemon): a master-key
-   * rotation, which takes it exclusively, then waits until no daemon serves. Default true.
+   * The store's serving lock, held for the store's life: `shared` (the default) by a serving key
+   * server; `exclusive` by a master-key rotation, refused while any key server holds it shared.
    */
-  readonly holdServingLock?: boolean;
+  readonly servingLock?: 'shared' | 'exclusive';
   /** Told about a failure of an idle pooled connection (the server restarted, the network dropped). */
   readonly onConnectionError?: (error: Error) => void;
 }
@@ -104,10 +104,8 @@ export class PostgresEngineStore implements DurableEngineStore {
       }
       const missing = (await pgKeyIdsInUse(pool)).filter((id) => !options.keyring.has(id));
       if (missing.length > 0) throw new ConfigError(`${where}: sealed under master key ${missing.join(', ')}, which was not given`);
-      if (options.holdServingLock ?? true) {
-        lock = new ServingLock(connection, storeLockName(schema, 'serve'), options.onConnectionError);
-        await lock.take();
-      }
+      lock = new ServingLock(connection, storeLockName(schema, 'serve'), options.servingLock ?? 'shared', options.onConnectionError);
+      await lock.take();
       return new PostgresEngineStore(pool, options.keyring, lock);
     } catch (error) {
       await lock?.release();
@@ -334,8 +332,8 @@ export class PostgresEngineStore implements DurableEngineStore {
    * Rewraps every sealed value under the keyring's current key, in one transaction: until it commits,
    * the old key still opens every row. Answers how many values were rewritten.
    */
-  rewrap(): Promise<number> {
-    return inTransaction(this.#pool, SERIALIZABLE, (unit) => pgResealRows(unit, this.#keyring));
+  rewrap(keyring: MasterKeyring = this.#keyring): Promise<number> {
+    return inTransaction(this.#pool, SERIALIZABLE, (unit) => pgResealRows(unit, keyring));
   }
 
   async close(): Promise<void> {
@@ -343,6 +341,14 @@ export class PostgresEngineStore implements DurableEngineStore {
     this.#closed = true;
     await this.#servingLock?.release();
     await this.#pool.end();
+  }
+}
+
+/** The exclusive serving lock was asked for while a key server serves the store. */
+export class StoreInUseError extends ConfigError {
+  constructor() {
+    super('a key-server daemon serves this PostgreSQL store: stop every daemon on it first');
+    this.name = 'StoreInUseError';
   }
 }
 
@@ -354,13 +360,15 @@ export class PostgresEngineStore implements DurableEngineStore {
 class ServingLock {
   readonly #options: pg.ClientConfig;
   readonly #name: string;
+  readonly #mode: 'shared' | 'exclusive';
   readonly #onError: ((error: Error) => void) | undefined;
   #client: pg.Client | undefined;
   #closed = false;
 
-  constructor(options: pg.ClientConfig, name: string, onError: ((error: Error) => void) | undefined) {
+  constructor(options: pg.ClientConfig, name: string, mode: 'shared' | 'exclusive', onError: ((error: Error) => void) | undefined) {
     this.#options = options;
     this.#name = name;
+    this.#mode = mode;
     this.#onError = onError;
   }
 
@@ -368,11 +376,15 @@ class ServingLock {
     const client = new pg.Client(this.#options);
     client.on('error', (error) => {
       this.#onError?.(error);
-      if (this.#client === client) this.#retake();
+      if (this.#client === client && this.#mode === 'shared') this.#retake();
     });
     try {
       await client.connect();
-      await client.query('SELECT pg_advisory_lock_shared(hashtext($1))', [this.#name]);
+      if (this.#mode === 'shared') await client.query('SELECT pg_advisory_lock_shared(hashtext($1))', [this.#name]);
+      else {
+        const taken = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS taken', [this.#name]);
+        if (!taken.rows[0]!.taken) throw new StoreInUseError();
+      }
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
