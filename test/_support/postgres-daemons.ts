@@ -1,3 +1,5 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +8,35 @@ import pg from 'pg';
 import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import type { Owner } from './child-processes.js';
-import { clientConfig, spawnDaemon, type DaemonProcess } from './keyserver-daemon.js';
+import { killAllGateways } from './gateway-process.js';
+import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from './keyserver-daemon.js';
+import { startTestPostgres, type TestPostgres } from './postgres.js';
+
+const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
+
+/**
+ * The PostgreSQL server of one test file, and `maybe`: `test`, or `test.skip` with a test saying why
+ * when there is no server. After the file's tests, its daemons and gateways are killed and the server stops.
+ */
+export function postgresForTests(): { server: TestPostgres; maybe: typeof test | typeof test.skip } {
+  const server = startTestPostgres();
+  if (server.reason !== undefined) test(`skipped: ${server.reason}`, (t) => t.pass());
+  test.after.always(async () => {
+    await killAllDaemons();
+    await killAllGateways();
+    await server.stop();
+  });
+  return { server, maybe: server.url === undefined ? test.skip : test };
+}
+
+/** Runs `keygate args` to its end with `env` over the inherited environment (for commands that exit). */
+export function runKeygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
 
 /** The principals every daemon of these tests is seeded with (existing ones are kept on a second start). */
 export const PG_SEED = {

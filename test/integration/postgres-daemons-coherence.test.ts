@@ -1,19 +1,9 @@
-import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
-import { killAllDaemons } from '../_support/keyserver-daemon.js';
-import { startTestPostgres } from '../_support/postgres.js';
-import { adapterTo, createDatabase, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
+import { adapterTo, createDatabase, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
-const server = startTestPostgres();
-const maybe = server.url === undefined ? test.skip : test;
-if (server.reason !== undefined) test(`skipped: ${server.reason}`, (t) => t.pass());
-
-test.after.always(async () => {
-  await killAllDaemons();
-  await server.stop();
-});
+const { server, maybe } = postgresForTests();
 
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(

@@ -1,18 +1,8 @@
-import test from 'ava';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
-import { killAllDaemons } from '../_support/keyserver-daemon.js';
-import { startTestPostgres } from '../_support/postgres.js';
-import { adapterTo, createDatabase, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
+import { adapterTo, createDatabase, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
-const server = startTestPostgres();
-const maybe = server.url === undefined ? test.skip : test;
-if (server.reason !== undefined) test(`skipped: ${server.reason}`, (t) => t.pass());
-
-test.after.always(async () => {
-  await killAllDaemons();
-  await server.stop();
-});
+const { server, maybe } = postgresForTests();
 
 const COUNT = 16;
 const names = Array.from({ length: COUNT }, (_, index) => `user${String(index).padStart(2, '0')}`);

@@ -4,23 +4,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
-import { killAllDaemons } from '../_support/keyserver-daemon.js';
-import { startTestPostgres } from '../_support/postgres.js';
-import { adapterTo, createDatabase, PG_SEED, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
+import { adapterTo, createDatabase, PG_SEED, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
-const server = startTestPostgres();
 const pgDump = ['/usr/lib/postgresql']
   .filter(existsSync)
   .flatMap((root) => readdirSync(root).map((version) => `${root}/${version}/bin/pg_dump`))
   .find(existsSync);
-const skip = server.reason ?? (pgDump === undefined ? 'no pg_dump in /usr/lib/postgresql/*/bin' : undefined);
-const maybe = skip === undefined ? test : test.skip;
-if (skip !== undefined) test(`skipped: ${skip}`, (t) => t.pass());
-
-test.after.always(async () => {
-  await killAllDaemons();
-  await server.stop();
-});
+const { server, maybe: withServer } = postgresForTests();
+if (server.url !== undefined && pgDump === undefined) test('skipped: no pg_dump in /usr/lib/postgresql/*/bin', (t) => t.pass());
+const maybe = pgDump === undefined ? test.skip : withServer;
 
 /** The forms a secret could take in a plain-text dump: raw, hex (bytea is dumped as `\x…`), base64 and base64url. */
 function forms(secret: Buffer): string[] {

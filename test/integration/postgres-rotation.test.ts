@@ -1,30 +1,9 @@
-import test from 'ava';
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret } from '../../src/domain/secret/secret.js';
-import { killAllDaemons } from '../_support/keyserver-daemon.js';
-import { startTestPostgres } from '../_support/postgres.js';
-import { adapterTo, createDatabase, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
+import { adapterTo, createDatabase, postgresForTests, runKeygate, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
-const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const server = startTestPostgres();
-const maybe = server.url === undefined ? test.skip : test;
-if (server.reason !== undefined) test(`skipped: ${server.reason}`, (t) => t.pass());
-
-test.after.always(async () => {
-  await killAllDaemons();
-  await server.stop();
-});
-
-/** Runs `keygate keyserver args` to its end. */
-function keyserver(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'keyserver', ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const { server, maybe } = postgresForTests();
 
 maybe('rotate-master-key on PostgreSQL is refused while a daemon serves; stopped, it rewraps every row and every key opens after', async (t) => {
   const url = await createDatabase(server.url!);
@@ -45,13 +24,13 @@ maybe('rotate-master-key on PostgreSQL is refused while a daemon serves; stopped
   writeFileSync(urlFile, `${url}\n`, { mode: 0o600 });
   const rotate = ['rotate-master-key', '--master-key-file', fixtures.masterKeyFile];
   const env = { TE_KEYSERVER_POSTGRES_URL_FILE: urlFile };
-  const refused = await keyserver(rotate, env);
+  const refused = await runKeygate(['keyserver', ...rotate], env);
   t.is(refused.status, 2, refused.stderr);
   t.is(refused.stderr, 'keygate: a key-server daemon serves this PostgreSQL store: stop every daemon on it first\n');
   t.is(readFileSync(fixtures.masterKeyFile, 'utf8'), oldKeyFile, 'the key file is untouched');
 
   t.is(await serving.stop(), 0);
-  const rotated = await keyserver(rotate, env);
+  const rotated = await runKeygate(['keyserver', ...rotate], env);
   t.is(rotated.status, 0, rotated.stderr);
   const shown = /^keygate keyserver: master key rotated old=([0-9a-f]{16}) new=([0-9a-f]{16}) rows=(\d+) file=/m.exec(rotated.stdout);
   t.truthy(shown, rotated.stdout);

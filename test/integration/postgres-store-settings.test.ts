@@ -1,27 +1,15 @@
-import test from 'ava';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
-import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
-import { killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
-import { startTestPostgres } from '../_support/postgres.js';
-import { adapterTo, createDatabase, sharedFixtures } from '../_support/postgres-daemons.js';
+import { spawnDaemon } from '../_support/keyserver-daemon.js';
+import { adapterTo, createDatabase, postgresForTests, runKeygate, sharedFixtures } from '../_support/postgres-daemons.js';
 
-const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const server = startTestPostgres();
-const maybe = server.url === undefined ? test.skip : test;
-if (server.reason !== undefined) test(`skipped: ${server.reason}`, (t) => t.pass());
-
-test.after.always(async () => {
-  await killAllDaemons();
-  await killAllGateways();
-  await server.stop();
-});
+const { server, maybe } = postgresForTests();
 
 /** The database's URL with a password in it (the test server trusts every local connection, so it is not checked). */
 async function urlWithPassword(): Promise<{ url: string; password: string }> {
@@ -29,14 +17,6 @@ async function urlWithPassword(): Promise<{ url: string; password: string }> {
   const url = new URL(await createDatabase(server.url!));
   url.password = password;
   return { url: url.toString(), password };
-}
-
-function keygate(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
 }
 
 maybe('keygate keyserver on PostgreSQL by TE_KEYSERVER_POSTGRES_URL_FILE: the password shows in no log line and not in the config operation', async (t) => {
@@ -70,17 +50,17 @@ maybe(
     const { url, password } = await urlWithPassword();
     const fixtures = sharedFixtures();
     const base = ['keyserver', '--port', '0', '--client-fingerprint', 'ab'.repeat(32)];
-    const both = await keygate([...base, '--postgres', url, '--master-key-file', fixtures.masterKeyFile], { TE_KEYSERVER_POSTGRES_URL: url });
+    const both = await runKeygate([...base, '--postgres', url, '--master-key-file', fixtures.masterKeyFile], { TE_KEYSERVER_POSTGRES_URL: url });
     t.is(both.stderr, 'keygate: --postgres and TE_KEYSERVER_POSTGRES_URL: give one of the two\n');
     t.is(both.status, 2);
-    const noKey = await keygate([...base, '--postgres', url], { TE_KEYSERVER_MASTER_KEY: '', TE_KEYSERVER_MASTER_KEY_FILE: '' });
+    const noKey = await runKeygate([...base, '--postgres', url], { TE_KEYSERVER_MASTER_KEY: '', TE_KEYSERVER_MASTER_KEY_FILE: '' });
     t.regex(
       noKey.stderr,
       /^keygate: --postgres: give the master key \(--master-key-file FILE or TE_KEYSERVER_MASTER_KEY\), the same to every daemon on the database\n$/,
     );
     const unreachable = new URL(url);
     unreachable.port = '1';
-    const down = await keygate([
+    const down = await runKeygate([
       ...base,
       '--postgres',
       unreachable.toString(),
@@ -101,7 +81,7 @@ maybe('keygate serve with TE_KEYSERVER_POSTGRES_URL keeps the embedded engine st
   const dir = sharedFixtures(SEED).dir;
   const seed = join(dir, 'seed.json');
   const env = { TE_KEYSERVER_POSTGRES_URL: url, TE_KEYSERVER_MASTER_KEY: masterKey, TE_KEYSERVER_SEED: seed, TE_KEYSERVER_ADMIN_PASSWORD: PASSWORDS.admin };
-  const printed = await keygate(['serve', '--print-config'], env);
+  const printed = await runKeygate(['serve', '--print-config'], env);
   t.is(printed.status, 0, printed.stderr);
   t.false(printed.stdout.includes(password));
   t.like(JSON.parse(printed.stdout).keyServer, { kind: 'embedded', postgresUrl: '[redacted]' });
@@ -116,7 +96,7 @@ maybe('keygate serve with TE_KEYSERVER_POSTGRES_URL keeps the embedded engine st
   t.teardown(() => client.end());
   t.is((await client.query('SELECT ttag FROM keys WHERE ttag = $1', [made.body.ttag])).rowCount, 1, 'the key is a row in PostgreSQL');
   t.false(gateway.output().includes(password));
-  const unset = await keygate(['serve', '--print-config'], { ...env, TE_KEYSERVER_MASTER_KEY: '' });
+  const unset = await runKeygate(['serve', '--print-config'], { ...env, TE_KEYSERVER_MASTER_KEY: '' });
   t.is(unset.status, 2);
   t.regex(unset.stderr, /TE_KEYSERVER_POSTGRES_URL: a store in PostgreSQL needs the master key given/);
   t.false(unset.stderr.includes(password));
