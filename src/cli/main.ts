@@ -104,7 +104,7 @@ async function rotate(argv: readonly string[]): Promise<number> {
   }
   const { rotateMasterKey, rotatePostgresMasterKey } = await import('../keyserver/at-rest/rotate-master-key.js');
   const { postgresUrl } = settings;
-  const rotation = postgresUrl === undefined ? rotateMasterKey(settings) : await rotatePostgresMasterKey({ ...settings, postgresUrl });
+  const rotation = postgresUrl === undefined ? await rotateMasterKey(settings) : await rotatePostgresMasterKey({ ...settings, postgresUrl });
   const file = rotation.file === undefined ? '' : ` file=${rotation.file}`;
   process.stdout.write(`keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`);
   return 0;
