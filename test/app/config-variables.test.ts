@@ -53,6 +53,7 @@ test('the table names each variable once, and each fills a field the configurati
       'tokenTtlSeconds',
       'dataDir',
       'store',
+      'postgresUrl',
       'masterKey',
       'masterKeyFile',
       'url',
