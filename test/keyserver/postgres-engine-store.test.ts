@@ -102,3 +102,21 @@ maybe('units through two stores on one schema that change one row at once all la
   t.deepEqual([...row.acl.keys()].sort(), principals);
   t.is(row.aclRevision, 3 + principals.length);
 });
+
+maybe('within one unit, a row read with the token is read again after the unit writes it', async (t) => {
+  const store = await open(t);
+  const alice = { name: 'alice', kind: 'user' as const, systemId: 1001, principalId: 'aaaaaaaaaaaaaaaa', disabled: false, roles: ['user'], createdAt: 1 };
+  await store.putPrincipal(alice);
+  await store.putToken({ tokenHash: 'h1', principalId: alice.principalId, issuedAt: 1, expiresAt: undefined });
+  const seen = await store.atomically(async () => {
+    await store.token('h1');
+    const before = [(await store.principalById(alice.principalId))!.disabled, await store.groupIdsOf(alice.principalId), await store.role('custom')];
+    await store.putPrincipal({ ...alice, disabled: true });
+    await store.putMembership('gggggggggggggggg', alice.principalId);
+    await store.putRole({ name: 'custom', operations: ['keys.read'] });
+    const after = [(await store.principalById(alice.principalId))!.disabled, await store.groupIdsOf(alice.principalId), await store.role('custom')];
+    return { before, after };
+  });
+  t.deepEqual(seen.before, [false, [], undefined]);
+  t.deepEqual(seen.after, [true, ['gggggggggggggggg'], { name: 'custom', operations: ['keys.read'] }]);
+});

@@ -24,7 +24,6 @@ export const PG_STATEMENTS = {
   putMembership: 'INSERT INTO memberships (group_id, member_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
   deleteMembership: 'DELETE FROM memberships WHERE group_id = $1 AND member_id = $2',
   deleteMembershipsOf: 'DELETE FROM memberships WHERE group_id = $1 OR member_id = $1',
-  role: 'SELECT * FROM roles WHERE name = $1',
   roles: 'SELECT * FROM roles ORDER BY name',
   putRole: 'INSERT INTO roles (name, operations) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
@@ -44,7 +43,12 @@ export const PG_STATEMENTS = {
     SELECT $1, e.principal_id, e.rights, e.position - 1
     FROM unnest($11::text[], $12::text[]) WITH ORDINALITY AS e(principal_id, rights, position)
     ON CONFLICT (ttag, principal_id) DO UPDATE SET rights = excluded.rights, position = excluded.position`,
-  token: 'SELECT * FROM tokens WHERE token_hash = $1',
+  // The token, and what the operation that shows it reads next (its principal, the principal's groups,
+  // the stored roles) in the same round trip: an operation's unit keeps them (PostgresEngineStore).
+  tokenAndHolder: `SELECT t.*, ${STORE_TABLES.principals.map((column) => `p.${column} AS "p.${column}"`).join(', ')},
+    (SELECT coalesce(array_agg(m.group_id ORDER BY m.group_id COLLATE "C"), '{}'::text[]) FROM memberships m WHERE m.member_id = t.principal_id) AS "groupIds",
+    (SELECT coalesce(json_agg(json_build_object('name', r.name, 'operations', r.operations) ORDER BY r.name), '[]') FROM roles r) AS "roles"
+    FROM tokens t LEFT JOIN principals p ON p.principal_id = t.principal_id WHERE t.token_hash = $1`,
   delegatedTokens: 'SELECT * FROM tokens WHERE acting_for IS NOT NULL',
   putToken: `INSERT INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (token_hash) DO UPDATE SET principal_id = excluded.principal_id, issued_at = excluded.issued_at,

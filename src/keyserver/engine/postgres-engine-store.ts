@@ -44,6 +44,9 @@ export interface PostgresEngineStoreOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** The statements that write: within a unit, each empties what the unit read (`#read`). */
+const WRITES = /^(put|delete|next)/;
+
 /** PostgreSQL's int8 as a number: times in ms and counters stay far below 2^53. */
 const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -128,6 +131,7 @@ export class PostgresEngineStore implements DurableEngineStore {
   async #rows<R extends pg.QueryResultRow>(name: PgStatement, values: unknown[]): Promise<R[]> {
     const query = { name, text: PG_STATEMENTS[name], values };
     const unit = this.#unit.getStore();
+    if (unit !== undefined && WRITES.test(name)) unit.reads.clear();
     if (unit !== undefined) return (await unit.query<R>(query)).rows;
     // Outside a unit a statement runs alone; a serialization failure there is retried as a unit would be.
     return this.atomically(async () => (await this.#unit.getStore()!.query<R>(query)).rows);
@@ -135,6 +139,19 @@ export class PostgresEngineStore implements DurableEngineStore {
 
   async #row<R extends pg.QueryResultRow>(name: PgStatement, values: unknown[]): Promise<R | undefined> {
     return (await this.#rows<R>(name, values))[0];
+  }
+
+  /**
+   * Within a unit, a row it read already is answered again without a round trip: a SERIALIZABLE
+   * transaction reads one snapshot, changed only by its own writes, and each write empties what the
+   * unit kept. Nothing outlives the unit, so no other daemon's commit can be missed.
+   */
+  async #read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const reads = this.#unit.getStore()?.reads;
+    if (reads?.has(key)) return reads.get(key) as T;
+    const value = await load();
+    reads?.set(key, value);
+    return value;
   }
 
   readonly #open = (table: 'principals' | 'keys' | 'settings') => (keyId: string | null, value: Buffer, row: string) =>
@@ -145,7 +162,8 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async principalById(principalId: string): Promise<PrincipalRow | undefined> {
-    return sealedPrincipalOf(await this.#row<PrincipalRecord>('principalById', [principalId]), this.#open('principals'));
+    const record = await this.#read(`principal:${principalId}`, () => this.#row<PrincipalRecord>('principalById', [principalId]));
+    return sealedPrincipalOf(record, this.#open('principals'));
   }
 
   async putPrincipal(row: PrincipalRow): Promise<void> {
@@ -183,7 +201,10 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async groupIdsOf(memberId: string): Promise<string[]> {
-    return (await this.#rows<{ group_id: string }>('groupIdsOf', [memberId])).map((row) => row.group_id);
+    const ids = await this.#read(`groups:${memberId}`, async () =>
+      (await this.#rows<{ group_id: string }>('groupIdsOf', [memberId])).map((row) => row.group_id),
+    );
+    return [...ids];
   }
 
   async memberIdsOf(groupId: string): Promise<string[]> {
@@ -202,12 +223,17 @@ export class PostgresEngineStore implements DurableEngineStore {
     await this.#rows('deleteMembershipsOf', [principalId]);
   }
 
+  /** Every stored role, read whole (a handful of rows), so that the token's read can bring them along. */
+  #roles(): Promise<RoleRecord[]> {
+    return this.#read('roles', () => this.#rows<RoleRecord>('roles', []));
+  }
+
   async role(name: string): Promise<RoleRow | undefined> {
-    return roleOf(await this.#row<RoleRecord>('role', [name]));
+    return roleOf((await this.#roles()).find((record) => record.name === name));
   }
 
   async roles(): Promise<RoleRow[]> {
-    return (await this.#rows<RoleRecord>('roles', [])).map((record) => roleOf(record)!);
+    return (await this.#roles()).map((record) => roleOf(record)!);
   }
 
   async putRole(row: RoleRow): Promise<void> {
@@ -240,8 +266,16 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {
-    const record = await this.#row<TokenRecord>('token', [tokenHash]);
-    return record === undefined ? undefined : tokenOf(record);
+    const record = await this.#row<TokenRecord & Record<string, unknown>>('tokenAndHolder', [tokenHash]);
+    if (record === undefined) return undefined;
+    const reads = this.#unit.getStore()?.reads;
+    if (reads !== undefined) {
+      const holder = Object.fromEntries(STORE_TABLES.principals.map((column) => [column, record[`p.${column}`]]));
+      reads.set(`principal:${record.principal_id}`, record['p.principal_id'] === null ? undefined : (holder as unknown as PrincipalRecord));
+      reads.set(`groups:${record.principal_id}`, record.groupIds);
+      reads.set('roles', record.roles);
+    }
+    return tokenOf(record);
   }
 
   async putToken(row: TokenRow): Promise<void> {
@@ -267,7 +301,10 @@ export class PostgresEngineStore implements DurableEngineStore {
 
   async deleteExpiredTokens(now: number): Promise<number> {
     const query = { name: 'deleteExpiredTokens', text: PG_STATEMENTS.deleteExpiredTokens, values: [now] };
-    const run = async (unit: Unit) => (await unit.query(query)).rowCount ?? 0;
+    const run = async (unit: Unit) => {
+      unit.reads.clear();
+      return (await unit.query(query)).rowCount ?? 0;
+    };
     const unit = this.#unit.getStore();
     return unit === undefined ? this.atomically(() => run(this.#unit.getStore()!)) : run(unit);
   }

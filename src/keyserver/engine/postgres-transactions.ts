@@ -25,6 +25,8 @@ export function isSerializationFailure(error: unknown): boolean {
 export class Unit {
   readonly #client: pg.PoolClient;
   failure: unknown;
+  /** What the unit read, by the reader's key: its snapshot changes only by its own writes, which empty this. */
+  readonly reads = new Map<string, unknown>();
 
   constructor(client: pg.PoolClient) {
     this.#client = client;
