@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killAllDaemons, spawnDaemon, testClient } from '../_support/keyserver-daemon.js';
@@ -35,4 +35,13 @@ test('a daemon killed with SIGKILL leaves no lock behind: the next one on its st
   const second = await spawnDaemon(t, ['--data', data, '--port', '0']);
   t.is(second.fingerprint, first.fingerprint);
   t.is(await second.stop(), 0);
+});
+
+test('a writer lock removed under a running daemon is logged as a writer conflict', async (t) => {
+  const data = join(mkdtempSync(join(tmpdir(), 'keygate-ks-writer-conflict-')), 'ks.db');
+  const daemon = await spawnDaemon(t, ['--data', data, '--port', '0']);
+  rmSync(`${data}.lock`);
+  // The daemon looks at its lock every 5 s in real time: a bounded wait.
+  for (let waited = 0; !/writer conflict/.test(daemon.output()) && waited < 20_000; waited += 100) await new Promise((done) => setTimeout(done, 100));
+  t.regex(daemon.output(), new RegExp(`^keygate keyserver: error: writer conflict: writer lock ${data}\\.lock was removed under this process$`, 'm'));
 });
