@@ -104,7 +104,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
 
 /**
  * Stops what a gateway built over its adapters, once nothing serves any more: the background health
- * checker, then the session store, the replay cache, the throttle store, the audit log and the key server.
+ * checker, then the session store, the replay cache, the throttle store, the audit log and the key server,
+ * and last the writer locks on the stores just closed.
  */
 export async function closeGatewayParts(services: Pick<GatewayServices, 'health'>, adapters: GatewayAdapters): Promise<void> {
   services.health.close();
@@ -113,4 +114,6 @@ export async function closeGatewayParts(services: Pick<GatewayServices, 'health'
   await adapters.throttleStore.close();
   await adapters.auditLog.close();
   await adapters.keyServer.close();
+  // Not on a failed close: a store that may still be open stays held until the process ends.
+  adapters.writerLocks.close();
 }
