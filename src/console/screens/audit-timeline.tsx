@@ -19,6 +19,8 @@ export function perMinute(records: readonly AuditRecordView[]): { minute: string
 const HEIGHT = 120;
 const BAR = 18;
 const GAP = 6;
+/** Room for the first and last minute's labels however few bars there are. */
+const MIN_WIDTH = 320;
 
 /**
  * Operations per minute by outcome, for the records shown: one stacked bar a minute (SVG drawn by the
@@ -28,7 +30,7 @@ export function AuditTimeline({ records }: { records: readonly AuditRecordView[]
   const minutes = perMinute(records);
   if (minutes.length === 0) return null;
   const most = Math.max(...minutes.map(({ counts }) => OUTCOMES.reduce((sum, o) => sum + counts[o], 0)));
-  const width = minutes.length * (BAR + GAP) + GAP;
+  const width = Math.max(MIN_WIDTH, minutes.length * (BAR + GAP) + GAP + 40);
   return (
     <figure class="timeline" id="audit-timeline">
       <svg viewBox={`0 0 ${width} ${HEIGHT + 20}`} width={width} height={HEIGHT + 20} role="img" aria-label="operations per minute by outcome">
@@ -48,7 +50,7 @@ export function AuditTimeline({ records }: { records: readonly AuditRecordView[]
                 top -= h;
                 return <rect key={outcome} class={`bar-${outcome}`} x={x} y={top} width={BAR} height={h} />;
               })}
-              {i === 0 || i === minutes.length - 1 ? (
+              {i === 0 || (i === minutes.length - 1 && i > 1) ? (
                 <text x={x} y={HEIGHT + 14} class="axis">
                   {minute.slice(11)}
                 </text>
