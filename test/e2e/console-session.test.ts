@@ -56,6 +56,21 @@ if (launched.browser === undefined) {
     t.false(gw.seen.some((request) => request.hasCookie));
   });
 
+  test('with an allowlist naming another origin, the console works on its own, and its requests are not logged as refused', async (t) => {
+    const gw = await startBrowserGateway(t, ['https://app.example.com']);
+    const page = await openConsole(browser, gw.url);
+    t.teardown(() => page.context().close());
+    await signIn(page, 'alice', PASSWORDS.alice);
+    t.true(
+      gw.seen.some((request) => request.method === 'POST' && request.path === '/api/session' && request.origin === gw.url && request.status === 201),
+      'the login carried the page origin and succeeded',
+    );
+    t.deepEqual(
+      gw.logger.lines.filter((line) => line.message === 'cross-origin request refused'),
+      [],
+    );
+  });
+
   test('the content policy stops an injected inline script and a connection to another origin', async (t) => {
     const gw = await startBrowserGateway(t, []);
     const page = await openConsole(browser, gw.url);
