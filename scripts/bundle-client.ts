@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CONSOLE_FILES } from '../src/app/console-assets.js';
 
 const SOURCE = fileURLToPath(new URL('../src/client/', import.meta.url));
 
@@ -51,9 +52,10 @@ export async function demoAssets(gatewayUrl: string): Promise<Record<string, { t
  * and its script with Preact and the client bundled in, minified without a source map.
  */
 export async function consoleAssets(): Promise<Record<string, { type: string; body: string }>> {
-  return {
-    'index.html': { type: 'text/html; charset=utf-8', body: await readFile(`${CONSOLE_SOURCE}index.html`, 'utf8') },
-    'console.css': { type: 'text/css; charset=utf-8', body: await readFile(`${CONSOLE_SOURCE}console.css`, 'utf8') },
-    'console.js': { type: 'text/javascript; charset=utf-8', body: await bundleForBrowser(CONSOLE_ENTRY, { minify: true, sourcemap: false }) },
+  const bodies: Record<string, string> = {
+    'index.html': await readFile(`${CONSOLE_SOURCE}index.html`, 'utf8'),
+    'console.css': await readFile(`${CONSOLE_SOURCE}console.css`, 'utf8'),
+    'console.js': await bundleForBrowser(CONSOLE_ENTRY, { minify: true, sourcemap: false }),
   };
+  return Object.fromEntries(Object.entries(CONSOLE_FILES).map(([name, type]) => [name, { type, body: bodies[name]! }]));
 }
