@@ -10,7 +10,7 @@ import { Principals } from './screens/principals.js';
 import { Roles } from './screens/roles.js';
 import { SignIn } from './screens/sign-in.js';
 import { Policy, Trust } from './screens/trust.js';
-import { ErrorBox, shownError, type Shown } from './ui.js';
+import { ErrorBox, SESSION_LOST, shownError, type Shown } from './ui.js';
 
 const SCREENS = {
   keys: { title: 'Keys', Screen: Keys },
@@ -53,6 +53,13 @@ export function App() {
   }, []);
   useEffect(() => {
     document.body.dataset.ready = 'true';
+    const lost = (event: Event) => {
+      keepSessionId(undefined);
+      setSignedIn(undefined);
+      setError((event as CustomEvent<Shown>).detail);
+    };
+    window.addEventListener(SESSION_LOST, lost);
+    return () => window.removeEventListener(SESSION_LOST, lost);
   }, []);
 
   if (resuming) return <p class="muted">Resuming the session kept for this tab…</p>;

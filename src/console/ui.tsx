@@ -15,6 +15,18 @@ export function shownError(error: unknown): Shown {
   return { code: 'ERROR', detail: error instanceof Error ? error.message : String(error) };
 }
 
+/**
+ * Said (as a window event) when the gateway no longer knows the session: a 401 other than a wrong
+ * password. The console then drops the session and asks to sign in again.
+ */
+export const SESSION_LOST = 'keygate-console:session-lost';
+
+function reportIfSessionLost(failure: unknown, shown: Shown): void {
+  if (failure instanceof KeygateApiError && failure.status === 401 && failure.code !== 'WRONG_CREDENTIAL') {
+    window.dispatchEvent(new CustomEvent<Shown>(SESSION_LOST, { detail: shown }));
+  }
+}
+
 export function ErrorBox({ error }: { error: Shown | undefined }) {
   if (error === undefined) return null;
   return (
@@ -42,7 +54,9 @@ export function useTask(): Task {
     try {
       return await work();
     } catch (failure) {
-      setError(shownError(failure));
+      const shown = shownError(failure);
+      setError(shown);
+      reportIfSessionLost(failure, shown);
       return undefined;
     } finally {
       setBusy(false);

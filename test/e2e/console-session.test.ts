@@ -56,6 +56,23 @@ if (launched.browser === undefined) {
     t.false(gw.seen.some((request) => request.hasCookie));
   });
 
+  test('a session ended elsewhere sends the console back to sign-in, saying why, and forgets the kept id', async (t) => {
+    const gw = await startBrowserGateway(t, []);
+    const page = await openConsole(browser, gw.url);
+    t.teardown(() => page.context().close());
+    await signIn(page, 'alice', PASSWORDS.alice, { keep: true });
+    const id = (await stored(page)).session['keygate.console.session']!;
+    t.is((await gw.call('DELETE', '/api/session', { headers: { Authorization: `Bearer ${id}` } })).status, 204);
+    await page.click('#nav-health');
+    const why = page.locator('#console > p.error');
+    await why.waitFor();
+    const expected = await gw.call('GET', '/api/session', { headers: { Authorization: `Bearer ${id}` } });
+    t.is(expected.status, 401);
+    t.is(await why.getAttribute('data-code'), expected.body.code);
+    await page.locator('#sign-in-button').waitFor();
+    t.deepEqual((await stored(page)).session, {});
+  });
+
   test('with an allowlist naming another origin, the console works on its own, and its requests are not logged as refused', async (t) => {
     const gw = await startBrowserGateway(t, ['https://app.example.com']);
     const page = await openConsole(browser, gw.url);
