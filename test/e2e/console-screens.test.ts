@@ -1,5 +1,6 @@
 import test from 'ava';
 import { launchChromium } from '../_support/browser.js';
+import { createAuthority } from '../_support/certificates.js';
 import { startBrowserGateway } from '../_support/browser-gateway.js';
 import { createKey, createPrincipal, openConsole, showScreen, signIn } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
@@ -53,6 +54,29 @@ if (launched.browser === undefined) {
     await page.locator('#health-report').waitFor();
     t.is(await page.locator('#health-report dd[data-field="fingerprint"]').textContent(), gw.gateway.ksFingerprint);
     t.is(await page.locator('#health-report dd[data-field="check-keyServer"]').textContent(), 'ok');
+  });
+
+  test('keys created elsewhere are found through the audit log and opened; an authority is trusted from its PEM', async (t) => {
+    const gw = await startBrowserGateway(t, []);
+    const page = await openConsole(browser, gw.url);
+    t.teardown(() => page.context().close());
+    const admin = { Authorization: `Bearer ${await gw.login('admin')}` };
+    const made = await gw.call('POST', '/api/keys', { headers: admin, body: { label: 'made by the API' } });
+    t.is(made.status, 201);
+    await signIn(page, 'admin', PASSWORDS.admin);
+    await page.click('#created-keys-button');
+    await page.click(`#created-keys button:has-text("${made.body.ttag}")`);
+    await page.locator('#key-detail dd[data-field="ttag"]', { hasText: made.body.ttag }).waitFor();
+    t.is(await page.locator('#key-detail dd[data-field="owner"]').textContent(), 'admin');
+
+    const authority = await createAuthority('Console Test CA');
+    await showScreen(page, 'trust');
+    await page.locator('#trust p.muted, #trust table').first().waitFor();
+    await page.fill('#ca-pem', authority.pem);
+    await page.click('#trust button:has-text("Trust this authority")');
+    await page.locator('#trust td', { hasText: 'Console Test CA' }).waitFor();
+    const trusted = await gw.call('GET', '/api/trust/authorities', { headers: admin });
+    t.true(trusted.body.items.some((ca: { subject: string }) => ca.subject.includes('Console Test CA')));
   });
 
   test("a refusal is shown with the /api error's code and detail", async (t) => {

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import type { AclView, ConsoleApi, KeyView, Right } from '../console-api.js';
-import { Section, TaskState, useTask, inputText, when } from '../ui.js';
+import type { AclView, AuditRecordView, ConsoleApi, KeyView, ListView, Right } from '../console-api.js';
+import { Pager, Section, TaskState, useTask, inputText, when } from '../ui.js';
 
 const RIGHTS: readonly Right[] = ['read', 'export', 'encrypt', 'decrypt', 'mac'];
 
 /**
- * Keys: /api has no listing of keys, so the console lists the keys made or opened here (by ttag),
- * and shows one with its ACL, the caller's own rights, expiry, and grant and revoke.
+ * Keys: /api has no listing of keys, so the console lists the keys made or opened here (by ttag), and
+ * for an operator who may read the audit log, the keys whose creation it recorded; it shows one with
+ * its ACL, the caller's own rights, expiry, and grant and revoke.
  */
 export function Keys({ api }: { api: ConsoleApi }) {
   const [keys, setKeys] = useState<readonly KeyView[]>([]);
@@ -33,7 +34,57 @@ export function Keys({ api }: { api: ConsoleApi }) {
         </ul>
       </Section>
       {selected === undefined ? null : <KeyDetail key={selected.ttag} api={api} initial={selected} onChanged={remember} />}
+      <CreatedKeys api={api} onOpened={remember} />
     </>
+  );
+}
+
+/** The keys created, as the audit log recorded them (`keys.create`, ok), newest first, a page at a time. */
+function CreatedKeys({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyView) => void }) {
+  const [page, setPage] = useState<ListView<AuditRecordView> | undefined>(undefined);
+  const task = useTask();
+  const load = (cursor?: string) =>
+    task.run(async () => setPage(await api.audit({ operation: 'keys.create', outcome: 'ok', limit: 20, ...(cursor === undefined ? {} : { cursor }) })));
+  const open = async (ttag: string) => {
+    const key = await task.run(() => api.readKey(ttag));
+    if (key !== undefined) onOpened(key);
+  };
+  return (
+    <Section title="Keys created (from the audit log)" id="created-keys">
+      <p>
+        <button id="created-keys-button" type="button" onClick={() => load()} disabled={task.busy}>
+          List the keys created
+        </button>
+      </p>
+      <TaskState task={task} what="Reading the audit log" />
+      {page === undefined ? null : (
+        <table>
+          <thead>
+            <tr>
+              <th>created</th>
+              <th>by</th>
+              <th>ttag</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.items.map((record) => (
+              <tr key={record.id}>
+                <td>{when(record.at)}</td>
+                <td>{record.principal ?? ''}</td>
+                <td>
+                  {record.object === undefined ? null : (
+                    <button type="button" class="link" onClick={() => open(record.object!)}>
+                      <code>{record.object}</code>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager next={page?.next} reason={page?.reason} onNext={(cursor) => void load(cursor)} />
+    </Section>
   );
 }
 
