@@ -166,8 +166,10 @@ function KeyDetail({ api, initial, onChanged }: { api: ConsoleApi; initial: KeyV
           <code>{key.ttag}</code>
         </dd>
         <dt>length</dt>
+        <dd>{key.keyLen} bytes</dd>
+        <dt>algo</dt>
         <dd>
-          {key.keyLen} bytes, {key.algo}
+          {key.algo} <span class="muted">(the export's fixed label, docs/spec.md §3.3)</span>
         </dd>
         <dt>owner</dt>
         <dd data-field="owner">{key.owner.user}</dd>
