@@ -13,6 +13,7 @@ import { listenHttp, type HttpListener } from './http-listener.js';
 import { listenMetrics } from './metrics-listener.js';
 import { GATEWAY_VERSION } from './version.js';
 import { withinRequest } from '../adapters/request-budget/request-budget.js';
+import { loadConsoleAssets } from './console-assets.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -69,6 +70,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     trustedProxies: config.trustedProxies,
     withinRequest,
     ipv6PrefixLength: config.ipv6PrefixLength,
+    console: config.console === 'on' ? loadConsoleAssets : undefined,
   });
   const listeners: HttpListener[] = [];
   let metricsListener: HttpListener | undefined;
