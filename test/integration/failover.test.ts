@@ -108,3 +108,23 @@ test('a gateway on two daemons (TE_GATEWAY_KEYSERVER_URL) keeps serving through 
     [false, true],
   );
 });
+
+test('one CA (TE_GATEWAY_KEYSERVER_CA) for two daemons: both listed with the fingerprint each showed, and a login served with the first down', async (t) => {
+  const withCert = (data: string) => [...daemonArgs(data), '--cert', fixtures.certPath, '--key', fixtures.keyPath];
+  const [first, second] = await Promise.all([spawnDaemon(t, withCert('ca-first.db')), spawnDaemon(t, withCert('ca-second.db'))]);
+  const gw = await spawnGateway(t, {
+    ...(await clientEnv()),
+    TE_GATEWAY_KEYSERVER_URL: `${first.url},${second.url}`,
+    TE_GATEWAY_KEYSERVER_CA: fixtures.certPath,
+    TE_GATEWAY_KEYSERVER_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
+  const health = await call(gw.url, 'GET', '/health');
+  t.deepEqual(health.body.keyServers, [
+    { url: first.url, fingerprint: first.fingerprint, ok: true },
+    { url: second.url, fingerprint: second.fingerprint, ok: true },
+  ]);
+  await first.kill();
+  const [api, root] = await logins(gw.url, 'alice');
+  t.is(api!.reply.status, 201, api!.reply.text);
+  t.is(root!.reply.status, 200, root!.reply.text);
+});
