@@ -85,7 +85,9 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
     await engine.prepare();
     // The bootstrap password only creates admin: once admin exists, its password changes through the API.
     if (options.adminPassword !== undefined && (await engine.hasPrincipal('admin'))) {
-      log('keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change its password through the API');
+      log(
+        'keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change its password through the API',
+      );
     }
     const generatedPasswords = await seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
     await engine.sweepExpiredTokens();
