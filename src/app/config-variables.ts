@@ -170,6 +170,15 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_CONSOLE',
+    type: 'text',
+    default: CONFIG_DEFAULTS.console,
+    meaning: '`on` serves the operator console at `/console/` (same origin, strict content policy); `off` turns it off',
+    secret: false,
+    field: 'console',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_PUBLIC_ORIGIN',
     type: 'origin',
     meaning:
@@ -402,7 +411,7 @@ export const CONFIG_VARIABLES = [
     type: 'text',
     whenUnset: 'none (embedded)',
     meaning:
-      '`https://host:port` of a key-server daemon (`keygate keyserver`); set, it replaces the embedded key server (the `TE_KEYSERVER_*` variables and the identity in `TE_GATEWAY_DATA_DIR` then do not apply)',
+      '`https://host:port` of a key-server daemon (`keygate keyserver`), or several, comma-separated (each request goes to one that answers); set, it replaces the embedded key server (`TE_KEYSERVER_*` and the identity in `TE_GATEWAY_DATA_DIR` then do not apply)',
     secret: false,
     field: 'keyServer.url',
     group: 'daemon',
@@ -410,7 +419,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_CA',
     type: 'file',
-    meaning: "PEM file of the CA that signed the daemon's certificate (a self-signed daemon certificate is its own CA)",
+    meaning: "PEM file of the CA that signed the daemons' certificates, one for all of them (a self-signed daemon certificate is its own CA)",
     secret: false,
     field: 'keyServer.ca',
     group: 'daemon',
@@ -419,7 +428,8 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_FINGERPRINT',
     type: 'text',
-    meaning: "or: the daemon certificate's SHA-256, hex with or without colons; exactly one of the two with a URL",
+    meaning:
+      "or: the daemon certificate's SHA-256, hex with or without colons; with several URLs, one per URL in their order, comma-separated; exactly one of the two with a URL",
     secret: false,
     field: 'keyServer.fingerprint',
     group: 'daemon',

@@ -52,6 +52,8 @@ export const CONFIG_DEFAULTS = {
   ipv6PrefixLength: 64,
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
+  /** The operator console at `/console/` is served unless turned off. */
+  console: 'on',
 } as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -125,15 +127,20 @@ const embeddedKeyServer = z
 const tlsKeyServer = z
   .strictObject({
     kind: z.literal('tls'),
-    /** `https://host[:port]`, nothing after the authority. */
-    url: z.string().refine(isHttpsOrigin, 'expected https://host[:port]'),
-    /** PEM of the CA (or the daemon's own self-signed certificate) to validate the daemon against. */
+    /**
+     * `https://host[:port]`, nothing after the authority; or several daemons, as a list or one string
+     * separated by commas (docs/deployment.md "Gateways and several daemons").
+     */
+    url: oneOrSeveral(z.string().refine(isHttpsOrigin, 'expected https://host[:port]')),
+    /** PEM of the CA (or the daemon's own self-signed certificate) to validate every daemon against. */
     ca: z.string().refine(isCertificatePem, 'holds no PEM certificate').optional(),
-    /** SHA-256 of the daemon certificate's DER, hex with or without colons. */
-    fingerprint: z
-      .string()
-      .transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER))
-      .optional(),
+    /**
+     * SHA-256 of the daemon certificate's DER, hex with or without colons (normalised to lower-case hex);
+     * with several daemons, one per URL in the same order, as the URLs are given.
+     */
+    fingerprint: oneOrSeveral(
+      z.string().transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER)),
+    ).optional(),
     /** Bound on one gateway request's whole time at the daemon (connecting and all its calls), in ms. */
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
@@ -157,7 +164,37 @@ const tlsKeyServer = z
     message: 'exactly one of ca or fingerprint is required',
     // `params.fields` lets the environment reader name both variables.
     params: { fields: ['ca', 'fingerprint'] },
+  })
+  .superRefine((value, ctx) => {
+    const urls = listed(value.url);
+    if (new Set(urls.map((url) => new URL(url).origin)).size !== urls.length) ctx.addIssue({ code: 'custom', message: 'lists a daemon twice', path: ['url'] });
+    const pins = value.fingerprint === undefined ? undefined : listed(value.fingerprint).length;
+    if (pins === undefined || pins === urls.length) return;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const message = `${plural(pins, 'fingerprint')} for ${plural(urls.length, 'daemon URL')}: give one per URL, in the same order`;
+    ctx.addIssue({ code: 'custom', message, path: ['fingerprint'] });
   });
+
+/** The entries of a setting given as a list or as one string separated by commas. */
+export function listed(value: string | readonly string[]): readonly string[] {
+  return typeof value === 'string' ? value.split(',').map((part) => part.trim()) : value;
+}
+
+/**
+ * One entry or several, as a list or one string separated by commas, each checked (and normalised)
+ * by `entry`; parsed, the value keeps the shape it was given in, so a single-URL caller reads back
+ * the string it gave.
+ */
+function oneOrSeveral(entry: z.ZodType<string, string>) {
+  return z.union([z.string(), z.array(z.string()).min(1)]).transform((value, ctx) => {
+    const entries = listed(value).map((text, i) => {
+      const parsed = entry.safeParse(text);
+      if (!parsed.success) ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]!.message, path: [i] });
+      return parsed.success ? parsed.data : text;
+    });
+    return typeof value === 'string' ? entries.join(',') : entries;
+  });
+}
 
 /**
  * Sessions and the proof replay cache in Redis, shared by every gateway pointing at it (architecture.md
@@ -346,6 +383,8 @@ export const gatewayConfigSchema = z.strictObject({
   metricsPort: integerIn(0, 65_535).optional(),
   /** Address of the metrics listener, loopback unless set (never `host` by default). */
   metricsHost: z.string().min(1).default(CONFIG_DEFAULTS.metricsHost),
+  /** `on`: the operator console is served at `/console/` (docs/console.md); `off`: 404 there. */
+  console: z.enum(['on', 'off'], { message: 'expected on or off' }).default(CONFIG_DEFAULTS.console),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),

@@ -24,7 +24,7 @@ export class LoginOperations {
   readonly #ctx: EngineContext;
   readonly #pending = new Map<string, PendingLogin>();
   /** Kept by the store, made there once (`prepare`); read once, then held. */
-  #decoySecret: Promise<Buffer> | undefined;
+  #decoySecret: Buffer | undefined;
 
   constructor(ctx: EngineContext) {
     this.#ctx = ctx;
@@ -91,7 +91,7 @@ export class LoginOperations {
    * one store then derives the same decoys, and a first unknown name costs no more than a later one.
    */
   async prepare(): Promise<void> {
-    this.#decoySecret = Promise.resolve(await this.#loadDecoySecret());
+    this.#decoySecret = await this.#loadDecoySecret();
   }
 
   /** Forgets every login in progress (the engine closes). */
@@ -106,11 +106,8 @@ export class LoginOperations {
    * and the time taken tells nothing of whether the name exists.
    */
   async #decoy(user: string): Promise<{ salt: Buffer; verifier: Buffer }> {
-    this.#decoySecret ??= this.#loadDecoySecret();
-    const secret = await this.#decoySecret.catch((error: unknown) => {
-      this.#decoySecret = undefined;
-      throw error;
-    });
+    this.#decoySecret ??= await this.#loadDecoySecret();
+    const secret = this.#decoySecret;
     const derive = (label: string) => createHmac('sha256', secret).update(`${label}:${user}`).digest();
     const salt = derive('salt').subarray(0, 16);
     const blocks: Buffer[] = [];
