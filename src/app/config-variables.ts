@@ -374,9 +374,18 @@ export const CONFIG_VARIABLES = [
     type: 'text',
     whenUnset: '`sqlite` with a data directory',
     meaning:
-      '`sqlite`: principals, keys, ACLs, certificates, trust, parameters, policy and tokens in `keyserver.db` in `TE_GATEWAY_DATA_DIR`, kept across restarts; `memory`: nothing survives a restart (tests, demos; warned at boot)',
+      '`sqlite`: principals, keys, ACLs, certificates, trust, parameters, policy and tokens in `keyserver.db` in `TE_GATEWAY_DATA_DIR`, kept across restarts; `postgres` (the default with `TE_KEYSERVER_POSTGRES_URL`): the same in PostgreSQL, shared with key-server daemons; `memory`: nothing survives a restart (tests, demos; warned at boot)',
     secret: false,
     field: 'keyServer.store',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_POSTGRES_URL',
+    type: 'text',
+    meaning:
+      "`postgres://user:password@host:port/database`: the engine's store in PostgreSQL, sealed under the master key (which must then be given); `keygate keyserver` reads it too (`--postgres`)",
+    secret: true,
+    field: 'keyServer.postgresUrl',
     group: 'embedded',
   },
   {

@@ -81,10 +81,17 @@ const embeddedKeyServer = z
     /** Where the engine keeps its identity certificate and its SQLite store; absent: in memory only. */
     dataDir: z.string().min(1).optional(),
     /**
-     * `sqlite` (the default with a data directory): `keyserver.db` there, sealed at rest; `memory`: nothing
-     * survives a restart (tests, demos), said at boot. Without a data directory the store is memory.
+     * `sqlite` (the default with a data directory): `keyserver.db` there, sealed at rest; `postgres` (the
+     * default with `postgresUrl`): the tables in that database, sealed at rest, shared with key-server
+     * daemons; `memory`: nothing survives a restart (tests, demos), said at boot. Without a data
+     * directory or a URL the store is memory.
      */
-    store: z.enum(['sqlite', 'memory']).optional(),
+    store: z.enum(['sqlite', 'postgres', 'memory']).optional(),
+    /** `postgres://user:password@host:port/database` of the engine's store; never logged. */
+    postgresUrl: z
+      .string()
+      .regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+      .optional(),
     /** Base64 master key(s) sealing the store (the first seals); or a file of them; neither: generated in the data directory. */
     masterKey: z
       .string()
@@ -98,6 +105,16 @@ const embeddedKeyServer = z
       .optional(),
   })
   .refine((value) => value.store !== 'sqlite' || value.dataDir !== undefined, { message: 'store sqlite needs a dataDir', path: ['store'] })
+  .refine((value) => value.store !== 'postgres' || value.postgresUrl !== undefined, { message: 'store postgres needs a postgresUrl', path: ['store'] })
+  .refine((value) => value.postgresUrl === undefined || (value.store ?? 'postgres') === 'postgres', {
+    message: 'applies only with store postgres',
+    path: ['postgresUrl'],
+  })
+  // Every key server on one database seals under the same key: one generated per process would not open another's rows.
+  .refine((value) => value.postgresUrl === undefined || value.masterKey !== undefined || value.masterKeyFile !== undefined, {
+    message: 'a store in PostgreSQL needs the master key given (masterKey or masterKeyFile), the same for every key server on it',
+    path: ['postgresUrl'],
+  })
   .refine((value) => value.masterKey === undefined || value.masterKeyFile === undefined, {
     message: 'set masterKey or masterKeyFile, not both',
     path: ['masterKey'],
