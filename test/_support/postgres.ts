@@ -10,6 +10,11 @@ export interface TestPostgres {
   readonly reason: string | undefined;
   /** Stops the server this process started (a server given by TE_TEST_POSTGRES_URL is left alone). */
   stop(): Promise<void>;
+  /**
+   * Restarts the server this process started, on the same port, dropping every connection (a fault
+   * test); undefined for a server given by TE_TEST_POSTGRES_URL.
+   */
+  readonly restart?: () => void;
 }
 
 export interface TestPostgresOptions {
@@ -46,6 +51,7 @@ export function startTestPostgres(options: TestPostgresOptions = {}): TestPostgr
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       reason: undefined,
+      restart: () => asServerUser(runAs, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', '-t', '30', 'restart'], dir),
       async stop() {
         process.removeListener('exit', stopNow);
         stopNow();

@@ -1,0 +1,147 @@
+import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
+import { call, type Reply } from '../_support/http.js';
+import { clientEnv } from '../_support/keyserver-daemon.js';
+import { createDatabase, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
+
+/**
+ * The high-availability topology under faults (docs/deployment.md, "High availability"): two
+ * `keygate keyserver` daemons on one PostgreSQL, two `keygate serve` gateways each given both daemons,
+ * and a write load through both gateways (keys made, granted, revoked). One daemon is SIGKILLed, then
+ * PostgreSQL itself is restarted. Every write a gateway acknowledged is checked afterwards.
+ */
+const { server, maybe } = postgresForTests();
+const TIMEOUT_MS = 5_000;
+/** Requests go to the other daemon within this much of the kill. */
+const FAILOVER_MS = 2_000;
+const PASSWORDS = { alice: 'alice-pw', bob: 'bob-pw' } as const;
+
+type Owner = keyof typeof PASSWORDS;
+interface Ack {
+  readonly gateway: GatewayProcess;
+  readonly session: string;
+  readonly ttag: string;
+  /** The last acknowledged ACL change for carol: granted `read`, or revoked. */
+  carol?: 'granted' | 'revoked';
+}
+interface Attempt {
+  readonly what: string;
+  readonly started: number;
+  readonly ms: number;
+  readonly reply: Reply;
+}
+
+const bearer = (session: string) => ({ Authorization: `Bearer ${session}` });
+
+async function signIn(gateway: GatewayProcess, user: Owner): Promise<string> {
+  const reply = await call(gateway.url, 'POST', '/api/session', { body: { user, password: PASSWORDS[user] } });
+  if (reply.status !== 201) throw new Error(`sign-in ${user}: ${reply.status} ${reply.text}`);
+  return reply.body.sessionId;
+}
+
+/** An /api failure the fault may cause: 503, retryable. Anything else is a defect. */
+function tolerated(reply: Reply): boolean {
+  return reply.status === 503 && reply.body?.retryable === true;
+}
+
+/**
+ * Writes through one gateway until `until()` says stop: a key made, carol granted `read` on it, and
+ * every other key's grant revoked. What the gateway acknowledged goes into `acks`, every request into
+ * `attempts`.
+ */
+async function writeLoad(gateway: GatewayProcess, session: string, until: () => boolean, acks: Ack[], attempts: Attempt[]): Promise<void> {
+  const timed = async (what: string, method: string, path: string, body?: unknown): Promise<Reply> => {
+    const started = Date.now();
+    const reply = await call(gateway.url, method, path, { headers: bearer(session), ...(body === undefined ? {} : { body }) });
+    attempts.push({ what, started, ms: Date.now() - started, reply });
+    return reply;
+  };
+  for (let round = 0; !until(); round += 1) {
+    const made = await timed('create', 'POST', '/api/keys', { keyLen: 16 });
+    if (made.status !== 201) continue;
+    const ack: Ack = { gateway, session, ttag: made.body.ttag };
+    acks.push(ack);
+    const path = `/api/keys/${encodeURIComponent(ack.ttag)}/acl/carol`;
+    if ((await timed('grant', 'PUT', path, { rights: ['read'] })).status === 200) ack.carol = 'granted';
+    if (round % 2 === 1 && (await timed('revoke', 'DELETE', path)).status === 204) ack.carol = 'revoked';
+  }
+}
+
+/** Every acknowledged key reads back, and its ACL shows carol exactly as the last acknowledged change left her. */
+async function unreadable(acks: readonly Ack[]): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const ack of acks) {
+    const path = `/api/keys/${encodeURIComponent(ack.ttag)}`;
+    const view = await call(ack.gateway.url, 'GET', path, { headers: bearer(ack.session) });
+    if (view.status !== 200) wrong.push(`${ack.ttag}: read ${view.status}`);
+    if (ack.carol === undefined) continue;
+    const acl = await call(ack.gateway.url, 'GET', `${path}/acl`, { headers: bearer(ack.session) });
+    const carol = (acl.body?.items ?? []).some((item: { principal: string }) => item.principal === 'carol');
+    if (acl.status !== 200 || carol !== (ack.carol === 'granted')) wrong.push(`${ack.ttag}: acl ${acl.status}, carol ${carol}, acknowledged ${ack.carol}`);
+  }
+  return wrong;
+}
+
+/** Polls until a key can be made through the gateway (bounded): the daemons reconnect on their own. */
+async function writable(gateway: GatewayProcess, session: string, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if ((await call(gateway.url, 'POST', '/api/keys', { headers: bearer(session), body: { keyLen: 16 } })).status === 201) return true;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  return false;
+}
+
+maybe('two daemons on one PostgreSQL, two gateways, a write load: a daemon SIGKILLed and PostgreSQL restarted lose no acknowledged write', async (t) => {
+  const database = await createDatabase(server.url!);
+  const fixtures = sharedFixtures();
+  const first = await spawnPostgresDaemon(t, database, fixtures);
+  const second = await spawnPostgresDaemon(t, database, fixtures);
+  const daemonEnv = {
+    ...(await clientEnv()),
+    TE_GATEWAY_KEYSERVER_URL: `${first.url},${second.url}`,
+    TE_GATEWAY_KEYSERVER_FINGERPRINT: `${first.fingerprint},${second.fingerprint}`,
+    TE_GATEWAY_KEYSERVER_TIMEOUT_MS: String(TIMEOUT_MS),
+  };
+  const gateways = [await spawnGateway(t, daemonEnv), await spawnGateway(t, daemonEnv)];
+  t.teardown(killAllGateways);
+  const sessions = [await signIn(gateways[0]!, 'alice'), await signIn(gateways[1]!, 'bob')];
+
+  // A daemon SIGKILLed under the load.
+  const acks: Ack[] = [];
+  const attempts: Attempt[] = [];
+  let stopAt = Number.POSITIVE_INFINITY;
+  const until = () => Date.now() >= stopAt;
+  const load = gateways.map((gateway, n) => writeLoad(gateway, sessions[n]!, until, acks, attempts));
+  await new Promise((done) => setTimeout(done, 1_500));
+  await first.kill();
+  const killedAt = Date.now();
+  stopAt = killedAt + FAILOVER_MS + 2_000;
+  await Promise.all(load);
+
+  t.log(`${attempts.length} writes, ${attempts.filter((a) => a.reply.status >= 300).length} refused, ${acks.length} keys acknowledged`);
+  t.deepEqual(
+    attempts.filter(({ reply }) => reply.status >= 300 && !tolerated(reply)).map(({ what, reply }) => `${what} ${reply.status} ${reply.text}`),
+    [],
+    'the only failures are 503, retryable',
+  );
+  const slowest = Math.max(...attempts.map((attempt) => attempt.ms));
+  t.true(slowest < TIMEOUT_MS + 1_000, `no request hangs past the timeout (slowest ${slowest} ms)`);
+  const afterKill = attempts.filter((attempt) => attempt.started >= killedAt);
+  t.true(afterKill.length > 0, 'writes were sent after the kill');
+  const servedAgain = Math.min(...afterKill.filter((attempt) => attempt.reply.status < 300).map((attempt) => attempt.started + attempt.ms));
+  t.true(servedAgain - killedAt < FAILOVER_MS, `a write was served again ${servedAgain - killedAt} ms after the kill`);
+  t.true(acks.some((ack) => ack.carol !== undefined) && acks.length >= 4, 'the load acknowledged writes of each kind');
+  t.deepEqual(await unreadable(acks), [], 'every acknowledged write is readable through the surviving daemon');
+
+  // PostgreSQL restarted: the surviving daemon recovers on its own.
+  t.truthy(server.restart, 'the test server can be restarted');
+  server.restart!();
+  for (const [n, gateway] of gateways.entries()) t.true(await writable(gateway, sessions[n]!, 20_000), `gateway ${n} writes again after PostgreSQL restarted`);
+  t.deepEqual(await unreadable(acks), [], 'every acknowledged write survived the restart');
+  const health = await call(gateways[0]!.url, 'GET', '/api/health');
+  t.is(health.status, 200, health.text);
+  t.deepEqual(
+    health.body.keyServers.map((daemon: { ok: boolean }) => daemon.ok),
+    [false, true],
+  );
+});
