@@ -17,6 +17,8 @@ export class FramedExchange implements Exchange {
   readonly #leftMs: () => number;
   #socket: TLSSocket | undefined;
   #closed = false;
+  /** The call on the wire, or the last one: a frame carries no call id, so calls take turns. */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(socket: TLSSocket, dialer: TlsDialer, leftMs: () => number) {
     this.#socket = socket;
@@ -25,7 +27,14 @@ export class FramedExchange implements Exchange {
     this.#leftMs = leftMs;
   }
 
-  async send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer> {
+  /** Calls made at once on one connection go out one after another, each answered in turn. */
+  send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer> {
+    const call = this.#turn.then(() => this.#send(method, path, body, token));
+    this.#turn = call.then(ignore, ignore);
+    return call;
+  }
+
+  async #send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer> {
     // `authorization` is left out without a token, and `body` without a body (JSON drops undefined).
     const authorization = token === undefined ? undefined : `Bearer ${token.reveal()}`;
     const frame = `${JSON.stringify({ method, path, authorization, body })}${FRAME_END}`;
@@ -71,6 +80,8 @@ export class FramedExchange implements Exchange {
     this.#socket = undefined;
   }
 }
+
+function ignore(): void {}
 
 /** Bytes from the daemon while no call waits for them: the connection is ended, never read on. */
 function refuseUnasked(this: TLSSocket): void {
