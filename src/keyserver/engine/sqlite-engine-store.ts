@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Right } from '../../wire/acl.js';
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
-import type { SharedEngineStore } from './engine-store.port.js';
+import type { DurableEngineStore, SharedEngineStore } from './engine-store.port.js';
 import {
   certificateOf,
   principalOf,
@@ -17,6 +17,8 @@ import {
 import { ConfigError } from '../config-error.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
+import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
+import type { StoreSnapshot } from './store-tables.js';
 import { keyIdsInUse, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 
@@ -28,7 +30,7 @@ import { prepare, type Statements } from './sqlite-engine-statements.js';
  * sealed under the keyring's master key (sqlite-engine-sealing.ts): a copy of the file alone yields
  * neither a key nor a verifier. Plaintext an earlier version left is sealed when the file opens.
  */
-export class SqliteEngineStore implements SharedEngineStore {
+export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore {
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #keyring: MasterKeyring;
@@ -66,8 +68,18 @@ export class SqliteEngineStore implements SharedEngineStore {
   }
 
   /** The master key ids the rows are sealed under now. */
-  keyIdsInUse(): string[] {
+  async keyIdsInUse(): Promise<string[]> {
     return keyIdsInUse(this.#db);
+  }
+
+  /** Every backed-up table, read in one read transaction (sqlite-engine-backup.ts). */
+  async snapshot(): Promise<StoreSnapshot> {
+    return readSnapshot(this.#db);
+  }
+
+  /** Writes a snapshot into this file if it is empty, in one transaction (sqlite-engine-backup.ts). */
+  async restore(snapshot: StoreSnapshot): Promise<void> {
+    writeSnapshot(this.#db, snapshot);
   }
 
   /**
