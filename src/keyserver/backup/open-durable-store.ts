@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
+import type { DurableEngineStore } from '../engine/engine-store.port.js';
+import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
+import { BackupError } from './backup-error.js';
+
+/** Where a backup is read from or restored into: a SQLite file, or a PostgreSQL database. */
+export type StoreLocation = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+
+/**
+ * Opens the store at `location` with the keyring its rows are sealed under. `create: false` (a backup)
+ * refuses a SQLite file that is not there rather than make an empty one.
+ */
+export async function openDurableStore(location: StoreLocation, keyring: MasterKeyring, create: boolean): Promise<DurableEngineStore> {
+  if (location.kind === 'postgres') throw new BackupError('--postgres: this keygate has no PostgreSQL key-server store yet');
+  if (location.path === ':memory:') throw new BackupError('--data must name a file');
+  if (!create && !existsSync(location.path)) throw new BackupError(`${location.path}: not found`);
+  return new SqliteEngineStore(location.path, keyring);
+}
+
+/** How a location is shown in output: a URL without its password. */
+export function describeLocation(location: StoreLocation): string {
+  if (location.kind === 'sqlite') return location.path;
+  try {
+    const url = new URL(location.url);
+    url.password = '';
+    url.username = '';
+    return url.toString();
+  } catch {
+    return 'postgres';
+  }
+}
