@@ -39,7 +39,8 @@ export async function runBackupCommand(
   try {
     header = action === 'backup' ? await takeBackup(command.request, new Date()) : await restoreBackup(command.request);
   } catch (error) {
-    return fail(1, firstLine(error));
+    const line = firstLine(error);
+    return fail(1, line.startsWith(`${action}: `) ? line.slice(action.length + 2) : line);
   }
   const store = describeLocation(command.request.location);
   const summary = { action, file: command.request.file, store, createdAt: header.createdAt, masterKeyIds: header.masterKeyIds, counts: header.counts };
@@ -55,6 +56,7 @@ export async function runBackupCommand(
   return 0;
 }
 
+/** An error's first line (a store may begin it with the action's name, which the line already says). */
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'failed';
 }
