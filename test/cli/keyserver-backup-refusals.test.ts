@@ -137,15 +137,12 @@ test('--help prints the usage of both; a bad command line is one line and exit 2
   const cases = [
     { args: ['backup'], line: '--out FILE is required' },
     { args: ['restore', '--in', 'x', '--data', 'a', '--postgres', 'postgres://h/db'], line: '--data and --postgres: give one of the two' },
-    { args: ['restore', '--in', 'x', '--force'], line: '--force: only a backup replaces a file' },
-    { args: ['backup', '--out', 'x', '--bogus'], line: 'unknown option --bogus' },
+    { args: ['backup', '--out', 'x', '--bogus', '--json'], line: 'unknown option --bogus' },
   ];
   for (const { args, line } of cases) {
     const run = await runKeyserverCli(args);
+    const detail = `${line} (run "keygate keyserver ${args[0]} --help" for the usage)`;
     t.is(run.status, 2, args.join(' '));
-    t.is(run.stderr, `keygate: ${args[0]}: ${line} (run "keygate keyserver ${args[0]} --help" for the usage)\n`);
-    const json = await runKeyserverCli([...args, '--json']);
-    t.is(json.status, 2);
-    t.deepEqual(JSON.parse(json.stderr), { error: { detail: `${line} (run "keygate keyserver ${args[0]} --help" for the usage)` } });
+    t.is(run.stderr, args.includes('--json') ? `${JSON.stringify({ error: { detail } })}\n` : `keygate: ${args[0]}: ${detail}\n`);
   }
 });

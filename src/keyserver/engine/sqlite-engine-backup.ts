@@ -17,8 +17,9 @@ const ORDER_BY: Readonly<Record<StoreTable, string>> = {
 };
 
 /**
- * Every backed-up table of a SQLite engine file, read in one read transaction: in WAL mode the reader
- * sees one committed state of the file throughout, while the key server that owns it goes on writing.
+ * Every backed-up table of a SQLite engine file, read in one read transaction (or inside the one the
+ * caller holds): in WAL mode the reader sees one committed state of the file throughout, while the key
+ * server that owns it goes on writing.
  */
 export function readSnapshot(db: Database): StoreSnapshot {
   const read = db.transaction(() => {
@@ -32,7 +33,8 @@ export function readSnapshot(db: Database): StoreSnapshot {
 }
 
 /**
- * Writes a snapshot into an empty SQLite engine file, in one transaction: a store that already holds
+ * Writes a snapshot into an empty SQLite engine file, in one transaction (or a savepoint of the one the
+ * caller holds, rolled back whole on a refusal): a store that already holds
  * a principal, key, certificate, role, setting, membership or ACL entry is refused before anything is
  * written. The counters (the next system id) replace the defaults a new file starts with.
  */

@@ -72,14 +72,14 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return keyIdsInUse(this.#db);
   }
 
-  /** Every backed-up table, read in one read transaction (sqlite-engine-backup.ts). */
-  async snapshot(): Promise<StoreSnapshot> {
-    return readSnapshot(this.#db);
+  /** Every backed-up table, read in one unit: one read transaction (sqlite-engine-backup.ts). */
+  snapshot(): Promise<StoreSnapshot> {
+    return this.atomically(async () => readSnapshot(this.#db));
   }
 
-  /** Writes a snapshot into this file if it is empty, in one transaction (sqlite-engine-backup.ts). */
-  async restore(snapshot: StoreSnapshot): Promise<void> {
-    writeSnapshot(this.#db, snapshot);
+  /** Writes a snapshot into this file if it is empty, in one unit (sqlite-engine-backup.ts). */
+  restore(snapshot: StoreSnapshot): Promise<void> {
+    return this.atomically(async () => writeSnapshot(this.#db, snapshot));
   }
 
   /**
