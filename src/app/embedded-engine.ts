@@ -64,13 +64,14 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
     },
   });
   try {
-    if (config.adminPassword !== undefined && engine.hasPrincipal('admin')) logger?.warn(ADMIN_PASSWORD_NOT_APPLIED);
-    const generatedPasswords = seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
-    engine.sweepExpiredTokens();
+    if (config.adminPassword !== undefined && (await engine.hasPrincipal('admin'))) logger?.warn(ADMIN_PASSWORD_NOT_APPLIED);
+    await engine.prepare();
+    const generatedPasswords = await seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
+    await engine.sweepExpiredTokens();
     const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now());
     return { keyServer, generatedPasswords };
   } catch (error) {
-    engine.close();
+    await engine.close();
     throw error;
   }
 }

@@ -103,7 +103,7 @@ async function rotate(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { rotateMasterKey } = await import('../keyserver/at-rest/rotate-master-key.js');
-  const rotation = rotateMasterKey(settings);
+  const rotation = await rotateMasterKey(settings);
   const file = rotation.file === undefined ? '' : ` file=${rotation.file}`;
   process.stdout.write(`keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`);
   return 0;

@@ -5,9 +5,9 @@ import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
 import { pad, toBigInt } from '../../src/wire/srp/srp-math.js';
 
 /** Runs the SRP-6a client against an engine directly and answers the issued token. */
-export function loginForToken(engine: KeyServerEngine, user: string, password: string): string {
+export async function loginForToken(engine: KeyServerEngine, user: string, password: string): Promise<string> {
   const ephemeral = srpClientStart(new CryptoRandom());
-  const { handle, salt, B } = engine.login.begin(user, pad(SRP_GROUP_2048, ephemeral.A));
+  const { handle, salt, B } = await engine.login.begin(user, pad(SRP_GROUP_2048, ephemeral.A));
   const proof = srpClientProve({ user, password, salt, B: toBigInt(B), ephemeral });
-  return engine.login.finish(handle, proof.M1).token;
+  return (await engine.login.finish(handle, proof.M1)).token;
 }

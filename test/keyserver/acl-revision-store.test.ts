@@ -22,11 +22,11 @@ const clock = new ManualClock(1_700_000_000_000);
 const engineOn = (store: EngineStore) => new KeyServerEngine({ store, now: () => clock.now(), random });
 
 /** alice owns a key and has granted bob `read` on it. */
-function populate(engine: KeyServerEngine) {
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
-  const { ttag } = engine.keys.generate(alice, { keyLen: 32 });
+async function populate(engine: KeyServerEngine) {
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  await engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
+  const { ttag } = await engine.keys.generate(alice, { keyLen: 32 });
   return { alice, ttag };
 }
 
@@ -34,40 +34,40 @@ for (const [name, open] of [
   ['memory', () => new MemoryEngineStore()],
   ['sqlite', () => new SqliteEngineStore(':memory:', keyring)],
 ] as const) {
-  test(`${name}: grants and revokes count up the key's revision; other keys and other writes leave it alone`, (t) => {
+  test(`${name}: grants and revokes count up the key's revision; other keys and other writes leave it alone`, async (t) => {
     const engine = engineOn(open());
-    const { alice, ttag } = populate(engine);
-    const other = engine.keys.generate(alice, { keyLen: 16 }).ttag;
-    t.is(engine.keys.readAcl(alice, ttag).revision, 0);
-    t.is(engine.keys.grant(alice, ttag, 'bob', ['read']).revision, 1);
-    t.is(engine.keys.revoke(alice, ttag, 'bob').revision, 2);
-    engine.keys.expire(alice, ttag);
-    t.is(engine.keys.readAcl(alice, ttag).revision, 2);
-    t.is(engine.keys.readAcl(alice, other).revision, 0);
-    engine.close();
+    const { alice, ttag } = await populate(engine);
+    const other = (await engine.keys.generate(alice, { keyLen: 16 })).ttag;
+    t.is((await engine.keys.readAcl(alice, ttag)).revision, 0);
+    t.is((await engine.keys.grant(alice, ttag, 'bob', ['read'])).revision, 1);
+    t.is((await engine.keys.revoke(alice, ttag, 'bob')).revision, 2);
+    await engine.keys.expire(alice, ttag);
+    t.is((await engine.keys.readAcl(alice, ttag)).revision, 2);
+    t.is((await engine.keys.readAcl(alice, other)).revision, 0);
+    await engine.close();
   });
 }
 
-test('a reopened file keeps the revision with the ACL', (t) => {
+test('a reopened file keeps the revision with the ACL', async (t) => {
   const path = join(dir, 'reopen.db');
   const first = engineOn(new SqliteEngineStore(path, keyring));
-  const { alice, ttag } = populate(first);
-  first.keys.grant(alice, ttag, 'bob', ['read']);
-  first.keys.grant(alice, ttag, 'bob', ['read', 'mac']);
-  first.close();
+  const { alice, ttag } = await populate(first);
+  await first.keys.grant(alice, ttag, 'bob', ['read']);
+  await first.keys.grant(alice, ttag, 'bob', ['read', 'mac']);
+  await first.close();
   const second = engineOn(new SqliteEngineStore(path, keyring));
-  t.like(second.keys.readAcl(alice, ttag), { revision: 2, entries: [{ principal: { user: 'bob' }, rights: ['read', 'mac'] }] });
-  t.is(second.keys.revoke(alice, ttag, 'bob').revision, 3);
-  second.close();
+  t.like(await second.keys.readAcl(alice, ttag), { revision: 2, entries: [{ principal: { user: 'bob' }, rights: ['read', 'mac'] }] });
+  t.is((await second.keys.revoke(alice, ttag, 'bob')).revision, 3);
+  await second.close();
 });
 
-test('a file at schema version 5 (no revisions) moves to the current version: keys and ACLs kept, revisions start at 0', (t) => {
+test('a file at schema version 5 (no revisions) moves to the current version: keys and ACLs kept, revisions start at 0', async (t) => {
   const path = join(dir, 'version-5.db');
   const first = engineOn(new SqliteEngineStore(path, keyring));
-  const { alice, ttag } = populate(first);
-  first.keys.grant(alice, ttag, 'bob', ['read', 'export']);
-  const material = first.keys.exportKey(alice, ttag).key;
-  first.close();
+  const { alice, ttag } = await populate(first);
+  await first.keys.grant(alice, ttag, 'bob', ['read', 'export']);
+  const material = (await first.keys.exportKey(alice, ttag)).key;
+  await first.close();
   // The file as version 5 left it: the same rows, without the column.
   const db = new Database(path);
   db.exec('ALTER TABLE keys DROP COLUMN acl_revision');
@@ -75,10 +75,10 @@ test('a file at schema version 5 (no revisions) moves to the current version: ke
   db.close();
 
   const second = engineOn(new SqliteEngineStore(path, keyring));
-  t.like(second.keys.readAcl(alice, ttag), { revision: 0, entries: [{ principal: { user: 'bob' }, rights: ['read', 'export'] }] });
-  t.deepEqual(second.keys.exportKey(alice, ttag).key, material, 'the sealed key material still opens');
-  t.is(second.keys.grant(alice, ttag, 'bob', ['read']).revision, 1);
-  second.close();
+  t.like(await second.keys.readAcl(alice, ttag), { revision: 0, entries: [{ principal: { user: 'bob' }, rights: ['read', 'export'] }] });
+  t.deepEqual((await second.keys.exportKey(alice, ttag)).key, material, 'the sealed key material still opens');
+  t.is((await second.keys.grant(alice, ttag, 'bob', ['read'])).revision, 1);
+  await second.close();
   const check = new Database(path, { readonly: true });
   t.is(check.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
   t.deepEqual(check.prepare('SELECT acl_revision FROM keys WHERE ttag = ?').get(ttag), { acl_revision: 1 });

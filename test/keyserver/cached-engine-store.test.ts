@@ -26,9 +26,9 @@ const NOW = 1_700_000_000_000;
 const token = (tokenHash: string, principalId = 'a1a1a1a1a1a1a1a1'): TokenRow => ({ tokenHash, principalId, issuedAt: 0, expiresAt: undefined });
 
 /** The store's reads of tokens, counted: what the cache did not answer itself. */
-function counted(store: SharedEngineStore): { store: SharedEngineStore; reads: string[] } {
+async function counted(store: SharedEngineStore): Promise<{ store: SharedEngineStore; reads: string[] }> {
   const reads: string[] = [];
-  const read = store.token.bind(store);
+  const read = await store.token.bind(store);
   store.token = (hash) => {
     reads.push(hash);
     return read(hash);
@@ -40,96 +40,96 @@ function engineOn(store: EngineStore): KeyServerEngine {
   return new KeyServerEngine({ store, now: () => NOW, random });
 }
 
-test('a row read once is answered from the cache until a write of its kind; a lookup that finds nothing is not kept', (t) => {
-  const { store: inner, reads } = counted(new SqliteEngineStore(':memory:', keyring));
+test('a row read once is answered from the cache until a write of its kind; a lookup that finds nothing is not kept', async (t) => {
+  const { store: inner, reads } = await counted(new SqliteEngineStore(':memory:', keyring));
   const store = new CachedEngineStore(inner);
-  store.putToken(token('live'));
-  for (let i = 0; i < 3; i += 1) store.atomically(() => t.truthy(store.token('live')));
+  await store.putToken(token('live'));
+  for (let i = 0; i < 3; i += 1) await store.atomically(async () => t.truthy(await store.token('live')));
   t.deepEqual(reads, ['live']);
-  for (let i = 0; i < 3; i += 1) t.is(store.token('guessed'), undefined);
+  for (let i = 0; i < 3; i += 1) t.is(await store.token('guessed'), undefined);
   t.deepEqual(reads, ['live', 'guessed', 'guessed', 'guessed'], 'a guess fills nothing');
-  store.deleteToken('live');
-  t.is(store.token('live'), undefined);
-  store.close();
+  await store.deleteToken('live');
+  t.is(await store.token('live'), undefined);
+  await store.close();
 });
 
-test("a lookup by name is never kept: a login's first step reads the store for a known name as for an unknown one", (t) => {
+test("a lookup by name is never kept: a login's first step reads the store for a known name as for an unknown one", async (t) => {
   const inner = new SqliteEngineStore(':memory:', keyring);
   const names: string[] = [];
-  const byName = inner.principalByName.bind(inner);
+  const byName = await inner.principalByName.bind(inner);
   inner.principalByName = (name) => {
     names.push(name);
     return byName(name);
   };
   const engine = engineOn(new CachedEngineStore(inner));
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   names.length = 0;
   const A = pad(SRP_GROUP_2048, srpClientStart(random).A);
-  for (const user of ['alice', 'alice', 'nobody', 'nobody']) engine.atomically(() => engine.login.begin(user, A));
+  for (const user of ['alice', 'alice', 'nobody', 'nobody']) await engine.atomically(async () => await engine.login.begin(user, A));
   t.deepEqual(names, ['alice', 'alice', 'nobody', 'nobody']);
-  engine.close();
+  await engine.close();
 });
 
-test('each kind keeps at most its limit of rows, the oldest going first', (t) => {
-  const { store: inner, reads } = counted(new SqliteEngineStore(':memory:', keyring));
+test('each kind keeps at most its limit of rows, the oldest going first', async (t) => {
+  const { store: inner, reads } = await counted(new SqliteEngineStore(':memory:', keyring));
   const store = new CachedEngineStore(inner, { rowsPerKind: 2 });
-  for (const hash of ['a', 'b', 'c']) store.putToken(token(hash));
-  for (const hash of ['a', 'b', 'c', 'c', 'b', 'a']) store.token(hash);
+  for (const hash of ['a', 'b', 'c']) await store.putToken(token(hash));
+  for (const hash of ['a', 'b', 'c', 'c', 'b', 'a']) await store.token(hash);
   t.deepEqual(reads, ['a', 'b', 'c', 'a'], 'c and b stayed; a, the oldest, went for c');
-  store.close();
+  await store.close();
 });
 
-test('after a write in a unit, its reads go to the store: a row the unit wrote is never kept before it lands', (t) => {
-  const { store: inner, reads } = counted(new SqliteEngineStore(':memory:', keyring));
+test('after a write in a unit, its reads go to the store: a row the unit wrote is never kept before it lands', async (t) => {
+  const { store: inner, reads } = await counted(new SqliteEngineStore(':memory:', keyring));
   const store = new CachedEngineStore(inner);
-  store.putToken(token('kept'));
-  store.token('kept');
-  store.atomically(() => {
-    t.truthy(store.token('kept'));
-    store.putToken(token('new'));
-    t.truthy(store.token('new'));
-    t.truthy(store.token('kept'));
-    t.truthy(store.token('new'));
+  await store.putToken(token('kept'));
+  await store.token('kept');
+  await store.atomically(async () => {
+    t.truthy(await store.token('kept'));
+    await store.putToken(token('new'));
+    t.truthy(await store.token('new'));
+    t.truthy(await store.token('kept'));
+    t.truthy(await store.token('new'));
   });
   t.deepEqual(reads, ['kept', 'new', 'kept', 'new']);
-  store.token('new');
-  store.token('new');
+  await store.token('new');
+  await store.token('new');
   t.deepEqual(reads, ['kept', 'new', 'kept', 'new', 'new'], 'kept once its unit ended');
-  store.close();
+  await store.close();
 });
 
-test('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', (t) => {
+test('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', async (t) => {
   const disk = smallDisk(t, '1m');
   if (disk === undefined) return;
   const store = new CachedEngineStore(new SqliteEngineStore(join(disk, 'engine.db'), keyring));
   fillDisk(disk);
-  t.throws(
+  await t.throwsAsync(
     () =>
-      store.atomically(() => {
-        store.putToken(token('never'));
-        t.truthy(store.token('never'), 'the unit sees its own write');
+      store.atomically(async () => {
+        await store.putToken(token('never'));
+        t.truthy(await store.token('never'), 'the unit sees its own write');
       }),
     { any: true },
   );
   freeDisk(disk);
-  t.is(store.token('never'), undefined, 'the refused token opens nothing');
-  store.close();
+  t.is(await store.token('never'), undefined, 'the refused token opens nothing');
+  await store.close();
 });
 
-test("another connection's commit to the file is seen by the next unit and by the next read outside one", (t) => {
+test("another connection's commit to the file is seen by the next unit and by the next read outside one", async (t) => {
   const path = join(dir, 'shared.db');
   const store = new CachedEngineStore(new SqliteEngineStore(path, keyring));
   const other = new SqliteEngineStore(path, keyring);
-  store.putToken(token('first'));
-  store.putToken(token('second'));
-  store.atomically(() => t.truthy(store.token('first')));
-  t.truthy(store.token('second'));
-  other.deleteToken('first');
-  store.atomically(() => t.is(store.token('first'), undefined));
-  other.deleteToken('second');
-  t.is(store.token('second'), undefined);
-  other.close();
-  store.close();
+  await store.putToken(token('first'));
+  await store.putToken(token('second'));
+  await store.atomically(async () => t.truthy(await store.token('first')));
+  t.truthy(await store.token('second'));
+  await other.deleteToken('first');
+  await store.atomically(async () => t.is(await store.token('first'), undefined));
+  await other.deleteToken('second');
+  t.is(await store.token('second'), undefined);
+  await other.close();
+  await store.close();
 });
 
 test('a session another process ends, a principal it disables, a grant it revokes: the next operation is refused', async (t) => {
@@ -137,12 +137,12 @@ test('a session another process ends, a principal it disables, a grant it revoke
   const served = engineOn(new CachedEngineStore(new SqliteEngineStore(path, keyring)));
   // Another process on the same file: its own connection and its own cache.
   const elsewhere = engineOn(new CachedEngineStore(new SqliteEngineStore(path, keyring)));
-  served.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
-  for (const name of ['alice', 'bob', 'carol']) served.createPrincipal({ name, kind: 'user', password: `${name}-pw` });
-  const alice = loginForToken(served, 'alice', 'alice-pw');
-  const bob = loginForToken(served, 'bob', 'bob-pw');
-  const carol = loginForToken(served, 'carol', 'carol-pw');
-  const admin = loginForToken(elsewhere, 'admin', 'admin-pw');
+  await served.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
+  for (const name of ['alice', 'bob', 'carol']) await served.createPrincipal({ name, kind: 'user', password: `${name}-pw` });
+  const alice = await loginForToken(served, 'alice', 'alice-pw');
+  const bob = await loginForToken(served, 'bob', 'bob-pw');
+  const carol = await loginForToken(served, 'carol', 'carol-pw');
+  const admin = await loginForToken(elsewhere, 'admin', 'admin-pw');
   const { ttag } = await runOperation(served, 'generateKey', alice, { keyLen: 16 });
   await runOperation(served, 'grant', alice, { ttag, principal: 'bob', rights: ['export'] });
   for (let i = 0; i < 2; i += 1) {
@@ -157,16 +157,16 @@ test('a session another process ends, a principal it disables, a grant it revoke
   await runOperation(elsewhere, 'updatePrincipal', admin, { name: 'carol', changes: { disabled: true } });
   await t.throwsAsync(runOperation(served, 'whoami', carol, {}), { instanceOf: SessionExpiredError });
   t.is((await runOperation(served, 'whoami', bob, {})).user, 'bob', 'what was not changed still answers');
-  elsewhere.close();
-  served.close();
+  await elsewhere.close();
+  await served.close();
 });
 
 test('a cached key row keeps its material sealed: an ACL check opens no key, an export opens the one it answers', async (t) => {
   const { keyring: sealedWith, opened } = openingKeyring();
   const engine = engineOn(new CachedEngineStore(new SqliteEngineStore(join(dir, 'sealed.db'), sealedWith)));
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  await engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
   const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });
   await runOperation(engine, 'grant', alice, { ttag, principal: 'bob', rights: ['read'] });
   opened.length = 0;
@@ -180,5 +180,5 @@ test('a cached key row keeps its material sealed: an ACL check opens no key, an 
   const second = await runOperation(engine, 'exportKey', alice, { ttag });
   t.deepEqual(opened, ['keys', 'keys'], 'each export opens the material it answers, from the sealed row');
   t.is(first.key, second.key);
-  engine.close();
+  await engine.close();
 });

@@ -4,59 +4,47 @@ import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
-function adminEngine() {
+async function adminEngine() {
   const store = new MemoryEngineStore();
   const clock = new ManualClock();
   const engine = new KeyServerEngine({ store, now: () => clock.now(), random: new SeededRandom(), tokenTtlMs: 600_000 });
-  engine.createPrincipal({ name: 'admin', kind: 'user', roles: ['admin'] });
-  return { engine, clock, store, token: engine.issueToken(store.principalByName('admin')!).token };
+  await engine.createPrincipal({ name: 'admin', kind: 'user', roles: ['admin'] });
+  return { engine, clock, store, token: (await engine.issueToken((await store.principalByName('admin'))!)).token };
 }
 
-const codeOf = (run: () => unknown) => {
+const codeOf = async (run: () => Promise<unknown>) => {
   try {
-    run();
+    await run();
     return undefined;
   } catch (error) {
     return (error as { code?: string }).code;
   }
 };
 
-test('tokenTtlSeconds starts from the configured lifetime', (t) => {
-  const { engine, token } = adminEngine();
-  t.like(engine.server.parameters(token).items[0], { name: 'tokenTtlSeconds', value: 600 });
+test('tokenTtlSeconds starts from the configured lifetime', async (t) => {
+  const { engine, token } = await adminEngine();
+  t.like((await engine.server.parameters(token)).items[0], { name: 'tokenTtlSeconds', value: 600 });
 });
 
-test('maxPendingLogins set at runtime bounds the logins in progress', (t) => {
-  const { engine, token } = adminEngine();
-  engine.server.setParameter(token, 'maxPendingLogins', 1);
-  engine.login.begin('admin', Buffer.from([2]));
-  t.is(
-    codeOf(() => engine.login.begin('admin', Buffer.from([2]))),
-    'KEY_SERVER_FAILED',
-  );
+test('maxPendingLogins set at runtime bounds the logins in progress', async (t) => {
+  const { engine, token } = await adminEngine();
+  await engine.server.setParameter(token, 'maxPendingLogins', 1);
+  await engine.login.begin('admin', Buffer.from([2]));
+  t.is(await codeOf(async () => await engine.login.begin('admin', Buffer.from([2]))), 'KEY_SERVER_FAILED');
 });
 
-test('loginHandshakeSeconds set at runtime ends a login whose second step comes later', (t) => {
-  const { engine, clock, token } = adminEngine();
-  engine.server.setParameter(token, 'loginHandshakeSeconds', 5);
-  const { handle } = engine.login.begin('admin', Buffer.from([2]));
+test('loginHandshakeSeconds set at runtime ends a login whose second step comes later', async (t) => {
+  const { engine, clock, token } = await adminEngine();
+  await engine.server.setParameter(token, 'loginHandshakeSeconds', 5);
+  const { handle } = await engine.login.begin('admin', Buffer.from([2]));
   clock.advance(5000);
-  t.throws(() => engine.login.finish(handle, Buffer.alloc(32)), { message: /no login in progress/ });
+  await t.throwsAsync(async () => await engine.login.finish(handle, Buffer.alloc(32)), { message: /no login in progress/ });
 });
 
-test('a parameter is refused by name (NOT_FOUND) and by value (BAD_REQUEST), and the value stays', (t) => {
-  const { engine, token } = adminEngine();
-  t.is(
-    codeOf(() => engine.server.setParameter(token, 'nope', 1)),
-    'NOT_FOUND',
-  );
-  t.is(
-    codeOf(() => engine.server.setParameter(token, 'loginHandshakeSeconds', 4)),
-    'BAD_REQUEST',
-  );
-  t.is(
-    codeOf(() => engine.server.setParameter(token, 'loginHandshakeSeconds', '60')),
-    'BAD_REQUEST',
-  );
-  t.like(engine.server.parameters(token).items[1], { name: 'loginHandshakeSeconds', value: 60 });
+test('a parameter is refused by name (NOT_FOUND) and by value (BAD_REQUEST), and the value stays', async (t) => {
+  const { engine, token } = await adminEngine();
+  t.is(await codeOf(async () => await engine.server.setParameter(token, 'nope', 1)), 'NOT_FOUND');
+  t.is(await codeOf(async () => await engine.server.setParameter(token, 'loginHandshakeSeconds', 4)), 'BAD_REQUEST');
+  t.is(await codeOf(async () => await engine.server.setParameter(token, 'loginHandshakeSeconds', '60')), 'BAD_REQUEST');
+  t.like((await engine.server.parameters(token)).items[1], { name: 'loginHandshakeSeconds', value: 60 });
 });

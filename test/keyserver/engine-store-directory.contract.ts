@@ -19,7 +19,7 @@ function principal(name: string, kind: PrincipalRow['kind'] = 'user', id = name.
 export function engineStoreDirectoryContract(name: string, make: EngineStoreFactory): void {
   const title = (behaviour: string) => `${name} engine store: ${behaviour}`;
 
-  test(title('pages principals by name after a key, with a limit and a kind'), (t) => {
+  test(title('pages principals by name after a key, with a limit and a kind'), async (t) => {
     const store = make();
     for (const [n, kind] of [
       ['carol', 'user'],
@@ -28,126 +28,120 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
       ['bob', 'service'],
       ['Zed', 'user'],
     ] as const)
-      store.putPrincipal(principal(n, kind));
+      await store.putPrincipal(principal(n, kind));
     t.deepEqual(
-      store.principalsAfter(undefined, 10).map((p) => p.name),
+      (await store.principalsAfter(undefined, 10)).map((p) => p.name),
       ['Zed', 'alice', 'bob', 'carol', 'ops'],
     );
     t.deepEqual(
-      store.principalsAfter('alice', 2).map((p) => p.name),
+      (await store.principalsAfter('alice', 2)).map((p) => p.name),
       ['bob', 'carol'],
     );
     t.deepEqual(
-      store.principalsAfter(undefined, 10, 'user').map((p) => p.name),
+      (await store.principalsAfter(undefined, 10, 'user')).map((p) => p.name),
       ['Zed', 'alice', 'carol'],
     );
     t.deepEqual(
-      store.principalsAfter('alice', 1, 'user').map((p) => p.name),
+      (await store.principalsAfter('alice', 1, 'user')).map((p) => p.name),
       ['carol'],
     );
-    t.deepEqual(store.principalsAfter('ops', 10), []);
-    store.close();
+    t.deepEqual(await store.principalsAfter('ops', 10), []);
+    await store.close();
   });
 
-  test(title('deletes a principal by id, by name and id alike'), (t) => {
+  test(title('deletes a principal by id, by name and id alike'), async (t) => {
     const store = make();
     const row = principal('alice');
-    store.putPrincipal(row);
-    store.deletePrincipal(row.principalId);
-    t.is(store.principalByName('alice'), undefined);
-    t.is(store.principalById(row.principalId), undefined);
-    t.deepEqual(store.principalsAfter(undefined, 10), []);
-    store.close();
+    await store.putPrincipal(row);
+    await store.deletePrincipal(row.principalId);
+    t.is(await store.principalByName('alice'), undefined);
+    t.is(await store.principalById(row.principalId), undefined);
+    t.deepEqual(await store.principalsAfter(undefined, 10), []);
+    await store.close();
   });
 
-  test(title('deleting a principal takes its memberships, tokens and enrolled certificates, and nothing of others'), (t) => {
+  test(title('deleting a principal takes its memberships, tokens and enrolled certificates, and nothing of others'), async (t) => {
     const store = make();
     const [dora, erin, team] = [principal('dora'), principal('erin'), principal('team', 'group')];
-    for (const row of [dora, erin, team]) store.putPrincipal(row);
-    store.putMembership(team.principalId, dora.principalId);
-    store.putMembership(team.principalId, erin.principalId);
-    store.putToken({ tokenHash: 'dora-token', principalId: dora.principalId, issuedAt: 0, expiresAt: undefined });
-    store.putToken({ tokenHash: 'erin-token', principalId: erin.principalId, issuedAt: 0, expiresAt: undefined });
-    store.putCertificate({ id: 'a'.repeat(64), pem: 'dora', role: 'enrolled', principalId: dora.principalId, createdAt: 0 });
-    store.putCertificate({ id: 'b'.repeat(64), pem: 'erin', role: 'enrolled', principalId: erin.principalId, createdAt: 0 });
-    store.putCertificate({ id: 'c'.repeat(64), pem: 'ca', role: 'authority', createdAt: 0 });
-    store.deletePrincipal(dora.principalId);
-    t.deepEqual(store.memberIdsOf(team.principalId), [erin.principalId]);
-    t.deepEqual(store.groupIdsOf(dora.principalId), []);
-    t.is(store.token('dora-token'), undefined);
-    t.is(store.token('erin-token')?.principalId, erin.principalId);
+    for (const row of [dora, erin, team]) await store.putPrincipal(row);
+    await store.putMembership(team.principalId, dora.principalId);
+    await store.putMembership(team.principalId, erin.principalId);
+    await store.putToken({ tokenHash: 'dora-token', principalId: dora.principalId, issuedAt: 0, expiresAt: undefined });
+    await store.putToken({ tokenHash: 'erin-token', principalId: erin.principalId, issuedAt: 0, expiresAt: undefined });
+    await store.putCertificate({ id: 'a'.repeat(64), pem: 'dora', role: 'enrolled', principalId: dora.principalId, createdAt: 0 });
+    await store.putCertificate({ id: 'b'.repeat(64), pem: 'erin', role: 'enrolled', principalId: erin.principalId, createdAt: 0 });
+    await store.putCertificate({ id: 'c'.repeat(64), pem: 'ca', role: 'authority', createdAt: 0 });
+    await store.deletePrincipal(dora.principalId);
+    t.deepEqual(await store.memberIdsOf(team.principalId), [erin.principalId]);
+    t.deepEqual(await store.groupIdsOf(dora.principalId), []);
+    t.is(await store.token('dora-token'), undefined);
+    t.is((await store.token('erin-token'))?.principalId, erin.principalId);
     t.deepEqual(
-      store.certificates('enrolled').map((c) => c.pem),
+      (await store.certificates('enrolled')).map((c) => c.pem),
       ['erin'],
     );
-    t.is(store.certificates('authority').length, 1);
-    store.deletePrincipal(team.principalId);
-    t.deepEqual(store.groupIdsOf(erin.principalId), [], 'a deleted group has no members left');
-    t.is(store.principalByName('erin')?.principalId, erin.principalId);
-    store.close();
+    t.is((await store.certificates('authority')).length, 1);
+    await store.deletePrincipal(team.principalId);
+    t.deepEqual(await store.groupIdsOf(erin.principalId), [], 'a deleted group has no members left');
+    t.is((await store.principalByName('erin'))?.principalId, erin.principalId);
+    await store.close();
   });
 
-  test(title('rewriting a principal keeps its memberships'), (t) => {
+  test(title('rewriting a principal keeps its memberships'), async (t) => {
     const store = make();
     const [dora, team] = [principal('dora'), principal('team', 'group')];
-    store.putPrincipal(dora);
-    store.putPrincipal(team);
-    store.putMembership(team.principalId, dora.principalId);
-    store.putPrincipal({ ...dora, disabled: true, displayName: 'Dora' });
-    t.deepEqual(store.groupIdsOf(dora.principalId), [team.principalId]);
-    t.like(store.principalByName('dora'), { disabled: true, displayName: 'Dora' });
-    store.close();
+    await store.putPrincipal(dora);
+    await store.putPrincipal(team);
+    await store.putMembership(team.principalId, dora.principalId);
+    await store.putPrincipal({ ...dora, disabled: true, displayName: 'Dora' });
+    t.deepEqual(await store.groupIdsOf(dora.principalId), [team.principalId]);
+    t.like(await store.principalByName('dora'), { disabled: true, displayName: 'Dora' });
+    await store.close();
   });
 
-  test(title('keeps group memberships both ways, and drops them all for one principal'), (t) => {
+  test(title('keeps group memberships both ways, and drops them all for one principal'), async (t) => {
     const store = make();
-    store.putMembership('g1', 'm1');
-    store.putMembership('g1', 'm1');
-    store.putMembership('g1', 'm2');
-    store.putMembership('g2', 'm1');
-    t.deepEqual(store.memberIdsOf('g1').sort(), ['m1', 'm2']);
-    t.deepEqual(store.groupIdsOf('m1').sort(), ['g1', 'g2']);
-    store.deleteMembership('g1', 'm2');
-    t.deepEqual(store.memberIdsOf('g1'), ['m1']);
-    store.deleteMembershipsOf('m1');
-    t.deepEqual(store.groupIdsOf('m1'), []);
-    store.putMembership('g2', 'm3');
-    store.deleteMembershipsOf('g2');
-    t.deepEqual(store.memberIdsOf('g2'), []);
-    t.deepEqual(store.groupIdsOf('m3'), []);
-    store.close();
+    await store.putMembership('g1', 'm1');
+    await store.putMembership('g1', 'm1');
+    await store.putMembership('g1', 'm2');
+    await store.putMembership('g2', 'm1');
+    t.deepEqual((await store.memberIdsOf('g1')).sort(), ['m1', 'm2']);
+    t.deepEqual((await store.groupIdsOf('m1')).sort(), ['g1', 'g2']);
+    await store.deleteMembership('g1', 'm2');
+    t.deepEqual(await store.memberIdsOf('g1'), ['m1']);
+    await store.deleteMembershipsOf('m1');
+    t.deepEqual(await store.groupIdsOf('m1'), []);
+    await store.putMembership('g2', 'm3');
+    await store.deleteMembershipsOf('g2');
+    t.deepEqual(await store.memberIdsOf('g2'), []);
+    t.deepEqual(await store.groupIdsOf('m3'), []);
+    await store.close();
   });
 
-  test(title('stores and replaces role definitions'), (t) => {
+  test(title('stores and replaces role definitions'), async (t) => {
     const store = make();
-    t.is(store.role('reader'), undefined);
-    store.putRole({ name: 'reader', operations: ['keys.read'] });
-    store.putRole({ name: 'reader', operations: ['keys.read', 'acl.read'] });
-    store.putRole({ name: 'user', operations: [] });
-    t.deepEqual(store.role('reader'), { name: 'reader', operations: ['keys.read', 'acl.read'] });
-    t.deepEqual(
-      store
-        .roles()
-        .map((r) => r.name)
-        .sort(),
-      ['reader', 'user'],
-    );
-    store.close();
+    t.is(await store.role('reader'), undefined);
+    await store.putRole({ name: 'reader', operations: ['keys.read'] });
+    await store.putRole({ name: 'reader', operations: ['keys.read', 'acl.read'] });
+    await store.putRole({ name: 'user', operations: [] });
+    t.deepEqual(await store.role('reader'), { name: 'reader', operations: ['keys.read', 'acl.read'] });
+    t.deepEqual((await store.roles()).map((r) => r.name).sort(), ['reader', 'user']);
+    await store.close();
   });
 
-  test(title('ends every token of one principal, and only its'), (t) => {
+  test(title('ends every token of one principal, and only its'), async (t) => {
     const store = make();
     for (const [hash, principalId] of [
       ['h1', 'p1'],
       ['h2', 'p1'],
       ['h3', 'p2'],
     ]) {
-      store.putToken({ tokenHash: hash!, principalId: principalId!, issuedAt: 0, expiresAt: undefined });
+      await store.putToken({ tokenHash: hash!, principalId: principalId!, issuedAt: 0, expiresAt: undefined });
     }
-    store.deleteTokensOf('p1');
-    t.is(store.token('h1'), undefined);
-    t.is(store.token('h2'), undefined);
-    t.is(store.token('h3')?.principalId, 'p2');
-    store.close();
+    await store.deleteTokensOf('p1');
+    t.is(await store.token('h1'), undefined);
+    t.is(await store.token('h2'), undefined);
+    t.is((await store.token('h3'))?.principalId, 'p2');
+    await store.close();
   });
 }

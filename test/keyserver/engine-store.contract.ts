@@ -36,132 +36,133 @@ function key(ttag: string, acl: [string, Right[]][] = []): KeyRow {
 export function engineStoreContract(name: string, make: EngineStoreFactory): void {
   const title = (behaviour: string) => `${name} engine store: ${behaviour}`;
 
-  test(title('gives back a principal by name and by id, with its SRP verifier and optional fields'), (t) => {
+  test(title('gives back a principal by name and by id, with its SRP verifier and optional fields'), async (t) => {
     const store = make();
     const alice = principal('alice', { srp: { salt: Buffer.alloc(16, 1), verifier: Buffer.alloc(256, 2) }, displayName: 'Alice' });
     const ops = principal('ops', { kind: 'group', systemId: 1002, roles: [] });
-    store.putPrincipal(alice);
-    store.putPrincipal(ops);
-    t.deepEqual(store.principalByName('alice'), alice);
-    t.deepEqual(store.principalById(alice.principalId), alice);
-    t.deepEqual(store.principalByName('ops'), ops);
-    t.is(store.principalByName('nobody'), undefined);
-    t.is(store.principalById('ffffffffffffffff'), undefined);
-    store.putPrincipal({ ...alice, disabled: true, roles: ['admin'] });
-    t.true(store.principalByName('alice')!.disabled);
-    t.deepEqual(store.principalById(alice.principalId)!.roles, ['admin']);
-    store.close();
+    await store.putPrincipal(alice);
+    await store.putPrincipal(ops);
+    t.deepEqual(await store.principalByName('alice'), alice);
+    t.deepEqual(await store.principalById(alice.principalId), alice);
+    t.deepEqual(await store.principalByName('ops'), ops);
+    t.is(await store.principalByName('nobody'), undefined);
+    t.is(await store.principalById('ffffffffffffffff'), undefined);
+    await store.putPrincipal({ ...alice, disabled: true, roles: ['admin'] });
+    t.true((await store.principalByName('alice'))!.disabled);
+    t.deepEqual((await store.principalById(alice.principalId))!.roles, ['admin']);
+    await store.close();
   });
 
-  test(title('keeps a service delegation list and the authority a principal was provisioned by'), (t) => {
+  test(title('keeps a service delegation list and the authority a principal was provisioned by'), async (t) => {
     const store = make();
     const svc = principal('svc', { kind: 'service', roles: ['service'], delegates: ['alice', 'ops'] });
     const provisioned = principal('smith', { systemId: 1002, provisionedBy: 'ab'.repeat(32) });
-    store.putPrincipal(svc);
-    store.putPrincipal(provisioned);
-    t.deepEqual(store.principalByName('svc'), svc);
-    t.deepEqual(store.principalByName('smith'), provisioned);
-    store.putPrincipal({ ...svc, delegates: [] });
-    t.deepEqual(store.principalByName('svc')!.delegates, []);
-    store.close();
+    await store.putPrincipal(svc);
+    await store.putPrincipal(provisioned);
+    t.deepEqual(await store.principalByName('svc'), svc);
+    t.deepEqual(await store.principalByName('smith'), provisioned);
+    await store.putPrincipal({ ...svc, delegates: [] });
+    t.deepEqual((await store.principalByName('svc'))!.delegates, []);
+    await store.close();
   });
 
-  test(title('hands out strictly increasing system ids above 1000'), (t) => {
+  test(title('hands out strictly increasing system ids above 1000'), async (t) => {
     const store = make();
-    const ids = [store.nextSystemId(), store.nextSystemId(), store.nextSystemId()];
+    const ids = [await store.nextSystemId(), await store.nextSystemId(), await store.nextSystemId()];
     t.true(ids[0]! > 1000);
     t.deepEqual(ids, [ids[0]!, ids[0]! + 1, ids[0]! + 2]);
-    store.close();
+    await store.close();
   });
 
-  test(title('keeps a key with its ACL in order and its ACL revision, and replaces both on a later put'), (t) => {
+  test(title('keeps a key with its ACL in order and its ACL revision, and replaces both on a later put'), async (t) => {
     const store = make();
     const row = key('AAAAAAAAAAAAAAAAAAAAAA==', [
       ['bbbbbbbbbbbbbbbb', ['read', 'export']],
       ['0000000000000001', ['read']],
     ]);
-    store.putKey(row);
-    t.deepEqual(store.key(row.ttag), row);
-    t.deepEqual([...store.key(row.ttag)!.acl.keys()], ['bbbbbbbbbbbbbbbb', '0000000000000001']);
-    store.putKey({ ...row, acl: new Map([['0000000000000001', ['read', 'export']]]), aclRevision: 7 });
-    t.deepEqual([...store.key(row.ttag)!.acl], [['0000000000000001', ['read', 'export']]]);
-    t.is(store.key(row.ttag)!.aclRevision, 7);
+    await store.putKey(row);
+    t.deepEqual(await store.key(row.ttag), row);
+    t.deepEqual([...(await store.key(row.ttag))!.acl.keys()], ['bbbbbbbbbbbbbbbb', '0000000000000001']);
+    await store.putKey({ ...row, acl: new Map([['0000000000000001', ['read', 'export']]]), aclRevision: 7 });
+    t.deepEqual([...(await store.key(row.ttag))!.acl], [['0000000000000001', ['read', 'export']]]);
+    t.is((await store.key(row.ttag))!.aclRevision, 7);
     const labelled = { ...key('BBBBBBBBBBBBBBBBBBBBBB=='), label: 'backup', expiresAt: 1_800_000_000_000, expired: true };
-    store.putKey(labelled);
-    t.deepEqual(store.key(labelled.ttag), labelled);
-    t.is(store.key('CCCCCCCCCCCCCCCCCCCCCC=='), undefined);
-    store.close();
+    await store.putKey(labelled);
+    t.deepEqual(await store.key(labelled.ttag), labelled);
+    t.is(await store.key('CCCCCCCCCCCCCCCCCCCCCC=='), undefined);
+    await store.close();
   });
 
-  test(title('lists every delegated token, and ends those of one service and no other token'), (t) => {
+  test(title('lists every delegated token, and ends those of one service and no other token'), async (t) => {
     const store = make();
     const own = { tokenHash: 'h-own', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     const bySvc = { ...own, tokenHash: 'h-svc', actingFor: 'svc' };
     const byOther = { ...own, tokenHash: 'h-other', actingFor: 'other' };
-    for (const row of [own, bySvc, byOther]) store.putToken(row);
+    for (const row of [own, bySvc, byOther]) await store.putToken(row);
     t.deepEqual(
-      store.delegatedTokens().sort((a, b) => (a.tokenHash < b.tokenHash ? -1 : 1)),
+      (await store.delegatedTokens()).sort((a, b) => (a.tokenHash < b.tokenHash ? -1 : 1)),
       [byOther, bySvc],
       'every delegated token, and only those',
     );
-    store.deleteTokensActingFor('svc');
-    t.is(store.token('h-svc'), undefined);
-    t.deepEqual(store.token('h-own'), own);
-    t.deepEqual(store.token('h-other'), byOther);
-    store.close();
+    await store.deleteTokensActingFor('svc');
+    t.is(await store.token('h-svc'), undefined);
+    t.deepEqual(await store.token('h-own'), own);
+    t.deepEqual(await store.token('h-other'), byOther);
+    await store.close();
   });
 
-  test(title('keeps, forgets and sweeps tokens by their lifetime'), (t) => {
+  test(title('keeps, forgets and sweeps tokens by their lifetime'), async (t) => {
     const store = make();
     const forever = { tokenHash: 'h-forever', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     const soon = { tokenHash: 'h-soon', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: 5000 };
     const later = { tokenHash: 'h-later', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: 9000 };
-    for (const row of [forever, soon, later]) store.putToken(row);
-    t.deepEqual(store.token('h-forever'), forever);
-    t.deepEqual(store.token('h-soon'), soon);
-    t.is(store.deleteExpiredTokens(4999), 0);
-    t.is(store.deleteExpiredTokens(5000), 1);
-    t.is(store.token('h-soon'), undefined);
-    t.deepEqual(store.token('h-later'), later);
-    store.deleteToken('h-later');
-    store.deleteToken('h-unknown');
-    t.is(store.token('h-later'), undefined);
-    t.deepEqual(store.token('h-forever'), forever);
-    store.close();
+    for (const row of [forever, soon, later]) await store.putToken(row);
+    t.deepEqual(await store.token('h-forever'), forever);
+    t.deepEqual(await store.token('h-soon'), soon);
+    t.is(await store.deleteExpiredTokens(4999), 0);
+    t.is(await store.deleteExpiredTokens(5000), 1);
+    t.is(await store.token('h-soon'), undefined);
+    t.deepEqual(await store.token('h-later'), later);
+    await store.deleteToken('h-later');
+    await store.deleteToken('h-unknown');
+    t.is(await store.token('h-later'), undefined);
+    t.deepEqual(await store.token('h-forever'), forever);
+    await store.close();
   });
 
-  test(title('keeps settings and overwrites them'), (t) => {
+  test(title('keeps settings and overwrites them'), async (t) => {
     const store = make();
-    t.is(store.setting('decoySecret'), undefined);
-    store.putSetting('decoySecret', 'one');
-    store.putSetting('decoySecret', 'two');
-    t.is(store.setting('decoySecret'), 'two');
-    store.close();
+    t.is(await store.setting('decoySecret'), undefined);
+    await store.putSetting('decoySecret', 'one');
+    await store.putSetting('decoySecret', 'two');
+    t.is(await store.setting('decoySecret'), 'two');
+    await store.close();
   });
 
-  test(title('runs an operation as one unit: its value back, its writes kept even when it then throws, a nested one joined'), (t) => {
+  test(title('runs an operation as one unit: its value back, its writes kept even when it then throws, a nested one joined'), async (t) => {
     const store = make();
     const row = { tokenHash: 'h-unit', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     t.is(
-      store.atomically(() => {
-        store.putToken(row);
-        return store.atomically(() => store.token('h-unit')?.tokenHash);
+      await store.atomically(async () => {
+        await store.putToken(row);
+        return await store.atomically(async () => (await store.token('h-unit'))?.tokenHash);
       }),
       'h-unit',
     );
     const refusal = new Error('refused after a write');
     t.is(
-      t.throws(() =>
-        store.atomically(() => {
-          store.deleteToken('h-unit');
-          throw refusal;
-        }),
+      await t.throwsAsync(
+        async () =>
+          await store.atomically(async () => {
+            await store.deleteToken('h-unit');
+            throw refusal;
+          }),
       ),
       refusal,
     );
-    t.is(store.token('h-unit'), undefined, 'the write before the refusal landed');
-    store.putSetting('after', 'usable');
-    t.is(store.setting('after'), 'usable');
-    store.close();
+    t.is(await store.token('h-unit'), undefined, 'the write before the refusal landed');
+    await store.putSetting('after', 'usable');
+    t.is(await store.setting('after'), 'usable');
+    await store.close();
   });
 }

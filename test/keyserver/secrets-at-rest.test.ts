@@ -20,17 +20,17 @@ function rawFiles(path: string): Buffer {
   return Buffer.concat([path, `${path}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file)));
 }
 
-test('a copy of the data file (and its WAL) holds neither an exported key nor a verifier', (t) => {
+test('a copy of the data file (and its WAL) holds neither an exported key nor a verifier', async (t) => {
   const path = join(dir, 'copy.db');
   const keyring = new MasterKeyring([generateMasterKey()]);
   const store = new SqliteEngineStore(path, keyring);
   const engine = new KeyServerEngine({ store, now: () => clock.now(), random });
   t.teardown(() => engine.close());
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
-  const { ttag } = engine.keys.generate(alice, { keyLen: 32 });
-  const key = engine.keys.exportKey(alice, ttag).key;
-  const verifier = store.principalByName('alice')!.srp!.verifier;
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
+  const { ttag } = await engine.keys.generate(alice, { keyLen: 32 });
+  const key = (await engine.keys.exportKey(alice, ttag)).key;
+  const verifier = (await store.principalByName('alice'))!.srp!.verifier;
   const raw = rawFiles(path);
   t.true(raw.length > 0);
   t.is(raw.indexOf(key), -1, 'the key bytes are not in the file');
@@ -38,15 +38,17 @@ test('a copy of the data file (and its WAL) holds neither an exported key nor a 
   t.is(raw.indexOf(verifier.subarray(0, 16)), -1, 'nor a fragment of it');
 });
 
-test('a file sealed under one master key does not open under another', (t) => {
+test('a file sealed under one master key does not open under another', async (t) => {
   const path = join(dir, 'other-key.db');
   const first = new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()]));
-  new KeyServerEngine({ store: first, now: () => clock.now(), random }).createPrincipal({ name: 'alice', kind: 'user', password: 'pw' });
-  first.close();
-  t.throws(() => new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()])), { message: /master key [0-9a-f]{16}, which was not given/ });
+  await new KeyServerEngine({ store: first, now: () => clock.now(), random }).createPrincipal({ name: 'alice', kind: 'user', password: 'pw' });
+  await first.close();
+  await t.throwsAsync(async () => new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()])), {
+    message: /master key [0-9a-f]{16}, which was not given/,
+  });
 });
 
-test('plaintext rows of a version-3 file are sealed when it opens, and read back the same', (t) => {
+test('plaintext rows of a version-3 file are sealed when it opens, and read back the same', async (t) => {
   const path = join(dir, 'version-3.db');
   const material = Buffer.alloc(32, 0x5a);
   const verifier = Buffer.alloc(256, 0xa5);
@@ -63,9 +65,9 @@ test('plaintext rows of a version-3 file are sealed when it opens, and read back
 
   const store = new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()]));
   t.teardown(() => store.close());
-  t.deepEqual(store.key('dGFn')?.material, material);
-  t.deepEqual(store.principalByName('alice')?.srp?.verifier, verifier);
-  t.is(store.setting('decoySecret'), 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=');
+  t.deepEqual((await store.key('dGFn'))?.material, material);
+  t.deepEqual((await store.principalByName('alice'))?.srp?.verifier, verifier);
+  t.is(await store.setting('decoySecret'), 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=');
   const raw = rawFiles(path);
   t.is(raw.indexOf(material), -1);
   t.is(raw.indexOf(verifier), -1);
@@ -75,44 +77,45 @@ test('plaintext rows of a version-3 file are sealed when it opens, and read back
   check.close();
 });
 
-test('rotation rewraps every row under the new key; the old key is then no longer needed', (t) => {
+test('rotation rewraps every row under the new key; the old key is then no longer needed', async (t) => {
   const path = join(dir, 'rotate.db');
   const old = generateMasterKey();
   const fresh = generateMasterKey();
   const first = new SqliteEngineStore(path, new MasterKeyring([old]));
   const engine = new KeyServerEngine({ store: first, now: () => clock.now(), random });
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
-  const { ttag } = engine.keys.generate(alice, { keyLen: 24 });
-  const key = engine.keys.exportKey(alice, ttag).key;
-  engine.close();
+  await engine.prepare();
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
+  const { ttag } = await engine.keys.generate(alice, { keyLen: 24 });
+  const key = (await engine.keys.exportKey(alice, ttag)).key;
+  await engine.close();
 
   const rotating = new SqliteEngineStore(path, new MasterKeyring([fresh, old]));
-  t.deepEqual(rotating.keyIdsInUse(), [old.id]);
-  t.true(rotating.rewrap() >= 3);
-  t.deepEqual(rotating.keyIdsInUse(), [fresh.id]);
-  rotating.close();
+  t.deepEqual(await rotating.keyIdsInUse(), [old.id]);
+  t.true((await rotating.rewrap()) >= 3);
+  t.deepEqual(await rotating.keyIdsInUse(), [fresh.id]);
+  await rotating.close();
 
-  t.throws(() => new SqliteEngineStore(path, new MasterKeyring([old])), { message: new RegExp(fresh.id) });
+  await t.throwsAsync(async () => new SqliteEngineStore(path, new MasterKeyring([old])), { message: new RegExp(fresh.id) });
   const after = new KeyServerEngine({ store: new SqliteEngineStore(path, new MasterKeyring([fresh])), now: () => clock.now(), random });
   t.teardown(() => after.close());
-  t.deepEqual(after.keys.exportKey(loginForToken(after, 'alice', 'alice-pw'), ttag).key, key);
+  t.deepEqual((await after.keys.exportKey(await loginForToken(after, 'alice', 'alice-pw'), ttag)).key, key);
 });
 
-test('a sealed value moved to another row does not open: the key it was moved to refuses its use', (t) => {
+test('a sealed value moved to another row does not open: the key it was moved to refuses its use', async (t) => {
   const path = join(dir, 'moved.db');
   const store = new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()]));
   const engine = new KeyServerEngine({ store, now: () => clock.now(), random });
   t.teardown(() => engine.close());
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
-  const one = engine.keys.generate(alice, { keyLen: 24 }).ttag;
-  const two = engine.keys.generate(alice, { keyLen: 24 }).ttag;
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
+  const one = (await engine.keys.generate(alice, { keyLen: 24 })).ttag;
+  const two = (await engine.keys.generate(alice, { keyLen: 24 })).ttag;
   const db = new Database(path);
   db.prepare('UPDATE keys SET material = (SELECT material FROM keys WHERE ttag = ?) WHERE ttag = ?').run(one, two);
   db.close();
   // The material stays sealed until it is used: the key's use is what refuses it.
-  t.throws(() => engine.keys.exportKey(alice, two), { message: /does not open/ });
-  t.throws(() => store.key(two)!.material, { message: /does not open/ });
-  t.is(engine.keys.exportKey(alice, one).key.length, 24, 'the row it came from still opens');
+  await t.throwsAsync(async () => await engine.keys.exportKey(alice, two), { message: /does not open/ });
+  await t.throwsAsync(async () => (await store.key(two))!.material, { message: /does not open/ });
+  t.is((await engine.keys.exportKey(alice, one)).key.length, 24, 'the row it came from still opens');
 });

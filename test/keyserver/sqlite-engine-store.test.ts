@@ -24,46 +24,46 @@ function engineOn(path: string, clock: ManualClock, tokenTtlMs?: number) {
   return new KeyServerEngine({ store: new SqliteEngineStore(path, keyring), now: () => clock.now(), random, tokenTtlMs });
 }
 
-test('a reopened file keeps principals, keys, ACLs, live tokens and the engine settings', (t) => {
+test('a reopened file keeps principals, keys, ACLs, live tokens and the engine settings', async (t) => {
   const path = join(dir, 'restart.db');
   const clock = new ManualClock(1_700_000_000_000);
   const first = engineOn(path, clock, 60_000);
-  first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  const bobIdentity = first.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
-  const alice = loginForToken(first, 'alice', 'alice-pw');
-  const { ttag } = first.keys.generate(alice, { keyLen: 24 });
-  first.keys.grant(alice, ttag, 'bob', ['read', 'export']);
-  const decoy = first.login.begin('nobody', Buffer.from([2]));
-  const key = first.keys.exportKey(alice, ttag).key;
-  first.close();
+  await first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const bobIdentity = await first.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  const alice = await loginForToken(first, 'alice', 'alice-pw');
+  const { ttag } = await first.keys.generate(alice, { keyLen: 24 });
+  await first.keys.grant(alice, ttag, 'bob', ['read', 'export']);
+  const decoy = await first.login.begin('nobody', Buffer.from([2]));
+  const key = (await first.keys.exportKey(alice, ttag)).key;
+  await first.close();
 
   const second = engineOn(path, clock, 60_000);
-  t.true(second.hasPrincipal('bob'));
-  t.deepEqual(second.keys.exportKey(alice, ttag).key, key);
-  t.deepEqual(second.keys.readAcl(alice, ttag).entries, [{ principal: bobIdentity, rights: ['read', 'export'] }]);
-  t.deepEqual(second.login.begin('nobody', Buffer.from([2])).salt, decoy.salt, 'the unknown-user decoy stays the same');
-  t.true(second.createPrincipal({ name: 'carol', kind: 'user' }).systemId > bobIdentity.systemId);
+  t.true(await second.hasPrincipal('bob'));
+  t.deepEqual((await second.keys.exportKey(alice, ttag)).key, key);
+  t.deepEqual((await second.keys.readAcl(alice, ttag)).entries, [{ principal: bobIdentity, rights: ['read', 'export'] }]);
+  t.deepEqual((await second.login.begin('nobody', Buffer.from([2]))).salt, decoy.salt, 'the unknown-user decoy stays the same');
+  t.true((await second.createPrincipal({ name: 'carol', kind: 'user' })).systemId > bobIdentity.systemId);
   clock.advance(60_000);
-  t.throws(() => second.whoami(alice), { message: /expired/ });
-  second.close();
+  await t.throwsAsync(async () => await second.whoami(alice), { message: /expired/ });
+  await second.close();
 });
 
-test('sweeping drops only the tokens past their lifetime', (t) => {
+test('sweeping drops only the tokens past their lifetime', async (t) => {
   const clock = new ManualClock(1_700_000_000_000);
   const engine = engineOn(join(dir, 'sweep.db'), clock, 10_000);
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  loginForToken(engine, 'alice', 'alice-pw');
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  await loginForToken(engine, 'alice', 'alice-pw');
   clock.advance(5_000);
-  const fresh = loginForToken(engine, 'alice', 'alice-pw');
+  const fresh = await loginForToken(engine, 'alice', 'alice-pw');
   clock.advance(5_000);
-  t.is(engine.sweepExpiredTokens(), 1);
-  t.is(engine.whoami(fresh).user, 'alice');
-  engine.close();
+  t.is(await engine.sweepExpiredTokens(), 1);
+  t.is((await engine.whoami(fresh)).user, 'alice');
+  await engine.close();
 });
 
-test('a new file is at the current schema version, in WAL mode, readable by its owner only', (t) => {
+test('a new file is at the current schema version, in WAL mode, readable by its owner only', async (t) => {
   const path = join(dir, 'nested', 'fresh.db');
-  new SqliteEngineStore(path, keyring).close();
+  await new SqliteEngineStore(path, keyring).close();
   const db = new Database(path, { readonly: true });
   t.is(db.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
@@ -71,38 +71,38 @@ test('a new file is at the current schema version, in WAL mode, readable by its 
   t.is(statSync(path).mode & 0o777, 0o600);
 });
 
-test('refuses a file written by a newer schema version', (t) => {
+test('refuses a file written by a newer schema version', async (t) => {
   const path = join(dir, 'newer.db');
   const db = new Database(path);
   db.pragma(`user_version = ${ENGINE_SCHEMA_VERSION + 1}`);
   db.close();
-  t.throws(() => new SqliteEngineStore(path, keyring), { message: /schema version/ });
+  await t.throwsAsync(async () => new SqliteEngineStore(path, keyring), { message: /schema version/ });
 });
 
-test('a reopened file keeps group memberships and role definitions', (t) => {
+test('a reopened file keeps group memberships and role definitions', async (t) => {
   const path = join(dir, 'directory.db');
   const clock = new ManualClock(1_700_000_000_000);
   const first = engineOn(path, clock);
-  first.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
-  first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  first.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
-  const admin = loginForToken(first, 'admin', 'admin-pw');
-  first.groups.addMember(admin, 'readers', 'alice');
-  first.roles.put(admin, 'labeller', ['keys.read']);
-  first.close();
+  await first.createPrincipal({ name: 'admin', kind: 'user', password: 'admin-pw', roles: ['admin'] });
+  await first.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  await first.createPrincipal({ name: 'readers', kind: 'group', roles: ['auditor'] });
+  const admin = await loginForToken(first, 'admin', 'admin-pw');
+  await first.groups.addMember(admin, 'readers', 'alice');
+  await first.roles.put(admin, 'labeller', ['keys.read']);
+  await first.close();
 
   const second = engineOn(path, clock);
-  const again = loginForToken(second, 'admin', 'admin-pw');
+  const again = await loginForToken(second, 'admin', 'admin-pw');
   t.deepEqual(
-    second.groups.members(again, 'readers').items.map((p) => p.name),
+    (await second.groups.members(again, 'readers')).items.map((p) => p.name),
     ['alice'],
   );
-  t.deepEqual(second.roles.read(again, 'labeller'), { name: 'labeller', operations: ['keys.read'] });
-  t.true(second.roles.held(loginForToken(second, 'alice', 'alice-pw')).operations.includes('audit.read'));
-  second.close();
+  t.deepEqual(await second.roles.read(again, 'labeller'), { name: 'labeller', operations: ['keys.read'] });
+  t.true((await second.roles.held(await loginForToken(second, 'alice', 'alice-pw'))).operations.includes('audit.read'));
+  await second.close();
 });
 
-test('a file at schema version 2 moves to the current version and keeps what it held', (t) => {
+test('a file at schema version 2 moves to the current version and keeps what it held', async (t) => {
   const path = join(dir, 'version-2.db');
   const db = new Database(path);
   migrateEngineSchema(db, 2);
@@ -113,83 +113,83 @@ test('a file at schema version 2 moves to the current version and keeps what it 
   db.close();
 
   const store = new SqliteEngineStore(path, keyring);
-  t.like(store.principalByName('alice'), { principalId: 'a1a1a1a1a1a1a1a1', roles: ['user'] });
-  t.is(store.token('alice-token')?.principalId, 'a1a1a1a1a1a1a1a1');
-  store.putMembership('b2b2b2b2b2b2b2b2', 'a1a1a1a1a1a1a1a1');
-  store.putRole({ name: 'labeller', operations: ['keys.read'] });
-  t.deepEqual(store.groupIdsOf('a1a1a1a1a1a1a1a1'), ['b2b2b2b2b2b2b2b2']);
-  store.deletePrincipal('a1a1a1a1a1a1a1a1');
-  t.is(store.token('alice-token'), undefined, 'the token went with its principal');
-  t.deepEqual(store.memberIdsOf('b2b2b2b2b2b2b2b2'), []);
-  store.close();
+  t.like(await store.principalByName('alice'), { principalId: 'a1a1a1a1a1a1a1a1', roles: ['user'] });
+  t.is((await store.token('alice-token'))?.principalId, 'a1a1a1a1a1a1a1a1');
+  await store.putMembership('b2b2b2b2b2b2b2b2', 'a1a1a1a1a1a1a1a1');
+  await store.putRole({ name: 'labeller', operations: ['keys.read'] });
+  t.deepEqual(await store.groupIdsOf('a1a1a1a1a1a1a1a1'), ['b2b2b2b2b2b2b2b2']);
+  await store.deletePrincipal('a1a1a1a1a1a1a1a1');
+  t.is(await store.token('alice-token'), undefined, 'the token went with its principal');
+  t.deepEqual(await store.memberIdsOf('b2b2b2b2b2b2b2b2'), []);
+  await store.close();
   const check = new Database(path, { readonly: true });
   t.is(check.pragma('user_version', { simple: true }), ENGINE_SCHEMA_VERSION);
   check.close();
 });
 
-test('an operation on the file is one transaction: another connection sees its writes only once it ends, and it reads one state', (t) => {
+test('an operation on the file is one transaction: another connection sees its writes only once it ends, and it reads one state', async (t) => {
   const path = join(dir, 'unit.db');
   const store = new SqliteEngineStore(path, keyring);
   const other = new SqliteEngineStore(path, keyring);
   const row = (tokenHash: string) => ({ tokenHash, principalId: 'a1a1a1a1a1a1a1a1', issuedAt: 0, expiresAt: undefined });
-  store.atomically(() => {
-    store.putToken(row('first'));
-    store.putToken(row('second'));
-    t.is(other.token('first'), undefined, 'not seen before the operation ends');
+  await store.atomically(async () => {
+    await store.putToken(row('first'));
+    await store.putToken(row('second'));
+    t.is(await other.token('first'), undefined, 'not seen before the operation ends');
   });
-  t.truthy(other.token('first'));
-  t.truthy(other.token('second'));
-  store.atomically(() => {
-    t.truthy(store.token('first'));
-    other.deleteToken('first');
-    t.truthy(store.token('first'), 'the state the operation began reading');
+  t.truthy(await other.token('first'));
+  t.truthy(await other.token('second'));
+  await store.atomically(async () => {
+    t.truthy(await store.token('first'));
+    await other.deleteToken('first');
+    t.truthy(await store.token('first'), 'the state the operation began reading');
   });
-  t.is(store.token('first'), undefined);
-  other.close();
-  store.close();
+  t.is(await store.token('first'), undefined);
+  await other.close();
+  await store.close();
 });
 
 test('each operation run through the protocol table is one unit of the engine store, refused or not', async (t) => {
   const store = new SqliteEngineStore(':memory:', keyring);
   const units: string[] = [];
-  const atomically = store.atomically.bind(store);
+  const atomically = await store.atomically.bind(store);
   store.atomically = (operation) => {
     units.push('unit');
     return atomically(operation);
   };
   const engine = new KeyServerEngine({ store, now: () => 1_700_000_000_000, random });
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
   units.length = 0;
   const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });
   await t.throwsAsync(runOperation(engine, 'exportKey', alice, { ttag: 'f'.repeat(ttag.length) }));
   t.deepEqual(units, ['unit', 'unit']);
-  engine.close();
+  await engine.close();
 });
 
-test("an operation's token check leaves the principal's SRP verifier sealed; a password login opens it", (t) => {
+test("an operation's token check leaves the principal's SRP verifier sealed; a password login opens it", async (t) => {
   const { keyring: sealedWith, opened } = openingKeyring();
   const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'verifier.db'), sealedWith), now: () => 1_700_000_000_000, random });
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  await engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
   opened.length = 0;
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
   t.deepEqual(opened, ['principals'], 'the login reads the verifier once');
   opened.length = 0;
-  const { ttag } = engine.keys.generate(alice, { keyLen: 16 });
-  t.is(engine.whoami(alice).user, 'alice');
-  engine.keys.grant(alice, ttag, 'bob', ['read']);
-  engine.keys.exportKey(alice, ttag);
+  const { ttag } = await engine.keys.generate(alice, { keyLen: 16 });
+  t.is((await engine.whoami(alice)).user, 'alice');
+  await engine.keys.grant(alice, ttag, 'bob', ['read']);
+  await engine.keys.exportKey(alice, ttag);
   t.false(opened.includes('principals'), `opened: ${opened.join(', ')}`);
   t.true(opened.includes('keys'), 'the export opens the key it answers');
-  engine.close();
+  await engine.close();
 });
 
 test("a key's material stays sealed until a use reads it: an ACL check and a key's view open no key", async (t) => {
   const { keyring: sealedWith, opened } = openingKeyring();
   const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'material.db'), sealedWith), now: () => 1_700_000_000_000, random });
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
-  const alice = loginForToken(engine, 'alice', 'alice-pw');
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
+  const alice = await loginForToken(engine, 'alice', 'alice-pw');
   const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });
   opened.length = 0;
   await runOperation(engine, 'readAcl', alice, { ttag });
@@ -198,7 +198,7 @@ test("a key's material stays sealed until a use reads it: an ACL check and a key
   t.deepEqual(opened, []);
   await runOperation(engine, 'exportKey', alice, { ttag });
   t.deepEqual(opened, ['keys']);
-  engine.close();
+  await engine.close();
 });
 
 test('the certificate operations write after their path check as one unit of the store: an enrolment, a session delegated by certificate, a certificate login', async (t) => {
@@ -206,34 +206,34 @@ test('the certificate operations write after their path check as one unit of the
   let depth = 0;
   const outside: string[] = [];
   const atomically = store.atomically.bind(store);
-  store.atomically = (operation) => {
+  store.atomically = async (operation) => {
     depth++;
     try {
-      return atomically(operation);
+      return await atomically(operation);
     } finally {
       depth--;
     }
   };
   const putToken = store.putToken.bind(store);
-  store.putToken = (row) => {
+  store.putToken = async (row) => {
     if (depth === 0) outside.push('putToken');
-    putToken(row);
+    await putToken(row);
   };
   const putCertificate = store.putCertificate.bind(store);
-  store.putCertificate = (row) => {
+  store.putCertificate = async (row) => {
     if (depth === 0) outside.push('putCertificate');
-    putCertificate(row);
+    await putCertificate(row);
   };
   const engine = new KeyServerEngine({ store, now: () => Date.now(), random });
-  engine.createPrincipal({ name: 'admin', kind: 'user', roles: ['admin'] });
-  engine.createPrincipal({ name: 'carol', kind: 'user' });
-  engine.createPrincipal({ name: 'svc', kind: 'service', roles: ['service'] });
-  store.putPrincipal({ ...store.principalByName('svc')!, delegates: ['carol'] });
-  const admin = engine.issueToken(store.principalByName('admin')!).token;
-  const service = engine.issueToken(store.principalByName('svc')!).token;
+  await engine.createPrincipal({ name: 'admin', kind: 'user', roles: ['admin'] });
+  await engine.createPrincipal({ name: 'carol', kind: 'user' });
+  await engine.createPrincipal({ name: 'svc', kind: 'service', roles: ['service'] });
+  await store.putPrincipal({ ...(await store.principalByName('svc'))!, delegates: ['carol'] });
+  const admin = (await engine.issueToken((await store.principalByName('admin'))!)).token;
+  const service = (await engine.issueToken((await store.principalByName('svc'))!)).token;
   const authority = await createAuthority('unit CA');
   const leaf = await createLeaf(authority, 'carol', { keyType: 'EC' });
-  engine.identity.addAuthority(admin, authority.pem);
+  await engine.identity.addAuthority(admin, authority.pem);
   outside.length = 0;
 
   await runOperation(engine, 'enrollCertificate', admin, { principal: 'carol', pem: leaf.pem });
@@ -241,12 +241,12 @@ test('the certificate operations write after their path check as one unit of the
   const { challengeId, challenge } = await engine.identity.certificateChallenge(leaf.pem);
   const login = await engine.identity.certificateLogin(challengeId, Buffer.from(signChallenge(leaf, challenge), 'base64url'));
   t.is(login.identity.user, 'carol');
-  t.is(store.delegatedTokens().length, 1);
+  t.is((await store.delegatedTokens()).length, 1);
   t.deepEqual(outside, [], 'every write ran inside a unit of the store');
-  engine.close();
+  await engine.close();
 });
 
-test('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', (t) => {
+test('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', async (t) => {
   const dir = smallDisk(t, '1m');
   if (dir === undefined) return;
   const path = join(dir, 'engine.db');
@@ -254,11 +254,11 @@ test('a commit the full disk refuses is thrown: nothing of the operation lands, 
   const row = (tokenHash: string) => ({ tokenHash, principalId: 'a1a1a1a1a1a1a1a1', issuedAt: 0, expiresAt: undefined });
   fillDisk(dir);
   let written = 0;
-  const refused = t.throws(
+  const refused = await t.throwsAsync(
     () =>
-      store.atomically(() => {
-        store.putToken(row('first'));
-        store.putToken(row('second'));
+      store.atomically(async () => {
+        await store.putToken(row('first'));
+        await store.putToken(row('second'));
         written = 2;
       }),
     { any: true },
@@ -266,13 +266,13 @@ test('a commit the full disk refuses is thrown: nothing of the operation lands, 
   t.is(written, 2, 'the writes were taken; the commit was refused');
   t.regex(String((refused as { code?: string }).code), /^SQLITE_(FULL|IOERR)/);
   freeDisk(dir);
-  t.is(store.token('first'), undefined);
-  t.is(store.token('second'), undefined);
-  store.atomically(() => store.putToken(row('after')));
+  t.is(await store.token('first'), undefined);
+  t.is(await store.token('second'), undefined);
+  await store.atomically(async () => await store.putToken(row('after')));
   // Another connection sees what was committed: the next operation was not left inside the refused one.
   const other = new SqliteEngineStore(path, keyring);
-  t.truthy(other.token('after'));
-  t.is(other.token('first'), undefined);
-  other.close();
-  store.close();
+  t.truthy(await other.token('after'));
+  t.is(await other.token('first'), undefined);
+  await other.close();
+  await store.close();
 });

@@ -16,11 +16,11 @@ export class EmbeddedKeyServer implements KeyServer {
   readonly #now: () => number;
   #lastSweep: number;
 
+  /** The caller sweeps expired tokens once before (the engine's start). */
   constructor(engine: KeyServerEngine, fingerprint: string, now: () => number = Date.now) {
     this.#engine = engine;
     this.#fingerprint = fingerprint;
     this.#now = now;
-    engine.sweepExpiredTokens();
     this.#lastSweep = now();
   }
 
@@ -28,11 +28,11 @@ export class EmbeddedKeyServer implements KeyServer {
    * Expired tokens are swept as the daemon sweeps them, at most once per interval of
    * the gateway's clock, on the way to issuing a new token: tokens only accumulate through logins.
    */
-  #sweepWhenDue(): void {
+  async #sweepWhenDue(): Promise<void> {
     const now = this.#now();
     if (now - this.#lastSweep < TOKEN_SWEEP_INTERVAL_MS) return;
     this.#lastSweep = now;
-    this.#engine.sweepExpiredTokens();
+    await guard(() => this.#engine.sweepExpiredTokens());
   }
 
   /**
@@ -40,17 +40,17 @@ export class EmbeddedKeyServer implements KeyServer {
    * the password against the verifier directly instead of running both halves of SRP-6a here.
    */
   async login(user: string, password: Secret): Promise<KeyServerLogin> {
-    this.#sweepWhenDue();
-    const result = await guard(() => this.#engine.login.verifyPassword(user, password.reveal()));
+    await this.#sweepWhenDue();
+    const result = await guard(() => this.#engine.atomically(() => this.#engine.login.verifyPassword(user, password.reveal())));
     return { token: new Secret(result.token), identity: result.identity, expiresAt: result.expiresAt };
   }
 
   async certificateChallenge(certificatePem: string) {
-    return guard(() => this.#engine.identity.certificateChallenge(certificatePem));
+    return guard(() => this.#engine.atomically(() => this.#engine.identity.certificateChallenge(certificatePem)));
   }
 
   async certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
-    this.#sweepWhenDue();
+    await this.#sweepWhenDue();
     const minted = await guard(() => this.#engine.identity.certificateLogin(challengeId, signature));
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, jkt: minted.jkt };
   }
@@ -66,6 +66,6 @@ export class EmbeddedKeyServer implements KeyServer {
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
-    this.#engine.close();
+    await this.#engine.close();
   }
 }

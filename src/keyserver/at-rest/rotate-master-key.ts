@@ -21,12 +21,12 @@ export interface Rotation {
  * transaction), the file keeps the new key alone. With TE_KEYSERVER_MASTER_KEY the operator lists the
  * new key first and the old one after it, and drops the old one once this has run.
  */
-export function rotateMasterKey(settings: MasterKeySettings): Rotation {
+export async function rotateMasterKey(settings: MasterKeySettings): Promise<Rotation> {
   if (settings.dataPath === ':memory:') throw new ConfigError('rotate-master-key: --data must name a file');
   if (!existsSync(settings.dataPath)) throw new ConfigError(`rotate-master-key: ${settings.dataPath}: not found`);
   if (settings.key !== undefined) {
     const { keyring } = loadMasterKeys(settings);
-    return { ...rewrap(settings.dataPath, keyring), newId: keyring.current.id };
+    return { ...(await rewrap(settings.dataPath, keyring)), newId: keyring.current.id };
   }
   const file = settings.file ?? defaultMasterKeyFile(settings.dataPath);
   if (!existsSync(file)) throw new ConfigError(`rotate-master-key: master key file ${file}: not found`);
@@ -34,17 +34,17 @@ export function rotateMasterKey(settings: MasterKeySettings): Rotation {
   const fresh = generateMasterKey();
   const both = [fresh, ...old.ids.map((id) => old.key(id))];
   writeKeyFile(file, both);
-  const result = rewrap(settings.dataPath, new MasterKeyring(both));
+  const result = await rewrap(settings.dataPath, new MasterKeyring(both));
   writeKeyFile(file, [fresh]);
   return { ...result, newId: fresh.id, file };
 }
 
-function rewrap(dataPath: string, keyring: MasterKeyring): { oldIds: string[]; rows: number } {
+async function rewrap(dataPath: string, keyring: MasterKeyring): Promise<{ oldIds: string[]; rows: number }> {
   const store = new SqliteEngineStore(dataPath, keyring);
   try {
     const oldIds = store.keyIdsInUse();
     return { oldIds, rows: store.rewrap() };
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -78,19 +78,19 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
   if (path === PATHS.loginBegin) {
     allow(call, 'POST');
     const body = parse(loginBegin.request, await call.body(), 'body');
-    const begun = engine.login.begin(body.user, Buffer.from(body.A, 'base64'));
+    const begun = await engine.atomically(() => engine.login.begin(body.user, Buffer.from(body.A, 'base64')));
     return { handle: begun.handle, salt: begun.salt.toString('base64'), B: begun.B.toString('base64') };
   }
   if (path === PATHS.loginFinish) {
     allow(call, 'POST');
     const body = parse(loginFinish.request, await call.body(), 'body');
-    const finished = engine.login.finish(body.handle, Buffer.from(body.M1, 'base64'));
+    const finished = await engine.atomically(() => engine.login.finish(body.handle, Buffer.from(body.M1, 'base64')));
     return { M2: finished.M2.toString('base64'), token: finished.token, identity: finished.identity, expiresAt: finished.expiresAt ?? null };
   }
   if (path === PATHS.certificateChallenge) {
     allow(call, 'POST');
     const body = parse(certificateChallenge.request, await call.body(), 'body');
-    return await identity.certificateChallenge(body.certificate);
+    return await engine.atomically(() => identity.certificateChallenge(body.certificate));
   }
   if (path === PATHS.certificateLogin) {
     allow(call, 'POST');

@@ -68,8 +68,9 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
   let server: Server | undefined;
   const answer = createDaemonAnswerer(engine, log);
   try {
-    const generatedPasswords = seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
-    engine.sweepExpiredTokens();
+    await engine.prepare();
+    const generatedPasswords = await seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
+    await engine.sweepExpiredTokens();
     server = createServer(
       {
         cert: identity.certPem,
@@ -86,7 +87,11 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     const framed = serveFramedConnections(server, (socket) => serveFrames(socket, answer, log, { requestTimeoutMs: FRAME_REQUEST_TIMEOUT_MS }));
     guardConnections(server, options.clientTrust, log);
     const address = await listen(server, options.port, options.host);
-    const sweeper = setInterval(() => engine.sweepExpiredTokens(), SWEEP_INTERVAL_MS);
+    const sweeper = setInterval(() => {
+      engine
+        .sweepExpiredTokens()
+        .catch((error: unknown) => log(`keygate keyserver: expired tokens not swept: ${error instanceof Error ? error.message : String(error)}`));
+    }, SWEEP_INTERVAL_MS);
     sweeper.unref();
     const running = server;
     return {
@@ -101,12 +106,12 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
           running.closeAllConnections();
           for (const socket of framed) socket.destroy();
         });
-        engine.close();
+        await engine.close();
       },
     };
   } catch (error) {
     server?.close();
-    engine.close();
+    await engine.close();
     throw error;
   }
 }

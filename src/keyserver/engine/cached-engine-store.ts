@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { EngineStore, SharedEngineStore } from './engine-store.port.js';
 
@@ -31,7 +32,8 @@ export class CachedEngineStore implements EngineStore {
   readonly #keys: Rows<KeyRow>;
   readonly #groupIds: Rows<readonly string[]>;
   #version: number;
-  #inUnit = false;
+  /** Set within a unit of this cache (one runs at a time: the store below queues them). */
+  readonly #unit = new AsyncLocalStorage<true>();
   /** A write was made in the current unit: its reads go to the store. */
   #wrote = false;
 
@@ -43,62 +45,76 @@ export class CachedEngineStore implements EngineStore {
     this.#roles = new Rows(limit);
     this.#keys = new Rows(limit);
     this.#groupIds = new Rows(limit);
-    this.#version = store.dataVersion();
+    this.#version = -1;
   }
 
-  atomically<T>(operation: () => T): T {
-    if (this.#inUnit) return this.#store.atomically(operation);
-    this.#inUnit = true;
+  /**
+   * The store below runs one unit at a time (SharedEngineStore); a call made outside any unit becomes
+   * a unit of its own here, so every read and write happens inside one.
+   */
+  async atomically<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#unit.getStore() === true) return operation();
+    let wrote = false;
     try {
-      return this.#store.atomically(() => {
-        // The unit's first statement: it opens the unit's read of the file, so the version is that state's.
-        this.#catchUp();
-        return operation();
-      });
+      return await this.#store.atomically(() =>
+        this.#unit.run(true, async () => {
+          this.#wrote = false;
+          // The unit's first statement: it opens the unit's read of the file, so the version is that state's.
+          await this.#catchUp();
+          try {
+            return await operation();
+          } finally {
+            wrote = this.#wrote;
+            this.#wrote = false;
+          }
+        }),
+      );
     } catch (error) {
       // A unit that wrote and then failed may have been rolled back, whole or in part.
-      if (this.#wrote) this.#clear();
+      if (wrote) this.#clear();
       throw error;
-    } finally {
-      this.#inUnit = false;
-      this.#wrote = false;
     }
   }
 
-  token(tokenHash: string): TokenRow | undefined {
+  #inUnit<T>(call: () => Promise<T>): Promise<T> {
+    return this.#unit.getStore() === true ? call() : this.atomically(call);
+  }
+
+  token(tokenHash: string): Promise<TokenRow | undefined> {
     return this.#read(this.#tokens, tokenHash, () => this.#store.token(tokenHash));
   }
 
-  principalById(principalId: string): PrincipalRow | undefined {
+  principalById(principalId: string): Promise<PrincipalRow | undefined> {
     return this.#read(this.#principalsById, principalId, () => this.#store.principalById(principalId));
   }
 
-  role(name: string): RoleRow | undefined {
-    const row = this.#read(this.#roles, name, () => this.#store.role(name) ?? NO_ROLE);
+  async role(name: string): Promise<RoleRow | undefined> {
+    const row = await this.#read(this.#roles, name, async () => (await this.#store.role(name)) ?? NO_ROLE);
     return row === NO_ROLE ? undefined : row;
   }
 
-  key(ttag: string): KeyRow | undefined {
+  key(ttag: string): Promise<KeyRow | undefined> {
     return this.#read(this.#keys, ttag, () => this.#store.key(ttag));
   }
 
-  groupIdsOf(memberId: string): string[] {
-    return [...(this.#read(this.#groupIds, memberId, () => this.#store.groupIdsOf(memberId)) ?? [])];
+  async groupIdsOf(memberId: string): Promise<string[]> {
+    return [...((await this.#read(this.#groupIds, memberId, () => this.#store.groupIdsOf(memberId))) ?? [])];
   }
 
-  #read<T>(rows: Rows<T>, id: string, load: () => T | undefined): T | undefined {
-    if (this.#wrote) return load();
-    if (!this.#inUnit) this.#catchUp();
-    const kept = rows.get(id);
-    if (kept !== undefined) return kept;
-    const row = load();
-    if (row !== undefined) rows.set(id, row);
-    return row;
+  #read<T>(rows: Rows<T>, id: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    return this.#inUnit(async () => {
+      if (this.#wrote) return load();
+      const kept = rows.get(id);
+      if (kept !== undefined) return kept;
+      const row = await load();
+      if (row !== undefined) rows.set(id, row);
+      return row;
+    });
   }
 
   /** Empties the cache when another connection has committed since the last look. */
-  #catchUp(): void {
-    const version = this.#store.dataVersion();
+  async #catchUp(): Promise<void> {
+    const version = await this.#store.dataVersion();
     if (version === this.#version) return;
     this.#version = version;
     this.#clear();
@@ -107,7 +123,7 @@ export class CachedEngineStore implements EngineStore {
   /** Before a write: drops the kinds of row it may change, and keeps the rest of its unit off the cache. */
   #changed(...kinds: Rows<unknown>[]): void {
     for (const rows of kinds) rows.clear();
-    if (this.#inUnit) this.#wrote = true;
+    this.#wrote = true;
   }
 
   #clear(): void {
@@ -124,127 +140,159 @@ export class CachedEngineStore implements EngineStore {
    * A login's first step looks its user up by name: were a known name kept and an unknown one not,
    * the lookup's time would tell them apart. Lookups by name always go to the store.
    */
-  principalByName(name: string): PrincipalRow | undefined {
+  principalByName(name: string): Promise<PrincipalRow | undefined> {
     return this.#store.principalByName(name);
   }
 
-  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): Promise<PrincipalRow[]> {
     return this.#store.principalsAfter(after, limit, kind);
   }
 
-  memberIdsOf(groupId: string): string[] {
+  memberIdsOf(groupId: string): Promise<string[]> {
     return this.#store.memberIdsOf(groupId);
   }
 
-  roles(): RoleRow[] {
+  roles(): Promise<RoleRow[]> {
     return this.#store.roles();
   }
 
-  delegatedTokens(): TokenRow[] {
+  delegatedTokens(): Promise<TokenRow[]> {
     return this.#store.delegatedTokens();
   }
 
-  certificate(id: string): CertificateRow | undefined {
+  certificate(id: string): Promise<CertificateRow | undefined> {
     return this.#store.certificate(id);
   }
 
-  certificates(role: CertificateRow['role']): CertificateRow[] {
+  certificates(role: CertificateRow['role']): Promise<CertificateRow[]> {
     return this.#store.certificates(role);
   }
 
-  setting(name: string): string | undefined {
+  setting(name: string): Promise<string | undefined> {
     return this.#store.setting(name);
   }
 
   // A write first drops the rows it may change.
 
-  putPrincipal(row: PrincipalRow): void {
-    this.#changed(this.#principalsById);
-    this.#store.putPrincipal(row);
+  putPrincipal(row: PrincipalRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#principalsById);
+      return this.#store.putPrincipal(row);
+    });
   }
 
-  nextSystemId(): number {
-    this.#changed();
-    return this.#store.nextSystemId();
+  nextSystemId(): Promise<number> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.nextSystemId();
+    });
   }
 
   /** The schema ends the principal's memberships, tokens and certificates with it. */
-  deletePrincipal(principalId: string): void {
-    this.#changed(this.#tokens, this.#principalsById, this.#groupIds);
-    this.#store.deletePrincipal(principalId);
+  deletePrincipal(principalId: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#tokens, this.#principalsById, this.#groupIds);
+      return this.#store.deletePrincipal(principalId);
+    });
   }
 
-  putMembership(groupId: string, memberId: string): void {
-    this.#changed(this.#groupIds);
-    this.#store.putMembership(groupId, memberId);
+  putMembership(groupId: string, memberId: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#groupIds);
+      return this.#store.putMembership(groupId, memberId);
+    });
   }
 
-  deleteMembership(groupId: string, memberId: string): void {
-    this.#changed(this.#groupIds);
-    this.#store.deleteMembership(groupId, memberId);
+  deleteMembership(groupId: string, memberId: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#groupIds);
+      return this.#store.deleteMembership(groupId, memberId);
+    });
   }
 
-  deleteMembershipsOf(principalId: string): void {
-    this.#changed(this.#groupIds);
-    this.#store.deleteMembershipsOf(principalId);
+  deleteMembershipsOf(principalId: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#groupIds);
+      return this.#store.deleteMembershipsOf(principalId);
+    });
   }
 
-  putRole(row: RoleRow): void {
-    this.#changed(this.#roles);
-    this.#store.putRole(row);
+  putRole(row: RoleRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#roles);
+      return this.#store.putRole(row);
+    });
   }
 
-  putKey(row: KeyRow): void {
-    this.#changed();
-    this.#keys.delete(row.ttag);
-    this.#store.putKey(row);
+  putKey(row: KeyRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      this.#keys.delete(row.ttag);
+      return this.#store.putKey(row);
+    });
   }
 
-  putToken(row: TokenRow): void {
-    this.#changed();
-    this.#tokens.delete(row.tokenHash);
-    this.#store.putToken(row);
+  putToken(row: TokenRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      this.#tokens.delete(row.tokenHash);
+      return this.#store.putToken(row);
+    });
   }
 
-  deleteToken(tokenHash: string): void {
-    this.#changed();
-    this.#tokens.delete(tokenHash);
-    this.#store.deleteToken(tokenHash);
+  deleteToken(tokenHash: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      this.#tokens.delete(tokenHash);
+      return this.#store.deleteToken(tokenHash);
+    });
   }
 
-  deleteTokensOf(principalId: string): void {
-    this.#changed(this.#tokens);
-    this.#store.deleteTokensOf(principalId);
+  deleteTokensOf(principalId: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#tokens);
+      return this.#store.deleteTokensOf(principalId);
+    });
   }
 
-  deleteTokensActingFor(serviceName: string): void {
-    this.#changed(this.#tokens);
-    this.#store.deleteTokensActingFor(serviceName);
+  deleteTokensActingFor(serviceName: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed(this.#tokens);
+      return this.#store.deleteTokensActingFor(serviceName);
+    });
   }
 
-  deleteExpiredTokens(now: number): number {
-    this.#changed(this.#tokens);
-    return this.#store.deleteExpiredTokens(now);
+  deleteExpiredTokens(now: number): Promise<number> {
+    return this.#inUnit(() => {
+      this.#changed(this.#tokens);
+      return this.#store.deleteExpiredTokens(now);
+    });
   }
 
-  putCertificate(row: CertificateRow): void {
-    this.#changed();
-    this.#store.putCertificate(row);
+  putCertificate(row: CertificateRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.putCertificate(row);
+    });
   }
 
-  deleteCertificate(id: string): void {
-    this.#changed();
-    this.#store.deleteCertificate(id);
+  deleteCertificate(id: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.deleteCertificate(id);
+    });
   }
 
-  putSetting(name: string, value: string): void {
-    this.#changed();
-    this.#store.putSetting(name, value);
+  putSetting(name: string, value: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.putSetting(name, value);
+    });
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.#clear();
-    this.#store.close();
+    await this.#store.close();
   }
 }
 

@@ -27,9 +27,9 @@ interface PendingChallenge {
 
 /**
  * Certificate login (docs/spec.md §4.19) and the certificate side of delegation. Path
- * validation is asynchronous (WebCrypto); everything that reads or writes the store runs after it,
- * in one synchronous stretch, so a decision and its writes are never split by another call (the
- * caller makes that stretch one unit of the store).
+ * validation is asynchronous (WebCrypto); what reads or writes the store after it reads the trust
+ * again, within the operation's one unit of the store, so a decision and its writes are never split
+ * by another call.
  */
 export class CertificateLogin {
   readonly #ctx: EngineContext;
@@ -47,8 +47,8 @@ export class CertificateLogin {
     const { leaf, intermediates } = parseBundle(pem);
     const { anchorId, issuer } = await this.#trustedPath(leaf, intermediates);
     const certId = certificateId(leaf);
-    const enrolled = this.#enrolledPrincipal(certId) !== undefined;
-    if (!enrolled && !readPolicy(this.#ctx).autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
+    const enrolled = (await this.#enrolledPrincipal(certId)) !== undefined;
+    if (!enrolled && !(await readPolicy(this.#ctx)).autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const now = this.#ctx.now();
     for (const [id, pending] of this.#challenges) if (pending.expiresAt <= now) this.#challenges.delete(id);
     if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeyServerError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
@@ -63,27 +63,27 @@ export class CertificateLogin {
    * Second leg: the signature over the challenge proves possession of the certificate's key; the
    * path was validated at the first leg, its authority must still be trusted and the leaf still valid.
    */
-  login(challengeId: string, signature: Buffer): PrincipalRow {
+  async login(challengeId: string, signature: Buffer): Promise<PrincipalRow> {
     const pending = this.#challenges.get(challengeId);
     this.#challenges.delete(challengeId);
     const now = this.#ctx.now();
     if (!pending || pending.expiresAt <= now) throw new WrongCredentialError('empty data: unknown or expired challenge');
-    const stored = this.#ctx.store.certificate(pending.certId);
+    const stored = await this.#ctx.store.certificate(pending.certId);
     const cert = stored?.role === 'enrolled' ? new X509Certificate(stored.pem) : pending.provisionable?.leaf;
     if (!cert) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     if (!verifyChallengeSignature(cert.publicKey, pending.challenge, signature))
       throw new WrongCredentialError('credential refused: the signature does not verify');
-    if (this.#ctx.store.certificate(pending.anchorId)?.role !== 'authority' || !isValidAt(cert, now)) {
+    if ((await this.#ctx.store.certificate(pending.anchorId))?.role !== 'authority' || !isValidAt(cert, now)) {
       throw new WrongCredentialError('credential refused: the certificate is no longer trusted');
     }
-    return this.#claim(cert, pending.provisionable?.issuer).commit();
+    return (await this.#claim(cert, pending.provisionable?.issuer)).commit();
   }
 
   /**
    * The principal a certificate bundle names (delegated `{ certificate }`), decided but not written:
    * the caller checks the delegation over `target` first, and commits only when it is allowed.
    */
-  async delegationTarget(pem: string): Promise<() => ProvisioningPlan> {
+  async delegationTarget(pem: string): Promise<() => Promise<ProvisioningPlan>> {
     const { leaf, intermediates } = parseBundle(pem);
     const { issuer } = await this.#trustedPath(leaf, intermediates);
     return () => this.#claim(leaf, issuer);
@@ -95,31 +95,31 @@ export class CertificateLogin {
   }
 
   async #trustedPath(leaf: X509Certificate, intermediates: readonly X509Certificate[]): Promise<{ anchorId: string; issuer: X509Certificate }> {
-    const anchors = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
+    const anchors = (await this.#ctx.store.certificates('authority')).map((row) => new X509Certificate(row.pem));
     const path = await buildPath(leaf, intermediates, anchors, this.#ctx.now());
     if (!path.trusted) throw new WrongCredentialError(`credential refused: ${path.reason}`);
     // The authority may have been removed while the path was checked.
-    if (this.#ctx.store.certificate(path.anchorId)?.role !== 'authority')
+    if ((await this.#ctx.store.certificate(path.anchorId))?.role !== 'authority')
       throw new WrongCredentialError('credential refused: the certificate is no longer trusted');
     return { anchorId: path.anchorId, issuer: path.issuer };
   }
 
-  #enrolledPrincipal(certId: string): PrincipalRow | undefined {
-    const row = this.#ctx.store.certificate(certId);
-    return row?.role === 'enrolled' ? this.#ctx.store.principalById(row.principalId ?? '') : undefined;
+  async #enrolledPrincipal(certId: string): Promise<PrincipalRow | undefined> {
+    const row = await this.#ctx.store.certificate(certId);
+    return row?.role === 'enrolled' ? await this.#ctx.store.principalById(row.principalId ?? '') : undefined;
   }
 
   /**
    * The enrolled principal of `cert`, or what auto-provisioning would make of it through `issuer` (the
    * authority that issued it; unknown: not provisionable); a disabled one is refused.
    */
-  #claim(cert: X509Certificate, issuer: X509Certificate | undefined): ProvisioningPlan {
-    const enrolled = this.#enrolledPrincipal(certificateId(cert));
+  async #claim(cert: X509Certificate, issuer: X509Certificate | undefined): Promise<ProvisioningPlan> {
+    const enrolled = await this.#enrolledPrincipal(certificateId(cert));
     if (enrolled === undefined && issuer === undefined) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const plan: ProvisioningPlan =
       enrolled === undefined
-        ? planProvisioning(this.#ctx, cert, issuer!)
-        : { target: enrolled, groupIds: this.#ctx.store.groupIdsOf(enrolled.principalId), commit: () => enrolled };
+        ? await planProvisioning(this.#ctx, cert, issuer!)
+        : { target: enrolled, groupIds: await this.#ctx.store.groupIdsOf(enrolled.principalId), commit: async () => enrolled };
     if (plan.target.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
     return plan;
   }

@@ -25,16 +25,16 @@ export class CertificateOperations {
   }
 
   /** Trusted authorities and enrolled leaves, by id, filtered by subject part and principal name. */
-  list(token: string, query: CertificateQuery): ListResult<CertificateInfo> {
-    this.#ctx.auth.authorizeOperation(token, 'certificates.read');
+  async list(token: string, query: CertificateQuery): Promise<ListResult<CertificateInfo>> {
+    await this.#ctx.auth.authorizeOperation(token, 'certificates.read');
     const store = this.#ctx.store;
-    const owner = query.principal === undefined ? undefined : (store.principalByName(query.principal)?.principalId ?? '');
+    const owner = query.principal === undefined ? undefined : ((await store.principalByName(query.principal))?.principalId ?? '');
     const subject = query.subject?.toLowerCase();
-    const rows = [...store.certificates('authority'), ...store.certificates('enrolled')]
+    const rows = [...(await store.certificates('authority')), ...(await store.certificates('enrolled'))]
       .filter((row) => owner === undefined || row.principalId === owner)
       .sort((a, b) => (a.id < b.id ? -1 : 1));
-    const matching = this.#read(rows).filter(({ view }) => view === undefined || subject === undefined || view.subject.toLowerCase().includes(subject));
-    const page = pageOf(
+    const matching = (await this.#read(rows)).filter(({ view }) => view === undefined || subject === undefined || view.subject.toLowerCase().includes(subject));
+    const page = await pageOf(
       query,
       'certificates',
       (after, count) => matching.filter((c) => after === undefined || c.row.id > after).slice(0, count),
@@ -43,47 +43,47 @@ export class CertificateOperations {
     return withUnreadable(page.items, page.next);
   }
 
-  read(token: string, id: string): CertificateInfo {
-    this.#ctx.auth.authorizeOperation(token, 'certificates.read');
-    const row = this.#ctx.store.certificate(id);
+  async read(token: string, id: string): Promise<CertificateInfo> {
+    await this.#ctx.auth.authorizeOperation(token, 'certificates.read');
+    const row = await this.#ctx.store.certificate(id);
     if (!row) throw new NotFoundError(`no such certificate: ${id}`);
-    return certificateView(new X509Certificate(row.pem), this.#principalName(row));
+    return certificateView(new X509Certificate(row.pem), await this.#principalName(row));
   }
 
   /** Operation 37: the certificate's fields, with its principal when it is enrolled; nothing is stored. */
-  parse(token: string, pem: string): CertificateInfo {
-    this.#ctx.auth.authorizeOperation(token, 'certificates.parse');
+  async parse(token: string, pem: string): Promise<CertificateInfo> {
+    await this.#ctx.auth.authorizeOperation(token, 'certificates.parse');
     const cert = parseCertificate(pem, 'pem');
-    const row = this.#ctx.store.certificate(certificateId(cert));
-    return certificateView(cert, row === undefined ? undefined : this.#principalName(row));
+    const row = await this.#ctx.store.certificate(certificateId(cert));
+    return certificateView(cert, row === undefined ? undefined : await this.#principalName(row));
   }
 
   /** Operation 38: does it (a bundle: leaf, then intermediates) chain to a trusted authority now? */
   async verify(token: string, pem: string): Promise<CertificateVerdict> {
-    this.#ctx.auth.authorizeOperation(token, 'certificates.verify');
+    await this.#ctx.auth.authorizeOperation(token, 'certificates.verify');
     const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
-    const authorities = this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
+    const authorities = (await this.#ctx.store.certificates('authority')).map((row) => new X509Certificate(row.pem));
     const result = await buildPath(cert, intermediates, authorities, this.#ctx.now());
     if (!result.trusted) return { trusted: false, chain: [certificateId(cert)], reason: result.reason };
     return { trusted: true, chain: [...new Set(result.chain)] };
   }
 
-  authorities(token: string): ListResult<CertificateInfo> {
-    this.#ctx.auth.authorizeOperation(token, 'trust.read');
-    const rows = this.#ctx.store.certificates('authority').sort((a, b) => (a.id < b.id ? -1 : 1));
-    return withUnreadable(this.#read(rows));
+  async authorities(token: string): Promise<ListResult<CertificateInfo>> {
+    await this.#ctx.auth.authorizeOperation(token, 'trust.read');
+    const rows = (await this.#ctx.store.certificates('authority')).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return withUnreadable(await this.#read(rows));
   }
 
   /**
    * Operation 41: logins of leaves it issued are refused from now on, and every service whose enrolled
    * certificate may have come through it loses the tokens it delegated.
    */
-  removeAuthority(token: string, id: string): void {
-    this.#ctx.auth.authorizeOperation(token, 'trust.write');
-    const row = this.#ctx.store.certificate(id);
+  async removeAuthority(token: string, id: string): Promise<void> {
+    await this.#ctx.auth.authorizeOperation(token, 'trust.write');
+    const row = await this.#ctx.store.certificate(id);
     if (row?.role !== 'authority') throw new NotFoundError(`no such trusted authority: ${id}`);
-    this.#ctx.store.deleteCertificate(id);
-    this.#endDelegationsUnder(row);
+    await this.#ctx.store.deleteCertificate(id);
+    await this.#endDelegationsUnder(row);
   }
 
   /**
@@ -91,30 +91,33 @@ export class CertificateOperations {
    * not itself trusted (an intermediate, which may chain to the removed one), or one that no longer
    * reads, counts as having come through it.
    */
-  #endDelegationsUnder(authority: CertificateRow): void {
+  async #endDelegationsUnder(authority: CertificateRow): Promise<void> {
     const store = this.#ctx.store;
     const removed = subjectOf(authority.pem);
-    const trusted = new Set(store.certificates('authority').map((row) => subjectOf(row.pem)));
-    for (const leaf of store.certificates('enrolled')) {
-      const service = leaf.principalId === undefined ? undefined : store.principalById(leaf.principalId);
+    const trusted = new Set((await store.certificates('authority')).map((row) => subjectOf(row.pem)));
+    for (const leaf of await store.certificates('enrolled')) {
+      const service = leaf.principalId === undefined ? undefined : await store.principalById(leaf.principalId);
       if (service?.kind !== 'service') continue;
       const issuer = issuerOf(leaf.pem);
-      if (issuer === undefined || issuer === removed || !trusted.has(issuer)) store.deleteTokensActingFor(service.name);
+      if (issuer === undefined || issuer === removed || !trusted.has(issuer)) await store.deleteTokensActingFor(service.name);
     }
   }
 
-  #read(rows: readonly CertificateRow[]): Readable[] {
-    return rows.map((row) => {
+  async #read(rows: readonly CertificateRow[]): Promise<Readable[]> {
+    const read: Readable[] = [];
+    for (const row of rows) {
+      const name = await this.#principalName(row);
       try {
-        return { row, view: certificateView(new X509Certificate(row.pem), this.#principalName(row)) };
+        read.push({ row, view: certificateView(new X509Certificate(row.pem), name) });
       } catch {
-        return { row, view: undefined };
+        read.push({ row, view: undefined });
       }
-    });
+    }
+    return read;
   }
 
-  #principalName(row: CertificateRow): string | undefined {
-    return row.principalId === undefined ? undefined : this.#ctx.store.principalById(row.principalId)?.name;
+  async #principalName(row: CertificateRow): Promise<string | undefined> {
+    return row.principalId === undefined ? undefined : (await this.#ctx.store.principalById(row.principalId))?.name;
   }
 }
 

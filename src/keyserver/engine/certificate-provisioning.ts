@@ -10,8 +10,8 @@ import { createPrincipal } from './principal-factory.js';
 
 type Context = Pick<EngineContext, 'store' | 'now' | 'random'>;
 
-export function readPolicy(ctx: Pick<EngineContext, 'store'>): ProvisioningPolicy {
-  const stored = ctx.store.setting('policy');
+export async function readPolicy(ctx: Pick<EngineContext, 'store'>): Promise<ProvisioningPolicy> {
+  const stored = await ctx.store.setting('policy');
   return stored === undefined ? DEFAULT_POLICY : (JSON.parse(stored) as ProvisioningPolicy);
 }
 
@@ -24,7 +24,7 @@ export interface ProvisioningPlan {
   readonly target: PrincipalRow;
   readonly groupIds: readonly string[];
   /** Creates the principal when it is new, enrolls the certificate, and answers the stored principal. */
-  commit(): PrincipalRow;
+  commit(): Promise<PrincipalRow>;
 }
 
 /**
@@ -35,36 +35,37 @@ export interface ProvisioningPlan {
  * that issued a certificate enrolled to it, by provisioning or by an administrator's enrollment
  * (`linkedTo`). Policy off: the certificate is simply not enrolled.
  */
-export function planProvisioning(ctx: Context, cert: X509Certificate, issuer: X509Certificate): ProvisioningPlan {
-  const policy = readPolicy(ctx);
+export async function planProvisioning(ctx: Context, cert: X509Certificate, issuer: X509Certificate): Promise<ProvisioningPlan> {
+  const policy = await readPolicy(ctx);
   if (!policy.autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
   const name = subjectField(cert, policy.nameAttribute);
   if (name === undefined) throw new WrongCredentialError(`credential refused: the certificate has not exactly one ${policy.nameAttribute}`);
   if (!PRINCIPAL_NAME.test(name)) throw new BadRequestError(`name: invalid principal name ${name}`);
   const store = ctx.store;
-  const existing = store.principalByName(name);
-  if (existing !== undefined && (existing.provisionedBy === undefined || !linkedTo(ctx, existing, issuer))) {
+  const existing = await store.principalByName(name);
+  if (existing !== undefined && (existing.provisionedBy === undefined || !(await linkedTo(ctx, existing, issuer)))) {
     throw new KeyServerError('CONFLICT', `cannot provision ${name}: the principal exists`, { reason: 'PRINCIPAL_EXISTS' });
   }
-  const enroll = (row: PrincipalRow): PrincipalRow => {
-    store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: ctx.now() });
+  const enroll = async (row: PrincipalRow): Promise<PrincipalRow> => {
+    await store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: ctx.now() });
     return row;
   };
-  if (existing !== undefined) return { target: existing, groupIds: store.groupIdsOf(existing.principalId), commit: () => enroll(existing) };
+  if (existing !== undefined) return { target: existing, groupIds: await store.groupIdsOf(existing.principalId), commit: () => enroll(existing) };
   const roles = policy.defaultRoles.filter((role) => role !== FIXED_ROLE);
   // A new principal joins the policy's default groups that exist (a group made later is not joined),
   // except one that gained admin after the policy was written: provisioning never hands out admin.
-  const groupIds = policy.defaultGroups.flatMap((groupName) => {
-    const group = store.principalByName(groupName);
-    return group?.kind === 'group' && !group.roles.includes(FIXED_ROLE) ? [group.principalId] : [];
-  });
+  const groupIds: string[] = [];
+  for (const groupName of policy.defaultGroups) {
+    const group = await store.principalByName(groupName);
+    if (group?.kind === 'group' && !group.roles.includes(FIXED_ROLE)) groupIds.push(group.principalId);
+  }
   const authorityId = certificateId(issuer);
   const target: PrincipalRow = { name, kind: 'user', systemId: 0, principalId: '', disabled: false, roles, provisionedBy: authorityId, createdAt: ctx.now() };
-  const commit = () => {
-    const created = createPrincipal(ctx, { name, kind: 'user', roles });
-    const row = { ...store.principalById(created.principalId)!, provisionedBy: authorityId };
-    store.putPrincipal(row);
-    for (const groupId of groupIds) store.putMembership(groupId, row.principalId);
+  const commit = async () => {
+    const created = await createPrincipal(ctx, { name, kind: 'user', roles });
+    const row = { ...(await store.principalById(created.principalId))!, provisionedBy: authorityId };
+    await store.putPrincipal(row);
+    for (const groupId of groupIds) await store.putMembership(groupId, row.principalId);
     return enroll(row);
   };
   return { target, groupIds, commit };
@@ -76,11 +77,8 @@ export function planProvisioning(ctx: Context, cert: X509Certificate, issuer: X5
  * principal provisioned before this rule is linked to exactly the authorities whose certificates it
  * holds, and an authority is linked only by enrolling one of its certificates.
  */
-function linkedTo(ctx: Context, principal: PrincipalRow, issuer: X509Certificate): boolean {
-  return ctx.store
-    .certificates('enrolled')
-    .filter((row) => row.principalId === principal.principalId)
-    .some((row) => issuedBy(row.pem, issuer));
+async function linkedTo(ctx: Context, principal: PrincipalRow, issuer: X509Certificate): Promise<boolean> {
+  return (await ctx.store.certificates('enrolled')).filter((row) => row.principalId === principal.principalId).some((row) => issuedBy(row.pem, issuer));
 }
 
 /** The leaf names `issuer` as its issuer and its signature verifies under the issuer's key (RFC 5280 §6.1.3(a)). */

@@ -31,8 +31,8 @@ export class CryptoOperations {
     this.#ctx = ctx;
   }
 
-  encrypt(token: string, ttag: string, request: EncryptRequest): EncryptResult {
-    const key = this.#usableKey(token, ttag, 'crypto.encrypt', 'encrypt');
+  async encrypt(token: string, ttag: string, request: EncryptRequest): Promise<EncryptResult> {
+    const key = await this.#usableKey(token, ttag, 'crypto.encrypt', 'encrypt');
     const plaintext = decode(request.plaintext, 'plaintext');
     const aad = optional(request.aad, 'aad');
     const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
@@ -46,29 +46,29 @@ export class CryptoOperations {
   }
 
   /** A tag that does not verify is DECRYPT_FAILED. */
-  decrypt(token: string, ttag: string, request: DecryptRequest): { plaintext: string } {
-    const key = this.#usableKey(token, ttag, 'crypto.decrypt', 'decrypt');
+  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
+    const key = await this.#usableKey(token, ttag, 'crypto.decrypt', 'decrypt');
     const sealed = { ciphertext: decode(request.ciphertext, 'ciphertext'), authTag: decode(request.authTag, 'authTag') };
     const plaintext = gcmDecrypt(key.material, decode(request.iv, 'iv'), sealed, optional(request.aad, 'aad'));
     return { plaintext: plaintext.toString('base64') };
   }
 
-  mac(token: string, ttag: string, data: string): MacResult {
-    const key = this.#usableKey(token, ttag, 'crypto.mac', 'mac');
+  async mac(token: string, ttag: string, data: string): Promise<MacResult> {
+    const key = await this.#usableKey(token, ttag, 'crypto.mac', 'mac');
     return { mac: hmacSha256(key.material, decode(data, 'data')).toString('base64'), alg: MAC_ALG };
   }
 
   /** Constant-time comparison of the MAC (operation 12). */
-  verifyMac(token: string, ttag: string, data: string, mac: string): { valid: boolean } {
-    const key = this.#usableKey(token, ttag, 'crypto.mac', 'mac');
+  async verifyMac(token: string, ttag: string, data: string, mac: string): Promise<{ valid: boolean }> {
+    const key = await this.#usableKey(token, ttag, 'crypto.mac', 'mac');
     return { valid: verifyHmacSha256(key.material, decode(data, 'data'), decode(mac, 'mac')) };
   }
 
-  #usableKey(token: string, ttag: string, operation: Operation, right: Right): KeyRow {
+  async #usableKey(token: string, ttag: string, operation: Operation, right: Right): Promise<KeyRow> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, operation);
-    const key = ctx.auth.authorizeKey(caller, ttag, right);
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, operation);
+    const key = await ctx.auth.authorizeKey(caller, ttag, right);
     if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     return key;
   }

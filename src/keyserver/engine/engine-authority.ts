@@ -21,43 +21,43 @@ export class StoreAuthority implements EngineAuthority {
     this.#now = now;
   }
 
-  authenticate(token: string): TokenContext {
-    const row = this.#store.token(hashToken(token));
+  async authenticate(token: string): Promise<TokenContext> {
+    const row = await this.#store.token(hashToken(token));
     if (!row) throw new SessionExpiredError('invalid token');
     if (row.expiresAt !== undefined && row.expiresAt <= this.#now()) {
-      this.#store.deleteToken(row.tokenHash);
+      await this.#store.deleteToken(row.tokenHash);
       throw new SessionExpiredError('token expired');
     }
-    const principal = this.#store.principalById(row.principalId);
+    const principal = await this.#store.principalById(row.principalId);
     if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
     // docs/spec.md §4.18 item 3: a delegated token lives only while its service may still act for the target.
-    if (row.actingFor !== undefined && delegationRefusal(this.#store, this.#store.principalByName(row.actingFor), principal) !== undefined) {
-      this.#store.deleteToken(row.tokenHash);
+    if (row.actingFor !== undefined && (await delegationRefusal(this.#store, await this.#store.principalByName(row.actingFor), principal)) !== undefined) {
+      await this.#store.deleteToken(row.tokenHash);
       throw new SessionExpiredError('the delegation behind this token has ended');
     }
     return { principal, token: row };
   }
 
   /** A principal's operations are the union of its roles and its groups' roles. */
-  requireOperation(caller: TokenContext, operation: Operation): void {
+  async requireOperation(caller: TokenContext, operation: Operation): Promise<void> {
     this.#refuseNeverDelegable(caller, operation);
-    if (!principalOperations(this.#store, caller.principal).has(operation)) {
+    if (!(await principalOperations(this.#store, caller.principal)).has(operation)) {
       throw new RoleDeniedError(`${operation}: not permitted for ${caller.principal.name}`);
     }
   }
 
-  authorizeOperation(token: string, operation: Operation): TokenContext {
-    const caller = this.authenticate(token);
-    this.requireOperation(caller, operation);
+  async authorizeOperation(token: string, operation: Operation): Promise<TokenContext> {
+    const caller = await this.authenticate(token);
+    await this.requireOperation(caller, operation);
     this.requireScope(caller, undefined, 'manage');
     return caller;
   }
 
-  authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): TokenContext {
-    const caller = this.authenticate(token);
-    const held = principalOperations(this.#store, caller.principal);
+  async authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): Promise<TokenContext> {
+    const caller = await this.authenticate(token);
+    const held = await principalOperations(this.#store, caller.principal);
     this.#refuseNeverDelegable(caller, own);
-    if (!(caller.principal.name === principal && held.has(own))) this.requireOperation(caller, any);
+    if (!(caller.principal.name === principal && held.has(own))) await this.requireOperation(caller, any);
     this.requireScope(caller, undefined, 'manage');
     return caller;
   }
@@ -75,33 +75,33 @@ export class StoreAuthority implements EngineAuthority {
     if (rights === undefined || right === 'manage' || !rights.includes(right)) throw new OutOfScopeError();
   }
 
-  authorizeKey(caller: TokenContext, ttag: string, right: Right): KeyRow {
-    const key = this.keyOrThrow(ttag);
-    if (!canUse(aclOf(key), this.requesterOf(caller.principal), right)) {
+  async authorizeKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow> {
+    const key = await this.keyOrThrow(ttag);
+    if (!canUse(aclOf(key), await this.requesterOf(caller.principal), right)) {
       throw new AclDeniedError(`${right}: not the owner and not granted`);
     }
     this.requireScope(caller, ttag, right);
     return key;
   }
 
-  ownedKey(caller: PrincipalRow, ttag: string, operation: string): KeyRow {
-    const key = this.keyOrThrow(ttag);
-    if (!isOwner(aclOf(key), this.requesterOf(caller))) throw new AclDeniedError(`${operation}: only the owner may do this`);
+  async ownedKey(caller: PrincipalRow, ttag: string, operation: string): Promise<KeyRow> {
+    const key = await this.keyOrThrow(ttag);
+    if (!isOwner(aclOf(key), await this.requesterOf(caller))) throw new AclDeniedError(`${operation}: only the owner may do this`);
     return key;
   }
 
-  requesterOf(principal: PrincipalRow): Requester {
+  async requesterOf(principal: PrincipalRow): Promise<Requester> {
     return requesterOf(principal, this.#store);
   }
 
-  principalOrThrow(name: string): PrincipalRow {
-    const row = this.#store.principalByName(name);
+  async principalOrThrow(name: string): Promise<PrincipalRow> {
+    const row = await this.#store.principalByName(name);
     if (!row) throw new NotFoundError(`no such principal: ${name}`);
     return row;
   }
 
-  keyOrThrow(ttag: string): KeyRow {
-    const key = this.#store.key(ttag);
+  async keyOrThrow(ttag: string): Promise<KeyRow> {
+    const key = await this.#store.key(ttag);
     if (!key) throw new NotFoundError('no such key');
     return key;
   }

@@ -19,25 +19,25 @@ export interface TokenContext {
  */
 export interface EngineAuthority {
   /** The caller behind a token, or SESSION_EXPIRED (expired, revoked, unknown, disabled principal). */
-  authenticate(token: string): TokenContext;
+  authenticate(token: string): Promise<TokenContext>;
   /** ROLE_DENIED unless the caller's roles or its groups' roles hold the operation. */
-  requireOperation(caller: TokenContext, operation: Operation): void;
+  requireOperation(caller: TokenContext, operation: Operation): Promise<void>;
   /** An operation not about one key: authenticated, holding it, and not a scoped token. */
-  authorizeOperation(token: string, operation: Operation): TokenContext;
+  authorizeOperation(token: string, operation: Operation): Promise<TokenContext>;
   /** An operation on a principal its owner may do with `own`, anyone else only with `any`. */
-  authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): TokenContext;
+  authorizeOwnOr(token: string, principal: string, own: Operation, any: Operation): Promise<TokenContext>;
   /** A scoped token reaches only its listed keys, with its listed rights; `manage` never. */
   requireScope(caller: TokenContext, ttag: string | undefined, right: Right | 'manage'): void;
   /** The key for a caller holding `right` on it: NOT_FOUND, then ACL_DENIED, then OUT_OF_SCOPE. */
-  authorizeKey(caller: TokenContext, ttag: string, right: Right): KeyRow;
+  authorizeKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow>;
   /** The key, when the caller owns it: NOT_FOUND, then ACL_DENIED. */
-  ownedKey(caller: PrincipalRow, ttag: string, operation: string): KeyRow;
+  ownedKey(caller: PrincipalRow, ttag: string, operation: string): Promise<KeyRow>;
   /** The principal with its groups, for ACL decisions. */
-  requesterOf(principal: PrincipalRow): Requester;
+  requesterOf(principal: PrincipalRow): Promise<Requester>;
   /** The principal by name, or NOT_FOUND. */
-  principalOrThrow(name: string): PrincipalRow;
+  principalOrThrow(name: string): Promise<PrincipalRow>;
   /** The key, or NOT_FOUND. */
-  keyOrThrow(ttag: string): KeyRow;
+  keyOrThrow(ttag: string): Promise<KeyRow>;
 }
 
 /**

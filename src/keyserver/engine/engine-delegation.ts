@@ -30,40 +30,40 @@ export const NEVER_DELEGABLE: ReadonlySet<Operation> = new Set<Operation>([
  * A principal holding `admin` directly or through any group it belongs to is never a delegation
  * target. `groupIds`: its groups (given for a principal not stored yet, see certificate-provisioning).
  */
-export function holdsAdmin(store: EngineStore, principal: PrincipalRow, groupIds: readonly string[] = store.groupIdsOf(principal.principalId)): boolean {
+export async function holdsAdmin(store: EngineStore, principal: PrincipalRow, groupIds?: readonly string[]): Promise<boolean> {
   if (principal.roles.includes(FIXED_ROLE)) return true;
-  return groupIds.some((id) => store.principalById(id)?.roles.includes(FIXED_ROLE) === true);
+  for (const id of groupIds ?? (await store.groupIdsOf(principal.principalId))) {
+    if ((await store.principalById(id))?.roles.includes(FIXED_ROLE) === true) return true;
+  }
+  return false;
 }
 
 /** The service's `delegates` names the target itself or a group the target belongs to. */
-export function listsTarget(
-  store: EngineStore,
-  service: PrincipalRow,
-  target: PrincipalRow,
-  groupIds: readonly string[] = store.groupIdsOf(target.principalId),
-): boolean {
+export async function listsTarget(store: EngineStore, service: PrincipalRow, target: PrincipalRow, groupIds?: readonly string[]): Promise<boolean> {
   const delegates = service.delegates ?? [];
   if (delegates.includes(target.name)) return true;
-  return groupIds.some((id) => {
-    const group = store.principalById(id);
-    return group !== undefined && !group.disabled && delegates.includes(group.name);
-  });
+  for (const id of groupIds ?? (await store.groupIdsOf(target.principalId))) {
+    const group = await store.principalById(id);
+    if (group !== undefined && !group.disabled && delegates.includes(group.name)) return true;
+  }
+  return false;
 }
 
 /**
  * Why `service` may not act for `target` now, or undefined when it may: the service exists, is an
  * enabled service holding `session.delegate`, lists the target, and the target holds no `admin`.
  */
-export function delegationRefusal(
+export async function delegationRefusal(
   store: EngineStore,
   service: PrincipalRow | undefined,
   target: PrincipalRow,
-  groupIds: readonly string[] = store.groupIdsOf(target.principalId),
-): string | undefined {
+  given?: readonly string[],
+): Promise<string | undefined> {
   if (service?.kind !== 'service' || service.disabled) return 'the delegating service is gone or disabled';
-  if (!principalOperations(store, service).has('session.delegate')) return 'the service no longer holds session.delegate';
-  if (holdsAdmin(store, target, groupIds)) return `${target.name} holds admin and is never delegable`;
-  if (!listsTarget(store, service, target, groupIds)) return `${target.name} is not in the delegates of ${service.name}`;
+  if (!(await principalOperations(store, service)).has('session.delegate')) return 'the service no longer holds session.delegate';
+  const groupIds = given ?? (await store.groupIdsOf(target.principalId));
+  if (await holdsAdmin(store, target, groupIds)) return `${target.name} holds admin and is never delegable`;
+  if (!(await listsTarget(store, service, target, groupIds))) return `${target.name} is not in the delegates of ${service.name}`;
   return undefined;
 }
 
@@ -72,10 +72,10 @@ export function delegationRefusal(
  * every change that can break one (a principal updated or deleted, a membership, a role): a token
  * checked only at its next call would live again when the change is undone before that call.
  */
-export function endBrokenDelegations(store: EngineStore): void {
-  for (const row of store.delegatedTokens()) {
-    const target = store.principalById(row.principalId);
-    const service = store.principalByName(row.actingFor ?? '');
-    if (target === undefined || target.disabled || delegationRefusal(store, service, target) !== undefined) store.deleteToken(row.tokenHash);
+export async function endBrokenDelegations(store: EngineStore): Promise<void> {
+  for (const row of await store.delegatedTokens()) {
+    const target = await store.principalById(row.principalId);
+    const service = await store.principalByName(row.actingFor ?? '');
+    if (target === undefined || target.disabled || (await delegationRefusal(store, service, target)) !== undefined) await store.deleteToken(row.tokenHash);
   }
 }

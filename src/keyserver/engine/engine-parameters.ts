@@ -42,27 +42,29 @@ export class EngineParameters {
     this.#defaults = defaults;
   }
 
-  value(name: ParameterName): number {
-    const stored = this.#store.setting(`parameter.${name}`);
+  async value(name: ParameterName): Promise<number> {
+    const stored = await this.#store.setting(`parameter.${name}`);
     return stored === undefined ? this.#defaults[name] : Number(stored);
   }
 
-  list(): ServerParameter[] {
-    return (Object.keys(DEFINITIONS) as ParameterName[]).map((name) => this.#view(name));
+  async list(): Promise<ServerParameter[]> {
+    const views: ServerParameter[] = [];
+    for (const name of Object.keys(DEFINITIONS) as ParameterName[]) views.push(await this.#view(name));
+    return views;
   }
 
   /** Unknown name: NOT_FOUND; a value that is not an integer in range: BAD_REQUEST. */
-  set(name: string, value: unknown): ServerParameter {
+  async set(name: string, value: unknown): Promise<ServerParameter> {
     if (!Object.hasOwn(DEFINITIONS, name)) throw new NotFoundError(`no such server parameter: ${name}`);
     const definition: Definition = DEFINITIONS[name as ParameterName];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < definition.min || value > definition.max) {
       throw new BadRequestError(`value: ${name} is an integer from ${definition.min} to ${definition.max}`);
     }
-    this.#store.putSetting(`parameter.${name}`, String(value));
+    await this.#store.putSetting(`parameter.${name}`, String(value));
     return this.#view(name as ParameterName);
   }
 
-  #view(name: ParameterName): ServerParameter {
-    return { name, value: this.value(name), type: 'integer', description: DEFINITIONS[name].description };
+  async #view(name: ParameterName): Promise<ServerParameter> {
+    return { name, value: await this.value(name), type: 'integer', description: DEFINITIONS[name].description };
   }
 }

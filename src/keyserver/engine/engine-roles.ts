@@ -11,26 +11,26 @@ function isBuiltIn(name: string): name is keyof typeof BUILT_IN_ROLES {
 }
 
 /** A role's operations: a stored definition wins over the built-in default; unknown: undefined. */
-export function roleOperations(store: EngineStore, name: string): readonly Operation[] | undefined {
+export async function roleOperations(store: EngineStore, name: string): Promise<readonly Operation[] | undefined> {
   if (name === FIXED_ROLE) return OPERATIONS;
-  const stored = store.role(name);
+  const stored = await store.role(name);
   if (stored !== undefined) return stored.operations.filter(isOperation);
   return isBuiltIn(name) ? BUILT_IN_ROLES[name] : undefined;
 }
 
 /** Every role name: the built-in ones and the stored ones, sorted. */
-export function roleNames(store: EngineStore): string[] {
-  return [...new Set([...Object.keys(BUILT_IN_ROLES), ...store.roles().map((row) => row.name)])].sort();
+export async function roleNames(store: EngineStore): Promise<string[]> {
+  return [...new Set([...Object.keys(BUILT_IN_ROLES), ...(await store.roles()).map((row) => row.name)])].sort();
 }
 
 /** A principal's operations: the union of its roles and its (enabled) groups' roles. */
-export function principalOperations(store: EngineStore, principal: PrincipalRow): Set<Operation> {
+export async function principalOperations(store: EngineStore, principal: PrincipalRow): Promise<Set<Operation>> {
   const roles = [...principal.roles];
-  for (const groupId of store.groupIdsOf(principal.principalId)) {
-    const group = store.principalById(groupId);
+  for (const groupId of await store.groupIdsOf(principal.principalId)) {
+    const group = await store.principalById(groupId);
     if (group && !group.disabled) roles.push(...group.roles);
   }
   const held = new Set<Operation>();
-  for (const role of roles) for (const operation of roleOperations(store, role) ?? []) held.add(operation);
+  for (const role of roles) for (const operation of (await roleOperations(store, role)) ?? []) held.add(operation);
   return held;
 }

@@ -18,18 +18,18 @@ export function hashToken(token: string): string {
  * Issues a token for a principal (logins and minted sessions): 256 random bits, living the
  * `tokenTtlSeconds` parameter (0: for ever) unless `ttlMs` says otherwise, and never past `notAfter`.
  */
-export function issueToken(
+export async function issueToken(
   ctx: Pick<EngineContext, 'store' | 'now' | 'random' | 'parameters'>,
   principal: PrincipalRow,
   options: TokenOptions = {},
-): { token: string; expiresAt: number | undefined } {
+): Promise<{ token: string; expiresAt: number | undefined }> {
   const token = Buffer.from(ctx.random.bytes(32)).toString('base64url');
   const issuedAt = ctx.now();
-  const ttlSeconds = ctx.parameters.value('tokenTtlSeconds');
+  const ttlSeconds = await ctx.parameters.value('tokenTtlSeconds');
   const ttl = options.ttlMs ?? (ttlSeconds === 0 ? undefined : ttlSeconds * 1000);
   let expiresAt = ttl === undefined ? undefined : issuedAt + ttl;
   if (options.notAfter !== undefined) expiresAt = expiresAt === undefined ? options.notAfter : Math.min(expiresAt, options.notAfter);
-  ctx.store.putToken({
+  await ctx.store.putToken({
     tokenHash: hashToken(token),
     principalId: principal.principalId,
     issuedAt,

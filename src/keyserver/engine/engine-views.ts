@@ -19,8 +19,9 @@ export function aclOf(key: KeyRow): KeyAccessList {
  * The principal asking, with the groups it belongs to: group entries in an ACL count for members
  * (docs/spec.md §4.7, §4.3 item 4). A disabled group grants nothing.
  */
-export function requesterOf(row: PrincipalRow, store: EngineStore): Requester {
-  const groupIds = store.groupIdsOf(row.principalId).filter((id) => store.principalById(id)?.disabled === false);
+export async function requesterOf(row: PrincipalRow, store: EngineStore): Promise<Requester> {
+  const groupIds: string[] = [];
+  for (const id of await store.groupIdsOf(row.principalId)) if ((await store.principalById(id))?.disabled === false) groupIds.push(id);
   return { principalId: row.principalId, groupIds };
 }
 
@@ -35,8 +36,8 @@ export function isExpired(key: KeyRow, now: number): boolean {
 }
 
 /** The key view (docs/spec.md §4.6; never the material). */
-export function keyView(key: KeyRow, store: EngineStore, now: number): KeyView {
-  const owner = store.principalById(key.owner) ?? missingPrincipal(key.owner);
+export async function keyView(key: KeyRow, store: EngineStore, now: number): Promise<KeyView> {
+  const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   return {
     ttag: key.ttag,
     keyLen: keyLengthForNid(key.nid),
@@ -67,7 +68,11 @@ export function principalView(row: PrincipalRow): PrincipalView {
 }
 
 /** Principal views of the ids that still name a principal, sorted by name. */
-export function principalViews(store: EngineStore, ids: readonly string[]): PrincipalView[] {
-  const rows = ids.map((id) => store.principalById(id)).filter((row): row is PrincipalRow => row !== undefined);
+export async function principalViews(store: EngineStore, ids: readonly string[]): Promise<PrincipalView[]> {
+  const rows: PrincipalRow[] = [];
+  for (const id of ids) {
+    const row = await store.principalById(id);
+    if (row !== undefined) rows.push(row);
+  }
   return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(principalView);
 }

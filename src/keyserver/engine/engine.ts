@@ -88,41 +88,46 @@ export class KeyServerEngine {
     this.server = new ServerOperations(ctx, { version: options.version ?? 'unknown', config: options.config ?? {} });
   }
 
+  /** Makes and reads what the engine keeps in its store before it serves (its decoy secret); one unit. */
+  prepare(): Promise<void> {
+    return this.#ctx.store.atomically(() => this.login.prepare());
+  }
+
   /** Runs one operation as one unit of the store (`EngineStore.atomically`). */
-  atomically<T>(operation: () => T): T {
+  atomically<T>(operation: () => Promise<T>): Promise<T> {
     return this.#ctx.store.atomically(operation);
   }
 
   /** Creates a principal (seeding). A password makes an SRP verifier; it is not kept. */
-  createPrincipal(input: NewPrincipal): Identity {
-    return createPrincipal(this.#ctx, input);
+  async createPrincipal(input: NewPrincipal): Promise<Identity> {
+    return await createPrincipal(this.#ctx, input);
   }
 
-  hasPrincipal(name: string): boolean {
-    return this.#ctx.store.principalByName(name) !== undefined;
+  async hasPrincipal(name: string): Promise<boolean> {
+    return (await this.#ctx.store.principalByName(name)) !== undefined;
   }
 
   /** Issues a token for a principal without a login (seeding and tests of the engine). */
-  issueToken(principal: PrincipalRow, options: TokenOptions = {}): { token: string; expiresAt: number | undefined } {
-    return issueToken(this.#ctx, principal, options);
+  async issueToken(principal: PrincipalRow, options: TokenOptions = {}): Promise<{ token: string; expiresAt: number | undefined }> {
+    return await issueToken(this.#ctx, principal, options);
   }
 
-  whoami(token: string): Identity {
-    return identityOf(this.#ctx.auth.authenticate(token).principal);
+  async whoami(token: string): Promise<Identity> {
+    return identityOf((await this.#ctx.auth.authenticate(token)).principal);
   }
 
   /** Ends a token (logout). Unknown tokens are ignored. */
-  revokeToken(token: string): void {
-    this.#ctx.store.deleteToken(hashToken(token));
+  async revokeToken(token: string): Promise<void> {
+    await this.#ctx.store.deleteToken(hashToken(token));
   }
 
   /** Forgets tokens past their lifetime (a durable store would otherwise keep them for ever). */
-  sweepExpiredTokens(): number {
-    return this.#ctx.store.deleteExpiredTokens(this.#ctx.now());
+  async sweepExpiredTokens(): Promise<number> {
+    return await this.#ctx.store.deleteExpiredTokens(this.#ctx.now());
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.login.clear();
-    this.#ctx.store.close();
+    await this.#ctx.store.close();
   }
 }

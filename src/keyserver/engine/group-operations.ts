@@ -17,32 +17,32 @@ export class GroupOperations {
     this.#ctx = ctx;
   }
 
-  members(token: string, group: string): ListResult<PrincipalView> {
-    this.#ctx.auth.authorizeOperation(token, 'groups.read');
-    const row = this.#group(group);
-    return { items: principalViews(this.#ctx.store, this.#ctx.store.memberIdsOf(row.principalId)), complete: true };
+  async members(token: string, group: string): Promise<ListResult<PrincipalView>> {
+    await this.#ctx.auth.authorizeOperation(token, 'groups.read');
+    const row = await this.#group(group);
+    return { items: await principalViews(this.#ctx.store, await this.#ctx.store.memberIdsOf(row.principalId)), complete: true };
   }
 
   /** Adds a member; adding one already there changes nothing. */
-  addMember(token: string, group: string, member: string): void {
-    this.#ctx.auth.authorizeOperation(token, 'groups.write');
-    const row = this.#group(group);
-    const memberRow = this.#ctx.auth.principalOrThrow(member);
+  async addMember(token: string, group: string, member: string): Promise<void> {
+    await this.#ctx.auth.authorizeOperation(token, 'groups.write');
+    const row = await this.#group(group);
+    const memberRow = await this.#ctx.auth.principalOrThrow(member);
     if (memberRow.kind === 'group') throw new BadRequestError(`member: ${member} is a group; members are users or services`);
-    this.#ctx.store.putMembership(row.principalId, memberRow.principalId);
-    endBrokenDelegations(this.#ctx.store);
+    await this.#ctx.store.putMembership(row.principalId, memberRow.principalId);
+    await endBrokenDelegations(this.#ctx.store);
   }
 
   /** Removes a member; removing one that is not there changes nothing. */
-  removeMember(token: string, group: string, member: string): void {
-    this.#ctx.auth.authorizeOperation(token, 'groups.write');
-    const row = this.#group(group);
-    this.#ctx.store.deleteMembership(row.principalId, this.#ctx.auth.principalOrThrow(member).principalId);
-    endBrokenDelegations(this.#ctx.store);
+  async removeMember(token: string, group: string, member: string): Promise<void> {
+    await this.#ctx.auth.authorizeOperation(token, 'groups.write');
+    const row = await this.#group(group);
+    await this.#ctx.store.deleteMembership(row.principalId, (await this.#ctx.auth.principalOrThrow(member)).principalId);
+    await endBrokenDelegations(this.#ctx.store);
   }
 
-  #group(name: string): PrincipalRow {
-    const row = this.#ctx.store.principalByName(name);
+  async #group(name: string): Promise<PrincipalRow> {
+    const row = await this.#ctx.store.principalByName(name);
     if (row?.kind !== 'group') throw new NotFoundError(`no such group: ${name}`);
     return row;
   }

@@ -41,14 +41,14 @@ export class IdentityOperations {
    * CERTIFICATE_MALFORMED; a non-CA, an authority outside its validity period, with a key outside the
    * bundle limits or with a critical extension the path check does not process is BAD_REQUEST.
    */
-  addAuthority(token: string, pem: string): CertificateView {
-    this.#ctx.auth.authorizeOperation(token, 'trust.write');
+  async addAuthority(token: string, pem: string): Promise<CertificateView> {
+    await this.#ctx.auth.authorizeOperation(token, 'trust.write');
     const cert = parseCertificate(pem, 'pem');
     if (!isAuthority(cert)) throw new BadRequestError('pem: not a CA certificate (basicConstraints CA:TRUE is required)');
     const refusal = anchorRefusal(cert);
     if (refusal !== undefined) throw new BadRequestError(`pem: ${refusal}`);
     if (!isValidAt(cert, this.#ctx.now())) throw new BadRequestError('pem: the authority is outside its validity period');
-    this.#ctx.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#ctx.now() });
+    await this.#ctx.store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'authority', createdAt: this.#ctx.now() });
     return certificateView(cert);
   }
 
@@ -59,36 +59,35 @@ export class IdentityOperations {
    * credential change: every token the principal delegated (a service) ends.
    */
   async enroll(token: string, principal: string, pem: string): Promise<CertificateView> {
-    this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
+    await this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
     const { leaf: cert, intermediates } = parseBundle(pem, 'pem');
     if (isAuthority(cert)) throw new BadRequestError('pem: a CA certificate is trusted as an authority, not enrolled');
-    this.#enrollable(principal);
-    const chain = await buildPath(cert, intermediates, this.#authorities(), this.#ctx.now());
-    // Everything below runs in one synchronous stretch after the path check, one unit of the store:
-    // the caller, the principal and the authority are read again, as another call may have changed them
-    // meanwhile.
-    return this.#ctx.store.atomically(() => {
-      this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
-      const row = this.#enrollable(principal);
+    await this.#enrollable(principal);
+    const chain = await buildPath(cert, intermediates, await this.#authorities(), this.#ctx.now());
+    // Everything below is one unit of the store (it joins the operation's own): the caller, the
+    // principal and the authority are read again after the path check.
+    return await this.#ctx.store.atomically(async () => {
+      await this.#ctx.auth.authorizeOperation(token, 'trust.enroll');
+      const row = await this.#enrollable(principal);
       if (!chain.trusted) throw new KeyServerError('CONFLICT', `cannot enroll: ${chain.reason}`, { reason: chain.reason });
-      if (this.#ctx.store.certificate(chain.anchorId)?.role !== 'authority') {
+      if ((await this.#ctx.store.certificate(chain.anchorId))?.role !== 'authority') {
         const reason = 'the certificate does not chain to a trusted authority';
         throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
       }
       const id = certificateId(cert);
-      const existing = this.#ctx.store.certificate(id);
+      const existing = await this.#ctx.store.certificate(id);
       if (existing?.principalId !== undefined && existing.principalId !== row.principalId) {
         const reason = 'the certificate is enrolled to another principal';
         throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
       }
-      this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
-      this.#ctx.store.deleteTokensActingFor(row.name);
+      await this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
+      await this.#ctx.store.deleteTokensActingFor(row.name);
       return certificateView(cert, row.name);
     });
   }
 
-  #enrollable(principal: string): PrincipalRow {
-    const row = this.#ctx.auth.principalOrThrow(principal);
+  async #enrollable(principal: string): Promise<PrincipalRow> {
+    const row = await this.#ctx.auth.principalOrThrow(principal);
     if (row.kind === 'group') throw new BadRequestError('principal: a group cannot sign in with a certificate');
     return row;
   }
@@ -97,37 +96,40 @@ export class IdentityOperations {
    * Registers a principal's sender key (operation 28): its own, or anyone's with admin rights. Every
    * token a service delegated ends: those sessions are bound to the key being replaced.
    */
-  putSenderKey(token: string, principal: string, jwk: unknown): { jkt: string } {
-    this.#ctx.auth.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
-    const row = this.#ctx.auth.principalOrThrow(principal);
+  async putSenderKey(token: string, principal: string, jwk: unknown): Promise<{ jkt: string }> {
+    await this.#ctx.auth.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
+    const row = await this.#ctx.auth.principalOrThrow(principal);
     const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
-    this.#ctx.store.putPrincipal({ ...row, senderKey });
-    this.#ctx.store.deleteTokensActingFor(row.name);
+    await this.#ctx.store.putPrincipal({ ...row, senderKey });
+    await this.#ctx.store.deleteTokensActingFor(row.name);
     return { jkt: senderKey.jkt };
   }
 
-  readPolicy(token: string): ProvisioningPolicy {
-    this.#ctx.auth.authorizeOperation(token, 'policy.read');
+  async readPolicy(token: string): Promise<ProvisioningPolicy> {
+    await this.#ctx.auth.authorizeOperation(token, 'policy.read');
     return this.#policy();
   }
 
   /** Sets one provisioning parameter (operation 48); unknown name NOT_FOUND, wrong type BAD_REQUEST. */
-  setPolicy(token: string, name: string, value: unknown): ProvisioningPolicy {
-    this.#ctx.auth.authorizeOperation(token, 'policy.write');
-    const policy = { ...this.#policy(), [name]: value };
+  async setPolicy(token: string, name: string, value: unknown): Promise<ProvisioningPolicy> {
+    await this.#ctx.auth.authorizeOperation(token, 'policy.write');
+    const policy = { ...(await this.#policy()), [name]: value };
     if (!(name in DEFAULT_POLICY)) throw new NotFoundError(`no such policy parameter: ${name}`);
     if (!isPolicy(policy)) throw new BadRequestError(`value: wrong type for ${name}`);
     // docs/spec.md §4.19 item 6: a certificate can never be provisioned into an administrator.
     if (policy.defaultRoles.includes(FIXED_ROLE)) throw new BadRequestError('value: defaultRoles can never include admin');
     // Nor through a group: a default group holding admin would hand it to every provisioned principal.
-    const adminGroup = policy.defaultGroups.find((group) => this.#ctx.store.principalByName(group)?.roles.includes(FIXED_ROLE) === true);
+    let adminGroup: string | undefined;
+    for (const group of policy.defaultGroups) {
+      if ((await this.#ctx.store.principalByName(group))?.roles.includes(FIXED_ROLE) === true) adminGroup ??= group;
+    }
     if (adminGroup !== undefined) throw new BadRequestError(`value: defaultGroups can never name ${adminGroup}, which holds admin`);
-    this.#ctx.store.putSetting('policy', JSON.stringify(policy));
+    await this.#ctx.store.putSetting('policy', JSON.stringify(policy));
     return policy;
   }
 
   /** First leg of certificate login (operation 2); see CertificateLogin. */
-  certificateChallenge(pem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
+  async certificateChallenge(pem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
     return this.#certificates.challenge(pem);
   }
 
@@ -135,11 +137,11 @@ export class IdentityOperations {
    * Second leg (operation 3): the signature proves possession of the certificate's key; the path
    * was checked at the first leg and its authority must still be trusted.
    */
-  certificateLogin(challengeId: string, signature: Buffer): MintedToken {
+  async certificateLogin(challengeId: string, signature: Buffer): Promise<MintedToken> {
     // One unit of the store: a principal the login provisions and its token land together.
-    return this.#ctx.store.atomically(() => {
-      const principal = this.#certificates.login(challengeId, signature);
-      const { token, expiresAt } = issueToken(this.#ctx, principal);
+    return await this.#ctx.store.atomically(async () => {
+      const principal = await this.#certificates.login(challengeId, signature);
+      const { token, expiresAt } = await issueToken(this.#ctx, principal);
       return { token, identity: identityOf(principal), expiresAt, ...(principal.senderKey ? { jkt: principal.senderKey.jkt } : {}) };
     });
   }
@@ -148,23 +150,23 @@ export class IdentityOperations {
    * A token narrowed to listed keys and rights (operation 4). Rights default to every right the
    * minter holds on each key; a scoped token cannot mint further sessions.
    */
-  mintScoped(token: string, request: { objects: readonly string[]; rights?: readonly string[]; ttlMs: number }) {
-    const caller = this.#ctx.auth.authenticate(token);
-    this.#ctx.auth.requireOperation(caller, 'session.scope');
+  async mintScoped(token: string, request: { objects: readonly string[]; rights?: readonly string[]; ttlMs: number }) {
+    const caller = await this.#ctx.auth.authenticate(token);
+    await this.#ctx.auth.requireOperation(caller, 'session.scope');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
       throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
     const scope: Record<string, Right[]> = {};
     for (const ttag of request.objects) {
-      const held = effectiveRights(aclOf(this.#ctx.auth.keyOrThrow(ttag)), this.#ctx.auth.requesterOf(caller.principal));
+      const held = effectiveRights(aclOf(await this.#ctx.auth.keyOrThrow(ttag)), await this.#ctx.auth.requesterOf(caller.principal));
       const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
       if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
         throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');
       }
       scope[ttag] = rights;
     }
-    const minted = issueToken(this.#ctx, caller.principal, { ttlMs: request.ttlMs, scope, notAfter: caller.token.expiresAt });
+    const minted = await issueToken(this.#ctx, caller.principal, { ttlMs: request.ttlMs, scope, notAfter: caller.token.expiresAt });
     return { ...minted, identity: identityOf(caller.principal), scope };
   }
 
@@ -173,44 +175,44 @@ export class IdentityOperations {
    * Only a principal holding `session.delegate` may mint one, and not from a minted session.
    */
   async mintDelegated(token: string, target: { principal?: string; certificate?: string }): Promise<MintedToken & { actingFor: string }> {
-    this.#delegatingCaller(token);
+    await this.#delegatingCaller(token);
     const byCertificate = target.certificate === undefined ? undefined : await this.#certificates.delegationTarget(target.certificate);
-    // From here on one synchronous stretch, one unit of the store: the caller is read again after the
-    // path check, and the delegation is decided before anything is written (a refused one provisions
-    // nobody); a principal it provisions and the token land together.
-    return this.#ctx.store.atomically(() => {
-      const caller = this.#delegatingCaller(token);
-      const plan = byCertificate?.();
-      const principal = plan?.target ?? this.#ctx.store.principalByName(target.principal ?? '');
+    // From here on one unit of the store (it joins the operation's own): the caller is read again after
+    // the path check, and the delegation is decided before anything is written (a refused one
+    // provisions nobody); a principal it provisions and the token land together.
+    return await this.#ctx.store.atomically(async () => {
+      const caller = await this.#delegatingCaller(token);
+      const plan = await byCertificate?.();
+      const principal = plan?.target ?? (await this.#ctx.store.principalByName(target.principal ?? ''));
       if (!principal || principal.kind === 'group') throw new NotFoundError(`no such principal: ${target.principal ?? '(certificate)'}`);
       if (principal.disabled) throw new KeyServerError('ROLE_DENIED', `principal ${principal.name} is disabled`);
-      const refusal = delegationRefusal(this.#ctx.store, caller.principal, principal, plan?.groupIds);
+      const refusal = await delegationRefusal(this.#ctx.store, caller.principal, principal, plan?.groupIds);
       if (refusal !== undefined) throw new DelegationDeniedError(refusal);
-      return this.#issueDelegated(caller, plan === undefined ? principal : plan.commit());
+      return await this.#issueDelegated(caller, plan === undefined ? principal : await plan.commit());
     });
   }
 
   /** Only a principal holding `session.delegate` mints a delegated session, and not from a minted one. */
-  #delegatingCaller(token: string): TokenContext {
-    const caller = this.#ctx.auth.authenticate(token);
-    this.#ctx.auth.requireOperation(caller, 'session.delegate');
+  async #delegatingCaller(token: string): Promise<TokenContext> {
+    const caller = await this.#ctx.auth.authenticate(token);
+    await this.#ctx.auth.requireOperation(caller, 'session.delegate');
     if (caller.token.scope !== undefined || caller.token.actingFor !== undefined) {
       throw new KeyServerError('OUT_OF_SCOPE', 'a scoped or delegated session cannot mint sessions');
     }
     return caller;
   }
 
-  #issueDelegated(caller: TokenContext, principal: PrincipalRow): MintedToken & { actingFor: string } {
-    const { token: minted, expiresAt } = issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
+  async #issueDelegated(caller: TokenContext, principal: PrincipalRow): Promise<MintedToken & { actingFor: string }> {
+    const { token: minted, expiresAt } = await issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
   }
 
-  #authorities(): X509Certificate[] {
-    return this.#ctx.store.certificates('authority').map((row) => new X509Certificate(row.pem));
+  async #authorities(): Promise<X509Certificate[]> {
+    return (await this.#ctx.store.certificates('authority')).map((row) => new X509Certificate(row.pem));
   }
 
-  #policy(): ProvisioningPolicy {
-    return readPolicy(this.#ctx);
+  async #policy(): Promise<ProvisioningPolicy> {
+    return await readPolicy(this.#ctx);
   }
 }
 

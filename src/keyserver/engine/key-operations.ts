@@ -37,10 +37,10 @@ export class KeyOperations {
   }
 
   /** Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label and expiry. */
-  generate(token: string, options: NewKey): { ttag: string } {
+  async generate(token: string, options: NewKey): Promise<{ ttag: string }> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'keys.create');
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.create');
     ctx.auth.requireScope(caller, undefined, 'manage');
     if (!isKeyLength(options.keyLen)) throw new BadRequestError('keyLen: must be 16, 24 or 32');
     if (options.label !== undefined && (typeof options.label !== 'string' || options.label.length > LABEL_MAX)) {
@@ -61,50 +61,50 @@ export class KeyOperations {
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
     };
-    ctx.store.putKey(row);
+    await ctx.store.putKey(row);
     return { ttag: row.ttag };
   }
 
   /** The key view (operation 14): needs `read`. */
-  view(token: string, ttag: string): KeyView {
+  async view(token: string, ttag: string): Promise<KeyView> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'keys.read');
-    return keyView(ctx.auth.authorizeKey(caller, ttag, 'read'), ctx.store, ctx.now());
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.read');
+    return await keyView(await ctx.auth.authorizeKey(caller, ttag, 'read'), ctx.store, ctx.now());
   }
 
   /** The raw data key for a caller holding `export`; an expired key is KEY_EXPIRED. */
-  exportKey(token: string, ttag: string): { nid: number; key: Buffer } {
+  async exportKey(token: string, ttag: string): Promise<{ nid: number; key: Buffer }> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'keys.export');
-    const key = ctx.auth.authorizeKey(caller, ttag, 'export');
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.export');
+    const key = await ctx.auth.authorizeKey(caller, ttag, 'export');
     if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     return { nid: key.nid, key: Buffer.from(key.material) };
   }
 
   /** Expires the key for good (operation 16); owner only. Expiring an expired key changes nothing. */
-  expire(token: string, ttag: string): KeyView {
+  async expire(token: string, ttag: string): Promise<KeyView> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'keys.expire');
-    const key = ctx.auth.ownedKey(caller.principal, ttag, 'expire');
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.expire');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, 'expire');
     ctx.auth.requireScope(caller, ttag, 'manage');
     const expired: KeyRow = { ...key, expired: true };
-    ctx.store.putKey(expired);
-    return keyView(expired, ctx.store, ctx.now());
+    await ctx.store.putKey(expired);
+    return await keyView(expired, ctx.store, ctx.now());
   }
 
   /** The key's access list (operation 17); owner only. Entries of deleted principals are gone. */
-  readAcl(token: string, ttag: string): AclView {
+  async readAcl(token: string, ttag: string): Promise<AclView> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'acl.read');
-    const key = ctx.auth.ownedKey(caller.principal, ttag, 'read acl');
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'acl.read');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, 'read acl');
     ctx.auth.requireScope(caller, ttag, 'manage');
     const entries: AclEntryView[] = [];
     for (const [principalId, rights] of key.acl) {
-      const row = ctx.store.principalById(principalId);
+      const row = await ctx.store.principalById(principalId);
       if (row) entries.push({ principal: identityOf(row), rights: [...rights] });
     }
     entries.sort((a, b) => a.principal.user.localeCompare(b.principal.user));
@@ -115,13 +115,13 @@ export class KeyOperations {
    * Sets (replaces) a principal's rights on the key (operation 18, seven-operation grant); owner only.
    * Answers the grantee and the ACL revision the write produced.
    */
-  grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): { grantee: Identity; revision: number } {
+  async grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): Promise<{ grantee: Identity; revision: number }> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'acl.write');
-    const key = ctx.auth.ownedKey(caller.principal, ttag, 'grant');
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'acl.write');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, 'grant');
     ctx.auth.requireScope(caller, ttag, 'manage');
-    const grantee = ctx.store.principalByName(principal);
+    const grantee = await ctx.store.principalByName(principal);
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     if (grantee.principalId === key.owner) throw new BadRequestError('the owner already holds every right');
     if (rights.length === 0) throw new BadRequestError('rights: at least one right is required');
@@ -133,7 +133,7 @@ export class KeyOperations {
       RIGHTS.filter((right) => rights.includes(right)),
     );
     const revision = key.aclRevision + 1;
-    ctx.store.putKey({ ...key, acl, aclRevision: revision });
+    await ctx.store.putKey({ ...key, acl, aclRevision: revision });
     return { grantee: identityOf(grantee), revision };
   }
 
@@ -141,18 +141,18 @@ export class KeyOperations {
    * Removes a principal's entry (operation 19, seven-operation revoke); owner only. Idempotent, yet
    * every revoke applied is a write of its own: it answers the ACL revision it produced.
    */
-  revoke(token: string, ttag: string, principal: string): { revision: number } {
+  async revoke(token: string, ttag: string, principal: string): Promise<{ revision: number }> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'acl.write');
-    const key = ctx.auth.ownedKey(caller.principal, ttag, 'revoke');
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'acl.write');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, 'revoke');
     ctx.auth.requireScope(caller, ttag, 'manage');
-    const grantee = ctx.store.principalByName(principal);
+    const grantee = await ctx.store.principalByName(principal);
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     const acl = new Map(key.acl);
     acl.delete(grantee.principalId);
     const revision = key.aclRevision + 1;
-    ctx.store.putKey({ ...key, acl, aclRevision: revision });
+    await ctx.store.putKey({ ...key, acl, aclRevision: revision });
     return { revision };
   }
 
@@ -160,14 +160,14 @@ export class KeyOperations {
    * The caller's effective rights on the key (operation 20): its own entry, its groups' entries, or
    * ownership; a scoped token sees only what its scope leaves of them.
    */
-  access(token: string, ttag: string): { rights: Right[] } {
+  async access(token: string, ttag: string): Promise<{ rights: Right[] }> {
     const ctx = this.#ctx;
-    const caller = ctx.auth.authenticate(token);
-    ctx.auth.requireOperation(caller, 'acl.access');
-    const key = ctx.auth.keyOrThrow(ttag);
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'acl.access');
+    const key = await ctx.auth.keyOrThrow(ttag);
     const scope = caller.token.scope;
     if (scope !== undefined && scope[ttag] === undefined) throw new OutOfScopeError('the session is scoped to other keys');
-    const held = effectiveRights(aclOf(key), requesterOf(caller.principal, ctx.store));
+    const held = effectiveRights(aclOf(key), await requesterOf(caller.principal, ctx.store));
     return { rights: scope === undefined ? held : held.filter((right) => scope[ttag]!.includes(right)) };
   }
 }

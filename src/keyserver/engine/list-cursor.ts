@@ -5,17 +5,17 @@ import { LIST_LIMIT_MAX, type ListResult } from '../../wire/list-result.js';
  * Keyset pagination: rows come in key order, and the cursor names the last key of a page. The cursor
  * is opaque to clients (base64url of a small JSON naming its list), so its form may change.
  */
-export function pageOf<R>(
+export async function pageOf<R>(
   query: { readonly limit: number; readonly cursor?: string | undefined },
   list: string,
-  read: (after: string | undefined, count: number) => readonly R[],
+  read: (after: string | undefined, count: number) => readonly R[] | Promise<readonly R[]>,
   keyOf: (row: R) => string,
-): ListResult<R> {
+): Promise<ListResult<R>> {
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > LIST_LIMIT_MAX) {
     throw new BadRequestError(`limit: an integer from 1 to ${LIST_LIMIT_MAX}`);
   }
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, list);
-  const rows = read(after, query.limit + 1);
+  const rows = await read(after, query.limit + 1);
   const items = rows.slice(0, query.limit);
   const more = rows.length > query.limit;
   return { items, complete: true, ...(more ? { next: encodeCursor(list, keyOf(items[items.length - 1]!)) } : {}) };

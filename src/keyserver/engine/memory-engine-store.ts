@@ -1,4 +1,5 @@
 import type { EngineStore } from './engine-store.port.js';
+import { SerialUnits } from './serial-units.js';
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
@@ -14,26 +15,26 @@ export class MemoryEngineStore implements EngineStore {
   readonly #certificates = new Map<string, CertificateRow>();
   #systemId = 1000;
 
-  principalByName(name: string): PrincipalRow | undefined {
+  async principalByName(name: string): Promise<PrincipalRow | undefined> {
     return this.#principals.get(name);
   }
 
-  principalById(principalId: string): PrincipalRow | undefined {
+  async principalById(principalId: string): Promise<PrincipalRow | undefined> {
     const name = this.#byId.get(principalId);
     return name === undefined ? undefined : this.#principals.get(name);
   }
 
-  putPrincipal(row: PrincipalRow): void {
+  async putPrincipal(row: PrincipalRow): Promise<void> {
     this.#principals.set(row.name, row);
     this.#byId.set(row.principalId, row.name);
   }
 
-  nextSystemId(): number {
+  async nextSystemId(): Promise<number> {
     this.#systemId += 1;
     return this.#systemId;
   }
 
-  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
+  async principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): Promise<PrincipalRow[]> {
     const names = [...this.#principals.keys()].filter((name) => after === undefined || name > after).sort(byCodeUnit);
     const rows: PrincipalRow[] = [];
     for (const name of names) {
@@ -44,99 +45,99 @@ export class MemoryEngineStore implements EngineStore {
     return rows;
   }
 
-  deletePrincipal(principalId: string): void {
+  async deletePrincipal(principalId: string): Promise<void> {
     const name = this.#byId.get(principalId);
     this.#byId.delete(principalId);
     if (name !== undefined) this.#principals.delete(name);
-    this.deleteMembershipsOf(principalId);
-    this.deleteTokensOf(principalId);
+    await this.deleteMembershipsOf(principalId);
+    await this.deleteTokensOf(principalId);
     for (const [id, row] of this.#certificates) if (row.role === 'enrolled' && row.principalId === principalId) this.#certificates.delete(id);
   }
 
-  groupIdsOf(memberId: string): string[] {
+  async groupIdsOf(memberId: string): Promise<string[]> {
     return [...this.#members].filter(([, members]) => members.has(memberId)).map(([groupId]) => groupId);
   }
 
-  memberIdsOf(groupId: string): string[] {
+  async memberIdsOf(groupId: string): Promise<string[]> {
     return [...(this.#members.get(groupId) ?? [])];
   }
 
-  putMembership(groupId: string, memberId: string): void {
+  async putMembership(groupId: string, memberId: string): Promise<void> {
     const members = this.#members.get(groupId) ?? new Set<string>();
     members.add(memberId);
     this.#members.set(groupId, members);
   }
 
-  deleteMembership(groupId: string, memberId: string): void {
+  async deleteMembership(groupId: string, memberId: string): Promise<void> {
     this.#members.get(groupId)?.delete(memberId);
   }
 
-  deleteMembershipsOf(principalId: string): void {
+  async deleteMembershipsOf(principalId: string): Promise<void> {
     this.#members.delete(principalId);
     for (const members of this.#members.values()) members.delete(principalId);
   }
 
-  role(name: string): RoleRow | undefined {
+  async role(name: string): Promise<RoleRow | undefined> {
     return this.#roles.get(name);
   }
 
-  roles(): RoleRow[] {
+  async roles(): Promise<RoleRow[]> {
     return [...this.#roles.values()];
   }
 
-  putRole(row: RoleRow): void {
+  async putRole(row: RoleRow): Promise<void> {
     this.#roles.set(row.name, { name: row.name, operations: [...row.operations] });
   }
 
-  key(ttag: string): KeyRow | undefined {
+  async key(ttag: string): Promise<KeyRow | undefined> {
     return this.#keys.get(ttag);
   }
 
-  putKey(row: KeyRow): void {
+  async putKey(row: KeyRow): Promise<void> {
     this.#keys.set(row.ttag, row);
   }
 
-  token(tokenHash: string): TokenRow | undefined {
+  async token(tokenHash: string): Promise<TokenRow | undefined> {
     return this.#tokens.get(tokenHash);
   }
 
-  putToken(row: TokenRow): void {
+  async putToken(row: TokenRow): Promise<void> {
     this.#tokens.set(row.tokenHash, row);
   }
 
-  deleteToken(tokenHash: string): void {
+  async deleteToken(tokenHash: string): Promise<void> {
     this.#tokens.delete(tokenHash);
   }
 
-  delegatedTokens(): TokenRow[] {
+  async delegatedTokens(): Promise<TokenRow[]> {
     return [...this.#tokens.values()].filter((row) => row.actingFor !== undefined);
   }
 
-  deleteTokensActingFor(serviceName: string): void {
+  async deleteTokensActingFor(serviceName: string): Promise<void> {
     for (const [hash, row] of this.#tokens) if (row.actingFor === serviceName) this.#tokens.delete(hash);
   }
 
-  deleteTokensOf(principalId: string): void {
+  async deleteTokensOf(principalId: string): Promise<void> {
     for (const [hash, row] of this.#tokens) if (row.principalId === principalId) this.#tokens.delete(hash);
   }
 
-  certificate(id: string): CertificateRow | undefined {
+  async certificate(id: string): Promise<CertificateRow | undefined> {
     return this.#certificates.get(id);
   }
 
-  certificates(role: CertificateRow['role']): CertificateRow[] {
+  async certificates(role: CertificateRow['role']): Promise<CertificateRow[]> {
     return [...this.#certificates.values()].filter((row) => row.role === role);
   }
 
-  putCertificate(row: CertificateRow): void {
+  async putCertificate(row: CertificateRow): Promise<void> {
     this.#certificates.set(row.id, row);
   }
 
-  deleteCertificate(id: string): void {
+  async deleteCertificate(id: string): Promise<void> {
     this.#certificates.delete(id);
   }
 
-  deleteExpiredTokens(now: number): number {
+  async deleteExpiredTokens(now: number): Promise<number> {
     let removed = 0;
     for (const [hash, row] of this.#tokens) {
       if (row.expiresAt !== undefined && row.expiresAt <= now) {
@@ -147,20 +148,25 @@ export class MemoryEngineStore implements EngineStore {
     return removed;
   }
 
-  setting(name: string): string | undefined {
+  async setting(name: string): Promise<string | undefined> {
     return this.#settings.get(name);
   }
 
-  putSetting(name: string, value: string): void {
+  async putSetting(name: string, value: string): Promise<void> {
     this.#settings.set(name, value);
   }
 
-  /** Each operation already sees one state and changes it in one go: it runs synchronously, alone. */
-  atomically<T>(operation: () => T): T {
-    return operation();
+  readonly #units = new SerialUnits();
+
+  /**
+   * Units run one after another. A call made outside any unit is not queued: it reads or writes at
+   * once, and may be seen by a unit waiting in between (this store serves tests and development).
+   */
+  async atomically<T>(operation: () => Promise<T>): Promise<T> {
+    return this.#units.inside ? operation() : this.#units.run(operation);
   }
 
-  close(): void {}
+  async close(): Promise<void> {}
 }
 
 function byCodeUnit(a: string, b: string): number {

@@ -17,14 +17,14 @@ export interface NewPrincipal {
 }
 
 /** Creates a principal (seeding and administration). A password makes an SRP verifier; it is not kept. */
-export function createPrincipal(ctx: Pick<EngineContext, 'store' | 'now' | 'random'>, input: NewPrincipal): Identity {
+export async function createPrincipal(ctx: Pick<EngineContext, 'store' | 'now' | 'random'>, input: NewPrincipal): Promise<Identity> {
   if (!PRINCIPAL_NAME.test(input.name)) throw new BadRequestError(`name: invalid principal name ${input.name}`);
-  if (ctx.store.principalByName(input.name)) throw new KeyServerError('CONFLICT', `principal exists: ${input.name}`);
+  if (await ctx.store.principalByName(input.name)) throw new KeyServerError('CONFLICT', `principal exists: ${input.name}`);
   if ((input.password !== undefined || input.srp !== undefined) && input.kind === 'group') throw new BadRequestError('password: a group has no password');
   const row: PrincipalRow = {
     name: input.name,
     kind: input.kind,
-    systemId: ctx.store.nextSystemId(),
+    systemId: await ctx.store.nextSystemId(),
     principalId: Buffer.from(ctx.random.bytes(8)).toString('hex'),
     disabled: false,
     roles: [...(input.roles ?? defaultRoles(input.kind))],
@@ -33,7 +33,7 @@ export function createPrincipal(ctx: Pick<EngineContext, 'store' | 'now' | 'rand
     ...(input.srp !== undefined ? { srp: input.srp } : {}),
     ...(input.password !== undefined && input.srp === undefined ? { srp: srpCreateVerifier(input.name, input.password, ctx.random) } : {}),
   };
-  ctx.store.putPrincipal(row);
+  await ctx.store.putPrincipal(row);
   return identityOf(row);
 }
 

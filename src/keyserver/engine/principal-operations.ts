@@ -32,11 +32,11 @@ export class PrincipalOperations {
   }
 
   /** Principals by name, a page at a time; `cursor` is the opaque `next` of the previous page. */
-  list(token: string, query: PrincipalQuery): ListResult<PrincipalView> {
-    this.#ctx.auth.authorizeOperation(token, 'principals.list');
+  async list(token: string, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
+    await this.#ctx.auth.authorizeOperation(token, 'principals.list');
     if (query.kind !== undefined && !PRINCIPAL_KINDS.includes(query.kind)) throw new BadRequestError('kind: must be user, group or service');
     const store = this.#ctx.store;
-    const page = pageOf(
+    const page = await pageOf(
       query,
       'principals',
       (after, count) => store.principalsAfter(after, count, query.kind),
@@ -45,31 +45,31 @@ export class PrincipalOperations {
     return { ...page, items: page.items.map(principalView) };
   }
 
-  create(token: string, input: NewPrincipal): PrincipalView {
-    this.#ctx.auth.authorizeOperation(token, 'principals.create');
+  async create(token: string, input: NewPrincipal): Promise<PrincipalView> {
+    await this.#ctx.auth.authorizeOperation(token, 'principals.create');
     if (!PRINCIPAL_KINDS.includes(input.kind)) throw new BadRequestError('kind: must be user, group or service');
-    this.#checkDisplayName(input.displayName);
-    if (input.roles !== undefined) this.#checkRoles(input.roles);
+    await this.#checkDisplayName(input.displayName);
+    if (input.roles !== undefined) await this.#checkRoles(input.roles);
     const srp = input.verifier === undefined ? undefined : decodeVerifier(input.verifier);
-    createPrincipal(this.#ctx, { name: input.name, kind: input.kind, displayName: input.displayName, roles: input.roles, srp });
-    return principalView(this.#ctx.auth.principalOrThrow(input.name));
+    await createPrincipal(this.#ctx, { name: input.name, kind: input.kind, displayName: input.displayName, roles: input.roles, srp });
+    return principalView(await this.#ctx.auth.principalOrThrow(input.name));
   }
 
   /** Operation 23: admin (or auditor) reads anyone, a user itself. */
-  read(token: string, name: string): PrincipalView {
-    this.#ctx.auth.authorizeOwnOr(token, name, 'principals.read.own', 'principals.read');
-    return principalView(this.#ctx.auth.principalOrThrow(name));
+  async read(token: string, name: string): Promise<PrincipalView> {
+    await this.#ctx.auth.authorizeOwnOr(token, name, 'principals.read.own', 'principals.read');
+    return principalView(await this.#ctx.auth.principalOrThrow(name));
   }
 
   /** Operation 24: only the fields given change. Disabling a principal ends its tokens; not oneself. */
-  update(token: string, name: string, changes: PrincipalChanges): PrincipalView {
-    const caller = this.#ctx.auth.authorizeOperation(token, 'principals.update');
-    const row = this.#ctx.auth.principalOrThrow(name);
+  async update(token: string, name: string, changes: PrincipalChanges): Promise<PrincipalView> {
+    const caller = await this.#ctx.auth.authorizeOperation(token, 'principals.update');
+    const row = await this.#ctx.auth.principalOrThrow(name);
     if (changes.disabled === true && caller.principal.principalId === row.principalId) refuseSelf('disable');
-    this.#checkDisplayName(changes.displayName);
-    if (changes.roles !== undefined) this.#checkRoles(changes.roles);
+    await this.#checkDisplayName(changes.displayName);
+    if (changes.roles !== undefined) await this.#checkRoles(changes.roles);
     if (changes.disabled !== undefined && typeof changes.disabled !== 'boolean') throw new BadRequestError('disabled: must be a boolean');
-    if (changes.delegates !== undefined) this.#checkDelegates(row, changes.delegates);
+    if (changes.delegates !== undefined) await this.#checkDelegates(row, changes.delegates);
     const updated: PrincipalRow = {
       ...row,
       ...(changes.displayName === undefined ? {} : { displayName: changes.displayName }),
@@ -77,27 +77,27 @@ export class PrincipalOperations {
       ...(changes.roles === undefined ? {} : { roles: [...new Set(changes.roles)] }),
       ...(changes.delegates === undefined ? {} : { delegates: [...new Set(changes.delegates)] }),
     };
-    this.#ctx.store.putPrincipal(updated);
+    await this.#ctx.store.putPrincipal(updated);
     if (updated.disabled) {
-      this.#ctx.store.deleteTokensOf(row.principalId);
-      this.#ctx.store.deleteTokensActingFor(row.name);
+      await this.#ctx.store.deleteTokensOf(row.principalId);
+      await this.#ctx.store.deleteTokensActingFor(row.name);
     }
-    endBrokenDelegations(this.#ctx.store);
+    await endBrokenDelegations(this.#ctx.store);
     return principalView(updated);
   }
 
   /** Operation 25: the principal, its tokens, its memberships and its enrolled certificates go; not oneself. */
-  remove(token: string, name: string): void {
-    const caller = this.#ctx.auth.authorizeOperation(token, 'principals.delete');
-    const row = this.#ctx.auth.principalOrThrow(name);
+  async remove(token: string, name: string): Promise<void> {
+    const caller = await this.#ctx.auth.authorizeOperation(token, 'principals.delete');
+    const row = await this.#ctx.auth.principalOrThrow(name);
     if (caller.principal.principalId === row.principalId) refuseSelf('delete');
     const store = this.#ctx.store;
-    store.deleteTokensOf(row.principalId);
-    store.deleteTokensActingFor(row.name);
-    store.deleteMembershipsOf(row.principalId);
-    for (const cert of store.certificates('enrolled')) if (cert.principalId === row.principalId) store.deleteCertificate(cert.id);
-    store.deletePrincipal(row.principalId);
-    endBrokenDelegations(store);
+    await store.deleteTokensOf(row.principalId);
+    await store.deleteTokensActingFor(row.name);
+    await store.deleteMembershipsOf(row.principalId);
+    for (const cert of await store.certificates('enrolled')) if (cert.principalId === row.principalId) await store.deleteCertificate(cert.id);
+    await store.deletePrincipal(row.principalId);
+    await endBrokenDelegations(store);
   }
 
   /**
@@ -105,42 +105,42 @@ export class PrincipalOperations {
    * change proves the current password (docs/spec.md §4.20); any change ends the principal's other tokens,
    * and every token a service delegated: those stand on the credential that just changed.
    */
-  setPassword(token: string, name: string, verifier: PasswordVerifier, currentProof?: string): void {
-    const caller = this.#ctx.auth.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
-    const row = this.#ctx.auth.principalOrThrow(name);
+  async setPassword(token: string, name: string, verifier: PasswordVerifier, currentProof?: string): Promise<void> {
+    const caller = await this.#ctx.auth.authorizeOwnOr(token, name, 'principals.password.own', 'principals.password');
+    const row = await this.#ctx.auth.principalOrThrow(name);
     if (row.kind === 'group') throw new BadRequestError('password: a group has no password');
     const own = caller.principal.principalId === row.principalId;
-    if (own) this.#consumeCurrentProof(token, row, currentProof);
+    if (own) await this.#consumeCurrentProof(token, row, currentProof);
     const srp = decodeVerifier(verifier);
-    this.#ctx.store.putPrincipal({ ...row, srp });
-    this.#ctx.store.deleteTokensOf(row.principalId);
-    this.#ctx.store.deleteTokensActingFor(row.name);
-    if (own) this.#ctx.store.putToken(caller.token);
+    await this.#ctx.store.putPrincipal({ ...row, srp });
+    await this.#ctx.store.deleteTokensOf(row.principalId);
+    await this.#ctx.store.deleteTokensActingFor(row.name);
+    if (own) await this.#ctx.store.putToken(caller.token);
   }
 
   /** The token of a fresh SRP login of the same principal, other than the caller's; single use. */
-  #consumeCurrentProof(token: string, row: PrincipalRow, currentProof: string | undefined): void {
+  async #consumeCurrentProof(token: string, row: PrincipalRow, currentProof: string | undefined): Promise<void> {
     const refuse = () => new RoleDeniedError('principals.password.own: the current password was not proven');
     if (currentProof === undefined || currentProof === token) throw refuse();
     let proof: TokenContext;
     try {
-      proof = this.#ctx.auth.authenticate(currentProof);
+      proof = await this.#ctx.auth.authenticate(currentProof);
     } catch {
       throw refuse();
     }
-    this.#ctx.store.deleteToken(proof.token.tokenHash);
-    const fresh = proof.token.issuedAt >= this.#ctx.now() - this.#ctx.parameters.value('loginHandshakeSeconds') * 1000;
+    await this.#ctx.store.deleteToken(proof.token.tokenHash);
+    const fresh = proof.token.issuedAt >= this.#ctx.now() - (await this.#ctx.parameters.value('loginHandshakeSeconds')) * 1000;
     if (proof.principal.principalId !== row.principalId || proof.token.scope !== undefined || proof.token.actingFor !== undefined || !fresh) throw refuse();
   }
 
   /** Operation 27: the groups the principal belongs to (the principal itself may read them too). */
-  groups(token: string, name: string): ListResult<PrincipalView> {
-    this.#ctx.auth.authorizeOwnOr(token, name, 'principals.read.own', 'principals.groups');
-    const row = this.#ctx.auth.principalOrThrow(name);
-    return { items: principalViews(this.#ctx.store, this.#ctx.store.groupIdsOf(row.principalId)), complete: true };
+  async groups(token: string, name: string): Promise<ListResult<PrincipalView>> {
+    await this.#ctx.auth.authorizeOwnOr(token, name, 'principals.read.own', 'principals.groups');
+    const row = await this.#ctx.auth.principalOrThrow(name);
+    return { items: await principalViews(this.#ctx.store, await this.#ctx.store.groupIdsOf(row.principalId)), complete: true };
   }
 
-  #checkDisplayName(displayName: unknown): void {
+  async #checkDisplayName(displayName: unknown): Promise<void> {
     if (displayName === undefined) return;
     if (typeof displayName !== 'string' || displayName.length === 0 || displayName.length > DISPLAY_NAME_MAX) {
       throw new BadRequestError(`displayName: a string of 1 to ${DISPLAY_NAME_MAX} characters`);
@@ -148,14 +148,26 @@ export class PrincipalOperations {
   }
 
   /** docs/spec.md §4.18 item 1: only a service has a delegation list, and it names existing principals or groups. */
-  #checkDelegates(row: PrincipalRow, delegates: readonly string[]): void {
+  async #checkDelegates(row: PrincipalRow, delegates: readonly string[]): Promise<void> {
     if (row.kind !== 'service') throw new BadRequestError('delegates: only a service principal delegates');
-    const unknown = delegates.find((name) => typeof name !== 'string' || this.#ctx.store.principalByName(name) === undefined);
+    let unknown: unknown;
+    for (const name of delegates) {
+      if (typeof name !== 'string' || (await this.#ctx.store.principalByName(name)) === undefined) {
+        unknown = name;
+        break;
+      }
+    }
     if (unknown !== undefined) throw new BadRequestError(`delegates: no such principal ${String(unknown)}`);
   }
 
-  #checkRoles(roles: readonly string[]): void {
-    const unknown = roles.find((role) => typeof role !== 'string' || roleOperations(this.#ctx.store, role) === undefined);
+  async #checkRoles(roles: readonly string[]): Promise<void> {
+    let unknown: unknown;
+    for (const role of roles) {
+      if (typeof role !== 'string' || (await roleOperations(this.#ctx.store, role)) === undefined) {
+        unknown = role;
+        break;
+      }
+    }
     if (unknown !== undefined) throw new BadRequestError(`roles: no such role ${String(unknown)}`);
   }
 }

@@ -22,36 +22,38 @@ export class RoleOperations {
    * token is scoped. Any token may ask about itself; the gateway decides its own operations (reading
    * the audit log) from this answer.
    */
-  held(token: string): HeldOperations {
-    const caller = this.#ctx.auth.authenticate(token);
-    const held = principalOperations(this.#ctx.store, caller.principal);
+  async held(token: string): Promise<HeldOperations> {
+    const caller = await this.#ctx.auth.authenticate(token);
+    const held = await principalOperations(this.#ctx.store, caller.principal);
     return { operations: OPERATIONS.filter((operation) => held.has(operation)), scoped: caller.token.scope !== undefined };
   }
 
-  list(token: string): ListResult<RoleView> {
-    this.#ctx.auth.authorizeOperation(token, 'roles.read');
+  async list(token: string): Promise<ListResult<RoleView>> {
+    await this.#ctx.auth.authorizeOperation(token, 'roles.read');
     const store = this.#ctx.store;
-    return { items: roleNames(store).map((name) => ({ name, operations: [...(roleOperations(store, name) ?? [])] })), complete: true };
+    const items: RoleView[] = [];
+    for (const name of await roleNames(store)) items.push({ name, operations: [...((await roleOperations(store, name)) ?? [])] });
+    return { items, complete: true };
   }
 
-  read(token: string, name: string): RoleView {
-    this.#ctx.auth.authorizeOperation(token, 'roles.read');
-    const operations = roleOperations(this.#ctx.store, name);
+  async read(token: string, name: string): Promise<RoleView> {
+    await this.#ctx.auth.authorizeOperation(token, 'roles.read');
+    const operations = await roleOperations(this.#ctx.store, name);
     if (operations === undefined) throw new NotFoundError(`no such role: ${name}`);
     return { name, operations: [...operations] };
   }
 
   /** Defines or redefines a role; an unknown operation id is BAD_REQUEST. */
-  put(token: string, name: string, operations: readonly string[]): RoleView {
-    this.#ctx.auth.authorizeOperation(token, 'roles.write');
+  async put(token: string, name: string, operations: readonly string[]): Promise<RoleView> {
+    await this.#ctx.auth.authorizeOperation(token, 'roles.write');
     if (!ROLE_NAME.test(name)) throw new BadRequestError(`role: invalid role name ${name}`);
     if (name === FIXED_ROLE) throw new BadRequestError('role: admin holds every operation and cannot be redefined');
     if (!Array.isArray(operations)) throw new BadRequestError('operations: an array of operation ids');
     const unknown = operations.find((operation) => typeof operation !== 'string' || !isOperation(operation));
     if (unknown !== undefined) throw new BadRequestError(`operations: unknown operation id ${String(unknown)}`);
     const canonical = OPERATIONS.filter((operation) => operations.includes(operation));
-    this.#ctx.store.putRole({ name, operations: canonical });
-    endBrokenDelegations(this.#ctx.store);
+    await this.#ctx.store.putRole({ name, operations: canonical });
+    await endBrokenDelegations(this.#ctx.store);
     return { name, operations: canonical };
   }
 }

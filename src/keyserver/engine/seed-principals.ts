@@ -14,19 +14,19 @@ export interface PrincipalSeeding {
  * a grant) and answers them, to be shown once; otherwise it answers undefined. Seeding a durable
  * store again on restart changes nothing.
  */
-export function seedPrincipals(engine: KeyServerEngine, seeding: PrincipalSeeding, random: RandomSource): Record<string, string> | undefined {
+export async function seedPrincipals(engine: KeyServerEngine, seeding: PrincipalSeeding, random: RandomSource): Promise<Record<string, string> | undefined> {
   for (const principal of seeding.principals ?? []) {
-    if (!engine.hasPrincipal(principal.name)) engine.createPrincipal(principal);
+    if (!(await engine.hasPrincipal(principal.name))) await engine.createPrincipal(principal);
   }
   let adminPassword = seeding.adminPassword;
   let generated: Record<string, string> | undefined;
-  if (adminPassword === undefined && seeding.principals === undefined && !engine.hasPrincipal('admin')) {
+  if (adminPassword === undefined && seeding.principals === undefined && !(await engine.hasPrincipal('admin'))) {
     generated = { admin: generatePassword(random), guest: generatePassword(random) };
     adminPassword = generated.admin;
-    if (!engine.hasPrincipal('guest')) engine.createPrincipal({ name: 'guest', kind: 'user', password: generated.guest, roles: ['user'] });
+    if (!(await engine.hasPrincipal('guest'))) await engine.createPrincipal({ name: 'guest', kind: 'user', password: generated.guest, roles: ['user'] });
   }
-  if (adminPassword !== undefined && !engine.hasPrincipal('admin')) {
-    engine.createPrincipal({ name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
+  if (adminPassword !== undefined && !(await engine.hasPrincipal('admin'))) {
+    await engine.createPrincipal({ name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
   }
   return generated;
 }

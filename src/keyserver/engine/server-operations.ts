@@ -19,25 +19,25 @@ export class ServerOperations {
     this.#about = about;
   }
 
-  version(token: string): KeyServerVersion {
-    this.#ctx.auth.authorizeOperation(token, 'server.version');
+  async version(token: string): Promise<KeyServerVersion> {
+    await this.#ctx.auth.authorizeOperation(token, 'server.version');
     return { keyServer: this.#about.version };
   }
 
   /** How the key server was started, with every secret redacted. */
-  config(token: string): Record<string, unknown> {
-    this.#ctx.auth.authorizeOperation(token, 'server.config');
+  async config(token: string): Promise<Record<string, unknown>> {
+    await this.#ctx.auth.authorizeOperation(token, 'server.config');
     return redactSecrets({ version: this.#about.version, ...this.#about.config }) as Record<string, unknown>;
   }
 
-  parameters(token: string): ListResult<ServerParameter> {
-    this.#ctx.auth.authorizeOperation(token, 'server.parameters.read');
-    return { items: this.#ctx.parameters.list(), complete: true };
+  async parameters(token: string): Promise<ListResult<ServerParameter>> {
+    await this.#ctx.auth.authorizeOperation(token, 'server.parameters.read');
+    return { items: await this.#ctx.parameters.list(), complete: true };
   }
 
   /** Unknown name: NOT_FOUND; wrong type or out of range: BAD_REQUEST. */
-  setParameter(token: string, name: string, value: unknown): ServerParameter {
-    this.#ctx.auth.authorizeOperation(token, 'server.parameters.write');
-    return this.#ctx.parameters.set(name, value);
+  async setParameter(token: string, name: string, value: unknown): Promise<ServerParameter> {
+    await this.#ctx.auth.authorizeOperation(token, 'server.parameters.write');
+    return await this.#ctx.parameters.set(name, value);
   }
 }

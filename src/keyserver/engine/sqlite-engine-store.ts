@@ -21,6 +21,7 @@ import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import type { StoreSnapshot } from './store-tables.js';
 import { keyIdsInUse, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
+import { SerialUnits } from './serial-units.js';
 
 /**
  * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
@@ -34,6 +35,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #keyring: MasterKeyring;
+  readonly #units = new SerialUnits();
 
   constructor(path: string, keyring: MasterKeyring) {
     this.#keyring = keyring;
@@ -86,18 +88,28 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
    * One transaction per operation. Besides the one state and the writes landing together, it spares
    * the file's lock and WAL-index check that each statement would otherwise take and release on its own.
    */
-  atomically<T>(operation: () => T): T {
-    if (this.#db.inTransaction) return operation();
-    this.#sql.begin.run();
-    let result: T;
-    try {
-      result = operation();
-    } catch (error) {
+  atomically<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#units.inside) return operation();
+    return this.#units.run(async () => {
+      this.#sql.begin.run();
+      let result: T;
+      try {
+        result = await operation();
+      } catch (error) {
+        this.#commit();
+        throw error;
+      }
       this.#commit();
-      throw error;
-    }
-    this.#commit();
-    return result;
+      return result;
+    });
+  }
+
+  /**
+   * A call made outside any unit is a unit of its own: it waits for the unit running now, rather than
+   * land inside that unit's open transaction on the shared connection.
+   */
+  async #alone<T>(read: () => T): Promise<T> {
+    return this.#units.inside ? read() : this.atomically(async () => read());
   }
 
   /** Commits what the operation wrote; SQLite may already have rolled it back after a failed statement. */
@@ -112,8 +124,8 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   }
 
   /** SQLite's `data_version`: it changes when another connection has committed to the file since the last look. */
-  dataVersion(): number {
-    return (this.#sql.dataVersion.get() as { data_version: number }).data_version;
+  dataVersion(): Promise<number> {
+    return this.#alone(() => (this.#sql.dataVersion.get() as { data_version: number }).data_version);
   }
 
   #open(keyId: string | null, value: Buffer, table: 'principals' | 'keys' | 'settings', row: string): Buffer {
@@ -142,78 +154,106 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     };
   }
 
-  principalByName(name: string): PrincipalRow | undefined {
-    return this.#principal(this.#sql.principalByName.get(name) as PrincipalRecord | undefined);
-  }
-
-  principalById(principalId: string): PrincipalRow | undefined {
-    return this.#principal(this.#sql.principalById.get(principalId) as PrincipalRecord | undefined);
-  }
-
-  putPrincipal(row: PrincipalRow): void {
-    const verifier = row.srp === undefined ? undefined : this.#keyring.seal(row.srp.verifier, sealContext('principals', row.principalId));
-    this.#sql.putPrincipal.run({
-      name: row.name,
-      principal_id: row.principalId,
-      kind: row.kind,
-      system_id: row.systemId,
-      display_name: row.displayName ?? null,
-      disabled: row.disabled ? 1 : 0,
-      roles: JSON.stringify(row.roles),
-      srp_salt: row.srp?.salt ?? null,
-      srp_verifier: verifier?.sealed ?? null,
-      verifier_key_id: verifier?.keyId ?? null,
-      sender_key: row.senderKey === undefined ? null : JSON.stringify(row.senderKey),
-      delegates: row.delegates === undefined ? null : JSON.stringify(row.delegates),
-      provisioned_by: row.provisionedBy ?? null,
-      created_at: row.createdAt,
+  principalByName(name: string): Promise<PrincipalRow | undefined> {
+    return this.#alone(() => {
+      return this.#principal(this.#sql.principalByName.get(name) as PrincipalRecord | undefined);
     });
   }
 
-  nextSystemId(): number {
-    return (this.#sql.nextSystemId.get() as { value: number }).value;
+  principalById(principalId: string): Promise<PrincipalRow | undefined> {
+    return this.#alone(() => {
+      return this.#principal(this.#sql.principalById.get(principalId) as PrincipalRecord | undefined);
+    });
   }
 
-  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): PrincipalRow[] {
-    const records = this.#sql.principalsAfter.all({ after: after ?? null, kind: kind ?? null, limit }) as PrincipalRecord[];
-    return records.map((record) => this.#principal(record)!);
+  putPrincipal(row: PrincipalRow): Promise<void> {
+    return this.#alone(() => {
+      const verifier = row.srp === undefined ? undefined : this.#keyring.seal(row.srp.verifier, sealContext('principals', row.principalId));
+      this.#sql.putPrincipal.run({
+        name: row.name,
+        principal_id: row.principalId,
+        kind: row.kind,
+        system_id: row.systemId,
+        display_name: row.displayName ?? null,
+        disabled: row.disabled ? 1 : 0,
+        roles: JSON.stringify(row.roles),
+        srp_salt: row.srp?.salt ?? null,
+        srp_verifier: verifier?.sealed ?? null,
+        verifier_key_id: verifier?.keyId ?? null,
+        sender_key: row.senderKey === undefined ? null : JSON.stringify(row.senderKey),
+        delegates: row.delegates === undefined ? null : JSON.stringify(row.delegates),
+        provisioned_by: row.provisionedBy ?? null,
+        created_at: row.createdAt,
+      });
+    });
+  }
+
+  nextSystemId(): Promise<number> {
+    return this.#alone(() => {
+      return (this.#sql.nextSystemId.get() as { value: number }).value;
+    });
+  }
+
+  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): Promise<PrincipalRow[]> {
+    return this.#alone(() => {
+      const records = this.#sql.principalsAfter.all({ after: after ?? null, kind: kind ?? null, limit }) as PrincipalRecord[];
+      return records.map((record) => this.#principal(record)!);
+    });
   }
 
   /** The row goes, and with it (schema trigger) its memberships, tokens and enrolled certificates. */
-  deletePrincipal(principalId: string): void {
-    this.#sql.deletePrincipal.run(principalId);
+  deletePrincipal(principalId: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deletePrincipal.run(principalId);
+    });
   }
 
-  groupIdsOf(memberId: string): string[] {
-    return (this.#sql.groupIdsOf.all(memberId) as { group_id: string }[]).map((row) => row.group_id);
+  groupIdsOf(memberId: string): Promise<string[]> {
+    return this.#alone(() => {
+      return (this.#sql.groupIdsOf.all(memberId) as { group_id: string }[]).map((row) => row.group_id);
+    });
   }
 
-  memberIdsOf(groupId: string): string[] {
-    return (this.#sql.memberIdsOf.all(groupId) as { member_id: string }[]).map((row) => row.member_id);
+  memberIdsOf(groupId: string): Promise<string[]> {
+    return this.#alone(() => {
+      return (this.#sql.memberIdsOf.all(groupId) as { member_id: string }[]).map((row) => row.member_id);
+    });
   }
 
-  putMembership(groupId: string, memberId: string): void {
-    this.#sql.putMembership.run(groupId, memberId);
+  putMembership(groupId: string, memberId: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putMembership.run(groupId, memberId);
+    });
   }
 
-  deleteMembership(groupId: string, memberId: string): void {
-    this.#sql.deleteMembership.run(groupId, memberId);
+  deleteMembership(groupId: string, memberId: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteMembership.run(groupId, memberId);
+    });
   }
 
-  deleteMembershipsOf(principalId: string): void {
-    this.#sql.deleteMembershipsOf.run(principalId, principalId);
+  deleteMembershipsOf(principalId: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteMembershipsOf.run(principalId, principalId);
+    });
   }
 
-  role(name: string): RoleRow | undefined {
-    return roleOf(this.#sql.role.get(name) as RoleRecord | undefined);
+  role(name: string): Promise<RoleRow | undefined> {
+    return this.#alone(() => {
+      return roleOf(this.#sql.role.get(name) as RoleRecord | undefined);
+    });
   }
 
-  roles(): RoleRow[] {
-    return (this.#sql.roles.all() as RoleRecord[]).map((record) => roleOf(record)!);
+  roles(): Promise<RoleRow[]> {
+    return this.#alone(() => {
+      return (this.#sql.roles.all() as RoleRecord[]).map((record) => roleOf(record)!);
+    });
   }
 
-  putRole(row: RoleRow): void {
-    this.#sql.putRole.run(row.name, JSON.stringify(row.operations));
+  putRole(row: RoleRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putRole.run(row.name, JSON.stringify(row.operations));
+    });
   }
 
   /**
@@ -221,119 +261,151 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
    * the key do (an export, a cipher or MAC operation, a grant that writes the row back): an ACL check or
    * a key's view never holds it in the clear, nor does a row kept by the read cache.
    */
-  key(ttag: string): KeyRow | undefined {
-    const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
-    if (!record) return undefined;
-    const acl = new Map<string, readonly Right[]>();
-    for (const entry of this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]) {
-      acl.set(entry.principal_id, JSON.parse(entry.rights) as Right[]);
-    }
-    const { material_key_id: keyId, material: sealed } = record;
-    const open = () => this.#open(keyId, sealed, 'keys', record.ttag);
-    return {
-      ttag: record.ttag,
-      nid: record.nid,
-      get material() {
-        return open();
-      },
-      owner: record.owner,
-      acl,
-      aclRevision: record.acl_revision,
-      createdAt: record.created_at,
-      expired: record.expired === 1,
-      ...(record.label === null ? {} : { label: record.label }),
-      ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
-    };
+  key(ttag: string): Promise<KeyRow | undefined> {
+    return this.#alone(() => {
+      const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
+      if (!record) return undefined;
+      const acl = new Map<string, readonly Right[]>();
+      for (const entry of this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]) {
+        acl.set(entry.principal_id, JSON.parse(entry.rights) as Right[]);
+      }
+      const { material_key_id: keyId, material: sealed } = record;
+      const open = () => this.#open(keyId, sealed, 'keys', record.ttag);
+      return {
+        ttag: record.ttag,
+        nid: record.nid,
+        get material() {
+          return open();
+        },
+        owner: record.owner,
+        acl,
+        aclRevision: record.acl_revision,
+        createdAt: record.created_at,
+        expired: record.expired === 1,
+        ...(record.label === null ? {} : { label: record.label }),
+        ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
+      };
+    });
   }
 
   /** Writes the key and replaces its whole ACL in one transaction, keeping the entries' order. */
-  putKey(row: KeyRow): void {
-    const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
-    this.#db.transaction(() => {
-      this.#sql.putKey.run({
-        ttag: row.ttag,
-        nid: row.nid,
-        material: material.sealed,
-        material_key_id: material.keyId,
-        owner: row.owner,
-        label: row.label ?? null,
-        created_at: row.createdAt,
-        expires_at: row.expiresAt ?? null,
-        expired: row.expired ? 1 : 0,
-        acl_revision: row.aclRevision,
-      });
-      this.#sql.clearAcl.run(row.ttag);
-      let position = 0;
-      for (const [principalId, rights] of row.acl) {
-        this.#sql.putAclEntry.run(row.ttag, principalId, JSON.stringify(rights), position++);
-      }
-    })();
+  putKey(row: KeyRow): Promise<void> {
+    return this.#alone(() => {
+      const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+      this.#db.transaction(() => {
+        this.#sql.putKey.run({
+          ttag: row.ttag,
+          nid: row.nid,
+          material: material.sealed,
+          material_key_id: material.keyId,
+          owner: row.owner,
+          label: row.label ?? null,
+          created_at: row.createdAt,
+          expires_at: row.expiresAt ?? null,
+          expired: row.expired ? 1 : 0,
+          acl_revision: row.aclRevision,
+        });
+        this.#sql.clearAcl.run(row.ttag);
+        let position = 0;
+        for (const [principalId, rights] of row.acl) {
+          this.#sql.putAclEntry.run(row.ttag, principalId, JSON.stringify(rights), position++);
+        }
+      })();
+    });
   }
 
-  token(tokenHash: string): TokenRow | undefined {
-    const record = this.#sql.token.get(tokenHash) as TokenRecord | undefined;
-    return record === undefined ? undefined : tokenOf(record);
+  token(tokenHash: string): Promise<TokenRow | undefined> {
+    return this.#alone(() => {
+      const record = this.#sql.token.get(tokenHash) as TokenRecord | undefined;
+      return record === undefined ? undefined : tokenOf(record);
+    });
   }
 
-  delegatedTokens(): TokenRow[] {
-    return (this.#sql.delegatedTokens.all() as TokenRecord[]).map(tokenOf);
+  delegatedTokens(): Promise<TokenRow[]> {
+    return this.#alone(() => {
+      return (this.#sql.delegatedTokens.all() as TokenRecord[]).map(tokenOf);
+    });
   }
 
-  putToken(row: TokenRow): void {
-    this.#sql.putToken.run(
-      row.tokenHash,
-      row.principalId,
-      row.issuedAt,
-      row.expiresAt ?? null,
-      row.scope === undefined ? null : JSON.stringify(row.scope),
-      row.actingFor ?? null,
-    );
+  putToken(row: TokenRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putToken.run(
+        row.tokenHash,
+        row.principalId,
+        row.issuedAt,
+        row.expiresAt ?? null,
+        row.scope === undefined ? null : JSON.stringify(row.scope),
+        row.actingFor ?? null,
+      );
+    });
   }
 
-  certificate(id: string): CertificateRow | undefined {
-    return certificateOf(this.#sql.certificate.get(id) as CertificateRecord | undefined);
+  certificate(id: string): Promise<CertificateRow | undefined> {
+    return this.#alone(() => {
+      return certificateOf(this.#sql.certificate.get(id) as CertificateRecord | undefined);
+    });
   }
 
-  certificates(role: CertificateRow['role']): CertificateRow[] {
-    return (this.#sql.certificatesByRole.all(role) as CertificateRecord[]).map((record) => certificateOf(record)!);
+  certificates(role: CertificateRow['role']): Promise<CertificateRow[]> {
+    return this.#alone(() => {
+      return (this.#sql.certificatesByRole.all(role) as CertificateRecord[]).map((record) => certificateOf(record)!);
+    });
   }
 
-  putCertificate(row: CertificateRow): void {
-    this.#sql.putCertificate.run(row.id, row.pem, row.role, row.principalId ?? null, row.createdAt);
+  putCertificate(row: CertificateRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putCertificate.run(row.id, row.pem, row.role, row.principalId ?? null, row.createdAt);
+    });
   }
 
-  deleteCertificate(id: string): void {
-    this.#sql.deleteCertificate.run(id);
+  deleteCertificate(id: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteCertificate.run(id);
+    });
   }
 
-  deleteToken(tokenHash: string): void {
-    this.#sql.deleteToken.run(tokenHash);
+  deleteToken(tokenHash: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteToken.run(tokenHash);
+    });
   }
 
-  deleteTokensActingFor(serviceName: string): void {
-    this.#sql.deleteTokensActingFor.run(serviceName);
+  deleteTokensActingFor(serviceName: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteTokensActingFor.run(serviceName);
+    });
   }
 
-  deleteTokensOf(principalId: string): void {
-    this.#sql.deleteTokensOf.run(principalId);
+  deleteTokensOf(principalId: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteTokensOf.run(principalId);
+    });
   }
 
-  deleteExpiredTokens(now: number): number {
-    return this.#sql.deleteExpiredTokens.run(now).changes;
+  deleteExpiredTokens(now: number): Promise<number> {
+    return this.#alone(() => {
+      return this.#sql.deleteExpiredTokens.run(now).changes;
+    });
   }
 
-  setting(name: string): string | undefined {
-    const record = this.#sql.setting.get(name) as { value: string; value_key_id: string | null } | undefined;
-    if (record === undefined || record.value_key_id === null) return record?.value;
-    return this.#open(record.value_key_id, Buffer.from(record.value, 'base64'), 'settings', name).toString('utf8');
+  setting(name: string): Promise<string | undefined> {
+    return this.#alone(() => {
+      const record = this.#sql.setting.get(name) as { value: string; value_key_id: string | null } | undefined;
+      if (record === undefined || record.value_key_id === null) return record?.value;
+      return this.#open(record.value_key_id, Buffer.from(record.value, 'base64'), 'settings', name).toString('utf8');
+    });
   }
 
-  putSetting(name: string, value: string): void {
-    const { keyId, sealed } = this.#keyring.seal(Buffer.from(value, 'utf8'), sealContext('settings', name));
-    this.#sql.putSetting.run(name, sealed.toString('base64'), keyId);
+  putSetting(name: string, value: string): Promise<void> {
+    return this.#alone(() => {
+      const { keyId, sealed } = this.#keyring.seal(Buffer.from(value, 'utf8'), sealContext('settings', name));
+      this.#sql.putSetting.run(name, sealed.toString('base64'), keyId);
+    });
   }
 
-  close(): void {
+  /** Closes the file once the units queued before have ended. */
+  async close(): Promise<void> {
+    await this.#units.run(async () => undefined);
     if (this.#db.open) this.#db.close();
   }
 }

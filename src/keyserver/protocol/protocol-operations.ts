@@ -34,8 +34,7 @@ import {
 export interface OperationDefinition<A extends z.ZodType, R extends z.ZodType> {
   readonly args: A;
   readonly result: R;
-  /** Synchronous, or asynchronous where the engine waits on WebCrypto (certificate paths). */
-  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => z.input<R> | Promise<z.input<R>>;
+  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => Promise<z.input<R>>;
 }
 
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: OperationDefinition<A, R>['run']): OperationDefinition<A, R> {
@@ -60,12 +59,12 @@ export const OPERATIONS = {
   whoami: op(none, identity, (engine, token) => engine.whoami(token)),
   /** The caller's operations (its roles and its groups' roles), and whether its token is scoped. */
   heldOperations: op(none, heldOperations, (engine, token) => engine.roles.held(token)),
-  revokeToken: op(none, z.null(), (engine, token) => (engine.revokeToken(token), null)),
+  revokeToken: op(none, z.null(), async (engine, token) => (await engine.revokeToken(token), null)),
   mintScoped: op(
     z.strictObject({ objects: z.array(ttag).min(1).max(100), rights: rights.optional(), ttlMs: z.number().int().positive() }),
     z.strictObject({ ...mintedToken, scope: z.record(z.string(), rights) }),
-    (engine, token, args) => {
-      const issued = engine.identity.mintScoped(token, args);
+    async (engine, token, args) => {
+      const issued = await engine.identity.mintScoped(token, args);
       return { token: issued.token, identity: issued.identity, expiresAt: issued.expiresAt ?? null, scope: issued.scope };
     },
   ),
@@ -81,8 +80,8 @@ export const OPERATIONS = {
   generateKey: op(newKey, z.strictObject({ ttag: z.string().min(1).max(1024) }), (engine, token, args) => engine.keys.generate(token, args)),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
-  exportKey: op(z.strictObject({ ttag }), z.strictObject({ nid: z.number().int(), key: base64 }), (engine, token, args) => {
-    const blob = engine.keys.exportKey(token, args.ttag);
+  exportKey: op(z.strictObject({ ttag }), z.strictObject({ nid: z.number().int(), key: base64 }), async (engine, token, args) => {
+    const blob = await engine.keys.exportKey(token, args.ttag);
     try {
       return { nid: blob.nid, key: blob.key.toString('base64') };
     } finally {
@@ -107,7 +106,7 @@ export const OPERATIONS = {
   revoke: op(z.strictObject({ ttag, principal: name }), z.strictObject({ revision: aclRevision }), (engine, token, args) =>
     engine.keys.revoke(token, args.ttag, args.principal),
   ),
-  accessRights: op(z.strictObject({ ttag }), rights, (engine, token, args) => engine.keys.access(token, args.ttag).rights),
+  accessRights: op(z.strictObject({ ttag }), rights, async (engine, token, args) => (await engine.keys.access(token, args.ttag)).rights),
   // Data cryptography (9-12).
   encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request)),
   decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payload }), (engine, token, args) =>
@@ -126,11 +125,11 @@ export const OPERATIONS = {
   updatePrincipal: op(z.strictObject({ name, changes: principalChanges }), principalView, (engine, token, args) =>
     engine.principals.update(token, args.name, args.changes),
   ),
-  deletePrincipal: op(z.strictObject({ name }), z.null(), (engine, token, args) => (engine.principals.remove(token, args.name), null)),
+  deletePrincipal: op(z.strictObject({ name }), z.null(), async (engine, token, args) => (await engine.principals.remove(token, args.name), null)),
   setPassword: op(
     z.strictObject({ name, verifier, currentProof: z.string().max(512).optional() }),
     z.null(),
-    (engine, token, args) => (engine.principals.setPassword(token, args.name, args.verifier, args.currentProof), null),
+    async (engine, token, args) => (await engine.principals.setPassword(token, args.name, args.verifier, args.currentProof), null),
   ),
   principalGroups: op(z.strictObject({ name }), list(principalView), (engine, token, args) => engine.principals.groups(token, args.name)),
   putSenderKey: op(z.strictObject({ principal: name, jwk: z.record(z.string(), z.unknown()) }), z.strictObject({ jkt: z.string() }), (engine, token, args) =>
@@ -140,12 +139,12 @@ export const OPERATIONS = {
   addGroupMember: op(
     z.strictObject({ group: name, member: name }),
     z.null(),
-    (engine, token, args) => (engine.groups.addMember(token, args.group, args.member), null),
+    async (engine, token, args) => (await engine.groups.addMember(token, args.group, args.member), null),
   ),
   removeGroupMember: op(
     z.strictObject({ group: name, member: name }),
     z.null(),
-    (engine, token, args) => (engine.groups.removeMember(token, args.group, args.member), null),
+    async (engine, token, args) => (await engine.groups.removeMember(token, args.group, args.member), null),
   ),
   listRoles: op(none, list(role), (engine, token) => engine.roles.list(token)),
   readRole: op(z.strictObject({ name }), role, (engine, token, args) => engine.roles.read(token, args.name)),
@@ -162,7 +161,7 @@ export const OPERATIONS = {
   removeTrustAuthority: op(
     z.strictObject({ id: certificateId }),
     z.null(),
-    (engine, token, args) => (engine.certificates.removeAuthority(token, args.id), null),
+    async (engine, token, args) => (await engine.certificates.removeAuthority(token, args.id), null),
   ),
   enrollCertificate: op(z.strictObject({ principal: name, pem }), certificate, (engine, token, args) =>
     engine.identity.enroll(token, args.principal, args.pem),
@@ -189,8 +188,7 @@ export function isOperationName(value: string): value is OperationName {
 /**
  * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the
  * generic ties the name to its arguments and result. No result schema transforms, so what the engine
- * function answers is what a daemon's client parses. A synchronous engine function still answers
- * through the promise, so callers handle both alike.
+ * function answers is what a daemon's client parses.
  */
 export async function runOperation<N extends OperationName>(
   engine: KeyServerEngine,
@@ -198,6 +196,6 @@ export async function runOperation<N extends OperationName>(
   token: string,
   args: OperationArgs<N>,
 ): Promise<OperationResult<N>> {
-  const run = OPERATIONS[name].run as (engine: KeyServerEngine, token: string, args: OperationArgs<N>) => unknown;
+  const run = OPERATIONS[name].run as (engine: KeyServerEngine, token: string, args: OperationArgs<N>) => Promise<unknown>;
   return (await engine.atomically(() => run(engine, token, args))) as OperationResult<N>;
 }

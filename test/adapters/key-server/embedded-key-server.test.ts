@@ -11,13 +11,13 @@ test('the embedded key server sweeps expired tokens as the daemon does, instead 
   const store = new MemoryEngineStore();
   const clock = new ManualClock(1_700_000_000_000);
   const engine = new KeyServerEngine({ store, now: () => clock.now(), random: new CryptoRandom(), tokenTtlMs: 60_000 });
-  engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-password' });
+  await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-password' });
   const keyServer = new EmbeddedKeyServer(engine, 'fingerprint', () => clock.now());
   t.teardown(() => keyServer.close());
   const old = await keyServer.login('alice', new Secret('alice-password'));
-  t.truthy(store.token(hashToken(old.token.reveal())));
+  t.truthy(await store.token(hashToken(old.token.reveal())));
   clock.advance(TOKEN_SWEEP_INTERVAL_MS);
   const fresh = await keyServer.login('alice', new Secret('alice-password'));
-  t.is(store.token(hashToken(old.token.reveal())), undefined);
-  t.truthy(store.token(hashToken(fresh.token.reveal())));
+  t.is(await store.token(hashToken(old.token.reveal())), undefined);
+  t.truthy(await store.token(hashToken(await fresh.token.reveal())));
 });
