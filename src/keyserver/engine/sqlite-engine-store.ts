@@ -70,8 +70,8 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   }
 
   /** The master key ids the rows are sealed under now. */
-  async keyIdsInUse(): Promise<string[]> {
-    return keyIdsInUse(this.#db);
+  keyIdsInUse(): Promise<string[]> {
+    return this.#alone(() => keyIdsInUse(this.#db));
   }
 
   /** Every backed-up table, read in one unit: one read transaction (sqlite-engine-backup.ts). */
