@@ -3,7 +3,7 @@
  * src/adapters implement ports; src/app wires everything; src/keyserver stands on its own and shares
  * only src/wire with the gateway. `npm run lint` runs these rules; `npm test` runs the linter.
  */
-const OURS = '^src/(domain|wire|ports|use-cases|transports|adapters|app|keyserver|cli|client)/';
+const OURS = '^src/(domain|wire|ports|use-cases|transports|adapters|app|keyserver|cli|client|console)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -65,6 +65,20 @@ module.exports = {
       to: { path: OURS, pathNot: '^src/(keyserver|wire)/' },
     },
     {
+      name: 'console-is-a-client',
+      comment: 'The operator console is a browser page over /api: it uses keygate/client (and the wire views), nothing of the server.',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: { path: OURS, pathNot: '^src/(console|client|wire)/' },
+    },
+    {
+      name: 'no-one-imports-the-console',
+      comment: 'The console is bundled for the browser (scripts/bundle-client.ts), never imported by the server.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/console/' },
+      to: { path: '^src/console/' },
+    },
+    {
       name: 'inversify-only-in-app',
       severity: 'error',
       comment: 'The container (inversify) is wiring: it lives in src/app alone.',
@@ -80,7 +94,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CONSOLE_FILES } from '../src/app/console-assets.js';
 
 const SOURCE = fileURLToPath(new URL('../src/client/', import.meta.url));
 
@@ -8,6 +9,9 @@ const SOURCE = fileURLToPath(new URL('../src/client/', import.meta.url));
 export const CLIENT_ENTRY = `${SOURCE}index.ts`;
 /** The demo page's script; it bundles the client in. */
 export const DEMO_ENTRY = `${SOURCE}demo/demo.ts`;
+const CONSOLE_SOURCE = fileURLToPath(new URL('../src/console/', import.meta.url));
+/** The operator console's script (Preact; it bundles the client in). */
+export const CONSOLE_ENTRY = `${CONSOLE_SOURCE}main.tsx`;
 
 /**
  * Bundles a browser entry point with esbuild: ES2022 modules for the browser platform, so a Node
@@ -26,6 +30,8 @@ export async function bundleForBrowser(entry: string, options: { minify?: boolea
     sourcesContent: false,
     legalComments: 'none',
     logLevel: 'silent',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
   });
   return result.outputFiles[0]!.text;
 }
@@ -39,4 +45,17 @@ export async function demoAssets(gatewayUrl: string): Promise<Record<string, { t
     '/demo.css': { type: 'text/css; charset=utf-8', body: await readFile(`${SOURCE}demo/demo.css`, 'utf8') },
     '/demo.js': { type: 'text/javascript; charset=utf-8', body: await bundleForBrowser(DEMO_ENTRY) },
   };
+}
+
+/**
+ * The operator console's static files (served by the gateway at `/console/`): the page, its style,
+ * and its script with Preact and the client bundled in, minified without a source map.
+ */
+export async function consoleAssets(): Promise<Record<string, { type: string; body: string }>> {
+  const bodies: Record<string, string> = {
+    'index.html': await readFile(`${CONSOLE_SOURCE}index.html`, 'utf8'),
+    'console.css': await readFile(`${CONSOLE_SOURCE}console.css`, 'utf8'),
+    'console.js': await bundleForBrowser(CONSOLE_ENTRY, { minify: true, sourcemap: false }),
+  };
+  return Object.fromEntries(Object.entries(CONSOLE_FILES).map(([name, type]) => [name, { type, body: bodies[name]! }]));
 }

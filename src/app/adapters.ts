@@ -34,6 +34,10 @@ import { startEmbeddedKeyServer } from './embedded-engine.js';
 import { BootWarningLogger } from './boot-warnings.js';
 import { gatewayClientIdentity } from './gateway-client-identity.js';
 import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
+import { directoryLockFile, storeLockFile } from '../keyserver/at-rest/writer-lock.js';
+import { SqliteWriterLocks } from '../adapters/writer-locks/sqlite-writer-locks.js';
+import type { WriterLocks } from '../ports/writer-locks.port.js';
+import { embeddedStorePath } from './embedded-engine.js';
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
 export interface GatewayAdapters {
@@ -49,6 +53,8 @@ export interface GatewayAdapters {
   readonly auditLog: AuditLog;
   /** Metrics: prom-client with TE_GATEWAY_METRICS_PORT, else dropped. */
   readonly metrics: Metrics;
+  /** The locks on the stores this gateway writes alone (none taken when the caller supplies them). */
+  readonly writerLocks: WriterLocks;
 }
 
 /**
@@ -74,9 +80,40 @@ export async function openAdapters(
   }
 > {
   const clock = overrides.clock ?? new SystemClock();
-  const random = overrides.random ?? new CryptoRandom();
   // A burst of identical warnings (a store down, thousands of refusals) is written once per window.
   const gatewayLogger = overrides.logger ?? new RateLimitedLogger(new PinoLogger({ level: config.logLevel }), clock);
+  const locks = overrides.writerLocks === undefined ? new SqliteWriterLocks(() => clock.now(), gatewayLogger) : undefined;
+  try {
+    if (locks !== undefined) holdStores(locks, config, overrides);
+    return await openHolding(config, overrides, { clock, gatewayLogger, writerLocks: overrides.writerLocks ?? locks! });
+  } catch (error) {
+    locks?.close();
+    throw error;
+  }
+}
+
+/**
+ * One writer per store (docs/operations.md "One writer per store"), taken before anything in them is
+ * read or made: the data directory (audit keys and witness, identities), the SQLite audit database,
+ * the embedded engine's store. A store another process holds stops the boot naming that process.
+ */
+function holdStores(locks: SqliteWriterLocks, config: GatewayConfig, overrides: GatewayOverrides): void {
+  const dirs = new Set([config.keyServer.dataDir, config.auditIntegrity.dataDir].filter((dir) => dir !== undefined));
+  for (const dir of dirs) locks.hold(directoryLockFile(dir), 'TE_GATEWAY_DATA_DIR', dir);
+  if (overrides.auditLog === undefined && config.audit.kind === 'sqlite' && config.audit.file !== ':memory:') {
+    locks.hold(storeLockFile(config.audit.file), 'audit database', config.audit.file);
+  }
+  const store = overrides.keyServer === undefined && config.keyServer.kind === 'embedded' ? embeddedStorePath(config.keyServer) : undefined;
+  if (store !== undefined) locks.hold(storeLockFile(store), 'embedded key server', store);
+}
+
+/** The adapters once the stores are held. */
+async function openHolding(
+  config: GatewayConfig,
+  overrides: GatewayOverrides,
+  { clock, gatewayLogger, writerLocks }: { clock: Timer; gatewayLogger: Logger; writerLocks: WriterLocks },
+) {
+  const random = overrides.random ?? new CryptoRandom();
   const logger = new BootWarningLogger(gatewayLogger);
   // The audit chain's keys (docs/spec.md §9.3, §9.4): loaded or generated when this gateway opens its own store.
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
@@ -91,7 +128,18 @@ export async function openAdapters(
   const { sessionStore, replayCache, throttleStore } = await openSessionState(config, { clock, random, logger }, overrides);
   const metrics = overrides.metrics ?? chooseMetrics(config, sessionStore, replayCache);
   const bootWarnings = logger.booted();
-  const opened = { clock, random, logger: gatewayLogger, generatedPasswords, sessionStore, replayCache, throttleStore, auditVerifyKeys, bootWarnings };
+  const opened = {
+    clock,
+    random,
+    logger: gatewayLogger,
+    generatedPasswords,
+    sessionStore,
+    replayCache,
+    throttleStore,
+    auditVerifyKeys,
+    bootWarnings,
+    writerLocks,
+  };
   if (metrics instanceof NoMetrics) return { ...opened, auditLog, keyServer, metrics };
   return {
     ...opened,

@@ -170,6 +170,15 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_CONSOLE',
+    type: 'text',
+    default: CONFIG_DEFAULTS.console,
+    meaning: '`on` serves the operator console at `/console/` (same origin, strict content policy); `off` turns it off',
+    secret: false,
+    field: 'console',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_PUBLIC_ORIGIN',
     type: 'origin',
     meaning:

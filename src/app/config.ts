@@ -52,6 +52,8 @@ export const CONFIG_DEFAULTS = {
   ipv6PrefixLength: 64,
   /** Where `keygate serve` keeps its data when TE_GATEWAY_DATA_DIR is unset (the library keeps none). */
   cliDataDir: './data',
+  /** The operator console at `/console/` is served unless turned off. */
+  console: 'on',
 } as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -329,6 +331,8 @@ export const gatewayConfigSchema = z.strictObject({
   metricsPort: integerIn(0, 65_535).optional(),
   /** Address of the metrics listener, loopback unless set (never `host` by default). */
   metricsHost: z.string().min(1).default(CONFIG_DEFAULTS.metricsHost),
+  /** `on`: the operator console is served at `/console/` (docs/console.md); `off`: 404 there. */
+  console: z.enum(['on', 'off'], { message: 'expected on or off' }).default(CONFIG_DEFAULTS.console),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
   sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),

@@ -9,6 +9,7 @@ import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
+import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import type { Token } from '../ports/token.js';
 import {
   AclUseCases,
@@ -101,6 +102,7 @@ const serviceFactories = (
       store: resolve(ctx, SESSION_STORE),
       auditLog: resolve(ctx, AUDIT_LOG),
       metrics: resolve(ctx, METRICS),
+      writers: resolve(ctx, WRITER_LOCKS),
       version: GATEWAY_VERSION,
       signals,
     }),

@@ -13,6 +13,7 @@ import { listenHttp, type HttpListener } from './http-listener.js';
 import { listenMetrics } from './metrics-listener.js';
 import { GATEWAY_VERSION } from './version.js';
 import { withinRequest } from '../adapters/request-budget/request-budget.js';
+import { loadConsoleAssets } from './console-assets.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {
@@ -69,6 +70,7 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     trustedProxies: config.trustedProxies,
     withinRequest,
     ipv6PrefixLength: config.ipv6PrefixLength,
+    console: config.console === 'on' ? loadConsoleAssets : undefined,
   });
   const listeners: HttpListener[] = [];
   let metricsListener: HttpListener | undefined;
@@ -104,7 +106,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
 
 /**
  * Stops what a gateway built over its adapters, once nothing serves any more: the background health
- * checker, then the session store, the replay cache, the throttle store, the audit log and the key server.
+ * checker, then the session store, the replay cache, the throttle store, the audit log and the key server,
+ * and last the writer locks on the stores just closed.
  */
 export async function closeGatewayParts(services: Pick<GatewayServices, 'health'>, adapters: GatewayAdapters): Promise<void> {
   services.health.close();
@@ -113,4 +116,6 @@ export async function closeGatewayParts(services: Pick<GatewayServices, 'health'
   await adapters.throttleStore.close();
   await adapters.auditLog.close();
   await adapters.keyServer.close();
+  // Not on a failed close: a store that may still be open stays held until the process ends.
+  adapters.writerLocks.close();
 }

@@ -29,6 +29,12 @@ export function embeddedStoreKind(config: EmbeddedKeyServerConfig): 'sqlite' | '
   return config.store ?? (config.dataDir === undefined ? 'memory' : 'sqlite');
 }
 
+/** The SQLite file of the embedded engine (`keyserver.db` in the data directory), or undefined for memory. */
+export function embeddedStorePath(config: EmbeddedKeyServerConfig): string | undefined {
+  if (embeddedStoreKind(config) === 'memory' || config.dataDir === undefined) return undefined;
+  return join(config.dataDir, 'keyserver.db');
+}
+
 export const VOLATILE_WARNING = 'embedded key server in memory: a restart forgets every principal, key and grant (TE_KEYSERVER_STORE=memory)';
 
 /** Said when a gateway is built without a data directory: an embedder may not know the store is then memory. */
@@ -77,11 +83,11 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
 }
 
 function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undefined): EngineStore {
-  if (embeddedStoreKind(config) === 'memory' || config.dataDir === undefined) {
+  const dataPath = embeddedStorePath(config);
+  if (dataPath === undefined) {
     logger?.warn(config.store === 'memory' ? VOLATILE_WARNING : NO_DATA_DIR_WARNING);
     return new MemoryEngineStore();
   }
-  const dataPath = join(config.dataDir, 'keyserver.db');
   const master = loadMasterKeys({ dataPath, key: config.masterKey, file: config.masterKeyFile });
   if (master.warning !== undefined) logger?.warn(master.warning);
   return new CachedEngineStore(new SqliteEngineStore(dataPath, master.keyring));

@@ -7,6 +7,7 @@ import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
+import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import { token, type Token } from '../ports/token.js';
 import type {
   AclUseCases,
@@ -48,6 +49,7 @@ export const ADAPTER_TOKENS = {
   throttleStore: THROTTLE_STORE,
   auditLog: AUDIT_LOG,
   metrics: METRICS,
+  writerLocks: WRITER_LOCKS,
 } as const satisfies { readonly [K in keyof GatewayAdapters]-?: Token<GatewayAdapters[K]> };
 
 /** The use cases: the services object the transports receive has exactly these fields. */

@@ -20,7 +20,8 @@ Commands:
 ${helpVariables('              ')}              With neither a seed nor an admin password, the users "admin" and "guest" are created with
               generated passwords, printed once.
               On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
-              most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up.
+              most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up,
+              then where the operator console is (TE_GATEWAY_CONSOLE=off turns it off).
               --new-audit-chain: begin a new audit chain although the store lost the one this gateway
               wrote before (without it, such a store stops the boot).
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
@@ -57,6 +58,7 @@ async function serve(newAuditChain = false): Promise<void> {
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
   // One parseable line, as the daemon prints: scripts and tests start on port 0 and read it.
   process.stdout.write(`keygate: listening url=${url} port=${new URL(url).port}\n`);
+  if (gateway.config.console === 'on') process.stdout.write(`keygate: console url=${url}/console/\n`);
   const metricsUrl = gateway.metricsUrl();
   if (metricsUrl !== undefined) process.stdout.write(`keygate: metrics url=${metricsUrl}\n`);
 }

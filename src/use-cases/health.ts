@@ -2,11 +2,15 @@ import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
+import type { WriterLocks } from '../ports/writer-locks.port.js';
 import { HealthSignal, publicReason } from './health-signal.js';
 
 const NO_METRICS = new NoMetrics();
 
 export type CheckState = 'ok' | 'unavailable';
+
+/** `conflict`: a store's writer lock was removed or replaced under this gateway, so another process may write it too. */
+export type WriterState = 'ok' | 'conflict';
 
 export interface HealthReport {
   readonly ok: boolean;
@@ -14,9 +18,9 @@ export interface HealthReport {
   /** The gateway's version. */
   readonly version: string;
   readonly sessions: number;
-  readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState };
-  /** For a check that failed with a public reason (an audit chain that regressed): that reason. */
-  readonly reasons?: { readonly keyServer?: string; readonly auditStore?: string };
+  readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState; readonly writer: WriterState };
+  /** For a check that failed with a public reason (an audit chain that regressed, a writer conflict): that reason. */
+  readonly reasons?: { readonly keyServer?: string; readonly auditStore?: string; readonly writer?: string };
 }
 
 export interface HealthDeps {
@@ -30,6 +34,8 @@ export interface HealthDeps {
   readonly maxAgeMs?: number;
   /** Where health probes are counted (they are not audited). */
   readonly metrics?: Metrics;
+  /** The gateway's writer locks, looked at each background round (none: no conflict to report). */
+  readonly writers?: WriterLocks;
 }
 
 /** Default bound on the age of a dependency state. */
@@ -52,6 +58,7 @@ export class HealthUseCases {
   readonly #maxAgeMs: number;
   readonly #timer: ReturnType<typeof setInterval>;
   #checking: Promise<void> | undefined;
+  #writerConflict: string | undefined;
   #firstCheck: Promise<void> | undefined;
   #probes = 0;
 
@@ -79,15 +86,16 @@ export class HealthUseCases {
     const keyServer = stateOf(this.#signals.keyServer);
     const auditStore = stateOf(this.#signals.auditStore);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
-    const ok = keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok';
+    const writer: WriterState = this.#writerConflict === undefined ? 'ok' : 'conflict';
+    const ok = keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok' && writer === 'ok';
     (this.#deps.metrics ?? NO_METRICS).healthProbe(ok ? 'ok' : 'not_ok');
-    const reasons = reasonsOf(this.#signals);
+    const reasons = reasonsOf(this.#signals, this.#writerConflict);
     return {
       ok,
       ksFingerprint: this.#deps.keyServer.fingerprint(),
       version: this.#deps.version,
       sessions: Math.max(sessions, 0),
-      checks: { keyServer, auditStore, sessionStore },
+      checks: { keyServer, auditStore, sessionStore, writer },
       ...(reasons === undefined ? {} : { reasons }),
     };
   }
@@ -99,6 +107,7 @@ export class HealthUseCases {
 
   /** One background round; a round still running (a slow ping) is not doubled. */
   #check(): Promise<void> {
+    this.#writerConflict ??= this.#deps.writers?.conflict();
     this.#checking ??= Promise.all([
       this.#refresh(this.#signals.keyServer, () => this.#deps.keyServer.ping()),
       this.#refresh(this.#signals.auditStore, () => this.#deps.auditLog.ping(), { always: true }),
@@ -121,10 +130,14 @@ export class HealthUseCases {
   }
 }
 
-function reasonsOf(signals: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal }): HealthReport['reasons'] {
+function reasonsOf(signals: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal }, writer: string | undefined): HealthReport['reasons'] {
   const { keyServer, auditStore } = { keyServer: signals.keyServer.reason, auditStore: signals.auditStore.reason };
-  if (keyServer === undefined && auditStore === undefined) return undefined;
-  return { ...(keyServer === undefined ? {} : { keyServer }), ...(auditStore === undefined ? {} : { auditStore }) };
+  if (keyServer === undefined && auditStore === undefined && writer === undefined) return undefined;
+  return {
+    ...(keyServer === undefined ? {} : { keyServer }),
+    ...(auditStore === undefined ? {} : { auditStore }),
+    ...(writer === undefined ? {} : { writer }),
+  };
 }
 
 function stateOf(signal: HealthSignal): CheckState {

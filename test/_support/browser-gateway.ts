@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
+import type { GatewayConfigInput } from '../../src/app/config.js';
 import { call, type CallOptions, type Reply } from './http.js';
 import { PASSWORDS, SEED } from './gateway.js';
 
@@ -31,12 +32,13 @@ export interface BrowserGateway {
  * A gateway for a real browser: the seeded key server, the given CORS allowlist, and the system
  * clock (a browser signs `iat` with the wall clock, which a manual clock would not follow). Its
  * server records what reaches it, so a test can see preflights, and what the browser never sent.
- * It is closed by the test's teardown (`close()` may still be called: it runs once).
+ * It is closed by the test's teardown (`close()` may still be called: it runs once). `config` adds
+ * settings (an audit store, say) to those.
  */
-export async function startBrowserGateway(t: ExecutionContext, corsOrigins: readonly string[]): Promise<BrowserGateway> {
+export async function startBrowserGateway(t: ExecutionContext, corsOrigins: readonly string[], config: GatewayConfigInput = {}): Promise<BrowserGateway> {
   const logger = new MemoryLogger();
   const gateway = await createGateway(
-    { corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } },
+    { ...config, corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } },
     { logger },
   );
   const seen: SeenRequest[] = [];

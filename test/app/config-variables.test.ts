@@ -173,6 +173,7 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_GATEWAY_AUDIT_CHECKPOINT_SECONDS: { value: '9', expected: 9 },
     TE_GATEWAY_AUDIT_TIMEOUT_MS: { value: '750', expected: 750, with: { TE_GATEWAY_AUDIT_URL: pg } },
     TE_GATEWAY_CORS_ORIGINS: { value: 'https://app.example.com', expected: ['https://app.example.com'] },
+    TE_GATEWAY_CONSOLE: { value: 'off', expected: 'off' },
     TE_GATEWAY_PUBLIC_ORIGIN: { value: 'https://example.com', expected: 'https://example.com' },
     TE_GATEWAY_REPLAY_CACHE_SIZE: { value: '500', expected: 500 },
     TE_GATEWAY_REPLAY_CACHE_KEY_SHARE: { value: '25', expected: 25 },

@@ -50,6 +50,17 @@ test('first start generates and keeps an identity and bootstrap users beside the
   t.is(await second.stop(), 0);
 });
 
+test('a restart with TE_KEYSERVER_ADMIN_PASSWORD says it is not applied once admin exists', async (t) => {
+  const data = join(dir, 'admin-pw', 'ks.db');
+  const first = await spawnDaemon(t, ['--data', data, '--port', '0']);
+  t.notRegex(first.output(), /is not applied/);
+  t.is(await first.stop(), 0);
+  const second = await spawnDaemon(t, ['--data', data, '--port', '0'], { TE_KEYSERVER_ADMIN_PASSWORD: 'a-new-admin-password' });
+  t.regex(second.output(), /keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists/);
+  t.notRegex(second.output(), /a-new-admin-password/, 'the password itself is never shown');
+  t.is(await second.stop(), 0);
+});
+
 test('rotate-master-key rewraps the data file under a new key, shows both ids, and the daemon opens it after', async (t) => {
   const data = join(dir, 'rotate', 'ks.db');
   const first = await spawnDaemon(t, ['--data', data, '--port', '0']);

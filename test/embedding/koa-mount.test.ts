@@ -49,3 +49,14 @@ test('under koa-mount /kg behind a proxy, htu is checked against publicUrl with 
   t.is(noBase.body.code, 'PROOF_BINDING_MISMATCH', 'nor is the public origin without the base path');
   t.is((await call(url, 'GET', '/kg/api/health')).status, 200);
 });
+
+test('under koa-mount /kg, the console is at /kg/console/: its redirect and its files stay under the mount point', async (t) => {
+  const { base } = await hostedUnderKg(t);
+  const page = await fetch(`${base}/console`);
+  t.is(page.status, 200);
+  t.is(page.url, `${base}/console/`);
+  t.regex(await page.text(), /src="console.js"/);
+  const script = await fetch(new URL('console.js', page.url));
+  t.is(script.status, 200);
+  t.regex(script.headers.get('content-type') ?? '', /^text\/javascript/);
+});

@@ -36,6 +36,24 @@ test('an actual request from an allowed origin carries its origin back, never cr
   t.is(error.headers.get('access-control-allow-origin'), ALLOWED, 'errors are readable by the allowed page');
 });
 
+test("a request from the gateway's own origin (its console) gets no Access-Control-* header and is not logged as refused", async (t) => {
+  const gw = await startGateway(t, { corsOrigins: [ALLOWED] });
+  const own = new URL(gw.url).origin;
+  const reply = await gw.call('POST', '/api/session', { headers: { Origin: own }, body: { user: 'alice', password: 'wrong-password-9' } });
+  t.is(reply.status, 401);
+  t.deepEqual(corsHeaders(reply.headers), []);
+  const pre = await gw.call('OPTIONS', '/api/session', preflight(own));
+  t.deepEqual(corsHeaders(pre.headers), [], 'a preflight from it is not answered as an allowed one');
+  t.not(pre.status, 204);
+  t.false(gw.logger.lines.some((line) => line.message === 'cross-origin request refused'));
+  const other = await gw.call('GET', '/api/health', { headers: { Origin: own.replace('127.0.0.1', 'localhost') } });
+  t.deepEqual(corsHeaders(other.headers), []);
+  t.true(
+    gw.logger.lines.some((line) => line.message === 'cross-origin request refused'),
+    'another host name for the same machine is another origin',
+  );
+});
+
 const refusedOrigins = [
   'https://evil.example.com',
   'http://app.example.com',

@@ -32,7 +32,8 @@ const TSCONFIG = {
 /**
  * The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), the tarball
  * installed into an empty project from the npm registry or its local cache, a module importing
- * `keygate` and `keygate/client` type-checked (declarations included) and run, and the `keygate` bin.
+ * `keygate` and `keygate/client` type-checked (declarations included) and run (the console served from
+ * `dist/console/` included), and the `keygate` bin.
  */
 test('the packed package installs, type-checks and runs in a consumer project, without tsx or esbuild', async (t) => {
   t.timeout(600_000);
@@ -58,6 +59,8 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   t.false(existsSync(join(installed, 'keygate/src')), 'the sources do not ship, the compiled code does');
   t.deepEqual(JSON.parse(readFileSync(join(installed, 'keygate/openapi.json'), 'utf8')), JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')));
   t.true(existsSync(join(installed, 'keygate/dist/client/keygate-client.browser.js')));
+  for (const file of ['index.html', 'console.js', 'console.css']) t.true(existsSync(join(installed, `keygate/dist/console/${file}`)), `dist/console/${file}`);
+  t.false(existsSync(join(installed, 'keygate/dist/console/main.js')), 'the console ships bundled, not as compiled modules');
 
   writeFileSync(join(project, 'index.ts'), readFileSync(new URL('./consumer.fixture.txt', import.meta.url), 'utf8'));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
@@ -69,7 +72,7 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   }
   const output = await sh(process.execPath, ['out/index.js'], project, 60_000);
   t.log(output.trim());
-  t.deepEqual(JSON.parse(output), { keyLen: 32, opened: 'hello', refused: 'WRONG_CREDENTIAL', code: 'BAD_REQUEST', health: true });
+  t.deepEqual(JSON.parse(output), { keyLen: 32, opened: 'hello', refused: 'WRONG_CREDENTIAL', code: 'BAD_REQUEST', health: true, console: true });
   const help = await sh(join(installed, '.bin/keygate'), ['--help'], project, 30_000);
   t.regex(help, /^Usage: keygate <command>/);
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;

@@ -87,3 +87,36 @@ test('an audit write that fails marks the audit store unavailable; a refused dup
   await t.throwsAsync(auditLog.append({ ...record, id: 'b'.repeat(32) }), { code: 'AUDIT_UNAVAILABLE' });
   t.is((await health.report()).checks.auditStore, 'unavailable');
 });
+
+test('a writer conflict seen by a background round says ok false with checks.writer "conflict" and its reason, and stays', async (t) => {
+  const writers = { found: undefined as string | undefined };
+  const health = new HealthUseCases({
+    keyServer: countingKeyServer().keyServer,
+    store: new MemorySessionStore(new ManualClock()),
+    auditLog: countingAuditLog().log,
+    version: '1',
+    maxAgeMs: 10,
+    writers: {
+      conflict: () => writers.found,
+      close: () => undefined,
+    },
+  });
+  t.teardown(() => health.close());
+  const before = await health.report();
+  t.like(before, { ok: true, checks: { writer: 'ok' } });
+  t.is(before.reasons, undefined);
+  writers.found = 'audit database: the lock was replaced';
+  let after = await health.report();
+  for (let waited = 0; after.checks.writer === 'ok' && waited < 5_000; waited += 10) {
+    await new Promise((done) => setTimeout(done, 10));
+    after = await health.report();
+  }
+  t.like(after, {
+    ok: false,
+    checks: { keyServer: 'ok', auditStore: 'ok', sessionStore: 'ok', writer: 'conflict' },
+    reasons: { writer: 'audit database: the lock was replaced' },
+  });
+  writers.found = undefined;
+  await new Promise((done) => setTimeout(done, 50));
+  t.like(await health.report(), { ok: false, checks: { writer: 'conflict' } }, 'once seen, a conflict stays');
+});

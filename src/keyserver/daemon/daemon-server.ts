@@ -12,6 +12,7 @@ import { seedPrincipals } from '../engine/seed-principals.js';
 import { CachedEngineStore } from '../engine/cached-engine-store.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
+import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
 import { clientTrustOptions, guardConnections } from './client-trust.js';
@@ -32,6 +33,8 @@ export interface KeyServerDaemon {
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** How often the daemon looks whether its writer lock file is still the one it holds. */
+const LOCK_CHECK_INTERVAL_MS = 5_000;
 /** As HTTP/1.1's `requestTimeout`: a framed connection with no complete request this long after opening or its last answer is closed. */
 const FRAME_REQUEST_TIMEOUT_MS = 15_000;
 const random: RandomSource = { bytes: (length) => randomBytes(length) };
@@ -41,6 +44,17 @@ const random: RandomSource = { bytes: (length) => randomBytes(length) };
  * on a restart keeps what exists; tokens past their lifetime are swept at start and periodically.
  */
 export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLog): Promise<KeyServerDaemon> {
+  // Taken before anything beside the store is read or made (identity, master key file): one writer per store.
+  const lock = options.dataPath === ':memory:' ? undefined : WriterLock.acquire(storeLockFile(options.dataPath), '--data', options.dataPath);
+  try {
+    return await startHolding(options, log, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function startHolding(options: DaemonOptions, log: DaemonLog, lock: WriterLock | undefined): Promise<KeyServerDaemon> {
   const identity = await daemonIdentity(options);
   const master = loadMasterKeys({ dataPath: options.dataPath, key: options.masterKey, file: options.masterKeyFile });
   if (master.warning !== undefined) log(`keygate keyserver: warning: ${master.warning}`);
@@ -69,6 +83,10 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
   const answer = createDaemonAnswerer(engine, log);
   try {
     await engine.prepare();
+    // The bootstrap password only creates admin: once admin exists, its password changes through the API.
+    if (options.adminPassword !== undefined && (await engine.hasPrincipal('admin'))) {
+      log('keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change its password through the API');
+    }
     const generatedPasswords = await seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
     await engine.sweepExpiredTokens();
     server = createServer(
@@ -93,6 +111,7 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
         .catch((error: unknown) => log(`keygate keyserver: expired tokens not swept: ${error instanceof Error ? error.message : String(error)}`));
     }, SWEEP_INTERVAL_MS);
     sweeper.unref();
+    const lockCheck = lock === undefined ? undefined : watchWriterLock(lock, log);
     const running = server;
     return {
       url: `https://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
@@ -101,12 +120,14 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
       generatedPasswords,
       async close() {
         clearInterval(sweeper);
+        clearInterval(lockCheck);
         await new Promise<void>((done) => {
           running.close(() => done());
           running.closeAllConnections();
           for (const socket of framed) socket.destroy();
         });
         await engine.close();
+        lock?.release();
       },
     };
   } catch (error) {
@@ -114,6 +135,18 @@ export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLo
     await engine.close();
     throw error;
   }
+}
+
+/** Logs once, as an error, when the store's writer lock file is removed or replaced under the daemon. */
+function watchWriterLock(lock: WriterLock, log: DaemonLog): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    const conflict = lock.conflict();
+    if (conflict === undefined) return;
+    log(`keygate keyserver: error: writer conflict: ${conflict}`);
+    clearInterval(timer);
+  }, LOCK_CHECK_INTERVAL_MS);
+  timer.unref();
+  return timer;
 }
 
 /**

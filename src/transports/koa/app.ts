@@ -6,6 +6,7 @@ import { apiErrorMapper } from './api/api.errors.js';
 import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
 import { buildOpenApi, OPENAPI_PATH } from './api/openapi.js';
 import { serveOpenApi } from './api/openapi.endpoint.js';
+import { isConsolePath, serveConsole, type LoadConsoleAssets } from './console.js';
 import { cors } from './cors.js';
 import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
 import { requestStep } from './request-step.js';
@@ -34,6 +35,8 @@ export interface KoaAppOptions {
   readonly metrics?: Metrics;
   /** Runs one request so that its calls to each dependency share one timeout (see `requestStep`). */
   readonly withinRequest?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The operator console's files, served at `/console/`; absent: no console (404 there). */
+  readonly console?: LoadConsoleAssets | undefined;
 }
 
 /**
@@ -65,7 +68,9 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   // Each request walks only its own surface's routes: /api paths never meet the seven operations' router.
   const [apiRoutes, noApiRoute] = apiMiddleware(services);
   const rootRoutes = rootRouter(services).routes() as unknown as Middleware<GatewayState>;
+  const consoleFiles = options.console === undefined ? undefined : serveConsole(options.console);
   const route: Middleware<GatewayState> = (ctx, next) => {
+    if (consoleFiles !== undefined && isConsolePath(ctx.path)) return consoleFiles(ctx, next);
     if (!isApiPath(ctx.path)) return rootRoutes(ctx, () => noRoute(ctx));
     if (ctx.path === OPENAPI_PATH) return openApi(ctx, next);
     return apiRoutes!(ctx, () => noApiRoute!(ctx, next));

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayState } from './state.js';
 
@@ -20,6 +20,9 @@ export function cors(allowlist: readonly string[], logger: Logger): Middleware<G
     ctx.vary('Origin');
     const origin = ctx.get('Origin');
     if (origin === '') return next();
+    // The gateway's own origin (its console's page) is same-origin: not a cross-origin request, so
+    // neither allowed nor refused; the browser needs no header for it (docs/console.md).
+    if (!allowed.has(origin) && origin === ownOrigin(ctx)) return next();
     if (!allowed.has(origin)) {
       logger.warn('cross-origin request refused', { origin, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId });
       return next();
@@ -35,4 +38,11 @@ export function cors(allowlist: readonly string[], logger: Logger): Middleware<G
     ctx.set('Access-Control-Expose-Headers', 'Retry-After, X-Request-Id');
     await next();
   };
+}
+
+/** The origin this request was addressed to: TE_GATEWAY_PUBLIC_ORIGIN's, else the connection's scheme and Host. */
+function ownOrigin(ctx: Context & { state: GatewayState }): string {
+  const configured = ctx.state.publicOrigin;
+  if (configured !== undefined) return new URL(configured).origin;
+  return `${ctx.protocol}://${ctx.host}`;
 }

@@ -197,9 +197,14 @@ export const responses = {
       ksFingerprint: z.string(),
       sessions: z.number().int(),
       version: z.string(),
-      checks: z.object({ keyServer: check, auditStore: check, sessionStore: check }),
-      /** Present when a failed check has a public reason (an audit chain that regressed). */
-      reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional() }).optional(),
+      checks: z.object({
+        keyServer: check,
+        auditStore: check,
+        sessionStore: check,
+        writer: z.enum(['ok', 'conflict']).describe('`conflict`: a store this gateway writes alone had its writer lock removed or replaced'),
+      }),
+      /** Present when a failed check has a public reason (an audit chain that regressed, a writer conflict). */
+      reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional(), writer: z.string().optional() }).optional(),
     })
     .meta({ id: 'Health' }),
 } as const;

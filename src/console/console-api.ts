@@ -1,0 +1,125 @@
+import {
+  KeygateAdmin,
+  KeygateClient,
+  type AclEntry,
+  type AclView,
+  type AuditQueryRequest,
+  type AuditRecordView,
+  type KeygateSession,
+  type KeyView,
+  type ListView,
+  type NewKeyRequest,
+  type NewPrincipalRequest,
+  type PrincipalView,
+  type Right,
+  type RoleView,
+  type SessionListItem,
+  type SessionView,
+} from '../client/index.js';
+
+/** A trusted authority or enrolled certificate as /api answers it. */
+export interface CertificateView {
+  readonly id: string;
+  readonly subject: string;
+  readonly issuer: string;
+  readonly serial: string;
+  readonly notBefore: string;
+  readonly notAfter: string;
+  readonly keyAlg: string;
+  readonly principal?: string;
+}
+
+export interface ProvisioningPolicy {
+  readonly autoProvision: boolean;
+  readonly nameAttribute: 'CN' | 'UID' | 'emailAddress';
+  readonly defaultRoles: readonly string[];
+  readonly defaultGroups: readonly string[];
+}
+
+/** GET /api/audit/verify: per writer its entries and last checkpoint, and the first break if any. */
+export interface AuditVerification {
+  readonly ok: boolean;
+  readonly checked: number;
+  readonly writers: readonly { writer: string; entries: number; lastSeq: number; lastCheckpoint: number | null }[];
+  readonly firstBreak?: { writer: string; seq: number; id?: string; kind: string; detail: string };
+}
+
+/** GET /api/health, answered with 200 or 503 alike (a failed check is still a report). */
+export interface HealthReport {
+  readonly ok: boolean;
+  readonly ksFingerprint: string;
+  readonly sessions: number;
+  readonly version?: string;
+  readonly checks?: Readonly<Record<string, string>>;
+  readonly reasons?: Readonly<Record<string, string>>;
+}
+
+export type { AclEntry, AclView, AuditQueryRequest, AuditRecordView, KeyView, ListView, PrincipalView, Right, RoleView, SessionListItem, SessionView };
+
+const segment = encodeURIComponent;
+
+/** The gateway this page came from: the console is served at `<gateway>/console/`. */
+export function gatewayBase(): string {
+  return new URL('..', window.location.href).href;
+}
+
+/**
+ * Every /api call the console makes, over one password session of the signed-in operator. It holds
+ * the session (and so its id) and nothing else; each method is one request.
+ */
+export class ConsoleApi {
+  readonly session: KeygateSession;
+  readonly #admin: KeygateAdmin;
+
+  constructor(session: KeygateSession) {
+    this.session = session;
+    this.#admin = new KeygateAdmin(session);
+  }
+
+  static login(user: string, password: string): Promise<KeygateSession> {
+    return new KeygateClient({ baseUrl: gatewayBase() }).login(user, password);
+  }
+
+  static resume(sessionId: string): ConsoleApi {
+    return new ConsoleApi(new KeygateClient({ baseUrl: gatewayBase() }).resume(sessionId));
+  }
+
+  whoAmI = (): Promise<SessionView> => this.session.inspect();
+  signOut = (): Promise<void> => this.session.logout();
+  sessions = (): Promise<ListView<SessionListItem>> => this.session.listSessions();
+
+  createKey = (request: NewKeyRequest): Promise<KeyView> => this.session.createKey(request);
+  readKey = (ttag: string): Promise<KeyView> => this.session.readKey(ttag);
+  expireKey = (ttag: string): Promise<KeyView> => this.session.expireKey(ttag);
+  readAcl = (ttag: string): Promise<AclView> => this.session.readAcl(ttag);
+  grant = (ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> => this.session.setAclEntry(ttag, principal, rights);
+  revoke = (ttag: string, principal: string): Promise<void> => this.session.removeAclEntry(ttag, principal);
+  myAccess = (ttag: string): Promise<readonly Right[]> => this.session.access(ttag);
+
+  principals = (page: { limit?: number; cursor?: string }): Promise<ListView<PrincipalView>> => this.#admin.listPrincipals(page);
+  createPrincipal = (request: NewPrincipalRequest): Promise<PrincipalView> => this.#admin.createPrincipal(request);
+  setDisabled = (name: string, disabled: boolean): Promise<PrincipalView> => this.session.request('PUT', `/api/principals/${segment(name)}`, { disabled });
+  groupsOf = (name: string): Promise<ListView<PrincipalView>> => this.#admin.principalGroups(name);
+  members = (group: string): Promise<ListView<PrincipalView>> => this.#admin.groupMembers(group);
+  addMember = (group: string, member: string): Promise<unknown> => this.#admin.addGroupMember(group, member);
+  removeMember = (group: string, member: string): Promise<unknown> => this.#admin.removeGroupMember(group, member);
+  roles = (): Promise<ListView<RoleView>> => this.#admin.listRoles();
+
+  authorities = (): Promise<ListView<CertificateView>> => this.session.request('GET', '/api/trust/authorities');
+  trustAuthority = (pem: string): Promise<CertificateView> => this.session.request('POST', '/api/trust/authorities', { pem });
+  untrustAuthority = (id: string): Promise<unknown> => this.session.request('DELETE', `/api/trust/authorities/${segment(id)}`);
+  policy = (): Promise<ProvisioningPolicy> => this.session.request('GET', '/api/policy/provisioning');
+  setPolicy = (parameter: keyof ProvisioningPolicy, value: unknown): Promise<ProvisioningPolicy> =>
+    this.session.request('PUT', `/api/policy/provisioning/${segment(parameter)}`, { value });
+
+  audit = (request: AuditQueryRequest): Promise<ListView<AuditRecordView>> => this.#admin.queryAudit(request);
+  verifyAudit = (): Promise<AuditVerification> => this.session.request('GET', '/api/audit/verify');
+}
+
+/** GET /api/health: the report whether the gateway answers 200 or 503 (no session needed). */
+export async function readHealth(): Promise<HealthReport> {
+  const response = await fetch(new URL('api/health', gatewayBase()), { credentials: 'omit', headers: { Accept: 'application/json' } });
+  const body = (await response.json()) as HealthReport;
+  if (typeof body.ok !== 'boolean') throw new TypeError(`GET /api/health answered ${response.status} without a health report`);
+  return body;
+}

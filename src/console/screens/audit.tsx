@@ -1,0 +1,191 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { AuditQueryRequest, AuditRecordView, AuditVerification, ConsoleApi, ListView } from '../console-api.js';
+import { Pager, Section, TaskState, useTask, inputText, when } from '../ui.js';
+import { AuditTimeline } from './audit-timeline.js';
+
+type Filters = Pick<AuditQueryRequest, 'principal' | 'operation' | 'outcome' | 'from' | 'to'>;
+
+const PAGE = 50;
+
+/** The audit log: a filtered table, newest first, a page at a time; its timeline; and verify. */
+export function Audit({ api }: { api: ConsoleApi }) {
+  const [filters, setFilters] = useState<Filters>({});
+  const [page, setPage] = useState<ListView<AuditRecordView> | undefined>(undefined);
+  const [cursors, setCursors] = useState<readonly string[]>([]);
+  const task = useTask();
+  const load = (cursor?: string) =>
+    task.run(async () => setPage(await api.audit({ ...withoutBlanks(filters), limit: PAGE, ...(cursor === undefined ? {} : { cursor }) })));
+  useEffect(() => void load(), []);
+  const search = (event: Event) => {
+    event.preventDefault();
+    setCursors([]);
+    void load();
+  };
+  const field = (name: keyof Filters) => ({
+    value: filters[name] ?? '',
+    onInput: (e: Event) => setFilters({ ...filters, [name]: inputText(e) }),
+  });
+  return (
+    <>
+      <Verify api={api} />
+      <Section title="Audit log" id="audit">
+        <form onSubmit={search} class="filters">
+          <label>
+            Principal <input id="audit-principal" {...field('principal')} />
+          </label>
+          <label>
+            Operation <input id="audit-operation" placeholder="keys.create" {...field('operation')} />
+          </label>
+          <label>
+            Outcome{' '}
+            <select
+              id="audit-outcome"
+              value={filters.outcome ?? ''}
+              onChange={(e) => setFilters({ ...filters, outcome: (inputText(e) || undefined) as Filters['outcome'] })}
+            >
+              <option value="">any</option>
+              <option value="ok">ok</option>
+              <option value="denied">denied</option>
+              <option value="error">error</option>
+              <option value="pending">pending</option>
+            </select>
+          </label>
+          <label>
+            From <input placeholder="2026-01-01T00:00:00Z" {...field('from')} />
+          </label>
+          <label>
+            To <input placeholder="2026-12-31T00:00:00Z" {...field('to')} />
+          </label>
+          <button id="audit-search" type="submit" disabled={task.busy}>
+            Search
+          </button>
+        </form>
+        <TaskState task={task} what="Reading the audit log" />
+        {page === undefined ? null : (
+          <>
+            <AuditTimeline records={page.items} />
+            <AuditTable records={page.items} />
+          </>
+        )}
+        <p class="pager">
+          {cursors.length > 0 ? (
+            <button
+              type="button"
+              onClick={() => {
+                const back = cursors.slice(0, -1);
+                setCursors(back);
+                void load(back.at(-1));
+              }}
+            >
+              Newer
+            </button>
+          ) : null}
+        </p>
+        <Pager
+          next={page?.next}
+          reason={page?.reason}
+          onNext={(cursor) => {
+            setCursors((seen) => [...seen, cursor]);
+            void load(cursor);
+          }}
+        />
+      </Section>
+    </>
+  );
+}
+
+function withoutBlanks(filters: Filters): Filters {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value.trim() !== '')) as Filters;
+}
+
+function AuditTable({ records }: { records: readonly AuditRecordView[] }) {
+  if (records.length === 0) return <p class="muted">No record matches.</p>;
+  return (
+    <table id="audit-rows">
+      <thead>
+        <tr>
+          <th>at</th>
+          <th>operation</th>
+          <th>outcome</th>
+          <th>status</th>
+          <th>principal</th>
+          <th>object</th>
+          <th>code</th>
+        </tr>
+      </thead>
+      <tbody>
+        {records.map((record) => (
+          <tr key={record.id} data-operation={record.operation} data-outcome={record.outcome}>
+            <td>{when(record.at)}</td>
+            <td>{record.operation}</td>
+            <td class={`outcome-${record.outcome}`}>{record.outcome}</td>
+            <td>{record.status}</td>
+            <td>{record.principal ?? ''}</td>
+            <td class="wrap">{record.object ?? ''}</td>
+            <td>{record.code ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** "Verify the log": GET /api/audit/verify, its answer in words. */
+function Verify({ api }: { api: ConsoleApi }) {
+  const [result, setResult] = useState<AuditVerification | undefined>(undefined);
+  const [runs, setRuns] = useState(0);
+  const task = useTask();
+  const verify = () =>
+    task.run(async () => {
+      setResult(undefined);
+      setResult(await api.verifyAudit());
+      setRuns((n) => n + 1);
+    });
+  return (
+    <Section title="Integrity" id="verify">
+      <p>
+        <button id="verify-button" type="button" onClick={verify} disabled={task.busy}>
+          Verify the log
+        </button>
+      </p>
+      <TaskState task={task} what="Verifying the chains and checkpoints" />
+      {result === undefined ? null : <Verdict result={result} run={runs} />}
+    </Section>
+  );
+}
+
+function Verdict({ result, run }: { result: AuditVerification; run: number }) {
+  const broken = result.firstBreak;
+  return (
+    <div id="verdict" data-run={run} data-ok={String(result.ok)} data-break={broken?.kind ?? ''}>
+      {broken === undefined ? (
+        <p class="ok">Clean: {result.checked} entries checked, every chain and checkpoint holds.</p>
+      ) : (
+        <p class="error">
+          <strong>Broken: {broken.kind}</strong> at entry {broken.seq} of writer {broken.writer}
+          {broken.id === undefined ? '' : ` (record ${broken.id})`}: {broken.detail}. {result.checked} entries checked.
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th>writer</th>
+            <th>entries</th>
+            <th>last entry</th>
+            <th>last checkpoint</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.writers.map((writer) => (
+            <tr key={writer.writer}>
+              <td>{writer.writer}</td>
+              <td>{writer.entries}</td>
+              <td>{writer.lastSeq}</td>
+              <td>{writer.lastCheckpoint ?? 'none yet'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

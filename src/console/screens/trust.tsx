@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { CertificateView, ConsoleApi, ProvisioningPolicy } from '../console-api.js';
+import { Section, TaskState, useTask, inputText, when } from '../ui.js';
+
+/** The trusted certificate authorities: list, trust one more (PEM), stop trusting one. */
+export function Trust({ api }: { api: ConsoleApi }) {
+  const [authorities, setAuthorities] = useState<readonly CertificateView[] | undefined>(undefined);
+  const [pem, setPem] = useState('');
+  const task = useTask();
+  const load = () => task.run(async () => setAuthorities((await api.authorities()).items));
+  useEffect(() => void load(), []);
+  const add = async (event: Event) => {
+    event.preventDefault();
+    if ((await task.run(() => api.trustAuthority(pem))) === undefined) return;
+    setPem('');
+    await load();
+  };
+  const remove = async (id: string) => {
+    if (!window.confirm('Stop trusting this authority? Logins with the certificates it issued are then refused.')) return;
+    await task.run(() => api.untrustAuthority(id));
+    await load();
+  };
+  return (
+    <Section title="Trusted authorities" id="trust">
+      <TaskState task={task} what="Working" />
+      {authorities === undefined ? null : authorities.length === 0 ? (
+        <p class="muted">No authority is trusted: certificate login is refused.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>subject</th>
+              <th>valid</th>
+              <th>key</th>
+              <th>id</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {authorities.map((ca) => (
+              <tr key={ca.id}>
+                <td>{ca.subject}</td>
+                <td>
+                  {when(ca.notBefore)} to {when(ca.notAfter)}
+                </td>
+                <td>{ca.keyAlg}</td>
+                <td>
+                  <code>{ca.id.slice(0, 16)}…</code>
+                </td>
+                <td>
+                  <button type="button" class="danger" onClick={() => remove(ca.id)} disabled={task.busy}>
+                    Stop trusting
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form onSubmit={add}>
+        <label class="block">
+          CA certificate (PEM)
+          <textarea id="ca-pem" rows={6} required value={pem} onInput={(e) => setPem(inputText(e))} />
+        </label>
+        <button type="submit" disabled={task.busy}>
+          Trust this authority
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+const NAME_ATTRIBUTES: readonly ProvisioningPolicy['nameAttribute'][] = ['CN', 'UID', 'emailAddress'];
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+
+/** The certificate auto-provisioning policy: its four parameters, each set on its own. */
+export function Policy({ api }: { api: ConsoleApi }) {
+  const [policy, setPolicy] = useState<ProvisioningPolicy | undefined>(undefined);
+  const task = useTask();
+  useEffect(() => void task.run(async () => setPolicy(await api.policy())), []);
+  const set = (parameter: keyof ProvisioningPolicy, value: unknown) =>
+    task.run(async () => {
+      setPolicy(await api.setPolicy(parameter, value));
+    });
+  return (
+    <Section title="Provisioning policy" id="policy">
+      <p class="muted">What a certificate login whose principal does not exist yet does.</p>
+      <TaskState task={task} what="Working" />
+      {policy === undefined ? null : (
+        <dl class="fields">
+          <dt>auto-provision</dt>
+          <dd>
+            <label class="check">
+              <input
+                id="policy-auto"
+                type="checkbox"
+                checked={policy.autoProvision}
+                disabled={task.busy}
+                onChange={(e) => set('autoProvision', (e.currentTarget as HTMLInputElement).checked)}
+              />{' '}
+              create the principal from the certificate
+            </label>
+          </dd>
+          <dt>name attribute</dt>
+          <dd>
+            <select value={policy.nameAttribute} disabled={task.busy} onChange={(e) => set('nameAttribute', inputText(e))}>
+              {NAME_ATTRIBUTES.map((attribute) => (
+                <option key={attribute} value={attribute}>
+                  {attribute}
+                </option>
+              ))}
+            </select>
+          </dd>
+          <dt>default roles</dt>
+          <dd>
+            <ListField value={policy.defaultRoles} busy={task.busy} onSave={(value) => set('defaultRoles', value)} />
+          </dd>
+          <dt>default groups</dt>
+          <dd>
+            <ListField value={policy.defaultGroups} busy={task.busy} onSave={(value) => set('defaultGroups', value)} />
+          </dd>
+        </dl>
+      )}
+    </Section>
+  );
+}
+
+function ListField({ value, busy, onSave }: { value: readonly string[]; busy: boolean; onSave: (value: string[]) => void }) {
+  const [text, setText] = useState(value.join(', '));
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave(list(text));
+      }}
+    >
+      <input value={text} placeholder="none" onInput={(e) => setText(inputText(e))} />
+      <button type="submit" disabled={busy}>
+        Save
+      </button>
+    </form>
+  );
+}

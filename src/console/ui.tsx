@@ -1,0 +1,112 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useState } from 'preact/hooks';
+import { KeygateApiError } from '../client/index.js';
+
+/** A failure as the console shows it: the /api error's code and detail, or what else went wrong. */
+export interface Shown {
+  readonly code: string;
+  readonly detail: string;
+  readonly status?: number;
+}
+
+export function shownError(error: unknown): Shown {
+  if (error instanceof KeygateApiError) return { code: error.code, detail: error.detail, status: error.status };
+  if (error instanceof TypeError) return { code: 'NETWORK', detail: `the gateway could not be reached (${error.message})` };
+  return { code: 'ERROR', detail: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Said (as a window event) when the gateway no longer knows the session: a 401 other than a wrong
+ * password. The console then drops the session and asks to sign in again.
+ */
+export const SESSION_LOST = 'keygate-console:session-lost';
+
+function reportIfSessionLost(failure: unknown, shown: Shown): void {
+  if (failure instanceof KeygateApiError && failure.status === 401 && failure.code !== 'WRONG_CREDENTIAL') {
+    window.dispatchEvent(new CustomEvent<Shown>(SESSION_LOST, { detail: shown }));
+  }
+}
+
+export function ErrorBox({ error }: { error: Shown | undefined }) {
+  if (error === undefined) return null;
+  return (
+    <p class="error" role="alert" data-code={error.code}>
+      <strong>{error.code}</strong>
+      {error.status === undefined ? '' : ` (HTTP ${error.status})`}: {error.detail}
+    </p>
+  );
+}
+
+/** One action's state: whether it runs (shown as progress), and its last failure. */
+export interface Task {
+  readonly busy: boolean;
+  readonly error: Shown | undefined;
+  /** Runs `work`; answers its result, or undefined once its failure is shown. */
+  run<T>(work: () => Promise<T>): Promise<T | undefined>;
+}
+
+export function useTask(): Task {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Shown | undefined>(undefined);
+  const run = useCallback(async <T,>(work: () => Promise<T>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      return await work();
+    } catch (failure) {
+      const shown = shownError(failure);
+      setError(shown);
+      reportIfSessionLost(failure, shown);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run };
+}
+
+/** A task's progress and failure, under the form or button that started it. */
+export function TaskState({ task, what }: { task: Task; what: string }) {
+  return (
+    <>
+      {task.busy ? (
+        <p class="progress" role="status">
+          {what}…
+        </p>
+      ) : null}
+      <ErrorBox error={task.error} />
+    </>
+  );
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section class="card" id={id}>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** "Next page" for a list /api answers in pages; says when the list is incomplete and why. */
+export function Pager({ next, reason, onNext }: { next: string | undefined; reason?: string | undefined; onNext: (cursor: string) => void }) {
+  return (
+    <p class="pager">
+      {reason === undefined ? null : <span class="muted">list incomplete: {reason} </span>}
+      {next === undefined ? null : (
+        <button type="button" onClick={() => onNext(next)}>
+          Next page
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** The text of an input event's target. */
+export function inputText(event: Event): string {
+  return (event.currentTarget as HTMLInputElement).value;
+}
+
+export function when(iso: string | undefined): string {
+  return iso === undefined ? '' : iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}

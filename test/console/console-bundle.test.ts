@@ -1,0 +1,53 @@
+import test from 'ava';
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { consoleAssets } from '../../scripts/bundle-client.js';
+import { perMinute } from '../../src/console/screens/audit-timeline.js';
+import type { AuditRecordView } from '../../src/client/index.js';
+
+const CONSOLE_DIR = fileURLToPath(new URL('../../src/console/', import.meta.url));
+
+test('the console bundles for the browser with no Node import, and its page loads only its own files', async (t) => {
+  const assets = await consoleAssets();
+  t.deepEqual(Object.keys(assets).sort(), ['console.css', 'console.js', 'index.html']);
+  t.false(/["']node:|require\(/.test(assets['console.js']!.body));
+  const html = assets['index.html']!.body;
+  t.deepEqual([...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]).sort(), ['console.css', 'console.js']);
+});
+
+test("the console's sources keep the session out of storage, cookies and URLs, and write no raw HTML", async (t) => {
+  const files = (await readdir(CONSOLE_DIR, { recursive: true })).filter((name) => /\.tsx?$/.test(name));
+  t.true(files.length > 8);
+  for (const file of files) {
+    const source = await readFile(`${CONSOLE_DIR}${file}`, 'utf8');
+    t.false(/localStorage\s*\.|document\.cookie|indexedDB\s*\./.test(source), `${file}: persistent storage`);
+    t.false(/dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|\beval\(|new Function/.test(source), `${file}: raw HTML or code`);
+    t.false(/history\.(push|replace)State|location\.(hash|search|href)\s*=/.test(source), `${file}: writes the URL`);
+    t.false(/credentials:\s*['"](include|same-origin)/.test(source), `${file}: credentials other than omit`);
+    if (file !== 'session-keeper.ts') t.false(/sessionStorage\s*\./.test(source), `${file}: sessionStorage outside session-keeper.ts`);
+  }
+});
+
+const record = (at: string, outcome: AuditRecordView['outcome']): AuditRecordView => ({
+  id: at,
+  at,
+  requestId: 'r',
+  operation: 'keys.create',
+  outcome,
+  status: 200,
+});
+
+test('the timeline counts records per minute and outcome, oldest minute first', (t) => {
+  const records = [
+    record('2026-11-27T10:02:59.900Z', 'ok'),
+    record('2026-11-27T10:00:01.000Z', 'denied'),
+    record('2026-11-27T10:02:00.000Z', 'ok'),
+    record('2026-11-27T10:00:59.999Z', 'ok'),
+    record('2026-11-27T10:02:30.000Z', 'error'),
+  ];
+  t.deepEqual(perMinute(records), [
+    { minute: '2026-11-27T10:00', counts: { ok: 1, denied: 1, error: 0, pending: 0 } },
+    { minute: '2026-11-27T10:02', counts: { ok: 2, denied: 0, error: 1, pending: 0 } },
+  ]);
+  t.deepEqual(perMinute([]), []);
+});
