@@ -85,7 +85,7 @@ test('a backup restored without its master key is refused with a line naming the
   }
 });
 
-test('a restore into a store that is not empty is refused, and nothing is written', async (t) => {
+test('a restore into a store a key server holds, or that is not empty, is refused, and nothing is written', async (t) => {
   const { backup } = await source();
   const target = await makeStore('occupied');
   const rows = () => {
@@ -97,6 +97,11 @@ test('a restore into a store that is not empty is refused, and nothing is writte
     }
   };
   const held = rows();
+  const serving = await spawnDaemon(t, ['--data', target, '--port', '0', '--master-key-file', keyFile]);
+  const refused = await runKeyserverCli(['restore', '--in', backup, '--data', target, '--master-key-file', keyFile]);
+  t.is(refused.status, 1);
+  t.regex(refused.stderr, new RegExp(`^keygate: restore: \\S+ks\\.db is held by pid ${serving.child.pid} on host .+; one process writes a store at a time\n$`));
+  await serving.stop();
   const run = await runKeyserverCli(['restore', '--in', backup, '--data', target, '--master-key-file', keyFile]);
   t.is(run.status, 1);
   t.regex(run.stderr, /^keygate: restore: the store is not empty \(it holds 2 principals, 1 settings\): restore into a new store\n$/);

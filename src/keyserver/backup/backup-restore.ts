@@ -2,7 +2,7 @@ import { BackupError } from './backup-error.js';
 import { readBackupFile, writeBackupFile } from './backup-file.js';
 import { type BackupHeader, decodeBackup, encodeBackup } from './backup-format.js';
 import { type BackupKeys, backupKeyring } from './backup-keyring.js';
-import { openDurableStore, type StoreLocation } from './open-durable-store.js';
+import { holdForRestore, openDurableStore, type StoreLocation } from './open-durable-store.js';
 
 /** `keygate keyserver backup` and `restore`: the store, its master keys, the backup file. */
 export interface BackupRequest {
@@ -34,8 +34,8 @@ export async function takeBackup(request: BackupRequest, now: Date): Promise<Bac
 
 /**
  * Restores a backup into an empty store. The file is checked whole first (its end, its master keys,
- * its MAC, its counts): a refused file writes nothing, not even an empty store. The store then takes
- * every row in one unit, or refuses, writing nothing, if it is not empty.
+ * its MAC, its counts): a refused file writes nothing, not even an empty store. The store, held for
+ * writing, then takes every row in one unit, or refuses, writing nothing, if it is not empty.
  */
 export async function restoreBackup(request: BackupRequest): Promise<BackupHeader> {
   const bytes = readBackupFile(request.file);
@@ -47,11 +47,16 @@ export async function restoreBackup(request: BackupRequest): Promise<BackupHeade
     if (error instanceof BackupError) throw new BackupError(`${request.file}: ${error.message}`);
     throw error;
   }
-  const store = await openDurableStore(request.location, decoded.keyring, true);
+  const lock = holdForRestore(request.location);
   try {
-    await store.restore(decoded.snapshot);
+    const store = await openDurableStore(request.location, decoded.keyring, true);
+    try {
+      await store.restore(decoded.snapshot);
+    } finally {
+      await store.close();
+    }
   } finally {
-    await store.close();
+    lock?.release();
   }
   return decoded.header;
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
+import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { BackupError } from './backup-error.js';
@@ -16,6 +17,16 @@ export async function openDurableStore(location: StoreLocation, keyring: MasterK
   if (location.path === ':memory:') throw new BackupError('--data must name a file');
   if (!create && !existsSync(location.path)) throw new BackupError(`${location.path}: not found`);
   return new SqliteEngineStore(location.path, keyring);
+}
+
+/**
+ * A restore writes the store: a SQLite file is held by its writer lock meanwhile, so it is refused,
+ * naming the holder, while a key server or a gateway holds it, and no key server starts on it halfway
+ * (docs/operations.md "One writer per store"). A backup only reads, beside the serving writer.
+ */
+export function holdForRestore(location: StoreLocation): { release(): void } | undefined {
+  if (location.kind !== 'sqlite' || location.path === ':memory:') return undefined;
+  return WriterLock.acquire(storeLockFile(location.path), 'restore', location.path);
 }
 
 /** How a location is shown in output: a URL without its password. */
