@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BackupError } from './backup-error.js';
 
@@ -31,7 +31,8 @@ export function writeBackupFile(path: string, bytes: Buffer, force: boolean): vo
   } catch (error) {
     throw new BackupError(codeOf(error) === 'EEXIST' ? `${path}: exists (--force replaces it)` : `${path}: cannot write it (${codeOf(error)})`);
   } finally {
-    if (!force) unlinkSync(temporary);
+    // Linked, the temporary name goes; renamed, it is gone already; failed, it goes too.
+    rmSync(temporary, { force: true });
   }
   syncDirectory(dirname(path));
 }
