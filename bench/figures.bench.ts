@@ -8,6 +8,7 @@ import { checksProof, rawVerifyMicros, rawWrapMicros, startBareKoa, verifiesProo
 import { serverMicros, type Figure } from './figure-table.js';
 import { liveSessionFigures } from './sessions.figures.js';
 import { daemonHopFigure } from './daemon-hop.figures.js';
+import { failoverFigure } from './failover.figures.js';
 import { proofCheckMicros } from './proof.bench.js';
 import { requiredWorkNote } from './required-work.js';
 import { startUseCaseFloor } from './use-case-floor.js';
@@ -73,6 +74,8 @@ export async function benchFigures(): Promise<Figure[]> {
     // The hop runs once that gateway is closed: by then its memory audit log holds every record of the
     // rows before, and collecting that heap would land in a row of one request in flight.
     figures.push(await daemonHopFigure(load));
+    // Two daemons, one SIGKILLed under logins: the time until the other serves them.
+    figures.push(await failoverFigure());
     return figures;
   } finally {
     load.stop();

@@ -7,6 +7,7 @@ import { benchFigures } from './figures.bench.js';
 import { printFigures } from './figure-table.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchKeyServer } from './keyserver.bench.js';
+import { benchPostgresStore } from './postgres-store.bench.js';
 import { benchProofVerification } from './proof.bench.js';
 import { benchRedis } from './redis.bench.js';
 
@@ -22,6 +23,8 @@ process.stdout.write(
 printFigures(await benchFigures());
 // The audit chain's cost: POST /keys with the SQLite audit, chained beside unchained, in the same run.
 await benchAuditChain();
+// The key server's store: a daemon on PostgreSQL beside one on SQLite, POST /keys and export.
+await benchPostgresStore();
 if (process.env.KEYGATE_BENCH_ALL === '1') {
   await benchGateway();
   await benchDpop();

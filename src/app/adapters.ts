@@ -169,7 +169,7 @@ async function startKeyServer(
   if (config.kind === 'tls') {
     const client = await gatewayClientIdentity(config);
     logger.info('key-server client certificate', { fingerprint: certificateFingerprint(client.certPem) });
-    const keyServer = await TlsKeyServer.start({ ...config, clientCert: client.certPem, clientKey: client.keyPem }, random);
+    const keyServer = await TlsKeyServer.start({ ...config, clientCert: client.certPem, clientKey: client.keyPem, clock }, random);
     return { keyServer, generatedPasswords: undefined };
   }
   return startEmbeddedKeyServer(config, clock, random, logger);

@@ -374,9 +374,18 @@ export const CONFIG_VARIABLES = [
     type: 'text',
     whenUnset: '`sqlite` with a data directory',
     meaning:
-      '`sqlite`: principals, keys, ACLs, certificates, trust, parameters, policy and tokens in `keyserver.db` in `TE_GATEWAY_DATA_DIR`, kept across restarts; `memory`: nothing survives a restart (tests, demos; warned at boot)',
+      '`sqlite`: principals, keys, ACLs, certificates, trust, parameters, policy and tokens in `keyserver.db` in `TE_GATEWAY_DATA_DIR`, kept across restarts; `postgres` (the default with `TE_KEYSERVER_POSTGRES_URL`): the same in PostgreSQL, shared with key-server daemons; `memory`: nothing survives a restart (tests, demos; warned at boot)',
     secret: false,
     field: 'keyServer.store',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_POSTGRES_URL',
+    type: 'text',
+    meaning:
+      "`postgres://user:password@host:port/database`: the engine's store in PostgreSQL, sealed under the master key (which must then be given); `keygate keyserver` reads it too (`--postgres`)",
+    secret: true,
+    field: 'keyServer.postgresUrl',
     group: 'embedded',
   },
   {
@@ -402,7 +411,7 @@ export const CONFIG_VARIABLES = [
     type: 'text',
     whenUnset: 'none (embedded)',
     meaning:
-      '`https://host:port` of a key-server daemon (`keygate keyserver`); set, it replaces the embedded key server (the `TE_KEYSERVER_*` variables and the identity in `TE_GATEWAY_DATA_DIR` then do not apply)',
+      '`https://host:port` of a key-server daemon (`keygate keyserver`), or several, comma-separated (each request goes to one that answers); set, it replaces the embedded key server (`TE_KEYSERVER_*` and the identity in `TE_GATEWAY_DATA_DIR` then do not apply)',
     secret: false,
     field: 'keyServer.url',
     group: 'daemon',
@@ -410,7 +419,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_CA',
     type: 'file',
-    meaning: "PEM file of the CA that signed the daemon's certificate (a self-signed daemon certificate is its own CA)",
+    meaning: "PEM file of the CA that signed the daemons' certificates, one for all of them (a self-signed daemon certificate is its own CA)",
     secret: false,
     field: 'keyServer.ca',
     group: 'daemon',
@@ -419,7 +428,8 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_FINGERPRINT',
     type: 'text',
-    meaning: "or: the daemon certificate's SHA-256, hex with or without colons; exactly one of the two with a URL",
+    meaning:
+      "or: the daemon certificate's SHA-256, hex with or without colons; with several URLs, one per URL in their order, comma-separated; exactly one of the two with a URL",
     secret: false,
     field: 'keyServer.fingerprint',
     group: 'daemon',

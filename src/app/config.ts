@@ -81,10 +81,17 @@ const embeddedKeyServer = z
     /** Where the engine keeps its identity certificate and its SQLite store; absent: in memory only. */
     dataDir: z.string().min(1).optional(),
     /**
-     * `sqlite` (the default with a data directory): `keyserver.db` there, sealed at rest; `memory`: nothing
-     * survives a restart (tests, demos), said at boot. Without a data directory the store is memory.
+     * `sqlite` (the default with a data directory): `keyserver.db` there, sealed at rest; `postgres` (the
+     * default with `postgresUrl`): the tables in that database, sealed at rest, shared with key-server
+     * daemons; `memory`: nothing survives a restart (tests, demos), said at boot. Without a data
+     * directory or a URL the store is memory.
      */
-    store: z.enum(['sqlite', 'memory']).optional(),
+    store: z.enum(['sqlite', 'postgres', 'memory']).optional(),
+    /** `postgres://user:password@host:port/database` of the engine's store; never logged. */
+    postgresUrl: z
+      .string()
+      .regex(/^postgres(?:ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+      .optional(),
     /** Base64 master key(s) sealing the store (the first seals); or a file of them; neither: generated in the data directory. */
     masterKey: z
       .string()
@@ -98,6 +105,16 @@ const embeddedKeyServer = z
       .optional(),
   })
   .refine((value) => value.store !== 'sqlite' || value.dataDir !== undefined, { message: 'store sqlite needs a dataDir', path: ['store'] })
+  .refine((value) => value.store !== 'postgres' || value.postgresUrl !== undefined, { message: 'store postgres needs a postgresUrl', path: ['store'] })
+  .refine((value) => value.postgresUrl === undefined || (value.store ?? 'postgres') === 'postgres', {
+    message: 'applies only with store postgres',
+    path: ['postgresUrl'],
+  })
+  // Every key server on one database seals under the same key: one generated per process would not open another's rows.
+  .refine((value) => value.postgresUrl === undefined || value.masterKey !== undefined || value.masterKeyFile !== undefined, {
+    message: 'a store in PostgreSQL needs the master key given (masterKey or masterKeyFile), the same for every key server on it',
+    path: ['postgresUrl'],
+  })
   .refine((value) => value.masterKey === undefined || value.masterKeyFile === undefined, {
     message: 'set masterKey or masterKeyFile, not both',
     path: ['masterKey'],
@@ -110,15 +127,20 @@ const embeddedKeyServer = z
 const tlsKeyServer = z
   .strictObject({
     kind: z.literal('tls'),
-    /** `https://host[:port]`, nothing after the authority. */
-    url: z.string().refine(isHttpsOrigin, 'expected https://host[:port]'),
-    /** PEM of the CA (or the daemon's own self-signed certificate) to validate the daemon against. */
+    /**
+     * `https://host[:port]`, nothing after the authority; or several daemons, as a list or one string
+     * separated by commas (docs/deployment.md "Gateways and several daemons").
+     */
+    url: oneOrSeveral(z.string().refine(isHttpsOrigin, 'expected https://host[:port]')),
+    /** PEM of the CA (or the daemon's own self-signed certificate) to validate every daemon against. */
     ca: z.string().refine(isCertificatePem, 'holds no PEM certificate').optional(),
-    /** SHA-256 of the daemon certificate's DER, hex with or without colons. */
-    fingerprint: z
-      .string()
-      .transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER))
-      .optional(),
+    /**
+     * SHA-256 of the daemon certificate's DER, hex with or without colons (normalised to lower-case hex);
+     * with several daemons, one per URL in the same order, as the URLs are given.
+     */
+    fingerprint: oneOrSeveral(
+      z.string().transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER)),
+    ).optional(),
     /** Bound on one gateway request's whole time at the daemon (connecting and all its calls), in ms. */
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
     /** TLS 1.3 session resumption across the per-request connections. */
@@ -142,7 +164,37 @@ const tlsKeyServer = z
     message: 'exactly one of ca or fingerprint is required',
     // `params.fields` lets the environment reader name both variables.
     params: { fields: ['ca', 'fingerprint'] },
+  })
+  .superRefine((value, ctx) => {
+    const urls = listed(value.url);
+    if (new Set(urls.map((url) => new URL(url).origin)).size !== urls.length) ctx.addIssue({ code: 'custom', message: 'lists a daemon twice', path: ['url'] });
+    const pins = value.fingerprint === undefined ? undefined : listed(value.fingerprint).length;
+    if (pins === undefined || pins === urls.length) return;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const message = `${plural(pins, 'fingerprint')} for ${plural(urls.length, 'daemon URL')}: give one per URL, in the same order`;
+    ctx.addIssue({ code: 'custom', message, path: ['fingerprint'] });
   });
+
+/** The entries of a setting given as a list or as one string separated by commas. */
+export function listed(value: string | readonly string[]): readonly string[] {
+  return typeof value === 'string' ? value.split(',').map((part) => part.trim()) : value;
+}
+
+/**
+ * One entry or several, as a list or one string separated by commas, each checked (and normalised)
+ * by `entry`; parsed, the value keeps the shape it was given in, so a single-URL caller reads back
+ * the string it gave.
+ */
+function oneOrSeveral(entry: z.ZodType<string, string>) {
+  return z.union([z.string(), z.array(z.string()).min(1)]).transform((value, ctx) => {
+    const entries = listed(value).map((text, i) => {
+      const parsed = entry.safeParse(text);
+      if (!parsed.success) ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]!.message, path: [i] });
+      return parsed.success ? parsed.data : text;
+    });
+    return typeof value === 'string' ? entries.join(',') : entries;
+  });
+}
 
 /**
  * Sessions and the proof replay cache in Redis, shared by every gateway pointing at it (architecture.md

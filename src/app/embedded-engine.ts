@@ -6,6 +6,8 @@ import { CachedEngineStore } from '../keyserver/engine/cached-engine-store.js';
 import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
 import { MemoryEngineStore } from '../keyserver/engine/memory-engine-store.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
+import { PostgresEngineStore } from '../keyserver/engine/postgres-engine-store.js';
+import { redactPostgresUrl } from '../keyserver/engine/postgres-url.js';
 import { SqliteEngineStore } from '../keyserver/engine/sqlite-engine-store.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
 import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
@@ -24,14 +26,16 @@ export interface EmbeddedKeyServerSetup {
   readonly generatedPasswords: Readonly<Record<string, string>> | undefined;
 }
 
-/** What the embedded engine keeps its state in: `keyserver.db` in the data directory, or memory. */
-export function embeddedStoreKind(config: EmbeddedKeyServerConfig): 'sqlite' | 'memory' {
-  return config.store ?? (config.dataDir === undefined ? 'memory' : 'sqlite');
+/** What the embedded engine keeps its state in: PostgreSQL, `keyserver.db` in the data directory, or memory. */
+export function embeddedStoreKind(config: EmbeddedKeyServerConfig): 'sqlite' | 'postgres' | 'memory' {
+  if (config.store !== undefined) return config.store;
+  if (config.postgresUrl !== undefined) return 'postgres';
+  return config.dataDir === undefined ? 'memory' : 'sqlite';
 }
 
-/** The SQLite file of the embedded engine (`keyserver.db` in the data directory), or undefined for memory. */
+/** The SQLite file of the embedded engine (`keyserver.db` in the data directory), or undefined for memory and PostgreSQL. */
 export function embeddedStorePath(config: EmbeddedKeyServerConfig): string | undefined {
-  if (embeddedStoreKind(config) === 'memory' || config.dataDir === undefined) return undefined;
+  if (embeddedStoreKind(config) !== 'sqlite' || config.dataDir === undefined) return undefined;
   return join(config.dataDir, 'keyserver.db');
 }
 
@@ -53,7 +57,7 @@ export const ADMIN_PASSWORD_NOT_APPLIED =
 export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, clock: Clock, random: Random, logger?: Logger): Promise<EmbeddedKeyServerSetup> {
   const identity = await loadIdentity(config.dataDir);
   const kind = embeddedStoreKind(config);
-  const store = openStore(config, logger);
+  const store = await openStore(config, logger);
   const engine = new KeyServerEngine({
     store,
     now: () => clock.now(),
@@ -64,6 +68,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
       mode: 'embedded',
       store: kind,
       dataDir: config.dataDir,
+      ...(config.postgresUrl === undefined ? {} : { postgres: redactPostgresUrl(config.postgresUrl) }),
       tokenTtlSeconds: config.tokenTtlSeconds,
       adminPassword: config.adminPassword,
       seedPrincipals: config.seed?.principals.length ?? 0,
@@ -82,7 +87,16 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
   }
 }
 
-function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undefined): EngineStore {
+async function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undefined): Promise<EngineStore> {
+  if (embeddedStoreKind(config) === 'postgres') {
+    // The configuration requires the master key given with a URL: generated here, it would be this gateway's alone.
+    const master = loadMasterKeys({ dataPath: ':memory:', key: config.masterKey, file: config.masterKeyFile });
+    return PostgresEngineStore.open({
+      url: config.postgresUrl!,
+      keyring: master.keyring,
+      onConnectionError: (error) => logger?.warn(`embedded key server: a PostgreSQL connection failed: ${error.message}`),
+    });
+  }
   const dataPath = embeddedStorePath(config);
   if (dataPath === undefined) {
     logger?.warn(config.store === 'memory' ? VOLATILE_WARNING : NO_DATA_DIR_WARNING);

@@ -148,8 +148,11 @@ function describeIssue(issue: ConfigIssue, input: GatewayConfigInput, env: Env):
   if (variable === undefined) return `invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`;
   const index = issue.path.find((segment) => typeof segment === 'number');
   if (index !== undefined) {
-    const list = field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], input) as unknown[];
-    return `${variable.name}: key ${index + 1} of ${list.length} ${issue.message}`;
+    const list = field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], input) as string | unknown[];
+    // A `text` variable may hold a list separated by commas (the daemon URLs and their pins).
+    const count = typeof list === 'string' ? list.split(',').length : list.length;
+    if (variable.type === 'list') return `${variable.name}: key ${index + 1} of ${count} ${issue.message}`;
+    return `${variable.name}: entry ${index + 1} of ${count}: ${issue.message}${shown(variable, env[variable.name])}`;
   }
   return `${variable.name}: ${issue.message}${shown(variable, env[variable.name])}`;
 }

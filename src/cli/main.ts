@@ -104,8 +104,9 @@ async function rotate(argv: readonly string[]): Promise<number> {
     process.stdout.write(DAEMON_USAGE);
     return 0;
   }
-  const { rotateMasterKey } = await import('../keyserver/at-rest/rotate-master-key.js');
-  const rotation = await rotateMasterKey(settings);
+  const { rotateMasterKey, rotatePostgresMasterKey } = await import('../keyserver/at-rest/rotate-master-key.js');
+  const { postgresUrl } = settings;
+  const rotation = postgresUrl === undefined ? await rotateMasterKey(settings) : await rotatePostgresMasterKey({ ...settings, postgresUrl });
   const file = rotation.file === undefined ? '' : ` file=${rotation.file}`;
   process.stdout.write(`keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`);
   return 0;

@@ -48,6 +48,16 @@ export interface AclEntry {
   readonly rights: readonly Right[];
 }
 
+/** One key-server daemon as `/health` lists it. */
+export interface KeyServerDaemon {
+  /** Its `https://host:port` origin. */
+  readonly url: string;
+  /** SHA-256 of its certificate (the pin, or what a CA-validated handshake showed); undefined until known. */
+  readonly fingerprint: string | undefined;
+  /** Whether the last attempt to reach it succeeded. */
+  readonly ok: boolean;
+}
+
 /** A key's access list as read back from the key server. */
 export interface KeyAcl {
   readonly owner: Identity;
@@ -183,7 +193,15 @@ export interface KeyServer {
   connect(token: Secret): Promise<KeyServerConnection>;
   /** Lower-case hex SHA-256 of the key server's identity certificate (DER), no separators. */
   fingerprint(): string;
-  /** Resolves when the key server answers; throws `KEY_SERVER_UNAVAILABLE` otherwise. */
+  /**
+   * Each daemon a gateway reaches over TLS, and whether it serves (empty for the embedded key server).
+   * Holds no secret: a URL and a certificate fingerprint are public.
+   */
+  daemons(): readonly KeyServerDaemon[];
+  /**
+   * Resolves when the key server answers (with several daemons: when at least one does); throws
+   * `KEY_SERVER_UNAVAILABLE` otherwise.
+   */
   ping(): Promise<void>;
   /** Releases resources held by the adapter. */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 import type { AuditLog } from '../ports/audit-log.port.js';
-import type { KeyServer } from '../ports/key-server.port.js';
+import type { KeyServer, KeyServerDaemon } from '../ports/key-server.port.js';
 import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { WriterLocks } from '../ports/writer-locks.port.js';
@@ -21,6 +21,8 @@ export interface HealthReport {
   readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState; readonly writer: WriterState };
   /** For a check that failed with a public reason (an audit chain that regressed, a writer conflict): that reason. */
   readonly reasons?: { readonly keyServer?: string; readonly auditStore?: string; readonly writer?: string };
+  /** Each key-server daemon (a gateway on daemons only): its URL, its fingerprint once known, whether it serves. */
+  readonly keyServers?: readonly KeyServerDaemon[];
 }
 
 export interface HealthDeps {
@@ -47,7 +49,8 @@ export const HEALTH_MAX_AGE_MS = 1_000;
  *
  * A probe does no I/O of its own: the key server's and the audit store's states come from a background
  * check at most `maxAgeMs` old. The key server's state is the outcome of the gateway's latest real call
- * when there was one within that time, else of a ping. The audit store is probed through its write path
+ * when there was one within that time, else of a ping. With several daemons every round pings each
+ * daemon (`KeyServer.daemons` lists them), and the key server is ok while at least one serves. The audit store is probed through its write path
  * every round (a full disk, a deleted or a replaced file); a failed real write marks it
  * down at once, and only a probe brings it back, so a write into a replaced file cannot hide it. The session count is the store's own `count()`, O(1) (for Redis, one round trip:
  * the count is shared by every gateway). Probes are counted (`probes`) for metrics, not audited.
@@ -83,7 +86,8 @@ export class HealthUseCases {
       (n) => n,
       () => -1,
     );
-    const keyServer = stateOf(this.#signals.keyServer);
+    const daemons = this.#deps.keyServer.daemons();
+    const keyServer = daemons.length > 1 ? anyServes(daemons) : stateOf(this.#signals.keyServer);
     const auditStore = stateOf(this.#signals.auditStore);
     const sessionStore: CheckState = sessions < 0 ? 'unavailable' : 'ok';
     const writer: WriterState = this.#writerConflict === undefined ? 'ok' : 'conflict';
@@ -97,6 +101,7 @@ export class HealthUseCases {
       sessions: Math.max(sessions, 0),
       checks: { keyServer, auditStore, sessionStore, writer },
       ...(reasons === undefined ? {} : { reasons }),
+      ...(daemons.length === 0 ? {} : { keyServers: daemons.map(publicDaemon) }),
     };
   }
 
@@ -109,7 +114,7 @@ export class HealthUseCases {
   #check(): Promise<void> {
     this.#writerConflict ??= this.#deps.writers?.conflict();
     this.#checking ??= Promise.all([
-      this.#refresh(this.#signals.keyServer, () => this.#deps.keyServer.ping()),
+      this.#refresh(this.#signals.keyServer, () => this.#deps.keyServer.ping(), { always: this.#deps.keyServer.daemons().length > 1 }),
       this.#refresh(this.#signals.auditStore, () => this.#deps.auditLog.ping(), { always: true }),
     ]).then(() => {
       this.#checking = undefined;
@@ -138,6 +143,19 @@ function reasonsOf(signals: { readonly keyServer: HealthSignal; readonly auditSt
     ...(auditStore === undefined ? {} : { auditStore }),
     ...(writer === undefined ? {} : { writer }),
   };
+}
+
+/**
+ * Several daemons: the key server serves while at least one daemon does. Each one's state is the
+ * outcome of the latest attempt to reach it: a request's connection, or the ping of every round.
+ */
+function anyServes(daemons: readonly KeyServerDaemon[]): CheckState {
+  return daemons.some((daemon) => daemon.ok) ? 'ok' : 'unavailable';
+}
+
+/** A daemon as health lists it: a fingerprint not yet known is left out. */
+function publicDaemon(daemon: KeyServerDaemon): KeyServerDaemon {
+  return { url: daemon.url, ...(daemon.fingerprint === undefined ? {} : { fingerprint: daemon.fingerprint }), ok: daemon.ok } as KeyServerDaemon;
 }
 
 function stateOf(signal: HealthSignal): CheckState {

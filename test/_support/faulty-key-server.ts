@@ -1,6 +1,6 @@
 import { KeyServerFailedError, KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { Secret } from '../../src/domain/secret/secret.js';
-import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { KeyServer, KeyServerConnection, KeyServerDaemon } from '../../src/ports/key-server.port.js';
 import { LIST_OPERATIONS, WRITE_FAULTS, type ListOperation, type WriteOperation } from './write-faults.js';
 
 export type { WriteOperation, ListOperation };
@@ -69,6 +69,10 @@ export class FaultyKeyServer implements KeyServer {
 
   fingerprint(): string {
     return this.#inner.fingerprint();
+  }
+
+  daemons(): readonly KeyServerDaemon[] {
+    return this.#inner.daemons();
   }
 
   ping(): Promise<void> {

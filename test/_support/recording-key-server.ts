@@ -1,5 +1,5 @@
 import type { Secret } from '../../src/domain/secret/secret.js';
-import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { KeyServer, KeyServerConnection, KeyServerDaemon } from '../../src/ports/key-server.port.js';
 
 /** One ACL write as the key server answered it: which key, which kind, and the revision it produced. */
 export interface AppliedAclWrite {
@@ -74,6 +74,10 @@ export class RecordingKeyServer implements KeyServer {
 
   fingerprint(): string {
     return this.#inner.fingerprint();
+  }
+
+  daemons(): readonly KeyServerDaemon[] {
+    return this.#inner.daemons();
   }
 
   ping(): Promise<void> {

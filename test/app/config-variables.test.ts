@@ -53,6 +53,7 @@ test('the table names each variable once, and each fills a field the configurati
       'tokenTtlSeconds',
       'dataDir',
       'store',
+      'postgresUrl',
       'masterKey',
       'masterKeyFile',
       'url',
@@ -112,6 +113,7 @@ test('a secret has no default shown, and its value appears neither in --help nor
     'TE_GATEWAY_SESSION_KEY',
     'TE_KEYSERVER_ADMIN_PASSWORD',
     'TE_KEYSERVER_MASTER_KEY',
+    'TE_KEYSERVER_POSTGRES_URL',
   ]);
   for (const name of secrets) t.is(VARIABLES.find((variable) => variable.name === name)!.default, undefined);
   const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: 'pw-in-env-9' } });
@@ -197,6 +199,7 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_KEYSERVER_TOKEN_TTL_SECONDS: { value: '60', expected: 60 },
     TE_KEYSERVER_STORE: { value: 'memory', expected: 'memory' },
     TE_KEYSERVER_MASTER_KEY: { value: KEY, expected: KEY },
+    TE_KEYSERVER_POSTGRES_URL: { value: pg, expected: pg, with: { TE_KEYSERVER_MASTER_KEY: KEY } },
     TE_KEYSERVER_MASTER_KEY_FILE: { value: file('master-keys', `${KEY}\n`), expected: join(dir, 'master-keys') },
     TE_GATEWAY_KEYSERVER_URL: { value: 'https://ks.example:8443', expected: 'https://ks.example:8443', with: { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN } },
     TE_GATEWAY_KEYSERVER_CA: { value: file('ca.pem', ca.pem), expected: ca.pem, with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL } },

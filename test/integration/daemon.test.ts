@@ -63,7 +63,12 @@ test('the seven operations run end to end against the daemon, under CA trust and
   for (const trust of [{ ca: fixtures.certPem }, { fingerprint: daemon.fingerprint }]) {
     const gw = await tlsGateway(t, daemon, trust);
     const health = await gw.call('GET', '/health');
-    t.deepEqual(health.body, { ok: true, ksFingerprint: daemon.fingerprint, sessions: 0 });
+    t.deepEqual(health.body, {
+      ok: true,
+      ksFingerprint: daemon.fingerprint,
+      sessions: 0,
+      keyServers: [{ url: daemon.url, fingerprint: daemon.fingerprint, ok: true }],
+    });
     const alice = await gw.login('alice');
     const bob = await gw.login('bob');
     const ttag = await generate(gw, alice);

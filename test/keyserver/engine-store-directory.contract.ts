@@ -2,7 +2,7 @@ import test from 'ava';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 import type { PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 
-export type EngineStoreFactory = () => EngineStore;
+export type EngineStoreFactory = () => EngineStore | Promise<EngineStore>;
 
 let systemIds = 1000;
 
@@ -20,7 +20,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   const title = (behaviour: string) => `${name} engine store: ${behaviour}`;
 
   test(title('pages principals by name after a key, with a limit and a kind'), async (t) => {
-    const store = make();
+    const store = await make();
     for (const [n, kind] of [
       ['carol', 'user'],
       ['ops', 'group'],
@@ -50,7 +50,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   });
 
   test(title('deletes a principal by id, by name and id alike'), async (t) => {
-    const store = make();
+    const store = await make();
     const row = principal('alice');
     await store.putPrincipal(row);
     await store.deletePrincipal(row.principalId);
@@ -61,7 +61,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   });
 
   test(title('deleting a principal takes its memberships, tokens and enrolled certificates, and nothing of others'), async (t) => {
-    const store = make();
+    const store = await make();
     const [dora, erin, team] = [principal('dora'), principal('erin'), principal('team', 'group')];
     for (const row of [dora, erin, team]) await store.putPrincipal(row);
     await store.putMembership(team.principalId, dora.principalId);
@@ -88,7 +88,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   });
 
   test(title('rewriting a principal keeps its memberships'), async (t) => {
-    const store = make();
+    const store = await make();
     const [dora, team] = [principal('dora'), principal('team', 'group')];
     await store.putPrincipal(dora);
     await store.putPrincipal(team);
@@ -100,7 +100,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   });
 
   test(title('keeps group memberships both ways, and drops them all for one principal'), async (t) => {
-    const store = make();
+    const store = await make();
     await store.putMembership('g1', 'm1');
     await store.putMembership('g1', 'm1');
     await store.putMembership('g1', 'm2');
@@ -119,7 +119,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   });
 
   test(title('stores and replaces role definitions'), async (t) => {
-    const store = make();
+    const store = await make();
     t.is(await store.role('reader'), undefined);
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putRole({ name: 'reader', operations: ['keys.read', 'acl.read'] });
@@ -130,7 +130,7 @@ export function engineStoreDirectoryContract(name: string, make: EngineStoreFact
   });
 
   test(title('ends every token of one principal, and only its'), async (t) => {
-    const store = make();
+    const store = await make();
     for (const [hash, principalId] of [
       ['h1', 'p1'],
       ['h2', 'p1'],

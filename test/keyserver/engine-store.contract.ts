@@ -4,7 +4,7 @@ import type { KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-mod
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 
 /** Makes a fresh, empty store. */
-export type EngineStoreFactory = () => EngineStore;
+export type EngineStoreFactory = () => EngineStore | Promise<EngineStore>;
 
 function principal(name: string, extra: Partial<PrincipalRow> = {}): PrincipalRow {
   return {
@@ -37,7 +37,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   const title = (behaviour: string) => `${name} engine store: ${behaviour}`;
 
   test(title('gives back a principal by name and by id, with its SRP verifier and optional fields'), async (t) => {
-    const store = make();
+    const store = await make();
     const alice = principal('alice', { srp: { salt: Buffer.alloc(16, 1), verifier: Buffer.alloc(256, 2) }, displayName: 'Alice' });
     const ops = principal('ops', { kind: 'group', systemId: 1002, roles: [] });
     await store.putPrincipal(alice);
@@ -54,7 +54,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('keeps a service delegation list and the authority a principal was provisioned by'), async (t) => {
-    const store = make();
+    const store = await make();
     const svc = principal('svc', { kind: 'service', roles: ['service'], delegates: ['alice', 'ops'] });
     const provisioned = principal('smith', { systemId: 1002, provisionedBy: 'ab'.repeat(32) });
     await store.putPrincipal(svc);
@@ -67,7 +67,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('hands out strictly increasing system ids above 1000'), async (t) => {
-    const store = make();
+    const store = await make();
     const ids = [await store.nextSystemId(), await store.nextSystemId(), await store.nextSystemId()];
     t.true(ids[0]! > 1000);
     t.deepEqual(ids, [ids[0]!, ids[0]! + 1, ids[0]! + 2]);
@@ -75,7 +75,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('keeps a key with its ACL in order and its ACL revision, and replaces both on a later put'), async (t) => {
-    const store = make();
+    const store = await make();
     const row = key('AAAAAAAAAAAAAAAAAAAAAA==', [
       ['bbbbbbbbbbbbbbbb', ['read', 'export']],
       ['0000000000000001', ['read']],
@@ -94,7 +94,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('lists every delegated token, and ends those of one service and no other token'), async (t) => {
-    const store = make();
+    const store = await make();
     const own = { tokenHash: 'h-own', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     const bySvc = { ...own, tokenHash: 'h-svc', actingFor: 'svc' };
     const byOther = { ...own, tokenHash: 'h-other', actingFor: 'other' };
@@ -112,7 +112,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('keeps, forgets and sweeps tokens by their lifetime'), async (t) => {
-    const store = make();
+    const store = await make();
     const forever = { tokenHash: 'h-forever', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     const soon = { tokenHash: 'h-soon', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: 5000 };
     const later = { tokenHash: 'h-later', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: 9000 };
@@ -131,7 +131,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('keeps settings and overwrites them'), async (t) => {
-    const store = make();
+    const store = await make();
     t.is(await store.setting('decoySecret'), undefined);
     await store.putSetting('decoySecret', 'one');
     await store.putSetting('decoySecret', 'two');
@@ -140,7 +140,7 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
   });
 
   test(title('runs an operation as one unit: its value back, its writes kept even when it then throws, a nested one joined'), async (t) => {
-    const store = make();
+    const store = await make();
     const row = { tokenHash: 'h-unit', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };
     t.is(
       await store.atomically(async () => {

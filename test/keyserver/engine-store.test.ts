@@ -1,15 +1,33 @@
+import test from 'ava';
 import { CachedEngineStore } from '../../src/keyserver/engine/cached-engine-store.js';
+import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
+import { PostgresEngineStore } from '../../src/keyserver/engine/postgres-engine-store.js';
 import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
 import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
 import { engineStoreContract } from './engine-store.contract.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import { startTestPostgres } from '../_support/postgres.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
+const postgres = startTestPostgres();
+test.after.always(() => postgres.stop());
+let schemas = 0;
 
-engineStoreContract('memory', () => new MemoryEngineStore());
-engineStoreContract('sqlite', () => new SqliteEngineStore(':memory:', keyring));
-engineStoreContract('sqlite, cached', () => new CachedEngineStore(new SqliteEngineStore(':memory:', keyring)));
-engineStoreDirectoryContract('memory', () => new MemoryEngineStore());
-engineStoreDirectoryContract('sqlite', () => new SqliteEngineStore(':memory:', keyring));
-engineStoreDirectoryContract('sqlite, cached', () => new CachedEngineStore(new SqliteEngineStore(':memory:', keyring)));
+/** Every store the engine runs on; each test of the contract gets a fresh, empty one. */
+const STORES: [name: string, make: () => EngineStore | Promise<EngineStore>][] = [
+  ['memory', () => new MemoryEngineStore()],
+  ['sqlite', () => new SqliteEngineStore(':memory:', keyring)],
+  ['sqlite, cached', () => new CachedEngineStore(new SqliteEngineStore(':memory:', keyring))],
+  // A schema of its own per test: the tests of one file run at once on the one server.
+  ['postgres', () => PostgresEngineStore.open({ url: postgres.url!, keyring, schema: `contract_${++schemas}` })],
+];
+
+for (const [name, make] of STORES) {
+  if (name === 'postgres' && postgres.url === undefined) {
+    test(`postgres engine store: skipped: ${postgres.reason}`, (t) => t.pass());
+    continue;
+  }
+  engineStoreContract(name, make);
+  engineStoreDirectoryContract(name, make);
+}

@@ -13,6 +13,7 @@ function countingKeyServer() {
   const state = { pings: 0, down: false };
   const keyServer = {
     fingerprint: () => 'ab'.repeat(32),
+    daemons: () => [],
     async ping() {
       state.pings++;
       if (state.down) throw new KeyServerUnavailableError('down');

@@ -1,6 +1,6 @@
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
-import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
+import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin, KeyServerDaemon } from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
 
 /** How often expired key-server tokens are swept (the daemon's interval). */
@@ -61,6 +61,10 @@ export class EmbeddedKeyServer implements KeyServer {
 
   fingerprint(): string {
     return this.#fingerprint;
+  }
+
+  daemons(): readonly KeyServerDaemon[] {
+    return [];
   }
 
   async ping(): Promise<void> {}

@@ -35,17 +35,26 @@ export class TlsChannel {
     this.#budget = budget;
   }
 
-  static async open(dialer: TlsDialer, url: URL, budget: WaitBudget): Promise<TlsChannel> {
+  /**
+   * A channel to the dialer's daemon, its handshake within what is left of the budget, or within
+   * `capMs` when that is less (the share a gateway with several daemons gives each attempt).
+   */
+  static async open(dialer: TlsDialer, url: URL, budget: WaitBudget, capMs = Number.POSITIVE_INFINITY): Promise<TlsChannel> {
     const left = budget.leftMs();
-    if (left <= 0) throw withOutcome(budget, outOfTime(budget));
+    if (left <= 0) throw TlsChannel.spent(budget);
     const end = budget.startWait();
     try {
-      return new TlsChannel(await dialer.open(left), dialer, url, budget);
+      return new TlsChannel(await dialer.open(Math.max(1, Math.min(left, capMs))), dialer, url, budget);
     } catch (error) {
       throw withOutcome(budget, unavailable(error));
     } finally {
       end();
     }
+  }
+
+  /** The failure of a request whose time at the key server ran out before it could dial. */
+  static spent(budget: WaitBudget): KeygateError {
+    return withOutcome(budget, outOfTime(budget));
   }
 
   /** One call: JSON in, JSON out. Throws the daemon's error by code, or UNAVAILABLE / FAILED. */

@@ -3,59 +3,87 @@ import { KeyServerUnavailableError } from '../../domain/errors/index.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import { PATHS, certificateChallenge, certificateLogin, healthReply, loginBegin, loginFinish } from '../../keyserver/protocol/keyserver-protocol.js';
-import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin } from '../../ports/key-server.port.js';
+import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerDaemon, KeyServerLogin } from '../../ports/key-server.port.js';
 import { srpLogin } from './srp-login.js';
 import { TlsChannel } from './tls-channel.js';
 import { decode } from './operation-connection.js';
 import { TlsConnection, parseReply } from './tls-connection.js';
 import { TlsDialer, type TlsTrust } from './tls-dialer.js';
-import { requestBudget } from '../request-budget/request-budget.js';
+import { WaitBudget, requestBudget } from '../request-budget/request-budget.js';
+import { SystemClock } from '../clock/system-clock.js';
+import type { Clock } from '../../ports/clock.port.js';
+import { DaemonPool } from './daemon-pool.js';
 
 export interface TlsKeyServerOptions {
-  /** `https://host[:port]` of the key-server daemon. */
-  readonly url: string;
-  /** Exactly one of: a CA certificate (PEM) to validate the daemon against ... */
+  /**
+   * `https://host[:port]` of the key-server daemon, or of several (a list, or one string of them
+   * separated by commas): each request goes to one that answers (`DaemonPool`).
+   */
+  readonly url: string | readonly string[];
+  /** Exactly one of: a CA certificate (PEM) to validate every daemon against ... */
   readonly ca?: string | undefined;
-  /** ... or the pinned SHA-256 of the daemon certificate's DER (64 lower-case hex digits). */
-  readonly fingerprint?: string | undefined;
-  /** Bound on one request's whole wait at the daemon (connecting and every call), in ms. */
+  /**
+   * ... or the pinned SHA-256 of each daemon certificate's DER (64 lower-case hex digits), one per URL
+   * in the same order (a list, or one string separated by commas).
+   */
+  readonly fingerprint?: string | readonly string[] | undefined;
+  /** Bound on one request's whole wait at the daemons (connecting and every call), in ms. */
   readonly timeoutMs: number;
   /** Resume TLS 1.3 sessions across the per-request connections. */
   readonly resumeSessions: boolean;
   /** The gateway's client certificate and key (PEM) for mutual TLS; the daemon closes a connection without one it trusts. */
   readonly clientCert?: string | undefined;
   readonly clientKey?: string | undefined;
+  /** The clock that times a down daemon's back-off (the system clock by default). */
+  readonly clock?: Clock | undefined;
+}
+
+/** One daemon: where it listens and the dialer that reaches it (its trust and its resumable session). */
+interface Daemon {
+  readonly url: URL;
+  readonly dialer: TlsDialer;
 }
 
 /**
- * The gateway's client of a key-server daemon over TLS 1.3 (docs/keyserver-protocol.md). Every
- * `connect` opens a fresh validated connection, used for one gateway request and closed after it;
+ * The gateway's client of one or several key-server daemons over TLS 1.3 (docs/keyserver-protocol.md).
+ * Every `connect` opens a fresh validated connection, used for one gateway request and closed after it;
  * session resumption keeps those handshakes cheap. Not reaching a validated daemon, within the
  * timeout, is KEY_SERVER_UNAVAILABLE; a daemon error keeps its code; a reply that does not follow the
  * protocol is KEY_SERVER_FAILED.
+ *
+ * With several daemons, a connection goes to the first that completes a validated handshake, in the
+ * order `DaemonPool` gives; each attempt gets an equal share of what is left of the request's timeout,
+ * so a hung daemon leaves time for the next. Only a failed handshake moves on to another daemon:
+ * nothing of the request was written yet. Once a channel is open, every call of it (the two SRP legs
+ * included, whose state the daemon holds in memory) goes to that daemon alone, and a call whose
+ * answer does not come is never sent elsewhere (its outcome is unknown, `TlsChannel`).
  */
 export class TlsKeyServer implements KeyServer {
-  readonly #dialer: TlsDialer;
-  readonly #url: URL;
+  readonly #pool: DaemonPool<Daemon>;
   readonly #timeoutMs: number;
   readonly #random: RandomSource;
 
   private constructor(options: TlsKeyServerOptions, random: RandomSource) {
-    this.#url = new URL(options.url);
     this.#timeoutMs = options.timeoutMs;
     this.#random = random;
-    this.#dialer = new TlsDialer({
-      url: this.#url,
-      trust: trustOf(options),
-      timeoutMs: options.timeoutMs,
-      resumeSessions: options.resumeSessions,
-      client: options.clientCert !== undefined && options.clientKey !== undefined ? { cert: options.clientCert, key: options.clientKey } : undefined,
+    const urls = listOf(options.url);
+    const pins = options.fingerprint === undefined ? undefined : listOf(options.fingerprint);
+    if (pins !== undefined && pins.length !== urls.length) {
+      throw new Error(`the tls key server needs one fingerprint per URL (${pins.length} for ${urls.length})`);
+    }
+    const client = options.clientCert !== undefined && options.clientKey !== undefined ? { cert: options.clientCert, key: options.clientKey } : undefined;
+    const daemons = urls.map((text, i): Daemon => {
+      const url = new URL(text);
+      const trust = trustOf(options.ca, pins?.[i]);
+      return { url, dialer: new TlsDialer({ url, trust, timeoutMs: options.timeoutMs, resumeSessions: options.resumeSessions, client }) };
     });
+    this.#pool = new DaemonPool(daemons, options.clock ?? new SystemClock());
   }
 
   /**
-   * Builds the adapter. With CA trust it reaches the daemon once, to learn the fingerprint of the
-   * certificate it validated (`/health` shows it); with a pin, the pin is that fingerprint.
+   * Builds the adapter. With CA trust it reaches every daemon once, to learn the fingerprint of the
+   * certificate each showed (`/health` shows them); it fails when none answers. With pins, the pins
+   * are the fingerprints.
    */
   static async start(options: TlsKeyServerOptions, random: RandomSource): Promise<TlsKeyServer> {
     const keyServer = new TlsKeyServer(options, random);
@@ -101,23 +129,46 @@ export class TlsKeyServer implements KeyServer {
     return new TlsConnection(await this.#open(), token);
   }
 
+  /** The fingerprint of the daemon requests go to first (the first that serves), else of the first known. */
   fingerprint(): string {
-    const fingerprint = this.#dialer.fingerprint;
-    if (fingerprint === undefined) throw new KeyServerUnavailableError('the key server fingerprint is not known yet');
-    return fingerprint;
+    const daemons = this.#pool.members;
+    const known = [...daemons.filter((daemon) => this.#pool.isUp(daemon)), ...daemons].find((daemon) => daemon.dialer.fingerprint !== undefined);
+    if (known === undefined) throw new KeyServerUnavailableError('the key server fingerprint is not known yet');
+    return known.dialer.fingerprint!;
   }
 
+  daemons(): readonly KeyServerDaemon[] {
+    return this.#pool.members.map((daemon) => ({ url: daemon.url.origin, fingerprint: daemon.dialer.fingerprint, ok: this.#pool.isUp(daemon) }));
+  }
+
+  /**
+   * Checks each daemon that serves or whose back-off has passed (all of them when none does), at
+   * once; resolves when at least one answers.
+   */
   async ping(): Promise<void> {
-    const channel = await this.#open();
-    try {
-      await callWith(channel, PATHS.health, healthReply);
-    } finally {
-      channel.close();
-    }
+    const outcomes = await Promise.allSettled(this.#pool.probeTargets().map((daemon) => this.#ping(daemon)));
+    if (outcomes.some((outcome) => outcome.status === 'fulfilled')) return;
+    throw (outcomes[0] as PromiseRejectedResult).reason;
   }
 
   async close(): Promise<void> {
-    this.#dialer.forgetSession();
+    for (const daemon of this.#pool.members) daemon.dialer.forgetSession();
+  }
+
+  /** One daemon's health call on a connection of its own; its outcome marks the daemon up or down. */
+  async #ping(daemon: Daemon): Promise<void> {
+    try {
+      const channel = await TlsChannel.open(daemon.dialer, daemon.url, new WaitBudget(this.#timeoutMs));
+      try {
+        await callWith(channel, PATHS.health, healthReply);
+      } finally {
+        channel.close();
+      }
+    } catch (error) {
+      this.#pool.failed(daemon);
+      throw error;
+    }
+    this.#pool.succeeded(daemon);
   }
 
   /** One call on a fresh checked connection, closed after it. */
@@ -130,8 +181,27 @@ export class TlsKeyServer implements KeyServer {
     }
   }
 
-  #open(): Promise<TlsChannel> {
-    return TlsChannel.open(this.#dialer, this.#url, requestBudget('keyServer', this.#timeoutMs));
+  /**
+   * A channel to the first daemon, in the pool's order, that completes a validated handshake. A failed
+   * handshake marks its daemon down and moves on: no byte of the request was written to it.
+   */
+  async #open(): Promise<TlsChannel> {
+    const budget = requestBudget('keyServer', this.#timeoutMs);
+    const order = this.#pool.route();
+    let failure: unknown;
+    for (const [i, daemon] of order.entries()) {
+      const left = budget.leftMs();
+      if (left <= 0) break;
+      try {
+        const channel = await TlsChannel.open(daemon.dialer, daemon.url, budget, Math.ceil(left / (order.length - i)));
+        this.#pool.succeeded(daemon);
+        return channel;
+      } catch (error) {
+        this.#pool.failed(daemon);
+        failure = error;
+      }
+    }
+    throw failure ?? TlsChannel.spent(budget);
   }
 }
 
@@ -140,8 +210,13 @@ async function callWith<S extends z.ZodType>(channel: TlsChannel, path: string, 
   return parseReply(schema, reply, path);
 }
 
-function trustOf(options: TlsKeyServerOptions): TlsTrust {
-  if (options.ca !== undefined && options.fingerprint === undefined) return { ca: options.ca };
-  if (options.ca === undefined && options.fingerprint !== undefined) return { fingerprint: options.fingerprint };
+function trustOf(ca: string | undefined, fingerprint: string | undefined): TlsTrust {
+  if (ca !== undefined && fingerprint === undefined) return { ca };
+  if (ca === undefined && fingerprint !== undefined) return { fingerprint };
   throw new Error('the tls key server needs exactly one of ca or fingerprint');
+}
+
+/** A list as given, or the entries of one comma-separated string. */
+function listOf(value: string | readonly string[]): readonly string[] {
+  return typeof value === 'string' ? value.split(',').map((entry) => entry.trim()) : value;
 }

@@ -2,7 +2,7 @@ import type { KeyServer, KeyServerConnection } from '../../ports/key-server.port
 import type { Metrics } from '../../ports/metrics.port.js';
 
 /** Methods that do no I/O and are not timed. */
-const UNTIMED = new Set(['fingerprint', 'close']);
+const UNTIMED = new Set(['fingerprint', 'daemons', 'close']);
 
 /**
  * A KeyServer whose calls, and the calls of the connections it opens, are timed for the metrics by

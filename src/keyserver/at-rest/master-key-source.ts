@@ -7,6 +7,8 @@ import { generateMasterKey, type MasterKey, MasterKeyring, masterKeyOf } from '.
 export interface MasterKeySettings {
   /** SQLite file of the engine, or `:memory:`. */
   readonly dataPath: string;
+  /** The engine's store in PostgreSQL instead (`keygate keyserver rotate-master-key --postgres`). */
+  readonly postgresUrl?: string;
   /** TE_KEYSERVER_MASTER_KEY: base64 of 32 bytes; several, comma-separated, the first sealing. */
   readonly key?: string;
   /** --master-key-file / TE_KEYSERVER_MASTER_KEY_FILE: one base64 key per line, the first sealing. */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
+import { PostgresEngineStore } from '../engine/postgres-engine-store.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { defaultMasterKeyFile, loadMasterKeys, type MasterKeySettings, readKeyFile, writeKeyFile } from './master-key-source.js';
 import { generateMasterKey, MasterKeyring } from './master-keys.js';
@@ -56,6 +57,34 @@ async function rewrap(dataPath: string, keyring: MasterKeyring): Promise<{ oldId
   try {
     const oldIds = await store.keyIdsInUse();
     return { oldIds, rows: store.rewrap() };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `keygate keyserver rotate-master-key --postgres URL`: as above, on the store in PostgreSQL. It holds
+ * the store's serving lock exclusively throughout, so it is refused (before any key is written) while
+ * any daemon serves the store, and no daemon starts until it is done: a daemon serving meanwhile would
+ * seal new rows under a key the rotation then drops.
+ */
+export async function rotatePostgresMasterKey(settings: MasterKeySettings & { readonly postgresUrl: string }): Promise<Rotation> {
+  if (settings.key === undefined && settings.file === undefined) {
+    throw new ConfigError('rotate-master-key --postgres: give --master-key-file FILE or TE_KEYSERVER_MASTER_KEY');
+  }
+  const file = settings.file;
+  if (file !== undefined && !existsSync(file)) throw new ConfigError(`rotate-master-key: master key file ${file}: not found`);
+  const given = settings.key !== undefined ? loadMasterKeys(settings).keyring : readKeyFile(file!);
+  const store = await PostgresEngineStore.open({ url: settings.postgresUrl, keyring: given, servingLock: 'exclusive' });
+  try {
+    const oldIds = await store.keyIdsInUse();
+    if (file === undefined) return { oldIds, newId: given.current.id, rows: await store.rewrap() };
+    const fresh = generateMasterKey();
+    const both = [fresh, ...given.ids.map((id) => given.key(id))];
+    writeKeyFile(file, both);
+    const rows = await store.rewrap(new MasterKeyring(both));
+    writeKeyFile(file, [fresh]);
+    return { oldIds, newId: fresh.id, rows, file };
   } finally {
     await store.close();
   }

@@ -10,8 +10,10 @@ import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 export interface DaemonOptions {
   readonly host: string;
   readonly port: number;
-  /** SQLite file of the engine, or `:memory:`. */
+  /** SQLite file of the engine, or `:memory:`; with `postgresUrl`, only where the identity files are kept. */
   readonly dataPath: string;
+  /** --postgres / TE_KEYSERVER_POSTGRES_URL: the engine's store in PostgreSQL, shared with other daemons. */
+  readonly postgresUrl?: string;
   /** A given certificate and key (PEM); absent: generated on first start, kept beside the data file. */
   readonly identity?: { readonly certPath: string; readonly keyPath: string };
   readonly tokenTtlSeconds?: number;
@@ -34,6 +36,10 @@ Options:
   --port PORT             listen port (default 8443; 0 picks a free one)
   --data PATH             SQLite file of principals, keys, ACLs and tokens (default ./data/keyserver.db;
                           :memory: keeps nothing)
+  --postgres URL          postgres://user:password@host:port/database: the store in PostgreSQL instead,
+                          shared by several daemons (or TE_KEYSERVER_POSTGRES_URL, or its _FILE form; the
+                          variable keeps the password out of the process list). The master key must then
+                          be given, the same to every daemon; --data only places the identity files
   --cert PATH, --key PATH the TLS certificate and private key (PEM); without them a self-signed identity
                           is generated on first start and kept beside the data file
   --client-ca FILE        PEM of a CA whose client certificates are gateways it serves (repeatable)
@@ -54,9 +60,9 @@ With neither a seed nor an admin password, and no "admin" yet, the users "admin"
 created with generated passwords, printed once. At start the daemon prints one line:
   keygate keyserver: listening url=https://HOST:PORT port=PORT fingerprint=SHA256HEX
 
-keygate keyserver rotate-master-key [--data PATH] [--master-key-file FILE]
+keygate keyserver rotate-master-key [--data PATH | --postgres URL] [--master-key-file FILE]
   With the daemon stopped, rewraps every sealed row under a new master key and prints the old and new
-  key ids. A key file gets a new key (the old one stays in it until every row is rewrapped); with
+  key ids. On PostgreSQL it is refused while any daemon serves the store (stop them all first). A key file gets a new key (the old one stays in it until every row is rewrapped); with
   TE_KEYSERVER_MASTER_KEY, list the new key first and the old one after it, run this, then drop the old.
 
 keygate keyserver backup --out FILE [--data PATH | --postgres URL]
@@ -68,6 +74,7 @@ const FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
   data: { type: 'string' },
+  postgres: { type: 'string' },
   cert: { type: 'string' },
   key: { type: 'string' },
   'token-ttl': { type: 'string' },
@@ -88,8 +95,10 @@ export function parseRotateArgs(argv: readonly string[], env: Readonly<Record<st
   const values = readFlags(argv);
   if (values.help) return 'help';
   const options = { dataPath: nonEmpty(values.data) ?? './data/keyserver.db', ...masterKeyOf(values, env) };
+  const postgresUrl = postgresOf(values, env, options);
   return {
     dataPath: options.dataPath,
+    ...(postgresUrl === undefined ? {} : { postgresUrl }),
     ...(options.masterKey === undefined ? {} : { key: options.masterKey }),
     ...(options.masterKeyFile === undefined ? {} : { file: options.masterKeyFile }),
   };
@@ -126,10 +135,12 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   const adminPassword = values['admin-password'] ?? nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD);
   if (adminPassword === '') throw new ConfigError('--admin-password: must not be empty');
   const { masterKey, masterKeyFile } = masterKeyOf(values, env);
+  const postgresUrl = postgresOf(values, env, { masterKey, masterKeyFile });
   return {
     host: nonEmpty(values.host) ?? '127.0.0.1',
     port: values.port === undefined ? 8443 : integer('--port', values.port, 0, 65_535),
     dataPath: nonEmpty(values.data) ?? './data/keyserver.db',
+    ...(postgresUrl === undefined ? {} : { postgresUrl }),
     ...(values.cert !== undefined && values.key !== undefined ? { identity: { certPath: values.cert, keyPath: values.key } } : {}),
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
@@ -148,6 +159,28 @@ function masterKeyOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<
     throw new ConfigError('TE_KEYSERVER_MASTER_KEY and --master-key-file (or TE_KEYSERVER_MASTER_KEY_FILE): give one of the two');
   }
   return { masterKey, masterKeyFile };
+}
+
+/**
+ * --postgres or TE_KEYSERVER_POSTGRES_URL (one of the two). Every daemon on one database must seal
+ * under the same master key, so it must be given: one generated beside --data would be this daemon's alone.
+ */
+function postgresOf(
+  values: ReturnType<typeof readFlags>,
+  env: Readonly<Record<string, string | undefined>>,
+  keys: { masterKey: string | undefined; masterKeyFile: string | undefined },
+): string | undefined {
+  const flag = nonEmpty(values.postgres);
+  const variable = nonEmpty(env.TE_KEYSERVER_POSTGRES_URL);
+  if (flag !== undefined && variable !== undefined) throw new ConfigError('--postgres and TE_KEYSERVER_POSTGRES_URL: give one of the two');
+  const url = flag ?? variable;
+  if (url === undefined) return undefined;
+  const name = flag === undefined ? 'TE_KEYSERVER_POSTGRES_URL' : '--postgres';
+  if (!/^postgres(?:ql)?:\/\/./.test(url)) throw new ConfigError(`${name}: expected a postgres:// or postgresql:// URL`);
+  if (keys.masterKey === undefined && keys.masterKeyFile === undefined) {
+    throw new ConfigError(`${name}: give the master key (--master-key-file FILE or TE_KEYSERVER_MASTER_KEY), the same to every daemon on the database`);
+  }
+  return url;
 }
 
 function readFlags(argv: readonly string[]) {

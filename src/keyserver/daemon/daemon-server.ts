@@ -10,8 +10,12 @@ import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { CachedEngineStore } from '../engine/cached-engine-store.js';
+import type { EngineStore } from '../engine/engine-store.port.js';
+import { PostgresEngineStore } from '../engine/postgres-engine-store.js';
+import { redactPostgresUrl } from '../engine/postgres-url.js';
 import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
@@ -40,12 +44,14 @@ const FRAME_REQUEST_TIMEOUT_MS = 15_000;
 const random: RandomSource = { bytes: (length) => randomBytes(length) };
 
 /**
- * Starts `keygate keyserver`: the engine on its SQLite file, served over TLS 1.3 only. Seeding again
+ * Starts `keygate keyserver`: the engine on its SQLite file or in PostgreSQL, served over TLS 1.3 only. Seeding again
  * on a restart keeps what exists; tokens past their lifetime are swept at start and periodically.
  */
 export async function startKeyServerDaemon(options: DaemonOptions, log: DaemonLog): Promise<KeyServerDaemon> {
-  // Taken before anything beside the store is read or made (identity, master key file): one writer per store.
-  const lock = options.dataPath === ':memory:' ? undefined : WriterLock.acquire(storeLockFile(options.dataPath), '--data', options.dataPath);
+  // Taken before anything beside the store is read or made (identity, master key file): one writer per
+  // SQLite store. A store in PostgreSQL is shared by several daemons, each in its own transactions.
+  const sqliteFile = options.postgresUrl === undefined && options.dataPath !== ':memory:';
+  const lock = sqliteFile ? WriterLock.acquire(storeLockFile(options.dataPath), '--data', options.dataPath) : undefined;
   try {
     return await startHolding(options, log, lock);
   } catch (error) {
@@ -59,7 +65,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
   const master = loadMasterKeys({ dataPath: options.dataPath, key: options.masterKey, file: options.masterKeyFile });
   if (master.warning !== undefined) log(`keygate keyserver: warning: ${master.warning}`);
   const engine = new KeyServerEngine({
-    store: new CachedEngineStore(new SqliteEngineStore(options.dataPath, master.keyring)),
+    store: await openStore(options, master.keyring, log),
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
@@ -67,8 +73,9 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
     // Shown by operation 44 with secrets redacted.
     config: {
       mode: 'daemon',
-      store: options.dataPath === ':memory:' ? 'memory' : 'sqlite',
-      dataPath: options.dataPath,
+      ...(options.postgresUrl === undefined
+        ? { store: options.dataPath === ':memory:' ? 'memory' : 'sqlite', dataPath: options.dataPath }
+        : { store: 'postgres', postgres: redactPostgresUrl(options.postgresUrl) }),
       host: options.host,
       port: options.port,
       tokenTtlSeconds: options.tokenTtlSeconds,
@@ -85,7 +92,9 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
     await engine.prepare();
     // The bootstrap password only creates admin: once admin exists, its password changes through the API.
     if (options.adminPassword !== undefined && (await engine.hasPrincipal('admin'))) {
-      log('keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change its password through the API');
+      log(
+        'keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change its password through the API',
+      );
     }
     const generatedPasswords = await seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
     await engine.sweepExpiredTokens();
@@ -147,6 +156,20 @@ function watchWriterLock(lock: WriterLock, log: DaemonLog): ReturnType<typeof se
   }, LOCK_CHECK_INTERVAL_MS);
   timer.unref();
   return timer;
+}
+
+/**
+ * The engine's store: PostgreSQL, shared with other daemons and read afresh by every operation (no
+ * read cache: another daemon's change must be seen on the next operation); or the SQLite file behind
+ * its read cache, which notices another connection's commit.
+ */
+async function openStore(options: DaemonOptions, keyring: MasterKeyring, log: DaemonLog): Promise<EngineStore> {
+  if (options.postgresUrl === undefined) return new CachedEngineStore(new SqliteEngineStore(options.dataPath, keyring));
+  return PostgresEngineStore.open({
+    url: options.postgresUrl,
+    keyring,
+    onConnectionError: (error) => log(`keygate keyserver: warning: a PostgreSQL connection failed: ${error.message}`),
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isKeyServerError } from '../model/key-server-errors.js';
 import type { RandomSource } from '../model/random-source.js';
 import type { KeyServerEngine, NewPrincipal } from './engine.js';
 
@@ -15,20 +16,29 @@ export interface PrincipalSeeding {
  * store again on restart changes nothing.
  */
 export async function seedPrincipals(engine: KeyServerEngine, seeding: PrincipalSeeding, random: RandomSource): Promise<Record<string, string> | undefined> {
-  for (const principal of seeding.principals ?? []) {
-    if (!(await engine.hasPrincipal(principal.name))) await engine.createPrincipal(principal);
-  }
+  for (const principal of seeding.principals ?? []) await createMissing(engine, principal);
   let adminPassword = seeding.adminPassword;
   let generated: Record<string, string> | undefined;
   if (adminPassword === undefined && seeding.principals === undefined && !(await engine.hasPrincipal('admin'))) {
     generated = { admin: generatePassword(random), guest: generatePassword(random) };
     adminPassword = generated.admin;
-    if (!(await engine.hasPrincipal('guest'))) await engine.createPrincipal({ name: 'guest', kind: 'user', password: generated.guest, roles: ['user'] });
+    await createMissing(engine, { name: 'guest', kind: 'user', password: generated.guest, roles: ['user'] });
   }
-  if (adminPassword !== undefined && !(await engine.hasPrincipal('admin'))) {
-    await engine.createPrincipal({ name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
-  }
+  if (adminPassword !== undefined) await createMissing(engine, { name: 'admin', kind: 'user', password: adminPassword, roles: ['admin'] });
   return generated;
+}
+
+/**
+ * Creates the principal unless it exists. Key servers sharing one store (PostgreSQL) may start
+ * together: one that finds the principal made by another meanwhile leaves it as it is.
+ */
+async function createMissing(engine: KeyServerEngine, principal: NewPrincipal): Promise<void> {
+  if (await engine.hasPrincipal(principal.name)) return;
+  try {
+    await engine.createPrincipal(principal);
+  } catch (error) {
+    if (!(isKeyServerError(error) && error.code === 'CONFLICT' && (await engine.hasPrincipal(principal.name)))) throw error;
+  }
 }
 
 function generatePassword(random: RandomSource): string {

@@ -1,4 +1,5 @@
-import type { CertificateRow, PrincipalKind, PrincipalRow, RoleRow } from './engine-model.js';
+import type { Right } from '../../wire/acl.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 
 /** Rows of the engine's SQLite tables as better-sqlite3 answers them, and their engine models. */
 export interface PrincipalRecord {
@@ -85,4 +86,65 @@ export function certificateOf(record: CertificateRecord | undefined): Certificat
 export function roleOf(record: RoleRecord | undefined): RoleRow | undefined {
   if (!record) return undefined;
   return { name: record.name, operations: JSON.parse(record.operations) as string[] };
+}
+
+export function tokenOf(record: TokenRecord): TokenRow {
+  return {
+    tokenHash: record.token_hash,
+    principalId: record.principal_id,
+    issuedAt: record.issued_at,
+    expiresAt: record.expires_at ?? undefined,
+    ...(record.scope === null ? {} : { scope: JSON.parse(record.scope) as TokenRow['scope'] }),
+    ...(record.acting_for === null ? {} : { actingFor: record.acting_for }),
+  };
+}
+
+/** Opens a sealed value: (its master key id, the value, the row it belongs to). */
+export type OpenSealed = (keyId: string | null, sealed: Buffer, row: string) => Buffer;
+
+/**
+ * The row of a principal. Its SRP verifier stays sealed until it is read, which only a password
+ * login does: the token check of every other operation loads the principal, and would otherwise
+ * bring a password-equivalent secret into memory, and pay for opening it, each time.
+ */
+export function sealedPrincipalOf(record: PrincipalRecord | undefined, open: OpenSealed): PrincipalRow | undefined {
+  const row = principalOf(record);
+  if (row?.srp === undefined || record?.verifier_key_id == null) return row;
+  const { salt, verifier: sealed } = row.srp;
+  const { verifier_key_id: keyId, principal_id: principalId } = record;
+  return {
+    ...row,
+    srp: {
+      salt,
+      get verifier() {
+        return open(keyId, sealed, principalId);
+      },
+    },
+  };
+}
+
+/**
+ * The row of a key with its ACL entries (in order, rights as stored JSON). Its material stays sealed
+ * until it is read, which only the operations that use the key do (an export, a cipher or MAC
+ * operation, a grant that writes the row back): an ACL check or a key's view never holds it in the
+ * clear, nor does a row kept by a read cache.
+ */
+export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, string]>, open: OpenSealed): KeyRow {
+  const entries = new Map<string, readonly Right[]>();
+  for (const [principalId, rights] of acl) entries.set(principalId, JSON.parse(rights) as Right[]);
+  const { material_key_id: keyId, material: sealed } = record;
+  return {
+    ttag: record.ttag,
+    nid: record.nid,
+    get material() {
+      return open(keyId, sealed, record.ttag);
+    },
+    owner: record.owner,
+    acl: entries,
+    aclRevision: record.acl_revision,
+    createdAt: record.created_at,
+    expired: record.expired === 1,
+    ...(record.label === null ? {} : { label: record.label }),
+    ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
+  };
 }

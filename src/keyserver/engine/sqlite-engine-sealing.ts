@@ -6,22 +6,24 @@ import type { MasterKeyring } from '../at-rest/master-keys.js';
  * sits in the column beside it, with the row's identity as additional data (a value moved to another
  * row does not open).
  */
-const SEALED = [
+export const SEALED = [
   { table: 'principals', column: 'srp_verifier', keyId: 'verifier_key_id', row: 'principal_id', text: false },
   { table: 'keys', column: 'material', keyId: 'material_key_id', row: 'ttag', text: false },
   { table: 'settings', column: 'value', keyId: 'value_key_id', row: 'name', text: true },
 ] as const;
 
-type Sealed = (typeof SEALED)[number];
+export type Sealed = (typeof SEALED)[number];
 
 export function sealContext(table: Sealed['table'], row: string): string {
   return `keygate ${table} ${row}`;
 }
 
+/** The master key ids in use, as a query (the same in SQLite and PostgreSQL): one row `{ id }` per key. */
+export const KEY_IDS_IN_USE = SEALED.map(({ table, keyId }) => `SELECT ${keyId} AS id FROM ${table} WHERE ${keyId} IS NOT NULL`).join(' UNION ');
+
 /** Every master key id the file's rows are sealed under. */
 export function keyIdsInUse(db: Database): string[] {
-  const union = SEALED.map(({ table, keyId }) => `SELECT ${keyId} AS id FROM ${table} WHERE ${keyId} IS NOT NULL`).join(' UNION ');
-  return (db.prepare(union).all() as { id: string }[]).map((row) => row.id);
+  return (db.prepare(KEY_IDS_IN_USE).all() as { id: string }[]).map((row) => row.id);
 }
 
 /**
@@ -38,20 +40,30 @@ export function sealRows(db: Database, keyring: MasterKeyring, onlyPlaintext: bo
 }
 
 function sealColumn(db: Database, keyring: MasterKeyring, spec: Sealed, onlyPlaintext: boolean): number {
-  const { table, column, keyId, row, text } = spec;
+  const { table, column, keyId, row } = spec;
   const which = onlyPlaintext ? `${keyId} IS NULL` : `(${keyId} IS NULL OR ${keyId} <> @current)`;
   const rows = db
     .prepare(`SELECT ${row} AS row, ${column} AS value, ${keyId} AS keyId FROM ${table} WHERE ${column} IS NOT NULL AND ${which}`)
     .all({ current: keyring.current.id }) as { row: string; value: Buffer | string; keyId: string | null }[];
   const update = db.prepare(`UPDATE ${table} SET ${column} = ?, ${keyId} = ? WHERE ${row} = ?`);
   for (const entry of rows) {
-    const context = sealContext(table, entry.row);
-    const stored = typeof entry.value === 'string' ? Buffer.from(entry.value, entry.keyId === null ? 'utf8' : 'base64') : entry.value;
-    const plaintext = entry.keyId === null ? stored : keyring.open(entry.keyId, stored, context);
-    const { keyId: id, sealed } = keyring.seal(plaintext, context);
-    update.run(text ? sealed.toString('base64') : sealed, id, entry.row);
+    const { value, keyId: id } = resealed(keyring, spec, entry);
+    update.run(value, id, entry.row);
   }
   return rows.length;
+}
+
+/** One stored value (plaintext, or sealed under any key of the ring) sealed under the current key, as stored. */
+export function resealed(
+  keyring: MasterKeyring,
+  spec: Sealed,
+  entry: { row: string; value: Buffer | string; keyId: string | null },
+): { value: Buffer | string; keyId: string } {
+  const context = sealContext(spec.table, entry.row);
+  const stored = typeof entry.value === 'string' ? Buffer.from(entry.value, entry.keyId === null ? 'utf8' : 'base64') : entry.value;
+  const plaintext = entry.keyId === null ? stored : keyring.open(entry.keyId, stored, context);
+  const { keyId, sealed } = keyring.seal(plaintext, context);
+  return { value: spec.text ? sealed.toString('base64') : sealed, keyId };
 }
 
 /**

@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Right } from '../../wire/acl.js';
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from './engine-store.port.js';
 import {
   certificateOf,
-  principalOf,
   roleOf,
+  sealedKeyOf,
+  sealedPrincipalOf,
+  tokenOf,
   type CertificateRecord,
   type KeyRecord,
   type PrincipalRecord,
@@ -132,26 +133,9 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
   }
 
-  /**
-   * The row of a principal. Its SRP verifier stays sealed until it is read, which only a password
-   * login does: the token check of every other operation loads the principal, and would otherwise
-   * bring a password-equivalent secret into memory, and pay for opening it, each time.
-   */
+  /** The row of a principal, its SRP verifier still sealed (sqlite-engine-records.ts). */
   #principal(record: PrincipalRecord | undefined): PrincipalRow | undefined {
-    const row = principalOf(record);
-    if (row?.srp === undefined || record?.verifier_key_id == null) return row;
-    const { salt, verifier: sealed } = row.srp;
-    const { verifier_key_id: keyId, principal_id: principalId } = record;
-    const open = () => this.#open(keyId, sealed, 'principals', principalId);
-    return {
-      ...row,
-      srp: {
-        salt,
-        get verifier() {
-          return open();
-        },
-      },
-    };
+    return sealedPrincipalOf(record, (keyId, sealed, row) => this.#open(keyId, sealed, 'principals', row));
   }
 
   principalByName(name: string): Promise<PrincipalRow | undefined> {
@@ -257,34 +241,15 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   }
 
   /**
-   * The row of a key. Its material stays sealed until it is read, which only the operations that use
-   * the key do (an export, a cipher or MAC operation, a grant that writes the row back): an ACL check or
-   * a key's view never holds it in the clear, nor does a row kept by the read cache.
+   * The row of a key with its ACL, its material still sealed (sqlite-engine-records.ts): the read
+   * cache keeps it so.
    */
   key(ttag: string): Promise<KeyRow | undefined> {
     return this.#alone(() => {
       const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
       if (!record) return undefined;
-      const acl = new Map<string, readonly Right[]>();
-      for (const entry of this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]) {
-        acl.set(entry.principal_id, JSON.parse(entry.rights) as Right[]);
-      }
-      const { material_key_id: keyId, material: sealed } = record;
-      const open = () => this.#open(keyId, sealed, 'keys', record.ttag);
-      return {
-        ttag: record.ttag,
-        nid: record.nid,
-        get material() {
-          return open();
-        },
-        owner: record.owner,
-        acl,
-        aclRevision: record.acl_revision,
-        createdAt: record.created_at,
-        expired: record.expired === 1,
-        ...(record.label === null ? {} : { label: record.label }),
-        ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
-      };
+      const acl = (this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]).map((entry) => [entry.principal_id, entry.rights] as const);
+      return sealedKeyOf(record, acl, (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row));
     });
   }
 
@@ -408,15 +373,4 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     await this.#units.run(async () => undefined);
     if (this.#db.open) this.#db.close();
   }
-}
-
-function tokenOf(record: TokenRecord): TokenRow {
-  return {
-    tokenHash: record.token_hash,
-    principalId: record.principal_id,
-    issuedAt: record.issued_at,
-    expiresAt: record.expires_at ?? undefined,
-    ...(record.scope === null ? {} : { scope: JSON.parse(record.scope) as TokenRow['scope'] }),
-    ...(record.acting_for === null ? {} : { actingFor: record.acting_for }),
-  };
 }

@@ -14,12 +14,14 @@ export interface HealthAnswer {
 }
 
 /**
- * The root `GET /health` (docs/spec.md §2.3 item 5) always answers 200 with `ok`, the fingerprint and the session count;
+ * The root `GET /health` (docs/spec.md §2.3 item 5) always answers 200 with `ok`, the fingerprint and the session count,
+ * and, on key-server daemons, each daemon (`keyServers`: URL, fingerprint, ok);
  * `/api/health` (docs/spec.md §4.16) answers 503 with `Retry-After` when a check fails, and adds the version
  * and the checks.
  */
 export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): HealthAnswer {
-  if (surface === 'root') return { status: 200, body: { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions } };
+  const keyServers = report.keyServers === undefined ? {} : { keyServers: report.keyServers };
+  if (surface === 'root') return { status: 200, body: { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions, ...keyServers } };
   const body = {
     ok: report.ok,
     ksFingerprint: report.ksFingerprint,
@@ -27,6 +29,7 @@ export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): Hea
     version: report.version,
     checks: report.checks,
     ...(report.reasons === undefined ? {} : { reasons: report.reasons }),
+    ...keyServers,
   };
   return report.ok ? { status: 200, body } : { status: 503, body, retryAfter: '5' };
 }

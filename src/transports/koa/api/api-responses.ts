@@ -161,6 +161,12 @@ const auditVerification = z
 
 const check = z.enum(['ok', 'unavailable']);
 
+/** A gateway on key-server daemons lists each one (URL, certificate fingerprint once known, whether it serves). */
+export const keyServerDaemons = z
+  .array(z.object({ url: z.string(), fingerprint: hex64.optional(), ok: z.boolean() }))
+  .optional()
+  .describe('each key-server daemon; absent with the embedded key server');
+
 /** Every success body, by what it shows. */
 export const responses = {
   session: sessionView,
@@ -205,6 +211,7 @@ export const responses = {
       }),
       /** Present when a failed check has a public reason (an audit chain that regressed, a writer conflict). */
       reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional(), writer: z.string().optional() }).optional(),
+      keyServers: keyServerDaemons,
     })
     .meta({ id: 'Health' }),
 } as const;

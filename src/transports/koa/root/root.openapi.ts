@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonSchema } from '../api/openapi-components.js';
-import { wrappedExport } from '../api/api-responses.js';
+import { keyServerDaemons, wrappedExport } from '../api/api-responses.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
 
 /** The seven operations' error body (docs/spec.md §2.5). */
@@ -81,7 +81,7 @@ const OPERATIONS: readonly RootOperation[] = [
     operationId: 'root.health',
     summary: 'Liveness, the key-server fingerprint and the live session count',
     session: false,
-    answer: z.object({ ok: z.boolean(), ksFingerprint: z.string(), sessions: z.number().int() }),
+    answer: z.object({ ok: z.boolean(), ksFingerprint: z.string(), sessions: z.number().int(), keyServers: keyServerDaemons }),
     errors: [500],
   },
 ];

@@ -1,0 +1,125 @@
+import type pg from 'pg';
+import { ConfigError } from '../config-error.js';
+
+/**
+ * The engine's PostgreSQL schema, one entry per version; the table `keygate_engine_schema_version`
+ * holds how many have run. A migration is appended, never edited. Tables and columns are those of the
+ * SQLite store (store-tables.ts): the same names, integers where SQLite keeps integers (`bigint` for
+ * times and counters), `bytea` for blobs, text for JSON and for base64 sealed settings, so a row moves
+ * between the two as it is. Names sort with the "C" collation, as SQLite orders text (code units).
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE principals (
+    name            text COLLATE "C" PRIMARY KEY,
+    principal_id    text NOT NULL UNIQUE,
+    kind            text NOT NULL CHECK (kind IN ('user', 'group', 'service')),
+    system_id       integer NOT NULL UNIQUE,
+    display_name    text,
+    disabled        integer NOT NULL DEFAULT 0,
+    roles           text NOT NULL,
+    srp_salt        bytea,
+    srp_verifier    bytea,
+    verifier_key_id text,
+    sender_key      text,
+    delegates       text,
+    provisioned_by  text,
+    created_at      bigint NOT NULL
+  );
+  CREATE INDEX principals_by_kind ON principals (kind, name);
+  CREATE TABLE memberships (
+    group_id  text NOT NULL,
+    member_id text NOT NULL,
+    PRIMARY KEY (group_id, member_id)
+  );
+  CREATE INDEX memberships_by_member ON memberships (member_id, group_id);
+  CREATE TABLE roles (
+    name       text COLLATE "C" PRIMARY KEY,
+    operations text NOT NULL
+  );
+  CREATE TABLE keys (
+    ttag            text PRIMARY KEY,
+    nid             integer NOT NULL,
+    material        bytea NOT NULL,
+    material_key_id text,
+    owner           text NOT NULL,
+    label           text,
+    created_at      bigint NOT NULL,
+    expires_at      bigint,
+    expired         integer NOT NULL DEFAULT 0,
+    acl_revision    integer NOT NULL DEFAULT 0
+  );
+  CREATE TABLE key_acl (
+    ttag         text NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    principal_id text NOT NULL,
+    rights       text NOT NULL,
+    position     integer NOT NULL,
+    PRIMARY KEY (ttag, principal_id)
+  );
+  CREATE TABLE tokens (
+    token_hash   text PRIMARY KEY,
+    principal_id text NOT NULL,
+    issued_at    bigint NOT NULL,
+    expires_at   bigint,
+    scope        text,
+    acting_for   text
+  );
+  CREATE INDEX tokens_by_expiry ON tokens (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE INDEX tokens_by_principal ON tokens (principal_id);
+  CREATE INDEX tokens_by_acting_for ON tokens (acting_for) WHERE acting_for IS NOT NULL;
+  CREATE TABLE certificates (
+    id           text PRIMARY KEY,
+    pem          text NOT NULL,
+    role         text NOT NULL CHECK (role IN ('authority', 'enrolled')),
+    principal_id text,
+    created_at   bigint NOT NULL
+  );
+  CREATE INDEX certificates_by_role ON certificates (role);
+  CREATE TABLE settings (name text PRIMARY KEY, value text NOT NULL, value_key_id text);
+  CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL);
+  INSERT INTO counters (name, value) VALUES ('systemId', 1000);
+  -- Deleting a principal takes its memberships (as member and as group), its tokens and its enrolled
+  -- certificates with it, as the SQLite schema's trigger does. Keys and their ACL entries stay.
+  CREATE FUNCTION principal_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM memberships WHERE group_id = OLD.principal_id OR member_id = OLD.principal_id;
+    DELETE FROM tokens WHERE principal_id = OLD.principal_id;
+    DELETE FROM certificates WHERE role = 'enrolled' AND principal_id = OLD.principal_id;
+    RETURN OLD;
+  END $$;
+  CREATE TRIGGER principal_deleted AFTER DELETE ON principals FOR EACH ROW EXECUTE FUNCTION principal_deleted();
+  `,
+];
+
+export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The advisory lock key of one store (a schema of a database): `hashtext` of this, per purpose. */
+export function storeLockName(schema: string, purpose: 'migrate' | 'serve'): string {
+  return `keygate.keyserver.${purpose}.${schema}`;
+}
+
+/**
+ * Creates the schema when missing and brings it to the current version, in one transaction. Daemons
+ * starting together take turns on a transaction-level advisory lock, so each step runs once; a
+ * database written by a newer keygate is refused rather than guessed at.
+ */
+export async function migratePostgresEngine(client: pg.ClientBase, schema: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [storeLockName(schema, 'migrate')]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query('CREATE TABLE IF NOT EXISTS keygate_engine_schema_version (version integer NOT NULL)');
+    const found = await client.query<{ version: number }>('SELECT version FROM keygate_engine_schema_version');
+    const version = found.rows[0]?.version ?? 0;
+    if (version > MIGRATIONS.length) {
+      throw new ConfigError(`the key-server database is at schema version ${version}; this keygate knows up to ${MIGRATIONS.length}`);
+    }
+    for (const step of MIGRATIONS.slice(version)) await client.query(step);
+    if (found.rowCount === 0) await client.query('INSERT INTO keygate_engine_schema_version (version) VALUES ($1)', [MIGRATIONS.length]);
+    else await client.query('UPDATE keygate_engine_schema_version SET version = $1', [MIGRATIONS.length]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

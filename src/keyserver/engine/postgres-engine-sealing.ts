@@ -1,0 +1,31 @@
+import type pg from 'pg';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
+import type { Unit } from './postgres-transactions.js';
+import { KEY_IDS_IN_USE, resealed, SEALED } from './sqlite-engine-sealing.js';
+
+/** Every master key id the store's rows are sealed under. */
+export async function pgKeyIdsInUse(client: pg.Pool): Promise<string[]> {
+  return (await client.query<{ id: string }>(KEY_IDS_IN_USE)).rows.map((row) => row.id);
+}
+
+/**
+ * Seals every value not under the keyring's current key anew (a rotation), in the caller's
+ * transaction, as the SQLite store does; answers how many values were rewritten.
+ */
+export async function pgResealRows(client: Unit, keyring: MasterKeyring): Promise<number> {
+  let count = 0;
+  for (const spec of SEALED) {
+    const { table, column, keyId, row } = spec;
+    const found = await client.query<{ row: string; value: Buffer | string; keyId: string | null }>(
+      `SELECT ${row} AS row, ${column} AS value, ${keyId} AS "keyId" FROM ${table}
+       WHERE ${column} IS NOT NULL AND (${keyId} IS NULL OR ${keyId} <> $1) FOR UPDATE`,
+      [keyring.current.id],
+    );
+    for (const entry of found.rows) {
+      const { value, keyId: id } = resealed(keyring, spec, entry);
+      await client.query(`UPDATE ${table} SET ${column} = $1, ${keyId} = $2 WHERE ${row} = $3`, [value, id, entry.row]);
+    }
+    count += found.rows.length;
+  }
+  return count;
+}

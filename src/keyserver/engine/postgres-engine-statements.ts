@@ -1,0 +1,88 @@
+import { STORE_TABLES } from './store-tables.js';
+
+/**
+ * Every statement of the PostgreSQL engine store, on the tables of the store's schema (the pool's
+ * `search_path`). Each is sent by name, so PostgreSQL parses and plans it once per connection.
+ */
+export const PG_STATEMENTS = {
+  principalByName: 'SELECT * FROM principals WHERE name = $1',
+  principalById: 'SELECT * FROM principals WHERE principal_id = $1',
+  // An upsert that never deletes: a deletion would fire the cascade of principal_deleted.
+  putPrincipal: `INSERT INTO principals
+    (name, principal_id, kind, system_id, display_name, disabled, roles, srp_salt, srp_verifier, verifier_key_id, sender_key, delegates, provisioned_by, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    ON CONFLICT (name) DO UPDATE SET principal_id = excluded.principal_id, kind = excluded.kind, system_id = excluded.system_id,
+    display_name = excluded.display_name, disabled = excluded.disabled, roles = excluded.roles, srp_salt = excluded.srp_salt,
+    srp_verifier = excluded.srp_verifier, verifier_key_id = excluded.verifier_key_id, sender_key = excluded.sender_key,
+    delegates = excluded.delegates, provisioned_by = excluded.provisioned_by, created_at = excluded.created_at`,
+  principalsAfter: `SELECT * FROM principals
+    WHERE ($1::text IS NULL OR name > $1) AND ($2::text IS NULL OR kind = $2)
+    ORDER BY name LIMIT $3`,
+  deletePrincipal: 'DELETE FROM principals WHERE principal_id = $1',
+  groupIdsOf: 'SELECT group_id FROM memberships WHERE member_id = $1 ORDER BY group_id COLLATE "C"',
+  memberIdsOf: 'SELECT member_id FROM memberships WHERE group_id = $1 ORDER BY member_id COLLATE "C"',
+  putMembership: 'INSERT INTO memberships (group_id, member_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+  deleteMembership: 'DELETE FROM memberships WHERE group_id = $1 AND member_id = $2',
+  deleteMembershipsOf: 'DELETE FROM memberships WHERE group_id = $1 OR member_id = $1',
+  roles: 'SELECT * FROM roles ORDER BY name',
+  putRole: 'INSERT INTO roles (name, operations) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
+  nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
+  // The key and its ACL in one round trip: the entries in order, as a JSON array beside the row.
+  key: `SELECT k.*, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
+    FROM key_acl a WHERE a.ttag = k.ttag) AS acl FROM keys k WHERE k.ttag = $1`,
+  // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
+  // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
+  putKey: `WITH k AS (
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
+      owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
+      expired = excluded.expired, acl_revision = excluded.acl_revision
+    ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
+    INSERT INTO key_acl (ttag, principal_id, rights, position)
+    SELECT $1, e.principal_id, e.rights, e.position - 1
+    FROM unnest($11::text[], $12::text[]) WITH ORDINALITY AS e(principal_id, rights, position)
+    ON CONFLICT (ttag, principal_id) DO UPDATE SET rights = excluded.rights, position = excluded.position`,
+  // The token, and what the operation that shows it reads next (its principal, the principal's groups,
+  // the stored roles) in the same round trip: an operation's unit keeps them (PostgresEngineStore).
+  tokenAndHolder: `SELECT t.*, ${STORE_TABLES.principals.map((column) => `p.${column} AS "p.${column}"`).join(', ')},
+    (SELECT coalesce(array_agg(m.group_id ORDER BY m.group_id COLLATE "C"), '{}'::text[]) FROM memberships m WHERE m.member_id = t.principal_id) AS "groupIds",
+    (SELECT coalesce(json_agg(json_build_object('name', r.name, 'operations', r.operations) ORDER BY r.name), '[]') FROM roles r) AS "roles"
+    FROM tokens t LEFT JOIN principals p ON p.principal_id = t.principal_id WHERE t.token_hash = $1`,
+  delegatedTokens: 'SELECT * FROM tokens WHERE acting_for IS NOT NULL',
+  putToken: `INSERT INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (token_hash) DO UPDATE SET principal_id = excluded.principal_id, issued_at = excluded.issued_at,
+    expires_at = excluded.expires_at, scope = excluded.scope, acting_for = excluded.acting_for`,
+  certificate: 'SELECT * FROM certificates WHERE id = $1',
+  certificatesByRole: 'SELECT * FROM certificates WHERE role = $1 ORDER BY created_at, id COLLATE "C"',
+  putCertificate: `INSERT INTO certificates (id, pem, role, principal_id, created_at) VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (id) DO UPDATE SET pem = excluded.pem, role = excluded.role, principal_id = excluded.principal_id, created_at = excluded.created_at`,
+  deleteCertificate: 'DELETE FROM certificates WHERE id = $1',
+  deleteToken: 'DELETE FROM tokens WHERE token_hash = $1',
+  deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = $1',
+  deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = $1',
+  deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= $1',
+  setting: 'SELECT value, value_key_id FROM settings WHERE name = $1',
+  putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES ($1, $2, $3)
+    ON CONFLICT (name) DO UPDATE SET value = excluded.value, value_key_id = excluded.value_key_id`,
+  // Nothing that a restore would collide with, or silently lose.
+  isEmpty: `SELECT NOT (EXISTS (SELECT 1 FROM principals) OR EXISTS (SELECT 1 FROM keys) OR EXISTS (SELECT 1 FROM certificates)
+    OR EXISTS (SELECT 1 FROM roles) OR EXISTS (SELECT 1 FROM settings)) AS empty`,
+} as const;
+
+export type PgStatement = keyof typeof PG_STATEMENTS;
+
+/** Reads one backed-up table whole, in its primary key's order, its columns as store-tables.ts names them. */
+export function snapshotSql(table: keyof typeof STORE_TABLES): string {
+  const columns = STORE_TABLES[table];
+  const order = table === 'key_acl' ? 'ttag, position' : table === 'memberships' ? 'group_id, member_id' : columns[0];
+  return `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${order}`;
+}
+
+/** Writes rows of one table as they were read from a snapshot (counters replace the schema's start values). */
+export function restoreSql(table: keyof typeof STORE_TABLES): string {
+  const columns = STORE_TABLES[table];
+  const values = columns.map((_, index) => `$${index + 1}`).join(', ');
+  const upsert = table === 'counters' ? ' ON CONFLICT (name) DO UPDATE SET value = excluded.value' : '';
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values})${upsert}`;
+}

@@ -1,0 +1,448 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
+import { ConfigError } from '../config-error.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { DurableEngineStore } from './engine-store.port.js';
+import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
+import { pgKeyIdsInUse, pgResealRows } from './postgres-engine-sealing.js';
+import { PG_STATEMENTS, restoreSql, snapshotSql, type PgStatement } from './postgres-engine-statements.js';
+import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
+import { postgresTarget } from './postgres-url.js';
+import {
+  certificateOf,
+  roleOf,
+  sealedKeyOf,
+  sealedPrincipalOf,
+  tokenOf,
+  type CertificateRecord,
+  type KeyRecord,
+  type PrincipalRecord,
+  type RoleRecord,
+  type TokenRecord,
+} from './sqlite-engine-records.js';
+import { sealContext } from './sqlite-engine-sealing.js';
+import { STORE_TABLES, TABLE_ORDER, type StoreSnapshot, type StoredRow, type StoreTable } from './store-tables.js';
+
+export interface PostgresEngineStoreOptions {
+  /** `postgres://user:password@host:port/database`; its password never reaches a message. */
+  readonly url: string;
+  readonly keyring: MasterKeyring;
+  /** Schema holding the tables (created when missing); `public` by default. */
+  readonly schema?: string;
+  readonly poolSize?: number;
+  /** Bound on opening a connection or waiting for a free one, and on one statement (ms). */
+  readonly timeoutMs?: number;
+  /**
+   * The store's serving lock, held for the store's life: `shared` (the default) by a serving key
+   * server; `exclusive` by a master-key rotation, refused while any key server holds it shared.
+   */
+  readonly servingLock?: 'shared' | 'exclusive';
+  /** Told about a failure of an idle pooled connection (the server restarted, the network dropped). */
+  readonly onConnectionError?: (error: Error) => void;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The statements that write: within a unit, each empties what the unit read (`#read`). */
+const WRITES = /^(put|delete|next)/;
+
+/** PostgreSQL's int8 as a number: times in ms and counters stay far below 2^53. */
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * The engine's store in PostgreSQL, shared by every key-server daemon of a deployment: the tables of
+ * the SQLite store (store-tables.ts), sealed under the master keyring exactly as there, so a sealed
+ * value moves between the two stores and PostgreSQL never holds a key, a verifier or a setting in the
+ * clear. Each engine operation is one SERIALIZABLE transaction, run again (bounded, with jitter) when
+ * PostgreSQL reports that a concurrent one made it fail: no acknowledged write is lost to another
+ * daemon's, and no daemon acts on a state older than the last committed one. There is no read cache:
+ * every operation reads what every daemon wrote.
+ */
+export class PostgresEngineStore implements DurableEngineStore {
+  readonly #pool: pg.Pool;
+  readonly #keyring: MasterKeyring;
+  readonly #unit = new AsyncLocalStorage<Unit>();
+  readonly #servingLock: ServingLock | undefined;
+  #closed = false;
+
+  private constructor(pool: pg.Pool, keyring: MasterKeyring, servingLock: ServingLock | undefined) {
+    this.#pool = pool;
+    this.#keyring = keyring;
+    this.#servingLock = servingLock;
+  }
+
+  /**
+   * Connects, creates or migrates the schema, and refuses a store whose rows are sealed under a master
+   * key not given (the message names it). Errors name the server and database, never the password.
+   */
+  static async open(options: PostgresEngineStoreOptions): Promise<PostgresEngineStore> {
+    const schema = options.schema ?? 'public';
+    if (!SCHEMA_NAME.test(schema)) throw new ConfigError(`key-server schema name "${schema}" is not a plain identifier`);
+    const where = postgresTarget(options.url);
+    const timeout = options.timeoutMs ?? 10_000;
+    const connection: pg.ClientConfig = {
+      connectionString: options.url,
+      connectionTimeoutMillis: timeout,
+      statement_timeout: timeout,
+      query_timeout: timeout + 1_000,
+      idle_in_transaction_session_timeout: 30_000,
+      application_name: 'keygate-keyserver',
+      options: `-c search_path=${schema}`,
+      keepAlive: true,
+      types: TYPES,
+    };
+    const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
+    pool.on('error', (error) => options.onConnectionError?.(error));
+    let lock: ServingLock | undefined;
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePostgresEngine(client, schema);
+      } finally {
+        client.release();
+      }
+      const missing = (await pgKeyIdsInUse(pool)).filter((id) => !options.keyring.has(id));
+      if (missing.length > 0) throw new ConfigError(`${where}: sealed under master key ${missing.join(', ')}, which was not given`);
+      lock = new ServingLock(connection, storeLockName(schema, 'serve'), options.servingLock ?? 'shared', options.onConnectionError);
+      await lock.take();
+      return new PostgresEngineStore(pool, options.keyring, lock);
+    } catch (error) {
+      await lock?.release();
+      await pool.end().catch(() => undefined);
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`${where}: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * One SERIALIZABLE transaction per operation; a call made inside one (same asynchronous context)
+   * joins it. Writes made before the operation throws are committed, then the error is rethrown. A
+   * serialization failure or deadlock rolls back and runs the whole operation again.
+   */
+  atomically<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#unit.getStore() !== undefined) return operation();
+    return inTransaction(this.#pool, SERIALIZABLE, (unit) => this.#unit.run(unit, operation));
+  }
+
+  async #rows<R extends pg.QueryResultRow>(name: PgStatement, values: unknown[]): Promise<R[]> {
+    const query = { name, text: PG_STATEMENTS[name], values };
+    const unit = this.#unit.getStore();
+    if (unit !== undefined && WRITES.test(name)) unit.reads.clear();
+    if (unit !== undefined) return (await unit.query<R>(query)).rows;
+    // Outside a unit a statement runs alone; a serialization failure there is retried as a unit would be.
+    return this.atomically(async () => (await this.#unit.getStore()!.query<R>(query)).rows);
+  }
+
+  async #row<R extends pg.QueryResultRow>(name: PgStatement, values: unknown[]): Promise<R | undefined> {
+    return (await this.#rows<R>(name, values))[0];
+  }
+
+  /**
+   * Within a unit, a row it read already is answered again without a round trip: a SERIALIZABLE
+   * transaction reads one snapshot, changed only by its own writes, and each write empties what the
+   * unit kept. Nothing outlives the unit, so no other daemon's commit can be missed.
+   */
+  async #read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const reads = this.#unit.getStore()?.reads;
+    if (reads?.has(key)) return reads.get(key) as T;
+    const value = await load();
+    reads?.set(key, value);
+    return value;
+  }
+
+  readonly #open = (table: 'principals' | 'keys' | 'settings') => (keyId: string | null, value: Buffer, row: string) =>
+    keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
+
+  async principalByName(name: string): Promise<PrincipalRow | undefined> {
+    return sealedPrincipalOf(await this.#row<PrincipalRecord>('principalByName', [name]), this.#open('principals'));
+  }
+
+  async principalById(principalId: string): Promise<PrincipalRow | undefined> {
+    const record = await this.#read(`principal:${principalId}`, () => this.#row<PrincipalRecord>('principalById', [principalId]));
+    return sealedPrincipalOf(record, this.#open('principals'));
+  }
+
+  async putPrincipal(row: PrincipalRow): Promise<void> {
+    const verifier = row.srp === undefined ? undefined : this.#keyring.seal(row.srp.verifier, sealContext('principals', row.principalId));
+    await this.#rows('putPrincipal', [
+      row.name,
+      row.principalId,
+      row.kind,
+      row.systemId,
+      row.displayName ?? null,
+      row.disabled ? 1 : 0,
+      JSON.stringify(row.roles),
+      row.srp?.salt ?? null,
+      verifier?.sealed ?? null,
+      verifier?.keyId ?? null,
+      row.senderKey === undefined ? null : JSON.stringify(row.senderKey),
+      row.delegates === undefined ? null : JSON.stringify(row.delegates),
+      row.provisionedBy ?? null,
+      row.createdAt,
+    ]);
+  }
+
+  async nextSystemId(): Promise<number> {
+    return (await this.#row<{ value: number }>('nextSystemId', []))!.value;
+  }
+
+  async principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): Promise<PrincipalRow[]> {
+    const records = await this.#rows<PrincipalRecord>('principalsAfter', [after ?? null, kind ?? null, limit]);
+    return records.map((record) => sealedPrincipalOf(record, this.#open('principals'))!);
+  }
+
+  /** The row goes, and with it (the schema's trigger) its memberships, tokens and enrolled certificates. */
+  async deletePrincipal(principalId: string): Promise<void> {
+    await this.#rows('deletePrincipal', [principalId]);
+  }
+
+  async groupIdsOf(memberId: string): Promise<string[]> {
+    const ids = await this.#read(`groups:${memberId}`, async () =>
+      (await this.#rows<{ group_id: string }>('groupIdsOf', [memberId])).map((row) => row.group_id),
+    );
+    return [...ids];
+  }
+
+  async memberIdsOf(groupId: string): Promise<string[]> {
+    return (await this.#rows<{ member_id: string }>('memberIdsOf', [groupId])).map((row) => row.member_id);
+  }
+
+  async putMembership(groupId: string, memberId: string): Promise<void> {
+    await this.#rows('putMembership', [groupId, memberId]);
+  }
+
+  async deleteMembership(groupId: string, memberId: string): Promise<void> {
+    await this.#rows('deleteMembership', [groupId, memberId]);
+  }
+
+  async deleteMembershipsOf(principalId: string): Promise<void> {
+    await this.#rows('deleteMembershipsOf', [principalId]);
+  }
+
+  /** Every stored role, read whole (a handful of rows), so that the token's read can bring them along. */
+  #roles(): Promise<RoleRecord[]> {
+    return this.#read('roles', () => this.#rows<RoleRecord>('roles', []));
+  }
+
+  async role(name: string): Promise<RoleRow | undefined> {
+    return roleOf((await this.#roles()).find((record) => record.name === name));
+  }
+
+  async roles(): Promise<RoleRow[]> {
+    return (await this.#roles()).map((record) => roleOf(record)!);
+  }
+
+  async putRole(row: RoleRow): Promise<void> {
+    await this.#rows('putRole', [row.name, JSON.stringify(row.operations)]);
+  }
+
+  async key(ttag: string): Promise<KeyRow | undefined> {
+    const record = await this.#row<KeyRecord & { acl: [string, string][] }>('key', [ttag]);
+    return record === undefined ? undefined : sealedKeyOf(record, record.acl, this.#open('keys'));
+  }
+
+  /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */
+  async putKey(row: KeyRow): Promise<void> {
+    const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+    const acl = [...row.acl];
+    await this.#rows('putKey', [
+      row.ttag,
+      row.nid,
+      material.sealed,
+      material.keyId,
+      row.owner,
+      row.label ?? null,
+      row.createdAt,
+      row.expiresAt ?? null,
+      row.expired ? 1 : 0,
+      row.aclRevision,
+      acl.map(([principalId]) => principalId),
+      acl.map(([, rights]) => JSON.stringify(rights)),
+    ]);
+  }
+
+  async token(tokenHash: string): Promise<TokenRow | undefined> {
+    const record = await this.#row<TokenRecord & Record<string, unknown>>('tokenAndHolder', [tokenHash]);
+    if (record === undefined) return undefined;
+    const reads = this.#unit.getStore()?.reads;
+    if (reads !== undefined) {
+      const holder = Object.fromEntries(STORE_TABLES.principals.map((column) => [column, record[`p.${column}`]]));
+      reads.set(`principal:${record.principal_id}`, record['p.principal_id'] === null ? undefined : (holder as unknown as PrincipalRecord));
+      reads.set(`groups:${record.principal_id}`, record.groupIds);
+      reads.set('roles', record.roles);
+    }
+    return tokenOf(record);
+  }
+
+  async putToken(row: TokenRow): Promise<void> {
+    const scope = row.scope === undefined ? null : JSON.stringify(row.scope);
+    await this.#rows('putToken', [row.tokenHash, row.principalId, row.issuedAt, row.expiresAt ?? null, scope, row.actingFor ?? null]);
+  }
+
+  async deleteToken(tokenHash: string): Promise<void> {
+    await this.#rows('deleteToken', [tokenHash]);
+  }
+
+  async deleteTokensOf(principalId: string): Promise<void> {
+    await this.#rows('deleteTokensOf', [principalId]);
+  }
+
+  async delegatedTokens(): Promise<TokenRow[]> {
+    return (await this.#rows<TokenRecord>('delegatedTokens', [])).map(tokenOf);
+  }
+
+  async deleteTokensActingFor(serviceName: string): Promise<void> {
+    await this.#rows('deleteTokensActingFor', [serviceName]);
+  }
+
+  async deleteExpiredTokens(now: number): Promise<number> {
+    const query = { name: 'deleteExpiredTokens', text: PG_STATEMENTS.deleteExpiredTokens, values: [now] };
+    const run = async (unit: Unit) => {
+      unit.reads.clear();
+      return (await unit.query(query)).rowCount ?? 0;
+    };
+    const unit = this.#unit.getStore();
+    return unit === undefined ? this.atomically(() => run(this.#unit.getStore()!)) : run(unit);
+  }
+
+  async certificate(id: string): Promise<CertificateRow | undefined> {
+    return certificateOf(await this.#row<CertificateRecord>('certificate', [id]));
+  }
+
+  async certificates(role: CertificateRow['role']): Promise<CertificateRow[]> {
+    return (await this.#rows<CertificateRecord>('certificatesByRole', [role])).map((record) => certificateOf(record)!);
+  }
+
+  async putCertificate(row: CertificateRow): Promise<void> {
+    await this.#rows('putCertificate', [row.id, row.pem, row.role, row.principalId ?? null, row.createdAt]);
+  }
+
+  async deleteCertificate(id: string): Promise<void> {
+    await this.#rows('deleteCertificate', [id]);
+  }
+
+  async setting(name: string): Promise<string | undefined> {
+    const record = await this.#row<{ value: string; value_key_id: string | null }>('setting', [name]);
+    if (record === undefined || record.value_key_id === null) return record?.value;
+    return this.#open('settings')(record.value_key_id, Buffer.from(record.value, 'base64'), name).toString('utf8');
+  }
+
+  async putSetting(name: string, value: string): Promise<void> {
+    const { keyId, sealed } = this.#keyring.seal(Buffer.from(value, 'utf8'), sealContext('settings', name));
+    await this.#rows('putSetting', [name, sealed.toString('base64'), keyId]);
+  }
+
+  /** Every backed-up table, read in one REPEATABLE READ transaction: one state of the store. */
+  snapshot(): Promise<StoreSnapshot> {
+    return inTransaction(this.#pool, 'REPEATABLE READ READ ONLY', async (unit) => {
+      const tables = {} as Record<StoreTable, StoredRow[]>;
+      for (const table of TABLE_ORDER) tables[table] = (await unit.query<StoredRow>(snapshotSql(table))).rows;
+      return { tables };
+    });
+  }
+
+  /** Writes a snapshot in one transaction, refused (nothing written) unless the store is empty. */
+  restore(snapshot: StoreSnapshot): Promise<void> {
+    return inTransaction(this.#pool, SERIALIZABLE, async (unit) => {
+      const { empty } = (await unit.query<{ empty: boolean }>(PG_STATEMENTS.isEmpty)).rows[0]!;
+      if (!empty) throw new ConfigError('restore: the PostgreSQL store is not empty (principals, keys, certificates, roles or settings)');
+      for (const table of TABLE_ORDER) {
+        const sql = restoreSql(table);
+        for (const row of snapshot.tables[table])
+          await unit.query(
+            sql,
+            STORE_TABLES[table].map((column) => row[column] ?? null),
+          );
+      }
+    });
+  }
+
+  keyIdsInUse(): Promise<string[]> {
+    return pgKeyIdsInUse(this.#pool);
+  }
+
+  /**
+   * Rewraps every sealed value under the keyring's current key, in one transaction: until it commits,
+   * the old key still opens every row. Answers how many values were rewritten.
+   */
+  rewrap(keyring: MasterKeyring = this.#keyring): Promise<number> {
+    return inTransaction(this.#pool, SERIALIZABLE, (unit) => pgResealRows(unit, keyring));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#servingLock?.release();
+    await this.#pool.end();
+  }
+}
+
+/** The exclusive serving lock was asked for while a key server serves the store. */
+export class StoreInUseError extends ConfigError {
+  constructor() {
+    super('a key-server daemon serves this PostgreSQL store: stop every daemon on it first');
+    this.name = 'StoreInUseError';
+  }
+}
+
+/**
+ * Takes the store's serving lock, shared, on a connection of its own kept for the store's life: every
+ * serving daemon holds it, and a master-key rotation (which takes it exclusively) is refused
+ * meanwhile. Should that connection fail (PostgreSQL restarted), the lock is taken again.
+ */
+class ServingLock {
+  readonly #options: pg.ClientConfig;
+  readonly #name: string;
+  readonly #mode: 'shared' | 'exclusive';
+  readonly #onError: ((error: Error) => void) | undefined;
+  #client: pg.Client | undefined;
+  #closed = false;
+
+  constructor(options: pg.ClientConfig, name: string, mode: 'shared' | 'exclusive', onError: ((error: Error) => void) | undefined) {
+    this.#options = options;
+    this.#name = name;
+    this.#mode = mode;
+    this.#onError = onError;
+  }
+
+  async take(): Promise<void> {
+    const client = new pg.Client(this.#options);
+    client.on('error', (error) => {
+      this.#onError?.(error);
+      if (this.#client === client && this.#mode === 'shared') this.#retake();
+    });
+    try {
+      await client.connect();
+      if (this.#mode === 'shared') await client.query('SELECT pg_advisory_lock_shared(hashtext($1))', [this.#name]);
+      else {
+        const taken = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS taken', [this.#name]);
+        if (!taken.rows[0]!.taken) throw new StoreInUseError();
+      }
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.#closed) await client.end().catch(() => undefined);
+    else this.#client = client;
+  }
+
+  #retake(): void {
+    this.#client = undefined;
+    const again = () => {
+      if (this.#closed) return;
+      this.take().catch(() => setTimeout(again, 1_000).unref());
+    };
+    setTimeout(again, 1_000).unref();
+  }
+
+  async release(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,122 @@
+import test from 'ava';
+import pg from 'pg';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import type { KeyRow } from '../../src/keyserver/engine/engine-model.js';
+import { PostgresEngineStore } from '../../src/keyserver/engine/postgres-engine-store.js';
+import { startTestPostgres } from '../_support/postgres.js';
+
+/** What the PostgreSQL store adds to the engine-store contract (engine-store.test.ts runs that). */
+const postgres = startTestPostgres();
+const maybe = postgres.url === undefined ? test.skip : test;
+if (postgres.reason !== undefined) test(`skipped: ${postgres.reason}`, (t) => t.pass());
+test.after.always(() => postgres.stop());
+
+const keyring = new MasterKeyring([generateMasterKey()]);
+let schemas = 0;
+
+async function open(t: { teardown(fn: () => unknown): void }, options: { schema?: string; keys?: MasterKeyring } = {}) {
+  const store = await PostgresEngineStore.open({ url: postgres.url!, keyring: options.keys ?? keyring, schema: options.schema ?? `store_${++schemas}` });
+  t.teardown(() => store.close());
+  return store;
+}
+
+const key = (ttag: string, material: Buffer): KeyRow => ({
+  ttag,
+  nid: 427,
+  material,
+  owner: 'aaaaaaaaaaaaaaaa',
+  acl: new Map([['bbbbbbbbbbbbbbbb', ['read'] as const]]),
+  aclRevision: 3,
+  createdAt: 1_700_000_000_000,
+  expired: false,
+});
+
+maybe('a snapshot restores into an empty store as it was, sealed values still opening, tokens left out; a store not empty is refused', async (t) => {
+  const source = await open(t);
+  await source.putPrincipal({
+    name: 'alice',
+    kind: 'user',
+    systemId: await source.nextSystemId(),
+    principalId: 'aaaaaaaaaaaaaaaa',
+    disabled: false,
+    roles: ['user'],
+    createdAt: 1,
+    srp: { salt: Buffer.alloc(16, 1), verifier: Buffer.alloc(256, 2) },
+  });
+  await source.putKey(key('k1', Buffer.alloc(32, 9)));
+  await source.putSetting('decoy', 'a secret value');
+  await source.putToken({ tokenHash: 'h1', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1, expiresAt: undefined });
+  const snapshot = await source.snapshot();
+  t.is(snapshot.tables.principals.length, 1);
+  t.deepEqual(snapshot.tables.counters, [{ name: 'systemId', value: 1001 }]);
+  t.false(JSON.stringify(snapshot).includes('a secret value'));
+
+  const target = await open(t);
+  await target.restore(snapshot);
+  t.deepEqual(await target.snapshot(), snapshot);
+  t.deepEqual((await target.key('k1'))!.material, Buffer.alloc(32, 9));
+  t.deepEqual((await target.principalByName('alice'))!.srp!.verifier, Buffer.alloc(256, 2));
+  t.is(await target.setting('decoy'), 'a secret value');
+  t.is(await target.token('h1'), undefined, 'tokens are not part of a snapshot');
+  t.is(await target.nextSystemId(), 1002);
+
+  const busy = await open(t);
+  await busy.putSetting('other', 'x');
+  await t.throwsAsync(busy.restore(snapshot), { message: /not empty/ });
+  t.is(await busy.principalByName('alice'), undefined, 'nothing was written');
+});
+
+maybe('a store sealed under a master key not given is refused at open, naming the key', async (t) => {
+  const schema = `store_${++schemas}`;
+  const first = await open(t, { schema });
+  await first.putKey(key('k1', Buffer.alloc(32, 1)));
+  const other = new MasterKeyring([generateMasterKey()]);
+  await t.throwsAsync(PostgresEngineStore.open({ url: postgres.url!, keyring: other, schema }), {
+    message: `PostgreSQL ${new URL(postgres.url!).host}/postgres: sealed under master key ${keyring.current.id}, which was not given`,
+  });
+});
+
+maybe('stores opened at once on a new schema create it once; a schema of a newer keygate is refused', async (t) => {
+  const schema = `store_${++schemas}`;
+  const stores = await Promise.all([1, 2, 3].map(() => open(t, { schema })));
+  t.is(stores.length, 3);
+  const client = new pg.Client({ connectionString: postgres.url! });
+  await client.connect();
+  t.teardown(() => client.end());
+  await client.query(`UPDATE ${schema}.keygate_engine_schema_version SET version = version + 1`);
+  await t.throwsAsync(open(t, { schema }), { message: /schema version 2; this keygate knows up to 1/ });
+});
+
+maybe('units through two stores on one schema that change one row at once all land: a failed one runs again', async (t) => {
+  const schema = `store_${++schemas}`;
+  const [one, two] = [await open(t, { schema }), await open(t, { schema })];
+  await one.putKey({ ...key('k1', Buffer.alloc(32, 1)), acl: new Map() });
+  const grant = (store: PostgresEngineStore, principal: string) =>
+    store.atomically(async () => {
+      const row = (await store.key('k1'))!;
+      await store.putKey({ ...row, material: row.material, acl: new Map([...row.acl, [principal, ['read']]]), aclRevision: row.aclRevision + 1 });
+    });
+  const principals = Array.from({ length: 12 }, (_, index) => `p${String(index).padStart(2, '0')}`);
+  await Promise.all(principals.map((principal, index) => grant(index % 2 === 0 ? one : two, principal)));
+  const row = (await two.key('k1'))!;
+  t.deepEqual([...row.acl.keys()].sort(), principals);
+  t.is(row.aclRevision, 3 + principals.length);
+});
+
+maybe('within one unit, a row read with the token is read again after the unit writes it', async (t) => {
+  const store = await open(t);
+  const alice = { name: 'alice', kind: 'user' as const, systemId: 1001, principalId: 'aaaaaaaaaaaaaaaa', disabled: false, roles: ['user'], createdAt: 1 };
+  await store.putPrincipal(alice);
+  await store.putToken({ tokenHash: 'h1', principalId: alice.principalId, issuedAt: 1, expiresAt: undefined });
+  const seen = await store.atomically(async () => {
+    await store.token('h1');
+    const before = [(await store.principalById(alice.principalId))!.disabled, await store.groupIdsOf(alice.principalId), await store.role('custom')];
+    await store.putPrincipal({ ...alice, disabled: true });
+    await store.putMembership('gggggggggggggggg', alice.principalId);
+    await store.putRole({ name: 'custom', operations: ['keys.read'] });
+    const after = [(await store.principalById(alice.principalId))!.disabled, await store.groupIdsOf(alice.principalId), await store.role('custom')];
+    return { before, after };
+  });
+  t.deepEqual(seen.before, [false, [], undefined]);
+  t.deepEqual(seen.after, [true, ['gggggggggggggggg'], { name: 'custom', operations: ['keys.read'] }]);
+});
