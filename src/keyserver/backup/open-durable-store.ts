@@ -13,7 +13,12 @@ export type StoreLocation = { readonly kind: 'sqlite'; readonly path: string } |
  * refuses a SQLite file that is not there rather than make an empty one.
  */
 export async function openDurableStore(location: StoreLocation, keyring: MasterKeyring, create: boolean): Promise<DurableEngineStore> {
-  if (location.kind === 'postgres') throw new BackupError('--postgres: this keygate has no PostgreSQL key-server store yet');
+  if (location.kind === 'postgres') {
+    // Held shared, as a serving key server holds it: a backup reads beside the daemons, and a
+    // master-key rotation (which holds it exclusively) is not run meanwhile.
+    const { PostgresEngineStore } = await import('../engine/postgres-engine-store.js');
+    return PostgresEngineStore.open({ url: location.url, keyring });
+  }
   if (location.path === ':memory:') throw new BackupError('--data must name a file');
   if (!create && !existsSync(location.path)) throw new BackupError(`${location.path}: not found`);
   return new SqliteEngineStore(location.path, keyring);
