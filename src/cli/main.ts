@@ -115,6 +115,11 @@ async function rotate(argv: readonly string[]): Promise<number> {
 async function keyserver(argv: readonly string[]): Promise<number> {
   warnUnknownVariables();
   if (argv[0] === 'rotate-master-key') return rotate(argv.slice(1));
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    const { runBackupCommand } = await import('./keyserver-backup.js');
+    const io = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
+    return runBackupCommand(argv[0], argv.slice(1), withFileVariables(process.env), io);
+  }
   const options = parseDaemonArgs(argv, withFileVariables(process.env));
   if (options === 'help') {
     process.stdout.write(DAEMON_USAGE);

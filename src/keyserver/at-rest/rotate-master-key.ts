@@ -55,7 +55,7 @@ async function rotateHolding(settings: MasterKeySettings): Promise<Rotation> {
 async function rewrap(dataPath: string, keyring: MasterKeyring): Promise<{ oldIds: string[]; rows: number }> {
   const store = new SqliteEngineStore(dataPath, keyring);
   try {
-    const oldIds = store.keyIdsInUse();
+    const oldIds = await store.keyIdsInUse();
     return { oldIds, rows: store.rewrap() };
   } finally {
     await store.close();

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
-import type { SharedEngineStore } from './engine-store.port.js';
+import type { DurableEngineStore, SharedEngineStore } from './engine-store.port.js';
 import {
   certificateOf,
   roleOf,
@@ -18,6 +18,8 @@ import {
 import { ConfigError } from '../config-error.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
+import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
+import type { StoreSnapshot } from './store-tables.js';
 import { keyIdsInUse, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 import { SerialUnits } from './serial-units.js';
@@ -30,7 +32,7 @@ import { SerialUnits } from './serial-units.js';
  * sealed under the keyring's master key (sqlite-engine-sealing.ts): a copy of the file alone yields
  * neither a key nor a verifier. Plaintext an earlier version left is sealed when the file opens.
  */
-export class SqliteEngineStore implements SharedEngineStore {
+export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore {
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #keyring: MasterKeyring;
@@ -69,8 +71,18 @@ export class SqliteEngineStore implements SharedEngineStore {
   }
 
   /** The master key ids the rows are sealed under now. */
-  keyIdsInUse(): string[] {
-    return keyIdsInUse(this.#db);
+  keyIdsInUse(): Promise<string[]> {
+    return this.#alone(() => keyIdsInUse(this.#db));
+  }
+
+  /** Every backed-up table, read in one unit: one read transaction (sqlite-engine-backup.ts). */
+  snapshot(): Promise<StoreSnapshot> {
+    return this.atomically(async () => readSnapshot(this.#db));
+  }
+
+  /** Writes a snapshot into this file if it is empty, in one unit (sqlite-engine-backup.ts). */
+  restore(snapshot: StoreSnapshot): Promise<void> {
+    return this.atomically(async () => writeSnapshot(this.#db, snapshot));
   }
 
   /**

@@ -1,0 +1,125 @@
+import test from 'ava';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { generateMasterKey, MasterKeyring } from '../../../src/keyserver/at-rest/master-keys.js';
+import { decodeBackup, encodeBackup } from '../../../src/keyserver/backup/backup-format.js';
+import type { StoreSnapshot } from '../../../src/keyserver/engine/store-tables.js';
+
+const key = generateMasterKey();
+const keyring = new MasterKeyring([key]);
+
+const snapshot: StoreSnapshot = {
+  tables: {
+    counters: [{ name: 'systemId', value: 1002 }],
+    settings: [{ name: 'decoySecret', value: 'c2VhbGVk', value_key_id: key.id }],
+    roles: [{ name: 'reader', operations: '["keys.read"]' }],
+    principals: [
+      {
+        name: 'alice',
+        principal_id: 'a1a1a1a1a1a1a1a1',
+        kind: 'user',
+        system_id: 1001,
+        display_name: null,
+        disabled: 0,
+        roles: '["user"]',
+        srp_salt: Buffer.alloc(16, 1),
+        srp_verifier: Buffer.alloc(48, 2),
+        verifier_key_id: key.id,
+        sender_key: null,
+        delegates: null,
+        provisioned_by: null,
+        created_at: 1_700_000_000_000,
+      },
+    ],
+    memberships: [],
+    certificates: [],
+    keys: [
+      {
+        ttag: 'dGFn',
+        nid: 0,
+        material: Buffer.alloc(60, 3),
+        material_key_id: key.id,
+        owner: 'a1a1a1a1a1a1a1a1',
+        label: 'payroll',
+        created_at: 1_700_000_000_000,
+        expires_at: null,
+        expired: 0,
+        acl_revision: 2,
+      },
+    ],
+    key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
+  },
+};
+
+/** Edits a backup's body and authenticates it again, as only a holder of the master key could. */
+function edited(bytes: Buffer, edit: (lines: string[]) => void): Buffer {
+  const lines = bytes.toString('utf8').split('\n').slice(0, -2);
+  edit(lines);
+  const body = `${lines.join('\n')}\n`;
+  const header = JSON.parse(lines[0]!);
+  const macKey = Buffer.from(hkdfSync('sha256', key.key, Buffer.from(header.salt, 'base64'), 'keygate key-server backup mac v1', 32));
+  return Buffer.from(`${body}${JSON.stringify({ mac: createHmac('sha256', macKey).update(body).digest('hex') })}\n`);
+}
+
+test('a snapshot comes back from its backup as it went in, bytes included', (t) => {
+  const { header, bytes } = encodeBackup(snapshot, keyring, new Date(1_700_000_000_000));
+  t.like(header, { format: 'keygate-keyserver-backup', version: 1, createdAt: '2023-11-14T22:13:20.000Z', masterKeyIds: [key.id], macKeyId: key.id });
+  t.like(header.counts, { principals: 1, keys: 1, key_acl: 1, memberships: 0 });
+  const decoded = decodeBackup(bytes, keyring);
+  t.deepEqual(decoded.snapshot, snapshot);
+  t.deepEqual(decoded.header, header);
+  t.is(bytes.indexOf(Buffer.alloc(60, 3)), -1, 'bytes are written as base64');
+});
+
+const header = (edit: (value: Record<string, unknown>) => void) => (lines: string[]) => {
+  const value = JSON.parse(lines[0]!);
+  edit(value);
+  lines[0] = JSON.stringify(value);
+};
+
+const refusals: { title: string; edit: (lines: string[]) => void; message: RegExp }[] = [
+  {
+    title: 'a row count its header does not say',
+    edit: header((h) => ((h.counts as Record<string, number>).keys = 2)),
+    message: /^holds 1 keys rows; its header says 2$/,
+  },
+  {
+    title: 'another table layout',
+    edit: header((h) => ((h.columns as Record<string, string[]>).roles = ['name'])),
+    message: /^written with another table layout/,
+  },
+  { title: 'another format version', edit: header((h) => (h.version = 2)), message: /^backup format version 2; this keygate reads version 1$/ },
+  { title: 'another format', edit: header((h) => (h.format = 'something')), message: /^not a keygate key-server backup/ },
+  { title: 'a line that is not a row', edit: (lines) => lines.push('{"table":"tokens","row":[]}'), message: /^holds a line that is not a row$/ },
+  {
+    title: 'a row of the wrong width',
+    edit: (lines) => lines.push('{"table":"roles","row":["x"]}'),
+    message: /^holds a roles row of 1 values; the table has 2 columns$/,
+  },
+  {
+    title: 'a value no column holds',
+    edit: (lines) => lines.push('{"table":"roles","row":["x",{"y":1}]}'),
+    message: /^holds a roles row whose operations is not a stored value$/,
+  },
+  {
+    title: 'a row sealed under a key its header does not name',
+    edit: header((h) => (h.masterKeyIds = [])),
+    message: new RegExp(`^holds rows sealed under master key ${key.id}, which its header does not name$`),
+  },
+];
+
+for (const { title, edit, message } of refusals) {
+  test(`an authenticated backup with ${title} is refused`, (t) => {
+    const { bytes } = encodeBackup(snapshot, keyring, new Date());
+    t.throws(() => decodeBackup(edited(bytes, edit), keyring), { name: 'BackupError', message });
+  });
+}
+
+test('an edit without the master key is refused by the MAC, and a missing key is named before it', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  const text = bytes.toString('utf8').replace('payroll', 'payrolL');
+  t.throws(() => decodeBackup(Buffer.from(text), keyring), { message: /^altered: / });
+  const other = new MasterKeyring([generateMasterKey()]);
+  t.throws(() => decodeBackup(bytes, other), { message: new RegExp(`^sealed under master key ${key.id}, which was not given`) });
+  t.throws(() => decodeBackup(bytes, undefined), { message: new RegExp(`^sealed under master key ${key.id}, which was not given`) });
+  t.throws(() => decodeBackup(Buffer.alloc(0), keyring), { message: /^truncated/ });
+});

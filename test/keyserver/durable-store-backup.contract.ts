@@ -1,0 +1,119 @@
+import test from 'ava';
+import type { KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
+import type { DurableEngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+
+/** Makes a fresh, empty store; every store one contract run makes shares one master keyring, whose current key id is `keyId`. */
+export interface DurableStoreFactory {
+  readonly keyId: string;
+  open(): Promise<DurableEngineStore>;
+}
+
+const alice: PrincipalRow = {
+  name: 'alice',
+  kind: 'user',
+  systemId: 1001,
+  principalId: 'a1a1a1a1a1a1a1a1',
+  disabled: false,
+  roles: ['user', 'reader'],
+  srp: { salt: Buffer.alloc(16, 1), verifier: Buffer.alloc(256, 2) },
+  createdAt: 1_700_000_000_000,
+};
+const team: PrincipalRow = {
+  name: 'team',
+  kind: 'group',
+  systemId: 1002,
+  principalId: 't2t2t2t2t2t2t2t2',
+  disabled: false,
+  roles: [],
+  createdAt: 1_700_000_000_000,
+};
+const key: KeyRow = {
+  ttag: 'dGFnLW9uZQ==',
+  nid: 427,
+  material: Buffer.alloc(32, 7),
+  owner: alice.principalId,
+  acl: new Map([
+    [team.principalId, ['read', 'export']],
+    ['b3b3b3b3b3b3b3b3', ['read']],
+  ]),
+  aclRevision: 2,
+  expired: false,
+  createdAt: 1_700_000_000_000,
+  label: 'payroll',
+};
+
+/** Principals, a membership, a role, a key with its ACL, a certificate, a setting and a token. */
+async function fill(store: DurableEngineStore): Promise<void> {
+  await store.atomically(async () => {
+    await store.putPrincipal(alice);
+    await store.putPrincipal(team);
+    await store.putMembership(team.principalId, alice.principalId);
+    await store.putRole({ name: 'reader', operations: ['keys.read'] });
+    await store.putKey(key);
+    await store.putCertificate({ id: 'ab'.repeat(32), pem: '-----BEGIN CERTIFICATE-----', role: 'authority', createdAt: 1_700_000_000_000 });
+    await store.putSetting('parameter.maxPendingLogins', '77');
+    await store.putToken({ tokenHash: 'token-hash', principalId: alice.principalId, issuedAt: 1_700_000_000_000, expiresAt: undefined });
+  });
+}
+
+/** snapshot(), restore() and keyIdsInUse() of a store a backup is taken from and restored into. */
+export function durableStoreBackupContract(name: string, stores: DurableStoreFactory): void {
+  test(`${name}: a snapshot restored into an empty store reads back the same, sealed values opening as before`, async (t) => {
+    const source = await stores.open();
+    t.teardown(() => source.close());
+    await fill(source);
+    const systemId = await source.nextSystemId();
+    const snapshot = await source.snapshot();
+    t.is(snapshot.tables.principals.length, 2);
+    t.is(snapshot.tables.key_acl.length, 2);
+    t.deepEqual(await source.keyIdsInUse(), [stores.keyId]);
+
+    const target = await stores.open();
+    t.teardown(() => target.close());
+    await target.restore(snapshot);
+    t.deepEqual(await target.snapshot(), snapshot);
+    const restoredKey = await target.key(key.ttag);
+    t.deepEqual(restoredKey?.material, key.material);
+    t.deepEqual([...(restoredKey?.acl ?? [])], [...key.acl]);
+    t.is(restoredKey?.aclRevision, 2);
+    t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
+    t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);
+    t.deepEqual(await target.role('reader'), { name: 'reader', operations: ['keys.read'] });
+    t.is(await target.setting('parameter.maxPendingLogins'), '77');
+    t.is(await target.token('token-hash'), undefined, 'tokens are not in a snapshot');
+    t.is(await target.nextSystemId(), systemId + 1, 'the counters come along');
+  });
+
+  test(`${name}: a restore into a store that holds anything is refused, and nothing is written`, async (t) => {
+    const source = await stores.open();
+    t.teardown(() => source.close());
+    await fill(source);
+    const target = await stores.open();
+    t.teardown(() => target.close());
+    await target.putRole({ name: 'auditor', operations: ['audit.read'] });
+    const before = await target.snapshot();
+    await t.throwsAsync(target.restore(await source.snapshot()), { message: /not empty/ });
+    t.deepEqual(await target.snapshot(), before);
+  });
+
+  test(`${name}: a snapshot asked for while an operation runs holds all of its writes, or none`, async (t) => {
+    const store = await stores.open();
+    t.teardown(() => store.close());
+    let release = () => {};
+    let reached = () => {};
+    const gate = new Promise<void>((open) => (release = open));
+    const halfway = new Promise<void>((done) => (reached = done));
+    const operation = store.atomically(async () => {
+      await store.putPrincipal(alice);
+      reached();
+      await gate;
+      await store.putKey(key);
+    });
+    await halfway;
+    const snapshot = store.snapshot();
+    release();
+    await operation;
+    const { tables } = await snapshot;
+    t.true(tables.principals.length === tables.keys.length, `${tables.principals.length} principals, ${tables.keys.length} keys`);
+  });
+}
