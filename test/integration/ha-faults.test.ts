@@ -41,11 +41,11 @@ async function signIn(gateway: GatewayProcess, user: Owner): Promise<string> {
 
 /**
  * A failure the fault may cause: on /api, 503 retryable; on the seven root operations, their own
- * answer, 500 with an `error` line and nothing else. Anything else is a defect.
+ * plain answer, 500 `{ error, detail? }` (docs/spec.md §2). Anything else is a defect.
  */
 function tolerated(surface: 'api' | 'root', reply: Reply): boolean {
   if (surface === 'api') return reply.status === 503 && reply.body?.retryable === true;
-  return reply.status === 500 && typeof reply.body?.error === 'string' && Object.keys(reply.body).length === 1;
+  return reply.status === 500 && typeof reply.body?.error === 'string' && Object.keys(reply.body).every((field) => field === 'error' || field === 'detail');
 }
 
 /**

@@ -31,9 +31,10 @@ function promptOnTerminal(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream):
         else if (char >= ' ') typed += char;
       }
     };
-    stderr.write('Password: ');
+    // Echo goes off before the prompt shows: nothing typed as soon as it appears is echoed.
     stdin.setEncoding('utf8');
     stdin.setRawMode(true);
+    stderr.write('Password: ');
     stdin.resume();
     stdin.on('data', onData);
   });
