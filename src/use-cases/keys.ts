@@ -6,7 +6,7 @@ import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
-import { NotSavedError } from './read-back.js';
+import { NotSavedError } from '../domain/errors/index.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 

@@ -7,8 +7,8 @@ import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
-import { isKeygateError } from '../domain/errors/index.js';
-import { NotSavedError, readBack, verifyWrite } from './read-back.js';
+import { NotSavedError, isKeygateError } from '../domain/errors/index.js';
+import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
