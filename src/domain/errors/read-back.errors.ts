@@ -2,6 +2,8 @@ import { KeygateError } from './keygate-error.js';
 
 /** A write the read-back did not find, or found unchanged (docs/spec.md §4.1 item 3). */
 export class NotSavedError extends KeygateError {
+  override name = 'NotSavedError';
+
   constructor(detail: string) {
     super('NOT_SAVED', detail);
   }
@@ -9,6 +11,8 @@ export class NotSavedError extends KeygateError {
 
 /** A write the read-back found different from what was asked (docs/spec.md §4.1 item 3). */
 export class NotVerifiedError extends KeygateError {
+  override name = 'NotVerifiedError';
+
   constructor(detail: string) {
     super('NOT_VERIFIED', detail);
   }
@@ -19,6 +23,8 @@ export class NotVerifiedError extends KeygateError {
  * changed the object since (docs/spec.md §4.1 item 3: 409 CONFLICT, reason CONCURRENT_CHANGE).
  */
 export class ConcurrentChangeError extends KeygateError {
+  override name = 'ConcurrentChangeError';
+
   constructor(detail: string) {
     super('CONFLICT', detail, { reason: 'CONCURRENT_CHANGE' });
   }
