@@ -23,6 +23,13 @@ module.exports = {
       to: { path: OURS, pathNot: '^src/(domain|wire)/' },
     },
     {
+      name: 'domain-uses-no-package',
+      severity: 'error',
+      comment: 'src/domain is pure computation: besides itself and src/wire it imports only node built-ins (node:crypto), no package (zod, koa, a driver).',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypesNot: ['core'], pathNot: '^src/(domain|wire)/' },
+    },
+    {
       name: 'wire-stands-alone',
       severity: 'error',
       comment: 'src/wire is what crosses between gateway and key server: it imports nothing of ours.',

@@ -6,7 +6,7 @@ import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
-import { meteredKeyServer } from '../adapters/metrics/metered-key-server.js';
+import { MeteredKeyServer } from '../adapters/metrics/metered-key-server.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
@@ -144,7 +144,7 @@ async function openHolding(
   return {
     ...opened,
     auditLog: new MeteredAuditLog(auditLog, metrics),
-    keyServer: meteredKeyServer(keyServer, metrics),
+    keyServer: new MeteredKeyServer(keyServer, metrics),
     metrics,
   };
 }

@@ -6,7 +6,7 @@ import { AuditChain, auditSigningKey, type AuditChainHead, type AuditSigningKey 
 import { auditKeyId } from '../domain/audit/audit-entry.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../keyserver/config-error.js';
 import type { AuditIntegrityConfig } from './config.js';
 
 /** Files kept in the data directory when the keys are not given (0600, the directory 0700). */

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../keyserver/config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
 import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
 import { principalSeedSchema } from '../keyserver/seed-file.js';
 import { masterKeyFileProblem, masterKeyListProblem } from '../keyserver/at-rest/master-key-source.js';
-
-export { ConfigError };
 
 /** Every default of the configuration, in one place: the schema below and `keygate --help` read them. */
 export const CONFIG_DEFAULTS = {

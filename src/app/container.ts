@@ -31,7 +31,7 @@ import {
   type GatewayServices,
 } from '../use-cases/index.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { HealthSignal, observeCalls } from '../use-cases/health-signal.js';
+import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../use-cases/health-signal.js';
 import type { GatewayAdapters } from './adapters.js';
 import type { GatewayConfig } from './config.js';
 import { ADAPTER_TOKENS, CONFIG, SERVICE_TOKENS } from './tokens.js';
@@ -47,11 +47,6 @@ interface HealthSignals {
   readonly keyServer: HealthSignal;
   readonly auditStore: HealthSignal;
 }
-
-/** The key server's calls whose outcome tells whether it is reachable. */
-const KEY_SERVER_CALLS = ['login', 'certificateChallenge', 'certificateLogin', 'connect'] as const;
-/** The audit store's write path: what sensitive operations need. */
-const AUDIT_WRITES = ['append', 'complete'] as const;
 
 /** How each use case is built over the ports: one entry per field of GatewayServices (the type demands it). */
 const serviceFactories = (
@@ -134,8 +129,8 @@ export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters,
   const signals: HealthSignals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
   const observed: GatewayAdapters = {
     ...adapters,
-    keyServer: observeCalls(adapters.keyServer, KEY_SERVER_CALLS, signals.keyServer, 'KEY_SERVER_UNAVAILABLE'),
-    auditLog: observeCalls(adapters.auditLog, AUDIT_WRITES, signals.auditStore, 'AUDIT_UNAVAILABLE', { downOnly: true }),
+    keyServer: new ObservedKeyServer(adapters.keyServer, signals.keyServer),
+    auditLog: new ObservedAuditLog(adapters.auditLog, signals.auditStore, { downOnly: true }),
   };
   const factories = serviceFactories(signals, auditVerifyKeys);
   container.bind(CONFIG).toConstantValue(config);

@@ -39,7 +39,9 @@ Export: --out FILE (default: standard output)
 type Env = Readonly<Record<string, string | undefined>>;
 type Options = Record<string, string | string[] | boolean | undefined>;
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  override name = 'UsageError';
+}
 
 /** `keygate audit ...`: the exit status. */
 export async function auditCommand(argv: readonly string[], env: Env = process.env): Promise<number> {

@@ -1,4 +1,5 @@
-import { CONFIG_DEFAULTS, ConfigError } from '../app/config.js';
+import { CONFIG_DEFAULTS } from '../app/config.js';
+import { ConfigError } from '../keyserver/config-error.js';
 import { configFromEnv } from '../app/env-config.js';
 import { helpVariables } from '../app/config-docs.js';
 import { maskedConfig } from '../app/masked-config.js';

@@ -1,10 +1,11 @@
 import type { Right } from '../wire/acl.js';
 import type { AclEntry, AclWrite, KeyAcl, KeyServer } from '../ports/key-server.port.js';
-import { ConcurrentChangeError, NotSavedError, sameValue, verifyWrite } from './read-back.js';
+import { ConcurrentChangeError, NotSavedError } from '../domain/errors/index.js';
+import { sameValue, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
-export { ConcurrentChangeError, NotSavedError, NotVerifiedError } from './read-back.js';
+export { ConcurrentChangeError, NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 
 /**
  * A key's ACL (docs/spec.md §4.7, and the seven-operation grant and revoke, §2.3 item 4): every

@@ -1,4 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
+import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
+import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
+import type { Secret } from '../domain/secret/secret.js';
+import type { AuditLog } from '../ports/audit-log.port.js';
+import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerDaemon, KeyServerLogin } from '../ports/key-server.port.js';
 
 /** The latest known state of one dependency, and when it was learnt. */
 export class HealthSignal {
@@ -35,50 +41,114 @@ export class HealthSignal {
 }
 
 /**
- * Wraps `target` so that each call of one of `methods` reports its outcome to `signal`: resolved, or
- * rejected with a code other than `downCode`, is up (the dependency answered); rejected with
- * `downCode` is down. With `downOnly`, only the down outcomes are reported (the up state then comes
- * from the background probe alone). Other members pass through untouched.
+ * A KeyServer whose login and connect calls report the key server's state to `signal`: resolved, or
+ * rejected with a code other than KEY_SERVER_UNAVAILABLE, is up (the key server answered); rejected
+ * with KEY_SERVER_UNAVAILABLE is down. Its other members pass through untouched.
  */
-export function observeCalls<T extends object>(
-  target: T,
-  methods: readonly (keyof T & string)[],
-  signal: HealthSignal,
-  downCode: string,
-  { downOnly = false } = {},
-): T {
-  const observed = new Map<PropertyKey, unknown>();
-  for (const name of methods) {
-    const method = target[name] as unknown as (...args: unknown[]) => unknown;
-    observed.set(name, (...args: unknown[]) => {
-      const result = method.apply(target, args);
-      if (!(result instanceof Promise)) return result;
-      return result.then(
-        (value) => {
-          if (!downOnly) signal.note(true);
-          return value;
-        },
-        (error: unknown) => {
-          const up = (error as { code?: unknown } | undefined)?.code !== downCode;
-          if (!up || !downOnly) signal.note(up, publicReason(error));
-          throw error;
-        },
-      );
-    });
+export class ObservedKeyServer implements KeyServer {
+  readonly #inner: KeyServer;
+  readonly #signal: HealthSignal;
+
+  constructor(inner: KeyServer, signal: HealthSignal) {
+    this.#inner = inner;
+    this.#signal = signal;
   }
-  // A method is bound once, on its first use, not on every property read (one allocation per call).
-  const bound = new Map<PropertyKey, unknown>();
-  return new Proxy(target, {
-    get(object, property) {
-      const known = observed.get(property) ?? bound.get(property);
-      if (known !== undefined) return known;
-      const value = Reflect.get(object, property, object) as unknown;
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(object);
-      bound.set(property, method);
-      return method;
+
+  login(user: string, password: Secret): Promise<KeyServerLogin> {
+    return observe(this.#inner.login(user, password), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
+  }
+
+  certificateChallenge(certificatePem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
+    return observe(this.#inner.certificateChallenge(certificatePem), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
+  }
+
+  certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
+    return observe(this.#inner.certificateLogin(challengeId, signature), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
+  }
+
+  connect(token: Secret): Promise<KeyServerConnection> {
+    return observe(this.#inner.connect(token), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
+  }
+
+  fingerprint(): string {
+    return this.#inner.fingerprint();
+  }
+
+  daemons(): readonly KeyServerDaemon[] {
+    return this.#inner.daemons();
+  }
+
+  ping(): Promise<void> {
+    return this.#inner.ping();
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
+
+/**
+ * An AuditLog whose writes (append, complete) report the audit store's state to `signal`: rejected
+ * with AUDIT_UNAVAILABLE is down, any other outcome up. With `downOnly`, only the down outcomes are
+ * reported (the up state then comes from the background probe alone). Reads pass through untouched.
+ */
+export class ObservedAuditLog implements AuditLog {
+  readonly #inner: AuditLog;
+  readonly #signal: HealthSignal;
+  readonly #downOnly: boolean;
+
+  constructor(inner: AuditLog, signal: HealthSignal, { downOnly = false } = {}) {
+    this.#inner = inner;
+    this.#signal = signal;
+    this.#downOnly = downOnly;
+  }
+
+  append(record: AuditRecord): Promise<void> {
+    return observe(this.#inner.append(record), this.#signal, 'AUDIT_UNAVAILABLE', this.#downOnly);
+  }
+
+  complete(id: string, completion: AuditCompletion): Promise<boolean> {
+    return observe(this.#inner.complete(id, completion), this.#signal, 'AUDIT_UNAVAILABLE', this.#downOnly);
+  }
+
+  get(id: string): Promise<AuditRecord | undefined> {
+    return this.#inner.get(id);
+  }
+
+  query(query: AuditQuery): Promise<AuditPage> {
+    return this.#inner.query(query);
+  }
+
+  readChain(range?: AuditChainRange): Promise<AuditChainSlice> {
+    return this.#inner.readChain(range);
+  }
+
+  readChainPages(range?: AuditChainRange, pageSize?: number): Promise<AuditChainPages> {
+    return this.#inner.readChainPages(range, pageSize);
+  }
+
+  ping(): Promise<void> {
+    return this.#inner.ping();
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
+
+/** Reports a call's outcome to `signal` (down when it failed with `downCode`) and hands it on unchanged. */
+function observe<T>(result: Promise<T>, signal: HealthSignal, downCode: string, downOnly: boolean): Promise<T> {
+  return result.then(
+    (value) => {
+      if (!downOnly) signal.note(true);
+      return value;
     },
-  });
+    (error: unknown) => {
+      const up = (error as { code?: unknown } | undefined)?.code !== downCode;
+      if (!up || !downOnly) signal.note(up, publicReason(error));
+      throw error;
+    },
+  );
 }
 
 /** The public `reason` a failure carries (KeygateError), if any: never its detail or cause. */

@@ -30,7 +30,7 @@ export interface HealthDeps {
   readonly store: SessionStore;
   readonly auditLog: AuditLog;
   readonly version: string;
-  /** Outcomes of the gateway's own calls to the key server and of its audit writes (`observeCalls`). */
+  /** Outcomes of the gateway's own calls to the key server and of its audit writes (`ObservedKeyServer`, `ObservedAuditLog`). */
   readonly signals?: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal };
   /** How old a dependency state may get (default 1 000 ms): the background check runs this often. */
   readonly maxAgeMs?: number;

@@ -47,7 +47,7 @@ export { PrincipalUseCases, type PrincipalRequest } from './principals.js';
 export { RoleUseCases } from './roles.js';
 export { ServerUseCases } from './server.js';
 export { TrustUseCases } from './trust.js';
-export { NotSavedError, NotVerifiedError } from './read-back.js';
+export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 export { HealthUseCases, type HealthReport } from './health.js';
 export { KeyUseCases, type ExportedKey } from './keys.js';
 export { LoginThrottle } from './login-throttle.js';

@@ -1,12 +1,11 @@
 import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
-import { keyLengthForNid } from '../domain/keywrap/key-length.js';
-import type { KeyLength } from '../wire/key-length.js';
+import { keyLengthForNid, type KeyLength } from '../wire/key-length.js';
 import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
-import { NotSavedError } from './read-back.js';
+import { KeygateError, NotSavedError } from '../domain/errors/index.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -100,7 +99,7 @@ export class KeyUseCases {
         await connection.close();
       }
       try {
-        const keyLen = keyLengthForNid(blob.nid);
+        const keyLen = keyLengthForNid(blob.nid, KeygateError);
         return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen };
       } finally {
         blob.key.fill(0);

@@ -1,14 +1,14 @@
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { Secret } from '../domain/secret/secret.js';
-import { parseSenderKey } from '../domain/session/sender-key.js';
+import { parseSenderKey } from '../wire/sender-key.js';
 import { srpCreateVerifier } from '../wire/srp/srp-verifier.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
-import { isKeygateError } from '../domain/errors/index.js';
-import { NotSavedError, readBack, verifyWrite } from './read-back.js';
+import { BadRequestError, NotSavedError, isKeygateError } from '../domain/errors/index.js';
+import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -120,7 +120,7 @@ export class PrincipalUseCases {
    * delegated (a service) ends: each is bound to the key being replaced.
    */
   async putSenderKey(caller: Caller, name: string, jwk: unknown): Promise<{ jkt: string }> {
-    const asked = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' }).jkt;
+    const asked = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' }, BadRequestError).jkt;
     const written = await withConnection(this.#keyServer, caller, async (connection) => {
       const before = await connection.readPrincipal(name);
       await connection.putSenderKey(name, jwk);

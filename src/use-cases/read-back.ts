@@ -1,28 +1,4 @@
-import { KeygateError, isKeygateError } from '../domain/errors/index.js';
-
-/** A write the read-back did not find, or found unchanged (docs/spec.md §4.1 item 3). */
-export class NotSavedError extends KeygateError {
-  constructor(detail: string) {
-    super('NOT_SAVED', detail);
-  }
-}
-
-/** A write the read-back found different from what was asked (docs/spec.md §4.1 item 3). */
-export class NotVerifiedError extends KeygateError {
-  constructor(detail: string) {
-    super('NOT_VERIFIED', detail);
-  }
-}
-
-/**
- * A verified write the read-back found overtaken: it took effect, and a later write by another writer
- * changed the object since (docs/spec.md §4.1 item 3: 409 CONFLICT, reason CONCURRENT_CHANGE).
- */
-export class ConcurrentChangeError extends KeygateError {
-  constructor(detail: string) {
-    super('CONFLICT', detail, { reason: 'CONCURRENT_CHANGE' });
-  }
-}
+import { NotSavedError, NotVerifiedError, isKeygateError } from '../domain/errors/index.js';
 
 /** Reads an object back; NOT_FOUND from the key server means it is not there (undefined). */
 export async function readBack<T>(read: () => Promise<T>): Promise<T | undefined> {

@@ -1,7 +1,7 @@
 import type { Right } from '../wire/acl.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
-import { isKeygateError } from '../domain/errors/index.js';
-import { parseSenderKey } from '../domain/session/sender-key.js';
+import { BadRequestError, isKeygateError } from '../domain/errors/index.js';
+import { parseSenderKey } from '../wire/sender-key.js';
 import type { Secret } from '../domain/secret/secret.js';
 import type { SessionRecord } from '../domain/session/session.js';
 import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../domain/session/session-id.js';
@@ -135,7 +135,7 @@ export class SessionUseCases {
     caller: Caller,
     request: { objects: readonly string[]; rights?: readonly Right[] | undefined; senderKey: unknown; ttlSeconds: number },
   ): Promise<MintedSession> {
-    const senderKey = parseSenderKey(request.senderKey, { allowRsa: false, field: 'senderKey' });
+    const senderKey = parseSenderKey(request.senderKey, { allowRsa: false, field: 'senderKey' }, BadRequestError);
     await this.#mintRate.count(caller.session.identity.principalId);
     const ttlMs = request.ttlSeconds * 1000;
     const minted = await withConnection(this.#deps.keyServer, caller, (connection) =>

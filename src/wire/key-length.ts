@@ -20,6 +20,26 @@ export function nidOfLength(length: KeyLength): number | undefined {
   return undefined;
 }
 
+/** The failure a side raises for a NID or length outside the family, as its own error class. */
+export type KeyLengthError = new (code: 'KEY_SERVER_FAILED' | 'INTERNAL', detail: string) => Error;
+
+/**
+ * docs/spec.md §3.3: the export blob NID is authoritative for the key length. A NID outside the
+ * family is KEY_SERVER_FAILED, raised as `Failure` (the gateway's or the key server's error class).
+ */
+export function keyLengthForNid(nid: number, Failure: KeyLengthError): KeyLength {
+  const length = lengthOfNid(nid);
+  if (length === undefined) throw new Failure('KEY_SERVER_FAILED', `unsupported export blob NID ${nid}`);
+  return length;
+}
+
+/** The export blob NID of a key length; INTERNAL (raised as `Failure`) if the table lacks one. */
+export function nidForKeyLength(length: KeyLength, Failure: KeyLengthError): number {
+  const nid = nidOfLength(length);
+  if (nid === undefined) throw new Failure('INTERNAL', `no NID for key length ${String(length)}`);
+  return nid;
+}
+
 export function isKeyLength(value: unknown): value is KeyLength {
   return typeof value === 'number' && (KEY_LENGTHS as readonly number[]).includes(value);
 }

@@ -14,6 +14,9 @@ export interface SenderKeyRefusal {
   readonly cause?: unknown;
 }
 
+/** The BAD_REQUEST a side raises for a refused sender key, as its own error class. */
+export type SenderKeyError = new (detail: string, cause?: unknown) => Error;
+
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
 
 /**
@@ -49,4 +52,11 @@ export function checkSenderKey(value: unknown, options: { allowRsa: boolean; fie
     return refuse('the point is not on P-256');
   }
   return { jwk: publicJwk, jkt: jwkThumbprint(publicJwk) };
+}
+
+/** Validates a sender key (docs/spec.md §4.4, §4.8); a refusal is raised as `BadRequest` (the side's BAD_REQUEST). */
+export function parseSenderKey(value: unknown, options: { allowRsa: boolean; field: string }, BadRequest: SenderKeyError): SenderKey {
+  const checked = checkSenderKey(value, options);
+  if ('refused' in checked) throw new BadRequest(checked.refused, checked.cause);
+  return checked;
 }

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, type GatewayConfig } from '../../src/app/config.js';
+import type { GatewayConfig } from '../../src/app/config.js';
+import { ConfigError } from '../../src/keyserver/config-error.js';
 import { configFromEnv } from '../../src/app/env-config.js';
 import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 

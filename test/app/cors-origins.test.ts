@@ -1,6 +1,6 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../src/app/config.js';
+import { ConfigError } from '../../src/keyserver/config-error.js';
 import { parseCorsOrigins } from '../../src/app/cors-origins.js';
 
 test('an unset or empty allowlist is no allowlist', (t) => {

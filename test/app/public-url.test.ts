@@ -1,5 +1,6 @@
 import test from 'ava';
-import { ConfigError, parseGatewayConfig } from '../../src/app/config.js';
+import { parseGatewayConfig } from '../../src/app/config.js';
+import { ConfigError } from '../../src/keyserver/config-error.js';
 import { parsePublicOrigin } from '../../src/app/cors-origins.js';
 import { configFromEnv } from '../../src/app/env-config.js';
 

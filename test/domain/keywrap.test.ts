@@ -3,7 +3,8 @@ import { createECDH, webcrypto } from 'node:crypto';
 import { parseClientPublicKey } from '../../src/domain/keywrap/parse-client-public-key.js';
 import { unwrapKey } from '../../src/domain/keywrap/unwrap-key.js';
 import { wrapKey } from '../../src/domain/keywrap/wrap-key.js';
-import { keyLengthForNid, nidForKeyLength } from '../../src/domain/keywrap/key-length.js';
+import { KeygateError } from '../../src/domain/errors/index.js';
+import { keyLengthForNid, nidForKeyLength } from '../../src/wire/key-length.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
@@ -101,11 +102,11 @@ test('clientPubKey: a valid point is accepted', (t) => {
 });
 
 test('NID maps to key length (419, 423, 427) and back; others are refused', (t) => {
-  t.is(keyLengthForNid(419), 16);
-  t.is(keyLengthForNid(423), 24);
-  t.is(keyLengthForNid(427), 32);
-  t.is(nidForKeyLength(16), 419);
-  t.is(nidForKeyLength(24), 423);
-  t.is(nidForKeyLength(32), 427);
-  for (const nid of [0, 418, 420, 426, 428]) t.throws(() => keyLengthForNid(nid));
+  t.is(keyLengthForNid(419, KeygateError), 16);
+  t.is(keyLengthForNid(423, KeygateError), 24);
+  t.is(keyLengthForNid(427, KeygateError), 32);
+  t.is(nidForKeyLength(16, KeygateError), 419);
+  t.is(nidForKeyLength(24, KeygateError), 423);
+  t.is(nidForKeyLength(32, KeygateError), 427);
+  for (const nid of [0, 418, 420, 426, 428]) t.throws(() => keyLengthForNid(nid, KeygateError), { instanceOf: KeygateError, code: 'KEY_SERVER_FAILED' });
 });

@@ -1,7 +1,9 @@
 import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
-import { jwkThumbprint, parseSenderKey } from '../../src/domain/session/sender-key.js';
+import { BadRequestError } from '../../src/domain/errors/index.js';
+import { jwkThumbprint } from '../../src/wire/jwk-thumbprint.js';
+import { parseSenderKey } from '../../src/wire/sender-key.js';
 
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -14,7 +16,7 @@ test('the RFC 7638 thumbprint agrees with jose for EC and RSA keys', async (t) =
 });
 
 test('a public P-256 key is accepted with its thumbprint; members beyond the key are dropped', (t) => {
-  const key = parseSenderKey({ ...ecJwk, kid: 'x', use: 'sig' }, { allowRsa: false, field: 'senderKey' });
+  const key = parseSenderKey({ ...ecJwk, kid: 'x', use: 'sig' }, { allowRsa: false, field: 'senderKey' }, BadRequestError);
   t.deepEqual(Object.keys(key.jwk).sort(), ['crv', 'kty', 'x', 'y']);
   t.is(key.jkt, jwkThumbprint(ecJwk));
 });
@@ -31,7 +33,7 @@ const refused: [string, unknown, boolean][] = [
 ];
 for (const [name, jwk, allowRsa] of refused) {
   test(`refuses ${name} as BAD_REQUEST`, (t) => {
-    const error = t.throws(() => parseSenderKey(jwk, { allowRsa, field: 'senderKey' }));
+    const error = t.throws(() => parseSenderKey(jwk, { allowRsa, field: 'senderKey' }, BadRequestError));
     t.is((error as { code?: string }).code, 'BAD_REQUEST');
   });
 }

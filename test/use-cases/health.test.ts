@@ -6,7 +6,7 @@ import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { HealthUseCases } from '../../src/use-cases/health.js';
-import { HealthSignal, observeCalls } from '../../src/use-cases/health-signal.js';
+import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../../src/use-cases/health-signal.js';
 
 /** A key server that only counts pings and fails them on demand (a unit-test fake). */
 function countingKeyServer() {
@@ -41,8 +41,8 @@ function subject() {
   const ks = countingKeyServer();
   const audit = countingAuditLog();
   const signals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
-  const keyServer = observeCalls(ks.keyServer, ['login'], signals.keyServer, 'KEY_SERVER_UNAVAILABLE');
-  const auditLog = observeCalls(audit.log, ['append'], signals.auditStore, 'AUDIT_UNAVAILABLE');
+  const keyServer = new ObservedKeyServer(ks.keyServer, signals.keyServer);
+  const auditLog = new ObservedAuditLog(audit.log, signals.auditStore);
   const health = new HealthUseCases({
     keyServer: ks.keyServer,
     store: new MemorySessionStore(new ManualClock()),

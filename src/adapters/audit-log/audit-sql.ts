@@ -1,5 +1,5 @@
 import type { AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
-import type { AuditChainRange, AuditCheckpoint, AuditEntry, AuditEntryKind } from '../../domain/audit/audit-entry.js';
+import { AUDIT_RECORD_FIELDS, type AuditChainRange, type AuditCheckpoint, type AuditEntry, type AuditEntryKind } from '../../domain/audit/audit-entry.js';
 import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
 
 /**
@@ -7,7 +7,9 @@ import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
  * entry and its outcome into one record (the `audit_record` view), and the query's WHERE clause. Each
  * store names its own placeholders and its own type for `at`.
  */
-export const AUDIT_COLUMNS = 'id, at, request_id, principal, session_ref, operation, object, outcome, status, code, client_address, acting_for';
+/** A record field's column: its name in snake case (`requestId` is `request_id`). */
+const columnOf = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+export const AUDIT_COLUMNS = AUDIT_RECORD_FIELDS.map(columnOf).join(', ');
 export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
 export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash';
 
@@ -59,18 +61,7 @@ export interface CheckpointRow {
 /** The values of one entry, in ENTRY_COLUMNS order. */
 export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unknown[] {
   return [
-    entry.id,
-    at(entry.at),
-    entry.requestId,
-    entry.principal ?? null,
-    entry.sessionRef ?? null,
-    entry.operation,
-    entry.object ?? null,
-    entry.outcome,
-    entry.status,
-    entry.code ?? null,
-    entry.clientAddress ?? null,
-    entry.actingFor ?? null,
+    ...AUDIT_RECORD_FIELDS.map((field) => (field === 'at' ? at(entry.at) : (entry[field] ?? null))),
     entry.entry,
     entry.writer ?? null,
     entry.seq ?? null,

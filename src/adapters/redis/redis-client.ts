@@ -54,6 +54,24 @@ export function createRedisClient(options: RedisClientOptions): Redis {
   return client;
 }
 
+/** What every Redis adapter connects with. */
+export interface RedisConnectOptions {
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly logger?: Logger | undefined;
+}
+
+/**
+ * Opens the client of one Redis adapter, named `name`: `build` makes the adapter over it (defining its
+ * scripts), then the client connects as connectRedis says. Answers the adapter.
+ */
+export async function openRedis<T>(options: RedisConnectOptions, name: string, build: (client: Redis) => T): Promise<T> {
+  const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name, ...(options.logger ? { logger: options.logger } : {}) });
+  const adapter = build(client);
+  await connectRedis(client, options.timeoutMs, options.logger);
+  return adapter;
+}
+
 /**
  * Connects, waiting at most twice the timeout. A Redis that is down at start is logged, not fatal:
  * the client keeps trying, and until it succeeds the store answers unavailable (503).

@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock.port.js';
 import type { ReplayCache, ReplayVerdict } from '../../ports/replay-cache.port.js';
+import { ExpiryHeap } from '../expiry-heap.js';
 
 export interface MemoryReplayCacheOptions {
   /** Most live entries held at once (docs/spec.md §5.4: bounded). */
@@ -12,11 +13,10 @@ export interface MemoryReplayCacheOptions {
 
 export const DEFAULT_REPLAY_CACHE_ENTRIES = 100_000;
 
-interface Entry {
-  readonly key: string;
+/** Whose live entry it is: the counts its expiry releases. */
+interface Owners {
   readonly jkt: string;
   readonly principal: string;
-  readonly expiresAt: number;
 }
 
 /**
@@ -35,7 +35,7 @@ export class MemoryReplayCache implements ReplayCache {
   readonly #perKey = new Map<string, number>();
   /** Live entries per principal (absent: none). */
   readonly #perPrincipal = new Map<string, number>();
-  readonly #byExpiry: Entry[] = [];
+  readonly #byExpiry = new ExpiryHeap<Owners>();
 
   constructor(clock: Clock, options: MemoryReplayCacheOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_REPLAY_CACHE_ENTRIES;
@@ -65,7 +65,7 @@ export class MemoryReplayCache implements ReplayCache {
     this.#entries.add(key);
     this.#perKey.set(jkt, ofKey + 1);
     this.#perPrincipal.set(principal, ofPrincipal + 1);
-    this.#push({ key, jkt, principal, expiresAt });
+    this.#byExpiry.push(key, expiresAt, { jkt, principal });
     return 'fresh';
   }
 
@@ -78,51 +78,16 @@ export class MemoryReplayCache implements ReplayCache {
     this.#entries.clear();
     this.#perKey.clear();
     this.#perPrincipal.clear();
-    this.#byExpiry.length = 0;
+    this.#byExpiry.clear();
   }
 
   /** Drops every entry whose `expiresAt` has come. The heap and the set hold the same keys. */
   #expire(now: number): void {
-    const heap = this.#byExpiry;
-    while (heap.length > 0 && heap[0]!.expiresAt <= now) {
-      const { key, jkt, principal } = heap[0]!;
-      this.#entries.delete(key);
-      release(this.#perKey, jkt);
-      release(this.#perPrincipal, principal);
-      const last = heap.pop()!;
-      if (heap.length > 0) {
-        heap[0] = last;
-        this.#siftDown(0);
-      }
+    for (let due = this.#byExpiry.popDue(now); due !== undefined; due = this.#byExpiry.popDue(now)) {
+      this.#entries.delete(due.key);
+      release(this.#perKey, due.value.jkt);
+      release(this.#perPrincipal, due.value.principal);
     }
-  }
-
-  #push(entry: Entry): void {
-    const heap = this.#byExpiry;
-    let index = heap.push(entry) - 1;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (heap[parent]!.expiresAt <= entry.expiresAt) break;
-      heap[index] = heap[parent]!;
-      index = parent;
-    }
-    heap[index] = entry;
-  }
-
-  #siftDown(start: number): void {
-    const heap = this.#byExpiry;
-    const entry = heap[start]!;
-    let index = start;
-    for (;;) {
-      const left = 2 * index + 1;
-      if (left >= heap.length) break;
-      const right = left + 1;
-      const child = right < heap.length && heap[right]!.expiresAt < heap[left]!.expiresAt ? right : left;
-      if (heap[child]!.expiresAt >= entry.expiresAt) break;
-      heap[index] = heap[child]!;
-      index = child;
-    }
-    heap[index] = entry;
   }
 }
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../../ports/clock.port.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { ReplayCache, ReplayVerdict } from '../../ports/replay-cache.port.js';
-import { closeRedis, connectRedis, createRedisClient, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
+import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 import { DEFAULT_REPLAY_CACHE_ENTRIES } from './memory-replay-cache.js';
 
 export interface RedisReplayCacheOptions {
@@ -102,16 +102,8 @@ export class RedisReplayCache implements ReplayCache {
   }
 
   /** Connects (waiting at most the timeout; a Redis down at start is retried in the background). */
-  static async connect(options: RedisReplayCacheOptions): Promise<RedisReplayCache> {
-    const client = createRedisClient({
-      url: options.url,
-      timeoutMs: options.timeoutMs,
-      name: 'keygate-replay',
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
-    const cache = new RedisReplayCache(client, options);
-    await connectRedis(client, options.timeoutMs, options.logger);
-    return cache;
+  static connect(options: RedisReplayCacheOptions): Promise<RedisReplayCache> {
+    return openRedis(options, 'keygate-replay', (client) => new RedisReplayCache(client, options));
   }
 
   async remember(jkt: string, jti: string, expiresAt: number, principal: string): Promise<ReplayVerdict> {

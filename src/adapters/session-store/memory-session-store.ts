@@ -1,7 +1,7 @@
 import type { SessionRecord } from '../../domain/session/session.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
-import { ExpiryHeap } from './expiry-heap.js';
+import { ExpiryHeap } from '../expiry-heap.js';
 
 /**
  * Sessions in this process's memory, keyed by the session id's hash. Forgets records at `expiresAt`:

@@ -5,7 +5,7 @@ import type { SessionRecord } from '../../domain/session/session.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
-import { closeRedis, connectRedis, createRedisClient, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
+import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 import { COUNT_SESSIONS, DELETE_SESSION, LIST_SESSIONS, PUT_SESSION } from './redis-session-scripts.js';
 import { decodeSession, encodeSession, principalIndexId } from './stored-session.js';
 
@@ -48,15 +48,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** Connects (waiting at most the timeout; a Redis down at start is retried in the background). */
-  static async connect(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
-    const client = createRedisClient({
-      url: options.url,
-      timeoutMs: options.timeoutMs,
-      name: 'keygate-sessions',
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
-    await connectRedis(client, options.timeoutMs, options.logger);
-    return new RedisSessionStore(client, options);
+  static connect(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
+    return openRedis(options, 'keygate-sessions', (client) => new RedisSessionStore(client, options));
   }
 
   async put(key: string, record: SessionRecord): Promise<void> {

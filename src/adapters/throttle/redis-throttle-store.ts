@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { FailureRecord } from '../../domain/throttle/throttle-policy.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { ThrottleStore } from '../../ports/throttle-store.port.js';
-import { closeRedis, connectRedis, createRedisClient, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
+import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 
 export interface RedisThrottleStoreOptions {
   readonly url: string;
@@ -52,16 +52,8 @@ export class RedisThrottleStore implements ThrottleStore {
     client.defineCommand('keygateThrottleHit', { numberOfKeys: 1, lua: HIT });
   }
 
-  static async connect(options: RedisThrottleStoreOptions): Promise<RedisThrottleStore> {
-    const client = createRedisClient({
-      url: options.url,
-      timeoutMs: options.timeoutMs,
-      name: 'keygate-throttle',
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
-    const store = new RedisThrottleStore(client, `${options.keyPrefix ?? 'keygate:'}throttle:`);
-    await connectRedis(client, options.timeoutMs, options.logger);
-    return store;
+  static connect(options: RedisThrottleStoreOptions): Promise<RedisThrottleStore> {
+    return openRedis(options, 'keygate-throttle', (client) => new RedisThrottleStore(client, `${options.keyPrefix ?? 'keygate:'}throttle:`));
   }
 
   async fail(key: string, now: number, windowMs: number): Promise<FailureRecord> {

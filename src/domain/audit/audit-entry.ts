@@ -56,28 +56,37 @@ export function isChained(entry: AuditEntry): entry is ChainedAuditEntry {
 }
 
 /**
+ * Every field of an audit record, once: the MAC covers them in this order (canonicalEntry), and the
+ * SQL stores keep one column each (adapters/audit-log/audit-sql.ts). Changing the order breaks every
+ * stored MAC.
+ */
+export const AUDIT_RECORD_FIELDS = [
+  'id',
+  'at',
+  'requestId',
+  'operation',
+  'principal',
+  'sessionRef',
+  'object',
+  'outcome',
+  'status',
+  'code',
+  'clientAddress',
+  'actingFor',
+] as const satisfies readonly (keyof AuditRecord)[];
+
+// A field added to AuditRecord and not to the list above fails to compile here.
+const everyRecordField: Record<Exclude<keyof AuditRecord, (typeof AUDIT_RECORD_FIELDS)[number]>, never> = {};
+void everyRecordField;
+
+/**
  * The exact bytes the MAC covers: a JSON array of every content field in a fixed order, absent
  * optional fields as null. The writer, seq and kind are part of it, so moving an entry breaks its MAC.
  */
 export function canonicalEntry(entry: AuditEntry): string {
-  return JSON.stringify([
-    'keygate-audit-entry/1',
-    entry.writer ?? null,
-    entry.seq ?? null,
-    entry.entry,
-    entry.id,
-    entry.at,
-    entry.requestId,
-    entry.operation,
-    entry.principal ?? null,
-    entry.sessionRef ?? null,
-    entry.object ?? null,
-    entry.outcome,
-    entry.status,
-    entry.code ?? null,
-    entry.clientAddress ?? null,
-    entry.actingFor ?? null,
-  ]);
+  const fields: unknown[] = ['keygate-audit-entry/1', entry.writer ?? null, entry.seq ?? null, entry.entry];
+  for (const field of AUDIT_RECORD_FIELDS) fields.push(entry[field] ?? null);
+  return JSON.stringify(fields);
 }
 
 /** The MAC an entry must carry under `key`. */

@@ -5,6 +5,8 @@ import { KeygateError } from '../errors/keygate-error.js';
  * are refused while it lasts (fail closed); a list is never answered short or empty instead.
  */
 export class AuditUnavailableError extends KeygateError {
+  override name = 'AuditUnavailableError';
+
   constructor(detail = 'the audit log is unavailable', cause?: unknown, reason?: string) {
     super('AUDIT_UNAVAILABLE', detail, { cause, retryable: true, scope: 'process', retryAfterSeconds: 5, ...(reason === undefined ? {} : { reason }) });
   }
@@ -12,6 +14,8 @@ export class AuditUnavailableError extends KeygateError {
 
 /** A record id the audit store already holds: records are appended, never overwritten. */
 export class AuditRecordExistsError extends KeygateError {
+  override name = 'AuditRecordExistsError';
+
   constructor(id: string) {
     super('CONFLICT', `audit record ${id} already exists`);
   }

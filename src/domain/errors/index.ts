@@ -7,3 +7,4 @@ export {
   KeyServerFailedError,
   SessionStoreUnavailableError,
 } from './common.errors.js';
+export { NotSavedError, NotVerifiedError, ConcurrentChangeError } from './read-back.errors.js';

@@ -8,6 +8,8 @@ import { KeygateError } from '../errors/keygate-error.js';
 
 /** A bound session presented its credential without a `DPoP` header. */
 export class ProofMissingError extends KeygateError {
+  override name = 'ProofMissingError';
+
   constructor() {
     super('PROOF_MISSING', 'this session requires a DPoP proof on every request');
   }
@@ -15,6 +17,8 @@ export class ProofMissingError extends KeygateError {
 
 /** Not one proof of three strict base64url segments with the required members and types. */
 export class ProofMalformedError extends KeygateError {
+  override name = 'ProofMalformedError';
+
   constructor(detail: string, cause?: unknown) {
     super('PROOF_MALFORMED', `malformed DPoP proof: ${detail}`, { cause });
   }
@@ -22,6 +26,8 @@ export class ProofMalformedError extends KeygateError {
 
 /** `alg` absent, `none`, or outside ES256/RS256; decided before any key is used. */
 export class ProofAlgNotAllowedError extends KeygateError {
+  override name = 'ProofAlgNotAllowedError';
+
   constructor() {
     super('PROOF_ALG_NOT_ALLOWED', 'DPoP proof alg must be ES256 or RS256');
   }
@@ -29,6 +35,8 @@ export class ProofAlgNotAllowedError extends KeygateError {
 
 /** A well-formed `jwk` that is not the key the session is bound to. */
 export class ProofKeyMismatchError extends KeygateError {
+  override name = 'ProofKeyMismatchError';
+
   constructor() {
     super('PROOF_KEY_MISMATCH', 'DPoP proof key is not the key this session is bound to');
   }
@@ -36,6 +44,8 @@ export class ProofKeyMismatchError extends KeygateError {
 
 /** The right key, but the signature does not verify. */
 export class ProofSignatureRejectedError extends KeygateError {
+  override name = 'ProofSignatureRejectedError';
+
   constructor(cause?: unknown) {
     super('PROOF_SIGNATURE_REJECTED', 'DPoP proof signature does not verify', { cause });
   }
@@ -46,6 +56,8 @@ export type BoundClaim = 'htm' | 'htu' | 'ath' | 'bth';
 
 /** `htm`, `htu`, `ath` or `bth` does not match the request; `claim` (and the detail) says which. */
 export class ProofBindingMismatchError extends KeygateError {
+  override name = 'ProofBindingMismatchError';
+
   readonly claim: BoundClaim;
 
   constructor(claim: BoundClaim) {
@@ -56,6 +68,8 @@ export class ProofBindingMismatchError extends KeygateError {
 
 /** `iat` more than the tolerance away from the gateway's clock. */
 export class ProofClockSkewError extends KeygateError {
+  override name = 'ProofClockSkewError';
+
   constructor(toleranceSeconds: number) {
     super('PROOF_CLOCK_SKEW', `DPoP proof iat is more than ${toleranceSeconds} s from the gateway clock`);
   }
@@ -63,6 +77,8 @@ export class ProofClockSkewError extends KeygateError {
 
 /** The `jti` was already used with this key within the acceptance window. */
 export class ProofReplayedError extends KeygateError {
+  override name = 'ProofReplayedError';
+
   constructor() {
     super('PROOF_REPLAYED', 'DPoP proof jti was already used');
   }
@@ -73,6 +89,8 @@ export class ProofReplayedError extends KeygateError {
  * Scope `session` when only the share of the proof key, or of its principal, is full (docs/spec.md §12 item 6).
  */
 export class ProofReplayCacheFullError extends KeygateError {
+  override name = 'ProofReplayCacheFullError';
+
   constructor(
     retryAfterSeconds = 5,
     scope: 'process' | 'session' = 'process',

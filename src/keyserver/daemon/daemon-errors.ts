@@ -26,6 +26,8 @@ export const DAEMON_STATUS = {
 
 /** A request body over the protocol's limit: BAD_REQUEST, answered 413. */
 export class BodyTooLargeError extends BadRequestError {
+  override name = 'BodyTooLargeError';
+
   constructor(limit: number) {
     super(`request body larger than ${limit} bytes`);
   }
@@ -33,6 +35,8 @@ export class BodyTooLargeError extends BadRequestError {
 
 /** A known path asked with another method: 405 with `Allow`. */
 export class MethodNotAllowedError extends KeyServerError {
+  override name = 'MethodNotAllowedError';
+
   readonly allowed: string;
 
   constructor(allowed: string) {

@@ -1,8 +1,8 @@
 import type { Right } from '../../wire/acl.js';
 import { GCM_IV_BYTES, MAC_ALG, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../model/data-crypto.js';
 import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
-import { BadRequestError, KeyExpiredError } from '../model/key-server-errors.js';
-import { keyLengthForNid } from '../model/key-length.js';
+import { BadRequestError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
+import { keyLengthForNid } from '../../wire/key-length.js';
 import type { Operation } from '../../wire/operations.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
@@ -41,7 +41,7 @@ export class CryptoOperations {
       ciphertext: sealed.ciphertext.toString('base64'),
       iv: iv.toString('base64'),
       authTag: sealed.authTag.toString('base64'),
-      alg: gcmAlgFor(keyLengthForNid(key.nid)),
+      alg: gcmAlgFor(keyLengthForNid(key.nid, KeyServerError)),
     };
   }
 

@@ -2,7 +2,8 @@ import type { KeyAccessList, Requester } from '../model/acl.js';
 import type { Identity } from '../../wire/identity.js';
 import { EXPORT_ALGO, type KeyView } from '../../wire/key-view.js';
 import type { PrincipalView } from '../../wire/principal.js';
-import { keyLengthForNid } from '../model/key-length.js';
+import { keyLengthForNid } from '../../wire/key-length.js';
+import { KeyServerError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
 
@@ -40,7 +41,7 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number): Pro
   const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   return {
     ttag: key.ttag,
-    keyLen: keyLengthForNid(key.nid),
+    keyLen: keyLengthForNid(key.nid, KeyServerError),
     algo: EXPORT_ALGO,
     ...(key.label === undefined ? {} : { label: key.label }),
     owner: identityOf(owner),

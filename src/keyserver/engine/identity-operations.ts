@@ -3,7 +3,7 @@ import { type Right, isRight } from '../../wire/acl.js';
 import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
-import { parseSenderKey } from '../model/sender-key.js';
+import { parseSenderKey } from '../../wire/sender-key.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import { delegationRefusal } from './engine-delegation.js';
 import { FIXED_ROLE } from './engine-roles.js';
@@ -99,7 +99,7 @@ export class IdentityOperations {
   async putSenderKey(token: string, principal: string, jwk: unknown): Promise<{ jkt: string }> {
     await this.#ctx.auth.authorizeOwnOr(token, principal, 'principals.sender-key.own', 'principals.sender-key');
     const row = await this.#ctx.auth.principalOrThrow(principal);
-    const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' });
+    const senderKey = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' }, BadRequestError);
     await this.#ctx.store.putPrincipal({ ...row, senderKey });
     await this.#ctx.store.deleteTokensActingFor(row.name);
     return { jkt: senderKey.jkt };

@@ -1,10 +1,9 @@
 import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
-import { BadRequestError, KeyExpiredError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
+import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
-import { isKeyLength } from '../../wire/key-length.js';
-import { nidForKeyLength } from '../model/key-length.js';
+import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
@@ -51,7 +50,7 @@ export class KeyOperations {
     }
     const row: KeyRow = {
       ttag: Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64'),
-      nid: nidForKeyLength(options.keyLen),
+      nid: nidForKeyLength(options.keyLen, KeyServerError),
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
       owner: caller.principal.principalId,
       acl: new Map(),

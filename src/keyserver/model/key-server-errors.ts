@@ -31,6 +31,8 @@ export function isKeyServerError(value: unknown): value is KeyServerError {
 
 /** A request the key server cannot read or accept. */
 export class BadRequestError extends KeyServerError {
+  override name = 'BadRequestError';
+
   constructor(detail: string, cause?: unknown) {
     super('BAD_REQUEST', detail, { cause });
   }
@@ -38,6 +40,8 @@ export class BadRequestError extends KeyServerError {
 
 /** No such object (key, principal, role, certificate, ...). */
 export class NotFoundError extends KeyServerError {
+  override name = 'NotFoundError';
+
   constructor(detail: string) {
     super('NOT_FOUND', detail);
   }
@@ -45,6 +49,8 @@ export class NotFoundError extends KeyServerError {
 
 /** The caller's rights on the key do not include the one asked for (docs/spec.md §4.3 item 4). */
 export class AclDeniedError extends KeyServerError {
+  override name = 'AclDeniedError';
+
   constructor(detail: string) {
     super('ACL_DENIED', detail);
   }
@@ -52,6 +58,8 @@ export class AclDeniedError extends KeyServerError {
 
 /** The caller's roles do not hold the operation. */
 export class RoleDeniedError extends KeyServerError {
+  override name = 'RoleDeniedError';
+
   constructor(detail: string) {
     super('ROLE_DENIED', detail);
   }
@@ -59,6 +67,8 @@ export class RoleDeniedError extends KeyServerError {
 
 /** A service asks to act for a principal its delegation list does not name, or an administrator. */
 export class DelegationDeniedError extends KeyServerError {
+  override name = 'DelegationDeniedError';
+
   constructor(detail: string) {
     super('DELEGATION_DENIED', detail);
   }
@@ -66,6 +76,8 @@ export class DelegationDeniedError extends KeyServerError {
 
 /** A scoped or delegated token reaches outside its scope. */
 export class OutOfScopeError extends KeyServerError {
+  override name = 'OutOfScopeError';
+
   constructor(detail = 'the session is scoped to other keys or rights') {
     super('OUT_OF_SCOPE', detail);
   }
@@ -73,6 +85,8 @@ export class OutOfScopeError extends KeyServerError {
 
 /** The key is expired. */
 export class KeyExpiredError extends KeyServerError {
+  override name = 'KeyExpiredError';
+
   constructor(detail = 'the key is expired') {
     super('KEY_EXPIRED', detail);
   }
@@ -80,6 +94,8 @@ export class KeyExpiredError extends KeyServerError {
 
 /** The ciphertext does not decrypt under the key (authentication tag mismatch). */
 export class DecryptFailedError extends KeyServerError {
+  override name = 'DecryptFailedError';
+
   constructor(detail = 'the ciphertext does not decrypt under this key (authentication tag mismatch)') {
     super('DECRYPT_FAILED', detail);
   }
@@ -87,6 +103,8 @@ export class DecryptFailedError extends KeyServerError {
 
 /** A certificate that does not parse. */
 export class CertificateMalformedError extends KeyServerError {
+  override name = 'CertificateMalformedError';
+
   constructor(detail: string, cause?: unknown) {
     super('CERTIFICATE_MALFORMED', detail, { cause });
   }
@@ -94,6 +112,8 @@ export class CertificateMalformedError extends KeyServerError {
 
 /** The token is unknown, revoked or expired. */
 export class SessionExpiredError extends KeyServerError {
+  override name = 'SessionExpiredError';
+
   constructor(detail = 'the key-server token expired or is invalid', cause?: unknown) {
     super('SESSION_EXPIRED', detail, { cause });
   }
@@ -101,6 +121,8 @@ export class SessionExpiredError extends KeyServerError {
 
 /** A login that does not prove the credential (SRP-6a or a certificate challenge). */
 export class WrongCredentialError extends KeyServerError {
+  override name = 'WrongCredentialError';
+
   constructor(detail = 'wrong credential') {
     super('WRONG_CREDENTIAL', detail);
   }

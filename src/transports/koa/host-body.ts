@@ -9,6 +9,8 @@ interface HostRequest extends IncomingMessage {
 
 /** The host's body parser consumed the stream and kept no bytes: a setup problem of the host (500). */
 export class HostBodyConsumedError extends KeygateError {
+  override name = 'HostBodyConsumedError';
+
   constructor() {
     super('INTERNAL', HOST_BODY_HINT);
   }

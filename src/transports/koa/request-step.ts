@@ -4,7 +4,7 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { recordRequest } from './access-log.js';
-import { finishAudit, type Undoing } from './audit.middleware.js';
+import { finishAudit, type Undoing } from './request-audit.js';
 import { isKeygateError } from '../../domain/errors/index.js';
 import { clientAddressKey, clientAddressOf } from './client-address.js';
 import { respondWithError, type ErrorMapper } from './error-handler.js';

@@ -21,7 +21,7 @@ export interface GatewayState {
   credential?: string | undefined;
   /** The methods a known path allows, for a 405's `Allow` header. */
   allow?: string;
-  /** This request's audit record in the making (audit.middleware.ts). */
+  /** This request's audit record in the making (request-audit.ts). */
   audit?: AuditDraft;
   /** The operation id of a route that leaves no audit record (health probes), for the access log and metrics. */
   unauditedOperation?: string;

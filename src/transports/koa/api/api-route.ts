@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
-import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../audit.middleware.js';
+import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../request-audit.js';
 import { KeygateError, isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';

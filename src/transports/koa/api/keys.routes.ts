@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { undoUnlessRecorded } from '../audit.middleware.js';
+import { undoUnlessRecorded } from '../request-audit.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';

@@ -4,7 +4,7 @@ import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { noteAudit } from '../audit.middleware.js';
+import { noteAudit } from '../request-audit.js';
 import { bearerCredential } from '../credential.js';
 import { callerOf } from './api-context.js';
 import { authenticate } from '../authenticate.js';

@@ -7,7 +7,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { authenticate } from '../authenticate.js';
 import { sessionHeaderCredential } from '../credential.js';
-import { beginAudit, nameAuditedOperation, noteAudit, undoUnlessRecorded, type AuditAbout } from '../audit.middleware.js';
+import { beginAudit, nameAuditedOperation, noteAudit, undoUnlessRecorded, type AuditAbout } from '../request-audit.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';

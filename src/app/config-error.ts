@@ -1,1 +1,0 @@
-export { ConfigError } from '../keyserver/config-error.js';
