@@ -1,9 +1,9 @@
 /**
- * The layers (docs/architecture.md): src/wire <- src/domain <- src/ports <- src/use-cases <- src/transports;
+ * The layers (docs/architecture.md): src/wire, src/crypto <- src/domain <- src/ports <- src/use-cases <- src/transports;
  * src/adapters implement ports; src/app wires everything; src/keyserver stands on its own and shares
- * only src/wire with the gateway. `npm run lint` runs these rules; `npm test` runs the linter.
+ * only src/wire (what crosses between them) and src/crypto (the arithmetic both sides check) with the gateway. `npm run lint` runs these rules; `npm test` runs the linter.
  */
-const OURS = '^src/(domain|wire|ports|use-cases|transports|adapters|app|keyserver|cli|client|console)/';
+const OURS = '^src/(domain|wire|crypto|ports|use-cases|transports|adapters|app|keyserver|cli|client|console)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -18,16 +18,17 @@ module.exports = {
     {
       name: 'domain-is-pure',
       severity: 'error',
-      comment: 'src/domain decides, it does no wiring: it imports none of our folders but src/wire.',
+      comment: 'src/domain decides, it does no wiring: it imports none of our folders but src/wire and src/crypto.',
       from: { path: '^src/domain/' },
-      to: { path: OURS, pathNot: '^src/(domain|wire)/' },
+      to: { path: OURS, pathNot: '^src/(domain|wire|crypto)/' },
     },
     {
       name: 'domain-uses-no-package',
       severity: 'error',
-      comment: 'src/domain is pure computation: besides itself and src/wire it imports only node built-ins (node:crypto), no package (zod, koa, a driver).',
+      comment:
+        'src/domain is pure computation: besides itself, src/wire and src/crypto it imports only node built-ins (node:crypto), no package (zod, koa, a driver).',
       from: { path: '^src/domain/' },
-      to: { dependencyTypesNot: ['core'], pathNot: '^src/(domain|wire)/' },
+      to: { dependencyTypesNot: ['core'], pathNot: '^src/(domain|wire|crypto)/' },
     },
     {
       name: 'wire-stands-alone',
@@ -37,11 +38,18 @@ module.exports = {
       to: { path: OURS, pathNot: '^src/wire/' },
     },
     {
+      name: 'crypto-stands-alone',
+      severity: 'error',
+      comment: 'src/crypto is arithmetic both sides share (SRP-6a, P-256 points, JWK thumbprints, sender keys): it imports nothing of ours.',
+      from: { path: '^src/crypto/' },
+      to: { path: OURS, pathNot: '^src/crypto/' },
+    },
+    {
       name: 'ports-see-only-the-domain',
       severity: 'error',
       comment: 'Ports are stated in the words of the domain (and the wire), nothing else of ours.',
       from: { path: '^src/ports/' },
-      to: { path: OURS, pathNot: '^src/(ports|domain|wire)/' },
+      to: { path: OURS, pathNot: '^src/(ports|domain|wire|crypto)/' },
     },
     {
       name: 'use-cases-know-no-mechanism',
@@ -67,9 +75,9 @@ module.exports = {
     {
       name: 'keyserver-stands-alone',
       severity: 'error',
-      comment: 'The key server is a part of its own: it shares only src/wire with the gateway.',
+      comment: 'The key server is a part of its own: it shares only src/wire and src/crypto with the gateway.',
       from: { path: '^src/keyserver/' },
-      to: { path: OURS, pathNot: '^src/(keyserver|wire)/' },
+      to: { path: OURS, pathNot: '^src/(keyserver|wire|crypto)/' },
     },
     {
       name: 'console-is-a-client',

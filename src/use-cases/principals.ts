@@ -1,8 +1,8 @@
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { Secret } from '../domain/secret/secret.js';
-import { parseSenderKey } from '../wire/sender-key.js';
-import { srpCreateVerifier } from '../wire/srp/srp-verifier.js';
+import { parseSenderKey } from '../crypto/sender-key.js';
+import { srpCreateVerifier } from '../crypto/srp/srp-verifier.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';

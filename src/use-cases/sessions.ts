@@ -1,7 +1,7 @@
 import type { Right } from '../wire/acl.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { BadRequestError, isKeygateError } from '../domain/errors/index.js';
-import { parseSenderKey } from '../wire/sender-key.js';
+import { parseSenderKey } from '../crypto/sender-key.js';
 import type { Secret } from '../domain/secret/secret.js';
 import type { SessionRecord } from '../domain/session/session.js';
 import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../domain/session/session-id.js';

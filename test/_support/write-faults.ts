@@ -1,5 +1,5 @@
 import type { Right } from '../../src/wire/acl.js';
-import { jwkThumbprint } from '../../src/wire/jwk-thumbprint.js';
+import { jwkThumbprint } from '../../src/crypto/jwk-thumbprint.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
 
 type C = KeyServerConnection;

@@ -2,8 +2,8 @@ import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
 import { BadRequestError } from '../../src/domain/errors/index.js';
-import { jwkThumbprint } from '../../src/wire/jwk-thumbprint.js';
-import { parseSenderKey } from '../../src/wire/sender-key.js';
+import { jwkThumbprint } from '../../src/crypto/jwk-thumbprint.js';
+import { parseSenderKey } from '../../src/crypto/sender-key.js';
 
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { checkPrimeSync } from 'node:crypto';
-import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
-import { multiplier, pad, toBigInt } from '../../src/wire/srp/srp-math.js';
+import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
+import { multiplier, pad, toBigInt } from '../../src/crypto/srp/srp-math.js';
 import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../src/domain/srp/srp-client.js';
-import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
+import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import { srpServerStart, srpServerVerify } from '../../src/keyserver/model/srp-server.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 

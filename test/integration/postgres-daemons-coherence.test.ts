@@ -1,6 +1,6 @@
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
-import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
+import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import { adapterTo, createDatabase, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
 const { server, maybe } = postgresForTests();

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { Secret } from '../../src/domain/secret/secret.js';
-import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
+import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import { adapterTo, createDatabase, PG_SEED, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
 const pgDump = ['/usr/lib/postgresql']

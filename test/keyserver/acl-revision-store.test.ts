@@ -7,9 +7,9 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
-import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
-import { ENGINE_SCHEMA_VERSION } from '../../src/keyserver/engine/sqlite-engine-schema.js';
-import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
+import { ENGINE_SCHEMA_VERSION } from '../../src/keyserver/store/sqlite-engine-schema.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 import { loginForToken } from '../_support/engine-login.js';
 

@@ -4,8 +4,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The key server stands on its own (architecture: src/keyserver imports only itself and src/wire),
- * and src/wire, the one module both sides share, imports nothing of ours.
+ * The key server stands on its own (architecture: src/keyserver imports only itself, src/wire and
+ * src/crypto), and those two, the only modules both sides share, import nothing of ours.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.[^']+)'/g;
@@ -27,12 +27,17 @@ function importsLeaving(folder: string, allowed: readonly string[]): string[] {
   return leaving;
 }
 
-test('src/keyserver imports nothing outside src/keyserver and src/wire', (t) => {
+test('src/keyserver imports nothing outside src/keyserver, src/wire and src/crypto', (t) => {
   t.true(sources('src/keyserver').length > 0);
-  t.deepEqual(importsLeaving('src/keyserver', ['src/keyserver/', 'src/wire/']), []);
+  t.deepEqual(importsLeaving('src/keyserver', ['src/keyserver/', 'src/wire/', 'src/crypto/']), []);
 });
 
 test('src/wire imports nothing of ours outside itself', (t) => {
   t.true(sources('src/wire').length > 0);
   t.deepEqual(importsLeaving('src/wire', ['src/wire/']), []);
+});
+
+test('src/crypto imports nothing of ours outside itself', (t) => {
+  t.true(sources('src/crypto').length > 0);
+  t.deepEqual(importsLeaving('src/crypto', ['src/crypto/']), []);
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
-import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
+import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
 import { createAuthority } from '../_support/certificates.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { CachedEngineStore } from '../../src/keyserver/engine/cached-engine-store.js';
+import { CachedEngineStore } from '../../src/keyserver/store/cached-engine-store.js';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
-import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
-import { PostgresEngineStore } from '../../src/keyserver/engine/postgres-engine-store.js';
-import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
+import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
 import { engineStoreContract } from './engine-store.contract.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
-import { MemoryEngineStore } from '../../src/keyserver/engine/memory-engine-store.js';
+import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
 /** An engine with principals, and a token for each, without going through SRP. */

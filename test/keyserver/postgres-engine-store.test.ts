@@ -2,7 +2,7 @@ import test from 'ava';
 import pg from 'pg';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import type { KeyRow } from '../../src/keyserver/engine/engine-model.js';
-import { PostgresEngineStore } from '../../src/keyserver/engine/postgres-engine-store.js';
+import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { startTestPostgres } from '../_support/postgres.js';
 
 /** What the PostgreSQL store adds to the engine-store contract (engine-store.test.ts runs that). */

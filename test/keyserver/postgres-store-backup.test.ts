@@ -1,6 +1,6 @@
 import test from 'ava';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
-import { PostgresEngineStore } from '../../src/keyserver/engine/postgres-engine-store.js';
+import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { durableStoreBackupContract } from './durable-store-backup.contract.js';
 

@@ -7,8 +7,8 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
-import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/engine/sqlite-engine-schema.js';
-import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { loginForToken } from '../_support/engine-login.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-at-rest-'));

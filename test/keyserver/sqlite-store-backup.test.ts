@@ -1,5 +1,5 @@
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
-import { SqliteEngineStore } from '../../src/keyserver/engine/sqlite-engine-store.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { durableStoreBackupContract } from './durable-store-backup.contract.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
-import { srpCreateVerifier } from '../../src/wire/srp/srp-verifier.js';
+import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { makeSigner } from '../_support/proof-builder.js';

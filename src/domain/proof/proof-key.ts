@@ -1,5 +1,5 @@
 import { PROOF_RSA_MIN_BITS, type ProofAlgorithm } from './proof.js';
-import { isOnP256 } from '../../wire/p256-point.js';
+import { isOnP256 } from '../../crypto/p256-point.js';
 import { ProofMalformedError } from './proof.errors.js';
 import { decodeStrictBase64url } from './strict-base64url.js';
 

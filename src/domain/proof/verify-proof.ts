@@ -1,6 +1,6 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { checkBindings } from './check-bindings.js';
-import { jwkThumbprint } from '../../wire/jwk-thumbprint.js';
+import { jwkThumbprint } from '../../crypto/jwk-thumbprint.js';
 import { headerSegmentOf, parseProof, type ParsedProof } from './parse-proof.js';
 import { checkProofJwk, type ProofPublicJwk } from './proof-key.js';
 import {

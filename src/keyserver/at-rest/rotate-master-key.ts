@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
-import { PostgresEngineStore } from '../engine/postgres-engine-store.js';
-import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
+import { PostgresEngineStore } from '../store/postgres-engine-store.js';
+import { SqliteEngineStore } from '../store/sqlite-engine-store.js';
 import { defaultMasterKeyFile, loadMasterKeys, type MasterKeySettings, readKeyFile, writeKeyFile } from './master-key-source.js';
 import { generateMasterKey, MasterKeyring } from './master-keys.js';
 import { storeLockFile, WriterLock } from './writer-lock.js';

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
-import { ENGINE_SCHEMA_VERSION } from '../engine/sqlite-engine-schema.js';
-import { STORE_TABLES, type StoredRow, type StoredValue, type StoreSnapshot, type StoreTable, TABLE_ORDER } from '../engine/store-tables.js';
+import { ENGINE_SCHEMA_VERSION } from '../store/sqlite-engine-schema.js';
+import { STORE_TABLES, type StoredRow, type StoredValue, type StoreSnapshot, type StoreTable, TABLE_ORDER } from '../store/store-tables.js';
 import { BackupError } from './backup-error.js';
 import { rowOf, sealedKeyIds, valuesOf } from './backup-rows.js';
 

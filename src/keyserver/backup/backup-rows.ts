@@ -1,4 +1,4 @@
-import { STORE_TABLES, type StoredRow, type StoredValue, type StoreSnapshot, type StoreTable } from '../engine/store-tables.js';
+import { STORE_TABLES, type StoredRow, type StoredValue, type StoreSnapshot, type StoreTable } from '../store/store-tables.js';
 import { BackupError } from './backup-error.js';
 
 /** A value as a backup line holds it: bytes as `{ "base64": ... }`, everything else as JSON has it. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
-import { SqliteEngineStore } from '../engine/sqlite-engine-store.js';
+import { SqliteEngineStore } from '../store/sqlite-engine-store.js';
 import { BackupError } from './backup-error.js';
 
 /** Where a backup is read from or restored into: a SQLite file, or a PostgreSQL database. */
@@ -16,7 +16,7 @@ export async function openDurableStore(location: StoreLocation, keyring: MasterK
   if (location.kind === 'postgres') {
     // Held shared, as a serving key server holds it: a backup reads beside the daemons, and a
     // master-key rotation (which holds it exclusively) is not run meanwhile.
-    const { PostgresEngineStore } = await import('../engine/postgres-engine-store.js');
+    const { PostgresEngineStore } = await import('../store/postgres-engine-store.js');
     return PostgresEngineStore.open({ url: location.url, keyring });
   }
   if (location.path === ':memory:') throw new BackupError('--data must name a file');

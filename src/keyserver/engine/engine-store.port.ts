@@ -1,5 +1,5 @@
 import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
-import type { StoreSnapshot } from './store-tables.js';
+import type { StoreSnapshot } from '../store/store-tables.js';
 
 /**
  * The key-server engine's storage. Asynchronous, so one engine runs on a store in memory, in a SQLite

@@ -3,7 +3,7 @@ import { type Right, isRight } from '../../wire/acl.js';
 import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
-import { parseSenderKey } from '../../wire/sender-key.js';
+import { parseSenderKey } from '../../crypto/sender-key.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import { delegationRefusal } from './engine-delegation.js';
 import { FIXED_ROLE } from './engine-roles.js';

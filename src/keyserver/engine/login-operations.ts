@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Identity } from '../../wire/identity.js';
-import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
-import { modPow, privateValue, toBigInt, toBytes } from '../../wire/srp/srp-math.js';
+import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
+import { modPow, privateValue, toBigInt, toBytes } from '../../crypto/srp/srp-math.js';
 import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
 import type { EngineContext } from './engine-context.js';

@@ -1,6 +1,6 @@
 import type { Identity } from '../../wire/identity.js';
 import { PRINCIPAL_NAME } from '../../wire/principal.js';
-import { type SrpVerifier, srpCreateVerifier } from '../../wire/srp/srp-verifier.js';
+import { type SrpVerifier, srpCreateVerifier } from '../../crypto/srp/srp-verifier.js';
 import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import type { PrincipalKind, PrincipalRow } from './engine-model.js';

@@ -8,8 +8,8 @@ import {
   type PrincipalQuery,
   type PrincipalView,
 } from '../../wire/principal.js';
-import { SRP_GROUP_2048 } from '../../wire/srp/srp-group.js';
-import type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
+import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
+import type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
 import { createPrincipal } from './principal-factory.js';

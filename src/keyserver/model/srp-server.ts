@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RandomSource } from './random-source.js';
-import { SRP_GROUP_2048, type SrpGroup } from '../../wire/srp/srp-group.js';
+import { SRP_GROUP_2048, type SrpGroup } from '../../crypto/srp/srp-group.js';
 import { WrongCredentialError } from './key-server-errors.js';
-import { clientProof, hash, modPow, multiplier, pad, scrambler, serverProof, toBigInt } from '../../wire/srp/srp-math.js';
+import { clientProof, hash, modPow, multiplier, pad, scrambler, serverProof, toBigInt } from '../../crypto/srp/srp-math.js';
 
-export type { SrpVerifier } from '../../wire/srp/srp-verifier.js';
+export type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
 
 /** The server's ephemeral: secret `b` and public `B = k*v + g^b mod N`. */
 export interface SrpServerEphemeral {

@@ -5,7 +5,7 @@ import { EmbeddedKeyServer, TOKEN_SWEEP_INTERVAL_MS } from '../../../src/adapter
 import { Secret } from '../../../src/domain/secret/secret.js';
 import { KeyServerEngine } from '../../../src/keyserver/engine/engine.js';
 import { hashToken } from '../../../src/keyserver/engine/engine-tokens.js';
-import { MemoryEngineStore } from '../../../src/keyserver/engine/memory-engine-store.js';
+import { MemoryEngineStore } from '../../../src/keyserver/store/memory-engine-store.js';
 
 test('the embedded key server sweeps expired tokens as the daemon does, instead of keeping every token ever issued', async (t) => {
   const store = new MemoryEngineStore();

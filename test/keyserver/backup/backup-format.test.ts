@@ -2,7 +2,7 @@ import test from 'ava';
 import { createHmac, hkdfSync } from 'node:crypto';
 import { generateMasterKey, MasterKeyring } from '../../../src/keyserver/at-rest/master-keys.js';
 import { decodeBackup, encodeBackup } from '../../../src/keyserver/backup/backup-format.js';
-import type { StoreSnapshot } from '../../../src/keyserver/engine/store-tables.js';
+import type { StoreSnapshot } from '../../../src/keyserver/store/store-tables.js';
 
 const key = generateMasterKey();
 const keyring = new MasterKeyring([key]);

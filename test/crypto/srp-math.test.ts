@@ -1,6 +1,6 @@
 import test from 'ava';
-import { SRP_GROUP_2048 } from '../../src/wire/srp/srp-group.js';
-import { modPow } from '../../src/wire/srp/srp-math.js';
+import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
+import { modPow } from '../../src/crypto/srp/srp-math.js';
 
 // RFC 5054 Appendix B: the 1024-bit group, g = 2, with the published intermediate values. The
 // hashes there are SHA-1, so k, x and u are taken as given; every exponentiation is ours.

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
-import type { DurableEngineStore, SharedEngineStore } from './engine-store.port.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 import {
   certificateOf,
   roleOf,

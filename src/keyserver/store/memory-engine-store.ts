@@ -1,6 +1,6 @@
-import type { EngineStore } from './engine-store.port.js';
+import type { EngineStore } from '../engine/engine-store.port.js';
 import { SerialUnits } from './serial-units.js';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
 export class MemoryEngineStore implements EngineStore {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
-import type { EngineStore, SharedEngineStore } from './engine-store.port.js';
+import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { EngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 
 export interface EngineCacheOptions {
   /** How many rows each kind of row keeps (tokens, principals by id, roles, keys, memberships); default 10,000. */
