@@ -11,7 +11,7 @@ import { MemoryReplayCache } from '../src/adapters/replay-cache/memory-replay-ca
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import type { SessionRecord } from '../src/domain/session/session.js';
 import { ProofChecker } from '../src/use-cases/proof-check.js';
-import { jwkThumbprint } from '../src/wire/jwk-thumbprint.js';
+import { jwkThumbprint } from '../src/crypto/jwk-thumbprint.js';
 
 /** Mean microseconds of `work` over `seconds` of repeated calls on this thread (after a short warm-up). */
 export function microsPerCall(work: () => void, seconds = 1): number {
