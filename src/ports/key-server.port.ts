@@ -2,7 +2,7 @@ import type { Identity } from '../wire/identity.js';
 import type { Right } from '../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
+import type { DecryptRequest, DecryptResult, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
 import type { KeyView, NewKey } from '../wire/key-view.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
@@ -36,10 +36,13 @@ export interface DelegatedToken extends KeyServerLogin {
   readonly actingFor: string;
 }
 
-/** The export blob the key server hands the gateway: the raw data key and its OpenSSL NID. */
+/**
+ * The export blob the key server hands the gateway: the raw data key, as bytes its receiver zeroes
+ * once it has wrapped them, and its OpenSSL NID.
+ */
 export interface ExportBlob {
   readonly nid: number;
-  readonly key: Buffer;
+  readonly key: Uint8Array;
 }
 
 /** One entry of a key's access list, as read back from the key server. */
@@ -111,12 +114,12 @@ export interface KeyServerConnection {
   accessRights(ttag: string): Promise<readonly Right[]>;
   /** AES-GCM under the raw key (`encrypt` right); the key server draws the iv. */
   encrypt(ttag: string, request: EncryptRequest): Promise<EncryptResult>;
-  /** `decrypt` right; DECRYPT_FAILED when the tag does not verify. */
-  decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }>;
+  /** `decrypt` right; DECRYPT_FAILED when the tag does not verify. The plaintext is the caller's to zero. */
+  decrypt(ttag: string, request: DecryptRequest): Promise<DecryptResult>;
   /** HMAC-SHA256 under the raw key (`mac` right). */
-  mac(ttag: string, data: string): Promise<MacResult>;
+  mac(ttag: string, data: Uint8Array): Promise<MacResult>;
   /** Constant-time MAC check (`mac` right). */
-  verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }>;
+  verifyMac(ttag: string, data: Uint8Array, mac: Uint8Array): Promise<{ valid: boolean }>;
   /** A page of principals by name; `next` is the opaque cursor of the following page. */
   listPrincipals(query: PrincipalQuery): Promise<ListResult<PrincipalView>>;
   /** Creates a principal; CONFLICT when the name is taken, BAD_REQUEST for an unknown role. */

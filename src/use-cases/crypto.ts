@@ -1,4 +1,4 @@
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
+import type { DecryptRequest, DecryptResult, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -15,15 +15,15 @@ export class CryptoUseCases {
     return withConnection(this.#keyServer, caller, (connection) => connection.encrypt(ttag, request));
   }
 
-  decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
+  decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<DecryptResult> {
     return withConnection(this.#keyServer, caller, (connection) => connection.decrypt(ttag, request));
   }
 
-  mac(caller: Caller, ttag: string, data: string): Promise<MacResult> {
+  mac(caller: Caller, ttag: string, data: Uint8Array): Promise<MacResult> {
     return withConnection(this.#keyServer, caller, (connection) => connection.mac(ttag, data));
   }
 
-  verifyMac(caller: Caller, ttag: string, data: string, mac: string): Promise<{ valid: boolean }> {
+  verifyMac(caller: Caller, ttag: string, data: Uint8Array, mac: Uint8Array): Promise<{ valid: boolean }> {
     return withConnection(this.#keyServer, caller, (connection) => connection.verifyMac(ttag, data, mac));
   }
 }

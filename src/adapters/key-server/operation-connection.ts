@@ -50,9 +50,9 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('expireKey', { ttag });
   }
 
-  async exportKey(ttag: string) {
-    const { nid, key } = await this.#op('exportKey', { ttag });
-    return { nid, key: decode(key) };
+  /** The key as the operation answers it: bytes the caller zeroes once wrapped, never a string. */
+  exportKey(ttag: string) {
+    return this.#op('exportKey', { ttag });
   }
 
   readAcl(ttag: string) {
@@ -80,11 +80,11 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('decrypt', { ttag, request: { ciphertext, iv, authTag, aad } });
   }
 
-  mac(ttag: string, data: string) {
+  mac(ttag: string, data: Uint8Array) {
     return this.#op('mac', { ttag, data });
   }
 
-  verifyMac(ttag: string, data: string, mac: string) {
+  verifyMac(ttag: string, data: Uint8Array, mac: Uint8Array) {
     return this.#op('verifyMac', { ttag, data, mac });
   }
 

@@ -2,7 +2,7 @@ import type { Identity } from '../../wire/identity.js';
 import type { Right } from '../../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
+import type { DecryptRequest, DecryptResult, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../../wire/principal.js';
@@ -126,15 +126,15 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
     return timed(this.#metrics, 'encrypt', () => this.#inner.encrypt(ttag, request));
   }
 
-  decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
+  decrypt(ttag: string, request: DecryptRequest): Promise<DecryptResult> {
     return timed(this.#metrics, 'decrypt', () => this.#inner.decrypt(ttag, request));
   }
 
-  mac(ttag: string, data: string): Promise<MacResult> {
+  mac(ttag: string, data: Uint8Array): Promise<MacResult> {
     return timed(this.#metrics, 'mac', () => this.#inner.mac(ttag, data));
   }
 
-  verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }> {
+  verifyMac(ttag: string, data: Uint8Array, mac: Uint8Array): Promise<{ valid: boolean }> {
     return timed(this.#metrics, 'verifyMac', () => this.#inner.verifyMac(ttag, data, mac));
   }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { KeyServerEngine } from '../engine/engine.js';
 import { mintedToken } from './keyserver-protocol.js';
 import {
-  base64,
+  bytes,
   certificate,
   certificateQuery,
   decryptRequest,
@@ -17,7 +17,7 @@ import {
   newPrincipal,
   parameter,
   parameterValue,
-  payload,
+  payloadBytes,
   pem,
   policy,
   principalChanges,
@@ -34,7 +34,7 @@ import {
 export interface OperationDefinition<A extends z.ZodType, R extends z.ZodType> {
   readonly args: A;
   readonly result: R;
-  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => Promise<z.input<R>>;
+  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => Promise<z.output<R>>;
 }
 
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: OperationDefinition<A, R>['run']): OperationDefinition<A, R> {
@@ -54,6 +54,11 @@ const certificateId = z.string().min(1).max(128);
  * one connection class (src/adapters/key-server/operation-connection.ts) calls them by name, so a
  * new operation is one entry here and its method on the KeyServerConnection port. One entry per port
  * method, named alike, except `signOut`, which is `revokeToken`.
+ *
+ * Arguments and results are the schemas' output: binary values of data cryptography and export are
+ * bytes (protocol-values.ts `bytes`), which `toWire` turns to base64 only where a wire carries them.
+ * The byte arrays an engine function answers are fresh and belong to its caller, who zeroes them once
+ * used: the gateway after the export wrap or the HTTP answer, the daemon once it encoded its answer.
  */
 export const OPERATIONS = {
   whoami: op(none, identity, (engine, token) => engine.whoami(token)),
@@ -80,14 +85,9 @@ export const OPERATIONS = {
   generateKey: op(newKey, z.strictObject({ ttag: z.string().min(1).max(1024) }), (engine, token, args) => engine.keys.generate(token, args)),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
-  exportKey: op(z.strictObject({ ttag }), z.strictObject({ nid: z.number().int(), key: base64 }), async (engine, token, args) => {
-    const blob = await engine.keys.exportKey(token, args.ttag);
-    try {
-      return { nid: blob.nid, key: blob.key.toString('base64') };
-    } finally {
-      blob.key.fill(0);
-    }
-  }),
+  exportKey: op(z.strictObject({ ttag }), z.strictObject({ nid: z.number().int(), key: bytes }), (engine, token, args) =>
+    engine.keys.exportKey(token, args.ttag),
+  ),
   readAcl: op(
     z.strictObject({ ttag }),
     z.strictObject({
@@ -109,13 +109,13 @@ export const OPERATIONS = {
   accessRights: op(z.strictObject({ ttag }), rights, async (engine, token, args) => (await engine.keys.access(token, args.ttag)).rights),
   // Data cryptography (9-12).
   encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request)),
-  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payload }), (engine, token, args) =>
+  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payloadBytes }), (engine, token, args) =>
     engine.crypto.decrypt(token, args.ttag, args.request),
   ),
-  mac: op(z.strictObject({ ttag, data: payload }), z.strictObject({ mac: base64, alg: z.literal('HS256') }), (engine, token, args) =>
+  mac: op(z.strictObject({ ttag, data: payloadBytes }), z.strictObject({ mac: bytes, alg: z.literal('HS256') }), (engine, token, args) =>
     engine.crypto.mac(token, args.ttag, args.data),
   ),
-  verifyMac: op(z.strictObject({ ttag, data: payload, mac: base64 }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
+  verifyMac: op(z.strictObject({ ttag, data: payloadBytes, mac: bytes }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
     engine.crypto.verifyMac(token, args.ttag, args.data, args.mac),
   ),
   // Principals, sender keys, groups and roles (21-34).
@@ -187,8 +187,9 @@ export function isOperationName(value: string): value is OperationName {
 
 /**
  * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the
- * generic ties the name to its arguments and result. No result schema transforms, so what the engine
- * function answers is what a daemon's client parses.
+ * generic ties the name to its arguments and result, both in the schemas' output form (bytes, not
+ * base64): the embedded adapter hands them over as they are, the daemon encodes the result with
+ * `toWire`, and a daemon's client decodes it with the same result schema.
  */
 export async function runOperation<N extends OperationName>(
   engine: KeyServerEngine,

@@ -14,6 +14,15 @@ const schemas = {
 };
 
 /**
+ * The bodies carry binary values as standard base64 (docs/spec.md §1.4, checked by the schemas); the
+ * key server takes and gives bytes. The route owns the arrays it decodes and the plaintext it is
+ * answered, and zeroes them once the answer is encoded.
+ */
+const bytes = (base64: string): Buffer => Buffer.from(base64, 'base64');
+const optionalBytes = (base64: string | undefined): Buffer | undefined => (base64 === undefined ? undefined : bytes(base64));
+const base64Of = (value: Uint8Array): string => Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+
+/**
  * Data cryptography (docs/spec.md §4.5): AES-GCM and HMAC-SHA256 under the raw key.
  * Encrypting and computing or checking a MAC change nothing and release nothing the caller did not
  * send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so its
@@ -32,7 +41,13 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.encrypt,
       success: { status: 200, schema: responses.encrypted },
       async handle(ctx, { body }) {
-        ctx.body = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), { plaintext: body.plaintext, aad: body.aad });
+        const request = { plaintext: bytes(body.plaintext), aad: optionalBytes(body.aad) };
+        try {
+          const sealed = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), request);
+          ctx.body = { ciphertext: base64Of(sealed.ciphertext), iv: base64Of(sealed.iv), authTag: base64Of(sealed.authTag), alg: sealed.alg };
+        } finally {
+          request.plaintext.fill(0);
+        }
       },
     }),
     route({
@@ -44,8 +59,13 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.decrypt,
       success: { status: 200, schema: responses.decrypted },
       async handle(ctx, { body }) {
-        const { ttag: handle, ...sealed } = body;
-        ctx.body = await crypto.decrypt(callerOf(ctx), parseTtag(handle), sealed);
+        const sealed = { ciphertext: bytes(body.ciphertext), iv: bytes(body.iv), authTag: bytes(body.authTag), aad: optionalBytes(body.aad) };
+        const { plaintext } = await crypto.decrypt(callerOf(ctx), parseTtag(body.ttag), sealed);
+        try {
+          ctx.body = { plaintext: base64Of(plaintext) };
+        } finally {
+          plaintext.fill(0);
+        }
       },
     }),
     route({
@@ -58,7 +78,8 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.mac,
       success: { status: 200, schema: responses.mac },
       async handle(ctx, { body }) {
-        ctx.body = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), body.data);
+        const { mac, alg } = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data));
+        ctx.body = { mac: base64Of(mac), alg };
       },
     }),
     route({
@@ -71,7 +92,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.verify,
       success: { status: 200, schema: responses.macValid },
       async handle(ctx, { body }) {
-        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(body.ttag), body.data, body.mac);
+        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data), bytes(body.mac));
       },
     }),
   ];
