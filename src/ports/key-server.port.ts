@@ -181,7 +181,8 @@ export interface KeyServerConnection {
  */
 export interface KeyServer {
   /**
-   * SRP-6a password login: the password never leaves the gateway. Throws `WRONG_CREDENTIAL` for a
+   * Password login against the principal's SRP-6a verifier: with a daemon by an SRP-6a exchange
+   * (the password never leaves the gateway), embedded by checking the verifier in process. Throws `WRONG_CREDENTIAL` for a
    * refused credential and `KEY_SERVER_UNAVAILABLE` / `KEY_SERVER_FAILED` for anything else.
    */
   login(user: string, password: Secret): Promise<KeyServerLogin>;
