@@ -105,7 +105,9 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
       const request = parseWith(exportSchema, body);
       const ttag = parseTtag(request.ttag);
       draft.object = ttag;
-      ctx.body = await services.keys.export(caller, ttag, request.clientPubKey, trail.begin(draft));
+      // The pending record first, the export's first half beside it, the release once both settled.
+      const [, prepared] = await Promise.all([trail.begin(draft), services.keys.prepareExport(caller, ttag, request.clientPubKey)]);
+      ctx.body = await prepared.release();
     },
   );
   const app = new Koa();
