@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
+import type { Logger } from '../../ports/logger.port.js';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
 import type { Prepared } from '../../use-cases/prepared.js';
 import type { GatewayState } from './state.js';
@@ -75,6 +76,31 @@ export async function finishAudit(trail: AuditTrail, ctx: AuditContext, undoing:
       within(undo).catch((error: unknown) => undoing.failed?.(draft, error));
     }
   }
+}
+
+/**
+ * The request step's fourth part: `finishAudit` of the request, its undo run within a request of its
+ * own and an undo that fails logged with the object it leaves.
+ */
+export function auditFinisher(
+  trail: AuditTrail,
+  logger: Logger,
+  withinRequest: <T>(work: () => Promise<T>) => Promise<T>,
+): (ctx: AuditContext) => Promise<void> {
+  const undoing: Undoing = {
+    withinRequest,
+    failed: (draft, error) =>
+      logger.error('an object made without its audit record was not undone', {
+        requestId: draft.requestId,
+        auditId: draft.id,
+        operation: draft.operation,
+        object: draft.object,
+        code: isKeygateError(error) ? error.code : undefined,
+      }),
+  };
+  return function finishRequestAudit(ctx) {
+    return finishAudit(trail, ctx, undoing);
+  };
 }
 
 /** How `finishAudit` runs an undo, and whom it tells when the undo fails. */
