@@ -1,19 +1,20 @@
+/**
+ * @file The one owner of a request's audit record (docs/spec.md §9.1, §9.2), the same on both
+ * surfaces. The route says which operation the request is (`nameAuditedOperation`) and what it learns
+ * for the record (`noteAudit`, `undoUnlessRecorded`); a sensitive operation is performed through
+ * `performAudited` (begin, then perform) or, when its first half may overlap the pending record's
+ * write, `releaseWhenRecorded` (begin beside the use case's `prepare…`, release once recorded); the
+ * request step finishes the record once the response is decided (`auditFinisher`, `finishAudit`).
+ * Use cases never see the audit log's writing side: no record, promise or draft enters their
+ * signatures. docs/architecture.md, "Auditing a request: one owner", states the rule.
+ */
+
 import type { Context } from 'koa';
 import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
 import type { Prepared } from '../../use-cases/prepared.js';
 import type { GatewayState } from './state.js';
-
-/*
- * The one owner of a request's audit record (docs/spec.md §9.1, §9.2), the same on both surfaces. The
- * route says which operation the request is (`nameAuditedOperation`) and what it learns for the record
- * (`noteAudit`, `undoUnlessRecorded`); a sensitive operation is performed through `performAudited`
- * (begin, then perform) or, when its first half may overlap the pending record's write,
- * `releaseWhenRecorded` (begin beside the use case's `prepare…`, release once recorded); the request
- * step finishes the record once the response is decided (`finishAudit`). Use cases never see the
- * audit log's writing side: no record, promise or draft enters their signatures.
- */
 
 type AuditContext = Context & { state: GatewayState };
 
