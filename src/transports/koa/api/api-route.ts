@@ -1,10 +1,10 @@
 import { Router } from '@koa/router';
 import type { Next } from 'koa';
 import type { z } from 'zod';
-import { beginAudit, nameAuditedOperation, noteAudit, type AuditAbout } from '../request-audit.js';
+import { nameAuditedOperation, noteAudit, performAudited, releaseWhenRecorded, type AuditAbout } from '../request-audit.js';
 import { KeygateError, isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
-import type { GatewayServices } from '../../../use-cases/index.js';
+import type { GatewayServices, Prepared } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import type { ApiContext } from './api-context.js';
@@ -19,8 +19,11 @@ export interface RouteInput<B, Q> {
   readonly body: B;
   readonly query: Q;
   readonly params: Readonly<Record<string, string>>;
-  /** Only for a route with `overlapsAudit`: the pending audit record's write, still running. */
-  readonly recorded?: Promise<void>;
+  /**
+   * Only for a route with `overlapsAudit`: performs the use case's two-phase operation under the
+   * request's audit record (request-audit.ts `releaseWhenRecorded`).
+   */
+  readonly releaseWhenRecorded?: <R>(prepare: () => Promise<Prepared<R>>) => Promise<R>;
 }
 
 /**
@@ -54,9 +57,10 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    */
   readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
   /**
-   * A sensitive route whose handler may start work that reads nothing protected (a key-server
-   * connection, the wrap's ECDH) while its pending record is written; it must await `recorded` before
-   * it reads or releases anything. Its failure settles after the record, so an audit refusal still wins.
+   * A sensitive route whose use case is split in two (`Prepared`): its handler hands the first half,
+   * which reads nothing protected (a key-server connection, the wrap's ECDH), to
+   * `releaseWhenRecorded`, which runs it beside the pending record's write and releases once the
+   * record is stored. Its failure settles after the record, so an audit refusal still wins.
    */
   readonly overlapsAudit?: boolean;
   /** False for a route that leaves no audit record (health probes: docs/spec.md §9.1). */
@@ -138,12 +142,20 @@ function routeStep(definition: ApiRoute, services: GatewayServices, fixed: Reado
     if (object !== undefined) about.object = object;
     if (principal !== undefined) about.principal = principal;
     if (sensitive) ctx.state.write = writeOf(definition, input);
-    if (sensitive && definition.overlapsAudit) return overlapping(definition, ctx, input, beginAudit(trail, ctx, about));
-    if (sensitive) await beginAudit(trail, ctx, about);
-    else noteAudit(ctx, about);
-    await definition.handle(ctx, input).catch((error: unknown) => {
-      throw sensitive ? withCheck(error, ctx.state.write) : readFailure(error);
-    });
+    if (sensitive && definition.overlapsAudit) {
+      return definition.handle(ctx, { ...input, releaseWhenRecorded: (prepare) => releaseWhenRecorded(trail, ctx, about, prepare) });
+    }
+    if (!sensitive) {
+      noteAudit(ctx, about);
+      return definition.handle(ctx, input).catch((error: unknown) => {
+        throw readFailure(error);
+      });
+    }
+    await performAudited(trail, ctx, about, () =>
+      definition.handle(ctx, input).catch((error: unknown) => {
+        throw withCheck(error, ctx.state.write);
+      }),
+    );
   };
 }
 
@@ -161,17 +173,6 @@ function withCheck(error: unknown, write: { check?: string } | undefined): unkno
 /** A read changes nothing: its failure has no outcome to tell. */
 function readFailure(error: unknown): unknown {
   return isKeygateError(error) ? withoutOutcome(error) : error;
-}
-
-/** Runs the handler beside the pending record's write; whatever happens, the write settles first. */
-async function overlapping(definition: ApiRoute, ctx: ApiContext, input: RouteInput<unknown, unknown>, recorded: Promise<void>): Promise<void> {
-  try {
-    await definition.handle(ctx, { ...input, recorded });
-  } catch (error) {
-    await recorded;
-    throw error;
-  }
-  await recorded;
 }
 
 /** The methods of each path without parameters (`/api/certificates/parse`: POST; a GET brings HEAD). */

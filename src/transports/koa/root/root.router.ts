@@ -7,7 +7,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { authenticate } from '../authenticate.js';
 import { sessionHeaderCredential } from '../credential.js';
-import { beginAudit, nameAuditedOperation, noteAudit, undoUnlessRecorded, type AuditAbout } from '../request-audit.js';
+import { nameAuditedOperation, noteAudit, performAudited, releaseWhenRecorded, undoUnlessRecorded, type AuditAbout } from '../request-audit.js';
 import { parseWith } from '../parse.js';
 import { readJsonBody } from '../read-body.js';
 import type { GatewayState } from '../state.js';
@@ -54,15 +54,17 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
   const router = new StaticRoutes<RootContext>();
   const open = (name: NamedOperation, handle: Handler) => operationStep(services, name, false, handle);
   const guarded = (name: NamedOperation, handle: Handler) => operationStep(services, name, true, handle);
-  // Each state change, session mint or key release below is begun in the audit log first (fail closed).
-  const begin = (ctx: RootContext, about?: AuditAbout) => beginAudit(services.auditTrail, ctx, about);
+  // Each state change, session mint or key release below is performed under its audit record, begun
+  // first (fail closed), as the /api routes are (request-audit.ts).
+  const audited = <R>(ctx: RootContext, about: AuditAbout, perform: () => Promise<R>) => performAudited(services.auditTrail, ctx, about, perform);
 
   router.post(
     '/login',
     open('login', async (ctx) => {
       const body = parseWith(loginRequest, await readJsonBody(ctx));
-      await begin(ctx, { principal: body.user });
-      const { sessionId, session: minted } = await services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey);
+      const { sessionId, session: minted } = await audited(ctx, { principal: body.user }, () =>
+        services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey),
+      );
       noteAudit(ctx, { sessionRef: minted.ref });
       ctx.body = { sessionId, ...minted.identity, hasToken: true };
     }),
@@ -71,8 +73,7 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
   router.post(
     '/logout',
     guarded('logout', async (ctx) => {
-      await begin(ctx);
-      await services.sessions.logout(caller(ctx));
+      await audited(ctx, {}, () => services.sessions.logout(caller(ctx)));
       ctx.body = { ok: true };
     }),
   );
@@ -81,9 +82,8 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     '/keys',
     guarded('generate', async (ctx) => {
       parseWith(generateRequest, await readJsonBody(ctx));
-      await begin(ctx);
       const made = (ttag: string) => undoUnlessRecorded(ctx, { object: ttag }, () => services.keys.expire(caller(ctx), ttag));
-      ctx.body = await services.keys.generate(caller(ctx), { keyLen: 16 }, made);
+      ctx.body = await audited(ctx, {}, () => services.keys.generate(caller(ctx), { keyLen: 16 }, made));
     }),
   );
 
@@ -92,8 +92,8 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     guarded('export', async (ctx) => {
       const body = parseWith(exportRequest, await readJsonBody(ctx));
       const ttag = parseTtag(body.ttag);
-      // The pending record and the key-server connection overlap; key material is read once it landed.
-      ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
+      // The pending record and the export's first half (wrap, connection) overlap; key material is read once it landed.
+      ctx.body = await releaseWhenRecorded(services.auditTrail, ctx, { object: ttag }, () => services.keys.prepareExport(caller(ctx), ttag, body.clientPubKey));
     }),
   );
 
@@ -102,8 +102,9 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     guarded('grant', async (ctx) => {
       const body = parseWith(grantRequest, await readJsonBody(ctx));
       const ttag = parseTtag(body.ttag);
-      await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-      const entry = await services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS, 'applied');
+      const entry = await audited(ctx, { object: aclEntryObject(ttag, body.grantee) }, () =>
+        services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS, 'applied'),
+      );
       ctx.body = { ok: true, grantee: entry.principal };
     }),
   );
@@ -113,8 +114,7 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
     guarded('revoke', async (ctx) => {
       const body = parseWith(revokeRequest, await readJsonBody(ctx));
       const ttag = parseTtag(body.ttag);
-      await begin(ctx, { object: aclEntryObject(ttag, body.grantee) });
-      await services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied');
+      await audited(ctx, { object: aclEntryObject(ttag, body.grantee) }, () => services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied'));
       ctx.body = { ok: true };
     }),
   );
