@@ -30,8 +30,8 @@ interface SurfaceRoutes<C> {
  * routes can take it. Within it, @koa/router matches paths as it always did (strict, case-insensitive,
  * HEAD served by a GET route), and the same table answers the methods of a known path (`Allow`).
  * A fixed path (no parameter: the seven root operations and most of /api) is found by one map lookup
- * instead of testing every route's pattern, and is never taken as a parameter's value (docs/spec.md
- * §4.1 item 5: `GET /api/certificates/parse` is not the certificate `parse`).
+ * instead of testing every route's pattern, and is never taken as a parameter's value
+ * (docs/spec.md §4.1 item 5: `GET /api/certificates/parse` is not the certificate `parse`).
  */
 export class RouteTable<C extends Context, S extends string = string> {
   readonly #surfaces = new Map<S, SurfaceRoutes<C>>();
