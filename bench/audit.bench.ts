@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
 import { openAuditLog } from '../src/app/adapters.js';
 import type { AuditLog } from '../src/ports/audit-log.port.js';
-import type { GatewayConfigInput } from '../src/app/config.js';
+import type { GatewayConfigInput } from '../src/app/config/config.js';
 import { createGateway } from '../src/app/create-gateway.js';
 import { newAuditId } from '../src/domain/audit/audit.js';
 import { CryptoRandom } from '../src/adapters/random/crypto-random.js';

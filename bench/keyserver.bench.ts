@@ -1,5 +1,5 @@
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
-import type { GatewayConfigInput } from '../src/app/config.js';
+import type { GatewayConfigInput } from '../src/app/config/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryLogger } from '../src/adapters/logger/memory-logger.js';
-import type { GatewayConfigInput } from '../src/app/config.js';
+import type { GatewayConfigInput } from '../src/app/config/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { killAllGateways, spawnGateway, type GatewayProcess } from '../test/_support/gateway-process.js';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa, { type Context } from 'koa';
 import { openAdapters } from '../src/app/adapters.js';
-import { parseGatewayConfig } from '../src/app/config.js';
+import { parseGatewayConfig } from '../src/app/config/config.js';
 import { buildContainer, resolveServices } from '../src/app/container.js';
 import { closeGatewayParts } from '../src/app/create-gateway.js';
 import { parseTtag } from '../src/domain/key/ttag.js';
@@ -11,7 +11,7 @@ import type { AuditDraft } from '../src/use-cases/audit.js';
 import type { Caller } from '../src/use-cases/session-context.js';
 import { recordRequest } from '../src/transports/koa/access-log.js';
 import { sessionView } from '../src/transports/koa/api/session-view.js';
-import { openResponse } from '../src/transports/koa/request-step.js';
+import { openResponse } from '../src/transports/koa/open-response.js';
 import { parseWith } from '../src/transports/koa/parse.js';
 import { readJsonBody } from '../src/transports/koa/read-body.js';
 import { exportRequest as exportSchema } from '../src/transports/koa/root/root.schema.js';
@@ -105,7 +105,9 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
       const request = parseWith(exportSchema, body);
       const ttag = parseTtag(request.ttag);
       draft.object = ttag;
-      ctx.body = await services.keys.export(caller, ttag, request.clientPubKey, trail.begin(draft));
+      // The pending record first, the export's first half beside it, the release once both settled.
+      const [, prepared] = await Promise.all([trail.begin(draft), services.keys.prepareExport(caller, ttag, request.clientPubKey)]);
+      ctx.body = await prepared.release();
     },
   );
   const app = new Koa();

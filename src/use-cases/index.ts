@@ -53,4 +53,5 @@ export { KeyUseCases, type ExportedKey } from './keys.js';
 export { LoginThrottle } from './login-throttle.js';
 export { SessionUseCases, type MintedSession } from './sessions.js';
 export { ProofChecker, type PresentedRequest } from './proof-check.js';
+export type { Prepared } from './prepared.js';
 export type { Caller } from './session-context.js';

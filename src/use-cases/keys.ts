@@ -3,9 +3,10 @@ import type { WrappedKey } from '../domain/keywrap/keywrap.js';
 import { keyLengthForNid, type KeyLength } from '../wire/key-length.js';
 import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
-import type { KeyServer } from '../ports/key-server.port.js';
+import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import { KeygateError, NotSavedError } from '../domain/errors/index.js';
+import type { Prepared } from './prepared.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -66,46 +67,43 @@ export class KeyUseCases {
   }
 
   /**
-   * Exports the key wrapped to the client's ephemeral P-256 key. The client key is validated and the
-   * wrap prepared before the key server is asked for anything; the connection is opened while
-   * `recorded` (the audit record's pending write) runs, and the key material is read only once it has
-   * landed (fail closed: a refused record reads nothing). The raw key is zeroed once wrapped.
+   * The first half of an export (docs/spec.md §3): the client key is validated, the wrap prepared and
+   * the key-server connection opened; no key material is read. `release` reads the key, answers it
+   * wrapped to the client's key and zeroes the raw key; `abandon` disposes of the wrap and closes the
+   * connection. The transport releases only once the export's pending audit record is stored.
    */
-  async export(caller: Caller, ttag: string, clientPubKey: string, recorded: Promise<void> = Promise.resolve()): Promise<ExportedKey> {
-    let wrap: ReturnType<typeof prepareWrap>;
+  async prepareExport(caller: Caller, ttag: string, clientPubKey: string): Promise<Prepared<ExportedKey>> {
+    const wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
+    let connection: KeyServerConnection;
     try {
-      wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
-    } catch (error) {
-      await recorded; // the record settles first: an audit refusal wins, and `finish` never races `begin`
-      throw error;
-    }
-    const connecting = this.#deps.keyServer.connect(caller.session.token);
-    try {
-      await recorded;
+      connection = await this.#deps.keyServer.connect(caller.session.token);
     } catch (error) {
       wrap.dispose();
-      connecting.then(
-        (connection) => connection.close(),
-        () => undefined,
-      );
       throw error;
     }
-    try {
-      const connection = await connecting;
-      let blob: Awaited<ReturnType<typeof connection.exportKey>>;
-      try {
-        blob = await connection.exportKey(ttag);
-      } finally {
-        await connection.close();
-      }
-      try {
-        const keyLen = keyLengthForNid(blob.nid, KeygateError);
-        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen };
-      } finally {
-        blob.key.fill(0);
-      }
-    } finally {
-      wrap.dispose();
-    }
+    return {
+      async release() {
+        try {
+          let blob: Awaited<ReturnType<KeyServerConnection['exportKey']>>;
+          try {
+            blob = await connection.exportKey(ttag);
+          } finally {
+            await connection.close();
+          }
+          try {
+            const keyLen = keyLengthForNid(blob.nid, KeygateError);
+            return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen };
+          } finally {
+            blob.key.fill(0);
+          }
+        } finally {
+          wrap.dispose();
+        }
+      },
+      abandon() {
+        wrap.dispose();
+        connection.close().catch(() => undefined);
+      },
+    };
   }
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { openConsole } from './console-page.js';
 import { call, type CallOptions, type Reply } from './http.js';
 import { PASSWORDS, SEED } from './gateway.js';

@@ -17,7 +17,7 @@ for (const [keyLen, alg] of [
     const { ttag } = await createKey(alice, { keyLen });
     const sealed = await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('attack at dawn'), aad: b64('order 7') });
     t.is(sealed.status, 200);
-    t.deepEqual(Object.keys(sealed.body).sort(), ['alg', 'authTag', 'ciphertext', 'iv']);
+    t.deepEqual(Object.keys(sealed.body).sort(), ['alg', 'authTag', 'ciphertext', 'iv', 'version']);
     t.is(sealed.body.alg, alg);
     t.is(Buffer.from(sealed.body.iv, 'base64').length, 12);
     t.is(Buffer.from(sealed.body.authTag, 'base64').length, 16);

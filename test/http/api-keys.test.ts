@@ -8,7 +8,7 @@ test('POST /api/keys creates a 16-byte key by default and answers the key view, 
   const alice = await signIn(gw, 'alice');
   const reply = await alice.post('/api/keys', {});
   t.is(reply.status, 201);
-  t.deepEqual(Object.keys(reply.body).sort(), ['algo', 'createdAt', 'keyLen', 'owner', 'state', 'ttag']);
+  t.deepEqual(Object.keys(reply.body).sort(), ['algo', 'createdAt', 'keyLen', 'minVersion', 'owner', 'state', 'ttag', 'version', 'versions']);
   t.like(reply.body, { keyLen: 16, algo: 'aes-128-cbc', state: 'active', owner: { user: 'alice' } });
   t.true(Buffer.from(reply.body.ttag, 'base64').length >= 16);
   const client = clientKeyPair();

@@ -86,3 +86,25 @@ test('export with a point off the curve is a bad request, and the record still s
   t.like(record, { outcome: 'error', status: 400, code: 'BAD_REQUEST' });
   t.false(page.items.some((r) => r.outcome === 'pending'));
 });
+
+for (const surface of ['root', 'api'] as const) {
+  test(`${surface} export: a refused record wins over a bad client key, and the key server reads nothing`, async (t) => {
+    const log = new FaultyAuditLog(new MemoryAuditLog());
+    const gw = await startFaultyGateway(t, {}, { auditLog: log });
+    const alice = await gw.login('alice');
+    const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag as string;
+    const offCurve = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64');
+    gw.keyServerCalls.length = 0;
+    log.faults.down = true;
+    const reply =
+      surface === 'root'
+        ? await gw.call('POST', '/keys/export', { headers: { 'X-Session': alice }, body: { ttag, clientPubKey: offCurve } })
+        : await gw.call('POST', `/api/keys/${encodeURIComponent(ttag)}/export`, {
+            headers: { Authorization: `Bearer ${alice}` },
+            body: { clientPubKey: offCurve },
+          });
+    t.is(reply.status, surface === 'root' ? 500 : 503);
+    t.regex(JSON.stringify(reply.body), surface === 'root' ? /audit log unavailable/ : /AUDIT_UNAVAILABLE/);
+    t.deepEqual(gw.keyServerCalls, []);
+  });
+}

@@ -37,12 +37,19 @@ const key: KeyRow = {
     ['b3b3b3b3b3b3b3b3', ['read']],
   ]),
   aclRevision: 2,
+  laterVersions: [],
+  minVersion: 2,
   expired: false,
   createdAt: 1_700_000_000_000,
   label: 'payroll',
 };
+/** The versions a rotation added to the key. */
+const laterVersions = [
+  { version: 2, material: Buffer.alloc(32, 8), createdAt: 1_700_000_100_000 },
+  { version: 3, material: Buffer.alloc(32, 9), createdAt: 1_700_000_200_000 },
+];
 
-/** Principals, a membership, a role, a key with its ACL, a certificate, a setting and a token. */
+/** Principals, a membership, a role, a key with its ACL and later versions, a certificate, a setting and a token. */
 async function fill(store: DurableEngineStore): Promise<void> {
   await store.atomically(async () => {
     await store.putPrincipal(alice);
@@ -50,6 +57,7 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putMembership(team.principalId, alice.principalId);
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putKey(key);
+    for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
     await store.putCertificate({ id: 'ab'.repeat(32), pem: '-----BEGIN CERTIFICATE-----', role: 'authority', createdAt: 1_700_000_000_000 });
     await store.putSetting('parameter.maxPendingLogins', '77');
     await store.putToken({ tokenHash: 'token-hash', principalId: alice.principalId, issuedAt: 1_700_000_000_000, expiresAt: undefined });
@@ -76,6 +84,11 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
     t.deepEqual(restoredKey?.material, key.material);
     t.deepEqual([...(restoredKey?.acl ?? [])], [...key.acl]);
     t.is(restoredKey?.aclRevision, 2);
+    t.is(restoredKey?.minVersion, 2);
+    t.deepEqual(
+      restoredKey?.laterVersions.map((v) => ({ version: v.version, material: v.material, createdAt: v.createdAt })),
+      laterVersions,
+    );
     t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
     t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);
     t.deepEqual(await target.role('reader'), { name: 'reader', operations: ['keys.read'] });

@@ -5,6 +5,7 @@ import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { makeSigner } from '../_support/proof-builder.js';
+import { keyVersionsContract } from './key-server-versions.contract.js';
 
 /** The principals every key server under the contract is seeded with (passwords `<name>-pw`). */
 export const CONTRACT_SEED = {
@@ -39,6 +40,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 /** The KeyServer contract (src/ports/key-server.port.ts), run against one adapter. */
 export function keyServerContract(name: string, make: KeyServerFactory): void {
   const title = (behaviour: string) => `${name} key server: ${behaviour}`;
+  keyVersionsContract(name, make);
 
   test(title('logs in with the right password and names the principal'), async (t) => {
     const ks = await make();
@@ -149,8 +151,8 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     });
     t.is(await codeOf(alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag })), 'DECRYPT_FAILED');
     const { mac } = await alice.mac(ttag, Buffer.from('data'));
-    t.deepEqual(await alice.verifyMac(ttag, Buffer.from('data'), mac), { valid: true });
-    t.deepEqual(await alice.verifyMac(ttag, Buffer.from('datb'), mac), { valid: false });
+    t.deepEqual(await alice.verifyMac(ttag, { data: Buffer.from('data'), mac }), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, { data: Buffer.from('datb'), mac }), { valid: false });
     t.is(await codeOf(bob.mac(ttag, Buffer.from('data'))), 'ACL_DENIED');
     await alice.grant(ttag, 'bob', ['mac']);
     t.deepEqual([...(await bob.accessRights(ttag))], ['mac']);
@@ -250,7 +252,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const sealed = await alice.encrypt(ttag, { plaintext });
     t.deepEqual((await alice.decrypt(ttag, sealed)).plaintext, plaintext);
     const { mac } = await alice.mac(ttag, plaintext);
-    t.deepEqual(await alice.verifyMac(ttag, plaintext, mac), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, { data: plaintext, mac }), { valid: true });
     await alice.close();
     await ks.close();
   });

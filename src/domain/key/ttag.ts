@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors/common.errors.js';
 
-/** A key handle is base64 of an opaque random buffer of at least 16 bytes (architecture.md). */
+/** A key handle is base64 of an opaque random buffer of at least 16 bytes (docs/spec.md §1.4). */
 export const TTAG_MIN_BYTES = 16;
 const TTAG_MAX_BYTES = 256;
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

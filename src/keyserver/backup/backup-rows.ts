@@ -8,6 +8,7 @@ type LineValue = string | number | null | { readonly base64: string };
 const KEY_ID_COLUMNS: readonly (readonly [StoreTable, string])[] = [
   ['principals', 'verifier_key_id'],
   ['keys', 'material_key_id'],
+  ['key_versions', 'material_key_id'],
   ['settings', 'value_key_id'],
 ];
 
@@ -20,8 +21,7 @@ export function valuesOf(table: StoreTable, row: StoredRow): LineValue[] {
 }
 
 /** A row back from its values; a value of a type no column holds is refused. */
-export function rowOf(table: StoreTable, values: readonly unknown[]): StoredRow {
-  const columns = STORE_TABLES[table];
+export function rowOf(table: StoreTable, values: readonly unknown[], columns: readonly string[] = STORE_TABLES[table]): StoredRow {
   if (values.length !== columns.length) throw new BackupError(`holds a ${table} row of ${values.length} values; the table has ${columns.length} columns`);
   return Object.fromEntries(columns.map((column, i) => [column, storedValue(table, column, values[i])]));
 }

@@ -89,6 +89,21 @@ const MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER principal_deleted AFTER DELETE ON principals FOR EACH ROW EXECUTE FUNCTION principal_deleted();
   `,
+  // Version 2: key versions, as in the SQLite schema's version 7. A key's own material is its version
+  // 1 (a key stored before is version 1 with the same material); a rotation adds a row here, its
+  // material sealed to its id '<ttag> <version>'. Versions below min_version are retired.
+  `
+  ALTER TABLE keys ADD COLUMN min_version integer NOT NULL DEFAULT 1;
+  CREATE TABLE key_versions (
+    id              text PRIMARY KEY,
+    ttag            text NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    version         integer NOT NULL CHECK (version >= 2),
+    material        bytea NOT NULL,
+    material_key_id text,
+    created_at      bigint NOT NULL,
+    UNIQUE (ttag, version)
+  );
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;
@@ -99,11 +114,12 @@ export function storeLockName(schema: string, purpose: 'migrate' | 'serve'): str
 }
 
 /**
- * Creates the schema when missing and brings it to the current version, in one transaction. Daemons
- * starting together take turns on a transaction-level advisory lock, so each step runs once; a
- * database written by a newer keygate is refused rather than guessed at.
+ * Creates the schema when missing and brings it to the current version (or to `target`, an older one:
+ * how a test makes a database as an earlier keygate left it), in one transaction. Daemons starting
+ * together take turns on a transaction-level advisory lock, so each step runs once; a database written
+ * by a newer keygate is refused rather than guessed at.
  */
-export async function migratePostgresEngine(client: pg.ClientBase, schema: string): Promise<void> {
+export async function migratePostgresEngine(client: pg.ClientBase, schema: string, target = MIGRATIONS.length): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [storeLockName(schema, 'migrate')]);
@@ -114,9 +130,10 @@ export async function migratePostgresEngine(client: pg.ClientBase, schema: strin
     if (version > MIGRATIONS.length) {
       throw new ConfigError(`the key-server database is at schema version ${version}; this keygate knows up to ${MIGRATIONS.length}`);
     }
-    for (const step of MIGRATIONS.slice(version)) await client.query(step);
-    if (found.rowCount === 0) await client.query('INSERT INTO keygate_engine_schema_version (version) VALUES ($1)', [MIGRATIONS.length]);
-    else await client.query('UPDATE keygate_engine_schema_version SET version = $1', [MIGRATIONS.length]);
+    const reached = Math.max(version, target);
+    for (const step of MIGRATIONS.slice(version, reached)) await client.query(step);
+    if (found.rowCount === 0) await client.query('INSERT INTO keygate_engine_schema_version (version) VALUES ($1)', [reached]);
+    else await client.query('UPDATE keygate_engine_schema_version SET version = $1', [reached]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

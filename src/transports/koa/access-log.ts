@@ -1,5 +1,7 @@
+import type { Context } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
+import type { GatewayState } from './state.js';
 
 /** What one access-log line says of a request. */
 export interface AccessLine {
@@ -22,7 +24,7 @@ export interface AccessLine {
  * operation id, method, path, status, duration, client address, principal name and session reference.
  * Never a secret: no header, no body, no query string (a query may carry a ttag; the path of a key
  * route does too, which is why the line names the route's operation id beside the path). The request
- * step (`request-step.ts`) and the health probe's own path (`health-probe.ts`) both write it here.
+ * step (`accessLog`) and the health probe's own path (`health-probe.ts`) both write it here.
  */
 export function recordRequest(logger: Logger, metrics: Metrics, line: AccessLine): void {
   metrics.requestObserved(line.operation, line.status, line.seconds);
@@ -40,4 +42,31 @@ export function recordRequest(logger: Logger, metrics: Metrics, line: AccessLine
     code: line.code,
     cause: line.cause,
   });
+}
+
+/**
+ * The request step's last part: the request's access-log line and metrics (`recordRequest`), from what
+ * the request left in `ctx.state`. The operation is the audited one, else the route's unaudited name
+ * (a health probe, the console), else `none`; the principal and session those of the record, else the
+ * caller's.
+ */
+export function accessLog(logger: Logger, metrics: Metrics): (ctx: Context & { state: GatewayState }, started: number) => void {
+  return function logAccess(ctx, started) {
+    const state = ctx.state;
+    const session = state.caller?.session;
+    recordRequest(logger, metrics, {
+      requestId: state.requestId,
+      traceId: state.traceId,
+      operation: state.audit?.operation ?? state.unauditedOperation ?? 'none',
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      seconds: (performance.now() - started) / 1e3,
+      client: ctx.request.ip,
+      principal: state.audit?.principal ?? session?.identity.user,
+      sessionRef: state.audit?.sessionRef ?? session?.ref,
+      code: state.errorCode,
+      cause: state.errorCause,
+    });
+  };
 }

@@ -1,19 +1,19 @@
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import { NoMetrics, type Metrics } from '../../ports/metrics.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
+import type { ApiContext } from './api/api-context.js';
 import { apiErrorMapper } from './api/api.errors.js';
-import { apiMiddleware, apiRouteTable, isApiPath } from './api/api.router.js';
-import { buildOpenApi, OPENAPI_PATH } from './api/openapi.js';
-import { serveOpenApi } from './api/openapi.endpoint.js';
-import { isConsolePath, serveConsole, type LoadConsoleAssets } from './console.js';
+import { isApiPath } from './api/api.router.js';
+import { buildOpenApi } from './api/openapi.js';
+import { CONSOLE_PATH, serveConsole, type LoadConsoleAssets } from './console.js';
 import { cors } from './cors.js';
+import { gatewayRoutes, routeTableOf } from './gateway-routes.js';
 import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
 import { requestStep } from './request-step.js';
 import { DEFAULT_IPV6_PREFIX_LENGTH } from './client-address.js';
 import { readRawBody } from './read-body.js';
 import { rootErrorMapper } from './root/root.errors.js';
-import { rootRouter } from './root/root.router.js';
 import type { GatewayState } from './state.js';
 
 export interface KoaAppOptions {
@@ -64,21 +64,14 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   );
   // With no allowed origin nothing is sent (same-origin posture): the step is then left out entirely.
   if ((options.corsOrigins ?? []).length > 0) app.use(cors(options.corsOrigins ?? [], options.logger));
-  const openApi = serveOpenApi(() => openApiDocument(services, options.gatewayVersion ?? '0.0.0'), options.publicOrigin);
-  // Each request walks only its own surface's routes: /api paths never meet the seven operations' router.
-  const [apiRoutes, noApiRoute] = apiMiddleware(services);
-  const rootRoutes = rootRouter(services).routes() as unknown as Middleware<GatewayState>;
-  const consoleFiles = options.console === undefined ? undefined : serveConsole(options.console);
-  const route: Middleware<GatewayState> = (ctx, next) => {
-    if (consoleFiles !== undefined && isConsolePath(ctx.path)) return consoleFiles(ctx, next);
-    if (!isApiPath(ctx.path)) return rootRoutes(ctx, () => noRoute(ctx));
-    if (ctx.path === OPENAPI_PATH) return openApi(ctx, next);
-    return apiRoutes!(ctx, () => noApiRoute!(ctx, next));
-  };
+  const gatewayVersion = options.gatewayVersion ?? '0.0.0';
+  const table = routeTableOf(gatewayRoutes(services, { gatewayVersion, publicOrigin: options.publicOrigin }), services);
+  if (options.console !== undefined) table.mount(CONSOLE_PATH, serveConsole(options.console));
+  const route = table.dispatcher();
   app.use(async function dispatch(ctx, next) {
     // A body over 1 MB is refused on every route, those that take none included (docs/spec.md §7).
     await readRawBody(ctx);
-    await route(ctx, next);
+    await route(ctx as ApiContext, next);
   });
   return app;
 }
@@ -100,13 +93,7 @@ class GatewayKoa extends Koa<GatewayState> {
   }
 }
 
-/** Reached only when no route answered (docs/spec.md §2.1): any other method and path is a 404. */
-async function noRoute(ctx: Koa.Context): Promise<void> {
-  ctx.status = 404;
-  ctx.body = { error: `no route ${ctx.method} ${ctx.path}` };
-}
-
-/** The OpenAPI 3.1 document of the /api surface, from the route declarations themselves. */
+/** The OpenAPI 3.1 document of both surfaces, from the route declarations themselves. */
 export function openApiDocument(services: GatewayServices, gatewayVersion: string): Record<string, unknown> {
-  return buildOpenApi(apiRouteTable(services), gatewayVersion);
+  return buildOpenApi(gatewayRoutes(services, { gatewayVersion }), gatewayVersion);
 }

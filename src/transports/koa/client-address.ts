@@ -47,6 +47,17 @@ export function clientAddressOf(trustedProxies: readonly string[]): (req: Incomi
   };
 }
 
+/**
+ * The request step's second part: the key a request's per-address limits count under
+ * (`clientAddressKey` of `clientAddressOf`), resolved once per request.
+ */
+export function clientKeyOf(trustedProxies: readonly string[], ipv6PrefixLength: number): (req: IncomingMessage) => string {
+  const clientAddress = clientAddressOf(trustedProxies);
+  return function resolveClientKey(req) {
+    return clientAddressKey(clientAddress(req), ipv6PrefixLength);
+  };
+}
+
 /** The prefix per-address limits group an IPv6 client by when none is configured. */
 export const DEFAULT_IPV6_PREFIX_LENGTH = 64;
 

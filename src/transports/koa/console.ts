@@ -30,10 +30,6 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function isConsolePath(path: string): boolean {
-  return path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`);
-}
-
 /**
  * Serves the console's static files under `/console/` (GET and HEAD). `/console` redirects to
  * `/console/` with a relative Location, so the page's relative links hold under a mount path too.

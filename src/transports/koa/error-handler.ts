@@ -29,6 +29,23 @@ export function respondWithError(ctx: Context & { state: GatewayState }, thrown:
   ctx.body = response.body;
 }
 
+/**
+ * The request step's third part: runs `work` (the routes below, or the audit record's finish) and
+ * shapes whatever it throws into the surface's error response (`respondWithError`).
+ */
+export function shapeFailures(
+  mapperFor: (path: string) => ErrorMapper,
+  logger: Logger,
+): (ctx: Context & { state: GatewayState }, work: () => Promise<unknown>) => Promise<void> {
+  return async function shapeFailure(ctx, work) {
+    try {
+      await work();
+    } catch (thrown) {
+      respondWithError(ctx, thrown, mapperFor, logger);
+    }
+  };
+}
+
 function internal(thrown: unknown, ctx: Context & { state: GatewayState }, logger: Logger): KeygateError {
   logger.error('unexpected failure', {
     requestId: ctx.state.requestId,

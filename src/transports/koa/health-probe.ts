@@ -3,7 +3,7 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
 import type { HealthReport, HealthUseCases } from '../../use-cases/index.js';
 import { recordRequest } from './access-log.js';
-import { openResponse } from './request-step.js';
+import { openResponse } from './open-response.js';
 
 /** A health answer as a surface shapes it. */
 export interface HealthAnswer {

@@ -1,6 +1,19 @@
+/**
+ * @file The one owner of a request's audit record (docs/spec.md §9.1, §9.2), the same on both
+ * surfaces. The route says which operation the request is (`nameAuditedOperation`) and what it learns
+ * for the record (`noteAudit`, `undoUnlessRecorded`); a sensitive operation is performed through
+ * `performAudited` (begin, then perform) or, when its first half may overlap the pending record's
+ * write, `releaseWhenRecorded` (begin beside the use case's `prepare…`, release once recorded); the
+ * request step finishes the record once the response is decided (`auditFinisher`, `finishAudit`).
+ * Use cases never see the audit log's writing side: no record, promise or draft enters their
+ * signatures. docs/architecture.md, "Auditing a request: one owner", states the rule.
+ */
+
 import type { Context } from 'koa';
 import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
+import type { Logger } from '../../ports/logger.port.js';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
+import type { Prepared } from '../../use-cases/prepared.js';
 import type { GatewayState } from './state.js';
 
 type AuditContext = Context & { state: GatewayState };
@@ -39,7 +52,7 @@ export function undoUnlessRecorded(ctx: AuditContext, about: AuditAbout, undo: (
 }
 
 /**
- * Records the decided response of an audited request (called by `requestStep`). An object the route
+ * Records the decided response of an audited request (the request step's last word on it). An object the route
  * made (`undoUnlessRecorded`) whose record, the one entry naming it, could not be stored is undone,
  * whatever the response: nothing is left in the key server that the audit log cannot account for.
  * The undo runs as a request of its own (`withinRequest`: fresh budgets, since this request's may be
@@ -66,6 +79,31 @@ export async function finishAudit(trail: AuditTrail, ctx: AuditContext, undoing:
   }
 }
 
+/**
+ * The request step's fourth part: `finishAudit` of the request, its undo run within a request of its
+ * own and an undo that fails logged with the object it leaves.
+ */
+export function auditFinisher(
+  trail: AuditTrail,
+  logger: Logger,
+  withinRequest: <T>(work: () => Promise<T>) => Promise<T>,
+): (ctx: AuditContext) => Promise<void> {
+  const undoing: Undoing = {
+    withinRequest,
+    failed: (draft, error) =>
+      logger.error('an object made without its audit record was not undone', {
+        requestId: draft.requestId,
+        auditId: draft.id,
+        operation: draft.operation,
+        object: draft.object,
+        code: isKeygateError(error) ? error.code : undefined,
+      }),
+  };
+  return function finishRequestAudit(ctx) {
+    return finishAudit(trail, ctx, undoing);
+  };
+}
+
 /** How `finishAudit` runs an undo, and whom it tells when the undo fails. */
 export interface Undoing {
   readonly withinRequest?: <T>(work: () => Promise<T>) => Promise<T>;
@@ -73,10 +111,50 @@ export interface Undoing {
 }
 
 /**
- * Called by a route right before it performs a sensitive operation: the record is stored as pending,
- * or AuditUnavailableError is thrown and the operation is not performed.
+ * Performs a sensitive operation: its record is stored as pending first, and `perform` runs only once
+ * it is; when the store cannot take it, AuditUnavailableError is thrown and nothing is performed.
  */
-export async function beginAudit(trail: AuditTrail, ctx: AuditContext, about: AuditAbout = {}): Promise<void> {
+export async function performAudited<R>(trail: AuditTrail, ctx: AuditContext, about: AuditAbout, perform: () => Promise<R>): Promise<R> {
+  await begin(trail, ctx, about);
+  return perform();
+}
+
+/**
+ * Performs a sensitive operation whose first half reads nothing protected (`Prepared`) beside the
+ * pending record's write, for speed; its release runs only once the record is stored. Both settle
+ * before anything is answered, and an audit refusal wins over the first half's own failure (a bad
+ * client key): the operation is refused as unrecorded, and what the first half holds is abandoned.
+ */
+export async function releaseWhenRecorded<R>(trail: AuditTrail, ctx: AuditContext, about: AuditAbout, prepare: () => Promise<Prepared<R>>): Promise<R> {
+  const recording = begin(trail, ctx, about);
+  const preparing = settleLater(prepare);
+  try {
+    await recording;
+  } catch (error) {
+    preparing.then(
+      (prepared) => prepared.abandon(),
+      () => undefined,
+    );
+    throw error;
+  }
+  const prepared = await preparing;
+  return prepared.release();
+}
+
+/** `prepare()` as a promise that may reject before anyone awaits it without being reported unhandled. */
+function settleLater<T>(prepare: () => Promise<T>): Promise<T> {
+  let preparing: Promise<T>;
+  try {
+    preparing = prepare();
+  } catch (error) {
+    preparing = Promise.reject(error);
+  }
+  preparing.catch(() => undefined);
+  return preparing;
+}
+
+/** Stores the record as pending (once per request), or throws AuditUnavailableError. */
+async function begin(trail: AuditTrail, ctx: AuditContext, about: AuditAbout): Promise<void> {
   noteAudit(ctx, about);
   const draft = draftOf(ctx);
   identify(ctx, draft);

@@ -18,8 +18,8 @@ async function embeddedWithKey(t: { teardown(fn: () => unknown): void }) {
   await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-password' });
   const exported: { made: Uint8Array; bytes: Buffer }[] = [];
   const exportKey = engine.keys.exportKey.bind(engine.keys);
-  engine.keys.exportKey = async (token, ttag) => {
-    const blob = await exportKey(token, ttag);
+  engine.keys.exportKey = async (token, ttag, version) => {
+    const blob = await exportKey(token, ttag, version);
     exported.push({ made: blob.key, bytes: Buffer.from(blob.key) });
     return blob;
   };
@@ -63,8 +63,8 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
     async connect(token: Secret) {
       const connection = await keyServer.connect(token);
       const exportKey = connection.exportKey.bind(connection);
-      connection.exportKey = async (handle) => {
-        const blob = await exportKey(handle);
+      connection.exportKey = async (handle, version) => {
+        const blob = await exportKey(handle, version);
         received.push(blob.key);
         return blob;
       };
@@ -76,7 +76,7 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
   const clientPubKey = client.generateKeys('base64');
   const now = Date.now();
   const session = { ref: 'ref', identity: login.identity, token: login.token, kind: 'password' as const, createdAt: now, expiresAt: now + 60_000 };
-  const answer = await keys.export({ session, key: 'session-key' }, ttag, clientPubKey);
+  const answer = await (await keys.prepareExport({ session, key: 'session-key' }, ttag, clientPubKey)).release();
   t.is(received.length, 1);
   t.is(received[0], exported[0]!.made, 'the use case received the engine’s own array');
   t.true(
@@ -85,4 +85,28 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
   );
   t.deepEqual(unwrapKey(answer.wrapped, client.getPrivateKey()), exported[0]!.bytes, 'the wrap carries the key');
   t.is(answer.keyLen, 32);
+});
+
+test('the embedded connection answers batch and versioned results as bytes, and a rewrap of them opens', async (t) => {
+  const { keyServer, login, ttag } = await embeddedWithKey(t);
+  const connection = await keyServer.connect(login.token);
+  t.teardown(() => connection.close());
+  const plaintext = Buffer.from('batch plaintext');
+  const [sealed] = await connection.cryptoBatch('encrypt', [{ ttag, plaintext }]);
+  if (!sealed?.ok) return t.fail('the encrypt item failed');
+  const result = sealed.result as { ciphertext: Uint8Array; iv: Uint8Array; authTag: Uint8Array; version: number };
+  t.true(result.ciphertext instanceof Uint8Array && result.iv instanceof Uint8Array && result.authTag instanceof Uint8Array);
+  await connection.rotateKey(ttag);
+  const rewrapped = await connection.rewrap(ttag, result);
+  t.is(rewrapped.version, 2);
+  t.true(rewrapped.ciphertext instanceof Uint8Array);
+  const [opened] = await connection.cryptoBatch('decrypt', [{ ttag, ...rewrapped }]);
+  t.deepEqual(opened, { ok: true, result: { plaintext } });
+  if (opened?.ok) t.true((opened.result as { plaintext: unknown }).plaintext instanceof Uint8Array);
+  const mac = await connection.mac(ttag, plaintext);
+  t.true(mac.mac instanceof Uint8Array);
+  t.deepEqual(await connection.verifyMac(ttag, { data: plaintext, mac: mac.mac, version: mac.version }), { valid: true });
+  const old = await connection.exportKey(ttag, 1);
+  t.is(old.version, 1);
+  t.true(old.key instanceof Uint8Array);
 });

@@ -44,8 +44,10 @@ const snapshot: StoreSnapshot = {
         expires_at: null,
         expired: 0,
         acl_revision: 2,
+        min_version: 2,
       },
     ],
+    key_versions: [{ id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 }],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
   },
 };
@@ -122,4 +124,25 @@ test('an edit without the master key is refused by the MAC, and a missing key is
   t.throws(() => decodeBackup(bytes, other), { message: new RegExp(`^sealed under master key ${key.id}, which was not given`) });
   t.throws(() => decodeBackup(bytes, undefined), { message: new RegExp(`^sealed under master key ${key.id}, which was not given`) });
   t.throws(() => decodeBackup(Buffer.alloc(0), keyring), { message: /^truncated/ });
+});
+
+test('a backup written before key versions reads back with each key at version 1 and minimum version 1', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  const before = edited(bytes, (lines) => {
+    const h = JSON.parse(lines[0]!);
+    h.schemaVersion = 6;
+    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'min_version');
+    delete h.columns.key_versions;
+    delete h.counts.key_versions;
+    lines[0] = JSON.stringify(h);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const entry = JSON.parse(lines[i]!);
+      if (entry.table === 'key_versions') lines.splice(i, 1);
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -1) });
+    }
+  });
+  const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_versions, []);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1 }]);
+  t.deepEqual(decoded.snapshot.tables.principals, snapshot.tables.principals);
 });

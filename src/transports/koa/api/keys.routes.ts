@@ -63,8 +63,8 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Export the key wrapped to the client's ephemeral P-256 key; right export",
       body: schemas.export,
       success: { status: 200, schema: responses.exported },
-      async handle(ctx, { body, params, recorded }) {
-        ctx.body = await keys.export(callerOf(ctx), ttagParam(params), body.clientPubKey, recorded);
+      async handle(ctx, { body, params, releaseWhenRecorded }) {
+        ctx.body = await releaseWhenRecorded!(() => keys.prepareExport(callerOf(ctx), ttagParam(params), body.clientPubKey));
       },
     }),
     route({

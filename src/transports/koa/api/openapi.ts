@@ -1,13 +1,11 @@
 import type { z } from 'zod';
+import type { RootRoute } from '../root/root-route.js';
 import { rootOperations } from '../root/root.openapi.js';
 import { API_VERSION } from './api-version.js';
 import type { ApiRoute } from './api-route.js';
 import { errorBody } from './api-responses.js';
 import { pathParameters } from './api-schemas.js';
 import { DPOP_HEADER, ERROR_RESPONSES, errorResponses, errorStatuses, jsonSchema, SECURITY_SCHEMES, tagOf, TAGS } from './openapi-components.js';
-
-/** Where the document is served (public; not one of the 51 operations). */
-export const OPENAPI_PATH = '/api/openapi.json';
 
 type Defs = Record<string, unknown>;
 
@@ -58,34 +56,30 @@ function operation(route: ApiRoute, defs: Defs): Record<string, unknown> {
   };
 }
 
-const discovery = {
-  get: {
-    operationId: 'openapi',
-    summary: 'This OpenAPI document: the /api surface and the seven operations',
-    tags: ['discovery'],
-    security: [],
-    responses: { 200: { description: 'the OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
-  },
-};
-
 /**
  * The OpenAPI 3.1 document of the /api surface and of the seven root operations, from the same
- * declarations (zod schemas) that mount the routes and validate their requests.
+ * declarations (zod schemas) that mount the routes and validate their requests: the /api routes in
+ * the table's order, then the seven.
  */
 export function buildOpenApi(
-  routes: readonly ApiRoute[],
+  routes: readonly (ApiRoute | RootRoute)[],
   gatewayVersion: string,
   servers: readonly { url: string; description: string }[] = DEFAULT_SERVERS,
 ): Record<string, unknown> {
   const defs: Defs = {};
   const paths: Record<string, Record<string, unknown>> = {};
+  const root: RootRoute[] = [];
   for (const route of routes) {
+    if (route.surface === 'root') {
+      root.push(route);
+      continue;
+    }
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path]![route.method.toLowerCase()] = operation(route, defs);
+    paths[path]![route.method.toLowerCase()] =
+      route.openApi === undefined ? operation(route, defs) : { operationId: route.operationId, summary: route.summary, ...route.openApi };
   }
-  paths[OPENAPI_PATH] = discovery;
-  Object.assign(paths, rootOperations(defs));
+  Object.assign(paths, rootOperations(root, defs));
   const error = jsonSchema(errorBody, 'output', defs);
   return {
     openapi: '3.1.0',

@@ -38,7 +38,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/session',
       auth: 'none',
-      summary: 'Password login (SRP-6a at the key server); an unbound session',
+      summary: 'Password login (checked against the SRP-6a verifier; the password never leaves the gateway); an unbound session',
       body: schemas.passwordLogin,
       success: { status: 201, schema: responses.session },
       auditPrincipal: ({ body }) => body.user,
