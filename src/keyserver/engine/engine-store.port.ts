@@ -1,4 +1,4 @@
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { StoreSnapshot } from '../store/store-tables.js';
 
 /**
@@ -64,6 +64,13 @@ export interface EngineStore {
   certificates(role: CertificateRow['role']): Promise<CertificateRow[]>;
   putCertificate(row: CertificateRow): Promise<void>;
   deleteCertificate(id: string): Promise<void>;
+
+  /** The caller's idempotency record under `key`, whatever its age. */
+  idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined>;
+  /** Writes the record, replacing one of the same caller and key (one whose window has passed). */
+  putIdempotencyRecord(row: IdempotencyRow): Promise<void>;
+  /** Drops every idempotency record created at or before `time` (ms); answers how many went. */
+  deleteIdempotencyRecords(createdUpTo: number): Promise<number>;
 
   /** A value the engine keeps across restarts (its secret for unknown-user decoys, ...). */
   setting(name: string): Promise<string | undefined>;

@@ -89,6 +89,19 @@ const MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER principal_deleted AFTER DELETE ON principals FOR EACH ROW EXECUTE FUNCTION principal_deleted();
   `,
+  // Version 2: idempotency records (src/wire/idempotency.ts), as the SQLite store's version 7.
+  `
+  CREATE TABLE idempotency (
+    principal_id text NOT NULL,
+    idem_key     text NOT NULL,
+    operation    text NOT NULL,
+    fingerprint  text NOT NULL,
+    answer       text NOT NULL,
+    created_at   bigint NOT NULL,
+    PRIMARY KEY (principal_id, idem_key)
+  );
+  CREATE INDEX idempotency_by_age ON idempotency (created_at);
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

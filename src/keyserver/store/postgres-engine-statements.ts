@@ -62,6 +62,13 @@ export const PG_STATEMENTS = {
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = $1',
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = $1',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= $1',
+  idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = $1 AND idem_key = $2',
+  // An upsert: a record whose window has passed is replaced. Two units writing the same new record
+  // collide here, and SERIALIZABLE makes the later one run again, where it finds the first's record.
+  putIdempotencyRecord: `INSERT INTO idempotency (principal_id, idem_key, operation, fingerprint, answer, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (principal_id, idem_key) DO UPDATE SET operation = excluded.operation, fingerprint = excluded.fingerprint,
+    answer = excluded.answer, created_at = excluded.created_at`,
+  deleteIdempotencyRecords: 'DELETE FROM idempotency WHERE created_at <= $1',
   setting: 'SELECT value, value_key_id FROM settings WHERE name = $1',
   putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES ($1, $2, $3)
     ON CONFLICT (name) DO UPDATE SET value = excluded.value, value_key_id = excluded.value_key_id`,
@@ -75,7 +82,8 @@ export type PgStatement = keyof typeof PG_STATEMENTS;
 /** Reads one backed-up table whole, in its primary key's order, its columns as store-tables.ts names them. */
 export function snapshotSql(table: keyof typeof STORE_TABLES): string {
   const columns = STORE_TABLES[table];
-  const order = table === 'key_acl' ? 'ttag, position' : table === 'memberships' ? 'group_id, member_id' : columns[0];
+  const order =
+    table === 'key_acl' ? 'ttag, position' : table === 'memberships' ? 'group_id, member_id' : table === 'idempotency' ? 'principal_id, idem_key' : columns[0];
   return `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${order}`;
 }
 

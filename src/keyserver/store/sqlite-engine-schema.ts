@@ -102,6 +102,20 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE keys ADD COLUMN acl_revision INTEGER NOT NULL DEFAULT 0;
   `,
+  // Version 7: idempotency records (src/wire/idempotency.ts), per caller and key: the fingerprint of the
+  // first request and its answer (JSON, no secret in it), written in the unit that made what it answers.
+  `
+  CREATE TABLE idempotency (
+    principal_id TEXT NOT NULL,
+    idem_key     TEXT NOT NULL,
+    operation    TEXT NOT NULL,
+    fingerprint  TEXT NOT NULL,
+    answer       TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    PRIMARY KEY (principal_id, idem_key)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX idempotency_by_age ON idempotency (created_at);
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

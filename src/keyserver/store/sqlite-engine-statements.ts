@@ -52,6 +52,12 @@ export const STATEMENTS = {
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = ?',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
+  idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = ? AND idem_key = ?',
+  putIdempotencyRecord: `INSERT INTO idempotency (principal_id, idem_key, operation, fingerprint, answer, created_at)
+    VALUES (@principal_id, @idem_key, @operation, @fingerprint, @answer, @created_at)
+    ON CONFLICT (principal_id, idem_key) DO UPDATE SET operation = excluded.operation, fingerprint = excluded.fingerprint,
+    answer = excluded.answer, created_at = excluded.created_at`,
+  deleteIdempotencyRecords: 'DELETE FROM idempotency WHERE created_at <= ?',
   setting: 'SELECT value, value_key_id FROM settings WHERE name = ?',
   putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES (?, ?, ?)
     ON CONFLICT (name) DO UPDATE SET value = excluded.value, value_key_id = excluded.value_key_id`,

@@ -1,15 +1,18 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 import {
   certificateOf,
+  idempotencyOf,
+  idempotencyRecordOf,
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
   tokenOf,
   type CertificateRecord,
+  type IdempotencyRecord,
   type KeyRecord,
   type PrincipalRecord,
   type RoleRecord,
@@ -351,6 +354,20 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return this.#alone(() => {
       return this.#sql.deleteExpiredTokens.run(now).changes;
     });
+  }
+
+  idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
+    return this.#alone(() => idempotencyOf(this.#sql.idempotencyRecord.get(principalId, key) as IdempotencyRecord | undefined));
+  }
+
+  putIdempotencyRecord(row: IdempotencyRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putIdempotencyRecord.run(idempotencyRecordOf(row));
+    });
+  }
+
+  deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
+    return this.#alone(() => this.#sql.deleteIdempotencyRecords.run(createdUpTo).changes);
   }
 
   setting(name: string): Promise<string | undefined> {

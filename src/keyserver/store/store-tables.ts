@@ -5,7 +5,9 @@
  * one store to another as it is, still sealed: that is how a backup is taken and restored.
  *
  * Tokens are not backed up: a restored store starts with no session, so a token revoked after the
- * backup was taken cannot come back to life.
+ * backup was taken cannot come back to life. Idempotency records are: a store restored within a
+ * day of its backup must still answer a retried create with the key the first request made, not
+ * create a second one.
  */
 export const STORE_TABLES = {
   principals: [
@@ -31,6 +33,7 @@ export const STORE_TABLES = {
   certificates: ['id', 'pem', 'role', 'principal_id', 'created_at'],
   settings: ['name', 'value', 'value_key_id'],
   counters: ['name', 'value'],
+  idempotency: ['principal_id', 'idem_key', 'operation', 'fingerprint', 'answer', 'created_at'],
 } as const;
 
 export type StoreTable = keyof typeof STORE_TABLES;
@@ -47,4 +50,14 @@ export interface StoreSnapshot {
 }
 
 /** Tables in an order that keeps references intact when rows are written (a key before its ACL). */
-export const TABLE_ORDER: readonly StoreTable[] = ['counters', 'settings', 'roles', 'principals', 'memberships', 'certificates', 'keys', 'key_acl'];
+export const TABLE_ORDER: readonly StoreTable[] = [
+  'counters',
+  'settings',
+  'roles',
+  'principals',
+  'memberships',
+  'certificates',
+  'keys',
+  'key_acl',
+  'idempotency',
+];

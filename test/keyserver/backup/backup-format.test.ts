@@ -47,6 +47,16 @@ const snapshot: StoreSnapshot = {
       },
     ],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
+    idempotency: [
+      {
+        principal_id: 'a1a1a1a1a1a1a1a1',
+        idem_key: 'create-payroll-1',
+        operation: 'generateKey',
+        fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg',
+        answer: '{"ttag":"dGFn"}',
+        created_at: 1_700_000_000_000,
+      },
+    ],
   },
 };
 
