@@ -43,6 +43,8 @@ export interface KeyRow {
   readonly createdAt: number;
   readonly expiresAt?: number;
   readonly expired: boolean;
+  /** The scheduled rotation period as given: an ISO 8601 duration of at least one day (src/wire/iso-duration.ts). */
+  readonly rotationPeriod?: string;
 }
 
 /** A token the key server issued: only its hash is kept. */

@@ -47,6 +47,8 @@ export interface EngineStore {
 
   key(ttag: string): Promise<KeyRow | undefined>;
   putKey(row: KeyRow): Promise<void>;
+  /** The ttags of the keys that carry a rotation period and were not expired on purpose, in ttag order. */
+  scheduledKeys(): Promise<string[]>;
 
   token(tokenHash: string): Promise<TokenRow | undefined>;
   putToken(row: TokenRow): Promise<void>;

@@ -6,6 +6,7 @@ import { keyLengthForNid } from '../../wire/key-length.js';
 import { KeyServerError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
+import { nextRotationAt } from './rotation-schedule.js';
 
 /** How the contracts show a principal (docs/spec.md §2.2). */
 export function identityOf(row: PrincipalRow): Identity {
@@ -51,7 +52,15 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number): Pro
     version: 1,
     minVersion: 1,
     versions: [{ version: 1, createdAt: new Date(key.createdAt).toISOString(), state: 'active' }],
+    ...scheduleView(key),
   };
+}
+
+/** A key's rotation period and when it next falls due, for a key that has one. */
+function scheduleView(key: KeyRow): { rotationPeriod?: string; nextRotationAt?: string } {
+  const due = nextRotationAt(key);
+  if (key.rotationPeriod === undefined || due === undefined) return {};
+  return { rotationPeriod: key.rotationPeriod, nextRotationAt: new Date(due).toISOString() };
 }
 
 /** The principal view (docs/spec.md §4.8; never the verifier). */

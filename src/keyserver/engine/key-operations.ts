@@ -6,6 +6,8 @@ import type { KeyView, NewKey } from '../../wire/key-view.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
+import { idempotent } from './idempotent.js';
+import { checkedRotationPeriod } from './rotation-schedule.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
 
@@ -36,12 +38,20 @@ export class KeyOperations {
     this.#ctx = ctx;
   }
 
-  /** Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label and expiry. */
-  async generate(token: string, options: NewKey, _idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
+  /**
+   * Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label, expiry
+   * and rotation period. Under an Idempotency-Key, a retry answers the first request's key (idempotent.ts).
+   */
+  async generate(token: string, options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.create');
     ctx.auth.requireScope(caller, undefined, 'manage');
+    return await idempotent(ctx, caller.principal.principalId, 'generateKey', idempotency, () => this.#create(caller.principal.principalId, options));
+  }
+
+  async #create(owner: string, options: NewKey): Promise<{ ttag: string }> {
+    const ctx = this.#ctx;
     if (!isKeyLength(options.keyLen)) throw new BadRequestError('keyLen: must be 16, 24 or 32');
     if (options.label !== undefined && (typeof options.label !== 'string' || options.label.length > LABEL_MAX)) {
       throw new BadRequestError(`label: a string of at most ${LABEL_MAX} characters`);
@@ -53,13 +63,14 @@ export class KeyOperations {
       ttag: Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64'),
       nid: nidForKeyLength(options.keyLen, KeyServerError),
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
-      owner: caller.principal.principalId,
+      owner,
       acl: new Map(),
       aclRevision: 0,
       createdAt: ctx.now(),
       expired: false,
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
+      ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: checkedRotationPeriod(options.rotationPeriod) }),
     };
     await ctx.store.putKey(row);
     return { ttag: row.ttag };

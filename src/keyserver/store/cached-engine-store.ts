@@ -172,6 +172,10 @@ export class CachedEngineStore implements EngineStore {
     return this.#store.setting(name);
   }
 
+  scheduledKeys(): Promise<string[]> {
+    return this.#store.scheduledKeys();
+  }
+
   idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
     return this.#store.idempotencyRecord(principalId, key);
   }

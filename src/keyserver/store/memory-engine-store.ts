@@ -99,6 +99,13 @@ export class MemoryEngineStore implements EngineStore {
     this.#keys.set(row.ttag, row);
   }
 
+  async scheduledKeys(): Promise<string[]> {
+    return [...this.#keys.values()]
+      .filter((row) => row.rotationPeriod !== undefined && !row.expired)
+      .map((row) => row.ttag)
+      .sort(byCodeUnit);
+  }
+
   async token(tokenHash: string): Promise<TokenRow | undefined> {
     return this.#tokens.get(tokenHash);
   }

@@ -89,7 +89,7 @@ const MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER principal_deleted AFTER DELETE ON principals FOR EACH ROW EXECUTE FUNCTION principal_deleted();
   `,
-  // Version 2: idempotency records (src/wire/idempotency.ts), as the SQLite store's version 7.
+  // Version 2: idempotency records and each key's rotation period, as the SQLite store's version 7.
   `
   CREATE TABLE idempotency (
     principal_id text NOT NULL,
@@ -101,6 +101,8 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (principal_id, idem_key)
   );
   CREATE INDEX idempotency_by_age ON idempotency (created_at);
+  ALTER TABLE keys ADD COLUMN rotation_period text;
+  CREATE INDEX keys_with_rotation ON keys (ttag) WHERE rotation_period IS NOT NULL;
   `,
 ];
 

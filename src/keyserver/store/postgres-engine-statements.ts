@@ -33,11 +33,11 @@ export const PG_STATEMENTS = {
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
-      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, rotation_period)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
-      expired = excluded.expired, acl_revision = excluded.acl_revision
+      expired = excluded.expired, acl_revision = excluded.acl_revision, rotation_period = excluded.rotation_period
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1
@@ -62,6 +62,7 @@ export const PG_STATEMENTS = {
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = $1',
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = $1',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= $1',
+  scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag COLLATE "C"',
   idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = $1 AND idem_key = $2',
   // An upsert: a record whose window has passed is replaced. Two units writing the same new record
   // collide here, and SERIALIZABLE makes the later one run again, where it finds the first's record.

@@ -264,7 +264,12 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.aclRevision,
       acl.map(([principalId]) => principalId),
       acl.map(([, rights]) => JSON.stringify(rights)),
+      row.rotationPeriod ?? null,
     ]);
+  }
+
+  async scheduledKeys(): Promise<string[]> {
+    return (await this.#rows<{ ttag: string }>('scheduledKeys', [])).map((row) => row.ttag);
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {

@@ -30,6 +30,7 @@ export interface KeyRecord {
   expires_at: number | null;
   expired: number;
   acl_revision: number;
+  rotation_period: string | null;
 }
 
 export interface TokenRecord {
@@ -146,6 +147,7 @@ export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, s
     expired: record.expired === 1,
     ...(record.label === null ? {} : { label: record.label }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
+    ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
   };
 }
 

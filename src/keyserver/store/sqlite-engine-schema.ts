@@ -102,8 +102,9 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE keys ADD COLUMN acl_revision INTEGER NOT NULL DEFAULT 0;
   `,
-  // Version 7: idempotency records (src/wire/idempotency.ts), per caller and key: the fingerprint of the
-  // first request and its answer (JSON, no secret in it), written in the unit that made what it answers.
+  // Version 7: idempotency records (the Idempotency-Key of a create or rotation), per caller and key: the
+  // fingerprint of the first request and its answer (JSON, no secret in it), written in the unit that
+  // made what it answers; and each key's scheduled rotation period (an ISO 8601 duration, or NULL).
   `
   CREATE TABLE idempotency (
     principal_id TEXT NOT NULL,
@@ -115,6 +116,8 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (principal_id, idem_key)
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX idempotency_by_age ON idempotency (created_at);
+  ALTER TABLE keys ADD COLUMN rotation_period TEXT;
+  CREATE INDEX keys_with_rotation ON keys (ttag) WHERE rotation_period IS NOT NULL;
   `,
 ];
 

@@ -272,6 +272,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           expires_at: row.expiresAt ?? null,
           expired: row.expired ? 1 : 0,
           acl_revision: row.aclRevision,
+          rotation_period: row.rotationPeriod ?? null,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
@@ -280,6 +281,10 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
         }
       })();
     });
+  }
+
+  scheduledKeys(): Promise<string[]> {
+    return this.#alone(() => (this.#sql.scheduledKeys.all() as { ttag: string }[]).map((row) => row.ttag));
   }
 
   token(tokenHash: string): Promise<TokenRow | undefined> {

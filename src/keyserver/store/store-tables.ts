@@ -28,7 +28,7 @@ export const STORE_TABLES = {
   ],
   memberships: ['group_id', 'member_id'],
   roles: ['name', 'operations'],
-  keys: ['ttag', 'nid', 'material', 'material_key_id', 'owner', 'label', 'created_at', 'expires_at', 'expired', 'acl_revision'],
+  keys: ['ttag', 'nid', 'material', 'material_key_id', 'owner', 'label', 'created_at', 'expires_at', 'expired', 'acl_revision', 'rotation_period'],
   key_acl: ['ttag', 'principal_id', 'rights', 'position'],
   certificates: ['id', 'pem', 'role', 'principal_id', 'created_at'],
   settings: ['name', 'value', 'value_key_id'],
