@@ -37,9 +37,12 @@ const key: KeyRow = {
     ['b3b3b3b3b3b3b3b3', ['read']],
   ]),
   aclRevision: 2,
+  laterVersions: [],
+  minVersion: 1,
   expired: false,
   createdAt: 1_700_000_000_000,
   label: 'payroll',
+  rotationPeriod: 'P90D',
 };
 
 /** The record of the request that created `key`: a retry after a restore must still find it. */
@@ -87,6 +90,7 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
     t.deepEqual(restoredKey?.material, key.material);
     t.deepEqual([...(restoredKey?.acl ?? [])], [...key.acl]);
     t.is(restoredKey?.aclRevision, 2);
+    t.is(restoredKey?.rotationPeriod, 'P90D', 'the rotation schedule comes along');
     t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
     t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);
     t.deepEqual(await target.role('reader'), { name: 'reader', operations: ['keys.read'] });

@@ -1,4 +1,4 @@
-import type { CertificateRow, IdempotencyRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { StoreSnapshot } from '../store/store-tables.js';
 
 /**
@@ -46,7 +46,10 @@ export interface EngineStore {
   putRole(row: RoleRow): Promise<void>;
 
   key(ttag: string): Promise<KeyRow | undefined>;
+  /** Writes the key's fields and its whole ACL; its later versions stay as stored (`laterVersions` is not read). */
   putKey(row: KeyRow): Promise<void>;
+  /** Adds a version to a stored key; versions are never changed or removed once stored. */
+  putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void>;
   /** The ttags of the keys that carry a rotation period and were not expired on purpose, in ttag order. */
   scheduledKeys(): Promise<string[]>;
 

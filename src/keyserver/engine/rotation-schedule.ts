@@ -16,7 +16,7 @@ export function checkedRotationPeriod(period: unknown): string {
 
 /** When the newest version of the key was made (ms): the start of its current rotation period. */
 export function newestVersionAt(key: KeyRow): number {
-  return key.createdAt;
+  return key.laterVersions.at(-1)?.createdAt ?? key.createdAt;
 }
 
 /**

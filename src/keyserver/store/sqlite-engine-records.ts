@@ -1,5 +1,5 @@
 import type { Right } from '../../wire/acl.js';
-import type { CertificateRow, IdempotencyRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** Rows of the engine's SQLite tables as better-sqlite3 answers them, and their engine models. */
 export interface PrincipalRecord {
@@ -30,7 +30,17 @@ export interface KeyRecord {
   expires_at: number | null;
   expired: number;
   acl_revision: number;
+  min_version: number;
   rotation_period: string | null;
+}
+
+/** A row of `key_versions`: a version after the first, its material sealed to its id. */
+export interface KeyVersionRecord {
+  id: string;
+  version: number;
+  material: Buffer;
+  material_key_id: string | null;
+  created_at: number;
 }
 
 export interface TokenRecord {
@@ -130,7 +140,13 @@ export function sealedPrincipalOf(record: PrincipalRecord | undefined, open: Ope
  * operation, a grant that writes the row back): an ACL check or a key's view never holds it in the
  * clear, nor does a row kept by a read cache.
  */
-export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, string]>, open: OpenSealed): KeyRow {
+export function sealedKeyOf(
+  record: KeyRecord,
+  acl: Iterable<readonly [string, string]>,
+  open: OpenSealed,
+  versions: readonly KeyVersionRecord[],
+  openVersion: OpenSealed,
+): KeyRow {
   const entries = new Map<string, readonly Right[]>();
   for (const [principalId, rights] of acl) entries.set(principalId, JSON.parse(rights) as Right[]);
   const { material_key_id: keyId, material: sealed } = record;
@@ -140,6 +156,8 @@ export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, s
     get material() {
       return open(keyId, sealed, record.ttag);
     },
+    laterVersions: versions.map((stored) => sealedVersionOf(stored, openVersion)),
+    minVersion: record.min_version,
     owner: record.owner,
     acl: entries,
     aclRevision: record.acl_revision,
@@ -181,5 +199,17 @@ export function idempotencyRecordOf(row: IdempotencyRow): IdempotencyRecord {
     fingerprint: row.fingerprint,
     answer: row.answer,
     created_at: row.createdAt,
+  };
+}
+
+/** A later version of a key, its material sealed until it is read (as the key's own). */
+function sealedVersionOf(stored: KeyVersionRecord, open: OpenSealed): KeyVersionRow {
+  const { id, material_key_id: keyId, material: sealed } = stored;
+  return {
+    version: stored.version,
+    createdAt: stored.created_at,
+    get material() {
+      return open(keyId, sealed, id);
+    },
   };
 }

@@ -102,7 +102,22 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE keys ADD COLUMN acl_revision INTEGER NOT NULL DEFAULT 0;
   `,
-  // Version 7: idempotency records (the Idempotency-Key of a create or rotation), per caller and key: the
+  // Version 7: key versions. A key's own material is its version 1, so a key an earlier version stored
+  // is version 1 with the same material; a rotation adds a row here (version 2, 3, ...), its material
+  // sealed as the key's is, bound to its id '<ttag> <version>'. Versions below min_version are retired.
+  `
+  ALTER TABLE keys ADD COLUMN min_version INTEGER NOT NULL DEFAULT 1;
+  CREATE TABLE key_versions (
+    id              TEXT PRIMARY KEY,
+    ttag            TEXT NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    version         INTEGER NOT NULL CHECK (version >= 2),
+    material        BLOB NOT NULL,
+    material_key_id TEXT,
+    created_at      INTEGER NOT NULL,
+    UNIQUE (ttag, version)
+  ) STRICT;
+  `,
+  // Version 8: idempotency records (the Idempotency-Key of a create or rotation), per caller and key: the
   // fingerprint of the first request and its answer (JSON, no secret in it), written in the unit that
   // made what it answers; and each key's scheduled rotation period (an ISO 8601 duration, or NULL).
   `
