@@ -38,12 +38,17 @@ const key: KeyRow = {
   ]),
   aclRevision: 2,
   laterVersions: [],
-  minVersion: 1,
+  minVersion: 2,
   expired: false,
   createdAt: 1_700_000_000_000,
   label: 'payroll',
   rotationPeriod: 'P90D',
 };
+/** The versions a rotation added to the key. */
+const laterVersions = [
+  { version: 2, material: Buffer.alloc(32, 8), createdAt: 1_700_000_100_000 },
+  { version: 3, material: Buffer.alloc(32, 9), createdAt: 1_700_000_200_000 },
+];
 
 /** The record of the request that created `key`: a retry after a restore must still find it. */
 const created: IdempotencyRow = {
@@ -55,7 +60,7 @@ const created: IdempotencyRow = {
   createdAt: 1_700_000_000_000,
 };
 
-/** Principals, a membership, a role, a key with its ACL, its idempotency record, a certificate, a setting and a token. */
+/** Principals, a membership, a role, a key with its ACL and later versions, its idempotency record, a certificate, a setting and a token. */
 async function fill(store: DurableEngineStore): Promise<void> {
   await store.atomically(async () => {
     await store.putPrincipal(alice);
@@ -63,6 +68,7 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putMembership(team.principalId, alice.principalId);
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putKey(key);
+    for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
     await store.putIdempotencyRecord(created);
     await store.putCertificate({ id: 'ab'.repeat(32), pem: '-----BEGIN CERTIFICATE-----', role: 'authority', createdAt: 1_700_000_000_000 });
     await store.putSetting('parameter.maxPendingLogins', '77');
@@ -90,6 +96,11 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
     t.deepEqual(restoredKey?.material, key.material);
     t.deepEqual([...(restoredKey?.acl ?? [])], [...key.acl]);
     t.is(restoredKey?.aclRevision, 2);
+    t.is(restoredKey?.minVersion, 2);
+    t.deepEqual(
+      restoredKey?.laterVersions.map((v) => ({ version: v.version, material: v.material, createdAt: v.createdAt })),
+      laterVersions,
+    );
     t.is(restoredKey?.rotationPeriod, 'P90D', 'the rotation schedule comes along');
     t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
     t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);

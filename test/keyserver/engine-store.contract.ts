@@ -95,6 +95,34 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     await store.close();
   });
 
+  test(title("adds a key's versions in order and keeps them, with the minimum version, through later puts of the key"), async (t) => {
+    const store = await make();
+    const row = key('dmVyc2lvbnM=');
+    await store.putKey(row);
+    t.deepEqual((await store.key(row.ttag))!.laterVersions, []);
+    t.is((await store.key(row.ttag))!.minVersion, 1);
+    await store.putKeyVersion(row.ttag, { version: 2, material: Buffer.alloc(32, 8), createdAt: 1_700_000_100_000 });
+    await store.putKeyVersion(row.ttag, { version: 3, material: Buffer.alloc(32, 9), createdAt: 1_700_000_200_000 });
+    await store.putKey({ ...row, minVersion: 2, aclRevision: 1 });
+    const stored = (await store.key(row.ttag))!;
+    t.is(stored.minVersion, 2);
+    t.true(stored.material.equals(Buffer.alloc(32, 7)), 'version 1 is the key’s own material');
+    t.deepEqual(
+      stored.laterVersions.map((v) => [v.version, v.createdAt, v.material.toString('hex')]),
+      [
+        [2, 1_700_000_100_000, Buffer.alloc(32, 8).toString('hex')],
+        [3, 1_700_000_200_000, Buffer.alloc(32, 9).toString('hex')],
+      ],
+    );
+    await t.throwsAsync(
+      store.putKeyVersion(row.ttag, { version: 3, material: Buffer.alloc(32, 1), createdAt: 0 }),
+      { any: true },
+      'a stored version is never replaced',
+    );
+    t.true((await store.key(row.ttag))!.laterVersions[1]!.material.equals(Buffer.alloc(32, 9)));
+    await store.close();
+  });
+
   test(title('lists every delegated token, and ends those of one service and no other token'), async (t) => {
     const store = await make();
     const own = { tokenHash: 'h-own', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1000, expiresAt: undefined };

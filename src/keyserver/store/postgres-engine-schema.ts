@@ -129,11 +129,12 @@ export function storeLockName(schema: string, purpose: 'migrate' | 'serve'): str
 }
 
 /**
- * Creates the schema when missing and brings it to the current version, in one transaction. Daemons
- * starting together take turns on a transaction-level advisory lock, so each step runs once; a
- * database written by a newer keygate is refused rather than guessed at.
+ * Creates the schema when missing and brings it to the current version (or to `target`, an older one:
+ * how a test makes a database as an earlier keygate left it), in one transaction. Daemons starting
+ * together take turns on a transaction-level advisory lock, so each step runs once; a database written
+ * by a newer keygate is refused rather than guessed at.
  */
-export async function migratePostgresEngine(client: pg.ClientBase, schema: string): Promise<void> {
+export async function migratePostgresEngine(client: pg.ClientBase, schema: string, target = MIGRATIONS.length): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [storeLockName(schema, 'migrate')]);
@@ -144,9 +145,10 @@ export async function migratePostgresEngine(client: pg.ClientBase, schema: strin
     if (version > MIGRATIONS.length) {
       throw new ConfigError(`the key-server database is at schema version ${version}; this keygate knows up to ${MIGRATIONS.length}`);
     }
-    for (const step of MIGRATIONS.slice(version)) await client.query(step);
-    if (found.rowCount === 0) await client.query('INSERT INTO keygate_engine_schema_version (version) VALUES ($1)', [MIGRATIONS.length]);
-    else await client.query('UPDATE keygate_engine_schema_version SET version = $1', [MIGRATIONS.length]);
+    const reached = Math.max(version, target);
+    for (const step of MIGRATIONS.slice(version, reached)) await client.query(step);
+    if (found.rowCount === 0) await client.query('INSERT INTO keygate_engine_schema_version (version) VALUES ($1)', [reached]);
+    else await client.query('UPDATE keygate_engine_schema_version SET version = $1', [reached]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
