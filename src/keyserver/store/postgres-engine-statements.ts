@@ -47,11 +47,10 @@ export const PG_STATEMENTS = {
     SELECT $1, e.principal_id, e.rights, e.position - 1
     FROM unnest($11::text[], $12::text[]) WITH ORDINALITY AS e(principal_id, rights, position)
     ON CONFLICT (ttag, principal_id) DO UPDATE SET rights = excluded.rights, position = excluded.position`,
-  // Written first by a unit adding a version: two units adding the same version to one key (two key
-  // servers rotating it at once) then update one row, and SERIALIZABLE makes the later one fail with a
-  // serialization failure and run again, where it sees the version already added; without it the later
-  // one would meet the table's unique key, an error that is not run again.
-  putKeyVersionClaim: 'UPDATE keys SET min_version = min_version WHERE ttag = $1',
+  // A version is added only after the key's row is written in the same unit: two units that add the
+  // same version from one state then conflict on that row (a serialization failure, run again) rather
+  // than one of them failing on the version's unique id.
+  putKeyWriteLock: 'UPDATE keys SET min_version = min_version WHERE ttag = $1',
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
   // The token, and what the operation that shows it reads next (its principal, the principal's groups,
   // the stored roles) in the same round trip: an operation's unit keeps them (PostgresEngineStore).

@@ -256,8 +256,10 @@ export class PostgresEngineStore implements DurableEngineStore {
   async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
     const id = keyVersionId(ttag, version.version);
     const material = this.#keyring.seal(version.material, sealContext('key_versions', id));
-    await this.#rows('putKeyVersionClaim', [ttag]);
-    await this.#rows('putKeyVersion', [id, ttag, version.version, material.sealed, material.keyId, version.createdAt]);
+    await this.atomically(async () => {
+      await this.#rows('putKeyWriteLock', [ttag]);
+      await this.#rows('putKeyVersion', [id, ttag, version.version, material.sealed, material.keyId, version.createdAt]);
+    });
   }
 
   /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */

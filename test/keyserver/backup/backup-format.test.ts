@@ -136,3 +136,27 @@ test('an edit without the master key is refused by the MAC, and a missing key is
   t.throws(() => decodeBackup(bytes, undefined), { message: new RegExp(`^sealed under master key ${key.id}, which was not given`) });
   t.throws(() => decodeBackup(Buffer.alloc(0), keyring), { message: /^truncated/ });
 });
+
+test('a backup written before key versions reads back with each key at version 1 and minimum version 1', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  const before = edited(bytes, (lines) => {
+    const h = JSON.parse(lines[0]!);
+    h.schemaVersion = 6;
+    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'min_version' && column !== 'rotation_period');
+    for (const table of ['key_versions', 'idempotency']) {
+      delete h.columns[table];
+      delete h.counts[table];
+    }
+    lines[0] = JSON.stringify(h);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const entry = JSON.parse(lines[i]!);
+      if (entry.table === 'key_versions' || entry.table === 'idempotency') lines.splice(i, 1);
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -2) });
+    }
+  });
+  const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_versions, []);
+  t.deepEqual(decoded.snapshot.tables.idempotency, []);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1, rotation_period: null }]);
+  t.deepEqual(decoded.snapshot.tables.principals, snapshot.tables.principals);
+});
