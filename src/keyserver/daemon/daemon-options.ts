@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
 import { normaliseFingerprint } from '../identity/identity-certificate.js';
 import type { ClientTrust } from './client-trust.js';
-import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../engine/schedule-sweep.js';
 import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 
 /** How `keygate keyserver` runs. */
@@ -18,7 +17,7 @@ export interface DaemonOptions {
   /** A given certificate and key (PEM); absent: generated on first start, kept beside the data file. */
   readonly identity?: { readonly certPath: string; readonly keyPath: string };
   readonly tokenTtlSeconds?: number;
-  /** --rotation-sweep / TE_KEYSERVER_ROTATION_SWEEP_SECONDS: how often due key rotations are looked for (default 60). */
+  /** --rotation-sweep / TE_KEYSERVER_ROTATION_SWEEP_SECONDS: how often due key rotations are looked for (absent: 60). */
   readonly rotationSweepSeconds?: number;
   readonly seed?: PrincipalSeed;
   readonly adminPassword?: string;
@@ -153,7 +152,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(postgresUrl === undefined ? {} : { postgresUrl }),
     ...(values.cert !== undefined && values.key !== undefined ? { identity: { certPath: values.cert, keyPath: values.key } } : {}),
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
-    rotationSweepSeconds,
+    ...(rotationSweepSeconds === undefined ? {} : { rotationSweepSeconds }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
     ...(masterKey === undefined ? {} : { masterKey }),
@@ -163,13 +162,13 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   };
 }
 
-/** --rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS (one of the two): seconds from 1 to a day, 60 when neither is given. */
-function rotationSweepOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>): number {
+/** --rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS (one of the two): seconds from 1 to a day; neither: the default. */
+function rotationSweepOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>): number | undefined {
   const flag = values['rotation-sweep'];
   const variable = nonEmpty(env.TE_KEYSERVER_ROTATION_SWEEP_SECONDS);
   if (flag !== undefined && variable !== undefined) throw new ConfigError('--rotation-sweep and TE_KEYSERVER_ROTATION_SWEEP_SECONDS: give one of the two');
   if (flag !== undefined) return integer('--rotation-sweep', flag, 1, 86_400);
-  return variable === undefined ? DEFAULT_ROTATION_SWEEP_SECONDS : integer('TE_KEYSERVER_ROTATION_SWEEP_SECONDS', variable, 1, 86_400);
+  return variable === undefined ? undefined : integer('TE_KEYSERVER_ROTATION_SWEEP_SECONDS', variable, 1, 86_400);
 }
 
 function masterKeyOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>) {
