@@ -1,5 +1,5 @@
 import { CONFIG_DEFAULTS, LOG_LEVELS, type GatewayConfigInput } from './config.js';
-import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../keyserver/engine/schedule-sweep.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../../keyserver/engine/schedule-sweep.js';
 
 /**
  * How a variable's text is read before the configuration schema validates it: `integer` digits,
