@@ -145,6 +145,9 @@ const auditRecord = z
     code: z.string().optional(),
     clientAddress: z.string().optional().describe("the connection's peer address (never a forwarded header)"),
     actingFor: z.string().optional().describe('for a delegated session: the service acting for `principal`'),
+    version: z.number().int().optional().describe('the key version the operation acted on'),
+    items: z.number().int().optional().describe("a batch's item count"),
+    failures: z.number().int().optional().describe('how many items of a batch failed'),
   })
   .meta({ id: 'AuditRecord' });
 
