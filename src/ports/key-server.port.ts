@@ -2,7 +2,17 @@ import type { Identity } from '../wire/identity.js';
 import type { Right } from '../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../wire/crypto-messages.js';
+import type {
+  BatchItem,
+  BatchOperation,
+  BatchOutcome,
+  DecryptRequest,
+  EncryptRequest,
+  EncryptResult,
+  IdempotencyClaim,
+  MacResult,
+  VerifyMacRequest,
+} from '../wire/crypto-messages.js';
 import type { KeyView, NewKey } from '../wire/key-view.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
@@ -36,10 +46,12 @@ export interface DelegatedToken extends KeyServerLogin {
   readonly actingFor: string;
 }
 
-/** The export blob the key server hands the gateway: the raw data key and its OpenSSL NID. */
+/** The export blob the key server hands the gateway: the raw data key, its OpenSSL NID and its version. */
 export interface ExportBlob {
   readonly nid: number;
   readonly key: Buffer;
+  /** The key version the material belongs to. */
+  readonly version: number;
 }
 
 /** One entry of a key's access list, as read back from the key server. */
@@ -84,7 +96,9 @@ export interface AclGrant extends AclWrite {
  *
  * Errors (domain errors, by code): `SESSION_EXPIRED` when the token expired or is invalid;
  * `ROLE_DENIED` / `ACL_DENIED` / `OUT_OF_SCOPE` for authorization; `NOT_FOUND` for an unknown key or
- * principal; `KEY_EXPIRED` for export or cryptography with an expired key;
+ * principal; `KEY_EXPIRED` for export or cryptography with an expired key; `KEY_VERSION_RETIRED` for
+ * export, decrypt or MAC verify by a version below the key's minVersion; `KEY_VERSION_NOT_FOUND` for a
+ * version the key does not have; `IDEMPOTENCY_KEY_REUSED` for an Idempotency-Key used with another request;
  * `BAD_REQUEST` for a value the key server refuses; `KEY_SERVER_UNAVAILABLE` when it cannot be
  * reached; `KEY_SERVER_FAILED` for any other failure.
  */
@@ -93,14 +107,31 @@ export interface KeyServerConnection {
   whoami(): Promise<Identity>;
   /** The caller's operations (its roles and its groups' roles) and whether its token is scoped. */
   heldOperations(): Promise<HeldOperations>;
-  /** Generates a key owned by the caller; returns its handle (standard base64). */
-  generateKey(options: NewKey): Promise<{ ttag: string }>;
+  /**
+   * Generates a key owned by the caller (version 1); returns its handle (standard base64). With an
+   * idempotency claim, a replay of the same request within 24 hours answers the first handle and
+   * creates nothing.
+   */
+  generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }>;
   /** The key view (never the material); needs `read`. */
   readKey(ttag: string): Promise<KeyView>;
   /** Expires the key for good; owner only. */
   expireKey(ttag: string): Promise<KeyView>;
-  /** The raw data key, for a caller who owns the key or holds `export` on it; KEY_EXPIRED once expired. */
-  exportKey(ttag: string): Promise<ExportBlob>;
+  /**
+   * Adds version n+1 of the same length, made by the key server; owner or right `rotate`. Answers the
+   * key view after the rotation. With an idempotency claim, a replay answers the first view and adds nothing.
+   */
+  rotateKey(ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView>;
+  /**
+   * Raises the key's minVersion (owner only): versions below it are retired. Lower than the current
+   * minimum is CONFLICT; above the newest version, BAD_REQUEST.
+   */
+  setMinVersion(ttag: string, minVersion: number): Promise<KeyView>;
+  /**
+   * The raw data key of one version (the newest when absent), for a caller who owns the key or holds
+   * `export` on it; KEY_EXPIRED once expired, KEY_VERSION_RETIRED below the minVersion.
+   */
+  exportKey(ttag: string, version?: number): Promise<ExportBlob>;
   /** The key's access list and its current revision; owner only. */
   readAcl(ttag: string): Promise<KeyAcl>;
   /** Sets (replaces) a principal's rights on the key; owner only. Answers the resolved principal and the revision. */
@@ -109,14 +140,25 @@ export interface KeyServerConnection {
   revoke(ttag: string, principal: string): Promise<AclWrite>;
   /** The caller's effective rights on the key (own entry, groups' entries, ownership; narrowed by scope). */
   accessRights(ttag: string): Promise<readonly Right[]>;
-  /** AES-GCM under the raw key (`encrypt` right); the key server draws the iv. */
+  /** AES-GCM under the newest version's key (`encrypt` right); the key server draws the iv. */
   encrypt(ttag: string, request: EncryptRequest): Promise<EncryptResult>;
-  /** `decrypt` right; DECRYPT_FAILED when the tag does not verify. */
+  /** `decrypt` right; by `request.version` (1 when absent); DECRYPT_FAILED when the tag does not verify. */
   decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }>;
-  /** HMAC-SHA256 under the raw key (`mac` right). */
+  /** HMAC-SHA256 under the newest version's key (`mac` right). */
   mac(ttag: string, data: string): Promise<MacResult>;
-  /** Constant-time MAC check (`mac` right). */
-  verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }>;
+  /** Constant-time MAC check (`mac` right), by `request.version` (1 when absent). */
+  verifyMac(ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }>;
+  /**
+   * Decrypts by `request.version` (1 when absent) and encrypts under the newest version, inside the key
+   * server: the plaintext never reaches the gateway. Needs both `decrypt` and `encrypt`.
+   */
+  rewrap(ttag: string, request: DecryptRequest): Promise<EncryptResult>;
+  /**
+   * Runs one cryptographic operation on up to MAX_BATCH_ITEMS items in one round trip. Each item is
+   * authorized and performed on its own; its failure is its outcome (`ok: false`), never the call's.
+   * More items than the limit is BAD_REQUEST for the whole call.
+   */
+  cryptoBatch(operation: BatchOperation, items: readonly BatchItem[]): Promise<readonly BatchOutcome[]>;
   /** A page of principals by name; `next` is the opaque cursor of the following page. */
   listPrincipals(query: PrincipalQuery): Promise<ListResult<PrincipalView>>;
   /** Creates a principal; CONFLICT when the name is taken, BAD_REQUEST for an unknown role. */

@@ -24,6 +24,6 @@ export class CryptoUseCases {
   }
 
   verifyMac(caller: Caller, ttag: string, data: string, mac: string): Promise<{ valid: boolean }> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.verifyMac(ttag, data, mac));
+    return withConnection(this.#keyServer, caller, (connection) => connection.verifyMac(ttag, { data, mac }));
   }
 }

@@ -14,6 +14,8 @@ export interface EncryptResult {
   readonly iv: string;
   readonly authTag: string;
   readonly alg: GcmAlg;
+  /** The key version that encrypted (always the newest). */
+  readonly version: number;
 }
 
 /** Operation 10. */
@@ -22,10 +24,47 @@ export interface DecryptRequest {
   readonly iv: string;
   readonly authTag: string;
   readonly aad?: string | undefined;
+  /** The key version that encrypted; 1 when absent, so ciphertexts made before key versions still open. */
+  readonly version?: number | undefined;
 }
 
 /** Operation 11. */
 export interface MacResult {
   readonly mac: string;
   readonly alg: typeof MAC_ALG;
+  /** The key version that made the MAC (always the newest). */
+  readonly version: number;
+}
+
+/** Operation 12: a MAC to check. */
+export interface VerifyMacRequest {
+  readonly data: string;
+  readonly mac: string;
+  /** The key version that made the MAC; 1 when absent. */
+  readonly version?: number | undefined;
+}
+
+/** The cryptographic operations a batch may carry, one operation per batch. */
+export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap';
+
+/**
+ * One item of a batch: the key and the operation's request (`{ data }` for `mac`; a decrypt request for
+ * `rewrap`). Each item is checked and performed on its own.
+ */
+export type BatchItem = { readonly ttag: string } & (EncryptRequest | DecryptRequest | { readonly data: string } | VerifyMacRequest);
+
+/** One item's outcome, in the order of the items: its result, or its error's code and detail. */
+export type BatchOutcome<T = unknown> = { readonly ok: true; readonly result: T } | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** The most items one batch may carry. */
+export const MAX_BATCH_ITEMS = 1000;
+
+/**
+ * An `Idempotency-Key` claim (draft-ietf-httpapi-idempotency-key-header): the key the client sent and
+ * the fingerprint of its request (base64url SHA-256 of `METHOD path\n` and the canonical JSON body). The
+ * key server answers a replay with the same fingerprint from its record, for 24 hours.
+ */
+export interface IdempotencyClaim {
+  readonly key: string;
+  readonly fingerprint: string;
 }

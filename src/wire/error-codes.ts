@@ -16,6 +16,12 @@ export const WIRE_ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'CONFLICT',
   'KEY_EXPIRED',
+  /** The key version is below the key's minVersion. */
+  'KEY_VERSION_RETIRED',
+  /** The key has no such version (0, negative, or above the newest). */
+  'KEY_VERSION_NOT_FOUND',
+  /** An Idempotency-Key already used for another request. */
+  'IDEMPOTENCY_KEY_REUSED',
   'DECRYPT_FAILED',
   'CERTIFICATE_MALFORMED',
   'KEY_SERVER_FAILED',

@@ -4,6 +4,18 @@ import type { KeyLength } from './key-length.js';
 /** A key's state: an expired key refuses export and cryptography (docs/spec.md §4.6). */
 export type KeyState = 'active' | 'expired';
 
+/** A version's state: `retired` when it is below the key's minVersion (it refuses export, decrypt and MAC verify). */
+export type KeyVersionState = 'active' | 'retired';
+
+/** One version of a key as the key view lists it (never its material). */
+export interface KeyVersionView {
+  /** 1 for the key's first material, one more for every rotation. */
+  readonly version: number;
+  /** When this version was made (ISO 8601). */
+  readonly createdAt: string;
+  readonly state: KeyVersionState;
+}
+
 /**
  * The key view (docs/spec.md §4.6). Never key material. `ttag` is standard base64 (as in
  * bodies); times are ISO 8601.
@@ -18,6 +30,16 @@ export interface KeyView {
   readonly state: KeyState;
   readonly createdAt: string;
   readonly expiresAt?: string;
+  /** The newest version: the one encrypt and MAC use, and export delivers by default. */
+  readonly version: number;
+  /** Versions below it are retired. Never goes down; 1 for a key never restricted. */
+  readonly minVersion: number;
+  /** Every version, oldest first. */
+  readonly versions: readonly KeyVersionView[];
+  /** The scheduled rotation period as given (an ISO 8601 duration), when the key has one. */
+  readonly rotationPeriod?: string;
+  /** When the next scheduled rotation falls due (ISO 8601), when the key has a rotation period. */
+  readonly nextRotationAt?: string;
 }
 
 /** What a key is created with (operation 13). `expiresAt` is ms since the epoch. */
@@ -25,6 +47,8 @@ export interface NewKey {
   readonly keyLen: KeyLength;
   readonly label?: string | undefined;
   readonly expiresAt?: number | undefined;
+  /** An ISO 8601 duration of at least one day (src/wire/iso-duration.ts): the key server rotates the key that often. */
+  readonly rotationPeriod?: string | undefined;
 }
 
 /** docs/spec.md §3.3: `algo` is a fixed label for the delivered data key, not derived from it. */

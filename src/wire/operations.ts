@@ -15,6 +15,8 @@ export const OPERATIONS = [
   'keys.read',
   'keys.export',
   'keys.expire',
+  'keys.rotate',
+  'keys.min-version',
   'acl.read',
   'acl.write',
   'acl.access',

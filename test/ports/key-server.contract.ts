@@ -147,8 +147,8 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.deepEqual(await alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: 'YQ==' }), { plaintext: 'aGVsbG8=' });
     t.is(await codeOf(alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag })), 'DECRYPT_FAILED');
     const { mac } = await alice.mac(ttag, 'ZGF0YQ==');
-    t.deepEqual(await alice.verifyMac(ttag, 'ZGF0YQ==', mac), { valid: true });
-    t.deepEqual(await alice.verifyMac(ttag, 'ZGF0Yg==', mac), { valid: false });
+    t.deepEqual(await alice.verifyMac(ttag, { data: 'ZGF0YQ==', mac }), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, { data: 'ZGF0Yg==', mac }), { valid: false });
     t.is(await codeOf(bob.mac(ttag, 'ZGF0YQ==')), 'ACL_DENIED');
     await alice.grant(ttag, 'bob', ['mac']);
     t.deepEqual([...(await bob.accessRights(ttag))], ['mac']);
@@ -248,7 +248,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const sealed = await alice.encrypt(ttag, { plaintext });
     t.is((await alice.decrypt(ttag, sealed)).plaintext, plaintext);
     const { mac } = await alice.mac(ttag, plaintext);
-    t.deepEqual(await alice.verifyMac(ttag, plaintext, mac), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, { data: plaintext, mac }), { valid: true });
     await alice.close();
     await ks.close();
   });

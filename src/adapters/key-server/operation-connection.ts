@@ -1,6 +1,14 @@
 import type { Right } from '../../wire/acl.js';
 import type { CertificateQuery } from '../../wire/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest } from '../../wire/crypto-messages.js';
+import type {
+  BatchItem,
+  BatchOperation,
+  BatchOutcome,
+  DecryptRequest,
+  EncryptRequest,
+  IdempotencyClaim,
+  VerifyMacRequest,
+} from '../../wire/crypto-messages.js';
 import type { NewKey } from '../../wire/key-view.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../wire/principal.js';
 import type { ServerParameter } from '../../wire/server.js';
@@ -38,8 +46,9 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('heldOperations', {});
   }
 
-  generateKey(options: NewKey) {
-    return this.#op('generateKey', { keyLen: options.keyLen, label: options.label, expiresAt: options.expiresAt });
+  generateKey(options: NewKey, idempotency?: IdempotencyClaim) {
+    const { keyLen, label, expiresAt, rotationPeriod } = options;
+    return this.#op('generateKey', { keyLen, label, expiresAt, rotationPeriod, idempotency: claim(idempotency) });
   }
 
   readKey(ttag: string) {
@@ -50,9 +59,17 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('expireKey', { ttag });
   }
 
-  async exportKey(ttag: string) {
-    const { nid, key } = await this.#op('exportKey', { ttag });
-    return { nid, key: decode(key) };
+  rotateKey(ttag: string, idempotency?: IdempotencyClaim) {
+    return this.#op('rotateKey', { ttag, idempotency: claim(idempotency) });
+  }
+
+  setMinVersion(ttag: string, minVersion: number) {
+    return this.#op('setMinVersion', { ttag, minVersion });
+  }
+
+  async exportKey(ttag: string, version?: number) {
+    const blob = await this.#op('exportKey', { ttag, version });
+    return { nid: blob.nid, key: decode(blob.key), version: blob.version };
   }
 
   readAcl(ttag: string) {
@@ -76,16 +93,23 @@ export class OperationConnection implements KeyServerConnection {
   }
 
   decrypt(ttag: string, request: DecryptRequest) {
-    const { ciphertext, iv, authTag, aad } = request;
-    return this.#op('decrypt', { ttag, request: { ciphertext, iv, authTag, aad } });
+    return this.#op('decrypt', { ttag, request: decryptArgs(request) });
   }
 
   mac(ttag: string, data: string) {
     return this.#op('mac', { ttag, data });
   }
 
-  verifyMac(ttag: string, data: string, mac: string) {
-    return this.#op('verifyMac', { ttag, data, mac });
+  verifyMac(ttag: string, request: VerifyMacRequest) {
+    return this.#op('verifyMac', { ttag, request: { data: request.data, mac: request.mac, version: request.version } });
+  }
+
+  rewrap(ttag: string, request: DecryptRequest) {
+    return this.#op('rewrap', { ttag, request: decryptArgs(request) });
+  }
+
+  cryptoBatch(operation: BatchOperation, items: readonly BatchItem[]): Promise<readonly BatchOutcome[]> {
+    return this.#op('cryptoBatch', { operation, items: items.map(batchArgs) });
   }
 
   listPrincipals(query: PrincipalQuery) {
@@ -228,6 +252,23 @@ export class OperationConnection implements KeyServerConnection {
     if (this.#closed) throw new KeyServerFailedError('connection is closed');
     return this.#invoke(name, args);
   }
+}
+
+/** The claim's two members only (a caller's object may carry more). */
+function claim(idempotency: IdempotencyClaim | undefined) {
+  return idempotency === undefined ? undefined : { key: idempotency.key, fingerprint: idempotency.fingerprint };
+}
+
+function decryptArgs(request: DecryptRequest) {
+  const { ciphertext, iv, authTag, aad, version } = request;
+  return { ciphertext, iv, authTag, aad, version };
+}
+
+/** A batch item with the members the protocol knows, whichever operation it is for. */
+function batchArgs(item: BatchItem) {
+  const any = item as Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', string>> & { version?: number };
+  const { plaintext, aad, ciphertext, iv, authTag, data, mac, version } = any;
+  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version };
 }
 
 /** Binary values travel as standard base64 (docs/keyserver-protocol.md). */

@@ -2,7 +2,17 @@ import type { Identity } from '../../wire/identity.js';
 import type { Right } from '../../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
-import type { DecryptRequest, EncryptRequest, EncryptResult, MacResult } from '../../wire/crypto-messages.js';
+import type {
+  BatchItem,
+  BatchOperation,
+  BatchOutcome,
+  DecryptRequest,
+  EncryptRequest,
+  EncryptResult,
+  IdempotencyClaim,
+  MacResult,
+  VerifyMacRequest,
+} from '../../wire/crypto-messages.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../../wire/principal.js';
@@ -90,8 +100,8 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
     return timed(this.#metrics, 'heldOperations', () => this.#inner.heldOperations());
   }
 
-  generateKey(options: NewKey): Promise<{ ttag: string }> {
-    return timed(this.#metrics, 'generateKey', () => this.#inner.generateKey(options));
+  generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
+    return timed(this.#metrics, 'generateKey', () => this.#inner.generateKey(options, idempotency));
   }
 
   readKey(ttag: string): Promise<KeyView> {
@@ -102,8 +112,16 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
     return timed(this.#metrics, 'expireKey', () => this.#inner.expireKey(ttag));
   }
 
-  exportKey(ttag: string): Promise<ExportBlob> {
-    return timed(this.#metrics, 'exportKey', () => this.#inner.exportKey(ttag));
+  rotateKey(ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
+    return timed(this.#metrics, 'rotateKey', () => this.#inner.rotateKey(ttag, idempotency));
+  }
+
+  setMinVersion(ttag: string, minVersion: number): Promise<KeyView> {
+    return timed(this.#metrics, 'setMinVersion', () => this.#inner.setMinVersion(ttag, minVersion));
+  }
+
+  exportKey(ttag: string, version?: number): Promise<ExportBlob> {
+    return timed(this.#metrics, 'exportKey', () => this.#inner.exportKey(ttag, version));
   }
 
   readAcl(ttag: string): Promise<KeyAcl> {
@@ -134,8 +152,16 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
     return timed(this.#metrics, 'mac', () => this.#inner.mac(ttag, data));
   }
 
-  verifyMac(ttag: string, data: string, mac: string): Promise<{ valid: boolean }> {
-    return timed(this.#metrics, 'verifyMac', () => this.#inner.verifyMac(ttag, data, mac));
+  verifyMac(ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }> {
+    return timed(this.#metrics, 'verifyMac', () => this.#inner.verifyMac(ttag, request));
+  }
+
+  rewrap(ttag: string, request: DecryptRequest): Promise<EncryptResult> {
+    return timed(this.#metrics, 'rewrap', () => this.#inner.rewrap(ttag, request));
+  }
+
+  cryptoBatch(operation: BatchOperation, items: readonly BatchItem[]): Promise<readonly BatchOutcome[]> {
+    return timed(this.#metrics, 'cryptoBatch', () => this.#inner.cryptoBatch(operation, items));
   }
 
   listPrincipals(query: PrincipalQuery): Promise<ListResult<PrincipalView>> {

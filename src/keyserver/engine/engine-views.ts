@@ -48,6 +48,9 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number): Pro
     state: isExpired(key, now) ? 'expired' : 'active',
     createdAt: new Date(key.createdAt).toISOString(),
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
+    version: 1,
+    minVersion: 1,
+    versions: [{ version: 1, createdAt: new Date(key.createdAt).toISOString(), state: 'active' }],
   };
 }
 

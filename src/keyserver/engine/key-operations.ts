@@ -3,6 +3,7 @@ import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfS
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
+import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
@@ -36,7 +37,7 @@ export class KeyOperations {
   }
 
   /** Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label and expiry. */
-  async generate(token: string, options: NewKey): Promise<{ ttag: string }> {
+  async generate(token: string, options: NewKey, _idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.create');
@@ -72,14 +73,24 @@ export class KeyOperations {
     return await keyView(await ctx.auth.authorizeKey(caller, ttag, 'read'), ctx.store, ctx.now());
   }
 
+  /** Adds version n+1 of the same length (owner or right `rotate`). */
+  async rotate(_token: string, _ttag: string, _idempotency?: IdempotencyClaim): Promise<KeyView> {
+    throw new KeyServerError('KEY_SERVER_FAILED', 'rotation is not available yet');
+  }
+
+  /** Raises the key's minimum version (owner only). */
+  async setMinVersion(_token: string, _ttag: string, _minVersion: number): Promise<KeyView> {
+    throw new KeyServerError('KEY_SERVER_FAILED', 'minimum versions are not available yet');
+  }
+
   /** The raw data key for a caller holding `export`; an expired key is KEY_EXPIRED. */
-  async exportKey(token: string, ttag: string): Promise<{ nid: number; key: Buffer }> {
+  async exportKey(token: string, ttag: string, _version?: number): Promise<{ nid: number; key: Buffer; version: number }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.export');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'export');
     if (isExpired(key, ctx.now())) throw new KeyExpiredError();
-    return { nid: key.nid, key: Buffer.from(key.material) };
+    return { nid: key.nid, key: Buffer.from(key.material), version: 1 };
   }
 
   /** Expires the key for good (operation 16); owner only. Expiring an expired key changes nothing. */

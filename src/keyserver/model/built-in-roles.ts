@@ -11,6 +11,8 @@ const USER: readonly Operation[] = [
   'keys.read',
   'keys.export',
   'keys.expire',
+  'keys.rotate',
+  'keys.min-version',
   'acl.read',
   'acl.write',
   'acl.access',

@@ -92,6 +92,24 @@ export class KeyExpiredError extends KeyServerError {
   }
 }
 
+/** The key version is below the key's minVersion: it refuses export, decrypt and MAC verify. */
+export class KeyVersionRetiredError extends KeyServerError {
+  override name = 'KeyVersionRetiredError';
+
+  constructor(version: number, minVersion: number) {
+    super('KEY_VERSION_RETIRED', `key version ${version} is retired (the minimum version is ${minVersion})`);
+  }
+}
+
+/** The key has no such version. */
+export class KeyVersionNotFoundError extends KeyServerError {
+  override name = 'KeyVersionNotFoundError';
+
+  constructor(version: number, newest: number) {
+    super('KEY_VERSION_NOT_FOUND', `the key has no version ${version} (versions 1 to ${newest})`);
+  }
+}
+
 /** The ciphertext does not decrypt under the key (authentication tag mismatch). */
 export class DecryptFailedError extends KeyServerError {
   override name = 'DecryptFailedError';

@@ -3,6 +3,9 @@ import type { KeyServerEngine } from '../engine/engine.js';
 import { mintedToken } from './keyserver-protocol.js';
 import {
   base64,
+  batchItems,
+  batchOperation,
+  batchOutcomes,
   certificate,
   certificateQuery,
   decryptRequest,
@@ -10,8 +13,11 @@ import {
   encryptResult,
   heldOperations,
   identity,
+  idempotencyClaim,
+  keyVersion,
   keyView,
   list,
+  macResult,
   name,
   newKey,
   newPrincipal,
@@ -28,6 +34,7 @@ import {
   ttag,
   verdict,
   verifier,
+  verifyMacRequest,
 } from './protocol-values.js';
 
 /** One operation: what it takes, what it answers, and the engine function between the two. */
@@ -77,17 +84,32 @@ export const OPERATIONS = {
     },
   ),
   // Keys and key ACLs (docs/spec.md §4.6, §4.7).
-  generateKey: op(newKey, z.strictObject({ ttag: z.string().min(1).max(1024) }), (engine, token, args) => engine.keys.generate(token, args)),
+  generateKey: op(
+    newKey.extend({ idempotency: idempotencyClaim.optional() }),
+    z.strictObject({ ttag: z.string().min(1).max(1024) }),
+    (engine, token, { idempotency, ...options }) => engine.keys.generate(token, options, idempotency),
+  ),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
-  exportKey: op(z.strictObject({ ttag }), z.strictObject({ nid: z.number().int(), key: base64 }), async (engine, token, args) => {
-    const blob = await engine.keys.exportKey(token, args.ttag);
-    try {
-      return { nid: blob.nid, key: blob.key.toString('base64') };
-    } finally {
-      blob.key.fill(0);
-    }
-  }),
+  // Key versions: rotation adds one, the minimum version retires those below it.
+  rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView, (engine, token, args) =>
+    engine.keys.rotate(token, args.ttag, args.idempotency),
+  ),
+  setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView, (engine, token, args) =>
+    engine.keys.setMinVersion(token, args.ttag, args.minVersion),
+  ),
+  exportKey: op(
+    z.strictObject({ ttag, version: keyVersion.optional() }),
+    z.strictObject({ nid: z.number().int(), key: base64, version: z.number().int().positive() }),
+    async (engine, token, args) => {
+      const blob = await engine.keys.exportKey(token, args.ttag, args.version);
+      try {
+        return { nid: blob.nid, key: blob.key.toString('base64'), version: blob.version };
+      } finally {
+        blob.key.fill(0);
+      }
+    },
+  ),
   readAcl: op(
     z.strictObject({ ttag }),
     z.strictObject({
@@ -112,11 +134,14 @@ export const OPERATIONS = {
   decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payload }), (engine, token, args) =>
     engine.crypto.decrypt(token, args.ttag, args.request),
   ),
-  mac: op(z.strictObject({ ttag, data: payload }), z.strictObject({ mac: base64, alg: z.literal('HS256') }), (engine, token, args) =>
-    engine.crypto.mac(token, args.ttag, args.data),
+  mac: op(z.strictObject({ ttag, data: payload }), macResult, (engine, token, args) => engine.crypto.mac(token, args.ttag, args.data)),
+  verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
+    engine.crypto.verifyMac(token, args.ttag, args.request),
   ),
-  verifyMac: op(z.strictObject({ ttag, data: payload, mac: base64 }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
-    engine.crypto.verifyMac(token, args.ttag, args.data, args.mac),
+  rewrap: op(z.strictObject({ ttag, request: decryptRequest }), encryptResult, (engine, token, args) => engine.crypto.rewrap(token, args.ttag, args.request)),
+  /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
+  cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes, (engine, token, args) =>
+    engine.crypto.batch(token, args.operation, args.items),
   ),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: op(principalQuery, list(principalView), (engine, token, args) => engine.principals.list(token, args)),

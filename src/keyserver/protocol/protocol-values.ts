@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RIGHTS } from '../../wire/acl.js';
 import { PRINCIPAL_KINDS } from '../../wire/principal.js';
 import { KEY_LENGTHS } from '../../wire/key-length.js';
+import { MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
 
 /**
  * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:
@@ -80,6 +81,14 @@ export const policy = z.strictObject({
   defaultGroups: roleNames,
 });
 
+/**
+ * A key version as a request names it: any safe integer, so that 0, a negative number or one above the
+ * newest reaches the engine and is KEY_VERSION_NOT_FOUND rather than a malformed request.
+ */
+export const keyVersion = z.number().int();
+/** A version the key server answers: 1 or more. */
+const storedVersion = z.number().int().positive();
+
 export const keyView = z.strictObject({
   ttag: z.string(),
   keyLen: z.literal(KEY_LENGTHS),
@@ -89,17 +98,76 @@ export const keyView = z.strictObject({
   state: z.enum(['active', 'expired']),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
+  version: storedVersion,
+  minVersion: storedVersion,
+  versions: z
+    .array(z.strictObject({ version: storedVersion, createdAt: z.string(), state: z.enum(['active', 'retired']) }))
+    .max(1_000_000)
+    .readonly(),
+  rotationPeriod: z.string().max(64).optional(),
+  nextRotationAt: z.string().optional(),
+});
+
+/** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */
+export const idempotencyClaim = z.strictObject({
+  key: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/),
+  fingerprint: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
 });
 
 export const newKey = z.strictObject({
   keyLen: z.literal(KEY_LENGTHS),
   label: text.optional(),
   expiresAt: z.number().int().optional(),
+  rotationPeriod: z.string().max(64).optional(),
 });
 
 export const encryptRequest = z.strictObject({ plaintext: payload, aad: payload.optional() });
-export const encryptResult = z.strictObject({ ciphertext: payload, iv: base64, authTag: base64, alg: z.enum(['A128GCM', 'A192GCM', 'A256GCM']) });
-export const decryptRequest = z.strictObject({ ciphertext: payload, iv: base64, authTag: base64, aad: payload.optional() });
+export const encryptResult = z.strictObject({
+  ciphertext: payload,
+  iv: base64,
+  authTag: base64,
+  alg: z.enum(['A128GCM', 'A192GCM', 'A256GCM']),
+  version: storedVersion,
+});
+export const decryptRequest = z.strictObject({ ciphertext: payload, iv: base64, authTag: base64, aad: payload.optional(), version: keyVersion.optional() });
+export const macResult = z.strictObject({ mac: base64, alg: z.literal('HS256'), version: storedVersion });
+export const verifyMacRequest = z.strictObject({ data: payload, mac: base64, version: keyVersion.optional() });
+
+/**
+ * One batch item. Its values are bounded here but checked by the engine, item by item, so that one
+ * malformed item fails alone (its outcome), never the batch.
+ */
+const looseValue = z.string().max(PAYLOAD_MAX_CHARS).optional();
+export const batchItem = z.strictObject({
+  ttag,
+  plaintext: looseValue,
+  aad: looseValue,
+  ciphertext: looseValue,
+  iv: looseValue,
+  authTag: looseValue,
+  data: looseValue,
+  mac: looseValue,
+  version: keyVersion.optional(),
+});
+export const batchOperation = z.enum(['encrypt', 'decrypt', 'mac', 'verify', 'rewrap']);
+/** Up to MAX_BATCH_ITEMS items; the engine refuses more with BAD_REQUEST too (the embedded adapter parses nothing). */
+export const batchItems = z.array(batchItem).max(MAX_BATCH_ITEMS).readonly();
+export const batchOutcomes = z
+  .array(
+    z.union([
+      z.strictObject({
+        ok: z.literal(true),
+        result: z.union([encryptResult, macResult, z.strictObject({ plaintext: payload }), z.strictObject({ valid: z.boolean() })]),
+      }),
+      z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096) }),
+    ]),
+  )
+  .max(MAX_BATCH_ITEMS)
+  .readonly();
 
 const kind = z.enum(PRINCIPAL_KINDS as readonly ['user', 'group', 'service']);
 export const principalView = z.strictObject({
