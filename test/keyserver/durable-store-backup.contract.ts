@@ -37,6 +37,8 @@ const key: KeyRow = {
     ['b3b3b3b3b3b3b3b3', ['read']],
   ]),
   aclRevision: 2,
+  laterVersions: [],
+  minVersion: 1,
   expired: false,
   createdAt: 1_700_000_000_000,
   label: 'payroll',

@@ -27,6 +27,8 @@ function key(ttag: string, acl: [string, Right[]][] = []): KeyRow {
     owner: 'aaaaaaaaaaaaaaaa',
     acl: new Map(acl),
     aclRevision: 0,
+    laterVersions: [],
+    minVersion: 1,
     createdAt: 1_700_000_000_000,
     expired: false,
   };

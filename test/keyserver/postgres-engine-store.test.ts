@@ -27,6 +27,8 @@ const key = (ttag: string, material: Buffer): KeyRow => ({
   owner: 'aaaaaaaaaaaaaaaa',
   acl: new Map([['bbbbbbbbbbbbbbbb', ['read'] as const]]),
   aclRevision: 3,
+  laterVersions: [],
+  minVersion: 1,
   createdAt: 1_700_000_000_000,
   expired: false,
 });

@@ -8,6 +8,7 @@ type LineValue = string | number | null | { readonly base64: string };
 const KEY_ID_COLUMNS: readonly (readonly [StoreTable, string])[] = [
   ['principals', 'verifier_key_id'],
   ['keys', 'material_key_id'],
+  ['key_versions', 'material_key_id'],
   ['settings', 'value_key_id'],
 ];
 

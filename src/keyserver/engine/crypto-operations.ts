@@ -1,10 +1,20 @@
 import type { Right } from '../../wire/acl.js';
 import { GCM_IV_BYTES, MAC_ALG, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../model/data-crypto.js';
-import type { BatchOperation, BatchOutcome, DecryptRequest, EncryptRequest, EncryptResult, MacResult, VerifyMacRequest } from '../../wire/crypto-messages.js';
-import { BadRequestError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
+import {
+  type BatchOperation,
+  type BatchOutcome,
+  type DecryptRequest,
+  type EncryptRequest,
+  type EncryptResult,
+  MAX_BATCH_ITEMS,
+  type MacResult,
+  type VerifyMacRequest,
+} from '../../wire/crypto-messages.js';
+import { BadRequestError, KeyExpiredError, KeyServerError, isKeyServerError } from '../model/key-server-errors.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { Operation } from '../../wire/operations.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext, TokenContext } from './engine-context.js';
+import { newestOf, usableVersion } from './key-versions.js';
 import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';
 
@@ -27,10 +37,24 @@ function optional(value: string | undefined, field: string): Buffer | undefined 
   return value === undefined ? undefined : decode(value, field);
 }
 
+/** The right and role operation each batch operation needs (rewrap needs those of decrypt and encrypt). */
+const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Right])[]>> = {
+  encrypt: [['crypto.encrypt', 'encrypt']],
+  decrypt: [['crypto.decrypt', 'decrypt']],
+  mac: [['crypto.mac', 'mac']],
+  verify: [['crypto.mac', 'mac']],
+  rewrap: [
+    ['crypto.decrypt', 'decrypt'],
+    ['crypto.encrypt', 'encrypt'],
+  ],
+};
+
 /**
  * Data cryptography under the raw data key, inside the key server (docs/spec.md §4.5):
- * the key never leaves it. Role, then ACL right, then scope, then expiry. Binary values cross the
- * engine's boundary as standard base64.
+ * the key never leaves it. Role, then ACL right, then scope, then expiry, then the key version.
+ * Encrypt and MAC use the newest version and name it; decrypt and MAC verify use the version the
+ * request names, 1 when it names none (what was made before keys had versions). Binary values cross
+ * the engine's boundary as standard base64.
  */
 export class CryptoOperations {
   readonly #ctx: EngineContext;
@@ -40,55 +64,161 @@ export class CryptoOperations {
   }
 
   async encrypt(token: string, ttag: string, request: EncryptRequest): Promise<EncryptResult> {
-    const key = await this.#usableKey(token, ttag, 'crypto.encrypt', 'encrypt');
+    return this.#sealWith(await this.#usableKey(await this.#caller(token, 'encrypt'), ttag, 'encrypt'), request);
+  }
+
+  /** A tag that does not verify is DECRYPT_FAILED. */
+  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
+    const plaintext = this.#openWith(await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt'), request);
+    try {
+      return { plaintext: plaintext.toString('base64') };
+    } finally {
+      plaintext.fill(0);
+    }
+  }
+
+  async mac(token: string, ttag: string, data: string): Promise<MacResult> {
+    return this.#macWith(await this.#usableKey(await this.#caller(token, 'mac'), ttag, 'mac'), data);
+  }
+
+  /** Constant-time comparison of the MAC (operation 12). */
+  async verifyMac(token: string, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }> {
+    return this.#verifyWith(await this.#usableKey(await this.#caller(token, 'verify'), ttag, 'mac'), request);
+  }
+
+  /**
+   * Decrypts by the version the request names (1 when none) and encrypts under the newest version, in
+   * the key server: the plaintext never leaves it, and is zeroed once sealed again. Needs both `decrypt`
+   * and `encrypt` on the key.
+   */
+  async rewrap(token: string, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
+    return this.#rewrapWith(await this.#caller(token, 'rewrap'), ttag, request);
+  }
+
+  /**
+   * One operation on up to MAX_BATCH_ITEMS items, in order. The token and the role operation are checked
+   * once for the batch (a refusal there fails the call); each item is then authorized on its key and
+   * performed on its own, and its refusal or failure is its outcome `{ ok: false, code, message }`.
+   */
+  async batch(token: string, operation: BatchOperation, items: readonly LooseBatchItem[]): Promise<BatchOutcome<BatchResult>[]> {
+    if (!Array.isArray(items) || items.length > MAX_BATCH_ITEMS) throw new BadRequestError(`items: at most ${MAX_BATCH_ITEMS} items`);
+    const caller = await this.#caller(token, operation);
+    const outcomes: BatchOutcome<BatchResult>[] = [];
+    for (const item of items) {
+      try {
+        outcomes.push({ ok: true, result: await this.#item(caller, operation, item) });
+      } catch (error) {
+        if (!isKeyServerError(error)) throw error;
+        outcomes.push({ ok: false, code: error.code, message: error.detail });
+      }
+    }
+    return outcomes;
+  }
+
+  async #item(caller: TokenContext, operation: BatchOperation, item: LooseBatchItem): Promise<BatchResult> {
+    const ttag = item.ttag;
+    if (typeof ttag !== 'string' || ttag.length === 0) throw new BadRequestError('ttag: required');
+    switch (operation) {
+      case 'encrypt':
+        return this.#sealWith(await this.#usableKey(caller, ttag, 'encrypt'), { plaintext: required(item.plaintext, 'plaintext'), aad: item.aad });
+      case 'decrypt': {
+        const plaintext = this.#openWith(await this.#usableKey(caller, ttag, 'decrypt'), decryptRequestOf(item));
+        try {
+          return { plaintext: plaintext.toString('base64') };
+        } finally {
+          plaintext.fill(0);
+        }
+      }
+      case 'mac':
+        return this.#macWith(await this.#usableKey(caller, ttag, 'mac'), required(item.data, 'data'));
+      case 'verify':
+        return this.#verifyWith(await this.#usableKey(caller, ttag, 'mac'), {
+          data: required(item.data, 'data'),
+          mac: required(item.mac, 'mac'),
+          version: item.version,
+        });
+      case 'rewrap':
+        return this.#rewrapWith(caller, ttag, decryptRequestOf(item));
+    }
+  }
+
+  async #rewrapWith(caller: TokenContext, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
+    await this.#usableKey(caller, ttag, 'encrypt');
+    const key = await this.#usableKey(caller, ttag, 'decrypt');
+    const plaintext = this.#openWith(key, request);
+    try {
+      const { material, version } = newestOf(key);
+      return this.#seal(material, version, key, plaintext, optional(request.aad, 'aad'));
+    } finally {
+      plaintext.fill(0);
+    }
+  }
+
+  #sealWith(key: KeyRow, request: EncryptRequest): EncryptResult {
     const plaintext = decode(request.plaintext, 'plaintext');
-    const aad = optional(request.aad, 'aad');
+    const { material, version } = newestOf(key);
+    try {
+      return this.#seal(material, version, key, plaintext, optional(request.aad, 'aad'));
+    } finally {
+      plaintext.fill(0);
+    }
+  }
+
+  #seal(material: Buffer, version: number, key: KeyRow, plaintext: Buffer, aad: Buffer | undefined): EncryptResult {
     const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
-    const sealed = gcmEncrypt(key.material, iv, plaintext, aad);
+    const sealed = gcmEncrypt(material, iv, plaintext, aad);
     return {
       ciphertext: sealed.ciphertext.toString('base64'),
       iv: iv.toString('base64'),
       authTag: sealed.authTag.toString('base64'),
       alg: gcmAlgFor(keyLengthForNid(key.nid, KeyServerError)),
-      version: 1,
+      version,
     };
   }
 
-  /** A tag that does not verify is DECRYPT_FAILED. */
-  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
-    const key = await this.#usableKey(token, ttag, 'crypto.decrypt', 'decrypt');
+  /** The plaintext (the caller zeroes it); DECRYPT_FAILED when the tag does not verify. */
+  #openWith(key: KeyRow, request: DecryptRequest): Buffer {
+    const { material } = usableVersion(key, request.version ?? 1);
     const sealed = { ciphertext: decode(request.ciphertext, 'ciphertext'), authTag: decode(request.authTag, 'authTag') };
-    const plaintext = gcmDecrypt(key.material, decode(request.iv, 'iv'), sealed, optional(request.aad, 'aad'));
-    return { plaintext: plaintext.toString('base64') };
+    return gcmDecrypt(material, decode(request.iv, 'iv'), sealed, optional(request.aad, 'aad'));
   }
 
-  async mac(token: string, ttag: string, data: string): Promise<MacResult> {
-    const key = await this.#usableKey(token, ttag, 'crypto.mac', 'mac');
-    return { mac: hmacSha256(key.material, decode(data, 'data')).toString('base64'), alg: MAC_ALG, version: 1 };
+  #macWith(key: KeyRow, data: string): MacResult {
+    const { material, version } = newestOf(key);
+    return { mac: hmacSha256(material, decode(data, 'data')).toString('base64'), alg: MAC_ALG, version };
   }
 
-  /** Constant-time comparison of the MAC (operation 12). */
-  async verifyMac(token: string, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }> {
-    const key = await this.#usableKey(token, ttag, 'crypto.mac', 'mac');
-    return { valid: verifyHmacSha256(key.material, decode(request.data, 'data'), decode(request.mac, 'mac')) };
+  #verifyWith(key: KeyRow, request: VerifyMacRequest): { valid: boolean } {
+    const { material } = usableVersion(key, request.version ?? 1);
+    return { valid: verifyHmacSha256(material, decode(request.data, 'data'), decode(request.mac, 'mac')) };
   }
 
-  /** Decrypts by version and encrypts under the newest, inside the key server. */
-  async rewrap(_token: string, _ttag: string, _request: DecryptRequest): Promise<EncryptResult> {
-    throw new KeyServerError('KEY_SERVER_FAILED', 'rewrap is not available yet');
+  /** The token, then the role operations the operation needs (docs/spec.md §4.3 item 2). */
+  async #caller(token: string, operation: BatchOperation): Promise<TokenContext> {
+    const caller = await this.#ctx.auth.authenticate(token);
+    for (const [needed] of NEEDS[operation]) await this.#ctx.auth.requireOperation(caller, needed);
+    return caller;
   }
 
-  /** One operation on many items; each item's failure is its outcome. */
-  async batch(_token: string, _operation: BatchOperation, _items: readonly LooseBatchItem[]): Promise<BatchOutcome<BatchResult>[]> {
-    throw new KeyServerError('KEY_SERVER_FAILED', 'batches are not available yet');
-  }
-
-  async #usableKey(token: string, ttag: string, operation: Operation, right: Right): Promise<KeyRow> {
-    const ctx = this.#ctx;
-    const caller = await ctx.auth.authenticate(token);
-    await ctx.auth.requireOperation(caller, operation);
-    const key = await ctx.auth.authorizeKey(caller, ttag, right);
-    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
+  /** The key's ACL right and the token's scope, then its expiry. */
+  async #usableKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow> {
+    const key = await this.#ctx.auth.authorizeKey(caller, ttag, right);
+    if (isExpired(key, this.#ctx.now())) throw new KeyExpiredError();
     return key;
   }
+}
+
+function required(value: string | undefined, field: string): string {
+  if (value === undefined) throw new BadRequestError(`${field}: required`);
+  return value;
+}
+
+function decryptRequestOf(item: LooseBatchItem): DecryptRequest {
+  return {
+    ciphertext: required(item.ciphertext, 'ciphertext'),
+    iv: required(item.iv, 'iv'),
+    authTag: required(item.authTag, 'authTag'),
+    aad: item.aad,
+    version: item.version,
+  };
 }

@@ -24,12 +24,28 @@ export interface PrincipalRow {
   readonly createdAt: number;
 }
 
-/** A key: its opaque handle, its material, owner and access list. */
+/** A version of a key after its first: material of the key's length, made by a rotation. */
+export interface KeyVersionRow {
+  /** 2 or more: version 1 is the key row's own material. */
+  readonly version: number;
+  readonly material: Buffer;
+  readonly createdAt: number;
+}
+
+/** A key: its opaque handle, its material (one per version), owner and access list. */
 export interface KeyRow {
   /** Standard base64 of the opaque hidden-link buffer. */
   readonly ttag: string;
   readonly nid: number;
+  /** Version 1's material, made with the key (its `createdAt`). */
   readonly material: Buffer;
+  /**
+   * The versions rotations added (2, 3, ...), oldest first. A store adds one with `putKeyVersion` and
+   * never changes it; `putKey` leaves them as stored.
+   */
+  readonly laterVersions: readonly KeyVersionRow[];
+  /** Versions below it are retired (refuse export, decrypt and MAC verify); 1 for a key never restricted. */
+  readonly minVersion: number;
   /** Principal id of the owner. */
   readonly owner: string;
   /** Principal id -> rights. */

@@ -1,4 +1,4 @@
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { StoreSnapshot } from '../store/store-tables.js';
 
 /**
@@ -46,7 +46,10 @@ export interface EngineStore {
   putRole(row: RoleRow): Promise<void>;
 
   key(ttag: string): Promise<KeyRow | undefined>;
+  /** Writes the key's fields and its whole ACL; its later versions stay as stored (`laterVersions` is not read). */
   putKey(row: KeyRow): Promise<void>;
+  /** Adds a version to a stored key; versions are never changed or removed once stored. */
+  putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void>;
 
   token(tokenHash: string): Promise<TokenRow | undefined>;
   putToken(row: TokenRow): Promise<void>;

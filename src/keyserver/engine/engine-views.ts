@@ -6,6 +6,7 @@ import { keyLengthForNid } from '../../wire/key-length.js';
 import { KeyServerError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
+import { newestVersion, versionViews } from './key-versions.js';
 
 /** How the contracts show a principal (docs/spec.md §2.2). */
 export function identityOf(row: PrincipalRow): Identity {
@@ -48,9 +49,9 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number): Pro
     state: isExpired(key, now) ? 'expired' : 'active',
     createdAt: new Date(key.createdAt).toISOString(),
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
-    version: 1,
-    minVersion: 1,
-    versions: [{ version: 1, createdAt: new Date(key.createdAt).toISOString(), state: 'active' }],
+    version: newestVersion(key),
+    minVersion: key.minVersion,
+    versions: versionViews(key),
   };
 }
 

@@ -1,5 +1,6 @@
 import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
+import { addKeyVersion, newestVersion, usableVersion } from './key-versions.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
 import type { KeyView, NewKey } from '../../wire/key-view.js';
@@ -54,6 +55,8 @@ export class KeyOperations {
       nid: nidForKeyLength(options.keyLen, KeyServerError),
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
       owner: caller.principal.principalId,
+      laterVersions: [],
+      minVersion: 1,
       acl: new Map(),
       aclRevision: 0,
       createdAt: ctx.now(),
@@ -73,24 +76,54 @@ export class KeyOperations {
     return await keyView(await ctx.auth.authorizeKey(caller, ttag, 'read'), ctx.store, ctx.now());
   }
 
-  /** Adds version n+1 of the same length (owner or right `rotate`). */
-  async rotate(_token: string, _ttag: string, _idempotency?: IdempotencyClaim): Promise<KeyView> {
-    throw new KeyServerError('KEY_SERVER_FAILED', 'rotation is not available yet');
+  /**
+   * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
+   * right `rotate`. An expired key is KEY_EXPIRED. Answers the key view after the rotation.
+   */
+  async rotate(token: string, ttag: string, _idempotency?: IdempotencyClaim): Promise<KeyView> {
+    const ctx = this.#ctx;
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.rotate');
+    const key = await ctx.auth.authorizeKey(caller, ttag, 'rotate');
+    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
+    return await keyView(await addKeyVersion(ctx, key), ctx.store, ctx.now());
   }
 
-  /** Raises the key's minimum version (owner only). */
-  async setMinVersion(_token: string, _ttag: string, _minVersion: number): Promise<KeyView> {
-    throw new KeyServerError('KEY_SERVER_FAILED', 'minimum versions are not available yet');
+  /**
+   * Raises the key's minimum version (owner only): versions below it are retired. The minimum never goes
+   * down (a lower one is CONFLICT) and never passes the newest version (BAD_REQUEST); the current one
+   * again changes nothing.
+   */
+  async setMinVersion(token: string, ttag: string, minVersion: number): Promise<KeyView> {
+    const ctx = this.#ctx;
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.min-version');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, 'set the minimum version');
+    ctx.auth.requireScope(caller, ttag, 'manage');
+    if (!Number.isSafeInteger(minVersion)) throw new BadRequestError('minVersion: must be an integer');
+    if (minVersion < key.minVersion) {
+      throw new KeyServerError('CONFLICT', `minVersion: the minimum version is ${key.minVersion} and never goes down`, { reason: 'MIN_VERSION_DOWN' });
+    }
+    const newest = newestVersion(key);
+    if (minVersion > newest) throw new BadRequestError(`minVersion: the newest version is ${newest}`);
+    if (minVersion === key.minVersion) return await keyView(key, ctx.store, ctx.now());
+    const raised: KeyRow = { ...key, minVersion };
+    await ctx.store.putKey(raised);
+    return await keyView(raised, ctx.store, ctx.now());
   }
 
-  /** The raw data key for a caller holding `export`; an expired key is KEY_EXPIRED. */
-  async exportKey(token: string, ttag: string, _version?: number): Promise<{ nid: number; key: Buffer; version: number }> {
+  /**
+   * The raw data key of one version (the newest when none is named) for a caller holding `export`; an
+   * expired key is KEY_EXPIRED, a version below the minimum KEY_VERSION_RETIRED.
+   */
+  async exportKey(token: string, ttag: string, version?: number): Promise<{ nid: number; key: Buffer; version: number }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.export');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'export');
     if (isExpired(key, ctx.now())) throw new KeyExpiredError();
-    return { nid: key.nid, key: Buffer.from(key.material), version: 1 };
+    const chosen = usableVersion(key, version ?? newestVersion(key));
+    return { nid: key.nid, key: Buffer.from(chosen.material), version: chosen.version };
   }
 
   /** Expires the key for good (operation 16); owner only. Expiring an expired key changes nothing. */

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { EngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 
 export interface EngineCacheOptions {
@@ -229,6 +229,14 @@ export class CachedEngineStore implements EngineStore {
       this.#changed();
       this.#keys.delete(row.ttag);
       return this.#store.putKey(row);
+    });
+  }
+
+  putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      this.#keys.delete(ttag);
+      return this.#store.putKeyVersion(ttag, version);
     });
   }
 

@@ -1,6 +1,6 @@
 import type { EngineStore } from '../engine/engine-store.port.js';
 import { SerialUnits } from './serial-units.js';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
 export class MemoryEngineStore implements EngineStore {
@@ -94,7 +94,15 @@ export class MemoryEngineStore implements EngineStore {
   }
 
   async putKey(row: KeyRow): Promise<void> {
-    this.#keys.set(row.ttag, row);
+    const laterVersions = this.#keys.get(row.ttag)?.laterVersions ?? [];
+    this.#keys.set(row.ttag, { ...row, laterVersions });
+  }
+
+  async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined) throw new Error(`no key ${ttag} to add a version to`);
+    if (key.laterVersions.some((stored) => stored.version === version.version)) throw new Error(`key version ${version.version} is stored already`);
+    this.#keys.set(ttag, { ...key, laterVersions: [...key.laterVersions, { ...version, material: Buffer.from(version.material) }] });
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {

@@ -89,6 +89,21 @@ const MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER principal_deleted AFTER DELETE ON principals FOR EACH ROW EXECUTE FUNCTION principal_deleted();
   `,
+  // Version 2: key versions, as in the SQLite schema's version 7. A key's own material is its version
+  // 1 (a key stored before is version 1 with the same material); a rotation adds a row here, its
+  // material sealed to its id '<ttag> <version>'. Versions below min_version are retired.
+  `
+  ALTER TABLE keys ADD COLUMN min_version integer NOT NULL DEFAULT 1;
+  CREATE TABLE key_versions (
+    id              text PRIMARY KEY,
+    ttag            text NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    version         integer NOT NULL CHECK (version >= 2),
+    material        bytea NOT NULL,
+    material_key_id text,
+    created_at      bigint NOT NULL,
+    UNIQUE (ttag, version)
+  );
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -28,21 +28,26 @@ export const PG_STATEMENTS = {
   putRole: 'INSERT INTO roles (name, operations) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   // The key and its ACL in one round trip: the entries in order, as a JSON array beside the row.
+  // The key, its ACL and its later versions in one round trip.
   key: `SELECT k.*, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
-    FROM key_acl a WHERE a.ttag = k.ttag) AS acl FROM keys k WHERE k.ttag = $1`,
+    FROM key_acl a WHERE a.ttag = k.ttag) AS acl,
+    (SELECT coalesce(json_agg(json_build_object('id', v.id, 'version', v.version, 'material', encode(v.material, 'base64'),
+      'material_key_id', v.material_key_id, 'created_at', v.created_at) ORDER BY v.version), '[]')
+    FROM key_versions v WHERE v.ttag = k.ttag) AS versions FROM keys k WHERE k.ttag = $1`,
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
-      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
-      expired = excluded.expired, acl_revision = excluded.acl_revision
+      expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1
     FROM unnest($11::text[], $12::text[]) WITH ORDINALITY AS e(principal_id, rights, position)
     ON CONFLICT (ttag, principal_id) DO UPDATE SET rights = excluded.rights, position = excluded.position`,
+  putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
   // The token, and what the operation that shows it reads next (its principal, the principal's groups,
   // the stored roles) in the same round trip: an operation's unit keeps them (PostgresEngineStore).
   tokenAndHolder: `SELECT t.*, ${STORE_TABLES.principals.map((column) => `p.${column} AS "p.${column}"`).join(', ')},

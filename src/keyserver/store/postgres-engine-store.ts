@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
 import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
 import { pgKeyIdsInUse, pgResealRows } from './postgres-engine-sealing.js';
@@ -17,11 +17,12 @@ import {
   tokenOf,
   type CertificateRecord,
   type KeyRecord,
+  type KeyVersionRecord,
   type PrincipalRecord,
   type RoleRecord,
   type TokenRecord,
 } from './sqlite-engine-records.js';
-import { sealContext } from './sqlite-engine-sealing.js';
+import { keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
 import { STORE_TABLES, TABLE_ORDER, type StoreSnapshot, type StoredRow, type StoreTable } from './store-tables.js';
 
 export interface PostgresEngineStoreOptions {
@@ -154,7 +155,7 @@ export class PostgresEngineStore implements DurableEngineStore {
     return value;
   }
 
-  readonly #open = (table: 'principals' | 'keys' | 'settings') => (keyId: string | null, value: Buffer, row: string) =>
+  readonly #open = (table: Sealed['table']) => (keyId: string | null, value: Buffer, row: string) =>
     keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
 
   async principalByName(name: string): Promise<PrincipalRow | undefined> {
@@ -241,8 +242,19 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async key(ttag: string): Promise<KeyRow | undefined> {
-    const record = await this.#row<KeyRecord & { acl: [string, string][] }>('key', [ttag]);
-    return record === undefined ? undefined : sealedKeyOf(record, record.acl, this.#open('keys'));
+    const record = await this.#row<KeyRecord & { acl: [string, string][]; versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[] }>('key', [
+      ttag,
+    ]);
+    if (record === undefined) return undefined;
+    const versions = record.versions.map((stored) => ({ ...stored, material: Buffer.from(stored.material, 'base64') }));
+    return sealedKeyOf(record, record.acl, this.#open('keys'), versions, this.#open('key_versions'));
+  }
+
+  /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */
+  async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
+    const id = keyVersionId(ttag, version.version);
+    const material = this.#keyring.seal(version.material, sealContext('key_versions', id));
+    await this.#rows('putKeyVersion', [id, ttag, version.version, material.sealed, material.keyId, version.createdAt]);
   }
 
   /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */
@@ -262,6 +274,7 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.aclRevision,
       acl.map(([principalId]) => principalId),
       acl.map(([, rights]) => JSON.stringify(rights)),
+      row.minVersion,
     ]);
   }
 

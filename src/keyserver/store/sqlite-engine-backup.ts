@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 /** The tables whose rows make a store "not empty": what the engine writes once it has served. */
-const CONTENT_TABLES: readonly StoreTable[] = ['principals', 'keys', 'certificates', 'roles', 'settings', 'memberships', 'key_acl'];
+const CONTENT_TABLES: readonly StoreTable[] = ['principals', 'keys', 'certificates', 'roles', 'settings', 'memberships', 'key_acl', 'key_versions'];
 
 /** Each table's primary key: rows are read in its order, so one state of a store gives one file. */
 const ORDER_BY: Readonly<Record<StoreTable, string>> = {
@@ -10,6 +10,7 @@ const ORDER_BY: Readonly<Record<StoreTable, string>> = {
   memberships: 'group_id, member_id',
   roles: 'name',
   keys: 'ttag',
+  key_versions: 'id',
   key_acl: 'ttag, position',
   certificates: 'id',
   settings: 'name',

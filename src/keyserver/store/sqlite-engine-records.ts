@@ -1,5 +1,5 @@
 import type { Right } from '../../wire/acl.js';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** Rows of the engine's SQLite tables as better-sqlite3 answers them, and their engine models. */
 export interface PrincipalRecord {
@@ -30,6 +30,16 @@ export interface KeyRecord {
   expires_at: number | null;
   expired: number;
   acl_revision: number;
+  min_version: number;
+}
+
+/** A row of `key_versions`: a version after the first, its material sealed to its id. */
+export interface KeyVersionRecord {
+  id: string;
+  version: number;
+  material: Buffer;
+  material_key_id: string | null;
+  created_at: number;
 }
 
 export interface TokenRecord {
@@ -129,7 +139,13 @@ export function sealedPrincipalOf(record: PrincipalRecord | undefined, open: Ope
  * operation, a grant that writes the row back): an ACL check or a key's view never holds it in the
  * clear, nor does a row kept by a read cache.
  */
-export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, string]>, open: OpenSealed): KeyRow {
+export function sealedKeyOf(
+  record: KeyRecord,
+  acl: Iterable<readonly [string, string]>,
+  open: OpenSealed,
+  versions: readonly KeyVersionRecord[],
+  openVersion: OpenSealed,
+): KeyRow {
   const entries = new Map<string, readonly Right[]>();
   for (const [principalId, rights] of acl) entries.set(principalId, JSON.parse(rights) as Right[]);
   const { material_key_id: keyId, material: sealed } = record;
@@ -139,6 +155,8 @@ export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, s
     get material() {
       return open(keyId, sealed, record.ttag);
     },
+    laterVersions: versions.map((stored) => sealedVersionOf(stored, openVersion)),
+    minVersion: record.min_version,
     owner: record.owner,
     acl: entries,
     aclRevision: record.acl_revision,
@@ -146,5 +164,17 @@ export function sealedKeyOf(record: KeyRecord, acl: Iterable<readonly [string, s
     expired: record.expired === 1,
     ...(record.label === null ? {} : { label: record.label }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
+  };
+}
+
+/** A later version of a key, its material sealed until it is read (as the key's own). */
+function sealedVersionOf(stored: KeyVersionRecord, open: OpenSealed): KeyVersionRow {
+  const { id, material_key_id: keyId, material: sealed } = stored;
+  return {
+    version: stored.version,
+    createdAt: stored.created_at,
+    get material() {
+      return open(keyId, sealed, id);
+    },
   };
 }

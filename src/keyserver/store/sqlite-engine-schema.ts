@@ -102,6 +102,21 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE keys ADD COLUMN acl_revision INTEGER NOT NULL DEFAULT 0;
   `,
+  // Version 7: key versions. A key's own material is its version 1, so a key an earlier version stored
+  // is version 1 with the same material; a rotation adds a row here (version 2, 3, ...), its material
+  // sealed as the key's is, bound to its id '<ttag> <version>'. Versions below min_version are retired.
+  `
+  ALTER TABLE keys ADD COLUMN min_version INTEGER NOT NULL DEFAULT 1;
+  CREATE TABLE key_versions (
+    id              TEXT PRIMARY KEY,
+    ttag            TEXT NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    version         INTEGER NOT NULL CHECK (version >= 2),
+    material        BLOB NOT NULL,
+    material_key_id TEXT,
+    created_at      INTEGER NOT NULL,
+    UNIQUE (ttag, version)
+  ) STRICT;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

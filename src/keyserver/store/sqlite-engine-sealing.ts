@@ -9,6 +9,7 @@ import type { MasterKeyring } from '../at-rest/master-keys.js';
 export const SEALED = [
   { table: 'principals', column: 'srp_verifier', keyId: 'verifier_key_id', row: 'principal_id', text: false },
   { table: 'keys', column: 'material', keyId: 'material_key_id', row: 'ttag', text: false },
+  { table: 'key_versions', column: 'material', keyId: 'material_key_id', row: 'id', text: false },
   { table: 'settings', column: 'value', keyId: 'value_key_id', row: 'name', text: true },
 ] as const;
 
@@ -16,6 +17,11 @@ export type Sealed = (typeof SEALED)[number];
 
 export function sealContext(table: Sealed['table'], row: string): string {
   return `keygate ${table} ${row}`;
+}
+
+/** The id of a key version's row, '<ttag> <version>': its sealed material names both (a ttag holds no space). */
+export function keyVersionId(ttag: string, version: number): string {
+  return `${ttag} ${version}`;
 }
 
 /** The master key ids in use, as a query (the same in SQLite and PostgreSQL): one row `{ id }` per key. */

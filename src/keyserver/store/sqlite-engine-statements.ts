@@ -34,11 +34,14 @@ export const STATEMENTS = {
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   key: 'SELECT * FROM keys WHERE ttag = ?',
   keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
-  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision)
-    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision)
+  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version)
+    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version)
     ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id, owner = excluded.owner,
     label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired,
-    acl_revision = excluded.acl_revision`,
+    acl_revision = excluded.acl_revision, min_version = excluded.min_version`,
+  keyVersions: 'SELECT id, version, material, material_key_id, created_at FROM key_versions WHERE ttag = ? ORDER BY version',
+  putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
+    VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',

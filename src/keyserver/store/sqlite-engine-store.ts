@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CertificateRow, KeyRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 import {
   certificateOf,
@@ -11,6 +11,7 @@ import {
   tokenOf,
   type CertificateRecord,
   type KeyRecord,
+  type KeyVersionRecord,
   type PrincipalRecord,
   type RoleRecord,
   type TokenRecord,
@@ -20,7 +21,7 @@ import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
 import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import type { StoreSnapshot } from './store-tables.js';
-import { keyIdsInUse, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
+import { keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 import { SerialUnits } from './serial-units.js';
 
@@ -129,7 +130,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return this.#alone(() => (this.#sql.dataVersion.get() as { data_version: number }).data_version);
   }
 
-  #open(keyId: string | null, value: Buffer, table: 'principals' | 'keys' | 'settings', row: string): Buffer {
+  #open(keyId: string | null, value: Buffer, table: Sealed['table'], row: string): Buffer {
     return keyId === null ? value : this.#keyring.open(keyId, value, sealContext(table, row));
   }
 
@@ -249,7 +250,14 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
       const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
       if (!record) return undefined;
       const acl = (this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]).map((entry) => [entry.principal_id, entry.rights] as const);
-      return sealedKeyOf(record, acl, (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row));
+      const versions = this.#sql.keyVersions.all(ttag) as KeyVersionRecord[];
+      return sealedKeyOf(
+        record,
+        acl,
+        (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row),
+        versions,
+        (keyId, sealed, row) => this.#open(keyId, sealed, 'key_versions', row),
+      );
     });
   }
 
@@ -269,6 +277,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           expires_at: row.expiresAt ?? null,
           expired: row.expired ? 1 : 0,
           acl_revision: row.aclRevision,
+          min_version: row.minVersion,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
@@ -276,6 +285,22 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           this.#sql.putAclEntry.run(row.ttag, principalId, JSON.stringify(rights), position++);
         }
       })();
+    });
+  }
+
+  /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */
+  putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
+    return this.#alone(() => {
+      const id = keyVersionId(ttag, version.version);
+      const material = this.#keyring.seal(version.material, sealContext('key_versions', id));
+      this.#sql.putKeyVersion.run({
+        id,
+        ttag,
+        version: version.version,
+        material: material.sealed,
+        material_key_id: material.keyId,
+        created_at: version.createdAt,
+      });
     });
   }
 

@@ -26,7 +26,8 @@ export const STORE_TABLES = {
   ],
   memberships: ['group_id', 'member_id'],
   roles: ['name', 'operations'],
-  keys: ['ttag', 'nid', 'material', 'material_key_id', 'owner', 'label', 'created_at', 'expires_at', 'expired', 'acl_revision'],
+  keys: ['ttag', 'nid', 'material', 'material_key_id', 'owner', 'label', 'created_at', 'expires_at', 'expired', 'acl_revision', 'min_version'],
+  key_versions: ['id', 'ttag', 'version', 'material', 'material_key_id', 'created_at'],
   key_acl: ['ttag', 'principal_id', 'rights', 'position'],
   certificates: ['id', 'pem', 'role', 'principal_id', 'created_at'],
   settings: ['name', 'value', 'value_key_id'],
@@ -47,4 +48,14 @@ export interface StoreSnapshot {
 }
 
 /** Tables in an order that keeps references intact when rows are written (a key before its ACL). */
-export const TABLE_ORDER: readonly StoreTable[] = ['counters', 'settings', 'roles', 'principals', 'memberships', 'certificates', 'keys', 'key_acl'];
+export const TABLE_ORDER: readonly StoreTable[] = [
+  'counters',
+  'settings',
+  'roles',
+  'principals',
+  'memberships',
+  'certificates',
+  'keys',
+  'key_versions',
+  'key_acl',
+];

@@ -44,8 +44,10 @@ const snapshot: StoreSnapshot = {
         expires_at: null,
         expired: 0,
         acl_revision: 2,
+        min_version: 2,
       },
     ],
+    key_versions: [{ id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 }],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
   },
 };

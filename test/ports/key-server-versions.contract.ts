@@ -1,0 +1,186 @@
+import test from 'ava';
+import { Secret } from '../../src/domain/secret/secret.js';
+import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { KeyServerFactory, KeyServerUnderTest } from './key-server.contract.js';
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'NO_CODE';
+  }
+}
+
+async function signIn(ks: KeyServerUnderTest, name: string): Promise<KeyServerConnection> {
+  return await ks.keyServer.connect((await ks.keyServer.login(name, new Secret(`${name}-pw`))).token);
+}
+
+const HELLO = Buffer.from('hello').toString('base64');
+
+/** Key versions through the KeyServer port (rotate, min-version, crypto by version, rewrap, batches), run against one adapter. */
+export function keyVersionsContract(name: string, make: KeyServerFactory): void {
+  const title = (behaviour: string) => `${name} key server: ${behaviour}`;
+
+  test(title('rotates a key: encrypt and MAC use the newest version, decrypt and verify the one named (1 when none), export the newest'), async (t) => {
+    const ks = await make();
+    t.teardown(() => ks.close());
+    const alice = await signIn(ks, 'alice');
+    const { ttag } = await alice.generateKey({ keyLen: 32 });
+    t.like(await alice.readKey(ttag), { version: 1, minVersion: 1, versions: [{ version: 1, state: 'active' }] });
+    const before = await alice.encrypt(ttag, { plaintext: HELLO });
+    t.is(before.version, 1);
+    const firstMac = await alice.mac(ttag, HELLO);
+    const first = await alice.exportKey(ttag);
+    t.is(first.version, 1);
+
+    const rotated = await alice.rotateKey(ttag);
+    t.is(rotated.version, 2);
+    t.deepEqual(
+      rotated.versions.map((v) => [v.version, v.state]),
+      [
+        [1, 'active'],
+        [2, 'active'],
+      ],
+    );
+    t.is(rotated.keyLen, 32);
+    const after = await alice.encrypt(ttag, { plaintext: HELLO });
+    t.is(after.version, 2);
+    const { ciphertext, iv, authTag } = before;
+    t.deepEqual(await alice.decrypt(ttag, { ciphertext, iv, authTag }), { plaintext: HELLO }, 'a ciphertext made before the rotation opens without a version');
+    t.deepEqual(await alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag, version: 2 }), { plaintext: HELLO });
+    t.is(await codeOf(alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag })), 'DECRYPT_FAILED');
+    const mac = await alice.mac(ttag, HELLO);
+    t.is(mac.version, 2);
+    t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: firstMac.mac }), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac, version: 2 }), { valid: true });
+    t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac }), { valid: false });
+
+    const newest = await alice.exportKey(ttag);
+    t.is(newest.version, 2);
+    t.is(newest.key.length, 32);
+    t.false(newest.key.equals(first.key));
+    t.true((await alice.exportKey(ttag, 1)).key.equals(first.key));
+    for (const version of [0, -1, 3]) {
+      t.is(await codeOf(alice.exportKey(ttag, version)), 'KEY_VERSION_NOT_FOUND', `export version ${version}`);
+      t.is(await codeOf(alice.decrypt(ttag, { ciphertext, iv, authTag, version })), 'KEY_VERSION_NOT_FOUND', `decrypt version ${version}`);
+    }
+  });
+
+  test(title('rotation takes the owner or the right rotate; an expired key does not rotate'), async (t) => {
+    const ks = await make();
+    t.teardown(() => ks.close());
+    const alice = await signIn(ks, 'alice');
+    const bob = await signIn(ks, 'bob');
+    const { ttag } = await alice.generateKey({ keyLen: 16 });
+    await alice.grant(ttag, 'bob', ['read', 'encrypt']);
+    t.is(await codeOf(bob.rotateKey(ttag)), 'ACL_DENIED');
+    await alice.grant(ttag, 'bob', ['read', 'rotate']);
+    t.is((await bob.rotateKey(ttag)).version, 2);
+    t.is(await codeOf(bob.setMinVersion(ttag, 2)), 'ACL_DENIED', 'the minimum version is the owner’s');
+    await alice.expireKey(ttag);
+    t.is(await codeOf(alice.rotateKey(ttag)), 'KEY_EXPIRED');
+  });
+
+  test(title('a minimum version retires the versions below it for export, decrypt and verify, and never goes down'), async (t) => {
+    const ks = await make();
+    t.teardown(() => ks.close());
+    const alice = await signIn(ks, 'alice');
+    const { ttag } = await alice.generateKey({ keyLen: 24 });
+    const old = await alice.encrypt(ttag, { plaintext: HELLO });
+    const oldMac = await alice.mac(ttag, HELLO);
+    await alice.rotateKey(ttag);
+    t.is(await codeOf(alice.setMinVersion(ttag, 3)), 'BAD_REQUEST', 'above the newest version');
+    const view = await alice.setMinVersion(ttag, 2);
+    t.like(view, { version: 2, minVersion: 2 });
+    t.deepEqual(
+      view.versions.map((v) => v.state),
+      ['retired', 'active'],
+    );
+    t.like(await alice.readKey(ttag), { minVersion: 2 });
+    t.is(await codeOf(alice.exportKey(ttag, 1)), 'KEY_VERSION_RETIRED');
+    t.is(await codeOf(alice.decrypt(ttag, { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag })), 'KEY_VERSION_RETIRED');
+    t.is(await codeOf(alice.verifyMac(ttag, { data: HELLO, mac: oldMac.mac, version: 1 })), 'KEY_VERSION_RETIRED');
+    t.is(await codeOf(alice.rewrap(ttag, { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag })), 'KEY_VERSION_RETIRED');
+    t.is((await alice.exportKey(ttag)).version, 2);
+    t.is((await alice.encrypt(ttag, { plaintext: HELLO })).version, 2);
+    t.is(await codeOf(alice.setMinVersion(ttag, 1)), 'CONFLICT');
+    t.like(await alice.setMinVersion(ttag, 2), { minVersion: 2 }, 'the same minimum again changes nothing');
+  });
+
+  test(title('rewrap turns an old version’s ciphertext into one of the newest, and takes both decrypt and encrypt'), async (t) => {
+    const ks = await make();
+    t.teardown(() => ks.close());
+    const alice = await signIn(ks, 'alice');
+    const bob = await signIn(ks, 'bob');
+    const { ttag } = await alice.generateKey({ keyLen: 16 });
+    const aad = Buffer.from('context').toString('base64');
+    const old = await alice.encrypt(ttag, { plaintext: HELLO, aad });
+    await alice.rotateKey(ttag);
+    const request = { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag, aad };
+    const rewrapped = await alice.rewrap(ttag, request);
+    t.is(rewrapped.version, 2);
+    t.deepEqual(await alice.decrypt(ttag, { ciphertext: rewrapped.ciphertext, iv: rewrapped.iv, authTag: rewrapped.authTag, aad, version: 2 }), {
+      plaintext: HELLO,
+    });
+    t.false('plaintext' in rewrapped);
+    await alice.grant(ttag, 'bob', ['decrypt']);
+    t.is(await codeOf(bob.rewrap(ttag, request)), 'ACL_DENIED');
+    await alice.grant(ttag, 'bob', ['encrypt']);
+    t.is(await codeOf(bob.rewrap(ttag, request)), 'ACL_DENIED');
+    await alice.grant(ttag, 'bob', ['decrypt', 'encrypt']);
+    t.is((await bob.rewrap(ttag, request)).version, 2);
+    t.is(await codeOf(alice.rewrap(ttag, { ...request, aad: undefined })), 'DECRYPT_FAILED');
+  });
+
+  test(title('a batch answers one outcome per item, in order; one item’s failure fails only that item'), async (t) => {
+    const ks = await make();
+    t.teardown(() => ks.close());
+    const alice = await signIn(ks, 'alice');
+    const { ttag } = await alice.generateKey({ keyLen: 32 });
+    const { ttag: other } = await (await signIn(ks, 'bob')).generateKey({ keyLen: 16 });
+    const unknown = Buffer.alloc(24, 9).toString('base64');
+    const sealed = await alice.cryptoBatch('encrypt', [
+      { ttag, plaintext: HELLO },
+      { ttag: unknown, plaintext: HELLO },
+      { ttag: other, plaintext: HELLO },
+      { ttag, plaintext: 'not base64!' },
+      { ttag, plaintext: Buffer.from('second').toString('base64') },
+    ]);
+    t.deepEqual(
+      sealed.map((outcome) => (outcome.ok ? 'ok' : outcome.code)),
+      ['ok', 'NOT_FOUND', 'ACL_DENIED', 'BAD_REQUEST', 'ok'],
+    );
+    const results = sealed.flatMap((outcome) => (outcome.ok ? [outcome.result as { ciphertext: string; iv: string; authTag: string; version: number }] : []));
+    t.true(results.every((result) => result.version === 1));
+    const opened = await alice.cryptoBatch(
+      'decrypt',
+      results.map((result) => ({ ttag, ciphertext: result.ciphertext, iv: result.iv, authTag: result.authTag, version: result.version })),
+    );
+    t.deepEqual(opened, [
+      { ok: true, result: { plaintext: HELLO } },
+      { ok: true, result: { plaintext: Buffer.from('second').toString('base64') } },
+    ]);
+    await alice.rotateKey(ttag);
+    const rewrapped = await alice.cryptoBatch(
+      'rewrap',
+      results.map((result) => ({ ttag, ciphertext: result.ciphertext, iv: result.iv, authTag: result.authTag })),
+    );
+    t.true(rewrapped.every((outcome) => outcome.ok && (outcome.result as { version: number }).version === 2));
+    const macs = await alice.cryptoBatch('mac', [{ ttag, data: HELLO }]);
+    const mac = (macs[0] as { ok: true; result: { mac: string; version: number } }).result;
+    t.is(mac.version, 2);
+    t.deepEqual(
+      await alice.cryptoBatch('verify', [
+        { ttag, data: HELLO, mac: mac.mac, version: 2 },
+        { ttag, data: HELLO, mac: mac.mac, version: 7 },
+      ]),
+      [
+        { ok: true, result: { valid: true } },
+        { ok: false, code: 'KEY_VERSION_NOT_FOUND', message: 'the key has no version 7 (versions 1 to 2)' },
+      ],
+    );
+    const tooMany = Array.from({ length: 1001 }, () => ({ ttag, plaintext: HELLO }));
+    t.is(await codeOf(alice.cryptoBatch('encrypt', tooMany)), 'BAD_REQUEST');
+  });
+}
