@@ -1,5 +1,6 @@
 import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
+import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { keyLengthForNid, type KeyLength } from '../wire/key-length.js';
 import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
@@ -19,6 +20,11 @@ export interface ExportedKey {
   readonly wrapped: WrappedKey;
   readonly algo: typeof EXPORT_ALGO;
   readonly keyLen: KeyLength;
+}
+
+/** The /api export response: the seven-operation fields and the version exported (docs/spec.md §4.22). */
+export interface ExportedVersion extends ExportedKey {
+  readonly version: number;
 }
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
@@ -42,10 +48,13 @@ export class KeyUseCases {
     });
   }
 
-  /** Creates a key and answers its view (operation 13); `made` as for `generate`. */
-  create(caller: Caller, options: NewKey, made: (ttag: string) => void = () => undefined): Promise<KeyView> {
+  /**
+   * Creates a key and answers its view (operation 13); `made` as for `generate`. With an idempotency
+   * claim, a replay answers the key the first request made (docs/spec.md §4.22 item 7).
+   */
+  create(caller: Caller, options: NewKey, made: (ttag: string) => void = () => undefined, idempotency?: IdempotencyClaim): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const { ttag } = await connection.generateKey(options);
+      const { ttag } = await connection.generateKey(options, idempotency);
       made(ttag);
       return connection.readKey(ttag);
     });
@@ -65,13 +74,27 @@ export class KeyUseCases {
     });
   }
 
+  /** Adds the key's next version (owner or right `rotate`); a replayed claim answers the first view. */
+  rotate(caller: Caller, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, (connection) => connection.rotateKey(ttag, idempotency));
+  }
+
+  /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
+  setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const view = await connection.setMinVersion(ttag, minVersion);
+      if (view.minVersion < minVersion) throw new NotSavedError(`the key's minVersion reads ${view.minVersion}, not ${minVersion}`);
+      return view;
+    });
+  }
+
   /**
    * Exports the key wrapped to the client's ephemeral P-256 key. The client key is validated and the
    * wrap prepared before the key server is asked for anything; the connection is opened while
    * `recorded` (the audit record's pending write) runs, and the key material is read only once it has
    * landed (fail closed: a refused record reads nothing). The raw key is zeroed once wrapped.
    */
-  async export(caller: Caller, ttag: string, clientPubKey: string, recorded: Promise<void> = Promise.resolve()): Promise<ExportedKey> {
+  async export(caller: Caller, ttag: string, clientPubKey: string, recorded: Promise<void> = Promise.resolve(), version?: number): Promise<ExportedVersion> {
     let wrap: ReturnType<typeof prepareWrap>;
     try {
       wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
@@ -94,13 +117,13 @@ export class KeyUseCases {
       const connection = await connecting;
       let blob: Awaited<ReturnType<typeof connection.exportKey>>;
       try {
-        blob = await connection.exportKey(ttag);
+        blob = await connection.exportKey(ttag, version);
       } finally {
         await connection.close();
       }
       try {
         const keyLen = keyLengthForNid(blob.nid, KeygateError);
-        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen };
+        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
       } finally {
         blob.key.fill(0);
       }

@@ -11,6 +11,7 @@ export const OPERATIONS = [
   'crypto.encrypt',
   'crypto.decrypt',
   'crypto.mac',
+  'crypto.rewrap',
   'keys.create',
   'keys.read',
   'keys.export',

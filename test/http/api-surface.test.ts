@@ -62,7 +62,12 @@ const SURFACE: readonly [number, string, string, Auth][] = [
  * Additions of api-surface.md "Additions in 8.1.x" that are routes of the table (so they get the
  * session, proof, audit and 405 handling of every route) but are not among the 51 operations.
  */
-const ADDITIONS: readonly [string, string, Auth][] = [['GET', '/api/audit/verify', 'S']];
+const ADDITIONS: readonly [string, string, Auth][] = [
+  ['GET', '/api/audit/verify', 'S'],
+  ['POST', '/api/keys/{ttag}/rotate', 'S'],
+  ['PUT', '/api/keys/{ttag}/min-version', 'S'],
+  ['POST', '/api/crypto/rewrap', 'S'],
+];
 
 interface Operation {
   readonly security: readonly unknown[];
@@ -117,6 +122,8 @@ test('the route table serves exactly the operations of the surface, each with it
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
     'get /api/audit/verify',
+    'post /api/crypto/rewrap',
+    'post /api/keys/{ttag}/rotate',
     'get /api/openapi.json',
     'get /health',
     'post /keys',
@@ -125,7 +132,14 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /keys/revoke',
     'post /login',
     'post /logout',
+    'put /api/keys/{ttag}/min-version',
   ]);
-  const tags: Record<string, string> = { '/api/openapi.json': 'discovery', '/api/audit/verify': 'audit' };
+  const tags: Record<string, string> = {
+    '/api/openapi.json': 'discovery',
+    '/api/audit/verify': 'audit',
+    '/api/crypto/rewrap': 'crypto',
+    '/api/keys/{ttag}/rotate': 'keys',
+    '/api/keys/{ttag}/min-version': 'keys',
+  };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

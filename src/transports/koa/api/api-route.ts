@@ -59,6 +59,8 @@ export interface ApiRoute<B = unknown, Q = unknown> {
    * it reads or releases anything. Its failure settles after the record, so an audit refusal still wins.
    */
   readonly overlapsAudit?: boolean;
+  /** Takes an `Idempotency-Key` header (docs/spec.md §4.22 item 7): the document shows it and its 422. */
+  readonly idempotent?: boolean;
   /** False for a route that leaves no audit record (health probes: docs/spec.md §9.1). */
   readonly audited?: boolean;
   /**

@@ -93,7 +93,9 @@ export function rootRouter(services: GatewayServices): StaticRoutes<RootContext>
       const body = parseWith(exportRequest, await readJsonBody(ctx));
       const ttag = parseTtag(body.ttag);
       // The pending record and the key-server connection overlap; key material is read once it landed.
-      ctx.body = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
+      // The newest version, answered with exactly the fields of docs/spec.md §2.2 (no `version`).
+      const { wrapped, algo, keyLen } = await services.keys.export(caller(ctx), ttag, body.clientPubKey, begin(ctx, { object: ttag }));
+      ctx.body = { wrapped, algo, keyLen };
     }),
   );
 
