@@ -11,7 +11,6 @@ export const OPERATIONS = [
   'crypto.encrypt',
   'crypto.decrypt',
   'crypto.mac',
-  'crypto.rewrap',
   'keys.create',
   'keys.read',
   'keys.export',

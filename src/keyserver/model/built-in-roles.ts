@@ -7,7 +7,6 @@ const USER: readonly Operation[] = [
   'crypto.encrypt',
   'crypto.decrypt',
   'crypto.mac',
-  'crypto.rewrap',
   'keys.create',
   'keys.read',
   'keys.export',
