@@ -52,8 +52,8 @@ test('refuses a value that is not a string', (t) => {
 });
 
 test('the shortest rotation period is one day', (t) => {
-  t.is(MIN_ROTATION_PERIOD_MS, parseIsoDuration('P1D'));
-  t.is(parseIsoDuration('PT23H59M59S')! < MIN_ROTATION_PERIOD_MS, true);
+  t.is(parseIsoDuration('P1D'), MIN_ROTATION_PERIOD_MS);
+  t.true((parseIsoDuration('PT23H59M59S') ?? Number.POSITIVE_INFINITY) < MIN_ROTATION_PERIOD_MS);
 });
 
 test('any sum of fixed-length units is read back exactly', (t) => {

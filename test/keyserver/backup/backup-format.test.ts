@@ -44,11 +44,22 @@ const snapshot: StoreSnapshot = {
         expires_at: null,
         expired: 0,
         acl_revision: 2,
+        rotation_period: 'P90D',
         min_version: 2,
       },
     ],
     key_versions: [{ id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 }],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
+    idempotency: [
+      {
+        principal_id: 'a1a1a1a1a1a1a1a1',
+        idem_key: 'create-payroll-1',
+        operation: 'generateKey',
+        fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg',
+        answer: '{"ttag":"dGFn"}',
+        created_at: 1_700_000_000_000,
+      },
+    ],
   },
 };
 
