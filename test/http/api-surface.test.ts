@@ -63,10 +63,10 @@ const SURFACE: readonly [number, string, string, Auth][] = [
  * session, proof, audit and 405 handling of every route) but are not among the 51 operations.
  */
 const ADDITIONS: readonly [string, string, Auth][] = [
-  ['GET', '/api/audit/verify', 'S'],
+  ['POST', '/api/crypto/rewrap', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
-  ['POST', '/api/crypto/rewrap', 'S'],
+  ['GET', '/api/audit/verify', 'S'],
 ];
 
 interface Operation {
@@ -122,10 +122,10 @@ test('the route table serves exactly the operations of the surface, each with it
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
     'get /api/audit/verify',
-    'post /api/crypto/rewrap',
-    'post /api/keys/{ttag}/rotate',
     'get /api/openapi.json',
     'get /health',
+    'post /api/crypto/rewrap',
+    'post /api/keys/{ttag}/rotate',
     'post /keys',
     'post /keys/export',
     'post /keys/grant',
