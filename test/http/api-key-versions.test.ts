@@ -32,6 +32,17 @@ for (const store of KEY_SERVER_STORES) {
     t.like(await bob.post(`/api/keys/${pathTtag(key.ttag)}/rotate`), { status: 200, body: { version: 3 } });
   });
 
+  check(`${store}: a key takes a rotation period of at least one day in fixed-length units; other periods are 400`, async (t) => {
+    const gw = await startStoreGateway(t, store);
+    const alice = await signIn(gw, 'alice');
+    const key = await createKey(alice, { rotationPeriod: 'P1DT12H' });
+    t.is(key.rotationPeriod, 'P1DT12H');
+    t.is(Date.parse(String(key.nextRotationAt)) - Date.parse(String(key.createdAt)), 36 * 3_600_000);
+    for (const rotationPeriod of ['P1M', 'P1Y', 'PT23H', 'P0D', '90 days', 'P']) {
+      t.like(await alice.post('/api/keys', { rotationPeriod }), { status: 400, body: { code: 'BAD_REQUEST' } }, rotationPeriod);
+    }
+  });
+
   check(`${store}: encrypt and MAC use the newest version; decrypt and verify take a version, version 1 without one`, async (t) => {
     const gw = await startStoreGateway(t, store);
     const alice = await signIn(gw, 'alice');
