@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { benchAudit } from './audit.bench.js';
 import { benchAuditChain } from './audit-chain.bench.js';
+import { benchBatch } from './batch.bench.js';
 import { benchDpop } from './dpop.bench.js';
 import { CONNECTIONS, SECONDS } from './bench-run.js';
 import { benchFigures } from './figures.bench.js';
@@ -25,6 +26,7 @@ printFigures(await benchFigures());
 await benchAuditChain();
 // The key server's store: a daemon on PostgreSQL beside one on SQLite, POST /keys and export.
 await benchPostgresStore();
+await benchBatch();
 if (process.env.KEYGATE_BENCH_ALL === '1') {
   await benchGateway();
   await benchDpop();

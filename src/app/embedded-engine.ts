@@ -6,6 +6,7 @@ import { CachedEngineStore } from '../keyserver/store/cached-engine-store.js';
 import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
 import { MemoryEngineStore } from '../keyserver/store/memory-engine-store.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../keyserver/engine/schedule-sweep.js';
 import { PostgresEngineStore } from '../keyserver/store/postgres-engine-store.js';
 import { redactPostgresUrl } from '../keyserver/store/postgres-url.js';
 import { SqliteEngineStore } from '../keyserver/store/sqlite-engine-store.js';
@@ -70,6 +71,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
       dataDir: config.dataDir,
       ...(config.postgresUrl === undefined ? {} : { postgres: redactPostgresUrl(config.postgresUrl) }),
       tokenTtlSeconds: config.tokenTtlSeconds,
+      rotationSweepSeconds: config.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS,
       adminPassword: config.adminPassword,
       seedPrincipals: config.seed?.principals.length ?? 0,
     },
@@ -79,7 +81,10 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
     await engine.prepare();
     const generatedPasswords = await seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
     await engine.sweepExpiredTokens();
-    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now());
+    // Scheduled key rotation and the end of idempotency records, as a daemon sweeps them.
+    const sweepMs = (config.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS) * 1000;
+    const schedule = startScheduleSweep(engine, sweepMs, (line) => logger?.info(`embedded key server: ${line}`));
+    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now(), schedule);
     return { keyServer, generatedPasswords };
   } catch (error) {
     await engine.close();

@@ -3,7 +3,7 @@
  * strings; binary values and ttags are standard base64.
  */
 
-export type Right = 'read' | 'export' | 'encrypt' | 'decrypt' | 'mac';
+export type Right = 'read' | 'export' | 'encrypt' | 'decrypt' | 'mac' | 'rotate';
 export type KeyLength = 16 | 24 | 32;
 
 export interface Identity {
@@ -50,13 +50,41 @@ export interface KeyView {
   readonly state: 'active' | 'expired';
   readonly createdAt: string;
   readonly expiresAt?: string;
+  /** The newest version (docs/spec.md §4.22). */
+  readonly version: number;
+  /** Versions below it are retired: they refuse export, decrypt, MAC verify and rewrap. */
+  readonly minVersion: number;
+  readonly versions: readonly KeyVersionView[];
+  /** An ISO 8601 duration (`P90D`): the key server rotates the key once it has passed. */
+  readonly rotationPeriod?: string;
+  readonly nextRotationAt?: string;
+}
+
+/** One version of a key; `retired` below the key's `minVersion`. */
+export interface KeyVersionView {
+  readonly version: number;
+  readonly createdAt: string;
+  readonly state: 'active' | 'retired';
 }
 
 export interface NewKeyRequest {
   readonly keyLen?: KeyLength;
   readonly label?: string;
   readonly expiresAt?: string | Date;
+  /** An ISO 8601 duration of at least one day: weeks, days, hours, minutes, seconds (`P90D`, `PT36H`). */
+  readonly rotationPeriod?: string;
 }
+
+/**
+ * An `Idempotency-Key` (1..255 visible ASCII characters) for a create or a rotate: a retry with the
+ * same key and request within 24 hours answers the first result and creates nothing (docs/spec.md §4.22 item 7).
+ */
+export interface Retryable {
+  readonly idempotencyKey?: string;
+}
+
+/** One batch item's answer, in the order of the items (docs/spec.md §4.22 item 8). */
+export type BatchItemResult<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: { readonly code: string; readonly detail: string } };
 
 /** An exported key, opened on the client: the raw data key and the export's labels. */
 export interface ExportedKey {
@@ -64,6 +92,8 @@ export interface ExportedKey {
   readonly keyLen: KeyLength;
   /** The fixed label of docs/spec.md §3.3 (`aes-128-cbc`), not derived from the key. */
   readonly algo: string;
+  /** The version exported. */
+  readonly version?: number;
 }
 
 /** AES-GCM output of POST /api/crypto/encrypt, standard base64, as decrypt takes it back. */
@@ -72,11 +102,15 @@ export interface Sealed {
   readonly iv: string;
   readonly authTag: string;
   readonly alg?: 'A128GCM' | 'A192GCM' | 'A256GCM';
+  /** The key version it was made under; decrypt sends it back (absent: version 1). */
+  readonly version?: number;
 }
 
 export interface MacView {
   readonly mac: string;
   readonly alg: 'HS256';
+  /** The key version the MAC was made under. */
+  readonly version?: number;
 }
 
 export interface AclView {

@@ -2,12 +2,14 @@ import { base64ToBase64url, fromBase64, toBase64, utf8, type Bytes } from './bas
 import type {
   AclEntry,
   AclView,
+  BatchItemResult,
   Data,
   ExportedKey,
   KeyView,
   ListView,
   MacView,
   NewKeyRequest,
+  Retryable,
   Right,
   Sealed,
   SessionListItem,
@@ -101,10 +103,20 @@ export class KeygateSession {
   // Key lifecycle
 
   /** POST /api/keys: a new key owned by this session's principal. */
-  createKey(request: NewKeyRequest = {}): Promise<KeyView> {
+  createKey(request: NewKeyRequest = {}, options: Retryable = {}): Promise<KeyView> {
     const expiresAt = request.expiresAt instanceof Date ? request.expiresAt.toISOString() : request.expiresAt;
     const body = { ...request, ...(expiresAt === undefined ? {} : { expiresAt }) };
-    return this.#call({ method: 'POST', path: '/api/keys', body });
+    return this.#call({ method: 'POST', path: '/api/keys', body, ...idempotency(options) });
+  }
+
+  /** POST /api/keys/{ttag}/rotate: adds the key's next version (owner, or the right `rotate`). */
+  rotateKey(ttag: string, options: Retryable = {}): Promise<KeyView> {
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/rotate`, ...idempotency(options) });
+  }
+
+  /** PUT /api/keys/{ttag}/min-version (owner): retires the versions below `minVersion`; it never goes down. */
+  setMinVersion(ttag: string, minVersion: number): Promise<KeyView> {
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/min-version`, body: { minVersion } });
   }
 
   /** GET /api/keys/{ttag}: the key view (never key material). */
@@ -121,16 +133,16 @@ export class KeygateSession {
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
    * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).
    */
-  async exportKey(ttag: string): Promise<ExportedKey> {
+  async exportKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey> {
     const exportKey = await ExportKey.generate();
-    const reply = await this.#call<{ wrapped: WrappedKey; algo: string; keyLen: ExportedKey['keyLen'] }>({
+    const reply = await this.#call<{ wrapped: WrappedKey; algo: string; keyLen: ExportedKey['keyLen']; version?: number }>({
       method: 'POST',
       path: `${keyPath(ttag)}/export`,
-      body: { clientPubKey: exportKey.publicKey },
+      body: { clientPubKey: exportKey.publicKey, ...optionalVersion(options.version) },
     });
     const key = await exportKey.unwrap(reply.wrapped);
     if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
-    return { key, keyLen: reply.keyLen, algo: reply.algo };
+    return { key, keyLen: reply.keyLen, algo: reply.algo, ...optionalVersion(reply.version) };
   }
 
   // Data cryptography
@@ -140,26 +152,48 @@ export class KeygateSession {
     return this.#call({ method: 'POST', path: '/api/crypto/encrypt', body: { ttag, plaintext: b64(plaintext), ...optionalAad(aad) } });
   }
 
-  /** POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. */
+  /**
+   * POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. The key version is
+   * the one `sealed` carries (as encrypt answered it); without one, version 1.
+   */
   async decrypt(ttag: string, sealed: Sealed, aad?: Data): Promise<Bytes> {
-    const { ciphertext, iv, authTag } = sealed;
-    const reply = await this.#call<{ plaintext: string }>({
-      method: 'POST',
-      path: '/api/crypto/decrypt',
-      body: { ttag, ciphertext, iv, authTag, ...optionalAad(aad) },
-    });
+    const reply = await this.#call<{ plaintext: string }>({ method: 'POST', path: '/api/crypto/decrypt', body: sealedBody(ttag, sealed, aad) });
     return fromBase64(reply.plaintext);
   }
 
-  /** POST /api/crypto/mac: HMAC-SHA256 under the key. */
+  /**
+   * POST /api/crypto/rewrap: `sealed` (under the version it carries, else 1) sealed again under the
+   * newest version, inside the key server; the plaintext never leaves it. Needs `decrypt` and `encrypt`.
+   */
+  rewrap(ttag: string, sealed: Sealed, aad?: Data): Promise<Sealed> {
+    return this.#call({ method: 'POST', path: '/api/crypto/rewrap', body: sealedBody(ttag, sealed, aad) });
+  }
+
+  /** POST /api/crypto/mac: HMAC-SHA256 under the key's newest version. */
   mac(ttag: string, data: Data): Promise<MacView> {
     return this.#call({ method: 'POST', path: '/api/crypto/mac', body: { ttag, data: b64(data) } });
   }
 
-  /** POST /api/crypto/mac/verify: whether `mac` (standard base64) is the MAC of `data`. */
-  async verifyMac(ttag: string, data: Data, mac: string): Promise<boolean> {
-    const reply = await this.#call<{ valid: boolean }>({ method: 'POST', path: '/api/crypto/mac/verify', body: { ttag, data: b64(data), mac } });
+  /** POST /api/crypto/mac/verify: whether `mac` (standard base64) is the MAC of `data` under `version` (default 1). */
+  async verifyMac(ttag: string, data: Data, mac: string, version?: number): Promise<boolean> {
+    const body = { ttag, data: b64(data), mac, ...optionalVersion(version) };
+    const reply = await this.#call<{ valid: boolean }>({ method: 'POST', path: '/api/crypto/mac/verify', body });
     return reply.valid;
+  }
+
+  /**
+   * One batch of up to 1000 items of one operation (docs/spec.md §4.22 item 8), each item the body
+   * of the single request as the gateway takes it (binary values standard base64): one result per
+   * item, in order; one item's failure does not fail the others.
+   */
+  batch(operation: 'encrypt', items: readonly { ttag: string; plaintext: string; aad?: string }[]): Promise<BatchItemResult<Sealed>[]>;
+  batch(operation: 'decrypt', items: readonly ({ ttag: string; aad?: string } & Sealed)[]): Promise<BatchItemResult<{ plaintext: string }>[]>;
+  batch(operation: 'rewrap', items: readonly ({ ttag: string; aad?: string } & Sealed)[]): Promise<BatchItemResult<Sealed>[]>;
+  batch(operation: 'mac', items: readonly { ttag: string; data: string }[]): Promise<BatchItemResult<MacView>[]>;
+  batch(operation: 'verify', items: readonly { ttag: string; data: string; mac: string; version?: number }[]): Promise<BatchItemResult<{ valid: boolean }>[]>;
+  async batch(operation: keyof typeof BATCH_PATHS, items: readonly object[]): Promise<BatchItemResult<unknown>[]> {
+    const body = { items: operation === 'decrypt' || operation === 'rewrap' ? items.map((item) => withoutAlg(item as Sealed)) : items };
+    return (await this.#call<{ items: BatchItemResult<unknown>[] }>({ method: 'POST', path: BATCH_PATHS[operation], body })).items;
   }
 
   // Key ACLs
@@ -209,3 +243,30 @@ function b64(data: Data): string {
 function optionalAad(aad: Data | undefined): { aad?: string } {
   return aad === undefined ? {} : { aad: b64(aad) };
 }
+
+function optionalVersion(version: number | undefined): { version?: number } {
+  return version === undefined ? {} : { version };
+}
+
+function idempotency(options: Retryable): { headers?: Record<string, string> } {
+  return options.idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': options.idempotencyKey } };
+}
+
+/** A decrypt or rewrap body: the sealed value with its version, without the `alg` encrypt answered. */
+function sealedBody(ttag: string, sealed: Sealed, aad: Data | undefined) {
+  return { ttag, ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, ...optionalAad(aad), ...optionalVersion(sealed.version) };
+}
+
+/** A batch item as the strict decrypt and rewrap schemas take it: an encrypt answer's `alg` and `ok` dropped. */
+function withoutAlg(item: Sealed & { ok?: unknown }): object {
+  const { alg: _alg, ok: _ok, ...rest } = item;
+  return rest;
+}
+
+const BATCH_PATHS = {
+  encrypt: '/api/crypto/encrypt',
+  decrypt: '/api/crypto/decrypt',
+  rewrap: '/api/crypto/rewrap',
+  mac: '/api/crypto/mac',
+  verify: '/api/crypto/mac/verify',
+} as const;

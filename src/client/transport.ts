@@ -25,6 +25,8 @@ export interface ApiRequest {
   readonly path: string;
   readonly body?: unknown;
   readonly credential?: Credential | undefined;
+  /** Further request headers (`Idempotency-Key`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function send<T>(options: TransportOptions, request: ApiRequest): P
 }
 
 async function requestHeaders(options: TransportOptions, request: ApiRequest, url: URL, body: Bytes | undefined): Promise<Headers> {
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ ...request.headers, Accept: 'application/json' });
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   const credential = request.credential;
   if (credential === undefined) return headers;

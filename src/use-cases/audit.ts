@@ -42,6 +42,11 @@ export interface AuditDraft {
   clientAddress?: string;
   /** For a delegated session: the service acting for `principal`. */
   actingFor?: string;
+  /** The key version acted on, once known (docs/spec.md §9.1). */
+  version?: number;
+  /** A batch's item count and failure count. */
+  items?: number;
+  failures?: number;
 }
 
 /**
@@ -101,6 +106,9 @@ export class AuditTrail {
       sessionRef: draft.sessionRef,
       object: draft.object,
       actingFor: draft.actingFor,
+      version: draft.version,
+      items: draft.items,
+      failures: draft.failures,
       at: this.#deps.clock.now(),
     };
     const begun = this.#begun.has(draft);
@@ -253,6 +261,9 @@ function snapshot(draft: AuditDraft, outcome: AuditRecord['outcome'], status: nu
   if (draft.object !== undefined) record.object = draft.object;
   if (draft.clientAddress !== undefined) record.clientAddress = draft.clientAddress;
   if (draft.actingFor !== undefined) record.actingFor = draft.actingFor;
+  if (draft.version !== undefined) record.version = draft.version;
+  if (draft.items !== undefined) record.items = draft.items;
+  if (draft.failures !== undefined) record.failures = draft.failures;
   record.outcome = outcome;
   record.status = status;
   return record as AuditRecord;

@@ -1,5 +1,6 @@
 import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
+import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { keyLengthForNid, type KeyLength } from '../wire/key-length.js';
 import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
@@ -20,6 +21,11 @@ export interface ExportedKey {
   readonly wrapped: WrappedKey;
   readonly algo: typeof EXPORT_ALGO;
   readonly keyLen: KeyLength;
+}
+
+/** The /api export response: the seven-operation fields and the version exported (docs/spec.md §4.22). */
+export interface ExportedVersion extends ExportedKey {
+  readonly version: number;
 }
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
@@ -43,10 +49,13 @@ export class KeyUseCases {
     });
   }
 
-  /** Creates a key and answers its view (operation 13); `made` as for `generate`. */
-  create(caller: Caller, options: NewKey, made: (ttag: string) => void = () => undefined): Promise<KeyView> {
+  /**
+   * Creates a key and answers its view (operation 13); `made` as for `generate`. With an idempotency
+   * claim, a replay answers the key the first request made (docs/spec.md §4.22 item 7).
+   */
+  create(caller: Caller, options: NewKey, made: (ttag: string) => void = () => undefined, idempotency?: IdempotencyClaim): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const { ttag } = await connection.generateKey(options);
+      const { ttag } = await connection.generateKey(options, idempotency);
       made(ttag);
       return connection.readKey(ttag);
     });
@@ -66,13 +75,27 @@ export class KeyUseCases {
     });
   }
 
+  /** Adds the key's next version (owner or right `rotate`); a replayed claim answers the first view. */
+  rotate(caller: Caller, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, (connection) => connection.rotateKey(ttag, idempotency));
+  }
+
+  /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
+  setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const view = await connection.setMinVersion(ttag, minVersion);
+      if (view.minVersion < minVersion) throw new NotSavedError(`the key's minVersion reads ${view.minVersion}, not ${minVersion}`);
+      return view;
+    });
+  }
+
   /**
    * The first half of an export (docs/spec.md §3): the client key is validated, the wrap prepared and
    * the key-server connection opened; no key material is read. `release` reads the key, answers it
    * wrapped to the client's key and zeroes the raw key; `abandon` disposes of the wrap and closes the
    * connection. The transport releases only once the export's pending audit record is stored.
    */
-  async prepareExport(caller: Caller, ttag: string, clientPubKey: string): Promise<Prepared<ExportedKey>> {
+  async prepareExport(caller: Caller, ttag: string, clientPubKey: string, version?: number): Promise<Prepared<ExportedVersion>> {
     const wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
     let connection: KeyServerConnection;
     try {
@@ -86,13 +109,13 @@ export class KeyUseCases {
         try {
           let blob: Awaited<ReturnType<KeyServerConnection['exportKey']>>;
           try {
-            blob = await connection.exportKey(ttag);
+            blob = await connection.exportKey(ttag, version);
           } finally {
             await connection.close();
           }
           try {
             const keyLen = keyLengthForNid(blob.nid, KeygateError);
-            return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen };
+            return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
           } finally {
             blob.key.fill(0);
           }

@@ -39,7 +39,7 @@ test('a holder of the exported key can open the ciphertext and check the MAC its
   decipher.setAuthTag(Buffer.from(sealed.authTag, 'base64'));
   t.is(Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString(), 'portable');
   const mac = await alice.post('/api/crypto/mac', { ttag, data: b64('message') });
-  t.deepEqual(mac.body, { mac: createHmac('sha256', key).update('message').digest('base64'), alg: 'HS256' });
+  t.deepEqual(mac.body, { mac: createHmac('sha256', key).update('message').digest('base64'), alg: 'HS256', version: 1 });
 });
 
 test('POST /api/crypto/decrypt answers 400 DECRYPT_FAILED for a bad tag or the wrong aad', async (t) => {

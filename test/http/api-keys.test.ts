@@ -74,7 +74,7 @@ test('a key created on /api exports the same bytes on /api and through POST /key
   const viaApi = clientKeyPair();
   const api = await alice.post(`/api/keys/${pathTtag(key.ttag)}/export`, { clientPubKey: viaApi.publicKey });
   t.is(api.status, 200);
-  t.deepEqual(Object.keys(api.body).sort(), ['algo', 'keyLen', 'wrapped']);
+  t.deepEqual(Object.keys(api.body).sort(), ['algo', 'keyLen', 'version', 'wrapped']);
   t.like(api.body, { algo: 'aes-128-cbc', keyLen: 24 });
   const viaRoot = clientKeyPair();
   const root = await gw.call('POST', '/keys/export', { headers: { 'X-Session': alice.sessionId }, body: { ttag: key.ttag, clientPubKey: viaRoot.publicKey } });

@@ -49,7 +49,9 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
   'session.scope': KEY_HOLDERS,
   'session.delegate': ['admin', 'service'],
   ...Object.fromEntries(
-    (['crypto.encrypt', 'crypto.decrypt', 'crypto.mac', 'keys.create', 'keys.read', 'keys.export', 'keys.expire'] as const).map((op) => [op, KEY_HOLDERS]),
+    (
+      ['crypto.encrypt', 'crypto.decrypt', 'crypto.mac', 'keys.create', 'keys.read', 'keys.export', 'keys.expire', 'keys.rotate', 'keys.min-version'] as const
+    ).map((op) => [op, KEY_HOLDERS]),
   ),
   ...Object.fromEntries((['acl.read', 'acl.write', 'acl.access'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries((['certificates.read', 'certificates.parse', 'certificates.verify'] as const).map((op) => [op, KEY_HOLDERS])),
@@ -107,6 +109,10 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.read': { needs: 'keys.read', path: `/api/keys/${NO_KEY}`, allowed: NOT_FOUND },
     'keys.export': { needs: 'keys.export', path: `/api/keys/${NO_KEY}/export`, body: { clientPubKey: clientKeyPair().publicKey }, allowed: NOT_FOUND },
     'keys.expire': { needs: 'keys.expire', path: `/api/keys/${NO_KEY}/expire`, allowed: NOT_FOUND },
+    'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
+    'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
+    // Rewrap is a decrypt and an encrypt: the key server asks for both operations (held by the same roles).
+    'crypto.rewrap': { needs: 'crypto.decrypt', body: { ttag: NO_KEY, ciphertext: data, iv: data, authTag: data }, allowed: NOT_FOUND },
     'acl.read': { needs: 'acl.read', path: `/api/keys/${NO_KEY}/acl`, allowed: NOT_FOUND },
     'acl.put': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, body: { rights: ['read'] }, allowed: NOT_FOUND },
     'acl.delete': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, allowed: NOT_FOUND },
@@ -158,10 +164,12 @@ function expected(row: Row, role: Role): Outcome {
   return holders.includes(role) ? row.allowed : DENIED;
 }
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations and GET /api/audit/verify', async (t) => {
+const ADDED = new Set(['audit.verify', 'keys.rotate', 'keys.min-version', 'crypto.rewrap']);
+
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify and the key-version routes', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
-  t.is(routes.filter((r) => r.operationId !== 'audit.verify').length, 51);
+  t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);
   t.deepEqual(routes.map((r) => r.operationId).sort(), Object.keys(table).sort(), 'one row per route of the route table');
   const principals = [...SEED.principals, { name: ROBOT.name, kind: 'service' as const, password: ROBOT.password }];
   const gw = await startGateway(t, { keyServer: { kind: 'embedded', seed: { principals }, adminPassword: PASSWORDS.admin } });

@@ -62,7 +62,12 @@ const SURFACE: readonly [number, string, string, Auth][] = [
  * Additions of api-surface.md "Additions in 8.1.x" that are routes of the table (so they get the
  * session, proof, audit and 405 handling of every route) but are not among the 51 operations.
  */
-const ADDITIONS: readonly [string, string, Auth][] = [['GET', '/api/audit/verify', 'S']];
+const ADDITIONS: readonly [string, string, Auth][] = [
+  ['POST', '/api/crypto/rewrap', 'S'],
+  ['POST', '/api/keys/{ttag}/rotate', 'S'],
+  ['PUT', '/api/keys/{ttag}/min-version', 'S'],
+  ['GET', '/api/audit/verify', 'S'],
+];
 
 interface Operation {
   readonly security: readonly unknown[];
@@ -119,13 +124,22 @@ test('the route table serves exactly the operations of the surface, each with it
     'get /api/audit/verify',
     'get /api/openapi.json',
     'get /health',
+    'post /api/crypto/rewrap',
+    'post /api/keys/{ttag}/rotate',
     'post /keys',
     'post /keys/export',
     'post /keys/grant',
     'post /keys/revoke',
     'post /login',
     'post /logout',
+    'put /api/keys/{ttag}/min-version',
   ]);
-  const tags: Record<string, string> = { '/api/openapi.json': 'discovery', '/api/audit/verify': 'audit' };
+  const tags: Record<string, string> = {
+    '/api/openapi.json': 'discovery',
+    '/api/audit/verify': 'audit',
+    '/api/crypto/rewrap': 'crypto',
+    '/api/keys/{ttag}/rotate': 'keys',
+    '/api/keys/{ttag}/min-version': 'keys',
+  };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

@@ -19,11 +19,14 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['GET', '/api/sessions', 'sessions.list', 'HEAD, GET'],
   ['POST', '/api/crypto/encrypt', 'crypto.encrypt', 'POST'],
   ['POST', '/api/crypto/decrypt', 'crypto.decrypt', 'POST'],
+  ['POST', '/api/crypto/rewrap', 'crypto.rewrap', 'POST'],
   ['POST', '/api/crypto/mac', 'crypto.mac', 'POST'],
   ['POST', '/api/crypto/mac/verify', 'crypto.mac.verify', 'POST'],
   ['POST', '/api/keys', 'keys.create', 'POST'],
   ['GET', '/api/keys/:ttag', 'keys.read', 'HEAD, GET'],
   ['POST', '/api/keys/:ttag/export', 'keys.export', 'POST'],
+  ['POST', '/api/keys/:ttag/rotate', 'keys.rotate', 'POST'],
+  ['PUT', '/api/keys/:ttag/min-version', 'keys.min-version', 'PUT'],
   ['POST', '/api/keys/:ttag/expire', 'keys.expire', 'POST'],
   ['GET', '/api/keys/:ttag/acl', 'acl.read', 'HEAD, GET'],
   ['PUT', '/api/keys/:ttag/acl/:principal', 'acl.put', 'PUT, DELETE'],
@@ -85,9 +88,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 60 operations: 51 on /api, audit/verify, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 63 operations: 51 on /api, the three of key versions, audit/verify, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 60);
+  t.is(OPERATIONS.length, 63);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

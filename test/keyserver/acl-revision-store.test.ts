@@ -70,6 +70,7 @@ test('a file at schema version 5 (no revisions) moves to the current version: ke
   await first.close();
   // The file as version 5 left it: the same rows, without the column (nor what later versions added).
   const db = new Database(path);
+  db.exec('DROP TABLE idempotency; DROP INDEX keys_with_rotation; ALTER TABLE keys DROP COLUMN rotation_period');
   db.exec('DROP TABLE key_versions; ALTER TABLE keys DROP COLUMN min_version');
   db.exec('ALTER TABLE keys DROP COLUMN acl_revision');
   db.pragma('user_version = 5');

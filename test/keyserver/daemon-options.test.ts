@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/keyserver/config-error.js';
-import { parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
+import { type DaemonOptions, parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-options-'));
 /** Every daemon names the gateways it trusts (mutual TLS); tests of other flags give one pin. */
@@ -55,3 +55,10 @@ for (const [name, args, message] of bad) {
     t.false(error!.message.includes('\n'));
   });
 }
+
+test('--rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS sets the sweep period; neither leaves the default', (t) => {
+  t.is((parseDaemonArgs([...TRUST, '--rotation-sweep', '5'], {}) as DaemonOptions).rotationSweepSeconds, 5);
+  t.is((parseDaemonArgs(TRUST, { TE_KEYSERVER_ROTATION_SWEEP_SECONDS: '120' }) as DaemonOptions).rotationSweepSeconds, 120);
+  t.is((parseDaemonArgs(TRUST, {}) as DaemonOptions).rotationSweepSeconds, undefined);
+  t.throws(() => parseDaemonArgs([...TRUST, '--rotation-sweep', '0'], {}), { message: '--rotation-sweep: expected an integer from 1 to 86400, got "0"' });
+});

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
+import type { IdempotencyRow, KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 import type { DurableEngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 
 /** Makes a fresh, empty store; every store one contract run makes shares one master keyring, whose current key id is `keyId`. */
@@ -42,6 +42,7 @@ const key: KeyRow = {
   expired: false,
   createdAt: 1_700_000_000_000,
   label: 'payroll',
+  rotationPeriod: 'P90D',
 };
 /** The versions a rotation added to the key. */
 const laterVersions = [
@@ -49,7 +50,17 @@ const laterVersions = [
   { version: 3, material: Buffer.alloc(32, 9), createdAt: 1_700_000_200_000 },
 ];
 
-/** Principals, a membership, a role, a key with its ACL and later versions, a certificate, a setting and a token. */
+/** The record of the request that created `key`: a retry after a restore must still find it. */
+const created: IdempotencyRow = {
+  principalId: alice.principalId,
+  key: 'create-payroll',
+  operation: 'generateKey',
+  fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg',
+  answer: JSON.stringify({ ttag: key.ttag }),
+  createdAt: 1_700_000_000_000,
+};
+
+/** Principals, a membership, a role, a key with its ACL and later versions, its idempotency record, a certificate, a setting and a token. */
 async function fill(store: DurableEngineStore): Promise<void> {
   await store.atomically(async () => {
     await store.putPrincipal(alice);
@@ -58,6 +69,7 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putKey(key);
     for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
+    await store.putIdempotencyRecord(created);
     await store.putCertificate({ id: 'ab'.repeat(32), pem: '-----BEGIN CERTIFICATE-----', role: 'authority', createdAt: 1_700_000_000_000 });
     await store.putSetting('parameter.maxPendingLogins', '77');
     await store.putToken({ tokenHash: 'token-hash', principalId: alice.principalId, issuedAt: 1_700_000_000_000, expiresAt: undefined });
@@ -89,11 +101,13 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
       restoredKey?.laterVersions.map((v) => ({ version: v.version, material: v.material, createdAt: v.createdAt })),
       laterVersions,
     );
+    t.is(restoredKey?.rotationPeriod, 'P90D', 'the rotation schedule comes along');
     t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
     t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);
     t.deepEqual(await target.role('reader'), { name: 'reader', operations: ['keys.read'] });
     t.is(await target.setting('parameter.maxPendingLogins'), '77');
     t.is(await target.token('token-hash'), undefined, 'tokens are not in a snapshot');
+    t.deepEqual(await target.idempotencyRecord(alice.principalId, 'create-payroll'), created, 'idempotency records are');
     t.is(await target.nextSystemId(), systemId + 1, 'the counters come along');
   });
 

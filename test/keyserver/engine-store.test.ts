@@ -6,6 +6,7 @@ import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-s
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
 import { engineStoreContract } from './engine-store.contract.js';
+import { engineStoreIdempotencyContract } from './engine-store-idempotency.contract.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { startTestPostgres } from '../_support/postgres.js';
 
@@ -30,4 +31,5 @@ for (const [name, make] of STORES) {
   }
   engineStoreContract(name, make);
   engineStoreDirectoryContract(name, make);
+  engineStoreIdempotencyContract(name, make);
 }

@@ -148,7 +148,7 @@ maybe('a database at schema version 1 moves to key versions: each key is version
   t.is(stored.aclRevision, 2);
   await store.putKeyVersion('b2xk', { version: 2, material: Buffer.alloc(32, 6), createdAt: 2 });
   t.true((await store.key('b2xk'))!.laterVersions[0]!.material.equals(Buffer.alloc(32, 6)));
-  t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [{ version: 2 }]);
+  t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [{ version: POSTGRES_ENGINE_SCHEMA_VERSION }]);
 });
 
 maybe('a master-key rotation rewraps every key version; the old master key then opens none', async (t) => {

@@ -90,6 +90,17 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     await log.close();
   });
 
+  check(title("keeps the key version and a batch's item and failure counts, given in the record or in its completion"), async (t) => {
+    const { log } = await open();
+    const batch = auditRecord({ operation: 'crypto.encrypt', version: 3, items: 100, failures: 4 });
+    const pending = auditRecord({ operation: 'keys.rotate', outcome: 'pending', status: 0 });
+    await appendAll(log, [batch, pending]);
+    t.true(await log.complete(pending.id, { outcome: 'ok', status: 200, version: 2 }));
+    t.deepEqual(await log.get(batch.id), batch);
+    t.deepEqual(await log.get(pending.id), { ...pending, outcome: 'ok', status: 200, version: 2 });
+    await log.close();
+  });
+
   check(title('refuses a second record with the same id and keeps the first'), async (t) => {
     const { log } = await open();
     const first = auditRecord();

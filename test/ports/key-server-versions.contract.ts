@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
-import type { KeyServerFactory, KeyServerUnderTest } from './key-server.contract.js';
+import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {

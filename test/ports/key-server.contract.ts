@@ -2,7 +2,7 @@ import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
-import type { KeyServer } from '../../src/ports/key-server.port.js';
+import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { makeSigner } from '../_support/proof-builder.js';
 import { keyVersionsContract } from './key-server-versions.contract.js';
@@ -16,17 +16,7 @@ export const CONTRACT_SEED = {
   ],
 };
 
-/**
- * A key server under test, seeded with CONTRACT_SEED. `expireTokens`
- * makes every token issued so far invalid by letting the server's time pass its token lifetime.
- */
-export interface KeyServerUnderTest {
-  readonly keyServer: KeyServer;
-  expireTokens(): Promise<void>;
-  close(): Promise<void>;
-}
-
-export type KeyServerFactory = () => Promise<KeyServerUnderTest>;
+export type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {

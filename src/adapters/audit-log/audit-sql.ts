@@ -1,5 +1,12 @@
 import type { AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
-import { AUDIT_RECORD_FIELDS, type AuditChainRange, type AuditCheckpoint, type AuditEntry, type AuditEntryKind } from '../../domain/audit/audit-entry.js';
+import {
+  AUDIT_DETAIL_FIELDS,
+  AUDIT_RECORD_FIELDS,
+  type AuditChainRange,
+  type AuditCheckpoint,
+  type AuditEntry,
+  type AuditEntryKind,
+} from '../../domain/audit/audit-entry.js';
 import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
 
 /**
@@ -9,17 +16,22 @@ import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
  */
 /** A record field's column: its name in snake case (`requestId` is `request_id`). */
 const columnOf = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-export const AUDIT_COLUMNS = AUDIT_RECORD_FIELDS.map(columnOf).join(', ');
+const RECORD_FIELDS = [...AUDIT_RECORD_FIELDS, ...AUDIT_DETAIL_FIELDS] as const;
+export const AUDIT_COLUMNS = RECORD_FIELDS.map(columnOf).join(', ');
 export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
 export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash';
 
-/** One operation as the readers see it: its pending or record entry, completed by its outcome entry. */
-export function foldedRecordView(table: string, view: string): string {
+/**
+ * One operation as the readers see it: its pending or record entry, completed by its outcome entry.
+ * `withDetail: false` is the view as the migrations before the detail columns made it.
+ */
+export function foldedRecordView(table: string, view: string, { withDetail = true } = {}): string {
   const latest = (column: string) => `COALESCE(o.${column}, p.${column}) AS ${column}`;
+  const detail = withDetail ? `, ${latest('version')}, ${latest('items')}, ${latest('failures')}` : '';
   return `CREATE VIEW ${view} AS
     SELECT p.id AS id, p.at AS at, p.request_id AS request_id, ${latest('principal')}, ${latest('session_ref')},
       p.operation AS operation, ${latest('object')}, ${latest('outcome')}, ${latest('status')}, ${latest('code')},
-      ${latest('client_address')}, ${latest('acting_for')}
+      ${latest('client_address')}, ${latest('acting_for')}${detail}
     FROM ${table} p LEFT JOIN ${table} o ON o.id = p.id AND o.entry = 'outcome'
     WHERE p.entry <> 'outcome'`;
 }
@@ -37,6 +49,9 @@ export interface AuditRow {
   readonly code: string | null;
   readonly client_address: string | null;
   readonly acting_for: string | null;
+  readonly version?: number | string | null;
+  readonly items?: number | string | null;
+  readonly failures?: number | string | null;
 }
 
 export interface EntryRow extends AuditRow {
@@ -61,7 +76,7 @@ export interface CheckpointRow {
 /** The values of one entry, in ENTRY_COLUMNS order. */
 export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unknown[] {
   return [
-    ...AUDIT_RECORD_FIELDS.map((field) => (field === 'at' ? at(entry.at) : (entry[field] ?? null))),
+    ...RECORD_FIELDS.map((field) => (field === 'at' ? at(entry.at) : (entry[field] ?? null))),
     entry.entry,
     entry.writer ?? null,
     entry.seq ?? null,
@@ -77,6 +92,8 @@ export function checkpointValues(checkpoint: AuditCheckpoint, at: (ms: number) =
 
 export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
   const optional = (name: keyof AuditRecord, value: string | null) => (value === null ? {} : { [name]: value });
+  const count = (name: keyof AuditRecord, value: number | string | null | undefined) =>
+    value === null || value === undefined ? {} : { [name]: Number(value) };
   return {
     id: row.id,
     at: atMs,
@@ -90,6 +107,9 @@ export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
     ...optional('code', row.code),
     ...optional('clientAddress', row.client_address),
     ...optional('actingFor', row.acting_for),
+    ...count('version', row.version),
+    ...count('items', row.items),
+    ...count('failures', row.failures),
   } as AuditRecord;
 }
 

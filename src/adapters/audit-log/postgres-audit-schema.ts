@@ -50,12 +50,17 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       signature text NOT NULL,
       PRIMARY KEY (writer, seq)
     );
-    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withDetail: false })};`,
   // 3: the public hash chain under the MAC, and checkpoints that sign its head. Existing entries get
   // their hash at open (`PostgresEntryWriter.backfillHashes`), only where their MAC verifies under the writer's key.
   (s) => `
     ALTER TABLE ${s}.audit_entry ADD COLUMN hash text;
     ALTER TABLE ${s}.audit_checkpoint ADD COLUMN hash text;`,
+  // 4: the key version an operation acted on, and a batch's item and failure counts (docs/spec.md §9.1).
+  (s) => `
+    ALTER TABLE ${s}.audit_entry ADD COLUMN version integer, ADD COLUMN items integer, ADD COLUMN failures integer;
+    DROP VIEW ${s}.audit_record;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
 ];
 
 export const POSTGRES_AUDIT_SCHEMA_VERSION = MIGRATIONS.length;

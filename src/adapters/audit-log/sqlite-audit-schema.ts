@@ -59,11 +59,17 @@ const MIGRATIONS: readonly string[] = [
      signature TEXT NOT NULL,
      PRIMARY KEY (writer, seq)
    ) STRICT;
-   ${foldedRecordView('audit_entry', 'audit_record')};`,
+   ${foldedRecordView('audit_entry', 'audit_record', { withDetail: false })};`,
   // 3: the public hash chain under the MAC, and checkpoints that sign its head. Existing entries get
   // their hash at open (`SqliteChainWriter.backfillHashes`), only where their MAC verifies under the writer's key.
   `ALTER TABLE audit_entry ADD COLUMN hash TEXT;
    ALTER TABLE audit_checkpoint ADD COLUMN hash TEXT;`,
+  // 4: the key version an operation acted on, and a batch's item and failure counts (docs/spec.md §9.1).
+  `ALTER TABLE audit_entry ADD COLUMN version INTEGER;
+   ALTER TABLE audit_entry ADD COLUMN items INTEGER;
+   ALTER TABLE audit_entry ADD COLUMN failures INTEGER;
+   DROP VIEW audit_record;
+   ${foldedRecordView('audit_entry', 'audit_record')};`,
 ];
 
 export const SQLITE_AUDIT_SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,3 +1,4 @@
+import type { ScheduleSweep } from '../../keyserver/engine/schedule-sweep.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin, KeyServerDaemon } from '../../ports/key-server.port.js';
@@ -16,9 +17,12 @@ export class EmbeddedKeyServer implements KeyServer {
   readonly #now: () => number;
   #lastSweep: number;
 
-  /** The caller sweeps expired tokens once before (the engine's start). */
-  constructor(engine: KeyServerEngine, fingerprint: string, now: () => number = Date.now) {
+  readonly #schedule: ScheduleSweep | undefined;
+
+  /** The caller sweeps expired tokens once before (the engine's start); `schedule`, its rotation sweep, stops on close. */
+  constructor(engine: KeyServerEngine, fingerprint: string, now: () => number = Date.now, schedule?: ScheduleSweep) {
     this.#engine = engine;
+    this.#schedule = schedule;
     this.#fingerprint = fingerprint;
     this.#now = now;
     this.#lastSweep = now();
@@ -70,6 +74,7 @@ export class EmbeddedKeyServer implements KeyServer {
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
+    await this.#schedule?.stop();
     await this.#engine.close();
   }
 }

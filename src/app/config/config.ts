@@ -84,6 +84,8 @@ const embeddedKeyServer = z
     adminPassword: z.string().min(1).optional(),
     /** Token lifetime in seconds; absent: tokens never expire. */
     tokenTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
+    /** Seconds between two sweeps that rotate due keys and forget day-old idempotency records; absent: 60. */
+    rotationSweepSeconds: integerIn(1, 86_400).optional(),
     /** Where the engine keeps its identity certificate and its SQLite store; absent: in memory only. */
     dataDir: z.string().min(1).optional(),
     /**

@@ -1,4 +1,5 @@
 import { CONFIG_DEFAULTS, LOG_LEVELS, type GatewayConfigInput } from './config.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../../keyserver/engine/schedule-sweep.js';
 
 /**
  * How a variable's text is read before the configuration schema validates it: `integer` digits,
@@ -367,6 +368,16 @@ export const CONFIG_VARIABLES = [
     meaning: 'lifetime of a key-server token',
     secret: false,
     field: 'keyServer.tokenTtlSeconds',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_ROTATION_SWEEP_SECONDS',
+    type: 'integer',
+    default: DEFAULT_ROTATION_SWEEP_SECONDS,
+    meaning:
+      'how often the key server rotates the keys whose `rotationPeriod` has passed and forgets `Idempotency-Key` records older than 24 hours, from 1 to 86400 (`keygate keyserver` reads it too, when --rotation-sweep is not given)',
+    secret: false,
+    field: 'keyServer.rotationSweepSeconds',
     group: 'embedded',
   },
   {

@@ -4,22 +4,45 @@ import { basename, dirname, join } from 'node:path';
 import type { AclView, KeyLength, KeyView, Right } from '../../client/api-types.js';
 import { COMMON_USAGE, CommandFailure, print, session, table, text, UsageError, type OperatorCommand, defineCommand } from './command.js';
 
-const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|acl|grant|revoke> [args] [options]
-  create [--len 16|24|32] [--label TEXT]    a new key owned by the session's principal; prints its ttag
+const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+  create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
+                                            a new key owned by the session's principal; prints its ttag
   show TTAG                                 the key's view (never its material)
   expire TTAG                               expires the key for good (owner only)
-  export TTAG --out FILE [--force]          the raw key, unwrapped here, written to FILE (mode 0600)
+  export TTAG --out FILE [--force] [--version N]
+                                            the raw key (the newest version by default), unwrapped here,
+                                            written to FILE (mode 0600)
+  rotate TTAG [--idempotency-key KEY]       adds the key's next version (owner or right rotate)
+  versions TTAG                             the key's versions and their states
+  min-version TTAG N                        retires the versions below N (owner; it never goes down)
   acl TTAG                                  the key's access list (owner only)
   grant TTAG PRINCIPAL RIGHTS               sets PRINCIPAL's rights, comma-separated (read,export,...)
   revoke TTAG PRINCIPAL                     removes PRINCIPAL's entry
 ${COMMON_USAGE}
 `;
 
-const keyText = (key: KeyView) => `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}\n`;
+const keyText = (key: KeyView) =>
+  `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})\n`;
+const versionsText = (key: KeyView) => table([['VERSION', 'STATE', 'CREATED'], ...key.versions.map((v) => [String(v.version), v.state, v.createdAt])]);
+
+/** A version number from the command line: a whole number from 1. */
+function versionArg(value: string | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,14}$/.test(value)) throw new UsageError(`keys ${what}: the version is a whole number from 1`);
+  return Number(value);
+}
 const aclText = (acl: AclView) =>
   table([['PRINCIPAL', 'RIGHTS'], [`${acl.owner.user} (owner)`, '*'], ...acl.items.map((e) => [e.principal, e.rights.join(',')])]);
 
-const KEYS_OPTIONS = { len: { type: 'string' }, label: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean', default: false } } as const;
+const KEYS_OPTIONS = {
+  len: { type: 'string' },
+  label: { type: 'string' },
+  out: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  version: { type: 'string' },
+  'rotation-period': { type: 'string' },
+  'idempotency-key': { type: 'string' },
+} as const;
 
 export const keysCommand = defineCommand(
   { name: 'keys', summary: 'create, show, export keys and manage their ACL', usage: KEYS_USAGE, options: KEYS_OPTIONS },
@@ -30,7 +53,9 @@ export const keysCommand = defineCommand(
       const len = text(values, 'len');
       if (len !== undefined && !['16', '24', '32'].includes(len)) throw new UsageError('keys create: --len is 16, 24 or 32');
       const label = text(values, 'label');
-      const key = await keys().createKey({ ...(len ? { keyLen: Number(len) as KeyLength } : {}), ...(label ? { label } : {}) });
+      const rotationPeriod = text(values, 'rotation-period');
+      const request = { ...(len ? { keyLen: Number(len) as KeyLength } : {}), ...(label ? { label } : {}), ...(rotationPeriod ? { rotationPeriod } : {}) };
+      const key = await keys().createKey(request, idempotencyOf(values));
       return print(ctx, values.json, key, () => `${key.ttag}\n`);
     }
     if (ttag === undefined) throw new UsageError(`keys ${sub ?? ''}: TTAG is required`);
@@ -44,7 +69,21 @@ export const keysCommand = defineCommand(
         return print(ctx, values.json, key, () => keyText(key));
       }
       case 'export':
-        return exportTo(ctx, values.json, ttag, text(values, 'out'), values.force === true, keys());
+        return exportTo(ctx, values.json, ttag, text(values, 'out'), values.force === true, keys(), versionArg(text(values, 'version'), 'export'));
+      case 'rotate': {
+        const key = await keys().rotateKey(ttag, idempotencyOf(values));
+        return print(ctx, values.json, key, () => keyText(key));
+      }
+      case 'versions': {
+        const key = await keys().readKey(ttag);
+        return print(ctx, values.json, { ttag: key.ttag, version: key.version, minVersion: key.minVersion, versions: key.versions }, () => versionsText(key));
+      }
+      case 'min-version': {
+        const minVersion = versionArg(principal, 'min-version');
+        if (minVersion === undefined) throw new UsageError('keys min-version: TTAG N are required');
+        const key = await keys().setMinVersion(ttag, minVersion);
+        return print(ctx, values.json, key, () => keyText(key));
+      }
       case 'acl': {
         const acl = await keys().readAcl(ttag);
         return print(ctx, values.json, acl, () => aclText(acl));
@@ -65,6 +104,11 @@ export const keysCommand = defineCommand(
   },
 );
 
+function idempotencyOf(values: Record<string, unknown>): { idempotencyKey?: string } {
+  const key = values['idempotency-key'];
+  return typeof key === 'string' ? { idempotencyKey: key } : {};
+}
+
 /**
  * The key goes to the file only, never to stdout. The output is checked before the gateway is asked:
  * an existing file without --force, or a folder that cannot take a new file, refuses with nothing
@@ -78,16 +122,18 @@ async function exportTo(
   out: string | undefined,
   force: boolean,
   keys: ReturnType<typeof session>,
+  version: number | undefined,
 ): Promise<void> {
   if (out === undefined) throw new UsageError('keys export: --out FILE is required (the key is never printed)');
   if (!force && existsSync(out)) throw new UsageError(`keys export: ${out} exists (--force replaces it)`);
   const staging = stagingFile(out);
   try {
-    const exported = await keys.exportKey(ttag);
+    const exported = await keys.exportKey(ttag, version === undefined ? {} : { version });
     writeAll(staging.fd, exported.key);
     closeStaging(staging);
     moveIntoPlace(staging.path, out, force);
-    print(ctx, json, { ttag, file: out, keyLen: exported.keyLen, algo: exported.algo }, () => `wrote ${exported.keyLen} bytes to ${out}\n`);
+    const about = { ttag, file: out, keyLen: exported.keyLen, algo: exported.algo, version: exported.version };
+    print(ctx, json, about, () => `wrote ${exported.keyLen} bytes of version ${exported.version} to ${out}\n`);
   } finally {
     closeStaging(staging);
     removeQuietly(staging.path);

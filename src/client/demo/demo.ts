@@ -110,6 +110,7 @@ const roundTrip = step('round-trip-out', async () => {
   if (opened !== text) throw new Error(`round trip changed the text: "${opened}"`);
   return [
     ['ciphertext', `${sealed.ciphertext.slice(0, 32)}… (${sealed.alg})`],
+    ['key version', String(sealed.version)],
     ['decrypted', opened],
     ['round trip', 'identical'],
   ];

@@ -75,8 +75,15 @@ export const AUDIT_RECORD_FIELDS = [
   'actingFor',
 ] as const satisfies readonly (keyof AuditRecord)[];
 
-// A field added to AuditRecord and not to the list above fails to compile here.
-const everyRecordField: Record<Exclude<keyof AuditRecord, (typeof AUDIT_RECORD_FIELDS)[number]>, never> = {};
+/**
+ * The fields added after the chain existed (docs/spec.md §9.1 `version`, `items`, `failures`). The MAC
+ * covers them, in this order, only on an entry that carries one of them: an entry without any has
+ * exactly the canonical form it had before they existed, so every stored MAC still verifies.
+ */
+export const AUDIT_DETAIL_FIELDS = ['version', 'items', 'failures'] as const satisfies readonly (keyof AuditRecord)[];
+
+// A field added to AuditRecord and not to one of the lists above fails to compile here.
+const everyRecordField: Record<Exclude<keyof AuditRecord, (typeof AUDIT_RECORD_FIELDS)[number] | (typeof AUDIT_DETAIL_FIELDS)[number]>, never> = {};
 void everyRecordField;
 
 /**
@@ -86,6 +93,9 @@ void everyRecordField;
 export function canonicalEntry(entry: AuditEntry): string {
   const fields: unknown[] = ['keygate-audit-entry/1', entry.writer ?? null, entry.seq ?? null, entry.entry];
   for (const field of AUDIT_RECORD_FIELDS) fields.push(entry[field] ?? null);
+  if (entry.version !== undefined || entry.items !== undefined || entry.failures !== undefined) {
+    for (const field of AUDIT_DETAIL_FIELDS) fields.push(entry[field] ?? null);
+  }
   return JSON.stringify(fields);
 }
 

@@ -40,6 +40,12 @@ export interface AuditRecord {
   readonly clientAddress?: string;
   /** For a delegated session: the service principal acting for `principal`. */
   readonly actingFor?: string;
+  /** The key version the operation acted on (docs/spec.md §9.1). */
+  readonly version?: number;
+  /** For a batch: how many items it held (docs/spec.md §4.22 item 8). */
+  readonly items?: number;
+  /** For a batch: how many of its items failed. */
+  readonly failures?: number;
 }
 
 /** What finalises a pending record once the response is decided. Given fields replace stored ones. */
@@ -51,6 +57,9 @@ export interface AuditCompletion {
   readonly sessionRef?: string;
   readonly object?: string;
   readonly actingFor?: string;
+  readonly version?: number;
+  readonly items?: number;
+  readonly failures?: number;
   /** When the outcome was decided (ms since the epoch); the outcome entry's `at`. */
   readonly at?: number;
 }

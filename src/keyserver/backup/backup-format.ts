@@ -125,10 +125,11 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
     const entry = parsed(line);
     const table = entry?.table as StoreTable;
     if (!TABLE_ORDER.includes(table) || !Array.isArray(entry?.row)) throw new BackupError('holds a line that is not a row');
-    if (beforeVersions && table === 'keys') tables.keys.push({ ...rowOf(table, entry.row as StoredValue[], KEYS_BEFORE_VERSIONS), min_version: 1 });
+    if (beforeVersions && table === 'keys')
+      tables.keys.push({ ...rowOf(table, entry.row as StoredValue[], KEYS_BEFORE_VERSIONS), min_version: 1, rotation_period: null });
     else tables[table].push(rowOf(table, entry.row as StoredValue[]));
   }
-  const counted = (table: StoreTable) => (beforeVersions && table === 'key_versions' ? 0 : header.counts?.[table]);
+  const counted = (table: StoreTable) => (beforeVersions && ADDED_WITH_VERSIONS.includes(table) ? 0 : header.counts?.[table]);
   const wrong = TABLE_ORDER.find((table) => tables[table].length !== counted(table));
   if (wrong !== undefined) throw new BackupError(`holds ${tables[wrong].length} ${wrong} rows; its header says ${String(header.counts?.[wrong])}`);
   const unnamed = sealedKeyIds({ tables }).filter((id) => !header.masterKeyIds.includes(id));
@@ -136,19 +137,21 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   return { tables };
 }
 
-/** The keys table before key versions (engine schema 6). */
-const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter((column) => column !== 'min_version');
+/** The keys table before key versions (engine schema 6): without a minimum version or a rotation period. */
+const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter((column) => column !== 'min_version' && column !== 'rotation_period');
+/** The tables that came with key versions (engine schemas 7 and 8): a backup of before holds none of their rows. */
+const ADDED_WITH_VERSIONS: readonly StoreTable[] = ['key_versions', 'idempotency'];
 
 /**
- * A backup written before key versions: no key_versions table, keys without min_version. It restores
- * with each key at version 1 (its own material) and minimum version 1, as the schema migration leaves
- * a store of that time.
+ * A backup written before key versions: no key_versions or idempotency table, keys without min_version
+ * or rotation_period. It restores with each key at version 1 (its own material), minimum version 1 and
+ * no rotation period, as the schema migration leaves a store of that time.
  */
 function isBeforeKeyVersions(columns: BackupHeader['columns'] | undefined): boolean {
   const layout = (table: StoreTable) => (table === 'keys' ? KEYS_BEFORE_VERSIONS : STORE_TABLES[table]);
   return (
-    columns?.key_versions === undefined &&
-    TABLE_ORDER.every((table) => table === 'key_versions' || JSON.stringify(columns?.[table]) === JSON.stringify(layout(table)))
+    ADDED_WITH_VERSIONS.every((table) => columns?.[table] === undefined) &&
+    TABLE_ORDER.every((table) => ADDED_WITH_VERSIONS.includes(table) || JSON.stringify(columns?.[table]) === JSON.stringify(layout(table)))
   );
 }
 

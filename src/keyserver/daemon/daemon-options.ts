@@ -17,6 +17,8 @@ export interface DaemonOptions {
   /** A given certificate and key (PEM); absent: generated on first start, kept beside the data file. */
   readonly identity?: { readonly certPath: string; readonly keyPath: string };
   readonly tokenTtlSeconds?: number;
+  /** --rotation-sweep / TE_KEYSERVER_ROTATION_SWEEP_SECONDS: how often due key rotations are looked for (absent: 60). */
+  readonly rotationSweepSeconds?: number;
   readonly seed?: PrincipalSeed;
   readonly adminPassword?: string;
   /** TE_KEYSERVER_MASTER_KEY: base64 master key(s), the first sealing. */
@@ -48,6 +50,11 @@ Options:
                           per gateway: each prints its own at start). At least one of the two is
                           required: any other connection is closed before a byte of a request is read
   --token-ttl SECONDS     lifetime of an issued token (default: never expires)
+  --rotation-sweep SECONDS
+                          how often the daemon rotates the keys whose rotationPeriod has passed, and
+                          forgets Idempotency-Key records older than 24 hours (default 60, at least 1; or
+                          TE_KEYSERVER_ROTATION_SWEEP_SECONDS). Daemons sharing a PostgreSQL store rotate
+                          each due key once between them
   --seed FILE             JSON file {"principals":[...]} of principals to create; existing ones are kept
   --admin-password PW     password of the bootstrap user "admin" (or TE_KEYSERVER_ADMIN_PASSWORD; the
                           variable keeps it out of the process list)
@@ -78,6 +85,7 @@ const FLAGS = {
   cert: { type: 'string' },
   key: { type: 'string' },
   'token-ttl': { type: 'string' },
+  'rotation-sweep': { type: 'string' },
   seed: { type: 'string' },
   'admin-password': { type: 'string' },
   'master-key-file': { type: 'string' },
@@ -134,6 +142,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   const ttl = values['token-ttl'] === undefined ? undefined : integer('--token-ttl', values['token-ttl'], 1, 10 * 365 * 86_400);
   const adminPassword = values['admin-password'] ?? nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD);
   if (adminPassword === '') throw new ConfigError('--admin-password: must not be empty');
+  const rotationSweepSeconds = rotationSweepOf(values, env);
   const { masterKey, masterKeyFile } = masterKeyOf(values, env);
   const postgresUrl = postgresOf(values, env, { masterKey, masterKeyFile });
   return {
@@ -143,6 +152,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(postgresUrl === undefined ? {} : { postgresUrl }),
     ...(values.cert !== undefined && values.key !== undefined ? { identity: { certPath: values.cert, keyPath: values.key } } : {}),
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
+    ...(rotationSweepSeconds === undefined ? {} : { rotationSweepSeconds }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
     ...(masterKey === undefined ? {} : { masterKey }),
@@ -150,6 +160,15 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     // Last: a bad value of another flag is named first, as a one-line fix.
     clientTrust: clientTrustOf(values['client-ca'] ?? [], values['client-fingerprint'] ?? []),
   };
+}
+
+/** --rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS (one of the two): seconds from 1 to a day; neither: the default. */
+function rotationSweepOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const flag = values['rotation-sweep'];
+  const variable = nonEmpty(env.TE_KEYSERVER_ROTATION_SWEEP_SECONDS);
+  if (flag !== undefined && variable !== undefined) throw new ConfigError('--rotation-sweep and TE_KEYSERVER_ROTATION_SWEEP_SECONDS: give one of the two');
+  if (flag !== undefined) return integer('--rotation-sweep', flag, 1, 86_400);
+  return variable === undefined ? undefined : integer('TE_KEYSERVER_ROTATION_SWEEP_SECONDS', variable, 1, 86_400);
 }
 
 function masterKeyOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>) {

@@ -9,6 +9,7 @@ import { KEY_SERVER_VERSION } from '../version.js';
 import type { RandomSource } from '../model/random-source.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../engine/schedule-sweep.js';
 import { CachedEngineStore } from '../store/cached-engine-store.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
 import { PostgresEngineStore } from '../store/postgres-engine-store.js';
@@ -79,6 +80,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
       host: options.host,
       port: options.port,
       tokenTtlSeconds: options.tokenTtlSeconds,
+      rotationSweepSeconds: options.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS,
       adminPassword: options.adminPassword,
       masterKeyId: master.keyring.current.id,
       seedPrincipals: options.seed?.principals.length ?? 0,
@@ -120,6 +122,8 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
         .catch((error: unknown) => log(`keygate keyserver: expired tokens not swept: ${error instanceof Error ? error.message : String(error)}`));
     }, SWEEP_INTERVAL_MS);
     sweeper.unref();
+    const sweepSeconds = options.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS;
+    const schedule = startScheduleSweep(engine, sweepSeconds * 1000, (line) => log(`keygate keyserver: ${line}`));
     const lockCheck = lock === undefined ? undefined : watchWriterLock(lock, log);
     const running = server;
     return {
@@ -129,6 +133,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
       generatedPasswords,
       async close() {
         clearInterval(sweeper);
+        await schedule.stop();
         clearInterval(lockCheck);
         await new Promise<void>((done) => {
           running.close(() => done());

@@ -59,6 +59,8 @@ export interface KeyRow {
   readonly createdAt: number;
   readonly expiresAt?: number;
   readonly expired: boolean;
+  /** The scheduled rotation period as given: an ISO 8601 duration of at least one day (src/wire/iso-duration.ts). */
+  readonly rotationPeriod?: string;
 }
 
 /** A token the key server issued: only its hash is kept. */
@@ -72,6 +74,23 @@ export interface TokenRow {
   readonly scope?: Readonly<Record<string, readonly Right[]>>;
   /** A delegated token: the service principal that minted it. */
   readonly actingFor?: string;
+}
+
+/**
+ * An idempotency record (src/wire/idempotency.ts): the first answer of an operation a caller made
+ * under an `Idempotency-Key`, kept with the state it created so that a retry finds both or neither.
+ */
+export interface IdempotencyRow {
+  /** The caller's principal id: keys are the caller's own, so one caller never sees another's answer. */
+  readonly principalId: string;
+  readonly key: string;
+  /** The protocol operation it answered (`generateKey`, `rotateKey`). */
+  readonly operation: string;
+  readonly fingerprint: string;
+  /** The answer, as JSON. It holds no secret: a handle or a key view, never key material. */
+  readonly answer: string;
+  /** ms since the epoch, by the engine's clock. */
+  readonly createdAt: number;
 }
 
 /** A certificate the key server knows: a trusted authority, or a leaf enrolled to a principal. */

@@ -1,4 +1,4 @@
-import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { StoreSnapshot } from '../store/store-tables.js';
 
 /**
@@ -50,6 +50,8 @@ export interface EngineStore {
   putKey(row: KeyRow): Promise<void>;
   /** Adds a version to a stored key; versions are never changed or removed once stored. */
   putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void>;
+  /** The ttags of the keys that carry a rotation period and were not expired on purpose, in ttag order. */
+  scheduledKeys(): Promise<string[]>;
 
   token(tokenHash: string): Promise<TokenRow | undefined>;
   putToken(row: TokenRow): Promise<void>;
@@ -67,6 +69,13 @@ export interface EngineStore {
   certificates(role: CertificateRow['role']): Promise<CertificateRow[]>;
   putCertificate(row: CertificateRow): Promise<void>;
   deleteCertificate(id: string): Promise<void>;
+
+  /** The caller's idempotency record under `key`, whatever its age. */
+  idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined>;
+  /** Writes the record, replacing one of the same caller and key (one whose window has passed). */
+  putIdempotencyRecord(row: IdempotencyRow): Promise<void>;
+  /** Drops every idempotency record created at or before `time` (ms); answers how many went. */
+  deleteIdempotencyRecords(createdUpTo: number): Promise<number>;
 
   /** A value the engine keeps across restarts (its secret for unknown-user decoys, ...). */
   setting(name: string): Promise<string | undefined>;

@@ -6,6 +6,7 @@ import { keyLengthForNid } from '../../wire/key-length.js';
 import { KeyServerError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
+import { nextRotationAt } from './rotation-schedule.js';
 import { newestVersion, versionViews } from './key-versions.js';
 
 /** How the contracts show a principal (docs/spec.md §2.2). */
@@ -52,7 +53,15 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number): Pro
     version: newestVersion(key),
     minVersion: key.minVersion,
     versions: versionViews(key),
+    ...scheduleView(key),
   };
+}
+
+/** A key's rotation period and when it next falls due, for a key that has one. */
+function scheduleView(key: KeyRow): { rotationPeriod?: string; nextRotationAt?: string } {
+  const due = nextRotationAt(key);
+  if (key.rotationPeriod === undefined || due === undefined) return {};
+  return { rotationPeriod: key.rotationPeriod, nextRotationAt: new Date(due).toISOString() };
 }
 
 /** The principal view (docs/spec.md §4.8; never the verifier). */

@@ -9,6 +9,8 @@ import type { EngineStore } from './engine-store.port.js';
 import { hashToken, issueToken, type TokenOptions } from './engine-tokens.js';
 import { identityOf } from './engine-views.js';
 import { GroupOperations } from './group-operations.js';
+import { purgeIdempotencyRecords } from './idempotent.js';
+import { rotateDueKeys, type RotationSweep } from './scheduled-rotation.js';
 import { IdentityOperations } from './identity-operations.js';
 import { KeyOperations } from './key-operations.js';
 import { LoginOperations } from './login-operations.js';
@@ -124,6 +126,16 @@ export class KeyServerEngine {
   /** Forgets tokens past their lifetime (a durable store would otherwise keep them for ever). */
   async sweepExpiredTokens(): Promise<number> {
     return await this.#ctx.store.deleteExpiredTokens(this.#ctx.now());
+  }
+
+  /** Rotates the keys whose rotation period has elapsed, each exactly once (scheduled-rotation.ts). */
+  async rotateDue(): Promise<RotationSweep> {
+    return await rotateDueKeys(this.#ctx);
+  }
+
+  /** Forgets idempotency records whose 24 hours have passed (idempotent.ts); answers how many went. */
+  async sweepIdempotencyRecords(): Promise<number> {
+    return await this.#ctx.store.atomically(() => purgeIdempotencyRecords(this.#ctx));
   }
 
   async close(): Promise<void> {

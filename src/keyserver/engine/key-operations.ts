@@ -7,6 +7,8 @@ import type { KeyView, NewKey } from '../../wire/key-view.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
+import { idempotent } from './idempotent.js';
+import { checkedRotationPeriod } from './rotation-schedule.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
 
@@ -37,12 +39,20 @@ export class KeyOperations {
     this.#ctx = ctx;
   }
 
-  /** Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label and expiry. */
-  async generate(token: string, options: NewKey, _idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
+  /**
+   * Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label, expiry
+   * and rotation period. Under an Idempotency-Key, a retry answers the first request's key (idempotent.ts).
+   */
+  async generate(token: string, options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.create');
     ctx.auth.requireScope(caller, undefined, 'manage');
+    return await idempotent(ctx, caller.principal.principalId, 'generateKey', idempotency, () => this.#create(caller.principal.principalId, options));
+  }
+
+  async #create(owner: string, options: NewKey): Promise<{ ttag: string }> {
+    const ctx = this.#ctx;
     if (!isKeyLength(options.keyLen)) throw new BadRequestError('keyLen: must be 16, 24 or 32');
     if (options.label !== undefined && (typeof options.label !== 'string' || options.label.length > LABEL_MAX)) {
       throw new BadRequestError(`label: a string of at most ${LABEL_MAX} characters`);
@@ -54,7 +64,7 @@ export class KeyOperations {
       ttag: Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64'),
       nid: nidForKeyLength(options.keyLen, KeyServerError),
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
-      owner: caller.principal.principalId,
+      owner,
       laterVersions: [],
       minVersion: 1,
       acl: new Map(),
@@ -63,6 +73,7 @@ export class KeyOperations {
       expired: false,
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
+      ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: checkedRotationPeriod(options.rotationPeriod) }),
     };
     await ctx.store.putKey(row);
     return { ttag: row.ttag };
@@ -80,13 +91,16 @@ export class KeyOperations {
    * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
    * right `rotate`. An expired key is KEY_EXPIRED. Answers the key view after the rotation.
    */
-  async rotate(token: string, ttag: string, _idempotency?: IdempotencyClaim): Promise<KeyView> {
+  async rotate(token: string, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.rotate');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'rotate');
-    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
-    return await keyView(await addKeyVersion(ctx, key), ctx.store, ctx.now());
+    // Under an Idempotency-Key a retry answers the first rotation's view and adds no version (idempotent.ts).
+    return await idempotent(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
+      if (isExpired(key, ctx.now())) throw new KeyExpiredError();
+      return await keyView(await addKeyVersion(ctx, key), ctx.store, ctx.now());
+    });
   }
 
   /**

@@ -145,3 +145,12 @@ export class WrongCredentialError extends KeyServerError {
     super('WRONG_CREDENTIAL', detail);
   }
 }
+
+/** An Idempotency-Key the caller already used, within its window, for another request. */
+export class IdempotencyKeyReusedError extends KeyServerError {
+  override name = 'IdempotencyKeyReusedError';
+
+  constructor() {
+    super('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for another request within the last 24 hours');
+  }
+}

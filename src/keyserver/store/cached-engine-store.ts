@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { EngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 
 export interface EngineCacheOptions {
@@ -172,6 +172,14 @@ export class CachedEngineStore implements EngineStore {
     return this.#store.setting(name);
   }
 
+  scheduledKeys(): Promise<string[]> {
+    return this.#store.scheduledKeys();
+  }
+
+  idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
+    return this.#store.idempotencyRecord(principalId, key);
+  }
+
   // A write first drops the rows it may change.
 
   putPrincipal(row: PrincipalRow): Promise<void> {
@@ -295,6 +303,20 @@ export class CachedEngineStore implements EngineStore {
     return this.#inUnit(() => {
       this.#changed();
       return this.#store.putSetting(name, value);
+    });
+  }
+
+  putIdempotencyRecord(row: IdempotencyRow): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.putIdempotencyRecord(row);
+    });
+  }
+
+  deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.deleteIdempotencyRecords(createdUpTo);
     });
   }
 

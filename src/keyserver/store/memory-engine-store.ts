@@ -1,6 +1,6 @@
 import type { EngineStore } from '../engine/engine-store.port.js';
 import { SerialUnits } from './serial-units.js';
-import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
 export class MemoryEngineStore implements EngineStore {
@@ -13,6 +13,8 @@ export class MemoryEngineStore implements EngineStore {
   readonly #tokens = new Map<string, TokenRow>();
   readonly #settings = new Map<string, string>();
   readonly #certificates = new Map<string, CertificateRow>();
+  /** `principalId key` -> record (a principal id holds no space). */
+  readonly #idempotency = new Map<string, IdempotencyRow>();
   #systemId = 1000;
 
   async principalByName(name: string): Promise<PrincipalRow | undefined> {
@@ -105,6 +107,13 @@ export class MemoryEngineStore implements EngineStore {
     this.#keys.set(ttag, { ...key, laterVersions: [...key.laterVersions, { ...version, material: Buffer.from(version.material) }] });
   }
 
+  async scheduledKeys(): Promise<string[]> {
+    return [...this.#keys.values()]
+      .filter((row) => row.rotationPeriod !== undefined && !row.expired)
+      .map((row) => row.ttag)
+      .sort(byCodeUnit);
+  }
+
   async token(tokenHash: string): Promise<TokenRow | undefined> {
     return this.#tokens.get(tokenHash);
   }
@@ -150,6 +159,25 @@ export class MemoryEngineStore implements EngineStore {
     for (const [hash, row] of this.#tokens) {
       if (row.expiresAt !== undefined && row.expiresAt <= now) {
         this.#tokens.delete(hash);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  async idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
+    return this.#idempotency.get(`${principalId} ${key}`);
+  }
+
+  async putIdempotencyRecord(row: IdempotencyRow): Promise<void> {
+    this.#idempotency.set(`${row.principalId} ${row.key}`, row);
+  }
+
+  async deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
+    let removed = 0;
+    for (const [id, row] of this.#idempotency) {
+      if (row.createdAt <= createdUpTo) {
+        this.#idempotency.delete(id);
         removed += 1;
       }
     }

@@ -104,6 +104,21 @@ const MIGRATIONS: readonly string[] = [
     UNIQUE (ttag, version)
   );
   `,
+  // Version 3: idempotency records and each key's rotation period, as the SQLite store's version 8.
+  `
+  CREATE TABLE idempotency (
+    principal_id text NOT NULL,
+    idem_key     text NOT NULL,
+    operation    text NOT NULL,
+    fingerprint  text NOT NULL,
+    answer       text NOT NULL,
+    created_at   bigint NOT NULL,
+    PRIMARY KEY (principal_id, idem_key)
+  );
+  CREATE INDEX idempotency_by_age ON idempotency (created_at);
+  ALTER TABLE keys ADD COLUMN rotation_period text;
+  CREATE INDEX keys_with_rotation ON keys (ttag) WHERE rotation_period IS NOT NULL;
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

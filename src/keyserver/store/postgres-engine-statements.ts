@@ -37,11 +37,11 @@ export const PG_STATEMENTS = {
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
-      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13)
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
-      expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version
+      expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1
@@ -71,6 +71,14 @@ export const PG_STATEMENTS = {
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = $1',
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = $1',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= $1',
+  scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag COLLATE "C"',
+  idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = $1 AND idem_key = $2',
+  // An upsert: a record whose window has passed is replaced. Two units writing the same new record
+  // collide here, and SERIALIZABLE makes the later one run again, where it finds the first's record.
+  putIdempotencyRecord: `INSERT INTO idempotency (principal_id, idem_key, operation, fingerprint, answer, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (principal_id, idem_key) DO UPDATE SET operation = excluded.operation, fingerprint = excluded.fingerprint,
+    answer = excluded.answer, created_at = excluded.created_at`,
+  deleteIdempotencyRecords: 'DELETE FROM idempotency WHERE created_at <= $1',
   setting: 'SELECT value, value_key_id FROM settings WHERE name = $1',
   putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES ($1, $2, $3)
     ON CONFLICT (name) DO UPDATE SET value = excluded.value, value_key_id = excluded.value_key_id`,
@@ -84,7 +92,8 @@ export type PgStatement = keyof typeof PG_STATEMENTS;
 /** Reads one backed-up table whole, in its primary key's order, its columns as store-tables.ts names them. */
 export function snapshotSql(table: keyof typeof STORE_TABLES): string {
   const columns = STORE_TABLES[table];
-  const order = table === 'key_acl' ? 'ttag, position' : table === 'memberships' ? 'group_id, member_id' : columns[0];
+  const order =
+    table === 'key_acl' ? 'ttag, position' : table === 'memberships' ? 'group_id, member_id' : table === 'idempotency' ? 'principal_id, idem_key' : columns[0];
   return `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${order}`;
 }
 

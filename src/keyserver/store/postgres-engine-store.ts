@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
-import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
 import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
 import { pgKeyIdsInUse, pgResealRows } from './postgres-engine-sealing.js';
@@ -11,11 +11,13 @@ import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.
 import { postgresTarget } from './postgres-url.js';
 import {
   certificateOf,
+  idempotencyOf,
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
   tokenOf,
   type CertificateRecord,
+  type IdempotencyRecord,
   type KeyRecord,
   type KeyVersionRecord,
   type PrincipalRecord,
@@ -278,7 +280,12 @@ export class PostgresEngineStore implements DurableEngineStore {
       acl.map(([principalId]) => principalId),
       acl.map(([, rights]) => JSON.stringify(rights)),
       row.minVersion,
+      row.rotationPeriod ?? null,
     ]);
+  }
+
+  async scheduledKeys(): Promise<string[]> {
+    return (await this.#rows<{ ttag: string }>('scheduledKeys', [])).map((row) => row.ttag);
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {
@@ -339,6 +346,24 @@ export class PostgresEngineStore implements DurableEngineStore {
 
   async deleteCertificate(id: string): Promise<void> {
     await this.#rows('deleteCertificate', [id]);
+  }
+
+  async idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
+    return idempotencyOf(await this.#row<IdempotencyRecord>('idempotencyRecord', [principalId, key]));
+  }
+
+  async putIdempotencyRecord(row: IdempotencyRow): Promise<void> {
+    await this.#rows('putIdempotencyRecord', [row.principalId, row.key, row.operation, row.fingerprint, row.answer, row.createdAt]);
+  }
+
+  async deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
+    const query = { name: 'deleteIdempotencyRecords', text: PG_STATEMENTS.deleteIdempotencyRecords, values: [createdUpTo] };
+    const run = async (unit: Unit) => {
+      unit.reads.clear();
+      return (await unit.query(query)).rowCount ?? 0;
+    };
+    const unit = this.#unit.getStore();
+    return unit === undefined ? this.atomically(() => run(this.#unit.getStore()!)) : run(unit);
   }
 
   async setting(name: string): Promise<string | undefined> {

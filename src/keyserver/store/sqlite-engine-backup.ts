@@ -15,6 +15,7 @@ const ORDER_BY: Readonly<Record<StoreTable, string>> = {
   certificates: 'id',
   settings: 'name',
   counters: 'name',
+  idempotency: 'principal_id, idem_key',
 };
 
 /**

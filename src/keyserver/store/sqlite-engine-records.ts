@@ -1,5 +1,5 @@
 import type { Right } from '../../wire/acl.js';
-import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** Rows of the engine's SQLite tables as better-sqlite3 answers them, and their engine models. */
 export interface PrincipalRecord {
@@ -31,6 +31,7 @@ export interface KeyRecord {
   expired: number;
   acl_revision: number;
   min_version: number;
+  rotation_period: string | null;
 }
 
 /** A row of `key_versions`: a version after the first, its material sealed to its id. */
@@ -164,6 +165,40 @@ export function sealedKeyOf(
     expired: record.expired === 1,
     ...(record.label === null ? {} : { label: record.label }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
+    ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
+  };
+}
+
+/** An idempotency record as both durable stores hold it (store-tables.ts). */
+export interface IdempotencyRecord {
+  readonly principal_id: string;
+  readonly idem_key: string;
+  readonly operation: string;
+  readonly fingerprint: string;
+  readonly answer: string;
+  readonly created_at: number;
+}
+
+export function idempotencyOf(record: IdempotencyRecord | undefined): IdempotencyRow | undefined {
+  if (record === undefined) return undefined;
+  return {
+    principalId: record.principal_id,
+    key: record.idem_key,
+    operation: record.operation,
+    fingerprint: record.fingerprint,
+    answer: record.answer,
+    createdAt: record.created_at,
+  };
+}
+
+export function idempotencyRecordOf(row: IdempotencyRow): IdempotencyRecord {
+  return {
+    principal_id: row.principalId,
+    idem_key: row.key,
+    operation: row.operation,
+    fingerprint: row.fingerprint,
+    answer: row.answer,
+    created_at: row.createdAt,
   };
 }
 

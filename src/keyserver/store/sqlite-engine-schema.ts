@@ -117,6 +117,23 @@ const MIGRATIONS: readonly string[] = [
     UNIQUE (ttag, version)
   ) STRICT;
   `,
+  // Version 8: idempotency records (the Idempotency-Key of a create or rotation), per caller and key: the
+  // fingerprint of the first request and its answer (JSON, no secret in it), written in the unit that
+  // made what it answers; and each key's scheduled rotation period (an ISO 8601 duration, or NULL).
+  `
+  CREATE TABLE idempotency (
+    principal_id TEXT NOT NULL,
+    idem_key     TEXT NOT NULL,
+    operation    TEXT NOT NULL,
+    fingerprint  TEXT NOT NULL,
+    answer       TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    PRIMARY KEY (principal_id, idem_key)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX idempotency_by_age ON idempotency (created_at);
+  ALTER TABLE keys ADD COLUMN rotation_period TEXT;
+  CREATE INDEX keys_with_rotation ON keys (ttag) WHERE rotation_period IS NOT NULL;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

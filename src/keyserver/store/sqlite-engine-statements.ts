@@ -34,14 +34,15 @@ export const STATEMENTS = {
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   key: 'SELECT * FROM keys WHERE ttag = ?',
   keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
-  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version)
-    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version)
+  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period)
+    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period)
     ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id, owner = excluded.owner,
     label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired,
-    acl_revision = excluded.acl_revision, min_version = excluded.min_version`,
+    acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period`,
   keyVersions: 'SELECT id, version, material, material_key_id, created_at FROM key_versions WHERE ttag = ? ORDER BY version',
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
     VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,
+  scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag',
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',
@@ -55,6 +56,12 @@ export const STATEMENTS = {
   deleteTokensOf: 'DELETE FROM tokens WHERE principal_id = ?',
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = ?',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
+  idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = ? AND idem_key = ?',
+  putIdempotencyRecord: `INSERT INTO idempotency (principal_id, idem_key, operation, fingerprint, answer, created_at)
+    VALUES (@principal_id, @idem_key, @operation, @fingerprint, @answer, @created_at)
+    ON CONFLICT (principal_id, idem_key) DO UPDATE SET operation = excluded.operation, fingerprint = excluded.fingerprint,
+    answer = excluded.answer, created_at = excluded.created_at`,
+  deleteIdempotencyRecords: 'DELETE FROM idempotency WHERE created_at <= ?',
   setting: 'SELECT value, value_key_id FROM settings WHERE name = ?',
   putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES (?, ?, ?)
     ON CONFLICT (name) DO UPDATE SET value = excluded.value, value_key_id = excluded.value_key_id`,

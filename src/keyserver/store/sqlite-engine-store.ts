@@ -1,15 +1,18 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CertificateRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 import {
   certificateOf,
+  idempotencyOf,
+  idempotencyRecordOf,
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
   tokenOf,
   type CertificateRecord,
+  type IdempotencyRecord,
   type KeyRecord,
   type KeyVersionRecord,
   type PrincipalRecord,
@@ -278,6 +281,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           expired: row.expired ? 1 : 0,
           acl_revision: row.aclRevision,
           min_version: row.minVersion,
+          rotation_period: row.rotationPeriod ?? null,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
@@ -286,6 +290,10 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
         }
       })();
     });
+  }
+
+  scheduledKeys(): Promise<string[]> {
+    return this.#alone(() => (this.#sql.scheduledKeys.all() as { ttag: string }[]).map((row) => row.ttag));
   }
 
   /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */
@@ -376,6 +384,20 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return this.#alone(() => {
       return this.#sql.deleteExpiredTokens.run(now).changes;
     });
+  }
+
+  idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
+    return this.#alone(() => idempotencyOf(this.#sql.idempotencyRecord.get(principalId, key) as IdempotencyRecord | undefined));
+  }
+
+  putIdempotencyRecord(row: IdempotencyRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putIdempotencyRecord.run(idempotencyRecordOf(row));
+    });
+  }
+
+  deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
+    return this.#alone(() => this.#sql.deleteIdempotencyRecords.run(createdUpTo).changes);
   }
 
   setting(name: string): Promise<string | undefined> {

@@ -5,7 +5,9 @@
  * one store to another as it is, still sealed: that is how a backup is taken and restored.
  *
  * Tokens are not backed up: a restored store starts with no session, so a token revoked after the
- * backup was taken cannot come back to life.
+ * backup was taken cannot come back to life. Idempotency records are: a store restored within a
+ * day of its backup must still answer a retried create with the key the first request made, not
+ * create a second one.
  */
 export const STORE_TABLES = {
   principals: [
@@ -26,12 +28,26 @@ export const STORE_TABLES = {
   ],
   memberships: ['group_id', 'member_id'],
   roles: ['name', 'operations'],
-  keys: ['ttag', 'nid', 'material', 'material_key_id', 'owner', 'label', 'created_at', 'expires_at', 'expired', 'acl_revision', 'min_version'],
+  keys: [
+    'ttag',
+    'nid',
+    'material',
+    'material_key_id',
+    'owner',
+    'label',
+    'created_at',
+    'expires_at',
+    'expired',
+    'acl_revision',
+    'min_version',
+    'rotation_period',
+  ],
   key_versions: ['id', 'ttag', 'version', 'material', 'material_key_id', 'created_at'],
   key_acl: ['ttag', 'principal_id', 'rights', 'position'],
   certificates: ['id', 'pem', 'role', 'principal_id', 'created_at'],
   settings: ['name', 'value', 'value_key_id'],
   counters: ['name', 'value'],
+  idempotency: ['principal_id', 'idem_key', 'operation', 'fingerprint', 'answer', 'created_at'],
 } as const;
 
 export type StoreTable = keyof typeof STORE_TABLES;
@@ -58,4 +74,5 @@ export const TABLE_ORDER: readonly StoreTable[] = [
   'keys',
   'key_versions',
   'key_acl',
+  'idempotency',
 ];

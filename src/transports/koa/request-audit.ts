@@ -23,6 +23,10 @@ export interface AuditAbout {
   readonly principal?: string;
   readonly sessionRef?: string;
   readonly object?: string;
+  /** The key version acted on; a batch's item and failure counts (docs/spec.md §9.1). */
+  readonly version?: number;
+  readonly items?: number;
+  readonly failures?: number;
 }
 
 /**
@@ -167,6 +171,9 @@ export function noteAudit(ctx: AuditContext, about: AuditAbout): void {
   if (about.principal !== undefined) draft.principal = about.principal;
   if (about.sessionRef !== undefined) draft.sessionRef = about.sessionRef;
   if (about.object !== undefined) draft.object = about.object;
+  if (about.version !== undefined) draft.version = about.version;
+  if (about.items !== undefined) draft.items = about.items;
+  if (about.failures !== undefined) draft.failures = about.failures;
 }
 
 /** The acting principal by user name, the session by its reference (never its id), and who it acts for. */

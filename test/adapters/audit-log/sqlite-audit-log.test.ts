@@ -10,14 +10,23 @@ import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
-test('creates the file and its directory, private, in WAL mode, at schema version 3', async (t) => {
+/** Takes a file of the current schema back to version 3 (before the version, items and failures columns). */
+const AS_VERSION_3 = `DROP VIEW audit_record;
+  ALTER TABLE audit_entry DROP COLUMN version; ALTER TABLE audit_entry DROP COLUMN items; ALTER TABLE audit_entry DROP COLUMN failures;
+  CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
+    COALESCE(o.session_ref, p.session_ref) AS session_ref, p.operation AS operation, COALESCE(o.object, p.object) AS object,
+    COALESCE(o.outcome, p.outcome) AS outcome, COALESCE(o.status, p.status) AS status, COALESCE(o.code, p.code) AS code,
+    COALESCE(o.client_address, p.client_address) AS client_address, COALESCE(o.acting_for, p.acting_for) AS acting_for
+    FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
+
+test('creates the file and its directory, private, in WAL mode, at schema version 4', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 3);
+  t.is(db.pragma('user_version', { simple: true }), 4);
   db.close();
 });
 
@@ -160,7 +169,7 @@ test('a version 2 file gains public hashes at open only for the entries whose MA
   for (let i = 0; i < 5; i += 1) await before.append(auditRecord());
   await before.close();
   const raw = new Database(file);
-  raw.exec('ALTER TABLE audit_entry DROP COLUMN hash; ALTER TABLE audit_checkpoint DROP COLUMN hash; PRAGMA user_version = 2;');
+  raw.exec(`${AS_VERSION_3} ALTER TABLE audit_entry DROP COLUMN hash; ALTER TABLE audit_checkpoint DROP COLUMN hash; PRAGMA user_version = 2;`);
   // Edited before the migration, by someone without the key: its MAC no longer holds.
   raw.prepare("UPDATE audit_entry SET outcome = 'denied' WHERE writer = 'gw' AND seq = 3").run();
   raw.close();
@@ -183,4 +192,28 @@ test('a version 2 file gains public hashes at open only for the entries whose MA
   // Without the key too: a hash missing after hashed entries marks where the migration found a bad MAC.
   t.like(verifyAuditLog({ ...slice, publicKeys: trusted(keys) }).firstBreak, { seq: 3, kind: 'edited' });
   t.like(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, { seq: 3, kind: 'edited' });
+});
+
+test('a version 3 file gains the version, items and failures columns: its entries still verify, and the new fields are stored, chained and read', async (t) => {
+  const file = join(dir, 'version-3.db');
+  const keys = auditTestKeys();
+  const before = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  for (let i = 0; i < 3; i += 1) await before.append(auditRecord());
+  await before.close();
+  const raw = new Database(file);
+  raw.exec(`${AS_VERSION_3} PRAGMA user_version = 3;`);
+  raw.close();
+
+  const after = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  t.teardown(() => after.close());
+  const batch = auditRecord({ operation: 'crypto.encrypt', version: 2, items: 100, failures: 3 });
+  const pending = auditRecord({ operation: 'keys.rotate', outcome: 'pending', status: 0 });
+  await after.append(batch);
+  await after.append(pending);
+  t.true(await after.complete(pending.id, { outcome: 'ok', status: 200, version: 4 }));
+  t.deepEqual(await after.get(batch.id), batch);
+  t.like(await after.get(pending.id), { outcome: 'ok', version: 4 });
+  const slice = await after.readChain();
+  t.is(slice.entries.length, 6);
+  t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
 });

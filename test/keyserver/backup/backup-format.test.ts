@@ -44,11 +44,22 @@ const snapshot: StoreSnapshot = {
         expires_at: null,
         expired: 0,
         acl_revision: 2,
+        rotation_period: 'P90D',
         min_version: 2,
       },
     ],
     key_versions: [{ id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 }],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
+    idempotency: [
+      {
+        principal_id: 'a1a1a1a1a1a1a1a1',
+        idem_key: 'create-payroll-1',
+        operation: 'generateKey',
+        fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg',
+        answer: '{"ttag":"dGFn"}',
+        created_at: 1_700_000_000_000,
+      },
+    ],
   },
 };
 
@@ -131,18 +142,21 @@ test('a backup written before key versions reads back with each key at version 1
   const before = edited(bytes, (lines) => {
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 6;
-    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'min_version');
-    delete h.columns.key_versions;
-    delete h.counts.key_versions;
+    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'min_version' && column !== 'rotation_period');
+    for (const table of ['key_versions', 'idempotency']) {
+      delete h.columns[table];
+      delete h.counts[table];
+    }
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
-      if (entry.table === 'key_versions') lines.splice(i, 1);
-      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -1) });
+      if (entry.table === 'key_versions' || entry.table === 'idempotency') lines.splice(i, 1);
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -2) });
     }
   });
   const decoded = decodeBackup(before, keyring);
   t.deepEqual(decoded.snapshot.tables.key_versions, []);
-  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1 }]);
+  t.deepEqual(decoded.snapshot.tables.idempotency, []);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1, rotation_period: null }]);
   t.deepEqual(decoded.snapshot.tables.principals, snapshot.tables.principals);
 });

@@ -70,6 +70,11 @@ export const keyView = z
     state: z.enum(['active', 'expired']),
     createdAt: instant,
     expiresAt: instant.optional(),
+    version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
+    minVersion: z.number().int().min(1).describe('versions below it are retired'),
+    versions: z.array(z.object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) })),
+    rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
+    nextRotationAt: instant.optional(),
   })
   .meta({ id: 'Key' });
 
@@ -80,6 +85,17 @@ export const wrappedExport = z
     keyLen: keyView.shape.keyLen,
   })
   .meta({ id: 'WrappedKey' });
+
+const version = z.number().int().min(1).describe('the key version');
+
+/**
+ * A batch answer (docs/spec.md §4.22 item 8): one result per item, in order; a failed item carries
+ * the code and detail its single request would have answered.
+ */
+function batchOf<T extends z.ZodObject>(result: T) {
+  const failed = z.object({ ok: z.literal(false), error: z.object({ code: z.string(), detail: z.string() }) });
+  return z.object({ items: z.array(z.union([result.extend({ ok: z.literal(true) }), failed])) });
+}
 
 const aclEntry = z.object({ principal: z.string(), rights: z.array(right) });
 
@@ -145,6 +161,9 @@ const auditRecord = z
     code: z.string().optional(),
     clientAddress: z.string().optional().describe("the connection's peer address (never a forwarded header)"),
     actingFor: z.string().optional().describe('for a delegated session: the service acting for `principal`'),
+    version: z.number().int().optional().describe('the key version the operation acted on'),
+    items: z.number().int().optional().describe("a batch's item count"),
+    failures: z.number().int().optional().describe('how many items of a batch failed'),
   })
   .meta({ id: 'AuditRecord' });
 
@@ -172,12 +191,13 @@ export const responses = {
   session: sessionView,
   challenge: z.object({ challengeId: z.string(), challenge: z.string().describe('32 bytes, base64url'), expiresAt: instant }),
   sessions: list(sessionItem),
-  encrypted: z.object({ ciphertext: base64, iv: base64, authTag: base64, alg: gcm }),
+  encrypted: z.object({ ciphertext: base64, iv: base64, authTag: base64, alg: gcm, version }),
   decrypted: z.object({ plaintext: base64 }),
-  mac: z.object({ mac: base64, alg: z.literal('HS256') }),
+  mac: z.object({ mac: base64, alg: z.literal('HS256'), version }),
   macValid: z.object({ valid: z.boolean() }),
   key: keyView,
-  exported: wrappedExport,
+  batch: batchOf,
+  exported: wrappedExport.extend({ version }).meta({ id: 'WrappedKeyVersion' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
   aclEntry,
   access: z.object({ rights: z.array(right) }),

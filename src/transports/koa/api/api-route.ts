@@ -54,6 +54,8 @@ export interface ApiRoute<B = unknown, Q = unknown> extends RouteDeclaration<B> 
    * record is stored. Its failure settles after the record, so an audit refusal still wins.
    */
   readonly overlapsAudit?: boolean;
+  /** Takes an `Idempotency-Key` header (docs/spec.md §4.22 item 7): the document shows it and its 422. */
+  readonly idempotent?: boolean;
   /**
    * A write's read that shows whether it took effect (`GET /api/principals/alice`): given with
    * `outcome: "unknown"` when the write fails after it may have been carried out.

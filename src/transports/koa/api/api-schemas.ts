@@ -13,6 +13,9 @@ export const base64 = z
 /** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
 export const ttag = z.string().min(1, 'required').max(512);
 
+/** A key version (docs/spec.md §4.22): an integer from 1; one above the newest is the key server's 404. */
+export const keyVersion = z.number().int('an integer').min(1, 'at least 1').max(Number.MAX_SAFE_INTEGER);
+
 /** A principal, group or role name in a path or body. */
 export const name = z.string().min(1, 'required').max(256);
 

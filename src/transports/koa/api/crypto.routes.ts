@@ -1,32 +1,40 @@
 import { z } from 'zod';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { noteAudit } from '../request-audit.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
-import { base64, ttag } from './api-schemas.js';
+import { base64, keyVersion, ttag } from './api-schemas.js';
+import { isBatch, runBatch, singleOrBatch } from './crypto-batch.js';
+import { base64Of, bytes, decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
-const schemas = {
+const sealed = { ttag, ciphertext: base64, iv: base64, authTag: base64, aad: base64.optional(), version: keyVersion.optional() };
+const single = {
   encrypt: z.strictObject({ ttag, plaintext: base64, aad: base64.optional() }),
-  decrypt: z.strictObject({ ttag, ciphertext: base64, iv: base64, authTag: base64, aad: base64.optional() }),
+  decrypt: z.strictObject(sealed),
   mac: z.strictObject({ ttag, data: base64 }),
-  verify: z.strictObject({ ttag, data: base64, mac: base64 }),
+  verify: z.strictObject({ ttag, data: base64, mac: base64, version: keyVersion.optional() }),
+};
+const schemas = {
+  encrypt: singleOrBatch(single.encrypt),
+  decrypt: singleOrBatch(single.decrypt),
+  mac: singleOrBatch(single.mac),
+  verify: singleOrBatch(single.verify),
+  rewrap: singleOrBatch(single.decrypt),
 };
 
-/**
- * The bodies carry binary values as standard base64 (docs/spec.md §1.4, checked by the schemas); the
- * key server takes and gives bytes. The route owns the arrays it decodes and the plaintext it is
- * answered, and zeroes them once the answer is encoded.
- */
-const bytes = (base64: string): Buffer => Buffer.from(base64, 'base64');
-const optionalBytes = (base64: string | undefined): Buffer | undefined => (base64 === undefined ? undefined : bytes(base64));
-const base64Of = (value: Uint8Array): string => Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+/** A single answer, or a batch's (docs/spec.md §4.22 item 8). */
+const either = (answer: z.ZodObject) => z.union([answer, responses.batch(answer)]);
 
 /**
- * Data cryptography (docs/spec.md §4.5): AES-GCM and HMAC-SHA256 under the raw key.
- * Encrypting and computing or checking a MAC change nothing and release nothing the caller did not
- * send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so its
- * record is begun first and the operation is refused without it.
+ * Data cryptography (docs/spec.md §4.5, §4.22): AES-GCM and HMAC-SHA256 under the raw key of a
+ * version: encrypt and MAC under the newest, decrypt, MAC verify and rewrap by `version` (1 when
+ * absent). Encrypting and computing or checking a MAC change nothing and release nothing the caller did
+ * not send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so
+ * its record is begun first and the operation is refused without it; so is a rewrap's. Each takes
+ * `{ items }` too, answered item by item with one record for the batch. Binary values are bytes from
+ * here to the key server (crypto-bytes.ts); plaintext is zeroed once the answer is encoded.
  */
 export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
   const crypto = services.crypto;
@@ -37,16 +45,18 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/crypto/encrypt',
       auth: 'session',
-      summary: "AES-GCM of the key's length, 12-byte iv, 16-byte tag; right encrypt",
+      summary: "AES-GCM under the key's newest version, 12-byte iv, 16-byte tag; right encrypt",
       body: schemas.encrypt,
-      success: { status: 200, schema: responses.encrypted },
+      success: { status: 200, schema: either(responses.encrypted) },
       async handle(ctx, { body }) {
-        const request = { plaintext: bytes(body.plaintext), aad: optionalBytes(body.aad) };
+        if (isBatch(body)) return runBatch(ctx, crypto, 'encrypt', body.items);
+        const request = decodeBinary({ plaintext: body.plaintext, aad: body.aad });
         try {
-          const sealed = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), request);
-          ctx.body = { ciphertext: base64Of(sealed.ciphertext), iv: base64Of(sealed.iv), authTag: base64Of(sealed.authTag), alg: sealed.alg };
+          const result = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), request);
+          noteAudit(ctx, { version: result.version });
+          ctx.body = encodeBinary(result);
         } finally {
-          request.plaintext.fill(0);
+          wipeBinary(request);
         }
       },
     }),
@@ -55,12 +65,14 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/crypto/decrypt',
       auth: 'session',
-      summary: 'AES-GCM decryption; a bad tag is 400 DECRYPT_FAILED; right decrypt',
+      summary: 'AES-GCM decryption by version (default 1); a bad tag is 400 DECRYPT_FAILED; right decrypt',
       body: schemas.decrypt,
-      success: { status: 200, schema: responses.decrypted },
+      success: { status: 200, schema: either(responses.decrypted) },
       async handle(ctx, { body }) {
-        const sealed = { ciphertext: bytes(body.ciphertext), iv: bytes(body.iv), authTag: bytes(body.authTag), aad: optionalBytes(body.aad) };
-        const { plaintext } = await crypto.decrypt(callerOf(ctx), parseTtag(body.ttag), sealed);
+        if (isBatch(body)) return runBatch(ctx, crypto, 'decrypt', body.items);
+        const { ttag: handle, ...request } = body;
+        noteAudit(ctx, { version: request.version ?? 1 });
+        const { plaintext } = await crypto.decrypt(callerOf(ctx), parseTtag(handle), decodeBinary(request));
         try {
           ctx.body = { plaintext: base64Of(plaintext) };
         } finally {
@@ -69,17 +81,34 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
     route({
+      operationId: 'crypto.rewrap',
+      method: 'POST',
+      path: '/api/crypto/rewrap',
+      auth: 'session',
+      summary: 'Decrypt by version (default 1) and encrypt under the newest, inside the key server; rights decrypt and encrypt',
+      body: schemas.rewrap,
+      success: { status: 200, schema: either(responses.encrypted) },
+      async handle(ctx, { body }) {
+        if (isBatch(body)) return runBatch(ctx, crypto, 'rewrap', body.items);
+        const { ttag: handle, ...request } = body;
+        noteAudit(ctx, { version: request.version ?? 1 });
+        ctx.body = encodeBinary(await crypto.rewrap(callerOf(ctx), parseTtag(handle), decodeBinary(request)));
+      },
+    }),
+    route({
       operationId: 'crypto.mac',
       sensitive: false,
       method: 'POST',
       path: '/api/crypto/mac',
       auth: 'session',
-      summary: 'HMAC-SHA256 under the key; right mac',
+      summary: "HMAC-SHA256 under the key's newest version; right mac",
       body: schemas.mac,
-      success: { status: 200, schema: responses.mac },
+      success: { status: 200, schema: either(responses.mac) },
       async handle(ctx, { body }) {
-        const { mac, alg } = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data));
-        ctx.body = { mac: base64Of(mac), alg };
+        if (isBatch(body)) return runBatch(ctx, crypto, 'mac', body.items);
+        const result = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data));
+        noteAudit(ctx, { version: result.version });
+        ctx.body = encodeBinary(result);
       },
     }),
     route({
@@ -88,11 +117,14 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/crypto/mac/verify',
       auth: 'session',
-      summary: 'Check an HMAC-SHA256 in constant time; right mac',
+      summary: 'Check an HMAC-SHA256 by version (default 1) in constant time; right mac',
       body: schemas.verify,
-      success: { status: 200, schema: responses.macValid },
+      success: { status: 200, schema: either(responses.macValid) },
       async handle(ctx, { body }) {
-        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data), bytes(body.mac));
+        if (isBatch(body)) return runBatch(ctx, crypto, 'verify', body.items);
+        const { ttag: handle, ...request } = body;
+        noteAudit(ctx, { version: request.version ?? 1 });
+        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(handle), decodeBinary(request));
       },
     }),
   ];

@@ -1,10 +1,20 @@
 import { z } from 'zod';
+import { idempotencyClaim, parseIdempotencyKey } from '../../../domain/idempotency/idempotency-claim.js';
+import { ttagToPath } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { undoUnlessRecorded } from '../request-audit.js';
-import { callerOf } from './api-context.js';
+import type { IdempotencyClaim } from '../../../wire/crypto-messages.js';
+import { MIN_ROTATION_PERIOD_MS, parseIsoDuration } from '../../../wire/iso-duration.js';
+import { noteAudit, undoUnlessRecorded } from '../request-audit.js';
+import { callerOf, type ApiContext } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
-import { ttagParam } from './api-schemas.js';
+import { keyVersion, ttagParam } from './api-schemas.js';
+
+/** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
+const rotationPeriod = z
+  .string()
+  .max(64)
+  .refine((text) => (parseIsoDuration(text) ?? 0) >= MIN_ROTATION_PERIOD_MS, 'an ISO 8601 duration of at least one day (P90D, P1W, PT36H)');
 
 const schemas = {
   /** An empty body creates a 16-byte key, as `{}` does. */
@@ -13,12 +23,24 @@ const schemas = {
       keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(16),
       label: z.string().min(1).max(256).optional(),
       expiresAt: z.iso.datetime({ offset: true }).optional(),
+      rotationPeriod: rotationPeriod.optional(),
     })
     .prefault({}),
-  export: z.strictObject({ clientPubKey: z.string().min(1, 'required').max(256) }),
+  export: z.strictObject({ clientPubKey: z.string().min(1, 'required').max(256), version: keyVersion.optional() }),
+  minVersion: z.strictObject({ minVersion: keyVersion }),
 };
 
-/** Key lifecycle (docs/spec.md §4.6). */
+/**
+ * The request's `Idempotency-Key` claim (docs/spec.md §4.22 item 7), or none without the header: the
+ * fingerprint covers the method, the path with the key in its canonical form, and the parsed body.
+ */
+function claimOf(ctx: ApiContext, path: string, body: unknown): IdempotencyClaim | undefined {
+  const header = ctx.get('Idempotency-Key');
+  if (header === '') return undefined;
+  return idempotencyClaim(parseIdempotencyKey(header), ctx.method, path, body);
+}
+
+/** Key lifecycle (docs/spec.md §4.6) and versions (§4.22). */
 export function keyRoutes(services: GatewayServices): ApiRoute[] {
   const keys = services.keys;
   return [
@@ -27,10 +49,12 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/keys',
       auth: 'session',
-      summary: 'Create a key owned by the caller (16, 24 or 32 bytes)',
+      summary: 'Create a key owned by the caller (16, 24 or 32 bytes), with an optional rotation period',
+      idempotent: true,
       body: schemas.create,
       success: { status: 201, schema: responses.key },
       async handle(ctx, { body }) {
+        const claim = claimOf(ctx, '/api/keys', body);
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
         // Once the key server named the key, the record names it, its undo is ready, and a failure
         // from here on points at the read that shows it.
@@ -38,7 +62,9 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
           undoUnlessRecorded(ctx, { object: ttag }, () => keys.expire(callerOf(ctx), ttag));
           ctx.state.write = { check: `GET /api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}` };
         };
-        const created = await keys.create(callerOf(ctx), { keyLen: body.keyLen, label: body.label, expiresAt }, made);
+        const options = { keyLen: body.keyLen, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };
+        const created = await keys.create(callerOf(ctx), options, made, claim);
+        noteAudit(ctx, { version: created.version });
         ctx.status = 201;
         ctx.body = created;
       },
@@ -60,11 +86,44 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/keys/:ttag/export',
       auth: 'session',
       overlapsAudit: true,
-      summary: "Export the key wrapped to the client's ephemeral P-256 key; right export",
+      summary: "Export a version of the key (default the newest) wrapped to the client's ephemeral P-256 key; right export",
       body: schemas.export,
       success: { status: 200, schema: responses.exported },
       async handle(ctx, { body, params, releaseWhenRecorded }) {
-        ctx.body = await releaseWhenRecorded!(() => keys.prepareExport(callerOf(ctx), ttagParam(params), body.clientPubKey));
+        if (body.version !== undefined) noteAudit(ctx, { version: body.version });
+        const exported = await releaseWhenRecorded!(() => keys.prepareExport(callerOf(ctx), ttagParam(params), body.clientPubKey, body.version));
+        noteAudit(ctx, { version: exported.version });
+        ctx.body = exported;
+      },
+    }),
+    route({
+      operationId: 'keys.rotate',
+      method: 'POST',
+      path: '/api/keys/:ttag/rotate',
+      auth: 'session',
+      summary: 'Add the next version of the key, made by the key server; owner or right rotate',
+      idempotent: true,
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
+      async handle(ctx, { params }) {
+        const ttag = ttagParam(params);
+        const view = await keys.rotate(callerOf(ctx), ttag, claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined));
+        noteAudit(ctx, { version: view.version });
+        ctx.body = view;
+      },
+    }),
+    route({
+      operationId: 'keys.min-version',
+      method: 'PUT',
+      path: '/api/keys/:ttag/min-version',
+      auth: 'session',
+      summary: 'Retire the versions below minVersion (owner); the minimum never goes down',
+      body: schemas.minVersion,
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
+      async handle(ctx, { body, params }) {
+        noteAudit(ctx, { version: body.minVersion });
+        ctx.body = await keys.setMinVersion(callerOf(ctx), ttagParam(params), body.minVersion);
       },
     }),
     route({

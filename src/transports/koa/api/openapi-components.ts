@@ -8,6 +8,7 @@ export const ERROR_RESPONSES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
+  422: 'UnprocessableContent',
   500: 'Internal',
   502: 'KeyServerFailed',
   503: 'Unavailable',
@@ -58,6 +59,16 @@ export const DPOP_HEADER = {
   required: false,
   description: 'RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session',
   schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$', maxLength: 8192 },
+};
+
+/** docs/spec.md §4.22 item 7: the IETF httpapi Idempotency-Key of a create or a rotate. */
+export const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'a retry with the same key and request within 24 h answers the first result and creates nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
 };
 
 export const SECURITY_SCHEMES = {

@@ -5,7 +5,17 @@ import { API_VERSION } from './api-version.js';
 import type { ApiRoute } from './api-route.js';
 import { errorBody } from './api-responses.js';
 import { pathParameters } from './api-schemas.js';
-import { DPOP_HEADER, ERROR_RESPONSES, errorResponses, errorStatuses, jsonSchema, SECURITY_SCHEMES, tagOf, TAGS } from './openapi-components.js';
+import {
+  DPOP_HEADER,
+  ERROR_RESPONSES,
+  IDEMPOTENCY_KEY_HEADER,
+  errorResponses,
+  errorStatuses,
+  jsonSchema,
+  SECURITY_SCHEMES,
+  tagOf,
+  TAGS,
+} from './openapi-components.js';
 
 type Defs = Record<string, unknown>;
 
@@ -14,7 +24,8 @@ function parameters(route: ApiRoute, defs: Defs): unknown[] {
     const schema = route.params?.[name!] ?? pathParameters[name!];
     return { name, in: 'path', required: true, schema: schema === undefined ? { type: 'string' } : jsonSchema(schema, 'input', defs) };
   });
-  const header = route.auth === 'session' || route.operationId === 'session.logout' ? [{ $ref: '#/components/parameters/DPoP' }] : [];
+  const dpop = route.auth === 'session' || route.operationId === 'session.logout' ? [{ $ref: '#/components/parameters/DPoP' }] : [];
+  const header = route.idempotent === true ? [...dpop, { $ref: '#/components/parameters/IdempotencyKey' }] : dpop;
   if (!route.query) return [...path, ...header];
   const query = jsonSchema(route.query, 'input', defs) as { properties?: Record<string, unknown>; required?: string[] };
   const inQuery = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
@@ -36,7 +47,8 @@ function operation(route: ApiRoute, defs: Defs): Record<string, unknown> {
   const responses: Record<string, unknown> = { [String(route.success.status)]: successResponse(route.success.status, route.success.schema, defs) };
   for (const status of route.success.also ?? [])
     responses[String(status)] = successResponse(status, route.success.schema, defs, 'the same body, a check failed');
-  for (const status of errorStatuses(route.auth, route.operationId))
+  const statuses = errorStatuses(route.auth, route.operationId);
+  for (const status of route.idempotent === true ? [...statuses, 422] : statuses)
     responses[String(status)] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` };
   return {
     operationId: route.operationId,
@@ -94,7 +106,7 @@ export function buildOpenApi(
     paths,
     components: {
       securitySchemes: SECURITY_SCHEMES,
-      parameters: { DPoP: DPOP_HEADER },
+      parameters: { DPoP: DPOP_HEADER, IdempotencyKey: IDEMPOTENCY_KEY_HEADER },
       responses: errorResponses(),
       schemas: { ...defs, Error: defs.Error ?? error },
     },

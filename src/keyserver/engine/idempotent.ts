@@ -1,0 +1,57 @@
+import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
+import { BadRequestError, IdempotencyKeyReusedError } from '../model/key-server-errors.js';
+import type { EngineContext } from './engine-context.js';
+
+/** How long an idempotency record answers retries: 24 hours, by the engine's clock. */
+export const IDEMPOTENCY_WINDOW_MS = 86_400_000;
+
+/** An idempotency key: 1 to 255 visible ASCII characters (0x21 to 0x7E). */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** A request's fingerprint: base64url (no padding) of a SHA-256 digest. */
+const FINGERPRINT = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Runs `create` once per caller and Idempotency-Key (draft-ietf-httpapi-idempotency-key-header):
+ * within the window, a request with the same fingerprint answers the first answer and runs nothing;
+ * one with another fingerprint, or for another operation, is IDEMPOTENCY_KEY_REUSED. The record is
+ * written in the caller's unit of the store, with what `create` wrote: a retry finds both or neither.
+ * On a store shared by several key servers two first requests racing each other write the same record;
+ * the store's isolation makes the later unit run again, and it then answers the first's answer.
+ * The caller has been authorized before: a replay tells nothing its caller could not learn again.
+ */
+export async function idempotent<T>(
+  ctx: EngineContext,
+  principalId: string,
+  operation: string,
+  claim: IdempotencyClaim | undefined,
+  create: () => Promise<T>,
+): Promise<T> {
+  if (claim === undefined) return await create();
+  if (typeof claim.key !== 'string' || !IDEMPOTENCY_KEY.test(claim.key)) {
+    throw new BadRequestError('Idempotency-Key: 1 to 255 visible ASCII characters');
+  }
+  if (typeof claim.fingerprint !== 'string' || !FINGERPRINT.test(claim.fingerprint)) {
+    throw new BadRequestError('idempotency fingerprint: base64url of a SHA-256 digest');
+  }
+  const now = ctx.now();
+  const record = await ctx.store.idempotencyRecord(principalId, claim.key);
+  if (record !== undefined && record.createdAt > now - IDEMPOTENCY_WINDOW_MS) {
+    if (record.operation !== operation || record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
+    return JSON.parse(record.answer) as T;
+  }
+  const answer = await create();
+  await ctx.store.putIdempotencyRecord({
+    principalId,
+    key: claim.key,
+    operation,
+    fingerprint: claim.fingerprint,
+    answer: JSON.stringify(answer),
+    createdAt: now,
+  });
+  return answer;
+}
+
+/** Forgets the records whose window has passed (the schedule's sweep); answers how many went. */
+export async function purgeIdempotencyRecords(ctx: EngineContext): Promise<number> {
+  return await ctx.store.deleteIdempotencyRecords(ctx.now() - IDEMPOTENCY_WINDOW_MS);
+}

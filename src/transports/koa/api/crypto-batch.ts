@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { isKeygateError } from '../../../domain/errors/index.js';
+import { parseTtag } from '../../../domain/key/ttag.js';
+import type { CryptoUseCases } from '../../../use-cases/crypto.js';
+import { MAX_BATCH_ITEMS, type BatchItem, type BatchOperation, type BatchOutcome } from '../../../wire/crypto-messages.js';
+import { noteAudit } from '../request-audit.js';
+import { callerOf, type ApiContext } from './api-context.js';
+import { decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
+
+/**
+ * A single request's body, or `{ items: [...] }` of 1..MAX_BATCH_ITEMS of them (docs/spec.md §4.22
+ * item 8). Both are strict objects, so a body fits one of them at most.
+ */
+export function singleOrBatch<T extends z.ZodObject>(single: T) {
+  const batch = z.strictObject({
+    items: z.array(single).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+  });
+  return z.union([single, batch]);
+}
+
+export function isBatch<T>(body: T | { items: readonly T[] }): body is { items: readonly T[] } {
+  return typeof body === 'object' && body !== null && 'items' in body;
+}
+
+type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; detail: string } };
+
+/**
+ * Runs a batch: each item's ttag is read here (a bad one fails that item alone with BAD_REQUEST), the
+ * rest go to the key server in one round trip, their binary members as bytes (zeroed, with the
+ * answered ones, once the answer is encoded). The record names the item count and the failures,
+ * and the key when every item names the same one; the answer (200) is one result per item, in order.
+ */
+export async function runBatch(
+  ctx: ApiContext,
+  crypto: CryptoUseCases,
+  operation: BatchOperation,
+  items: readonly ({ ttag: string } & object)[],
+): Promise<void> {
+  const answers: (ItemAnswer | undefined)[] = items.map(() => undefined);
+  const sent: BatchItem[] = [];
+  const positions: number[] = [];
+  items.forEach((item, index) => {
+    try {
+      sent.push({ ...decodeBinary(item), ttag: parseTtag(item.ttag, `items.${index}.ttag`) } as BatchItem);
+      positions.push(index);
+    } catch (error) {
+      if (!isKeygateError(error)) throw error;
+      answers[index] = { ok: false, error: { code: error.code, detail: error.detail } };
+    }
+  });
+  const keys = new Set(sent.map((item) => item.ttag));
+  noteAudit(ctx, { items: items.length, ...(keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {}) });
+  let outcomes: readonly BatchOutcome[] = [];
+  try {
+    outcomes = await crypto.batch(callerOf(ctx), operation, sent);
+    outcomes.forEach((outcome, i) => {
+      answers[positions[i]!] = itemAnswer(outcome);
+    });
+  } finally {
+    wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
+  }
+  const done = answers as ItemAnswer[];
+  noteAudit(ctx, { failures: done.filter((answer) => !answer.ok).length });
+  ctx.body = { items: done };
+}
+
+function itemAnswer(outcome: BatchOutcome): ItemAnswer {
+  if (!outcome.ok) return { ok: false, error: { code: outcome.code, detail: outcome.message } };
+  return { ok: true, ...encodeBinary(outcome.result as object) };
+}

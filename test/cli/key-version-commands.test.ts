@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { untilKillAll } from '../_support/child-processes.js';
+import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+
+const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-versions-'));
+const adminPasswordFile = join(dir, 'admin-password');
+writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
+const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile, TE_GATEWAY_DATA_DIR: mkdtempSync(join(dir, 'data-')) });
+test.after.always(killAllGateways);
+
+function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 90_000 },
+      (error, stdout, stderr) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end('');
+  });
+}
+
+test('keys rotate, versions and min-version through the real keygate binary; export takes --version', async (t) => {
+  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
+  t.is(login.status, 0, login.stderr);
+  const sessionFile = join(dir, 'session');
+  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
+  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const created = await keygate(['keys', 'create', '--rotation-period', 'P30D', '--idempotency-key', 'cli-1', '--json'], env);
+  t.is(created.status, 0, created.stderr);
+  const key = JSON.parse(created.stdout) as { ttag: string; version: number; rotationPeriod?: string };
+  t.like(key, { version: 1, rotationPeriod: 'P30D' });
+  const replay = await keygate(['keys', 'create', '--rotation-period', 'P30D', '--idempotency-key', 'cli-1', '--json'], env);
+  t.is(JSON.parse(replay.stdout).ttag, key.ttag, 'a retry with the same key answers the same key');
+
+  const rotated = await keygate(['keys', 'rotate', key.ttag], env);
+  t.is(rotated.status, 0, rotated.stderr);
+  t.regex(rotated.stdout, /version 2 \(min 1\)/);
+  const versions = await keygate(['keys', 'versions', key.ttag], env);
+  t.regex(versions.stdout, /VERSION\s+STATE\s+CREATED\n1\s+active\s+\S+\n2\s+active/);
+  const raised = await keygate(['keys', 'min-version', key.ttag, '2', '--json'], env);
+  t.like(JSON.parse(raised.stdout), {
+    minVersion: 2,
+    versions: [
+      { version: 1, state: 'retired' },
+      { version: 2, state: 'active' },
+    ],
+  });
+
+  const out = join(dir, 'key.bin');
+  const exported = await keygate(['keys', 'export', key.ttag, '--out', out, '--version', '2'], env);
+  t.is(exported.status, 0, exported.stderr);
+  t.regex(exported.stdout, /16 bytes of version 2/);
+  t.is(readFileSync(out).length, 16);
+  const retired = await keygate(['keys', 'export', key.ttag, '--out', join(dir, 'old.bin'), '--version', '1'], env);
+  t.not(retired.status, 0);
+  t.regex(retired.stderr, /KEY_VERSION_RETIRED/);
+  const lower = await keygate(['keys', 'min-version', key.ttag, '1'], env);
+  t.regex(lower.stderr, /CONFLICT/);
+  const bad = await keygate(['keys', 'min-version', key.ttag, 'zero'], env);
+  t.not(bad.status, 0);
+  t.regex(bad.stderr, /whole number from 1/);
+  const badPeriod = await keygate(['keys', 'create', '--rotation-period', 'P1M'], env);
+  t.regex(badPeriod.stderr, /rotationPeriod/);
+});

@@ -1,0 +1,45 @@
+import test from 'ava';
+import { canonicalEntry, entryOf } from '../../src/domain/audit/audit-entry.js';
+import { verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import { auditRecord } from '../ports/audit-log.contract.js';
+import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
+
+const RECORD = {
+  id: '0'.repeat(32),
+  at: 1_700_000_000_000,
+  requestId: 'r1',
+  operation: 'crypto.encrypt',
+  outcome: 'ok',
+  status: 200,
+} as const;
+
+test('an entry without version, items or failures keeps the canonical form of the entries written before they existed', (t) => {
+  t.is(
+    canonicalEntry({ ...RECORD, entry: 'record', writer: 'gw', seq: 1 }),
+    `["keygate-audit-entry/1","gw",1,"record","${'0'.repeat(32)}",1700000000000,"r1","crypto.encrypt",null,null,null,"ok",200,null,null,null]`,
+  );
+});
+
+test('the MAC covers version, items and failures when an entry carries them', (t) => {
+  const plain = canonicalEntry({ ...RECORD, entry: 'record' });
+  const detailed = canonicalEntry({ ...RECORD, entry: 'record', version: 3, items: 100, failures: 2 });
+  t.is(detailed, `${plain.slice(0, -1)},3,100,2]`);
+  t.not(canonicalEntry({ ...RECORD, entry: 'record', items: 100 }), canonicalEntry({ ...RECORD, entry: 'record', version: 100 }));
+});
+
+test('a chain mixing entries with and without the new fields verifies, and an edited version breaks it', (t) => {
+  const keys = auditTestKeys();
+  const chain = testChain('gw', keys);
+  const entries = [auditRecord(), auditRecord({ version: 2 }), auditRecord({ items: 10, failures: 1 }), auditRecord()].map((record) => {
+    const entry = chain.seal(entryOf(record));
+    chain.advance(entry);
+    return entry;
+  });
+  const slice = { entries, checkpoints: [], partial: false };
+  t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+  const edited = entries.map((entry, i) => (i === 1 ? { ...entry, version: 1 } : entry));
+  t.like(verifyAuditLog({ entries: edited, checkpoints: [], partial: false, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, {
+    seq: 2,
+    kind: 'edited',
+  });
+});

@@ -1,0 +1,49 @@
+import test from 'ava';
+import { createHash } from 'node:crypto';
+import { codeOf, engineOn, openStore, STORE_KINDS, tokensFor } from '../_support/engine-stores.js';
+import { startTestPostgres } from '../_support/postgres.js';
+
+const postgres = startTestPostgres();
+test.after.always(() => postgres.stop());
+
+const DAY = 86_400_000;
+const fingerprint = (path: string) => createHash('sha256').update(`POST ${path}\n{}`).digest('base64url');
+
+for (const kind of STORE_KINDS) {
+  if (kind === 'postgres' && postgres.url === undefined) {
+    test(`postgres: idempotent rotation: skipped: ${postgres.reason}`, (t) => t.pass());
+    continue;
+  }
+
+  test(`${kind}: a retried rotation under the same Idempotency-Key answers the first view and adds no version; another request is IDEMPOTENCY_KEY_REUSED`, async (t) => {
+    const { engine, store, clock } = await engineOn(t, await openStore(kind, postgres));
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+    const other = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+    const claim = { key: 'rotate-once', fingerprint: fingerprint(`/api/keys/${ttag}/rotate`) };
+    const first = await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim));
+    clock.advance(DAY - 1);
+    t.deepEqual(await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim)), first);
+    t.is((await engine.keys.view(alice!, ttag)).version, 2);
+    const reused = { key: 'rotate-once', fingerprint: fingerprint(`/api/keys/${other.ttag}/rotate`) };
+    t.is(await codeOf(() => engine.atomically(() => engine.keys.rotate(alice!, other.ttag, reused))), 'IDEMPOTENCY_KEY_REUSED');
+    t.is((await engine.keys.view(alice!, other.ttag)).version, 1);
+    const created = { key: 'rotate-once', fingerprint: claim.fingerprint };
+    t.is(
+      await codeOf(() => engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }, created))),
+      'IDEMPOTENCY_KEY_REUSED',
+      'one key, one operation',
+    );
+    clock.advance(1);
+    t.is((await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim))).version, 3, 'free again after 24 hours');
+  });
+
+  test(`${kind}: a replayed rotation is still authorized first: a caller without the right learns nothing from another's record`, async (t) => {
+    const { engine, store } = await engineOn(t, await openStore(kind, postgres));
+    const { alice, bob } = await tokensFor(engine, store, ['alice', 'bob']);
+    const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+    const claim = { key: 'rotate-payroll', fingerprint: fingerprint(`/api/keys/${ttag}/rotate`) };
+    await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim));
+    t.is(await codeOf(() => engine.atomically(() => engine.keys.rotate(bob!, ttag, claim))), 'ACL_DENIED');
+  });
+}
