@@ -1,5 +1,5 @@
 /**
- * The /api bodies carry binary values as standard base64 (docs/spec.md §1.4, checked by the schemas);
+ * The /api bodies carry binary values as standard base64 (docs/spec.md §4.5, checked by the schemas);
  * the key server takes and gives bytes. A route decodes a request's binary members here, encodes an
  * answer's, and owns both sets of arrays: it zeroes them once the answer is encoded (`wipeBinary`).
  */
