@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TlsKeyServer } from '../src/adapters/key-server/tls-key-server.js';
 import { withoutPeerCertificate } from '../src/adapters/key-server/tls-session.js';
 import { CryptoRandom } from '../src/adapters/random/crypto-random.js';
-import type { GatewayConfigInput } from '../src/app/config.js';
+import type { GatewayConfigInput } from '../src/app/config/config.js';
 import { Secret } from '../src/domain/secret/secret.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';

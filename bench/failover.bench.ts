@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONFIG_DEFAULTS } from '../src/app/config.js';
+import { CONFIG_DEFAULTS } from '../src/app/config/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from '../test/_support/keyserver-daemon.js';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa, { type Context } from 'koa';
 import { openAdapters } from '../src/app/adapters.js';
-import { parseGatewayConfig } from '../src/app/config.js';
+import { parseGatewayConfig } from '../src/app/config/config.js';
 import { buildContainer, resolveServices } from '../src/app/container.js';
 import { closeGatewayParts } from '../src/app/create-gateway.js';
 import { parseTtag } from '../src/domain/key/ttag.js';

@@ -1,4 +1,4 @@
-/** Writes the README's configuration table from the table of variables (src/app/config-variables.ts). */
+/** Writes the README's configuration table from the table of variables (src/app/config/variables.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { replaceConfigTable } from './config-docs-section.js';
 

@@ -1,8 +1,8 @@
 /** keygate's public API for embedding the gateway in another Node service. */
 export { createGateway, type Gateway } from './app/create-gateway.js';
-export { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './app/config.js';
+export { parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './app/config/config.js';
 export { ConfigError } from './keyserver/config-error.js';
-export { configFromEnv } from './app/env-config.js';
+export { configFromEnv } from './app/config/from-env.js';
 export type { GatewayOverrides } from './app/adapters.js';
 export { ManualClock } from './adapters/clock/manual-clock.js';
 export { SystemClock } from './adapters/clock/system-clock.js';

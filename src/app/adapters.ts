@@ -28,7 +28,7 @@ import type { AuditChain } from '../domain/audit/audit-chain.js';
 import { AuditChainRegressedError, AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
-import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config.js';
+import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config/config.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
 import { BootWarningLogger } from './boot-warnings.js';

@@ -7,7 +7,7 @@ import { auditKeyId } from '../domain/audit/audit-entry.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { ConfigError } from '../keyserver/config-error.js';
-import type { AuditIntegrityConfig } from './config.js';
+import type { AuditIntegrityConfig } from './config/config.js';
 
 /** Files kept in the data directory when the keys are not given (0600, the directory 0700). */
 export const AUDIT_FILES = { macKey: 'audit-mac.key', signingKey: 'audit-signing.pem', writer: 'audit-writer' } as const;

@@ -33,7 +33,7 @@ import {
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../use-cases/health-signal.js';
 import type { GatewayAdapters } from './adapters.js';
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig } from './config/config.js';
 import { ADAPTER_TOKENS, CONFIG, SERVICE_TOKENS } from './tokens.js';
 import { GATEWAY_VERSION } from './version.js';
 

@@ -5,7 +5,7 @@ import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import type { GatewayState } from '../transports/koa/state.js';
 import { openAdapters, type GatewayAdapters, type GatewayOverrides } from './adapters.js';
 import type { GatewayServices } from '../use-cases/index.js';
-import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config.js';
+import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config/config.js';
 import { buildContainer, resolveServices } from './container.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import type { Metrics } from '../ports/metrics.port.js';

@@ -14,7 +14,7 @@ import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
-import type { EmbeddedKeyServerConfig } from './config.js';
+import type { EmbeddedKeyServerConfig } from './config/config.js';
 import { GATEWAY_VERSION } from './version.js';
 
 export interface EmbeddedKeyServerSetup {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
 import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
-import type { TlsKeyServerConfig } from './config.js';
+import type { TlsKeyServerConfig } from './config/config.js';
 
 const CLIENT = { commonName: 'keygate gateway', usage: 'client' } as const;
 

@@ -29,7 +29,7 @@ import type {
   TrustUseCases,
 } from '../use-cases/index.js';
 import type { GatewayAdapters } from './adapters.js';
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig } from './config/config.js';
 
 /**
  * Every token of the container, declared here once. The types tie each list to what it names: a port

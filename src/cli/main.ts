@@ -1,13 +1,13 @@
-import { CONFIG_DEFAULTS } from '../app/config.js';
+import { CONFIG_DEFAULTS } from '../app/config/config.js';
 import { ConfigError } from '../keyserver/config-error.js';
-import { configFromEnv } from '../app/env-config.js';
-import { helpVariables } from '../app/config-docs.js';
-import { maskedConfig } from '../app/masked-config.js';
-import { unknownVariableWarnings } from '../app/unknown-variables.js';
+import { configFromEnv } from '../app/config/from-env.js';
+import { helpVariables } from '../app/config/docs.js';
+import { maskedConfig } from '../app/config/masked.js';
+import { unknownVariableWarnings } from '../app/config/unknown-variables.js';
 import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
 import { isKeygateError } from '../domain/errors/index.js';
 import { GATEWAY_VERSION } from '../app/version.js';
-import { withFileVariables } from '../app/env-files.js';
+import { withFileVariables } from '../app/config/env-files.js';
 import { OPERATOR_COMMANDS, operatorCommandLines } from './commands/index.js';
 import { helpHint, UsageError } from './commands/command.js';
 

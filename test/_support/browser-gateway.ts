@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { call, type CallOptions, type Reply } from './http.js';
 import { PASSWORDS, SEED } from './gateway.js';
 

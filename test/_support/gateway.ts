@@ -1,7 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
 import type { GatewayOverrides } from '../../src/app/adapters.js';
 import { call, type CallOptions, type Reply } from './http.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { AUDIT_FILES, loadAuditIntegrity } from '../../src/app/audit-keys.js';
-import { configFromEnv } from '../../src/app/env-config.js';
+import { configFromEnv } from '../../src/app/config/from-env.js';
 
 const secret = randomBytes(32).toString('base64');
 

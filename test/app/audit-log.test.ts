@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
-import { configFromEnv } from '../../src/app/env-config.js';
+import { configFromEnv } from '../../src/app/config/from-env.js';
 import { startTestPostgres } from '../_support/postgres.js';
 
 const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;

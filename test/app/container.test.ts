@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { openAdapters } from '../../src/app/adapters.js';
-import { parseGatewayConfig } from '../../src/app/config.js';
+import { parseGatewayConfig } from '../../src/app/config/config.js';
 import { buildContainer, resolveServices } from '../../src/app/container.js';
 import * as tokens from '../../src/app/tokens.js';
 import { ADAPTER_TOKENS, ALL_TOKENS, SERVICE_TOKENS } from '../../src/app/tokens.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configFromEnv } from '../../src/app/env-config.js';
+import { configFromEnv } from '../../src/app/config/from-env.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { spawnGateway } from '../_support/gateway-process.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';

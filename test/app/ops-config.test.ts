@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { configFromEnv } from '../../src/app/env-config.js';
-import { unknownVariableWarnings } from '../../src/app/unknown-variables.js';
+import { configFromEnv } from '../../src/app/config/from-env.js';
+import { unknownVariableWarnings } from '../../src/app/config/unknown-variables.js';
 
 const PG = 'postgres://keygate:pw@127.0.0.1:5432/audit';
 

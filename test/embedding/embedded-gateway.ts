@@ -1,7 +1,7 @@
 import { createHash, webcrypto } from 'node:crypto';
 import * as DPoP from 'dpop';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
 import { call, type Reply } from '../_support/http.js';

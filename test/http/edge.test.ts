@@ -1,6 +1,6 @@
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
-import { CONFIG_DEFAULTS } from '../../src/app/config.js';
+import { CONFIG_DEFAULTS } from '../../src/app/config/config.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
 /** Issue 13 §7: the HTTP edge. Timeouts are small in these tests; the wait for each cut is bounded. */

@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import { Secret } from '../../src/domain/secret/secret.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner, type ProofSigner } from '../_support/proof-builder.js';
 

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { GatewayConfigInput } from '../../src/app/config.js';
+import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { asSession, createKey } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditQueryRequest, AuditRecordView, KeygateAdmin } from '../../client/keygate-admin.js';
-import { withFileVariables } from '../../app/env-files.js';
+import { withFileVariables } from '../../app/config/env-files.js';
 import { auditCommand as offlineAuditCommand } from '../audit-command.js';
 import { COMMON_USAGE, admin, print, table, text, UsageError, type OperatorCommand, type Values, defineCommand } from './command.js';
 

@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES, type ConfigVariable } from './config-variables.js';
+import { CONFIG_VARIABLES, type ConfigVariable } from './variables.js';
 
 /** What a masked value is shown as. */
 export const MASK = '[redacted]';

@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES, VARIABLE_GROUPS, type ConfigVariable, type VariableGroup } from './config-variables.js';
+import { CONFIG_VARIABLES, VARIABLE_GROUPS, type ConfigVariable, type VariableGroup } from './variables.js';
 
 const VARIABLES: readonly ConfigVariable[] = CONFIG_VARIABLES;
 

@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES, HARNESS_PREFIX } from './config-variables.js';
+import { CONFIG_VARIABLES, HARNESS_PREFIX } from './variables.js';
 import { isFileVariant } from './env-files.js';
 
 /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */

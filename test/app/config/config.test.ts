@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GatewayConfig } from '../../src/app/config.js';
-import { ConfigError } from '../../src/keyserver/config-error.js';
-import { configFromEnv } from '../../src/app/env-config.js';
-import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
+import type { GatewayConfig } from '../../../src/app/config/config.js';
+import { ConfigError } from '../../../src/keyserver/config-error.js';
+import { configFromEnv } from '../../../src/app/config/from-env.js';
+import { createIdentityCertificate } from '../../../src/keyserver/identity/identity-certificate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-config-'));
 
@@ -143,7 +143,7 @@ test('refuses a seed file that is not JSON or not the seed shape', (t) => {
 });
 
 test('the CLI stops with one line and a non-zero exit on a bad value, and prints --help', (t) => {
-  const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
+  const bin = new URL('../../_support/keygate-from-source.js', import.meta.url).pathname;
   const failed = spawnSync(process.execPath, [bin, 'serve'], { env: { ...process.env, TE_GATEWAY_PORT: 'nope' }, encoding: 'utf8' });
   t.is(failed.status, 2);
   t.is(failed.stderr.trim().split('\n').length, 1);
@@ -156,7 +156,7 @@ test('the CLI stops with one line and a non-zero exit on a bad value, and prints
 });
 
 test('the CLI refuses to boot with Redis and no session key, in one line naming TE_GATEWAY_SESSION_KEY', (t) => {
-  const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
+  const bin = new URL('../../_support/keygate-from-source.js', import.meta.url).pathname;
   const env = { ...process.env, TE_GATEWAY_REDIS_URL: 'redis://127.0.0.1:1', TE_GATEWAY_SESSION_KEY: '', TE_GATEWAY_PORT: '0' };
   const failed = spawnSync(process.execPath, [bin, 'serve'], { env, encoding: 'utf8', timeout: 30_000 });
   t.is(failed.status, 2);

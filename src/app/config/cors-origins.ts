@@ -1,4 +1,4 @@
-import { ConfigError } from '../keyserver/config-error.js';
+import { ConfigError } from '../../keyserver/config-error.js';
 
 const BARE_ORIGIN = /^(https?):\/\/([^/?#@\s]+)$/i;
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { MASK, maskedConfig } from '../../src/app/masked-config.js';
+import { MASK, maskedConfig } from '../../../src/app/config/masked.js';
 
 test('masks secret fields, fields named for a password or a key, private keys and URL credentials; keeps the rest', (t) => {
   const masked = maskedConfig({

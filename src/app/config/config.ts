@@ -1,10 +1,18 @@
+/**
+ * The gateway's configuration, gathered in this folder: `variables.ts` is the table of environment
+ * variables (name, field, parser, default, group, secret); `from-env.ts` reads the environment (and
+ * `env-files.ts` its `_FILE` variants) through that table; this file is the schema every value passes,
+ * with its defaults, and `checks.ts` and `cors-origins.ts` the value checks it refines with;
+ * `unknown-variables.ts` names a misspelt variable; `masked.ts` shows the effective configuration with
+ * secrets masked; `docs.ts` writes the README's table.
+ */
 import { z } from 'zod';
-import { ConfigError } from '../keyserver/config-error.js';
+import { ConfigError } from '../../keyserver/config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './config-checks.js';
-import { normaliseFingerprint } from '../keyserver/identity/identity-certificate.js';
-import { principalSeedSchema } from '../keyserver/seed-file.js';
-import { masterKeyFileProblem, masterKeyListProblem } from '../keyserver/at-rest/master-key-source.js';
+import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './checks.js';
+import { normaliseFingerprint } from '../../keyserver/identity/identity-certificate.js';
+import { principalSeedSchema } from '../../keyserver/seed-file.js';
+import { masterKeyFileProblem, masterKeyListProblem } from '../../keyserver/at-rest/master-key-source.js';
 
 /** Every default of the configuration, in one place: the schema below and `keygate --help` read them. */
 export const CONFIG_DEFAULTS = {

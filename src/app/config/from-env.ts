@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import { ConfigError } from '../keyserver/config-error.js';
+import { ConfigError } from '../../keyserver/config-error.js';
 import { parseGatewayConfig, type ConfigIssue, type GatewayConfig, type GatewayConfigInput } from './config.js';
-import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './config-variables.js';
-import { readSeedFile } from '../keyserver/seed-file.js';
+import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './variables.js';
+import { readSeedFile } from '../../keyserver/seed-file.js';
 import { withFileVariables } from './env-files.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
