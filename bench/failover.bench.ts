@@ -9,7 +9,7 @@ import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, loginJob } from './deployed.j
 import { type LoadClient, medianRound } from './load-client.js';
 import type { Figure } from './table.js';
 
-/** The issue's bound on failing over: requests are served again within this much of a daemon's death. */
+/** The goal of failing over (docs/deployment.md): requests are served again within this much of a daemon's death. */
 const GOAL_MS = 2_000;
 /** Logins in flight while a daemon is killed: each one's answer is a sample of when service came back. */
 const IN_FLIGHT = 2;

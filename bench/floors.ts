@@ -163,7 +163,7 @@ export function rawVerifyMicros(seconds = 1): number {
   }, seconds);
 }
 
-/** What the hop's floor sends on each connection: one line (the issue's floor), or one HTTP/1.1 call as the daemon's HTTP/1.1 transport has it. */
+/** What the hop's floor sends on each connection: one line (the row's floor), or one HTTP/1.1 call as the daemon's HTTP/1.1 transport has it. */
 export type FloorRound = 'line' | 'https';
 
 /** A bare TLS floor server in a process of its own, and rounds against it. */
@@ -180,11 +180,11 @@ export interface TlsFloor {
  * parsed once into one secure context, as the gateway's dialer does: passing them as PEM to every
  * connect would make the floor pay for parsing them each time.
  *
- * `kind` says what travels on each connection: `line`, one line each way (the issue's floor); `https`,
+ * `kind` says what travels on each connection: `line`, one line each way (the row's floor); `https`,
  * one `POST` of an export's size by `node:https` to a bare `node:https` server answering an export's
  * reply, that is one call of the daemon's HTTP/1.1 transport with no key server behind it.
  * `keep` is what the client keeps of each session ticket for the next connect: the ticket as Node
- * gives it (the issue's floor), or what the gateway's dialer keeps (`withoutPeerCertificate`).
+ * gives it (the row's floor), or what the gateway's dialer keeps (`withoutPeerCertificate`).
  */
 export async function startTlsFloor(
   client: { readonly cert: string; readonly key: string },

@@ -50,6 +50,78 @@ async function proofInPlaceRuns(
   }
 }
 
+/** A request of a row, as `LoadClient.paired` takes it. */
+type NamedJob = { readonly name: string; readonly job: Job };
+
+/** The same routes' use cases and required work on bare Koa (`startUseCaseFloor`): where Koa itself stops. */
+async function useCaseFloors(load: LoadClient, koa: NamedJob, exportRatio: (row: Measured, floor: Measured) => number) {
+  const useCases = await startUseCaseFloor();
+  const workFloor = (row: string, job: Job, value = ratioTo) =>
+    load.paired(koa, { name: `bare Koa doing only the work of ${row}`, job }, value, load.settings.noteRounds);
+  try {
+    const session = await workFloor('GET /api/session', useCases.session);
+    const keys = await workFloor('POST /keys', useCases.keys);
+    const exported = await workFloor('POST /keys/export', useCases.exported, exportRatio);
+    noFailures(session.row, keys.row, exported.row);
+    return { session, keys, exported };
+  } finally {
+    await useCases.close();
+  }
+}
+
+/**
+ * The DPoP-bound row: the bound request beside the same unbound one, the difference in server time per
+ * request counted in raw ES256 verifications. Busy time of the server's thread per request, not
+ * 1 / req/s: valid even when a run was not saturated. It is taken over the load itself: the generator
+ * mints the bound run's proofs before it starts (`LoadClient.measure`). The notes: the proof check
+ * timed in this process, one fresh proof after another (`proofCheckMicros`, no HTTP and no other
+ * process around it), and bare Koa given the same two requests doing one verify, then the whole check.
+ */
+async function dpopFigure(
+  load: LoadClient,
+  given: { readonly koaBody: Record<string, unknown>; readonly htu: string; readonly verifyUs: number },
+  unboundJob: NamedJob,
+  boundJob: NamedJob,
+  sessionId: string,
+): Promise<Figure> {
+  const { koaBody, htu, verifyUs } = given;
+  const publicJwk = boundJob.job.proofs!.publicJwk;
+  const inVerifies = (row: Measured, floor: Measured) => (serverMicros(row) - serverMicros(floor)) / verifyUs;
+  const proved = await load.paired(unboundJob, boundJob, inVerifies);
+  const proofJobs = { unbound: unboundJob.job, bound: boundJob.job };
+  const verifyInPlace = await proofInPlaceRuns(
+    load,
+    koaBody,
+    proofJobs,
+    { name: "verifying each DPoP proof's signature", before: verifiesProof(publicJwk) },
+    inVerifies,
+  );
+  const checkInPlace = await proofInPlaceRuns(
+    load,
+    koaBody,
+    proofJobs,
+    { name: 'checking each DPoP proof as the gateway does', before: checksProof(publicJwk, htu, sessionId, REPLAY_CACHE_SIZE) },
+    inVerifies,
+  );
+  // Each check timing beside a raw verify timed right after it, three times; the median pair is shown.
+  const checks: { checkUs: number; verifyUs: number }[] = [];
+  for (let round = 0; round < 3; round++) checks.push({ checkUs: await proofCheckMicros(0.5), verifyUs: rawVerifyMicros(0.5) });
+  const check = medianRound(checks.map((each) => ({ ...each, value: each.checkUs / each.verifyUs })));
+  return {
+    ...pairedFigure('DPoP-bound GET /api/session', proved, `one raw ES256 verify: ${verifyUs.toFixed(0)} us`, { op: '<=', target: 1.3, unit: ' verifies' }),
+    measured: `bound - unbound = ${(proved.value * verifyUs).toFixed(0)} us/request`,
+    note:
+      `server time per request = event-loop busy time / requests, from the two runs; ${roundsNote(proved.values)}\n` +
+      `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${check.value.toFixed(2)} verifies (median of 3)\n` +
+      `    one verify in place: bare Koa given the same two requests, checking each proof's signature and nothing else, bound - unbound = ` +
+      `${(verifyInPlace.value * verifyUs).toFixed(0)} us, ${verifyInPlace.value.toFixed(2)} verifies (rounds ${ratios(verifyInPlace.values)}); ` +
+      `the gateway's difference is ${(proved.value / verifyInPlace.value).toFixed(2)}x it\n` +
+      `    the proof check in place: bare Koa given the same two requests, doing the gateway's whole proof check (ProofChecker: parse, key cache, ` +
+      `verify, bindings, iat, replay cache) and nothing else, bound - unbound = ${(checkInPlace.value * verifyUs).toFixed(0)} us, ` +
+      `${checkInPlace.value.toFixed(2)} verifies (rounds ${ratios(checkInPlace.values)}); the gateway's difference is ${(proved.value / checkInPlace.value).toFixed(2)}x it`,
+  };
+}
+
 /**
  * The rows served by one embedded gateway, each beside its floor: `/health`, the export, the
  * DPoP-bound session read, the login, `POST /keys`, the unbound session read, and `/health` with many
@@ -88,47 +160,14 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
     const unbound = await load.paired(koa, unboundJob, ratioTo);
     const requiredWork = await requiredWorkNote(load, koa, unbound.value);
     const workBudget = await workBudgetNote(load, koa, koaBody);
-    // The same routes' use cases and required work on bare Koa (`startUseCaseFloor`): where Koa itself stops.
-    const useCases = await startUseCaseFloor();
-    const workFloor = (row: string, job: Job, value = ratioTo) =>
-      load.paired(koa, { name: `bare Koa doing only the work of ${row}`, job }, value, load.settings.noteRounds);
-    let sessionWork: Awaited<ReturnType<typeof workFloor>>;
-    let keysWork: Awaited<ReturnType<typeof workFloor>>;
-    let exportWork: Awaited<ReturnType<typeof workFloor>>;
-    try {
-      sessionWork = await workFloor('GET /api/session', useCases.session);
-      keysWork = await workFloor('POST /keys', useCases.keys);
-      exportWork = await workFloor('POST /keys/export', useCases.exported, exportRatio);
-    } finally {
-      await useCases.close();
-    }
-    noFailures(sessionWork.row, keysWork.row, exportWork.row);
-    const boundJob = { name: 'GET /api/session, DPoP-bound', job: { url: htu, headers: { Authorization: `Bearer ${bound.sessionId}` }, proofs: bound.proofs } };
-    // Busy time of the server's thread per request, not 1 / req/s: valid even when a run was not
-    // saturated. It is taken over the load itself: the generator mints the bound run's proofs before
-    // it starts (`LoadClient.measure`). The proof check is also timed in this process, one fresh proof
-    // after another (`proofCheckMicros`): the same check with no HTTP and no other process around it.
-    const inVerifies = (row: Measured, floor: Measured) => (serverMicros(row) - serverMicros(floor)) / verifyUs;
-    const proved = await load.paired(unboundJob, boundJob, inVerifies);
-    const proofJobs = { unbound: unboundJob.job, bound: boundJob.job };
-    const verifyInPlace = await proofInPlaceRuns(
+    const work = await useCaseFloors(load, koa, exportRatio);
+    const dpop = await dpopFigure(
       load,
-      koaBody,
-      proofJobs,
-      { name: "verifying each DPoP proof's signature", before: verifiesProof(bound.proofs.publicJwk) },
-      inVerifies,
+      { koaBody, htu, verifyUs },
+      unboundJob,
+      { name: 'GET /api/session, DPoP-bound', job: { url: htu, headers: { Authorization: `Bearer ${bound.sessionId}` }, proofs: bound.proofs } },
+      bound.sessionId,
     );
-    const checkInPlace = await proofInPlaceRuns(
-      load,
-      koaBody,
-      proofJobs,
-      { name: 'checking each DPoP proof as the gateway does', before: checksProof(bound.proofs.publicJwk, htu, bound.sessionId, REPLAY_CACHE_SIZE) },
-      inVerifies,
-    );
-    // Each check timing beside a raw verify timed right after it, three times; the median pair is shown.
-    const checks: { checkUs: number; verifyUs: number }[] = [];
-    for (let round = 0; round < 3; round++) checks.push({ checkUs: await proofCheckMicros(0.5), verifyUs: rawVerifyMicros(0.5) });
-    const check = medianRound(checks.map((each) => ({ ...each, value: each.checkUs / each.verifyUs })));
     const live = await liveSessionFigures(load, url, store, session);
     const login = await load.run('POST /login', {
       ...loginJob(url),
@@ -145,21 +184,9 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
           op: '>=',
           target: 0.75,
         }),
-        note: `${roundsNote(exported.values)}\n    ${workNote(exportWork, exported.value, 'the same floor')}`,
+        note: `${roundsNote(exported.values)}\n    ${workNote(work.exported, exported.value, 'the same floor')}`,
       },
-      {
-        ...pairedFigure('DPoP-bound GET /api/session', proved, `one raw ES256 verify: ${verifyUs.toFixed(0)} us`, { op: '<=', target: 1.3, unit: ' verifies' }),
-        measured: `bound - unbound = ${(proved.value * verifyUs).toFixed(0)} us/request`,
-        note:
-          `server time per request = event-loop busy time / requests, from the two runs; ${roundsNote(proved.values)}\n` +
-          `    in this process, without HTTP: one proof check (parse, key cache, verify, bindings, iat, replay cache) ${check.checkUs.toFixed(0)} us beside a raw verify of ${check.verifyUs.toFixed(0)} us: ${check.value.toFixed(2)} verifies (median of 3)\n` +
-          `    one verify in place: bare Koa given the same two requests, checking each proof's signature and nothing else, bound - unbound = ` +
-          `${(verifyInPlace.value * verifyUs).toFixed(0)} us, ${verifyInPlace.value.toFixed(2)} verifies (rounds ${ratios(verifyInPlace.values)}); ` +
-          `the gateway's difference is ${(proved.value / verifyInPlace.value).toFixed(2)}x it\n` +
-          `    the proof check in place: bare Koa given the same two requests, doing the gateway's whole proof check (ProofChecker: parse, key cache, ` +
-          `verify, bindings, iat, replay cache) and nothing else, bound - unbound = ${(checkInPlace.value * verifyUs).toFixed(0)} us, ` +
-          `${checkInPlace.value.toFixed(2)} verifies (rounds ${ratios(checkInPlace.values)}); the gateway's difference is ${(proved.value / checkInPlace.value).toFixed(2)}x it`,
-      },
+      dpop,
       {
         figure: 'POST /login, 32 in flight, embedded',
         measured: `${login.requestsPerSecond.toFixed(0)} logins/s`,
@@ -170,11 +197,11 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
       },
       {
         ...pairedFigure('POST /keys', keys, `bare Koa: ${rps(keys.floor)}`, { op: '>=', target: 0.5 }),
-        note: `${roundsNote(keys.values)}\n    ${workNote(keysWork, keys.value)}`,
+        note: `${roundsNote(keys.values)}\n    ${workNote(work.keys, keys.value)}`,
       },
       {
         ...pairedFigure('unbound GET /api/session', unbound, `bare Koa: ${rps(unbound.floor)}`, { op: '>=', target: 0.6 }),
-        note: `${roundsNote(unbound.values)}\n    ${workNote(sessionWork, unbound.value)}\n    ${requiredWork}\n    ${workBudget}`,
+        note: `${roundsNote(unbound.values)}\n    ${workNote(work.session, unbound.value)}\n    ${requiredWork}\n    ${workBudget}`,
       },
     ];
     return [...rows, ...live];

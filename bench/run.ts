@@ -33,24 +33,39 @@ const USAGE = `npm run bench [-- options]
   --report <file>          the top frames of a .cpuprofile
   --help`;
 
-const { values: options } = parseArgs({
-  options: {
-    group: { type: 'string', multiple: true },
-    quick: { type: 'boolean', default: false },
-    seconds: { type: 'string' },
-    profile: { type: 'string' },
-    out: { type: 'string' },
-    report: { type: 'string' },
-    help: { type: 'boolean', default: false },
-  },
-});
+const OPTIONS = {
+  group: { type: 'string', multiple: true },
+  quick: { type: 'boolean', default: false },
+  seconds: { type: 'string' },
+  profile: { type: 'string' },
+  out: { type: 'string' },
+  report: { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** Stops at a wrong option or name, with the message and the usage, before anything starts. */
+function refuse(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function readOptions() {
+  try {
+    const { values } = parseArgs({ options: OPTIONS });
+    if (values.seconds !== undefined && !(Number(values.seconds) > 0)) refuse(`--seconds ${values.seconds}: expected a number of seconds above 0`);
+    return values;
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
+}
+const options = readOptions();
 
 /** The groups `--group` names (all of them without it); an unknown name is refused before anything starts. */
 function chosenGroups(names: readonly string[] | undefined): readonly FigureGroup[] {
   if (names === undefined) return GROUPS;
   const wanted = names.flatMap((name) => name.split(','));
   const unknown = wanted.filter((name) => !GROUPS.some((group) => group.name === name));
-  if (unknown.length > 0) throw new Error(`no figure group ${unknown.join(', ')}; the groups: ${GROUPS.map((group) => group.name).join(', ')}`);
+  if (unknown.length > 0) refuse(`no figure group ${unknown.join(', ')}; the groups: ${GROUPS.map((group) => group.name).join(', ')}`);
   return GROUPS.filter((group) => wanted.includes(group.name));
 }
 
@@ -86,7 +101,7 @@ if (options.help) {
   printProfileReport(options.report);
 } else {
   const profile = options.profile as ProfileName | undefined;
-  if (profile !== undefined && !PROFILES.includes(profile)) throw new Error(`no profile ${profile}; the profiles: ${PROFILES.join(', ')}`);
+  if (profile !== undefined && !PROFILES.includes(profile)) refuse(`no profile ${profile}; the profiles: ${PROFILES.join(', ')}`);
   const groups = chosenGroups(options.group);
   const settings = readSettings(
     {
