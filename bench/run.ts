@@ -98,7 +98,11 @@ let ok = true;
 if (options.help) {
   process.stdout.write(`${USAGE}\n`);
 } else if (options.report !== undefined) {
-  printProfileReport(options.report);
+  try {
+    printProfileReport(options.report);
+  } catch (error) {
+    refuse(`--report ${options.report}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 } else {
   const profile = options.profile as ProfileName | undefined;
   if (profile !== undefined && !PROFILES.includes(profile)) refuse(`no profile ${profile}; the profiles: ${PROFILES.join(', ')}`);
