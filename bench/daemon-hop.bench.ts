@@ -10,7 +10,7 @@ import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, exportJob } from './deployed.js';
-import { floorRoundMs, startBareKoa, startTlsFloor } from './floors.js';
+import { floorRoundMs, msPerRound, startBareKoa, startTlsFloor } from './floors.js';
 import { type Job, type LoadClient, type Measured, medianRound, noFailures } from './load-client.js';
 import { type Figure, ratios, roundsNote } from './table.js';
 
@@ -259,16 +259,7 @@ async function startPortExport(daemon: { url: string; fingerprint: string; clien
     },
   };
   return {
-    async ms(seconds: number, call: PortCall = 'export'): Promise<number> {
-      const once = calls[call];
-      const started = performance.now();
-      let rounds = 0;
-      while (performance.now() - started < seconds * 1000) {
-        await once();
-        rounds++;
-      }
-      return (performance.now() - started) / rounds;
-    },
+    ms: (seconds: number, call: PortCall = 'export') => msPerRound(seconds, calls[call]),
     close: () => keyServer.close(),
   };
 }
