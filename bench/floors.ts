@@ -5,13 +5,22 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { request } from 'node:https';
 import { connect, createSecureContext, type ConnectionOptions, type TLSSocket } from 'node:tls';
-import { certificateFingerprint } from '../src/keyserver/identity/identity-certificate.js';
 import Koa from 'koa';
+import { certificateFingerprint } from '../src/keyserver/identity/identity-certificate.js';
 import { MemoryReplayCache } from '../src/adapters/replay-cache/memory-replay-cache.js';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
+import type { Clock } from '../src/ports/clock.port.js';
 import type { SessionRecord } from '../src/domain/session/session.js';
 import { ProofChecker } from '../src/use-cases/proof-check.js';
 import { jwkThumbprint } from '../src/crypto/jwk-thumbprint.js';
+import { mintProofs } from './proofs.js';
+
+/**
+ * The floors: the least work a row's request must do, measured in the same run as the row. HTTP rows
+ * stand beside bare Koa (`startBareKoa`), possibly doing one piece of work in place; crypto work beside
+ * the raw `node:crypto` call; the daemon hop beside a bare TLS round (`startTlsFloor`). bench/README.md
+ * says which floor each row has, and why.
+ */
 
 /** Mean microseconds of `work` over `seconds` of repeated calls on this thread (after a short warm-up). */
 export function microsPerCall(work: () => void, seconds = 1): number {
@@ -61,6 +70,14 @@ export function verifiesProof(publicJwk: JsonWebKey): (headers: IncomingHttpHead
   };
 }
 
+/** The gateway's proof checker over a replay cache of `replayCacheSize` and `clock`, for a session bound to `publicJwk`. */
+function proofChecker(publicJwk: JsonWebKey, replayCacheSize: number, clock: Clock = new SystemClock()) {
+  const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: replayCacheSize }));
+  // The replay cache also counts each proof against the session's principal, so the record names one.
+  const session = { jkt: jwkThumbprint(publicJwk), identity: { principalId: 'bench' } } as SessionRecord;
+  return (htu: string, credential: string, proof: string) => checker.check(session, { method: 'GET', htu, credential, body: undefined, proofs: [proof] });
+}
+
 /**
  * The gateway's whole proof check of a request's `DPoP` proof, as a bound session's request gets it:
  * `ProofChecker.check` (parse, key cache, one verify, the bindings to `htu` and the credential, `iat`,
@@ -73,18 +90,44 @@ export function checksProof(
   credential: string,
   replayCacheSize: number,
 ): (headers: IncomingHttpHeaders) => Promise<boolean> {
-  const clock = new SystemClock();
-  const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: replayCacheSize }));
-  const session = { jkt: jwkThumbprint(publicJwk) } as SessionRecord;
+  const check = proofChecker(publicJwk, replayCacheSize);
   return async ({ dpop }) => {
     if (typeof dpop !== 'string') return true;
     try {
-      await checker.check(session, { method: 'GET', htu, credential, body: undefined, proofs: [dpop] });
+      await check(htu, credential, dpop);
       return true;
     } catch {
       return false;
     }
   };
+}
+
+/**
+ * The same proof check timed in this process, without HTTP: fresh proofs of one key for a GET with no
+ * body, as the DPoP-bound row sends them, checked one after another. Microseconds per check.
+ */
+export async function proofCheckMicros(seconds = 1): Promise<number> {
+  const now = Date.now();
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const spec = {
+    privateJwk: privateKey.export({ format: 'jwk' }),
+    publicJwk: publicKey.export({ format: 'jwk' }),
+    htm: 'GET',
+    htu: 'http://127.0.0.1:8080/api/session',
+    credential: randomBytes(32).toString('base64url'),
+  };
+  const proofs = mintProofs(spec, Math.ceil(seconds * 20_000), now);
+  const check = proofChecker(spec.publicJwk, proofs.length + 1, { now: () => now });
+  const warm = 200;
+  for (const proof of proofs.slice(0, warm)) await check(spec.htu, spec.credential, proof);
+  const started = performance.now();
+  let runs = 0;
+  for (const proof of proofs.slice(warm)) {
+    await check(spec.htu, spec.credential, proof);
+    runs++;
+    if (performance.now() - started > seconds * 1000) break;
+  }
+  return ((performance.now() - started) * 1000) / runs;
 }
 
 /**
@@ -120,7 +163,7 @@ export function rawVerifyMicros(seconds = 1): number {
   }, seconds);
 }
 
-/** What the hop's floor sends on each connection: one line (the issue's floor), or one HTTP/1.1 call as the daemon's HTTP/1.1 transport has it. */
+/** What the hop's floor sends on each connection: one line (the row's floor), or one HTTP/1.1 call as the daemon's HTTP/1.1 transport has it. */
 export type FloorRound = 'line' | 'https';
 
 /** A bare TLS floor server in a process of its own, and rounds against it. */
@@ -137,11 +180,11 @@ export interface TlsFloor {
  * parsed once into one secure context, as the gateway's dialer does: passing them as PEM to every
  * connect would make the floor pay for parsing them each time.
  *
- * `kind` says what travels on each connection: `line`, one line each way (the issue's floor); `https`,
+ * `kind` says what travels on each connection: `line`, one line each way (the row's floor); `https`,
  * one `POST` of an export's size by `node:https` to a bare `node:https` server answering an export's
  * reply, that is one call of the daemon's HTTP/1.1 transport with no key server behind it.
  * `keep` is what the client keeps of each session ticket for the next connect: the ticket as Node
- * gives it (the issue's floor), or what the gateway's dialer keeps (`withoutPeerCertificate`).
+ * gives it (the row's floor), or what the gateway's dialer keeps (`withoutPeerCertificate`).
  */
 export async function startTlsFloor(
   client: { readonly cert: string; readonly key: string },
@@ -194,15 +237,23 @@ export async function startTlsFloor(
  * must resume its TLS session: a floor of full handshakes would flatter the hop.
  */
 export async function floorRoundMs(floor: TlsFloor, seconds: number): Promise<number> {
+  let fullHandshakes = 0;
+  const ms = await msPerRound(seconds, async () => {
+    if (!(await floor.round())) fullHandshakes++;
+  });
+  if (fullHandshakes > 0) throw new Error(`the TLS floor made ${fullHandshakes} full handshakes`);
+  return ms;
+}
+
+/** Milliseconds per call of `round`, called one after another in this process for `seconds`. */
+export async function msPerRound(seconds: number, round: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
-  let runs = 0;
-  let resumed = 0;
+  let rounds = 0;
   while (performance.now() - started < seconds * 1000) {
-    if (await floor.round()) resumed++;
-    runs++;
+    await round();
+    rounds++;
   }
-  if (resumed !== runs) throw new Error(`the TLS floor resumed ${resumed} of ${runs} connections`);
-  return (performance.now() - started) / runs;
+  return (performance.now() - started) / rounds;
 }
 
 const EXPORT_CALL = Buffer.from(JSON.stringify({ ttag: 'k3AmQ+d4foT71lBbBfmzvGpYiGfuYlN/' }));

@@ -1,6 +1,6 @@
-import { createHash, createPrivateKey, randomBytes, sign, type JsonWebKey } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { mintProofs, type ProofSpec } from './proofs.js';
 
 /**
  * The load generator, in a process of its own so that it never shares a thread with the server it
@@ -16,13 +16,7 @@ export interface LoadJob {
   readonly connections: number;
   readonly durationSeconds: number;
   /** A fresh DPoP proof per request, minted before the run (signing then does not compete with the server). */
-  readonly proofs?: {
-    readonly privateJwk: JsonWebKey;
-    readonly publicJwk: JsonWebKey;
-    readonly htu: string;
-    readonly htm: string;
-    readonly credential: string;
-  };
+  readonly proofs?: ProofSpec;
 }
 
 export interface LoadResult {
@@ -34,22 +28,6 @@ export interface LoadResult {
   readonly non2xx: number;
   /** CPU time of this process per wall-clock second of the run (1 = one core busy). */
   readonly generatorCpu: number;
-}
-
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const sha256 = (data: string) => createHash('sha256').update(data).digest('base64url');
-
-/** Enough single-use proofs for the run at a rate well above what one core can verify. */
-function mintProofs(spec: NonNullable<LoadJob['proofs']>, count: number): string[] {
-  const key = createPrivateKey({ key: spec.privateJwk, format: 'jwk' });
-  const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: spec.publicJwk });
-  const ath = sha256(spec.credential);
-  const bth = sha256('');
-  const iat = Math.floor(Date.now() / 1000);
-  return Array.from({ length: count }, () => {
-    const input = `${header}.${b64({ jti: randomBytes(12).toString('base64url'), htm: spec.htm, htu: spec.htu, iat, ath, bth })}`;
-    return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-  });
 }
 
 async function run(job: LoadJob): Promise<LoadResult> {

@@ -4,9 +4,10 @@ import type { AuditRecord } from '../src/domain/audit/audit.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import type { AuditLog } from '../src/ports/audit-log.port.js';
 import type { Logger } from '../src/ports/logger.port.js';
-import { ADMIN_PASSWORD, pairedRuns, signIn, type Job } from './bench-run.js';
-import { DEPLOYED, deployedLogger } from './deployed-logging.js';
-import type { LoadClient } from './load-client.js';
+import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, signIn } from './deployed.js';
+import { startBareKoa } from './floors.js';
+import { type Job, type LoadClient, noFailures, ratioTo } from './load-client.js';
+import { serverCpuMicros } from './table.js';
 
 /**
  * A measuring tool, never wired into a gateway that serves anyone: an audit log that keeps nothing.
@@ -37,9 +38,6 @@ class UnkeptAuditLog implements AuditLog {
 /** Likewise a logger that writes nothing: the access line's cost in place. */
 const unwrittenLogger: Logger = { info() {}, warn() {}, error() {} };
 
-/** How many alternated rounds each variant gets (fewer than a figure: these explain, they do not judge). */
-const ROUNDS = 3;
-
 /**
  * Where the time of unbound `GET /api/session` goes, measured rather than read off a profile: the
  * same route on gateways that leave out one required piece of work at a time (the chained audit
@@ -61,18 +59,52 @@ export async function requiredWorkNote(load: LoadClient, koa: { readonly name: s
     try {
       const { url } = await gateway.listen(0, '127.0.0.1');
       const job = { url: `${url}/api/session`, headers: { Authorization: `Bearer ${await signIn(url)}` } };
-      const paired = await pairedRuns(
-        load,
-        koa,
-        { name: `GET /api/session, ${variant.name}`, job },
-        (row, floor) => row.requestsPerSecond / floor.requestsPerSecond,
-        ROUNDS,
-      );
-      if (paired.row.non2xx + paired.row.errors > 0) throw new Error(`${variant.name}: ${paired.row.non2xx + paired.row.errors} requests failed`);
+      const paired = await load.paired(koa, { name: `GET /api/session, ${variant.name}`, job }, ratioTo, load.settings.noteRounds);
+      noFailures(paired.row);
       parts.push(`${variant.name} ${paired.value.toFixed(2)}`);
     } finally {
       await gateway.close();
     }
   }
-  return `the same route without a required piece, as a ratio to bare Koa (median of ${ROUNDS} alternated rounds): deployed ${deployedRatio.toFixed(2)}, ${parts.join(', ')}`;
+  return `the same route without a required piece, as a ratio to bare Koa (median of ${load.settings.noteRounds} alternated rounds): deployed ${deployedRatio.toFixed(2)}, ${parts.join(', ')}`;
+}
+
+/** Microseconds bare Koa is made to spend on the CPU before each answer. */
+const WORK_MICROS = [10, 25, 50] as const;
+
+/**
+ * What any route's own work leaves of bare Koa's rate on this machine, whatever that work is: bare Koa
+ * that spins W microseconds on the CPU before each answer (a busy loop: no I/O, no allocation, no
+ * promise), as a ratio to bare Koa in alternated rounds, with its CPU per request beside bare Koa's.
+ * Were serving a request a fixed cost, W would add W to it; the CPU per request shows what W adds in
+ * place, with the load generator in the other process on the same two cores.
+ */
+export async function workBudgetNote(load: LoadClient, koa: { readonly name: string; readonly job: Job }, body: Record<string, unknown>): Promise<string> {
+  let spinMicros = 0;
+  const spinning = await startBareKoa(body, () => {
+    const end = performance.now() + spinMicros / 1000;
+    while (performance.now() < end);
+    return true;
+  });
+  try {
+    const parts: string[] = [];
+    for (const micros of WORK_MICROS) {
+      spinMicros = micros;
+      const paired = await load.paired(
+        koa,
+        { name: `bare Koa spending ${micros} us before each answer`, job: { url: spinning.url } },
+        ratioTo,
+        load.settings.noteRounds,
+      );
+      noFailures(paired.row);
+      const added = serverCpuMicros(paired.row) - serverCpuMicros(paired.floor);
+      parts.push(`${micros} us: ${paired.value.toFixed(2)} (adds ${added.toFixed(0)} us/req of CPU)`);
+    }
+    return (
+      `bare Koa spending W us on the CPU before each answer (a busy loop, no I/O), as a ratio to bare Koa ` +
+      `(median of ${load.settings.noteRounds} alternated rounds): ${parts.join(', ')}`
+    );
+  } finally {
+    spinning.close();
+  }
 }

@@ -16,8 +16,7 @@ import { parseWith } from '../src/transports/koa/parse.js';
 import { readJsonBody } from '../src/transports/koa/read-body.js';
 import { exportRequest as exportSchema } from '../src/transports/koa/root/root.schema.js';
 import type { GatewayState } from '../src/transports/koa/state.js';
-import { ADMIN_PASSWORD, exportRequest } from './bench-run.js';
-import { DEPLOYED, deployedLogger } from './deployed-logging.js';
+import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, exportRequest } from './deployed.js';
 
 /** A bare Koa app doing one route's required work, and its two requests. */
 export interface UseCaseFloor {

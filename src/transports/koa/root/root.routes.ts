@@ -90,8 +90,8 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       async handle(ctx, { body }) {
         const ttag = parseTtag(body.ttag);
         // The pending record and the export's first half (wrap, connection) overlap; key material is
-        // read once it landed. The newest version, answered with exactly the fields of docs/spec.md
-        // §2.2 (no `version`).
+        // read once it landed. The newest version, answered with exactly the fields of
+        // docs/spec.md §2.2 (no `version`).
         const { wrapped, algo, keyLen } = await releaseWhenRecorded(services.auditTrail, ctx, { object: ttag }, () =>
           services.keys.prepareExport(caller(ctx), ttag, body.clientPubKey),
         );

@@ -5,11 +5,11 @@ import { CONFIG_DEFAULTS } from '../src/app/config/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from '../test/_support/keyserver-daemon.js';
-import { ADMIN_PASSWORD, ROUNDS, medianRound } from './bench-run.js';
-import { DEPLOYED, deployedLogger } from './deployed-logging.js';
-import type { Figure } from './figure-table.js';
+import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, loginJob } from './deployed.js';
+import { type LoadClient, medianRound } from './load-client.js';
+import type { Figure } from './table.js';
 
-/** The issue's bound on failing over: requests are served again within this much of a daemon's death. */
+/** The goal of failing over (docs/deployment.md): requests are served again within this much of a daemon's death. */
 const GOAL_MS = 2_000;
 /** Logins in flight while a daemon is killed: each one's answer is a sample of when service came back. */
 const IN_FLIGHT = 2;
@@ -24,13 +24,10 @@ function daemonArgs(data: string, port = 0): string[] {
 function loginStream(url: string) {
   const answers: { at: number; ok: boolean }[] = [];
   let running = true;
+  const { method, headers, body } = loginJob(url);
   const login = async () => {
     while (running) {
-      const reply = await fetch(`${url}/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
-      }).then(
+      const reply = await fetch(`${url}/login`, { method, headers, body }).then(
         async (answer) => (await answer.arrayBuffer(), answer.ok),
         () => false,
       );
@@ -61,11 +58,11 @@ async function servingAgain(url: string): Promise<void> {
 /**
  * The failover row: a gateway on two `keygate keyserver` daemons (each on a SQLite file of its own,
  * the same admin), a stream of logins through it, and the first daemon SIGKILLed: the time from the
- * kill to the first login answered after it (by the other daemon). `ROUNDS` rounds, the daemon revived
+ * kill to the first login answered after it (by the other daemon). The settings' rounds, the daemon revived
  * on its port between them and the gateway left to see it serving again, the median round shown. The
  * floor is the request timeout: a gateway that waited on the dead daemon would take at least that.
  */
-export async function failoverFigure(): Promise<Figure> {
+export async function figures(load: LoadClient): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-bench-failover-'));
   const firstData = join(dir, 'first.db');
   let first: DaemonProcess = await spawnDaemon(untilKillAll, daemonArgs(firstData));
@@ -81,7 +78,7 @@ export async function failoverFigure(): Promise<Figure> {
     gateway = await createGateway({ keyServer, ...DEPLOYED }, { logger: deployedLogger() });
     const { url } = await gateway.listen(0, '127.0.0.1');
     const rounds: { value: number }[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < load.settings.rounds; round++) {
       const stream = loginStream(url);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const killed = performance.now();
@@ -99,7 +96,7 @@ export async function failoverFigure(): Promise<Figure> {
     }
     const median = medianRound(rounds).value;
     const timeoutMs = CONFIG_DEFAULTS.keyServerTimeoutMs;
-    return {
+    const figure: Figure = {
       figure: 'failover time (daemon SIGKILLed)',
       measured: `${median.toFixed(0)} ms to the next login served`,
       floor: `request timeout ${timeoutMs} ms`,
@@ -108,6 +105,7 @@ export async function failoverFigure(): Promise<Figure> {
       runs: [],
       note: `rounds: ${rounds.map((each) => each.value.toFixed(0)).join(', ')} ms; ${IN_FLIGHT} logins in flight; the median round is shown`,
     };
+    return [figure];
   } finally {
     await gateway?.close({ drainMs: 1_000 });
     await killAllDaemons();

@@ -5,12 +5,8 @@ import { Secret } from '../src/domain/secret/secret.js';
 import type { SessionRecord } from '../src/domain/session/session.js';
 import { sessionKey, sessionRef } from '../src/domain/session/session-id.js';
 import type { SessionStore } from '../src/ports/session-store.port.js';
-import type { Figure } from './figure-table.js';
-import type { LoadClient, Measured } from './load-client.js';
-import { medianRound, ROUNDS, roundsNote, run } from './bench-run.js';
-
-/** Live sessions for the `/health` and memory figures (20,000 by default). */
-const LIVE_SESSIONS = Number(process.env.KEYGATE_BENCH_LIVE_SESSIONS ?? 20_000);
+import { type LoadClient, type Measured, medianRound } from './load-client.js';
+import { type Figure, roundsNote } from './table.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -43,22 +39,23 @@ async function fill(store: SessionStore, model: SessionRecord, count: number): P
 
 /** `/health` with many live sessions beside `/health` with (almost) none, and the memory each one takes. */
 export async function liveSessionFigures(load: LoadClient, url: string, store: SessionStore, sessionId: string): Promise<Figure[]> {
+  const { liveSessions, rounds: count } = load.settings;
   const before = await store.count();
   const model = await store.get(sessionKey(sessionId));
   if (model === undefined) throw new Error('the bench session is gone');
-  // Alternated rounds (`ROUNDS`): /health with the store as it is, then with the sessions put in,
+  // Alternated rounds (the settings' `rounds`): /health with the store as it is, then with the sessions put in,
   // which are taken out again before the next round; the median round is shown.
   const rounds: { health: Measured; crowded: Measured; value: number }[] = [];
   let memory: { rssPer: number; heldPer: number } | undefined;
-  for (let round = 0; round < ROUNDS; round++) {
-    const health = await run(load, `GET /health, ${before} live sessions`, { url: `${url}/health` });
+  for (let round = 0; round < count; round++) {
+    const health = await load.run(`GET /health, ${before} live sessions`, { url: `${url}/health` });
     const baseline = settledMemory();
-    const keys = await fill(store, model, LIVE_SESSIONS);
+    const keys = await fill(store, model, liveSessions);
     const after = settledMemory();
     // RSS alone under-reports when the records land in heap pages freed by earlier runs: the larger of
     // the two growths is taken (first round: the heap has not held them before).
-    memory ??= { rssPer: (after.rss - baseline.rss) / LIVE_SESSIONS, heldPer: (after.held - baseline.held) / LIVE_SESSIONS };
-    const crowded = await run(load, `GET /health, ${LIVE_SESSIONS} live sessions`, { url: `${url}/health` });
+    memory ??= { rssPer: (after.rss - baseline.rss) / liveSessions, heldPer: (after.held - baseline.held) / liveSessions };
+    const crowded = await load.run(`GET /health, ${liveSessions} live sessions`, { url: `${url}/health` });
     rounds.push({ health, crowded, value: crowded.requestsPerSecond / health.requestsPerSecond });
     for (const key of keys) await store.delete(key);
   }
@@ -67,7 +64,7 @@ export async function liveSessionFigures(load: LoadClient, url: string, store: S
   const { health, crowded, value } = medianRound(rounds);
   return [
     {
-      figure: `/health with ${LIVE_SESSIONS} live sessions`,
+      figure: `/health with ${liveSessions} live sessions`,
       measured: `${crowded.requestsPerSecond.toFixed(0)} req/s`,
       floor: `/health with ${before}: ${health.requestsPerSecond.toFixed(0)} req/s`,
       value,
@@ -82,7 +79,7 @@ export async function liveSessionFigures(load: LoadClient, url: string, store: S
       value: perSession,
       goal: { op: '<=', target: 2000, unit: ' B' },
       runs: [],
-      note: `${LIVE_SESSIONS} records put into the memory store as a login mints them, after full GCs`,
+      note: `${liveSessions} records put into the memory store as a login mints them, after full GCs`,
     },
   ];
 }

@@ -9,26 +9,19 @@ import { Secret } from '../src/domain/secret/secret.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
-import type { Figure } from './figure-table.js';
-import { floorRoundMs, startBareKoa, startTlsFloor } from './floors.js';
-import type { LoadClient, Measured } from './load-client.js';
-import { ADMIN_PASSWORD, exportRequest, fullJob, type Job, medianRound, ROUNDS, ratios, roundsNote, run, signIn, warmUp } from './bench-run.js';
-import { DEPLOYED, deployedLogger } from './deployed-logging.js';
-
-/** The export request of one admin key on the gateway at `url`: signed in, a key made, a client point (one in flight). */
-export async function exportJob(url: string): Promise<Job> {
-  const { headers, body } = await exportRequest(url, await signIn(url));
-  return { url: `${url}/keys/export`, method: 'POST', headers, body, connections: 1 };
-}
+import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, exportJob } from './deployed.js';
+import { floorRoundMs, msPerRound, startBareKoa, startTlsFloor } from './floors.js';
+import { type Job, type LoadClient, type Measured, medianRound, noFailures } from './load-client.js';
+import { type Figure, ratios, roundsNote } from './table.js';
 
 /**
- * Warm-up of the hop's export rows. At one request in flight the TLS row serves some 300 requests a
- * second: after one second much of the gateway's path still runs unoptimized (V8 optimizes a function
- * once it has run often enough), and the row measured the JIT, not the hop. On this machine it settles
- * after about ten seconds (3.3-3.8 ms per TLS export after 1 s, 2.4-2.5 ms after 10 s or 20 s); the
- * embedded row reads the same either way. The floors' code is small and gets a shorter warm-up.
+ * Warm-up of the hop's export rows (the settings' `slowWarmUpSeconds`, 10). At one request in flight
+ * the TLS row serves some 300 requests a second: after one second much of the gateway's path still
+ * runs unoptimized (V8 optimizes a function once it has run often enough), and the row measured the
+ * JIT, not the hop. On this machine it settles after about ten seconds (3.3-3.8 ms per TLS export
+ * after 1 s, 2.4-2.5 ms after 10 s or 20 s); the embedded row reads the same either way. The floors'
+ * code is small and gets a shorter warm-up.
  */
-const EXPORT_WARM_UP_SECONDS = 10;
 const FLOOR_WARM_UP_SECONDS = 3;
 
 /** A gateway over `keyServer`, listening, and its export request. */
@@ -46,7 +39,7 @@ const perRequestMs = (row: Measured) => 1000 / row.requestsPerSecond;
 const PORT_SECONDS = 1;
 
 /**
- * The daemon hop: `POST /keys/export` through a `keygate keyserver` process over TLS 1.3 with resumed
+ * The daemon hop (one row): `POST /keys/export` through a `keygate keyserver` process over TLS 1.3 with resumed
  * sessions, less the same export with the key server embedded, one request in flight; beside a bare
  * Node TLS 1.3 resumed connect + one request + close between two processes of this machine, mutual
  * like the hop (the same client certificate, pinned by the server).
@@ -56,7 +49,7 @@ const PORT_SECONDS = 1;
  * the difference of the two rows would also hold the SQLite store's cost of an export (some 60 us
  * here), which is no part of the hop.
  *
- * Measured in `ROUNDS` rounds, and the median round shown: with three processes on two shared cores, one
+ * Measured in the settings' rounds, and the median round shown: with three processes on two shared cores, one
  * run of the TLS row took 2.2 ms per request and the next one 3.5 ms, and a single run would decide the
  * figure. Every measure a line of the note compares sits in each round, beside the floor it is compared
  * with: the floor's round; the same with the session kept as the gateway keeps it; the floor in place;
@@ -64,7 +57,9 @@ const PORT_SECONDS = 1;
  * at the key-server port and the floor's round as one HTTPS call. A measure made minutes away from its
  * floor compares two moments of the machine, not two pieces of work.
  */
-export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
+export async function figures(load: LoadClient): Promise<Figure[]> {
+  const { rounds: count, slowWarmUpSeconds } = load.settings;
+  const floorWarmUp = Math.min(FLOOR_WARM_UP_SECONDS, slowWarmUpSeconds);
   const data = mkdtempSync(join(tmpdir(), 'keygate-bench-hop-'));
   const daemon = await spawnDaemon(untilKillAll, ['--data', join(data, 'daemon.db'), '--port', '0', '--admin-password', ADMIN_PASSWORD]);
   const gateways: Gateway[] = [];
@@ -86,22 +81,22 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
     closing.push(() => atPort.close());
     // The one full handshake of each floor: every round after it resumes.
     for (const each of [floor, https, lean]) await each.round();
-    for (const each of [floor, https, lean]) await floorRoundMs(each, FLOOR_WARM_UP_SECONDS);
-    for (const call of ['export', 'health', 'whoami'] as const) await atPort.ms(FLOOR_WARM_UP_SECONDS, call);
-    for (const job of [inPlace.plain, inPlace.rounding]) await warmUp(load, 'floor in place', job, FLOOR_WARM_UP_SECONDS);
-    for (const job of [embeddedJob, tlsJob]) await warmUp(load, 'export, 1 in flight', job, EXPORT_WARM_UP_SECONDS);
+    for (const each of [floor, https, lean]) await floorRoundMs(each, floorWarmUp);
+    for (const call of ['export', 'health', 'whoami'] as const) await atPort.ms(floorWarmUp, call);
+    for (const job of [inPlace.plain, inPlace.rounding]) await load.warmUp('floor in place', job, floorWarmUp);
+    for (const job of [embeddedJob, tlsJob]) await load.warmUp('export, 1 in flight', job, slowWarmUpSeconds);
     const rounds: HopRound[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < count; round++) {
       const floorMs = await floorRoundMs(floor, 2);
       const leanMs = await floorRoundMs(lean, 2);
-      const bare = await run(load, 'bare Koa, 1 in flight', inPlace.plain);
-      const rounding = await run(load, 'bare Koa making one floor round per request, 1 in flight', inPlace.rounding);
+      const bare = await load.run('bare Koa, 1 in flight', inPlace.plain);
+      const rounding = await load.run('bare Koa making one floor round per request, 1 in flight', inPlace.rounding);
       inPlace.check(bare, rounding);
-      const embedded = await run(load, 'export, embedded, 1 in flight', embeddedJob);
+      const embedded = await load.run('export, embedded, 1 in flight', embeddedJob);
       // `run` without its measure: the daemon's CPU is read around the measure alone, not its warm-up.
-      await warmUp(load, 'export, TLS daemon', tlsJob, 1);
+      await load.warmUp('export, TLS daemon', tlsJob, 1);
       const daemonCpu = processCpuMicros(daemon.child.pid);
-      const tls = await load.measure('export, TLS daemon (resumed), 1 in flight', fullJob(tlsJob));
+      const tls = await load.measure('export, TLS daemon (resumed), 1 in flight', load.full(tlsJob));
       const daemonUsPerRequest = processCpuMicros(daemon.child.pid) - daemonCpu;
       const portFloorMs = await floorRoundMs(floor, PORT_SECONDS);
       const portMs = await atPort.ms(PORT_SECONDS);
@@ -134,7 +129,7 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
     const byRound = (values: number[]) => `${medianRound(values.map((value) => ({ value }))).value.toFixed(2)}x it (rounds ${ratios(values)})`;
     const daemonCpuNote =
       median.daemonUsPerRequest === undefined ? '' : `; the daemon used ${median.daemonUsPerRequest.toFixed(0)} us of CPU per request in the TLS run`;
-    return {
+    const figure: Figure = {
       figure: 'export through the daemon, TLS hop',
       measured: `${hopMs.toFixed(3)} ms/request (${perRequestMs(tls).toFixed(3)} - ${perRequestMs(embedded).toFixed(3)})`,
       floor: `bare mutual TLS 1.3 resumed round: ${floorMs.toFixed(3)} ms`,
@@ -155,6 +150,7 @@ export async function daemonHopFigure(load: LoadClient): Promise<Figure> {
         `    the floor's round as one HTTP/1.1 call shaped like the export's, bare node:https at both ends and no key server, beside the floor's round: ` +
         byRound(rounds.map((each) => each.https)),
     };
+    return [figure];
   } finally {
     for (const close of closing.reverse()) await close();
     for (const gateway of gateways) await gateway.close();
@@ -215,7 +211,7 @@ async function startFloorInPlace(client: { readonly cert: string; readonly key: 
     plain: { url: plain.url, connections: 1 } satisfies Job,
     rounding: { url: rounding.url, connections: 1 } satisfies Job,
     check(...rows: Measured[]) {
-      for (const row of rows) if (row.non2xx + row.errors > 0) throw new Error(`${row.name}: requests failed`);
+      noFailures(...rows);
       if (fullHandshakes > 0) throw new Error(`${fullHandshakes} rounds of the floor in place made a full handshake`);
     },
     close() {
@@ -263,16 +259,7 @@ async function startPortExport(daemon: { url: string; fingerprint: string; clien
     },
   };
   return {
-    async ms(seconds: number, call: PortCall = 'export'): Promise<number> {
-      const once = calls[call];
-      const started = performance.now();
-      let rounds = 0;
-      while (performance.now() - started < seconds * 1000) {
-        await once();
-        rounds++;
-      }
-      return (performance.now() - started) / rounds;
-    },
+    ms: (seconds: number, call: PortCall = 'export') => msPerRound(seconds, calls[call]),
     close: () => keyServer.close(),
   };
 }

@@ -1,12 +1,8 @@
 import { createGateway } from '../src/app/create-gateway.js';
-import { ADMIN_PASSWORD, pairedRuns, roundsNote } from './bench-run.js';
-import { DEPLOYED, deployedLogger } from './deployed-logging.js';
-import type { Figure } from './figure-table.js';
+import { ADMIN_PASSWORD, DEPLOYED, deployedLogger } from './deployed.js';
 import { startBareKoa } from './floors.js';
-import type { LoadClient, Measured } from './load-client.js';
-
-const ratioTo = (row: Measured, floor: Measured) => row.requestsPerSecond / floor.requestsPerSecond;
-const rps = (row: Measured) => `${row.requestsPerSecond.toFixed(0)} req/s`;
+import { type LoadClient, noFailures, ratioTo } from './load-client.js';
+import { type Figure, roundsNote, rps } from './table.js';
 
 /**
  * What answering plain health probes before Koa (`withHealthProbes`) is worth. `GET /health` as a load
@@ -16,7 +12,7 @@ const rps = (row: Measured) => `${row.requestsPerSecond.toFixed(0)} req/s`;
  * beside bare Koa serving the same JSON, the floor of the `GET /health` figure, against that figure's
  * goal (0.85).
  */
-export async function healthProbeFigures(load: LoadClient): Promise<Figure[]> {
+export async function figures(load: LoadClient): Promise<Figure[]> {
   const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, ...DEPLOYED }, { logger: deployedLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');
   const bare = await startBareKoa({ ok: true, ksFingerprint: gateway.ksFingerprint, sessions: 0 });
@@ -24,11 +20,9 @@ export async function healthProbeFigures(load: LoadClient): Promise<Figure[]> {
     const outside = { name: 'GET /health (answered before Koa)', job: { url: `${url}/health` } };
     const koaPath = { name: 'GET /health?via=koa (the Koa route)', job: { url: `${url}/health?via=koa` } };
     const bareKoa = { name: 'bare Koa GET / (the /health JSON)', job: { url: bare.url } };
-    const gain = await pairedRuns(load, koaPath, outside, ratioTo);
-    const viaKoa = await pairedRuns(load, bareKoa, koaPath, ratioTo);
-    for (const paired of [gain, viaKoa]) {
-      if (paired.row.non2xx + paired.row.errors + paired.floor.non2xx + paired.floor.errors > 0) throw new Error('health probe runs: requests failed');
-    }
+    const gain = await load.paired(koaPath, outside, ratioTo);
+    const viaKoa = await load.paired(bareKoa, koaPath, ratioTo);
+    noFailures(gain.row, gain.floor, viaKoa.row, viaKoa.floor);
     return [
       {
         figure: 'GET /health before Koa',
