@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useCallback, useState } from 'preact/hooks';
 import { KeygateApiError } from '../client/index.js';
 
@@ -99,6 +99,80 @@ export function Pager({ next, reason, onNext }: { next: string | undefined; reas
         </button>
       )}
     </p>
+  );
+}
+
+/** The cursors of the pages of a list read so far: `forward` and `back` move and load, `reset` forgets them. */
+export interface Pages {
+  /** The cursor of the page shown (undefined: the first). */
+  readonly current: string | undefined;
+  readonly hasPrevious: boolean;
+  forward(cursor: string): void;
+  back(): void;
+  reset(): void;
+}
+
+/** Paging through a list /api answers in pages (`Pager` shows the way forward). */
+export function usePages(load: (cursor?: string) => unknown): Pages {
+  const [cursors, setCursors] = useState<readonly string[]>([]);
+  return {
+    current: cursors.at(-1),
+    hasPrevious: cursors.length > 0,
+    forward(cursor) {
+      setCursors((seen) => [...seen, cursor]);
+      void load(cursor);
+    },
+    back() {
+      const back = cursors.slice(0, -1);
+      setCursors(back);
+      void load(back.at(-1));
+    },
+    reset: () => setCursors([]),
+  };
+}
+
+/** A table of one header row: `columns` names its header cells (empty over a column of buttons), `children` are its rows. */
+export function Table({ id, columns, children }: { id?: string; columns: readonly string[]; children: ComponentChildren }) {
+  return (
+    <table id={id}>
+      <thead>
+        <tr>
+          {columns.map((column, index) => (
+            <th key={index}>{column}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** What a `Field`'s input may be given besides its value. */
+export interface FieldInput {
+  readonly id?: string;
+  readonly name?: string;
+  readonly type?: 'password';
+  readonly autocomplete?: string;
+  readonly placeholder?: string;
+  readonly required?: boolean;
+}
+
+/** A labelled text input kept in a state value. */
+export function Field({ label, value, onValue, type, ...rest }: FieldInput & { label: string; value: string; onValue: (text: string) => void }) {
+  const input: InputHTMLAttributes<HTMLInputElement> = type === 'password' ? { ...rest, type } : rest;
+  return (
+    <label>
+      {label} <input {...input} value={value} onInput={(e) => onValue(inputText(e))} />
+    </label>
+  );
+}
+
+/** A form's submit button, off while its task runs. */
+export function Submit({ task, id, children }: { task: Task; id?: string; children: ComponentChildren }) {
+  return (
+    <button id={id} type="submit" disabled={task.busy}>
+      {children}
+    </button>
   );
 }
 

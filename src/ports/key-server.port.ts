@@ -7,6 +7,7 @@ import type {
   BatchOperation,
   BatchOutcome,
   DecryptRequest,
+  DecryptResult,
   EncryptRequest,
   EncryptResult,
   IdempotencyClaim,
@@ -46,10 +47,13 @@ export interface DelegatedToken extends KeyServerLogin {
   readonly actingFor: string;
 }
 
-/** The export blob the key server hands the gateway: the raw data key, its OpenSSL NID and its version. */
+/**
+ * The export blob the key server hands the gateway: the raw data key, as bytes its receiver zeroes
+ * once it has wrapped them, its OpenSSL NID and its version.
+ */
 export interface ExportBlob {
   readonly nid: number;
-  readonly key: Buffer;
+  readonly key: Uint8Array;
   /** The key version the material belongs to. */
   readonly version: number;
 }
@@ -142,10 +146,13 @@ export interface KeyServerConnection {
   accessRights(ttag: string): Promise<readonly Right[]>;
   /** AES-GCM under the newest version's key (`encrypt` right); the key server draws the iv. */
   encrypt(ttag: string, request: EncryptRequest): Promise<EncryptResult>;
-  /** `decrypt` right; by `request.version` (1 when absent); DECRYPT_FAILED when the tag does not verify. */
-  decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }>;
+  /**
+   * `decrypt` right; by `request.version` (1 when absent); DECRYPT_FAILED when the tag does not verify.
+   * The plaintext is the caller's to zero.
+   */
+  decrypt(ttag: string, request: DecryptRequest): Promise<DecryptResult>;
   /** HMAC-SHA256 under the newest version's key (`mac` right). */
-  mac(ttag: string, data: string): Promise<MacResult>;
+  mac(ttag: string, data: Uint8Array): Promise<MacResult>;
   /** Constant-time MAC check (`mac` right), by `request.version` (1 when absent). */
   verifyMac(ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }>;
   /**
@@ -156,7 +163,8 @@ export interface KeyServerConnection {
   /**
    * Runs one cryptographic operation on up to MAX_BATCH_ITEMS items in one round trip. Each item is
    * authorized and performed on its own; its failure is its outcome (`ok: false`), never the call's.
-   * More items than the limit is BAD_REQUEST for the whole call.
+   * More items than the limit is BAD_REQUEST for the whole call. A decrypted plaintext in an outcome is
+   * the caller's to zero.
    */
   cryptoBatch(operation: BatchOperation, items: readonly BatchItem[]): Promise<readonly BatchOutcome[]>;
   /** A page of principals by name; `next` is the opaque cursor of the following page. */

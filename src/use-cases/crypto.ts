@@ -3,6 +3,7 @@ import type {
   BatchOperation,
   BatchOutcome,
   DecryptRequest,
+  DecryptResult,
   EncryptRequest,
   EncryptResult,
   MacResult,
@@ -29,11 +30,11 @@ export class CryptoUseCases {
     return withConnection(this.#keyServer, caller, (connection) => connection.encrypt(ttag, request));
   }
 
-  decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
+  decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<DecryptResult> {
     return withConnection(this.#keyServer, caller, (connection) => connection.decrypt(ttag, request));
   }
 
-  mac(caller: Caller, ttag: string, data: string): Promise<MacResult> {
+  mac(caller: Caller, ttag: string, data: Uint8Array): Promise<MacResult> {
     return withConnection(this.#keyServer, caller, (connection) => connection.mac(ttag, data));
   }
 

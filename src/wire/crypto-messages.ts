@@ -3,16 +3,19 @@ export type GcmAlg = 'A128GCM' | 'A192GCM' | 'A256GCM';
 /** The MAC algorithm of every data key: HMAC-SHA256 (RFC 7518 §3.2). */
 export const MAC_ALG = 'HS256';
 
-/** Operation 9. Every binary value is standard base64. */
+/**
+ * Operation 9. Every binary value is bytes: base64 is how JSON carries them (the HTTP surfaces, the
+ * daemon's protocol), encoded and decoded at those edges only.
+ */
 export interface EncryptRequest {
-  readonly plaintext: string;
-  readonly aad?: string | undefined;
+  readonly plaintext: Uint8Array;
+  readonly aad?: Uint8Array | undefined;
 }
 
 export interface EncryptResult {
-  readonly ciphertext: string;
-  readonly iv: string;
-  readonly authTag: string;
+  readonly ciphertext: Uint8Array;
+  readonly iv: Uint8Array;
+  readonly authTag: Uint8Array;
   readonly alg: GcmAlg;
   /** The key version that encrypted (always the newest). */
   readonly version: number;
@@ -20,17 +23,22 @@ export interface EncryptResult {
 
 /** Operation 10. */
 export interface DecryptRequest {
-  readonly ciphertext: string;
-  readonly iv: string;
-  readonly authTag: string;
-  readonly aad?: string | undefined;
+  readonly ciphertext: Uint8Array;
+  readonly iv: Uint8Array;
+  readonly authTag: Uint8Array;
+  readonly aad?: Uint8Array | undefined;
   /** The key version that encrypted; 1 when absent, so ciphertexts made before key versions still open. */
   readonly version?: number | undefined;
 }
 
+/** Operation 10's answer: the plaintext, a fresh array its receiver zeroes once it has used it. */
+export interface DecryptResult {
+  readonly plaintext: Uint8Array;
+}
+
 /** Operation 11. */
 export interface MacResult {
-  readonly mac: string;
+  readonly mac: Uint8Array;
   readonly alg: typeof MAC_ALG;
   /** The key version that made the MAC (always the newest). */
   readonly version: number;
@@ -38,8 +46,8 @@ export interface MacResult {
 
 /** Operation 12: a MAC to check. */
 export interface VerifyMacRequest {
-  readonly data: string;
-  readonly mac: string;
+  readonly data: Uint8Array;
+  readonly mac: Uint8Array;
   /** The key version that made the MAC; 1 when absent. */
   readonly version?: number | undefined;
 }
@@ -51,7 +59,7 @@ export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap'
  * One item of a batch: the key and the operation's request (`{ data }` for `mac`; a decrypt request for
  * `rewrap`). Each item is checked and performed on its own.
  */
-export type BatchItem = { readonly ttag: string } & (EncryptRequest | DecryptRequest | { readonly data: string } | VerifyMacRequest);
+export type BatchItem = { readonly ttag: string } & (EncryptRequest | DecryptRequest | { readonly data: Uint8Array } | VerifyMacRequest);
 
 /** One item's outcome, in the order of the items: its result, or its error's code and detail. */
 export type BatchOutcome<T = unknown> = { readonly ok: true; readonly result: T } | { readonly ok: false; readonly code: string; readonly message: string };

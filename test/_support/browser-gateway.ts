@@ -1,9 +1,11 @@
 import type { ExecutionContext } from 'ava';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
 import type { GatewayConfigInput } from '../../src/app/config/config.js';
+import { openConsole } from './console-page.js';
 import { call, type CallOptions, type Reply } from './http.js';
 import { PASSWORDS, SEED } from './gateway.js';
 
@@ -84,4 +86,12 @@ function record(req: IncomingMessage): SeenRequest {
     hasCookie: req.headers.cookie !== undefined,
     hasProof: req.headers.dpop !== undefined,
   };
+}
+
+/** A browser gateway (`startBrowserGateway`) and the console open on it in a fresh browser context, closed by the test's teardown. */
+export async function startConsole(t: ExecutionContext, browser: Browser, corsOrigins: readonly string[] = [], config: GatewayConfigInput = {}) {
+  const gw = await startBrowserGateway(t, corsOrigins, config);
+  const page = await openConsole(browser, gw.url);
+  t.teardown(() => page.context().close());
+  return { gw, page };
 }

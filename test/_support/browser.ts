@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import test from 'ava';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it when missing). */
@@ -32,4 +33,20 @@ export async function launchChromium(): Promise<Launched> {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { reason: `chromium at ${CHROMIUM_PATH} did not start: ${message}` };
   }
+}
+
+/**
+ * Declares a file's browser tests on one Chromium, closed once they have run; without Chromium, one
+ * skipped test (`what` skipped) says why, and the reason goes to stderr too.
+ */
+export async function withChromium(what: string, declare: (browser: Browser) => void): Promise<void> {
+  const launched = await launchChromium();
+  if (launched.browser === undefined) {
+    process.stderr.write(`test/e2e: skipped, ${launched.reason}\n`);
+    test.skip(`${what} skipped: ${launched.reason}`, () => {});
+    return;
+  }
+  const browser = launched.browser;
+  test.after.always(() => browser.close());
+  declare(browser);
 }

@@ -1,24 +1,15 @@
 import test from 'ava';
-import { launchChromium } from '../_support/browser.js';
+import { withChromium } from '../_support/browser.js';
 import { createAuthority } from '../_support/certificates.js';
-import { startBrowserGateway } from '../_support/browser-gateway.js';
-import { createKey, createPrincipal, openConsole, showScreen, signIn } from '../_support/console-page.js';
+import { startConsole } from '../_support/browser-gateway.js';
+import { createKey, createPrincipal, showScreen, signIn } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /** The administration screens in Chromium: each change made in the page is the one /api then reads. */
-const launched = await launchChromium();
 
-if (launched.browser === undefined) {
-  process.stderr.write(`test/e2e: skipped, ${launched.reason}\n`);
-  test.skip(`console tests skipped: ${launched.reason}`, () => {});
-} else {
-  const browser = launched.browser;
-  test.after.always(() => browser.close());
-
+await withChromium('console tests', (browser) => {
   test('principals, groups, roles, policy and health screens act through /api', async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser);
     const admin = { Authorization: `Bearer ${await gw.login('admin')}` };
     await signIn(page, 'admin', PASSWORDS.admin);
 
@@ -57,9 +48,7 @@ if (launched.browser === undefined) {
   });
 
   test('keys created elsewhere are found through the audit log and opened; an authority is trusted from its PEM', async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser);
     const admin = { Authorization: `Bearer ${await gw.login('admin')}` };
     const made = await gw.call('POST', '/api/keys', { headers: admin, body: { label: 'made by the API' } });
     t.is(made.status, 201);
@@ -80,9 +69,7 @@ if (launched.browser === undefined) {
   });
 
   test("a refusal is shown with the /api error's code and detail", async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser);
     await page.fill('#user', 'alice');
     await page.fill('#password', 'not-alice-password');
     await page.click('#sign-in-button');
@@ -109,4 +96,4 @@ if (launched.browser === undefined) {
     t.regex((await unknown.getAttribute('data-code'))!, /^[A-Z_]+$/);
     t.regex((await unknown.textContent())!, /\(HTTP 4\d\d\): \S/);
   });
-}
+});

@@ -1,15 +1,14 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_support/browser.js';
-import { startBrowserGateway } from '../_support/browser-gateway.js';
-import { openConsole, signIn } from '../_support/console-page.js';
+import { withChromium } from '../_support/browser.js';
+import { startConsole } from '../_support/browser-gateway.js';
+import { signIn } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /**
  * Where the console's session lives (memory, or sessionStorage when asked; never localStorage, a
  * cookie or a URL), and what its content policy stops in a real Chromium.
  */
-const launched = await launchChromium();
 
 /** Everything the page's origin has stored: both storages and its cookies. */
 async function stored(page: Page) {
@@ -17,17 +16,9 @@ async function stored(page: Page) {
   return { ...storages, cookies: await page.context().cookies() };
 }
 
-if (launched.browser === undefined) {
-  process.stderr.write(`test/e2e: skipped, ${launched.reason}\n`);
-  test.skip(`console tests skipped: ${launched.reason}`, () => {});
-} else {
-  const browser = launched.browser;
-  test.after.always(() => browser.close());
-
+await withChromium('console tests', (browser) => {
   test('a session lives in memory only: nothing stored, and a reload asks to sign in again', async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { page } = await startConsole(t, browser);
     await signIn(page, 'alice', PASSWORDS.alice);
     t.deepEqual(await stored(page), { local: {}, session: {}, cookies: [] });
     await page.reload();
@@ -37,9 +28,7 @@ if (launched.browser === undefined) {
   });
 
   test("kept for the tab at the operator's word: in sessionStorage only, resumed on reload, removed at sign-out", async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser);
     await signIn(page, 'alice', PASSWORDS.alice, { keep: true });
     const kept = await stored(page);
     t.deepEqual(Object.keys(kept.session), ['keygate.console.session']);
@@ -57,9 +46,7 @@ if (launched.browser === undefined) {
   });
 
   test('a session ended elsewhere sends the console back to sign-in, saying why, and forgets the kept id', async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser);
     await signIn(page, 'alice', PASSWORDS.alice, { keep: true });
     const id = (await stored(page)).session['keygate.console.session']!;
     t.is((await gw.call('DELETE', '/api/session', { headers: { Authorization: `Bearer ${id}` } })).status, 204);
@@ -74,9 +61,7 @@ if (launched.browser === undefined) {
   });
 
   test('with an allowlist naming another origin, the console works on its own, and its requests are not logged as refused', async (t) => {
-    const gw = await startBrowserGateway(t, ['https://app.example.com']);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser, ['https://app.example.com']);
     await signIn(page, 'alice', PASSWORDS.alice);
     t.true(
       gw.seen.some((request) => request.method === 'POST' && request.path === '/api/session' && request.origin === gw.url && request.status === 201),
@@ -89,9 +74,7 @@ if (launched.browser === undefined) {
   });
 
   test('the content policy stops an injected inline script and a connection to another origin', async (t) => {
-    const gw = await startBrowserGateway(t, []);
-    const page = await openConsole(browser, gw.url);
-    t.teardown(() => page.context().close());
+    const { gw, page } = await startConsole(t, browser);
     type Probe = Window & { injected?: boolean; violations?: string[] };
     const outcome = await page.evaluate(
       async (elsewhere) => {
@@ -123,4 +106,4 @@ if (launched.browser === undefined) {
     t.true(violations.includes('connect-src'), violations.join(', '));
     t.true(violations.includes('img-src'), violations.join(', '));
   });
-}
+});

@@ -4,10 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../_support/browser.js';
-import { startBrowserGateway } from '../_support/browser-gateway.js';
+import { withChromium } from '../_support/browser.js';
+import { startConsole } from '../_support/browser-gateway.js';
 import { TAMPERINGS, TAMPER_WRITER, type RawDb } from '../_support/audit-tampering.js';
-import { auditRows, createKey, createPrincipal, grant, openConsole, signIn, verifyLog } from '../_support/console-page.js';
+import { auditRows, createKey, createPrincipal, grant, signIn, verifyLog } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /**
@@ -15,14 +15,14 @@ import { PASSWORDS } from '../_support/gateway.js';
  * no CORS allowlist: the page and /api share one origin. The audit log is SQLite, so the test can
  * tamper with it directly, as someone who can write the file but holds no key.
  */
-const launched = await launchChromium();
 
 async function stage(t: ExecutionContext, browser: Browser) {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-console-'));
   const file = join(dir, 'audit.db');
-  const gw = await startBrowserGateway(t, [], { audit: { kind: 'sqlite', file }, auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 } });
-  const page = await openConsole(browser, gw.url);
-  t.teardown(() => page.context().close());
+  const { gw, page } = await startConsole(t, browser, [], {
+    audit: { kind: 'sqlite', file },
+    auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 },
+  });
   return { gw, page, file };
 }
 
@@ -35,13 +35,7 @@ function rawDb(t: ExecutionContext, file: string): RawDb {
   };
 }
 
-if (launched.browser === undefined) {
-  process.stderr.write(`test/e2e: skipped, ${launched.reason}\n`);
-  test.skip(`console tests skipped: ${launched.reason}`, () => {});
-} else {
-  const browser = launched.browser;
-  test.after.always(() => browser.close());
-
+await withChromium('console tests', (browser) => {
   test('the console signs in, creates a principal and a key, grants, shows the audit rows, verifies clean, then names a tampered entry', async (t) => {
     const { gw, page, file } = await stage(t, browser);
     await signIn(page, 'admin', PASSWORDS.admin);
@@ -84,4 +78,4 @@ if (launched.browser === undefined) {
       'same origin: no preflight, no CORS allowlist needed',
     );
   });
-}
+});

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../scripts/demo-server.js';
 import { clientKeyPair } from '../_support/client-key.js';
-import { launchChromium } from '../_support/browser.js';
+import { withChromium } from '../_support/browser.js';
 import { startBrowserGateway, type BrowserGateway } from '../_support/browser-gateway.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
@@ -14,7 +14,6 @@ import { PASSWORDS } from '../_support/gateway.js';
  * another, real preflights, proofs and export unwrap done by the page's WebCrypto.
  */
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-const launched = await launchChromium();
 
 interface Stage {
   readonly browser: Browser;
@@ -71,13 +70,7 @@ async function exportedByNode(gw: BrowserGateway, ttag: string): Promise<Buffer>
   return pair.unwrap(reply.body.wrapped);
 }
 
-if (launched.browser === undefined) {
-  process.stderr.write(`test/e2e: skipped, ${launched.reason}\n`);
-  test.skip(`browser tests skipped: ${launched.reason}`, () => {});
-} else {
-  const browser = launched.browser;
-  test.after.always(() => browser.close());
-
+await withChromium('browser tests', (browser) => {
   test('the demo page signs in, binds a scoped session to its own key, exports, round-trips and signs out', async (t) => {
     const s = await stage(t, browser);
     const page = await openDemo(s, s.allowedOrigin);
@@ -179,4 +172,4 @@ if (launched.browser === undefined) {
     );
     await page.context().close();
   });
-}
+});

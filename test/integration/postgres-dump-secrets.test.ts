@@ -29,7 +29,7 @@ maybe('a pg_dump of a store with exported keys and passwords holds no key bytes 
   for (let index = 0; index < 4; index += 1) {
     const { ttag } = await alice.generateKey({ keyLen: 32, label: `dump-${index}` });
     await alice.grant(ttag, 'bob', ['read']);
-    exported.push((await alice.exportKey(ttag)).key);
+    exported.push(Buffer.from((await alice.exportKey(ttag)).key));
   }
   t.true(exported.every((key) => key.length >= 16));
 

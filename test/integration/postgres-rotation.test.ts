@@ -14,7 +14,7 @@ maybe('rotate-master-key on PostgreSQL is refused while a daemon serves; stopped
   const keys = new Map<string, Buffer>();
   for (let index = 0; index < 3; index += 1) {
     const { ttag } = await alice.generateKey({ keyLen: 32 });
-    keys.set(ttag, (await alice.exportKey(ttag)).key);
+    keys.set(ttag, Buffer.from((await alice.exportKey(ttag)).key));
   }
   await alice.close();
   const oldKeyFile = readFileSync(fixtures.masterKeyFile, 'utf8');

@@ -179,6 +179,6 @@ test('a cached key row keeps its material sealed: an ACL check opens no key, an 
   const first = await runOperation(engine, 'exportKey', alice, { ttag });
   const second = await runOperation(engine, 'exportKey', alice, { ttag });
   t.deepEqual(opened, ['keys', 'keys'], 'each export opens the material it answers, from the sealed row');
-  t.is(first.key, second.key);
+  t.deepEqual(first.key, second.key, 'the same key bytes both times');
   await engine.close();
 });

@@ -61,7 +61,7 @@ for (const [name, open] of STORES) {
     ]);
     const exported = await runOperation(engine, 'exportKey', tokens.alice, { ttag });
     t.is(exported.version, 2);
-    t.is(Buffer.from(exported.key, 'base64').length, 24);
+    t.is(exported.key.length, 24);
     t.false('rotationPeriod' in view);
   });
 
@@ -107,6 +107,15 @@ for (const [name, open] of STORES) {
     const outcomes = await runOperation(engine, 'cryptoBatch', tokens.alice, { operation: 'encrypt', items: Array(1000).fill(item) });
     t.is(outcomes.length, 1000);
     t.true(outcomes.every((outcome) => outcome.ok));
+    const mixed = await runOperation(engine, 'cryptoBatch', tokens.alice, {
+      operation: 'encrypt',
+      items: [item, { ttag, plaintext: 'not base64!' }, { ttag, plaintext: Buffer.from('hi') }],
+    });
+    t.deepEqual(
+      mixed.map((outcome) => (outcome.ok ? 'ok' : outcome.code)),
+      ['ok', 'BAD_REQUEST', 'ok'],
+      'a wire item that is not base64 fails alone; an in-process item is bytes',
+    );
     const bobs = await runOperation(engine, 'cryptoBatch', tokens.bob, {
       operation: 'decrypt',
       items: [{ ttag, ciphertext: 'AA==', iv: 'AA==', authTag: 'AA==' }],

@@ -33,7 +33,7 @@ for (const kind of STORE_KINDS) {
       [new Date(created).toISOString(), new Date(created + DAY).toISOString()],
     );
     t.is(rotated.nextRotationAt, new Date(created + 2 * DAY).toISOString());
-    const sealed = await engine.crypto.encrypt(alice!, ttag, { plaintext: 'aGk=' });
+    const sealed = await engine.crypto.encrypt(alice!, ttag, { plaintext: Buffer.from('hi') });
     t.is(sealed.version, 2, 'encryption moves to the new version');
   });
 

@@ -67,9 +67,9 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('setMinVersion', { ttag, minVersion });
   }
 
-  async exportKey(ttag: string, version?: number) {
-    const blob = await this.#op('exportKey', { ttag, version });
-    return { nid: blob.nid, key: decode(blob.key), version: blob.version };
+  /** The key as the operation answers it: bytes the caller zeroes once wrapped, never a string. */
+  exportKey(ttag: string, version?: number) {
+    return this.#op('exportKey', { ttag, version });
   }
 
   readAcl(ttag: string) {
@@ -96,7 +96,7 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('decrypt', { ttag, request: decryptArgs(request) });
   }
 
-  mac(ttag: string, data: string) {
+  mac(ttag: string, data: Uint8Array) {
     return this.#op('mac', { ttag, data });
   }
 
@@ -266,7 +266,7 @@ function decryptArgs(request: DecryptRequest) {
 
 /** A batch item with the members the protocol knows, whichever operation it is for. */
 function batchArgs(item: BatchItem) {
-  const any = item as Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', string>> & { version?: number };
+  const any = item as Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', Uint8Array>> & { version?: number };
   const { plaintext, aad, ciphertext, iv, authTag, data, mac, version } = any;
   return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version };
 }

@@ -2,13 +2,16 @@ import type { z } from 'zod';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { PATHS } from '../../keyserver/protocol/keyserver-protocol.js';
+import { toWire } from '../../keyserver/protocol/protocol-values.js';
 import { OPERATIONS, type OperationArgs, type OperationName, type OperationResult } from '../../keyserver/protocol/protocol-operations.js';
 import { OperationConnection } from './operation-connection.js';
 import type { TlsChannel } from './tls-channel.js';
 
 /**
  * One gateway request's connection to a daemon: each operation is one `POST /v1/op/<name>`, its
- * reply checked against the protocol's result schema.
+ * reply checked against the protocol's result schema. Bytes become base64 only for the wire: the
+ * arguments are encoded on the way out, and the reply's binary values are decoded back into bytes by
+ * the same schema that checks it.
  */
 export class TlsConnection extends OperationConnection {
   constructor(channel: TlsChannel, token: Secret) {
@@ -20,7 +23,7 @@ export class TlsConnection extends OperationConnection {
 }
 
 async function callOperation<N extends OperationName>(channel: TlsChannel, token: Secret, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
-  const reply = await channel.call('POST', PATHS.operation(name), args, token);
+  const reply = await channel.call('POST', PATHS.operation(name), toWire(args), token);
   if (typeof reply !== 'object' || reply === null || !('result' in reply)) {
     throw new KeyServerFailedError(`key server reply to ${name} does not follow the protocol`);
   }

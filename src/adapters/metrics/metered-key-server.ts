@@ -7,6 +7,7 @@ import type {
   BatchOperation,
   BatchOutcome,
   DecryptRequest,
+  DecryptResult,
   EncryptRequest,
   EncryptResult,
   IdempotencyClaim,
@@ -144,11 +145,11 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
     return timed(this.#metrics, 'encrypt', () => this.#inner.encrypt(ttag, request));
   }
 
-  decrypt(ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
+  decrypt(ttag: string, request: DecryptRequest): Promise<DecryptResult> {
     return timed(this.#metrics, 'decrypt', () => this.#inner.decrypt(ttag, request));
   }
 
-  mac(ttag: string, data: string): Promise<MacResult> {
+  mac(ttag: string, data: Uint8Array): Promise<MacResult> {
     return timed(this.#metrics, 'mac', () => this.#inner.mac(ttag, data));
   }
 

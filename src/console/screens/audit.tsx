@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditQueryRequest, AuditRecordView, AuditVerification, ConsoleApi, ListView } from '../console-api.js';
-import { Pager, Section, TaskState, useTask, inputText, when } from '../ui.js';
+import { Pager, Section, TaskState, useTask, usePages, inputText, when, Table, Submit } from '../ui.js';
 import { AuditTimeline } from './audit-timeline.js';
 
 type Filters = Pick<AuditQueryRequest, 'principal' | 'operation' | 'outcome' | 'from' | 'to'>;
@@ -11,14 +11,14 @@ const PAGE = 50;
 export function Audit({ api }: { api: ConsoleApi }) {
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState<ListView<AuditRecordView> | undefined>(undefined);
-  const [cursors, setCursors] = useState<readonly string[]>([]);
   const task = useTask();
   const load = (cursor?: string) =>
     task.run(async () => setPage(await api.audit({ ...withoutBlanks(filters), limit: PAGE, ...(cursor === undefined ? {} : { cursor }) })));
+  const pages = usePages(load);
   useEffect(() => void load(), []);
   const search = (event: Event) => {
     event.preventDefault();
-    setCursors([]);
+    pages.reset();
     void load();
   };
   const field = (name: keyof Filters) => ({
@@ -56,9 +56,9 @@ export function Audit({ api }: { api: ConsoleApi }) {
           <label>
             To <input placeholder="2026-12-31T00:00:00Z" {...field('to')} />
           </label>
-          <button id="audit-search" type="submit" disabled={task.busy}>
+          <Submit task={task} id="audit-search">
             Search
-          </button>
+          </Submit>
         </form>
         <TaskState task={task} what="Reading the audit log" />
         {page === undefined ? null : (
@@ -68,27 +68,13 @@ export function Audit({ api }: { api: ConsoleApi }) {
           </>
         )}
         <p class="pager">
-          {cursors.length > 0 ? (
-            <button
-              type="button"
-              onClick={() => {
-                const back = cursors.slice(0, -1);
-                setCursors(back);
-                void load(back.at(-1));
-              }}
-            >
+          {pages.hasPrevious ? (
+            <button type="button" onClick={pages.back}>
               Newer
             </button>
           ) : null}
         </p>
-        <Pager
-          next={page?.next}
-          reason={page?.reason}
-          onNext={(cursor) => {
-            setCursors((seen) => [...seen, cursor]);
-            void load(cursor);
-          }}
-        />
+        <Pager next={page?.next} reason={page?.reason} onNext={pages.forward} />
       </Section>
     </>
   );
@@ -101,32 +87,19 @@ function withoutBlanks(filters: Filters): Filters {
 function AuditTable({ records }: { records: readonly AuditRecordView[] }) {
   if (records.length === 0) return <p class="muted">No record matches.</p>;
   return (
-    <table id="audit-rows">
-      <thead>
-        <tr>
-          <th>at</th>
-          <th>operation</th>
-          <th>outcome</th>
-          <th>status</th>
-          <th>principal</th>
-          <th>object</th>
-          <th>code</th>
+    <Table id="audit-rows" columns={['at', 'operation', 'outcome', 'status', 'principal', 'object', 'code']}>
+      {records.map((record) => (
+        <tr key={record.id} data-operation={record.operation} data-outcome={record.outcome}>
+          <td>{when(record.at)}</td>
+          <td>{record.operation}</td>
+          <td class={`outcome-${record.outcome}`}>{record.outcome}</td>
+          <td>{record.status}</td>
+          <td>{record.principal ?? ''}</td>
+          <td class="wrap">{record.object ?? ''}</td>
+          <td>{record.code ?? ''}</td>
         </tr>
-      </thead>
-      <tbody>
-        {records.map((record) => (
-          <tr key={record.id} data-operation={record.operation} data-outcome={record.outcome}>
-            <td>{when(record.at)}</td>
-            <td>{record.operation}</td>
-            <td class={`outcome-${record.outcome}`}>{record.outcome}</td>
-            <td>{record.status}</td>
-            <td>{record.principal ?? ''}</td>
-            <td class="wrap">{record.object ?? ''}</td>
-            <td>{record.code ?? ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
@@ -166,26 +139,16 @@ function Verdict({ result, run }: { result: AuditVerification; run: number }) {
           {broken.id === undefined ? '' : ` (record ${broken.id})`}: {broken.detail}. {result.checked} entries checked.
         </p>
       )}
-      <table>
-        <thead>
-          <tr>
-            <th>writer</th>
-            <th>entries</th>
-            <th>last entry</th>
-            <th>last checkpoint</th>
+      <Table columns={['writer', 'entries', 'last entry', 'last checkpoint']}>
+        {result.writers.map((writer) => (
+          <tr key={writer.writer}>
+            <td>{writer.writer}</td>
+            <td>{writer.entries}</td>
+            <td>{writer.lastSeq}</td>
+            <td>{writer.lastCheckpoint ?? 'none yet'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {result.writers.map((writer) => (
-            <tr key={writer.writer}>
-              <td>{writer.writer}</td>
-              <td>{writer.entries}</td>
-              <td>{writer.lastSeq}</td>
-              <td>{writer.lastCheckpoint ?? 'none yet'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </div>
   );
 }

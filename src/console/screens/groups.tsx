@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ConsoleApi, ListView, PrincipalView } from '../console-api.js';
-import { Section, TaskState, useTask, inputText } from '../ui.js';
+import { Section, TaskState, useTask, Field, Submit } from '../ui.js';
 
 /** A group's members: show, add, remove (a group is a principal of kind `group`). */
 export function Groups({ api }: { api: ConsoleApi }) {
@@ -27,12 +27,8 @@ export function Groups({ api }: { api: ConsoleApi }) {
   return (
     <Section title="Group members" id="groups">
       <form onSubmit={open}>
-        <label>
-          Group <input id="group-name" required value={group} onInput={(e) => setGroup(inputText(e))} />
-        </label>
-        <button type="submit" disabled={task.busy}>
-          Show members
-        </button>
+        <Field label="Group" id="group-name" required value={group} onValue={setGroup} />
+        <Submit task={task}>Show members</Submit>
       </form>
       <TaskState task={task} what="Working" />
       {shown === undefined ? null : (
@@ -51,12 +47,8 @@ export function Groups({ api }: { api: ConsoleApi }) {
           </ul>
           {shown.members.complete ? null : <p class="muted">More members than shown{shown.members.reason ? `: ${shown.members.reason}` : ''}.</p>}
           <form onSubmit={add}>
-            <label>
-              Member <input id="group-member" required value={member} onInput={(e) => setMember(inputText(e))} />
-            </label>
-            <button type="submit" disabled={task.busy}>
-              Add to {shown.group}
-            </button>
+            <Field label="Member" id="group-member" required value={member} onValue={setMember} />
+            <Submit task={task}>Add to {shown.group}</Submit>
           </form>
         </>
       )}

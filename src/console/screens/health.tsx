@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type ConsoleApi, type HealthReport, readHealth, type SessionListItem } from '../console-api.js';
-import { Section, TaskState, useTask, when } from '../ui.js';
+import { Section, TaskState, useTask, when, Table } from '../ui.js';
 
 /** Health: the key server's fingerprint, each check, the live sessions; and the operator's own sessions. */
 export function Health({ api }: { api: ConsoleApi }) {
@@ -49,30 +49,19 @@ export function Health({ api }: { api: ConsoleApi }) {
       {sessions === undefined ? null : (
         <>
           <h3>Your sessions</h3>
-          <table>
-            <thead>
-              <tr>
-                <th>reference</th>
-                <th>kind</th>
-                <th>bound</th>
-                <th>created</th>
-                <th>expires</th>
+          <Table columns={['reference', 'kind', 'bound', 'created', 'expires']}>
+            {sessions.map((s) => (
+              <tr key={s.ref}>
+                <td>
+                  <code>{s.ref}</code>
+                </td>
+                <td>{s.kind}</td>
+                <td>{s.bound ? 'yes' : 'no'}</td>
+                <td>{when(s.createdAt)}</td>
+                <td>{when(s.expiresAt)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {sessions.map((s) => (
-                <tr key={s.ref}>
-                  <td>
-                    <code>{s.ref}</code>
-                  </td>
-                  <td>{s.kind}</td>
-                  <td>{s.bound ? 'yes' : 'no'}</td>
-                  <td>{when(s.createdAt)}</td>
-                  <td>{when(s.expiresAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </>
       )}
     </Section>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { AclView, AuditRecordView, ConsoleApi, KeyView, ListView, Right } from '../console-api.js';
-import { Pager, Section, TaskState, useTask, inputText, when } from '../ui.js';
+import { Pager, Section, TaskState, useTask, inputText, when, Table, Field, Submit } from '../ui.js';
 
 const RIGHTS: readonly Right[] = ['read', 'export', 'encrypt', 'decrypt', 'mac'];
 
@@ -58,30 +58,21 @@ function CreatedKeys({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyVi
       </p>
       <TaskState task={task} what="Reading the audit log" />
       {page === undefined ? null : (
-        <table>
-          <thead>
-            <tr>
-              <th>created</th>
-              <th>by</th>
-              <th>ttag</th>
+        <Table columns={['created', 'by', 'ttag']}>
+          {page.items.map((record) => (
+            <tr key={record.id}>
+              <td>{when(record.at)}</td>
+              <td>{record.principal ?? ''}</td>
+              <td>
+                {record.object === undefined ? null : (
+                  <button type="button" class="link" onClick={() => open(record.object!)}>
+                    <code>{record.object}</code>
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {page.items.map((record) => (
-              <tr key={record.id}>
-                <td>{when(record.at)}</td>
-                <td>{record.principal ?? ''}</td>
-                <td>
-                  {record.object === undefined ? null : (
-                    <button type="button" class="link" onClick={() => open(record.object!)}>
-                      <code>{record.object}</code>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <Pager next={page?.next} reason={page?.reason} onNext={(cursor) => void load(cursor)} />
     </Section>
@@ -100,9 +91,7 @@ function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: KeyVi
   return (
     <Section title="Create a key" id="create-key">
       <form onSubmit={submit}>
-        <label>
-          Label <input id="key-label" value={label} onInput={(e) => setLabel(inputText(e))} />
-        </label>
+        <Field label="Label" id="key-label" value={label} onValue={setLabel} />
         <label>
           Length{' '}
           <select id="key-length" value={String(keyLen)} onChange={(e) => setKeyLen(Number(inputText(e)) as 16 | 24 | 32)}>
@@ -111,9 +100,9 @@ function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: KeyVi
             <option value="32">32 bytes (AES-256)</option>
           </select>
         </label>
-        <button id="create-key-button" type="submit" disabled={task.busy}>
+        <Submit task={task} id="create-key-button">
           Create
-        </button>
+        </Submit>
       </form>
       <TaskState task={task} what="Creating the key" />
     </Section>
@@ -131,12 +120,8 @@ function OpenKey({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyView) 
   return (
     <Section title="Open a key" id="open-key">
       <form onSubmit={submit}>
-        <label>
-          ttag <input id="open-ttag" required value={ttag} onInput={(e) => setTtag(inputText(e))} />
-        </label>
-        <button type="submit" disabled={task.busy}>
-          Open
-        </button>
+        <Field label="ttag" id="open-ttag" required value={ttag} onValue={setTtag} />
+        <Submit task={task}>Open</Submit>
       </form>
       <TaskState task={task} what="Reading the key" />
     </Section>
@@ -224,38 +209,27 @@ function AclTable({ api, ttag, acl, onChanged }: { api: ConsoleApi; ttag: string
   return (
     <div id="acl">
       <h3>Who can reach this key</h3>
-      <table>
-        <thead>
-          <tr>
-            <th>principal</th>
-            <th>rights</th>
-            <th />
+      <Table columns={['principal', 'rights', '']}>
+        <tr>
+          <td>{acl.owner.user}</td>
+          <td>owner (every right, and the ACL)</td>
+          <td />
+        </tr>
+        {acl.items.map((entry) => (
+          <tr key={entry.principal} data-principal={entry.principal}>
+            <td>{entry.principal}</td>
+            <td data-field="rights">{entry.rights.join(', ')}</td>
+            <td>
+              <button type="button" class="danger" onClick={() => revoke(entry.principal)} disabled={task.busy}>
+                Revoke
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>{acl.owner.user}</td>
-            <td>owner (every right, and the ACL)</td>
-            <td />
-          </tr>
-          {acl.items.map((entry) => (
-            <tr key={entry.principal} data-principal={entry.principal}>
-              <td>{entry.principal}</td>
-              <td data-field="rights">{entry.rights.join(', ')}</td>
-              <td>
-                <button type="button" class="danger" onClick={() => revoke(entry.principal)} disabled={task.busy}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {acl.complete ? null : <p class="muted">The ACL is longer than shown.</p>}
       <form onSubmit={grant} id="grant">
-        <label>
-          Principal or group <input id="grant-principal" required value={principal} onInput={(e) => setPrincipal(inputText(e))} />
-        </label>
+        <Field label="Principal or group" id="grant-principal" required value={principal} onValue={setPrincipal} />
         <fieldset>
           <legend>Rights</legend>
           {RIGHTS.map((right) => (

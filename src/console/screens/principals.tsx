@@ -1,49 +1,30 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleApi, ListView, PrincipalView } from '../console-api.js';
-import { Pager, Section, TaskState, useTask, inputText, when } from '../ui.js';
+import { Pager, Section, TaskState, useTask, usePages, inputText, when, Table, Field, Submit } from '../ui.js';
 
 type Kind = PrincipalView['kind'];
 
 /** Principals: a paged list (with the groups and roles each holds on demand), create, disable. */
 export function Principals({ api }: { api: ConsoleApi }) {
   const [page, setPage] = useState<ListView<PrincipalView> | undefined>(undefined);
-  const [cursors, setCursors] = useState<readonly string[]>([]);
   const task = useTask();
   const load = (cursor?: string) => task.run(async () => setPage(await api.principals(cursor === undefined ? { limit: 50 } : { limit: 50, cursor })));
+  const pages = usePages(load);
   useEffect(() => void load(), []);
   const replace = (changed: PrincipalView) => setPage((shown) => shown && { ...shown, items: shown.items.map((p) => (p.name === changed.name ? changed : p)) });
   return (
     <>
-      <CreatePrincipal api={api} onCreated={() => load(cursors.at(-1))} />
+      <CreatePrincipal api={api} onCreated={() => load(pages.current)} />
       <Section title="Principals" id="principals">
         <TaskState task={task} what="Loading principals" />
         {page === undefined ? null : (
-          <table>
-            <thead>
-              <tr>
-                <th>name</th>
-                <th>kind</th>
-                <th>roles</th>
-                <th>created</th>
-                <th>state</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((principal) => (
-                <PrincipalRow key={principal.name} api={api} principal={principal} onChanged={replace} />
-              ))}
-            </tbody>
-          </table>
+          <Table columns={['name', 'kind', 'roles', 'created', 'state', '']}>
+            {page.items.map((principal) => (
+              <PrincipalRow key={principal.name} api={api} principal={principal} onChanged={replace} />
+            ))}
+          </Table>
         )}
-        <Pager
-          next={page?.next}
-          reason={page?.reason}
-          onNext={(cursor) => {
-            setCursors((seen) => [...seen, cursor]);
-            void load(cursor);
-          }}
-        />
+        <Pager next={page?.next} reason={page?.reason} onNext={pages.forward} />
       </Section>
     </>
   );
@@ -104,9 +85,7 @@ function CreatePrincipal({ api, onCreated }: { api: ConsoleApi; onCreated: (p: P
   return (
     <Section title="Create a principal" id="create-principal">
       <form onSubmit={submit}>
-        <label>
-          Name <input id="principal-name" required value={name} onInput={(e) => setName(inputText(e))} />
-        </label>
+        <Field label="Name" id="principal-name" required value={name} onValue={setName} />
         <label>
           Kind{' '}
           <select id="principal-kind" value={kind} onChange={(e) => setKind(inputText(e) as Kind)}>
@@ -115,15 +94,11 @@ function CreatePrincipal({ api, onCreated }: { api: ConsoleApi; onCreated: (p: P
             <option value="service">service</option>
           </select>
         </label>
-        <label>
-          Password <input id="principal-password" type="password" autocomplete="new-password" value={password} onInput={(e) => setPassword(inputText(e))} />
-        </label>
-        <label>
-          Roles <input id="principal-roles" placeholder="comma-separated" value={roles} onInput={(e) => setRoles(inputText(e))} />
-        </label>
-        <button id="create-principal-button" type="submit" disabled={task.busy}>
+        <Field label="Password" id="principal-password" type="password" autocomplete="new-password" value={password} onValue={setPassword} />
+        <Field label="Roles" id="principal-roles" placeholder="comma-separated" value={roles} onValue={setRoles} />
+        <Submit task={task} id="create-principal-button">
           Create
-        </button>
+        </Submit>
       </form>
       {created === undefined ? null : (
         <p class="ok" role="status" id="principal-created">

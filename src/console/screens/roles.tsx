@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleApi, RoleView } from '../console-api.js';
-import { Section, TaskState, useTask } from '../ui.js';
+import { Section, TaskState, useTask, Table } from '../ui.js';
 
 /** Every role and the operation ids it grants. */
 export function Roles({ api }: { api: ConsoleApi }) {
@@ -11,22 +11,14 @@ export function Roles({ api }: { api: ConsoleApi }) {
     <Section title="Roles" id="roles">
       <TaskState task={task} what="Loading roles" />
       {roles === undefined ? null : (
-        <table>
-          <thead>
-            <tr>
-              <th>role</th>
-              <th>operations</th>
+        <Table columns={['role', 'operations']}>
+          {roles.map((role) => (
+            <tr key={role.name}>
+              <td>{role.name}</td>
+              <td class="wrap">{role.operations.join(', ')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {roles.map((role) => (
-              <tr key={role.name}>
-                <td>{role.name}</td>
-                <td class="wrap">{role.operations.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </Section>
   );

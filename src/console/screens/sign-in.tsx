@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ConsoleApi } from '../console-api.js';
 import { keepSessionId } from '../session-keeper.js';
-import { Section, TaskState, useTask, inputText } from '../ui.js';
+import { Section, TaskState, useTask, Field, Submit } from '../ui.js';
 
 /**
  * Sign in with a password (POST /api/session). The session is unbound: the page keeps its id in
@@ -23,28 +23,15 @@ export function SignIn({ onSignedIn }: { onSignedIn: (api: ConsoleApi) => void }
   return (
     <Section title="Sign in" id="sign-in">
       <form onSubmit={submit}>
-        <label>
-          User <input id="user" name="user" autocomplete="username" required value={user} onInput={(e) => setUser(inputText(e))} />
-        </label>
-        <label>
-          Password{' '}
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(inputText(e))}
-          />
-        </label>
+        <Field label="User" id="user" name="user" autocomplete="username" required value={user} onValue={setUser} />
+        <Field label="Password" id="password" name="password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} />
         <label class="check">
           <input id="keep" type="checkbox" checked={keep} onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)} /> Keep the session for this
           tab (sessionStorage; otherwise it is gone on reload)
         </label>
-        <button id="sign-in-button" type="submit" disabled={task.busy}>
+        <Submit task={task} id="sign-in-button">
           Sign in
-        </button>
+        </Submit>
       </form>
       <TaskState task={task} what="Signing in" />
     </Section>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CertificateView, ConsoleApi, ProvisioningPolicy } from '../console-api.js';
-import { Section, TaskState, useTask, inputText, when } from '../ui.js';
+import { Section, TaskState, useTask, inputText, when, Table, Submit } from '../ui.js';
 
 /** The trusted certificate authorities: list, trust one more (PEM), stop trusting one. */
 export function Trust({ api }: { api: ConsoleApi }) {
@@ -26,45 +26,32 @@ export function Trust({ api }: { api: ConsoleApi }) {
       {authorities === undefined ? null : authorities.length === 0 ? (
         <p class="muted">No authority is trusted: certificate login is refused.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>subject</th>
-              <th>valid</th>
-              <th>key</th>
-              <th>id</th>
-              <th />
+        <Table columns={['subject', 'valid', 'key', 'id', '']}>
+          {authorities.map((ca) => (
+            <tr key={ca.id}>
+              <td>{ca.subject}</td>
+              <td>
+                {when(ca.notBefore)} to {when(ca.notAfter)}
+              </td>
+              <td>{ca.keyAlg}</td>
+              <td>
+                <code>{ca.id.slice(0, 16)}…</code>
+              </td>
+              <td>
+                <button type="button" class="danger" onClick={() => remove(ca.id)} disabled={task.busy}>
+                  Stop trusting
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {authorities.map((ca) => (
-              <tr key={ca.id}>
-                <td>{ca.subject}</td>
-                <td>
-                  {when(ca.notBefore)} to {when(ca.notAfter)}
-                </td>
-                <td>{ca.keyAlg}</td>
-                <td>
-                  <code>{ca.id.slice(0, 16)}…</code>
-                </td>
-                <td>
-                  <button type="button" class="danger" onClick={() => remove(ca.id)} disabled={task.busy}>
-                    Stop trusting
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <form onSubmit={add}>
         <label class="block">
           CA certificate (PEM)
           <textarea id="ca-pem" rows={6} required value={pem} onInput={(e) => setPem(inputText(e))} />
         </label>
-        <button type="submit" disabled={task.busy}>
-          Trust this authority
-        </button>
+        <Submit task={task}>Trust this authority</Submit>
       </form>
     </Section>
   );

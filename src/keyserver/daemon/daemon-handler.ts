@@ -12,7 +12,8 @@ import {
   loginBegin,
   loginFinish,
 } from '../protocol/keyserver-protocol.js';
-import { OPERATIONS, isOperationName, runOperation } from '../protocol/protocol-operations.js';
+import { OPERATIONS, isOperationName, runOperation, type OperationArgs, type OperationName } from '../protocol/protocol-operations.js';
+import { toWire, wipeBytes } from '../protocol/protocol-values.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
 
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
@@ -104,9 +105,26 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
     allow(call, 'POST');
     const token = bearerToken(call.authorization);
     const args = parse(OPERATIONS[name].args, (await call.body()) ?? {}, 'args');
-    return { result: await runOperation(engine, name, token, args) };
+    return await answerOperation(engine, name, token, args);
   }
   throw new NotFoundError(`no route ${path.slice(0, 128)}`);
+}
+
+/**
+ * One operation's `{ result }`, its bytes as base64 for the wire. The daemon owns the bytes it
+ * decoded from the arguments and those the engine answered: both are zeroed once the answer is encoded.
+ */
+async function answerOperation<N extends OperationName>(engine: KeyServerEngine, name: N, token: string, args: OperationArgs<N>): Promise<unknown> {
+  try {
+    const result = await runOperation(engine, name, token, args);
+    try {
+      return { result: toWire(result) };
+    } finally {
+      wipeBytes(result);
+    }
+  } finally {
+    wipeBytes(args);
+  }
 }
 
 function allow(call: DaemonCall, method: 'GET' | 'POST'): void {

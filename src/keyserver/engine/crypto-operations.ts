@@ -4,6 +4,7 @@ import {
   type BatchOperation,
   type BatchOutcome,
   type DecryptRequest,
+  type DecryptResult,
   type EncryptRequest,
   type EncryptResult,
   MAX_BATCH_ITEMS,
@@ -18,23 +19,44 @@ import { newestOf, usableVersion } from './key-versions.js';
 import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';
 
-/** A batch item as the engine takes it: each member is checked for the batch's operation, item by item. */
+/**
+ * A batch item as the engine takes it: each member is checked for the batch's operation, item by item.
+ * A binary member is bytes (the embedded path) or standard base64 (the daemon's arguments, decoded here
+ * so that a malformed item fails alone).
+ */
+type LooseBinary = string | Uint8Array | undefined;
 export type LooseBatchItem = { readonly ttag: string } & {
-  readonly [K in 'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac']?: string | undefined;
+  readonly [K in 'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac']?: LooseBinary;
 } & { readonly version?: number | undefined };
 
 /** What one batch item answers when it succeeds. */
-export type BatchResult = EncryptResult | MacResult | { plaintext: string } | { valid: boolean };
+export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-function decode(value: unknown, field: string): Buffer {
-  if (typeof value !== 'string' || !BASE64.test(value)) throw new BadRequestError(`${field}: not standard base64`);
-  return Buffer.from(value, 'base64');
-}
+/**
+ * The bytes of one item's members. Bytes given as bytes belong to the caller; those decoded here from
+ * base64 belong to the item and are zeroed once it is done (`wipe`).
+ */
+class ItemBytes {
+  readonly #decoded: Buffer[] = [];
 
-function optional(value: string | undefined, field: string): Buffer | undefined {
-  return value === undefined ? undefined : decode(value, field);
+  required(value: LooseBinary, field: string): Uint8Array {
+    if (value === undefined) throw new BadRequestError(`${field}: required`);
+    return this.optional(value, field) as Uint8Array;
+  }
+
+  optional(value: LooseBinary, field: string): Uint8Array | undefined {
+    if (value === undefined || value instanceof Uint8Array) return value;
+    if (typeof value !== 'string' || !BASE64.test(value)) throw new BadRequestError(`${field}: not standard base64`);
+    const decoded = Buffer.from(value, 'base64');
+    this.#decoded.push(decoded);
+    return decoded;
+  }
+
+  wipe(): void {
+    for (const decoded of this.#decoded) decoded.fill(0);
+  }
 }
 
 /** The right and role operation each batch operation needs (rewrap needs those of decrypt and encrypt). */
@@ -54,7 +76,7 @@ const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Righ
  * the key never leaves it. Role, then ACL right, then scope, then expiry, then the key version.
  * Encrypt and MAC use the newest version and name it; decrypt and MAC verify use the version the
  * request names, 1 when it names none (what was made before keys had versions). Binary values cross
- * the engine's boundary as standard base64.
+ * the engine's boundary as bytes; a plaintext a decryption answers is a fresh array its caller zeroes.
  */
 export class CryptoOperations {
   readonly #ctx: EngineContext;
@@ -68,16 +90,11 @@ export class CryptoOperations {
   }
 
   /** A tag that does not verify is DECRYPT_FAILED. */
-  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<{ plaintext: string }> {
-    const plaintext = this.#openWith(await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt'), request);
-    try {
-      return { plaintext: plaintext.toString('base64') };
-    } finally {
-      plaintext.fill(0);
-    }
+  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<DecryptResult> {
+    return { plaintext: this.#openWith(await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt'), request) };
   }
 
-  async mac(token: string, ttag: string, data: string): Promise<MacResult> {
+  async mac(token: string, ttag: string, data: Uint8Array): Promise<MacResult> {
     return this.#macWith(await this.#usableKey(await this.#caller(token, 'mac'), ttag, 'mac'), data);
   }
 
@@ -105,40 +122,40 @@ export class CryptoOperations {
     const caller = await this.#caller(token, operation);
     const outcomes: BatchOutcome<BatchResult>[] = [];
     for (const item of items) {
+      const bytes = new ItemBytes();
       try {
-        outcomes.push({ ok: true, result: await this.#item(caller, operation, item) });
+        outcomes.push({ ok: true, result: await this.#item(caller, operation, item, bytes) });
       } catch (error) {
         if (!isKeyServerError(error)) throw error;
         outcomes.push({ ok: false, code: error.code, message: error.detail });
+      } finally {
+        bytes.wipe();
       }
     }
     return outcomes;
   }
 
-  async #item(caller: TokenContext, operation: BatchOperation, item: LooseBatchItem): Promise<BatchResult> {
+  async #item(caller: TokenContext, operation: BatchOperation, item: LooseBatchItem, bytes: ItemBytes): Promise<BatchResult> {
     const ttag = item.ttag;
     if (typeof ttag !== 'string' || ttag.length === 0) throw new BadRequestError('ttag: required');
     switch (operation) {
       case 'encrypt':
-        return this.#sealWith(await this.#usableKey(caller, ttag, 'encrypt'), { plaintext: required(item.plaintext, 'plaintext'), aad: item.aad });
-      case 'decrypt': {
-        const plaintext = this.#openWith(await this.#usableKey(caller, ttag, 'decrypt'), decryptRequestOf(item));
-        try {
-          return { plaintext: plaintext.toString('base64') };
-        } finally {
-          plaintext.fill(0);
-        }
-      }
+        return this.#sealWith(await this.#usableKey(caller, ttag, 'encrypt'), {
+          plaintext: bytes.required(item.plaintext, 'plaintext'),
+          aad: bytes.optional(item.aad, 'aad'),
+        });
+      case 'decrypt':
+        return { plaintext: this.#openWith(await this.#usableKey(caller, ttag, 'decrypt'), decryptRequestOf(item, bytes)) };
       case 'mac':
-        return this.#macWith(await this.#usableKey(caller, ttag, 'mac'), required(item.data, 'data'));
+        return this.#macWith(await this.#usableKey(caller, ttag, 'mac'), bytes.required(item.data, 'data'));
       case 'verify':
         return this.#verifyWith(await this.#usableKey(caller, ttag, 'mac'), {
-          data: required(item.data, 'data'),
-          mac: required(item.mac, 'mac'),
+          data: bytes.required(item.data, 'data'),
+          mac: bytes.required(item.mac, 'mac'),
           version: item.version,
         });
       case 'rewrap':
-        return this.#rewrapWith(caller, ttag, decryptRequestOf(item));
+        return this.#rewrapWith(caller, ttag, decryptRequestOf(item, bytes));
     }
   }
 
@@ -147,50 +164,34 @@ export class CryptoOperations {
     const key = await this.#usableKey(caller, ttag, 'decrypt');
     const plaintext = this.#openWith(key, request);
     try {
-      const { material, version } = newestOf(key);
-      return this.#seal(material, version, key, plaintext, optional(request.aad, 'aad'));
+      return this.#sealWith(key, { plaintext, aad: request.aad });
     } finally {
       plaintext.fill(0);
     }
   }
 
   #sealWith(key: KeyRow, request: EncryptRequest): EncryptResult {
-    const plaintext = decode(request.plaintext, 'plaintext');
     const { material, version } = newestOf(key);
-    try {
-      return this.#seal(material, version, key, plaintext, optional(request.aad, 'aad'));
-    } finally {
-      plaintext.fill(0);
-    }
-  }
-
-  #seal(material: Buffer, version: number, key: KeyRow, plaintext: Buffer, aad: Buffer | undefined): EncryptResult {
     const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
-    const sealed = gcmEncrypt(material, iv, plaintext, aad);
-    return {
-      ciphertext: sealed.ciphertext.toString('base64'),
-      iv: iv.toString('base64'),
-      authTag: sealed.authTag.toString('base64'),
-      alg: gcmAlgFor(keyLengthForNid(key.nid, KeyServerError)),
-      version,
-    };
+    const sealed = gcmEncrypt(material, iv, request.plaintext, request.aad);
+    return { ciphertext: sealed.ciphertext, iv, authTag: sealed.authTag, alg: gcmAlgFor(keyLengthForNid(key.nid, KeyServerError)), version };
   }
 
   /** The plaintext (the caller zeroes it); DECRYPT_FAILED when the tag does not verify. */
   #openWith(key: KeyRow, request: DecryptRequest): Buffer {
     const { material } = usableVersion(key, request.version ?? 1);
-    const sealed = { ciphertext: decode(request.ciphertext, 'ciphertext'), authTag: decode(request.authTag, 'authTag') };
-    return gcmDecrypt(material, decode(request.iv, 'iv'), sealed, optional(request.aad, 'aad'));
+    const sealed = { ciphertext: request.ciphertext, authTag: request.authTag };
+    return gcmDecrypt(material, request.iv, sealed, request.aad);
   }
 
-  #macWith(key: KeyRow, data: string): MacResult {
+  #macWith(key: KeyRow, data: Uint8Array): MacResult {
     const { material, version } = newestOf(key);
-    return { mac: hmacSha256(material, decode(data, 'data')).toString('base64'), alg: MAC_ALG, version };
+    return { mac: hmacSha256(material, data), alg: MAC_ALG, version };
   }
 
   #verifyWith(key: KeyRow, request: VerifyMacRequest): { valid: boolean } {
     const { material } = usableVersion(key, request.version ?? 1);
-    return { valid: verifyHmacSha256(material, decode(request.data, 'data'), decode(request.mac, 'mac')) };
+    return { valid: verifyHmacSha256(material, request.data, request.mac) };
   }
 
   /** The token, then the role operations the operation needs (docs/spec.md §4.3 item 2). */
@@ -208,17 +209,12 @@ export class CryptoOperations {
   }
 }
 
-function required(value: string | undefined, field: string): string {
-  if (value === undefined) throw new BadRequestError(`${field}: required`);
-  return value;
-}
-
-function decryptRequestOf(item: LooseBatchItem): DecryptRequest {
+function decryptRequestOf(item: LooseBatchItem, bytes: ItemBytes): DecryptRequest {
   return {
-    ciphertext: required(item.ciphertext, 'ciphertext'),
-    iv: required(item.iv, 'iv'),
-    authTag: required(item.authTag, 'authTag'),
-    aad: item.aad,
+    ciphertext: bytes.required(item.ciphertext, 'ciphertext'),
+    iv: bytes.required(item.iv, 'iv'),
+    authTag: bytes.required(item.authTag, 'authTag'),
+    aad: bytes.optional(item.aad, 'aad'),
     version: item.version,
   };
 }

@@ -27,12 +27,12 @@ function cipherName(key: Uint8Array): 'aes-128-gcm' | 'aes-192-gcm' | 'aes-256-g
 }
 
 export interface Sealed {
-  readonly ciphertext: Buffer;
-  readonly authTag: Buffer;
+  readonly ciphertext: Uint8Array;
+  readonly authTag: Uint8Array;
 }
 
 /** AES-GCM encryption with the caller's fresh 12-byte iv and optional additional data. */
-export function gcmEncrypt(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): Sealed {
+export function gcmEncrypt(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): { ciphertext: Buffer; authTag: Buffer } {
   if (iv.length !== GCM_IV_BYTES) throw new BadRequestError(`iv: expected ${GCM_IV_BYTES} bytes, got ${iv.length}`);
   const cipher = createCipheriv(cipherName(key), key, iv, { authTagLength: GCM_TAG_BYTES });
   if (aad !== undefined) cipher.setAAD(aad);
@@ -40,7 +40,10 @@ export function gcmEncrypt(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Arra
   return { ciphertext, authTag: cipher.getAuthTag() };
 }
 
-/** AES-GCM decryption; a tag that does not verify is DECRYPT_FAILED, a malformed iv or tag BAD_REQUEST. */
+/**
+ * AES-GCM decryption; a tag that does not verify is DECRYPT_FAILED, a malformed iv or tag BAD_REQUEST.
+ * The answer is a fresh array the caller owns; the pieces it was joined from are zeroed.
+ */
 export function gcmDecrypt(key: Uint8Array, iv: Uint8Array, sealed: Sealed, aad?: Uint8Array): Buffer {
   if (iv.length !== GCM_IV_BYTES) throw new BadRequestError(`iv: expected ${GCM_IV_BYTES} bytes, got ${iv.length}`);
   if (sealed.authTag.length !== GCM_TAG_BYTES) {
@@ -49,10 +52,16 @@ export function gcmDecrypt(key: Uint8Array, iv: Uint8Array, sealed: Sealed, aad?
   const decipher = createDecipheriv(cipherName(key), key, iv, { authTagLength: GCM_TAG_BYTES });
   decipher.setAuthTag(sealed.authTag);
   if (aad !== undefined) decipher.setAAD(aad);
+  const head = decipher.update(sealed.ciphertext);
   try {
-    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
+    const tail = decipher.final();
+    const plaintext = Buffer.concat([head, tail]);
+    tail.fill(0);
+    return plaintext;
   } catch {
     throw new DecryptFailedError();
+  } finally {
+    head.fill(0);
   }
 }
 

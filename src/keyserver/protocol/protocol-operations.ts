@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { KeyServerEngine } from '../engine/engine.js';
 import { mintedToken } from './keyserver-protocol.js';
 import {
-  base64,
   batchItems,
   batchOperation,
   batchOutcomes,
+  bytes,
   certificate,
   certificateQuery,
   decryptRequest,
@@ -23,7 +23,7 @@ import {
   newPrincipal,
   parameter,
   parameterValue,
-  payload,
+  payloadBytes,
   pem,
   policy,
   principalChanges,
@@ -41,7 +41,7 @@ import {
 export interface OperationDefinition<A extends z.ZodType, R extends z.ZodType> {
   readonly args: A;
   readonly result: R;
-  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => Promise<z.input<R>>;
+  readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => Promise<z.output<R>>;
 }
 
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: OperationDefinition<A, R>['run']): OperationDefinition<A, R> {
@@ -61,6 +61,11 @@ const certificateId = z.string().min(1).max(128);
  * one connection class (src/adapters/key-server/operation-connection.ts) calls them by name, so a
  * new operation is one entry here and its method on the KeyServerConnection port. One entry per port
  * method, named alike, except `signOut`, which is `revokeToken`.
+ *
+ * Arguments and results are the schemas' output: binary values of data cryptography and export are
+ * bytes (protocol-values.ts `bytes`), which `toWire` turns to base64 only where a wire carries them.
+ * The byte arrays an engine function answers are fresh and belong to its caller, who zeroes them once
+ * used: the gateway after the export wrap or the HTTP answer, the daemon once it encoded its answer.
  */
 export const OPERATIONS = {
   whoami: op(none, identity, (engine, token) => engine.whoami(token)),
@@ -98,17 +103,11 @@ export const OPERATIONS = {
   setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView, (engine, token, args) =>
     engine.keys.setMinVersion(token, args.ttag, args.minVersion),
   ),
+  // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded).
   exportKey: op(
     z.strictObject({ ttag, version: keyVersion.optional() }),
-    z.strictObject({ nid: z.number().int(), key: base64, version: z.number().int().positive() }),
-    async (engine, token, args) => {
-      const blob = await engine.keys.exportKey(token, args.ttag, args.version);
-      try {
-        return { nid: blob.nid, key: blob.key.toString('base64'), version: blob.version };
-      } finally {
-        blob.key.fill(0);
-      }
-    },
+    z.strictObject({ nid: z.number().int(), key: bytes, version: z.number().int().positive() }),
+    (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version),
   ),
   readAcl: op(
     z.strictObject({ ttag }),
@@ -131,10 +130,10 @@ export const OPERATIONS = {
   accessRights: op(z.strictObject({ ttag }), rights, async (engine, token, args) => (await engine.keys.access(token, args.ttag)).rights),
   // Data cryptography (9-12).
   encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request)),
-  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payload }), (engine, token, args) =>
+  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payloadBytes }), (engine, token, args) =>
     engine.crypto.decrypt(token, args.ttag, args.request),
   ),
-  mac: op(z.strictObject({ ttag, data: payload }), macResult, (engine, token, args) => engine.crypto.mac(token, args.ttag, args.data)),
+  mac: op(z.strictObject({ ttag, data: payloadBytes }), macResult, (engine, token, args) => engine.crypto.mac(token, args.ttag, args.data)),
   verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
     engine.crypto.verifyMac(token, args.ttag, args.request),
   ),
@@ -212,8 +211,9 @@ export function isOperationName(value: string): value is OperationName {
 
 /**
  * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the
- * generic ties the name to its arguments and result. No result schema transforms, so what the engine
- * function answers is what a daemon's client parses.
+ * generic ties the name to its arguments and result, both in the schemas' output form (bytes, not
+ * base64): the embedded adapter hands them over as they are, the daemon encodes the result with
+ * `toWire`, and a daemon's client decodes it with the same result schema.
  */
 export async function runOperation<N extends OperationName>(
   engine: KeyServerEngine,

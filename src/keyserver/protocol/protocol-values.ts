@@ -7,7 +7,8 @@ import { MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
 /**
  * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:
  * a daemon never parses, and an adapter never accepts, more than the protocol allows. Binary values
- * travel as standard base64.
+ * travel as standard base64 on a wire; those of data cryptography and key export are bytes in a
+ * process (`bytes`, `payloadBytes`).
  */
 
 /** Short binary values: SRP numbers, ivs, tags, MACs, salts and verifiers. */
@@ -18,6 +19,57 @@ export const base64 = z.base64().max(4096);
  */
 export const PAYLOAD_MAX_CHARS = 1024 * 1024;
 export const payload = z.base64().max(PAYLOAD_MAX_CHARS);
+
+/**
+ * A binary value that travels as standard base64 on a wire and as bytes in a process: parsing decodes
+ * it (a daemon reading arguments, an adapter reading a reply), `toWire` encodes it. In the embedded
+ * key server the bytes go from the engine to the gateway untouched, never as a string that cannot be
+ * zeroed.
+ */
+function bytesOf(onWire: z.ZodType<string, string>) {
+  return z.codec(
+    onWire,
+    z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes'),
+    {
+      decode: (text) => Buffer.from(text, 'base64'),
+      encode: (bytes) => base64Of(bytes),
+    },
+  );
+}
+
+/** `base64` as bytes: short binary values (key material, ivs, tags, MACs). */
+export const bytes = bytesOf(base64);
+/** `payload` as bytes: data under cryptography. */
+export const payloadBytes = bytesOf(payload);
+
+function base64Of(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/**
+ * A value as JSON carries it: every byte array in it, in arrays and plain objects at any depth,
+ * becomes standard base64 (the `bytes` values of the protocol); everything else is kept as it is,
+ * for JSON.stringify. The daemon encodes its results so, the TLS adapter its arguments.
+ */
+export function toWire(value: unknown): unknown {
+  if (value instanceof Uint8Array) return base64Of(value);
+  if (Array.isArray(value)) return value.map(toWire);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, toWire(member)]));
+}
+
+/** Zeroes every byte array in a value, as `toWire` finds them: its holder owns them and is done with them. */
+export function wipeBytes(value: unknown): void {
+  if (value instanceof Uint8Array) value.fill(0);
+  else if (Array.isArray(value)) for (const member of value) wipeBytes(member);
+  else if (isPlainObject(value)) for (const member of Object.values(value)) wipeBytes(member);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 export const name = z.string().min(1).max(256);
 export const ttag = z.string().min(1).max(1024);
 export const cursor = z.string().min(1).max(1024);
@@ -125,23 +177,30 @@ export const newKey = z.strictObject({
   rotationPeriod: z.string().max(64).optional(),
 });
 
-export const encryptRequest = z.strictObject({ plaintext: payload, aad: payload.optional() });
+export const encryptRequest = z.strictObject({ plaintext: payloadBytes, aad: payloadBytes.optional() });
 export const encryptResult = z.strictObject({
-  ciphertext: payload,
-  iv: base64,
-  authTag: base64,
+  ciphertext: payloadBytes,
+  iv: bytes,
+  authTag: bytes,
   alg: z.enum(['A128GCM', 'A192GCM', 'A256GCM']),
   version: storedVersion,
 });
-export const decryptRequest = z.strictObject({ ciphertext: payload, iv: base64, authTag: base64, aad: payload.optional(), version: keyVersion.optional() });
-export const macResult = z.strictObject({ mac: base64, alg: z.literal('HS256'), version: storedVersion });
-export const verifyMacRequest = z.strictObject({ data: payload, mac: base64, version: keyVersion.optional() });
+export const decryptRequest = z.strictObject({
+  ciphertext: payloadBytes,
+  iv: bytes,
+  authTag: bytes,
+  aad: payloadBytes.optional(),
+  version: keyVersion.optional(),
+});
+export const macResult = z.strictObject({ mac: bytes, alg: z.literal('HS256'), version: storedVersion });
+export const verifyMacRequest = z.strictObject({ data: payloadBytes, mac: bytes, version: keyVersion.optional() });
 
 /**
  * One batch item. Its values are bounded here but checked by the engine, item by item, so that one
- * malformed item fails alone (its outcome), never the batch.
+ * malformed item fails alone (its outcome), never the batch: on a wire they are base64 strings the
+ * engine decodes, in the embedded key server the bytes themselves.
  */
-const looseValue = z.string().max(PAYLOAD_MAX_CHARS).optional();
+const looseValue = z.union([z.string().max(PAYLOAD_MAX_CHARS), z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')]).optional();
 export const batchItem = z.strictObject({
   ttag,
   plaintext: looseValue,
@@ -161,7 +220,7 @@ export const batchOutcomes = z
     z.union([
       z.strictObject({
         ok: z.literal(true),
-        result: z.union([encryptResult, macResult, z.strictObject({ plaintext: payload }), z.strictObject({ valid: z.boolean() })]),
+        result: z.union([encryptResult, macResult, z.strictObject({ plaintext: payloadBytes }), z.strictObject({ valid: z.boolean() })]),
       }),
       z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096) }),
     ]),

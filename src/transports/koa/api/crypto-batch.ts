@@ -5,6 +5,7 @@ import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import { MAX_BATCH_ITEMS, type BatchItem, type BatchOperation, type BatchOutcome } from '../../../wire/crypto-messages.js';
 import { noteAudit } from '../request-audit.js';
 import { callerOf, type ApiContext } from './api-context.js';
+import { decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
 /**
  * A single request's body, or `{ items: [...] }` of 1..MAX_BATCH_ITEMS of them (docs/spec.md §4.22
@@ -25,7 +26,8 @@ type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; 
 
 /**
  * Runs a batch: each item's ttag is read here (a bad one fails that item alone with BAD_REQUEST), the
- * rest go to the key server in one round trip. The record names the item count and the failures,
+ * rest go to the key server in one round trip, their binary members as bytes (zeroed, with the
+ * answered ones, once the answer is encoded). The record names the item count and the failures,
  * and the key when every item names the same one; the answer (200) is one result per item, in order.
  */
 export async function runBatch(
@@ -39,7 +41,7 @@ export async function runBatch(
   const positions: number[] = [];
   items.forEach((item, index) => {
     try {
-      sent.push({ ...item, ttag: parseTtag(item.ttag, `items.${index}.ttag`) } as BatchItem);
+      sent.push({ ...decodeBinary(item), ttag: parseTtag(item.ttag, `items.${index}.ttag`) } as BatchItem);
       positions.push(index);
     } catch (error) {
       if (!isKeygateError(error)) throw error;
@@ -48,10 +50,15 @@ export async function runBatch(
   });
   const keys = new Set(sent.map((item) => item.ttag));
   noteAudit(ctx, { items: items.length, ...(keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {}) });
-  const outcomes = await crypto.batch(callerOf(ctx), operation, sent);
-  outcomes.forEach((outcome, i) => {
-    answers[positions[i]!] = itemAnswer(outcome);
-  });
+  let outcomes: readonly BatchOutcome[] = [];
+  try {
+    outcomes = await crypto.batch(callerOf(ctx), operation, sent);
+    outcomes.forEach((outcome, i) => {
+      answers[positions[i]!] = itemAnswer(outcome);
+    });
+  } finally {
+    wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
+  }
   const done = answers as ItemAnswer[];
   noteAudit(ctx, { failures: done.filter((answer) => !answer.ok).length });
   ctx.body = { items: done };
@@ -59,5 +66,5 @@ export async function runBatch(
 
 function itemAnswer(outcome: BatchOutcome): ItemAnswer {
   if (!outcome.ok) return { ok: false, error: { code: outcome.code, detail: outcome.message } };
-  return { ok: true, ...(outcome.result as object) };
+  return { ok: true, ...encodeBinary(outcome.result as object) };
 }

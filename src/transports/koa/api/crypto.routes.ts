@@ -7,6 +7,7 @@ import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { base64, keyVersion, ttag } from './api-schemas.js';
 import { isBatch, runBatch, singleOrBatch } from './crypto-batch.js';
+import { base64Of, bytes, decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
 const sealed = { ttag, ciphertext: base64, iv: base64, authTag: base64, aad: base64.optional(), version: keyVersion.optional() };
 const single = {
@@ -32,7 +33,8 @@ const either = (answer: z.ZodObject) => z.union([answer, responses.batch(answer)
  * absent). Encrypting and computing or checking a MAC change nothing and release nothing the caller did
  * not send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so
  * its record is begun first and the operation is refused without it; so is a rewrap's. Each takes
- * `{ items }` too, answered item by item with one record for the batch.
+ * `{ items }` too, answered item by item with one record for the batch. Binary values are bytes from
+ * here to the key server (crypto-bytes.ts); plaintext is zeroed once the answer is encoded.
  */
 export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
   const crypto = services.crypto;
@@ -48,9 +50,14 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 200, schema: either(responses.encrypted) },
       async handle(ctx, { body }) {
         if (isBatch(body)) return runBatch(ctx, crypto, 'encrypt', body.items);
-        const result = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), { plaintext: body.plaintext, aad: body.aad });
-        noteAudit(ctx, { version: result.version });
-        ctx.body = result;
+        const request = decodeBinary({ plaintext: body.plaintext, aad: body.aad });
+        try {
+          const result = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), request);
+          noteAudit(ctx, { version: result.version });
+          ctx.body = encodeBinary(result);
+        } finally {
+          wipeBinary(request);
+        }
       },
     }),
     route({
@@ -65,7 +72,12 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
         if (isBatch(body)) return runBatch(ctx, crypto, 'decrypt', body.items);
         const { ttag: handle, ...request } = body;
         noteAudit(ctx, { version: request.version ?? 1 });
-        ctx.body = await crypto.decrypt(callerOf(ctx), parseTtag(handle), request);
+        const { plaintext } = await crypto.decrypt(callerOf(ctx), parseTtag(handle), decodeBinary(request));
+        try {
+          ctx.body = { plaintext: base64Of(plaintext) };
+        } finally {
+          plaintext.fill(0);
+        }
       },
     }),
     route({
@@ -80,7 +92,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
         if (isBatch(body)) return runBatch(ctx, crypto, 'rewrap', body.items);
         const { ttag: handle, ...request } = body;
         noteAudit(ctx, { version: request.version ?? 1 });
-        ctx.body = await crypto.rewrap(callerOf(ctx), parseTtag(handle), request);
+        ctx.body = encodeBinary(await crypto.rewrap(callerOf(ctx), parseTtag(handle), decodeBinary(request)));
       },
     }),
     route({
@@ -94,9 +106,9 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 200, schema: either(responses.mac) },
       async handle(ctx, { body }) {
         if (isBatch(body)) return runBatch(ctx, crypto, 'mac', body.items);
-        const result = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), body.data);
+        const result = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data));
         noteAudit(ctx, { version: result.version });
-        ctx.body = result;
+        ctx.body = encodeBinary(result);
       },
     }),
     route({
@@ -112,7 +124,7 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
         if (isBatch(body)) return runBatch(ctx, crypto, 'verify', body.items);
         const { ttag: handle, ...request } = body;
         noteAudit(ctx, { version: request.version ?? 1 });
-        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(handle), request);
+        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(handle), decodeBinary(request));
       },
     }),
   ];
