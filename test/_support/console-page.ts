@@ -54,9 +54,25 @@ export async function grant(page: Page, principal: string, rights: readonly stri
     else await box.uncheck();
   }
   await page.click('#grant-button');
-  const row = page.locator(`#acl tr[data-principal="${principal}"] td[data-field="rights"]`);
-  await row.waitFor();
-  return (await row.textContent())!;
+  const selector = `#acl tr[data-principal="${principal}"] td[data-field="rights"]`;
+  // The ACL table is redrawn once the grant's answer lands: wait for the row to show these rights, not
+  // the ones an earlier grant left there.
+  const wanted = [...rights].sort().join(',');
+  await page.waitForFunction(
+    ({ selector, wanted }) => {
+      const cell = document.querySelector(selector);
+      return (
+        cell !== null &&
+        (cell.textContent ?? '')
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .sort()
+          .join(',') === wanted
+      );
+    },
+    { selector, wanted },
+  );
+  return (await page.locator(selector).textContent())!;
 }
 
 /** The audit screen's rows (operation and outcome, newest first). */

@@ -31,7 +31,8 @@ const trusts = [
 
 for (const [name, daemon, trust] of trusts) {
   keyServerContract(name, async () => {
-    const keyServer = await TlsKeyServer.start({ url: daemon.url, timeoutMs: 5_000, ...trust, ...(await clientConfig()) }, random);
+    // A generous timeout: the suite runs other daemons beside these on two cores.
+    const keyServer = await TlsKeyServer.start({ url: daemon.url, timeoutMs: 15_000, ...trust, ...(await clientConfig()) }, random);
     return {
       keyServer,
       expireTokens: () => sleep(TOKEN_TTL_SECONDS * 1000 + 200),

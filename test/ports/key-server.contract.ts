@@ -5,7 +5,6 @@ import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { makeSigner } from '../_support/proof-builder.js';
-import { keyVersionsContract } from './key-server-versions.contract.js';
 
 /** The principals every key server under the contract is seeded with (passwords `<name>-pw`). */
 export const CONTRACT_SEED = {
@@ -30,7 +29,6 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 /** The KeyServer contract (src/ports/key-server.port.ts), run against one adapter. */
 export function keyServerContract(name: string, make: KeyServerFactory): void {
   const title = (behaviour: string) => `${name} key server: ${behaviour}`;
-  keyVersionsContract(name, make);
 
   test(title('logs in with the right password and names the principal'), async (t) => {
     const ks = await make();

@@ -6,6 +6,7 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
+import { keyVersionsContract } from './key-server-versions.contract.js';
 
 const TOKEN_TTL_SECONDS = 600;
 const MASTER_KEY = randomBytes(32).toString('base64');
@@ -15,7 +16,7 @@ for (const [name, dataDir] of [
   // The SQLite store behind its read cache, as a data directory gives it.
   ['embedded, SQLite file', () => mkdtempSync(join(tmpdir(), 'keygate-ks-contract-'))],
 ] as const) {
-  keyServerContract(name, async () => {
+  const make = async () => {
     const clock = new ManualClock(Date.now());
     const { keyServer } = await startEmbeddedKeyServer(
       {
@@ -32,5 +33,7 @@ for (const [name, dataDir] of [
       expireTokens: async () => clock.advance(TOKEN_TTL_SECONDS * 1000),
       close: () => keyServer.close(),
     };
-  });
+  };
+  keyServerContract(name, make);
+  keyVersionsContract(name, make);
 }
