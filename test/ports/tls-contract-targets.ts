@@ -10,10 +10,11 @@ import type { KeyServerFactory } from './key-server-under-test.js';
 /**
  * Two real `keygate keyserver` processes for a test file of the KeyServer contract, one per trust
  * mode, each with its own in-memory state (the contract's tests change key-server state: policy,
- * enrollments). Tokens live TOKEN_TTL_SECONDS at the daemon; expiring them is waiting that long (a
+ * enrollments). Tokens live TOKEN_TTL_SECONDS at the daemon, long enough for a slow test on a loaded
+ * machine to finish with its tokens; expiring them is waiting that long (a
  * separate process cannot be given a manual clock). Registers the daemons' teardown.
  */
-const TOKEN_TTL_SECONDS = 10;
+const TOKEN_TTL_SECONDS = 30;
 
 export async function tlsContractTargets(): Promise<readonly (readonly [string, KeyServerFactory])[]> {
   const random = new CryptoRandom();
