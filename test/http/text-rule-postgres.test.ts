@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
-import { asSession } from '../_support/api-client.js';
+import { asSession, bearer, createKey, pathTtag } from '../_support/api-client.js';
+import { READ_BACK, UNTHROTTLED, exportKey, runHostileTable } from '../_support/hostile-text.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
@@ -34,7 +35,7 @@ async function postgresGateway(t: ExecutionContext) {
     postgresUrl: await createDatabase(postgres.url!),
     masterKey: randomBytes(32).toString('base64'),
   };
-  return startGateway(t, { audit, keyServer, auditIntegrity: { writer: 'gw-text', dataDir: dir, checkpointEvery: 4 } });
+  return startGateway(t, { ...UNTHROTTLED, audit, keyServer, auditIntegrity: { writer: 'gw-text', dataDir: dir, checkpointEvery: 16 } });
 }
 
 check('postgres: a login whose user holds a NUL is 400 naming user, and the key creations beside it are all answered 201', async (t) => {
@@ -65,3 +66,28 @@ check('postgres key store: a NUL in a key label or a display name is 400 naming 
   t.like(renamed, { status: 400, body: { code: 'BAD_REQUEST' } }, renamed.text);
   t.regex(renamed.body.detail, /^displayName: /);
 });
+
+check(
+  'postgres (audit and key store): every hostile string in every string field of both surfaces is refused naming its field or stored exactly, never a 5xx, and the audit log verifies clean',
+  async (t) => {
+    const gw = await postgresGateway(t);
+    const adminBearer = await gw.login('admin');
+    const key = await createKey(asSession(gw, adminBearer));
+    let names = 0;
+    const { sent, stored, faults } = await runHostileTable(t, gw, {
+      adminBearer,
+      ttag: key.ttag,
+      ttagPath: pathTtag(key.ttag),
+      clientPubKey: exportKey(),
+      fresh: () => `text-pg-${names++}`,
+    });
+    t.log(`${sent} hostile requests`);
+    t.deepEqual(faults, []);
+    t.deepEqual(
+      [...READ_BACK].filter((field) => !stored.has(field)),
+      [],
+    );
+    const verify = await gw.call('GET', '/api/audit/verify', { headers: bearer(await gw.login('audra')) });
+    t.like(verify, { status: 200, body: { ok: true } }, verify.text);
+  },
+);
