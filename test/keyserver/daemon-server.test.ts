@@ -64,6 +64,33 @@ test('an unknown operation is 404, and an operation without a bearer token is 40
   assertError(t, await call('POST', '/v1/op/whoami', { body: {}, headers: { authorization: 'Bearer not-a-token' } }), 401, 'SESSION_EXPIRED');
 });
 
+test('text off the text rule (a NUL, a lone surrogate, a control) is refused before the engine with 400 naming the argument', async (t) => {
+  const auth = { authorization: 'Bearer abc' };
+  const refusals: [string, string, Record<string, unknown>, RegExp][] = [
+    ['/v1/op/generateKey', 'a NUL in a label', { keyLen: 16, label: 'a\u0000b' }, /^args\.label: a control character U\+0000/],
+    ['/v1/op/createPrincipal', 'a NUL in a display name', { name: 'dora', kind: 'user', displayName: 'Dora\u0000' }, /^args\.displayName: /],
+    [
+      '/v1/op/updatePrincipal',
+      'a lone surrogate in a display name',
+      { name: 'alice', changes: { displayName: 'A\ud800' } },
+      /^args\.changes\.displayName: not well-formed Unicode/,
+    ],
+    ['/v1/op/readPrincipal', 'an escape in a name', { name: 'alice\u001b' }, /^args\.name: /],
+    ['/v1/op/putRole', 'DEL in an operation id', { name: 'r', operations: ['keys.read\u007f'] }, /^args\.operations\.0: /],
+    ['/v1/op/setPolicy', 'a NUL inside a policy value', { name: 'defaultRoles', value: ['user\u0000'] }, /^args\.value\.0: /],
+    ['/v1/login/begin', 'a lone surrogate in a user name', { user: 'bob\udc00', A: 'AAAA' }, /^body\.user: not well-formed Unicode/],
+  ];
+  for (const [path, what, body, detail] of refusals) {
+    const reply = await call('POST', path, { body, headers: auth });
+    assertError(t, reply, 400, 'BAD_REQUEST');
+    t.regex(reply.body.detail, detail, what);
+  }
+  // A PEM keeps its line breaks: the rule refuses its other controls only.
+  const pem = await call('POST', '/v1/op/parseCertificate', { body: { pem: '-----BEGIN CERTIFICATE-----\r\n\tAAAA\u0000\n' }, headers: auth });
+  assertError(t, pem, 400, 'BAD_REQUEST');
+  t.regex(pem.body.detail, /^args\.pem: a control character U\+0000 at index 34/);
+});
+
 test('bad JSON, arguments off the schema and unknown fields are 400 naming the field', async (t) => {
   const auth = { authorization: 'Bearer abc' };
   const badJson = await call('POST', '/v1/op/whoami', { raw: '{"', headers: { ...auth, 'content-type': 'application/json' } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base64, bearerToken, identity, name, pem } from './protocol-values.js';
+import { base64, bearerToken, identity, name, pem, ruled } from './protocol-values.js';
 
 export { BEARER_TOKEN } from './protocol-values.js';
 
@@ -58,7 +58,7 @@ export const loginBegin = {
 
 /** SRP-6a step 2: the client's proof M1; the server answers its proof M2 and a token. */
 export const loginFinish = {
-  request: z.strictObject({ handle: z.string().min(1).max(128), M1: base64 }),
+  request: z.strictObject({ handle: ruled(z.string().min(1).max(128)), M1: base64 }),
   reply: z.strictObject({ M2: base64, token: bearerToken, identity, expiresAt: z.number().int().nullable() }),
 };
 
@@ -77,7 +77,7 @@ export const certificateChallenge = {
 
 /** Certificate login, second leg: the signature over the challenge; a token when it verifies. */
 export const certificateLogin = {
-  request: z.strictObject({ challengeId: z.string().min(1).max(128), signature: base64 }),
+  request: z.strictObject({ challengeId: ruled(z.string().min(1).max(128)), signature: base64 }),
   reply: z.strictObject({ ...mintedToken, jkt: z.string().nullable() }),
 };
 

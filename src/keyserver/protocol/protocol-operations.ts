@@ -31,6 +31,8 @@ import {
   principalView,
   rights,
   role,
+  ruled,
+  ruledJson,
   ttag,
   verdict,
   verifier,
@@ -51,7 +53,7 @@ function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: O
 const none = z.strictObject({});
 /** A key's ACL revision (docs/spec.md §4.1 item 3): what a grant or revoke produced, what a read shows now. */
 const aclRevision = z.number().int().nonnegative();
-const certificateId = z.string().min(1).max(128);
+const certificateId = ruled(z.string().min(1).max(128));
 
 /**
  * The engine operations a token holder may call as `POST /v1/op/<name>`: arguments in the body,
@@ -151,13 +153,15 @@ export const OPERATIONS = {
   ),
   deletePrincipal: op(z.strictObject({ name }), z.null(), async (engine, token, args) => (await engine.principals.remove(token, args.name), null)),
   setPassword: op(
-    z.strictObject({ name, verifier, currentProof: z.string().max(512).optional() }),
+    z.strictObject({ name, verifier, currentProof: ruled(z.string().max(512)).optional() }),
     z.null(),
     async (engine, token, args) => (await engine.principals.setPassword(token, args.name, args.verifier, args.currentProof), null),
   ),
   principalGroups: op(z.strictObject({ name }), list(principalView), (engine, token, args) => engine.principals.groups(token, args.name)),
-  putSenderKey: op(z.strictObject({ principal: name, jwk: z.record(z.string(), z.unknown()) }), z.strictObject({ jkt: z.string() }), (engine, token, args) =>
-    engine.identity.putSenderKey(token, args.principal, args.jwk),
+  putSenderKey: op(
+    z.strictObject({ principal: name, jwk: ruledJson(z.record(z.string(), z.unknown())) }),
+    z.strictObject({ jkt: z.string() }),
+    (engine, token, args) => engine.identity.putSenderKey(token, args.principal, args.jwk),
   ),
   groupMembers: op(z.strictObject({ group: name }), list(principalView), (engine, token, args) => engine.groups.members(token, args.group)),
   addGroupMember: op(
@@ -172,7 +176,7 @@ export const OPERATIONS = {
   ),
   listRoles: op(none, list(role), (engine, token) => engine.roles.list(token)),
   readRole: op(z.strictObject({ name }), role, (engine, token, args) => engine.roles.read(token, args.name)),
-  putRole: op(z.strictObject({ name, operations: z.array(z.string().max(128)).max(256) }), role, (engine, token, args) =>
+  putRole: op(z.strictObject({ name, operations: z.array(ruled(z.string().max(128))).max(256) }), role, (engine, token, args) =>
     engine.roles.put(token, args.name, args.operations),
   ),
   // Certificates and certificate trust (35-42).
@@ -198,7 +202,9 @@ export const OPERATIONS = {
     engine.server.setParameter(token, args.name, args.value),
   ),
   readPolicy: op(none, policy, (engine, token) => engine.identity.readPolicy(token)),
-  setPolicy: op(z.strictObject({ name, value: z.unknown() }), policy, (engine, token, args) => engine.identity.setPolicy(token, args.name, args.value)),
+  setPolicy: op(z.strictObject({ name, value: ruledJson(z.unknown()) }), policy, (engine, token, args) =>
+    engine.identity.setPolicy(token, args.name, args.value),
+  ),
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

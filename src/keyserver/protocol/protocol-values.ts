@@ -3,6 +3,7 @@ import { RIGHTS } from '../../wire/acl.js';
 import { PRINCIPAL_KINDS } from '../../wire/principal.js';
 import { KEY_LENGTHS } from '../../wire/key-length.js';
 import { MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
+import { jsonTextFault, textFault, type TextControls } from '../../wire/text.js';
 
 /**
  * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:
@@ -70,13 +71,38 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
-export const name = z.string().min(1).max(256);
-export const ttag = z.string().min(1).max(1024);
-export const cursor = z.string().min(1).max(1024);
-export const pem = z.string().min(1).max(65_536);
-const text = z.string().max(1024);
+/**
+ * A string argument under the text rule (docs/spec.md §1.6, src/wire/text.ts): well-formed Unicode, no
+ * control character but those `controls` allows. The daemon refuses any other with BAD_REQUEST naming
+ * the argument, so no caller, the gateway or another, stores a NUL or a lone surrogate. Replies are
+ * read as they are: a row stored before the rule must stay readable.
+ */
+export function ruled<S extends z.ZodType<string>>(schema: S, controls: TextControls = 'none') {
+  return schema.superRefine(function checkText(value, ctx) {
+    const fault = textFault(value, controls);
+    if (fault !== undefined) ctx.addIssue({ code: 'custom', message: fault, input: value });
+  });
+}
+
+/** An argument whose shape the engine checks (a JWK, a policy value): every string in it, names too, under the rule. */
+export function ruledJson<S extends z.ZodType>(schema: S) {
+  return schema.superRefine(function checkJsonText(value, ctx) {
+    const found = jsonTextFault(value);
+    if (found !== undefined) ctx.addIssue({ code: 'custom', message: found.fault, path: found.path, input: value });
+  });
+}
+
+// Arguments: under the text rule.
+export const name = ruled(z.string().min(1).max(256));
+export const ttag = ruled(z.string().min(1).max(1024));
+export const cursor = ruled(z.string().min(1).max(1024));
+export const pem = ruled(z.string().min(1).max(65_536), 'lines');
+const text = ruled(z.string().max(1024));
+const names = z.array(name).max(256).readonly();
+// Replies: bounded, read as stored.
+const replyText = z.string().max(1024);
 const operationIds = z.array(z.string().min(1).max(128)).max(256).readonly();
-const roleNames = z.array(name).max(256).readonly();
+const roleNames = z.array(z.string().min(1).max(256)).max(256).readonly();
 
 /** RFC 6750 §2.1 b64token: what an `Authorization: Bearer` header may carry. */
 export const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -93,8 +119,8 @@ export function list<T extends z.ZodType>(item: T) {
   return z.strictObject({
     items: z.array(item).max(1000).readonly(),
     complete: z.boolean(),
-    reason: text.optional(),
-    next: cursor.optional(),
+    reason: replyText.optional(),
+    next: z.string().min(1).max(1024).optional(),
   });
 }
 
@@ -116,7 +142,7 @@ export const verdict = z.strictObject({
     .array(z.string().regex(/^[0-9a-f]{64}$/))
     .max(64)
     .readonly(),
-  reason: text.optional(),
+  reason: replyText.optional(),
 });
 
 export const certificateQuery = z.strictObject({
@@ -174,7 +200,7 @@ export const newKey = z.strictObject({
   keyLen: z.literal(KEY_LENGTHS),
   label: text.optional(),
   expiresAt: z.number().int().optional(),
-  rotationPeriod: z.string().max(64).optional(),
+  rotationPeriod: ruled(z.string().max(64)).optional(),
 });
 
 export const encryptRequest = z.strictObject({ plaintext: payloadBytes, aad: payloadBytes.optional() });
@@ -250,15 +276,15 @@ export const newPrincipal = z.strictObject({
   name,
   kind,
   displayName: text.optional(),
-  roles: roleNames.optional(),
+  roles: names.optional(),
   verifier: verifier.optional(),
 });
 
 export const principalChanges = z.strictObject({
   displayName: text.optional(),
   disabled: z.boolean().optional(),
-  roles: roleNames.optional(),
-  delegates: roleNames.optional(),
+  roles: names.optional(),
+  delegates: names.optional(),
 });
 
 export const principalQuery = z.strictObject({
@@ -272,10 +298,10 @@ export const role = z.strictObject({ name: z.string(), operations: operationIds 
 /** What a token may do beyond single keys: its principal's operations, and whether it is scoped. */
 export const heldOperations = z.strictObject({ operations: operationIds, scoped: z.boolean() });
 
-export const parameterValue = z.union([z.number(), z.boolean(), z.string().max(1024)]);
+export const parameterValue = z.union([z.number(), z.boolean(), text]);
 export const parameter = z.strictObject({
   name: z.string(),
-  value: parameterValue,
+  value: z.union([z.number(), z.boolean(), replyText]),
   type: z.enum(['integer', 'boolean', 'string']),
   description: z.string(),
 });

@@ -1,7 +1,9 @@
 import type { Next } from 'koa';
 import type { z } from 'zod';
 import { nameAuditedOperation, noteAudit, performAudited, releaseWhenRecorded, type AuditAbout } from '../request-audit.js';
-import { isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
+import { BadRequestError, isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
+import { textFault } from '../../../wire/text.js';
+import { parseIdempotencyKey } from '../../../domain/idempotency/idempotency-claim.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices, Prepared } from '../../../use-cases/index.js';
 import { parseWith } from '../parse.js';
@@ -91,7 +93,9 @@ export function apiRouteStep(definition: ApiRoute, services: GatewayServices): (
     if (needsSession) await authenticate(ctx, services, bearerCredential(ctx));
     const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
     const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
-    const input = { body, query, params: (ctx as ApiContext & { params?: Record<string, string> }).params ?? {} };
+    // A malformed Idempotency-Key is refused before the pending record, as a body is (keys.routes.ts reads it).
+    if (definition.idempotent === true && ctx.get('Idempotency-Key') !== '') parseIdempotencyKey(ctx.get('Idempotency-Key'));
+    const input = { body, query, params: textParams((ctx as ApiContext & { params?: Record<string, string> }).params ?? {}) };
     const object = (definition.auditObject ?? defaultAuditObject)(input);
     if (!audited) {
       ctx.state.unauditedOperation = definition.operationId;
@@ -118,6 +122,18 @@ export function apiRouteStep(definition: ApiRoute, services: GatewayServices): (
       }),
     );
   };
+}
+
+/**
+ * The path parameters under the text rule (docs/spec.md §1.6), checked before anything names them (the
+ * record's object, a key-server call): a decoded `%00` in `/api/principals/{name}` is a 400 naming `name`.
+ */
+function textParams(params: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  for (const [name, value] of Object.entries(params)) {
+    const fault = textFault(value);
+    if (fault !== undefined) throw new BadRequestError(`${name}: ${fault}`);
+  }
+  return params;
 }
 
 function writeOf(definition: ApiRoute, input: RouteInput<unknown, unknown>): { check?: string } {

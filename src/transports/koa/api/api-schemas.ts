@@ -3,6 +3,7 @@ import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
 import { PRINCIPAL_NAME } from '../../../wire/principal.js';
 import { ROLE_NAME } from '../../../wire/role.js';
+import { text } from '../text-schema.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
 export const base64 = z
@@ -11,13 +12,13 @@ export const base64 = z
   .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
 
 /** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
-export const ttag = z.string().min(1, 'required').max(512);
+export const ttag = text({ min: 1, minMessage: 'required', max: 512 });
 
 /** A key version (docs/spec.md §4.22): an integer from 1; one above the newest is the key server's 404. */
 export const keyVersion = z.number().int('an integer').min(1, 'at least 1').max(Number.MAX_SAFE_INTEGER);
 
 /** A principal, group or role name in a path or body. */
-export const name = z.string().min(1, 'required').max(256);
+export const name = text({ min: 1, minMessage: 'required', max: 256 });
 
 /** A principal or group name in a path: the key server's rule (src/wire/principal.ts), shown in the document. */
 export const principalName = z.string().min(1).max(64).regex(PRINCIPAL_NAME, 'not a principal name');
@@ -25,8 +26,11 @@ export const principalName = z.string().min(1).max(64).regex(PRINCIPAL_NAME, 'no
 /** `limit` (1..500) and the opaque `cursor` of a paginated list. */
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
-  cursor: z.string().min(1).max(1024).optional(),
+  cursor: text({ min: 1, max: 1024 }).optional(),
 };
+
+/** A PEM field (64 KiB): the one kind of field whose text may hold line breaks and tabs (docs/spec.md §1.6). */
+export const pem = text({ min: 1, minMessage: 'required', max: 65_536, controls: 'lines' });
 
 /**
  * The path parameters by name, as the document shows them: `{ttag}` base64url (or standard base64

@@ -4,11 +4,11 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
-import { listBody, name, pageQuery } from './api-schemas.js';
+import { listBody, name, pageQuery, pem } from './api-schemas.js';
+import { text } from '../text-schema.js';
 
-const pem = z.string().min(1, 'required').max(65_536);
 const schemas = {
-  list: z.strictObject({ subject: z.string().min(1).max(256).optional(), principal: name.optional(), ...pageQuery }),
+  list: z.strictObject({ subject: text({ min: 1, max: 256 }).optional(), principal: name.optional(), ...pageQuery }),
   pem: z.strictObject({ pem }),
 };
 

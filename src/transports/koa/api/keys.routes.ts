@@ -5,28 +5,29 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { IdempotencyClaim } from '../../../wire/crypto-messages.js';
 import { MIN_ROTATION_PERIOD_MS, parseIsoDuration } from '../../../wire/iso-duration.js';
 import { noteAudit, undoUnlessRecorded } from '../request-audit.js';
+import { text } from '../text-schema.js';
 import { callerOf, type ApiContext } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { keyVersion, ttagParam } from './api-schemas.js';
 
 /** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
-const rotationPeriod = z
-  .string()
-  .max(64)
-  .refine((text) => (parseIsoDuration(text) ?? 0) >= MIN_ROTATION_PERIOD_MS, 'an ISO 8601 duration of at least one day (P90D, P1W, PT36H)');
+const rotationPeriod = text({ max: 64 }).refine(
+  (text) => (parseIsoDuration(text) ?? 0) >= MIN_ROTATION_PERIOD_MS,
+  'an ISO 8601 duration of at least one day (P90D, P1W, PT36H)',
+);
 
 const schemas = {
   /** An empty body creates a 16-byte key, as `{}` does. */
   create: z
     .strictObject({
       keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(16),
-      label: z.string().min(1).max(256).optional(),
+      label: text({ min: 1, max: 256 }).optional(),
       expiresAt: z.iso.datetime({ offset: true }).optional(),
       rotationPeriod: rotationPeriod.optional(),
     })
     .prefault({}),
-  export: z.strictObject({ clientPubKey: z.string().min(1, 'required').max(256), version: keyVersion.optional() }),
+  export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
 };
 

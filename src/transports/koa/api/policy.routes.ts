@@ -4,9 +4,10 @@ import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { PROVISIONING_PARAMETERS } from '../../../wire/certificate.js';
+import { textJson } from '../text-schema.js';
 
 const schemas = {
-  value: z.strictObject({ value: z.unknown() }),
+  value: z.strictObject({ value: textJson(z.unknown()) }),
 };
 
 /** The provisioning policy (docs/spec.md §4.14). */

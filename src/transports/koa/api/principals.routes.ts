@@ -6,11 +6,12 @@ import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { listBody, name, pageQuery } from './api-schemas.js';
+import { text, textJson } from '../text-schema.js';
 
 const kind = z.enum(PRINCIPAL_KINDS as ['user', 'group', 'service']);
-const displayName = z.string().min(1).max(256);
+const displayName = text({ min: 1, max: 256 });
 const roles = z.array(name).max(64);
-const password = z.string().min(8, 'at least 8 characters').max(4096);
+const password = text({ min: 8, minMessage: 'at least 8 characters', max: 4096 });
 
 const schemas = {
   list: z.strictObject({ kind: kind.optional(), ...pageQuery }),
@@ -18,8 +19,8 @@ const schemas = {
   update: z
     .strictObject({ displayName: displayName.optional(), disabled: z.boolean().optional(), roles: roles.optional(), delegates: roles.optional() })
     .refine((body) => Object.keys(body).length > 0, 'nothing to change'),
-  password: z.strictObject({ currentPassword: z.string().min(1).max(4096).optional(), password }),
-  senderKey: z.strictObject({ jwk: z.record(z.string(), z.unknown()) }),
+  password: z.strictObject({ currentPassword: text({ min: 1, max: 4096 }).optional(), password }),
+  senderKey: z.strictObject({ jwk: textJson(z.record(z.string(), z.unknown())) }),
 };
 
 /** Principals (docs/spec.md §4.8). */

@@ -4,9 +4,10 @@ import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { listBody } from './api-schemas.js';
+import { text } from '../text-schema.js';
 
 const schemas = {
-  role: z.strictObject({ operations: z.array(z.string().min(1).max(128)).max(256) }),
+  role: z.strictObject({ operations: z.array(text({ min: 1, max: 128 })).max(256) }),
 };
 
 /** Roles (docs/spec.md §4.10): named sets of operation ids. */

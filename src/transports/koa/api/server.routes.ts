@@ -6,9 +6,10 @@ import { responses } from './api-responses.js';
 import { API_VERSION } from './api-version.js';
 import { listBody } from './api-schemas.js';
 import { SERVER_PARAMETER_NAMES } from '../../../wire/server.js';
+import { text } from '../text-schema.js';
 
 const schemas = {
-  value: z.strictObject({ value: z.union([z.number(), z.boolean(), z.string()]) }),
+  value: z.strictObject({ value: z.union([z.number(), z.boolean(), text({ max: 1024 })]) }),
 };
 
 /** Server administration (docs/spec.md §4.13). */

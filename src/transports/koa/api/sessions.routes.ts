@@ -11,19 +11,23 @@ import { authenticate } from '../authenticate.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
 import { sessionListItem, sessionView } from './session-view.js';
+import { pem } from './api-schemas.js';
+import { text, textJson } from '../text-schema.js';
 
-const user = z.string().min(1, 'required').max(256);
+const user = text({ min: 1, minMessage: 'required', max: 256 });
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'not base64url');
-const pem = z.string().min(1, 'required').max(65_536);
 
 export const schemas = {
-  passwordLogin: z.strictObject({ user, password: z.string().min(1, 'required').max(4096) }),
+  passwordLogin: z.strictObject({ user, password: text({ min: 1, minMessage: 'required', max: 4096 }) }),
   challenge: z.strictObject({ certificate: pem }),
   certificateLogin: z.strictObject({ challengeId: base64url.max(256), signature: base64url.max(4096) }),
   scoped: z.strictObject({
-    objects: z.array(z.string().min(1).max(512)).min(1).max(100),
+    objects: z
+      .array(text({ min: 1, max: 512 }))
+      .min(1)
+      .max(100),
     rights: z.array(z.enum(RIGHTS)).min(1).optional(),
-    senderKey: z.record(z.string(), z.unknown()),
+    senderKey: textJson(z.record(z.string(), z.unknown())),
     ttlSeconds: z.number().int().min(60).max(900).default(300),
   }),
   delegated: z.union([z.strictObject({ principal: user }), z.strictObject({ certificate: pem })]),

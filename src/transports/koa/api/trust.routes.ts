@@ -3,10 +3,9 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
-import { listBody, name } from './api-schemas.js';
+import { listBody, name, pem } from './api-schemas.js';
 import { certificateIdParam } from './certificates.routes.js';
 
-const pem = z.string().min(1, 'required').max(65_536);
 const schemas = {
   pem: z.strictObject({ pem }),
   enrollment: z.strictObject({ principal: name, pem }),
