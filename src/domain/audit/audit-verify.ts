@@ -1,6 +1,7 @@
 import { verify, type KeyObject } from 'node:crypto';
 import { hashStep, signedHashBreak, type HashWalk } from './audit-hash-chain.js';
 import { witnessBreaks, type WitnessedHead } from './audit-witness.js';
+import { AUDIT_CHAIN_RESTART_OPERATION, parseChainRestart } from './audit-restart.js';
 import { BreakList, type AuditBreak, type AuditBreakKind, type TimedBreak } from './audit-breaks.js';
 import { canonicalCheckpoint, hasValidMac, isChained, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
 
@@ -128,6 +129,8 @@ export class AuditLogVerifier {
   #unchained = 0;
   #firstUnchained: AuditEntry | undefined;
   readonly #witnessedSeqs = new Map<string, Set<number>>();
+  /** Restart entries seen, by the writer whose chain they replace (docs/spec.md §9.6). */
+  readonly #restarts = new Map<string, { writer: string; seq: number; storedSeq: number }>();
 
   constructor(options: AuditVerifyOptions) {
     this.#options = options;
@@ -163,6 +166,7 @@ export class AuditLogVerifier {
         this.#firstUnchained ??= entry;
         continue;
       }
+      if (entry.operation === AUDIT_CHAIN_RESTART_OPERATION) this.#noteRestart(entry);
       const walk = this.#walkOf(entry.writer);
       walk.entries += 1;
       walk.lastSeq = entry.seq;
@@ -204,15 +208,31 @@ export class AuditLogVerifier {
       if (walk.first !== undefined) firsts.push(walk.first);
       for (const found of witnessed) {
         // A checkpoint that already shows the chain cut at or past the witnessed seq says it all.
-        if (found.writer === writer && !(found.kind === 'truncated' && truncatedFrom(walk, found.seq))) walk.breaks.add({ found, at: Number.MAX_SAFE_INTEGER });
+        if (found.writer === writer && !(found.kind === 'truncated' && truncatedFrom(walk, found.seq)))
+          walk.breaks.add({ found: this.#restarted(found), at: Number.MAX_SAFE_INTEGER });
       }
       summaries.push({ writer, entries: walk.entries, lastSeq: walk.lastSeq, lastCheckpoint, breaks: walk.breaks.count, unlisted: walk.breaks.unlisted });
       listed.push(...[...walk.breaks.listed].sort((a, b) => a.found.seq - b.found.seq).map((timed) => timed.found));
     }
     firsts.sort((a, b) => a.at - b.at);
     // A witnessed head speaks of a chain that is otherwise whole: an earlier break comes first.
-    const firstBreak = firsts[0]?.found ?? witnessed[0];
+    const firstBreak = firsts[0]?.found ?? (witnessed[0] === undefined ? undefined : this.#restarted(witnessed[0]));
     return { ok: listed.length === 0, checked: this.#checked, writers: summaries, breaks: listed, ...(firstBreak ? { firstBreak } : {}) };
+  }
+
+  #noteRestart(entry: ChainedAuditEntry): void {
+    const restart = parseChainRestart(entry.object);
+    if (restart !== undefined) this.#restarts.set(restart.writer, { writer: entry.writer, seq: entry.seq, storedSeq: restart.storedSeq });
+  }
+
+  /** A witnessed chain cut short whose writer was replaced by a new chain says where the restart is recorded. */
+  #restarted<T extends AuditBreak>(found: T): T {
+    const restart = this.#restarts.get(found.writer);
+    if (found.kind !== 'truncated' || restart === undefined) return found;
+    return {
+      ...found,
+      detail: `${found.detail}; writer ${restart.writer} began a new chain in its place, its seq ${restart.seq} records the restart after seq ${restart.storedSeq}`,
+    };
   }
 
   #walkOf(writer: string): WriterWalk {
