@@ -28,6 +28,7 @@ import type { AuditChain } from '../domain/audit/audit-chain.js';
 import { AuditChainRegressedError, AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { loadAuditIntegrity } from './audit-keys.js';
+import { openOrRestartChain } from './audit-chain-restart.js';
 import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config/config.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import { startEmbeddedKeyServer } from './embedded-engine.js';
@@ -117,7 +118,9 @@ async function openHolding(
   const logger = new BootWarningLogger(gatewayLogger);
   // The audit chain's keys (docs/spec.md §9.3, §9.4): loaded or generated when this gateway opens its own store.
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
-  const auditLog = overrides.auditLog ?? (await openAuditLog(config.audit, logger, integrity?.chain).catch(refuseVanishedChain));
+  const restartDeps = { logger, random, now: () => clock.now() };
+  const auditLog =
+    overrides.auditLog ?? (await openOrRestartChain(integrity!, (chain) => openAuditLog(config.audit, logger, chain), restartDeps).catch(refuseVanishedChain));
   const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
@@ -236,7 +239,7 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
 function refuseVanishedChain(error: unknown): never {
   if (!(error instanceof AuditChainRegressedError)) throw error;
   throw new AuditUnavailableError(
-    `${error.message}. The audit store does not hold the chain this gateway wrote before (its head is kept in the data directory): keep the store as evidence, and start with --new-audit-chain to begin a new chain`,
+    `${error.message}. The audit store does not hold the chain this gateway wrote before (its head is kept in the data directory): keep the store as evidence, and start with --new-audit-chain to begin a new chain (a new writer: verify keeps reporting what this one lost)`,
   );
 }
 

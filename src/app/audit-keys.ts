@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { FileAuditWitness } from '../adapters/audit-log/file-audit-witness.js';
 import { AuditChain, auditSigningKey, type AuditChainHead, type AuditSigningKey } from '../domain/audit/audit-chain.js';
 import { auditKeyId } from '../domain/audit/audit-entry.js';
+import { currentChainWriter, nextChainWriter } from '../domain/audit/audit-restart.js';
+import type { WitnessedHead } from '../domain/audit/audit-witness.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { ConfigError } from '../keyserver/config-error.js';
@@ -17,17 +19,25 @@ export interface AuditIntegrity {
   readonly chain: AuditChain;
   readonly signingKey: AuditSigningKey;
   readonly verifyKeys: AuditVerifyKeys;
+  /** The head the witness saw of `chain`'s writer, which the store must still hold (none: a new chain). */
+  readonly witnessed: AuditChainHead | undefined;
+  /** Whether the operator asked to begin a new chain when the store lost this one (`--new-audit-chain`). */
+  readonly newChain: boolean;
+  /** A chain of a new writer for this gateway (docs/spec.md §9.6), after every one its witness knows. */
+  nextChain(): AuditChain;
 }
 
 /**
  * Resolves the writer id and keys (given, else kept in the data directory, else this process only),
- * says at boot which checkpoint key signs and where generated keys went, and builds the chain.
+ * says at boot which checkpoint key signs and where generated keys went, and builds the chain of the
+ * gateway's current writer: the newest chain its witness knows (a chain begun by `--new-audit-chain`
+ * is a writer of its own, `<writer>~2`, `~3`, ...).
  */
 export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger, now: () => number): AuditIntegrity {
   const dir = config.dataDir;
   const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, 'MAC key');
   const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, 'checkpoint signing key'));
-  const writer = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger);
+  const base = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger);
   const key = Buffer.from(macKey, 'base64');
   if (key.length !== 32) throw new ConfigError(`TE_GATEWAY_DATA_DIR: ${AUDIT_FILES.macKey} does not hold base64 of 32 bytes`);
   const publicKeys = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
@@ -36,53 +46,64 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
     publicKeys.set(auditKeyId(trusted), trusted);
   }
   const witness = dir === undefined ? undefined : new FileAuditWitness(dir);
-  const witnessed = witnessedHead(witness, writer, config.newChain, logger);
-  const onWitness = (head: AuditChainHead) => {
-    try {
-      witness?.recordNow({ writer, seq: head.seq, mac: head.mac });
-    } catch (error) {
-      logger.error('audit chain head not witnessed', { file: witness?.file, cause: (error as Error).message });
-    }
+  const heads = witnessedHeads(witness);
+  const writer = currentChainWriter(
+    base,
+    heads.map((head) => head.writer),
+  );
+  const witnessed = heads.find((head) => head.writer === writer);
+  const chainOf = (writer: string, witnessed: AuditChainHead | undefined) => {
+    const onWitness = (head: AuditChainHead) => {
+      try {
+        witness?.recordNow({ writer, seq: head.seq, mac: head.mac });
+      } catch (error) {
+        logger.error('audit chain head not witnessed', { file: witness?.file, cause: (error as Error).message });
+      }
+    };
+    const onRegression = (detail: string) =>
+      logger.error('audit chain regressed: the audit store lost entries this gateway wrote; every audited write is refused', { writer, detail });
+    return new AuditChain({
+      writer,
+      macKey: key,
+      signingKey,
+      checkpointEvery: config.checkpointEvery,
+      checkpointSeconds: config.checkpointSeconds,
+      now,
+      onRegression,
+      onWitness,
+      ...(witnessed === undefined ? {} : { witnessed }),
+    });
   };
-  const onRegression = (detail: string) =>
-    logger.error('audit chain regressed: the audit store lost entries this gateway wrote; every audited write is refused', { writer, detail });
-  const chain = new AuditChain({
-    writer,
-    macKey: key,
-    signingKey,
-    checkpointEvery: config.checkpointEvery,
-    checkpointSeconds: config.checkpointSeconds,
-    now,
-    onRegression,
-    onWitness,
-    ...(witnessed === undefined ? {} : { witnessed }),
-  });
   logger.info('audit log chained and checkpointed', {
     writer,
     checkpointKeyId: signingKey.keyId,
     checkpointPublicKey: signingKey.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim(),
   });
-  return { chain, signingKey, verifyKeys: { macKey: key, publicKeys, ...(witness === undefined ? {} : { witness }) } };
+  return {
+    chain: chainOf(writer, witnessed),
+    signingKey,
+    verifyKeys: { macKey: key, publicKeys, ...(witness === undefined ? {} : { witness }) },
+    witnessed,
+    newChain: config.newChain,
+    nextChain: () =>
+      chainOf(
+        nextChainWriter(
+          base,
+          witnessedHeads(witness).map((head) => head.writer),
+        ),
+        undefined,
+      ),
+  };
 }
 
-/**
- * The head this writer's witness last saw, which the store must still hold; none with `newChain`
- * (the operator chose to begin again, said in the log). A witness that cannot be read stops the boot.
- */
-function witnessedHead(witness: FileAuditWitness | undefined, writer: string, newChain: boolean, logger: Logger): AuditChainHead | undefined {
-  if (witness === undefined) return undefined;
-  let head: AuditChainHead | undefined;
+/** The heads in the witness file (none without a data directory); a witness that cannot be read stops the boot. */
+function witnessedHeads(witness: FileAuditWitness | undefined): WitnessedHead[] {
+  if (witness === undefined) return [];
   try {
-    head = witness.headsNow().find((known) => known.writer === writer);
+    return witness.headsNow();
   } catch (error) {
     throw new ConfigError(`TE_GATEWAY_DATA_DIR: cannot read the audit chain witness ${witness.file} (${(error as Error).message})`);
   }
-  if (head === undefined || !newChain) return head;
-  logger.warn('starting a new audit chain: the witnessed one is not required to be in the store (--new-audit-chain)', {
-    writer,
-    witnessedSeq: head.seq,
-  });
-  return undefined;
 }
 
 function newSigningPem(): string {

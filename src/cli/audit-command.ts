@@ -13,7 +13,9 @@ import { exportLines, parseExport } from './audit-jsonl.js';
 export const AUDIT_USAGE = `Usage: keygate audit <verify|export|public-key> [options]
 
   verify      Verify the audit chains and checkpoints, reading the database directly; prints
-              { ok, checked, writers, firstBreak? } as JSON. Exit 0 clean, 1 a break, 2 usage, 3 unreadable.
+              { ok, checked, writers, breaks, firstBreak? } as JSON (every break, at most 100 listed
+              per writer), and each listed break in words on standard error unless --json.
+              Exit 0 clean, 1 a break, 2 usage, 3 unreadable.
   export      Write entries (with their chain fields) and checkpoints as JSON lines: --format jsonl.
   public-key  Print the checkpoint public key (PEM) and its key id, for auditors; with --json,
               [{ keyId, pem }].
@@ -56,7 +58,7 @@ export async function auditCommand(argv: readonly string[], env: Env = process.e
     const dataDir = (values['data-dir'] as string | undefined) ?? nonEmpty(env.TE_GATEWAY_DATA_DIR) ?? './data';
     if (sub === 'public-key') return publicKey(values, env, dataDir, json);
     const range = rangeOf(values);
-    if (sub === 'verify') return await verify(values, env, dataDir, range);
+    if (sub === 'verify') return await verify(values, env, dataDir, range, json);
     if (sub === 'export') return await exportLog(values, env, dataDir, range);
     throw new UsageError(`unknown audit command "${sub}"`);
   } catch (error) {
@@ -84,7 +86,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-async function verify(values: Options, env: Env, dataDir: string, range: AuditChainRange): Promise<number> {
+async function verify(values: Options, env: Env, dataDir: string, range: AuditChainRange, json: boolean): Promise<number> {
   const macKey = macKeyOf(values, env, dataDir);
   if (macKey === undefined) process.stderr.write('keygate audit: no MAC key: checking links and signed checkpoints only\n');
   const publicKeys = publicKeysOf(values, env, dataDir);
@@ -96,7 +98,15 @@ async function verify(values: Options, env: Env, dataDir: string, range: AuditCh
     return verifier.result();
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (!json) process.stderr.write(inWords(report));
   return report.ok ? 0 : 1;
+}
+
+/** The breaks for a reader, one line each, and those past the listed ones counted per writer. */
+function inWords(report: AuditVerification): string {
+  const lines = report.breaks.map(({ writer, seq, kind, detail }) => `keygate audit: break: writer ${writer || '(none)'} seq ${seq}: ${kind}: ${detail}\n`);
+  for (const { writer, unlisted } of report.writers) if (unlisted > 0) lines.push(`keygate audit: writer ${writer}: ${unlisted} more breaks not listed\n`);
+  return lines.join('');
 }
 
 async function exportLog(values: Options, env: Env, dataDir: string, range: AuditChainRange): Promise<number> {

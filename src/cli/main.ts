@@ -23,8 +23,11 @@ ${helpVariables('              ')}              With neither a seed nor an admin
               On SIGTERM or SIGINT the gateway stops accepting, lets requests in flight finish (10 s at
               most), closes its stores and exits 0. It prints "keygate: listening url=... port=..." once up,
               then where the operator console is (TE_GATEWAY_CONSOLE=off turns it off).
-              --new-audit-chain: begin a new audit chain although the store lost the one this gateway
-              wrote before (without it, such a store stops the boot).
+              --new-audit-chain: begin a new audit chain although the store lost the end of the one
+              this gateway wrote before (without it, such a store stops the boot). The new chain is a
+              new writer (<writer>~2, ~3, ...) whose first entry records the loss; the old witnessed
+              head is kept, and "keygate audit verify" keeps reporting what was lost. Without a loss
+              the flag changes nothing.
   keyserver   Run the key-server daemon over TLS 1.3 ("keygate keyserver --help" lists its options).
   audit       Verify or export the audit log, print its checkpoint key ("keygate audit --help").
 

@@ -36,12 +36,22 @@ export interface ProvisioningPolicy {
   readonly defaultGroups: readonly string[];
 }
 
-/** GET /api/audit/verify: per writer its entries and last checkpoint, and the first break if any. */
+/** One break the verifier found (docs/spec.md §9.5). */
+export interface AuditBreakView {
+  readonly writer: string;
+  readonly seq: number;
+  readonly id?: string;
+  readonly kind: string;
+  readonly detail: string;
+}
+
+/** GET /api/audit/verify: per writer its entries, last checkpoint and breaks; every break; the first. */
 export interface AuditVerification {
   readonly ok: boolean;
   readonly checked: number;
-  readonly writers: readonly { writer: string; entries: number; lastSeq: number; lastCheckpoint: number | null }[];
-  readonly firstBreak?: { writer: string; seq: number; id?: string; kind: string; detail: string };
+  readonly writers: readonly { writer: string; entries: number; lastSeq: number; lastCheckpoint: number | null; breaks: number; unlisted: number }[];
+  readonly breaks: readonly AuditBreakView[];
+  readonly firstBreak?: AuditBreakView;
 }
 
 /** GET /api/health, answered with 200 or 503 alike (a failed check is still a report). */

@@ -187,7 +187,8 @@ export class AuditUseCases {
 
   /**
    * Verifies the chains of a time range (the whole log without one) under this gateway's audit key
-   * and trusted checkpoint keys; `audit.read` like the other reads. The answer names the first break.
+   * and trusted checkpoint keys; `audit.read` like the other reads. The answer lists every break (at
+   * most 100 per writer) and names the first.
    * The log is read and checked a page at a time, and the event loop turns between pages, so a long
    * log delays no other request by more than one page's work.
    */

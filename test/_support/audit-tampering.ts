@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { AuditBreakKind } from '../../src/domain/audit/audit-verify.js';
+import { clientKeyPair } from './client-key.js';
 import type { TestGateway } from './gateway.js';
 
 /** Direct SQL on an audit database: `?` placeholders (translated for PostgreSQL). */
@@ -106,4 +107,35 @@ export function auditCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
       done({ status, answer, stderr });
     });
   });
+}
+
+/**
+ * A key exported on the root surface by alice, after `makeHistory`: its `keys.export` record is the
+ * one a rewrite would hide (who took which key material).
+ */
+export async function exportAKey(gw: Pick<TestGateway, 'call' | 'login'>): Promise<void> {
+  const alice = await gw.login('alice');
+  const made = await gw.call('POST', '/keys', { headers: { 'X-Session': alice } });
+  if (made.status !== 200) throw new Error(`POST /keys answered ${made.status}`);
+  const body = { ttag: made.body.ttag, clientPubKey: clientKeyPair().publicKey };
+  const exported = await gw.call('POST', '/keys/export', { headers: { 'X-Session': alice }, body });
+  if (exported.status !== 200) throw new Error(`POST /keys/export answered ${exported.status}`);
+}
+
+/**
+ * Two breaks in one writer, as someone who can write the database but holds no key would make them:
+ * a planted one (the first login's name changed), and later the real rewrite (the export's outcome
+ * now names another principal). Answers the two breaks a verifier must name, in seq order.
+ */
+export async function plantTwoBreaks(db: RawDb): Promise<{ writer: string; seq: number; kind: AuditBreakKind }[]> {
+  const login = Number((await db.all("SELECT MIN(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'login'", [WRITER]))[0]!.seq);
+  const exported = Number(
+    (await db.all("SELECT MAX(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'keys.export' AND entry = 'outcome'", [WRITER]))[0]!.seq,
+  );
+  await db.run("UPDATE audit_entry SET principal = 'bob\uFFFD' WHERE writer = ? AND seq = ?", [WRITER, login]);
+  await db.run("UPDATE audit_entry SET principal = 'bob' WHERE writer = ? AND seq = ?", [WRITER, exported]);
+  return [
+    { writer: WRITER, seq: login, kind: 'edited' },
+    { writer: WRITER, seq: exported, kind: 'edited' },
+  ];
 }

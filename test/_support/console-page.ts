@@ -83,8 +83,8 @@ export async function auditRows(page: Page): Promise<{ operation: string; outcom
   return Promise.all(rows.map(async (row) => ({ operation: (await row.getAttribute('data-operation'))!, outcome: (await row.getAttribute('data-outcome'))! })));
 }
 
-/** Presses "Verify the log" on the audit screen and answers the verdict's words and its break kind. */
-export async function verifyLog(page: Page): Promise<{ ok: boolean; kind: string; text: string }> {
+/** Presses "Verify the log" on the audit screen and answers the verdict's words, its break kind and every listed break. */
+export async function verifyLog(page: Page): Promise<{ ok: boolean; kind: string; text: string; breaks: { writer: string; seq: number; kind: string }[] }> {
   await showScreen(page, 'audit');
   const shown = page.locator('#verdict');
   const before = (await shown.count()) === 0 ? 0 : Number(await shown.getAttribute('data-run'));
@@ -95,5 +95,12 @@ export async function verifyLog(page: Page): Promise<{ ok: boolean; kind: string
     ok: (await verdict.getAttribute('data-ok')) === 'true',
     kind: (await verdict.getAttribute('data-break'))!,
     text: (await verdict.locator('p').first().textContent())!,
+    breaks: await Promise.all(
+      (await verdict.locator('#verdict-breaks tbody tr').all()).map(async (row) => ({
+        writer: (await row.getAttribute('data-writer'))!,
+        seq: Number(await row.getAttribute('data-seq')),
+        kind: (await row.getAttribute('data-kind'))!,
+      })),
+    ),
   };
 }

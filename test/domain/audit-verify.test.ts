@@ -26,7 +26,12 @@ const verify = (entries: readonly AuditEntry[], checkpoints: readonly AuditCheck
 
 test('an untouched chain verifies, with and without the MAC key; the summary names writer, count, head and checkpoint', async (t) => {
   const { entries, checkpoints } = await history();
-  t.deepEqual(verify(entries, checkpoints), { ok: true, checked: 10, writers: [{ writer: 'w1', entries: 10, lastSeq: 10, lastCheckpoint: 8 }] });
+  t.deepEqual(verify(entries, checkpoints), {
+    ok: true,
+    checked: 10,
+    writers: [{ writer: 'w1', entries: 10, lastSeq: 10, lastCheckpoint: 8, breaks: 0, unlisted: 0 }],
+    breaks: [],
+  });
   t.true(verify(entries, checkpoints, false).ok);
   t.true(verify([...entries].reverse(), checkpoints).ok, 'the order rows are read in does not matter');
 });
@@ -60,6 +65,36 @@ test('deleted, inserted and reordered entries are told apart by what their neigh
   t.like(verify(swapped, checkpoints, false).firstBreak, { seq: 5, kind: 'reordered' });
   const unchained = [...entries, auditRecord({ at: Date.UTC(2025, 0, 1) }) as AuditEntry];
   t.like(verify(unchained, checkpoints).firstBreak, { kind: 'inserted' });
+});
+
+const listed = (answer: ReturnType<typeof verify>) => answer.breaks.map(({ seq, kind }) => `${seq} ${kind}`);
+
+test('every break of a writer is listed, not only the first: an early edit hides no later one', async (t) => {
+  const { entries, checkpoints } = await history(20);
+  const twice = entries.map((e) => (e.seq === 2 || e.seq === 17 ? { ...e, principal: 'mallory' } : e));
+  const answer = verify(twice, checkpoints);
+  t.deepEqual(listed(answer), ['2 edited', '17 edited']);
+  t.like(answer, { ok: false, firstBreak: { seq: 2, kind: 'edited' }, writers: [{ writer: 'w1', breaks: 2, unlisted: 0 }] });
+  // Without the key the hash chain shows both, with no echo from the checkpoints above them.
+  t.deepEqual(listed(verify(twice, checkpoints, false)), ['2 edited', '17 edited']);
+  // A swapped pair is one break, an entry deleted one, and an edit after them still shows.
+  const mixed = entries
+    .filter((e) => e.seq !== 9)
+    .map((e) => (e.seq === 5 ? { ...e, seq: 6 } : e.seq === 6 ? { ...e, seq: 5 } : e.seq === 14 ? { ...e, object: 'other' } : e));
+  t.deepEqual(listed(verify(mixed, checkpoints)), ['5 reordered', '10 deleted', '14 edited']);
+});
+
+test('past 100 breaks of a writer the rest are counted, not listed', async (t) => {
+  const { entries, checkpoints } = await history(130);
+  const edited = entries.map((e) => (e.seq % 2 === 0 ? { ...e, principal: 'mallory' } : e));
+  const answer = verify(edited, checkpoints);
+  t.is(answer.breaks.length, 65);
+  t.like(answer.writers[0], { breaks: 65, unlisted: 0 });
+  const all = entries.map((e) => ({ ...e, principal: 'mallory' }));
+  const many = verify(all, checkpoints);
+  t.is(many.breaks.length, 100);
+  t.like(many.writers[0], { breaks: 130, unlisted: 30 });
+  t.like(many.firstBreak, { seq: 1, kind: 'edited' });
 });
 
 test('a chain cut after a checkpoint is truncated; a checkpoint not signed by a trusted key is forged', async (t) => {

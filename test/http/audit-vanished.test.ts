@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -26,7 +26,7 @@ test('an audit database unlinked under a gateway taking key writes refuses every
   }
 });
 
-test('a gateway whose earlier audit chain vanished refuses to boot without --new-audit-chain, and begins a new one with it', async (t) => {
+test('a gateway whose earlier audit chain vanished refuses to boot without --new-audit-chain, and begins a new writer with it while the loss stays reported', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-reboot-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const env = { TE_GATEWAY_DATA_DIR: dir };
@@ -49,10 +49,16 @@ test('a gateway whose earlier audit chain vanished refuses to boot without --new
   const renewed = await spawnGateway(t, env, ['--new-audit-chain']);
   await call(renewed.url, 'POST', '/login', { body: { user: 'nobody', password: 'wrong-password' } });
   t.is(await renewed.stop(), 0);
+  // The new chain is a writer of its own and verifies; the vanished one stays reported (docs/spec.md §9.6).
   const verify = await auditCli(['verify', '--data-dir', dir]);
-  t.is(verify.status, 0, verify.stderr);
-  t.like(verify.answer, { ok: true });
-  t.true(verify.answer.checked >= 1);
+  t.is(verify.status, 1, verify.stderr);
+  const writer = readFileSync(join(dir, 'audit-writer'), 'utf8').trim();
+  t.like(verify.answer, { ok: false, firstBreak: { writer, kind: 'truncated' } });
+  t.like(verify.answer.writers, [
+    { writer, entries: 0, breaks: 1 },
+    { writer: `${writer}~2`, breaks: 0 },
+  ]);
+  t.true(verify.answer.checked >= 2, 'the restart entry and the login');
 });
 
 function hasEntries(file: string): boolean {

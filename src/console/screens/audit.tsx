@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AuditQueryRequest, AuditRecordView, AuditVerification, ConsoleApi, ListView } from '../console-api.js';
+import type { AuditBreakView, AuditQueryRequest, AuditRecordView, AuditVerification, ConsoleApi, ListView } from '../console-api.js';
 import { Pager, Section, TaskState, useTask, usePages, inputText, when, Table, Submit } from '../ui.js';
 import { AuditTimeline } from './audit-timeline.js';
 
@@ -139,16 +139,35 @@ function Verdict({ result, run }: { result: AuditVerification; run: number }) {
           {broken.id === undefined ? '' : ` (record ${broken.id})`}: {broken.detail}. {result.checked} entries checked.
         </p>
       )}
-      <Table columns={['writer', 'entries', 'last entry', 'last checkpoint']}>
+      {result.breaks.length === 0 ? null : <Breaks breaks={result.breaks} />}
+      <Table columns={['writer', 'entries', 'last entry', 'last checkpoint', 'breaks']}>
         {result.writers.map((writer) => (
           <tr key={writer.writer}>
             <td>{writer.writer}</td>
             <td>{writer.entries}</td>
             <td>{writer.lastSeq}</td>
             <td>{writer.lastCheckpoint ?? 'none yet'}</td>
+            <td>{writer.unlisted > 0 ? `${writer.breaks} (${writer.unlisted} not listed)` : writer.breaks}</td>
           </tr>
         ))}
       </Table>
     </div>
+  );
+}
+
+/** Every listed break, one row each (docs/spec.md §9.5: at most 100 per writer). */
+function Breaks({ breaks }: { breaks: readonly AuditBreakView[] }) {
+  return (
+    <Table id="verdict-breaks" columns={['writer', 'entry', 'kind', 'record', 'what was found']}>
+      {breaks.map((found, index) => (
+        <tr key={index} data-writer={found.writer} data-seq={found.seq} data-kind={found.kind}>
+          <td>{found.writer}</td>
+          <td>{found.seq}</td>
+          <td>{found.kind}</td>
+          <td>{found.id ?? ''}</td>
+          <td class="wrap">{found.detail}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -70,6 +70,8 @@ export class AuditChain {
   /** The head last given to the witness. */
   #witnessedSeq: number;
   #regression: string | undefined;
+  /** Where the store's chain was found, against the head it must hold. */
+  #regressedAt: { storedSeq: number; reachedSeq: number } | undefined;
 
   constructor(options: AuditChainOptions) {
     if (options.macKey.length !== 32) throw new RangeError('the audit MAC key must be 32 bytes');
@@ -95,12 +97,12 @@ export class AuditChain {
     if (this.#regression === undefined) {
       const floor = this.#floor;
       if (head.seq < floor.seq) {
-        this.#regress(`writer ${this.writer}: the store's chain ends at seq ${head.seq}, but this writer had reached seq ${floor.seq}`);
+        this.#regress(`writer ${this.writer}: the store's chain ends at seq ${head.seq}, but this writer had reached seq ${floor.seq}`, head.seq, floor.seq);
       } else if (head.seq === floor.seq && floor.mac !== '' && head.mac !== floor.mac) {
-        this.#regress(`writer ${this.writer}: the store's entry at seq ${head.seq} is not the one this writer wrote`);
+        this.#regress(`writer ${this.writer}: the store's entry at seq ${head.seq} is not the one this writer wrote`, head.seq, floor.seq);
       }
     }
-    if (this.#regression !== undefined) throw new AuditChainRegressedError(this.#regression);
+    if (this.#regression !== undefined) throw new AuditChainRegressedError(this.#regression, this.#regressedAt);
     this.#head = head;
     this.#checkpointed = { seq: checkpointedSeq, mac: '' };
   }
@@ -122,8 +124,9 @@ export class AuditChain {
     this.#options.onWitness?.(this.#head);
   }
 
-  #regress(detail: string): void {
+  #regress(detail: string, storedSeq: number, reachedSeq: number): void {
     this.#regression = detail;
+    this.#regressedAt = { storedSeq, reachedSeq };
     this.#options.onRegression?.(detail);
   }
 

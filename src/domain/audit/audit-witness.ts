@@ -27,27 +27,31 @@ interface WitnessedWalk {
 }
 
 /**
- * What the witnessed heads say of chains that are otherwise whole: a writer whose stored chain ends
- * below its witnessed head is `truncated`; a different entry at the witnessed seq is `edited`. Only for
- * a read of the whole log.
+ * What the witnessed heads say of the chains: a writer whose stored chain ends below its witnessed
+ * head is `truncated` (the entries between its last one and the witnessed seq were removed); a
+ * different entry at the witnessed seq is `edited`. One break at most per head. Only for a read of
+ * the whole log.
  */
-export function witnessBreak(witnessed: readonly WitnessedHead[], walkOf: (writer: string) => WitnessedWalk | undefined): WitnessBreak | undefined {
+export function witnessBreaks(witnessed: readonly WitnessedHead[], walkOf: (writer: string) => WitnessedWalk | undefined): WitnessBreak[] {
+  const found: WitnessBreak[] = [];
   for (const head of witnessed) {
     const walk = walkOf(head.writer);
     const last = walk?.lastSeq ?? 0;
     if (last < head.seq) {
       const ends = last === 0 ? 'has no entries' : `ends at seq ${last}`;
-      return {
+      const lost = last + 1 === head.seq ? `seq ${head.seq} was` : `seq ${last + 1} to ${head.seq} were`;
+      found.push({
         writer: head.writer,
         seq: head.seq,
         kind: 'truncated',
-        detail: `writer ${head.writer} ${ends}, but its witness saw seq ${head.seq}: the newest entries were removed`,
-      };
+        detail: `writer ${head.writer} ${ends}, but its witness saw seq ${head.seq}: ${lost} removed`,
+      });
+      continue;
     }
     const atSeq = walk?.atWitnessedSeq.get(head.seq);
     if (atSeq !== undefined && head.mac !== '' && atSeq.mac !== head.mac) {
-      return { writer: head.writer, seq: head.seq, id: atSeq.id, kind: 'edited', detail: `the entry at seq ${head.seq} is not the one its witness saw` };
+      found.push({ writer: head.writer, seq: head.seq, id: atSeq.id, kind: 'edited', detail: `the entry at seq ${head.seq} is not the one its witness saw` });
     }
   }
-  return undefined;
+  return found;
 }

@@ -29,8 +29,12 @@ export class AuditRecordExistsError extends KeygateError {
 export class AuditChainRegressedError extends AuditUnavailableError {
   static readonly REASON = 'the audit chain regressed: the store holds an older head than this gateway last wrote';
 
-  constructor(detail: string) {
+  /** The seq of the store's last entry of this writer, and the seq this writer had reached (or its witness saw). */
+  readonly at: { readonly storedSeq: number; readonly reachedSeq: number } | undefined;
+
+  constructor(detail: string, at?: { readonly storedSeq: number; readonly reachedSeq: number }) {
     super(`audit chain regressed: ${detail}`, undefined, AuditChainRegressedError.REASON);
     this.name = 'AuditChainRegressedError';
+    this.at = at;
   }
 }

@@ -167,14 +167,26 @@ const auditRecord = z
   })
   .meta({ id: 'AuditRecord' });
 
+const auditBreak = z
+  .object({ writer: z.string(), seq: z.number().int(), id: z.string().optional(), kind: z.enum(AUDIT_BREAK_KINDS), detail: z.string() })
+  .meta({ id: 'AuditBreak' });
+
 const auditVerification = z
   .object({
     ok: z.boolean(),
     checked: z.number().int(),
-    writers: z.array(z.object({ writer: z.string(), entries: z.number().int(), lastSeq: z.number().int(), lastCheckpoint: z.number().int().nullable() })),
-    firstBreak: z
-      .object({ writer: z.string(), seq: z.number().int(), id: z.string().optional(), kind: z.enum(AUDIT_BREAK_KINDS), detail: z.string() })
-      .optional(),
+    writers: z.array(
+      z.object({
+        writer: z.string(),
+        entries: z.number().int(),
+        lastSeq: z.number().int(),
+        lastCheckpoint: z.number().int().nullable(),
+        breaks: z.number().int().describe("the breaks found in this writer's chain, checkpoints and witnessed head"),
+        unlisted: z.number().int().describe('how many of them `breaks` does not list (past the first 100 of this writer)'),
+      }),
+    ),
+    breaks: z.array(auditBreak).describe("every break, writer after writer, each writer's by seq; at most 100 per writer"),
+    firstBreak: auditBreak.optional().describe('the earliest break in time across writers'),
   })
   .meta({ id: 'AuditVerification' });
 

@@ -37,7 +37,7 @@ export function auditRoutes(services: GatewayServices): ApiRoute[] {
       method: 'GET',
       path: '/api/audit/verify',
       auth: 'session',
-      summary: 'Verify the audit chains and checkpoints of a time range; names the first break',
+      summary: 'Verify the audit chains and checkpoints of a time range; names every break',
       query: auditVerifyRequest,
       success: { status: 200, schema: responses.auditVerify },
       async handle(ctx, { query }) {
