@@ -24,7 +24,7 @@ export const errorBody = z
       .string()
       .optional()
       .describe(
-        'why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), ...',
+        'why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), LAST_ADMIN (the change would leave no administrator), ...',
       ),
     scope: z.enum(['session', 'process']).optional(),
     reauth: z.boolean().optional(),
