@@ -8,6 +8,7 @@ import {
   outcomeForStatus,
   PENDING_STATUS,
   type AuditCompletion,
+  type AuditKeyUse,
   type AuditRecord,
 } from '../domain/audit/audit.js';
 import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
@@ -47,6 +48,9 @@ export interface AuditDraft {
   /** A batch's item count and failure count. */
   items?: number;
   failures?: number;
+  /** A batch's distinct keys and versions (bounded), and how many more it named. */
+  keys?: readonly AuditKeyUse[];
+  keysOmitted?: number;
 }
 
 /**
@@ -109,6 +113,8 @@ export class AuditTrail {
       version: draft.version,
       items: draft.items,
       failures: draft.failures,
+      keys: draft.keys,
+      keysOmitted: draft.keysOmitted,
       at: this.#deps.clock.now(),
     };
     const begun = this.#begun.has(draft);
@@ -265,6 +271,8 @@ function snapshot(draft: AuditDraft, outcome: AuditRecord['outcome'], status: nu
   if (draft.version !== undefined) record.version = draft.version;
   if (draft.items !== undefined) record.items = draft.items;
   if (draft.failures !== undefined) record.failures = draft.failures;
+  if (draft.keys !== undefined) record.keys = draft.keys;
+  if (draft.keysOmitted !== undefined) record.keysOmitted = draft.keysOmitted;
   record.outcome = outcome;
   record.status = status;
   return record as AuditRecord;

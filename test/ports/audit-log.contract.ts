@@ -101,6 +101,17 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     await log.close();
   });
 
+  check(title("keeps a batch's keys and versions, and how many more it named"), async (t) => {
+    const { log } = await open();
+    const keys = [{ ttag: 'dGFnLW9uZQ==', version: 1 }, { ttag: 'dGFnLXR3bw==', version: 3 }, { ttag: 'dGFnLXRocmVl' }];
+    const batch = auditRecord({ operation: 'crypto.decrypt', items: 50, failures: 2, keys, keysOmitted: 7 });
+    const single = auditRecord({ operation: 'crypto.mac', items: 1, failures: 0, keys: [{ ttag: 'dGFnLW9uZQ==', version: 2 }] });
+    await appendAll(log, [batch, single]);
+    t.deepEqual(await log.get(batch.id), batch);
+    t.deepEqual(await log.get(single.id), single);
+    await log.close();
+  });
+
   check(title('refuses a second record with the same id and keeps the first'), async (t) => {
     const { log } = await open();
     const first = auditRecord();

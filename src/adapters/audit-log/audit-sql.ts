@@ -1,5 +1,6 @@
-import type { AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
+import type { AuditKeyUse, AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
 import {
+  AUDIT_BATCH_FIELDS,
   AUDIT_DETAIL_FIELDS,
   AUDIT_RECORD_FIELDS,
   type AuditChainRange,
@@ -16,18 +17,20 @@ import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
  */
 /** A record field's column: its name in snake case (`requestId` is `request_id`). */
 const columnOf = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-const RECORD_FIELDS = [...AUDIT_RECORD_FIELDS, ...AUDIT_DETAIL_FIELDS] as const;
+const RECORD_FIELDS = [...AUDIT_RECORD_FIELDS, ...AUDIT_DETAIL_FIELDS, ...AUDIT_BATCH_FIELDS] as const;
 export const AUDIT_COLUMNS = RECORD_FIELDS.map(columnOf).join(', ');
 export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
 export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash';
 
 /**
  * One operation as the readers see it: its pending or record entry, completed by its outcome entry.
- * `withDetail: false` is the view as the migrations before the detail columns made it.
+ * `withDetail: false` is the view as the migrations before the detail columns made it, `withBatch:
+ * false` as those before the batch columns (`keys`, `keys_omitted`) made it.
  */
-export function foldedRecordView(table: string, view: string, { withDetail = true } = {}): string {
+export function foldedRecordView(table: string, view: string, { withDetail = true, withBatch = true } = {}): string {
   const latest = (column: string) => `COALESCE(o.${column}, p.${column}) AS ${column}`;
-  const detail = withDetail ? `, ${latest('version')}, ${latest('items')}, ${latest('failures')}` : '';
+  const batch = withDetail && withBatch ? `, ${latest('keys')}, ${latest('keys_omitted')}` : '';
+  const detail = withDetail ? `, ${latest('version')}, ${latest('items')}, ${latest('failures')}${batch}` : '';
   return `CREATE VIEW ${view} AS
     SELECT p.id AS id, p.at AS at, p.request_id AS request_id, ${latest('principal')}, ${latest('session_ref')},
       p.operation AS operation, ${latest('object')}, ${latest('outcome')}, ${latest('status')}, ${latest('code')},
@@ -52,6 +55,9 @@ export interface AuditRow {
   readonly version?: number | string | null;
   readonly items?: number | string | null;
   readonly failures?: number | string | null;
+  /** JSON: the batch's keys and versions (AuditKeyUse[]). */
+  readonly keys?: string | null;
+  readonly keys_omitted?: number | string | null;
 }
 
 export interface EntryRow extends AuditRow {
@@ -76,7 +82,7 @@ export interface CheckpointRow {
 /** The values of one entry, in ENTRY_COLUMNS order. */
 export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unknown[] {
   return [
-    ...RECORD_FIELDS.map((field) => (field === 'at' ? at(entry.at) : (entry[field] ?? null))),
+    ...RECORD_FIELDS.map((field) => (field === 'at' ? at(entry.at) : field === 'keys' ? keysColumn(entry.keys) : (entry[field] ?? null))),
     entry.entry,
     entry.writer ?? null,
     entry.seq ?? null,
@@ -110,7 +116,16 @@ export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
     ...count('version', row.version),
     ...count('items', row.items),
     ...count('failures', row.failures),
+    ...(row.keys === null || row.keys === undefined ? {} : { keys: JSON.parse(row.keys) as AuditKeyUse[] }),
+    ...count('keysOmitted', row.keys_omitted),
   } as AuditRecord;
+}
+
+/** A batch's keys as their column holds them: JSON, each `{ ttag, version? }` in that order. */
+function keysColumn(keys: readonly AuditKeyUse[] | undefined): string | null {
+  return keys === undefined
+    ? null
+    : JSON.stringify(keys.map((use) => (use.version === undefined ? { ttag: use.ttag } : { ttag: use.ttag, version: use.version })));
 }
 
 export function entryFromRow(row: EntryRow, atMs: number): AuditEntry {

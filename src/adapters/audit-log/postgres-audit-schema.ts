@@ -60,6 +60,11 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     ALTER TABLE ${s}.audit_entry ADD COLUMN version integer, ADD COLUMN items integer, ADD COLUMN failures integer;
     DROP VIEW ${s}.audit_record;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withBatch: false })};`,
+  // 5: every distinct key and version a batch named, and how many more there were (docs/spec.md §9.1).
+  (s) => `
+    ALTER TABLE ${s}.audit_entry ADD COLUMN keys text, ADD COLUMN keys_omitted integer;
+    DROP VIEW ${s}.audit_record;
     ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
 ];
 

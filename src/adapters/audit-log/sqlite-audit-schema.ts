@@ -69,6 +69,11 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE audit_entry ADD COLUMN items INTEGER;
    ALTER TABLE audit_entry ADD COLUMN failures INTEGER;
    DROP VIEW audit_record;
+   ${foldedRecordView('audit_entry', 'audit_record', { withBatch: false })};`,
+  // 5: every distinct key and version a batch named, and how many more there were (docs/spec.md §9.1).
+  `ALTER TABLE audit_entry ADD COLUMN keys TEXT;
+   ALTER TABLE audit_entry ADD COLUMN keys_omitted INTEGER;
+   DROP VIEW audit_record;
    ${foldedRecordView('audit_entry', 'audit_record')};`,
 ];
 

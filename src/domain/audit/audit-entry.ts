@@ -82,8 +82,18 @@ export const AUDIT_RECORD_FIELDS = [
  */
 export const AUDIT_DETAIL_FIELDS = ['version', 'items', 'failures'] as const satisfies readonly (keyof AuditRecord)[];
 
+/**
+ * The fields a batch's record added after those (docs/spec.md §9.1 `keys`, `keysOmitted`). An entry
+ * carrying one of them has the detail fields in its canonical form too, then these, each key as
+ * `[ttag, version]`; an entry without them keeps the canonical form it had before they existed.
+ */
+export const AUDIT_BATCH_FIELDS = ['keys', 'keysOmitted'] as const satisfies readonly (keyof AuditRecord)[];
+
 // A field added to AuditRecord and not to one of the lists above fails to compile here.
-const everyRecordField: Record<Exclude<keyof AuditRecord, (typeof AUDIT_RECORD_FIELDS)[number] | (typeof AUDIT_DETAIL_FIELDS)[number]>, never> = {};
+const everyRecordField: Record<
+  Exclude<keyof AuditRecord, (typeof AUDIT_RECORD_FIELDS)[number] | (typeof AUDIT_DETAIL_FIELDS)[number] | (typeof AUDIT_BATCH_FIELDS)[number]>,
+  never
+> = {};
 void everyRecordField;
 
 /**
@@ -93,9 +103,11 @@ void everyRecordField;
 export function canonicalEntry(entry: AuditEntry): string {
   const fields: unknown[] = ['keygate-audit-entry/1', entry.writer ?? null, entry.seq ?? null, entry.entry];
   for (const field of AUDIT_RECORD_FIELDS) fields.push(entry[field] ?? null);
-  if (entry.version !== undefined || entry.items !== undefined || entry.failures !== undefined) {
+  const batch = entry.keys !== undefined || entry.keysOmitted !== undefined;
+  if (batch || entry.version !== undefined || entry.items !== undefined || entry.failures !== undefined) {
     for (const field of AUDIT_DETAIL_FIELDS) fields.push(entry[field] ?? null);
   }
+  if (batch) fields.push(entry.keys?.map((use) => [use.ttag, use.version ?? null]) ?? null, entry.keysOmitted ?? null);
   return JSON.stringify(fields);
 }
 

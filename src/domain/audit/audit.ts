@@ -46,6 +46,16 @@ export interface AuditRecord {
   readonly items?: number;
   /** For a batch: how many of its items failed. */
   readonly failures?: number;
+  /** For a batch: every distinct key and version its items named, at most AUDIT_BATCH_KEYS_MAX (audit-batch-keys.ts). */
+  readonly keys?: readonly AuditKeyUse[];
+  /** For a batch that named more distinct keys and versions than `keys` holds: how many more. */
+  readonly keysOmitted?: number;
+}
+
+/** A key a batch item named and the version it used (absent when no answer said which: a failed encrypt). */
+export interface AuditKeyUse {
+  readonly ttag: string;
+  readonly version?: number;
 }
 
 /** What finalises a pending record once the response is decided. Given fields replace stored ones. */
@@ -60,6 +70,8 @@ export interface AuditCompletion {
   readonly version?: number;
   readonly items?: number;
   readonly failures?: number;
+  readonly keys?: readonly AuditKeyUse[];
+  readonly keysOmitted?: number;
   /** When the outcome was decided (ms since the epoch); the outcome entry's `at`. */
   readonly at?: number;
 }

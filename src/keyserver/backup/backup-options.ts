@@ -16,8 +16,11 @@ restore  Checks FILE whole (its master key, its authentication, its row counts),
 
 Options:
   --out FILE, --in FILE   the backup file
-  --data PATH             the SQLite file of the key server (default ./data/keyserver.db)
-  --postgres URL          a PostgreSQL key-server store instead
+  --data PATH             the SQLite file of the key server (default ./data/keyserver.db, unless
+                          TE_KEYSERVER_POSTGRES_URL is set)
+  --postgres URL          a PostgreSQL key-server store instead; default TE_KEYSERVER_POSTGRES_URL, or
+                          the file TE_KEYSERVER_POSTGRES_URL_FILE names (keeps the password off the
+                          command line). A flag wins over the variable
   --master-key-file FILE  the master key, as the key server takes it (or TE_KEYSERVER_MASTER_KEY_FILE,
                           or the key itself in TE_KEYSERVER_MASTER_KEY; with none, the key file beside
                           the data file). A backup is restored with the key it was taken under
@@ -56,7 +59,7 @@ export function parseBackupArgs(
   if (values.force && action === 'restore') throw new ConfigError('--force: only a backup replaces a file');
   const file = nonEmpty(values[own]) ?? fail(`--${own} FILE is required`);
   if (values.data !== undefined && values.postgres !== undefined) throw new ConfigError('--data and --postgres: give one of the two');
-  const url = values.postgres === undefined ? undefined : (nonEmpty(values.postgres) ?? fail('--postgres: expected a URL'));
+  const url = values.data === undefined ? postgresUrlOf(values.postgres, env) : undefined;
   const key = nonEmpty(env.TE_KEYSERVER_MASTER_KEY);
   const keyFile = nonEmpty(values['master-key-file']) ?? nonEmpty(env.TE_KEYSERVER_MASTER_KEY_FILE);
   if (key !== undefined && keyFile !== undefined) {
@@ -88,6 +91,18 @@ function flagsOf(argv: readonly string[]) {
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ConfigError(`option ${flag} needs a value`);
     throw new ConfigError(message.split('\n')[0] ?? 'bad arguments');
   }
+}
+
+/**
+ * The PostgreSQL store: --postgres, else TE_KEYSERVER_POSTGRES_URL (or the file TE_KEYSERVER_POSTGRES_URL_FILE
+ * names, read as the gateway reads it), so the password need not be on the command line
+ * (docs/deployment.md). The flag wins over the variable; with neither, the SQLite file.
+ */
+function postgresUrlOf(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (flag !== undefined) return nonEmpty(flag) ?? fail('--postgres: expected a URL');
+  const variable = nonEmpty(env.TE_KEYSERVER_POSTGRES_URL);
+  if (variable !== undefined && !/^postgres(?:ql)?:\/\/./.test(variable)) fail('TE_KEYSERVER_POSTGRES_URL: expected a postgres:// or postgresql:// URL');
+  return variable;
 }
 
 function fail(message: string): never {

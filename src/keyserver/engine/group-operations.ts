@@ -4,6 +4,7 @@ import type { PrincipalView } from '../../wire/principal.js';
 import type { EngineContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
 import type { PrincipalRow } from './engine-model.js';
+import { refuseLosingLastAdmin } from './last-admin.js';
 import { principalViews } from './engine-views.js';
 
 /**
@@ -33,11 +34,13 @@ export class GroupOperations {
     await endBrokenDelegations(this.#ctx.store);
   }
 
-  /** Removes a member; removing one that is not there changes nothing. */
+  /** Removes a member; removing one that is not there changes nothing; not the last administrator's (last-admin.ts). */
   async removeMember(token: string, group: string, member: string): Promise<void> {
     await this.#ctx.auth.authorizeOperation(token, 'groups.write');
     const row = await this.#group(group);
-    await this.#ctx.store.deleteMembership(row.principalId, (await this.#ctx.auth.principalOrThrow(member)).principalId);
+    const memberId = (await this.#ctx.auth.principalOrThrow(member)).principalId;
+    await refuseLosingLastAdmin(this.#ctx.store, { kind: 'leave', groupId: row.principalId, memberId });
+    await this.#ctx.store.deleteMembership(row.principalId, memberId);
     await endBrokenDelegations(this.#ctx.store);
   }
 

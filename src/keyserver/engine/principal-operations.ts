@@ -12,6 +12,7 @@ import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
 import type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
+import { refuseLosingLastAdmin } from './last-admin.js';
 import { createPrincipal } from './principal-factory.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';
@@ -61,7 +62,10 @@ export class PrincipalOperations {
     return principalView(await this.#ctx.auth.principalOrThrow(name));
   }
 
-  /** Operation 24: only the fields given change. Disabling a principal ends its tokens; not oneself. */
+  /**
+   * Operation 24: only the fields given change. Disabling a principal ends its tokens; not oneself, and
+   * not the last administrator (last-admin.ts).
+   */
   async update(token: string, name: string, changes: PrincipalChanges): Promise<PrincipalView> {
     const caller = await this.#ctx.auth.authorizeOperation(token, 'principals.update');
     const row = await this.#ctx.auth.principalOrThrow(name);
@@ -77,6 +81,7 @@ export class PrincipalOperations {
       ...(changes.roles === undefined ? {} : { roles: [...new Set(changes.roles)] }),
       ...(changes.delegates === undefined ? {} : { delegates: [...new Set(changes.delegates)] }),
     };
+    await refuseLosingLastAdmin(this.#ctx.store, { kind: 'put', row: updated });
     await this.#ctx.store.putPrincipal(updated);
     if (updated.disabled) {
       await this.#ctx.store.deleteTokensOf(row.principalId);
@@ -86,12 +91,16 @@ export class PrincipalOperations {
     return principalView(updated);
   }
 
-  /** Operation 25: the principal, its tokens, its memberships and its enrolled certificates go; not oneself. */
+  /**
+   * Operation 25: the principal, its tokens, its memberships and its enrolled certificates go; not
+   * oneself, and not the last administrator or the group that makes it one (last-admin.ts).
+   */
   async remove(token: string, name: string): Promise<void> {
     const caller = await this.#ctx.auth.authorizeOperation(token, 'principals.delete');
     const row = await this.#ctx.auth.principalOrThrow(name);
     if (caller.principal.principalId === row.principalId) refuseSelf('delete');
     const store = this.#ctx.store;
+    await refuseLosingLastAdmin(store, { kind: 'delete', row });
     await store.deleteTokensOf(row.principalId);
     await store.deleteTokensActingFor(row.name);
     await store.deleteMembershipsOf(row.principalId);

@@ -8,6 +8,7 @@ import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.j
 import { pgKeyIdsInUse, pgResealRows } from './postgres-engine-sealing.js';
 import { PG_STATEMENTS, restoreSql, snapshotSql, type PgStatement } from './postgres-engine-statements.js';
 import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
+import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows.js';
 import { postgresTarget } from './postgres-url.js';
 import {
   certificateOf,
@@ -386,18 +387,29 @@ export class PostgresEngineStore implements DurableEngineStore {
     });
   }
 
-  /** Writes a snapshot in one transaction, refused (nothing written) unless the store is empty. */
+  /**
+   * Writes a snapshot in one transaction, refused (nothing written) unless the store is empty, or when
+   * a row cannot be written: a refusal names the row (postgres-restore-rows.ts), never its values.
+   */
   restore(snapshot: StoreSnapshot): Promise<void> {
     return inTransaction(this.#pool, SERIALIZABLE, async (unit) => {
       const { empty } = (await unit.query<{ empty: boolean }>(PG_STATEMENTS.isEmpty)).rows[0]!;
       if (!empty) throw new ConfigError('restore: the PostgreSQL store is not empty (principals, keys, certificates, roles or settings)');
+      const unwritable = unwritableInPostgres(snapshot);
+      if (unwritable !== undefined) throw new ConfigError(`restore: ${unwritable}; nothing was written`);
       for (const table of TABLE_ORDER) {
         const sql = restoreSql(table);
-        for (const row of snapshot.tables[table])
-          await unit.query(
-            sql,
-            STORE_TABLES[table].map((column) => row[column] ?? null),
-          );
+        for (const row of snapshot.tables[table]) {
+          await unit
+            .query(
+              sql,
+              STORE_TABLES[table].map((column) => row[column] ?? null),
+            )
+            .catch((error: Error) => {
+              // The transaction is rolled back (a failed statement aborts it): nothing of the restore stays.
+              throw new ConfigError(`restore: cannot write ${describeStoredRow(table, row)}: ${error.message.split('\n')[0]}; nothing was written`);
+            });
+        }
       }
     });
   }

@@ -11,6 +11,7 @@
 
 import type { Context } from 'koa';
 import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
+import type { AuditKeyUse } from '../../domain/audit/audit.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
 import type { Prepared } from '../../use-cases/prepared.js';
@@ -27,6 +28,9 @@ export interface AuditAbout {
   readonly version?: number;
   readonly items?: number;
   readonly failures?: number;
+  /** A batch's distinct keys and versions (bounded, `batchKeyUses`), and how many more it named. */
+  readonly keys?: readonly AuditKeyUse[];
+  readonly keysOmitted?: number;
 }
 
 /**
@@ -174,6 +178,8 @@ export function noteAudit(ctx: AuditContext, about: AuditAbout): void {
   if (about.version !== undefined) draft.version = about.version;
   if (about.items !== undefined) draft.items = about.items;
   if (about.failures !== undefined) draft.failures = about.failures;
+  if (about.keys !== undefined) draft.keys = about.keys;
+  if (about.keysOmitted !== undefined) draft.keysOmitted = about.keysOmitted;
 }
 
 /** The acting principal by user name, the session by its reference (never its id), and who it acts for. */

@@ -10,8 +10,19 @@ import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
+/** Takes a file of the current schema back to version 4 (before the batch's keys columns). */
+const AS_VERSION_4 = `DROP VIEW audit_record;
+  ALTER TABLE audit_entry DROP COLUMN keys; ALTER TABLE audit_entry DROP COLUMN keys_omitted;
+  CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
+    COALESCE(o.session_ref, p.session_ref) AS session_ref, p.operation AS operation, COALESCE(o.object, p.object) AS object,
+    COALESCE(o.outcome, p.outcome) AS outcome, COALESCE(o.status, p.status) AS status, COALESCE(o.code, p.code) AS code,
+    COALESCE(o.client_address, p.client_address) AS client_address, COALESCE(o.acting_for, p.acting_for) AS acting_for,
+    COALESCE(o.version, p.version) AS version, COALESCE(o.items, p.items) AS items, COALESCE(o.failures, p.failures) AS failures
+    FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
+
 /** Takes a file of the current schema back to version 3 (before the version, items and failures columns). */
 const AS_VERSION_3 = `DROP VIEW audit_record;
+  ALTER TABLE audit_entry DROP COLUMN keys; ALTER TABLE audit_entry DROP COLUMN keys_omitted;
   ALTER TABLE audit_entry DROP COLUMN version; ALTER TABLE audit_entry DROP COLUMN items; ALTER TABLE audit_entry DROP COLUMN failures;
   CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
     COALESCE(o.session_ref, p.session_ref) AS session_ref, p.operation AS operation, COALESCE(o.object, p.object) AS object,
@@ -19,14 +30,14 @@ const AS_VERSION_3 = `DROP VIEW audit_record;
     COALESCE(o.client_address, p.client_address) AS client_address, COALESCE(o.acting_for, p.acting_for) AS acting_for
     FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
 
-test('creates the file and its directory, private, in WAL mode, at schema version 4', async (t) => {
+test('creates the file and its directory, private, in WAL mode, at schema version 5', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 4);
+  t.is(db.pragma('user_version', { simple: true }), 5);
   db.close();
 });
 
@@ -215,5 +226,31 @@ test('a version 3 file gains the version, items and failures columns: its entrie
   t.like(await after.get(pending.id), { outcome: 'ok', version: 4 });
   const slice = await after.readChain();
   t.is(slice.entries.length, 6);
+  t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+});
+
+test("a version 4 file gains a batch's keys columns: its entries still verify, and keys are stored, chained and read", async (t) => {
+  const file = join(dir, 'version-4.db');
+  const keys = auditTestKeys();
+  const before = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  await before.append(auditRecord({ operation: 'crypto.decrypt', version: 2, items: 2, failures: 0 }));
+  await before.close();
+  const raw = new Database(file);
+  raw.exec(`${AS_VERSION_4} PRAGMA user_version = 4;`);
+  raw.close();
+
+  const after = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  t.teardown(() => after.close());
+  const batch = auditRecord({
+    operation: 'crypto.decrypt',
+    items: 40,
+    failures: 1,
+    keys: [{ ttag: 'dGFnLW9uZQ==', version: 1 }, { ttag: 'dGFnLXR3bw==' }],
+    keysOmitted: 3,
+  });
+  await after.append(batch);
+  t.deepEqual(await after.get(batch.id), batch);
+  const slice = await after.readChain();
+  t.is(slice.entries.length, 2);
   t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RIGHTS } from '../../../wire/acl.js';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
+import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js';
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
@@ -24,7 +25,7 @@ export const errorBody = z
       .string()
       .optional()
       .describe(
-        'why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), ...',
+        'why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), LAST_ADMIN (the change would leave no administrator), ...',
       ),
     scope: z.enum(['session', 'process']).optional(),
     reauth: z.boolean().optional(),
@@ -164,6 +165,14 @@ const auditRecord = z
     version: z.number().int().optional().describe('the key version the operation acted on'),
     items: z.number().int().optional().describe("a batch's item count"),
     failures: z.number().int().optional().describe('how many items of a batch failed'),
+    keys: z
+      .array(z.object({ ttag: base64, version: z.number().int().optional() }))
+      .max(AUDIT_BATCH_KEYS_MAX)
+      .optional()
+      .describe(
+        `a batch: every distinct key and version its items named, in the order first named (at most ${AUDIT_BATCH_KEYS_MAX}); version absent when no answer named it (a failed encrypt or MAC)`,
+      ),
+    keysOmitted: z.number().int().optional().describe('a batch that named more distinct keys and versions than `keys` holds: how many more'),
   })
   .meta({ id: 'AuditRecord' });
 

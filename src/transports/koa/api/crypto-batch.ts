@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AuditKeyUse } from '../../../domain/audit/audit.js';
+import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
 import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
@@ -27,8 +29,9 @@ type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; 
 /**
  * Runs a batch: each item's ttag is read here (a bad one fails that item alone with BAD_REQUEST), the
  * rest go to the key server in one round trip, their binary members as bytes (zeroed, with the
- * answered ones, once the answer is encoded). The record names the item count and the failures,
- * and the key when every item names the same one; the answer (200) is one result per item, in order.
+ * answered ones, once the answer is encoded). The record names the item count and the failures, every
+ * distinct key and version the items named (docs/spec.md §9.1 `keys`), and the key as `object` when
+ * every item names the same one; the answer (200) is one result per item, in order.
  */
 export async function runBatch(
   ctx: ApiContext,
@@ -49,7 +52,9 @@ export async function runBatch(
     }
   });
   const keys = new Set(sent.map((item) => item.ttag));
-  noteAudit(ctx, { items: items.length, ...(keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {}) });
+  // The keys go in before the key server is asked, so a batch that fails whole still names them.
+  const object = keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {};
+  noteAudit(ctx, { items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
@@ -60,8 +65,22 @@ export async function runBatch(
     wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
   }
   const done = answers as ItemAnswer[];
-  noteAudit(ctx, { failures: done.filter((answer) => !answer.ok).length });
+  noteAudit(ctx, { failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
   ctx.body = { items: done };
+}
+
+/**
+ * The key and version each item used: the version it named (1 when absent: decrypt, verify, rewrap),
+ * and the version its answer names (encrypt, MAC, and the newest a rewrap encrypted under).
+ */
+function* keyUses(sent: readonly BatchItem[], outcomes: readonly BatchOutcome[]): Generator<AuditKeyUse> {
+  for (const [index, item] of sent.entries()) {
+    const outcome = outcomes[index];
+    const answered = outcome?.ok === true ? (outcome.result as { version?: unknown }).version : undefined;
+    if ('ciphertext' in item || 'mac' in item) yield { ttag: item.ttag, version: item.version ?? 1 };
+    if (typeof answered === 'number') yield { ttag: item.ttag, version: answered };
+    else if (!('ciphertext' in item || 'mac' in item)) yield { ttag: item.ttag };
+  }
 }
 
 function itemAnswer(outcome: BatchOutcome): ItemAnswer {
