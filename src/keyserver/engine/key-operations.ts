@@ -15,6 +15,14 @@ import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-vie
 const TTAG_BYTES = 24;
 const LABEL_MAX = 256;
 
+/** What a rotation's idempotency record keeps: the version it made (a replay rebuilds the view). */
+type RotationAnswer = { readonly ttag: string; readonly version: number } | KeyView;
+
+/** The key view as of `version`: that version the newest, none after it listed. */
+function asOfVersion(view: KeyView, version: number): KeyView {
+  return { ...view, version, versions: view.versions.filter((listed) => listed.version <= version) };
+}
+
 /** One ACL entry as the engine answers it. */
 export interface AclEntryView {
   readonly principal: Identity;
@@ -124,12 +132,17 @@ export class KeyOperations {
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.rotate');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'rotate');
-    // Under an Idempotency-Key a retry answers the first rotation's view and adds no version (idempotent.ts).
-    const { answer } = await idempotent(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
+    // Under an Idempotency-Key a retry adds no version (idempotent.ts). The record keeps a compact first
+    // answer, the version made, and a replay rebuilds the view from the key as of that version.
+    const { answer, replayed } = await idempotent<RotationAnswer>(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
       if (isExpired(key, ctx.now())) throw new KeyExpiredError();
-      return await keyView(await addKeyVersion(ctx, key), ctx.store, ctx.now());
+      return { ttag, version: newestVersion(await addKeyVersion(ctx, key)) };
     });
-    return answer;
+    // A record written before the compact form holds the whole view: answered as it is.
+    if ('versions' in answer) return answer;
+    const current = await ctx.auth.keyOrThrow(ttag);
+    if (replayed && isExpired(current, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key rotated has expired since');
+    return asOfVersion(await keyView(current, ctx.store, ctx.now()), answer.version);
   }
 
   /**
