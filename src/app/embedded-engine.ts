@@ -64,6 +64,7 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
     now: () => clock.now(),
     random,
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
+    maxKeyVersions: config.maxKeyVersions,
     version: GATEWAY_VERSION,
     config: {
       mode: 'embedded',

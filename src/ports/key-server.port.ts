@@ -113,10 +113,15 @@ export interface KeyServerConnection {
   heldOperations(): Promise<HeldOperations>;
   /**
    * Generates a key owned by the caller (version 1); returns its handle (standard base64). With an
-   * idempotency claim, a replay of the same request within 24 hours answers the first handle and
-   * creates nothing.
+   * idempotency claim, a replay of the same request within 24 hours answers the first handle with
+   * `replayed: true` and creates nothing; KEY_EXPIRED when that key has expired since.
    */
-  generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }>;
+  generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string; replayed: boolean }>;
+  /**
+   * Undoes the caller's own creation (needs `keys.create`, owner only): the key is expired, and the
+   * caller's idempotency record under `idempotencyKey` that answered it is forgotten.
+   */
+  withdrawKey(ttag: string, idempotencyKey?: string): Promise<void>;
   /** The key view (never the material); needs `read`. */
   readKey(ttag: string): Promise<KeyView>;
   /** Expires the key for good; owner only. */

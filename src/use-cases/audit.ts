@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import {
   completeRecord,
   isAuditId,
@@ -138,7 +138,58 @@ export class AuditTrail {
     return false;
   }
 
-  #report(stage: 'begin' | 'finish', draft: AuditDraft, error: unknown): void {
+  /**
+   * Records, late, the outcome of a request whose record could not be stored when it was answered and
+   * whose object was undone (docs/spec.md §9.2): the entry names the object and the response answered,
+   * so every key the key server holds is named by the audit log. Tried again with a growing pause (the
+   * store may be down, or its disk full, for a while) up to `LATE_RECORD_TRIES` times; answers whether
+   * it was stored (or found stored already). Never throws.
+   */
+  async finishLate(draft: AuditDraft, response: { status: number; code?: string }): Promise<boolean> {
+    let pause = LATE_RECORD_FIRST_PAUSE_MS;
+    let failure: unknown;
+    for (let attempt = 0; attempt < LATE_RECORD_TRIES; attempt += 1) {
+      try {
+        return await this.#storeLate(draft, response);
+      } catch (error) {
+        failure = error;
+      }
+      await delay(pause, undefined, { ref: false });
+      pause = Math.min(pause * 2, LATE_RECORD_LONGEST_PAUSE_MS);
+    }
+    this.#report('late', draft, failure);
+    return false;
+  }
+
+  /** One try of `finishLate`: the outcome entry of a begun record, else the whole record once. */
+  async #storeLate(draft: AuditDraft, response: { status: number; code?: string }): Promise<boolean> {
+    const completion: AuditCompletion = {
+      outcome: outcomeForStatus(response.status),
+      status: response.status,
+      code: response.code,
+      principal: draft.principal,
+      sessionRef: draft.sessionRef,
+      object: draft.object,
+      actingFor: draft.actingFor,
+      version: draft.version,
+      at: this.#deps.clock.now(),
+    };
+    if (this.#begun.has(draft)) {
+      // False: the pending entry is completed already (its first write landed after all), or gone.
+      await this.#deps.log.complete(draft.id, completion);
+      return true;
+    }
+    try {
+      await this.#deps.log.append(completeRecord(snapshot(draft, 'pending', PENDING_STATUS, { clientAddressOnly: true }), completion));
+    } catch (error) {
+      // The first write landed after all: the record is there.
+      if (isKeygateError(error) && error.code === 'CONFLICT') return true;
+      throw error;
+    }
+    return true;
+  }
+
+  #report(stage: 'begin' | 'finish' | 'late', draft: AuditDraft, error: unknown): void {
     this.#deps.logger.error('audit record not stored', {
       stage,
       auditId: draft.id,
@@ -149,6 +200,14 @@ export class AuditTrail {
     });
   }
 }
+
+/**
+ * How a late record (`AuditTrail.finishLate`) is retried: 12 tries, pausing 100 ms, then twice as long
+ * each time up to 30 s: about two minutes in all, for a store that is down or a disk that is full.
+ */
+const LATE_RECORD_TRIES = 12;
+const LATE_RECORD_FIRST_PAUSE_MS = 100;
+const LATE_RECORD_LONGEST_PAUSE_MS = 30_000;
 
 /**
  * Entries verified between two turns of the event loop: a page's read and MAC checks stay within a

@@ -50,15 +50,24 @@ export class KeyUseCases {
   }
 
   /**
-   * Creates a key and answers its view (operation 13); `made` as for `generate`. With an idempotency
-   * claim, a replay answers the key the first request made (docs/spec.md §4.22 item 7).
+   * Creates a key and answers its view (operation 13); `made` as for `generate`, told too whether the
+   * key server replayed an earlier request's key (docs/spec.md §4.22 item 7): a replay made nothing,
+   * and there is nothing of this request's to undo.
    */
-  create(caller: Caller, options: NewKey, made: (ttag: string) => void = () => undefined, idempotency?: IdempotencyClaim): Promise<KeyView> {
+  create(caller: Caller, options: NewKey, made: (ttag: string, replayed: boolean) => void = () => undefined, idempotency?: IdempotencyClaim): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const { ttag } = await connection.generateKey(options, idempotency);
-      made(ttag);
+      const { ttag, replayed } = await connection.generateKey(options, idempotency);
+      made(ttag, replayed);
       return connection.readKey(ttag);
     });
+  }
+
+  /**
+   * Undoes the caller's own creation whose record could not be stored (docs/spec.md §9.2): the key is
+   * expired and the idempotency record that answered it forgotten, so a retry creates afresh.
+   */
+  withdraw(caller: Caller, ttag: string, idempotencyKey?: string): Promise<void> {
+    return withConnection(this.#deps.keyServer, caller, (connection) => connection.withdrawKey(ttag, idempotencyKey));
   }
 
   read(caller: Caller, ttag: string): Promise<KeyView> {

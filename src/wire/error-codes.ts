@@ -18,6 +18,8 @@ export const WIRE_ERROR_CODES = [
   'KEY_EXPIRED',
   /** The key version is below the key's minVersion. */
   'KEY_VERSION_RETIRED',
+  /** The key holds the most versions a key may have: no rotation adds another. */
+  'KEY_VERSIONS_EXHAUSTED',
   /** The key has no such version (0, negative, or above the newest). */
   'KEY_VERSION_NOT_FOUND',
   /** An Idempotency-Key already used for another request. */

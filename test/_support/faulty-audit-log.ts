@@ -17,6 +17,8 @@ export interface AuditFaults {
 /** Wraps a real audit log and injects the switched-on faults. */
 export class FaultyAuditLog implements AuditLog {
   readonly faults: AuditFaults = {};
+  /** The completions a fault refused, as the gateway sent them (the object a refused creation made). */
+  readonly refusedCompletions: AuditCompletion[] = [];
   readonly #inner: AuditLog;
 
   constructor(inner: AuditLog) {
@@ -28,7 +30,9 @@ export class FaultyAuditLog implements AuditLog {
   }
 
   complete(id: string, completion: AuditCompletion): Promise<boolean> {
-    return this.#unless(this.faults.down || this.faults.failComplete, () => this.#inner.complete(id, completion));
+    const refused = this.faults.down || this.faults.failComplete;
+    if (refused) this.refusedCompletions.push(completion);
+    return this.#unless(refused, () => this.#inner.complete(id, completion));
   }
 
   get(id: string) {

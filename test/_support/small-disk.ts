@@ -2,21 +2,46 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
 
 /**
- * A tmpfs of `size` mounted for this test (unmounted at teardown). Where mounting is not allowed it
- * answers undefined, having logged the test as skipped and passed it: the caller then returns.
+ * Why a small disk cannot be mounted here (mounting a tmpfs is not allowed), or undefined when it can:
+ * probed once, when a test file loads, so that its tests are declared with `test.skip` and the reason.
  */
-export function smallDisk(t: ExecutionContext, size: string): string | undefined {
+export const smallDiskSkipReason: string | undefined = probeMount();
+
+function probeMount(): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'keygate-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('umount', [dir], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return 'mounting a tmpfs is not allowed here';
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `test`, or `test.skip` (the reason logged once) where no small disk can be mounted. */
+export function withSmallDisk(title: string): typeof test | typeof test.skip {
+  if (smallDiskSkipReason === undefined) return test;
+  console.log(`${title} skipped: ${smallDiskSkipReason}`);
+  return test.skip;
+}
+
+/**
+ * A tmpfs of `size` mounted for this test (unmounted at teardown). Declare the test with
+ * `withSmallDisk`: where mounting is not allowed it is skipped before it runs, and a mount that fails
+ * anyway fails the test.
+ */
+export function smallDisk(t: ExecutionContext, size: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-full-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    t.log('skipped: mounting a tmpfs is not allowed here');
-    t.pass();
-    return undefined;
+    throw error;
   }
   t.teardown(() => {
     execFileSync('umount', ['-l', dir], { stdio: 'ignore' });

@@ -14,7 +14,7 @@ import { signIn, type ApiSession } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
-import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
+import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.js';
 
 /**
@@ -133,9 +133,8 @@ async function underLoad(t: ExecutionContext, config: GatewayConfigInput, fault:
   await settled(t, gw, inner, made);
 }
 
-test('with the SQLite audit disk filled mid-load, every key made is named by the audit log or expired', async (t) => {
+withSmallDisk('keys-named-under-faults')('with the SQLite audit disk filled mid-load, every key made is named by the audit log or expired', async (t) => {
   const dir = smallDisk(t, '3m');
-  if (dir === undefined) return;
   await underLoad(
     t,
     { audit: { kind: 'sqlite', file: join(dir, 'audit.db') } },

@@ -15,7 +15,7 @@ import { loginForToken } from '../_support/engine-login.js';
 import { srpClientStart } from '../../src/domain/srp/srp-client.js';
 import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
 import { pad } from '../../src/crypto/srp/srp-math.js';
-import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
+import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
@@ -98,9 +98,8 @@ test('after a write in a unit, its reads go to the store: a row the unit wrote i
   await store.close();
 });
 
-test('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', async (t) => {
+withSmallDisk('cached-engine-store')('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', async (t) => {
   const disk = smallDisk(t, '1m');
-  if (disk === undefined) return;
   const store = new CachedEngineStore(new SqliteEngineStore(join(disk, 'engine.db'), keyring));
   fillDisk(disk);
   await t.throwsAsync(

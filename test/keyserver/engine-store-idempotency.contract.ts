@@ -47,6 +47,19 @@ export function engineStoreIdempotencyContract(name: string, make: EngineStoreFa
     t.is((await store.idempotencyRecord('a1a1a1a1a1a1a1a1', 'new'))?.createdAt, 3000);
   });
 
+  test(title("drops one caller's record under one key, and no other"), async (t) => {
+    const store = await make();
+    t.teardown(() => store.close());
+    await store.putIdempotencyRecord(record('undone'));
+    await store.putIdempotencyRecord(record('kept'));
+    await store.putIdempotencyRecord(record('undone', { principalId: 'b2b2b2b2b2b2b2b2' }));
+    await store.atomically(() => store.deleteIdempotencyRecord('a1a1a1a1a1a1a1a1', 'undone'));
+    await store.deleteIdempotencyRecord('a1a1a1a1a1a1a1a1', 'never-put');
+    t.is(await store.idempotencyRecord('a1a1a1a1a1a1a1a1', 'undone'), undefined);
+    t.deepEqual(await store.idempotencyRecord('a1a1a1a1a1a1a1a1', 'kept'), record('kept'));
+    t.deepEqual(await store.idempotencyRecord('b2b2b2b2b2b2b2b2', 'undone'), record('undone', { principalId: 'b2b2b2b2b2b2b2b2' }));
+  });
+
   test(title('an idempotency record written in a unit is read back within the unit and after it'), async (t) => {
     const store = await make();
     t.teardown(() => store.close());

@@ -46,4 +46,44 @@ for (const kind of STORE_KINDS) {
     await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim));
     t.is(await codeOf(() => engine.atomically(() => engine.keys.rotate(bob!, ttag, claim))), 'ACL_DENIED');
   });
+
+  test(`${kind}: a rotation's idempotency record keeps the version it made, not the view: records stay small, and a replay rebuilds the first answer`, async (t) => {
+    const { engine, store } = await engineOn(t, await openStore(kind, postgres));
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+    const claim = (n: number) => ({ key: `rotate-${n}`, fingerprint: fingerprint(`/api/keys/${ttag}/rotate`) });
+    const first = await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim(1)));
+    for (let n = 2; n <= 40; n += 1) await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim(n)));
+    const principalId = (await store.principalByName('alice'))!.principalId;
+    const sizes = await Promise.all([1, 20, 40].map(async (n) => (await store.idempotencyRecord(principalId, `rotate-${n}`))!.answer.length));
+    t.true(
+      sizes.every((size) => size < 100),
+      `records of ${sizes.join(', ')} characters, the 40th as small as the first`,
+    );
+    const replay = await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim(1)));
+    t.deepEqual(replay, first, 'the replay answers the view the first rotation answered');
+    t.is((await engine.keys.view(alice!, ttag)).version, 41);
+  });
+
+  test(`${kind}: a replayed rotation onto a key expired since is KEY_EXPIRED, never a view of an expired key`, async (t) => {
+    const { engine, store } = await engineOn(t, await openStore(kind, postgres));
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+    const claim = { key: 'rotate-then-expire', fingerprint: fingerprint(`/api/keys/${ttag}/rotate`) };
+    await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim));
+    await engine.atomically(() => engine.keys.expire(alice!, ttag));
+    t.is(await codeOf(() => engine.atomically(() => engine.keys.rotate(alice!, ttag, claim))), 'KEY_EXPIRED');
+  });
+
+  test(`${kind}: a key holds at most maxKeyVersions versions: the next rotation is KEY_VERSIONS_EXHAUSTED, by hand and by schedule`, async (t) => {
+    const { engine, store, clock } = await engineOn(t, await openStore(kind, postgres), undefined, { maxKeyVersions: 3 });
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16, rotationPeriod: 'P1D' }));
+    t.is((await engine.atomically(() => engine.keys.rotate(alice!, ttag))).version, 2);
+    t.is((await engine.atomically(() => engine.keys.rotate(alice!, ttag))).version, 3);
+    t.is(await codeOf(() => engine.atomically(() => engine.keys.rotate(alice!, ttag))), 'KEY_VERSIONS_EXHAUSTED');
+    clock.advance(DAY);
+    t.deepEqual(await engine.rotateDue(), { rotated: [], failed: [ttag] });
+    t.is((await engine.keys.view(alice!, ttag)).version, 3);
+  });
 }

@@ -31,7 +31,7 @@ test('a master-key rotation keeps each key’s rotation period and the idempoten
   const after = await engineOn(t, new SqliteEngineStore(data, new MasterKeyring([fresh])), first.clock);
   const { alice: again } = await tokensFor(after.engine, after.store, ['alice']);
   t.is((await after.engine.keys.view(again!, ttag)).rotationPeriod, 'P30D');
-  t.deepEqual(await after.engine.atomically(() => after.engine.keys.generate(again!, { keyLen: 16, rotationPeriod: 'P30D' }, claim)), { ttag });
+  t.deepEqual(await after.engine.atomically(() => after.engine.keys.generate(again!, { keyLen: 16, rotationPeriod: 'P30D' }, claim)), { ttag, replayed: true });
   t.deepEqual(await after.store.scheduledKeys(), [ttag]);
 });
 

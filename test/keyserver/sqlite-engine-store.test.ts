@@ -12,7 +12,7 @@ import { loginForToken } from '../_support/engine-login.js';
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
-import { fillDisk, freeDisk, smallDisk } from '../_support/small-disk.js';
+import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
@@ -246,9 +246,8 @@ test('the certificate operations write after their path check as one unit of the
   await engine.close();
 });
 
-test('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', async (t) => {
+withSmallDisk('sqlite-engine-store')('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', async (t) => {
   const dir = smallDisk(t, '1m');
-  if (dir === undefined) return;
   const path = join(dir, 'engine.db');
   const store = new SqliteEngineStore(path, keyring);
   const row = (tokenHash: string) => ({ tokenHash, principalId: 'a1a1a1a1a1a1a1a1', issuedAt: 0, expiresAt: undefined });

@@ -151,6 +151,26 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title('says whether a creation replayed; withdrawing its own creation expires the key and forgets its Idempotency-Key'), async (t) => {
+    const ks = await make();
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
+    const claim = { key: 'contract-1', fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' };
+    const first = await alice.generateKey({ keyLen: 16 }, claim);
+    t.false(first.replayed);
+    t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: first.ttag, replayed: true });
+    t.is(await codeOf(bob.withdrawKey(first.ttag, claim.key)), 'ACL_DENIED', "another's key is not withdrawn");
+    await alice.withdrawKey(first.ttag, claim.key);
+    t.is((await alice.readKey(first.ttag)).state, 'expired');
+    const fresh = await alice.generateKey({ keyLen: 16 }, claim);
+    t.deepEqual(fresh, { ttag: fresh.ttag, replayed: false });
+    t.not(fresh.ttag, first.ttag, 'the withdrawn creation is not replayed');
+    await alice.expireKey(fresh.ttag);
+    t.is(await codeOf(alice.generateKey({ keyLen: 16 }, claim)), 'KEY_EXPIRED', 'a replay onto a key expired since is refused');
+    for (const c of [alice, bob]) await c.close();
+    await ks.close();
+  });
+
   test(title('manages principals, groups and roles for admin, and refuses them to a user'), async (t) => {
     const ks = await make();
     const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);

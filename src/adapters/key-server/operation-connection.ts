@@ -55,6 +55,10 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('readKey', { ttag });
   }
 
+  async withdrawKey(ttag: string, idempotencyKey?: string) {
+    await this.#op('withdrawKey', { ttag, idempotencyKey });
+  }
+
   expireKey(ttag: string) {
     return this.#op('expireKey', { ttag });
   }

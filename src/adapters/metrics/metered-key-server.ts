@@ -101,8 +101,12 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
     return timed(this.#metrics, 'heldOperations', () => this.#inner.heldOperations());
   }
 
-  generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
+  generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string; replayed: boolean }> {
     return timed(this.#metrics, 'generateKey', () => this.#inner.generateKey(options, idempotency));
+  }
+
+  withdrawKey(ttag: string, idempotencyKey?: string): Promise<void> {
+    return timed(this.#metrics, 'withdrawKey', () => this.#inner.withdrawKey(ttag, idempotencyKey));
   }
 
   readKey(ttag: string): Promise<KeyView> {

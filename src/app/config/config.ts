@@ -6,6 +6,7 @@
  * `unknown-variables.ts` names a misspelt variable; `masked.ts` shows the effective configuration with
  * secrets masked; `docs.ts` writes the README's table.
  */
+import { MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
 import { z } from 'zod';
 import { ConfigError } from '../../keyserver/config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
@@ -86,6 +87,8 @@ const embeddedKeyServer = z
     tokenTtlSeconds: integerIn(1, Number.MAX_SAFE_INTEGER).optional(),
     /** Seconds between two sweeps that rotate due keys and forget day-old idempotency records; absent: 60. */
     rotationSweepSeconds: integerIn(1, 86_400).optional(),
+    /** The most versions a key may have (docs/spec.md §4.22 item 2); absent: DEFAULT_MAX_KEY_VERSIONS (100). */
+    maxKeyVersions: integerIn(1, MAX_KEY_VERSIONS_LIMIT).optional(),
     /** Where the engine keeps its identity certificate and its SQLite store; absent: in memory only. */
     dataDir: z.string().min(1).optional(),
     /**

@@ -1,5 +1,6 @@
 import { CONFIG_DEFAULTS, LOG_LEVELS, type GatewayConfigInput } from './config.js';
 import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../../keyserver/engine/schedule-sweep.js';
+import { DEFAULT_MAX_KEY_VERSIONS, MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
 
 /**
  * How a variable's text is read before the configuration schema validates it: `integer` digits,
@@ -378,6 +379,15 @@ export const CONFIG_VARIABLES = [
       'how often the key server rotates the keys whose `rotationPeriod` has passed and forgets `Idempotency-Key` records older than 24 hours, from 1 to 86400 (`keygate keyserver` reads it too, when --rotation-sweep is not given)',
     secret: false,
     field: 'keyServer.rotationSweepSeconds',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_MAX_KEY_VERSIONS',
+    type: 'integer',
+    default: DEFAULT_MAX_KEY_VERSIONS,
+    meaning: `the most versions a key may have, from 1 to ${MAX_KEY_VERSIONS_LIMIT}: a rotation beyond it is 409 \`KEY_VERSIONS_EXHAUSTED\` (\`keygate keyserver\` reads it too, when --max-key-versions is not given)`,
+    secret: false,
+    field: 'keyServer.maxKeyVersions',
     group: 'embedded',
   },
   {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_KEY_VERSIONS_LIMIT } from '../engine/key-versions.js';
 import type { MasterKeySettings } from '../at-rest/master-key-source.js';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
@@ -19,6 +20,8 @@ export interface DaemonOptions {
   readonly tokenTtlSeconds?: number;
   /** --rotation-sweep / TE_KEYSERVER_ROTATION_SWEEP_SECONDS: how often due key rotations are looked for (absent: 60). */
   readonly rotationSweepSeconds?: number;
+  /** --max-key-versions / TE_KEYSERVER_MAX_KEY_VERSIONS: the most versions a key may have (absent: 100). */
+  readonly maxKeyVersions?: number;
   readonly seed?: PrincipalSeed;
   readonly adminPassword?: string;
   /** TE_KEYSERVER_MASTER_KEY: base64 master key(s), the first sealing. */
@@ -55,6 +58,8 @@ Options:
                           forgets Idempotency-Key records older than 24 hours (default 60, at least 1; or
                           TE_KEYSERVER_ROTATION_SWEEP_SECONDS). Daemons sharing a PostgreSQL store rotate
                           each due key once between them
+  --max-key-versions N    the most versions a key may have (default 100, from 1 to 10000; or
+                          TE_KEYSERVER_MAX_KEY_VERSIONS): a rotation beyond it is KEY_VERSIONS_EXHAUSTED
   --seed FILE             JSON file {"principals":[...]} of principals to create; existing ones are kept
   --admin-password PW     password of the bootstrap user "admin" (or TE_KEYSERVER_ADMIN_PASSWORD; the
                           variable keeps it out of the process list)
@@ -86,6 +91,7 @@ const FLAGS = {
   key: { type: 'string' },
   'token-ttl': { type: 'string' },
   'rotation-sweep': { type: 'string' },
+  'max-key-versions': { type: 'string' },
   seed: { type: 'string' },
   'admin-password': { type: 'string' },
   'master-key-file': { type: 'string' },
@@ -143,6 +149,14 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
   const adminPassword = values['admin-password'] ?? nonEmpty(env.TE_KEYSERVER_ADMIN_PASSWORD);
   if (adminPassword === '') throw new ConfigError('--admin-password: must not be empty');
   const rotationSweepSeconds = rotationSweepOf(values, env);
+  const maxKeyVersions = oneOf(
+    values['max-key-versions'],
+    env.TE_KEYSERVER_MAX_KEY_VERSIONS,
+    '--max-key-versions',
+    'TE_KEYSERVER_MAX_KEY_VERSIONS',
+    1,
+    MAX_KEY_VERSIONS_LIMIT,
+  );
   const { masterKey, masterKeyFile } = masterKeyOf(values, env);
   const postgresUrl = postgresOf(values, env, { masterKey, masterKeyFile });
   return {
@@ -153,6 +167,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(values.cert !== undefined && values.key !== undefined ? { identity: { certPath: values.cert, keyPath: values.key } } : {}),
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
     ...(rotationSweepSeconds === undefined ? {} : { rotationSweepSeconds }),
+    ...(maxKeyVersions === undefined ? {} : { maxKeyVersions }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
     ...(masterKey === undefined ? {} : { masterKey }),
@@ -160,6 +175,14 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     // Last: a bad value of another flag is named first, as a one-line fix.
     clientTrust: clientTrustOf(values['client-ca'] ?? [], values['client-fingerprint'] ?? []),
   };
+}
+
+/** An integer flag or its variable (one of the two), from `min` to `max`; neither: undefined (the default). */
+function oneOf(flag: string | undefined, variable: string | undefined, flagName: string, variableName: string, min: number, max: number): number | undefined {
+  const fromEnv = nonEmpty(variable);
+  if (flag !== undefined && fromEnv !== undefined) throw new ConfigError(`${flagName} and ${variableName}: give one of the two`);
+  if (flag !== undefined) return integer(flagName, flag, min, max);
+  return fromEnv === undefined ? undefined : integer(variableName, fromEnv, min, max);
 }
 
 /** --rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS (one of the two): seconds from 1 to a day; neither: the default. */

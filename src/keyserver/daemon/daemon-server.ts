@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_MAX_KEY_VERSIONS } from '../engine/key-versions.js';
 import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { ALPN } from '../protocol/keyserver-protocol.js';
@@ -70,6 +71,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
     now: () => Date.now(),
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
+    maxKeyVersions: options.maxKeyVersions,
     version: KEY_SERVER_VERSION,
     // Shown by operation 44 with secrets redacted.
     config: {
@@ -81,6 +83,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
       port: options.port,
       tokenTtlSeconds: options.tokenTtlSeconds,
       rotationSweepSeconds: options.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS,
+      maxKeyVersions: options.maxKeyVersions ?? DEFAULT_MAX_KEY_VERSIONS,
       adminPassword: options.adminPassword,
       masterKeyId: master.keyring.current.id,
       seedPrincipals: options.seed?.principals.length ?? 0,

@@ -50,4 +50,6 @@ export interface EngineContext {
   readonly now: () => number;
   readonly random: RandomSource;
   readonly parameters: EngineParameters;
+  /** The most versions a key may have (docs/spec.md §4.22 item 2). */
+  readonly maxKeyVersions: number;
 }

@@ -74,6 +74,8 @@ export interface EngineStore {
   idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined>;
   /** Writes the record, replacing one of the same caller and key (one whose window has passed). */
   putIdempotencyRecord(row: IdempotencyRow): Promise<void>;
+  /** Drops the caller's record under `key`, if any (an undone creation: docs/spec.md §4.22 item 7). */
+  deleteIdempotencyRecord(principalId: string, key: string): Promise<void>;
   /** Drops every idempotency record created at or before `time` (ms); answers how many went. */
   deleteIdempotencyRecords(createdUpTo: number): Promise<number>;
 

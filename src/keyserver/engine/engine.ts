@@ -18,6 +18,7 @@ import { CryptoOperations } from './crypto-operations.js';
 import { createPrincipal, type NewPrincipal } from './principal-factory.js';
 import { PrincipalOperations } from './principal-operations.js';
 import { RoleOperations } from './role-operations.js';
+import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
 import { ServerOperations } from './server-operations.js';
 
 export { aclOf, identityOf } from './engine-views.js';
@@ -29,6 +30,8 @@ export interface EngineOptions {
   readonly random: RandomSource;
   /** Token lifetime in ms; undefined: tokens never expire. The default of `tokenTtlSeconds`. */
   readonly tokenTtlMs?: number | undefined;
+  /** The most versions a key may have; default DEFAULT_MAX_KEY_VERSIONS (docs/spec.md §4.22 item 2). */
+  readonly maxKeyVersions?: number | undefined;
   /** The key server's version (operation 43). */
   readonly version?: string | undefined;
   /** How the key server was started, shown with secrets redacted (operation 44). */
@@ -77,6 +80,7 @@ export class KeyServerEngine {
       now: options.now,
       random: options.random,
       parameters: this.parameters,
+      maxKeyVersions: options.maxKeyVersions ?? DEFAULT_MAX_KEY_VERSIONS,
     };
     this.#ctx = ctx;
     this.login = new LoginOperations(ctx);

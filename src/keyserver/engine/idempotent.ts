@@ -10,6 +10,13 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A request's fingerprint: base64url (no padding) of a SHA-256 digest. */
 const FINGERPRINT = /^[A-Za-z0-9_-]{43}$/;
 
+/** What `idempotent` answers: the answer, and whether it is a replay of an earlier request's. */
+export interface IdempotentOutcome<T> {
+  readonly answer: T;
+  /** True when the answer is the first request's, replayed: this request created nothing. */
+  readonly replayed: boolean;
+}
+
 /**
  * Runs `create` once per caller and Idempotency-Key (draft-ietf-httpapi-idempotency-key-header):
  * within the window, a request with the same fingerprint answers the first answer and runs nothing;
@@ -25,8 +32,8 @@ export async function idempotent<T>(
   operation: string,
   claim: IdempotencyClaim | undefined,
   create: () => Promise<T>,
-): Promise<T> {
-  if (claim === undefined) return await create();
+): Promise<IdempotentOutcome<T>> {
+  if (claim === undefined) return { answer: await create(), replayed: false };
   if (typeof claim.key !== 'string' || !IDEMPOTENCY_KEY.test(claim.key)) {
     throw new BadRequestError('Idempotency-Key: 1 to 255 visible ASCII characters');
   }
@@ -37,7 +44,7 @@ export async function idempotent<T>(
   const record = await ctx.store.idempotencyRecord(principalId, claim.key);
   if (record !== undefined && record.createdAt > now - IDEMPOTENCY_WINDOW_MS) {
     if (record.operation !== operation || record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
-    return JSON.parse(record.answer) as T;
+    return { answer: JSON.parse(record.answer) as T, replayed: true };
   }
   const answer = await create();
   await ctx.store.putIdempotencyRecord({
@@ -48,7 +55,24 @@ export async function idempotent<T>(
     answer: JSON.stringify(answer),
     createdAt: now,
   });
-  return answer;
+  return { answer, replayed: false };
+}
+
+/**
+ * Forgets the caller's record under `key` when `answered` says its answer is what is being undone
+ * (docs/spec.md §4.22 item 7: an undone creation is not replayed; a retry creates afresh). A record
+ * of another operation, or one answering something else, stays.
+ */
+export async function forgetIdempotencyRecord(
+  ctx: EngineContext,
+  principalId: string,
+  key: string,
+  operation: string,
+  answered: (answer: unknown) => boolean,
+): Promise<void> {
+  const record = await ctx.store.idempotencyRecord(principalId, key);
+  if (record === undefined || record.operation !== operation || !answered(JSON.parse(record.answer))) return;
+  await ctx.store.deleteIdempotencyRecord(principalId, key);
 }
 
 /** Forgets the records whose window has passed (the schedule's sweep); answers how many went. */

@@ -7,13 +7,21 @@ import type { KeyView, NewKey } from '../../wire/key-view.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
-import { idempotent } from './idempotent.js';
+import { forgetIdempotencyRecord, idempotent } from './idempotent.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
 
 const TTAG_BYTES = 24;
 const LABEL_MAX = 256;
+
+/** What a rotation's idempotency record keeps: the version it made (a replay rebuilds the view). */
+type RotationAnswer = { readonly ttag: string; readonly version: number } | KeyView;
+
+/** The key view as of `version`: that version the newest, none after it listed. */
+function asOfVersion(view: KeyView, version: number): KeyView {
+  return { ...view, version, versions: view.versions.filter((listed) => listed.version <= version) };
+}
 
 /** One ACL entry as the engine answers it. */
 export interface AclEntryView {
@@ -41,14 +49,42 @@ export class KeyOperations {
 
   /**
    * Creates a key owned by the caller (operation 13): 16, 24 or 32 bytes, an optional label, expiry
-   * and rotation period. Under an Idempotency-Key, a retry answers the first request's key (idempotent.ts).
+   * and rotation period. Under an Idempotency-Key, a retry answers the first request's key
+   * (idempotent.ts) with `replayed` set: the retry created nothing, so it has nothing to undo. A replay
+   * never answers a key in a state the first answer did not have: once that key has expired, the
+   * replay is KEY_EXPIRED (docs/spec.md §4.22 item 7).
    */
-  async generate(token: string, options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string }> {
+  async generate(token: string, options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string; replayed: boolean }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.create');
     ctx.auth.requireScope(caller, undefined, 'manage');
-    return await idempotent(ctx, caller.principal.principalId, 'generateKey', idempotency, () => this.#create(caller.principal.principalId, options));
+    const owner = caller.principal.principalId;
+    const { answer, replayed } = await idempotent(ctx, owner, 'generateKey', idempotency, () => this.#create(owner, options));
+    if (replayed) {
+      const key = await ctx.auth.keyOrThrow(answer.ttag);
+      if (isExpired(key, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
+    }
+    return { ttag: answer.ttag, replayed };
+  }
+
+  /**
+   * Undoes the caller's own creation whose audit record could not be stored (docs/spec.md §9.2): the
+   * key is expired, and the caller's idempotency record under `idempotencyKey` that answered it is
+   * forgotten, so a retry creates a fresh key instead of replaying an expired one. Needs what the
+   * creation needed (`keys.create`), and the key must be the caller's.
+   */
+  async withdraw(token: string, ttag: string, idempotencyKey?: string): Promise<void> {
+    const ctx = this.#ctx;
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.create');
+    ctx.auth.requireScope(caller, undefined, 'manage');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, 'withdraw');
+    if (idempotencyKey !== undefined) {
+      const made = (answer: unknown) => typeof answer === 'object' && answer !== null && (answer as { ttag?: unknown }).ttag === ttag;
+      await forgetIdempotencyRecord(ctx, caller.principal.principalId, idempotencyKey, 'generateKey', made);
+    }
+    if (!key.expired) await ctx.store.putKey({ ...key, expired: true });
   }
 
   async #create(owner: string, options: NewKey): Promise<{ ttag: string }> {
@@ -96,11 +132,17 @@ export class KeyOperations {
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.rotate');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'rotate');
-    // Under an Idempotency-Key a retry answers the first rotation's view and adds no version (idempotent.ts).
-    return await idempotent(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
+    // Under an Idempotency-Key a retry adds no version (idempotent.ts). The record keeps a compact first
+    // answer, the version made, and a replay rebuilds the view from the key as of that version.
+    const { answer, replayed } = await idempotent<RotationAnswer>(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
       if (isExpired(key, ctx.now())) throw new KeyExpiredError();
-      return await keyView(await addKeyVersion(ctx, key), ctx.store, ctx.now());
+      return { ttag, version: newestVersion(await addKeyVersion(ctx, key)) };
     });
+    // A record written before the compact form holds the whole view: answered as it is.
+    if ('versions' in answer) return answer;
+    const current = await ctx.auth.keyOrThrow(ttag);
+    if (replayed && isExpired(current, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key rotated has expired since');
+    return asOfVersion(await keyView(current, ctx.store, ctx.now()), answer.version);
   }
 
   /**

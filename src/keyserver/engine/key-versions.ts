@@ -1,7 +1,7 @@
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyVersionView } from '../../wire/key-view.js';
 import type { RandomSource } from '../model/random-source.js';
-import { KeyServerError, KeyVersionNotFoundError, KeyVersionRetiredError } from '../model/key-server-errors.js';
+import { KeyServerError, KeyVersionNotFoundError, KeyVersionRetiredError, KeyVersionsExhaustedError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, KeyVersionRow } from './engine-model.js';
 
@@ -10,6 +10,14 @@ import type { KeyRow, KeyVersionRow } from './engine-model.js';
  * use the newest; decrypt, MAC verify and export name one, and a version below the key's minVersion is
  * retired: it refuses them. The newest version is never retired (the minimum never exceeds it).
  */
+
+/**
+ * The most versions a key may have unless the key server is told otherwise (TE_KEYSERVER_MAX_KEY_VERSIONS,
+ * `keygate keyserver --max-key-versions`): each version is kept for good, and the key view lists them.
+ */
+export const DEFAULT_MAX_KEY_VERSIONS = 100;
+/** The highest limit a key server takes. */
+export const MAX_KEY_VERSIONS_LIMIT = 10_000;
 
 /** The newest version's number. */
 export function newestVersion(key: KeyRow): number {
@@ -54,13 +62,16 @@ export interface VersionMaker {
   readonly store: EngineStore;
   readonly random: RandomSource;
   readonly now: () => number;
+  readonly maxKeyVersions: number;
 }
 
 /**
  * Adds version n+1 to the key: fresh material of the key's length from the engine's random source.
  * Answers the key as stored after it. Authorization is the caller's (a rotation by hand, or a due one).
+ * A key holding `maxKeyVersions` versions already is KEY_VERSIONS_EXHAUSTED (docs/spec.md §4.22 item 2).
  */
 export async function addKeyVersion(maker: VersionMaker, key: KeyRow): Promise<KeyRow> {
+  if (newestVersion(key) >= maker.maxKeyVersions) throw new KeyVersionsExhaustedError(maker.maxKeyVersions);
   const length = keyLengthForNid(key.nid, KeyServerError);
   const added: KeyVersionRow = { version: newestVersion(key) + 1, material: Buffer.from(maker.random.bytes(length)), createdAt: maker.now() };
   try {

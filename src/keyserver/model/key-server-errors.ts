@@ -92,6 +92,15 @@ export class KeyExpiredError extends KeyServerError {
   }
 }
 
+/** The key holds `limit` versions, the most a key may have (docs/spec.md §4.22 item 2): rotation adds no more. */
+export class KeyVersionsExhaustedError extends KeyServerError {
+  override name = 'KeyVersionsExhaustedError';
+
+  constructor(limit: number) {
+    super('KEY_VERSIONS_EXHAUSTED', `the key holds ${limit} versions, the most a key may have: create a new key to rotate further`);
+  }
+}
+
 /** The key version is below the key's minVersion: it refuses export, decrypt and MAC verify. */
 export class KeyVersionRetiredError extends KeyServerError {
   override name = 'KeyVersionRetiredError';

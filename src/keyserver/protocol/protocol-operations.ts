@@ -91,10 +91,17 @@ export const OPERATIONS = {
     },
   ),
   // Keys and key ACLs (docs/spec.md §4.6, §4.7).
+  /** `replayed`: the answer is an earlier request's under the same Idempotency-Key; this one made nothing. */
   generateKey: op(
     newKey.extend({ idempotency: idempotencyClaim.optional() }),
-    z.strictObject({ ttag: z.string().min(1).max(1024) }),
+    z.strictObject({ ttag: z.string().min(1).max(1024), replayed: z.boolean() }),
     (engine, token, { idempotency, ...options }) => engine.keys.generate(token, options, idempotency),
+  ),
+  /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten). */
+  withdrawKey: op(
+    z.strictObject({ ttag, idempotencyKey: z.string().min(1).max(255).optional() }),
+    z.null(),
+    async (engine, token, args) => (await engine.keys.withdraw(token, args.ttag, args.idempotencyKey), null),
   ),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),

@@ -313,6 +313,13 @@ export class CachedEngineStore implements EngineStore {
     });
   }
 
+  deleteIdempotencyRecord(principalId: string, key: string): Promise<void> {
+    return this.#inUnit(() => {
+      this.#changed();
+      return this.#store.deleteIdempotencyRecord(principalId, key);
+    });
+  }
+
   deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
     return this.#inUnit(() => {
       this.#changed();

@@ -173,6 +173,10 @@ export class MemoryEngineStore implements EngineStore {
     this.#idempotency.set(`${row.principalId} ${row.key}`, row);
   }
 
+  async deleteIdempotencyRecord(principalId: string, key: string): Promise<void> {
+    this.#idempotency.delete(`${principalId} ${key}`);
+  }
+
   async deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
     let removed = 0;
     for (const [id, row] of this.#idempotency) {

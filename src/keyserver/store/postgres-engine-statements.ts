@@ -78,6 +78,7 @@ export const PG_STATEMENTS = {
   putIdempotencyRecord: `INSERT INTO idempotency (principal_id, idem_key, operation, fingerprint, answer, created_at) VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (principal_id, idem_key) DO UPDATE SET operation = excluded.operation, fingerprint = excluded.fingerprint,
     answer = excluded.answer, created_at = excluded.created_at`,
+  deleteIdempotencyRecord: 'DELETE FROM idempotency WHERE principal_id = $1 AND idem_key = $2',
   deleteIdempotencyRecords: 'DELETE FROM idempotency WHERE created_at <= $1',
   setting: 'SELECT value, value_key_id FROM settings WHERE name = $1',
   putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES ($1, $2, $3)

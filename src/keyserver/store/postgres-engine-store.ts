@@ -357,6 +357,10 @@ export class PostgresEngineStore implements DurableEngineStore {
     await this.#rows('putIdempotencyRecord', [row.principalId, row.key, row.operation, row.fingerprint, row.answer, row.createdAt]);
   }
 
+  async deleteIdempotencyRecord(principalId: string, key: string): Promise<void> {
+    await this.#rows('deleteIdempotencyRecord', [principalId, key]);
+  }
+
   async deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
     const query = { name: 'deleteIdempotencyRecords', text: PG_STATEMENTS.deleteIdempotencyRecords, values: [createdUpTo] };
     const run = async (unit: Unit) => {

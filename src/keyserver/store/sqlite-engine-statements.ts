@@ -61,6 +61,7 @@ export const STATEMENTS = {
     VALUES (@principal_id, @idem_key, @operation, @fingerprint, @answer, @created_at)
     ON CONFLICT (principal_id, idem_key) DO UPDATE SET operation = excluded.operation, fingerprint = excluded.fingerprint,
     answer = excluded.answer, created_at = excluded.created_at`,
+  deleteIdempotencyRecord: 'DELETE FROM idempotency WHERE principal_id = ? AND idem_key = ?',
   deleteIdempotencyRecords: 'DELETE FROM idempotency WHERE created_at <= ?',
   setting: 'SELECT value, value_key_id FROM settings WHERE name = ?',
   putSetting: `INSERT INTO settings (name, value, value_key_id) VALUES (?, ?, ?)

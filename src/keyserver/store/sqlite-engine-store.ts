@@ -396,6 +396,12 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     });
   }
 
+  deleteIdempotencyRecord(principalId: string, key: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteIdempotencyRecord.run(principalId, key);
+    });
+  }
+
   deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
     return this.#alone(() => this.#sql.deleteIdempotencyRecords.run(createdUpTo).changes);
   }

@@ -9,6 +9,7 @@
  * signatures. docs/architecture.md, "Auditing a request: one owner", states the rule.
  */
 
+import { finished } from 'node:stream';
 import type { Context } from 'koa';
 import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
 import type { AuditKeyUse } from '../../domain/audit/audit.js';
@@ -65,7 +66,9 @@ export function undoUnlessRecorded(ctx: AuditContext, about: AuditAbout, undo: (
  * whatever the response: nothing is left in the key server that the audit log cannot account for.
  * The undo runs as a request of its own (`withinRequest`: fresh budgets, since this request's may be
  * spent) and is not awaited, so the answer keeps its bound; an undo that fails is logged with the
- * object it leaves.
+ * object it leaves. Once the undo has run and the answer has gone out, the record is written late,
+ * naming the object and the response answered (`AuditTrail.finishLate`, tried again while the store
+ * refuses): every key the key server holds is named by the audit log (docs/spec.md §9.2).
  */
 export async function finishAudit(trail: AuditTrail, ctx: AuditContext, undoing: Undoing = {}): Promise<void> {
   const draft = draftOf(ctx);
@@ -82,9 +85,19 @@ export async function finishAudit(trail: AuditTrail, ctx: AuditContext, undoing:
     const undo = ctx.state.undo;
     if (!recorded && undo !== undefined) {
       const within = undoing.withinRequest ?? ((work) => work());
-      within(undo).catch((error: unknown) => undoing.failed?.(draft, error));
+      within(undo)
+        .catch((error: unknown) => undoing.failed?.(draft, error))
+        .then(() => answered(ctx))
+        .then(() => trail.finishLate(draft, { status: ctx.status, code: ctx.state.errorCode }));
     }
   }
+}
+
+/** Resolves once the response has gone out (or its connection closed): its status is then final. */
+function answered(ctx: AuditContext): Promise<void> {
+  return new Promise((resolve) => {
+    finished(ctx.res, () => resolve());
+  });
 }
 
 /**

@@ -57,10 +57,12 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { body }) {
         const claim = claimOf(ctx, '/api/keys', body);
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
-        // Once the key server named the key, the record names it, its undo is ready, and a failure
-        // from here on points at the read that shows it.
-        const made = (ttag: string) => {
-          undoUnlessRecorded(ctx, { object: ttag }, () => keys.expire(callerOf(ctx), ttag));
+        // Once the key server named the key, the record names it, and a failure from here on points at
+        // the read that shows it. Its undo is ready only for a key this request made: a replay made
+        // nothing, and undoing the first request's key would destroy what that request answered.
+        const made = (ttag: string, replayed: boolean) => {
+          if (replayed) noteAudit(ctx, { object: ttag });
+          else undoUnlessRecorded(ctx, { object: ttag }, () => keys.withdraw(callerOf(ctx), ttag, claim?.key));
           ctx.state.write = { check: `GET /api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}` };
         };
         const options = { keyLen: body.keyLen, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };

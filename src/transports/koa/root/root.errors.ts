@@ -41,6 +41,7 @@ const RULES = {
   NOT_FOUND: { status: 403, shape: 'denied' },
   KEY_EXPIRED: { status: 403, shape: 'denied' },
   KEY_VERSION_RETIRED: { status: 403, shape: 'denied' },
+  KEY_VERSIONS_EXHAUSTED: { status: 403, shape: 'denied' },
   KEY_VERSION_NOT_FOUND: { status: 403, shape: 'denied' },
   IDEMPOTENCY_KEY_REUSED: { status: 400, shape: 'plain' },
   METHOD_NOT_ALLOWED: { status: 404, shape: 'plain' },

@@ -1,0 +1,83 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
+import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { bearer, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
+import { clientKeyPair } from '../_support/client-key.js';
+import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
+import type { TestGateway } from '../_support/gateway.js';
+import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
+
+/**
+ * docs/spec.md §4.22 item 7 and §9.2: a retried `POST /api/keys` never destroys a key. Only a key the
+ * request itself made is undone when its record cannot be stored; an undone creation is not replayed;
+ * a replay never answers a key in a state the first answer did not have.
+ */
+
+const create = (gw: TestGateway, session: ApiSession, idempotencyKey: string) =>
+  gw.call('POST', '/api/keys', { headers: { ...bearer(session.sessionId), 'Idempotency-Key': idempotencyKey }, body: { label: 'invoices' } });
+
+/** The key's state as its owner reads it, once it is `wanted` or after a bounded wait (the undo runs after the answer). */
+async function stateOnceSettled(session: ApiSession, ttag: string, wanted: string): Promise<string> {
+  let state = '';
+  for (let round = 0; round < 20; round += 1) {
+    state = (await session.get(`/api/keys/${pathTtag(ttag)}`)).body.state;
+    if (state === wanted) break;
+    await sleep(50);
+  }
+  return state;
+}
+
+for (const store of KEY_SERVER_STORES) {
+  const skip = storeSkipReason(store);
+  const check = skip === undefined ? test : test.skip;
+  if (skip !== undefined) console.log(`idempotent-retry-undo on ${store} skipped: ${skip}`);
+
+  check(`${store}: a replay whose audit record fails leaves the first request's key alive, and a further retry answers it usable`, async (t) => {
+    const audit = new FaultyAuditLog(new MemoryAuditLog());
+    const gw = await startStoreGateway(t, store, { auditLog: audit });
+    const alice = await signIn(gw, 'alice');
+    const first = await create(gw, alice, 'order-1');
+    t.is(first.status, 201, first.text);
+
+    audit.faults.failComplete = true;
+    const replay = await create(gw, alice, 'order-1');
+    t.is(replay.status, 503, replay.text);
+    audit.faults.failComplete = false;
+    t.is(await stateOnceSettled(alice, first.body.ttag, 'expired'), 'active', "the replay's failed record did not undo the first request's key");
+
+    const again = await create(gw, alice, 'order-1');
+    t.like(again, { status: 201, body: { ttag: first.body.ttag, state: 'active' } });
+    const exported = await alice.post(`/api/keys/${pathTtag(first.body.ttag)}/export`, { clientPubKey: clientKeyPair().publicKey });
+    t.is(exported.status, 200, exported.text);
+  });
+
+  check(`${store}: a creation undone because its record failed is forgotten: the retry creates a fresh usable key`, async (t) => {
+    const audit = new FaultyAuditLog(new MemoryAuditLog());
+    const gw = await startStoreGateway(t, store, { auditLog: audit });
+    const alice = await signIn(gw, 'alice');
+    audit.faults.failComplete = true;
+    const refused = await create(gw, alice, 'order-2');
+    t.is(refused.status, 503, refused.text);
+    audit.faults.failComplete = false;
+    const undone = audit.refusedCompletions[0]?.object;
+    if (undone === undefined) return t.fail('the refused completion named the key made');
+    t.is(await stateOnceSettled(alice, undone, 'expired'), 'expired', 'the key made without its record is undone');
+
+    const retried = await create(gw, alice, 'order-2');
+    t.is(retried.status, 201, retried.text);
+    t.not(retried.body.ttag, undone, 'the undone key is not replayed');
+    t.is(retried.body.state, 'active');
+    t.like(await create(gw, alice, 'order-2'), { status: 201, body: { ttag: retried.body.ttag, state: 'active' } });
+  });
+
+  check(`${store}: a replay onto a key expired since its first answer is 409 KEY_EXPIRED, never 201 with an expired key`, async (t) => {
+    const gw = await startStoreGateway(t, store);
+    const alice = await signIn(gw, 'alice');
+    const first = await create(gw, alice, 'order-3');
+    t.is(first.status, 201, first.text);
+    t.is((await alice.post(`/api/keys/${pathTtag(first.body.ttag)}/expire`)).status, 200);
+    const replay = await create(gw, alice, 'order-3');
+    t.like(replay, { status: 409, body: { code: 'KEY_EXPIRED' } });
+    t.false(replay.text.includes(first.body.ttag), replay.text);
+  });
+}
