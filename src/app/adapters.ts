@@ -200,7 +200,7 @@ async function openSessionState(
     supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
     supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds, keyring }),
     supplied.throttleStore ??
-      RedisThrottleStore.connect({ url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, logger: deps.logger }),
+      RedisThrottleStore.connect({ url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, keyring, logger: deps.logger }),
   ]);
   return { sessionStore, replayCache, throttleStore };
 }
