@@ -74,6 +74,7 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
         status: ctx.status,
         seconds: (performance.now() - started) / 1e3,
         client,
+        peer: client,
         principal: draft.principal,
         sessionRef: draft.sessionRef,
       });

@@ -201,9 +201,9 @@ async function openSessionState(
   const keyring = sealingKeyring(settings.sessionKeys.map((key) => Buffer.from(key, 'base64')));
   const [sessionStore, replayCache, throttleStore] = await Promise.all([
     supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
-    supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds }),
+    supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds, keyring }),
     supplied.throttleStore ??
-      RedisThrottleStore.connect({ url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, logger: deps.logger }),
+      RedisThrottleStore.connect({ url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, keyring, logger: deps.logger }),
   ]);
   return { sessionStore, replayCache, throttleStore };
 }

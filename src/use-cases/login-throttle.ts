@@ -1,10 +1,16 @@
 import { isKeygateError } from '../domain/errors/index.js';
 import { nameDelayMs } from '../domain/throttle/name-delay.js';
 import { RateLimitedError } from '../domain/throttle/throttle.errors.js';
-import { type FailureRecord, retryAfterMs, type ThrottlePolicy } from '../domain/throttle/throttle-policy.js';
+import { type FailureRecord, retryAfterHeldMs, retryAfterMs, type ThrottlePolicy, withInFlight } from '../domain/throttle/throttle-policy.js';
 import type { Timer } from '../ports/clock.port.js';
 import type { Metrics } from '../ports/metrics.port.js';
-import type { ThrottleStore } from '../ports/throttle-store.port.js';
+import type { Reservation, ThrottleStore } from '../ports/throttle-store.port.js';
+
+/**
+ * The longest a password check's place is held should its gateway never settle it (stopped mid-check):
+ * beyond the longest name delay and a key server's answer.
+ */
+export const CHECK_HOLD_MS = 60_000;
 
 export interface LoginThrottleDeps {
   readonly store: ThrottleStore;
@@ -30,7 +36,10 @@ export interface LoginThrottleDeps {
  *   rises (`nameDelayMs`), so guessing one name from many addresses is slowed while the real user,
  *   from an address that has not failed, still signs in.
  * Failures from other addresses therefore never refuse a right password. Password logins and the
- * own-password change's `currentPassword` both run through `guardPassword`.
+ * own-password change's `currentPassword` both run through `guardPassword`, which holds the attempt's
+ * place on the three counters before it reads them (`ThrottleStore.reserve`): a check still running
+ * counts as a failure to come, so guesses sent at once cannot all pass a limit none of them has
+ * reached yet.
  */
 export class LoginThrottle {
   readonly #deps: LoginThrottleDeps;
@@ -44,17 +53,34 @@ export class LoginThrottle {
   }
 
   /**
-   * Runs one password check for `user` from `address`: refused with RATE_LIMITED while the address,
-   * or the address for this name, must wait; otherwise after the name's delay. A WRONG_CREDENTIAL
-   * outcome counts a failure on all three counters; a success forgets the name's, and this address's for it.
+   * Runs one password check for `user` from `address`: its place is held on the three counters first;
+   * then it is refused with RATE_LIMITED while the address, or the address for this name, must wait,
+   * counting the checks in flight as failures (docs/spec.md §10 item 2); otherwise it runs after the
+   * name's delay. A WRONG_CREDENTIAL outcome counts a failure on all three counters; a success forgets
+   * the name's, and this address's for it. The place is let go whatever the outcome.
    */
   async guardPassword<T>(user: string, address: string, check: () => Promise<T>): Promise<T> {
     const { store, clock } = this.#deps;
     const now = clock.now();
-    const [byAddress, byPair, byName] = await store.failures([addressKey(address), pairKey(user, address), nameKey(user)]);
+    const held = await store.reserve([addressKey(address), pairKey(user, address), nameKey(user)], now, CHECK_HOLD_MS);
+    try {
+      return await this.#checkHeld(user, address, held, check);
+    } finally {
+      // A store that fails here lets the place go at CHECK_HOLD_MS; the check's own answer stands.
+      await store.release(held).catch(() => undefined);
+    }
+  }
+
+  async #checkHeld<T>(user: string, address: string, held: Reservation, check: () => Promise<T>): Promise<T> {
+    const { store, clock } = this.#deps;
+    const now = clock.now();
+    const [byAddress, byPair, byName] = held.records;
+    const [aheadAddress = 0, aheadPair = 0, aheadName = 0] = held.ahead;
     this.#refuseWhileWaiting(now, byAddress, byPair);
+    const inFlight = Math.max(retryAfterHeldMs(byAddress, aheadAddress, this.#address, now), retryAfterHeldMs(byPair, aheadPair, this.#name, now));
+    if (inFlight > 0) throw this.#throttled(new RateLimitedError(inFlight / 1000, 'too many password checks in progress from this address: try again shortly'));
     // The name's delay comes before the check whatever its outcome, so its length tells nothing of the password.
-    const delay = nameDelayMs(byName, this.#name, now);
+    const delay = nameDelayMs(withInFlight(byName, aheadName, this.#name, now), this.#name, now);
     if (delay > 0) await clock.sleep(delay);
     try {
       const result = await check();

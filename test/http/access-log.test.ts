@@ -61,3 +61,20 @@ test('a failed request and an unknown path are logged once each, with their stat
   t.like(lines[1]!.fields, { operation: 'none', status: 404 });
   t.false(JSON.stringify(lines).includes('not-a-session'));
 });
+
+test('behind a trusted proxy the line names the forwarded client as `client` and the proxy as `peer`; an untrusted peer is the client', async (t) => {
+  const gw = await startGateway(t, { trustedProxies: ['127.0.0.1'] });
+  const forwarded = { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' };
+  const before = accessLines(gw.logger.lines).length;
+  t.is((await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'wrong' }, headers: forwarded })).status, 401);
+  t.is((await gw.call('GET', '/health', { headers: forwarded })).status, 200);
+  t.is((await gw.call('HEAD', '/health', { headers: forwarded })).status, 200);
+  const lines = accessLines(gw.logger.lines).slice(before);
+  t.is(lines.length, 3);
+  for (const line of lines) t.like(line.fields, { client: '203.0.113.9', peer: '127.0.0.1' }, JSON.stringify(line.fields));
+
+  const direct = await startGateway(t);
+  await direct.call('GET', '/api/session', { headers: forwarded });
+  await direct.call('GET', '/health', { headers: forwarded });
+  for (const line of accessLines(direct.logger.lines)) t.like(line.fields, { client: '127.0.0.1', peer: '127.0.0.1' }, JSON.stringify(line.fields));
+});

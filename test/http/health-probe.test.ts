@@ -162,7 +162,7 @@ test('a probe that fails before its answer is written goes the Koa way, which an
   const failing = { report: () => Promise.reject(new Error('report failed')) } as unknown as HealthUseCases;
   const logger = new MemoryLogger();
   const reachedApp: string[] = [];
-  const handler = withHealthProbes({ health: failing, logger, metrics: new NoMetrics(), corsOrigins: [] }, async (req, res) => {
+  const handler = withHealthProbes({ health: failing, logger, metrics: new NoMetrics(), corsOrigins: [], trustedProxies: [] }, async (req, res) => {
     reachedApp.push(`${req.method} ${req.url}`);
     res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'INTERNAL' }));

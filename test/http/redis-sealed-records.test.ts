@@ -132,3 +132,28 @@ if (typeof servers === 'string') {
     t.is((await gw.call('GET', '/health')).body.sessions, 3);
   });
 }
+
+if (typeof servers !== 'string') {
+  const [server] = servers;
+
+  test.serial('after sign-ins and proofs, no key or value of the whole Redis keyspace names a principal in clear', async (t) => {
+    const { gw, redis } = await redisGateway(t, server.url);
+    const { scoped, principalId, signer } = await boundSession(gw);
+    for (let i = 0; i < 3; i++) t.is((await gw.bound(signer, 'GET', '/api/session', { bearer: scoped })).status, 200);
+    await gw.login('bob');
+    await gw.call('POST', '/api/session', { body: { user: 'carol', password: 'not-the-password' } });
+    const keys: string[] = [];
+    for await (const batch of redis.scanStream({ count: 100 })) keys.push(...(batch as string[]));
+    t.true(
+      keys.some((key) => key.includes('replay')),
+      `the replay cache wrote its sets: ${keys.join(' ')}`,
+    );
+    const values = await dump(redis, '');
+    const everything = [...values].map(([key, value]) => `${key} ${value}`).join('\n');
+    for (const key of keys) t.true(values.has(key));
+    for (const clear of ['alice', 'bob', 'carol', principalId]) {
+      const word = new RegExp(`(?<![A-Za-z0-9_+/-])${clear}(?![A-Za-z0-9_+/=-])`);
+      t.false(word.test(everything), `${clear} is in the keyspace:\n${everything}`);
+    }
+  });
+}

@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
+import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner, type ProofSigner } from '../_support/proof-builder.js';
 import { killAllRedis, spawnRedis, whyNoRedis, type RedisServer } from '../_support/redis.js';
@@ -101,6 +102,7 @@ if (typeof servers === 'string') {
       url: other.url,
       timeoutMs: 300,
       keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      keyring: sealingKeyring([randomBytes(32)]),
       clock: { now: () => Date.now() },
     });
     const gw = await redisGateway(t, main, { replayCache: cache });

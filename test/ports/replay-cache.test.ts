@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { DEFAULT_REPLAY_CACHE_ENTRIES, MemoryReplayCache } from '../../src/adapters/replay-cache/memory-replay-cache.js';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
+import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { testRedis } from '../_support/redis.js';
 import { skipRedisTests } from '../_support/redis-skip.js';
 import { replayCacheContract } from './replay-cache.contract.js';
@@ -40,6 +41,7 @@ if ('skipped' in redis) {
       url: redis.url,
       timeoutMs: 2_000,
       keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+      keyring: sealingKeyring([randomBytes(32)]),
       maxEntries,
       ...(maxEntriesPerKey ? { maxEntriesPerKey } : {}),
       ...(maxEntriesPerPrincipal ? { maxEntriesPerPrincipal } : {}),

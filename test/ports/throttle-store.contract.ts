@@ -51,4 +51,34 @@ export function throttleStoreContract(name: string, open: () => Promise<Throttle
     t.is(await store.hit('rate:192.0.2.2', now + 999), 1);
     t.is(await store.hit('rate:192.0.2.1', now + 1000), 1);
   });
+
+  test(`${name} throttle store: reservations taken at once each see a different number ahead, and read the failures`, async (t) => {
+    const store = await start(t);
+    const now = 1_700_000_000_000;
+    await store.fail('pair:192.0.2.1|alice', now, 900_000);
+    const held = await Promise.all(Array.from({ length: 12 }, () => store.reserve(['addr:192.0.2.1', 'pair:192.0.2.1|alice'], now, 60_000)));
+    t.deepEqual(
+      held.map((reservation) => reservation.ahead[0]).sort((a, b) => a! - b!),
+      Array.from({ length: 12 }, (_, i) => i),
+    );
+    t.deepEqual(
+      held.map((reservation) => reservation.ahead[0]),
+      held.map((reservation) => reservation.ahead[1]),
+    );
+    for (const reservation of held) t.deepEqual(reservation.records, [undefined, { count: 1, lastAt: now }]);
+    t.is(new Set(held.map((reservation) => reservation.id)).size, 12);
+  });
+
+  test(`${name} throttle store: a released place, or one held past its time, no longer counts`, async (t) => {
+    const store = await start(t);
+    const now = 1_700_000_000_000;
+    const first = await store.reserve(['addr:192.0.2.9'], now, 60_000);
+    const second = await store.reserve(['addr:192.0.2.9'], now, 60_000);
+    t.deepEqual(second.ahead, [1]);
+    await store.release(first);
+    await store.release(first);
+    t.deepEqual((await store.reserve(['addr:192.0.2.9'], now + 1, 60_000)).ahead, [1], 'the second and this one');
+    t.deepEqual((await store.reserve(['addr:192.0.2.9'], now + 60_000, 60_000)).ahead, [1], 'only the one taken at now + 1 is still held');
+    await store.release(second);
+  });
 }

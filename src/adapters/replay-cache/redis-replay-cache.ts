@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
+import type { SealingKeyring } from '../../domain/session/seal-token.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { ReplayCache, ReplayVerdict } from '../../ports/replay-cache.port.js';
+import { principalIndexId } from '../redis/keyed-name.js';
 import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 import { DEFAULT_REPLAY_CACHE_ENTRIES } from './memory-replay-cache.js';
 
@@ -17,6 +19,8 @@ export interface RedisReplayCacheOptions {
   readonly maxEntriesPerKey?: number;
   /** Most live entries of one principal over all its keys, across every gateway; default: the whole cache. */
   readonly maxEntriesPerPrincipal?: number;
+  /** The session keys: the current one names each principal's set (`principalIndexId`). */
+  readonly keyring: SealingKeyring;
   readonly clock: Clock;
   readonly logger?: Logger;
 }
@@ -29,7 +33,9 @@ export interface RedisReplayCacheOptions {
  * A second sorted set per `jkt` (member the jti, same score) holds that key's share (docs/spec.md §12 item 6); it
  * is cleaned the same way when its key is used, and its TTL empties it once its key falls silent.
  * A third sorted set per principal (member the entry's member, same score) holds the principal's share
- * over all its keys, kept the same way.
+ * over all its keys, kept the same way; it is named by the principal's keyed hash under the current
+ * session key (`principalIndexId`, as the session store's indexes), never by its id. A rotation of
+ * the session keys starts each principal's share afresh, which entries living seconds make harmless.
  * The sets' own TTL (the longest entry's remaining life plus a grace) only lets an idle Redis empty
  * itself; liveness is decided by the scores.
  * KEYS: the set, the key's set, the principal's set. ARGV: member, expiresAt, now, max entries, grace ms,
@@ -110,7 +116,7 @@ export class RedisReplayCache implements ReplayCache {
     if (!Number.isFinite(expiresAt)) throw new RangeError('expiresAt must be milliseconds since the epoch');
     const member = `${jkt.length}:${jkt}:${jti}`;
     const args = [member, expiresAt, this.#options.clock.now(), this.#maxEntries, REDIS_TTL_GRACE_MS, jti, this.#maxPerKey, this.#maxPerPrincipal];
-    const keys = [`${this.#key}:key:${jkt}`, `${this.#key}:principal:${principal}`];
+    const keys = [`${this.#key}:key:${jkt}`, `${this.#key}:principal:${principalIndexId(principal, this.#options.keyring.current)}`];
     return (await this.#run('keygateReplayRemember', keys, ...args)) as ReplayVerdict;
   }
 

@@ -7,7 +7,8 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
 import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 import { COUNT_SESSIONS, DELETE_SESSION, LIST_SESSIONS, PUT_SESSION } from './redis-session-scripts.js';
-import { decodeSession, encodeSession, principalIndexId } from './stored-session.js';
+import { principalIndexId } from '../redis/keyed-name.js';
+import { decodeSession, encodeSession } from './stored-session.js';
 
 export interface RedisSessionStoreOptions {
   readonly url: string;

@@ -1,8 +1,7 @@
-import { createHmac, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { RIGHTS } from '../../wire/acl.js';
 import type { RandomSource } from '../../domain/random-source.js';
-import { openText, sealText, type SealingKey, type SealingKeyring } from '../../domain/session/seal-token.js';
+import { openText, sealText, type SealingKeyring } from '../../domain/session/seal-token.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { SessionRecord } from '../../domain/session/session.js';
 
@@ -41,21 +40,4 @@ export function encodeSession(key: string, record: SessionRecord, keyring: Seali
 export function decodeSession(key: string, sealed: string, keyring: SealingKeyring): SessionRecord {
   const { v: _version, token, ...rest } = storedSession.parse(JSON.parse(openText(sealed, key, keyring)));
   return { ...rest, token: new Secret(token) };
-}
-
-const indexKeys = new WeakMap<SealingKey, KeyObject>();
-
-/**
- * The name a principal's index goes by in the store: HMAC-SHA256 of its principal id under a key
- * derived (HKDF) from one sealing key, so the index keys name no principal in clear. Every gateway
- * holding the key names it alike.
- */
-export function principalIndexId(principalId: string, sealingKey: SealingKey): string {
-  let key = indexKeys.get(sealingKey);
-  if (key === undefined) {
-    const derived = hkdfSync('sha256', sealingKey.key, Buffer.alloc(0), 'keygate principal index', 32);
-    key = createSecretKey(Buffer.from(derived));
-    indexKeys.set(sealingKey, key);
-  }
-  return createHmac('sha256', key).update(principalId, 'utf8').digest('base64url');
 }

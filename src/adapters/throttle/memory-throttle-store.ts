@@ -1,5 +1,5 @@
 import type { FailureRecord } from '../../domain/throttle/throttle-policy.js';
-import type { ThrottleStore } from '../../ports/throttle-store.port.js';
+import type { Reservation, ThrottleStore } from '../../ports/throttle-store.port.js';
 
 /** Most keys kept; past it the oldest record goes (a spray of names cannot grow the process without bound). */
 export const DEFAULT_THROTTLE_ENTRIES = 100_000;
@@ -12,6 +12,9 @@ interface Entry extends FailureRecord {
 export class MemoryThrottleStore implements ThrottleStore {
   readonly #failures = new Map<string, Entry>();
   readonly #hits = new Map<string, { slot: number; count: number }>();
+  /** key -> reservation id -> when it stops counting */
+  readonly #held = new Map<string, Map<string, number>>();
+  #reservations = 0;
   readonly #maxEntries: number;
 
   constructor(options: { maxEntries?: number } = {}) {
@@ -52,6 +55,29 @@ export class MemoryThrottleStore implements ThrottleStore {
       }
     }
     return count;
+  }
+
+  /** One turn of the event loop, so atomic: each reservation of a key sees those taken before it. */
+  async reserve(keys: readonly string[], now: number, holdMs: number): Promise<Reservation> {
+    this.#reservations += 1;
+    const id = String(this.#reservations);
+    const ahead = keys.map((key) => {
+      const held = this.#held.get(key) ?? new Map<string, number>();
+      for (const [other, until] of held) if (until <= now) held.delete(other);
+      const before = held.size;
+      held.set(id, now + holdMs);
+      this.#held.set(key, held);
+      return before;
+    });
+    return { id, keys: [...keys], records: await this.failures(keys), ahead };
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    for (const key of reservation.keys) {
+      const held = this.#held.get(key);
+      held?.delete(reservation.id);
+      if (held?.size === 0) this.#held.delete(key);
+    }
   }
 
   async close(): Promise<void> {}

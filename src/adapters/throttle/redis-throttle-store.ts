@@ -1,14 +1,18 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { SealingKeyring } from '../../domain/session/seal-token.js';
 import type { FailureRecord } from '../../domain/throttle/throttle-policy.js';
 import type { Logger } from '../../ports/logger.port.js';
-import type { ThrottleStore } from '../../ports/throttle-store.port.js';
+import type { Reservation, ThrottleStore } from '../../ports/throttle-store.port.js';
+import { throttleKeyName } from '../redis/keyed-name.js';
 import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 
 export interface RedisThrottleStoreOptions {
   readonly url: string;
   readonly timeoutMs: number;
   readonly keyPrefix?: string;
+  /** The session keys: the current one names each counter (`throttleKeyName`). */
+  readonly keyring: SealingKeyring;
   readonly logger?: Logger;
 }
 
@@ -34,26 +38,51 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
 return count
 `;
 
+/**
+ * KEYS: per key, its failures' hash then its held attempts' sorted set. ARGV: reservation id, now,
+ * held until, hold ms + grace. Per key, atomically: drops held attempts past their time, counts the
+ * rest (the attempts ahead of this one), holds this one, and reads the failures. Answers
+ * `ahead, count, lastAt` per key ('' for no failures).
+ */
+const RESERVE = `
+local out = {}
+for i = 1, #KEYS, 2 do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i + 1], '-inf', ARGV[2])
+  out[#out + 1] = redis.call('ZCARD', KEYS[i + 1])
+  redis.call('ZADD', KEYS[i + 1], ARGV[3], ARGV[1])
+  redis.call('PEXPIRE', KEYS[i + 1], ARGV[4])
+  local failures = redis.call('HMGET', KEYS[i], 'c', 'l')
+  out[#out + 1] = failures[1] or ''
+  out[#out + 1] = failures[2] or ''
+end
+return out
+`;
+
 type Script = (...args: (string | number)[]) => Promise<unknown>;
 
 /**
  * Throttle counters shared by every gateway through Redis (port: src/ports/throttle-store.port.ts).
- * Keys are SHA-256 of the user name or address, so a dump names nobody. Time is the gateway's clock.
+ * Keys are an HMAC of the user name or address under a key derived from the current session key
+ * (`throttleKeyName`), so a dump names nobody and cannot be searched for a known name; a change of the
+ * session keys starts the counters afresh. Time is the gateway's clock.
  * Unreachable: SessionStoreUnavailableError; the login is refused (fails closed).
  */
 export class RedisThrottleStore implements ThrottleStore {
   readonly #client: Redis;
   readonly #prefix: string;
+  readonly #keyring: SealingKeyring;
 
-  private constructor(client: Redis, prefix: string) {
+  private constructor(client: Redis, prefix: string, keyring: SealingKeyring) {
     this.#client = client;
     this.#prefix = prefix;
+    this.#keyring = keyring;
     client.defineCommand('keygateThrottleFail', { numberOfKeys: 1, lua: FAIL });
     client.defineCommand('keygateThrottleHit', { numberOfKeys: 1, lua: HIT });
+    client.defineCommand('keygateThrottleReserve', { lua: RESERVE });
   }
 
   static connect(options: RedisThrottleStoreOptions): Promise<RedisThrottleStore> {
-    return openRedis(options, 'keygate-throttle', (client) => new RedisThrottleStore(client, `${options.keyPrefix ?? 'keygate:'}throttle:`));
+    return openRedis(options, 'keygate-throttle', (client) => new RedisThrottleStore(client, `${options.keyPrefix ?? 'keygate:'}throttle:`, options.keyring));
   }
 
   async fail(key: string, now: number, windowMs: number): Promise<FailureRecord> {
@@ -81,12 +110,34 @@ export class RedisThrottleStore implements ThrottleStore {
     return (await this.#call(() => this.#script('keygateThrottleHit')(`${this.#key(key)}:${Math.floor(now / 1000)}`))) as number;
   }
 
+  async reserve(keys: readonly string[], now: number, holdMs: number): Promise<Reservation> {
+    const id = randomBytes(12).toString('base64url');
+    const names = keys.flatMap((key) => [this.#key(key), this.#heldKey(key)]);
+    const run = () => this.#script('keygateThrottleReserve')(names.length, ...names, id, now, now + holdMs, holdMs + REDIS_TTL_GRACE_MS);
+    const flat = (await this.#call(run)) as (number | string)[];
+    const records = keys.map((_, i) => {
+      const [count, lastAt] = [flat[i * 3 + 1], flat[i * 3 + 2]];
+      return count === '' || lastAt === '' ? undefined : { count: Number(count), lastAt: Number(lastAt) };
+    });
+    return { id, keys: [...keys], records, ahead: keys.map((_, i) => Number(flat[i * 3])) };
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    const pipeline = this.#client.pipeline();
+    for (const key of reservation.keys) pipeline.zrem(this.#heldKey(key), reservation.id);
+    await this.#call(() => pipeline.exec());
+  }
+
   async close(): Promise<void> {
     await closeRedis(this.#client);
   }
 
+  #heldKey(key: string): string {
+    return `${this.#key(key)}:held`;
+  }
+
   #key(key: string): string {
-    return this.#prefix + createHash('sha256').update(key).digest('base64url');
+    return this.#prefix + throttleKeyName(key, this.#keyring.current);
   }
 
   #script(name: string): Script {

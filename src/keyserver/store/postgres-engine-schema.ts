@@ -119,6 +119,31 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE keys ADD COLUMN rotation_period text;
   CREATE INDEX keys_with_rotation ON keys (ttag) WHERE rotation_period IS NOT NULL;
   `,
+  // Version 4: master keys a rotation retired. A daemon that went on serving under a retired key (its
+  // serving lock was lost and taken again after the rotation) cannot seal anything under it: every
+  // write of a sealed column checks, inside the writer's own transaction, that its key was not retired,
+  // and the rotation retires the old keys in the transaction that rewraps the rows.
+  `
+  CREATE TABLE retired_master_keys (id text PRIMARY KEY);
+  CREATE FUNCTION refuse_retired_master_key() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    key_id text := to_jsonb(NEW) ->> TG_ARGV[0];
+  BEGIN
+    IF key_id IS NOT NULL AND EXISTS (SELECT 1 FROM retired_master_keys WHERE id = key_id) THEN
+      RAISE EXCEPTION 'sealed under master key %, which a master-key rotation retired: restart this key server with the rotated key', key_id
+        USING ERRCODE = 'KG001';
+    END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER principals_sealed_under_live_key BEFORE INSERT OR UPDATE ON principals
+    FOR EACH ROW EXECUTE FUNCTION refuse_retired_master_key('verifier_key_id');
+  CREATE TRIGGER keys_sealed_under_live_key BEFORE INSERT OR UPDATE ON keys
+    FOR EACH ROW EXECUTE FUNCTION refuse_retired_master_key('material_key_id');
+  CREATE TRIGGER key_versions_sealed_under_live_key BEFORE INSERT OR UPDATE ON key_versions
+    FOR EACH ROW EXECUTE FUNCTION refuse_retired_master_key('material_key_id');
+  CREATE TRIGGER settings_sealed_under_live_key BEFORE INSERT OR UPDATE ON settings
+    FOR EACH ROW EXECUTE FUNCTION refuse_retired_master_key('value_key_id');
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

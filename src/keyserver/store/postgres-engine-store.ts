@@ -5,7 +5,7 @@ import { ConfigError } from '../config-error.js';
 import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
 import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
-import { pgKeyIdsInUse, pgResealRows } from './postgres-engine-sealing.js';
+import { pgKeyIdsInUse, pgResealRows, pgRetiredKeyIds, pgRetireOldKeys } from './postgres-engine-sealing.js';
 import { PG_STATEMENTS, restoreSql, snapshotSql, type PgStatement } from './postgres-engine-statements.js';
 import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
 import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows.js';
@@ -111,6 +111,9 @@ export class PostgresEngineStore implements DurableEngineStore {
       }
       const missing = (await pgKeyIdsInUse(pool)).filter((id) => !options.keyring.has(id));
       if (missing.length > 0) throw new ConfigError(`${where}: sealed under master key ${missing.join(', ')}, which was not given`);
+      if ((options.servingLock ?? 'shared') === 'shared' && (await pgRetiredKeyIds(pool)).includes(options.keyring.current.id)) {
+        throw new ConfigError(`${where}: master key ${options.keyring.current.id} was retired by rotate-master-key: give the key it wrote`);
+      }
       lock = new ServingLock(connection, storeLockName(schema, 'serve'), options.servingLock ?? 'shared', options.onConnectionError);
       await lock.take();
       return new PostgresEngineStore(pool, options.keyring, lock);
@@ -423,11 +426,16 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   /**
-   * Rewraps every sealed value under the keyring's current key, in one transaction: until it commits,
-   * the old key still opens every row. Answers how many values were rewritten.
+   * Rewraps every sealed value under the keyring's current key and retires its other keys
+   * (`pgRetireOldKeys`), in one transaction: until it commits, the old key still opens every row, and
+   * from then on no daemon can seal under an old key again. Answers how many values were rewritten.
    */
   rewrap(keyring: MasterKeyring = this.#keyring): Promise<number> {
-    return inTransaction(this.#pool, SERIALIZABLE, (unit) => pgResealRows(unit, keyring));
+    return inTransaction(this.#pool, SERIALIZABLE, async (unit) => {
+      const rows = await pgResealRows(unit, keyring);
+      await pgRetireOldKeys(unit, keyring);
+      return rows;
+    });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
+import { peerAddress } from './client-address.js';
 import type { GatewayState } from './state.js';
 
 /** What one access-log line says of a request. */
@@ -12,7 +13,10 @@ export interface AccessLine {
   readonly path: string;
   readonly status: number;
   readonly seconds: number;
+  /** The client's address: X-Forwarded-For's client behind a trusted proxy, else the peer. */
   readonly client: string;
+  /** The socket's peer (the proxy, behind one). */
+  readonly peer: string;
   readonly principal?: string | undefined;
   readonly sessionRef?: string | undefined;
   readonly code?: string | undefined;
@@ -21,7 +25,9 @@ export interface AccessLine {
 
 /**
  * One access-log line per request, and the request's metrics: request id, trace id,
- * operation id, method, path, status, duration, client address, principal name and session reference.
+ * operation id, method, path, status, duration, client address (`client`, as the throttle and rate
+ * limits see it: the forwarded client behind a trusted proxy) and the socket's peer beside it
+ * (`peer`), principal name and session reference.
  * Never a secret: no header, no body, no query string (a query may carry a ttag; the path of a key
  * route does too, which is why the line names the route's operation id beside the path). The request
  * step (`accessLog`) and the health probe's own path (`health-probe.ts`) both write it here.
@@ -37,6 +43,7 @@ export function recordRequest(logger: Logger, metrics: Metrics, line: AccessLine
     status: line.status,
     durationMs: Math.round(line.seconds * 1e6) / 1e3,
     client: line.client,
+    peer: line.peer,
     principal: line.principal,
     sessionRef: line.sessionRef,
     code: line.code,
@@ -62,7 +69,8 @@ export function accessLog(logger: Logger, metrics: Metrics): (ctx: Context & { s
       path: ctx.path,
       status: ctx.status,
       seconds: (performance.now() - started) / 1e3,
-      client: ctx.request.ip,
+      client: state.clientAddress ?? peerAddress(ctx.req),
+      peer: peerAddress(ctx.req),
       principal: state.audit?.principal ?? session?.identity.user,
       sessionRef: state.audit?.sessionRef ?? session?.ref,
       code: state.errorCode,

@@ -45,7 +45,13 @@ export interface KoaAppOptions {
  */
 export function createKoaApp(services: GatewayServices, options: KoaAppOptions): Koa<GatewayState> {
   const metrics = options.metrics ?? new NoMetrics();
-  const app = new GatewayKoa({ health: services.health, logger: options.logger, metrics, corsOrigins: options.corsOrigins ?? [] });
+  const app = new GatewayKoa({
+    health: services.health,
+    logger: options.logger,
+    metrics,
+    corsOrigins: options.corsOrigins ?? [],
+    trustedProxies: options.trustedProxies ?? [],
+  });
   app.silent = true;
   const mapperFor = (path: string) => (isApiPath(path) ? apiErrorMapper : rootErrorMapper);
   // One step around everything: request id and headers, client address, error shaping, the audit

@@ -18,6 +18,11 @@ function trustList(entries: readonly string[]): BlockList {
   return list;
 }
 
+/** The socket's peer as the access log names it (`peer`): the proxy's address behind a proxy. */
+export function peerAddress(req: IncomingMessage): string {
+  return plain(req.socket.remoteAddress ?? '') || 'unknown';
+}
+
 /**
  * The client address (docs/spec.md §10 item 1): the socket's peer; `X-Forwarded-For` only when that peer is a
  * trusted proxy, and then the rightmost entry that is not itself a trusted proxy (entries to its left

@@ -3,6 +3,7 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
 import type { HealthReport, HealthUseCases } from '../../use-cases/index.js';
 import { recordRequest } from './access-log.js';
+import { clientAddressOf, peerAddress } from './client-address.js';
 import { openResponse } from './open-response.js';
 
 /** A health answer as a surface shapes it. */
@@ -47,6 +48,8 @@ export interface HealthProbeOptions {
   readonly metrics: Metrics;
   /** With an allowlist, a probe sent with an Origin goes the Koa way (cors.ts answers it). */
   readonly corsOrigins: readonly string[];
+  /** Peers (IPs, CIDRs) whose X-Forwarded-For names the client, for the access log's `client`. */
+  readonly trustedProxies: readonly string[];
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -63,6 +66,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 export function withHealthProbes(options: HealthProbeOptions, next: Handler): Handler {
   const { health, logger, metrics } = options;
   const corsOn = options.corsOrigins.length > 0;
+  const clientAddress = clientAddressOf(options.trustedProxies);
   return function answerProbe(req, res) {
     const surface = req.method === 'GET' && req.url !== undefined ? PROBE_PATHS.get(req.url) : undefined;
     const headers = req.headers;
@@ -103,7 +107,8 @@ export function withHealthProbes(options: HealthProbeOptions, next: Handler): Ha
       path: req.url!,
       status,
       seconds: (performance.now() - started) / 1e3,
-      client: req.socket.remoteAddress ?? '',
+      client: clientAddress(req),
+      peer: peerAddress(req),
     });
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../../ports/logger.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { accessLog } from './access-log.js';
-import { clientKeyOf } from './client-address.js';
+import { clientAddressKey, clientAddressOf } from './client-address.js';
 import { shapeFailures, type ErrorMapper } from './error-handler.js';
 import { openRequest } from './open-response.js';
 import { auditFinisher } from './request-audit.js';
@@ -31,7 +31,8 @@ export interface RequestStepOptions {
  * The one step around every request Koa answers, five named parts in this order:
  * 1. `openRequest`: its id (`X-Request-Id`), trace and the headers of every response, and the origin
  *    its proof URL is built on;
- * 2. `clientKeyOf`: the client's address (`clientAddressOf`) and the key its limits count under;
+ * 2. `clientAddressOf`: the client's address, which the access log names, and the key its limits
+ *    count under (`clientAddressKey`);
  * 3. `shapeFailures` around the routes below: any failure becomes the surface's error body;
  * 4. `auditFinisher`: the record of a route that named an operation, written once the response is
  *    decided (status and `errorCode` final); when the trail refuses to let a sensitive success through
@@ -43,7 +44,7 @@ export interface RequestStepOptions {
 export function requestStep(options: RequestStepOptions): Middleware<GatewayState> {
   const withinRequest = options.withinRequest ?? ((work) => work());
   const open = openRequest(options.publicOrigin);
-  const clientKey = clientKeyOf(options.trustedProxies, options.ipv6PrefixLength);
+  const clientAddress = clientAddressOf(options.trustedProxies);
   const shaped = shapeFailures(options.mapperFor, options.logger);
   const finishAudit = auditFinisher(options.trail, options.logger, withinRequest);
   const logAccess = accessLog(options.logger, options.metrics);
@@ -55,7 +56,9 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
     const started = performance.now();
     open(ctx);
     try {
-      ctx.state.clientKey = clientKey(ctx.req);
+      const address = clientAddress(ctx.req);
+      ctx.state.clientAddress = address;
+      ctx.state.clientKey = clientAddressKey(address, options.ipv6PrefixLength);
       await shaped(ctx, next);
       if (ctx.state.audit !== undefined) await shaped(ctx, () => finishAudit(ctx));
     } finally {

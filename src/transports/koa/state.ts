@@ -12,6 +12,8 @@ export interface GatewayState {
    * peer, or X-Forwarded-For behind a trusted proxy), an IPv6 one by its prefix (`clientAddressKey`).
    */
   clientKey: string;
+  /** The client's address the key is made from, for the access log (`client`). */
+  clientAddress?: string;
   /** The trace id of a valid incoming W3C `traceparent`, for the access log. */
   traceId?: string | undefined;
   /** The exact request body bytes as received (empty when there was none). */

@@ -173,7 +173,7 @@ if (typeof server === 'string') {
     const clock = new ManualClock(Date.now());
     const keyPrefix = prefix();
     const store = await open(clock, [keyA], keyPrefix);
-    const cache = await RedisReplayCache.connect({ url: server.url, timeoutMs: 500, keyPrefix, clock });
+    const cache = await RedisReplayCache.connect({ url: server.url, timeoutMs: 500, keyPrefix, keyring: sealingKeyring([keyA]), clock });
     const kept = session(clock);
     await store.put(kept.key, kept.record);
     await server.stop();
@@ -242,7 +242,7 @@ if (typeof server === 'string') {
   test.serial('Redis hung: a call gives up at the command timeout as unavailable', async (t) => {
     const clock = new ManualClock(Date.now());
     const store = await open(clock, [keyA], prefix());
-    const cache = await RedisReplayCache.connect({ url: server.url, timeoutMs: 500, keyPrefix: prefix(), clock });
+    const cache = await RedisReplayCache.connect({ url: server.url, timeoutMs: 500, keyPrefix: prefix(), keyring: sealingKeyring([keyA]), clock });
     t.is(await store.count(), 0);
     await server.pause();
     try {
