@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { listenHttp, type HttpListener } from './http-listener.js';
 
@@ -6,19 +7,20 @@ import { listenHttp, type HttpListener } from './http-listener.js';
  * its exposure) with the API. `GET /metrics` answers the Prometheus text format; anything else is 404.
  */
 export function listenMetrics(metrics: PromMetrics, port: number, host: string): Promise<HttpListener> {
-  return listenHttp(
-    (req, res) => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'GET' || path !== '/metrics') {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-        return;
-      }
-      metrics.scrape().then(
-        (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
-      );
-    },
-    port,
-    host,
-  );
+  return listenHttp(metricsHandler(metrics), port, host);
+}
+
+/** What the metrics listener answers (`listenMetrics`), for a listener bound before the metrics exist. */
+export function metricsHandler(metrics: PromMetrics): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    metrics.scrape().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
+    );
+  };
 }
