@@ -126,6 +126,13 @@ async function openHolding(
         throw error;
       });
   const { sessionStore, replayCache, throttleStore } = await openSessionState(config, { clock, random, logger }, overrides);
+  // What the audit keys generated is written only now that every store opened (docs/operations.md "Boot sequence").
+  try {
+    integrity?.keep();
+  } catch (error) {
+    await Promise.allSettled([auditLog.close(), keyServer.close(), sessionStore.close(), replayCache.close(), throttleStore.close()]);
+    throw error;
+  }
   const metrics = overrides.metrics ?? chooseMetrics(config, sessionStore, replayCache);
   const bootWarnings = logger.booted();
   const opened = {

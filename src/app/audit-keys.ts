@@ -17,6 +17,12 @@ export interface AuditIntegrity {
   readonly chain: AuditChain;
   readonly signingKey: AuditSigningKey;
   readonly verifyKeys: AuditVerifyKeys;
+  /**
+   * Writes what was generated for the data directory (0600, with a warning each): called once every
+   * other check of the boot has passed, so a boot refused later leaves nothing behind (docs/operations.md
+   * "Boot sequence"). Nothing was written before; a second call writes nothing.
+   */
+  keep(): void;
 }
 
 /**
@@ -25,9 +31,10 @@ export interface AuditIntegrity {
  */
 export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger, now: () => number): AuditIntegrity {
   const dir = config.dataDir;
-  const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, 'MAC key');
-  const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, 'checkpoint signing key'));
-  const writer = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger);
+  const pending: (() => void)[] = [];
+  const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, pending, 'MAC key');
+  const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, pending, 'checkpoint signing key'));
+  const writer = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger, pending);
   const key = Buffer.from(macKey, 'base64');
   if (key.length !== 32) throw new ConfigError(`TE_GATEWAY_DATA_DIR: ${AUDIT_FILES.macKey} does not hold base64 of 32 bytes`);
   const publicKeys = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
@@ -62,7 +69,10 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
     checkpointKeyId: signingKey.keyId,
     checkpointPublicKey: signingKey.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim(),
   });
-  return { chain, signingKey, verifyKeys: { macKey: key, publicKeys, ...(witness === undefined ? {} : { witness }) } };
+  const keep = () => {
+    for (const write of pending.splice(0)) write();
+  };
+  return { chain, signingKey, verifyKeys: { macKey: key, publicKeys, ...(witness === undefined ? {} : { witness }) }, keep };
 }
 
 /**
@@ -89,8 +99,11 @@ function newSigningPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
-/** A value kept in `dir/name`: read when there, else generated and written 0600 (with a warning). */
-function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, warnAs?: string): string {
+/**
+ * A value kept in `dir/name`: read when there, else generated, its write (0600, with a warning) added
+ * to `pending` for `keep`.
+ */
+function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, pending: (() => void)[], warnAs?: string): string {
   if (dir === undefined) {
     if (warnAs !== undefined)
       logger.warn(`audit ${warnAs} generated for this process only: its chain cannot be verified after a restart`, {
@@ -99,17 +112,25 @@ function kept(dir: string | undefined, name: string, generate: () => string, log
     return generate();
   }
   const path = join(dir, name);
+  const refuse = (error: unknown) => new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  let value: string;
   try {
     if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const value = generate();
-    writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
+    value = generate();
+  } catch (error) {
+    throw refuse(error);
+  }
+  pending.push(() => {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      throw refuse(error);
+    }
     if (warnAs !== undefined)
       logger.warn(`audit ${warnAs} generated`, { file: path, advice: 'keep a copy away from the audit database: verification needs it' });
-    return value;
-  } catch (error) {
-    throw new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  });
+  return value;
 }
 
 /** An Ed25519 private key in PEM; anything else stops the boot naming the setting. */
