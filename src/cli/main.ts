@@ -43,6 +43,8 @@ async function serve(newAuditChain = false): Promise<void> {
   const config = newAuditChain ? { ...fromEnv, auditIntegrity: { ...fromEnv.auditIntegrity, newChain: true } } : fromEnv;
   // The gateway's stack (Koa, the stores, the key server) is loaded only by the commands that run it:
   // `--version`, `--help` and the operator commands start without it.
+  const { looseSecretFileWarnings } = await import('../app/secret-file-modes.js');
+  for (const warning of looseSecretFileWarnings(process.env, config.auditIntegrity.dataDir)) process.stderr.write(`keygate: warning: ${warning}\n`);
   const { bindGatewayPorts, createGateway, DEFAULT_DRAIN_MS } = await import('../app/create-gateway.js');
   // The ports first, before anything is opened or created (docs/operations.md "Boot sequence"): a port
   // in use must not leave a first start's users made and their generated passwords never shown.
