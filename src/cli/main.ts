@@ -127,6 +127,11 @@ async function rotate(argv: readonly string[]): Promise<number> {
 async function keyserver(argv: readonly string[]): Promise<number> {
   warnUnknownVariables();
   if (argv[0] === 'rotate-master-key') return rotate(argv.slice(1));
+  if (argv[0] === 'reset-password') {
+    const { runResetPassword } = await import('./keyserver-reset-password.js');
+    const io = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
+    return runResetPassword(argv.slice(1), withFileVariables(process.env), io);
+  }
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     const { runBackupCommand } = await import('./keyserver-backup.js');
     const io = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
