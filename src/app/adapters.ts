@@ -3,6 +3,7 @@ import { PostgresAuditLog } from '../adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
+import type { DaemonProblem } from '../adapters/key-server/daemon-check.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
@@ -129,6 +130,13 @@ async function openHolding(
         throw error;
       });
   const { sessionStore, replayCache, throttleStore } = await openSessionState(config, { clock, random, logger }, overrides);
+  // What the audit keys generated is written only now that every store opened (docs/operations.md "Boot sequence").
+  try {
+    integrity?.keep();
+  } catch (error) {
+    await Promise.allSettled([auditLog.close(), keyServer.close(), sessionStore.close(), replayCache.close(), throttleStore.close()]);
+    throw error;
+  }
   const metrics = overrides.metrics ?? chooseMetrics(config, sessionStore, replayCache);
   const bootWarnings = logger.booted();
   const opened = {
@@ -172,7 +180,10 @@ async function startKeyServer(
   if (config.kind === 'tls') {
     const client = await gatewayClientIdentity(config);
     logger.info('key-server client certificate', { fingerprint: certificateFingerprint(client.certPem) });
-    const keyServer = await TlsKeyServer.start({ ...config, clientCert: client.certPem, clientKey: client.keyPem, clock }, random);
+    // Each daemon is checked once: one that cannot be used is said before the gateway listens (naming it
+    // and why), and the boot goes on with pins, since daemons may come later.
+    const warn = (problem: DaemonProblem) => logger.warn(`key-server daemon ${problem.url}: ${problem.cause}`);
+    const keyServer = await TlsKeyServer.start({ ...config, clientCert: client.certPem, clientKey: client.keyPem, clock }, random, warn);
     return { keyServer, generatedPasswords: undefined };
   }
   return startEmbeddedKeyServer(config, clock, random, logger);

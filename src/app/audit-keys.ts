@@ -25,6 +25,12 @@ export interface AuditIntegrity {
   readonly newChain: boolean;
   /** A chain of a new writer for this gateway (docs/spec.md §9.6), after every one its witness knows. */
   nextChain(): AuditChain;
+  /**
+   * Writes what was generated for the data directory (0600, with a warning each): called once every
+   * other check of the boot has passed, so a boot refused later leaves nothing behind (docs/operations.md
+   * "Boot sequence"). Nothing was written before; a second call writes nothing.
+   */
+  keep(): void;
 }
 
 /**
@@ -35,9 +41,10 @@ export interface AuditIntegrity {
  */
 export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger, now: () => number): AuditIntegrity {
   const dir = config.dataDir;
-  const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, 'MAC key');
-  const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, 'checkpoint signing key'));
-  const base = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger);
+  const pending: (() => void)[] = [];
+  const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, pending, 'MAC key');
+  const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, pending, 'checkpoint signing key'));
+  const base = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger, pending);
   const key = Buffer.from(macKey, 'base64');
   if (key.length !== 32) throw new ConfigError(`TE_GATEWAY_DATA_DIR: ${AUDIT_FILES.macKey} does not hold base64 of 32 bytes`);
   const publicKeys = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
@@ -79,6 +86,9 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
     checkpointKeyId: signingKey.keyId,
     checkpointPublicKey: signingKey.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim(),
   });
+  const keep = () => {
+    for (const write of pending.splice(0)) write();
+  };
   return {
     chain: chainOf(writer, witnessed),
     signingKey,
@@ -93,6 +103,7 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
         ),
         undefined,
       ),
+    keep,
   };
 }
 
@@ -110,8 +121,11 @@ function newSigningPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
-/** A value kept in `dir/name`: read when there, else generated and written 0600 (with a warning). */
-function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, warnAs?: string): string {
+/**
+ * A value kept in `dir/name`: read when there, else generated, its write (0600, with a warning) added
+ * to `pending` for `keep`.
+ */
+function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, pending: (() => void)[], warnAs?: string): string {
   if (dir === undefined) {
     if (warnAs !== undefined)
       logger.warn(`audit ${warnAs} generated for this process only: its chain cannot be verified after a restart`, {
@@ -120,17 +134,25 @@ function kept(dir: string | undefined, name: string, generate: () => string, log
     return generate();
   }
   const path = join(dir, name);
+  const refuse = (error: unknown) => new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  let value: string;
   try {
     if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const value = generate();
-    writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
+    value = generate();
+  } catch (error) {
+    throw refuse(error);
+  }
+  pending.push(() => {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      throw refuse(error);
+    }
     if (warnAs !== undefined)
       logger.warn(`audit ${warnAs} generated`, { file: path, advice: 'keep a copy away from the audit database: verification needs it' });
-    return value;
-  } catch (error) {
-    throw new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  });
+  return value;
 }
 
 /** An Ed25519 private key in PEM; anything else stops the boot naming the setting. */

@@ -9,8 +9,8 @@ import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayCo
 import { buildContainer, resolveServices } from './container.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import type { Metrics } from '../ports/metrics.port.js';
-import { listenHttp, type HttpListener } from './http-listener.js';
-import { listenMetrics } from './metrics-listener.js';
+import { bindHttp, type BoundHttpListener, type HttpListener } from './http-listener.js';
+import { metricsHandler } from './metrics-listener.js';
 import { GATEWAY_VERSION } from './version.js';
 import { withinRequest } from '../adapters/request-budget/request-budget.js';
 import { loadConsoleAssets } from './console-assets.js';
@@ -40,11 +40,37 @@ export interface Gateway {
    * metrics listener, when configured, on `metricsHost` (loopback by default), whatever `host` is.
    */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
+  /** Serves the app on ports bound before the gateway was built (`bindGatewayPorts`), at once. */
+  serve(ports: GatewayPorts): { server: Server; url: string };
   /**
    * Stops accepting connections, lets requests in flight finish (at most `drainMs`, 10 s by default,
    * then cuts them), then closes the session store, the replay cache and the key server.
    */
   close(options?: { drainMs?: number }): Promise<void>;
+}
+
+/** The gateway's listeners, bound before it is built (`bindGatewayPorts`), not yet serving. */
+export interface GatewayPorts {
+  readonly api: BoundHttpListener;
+  /** The metrics listener, with TE_GATEWAY_METRICS_PORT. */
+  readonly metrics: BoundHttpListener | undefined;
+}
+
+/**
+ * Binds the API port (`port`/`host`, the configuration's by default) and the metrics port, first of
+ * all: `keygate serve` binds before it opens or creates anything, so a port in use stops a first start
+ * before it has made the users whose generated passwords it would never show (docs/operations.md
+ * "Boot sequence"). A request that comes meanwhile waits until `serve`.
+ */
+export async function bindGatewayPorts(config: GatewayConfig, port = config.port, host = config.host): Promise<GatewayPorts> {
+  const limits = { ...config.http, connectionsCheckingIntervalMs: CONFIG_DEFAULTS.http.connectionsCheckingIntervalMs };
+  const metrics = config.metricsPort === undefined ? undefined : await bindHttp(config.metricsPort, config.metricsHost);
+  try {
+    return { api: await bindHttp(port, host, limits), metrics };
+  } catch (error) {
+    await metrics?.drain(0);
+    throw error;
+  }
 }
 
 /** How long `close` waits for requests in flight by default. */
@@ -75,6 +101,20 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const listeners: HttpListener[] = [];
   let metricsListener: HttpListener | undefined;
 
+  function serve(ports: GatewayPorts): { server: Server; url: string } {
+    if (ports.metrics !== undefined && metricsListener === undefined && metrics instanceof PromMetrics) {
+      ports.metrics.serve(metricsHandler(metrics));
+      metricsListener = ports.metrics;
+      listeners.push(metricsListener);
+    } else if (ports.metrics !== undefined) {
+      // Metrics an embedder supplied itself, or served already: nothing to serve on this port.
+      void ports.metrics.drain(0);
+    }
+    ports.api.serve(app.callback());
+    listeners.push(ports.api);
+    return { server: ports.api.server, url: ports.api.url };
+  }
+
   return {
     app,
     config,
@@ -86,15 +126,10 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
     metricsUrl: () => metricsListener && `${metricsListener.url}/metrics`,
     openApi: () => openApiDocument(services, GATEWAY_VERSION),
     async listen(port = config.port, host = config.host) {
-      if (metricsListener === undefined && config.metricsPort !== undefined && metrics instanceof PromMetrics) {
-        metricsListener = await listenMetrics(metrics, config.metricsPort, config.metricsHost);
-        listeners.push(metricsListener);
-      }
-      const limits = { ...config.http, connectionsCheckingIntervalMs: CONFIG_DEFAULTS.http.connectionsCheckingIntervalMs };
-      const listener = await listenHttp(app.callback(), port, host, limits);
-      listeners.push(listener);
-      return { server: listener.server, url: listener.url };
+      const servesMetrics = metricsListener === undefined && metrics instanceof PromMetrics;
+      return serve(await bindGatewayPorts(servesMetrics ? config : { ...config, metricsPort: undefined }, port, host));
     },
+    serve,
     async close({ drainMs = DEFAULT_DRAIN_MS } = {}) {
       const cut = await Promise.all(listeners.map((listener) => listener.drain(drainMs)));
       const total = cut.reduce((sum, n) => sum + n, 0);

@@ -26,14 +26,36 @@ export interface EdgeLimits {
   readonly connectionsCheckingIntervalMs: number;
 }
 
+/** A listener bound to its port before the gateway behind it is built; `serve` hands it the handler. */
+export interface BoundHttpListener extends HttpListener {
+  /**
+   * Starts answering with `handler`: the requests that came while the gateway was being built, held
+   * until now, first. Called once.
+   */
+  serve(handler: Handler): void;
+}
+
 /**
  * Serves `handler` on `port`/`host`. While draining, every response still to be written says
  * `Connection: close`, and a keep-alive connection is closed as soon as its request is answered, so
  * an idle client cannot hold the shutdown open.
  */
 export async function listenHttp(handler: Handler, port: number, host: string, limits: EdgeLimits = CONFIG_DEFAULTS.http): Promise<HttpListener> {
+  const listener = await bindHttp(port, host, limits);
+  listener.serve(handler);
+  return listener;
+}
+
+/**
+ * Binds `port`/`host` first, before anything else of the gateway is opened or created: a port in use
+ * stops the boot while nothing is written yet (no store, no generated password that could never be
+ * shown). A request that comes before `serve` waits for it, as it would in the kernel's backlog.
+ */
+export async function bindHttp(port: number, host: string, limits: EdgeLimits = CONFIG_DEFAULTS.http): Promise<BoundHttpListener> {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
+  let handler: Handler | undefined;
+  const waiting: [IncomingMessage, ServerResponse][] = [];
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -45,7 +67,8 @@ export async function listenHttp(handler: Handler, port: number, host: string, l
       if (draining) res.setHeader('Connection', 'close');
       // A response closes once: one listener made per server, not a closure per request.
       res.on('close', settled);
-      handler(req, res);
+      if (handler === undefined) waiting.push([req, res]);
+      else handler(req, res);
     },
   );
   function settled(this: ServerResponse): void {
@@ -67,6 +90,10 @@ export async function listenHttp(handler: Handler, port: number, host: string, l
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
+    serve(given) {
+      handler = given;
+      for (const [req, res] of waiting.splice(0)) if (!res.writableEnded && !res.destroyed) given(req, res);
+    },
     async drain(graceMs) {
       if (!server.listening) return 0;
       draining = true;

@@ -46,11 +46,19 @@ async function serve(newAuditChain = false): Promise<void> {
   const config = newAuditChain ? { ...fromEnv, auditIntegrity: { ...fromEnv.auditIntegrity, newChain: true } } : fromEnv;
   // The gateway's stack (Koa, the stores, the key server) is loaded only by the commands that run it:
   // `--version`, `--help` and the operator commands start without it.
-  const { createGateway, DEFAULT_DRAIN_MS } = await import('../app/create-gateway.js');
-  const gateway = await createGateway(config);
+  const { looseSecretFileWarnings } = await import('../app/secret-file-modes.js');
+  for (const warning of looseSecretFileWarnings(process.env, config.auditIntegrity.dataDir)) process.stderr.write(`keygate: warning: ${warning}\n`);
+  const { bindGatewayPorts, createGateway, DEFAULT_DRAIN_MS } = await import('../app/create-gateway.js');
+  // The ports first, before anything is opened or created (docs/operations.md "Boot sequence"): a port
+  // in use must not leave a first start's users made and their generated passwords never shown.
+  const ports = await bindGatewayPorts(config);
+  const gateway = await createGateway(config).catch(async (error: unknown) => {
+    await Promise.all([ports.api.drain(0), ports.metrics?.drain(0)]);
+    throw error;
+  });
   // Said on stderr as well as in the log, and before the start line: the log may write them later.
   for (const warning of gateway.bootWarnings) process.stderr.write(`keygate: warning: ${warning}\n`);
-  const { url } = await gateway.listen();
+  const { url } = gateway.serve(ports);
   // Handlers first: a supervisor that signals as soon as it reads the start line must not find the
   // default action (immediate death) still in place. Closing drains requests in flight first.
   stopOnSignal(
@@ -58,6 +66,9 @@ async function serve(newAuditChain = false): Promise<void> {
     (signal) => gateway.logger.info('shutting down', { signal }),
     DEFAULT_DRAIN_MS + 5_000,
   );
+  // The log writes the lines of one event-loop turn at its end (turnBatchedDestination): one turn
+  // later, every line of the boot, its warnings included, is out before the start lines below.
+  await new Promise((turn) => setImmediate(turn));
   process.stdout.write(passwordsBlock(gateway.generatedPasswords));
   gateway.logger.info('keygate listening', { url, ksFingerprint: gateway.ksFingerprint });
   // One parseable line, as the daemon prints: scripts and tests start on port 0 and read it.
@@ -119,6 +130,11 @@ async function rotate(argv: readonly string[]): Promise<number> {
 async function keyserver(argv: readonly string[]): Promise<number> {
   warnUnknownVariables();
   if (argv[0] === 'rotate-master-key') return rotate(argv.slice(1));
+  if (argv[0] === 'reset-password') {
+    const { runResetPassword } = await import('./keyserver-reset-password.js');
+    const io = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
+    return runResetPassword(argv.slice(1), withFileVariables(process.env), io);
+  }
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     const { runBackupCommand } = await import('./keyserver-backup.js');
     const io = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };

@@ -26,10 +26,18 @@ export interface GatewayProcess {
  * Starts `keygate serve` on a free loopback port with `env` over the inherited environment, and
  * resolves once it prints where it listens (`args` follow `serve`). Each process gets a scratch data directory of its own
  * (identity, SQLite audit log) unless `env` names one. The process is killed when `owner` ends (a test's
- * teardown), whatever the test's outcome.
+ * teardown), whatever the test's outcome. With `oneStream`, stderr is written into stdout (`2>&1`, as a
+ * terminal or a log collector shows them): `output()` then holds the lines in the order they were written.
  */
-export function spawnGateway(owner: Owner, env: Record<string, string>, args: readonly string[] = []): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+export function spawnGateway(
+  owner: Owner,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+  { oneStream = false }: { oneStream?: boolean } = {},
+): Promise<GatewayProcess> {
+  const serve = [BIN, 'serve', ...args];
+  const [file, argv] = oneStream ? ['/bin/sh', ['-c', 'exec "$0" "$@" 2>&1', process.execPath, ...serve]] : [process.execPath, serve];
+  const child = spawn(file, argv, {
     env: {
       ...process.env,
       TE_GATEWAY_HOST: '127.0.0.1',

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
@@ -62,6 +62,8 @@ test('absent keys are generated into the data directory (0600) with a warning, k
   const config = configFromEnv({ TE_GATEWAY_DATA_DIR: dir });
   const logger = new MemoryLogger();
   const first = loadAuditIntegrity(config.auditIntegrity, logger, () => 0);
+  t.deepEqual(readdirSync(dir), [], 'nothing is written before the boot keeps it');
+  first.keep();
   for (const name of Object.values(AUDIT_FILES)) t.is(statSync(join(dir, name)).mode & 0o777, 0o600, name);
   t.is(logger.lines.filter((line) => line.level === 'warn').length, 2, 'one warning per generated key');
   const boot = logger.lines.find((line) => line.message === 'audit log chained and checkpointed');

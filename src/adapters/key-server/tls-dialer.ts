@@ -4,6 +4,7 @@ import { connect, createSecureContext, type ConnectionOptions, type SecureContex
 import { KeyServerUnavailableError, isKeygateError } from '../../domain/errors/index.js';
 import { ALPN } from '../../keyserver/protocol/keyserver-protocol.js';
 import { withoutPeerCertificate } from './tls-session.js';
+import { clientRefusedCause, isClientCertificateRefusal, PinMismatchError } from './daemon-check.js';
 
 /** How the gateway trusts the daemon: exactly one of a CA (PEM) or a pinned certificate fingerprint. */
 export type TlsTrust = { readonly ca: string; readonly fingerprint?: undefined } | { readonly ca?: undefined; readonly fingerprint: string };
@@ -85,7 +86,9 @@ export class TlsDialer {
         socket.removeListener('error', fail);
         // An error while the socket waits for its first request destroys it; the channel then dials
         // again, and a request in flight sees the error itself. Without a listener it would crash.
-        socket.on('error', () => undefined);
+        // It is kept: a TLS alert the daemon sent after the handshake (a refused client certificate)
+        // says why the connection closed (`socketError`).
+        socket.on('error', (error) => socketErrors.set(socket, error));
         resolve(socket);
       });
     });
@@ -114,12 +117,17 @@ export class TlsDialer {
     if (!raw) return new Error('the key server showed no certificate');
     const fingerprint = createHash('sha256').update(raw).digest('hex');
     const pinned = this.#options.trust.fingerprint;
-    if (pinned !== undefined && fingerprint !== pinned) {
-      return new Error('the key server certificate does not match the pinned fingerprint');
-    }
+    if (pinned !== undefined && fingerprint !== pinned) return new PinMismatchError(fingerprint, pinned);
     this.#fingerprint = fingerprint;
     return undefined;
   }
+}
+
+const socketErrors = new WeakMap<TLSSocket, Error>();
+
+/** The error that ended a validated socket while no call listened, if one did (a TLS alert, a reset). */
+export function socketError(socket: TLSSocket): Error | undefined {
+  return socketErrors.get(socket);
 }
 
 /**
@@ -131,5 +139,7 @@ export function unavailable(error: unknown): KeyServerUnavailableError {
   if (isKeygateError(error) && error.code === 'KEY_SERVER_UNAVAILABLE') return error as KeyServerUnavailableError;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const what = code ?? (error instanceof Error ? error.message : 'connection failed');
+  // A TLS alert refusing the client certificate says what to change: the daemon's trust (mutual TLS).
+  if (isClientCertificateRefusal(error)) return new KeyServerUnavailableError(`key server unavailable: ${clientRefusedCause(undefined)} (${what})`, error);
   return new KeyServerUnavailableError(`key server unavailable: ${what}`, error);
 }

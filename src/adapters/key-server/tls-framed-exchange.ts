@@ -3,7 +3,7 @@ import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { ALPN, FRAME_END, REPLY_BODY_LIMIT_BYTES, frameReply } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { Answer, Exchange } from './tls-exchange.js';
-import { unavailable, type TlsDialer } from './tls-dialer.js';
+import { socketError, unavailable, type TlsDialer } from './tls-dialer.js';
 
 /**
  * Calls as frames: one line of JSON out (`{ method, path, authorization?, body? }`), one line back
@@ -88,6 +88,21 @@ function refuseUnasked(this: TLSSocket): void {
   this.destroy();
 }
 
+/** Connections the daemon answered at least once. */
+const answered = new WeakSet<TLSSocket>();
+
+/**
+ * A connection closed before its answer. One the daemon never answered was most likely refused: a daemon
+ * closes a validated connection at once when it does not trust the gateway's client certificate, and
+ * the operator needs to hear that it is about mutual TLS (docs/deployment.md).
+ */
+function closedUnanswered(socket: TLSSocket): Error {
+  if (answered.has(socket)) return new Error('the key server closed the connection before it answered');
+  return new Error(
+    "the key server closed the connection before it answered its first call (a daemon does so when it does not trust this gateway's client certificate: mutual TLS, the daemon's --client-fingerprint or --client-ca)",
+  );
+}
+
 /**
  * Writes one frame and reads the answer's line (at most REPLY_BODY_LIMIT_BYTES), which must be the
  * last byte the daemon sent: a second line for the one call ends the connection and fails the call.
@@ -119,9 +134,10 @@ function exchangeFrame(socket: TLSSocket, frame: string): Promise<string> {
         return finish(() => reject(new KeyServerFailedError('key server sent more than one answer to a call')));
       }
       chunks.push(chunk.subarray(0, end));
+      answered.add(socket);
       finish(() => resolve(Buffer.concat(chunks).toString('utf8')));
     };
-    const onClose = () => finish(() => reject(unavailable(new Error('the key server closed the connection before it answered'))));
+    const onClose = () => finish(() => reject(unavailable(socketError(socket) ?? closedUnanswered(socket))));
     const onError = (error: Error) => finish(() => reject(unavailable(error)));
     socket.removeListener('data', refuseUnasked);
     socket.on('data', onData);

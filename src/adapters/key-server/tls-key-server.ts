@@ -13,6 +13,8 @@ import { WaitBudget, requestBudget } from '../request-budget/request-budget.js';
 import { SystemClock } from '../clock/system-clock.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { DaemonPool } from './daemon-pool.js';
+import { daemonProblemCause, type DaemonProblem } from './daemon-check.js';
+import { X509Certificate } from 'node:crypto';
 
 export interface TlsKeyServerOptions {
   /**
@@ -62,6 +64,8 @@ export class TlsKeyServer implements KeyServer {
   readonly #pool: DaemonPool<Daemon>;
   readonly #timeoutMs: number;
   readonly #random: RandomSource;
+  /** The SHA-256 of the client certificate presented (mutual TLS), named when a daemon refuses it. */
+  readonly #clientFingerprint: string | undefined;
 
   private constructor(options: TlsKeyServerOptions, random: RandomSource) {
     this.#timeoutMs = options.timeoutMs;
@@ -72,6 +76,7 @@ export class TlsKeyServer implements KeyServer {
       throw new Error(`the tls key server needs one fingerprint per URL (${pins.length} for ${urls.length})`);
     }
     const client = options.clientCert !== undefined && options.clientKey !== undefined ? { cert: options.clientCert, key: options.clientKey } : undefined;
+    this.#clientFingerprint = client === undefined ? undefined : new X509Certificate(client.cert).fingerprint256.replace(/:/g, '').toLowerCase();
     const daemons = urls.map((text, i): Daemon => {
       const url = new URL(text);
       const trust = trustOf(options.ca, pins?.[i]);
@@ -81,13 +86,21 @@ export class TlsKeyServer implements KeyServer {
   }
 
   /**
-   * Builds the adapter. With CA trust it reaches every daemon once, to learn the fingerprint of the
-   * certificate each showed (`/health` shows them); it fails when none answers. With pins, the pins
-   * are the fingerprints.
+   * Builds the adapter. With CA trust, or when `onProblem` is given, it checks every daemon once
+   * (`checkDaemons`), telling `onProblem` why each that failed cannot be used; with CA trust this also
+   * learns the fingerprint each showed (`/health` shows them), and it fails, naming every daemon and
+   * its cause, when none can be used. With pins, the pins are the fingerprints, and daemons that come
+   * later are used then.
    */
-  static async start(options: TlsKeyServerOptions, random: RandomSource): Promise<TlsKeyServer> {
+  static async start(options: TlsKeyServerOptions, random: RandomSource, onProblem?: (problem: DaemonProblem) => void): Promise<TlsKeyServer> {
     const keyServer = new TlsKeyServer(options, random);
-    if (options.ca !== undefined) await keyServer.ping();
+    if (options.ca === undefined && onProblem === undefined) return keyServer;
+    const problems = await keyServer.checkDaemons();
+    for (const problem of problems) onProblem?.(problem);
+    if (options.ca !== undefined && problems.length === keyServer.#pool.members.length) {
+      const each = problems.map((problem) => `${problem.url}: ${problem.cause}`).join('; ');
+      throw new KeyServerUnavailableError(`key server unavailable: no daemon can be used (${each})`);
+    }
     return keyServer;
   }
 
@@ -151,6 +164,16 @@ export class TlsKeyServer implements KeyServer {
     throw (outcomes[0] as PromiseRejectedResult).reason;
   }
 
+  /**
+   * Checks every daemon once, at once (a validated handshake, then a health call), marking each up or
+   * down, and answers why each that failed cannot be used: unreachable, pin mismatch, certificate not
+   * trusted, or client certificate refused (mutual TLS). The gateway says so at boot, before it listens.
+   */
+  async checkDaemons(): Promise<readonly DaemonProblem[]> {
+    const problems = await Promise.all(this.#pool.members.map((daemon) => this.#check(daemon)));
+    return problems.filter((problem) => problem !== undefined);
+  }
+
   async close(): Promise<void> {
     for (const daemon of this.#pool.members) daemon.dialer.forgetSession();
   }
@@ -169,6 +192,24 @@ export class TlsKeyServer implements KeyServer {
       throw error;
     }
     this.#pool.succeeded(daemon);
+  }
+
+  async #check(daemon: Daemon): Promise<DaemonProblem | undefined> {
+    let phase: 'handshake' | 'call' = 'handshake';
+    try {
+      const channel = await TlsChannel.open(daemon.dialer, daemon.url, new WaitBudget(this.#timeoutMs));
+      phase = 'call';
+      try {
+        await callWith(channel, PATHS.health, healthReply);
+      } finally {
+        channel.close();
+      }
+    } catch (error) {
+      this.#pool.failed(daemon);
+      return { url: daemon.url.origin, cause: daemonProblemCause(error, phase, this.#clientFingerprint) };
+    }
+    this.#pool.succeeded(daemon);
+    return undefined;
   }
 
   /** One call on a fresh checked connection, closed after it. */

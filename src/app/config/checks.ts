@@ -1,5 +1,5 @@
 /** Value checks the configuration schema refines with (config.ts). */
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** `https://host[:port]` and nothing more: the daemon's paths are the protocol's own. */
@@ -34,6 +34,18 @@ export function isCertificatePem(value: string): boolean {
   try {
     new X509Certificate(value);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when `keyPem` is the private key of the first certificate of `certPem` (both parse): TLS would
+ * otherwise refuse the pair at the first connection, with an OpenSSL message naming neither file.
+ */
+export function isKeyOfCertificate(certPem: string, keyPem: string): boolean {
+  try {
+    return new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem));
   } catch {
     return false;
   }

@@ -10,7 +10,7 @@ import { MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
 import { z } from 'zod';
 import { ConfigError } from '../../keyserver/config-error.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isRedisUrl, isSessionKey } from './checks.js';
+import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isKeyOfCertificate, isRedisUrl, isSessionKey } from './checks.js';
 import { normaliseFingerprint } from '../../keyserver/identity/identity-certificate.js';
 import { principalSeedSchema } from '../../keyserver/seed-file.js';
 import { masterKeyFileProblem, masterKeyListProblem } from '../../keyserver/at-rest/master-key-source.js';
@@ -170,6 +170,10 @@ const tlsKeyServer = z
   .refine((value) => (value.clientCert === undefined) === (value.clientKey === undefined), {
     message: 'clientCert and clientKey go together',
     params: { fields: ['clientCert', 'clientKey'] },
+  })
+  .refine((value) => value.clientCert === undefined || value.clientKey === undefined || isKeyOfCertificate(value.clientCert, value.clientKey), {
+    message: 'the key is not the private key of the certificate (or does not parse): give the pair the daemon trusts',
+    params: { fields: ['clientCert', 'clientKey'], joiner: ' and ' },
   })
   .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
     message: 'exactly one of ca or fingerprint is required',

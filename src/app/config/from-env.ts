@@ -140,10 +140,11 @@ function auditKind(audit: Tree, dataDir: string | undefined): Tree {
 /** A schema issue as one line naming the variable behind its field (list entries as "key 2 of 3"). */
 function describeIssue(issue: ConfigIssue, input: GatewayConfigInput, env: Env): string {
   const field = issue.path.filter((segment) => typeof segment === 'string').join('.');
-  const fields = (issue as { params?: { fields?: string[] } }).params?.fields;
+  const params = (issue as { params?: { fields?: string[]; joiner?: string } }).params;
+  const fields = params?.fields;
   if (fields !== undefined) {
     const names = fields.map((name) => variableAt(`${field}.${name}`)?.name ?? name);
-    return `${names.join(' or ')}: ${issue.message}`;
+    return `${names.join(params?.joiner ?? ' or ')}: ${issue.message}`;
   }
   const variable = variableAt(field);
   if (variable === undefined) return `invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`;

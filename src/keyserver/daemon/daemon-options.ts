@@ -77,6 +77,10 @@ keygate keyserver rotate-master-key [--data PATH | --postgres URL] [--master-key
   key ids. On PostgreSQL it is refused while any daemon serves the store (stop them all first). A key file gets a new key (the old one stays in it until every row is rewrapped); with
   TE_KEYSERVER_MASTER_KEY, list the new key first and the old one after it, run this, then drop the old.
 
+keygate keyserver reset-password PRINCIPAL [--data PATH | --postgres URL] [--master-key-file FILE]
+  With no process serving the store, gives PRINCIPAL a new generated password, printed once: the way
+  back in for an operator locked out of "admin" ("keygate keyserver reset-password --help").
+
 keygate keyserver backup --out FILE [--data PATH | --postgres URL]
 keygate keyserver restore --in FILE [--data PATH | --postgres URL]
   A consistent, authenticated backup of a serving store; a restore into an empty store ("--help" of each).
