@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   completeRecord,
   isAuditId,
@@ -20,7 +20,7 @@ import type { WitnessedHead } from '../domain/audit/audit-witness.js';
 import type { AuditWitness } from '../ports/audit-witness.port.js';
 import { requireHeld } from '../domain/roles/held-operations.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
-import type { Clock } from '../ports/clock.port.js';
+import type { Timer } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
@@ -66,12 +66,12 @@ export interface AuditDraft {
  * (docs/architecture.md, "Auditing a request: one owner"); use cases never write records.
  */
 export class AuditTrail {
-  readonly #deps: { log: AuditLog; clock: Clock; random: Random; logger: Logger };
+  readonly #deps: { log: AuditLog; clock: Timer; random: Random; logger: Logger };
   readonly #begun = new WeakSet<AuditDraft>();
   /** Drafts whose begin failure was logged: their finish adds no second line for the same refusal. */
   readonly #reported = new WeakSet<AuditDraft>();
 
-  constructor(deps: { log: AuditLog; clock: Clock; random: Random; logger: Logger }) {
+  constructor(deps: { log: AuditLog; clock: Timer; random: Random; logger: Logger }) {
     this.#deps = deps;
   }
 
@@ -154,7 +154,8 @@ export class AuditTrail {
       } catch (error) {
         failure = error;
       }
-      await delay(pause, undefined, { ref: false });
+      // The gateway's clock (docs/architecture.md): a test moves it rather than waiting.
+      await this.#deps.clock.sleep(pause);
       pause = Math.min(pause * 2, LATE_RECORD_LONGEST_PAUSE_MS);
     }
     this.#report('late', draft, failure);
