@@ -101,22 +101,7 @@ export class AuditTrail {
    */
   async finish(draft: AuditDraft, response: { status: number; code?: string }): Promise<boolean> {
     const { id, operation } = requireOperation(draft);
-    // Written out field by field, no spreads: this runs on every audited request (see `snapshot`).
-    const completion: AuditCompletion = {
-      outcome: outcomeForStatus(response.status),
-      status: response.status,
-      code: response.code,
-      principal: draft.principal,
-      sessionRef: draft.sessionRef,
-      object: draft.object,
-      actingFor: draft.actingFor,
-      version: draft.version,
-      items: draft.items,
-      failures: draft.failures,
-      keys: draft.keys,
-      keysOmitted: draft.keysOmitted,
-      at: this.#deps.clock.now(),
-    };
+    const completion = completionOf(draft, response, this.#deps.clock.now());
     const begun = this.#begun.has(draft);
     let failure: unknown;
     try {
@@ -164,17 +149,7 @@ export class AuditTrail {
 
   /** One try of `finishLate`: the outcome entry of a begun record, else the whole record once. */
   async #storeLate(draft: AuditDraft, response: { status: number; code?: string }): Promise<boolean> {
-    const completion: AuditCompletion = {
-      outcome: outcomeForStatus(response.status),
-      status: response.status,
-      code: response.code,
-      principal: draft.principal,
-      sessionRef: draft.sessionRef,
-      object: draft.object,
-      actingFor: draft.actingFor,
-      version: draft.version,
-      at: this.#deps.clock.now(),
-    };
+    const completion = completionOf(draft, response, this.#deps.clock.now());
     if (this.#begun.has(draft)) {
       // False: the pending entry is completed already (its first write landed after all), or gone.
       await this.#deps.log.complete(draft.id, completion);
@@ -200,6 +175,28 @@ export class AuditTrail {
       cause: describe(isKeygateError(error) && error.cause !== undefined ? error.cause : error),
     });
   }
+}
+
+/**
+ * The outcome of `draft` answered `response` at `at`: what `finish` and `finishLate` store. Written
+ * out field by field, no spreads: this runs on every audited request (see `snapshot`).
+ */
+function completionOf(draft: AuditDraft, response: { status: number; code?: string }, at: number): AuditCompletion {
+  return {
+    outcome: outcomeForStatus(response.status),
+    status: response.status,
+    code: response.code,
+    principal: draft.principal,
+    sessionRef: draft.sessionRef,
+    object: draft.object,
+    actingFor: draft.actingFor,
+    version: draft.version,
+    items: draft.items,
+    failures: draft.failures,
+    keys: draft.keys,
+    keysOmitted: draft.keysOmitted,
+    at,
+  };
 }
 
 /**
