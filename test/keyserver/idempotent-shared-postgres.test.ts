@@ -27,7 +27,8 @@ if (postgres.url === undefined) {
     const { one, two, alice } = await twoEngines(t);
     const first = await one.engine.atomically(() => one.engine.keys.generate(alice, NEW_KEY, claim));
     const retry = await two.engine.atomically(() => two.engine.keys.generate(alice, NEW_KEY, claim));
-    t.deepEqual(retry, first);
+    t.deepEqual(retry, { ...first, replayed: true }, 'the retry answers the first key, and says it replayed');
+    t.false(first.replayed);
     t.deepEqual(await two.store.scheduledKeys(), [first.ttag]);
   });
 
