@@ -103,7 +103,8 @@ export class PostgresEntryWriter {
     const rows = entries.map((entry) => {
       if (chain === undefined) return entry;
       const sealed = chain.seal(entry, head);
-      head = { seq: sealed.seq, mac: sealed.mac };
+      // The whole head, its public hash included: the next row's hash chains from this one's.
+      head = { seq: sealed.seq, mac: sealed.mac, hash: sealed.hash! };
       return sealed;
     });
     const params: unknown[] = [];
