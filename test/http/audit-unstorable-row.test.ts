@@ -12,7 +12,7 @@ import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 
 /**
- * One row a store cannot take, committed together with others (docs/operations.md "Audit"): the group
+ * One row a store cannot take, committed together with others (docs/operations.md "What is chained, and with which keys"): the group
  * commit is retried row by row, so only that row's request fails (fail closed); every other request of
  * the batch is recorded and answered as usual, and the log verifies clean.
  */

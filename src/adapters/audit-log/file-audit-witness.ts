@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WitnessedHead } from '../../domain/audit/audit-witness.js';
 import type { AuditWitness } from '../../ports/audit-witness.port.js';
@@ -26,11 +26,21 @@ export class FileAuditWitness implements AuditWitness {
     this.recordNow(head);
   }
 
-  /** The same, synchronously (called right after a commit, before its writes are answered). */
+  /**
+   * The same, synchronously (called right after each group commit, before its writes are answered).
+   * The new file is on disk (fsync) before it replaces the old one: after a crash the file holds
+   * either head, never a torn one.
+   */
   recordNow(head: WitnessedHead): void {
     const heads = this.headsNow().filter((known) => known.writer !== head.writer);
     const aside = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(aside, `${JSON.stringify([...heads, { writer: head.writer, seq: head.seq, mac: head.mac }])}\n`, { mode: 0o600 });
+    const fd = openSync(aside, 'w', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify([...heads, { writer: head.writer, seq: head.seq, mac: head.mac }])}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(aside, this.#file);
   }
 

@@ -172,7 +172,7 @@ const UNSTORABLE = /[\0\ud800-\udfff]/;
 const UNSTORABLE_EACH = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
- * The text as every audit store keeps it (docs/operations.md "Audit"): NUL and each lone surrogate
+ * The text as every audit store keeps it (docs/operations.md "What is chained, and with which keys"): NUL and each lone surrogate
  * become U+FFFD, the rest is kept as given (other controls, non-BMP characters, combining marks, any
  * length). Well-formed UTF-16 without NUL is stored byte for byte as UTF-8 by SQLite and PostgreSQL,
  * so an entry sealed over this text is the entry a verifier reads back. Deterministic and idempotent.

@@ -13,7 +13,7 @@ import { startTestPostgres } from '../../_support/postgres.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
 
 /**
- * Every text value of an entry is made storable before it is sealed (docs/operations.md "Audit"), so
+ * Every text value of an entry is made storable before it is sealed (docs/operations.md "What is chained, and with which keys"), so
  * the MAC and the public hash cover exactly what each store keeps: a verifier reading it back finds
  * the entry as it was sealed. [given, as stored]: well-formed text other than NUL is kept as given.
  */
