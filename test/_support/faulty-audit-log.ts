@@ -12,6 +12,11 @@ export interface AuditFaults {
   failComplete?: boolean;
   /** Reads fail with an exception that is not ours (a bug in a store). */
   crashReads?: boolean;
+  /**
+   * Records it picks are appended holding a value no store can keep (`items: true`: SQLite cannot bind
+   * it, PostgreSQL's integer column refuses it), so their row fails inside a group commit.
+   */
+  unstorable?: (record: AuditRecord) => boolean;
 }
 
 /** Wraps a real audit log and injects the switched-on faults. */
@@ -26,7 +31,8 @@ export class FaultyAuditLog implements AuditLog {
   }
 
   append(record: AuditRecord): Promise<void> {
-    return this.#unless(this.faults.down, () => this.#inner.append(record));
+    const stored = this.faults.unstorable?.(record) ? ({ ...record, items: true } as unknown as AuditRecord) : record;
+    return this.#unless(this.faults.down, () => this.#inner.append(stored));
   }
 
   complete(id: string, completion: AuditCompletion): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WitnessedHead } from '../../domain/audit/audit-witness.js';
 import type { AuditWitness } from '../../ports/audit-witness.port.js';
@@ -8,7 +8,7 @@ export const AUDIT_HEAD_FILE = 'audit-head.json';
 
 /**
  * The witness kept beside the audit keys in the data directory (0600): one JSON object per writer,
- * replaced whole (written aside, then renamed). The audit database may live elsewhere, and whoever
+ * rewritten whole after every group commit (`recordNow`). The audit database may live elsewhere, and whoever
  * can rewrite it cannot rewrite this file without the directory that also holds the MAC key.
  */
 export class FileAuditWitness implements AuditWitness {
@@ -26,11 +26,41 @@ export class FileAuditWitness implements AuditWitness {
     this.recordNow(head);
   }
 
-  /** The same, synchronously (called right after a commit, before its writes are answered). */
+  /**
+   * The same, synchronously (called right after each group commit, before its writes are answered):
+   * a few microseconds, so every commit can afford it. The first write of a file is made aside,
+   * flushed (fsync) and renamed into place; later ones overwrite it in place, one write of under a
+   * block, never shorter than the file (padded with spaces, which JSON ignores), so a reader finds the
+   * old heads or the new ones and no stale tail. Not flushed per commit: the head survives the process
+   * being killed (it is in the kernel's cache), and a power cut may leave an earlier head, as recent as
+   * the file system last wrote back (docs/operations.md "What is chained, and with which keys").
+   */
   recordNow(head: WitnessedHead): void {
     const heads = this.headsNow().filter((known) => known.writer !== head.writer);
+    const text = Buffer.from(`${JSON.stringify([...heads, { writer: head.writer, seq: head.seq, mac: head.mac }])}\n`, 'utf8');
+    if (!existsSync(this.#file)) {
+      this.#create(text);
+      return;
+    }
+    const fd = openSync(this.#file, 'r+');
+    try {
+      const size = fstatSync(fd).size;
+      const padded = text.length >= size ? text : Buffer.concat([text, Buffer.alloc(size - text.length, 0x20)]);
+      writeSync(fd, padded, 0, padded.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  #create(text: Buffer): void {
     const aside = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(aside, `${JSON.stringify([...heads, { writer: head.writer, seq: head.seq, mac: head.mac }])}\n`, { mode: 0o600 });
+    const fd = openSync(aside, 'w', 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(aside, this.#file);
   }
 

@@ -5,6 +5,7 @@ import {
   AUDIT_CHAIN_PAGE_SIZE,
   entryOf,
   outcomeEntry,
+  storableFields,
   type AuditChainPages,
   type AuditChainRange,
   type AuditChainSlice,
@@ -38,7 +39,8 @@ export class MemoryAuditLog implements AuditLog {
     this.#open();
     if (this.#records.has(record.id)) throw new AuditRecordExistsError(record.id);
     this.#store(entryOf(record));
-    this.#records.set(record.id, { ...record });
+    // Kept as the stores keep it: the text storable (`storableFields`), as its entry was sealed.
+    this.#records.set(record.id, { ...storableFields(record) });
   }
 
   async complete(id: string, completion: AuditCompletion): Promise<boolean> {
@@ -47,7 +49,7 @@ export class MemoryAuditLog implements AuditLog {
     if (record === undefined || record.outcome !== 'pending' || this.#completed.has(id)) return false;
     this.#store(outcomeEntry(record, completion));
     this.#completed.add(id);
-    this.#records.set(id, completeRecord(record, completion));
+    this.#records.set(id, completeRecord(record, storableFields(completion)));
     return true;
   }
 

@@ -13,10 +13,17 @@ interface Queued {
 }
 
 const at = (ms: number) => new Date(ms);
-/** A duplicate id (23505 on an id index); a (writer, seq) collision is another process writing as this writer. */
-const isUniqueViolation = (error: unknown) => {
-  const failure = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  return failure.code === '23505' && failure.constraint !== 'audit_entry_chain';
+const failureOf = (error: unknown) => (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+/**
+ * An error of the data a statement carried, which left the table as it was: a data exception (class
+ * 22), an integrity violation (23: a duplicate id, say) other than a (writer, seq) collision, which is
+ * another process writing as this writer, or a program limit (54). A batch
+ * refused for one is retried row by row; a connection or server failure is not (its effect is unknown).
+ */
+const isDataError = (error: unknown) => {
+  const { code, constraint } = failureOf(error);
+  if (typeof code !== 'string' || constraint === 'audit_entry_chain') return false;
+  return code.startsWith('22') || code.startsWith('23') || code.startsWith('54');
 };
 
 /**
@@ -25,7 +32,7 @@ const isUniqueViolation = (error: unknown) => {
  * sealed on the head left by the one before. The head moves only once the INSERT succeeded; after a
  * failure of unknown effect it is read again from the table before the next write, and a head read
  * back below the one last committed is refused (`AuditChain.restore`): rows were deleted. A batch refused for
- * a duplicate id is retried entry by entry, so only the duplicate fails. A due checkpoint is written
+ * a data error (a duplicate id, a value the table refuses) is retried entry by entry, so only that entry fails. A due checkpoint is written
  * right after the batch that made it due.
  */
 export class PostgresEntryWriter {
@@ -76,20 +83,21 @@ export class PostgresEntryWriter {
     this.#busy = false;
   }
 
-  /** All in one INSERT; on a duplicate id, one by one so that only the duplicate fails. */
+  /**
+   * All in one INSERT; on a data error (a duplicate id, a value the table refuses), one by one, so
+   * that only the row at fault fails and every other write of the batch is stored.
+   */
   async #insert(batch: readonly (Queued & { entry: AuditEntry })[]): Promise<void> {
     if (batch.length === 0) return;
     try {
       await this.#insertRows(batch.map((queued) => queued.entry));
       for (const queued of batch) queued.resolve();
     } catch (error) {
-      if (!isUniqueViolation(error) || batch.length === 1) {
-        if (batch.length === 1 && isUniqueViolation(error)) return batch[0]!.reject(error);
-        throw error;
-      }
+      if (!isDataError(error)) throw error;
+      if (batch.length === 1) return batch[0]!.reject(error);
       for (const queued of batch) {
         await this.#insertRows([queued.entry]).then(queued.resolve, (failure: unknown) => {
-          if (!isUniqueViolation(failure)) this.#stale = true;
+          if (!isDataError(failure)) this.#stale = true;
           queued.reject(failure);
         });
         await this.#refreshHead();
@@ -103,7 +111,8 @@ export class PostgresEntryWriter {
     const rows = entries.map((entry) => {
       if (chain === undefined) return entry;
       const sealed = chain.seal(entry, head);
-      head = { seq: sealed.seq, mac: sealed.mac };
+      // The whole head, its public hash included: the next row's hash chains from this one's.
+      head = { seq: sealed.seq, mac: sealed.mac, hash: sealed.hash! };
       return sealed;
     });
     const params: unknown[] = [];

@@ -12,8 +12,10 @@ type Outcome = { readonly value: unknown; readonly error?: undefined } | { reado
 /**
  * Group commit for a synchronous SQLite connection: writes queued in the same turn of the event loop are
  * committed in one transaction, so one fsync serves them all. A write resolves only once the commit
- * holding it is on disk. A constraint failure undoes its own statement and rejects that write alone;
- * any other failure aborts the commit and rejects every write in it (nothing of it was stored).
+ * holding it is on disk. A data error (a constraint, a value SQLite cannot bind or hold) undoes its own
+ * statement and rejects that write alone, so one bad row never takes the others down; any other
+ * failure (the disk, the file, a lock) aborts the commit and rejects every write in it (nothing of it
+ * was stored).
  */
 export class SqliteGroupCommit {
   readonly #db: Database.Database;
@@ -75,8 +77,21 @@ function attempt(db: Database.Database, write: () => unknown): Outcome {
   try {
     return { value: write() };
   } catch (error) {
-    // A constraint failure that took the whole transaction with it (RAISE(ROLLBACK)) fails the commit.
-    if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !db.inTransaction) throw error;
+    // A data error that took the whole transaction with it (RAISE(ROLLBACK)) fails the commit.
+    if (!isDataError(error) || !db.inTransaction) throw error;
     return { error };
   }
+}
+
+/** SQLite's result codes of a statement refused for the data it carried, the transaction left open. */
+const DATA_ERRORS = new Set(['SQLITE_TOOBIG', 'SQLITE_MISMATCH', 'SQLITE_RANGE']);
+
+/**
+ * A write's own data error: a constraint, a value too big or of the wrong type, or one better-sqlite3
+ * refuses to bind before the statement runs (a TypeError or RangeError without a SQLite code).
+ */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code.startsWith('SQLITE_CONSTRAINT') || DATA_ERRORS.has(code);
+  return error instanceof TypeError || error instanceof RangeError;
 }

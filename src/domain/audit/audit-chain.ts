@@ -48,7 +48,10 @@ export interface AuditChainOptions {
   readonly witnessed?: AuditChainHead;
   /** Told once, when the store is first found holding an older head than the writer last committed. */
   readonly onRegression?: (detail: string) => void;
-  /** Told the committed head after each commit that stored a checkpoint, or the chain's first entry. */
+  /**
+   * Told the committed head after each commit that moved it (every group commit), before any write of
+   * that commit is acknowledged: a witness outside the store then holds every acknowledged entry.
+   */
   readonly onWitness?: (head: AuditChainHead) => void;
 }
 
@@ -114,12 +117,13 @@ export class AuditChain {
 
   /**
    * The store committed everything sealed so far: the head is now the floor a later `restore` must
-   * not go below. A witness is told when a checkpoint was stored, or the chain's first entry.
+   * not go below, and the witness is told it whenever it moved (docs/operations.md "What is chained,
+   * and with which keys"), so that entries removed from the store while the gateway is down (no
+   * closing checkpoint after a kill) still stop the next boot.
    */
   committed(): void {
     this.#floor = this.#head;
-    const due = this.#checkpointed.seq > this.#witnessedSeq || (this.#witnessedSeq === 0 && this.#head.seq > 0);
-    if (!due) return;
+    if (this.#head.seq <= this.#witnessedSeq) return;
     this.#witnessedSeq = this.#head.seq;
     this.#options.onWitness?.(this.#head);
   }

@@ -178,7 +178,34 @@ export interface AuditChainPages {
   readonly pages: AsyncIterable<readonly AuditEntry[]>;
 }
 
-/** The outcome entry that completes `pending` (same id and request; the given fields, no others). */
+/** Text no store keeps as given: NUL (PostgreSQL's text refuses it) and a lone surrogate (not UTF-8). */
+const UNSTORABLE = /[\0\ud800-\udfff]/;
+/** NUL and each lone surrogate (a high one not followed by a low one, a low one not after a high one). */
+const UNSTORABLE_EACH = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The text as every audit store keeps it (docs/operations.md "What is chained, and with which keys"): NUL and each lone surrogate
+ * become U+FFFD, the rest is kept as given (other controls, non-BMP characters, combining marks, any
+ * length). Well-formed UTF-16 without NUL is stored byte for byte as UTF-8 by SQLite and PostgreSQL,
+ * so an entry sealed over this text is the entry a verifier reads back. Deterministic and idempotent.
+ */
+export function storableText(text: string): string {
+  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_EACH, '\ufffd') : text;
+}
+
+/** The object with every text value made storable (`storableText`); the object itself when none needed it. */
+export function storableFields<T extends object>(value: T): T {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const field = value[key];
+    if (typeof field !== 'string' || !UNSTORABLE.test(field)) continue;
+    copy ??= Object.assign({}, value) as Record<string, unknown>;
+    copy[key] = storableText(field);
+  }
+  return (copy ?? value) as T;
+}
+
+/** The outcome entry that completes `pending` (same id and request; the given fields, no others), its text storable. */
 export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion): AuditEntry {
   const entry: Record<string, unknown> = { id: pending.id, at: completion.at ?? pending.at, requestId: pending.requestId, operation: pending.operation };
   entry.outcome = completion.outcome;
@@ -189,11 +216,14 @@ export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion):
     if (value !== undefined && key !== 'at' && key !== 'outcome' && key !== 'status') entry[key] = value;
   }
   entry.entry = 'outcome';
-  return entry as unknown as AuditEntry;
+  return storableFields(entry) as unknown as AuditEntry;
 }
 
-/** The entry an appended record becomes: `pending` while its operation runs, else a whole `record`. */
+/**
+ * The entry an appended record becomes: `pending` while its operation runs, else a whole `record`;
+ * its text storable, so that what is sealed is what is stored.
+ */
 export function entryOf(record: AuditRecord): AuditEntry {
   // Object.assign, not a spread followed by a field: the slow path of Node 20's V8 (see `seal`).
-  return Object.assign({}, record, { entry: record.outcome === 'pending' ? ('pending' as const) : ('record' as const) });
+  return storableFields(Object.assign({}, record, { entry: record.outcome === 'pending' ? ('pending' as const) : ('record' as const) }));
 }
