@@ -119,7 +119,8 @@ export interface KeyServerConnection {
   generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string; replayed: boolean }>;
   /**
    * Undoes the caller's own creation (needs `keys.create`, owner only): the key is expired, and the
-   * caller's idempotency record under `idempotencyKey` that answered it is forgotten.
+   * caller's idempotency record under `idempotencyKey` that answered it is forgotten. Once that record
+   * has answered a replay, key and record are kept: the retry holds the key (docs/spec.md §4.22 item 7).
    */
   withdrawKey(ttag: string, idempotencyKey?: string): Promise<void>;
   /** The key view (never the material); needs `read`. */

@@ -7,7 +7,7 @@ import type { KeyView, NewKey } from '../../wire/key-view.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
-import { forgetIdempotencyRecord, idempotent } from './idempotent.js';
+import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
@@ -64,6 +64,8 @@ export class KeyOperations {
     if (replayed) {
       const key = await ctx.auth.keyOrThrow(answer.ttag);
       if (isExpired(key, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
+      // In this unit of the store: an undo of the first request now keeps the key (`withdraw`).
+      await noteReplayAnswered(ctx, owner, idempotency!.key);
     }
     return { ttag: answer.ttag, replayed };
   }
@@ -71,8 +73,12 @@ export class KeyOperations {
   /**
    * Undoes the caller's own creation whose audit record could not be stored (docs/spec.md §9.2): the
    * key is expired, and the caller's idempotency record under `idempotencyKey` that answered it is
-   * forgotten, so a retry creates a fresh key instead of replaying an expired one. Needs what the
-   * creation needed (`keys.create`), and the key must be the caller's.
+   * forgotten, so a retry creates a fresh key instead of replaying an expired one. When that record
+   * has answered a replay already, the key is kept as it is, record and all: the retry was answered
+   * this key active, and a replay never answers a key in a state the first answer did not have
+   * (docs/spec.md §4.22 item 7); the replay's own record names it. The record is read and the key
+   * expired in one unit of the store, so a replay lands wholly before or wholly after the undo. Needs
+   * what the creation needed (`keys.create`), and the key must be the caller's.
    */
   async withdraw(token: string, ttag: string, idempotencyKey?: string): Promise<void> {
     const ctx = this.#ctx;
@@ -82,7 +88,8 @@ export class KeyOperations {
     const key = await ctx.auth.ownedKey(caller.principal, ttag, 'withdraw');
     if (idempotencyKey !== undefined) {
       const made = (answer: unknown) => typeof answer === 'object' && answer !== null && (answer as { ttag?: unknown }).ttag === ttag;
-      await forgetIdempotencyRecord(ctx, caller.principal.principalId, idempotencyKey, 'generateKey', made);
+      const record = await forgetIdempotencyRecord(ctx, caller.principal.principalId, idempotencyKey, 'generateKey', made);
+      if (record === 'replayed') return;
     }
     if (!key.expired) await ctx.store.putKey({ ...key, expired: true });
   }

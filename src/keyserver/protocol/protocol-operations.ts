@@ -97,7 +97,7 @@ export const OPERATIONS = {
     z.strictObject({ ttag: z.string().min(1).max(1024), replayed: z.boolean() }),
     (engine, token, { idempotency, ...options }) => engine.keys.generate(token, options, idempotency),
   ),
-  /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten). */
+  /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten), unless a replay holds it. */
   withdrawKey: op(
     z.strictObject({ ttag, idempotencyKey: z.string().min(1).max(255).optional() }),
     z.null(),
