@@ -14,7 +14,7 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../wire/crypto-messages.js';
-import type { KeyView, NewKey } from '../wire/key-view.js';
+import type { KeyVersionView, KeyView, NewKey } from '../wire/key-view.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { HeldOperations } from '../domain/roles/held-operations.js';
@@ -125,6 +125,11 @@ export interface KeyServerConnection {
   withdrawKey(ttag: string, idempotencyKey?: string): Promise<void>;
   /** The key view (never the material); needs `read`. */
   readKey(ttag: string): Promise<KeyView>;
+  /**
+   * A page of the key's versions, newest first, `limit` 1..1000; `next` is the opaque cursor of the
+   * following page (docs/spec.md §4.22 item 10). Needs `read`, as the view; a bad limit or cursor is BAD_REQUEST.
+   */
+  keyVersions(ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>>;
   /** Expires the key for good; owner only. */
   expireKey(ttag: string): Promise<KeyView>;
   /**

@@ -1,9 +1,10 @@
 import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
-import { addKeyVersion, newestVersion, usableVersion } from './key-versions.js';
+import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
-import type { KeyView, NewKey } from '../../wire/key-view.js';
+import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
+import type { ListResult } from '../../wire/list-result.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
@@ -17,11 +18,6 @@ const LABEL_MAX = 256;
 
 /** What a rotation's idempotency record keeps: the version it made (a replay rebuilds the view). */
 type RotationAnswer = { readonly ttag: string; readonly version: number } | KeyView;
-
-/** The key view as of `version`: that version the newest, none after it listed. */
-function asOfVersion(view: KeyView, version: number): KeyView {
-  return { ...view, version, versions: view.versions.filter((listed) => listed.version <= version) };
-}
 
 /** One ACL entry as the engine answers it. */
 export interface AclEntryView {
@@ -131,6 +127,17 @@ export class KeyOperations {
   }
 
   /**
+   * A page of the key's versions, newest first (docs/spec.md §4.22 item 10): needs `read`, as the view.
+   * The key is read once, with its versions, so a page is one call and one read of the store.
+   */
+  async versions(token: string, ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
+    const ctx = this.#ctx;
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.versions');
+    return versionsPage(await ctx.auth.authorizeKey(caller, ttag, 'read'), query);
+  }
+
+  /**
    * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
    * right `rotate`. An expired key is KEY_EXPIRED. Answers the key view after the rotation.
    */
@@ -149,7 +156,7 @@ export class KeyOperations {
     if ('versions' in answer) return answer;
     const current = await ctx.auth.keyOrThrow(ttag);
     if (replayed && isExpired(current, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key rotated has expired since');
-    return asOfVersion(await keyView(current, ctx.store, ctx.now()), answer.version);
+    return await keyView(current, ctx.store, ctx.now(), answer.version);
   }
 
   /**
