@@ -54,7 +54,10 @@ export interface KeyView {
   readonly version: number;
   /** Versions below it are retired: they refuse export, decrypt, MAC verify and rewrap. */
   readonly minVersion: number;
+  /** The newest versions (at most 20), oldest first; `keyVersions` pages through all of them. */
   readonly versions: readonly KeyVersionView[];
+  /** How many older versions `versions` leaves out, when any. */
+  readonly versionsOmitted?: number;
   /** An ISO 8601 duration (`P90D`): the key server rotates the key once it has passed. */
   readonly rotationPeriod?: string;
   readonly nextRotationAt?: string;

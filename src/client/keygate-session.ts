@@ -5,6 +5,7 @@ import type {
   BatchItemResult,
   Data,
   ExportedKey,
+  KeyVersionView,
   KeyView,
   ListView,
   MacView,
@@ -122,6 +123,15 @@ export class KeygateSession {
   /** GET /api/keys/{ttag}: the key view (never key material). */
   readKey(ttag: string): Promise<KeyView> {
     return this.#call({ method: 'GET', path: keyPath(ttag) });
+  }
+
+  /** GET /api/keys/{ttag}/versions: a page of the key's versions, newest first (limit 1..1000; `next` leads on). */
+  keyVersions(ttag: string, page: { limit?: number; cursor?: string } = {}): Promise<ListView<KeyVersionView>> {
+    const query = new URLSearchParams();
+    if (page.limit !== undefined) query.set('limit', String(page.limit));
+    if (page.cursor !== undefined) query.set('cursor', page.cursor);
+    const search = query.size === 0 ? '' : `?${query.toString()}`;
+    return this.#call({ method: 'GET', path: `${keyPath(ttag)}/versions${search}` });
   }
 
   /** POST /api/keys/{ttag}/expire: owner only; the key then refuses export and cryptography. */

@@ -14,7 +14,7 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../wire/crypto-messages.js';
-import type { KeyView, NewKey } from '../wire/key-view.js';
+import type { KeyVersionView, KeyView, NewKey } from '../wire/key-view.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import type { HeldOperations } from '../domain/roles/held-operations.js';
@@ -119,11 +119,17 @@ export interface KeyServerConnection {
   generateKey(options: NewKey, idempotency?: IdempotencyClaim): Promise<{ ttag: string; replayed: boolean }>;
   /**
    * Undoes the caller's own creation (needs `keys.create`, owner only): the key is expired, and the
-   * caller's idempotency record under `idempotencyKey` that answered it is forgotten.
+   * caller's idempotency record under `idempotencyKey` that answered it is forgotten. Once that record
+   * has answered a replay, key and record are kept: the retry holds the key (docs/spec.md §4.22 item 7).
    */
   withdrawKey(ttag: string, idempotencyKey?: string): Promise<void>;
   /** The key view (never the material); needs `read`. */
   readKey(ttag: string): Promise<KeyView>;
+  /**
+   * A page of the key's versions, newest first, `limit` 1..1000; `next` is the opaque cursor of the
+   * following page (docs/spec.md §4.22 item 10). Needs `read`, as the view; a bad limit or cursor is BAD_REQUEST.
+   */
+  keyVersions(ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>>;
   /** Expires the key for good; owner only. */
   expireKey(ttag: string): Promise<KeyView>;
   /**

@@ -1,4 +1,5 @@
-import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
+import { EXPORT_ALGO, type KeyVersionView, type KeyView, type NewKey } from '../wire/key-view.js';
+import type { ListResult } from '../wire/list-result.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { keyLengthForNid, type KeyLength } from '../wire/key-length.js';
@@ -72,6 +73,11 @@ export class KeyUseCases {
 
   read(caller: Caller, ttag: string): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, (connection) => connection.readKey(ttag));
+  }
+
+  /** A page of the key's versions, newest first: one call to the key server (docs/spec.md §4.22 item 10). */
+  versions(caller: Caller, ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
+    return withConnection(this.#deps.keyServer, caller, (connection) => connection.keyVersions(ttag, query));
   }
 
   /** Expires the key; the read-back must show it expired (operation 16, W). */

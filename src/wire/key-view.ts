@@ -34,8 +34,10 @@ export interface KeyView {
   readonly version: number;
   /** Versions below it are retired. Never goes down; 1 for a key never restricted. */
   readonly minVersion: number;
-  /** Every version, oldest first. */
+  /** The newest versions (at most 20), oldest first; the versions operation pages through all of them. */
   readonly versions: readonly KeyVersionView[];
+  /** How many older versions `versions` leaves out, when any (docs/spec.md §4.22 item 1). */
+  readonly versionsOmitted?: number;
   /** The scheduled rotation period as given (an ISO 8601 duration), when the key has one. */
   readonly rotationPeriod?: string;
   /** When the next scheduled rotation falls due (ISO 8601), when the key has a rotation period. */

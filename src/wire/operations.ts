@@ -13,6 +13,7 @@ export const OPERATIONS = [
   'crypto.mac',
   'keys.create',
   'keys.read',
+  'keys.versions',
   'keys.export',
   'keys.expire',
   'keys.rotate',

@@ -33,6 +33,11 @@ export interface Faults {
   failOperations?: boolean;
   /** A non-domain exception (a bug) from key generation. */
   crashOnGenerate?: boolean;
+  /**
+   * Every `withdrawKey` (a gateway's undo) waits for this before it reaches the key server, so a test
+   * can put another request between a failed record and its undo; `withdrawals` then settles with it.
+   */
+  holdWithdrawals?: Promise<void>;
 }
 
 /** Wraps a real key server and injects the switched-on faults. */
@@ -40,6 +45,8 @@ export class FaultyKeyServer implements KeyServer {
   readonly faults: Faults = {};
   /** The operations that reached the real key server, in order (`generateKey`, `grant`, ...). */
   readonly calls: string[] = [];
+  /** Each `withdrawKey` asked for, held or not, settling when the key server has answered it. */
+  readonly withdrawals: Promise<unknown>[] = [];
   readonly #inner: KeyServer;
 
   constructor(inner: KeyServer) {
@@ -64,7 +71,7 @@ export class FaultyKeyServer implements KeyServer {
 
   async connect(token: Secret): Promise<KeyServerConnection> {
     if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
-    return faultyConnection(await this.#inner.connect(token), this.faults, this.calls);
+    return faultyConnection(await this.#inner.connect(token), this.faults, this.calls, this.withdrawals);
   }
 
   fingerprint(): string {
@@ -101,7 +108,7 @@ function isAltered(faults: Faults, name: string): boolean {
 }
 
 /** Every connection method goes to the real connection unless a switched-on fault takes it. */
-function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: string[]): KeyServerConnection {
+function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: string[], withdrawals: Promise<unknown>[]): KeyServerConnection {
   const real = (name: string): AnyMethod => {
     const method = (inner as unknown as Record<string, AnyMethod>)[name]!;
     return (...args) => method.apply(inner, args);
@@ -114,6 +121,11 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: str
       if (name === 'signOut') return real(name)(...args);
       if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
       if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
+      if (name === 'withdrawKey' && faults.holdWithdrawals !== undefined) {
+        const held = faults.holdWithdrawals.then(() => real(name)(...args));
+        withdrawals.push(held.catch(() => undefined));
+        return held;
+      }
       const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
       if (write && isDropped(faults, name)) return write.drop(inner, ...args);
       if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);

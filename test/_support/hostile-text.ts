@@ -154,6 +154,7 @@ export function baseRequests(c: TableContext): Record<string, () => BaseRequest>
     'crypto.mac.verify': crypto({ data: 'AAAA', mac: 'AAAA' }),
     'keys.create': () => ({ body: {} }),
     'keys.read': () => ({ params: keyPath }),
+    'keys.versions': () => ({ params: keyPath }),
     'keys.export': () => ({ params: keyPath, body: { clientPubKey: c.clientPubKey } }),
     'keys.rotate': () => ({ params: keyPath }),
     'keys.min-version': () => ({ params: keyPath, body: { minVersion: 1 } }),

@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import type { GatewayOverrides } from '../../src/app/adapters.js';
+import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
+import type { KeyServer } from '../../src/ports/key-server.port.js';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from './gateway.js';
 import { startTestPostgres } from './postgres.js';
 import { createDatabase } from './postgres-daemons.js';
@@ -21,18 +25,39 @@ export function storeSkipReason(store: KeyServerStore): string | undefined {
   return postgres.reason;
 }
 
+/** The embedded key server's configuration on `store`: a fresh directory, a fresh PostgreSQL database. */
+async function storeConfig(store: KeyServerStore) {
+  const base = { kind: 'embedded' as const, seed: SEED, adminPassword: PASSWORDS.admin };
+  if (store === 'memory') return base;
+  const dataDir = mkdtempSync(join(tmpdir(), `keygate-${store}-`));
+  if (store === 'sqlite') return { ...base, dataDir, store };
+  const url = postgres?.url;
+  if (url === undefined) throw new Error(`no PostgreSQL: ${postgres?.reason}`);
+  const postgresUrl = await createDatabase(url);
+  return { ...base, dataDir, store, postgresUrl, masterKey: randomBytes(32).toString('base64') };
+}
+
 /**
  * A gateway whose embedded key server keeps its state in `store`: memory, a SQLite file in a fresh
  * directory, or a fresh PostgreSQL database. Its teardown is registered by `startGateway`; `overrides`
  * as `startGateway` takes them (a faulty audit log).
  */
 export async function startStoreGateway(t: ExecutionContext, store: KeyServerStore, overrides: GatewayOverrides = {}): Promise<TestGateway> {
-  const base = { kind: 'embedded' as const, seed: SEED, adminPassword: PASSWORDS.admin };
-  if (store === 'memory') return startGateway(t, { keyServer: base }, overrides);
-  const dataDir = mkdtempSync(join(tmpdir(), `keygate-${store}-`));
-  if (store === 'sqlite') return startGateway(t, { keyServer: { ...base, dataDir, store } }, overrides);
-  const url = postgres?.url;
-  if (url === undefined) throw new Error(`no PostgreSQL: ${postgres?.reason}`);
-  const postgresUrl = await createDatabase(url);
-  return startGateway(t, { keyServer: { ...base, dataDir, store, postgresUrl, masterKey: randomBytes(32).toString('base64') } }, overrides);
+  return startGateway(t, { keyServer: await storeConfig(store) }, overrides);
+}
+
+/**
+ * As `startStoreGateway`, with the embedded key server behind `wrap` (a fault injector of
+ * test/_support): the gateway closes it with itself.
+ */
+export async function startWrappedStoreGateway(
+  t: ExecutionContext,
+  store: KeyServerStore,
+  wrap: (inner: KeyServer) => KeyServer,
+  overrides: GatewayOverrides = {},
+): Promise<TestGateway> {
+  const config = await storeConfig(store);
+  const clock = new ManualClock(Date.now());
+  const { keyServer } = await startEmbeddedKeyServer(config, clock, new CryptoRandom());
+  return startGateway(t, { keyServer: config }, { ...overrides, clock, keyServer: wrap(keyServer) });
 }

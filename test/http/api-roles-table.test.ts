@@ -50,7 +50,18 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
   'session.delegate': ['admin', 'service'],
   ...Object.fromEntries(
     (
-      ['crypto.encrypt', 'crypto.decrypt', 'crypto.mac', 'keys.create', 'keys.read', 'keys.export', 'keys.expire', 'keys.rotate', 'keys.min-version'] as const
+      [
+        'crypto.encrypt',
+        'crypto.decrypt',
+        'crypto.mac',
+        'keys.create',
+        'keys.read',
+        'keys.versions',
+        'keys.export',
+        'keys.expire',
+        'keys.rotate',
+        'keys.min-version',
+      ] as const
     ).map((op) => [op, KEY_HOLDERS]),
   ),
   ...Object.fromEntries((['acl.read', 'acl.write', 'acl.access'] as const).map((op) => [op, KEY_HOLDERS])),
@@ -107,6 +118,7 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'crypto.mac.verify': { needs: 'crypto.mac', body: { ttag: NO_KEY, data, mac: data }, allowed: NOT_FOUND },
     'keys.create': { needs: 'keys.create', body: {}, allowed: [201] },
     'keys.read': { needs: 'keys.read', path: `/api/keys/${NO_KEY}`, allowed: NOT_FOUND },
+    'keys.versions': { needs: 'keys.versions', path: `/api/keys/${NO_KEY}/versions`, allowed: NOT_FOUND },
     'keys.export': { needs: 'keys.export', path: `/api/keys/${NO_KEY}/export`, body: { clientPubKey: clientKeyPair().publicKey }, allowed: NOT_FOUND },
     'keys.expire': { needs: 'keys.expire', path: `/api/keys/${NO_KEY}/expire`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
@@ -164,7 +176,7 @@ function expected(row: Row, role: Role): Outcome {
   return holders.includes(role) ? row.allowed : DENIED;
 }
 
-const ADDED = new Set(['audit.verify', 'keys.rotate', 'keys.min-version', 'crypto.rewrap']);
+const ADDED = new Set(['audit.verify', 'keys.rotate', 'keys.min-version', 'keys.versions', 'crypto.rewrap']);
 
 test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify and the key-version routes', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);

@@ -64,6 +64,7 @@ const SURFACE: readonly [number, string, string, Auth][] = [
  */
 const ADDITIONS: readonly [string, string, Auth][] = [
   ['POST', '/api/crypto/rewrap', 'S'],
+  ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
   ['GET', '/api/audit/verify', 'S'],
@@ -122,6 +123,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
     'get /api/audit/verify',
+    'get /api/keys/{ttag}/versions',
     'get /api/openapi.json',
     'get /health',
     'post /api/crypto/rewrap',
@@ -140,6 +142,7 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/crypto/rewrap': 'crypto',
     '/api/keys/{ttag}/rotate': 'keys',
     '/api/keys/{ttag}/min-version': 'keys',
+    '/api/keys/{ttag}/versions': 'keys',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

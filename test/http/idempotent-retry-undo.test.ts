@@ -4,8 +4,9 @@ import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js
 import { bearer, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
+import { FaultyKeyServer } from '../_support/faulty-key-server.js';
 import type { TestGateway } from '../_support/gateway.js';
-import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
+import { KEY_SERVER_STORES, startStoreGateway, startWrappedStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
 /**
  * docs/spec.md §4.22 item 7 and §9.2: a retried `POST /api/keys` never destroys a key. Only a key the
@@ -68,6 +69,41 @@ for (const store of KEY_SERVER_STORES) {
     t.not(retried.body.ttag, undone, 'the undone key is not replayed');
     t.is(retried.body.state, 'active');
     t.like(await create(gw, alice, 'order-2'), { status: 201, body: { ttag: retried.body.ttag, state: 'active' } });
+  });
+
+  check(`${store}: a replay answered between a failed first record and its undo keeps its key active, usable and named`, async (t) => {
+    const audit = new FaultyAuditLog(new MemoryAuditLog());
+    let faulty: FaultyKeyServer | undefined;
+    const gw = await startWrappedStoreGateway(t, store, (inner) => (faulty = new FaultyKeyServer(inner)), { auditLog: audit });
+    if (faulty === undefined) return t.fail('the key server was not wrapped');
+    let release = () => {};
+    faulty.faults.holdWithdrawals = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const alice = await signIn(gw, 'alice');
+    audit.faults.failComplete = true;
+    const refused = await create(gw, alice, 'order-4');
+    t.is(refused.status, 503, refused.text);
+    audit.faults.failComplete = false;
+    const made = audit.refusedCompletions[0]?.object;
+    if (made === undefined) return t.fail('the refused completion named the key made');
+
+    // The first request's undo is held; the retry is answered before it runs.
+    const replay = await create(gw, alice, 'order-4');
+    t.like(replay, { status: 201, body: { ttag: made, state: 'active' } });
+    release();
+    t.is(faulty.withdrawals.length, 1, 'the first request asked for its undo');
+    await Promise.all(faulty.withdrawals);
+
+    t.is((await alice.get(`/api/keys/${pathTtag(made)}`)).body.state, 'active', 'the key the replay answered is not expired by the undo');
+    const sealed = await alice.post('/api/crypto/encrypt', { ttag: made, plaintext: Buffer.from('invoice').toString('base64') });
+    t.is(sealed.status, 200, sealed.text);
+    t.like(await create(gw, alice, 'order-4'), { status: 201, body: { ttag: made, state: 'active' } });
+    const named = await audit.query({ object: made, limit: 100 });
+    t.true(
+      named.items.some((record) => record.operation === 'keys.create' && record.status === 201),
+      'the audit names the key with the 201 the replay answered',
+    );
   });
 
   check(`${store}: a replay onto a key expired since its first answer is 409 KEY_EXPIRED, never 201 with an expired key`, async (t) => {

@@ -158,13 +158,16 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const claim = { key: 'contract-1', fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' };
     const first = await alice.generateKey({ keyLen: 16 }, claim);
     t.false(first.replayed);
-    t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: first.ttag, replayed: true });
     t.is(await codeOf(bob.withdrawKey(first.ttag, claim.key)), 'ACL_DENIED', "another's key is not withdrawn");
     await alice.withdrawKey(first.ttag, claim.key);
     t.is((await alice.readKey(first.ttag)).state, 'expired');
     const fresh = await alice.generateKey({ keyLen: 16 }, claim);
     t.deepEqual(fresh, { ttag: fresh.ttag, replayed: false });
     t.not(fresh.ttag, first.ttag, 'the withdrawn creation is not replayed');
+    t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: fresh.ttag, replayed: true });
+    await alice.withdrawKey(fresh.ttag, claim.key);
+    t.is((await alice.readKey(fresh.ttag)).state, 'active', 'a creation whose answer a replay holds is kept by its undo');
+    t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: fresh.ttag, replayed: true }, 'and its record stays');
     await alice.expireKey(fresh.ttag);
     t.is(await codeOf(alice.generateKey({ keyLen: 16 }, claim)), 'KEY_EXPIRED', 'a replay onto a key expired since is refused');
     for (const c of [alice, bob]) await c.close();

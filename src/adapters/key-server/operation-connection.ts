@@ -55,6 +55,10 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('readKey', { ttag });
   }
 
+  keyVersions(ttag: string, query: { limit: number; cursor?: string | undefined }) {
+    return this.#op('keyVersions', { ttag, limit: query.limit, cursor: query.cursor });
+  }
+
   async withdrawKey(ttag: string, idempotencyKey?: string) {
     await this.#op('withdrawKey', { ttag, idempotencyKey });
   }

@@ -14,7 +14,7 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../../wire/crypto-messages.js';
-import type { KeyView, NewKey } from '../../wire/key-view.js';
+import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../../wire/principal.js';
 import type { HeldOperations } from '../../domain/roles/held-operations.js';
@@ -111,6 +111,10 @@ export class MeteredKeyServerConnection implements KeyServerConnection {
 
   readKey(ttag: string): Promise<KeyView> {
     return timed(this.#metrics, 'readKey', () => this.#inner.readKey(ttag));
+  }
+
+  keyVersions(ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
+    return timed(this.#metrics, 'keyVersions', () => this.#inner.keyVersions(ttag, query));
   }
 
   expireKey(ttag: string): Promise<KeyView> {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { AclView, KeyLength, KeyView, Right } from '../../client/api-types.js';
+import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../client/api-types.js';
+import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, print, session, table, text, UsageError, type OperatorCommand, defineCommand } from './command.js';
 
 const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
@@ -13,7 +14,7 @@ const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|rotate|versio
                                             the raw key (the newest version by default), unwrapped here,
                                             written to FILE (mode 0600)
   rotate TTAG [--idempotency-key KEY]       adds the key's next version (owner or right rotate)
-  versions TTAG                             the key's versions and their states
+  versions TTAG                             every version of the key and its state, oldest first
   min-version TTAG N                        retires the versions below N (owner; it never goes down)
   acl TTAG                                  the key's access list (owner only)
   grant TTAG PRINCIPAL RIGHTS               sets PRINCIPAL's rights, comma-separated (read,export,...)
@@ -23,7 +24,20 @@ ${COMMON_USAGE}
 
 const keyText = (key: KeyView) =>
   `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})\n`;
-const versionsText = (key: KeyView) => table([['VERSION', 'STATE', 'CREATED'], ...key.versions.map((v) => [String(v.version), v.state, v.createdAt])]);
+const versionsText = (versions: readonly KeyVersionView[]) =>
+  table([['VERSION', 'STATE', 'CREATED'], ...versions.map((v) => [String(v.version), v.state, v.createdAt])]);
+
+/** Every version of the key, oldest first, read page after page (docs/spec.md §4.22 item 10; pages come newest first). */
+async function allVersions(keys: KeygateSession, ttag: string): Promise<KeyVersionView[]> {
+  const versions: KeyVersionView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await keys.keyVersions(ttag, { limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    versions.push(...page.items);
+    cursor = page.next;
+  } while (cursor !== undefined);
+  return versions.reverse();
+}
 
 /** A version number from the command line: a whole number from 1. */
 function versionArg(value: string | undefined, what: string): number | undefined {
@@ -75,8 +89,10 @@ export const keysCommand = defineCommand(
         return print(ctx, values.json, key, () => keyText(key));
       }
       case 'versions': {
-        const key = await keys().readKey(ttag);
-        return print(ctx, values.json, { ttag: key.ttag, version: key.version, minVersion: key.minVersion, versions: key.versions }, () => versionsText(key));
+        const client = keys();
+        const key = await client.readKey(ttag);
+        const versions = await allVersions(client, ttag);
+        return print(ctx, values.json, { ttag: key.ttag, version: key.version, minVersion: key.minVersion, versions }, () => versionsText(versions));
       }
       case 'min-version': {
         const minVersion = versionArg(principal, 'min-version');

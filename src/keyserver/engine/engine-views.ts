@@ -7,7 +7,7 @@ import { KeyServerError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
 import { nextRotationAt } from './rotation-schedule.js';
-import { newestVersion, versionViews } from './key-versions.js';
+import { KEY_VIEW_VERSIONS, newestVersion, versionViews } from './key-versions.js';
 
 /** How the contracts show a principal (docs/spec.md §2.2). */
 export function identityOf(row: PrincipalRow): Identity {
@@ -38,9 +38,15 @@ export function isExpired(key: KeyRow, now: number): boolean {
   return key.expired || (key.expiresAt !== undefined && key.expiresAt <= now);
 }
 
-/** The key view (docs/spec.md §4.6; never the material). */
-export async function keyView(key: KeyRow, store: EngineStore, now: number): Promise<KeyView> {
+/**
+ * The key view (docs/spec.md §4.6; never the material), as of version `asOf` (the newest by default: a
+ * replayed rotation answers the view as of the version it made). It lists the newest KEY_VIEW_VERSIONS
+ * versions, oldest first, and counts the older ones in `versionsOmitted` (docs/spec.md §4.22 item 1).
+ */
+export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf = newestVersion(key)): Promise<KeyView> {
   const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
+  const versions = versionViews(key, asOf);
+  const omitted = Math.max(0, versions.length - KEY_VIEW_VERSIONS);
   return {
     ttag: key.ttag,
     keyLen: keyLengthForNid(key.nid, KeyServerError),
@@ -50,9 +56,10 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number): Pro
     state: isExpired(key, now) ? 'expired' : 'active',
     createdAt: new Date(key.createdAt).toISOString(),
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
-    version: newestVersion(key),
+    version: asOf,
     minVersion: key.minVersion,
-    versions: versionViews(key),
+    versions: versions.slice(omitted),
+    ...(omitted === 0 ? {} : { versionsOmitted: omitted }),
     ...scheduleView(key),
   };
 }

@@ -59,9 +59,25 @@ export async function idempotent<T>(
 }
 
 /**
+ * Notes on the caller's record under `key` that its answer was replayed once more (docs/spec.md §4.22
+ * item 7): a creation whose first answer has been handed to a retry is no longer its first request's
+ * alone to undo (`forgetIdempotencyRecord` then keeps it). The count travels in the stored answer, as
+ * `replays`; written in the replay's unit of the store, so an undo sees it or runs before it.
+ */
+export async function noteReplayAnswered(ctx: EngineContext, principalId: string, key: string): Promise<void> {
+  const record = await ctx.store.idempotencyRecord(principalId, key);
+  if (record === undefined) return;
+  const answer = JSON.parse(record.answer) as Record<string, unknown>;
+  const replays = typeof answer.replays === 'number' ? answer.replays : 0;
+  await ctx.store.putIdempotencyRecord({ ...record, answer: JSON.stringify({ ...answer, replays: replays + 1 }) });
+}
+
+/**
  * Forgets the caller's record under `key` when `answered` says its answer is what is being undone
- * (docs/spec.md §4.22 item 7: an undone creation is not replayed; a retry creates afresh). A record
- * of another operation, or one answering something else, stays.
+ * (docs/spec.md §4.22 item 7: an undone creation is not replayed; a retry creates afresh), and answers
+ * `forgotten`. A record whose answer was replayed already (`noteReplayAnswered`) stays, and answers
+ * `replayed`: a retry holds that answer, so the undo must keep what it names. A record of another
+ * operation, or one answering something else, stays too (`none`).
  */
 export async function forgetIdempotencyRecord(
   ctx: EngineContext,
@@ -69,10 +85,14 @@ export async function forgetIdempotencyRecord(
   key: string,
   operation: string,
   answered: (answer: unknown) => boolean,
-): Promise<void> {
+): Promise<'forgotten' | 'replayed' | 'none'> {
   const record = await ctx.store.idempotencyRecord(principalId, key);
-  if (record === undefined || record.operation !== operation || !answered(JSON.parse(record.answer))) return;
+  if (record === undefined || record.operation !== operation) return 'none';
+  const answer = JSON.parse(record.answer) as { replays?: unknown };
+  if (!answered(answer)) return 'none';
+  if (typeof answer.replays === 'number' && answer.replays > 0) return 'replayed';
   await ctx.store.deleteIdempotencyRecord(principalId, key);
+  return 'forgotten';
 }
 
 /** Forgets the records whose window has passed (the schedule's sweep); answers how many went. */

@@ -1,13 +1,14 @@
 import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
-import { addKeyVersion, newestVersion, usableVersion } from './key-versions.js';
+import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import type { Identity } from '../../wire/identity.js';
-import type { KeyView, NewKey } from '../../wire/key-view.js';
+import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
+import type { ListResult } from '../../wire/list-result.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { EngineContext } from './engine-context.js';
-import { forgetIdempotencyRecord, idempotent } from './idempotent.js';
+import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
@@ -17,11 +18,6 @@ const LABEL_MAX = 256;
 
 /** What a rotation's idempotency record keeps: the version it made (a replay rebuilds the view). */
 type RotationAnswer = { readonly ttag: string; readonly version: number } | KeyView;
-
-/** The key view as of `version`: that version the newest, none after it listed. */
-function asOfVersion(view: KeyView, version: number): KeyView {
-  return { ...view, version, versions: view.versions.filter((listed) => listed.version <= version) };
-}
 
 /** One ACL entry as the engine answers it. */
 export interface AclEntryView {
@@ -64,6 +60,8 @@ export class KeyOperations {
     if (replayed) {
       const key = await ctx.auth.keyOrThrow(answer.ttag);
       if (isExpired(key, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
+      // In this unit of the store: an undo of the first request now keeps the key (`withdraw`).
+      await noteReplayAnswered(ctx, owner, idempotency!.key);
     }
     return { ttag: answer.ttag, replayed };
   }
@@ -71,8 +69,12 @@ export class KeyOperations {
   /**
    * Undoes the caller's own creation whose audit record could not be stored (docs/spec.md §9.2): the
    * key is expired, and the caller's idempotency record under `idempotencyKey` that answered it is
-   * forgotten, so a retry creates a fresh key instead of replaying an expired one. Needs what the
-   * creation needed (`keys.create`), and the key must be the caller's.
+   * forgotten, so a retry creates a fresh key instead of replaying an expired one. When that record
+   * has answered a replay already, the key is kept as it is, record and all: the retry was answered
+   * this key active, and a replay never answers a key in a state the first answer did not have
+   * (docs/spec.md §4.22 item 7); the replay's own record names it. The record is read and the key
+   * expired in one unit of the store, so a replay lands wholly before or wholly after the undo. Needs
+   * what the creation needed (`keys.create`), and the key must be the caller's.
    */
   async withdraw(token: string, ttag: string, idempotencyKey?: string): Promise<void> {
     const ctx = this.#ctx;
@@ -82,7 +84,8 @@ export class KeyOperations {
     const key = await ctx.auth.ownedKey(caller.principal, ttag, 'withdraw');
     if (idempotencyKey !== undefined) {
       const made = (answer: unknown) => typeof answer === 'object' && answer !== null && (answer as { ttag?: unknown }).ttag === ttag;
-      await forgetIdempotencyRecord(ctx, caller.principal.principalId, idempotencyKey, 'generateKey', made);
+      const record = await forgetIdempotencyRecord(ctx, caller.principal.principalId, idempotencyKey, 'generateKey', made);
+      if (record === 'replayed') return;
     }
     if (!key.expired) await ctx.store.putKey({ ...key, expired: true });
   }
@@ -124,6 +127,17 @@ export class KeyOperations {
   }
 
   /**
+   * A page of the key's versions, newest first (docs/spec.md §4.22 item 10): needs `read`, as the view.
+   * The key is read once, with its versions, so a page is one call and one read of the store.
+   */
+  async versions(token: string, ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
+    const ctx = this.#ctx;
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.versions');
+    return versionsPage(await ctx.auth.authorizeKey(caller, ttag, 'read'), query);
+  }
+
+  /**
    * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
    * right `rotate`. An expired key is KEY_EXPIRED. Answers the key view after the rotation.
    */
@@ -142,7 +156,7 @@ export class KeyOperations {
     if ('versions' in answer) return answer;
     const current = await ctx.auth.keyOrThrow(ttag);
     if (replayed && isExpired(current, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key rotated has expired since');
-    return asOfVersion(await keyView(current, ctx.store, ctx.now()), answer.version);
+    return await keyView(current, ctx.store, ctx.now(), answer.version);
   }
 
   /**

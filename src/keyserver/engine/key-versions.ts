@@ -1,7 +1,9 @@
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyVersionView } from '../../wire/key-view.js';
 import type { RandomSource } from '../model/random-source.js';
-import { KeyServerError, KeyVersionNotFoundError, KeyVersionRetiredError, KeyVersionsExhaustedError } from '../model/key-server-errors.js';
+import { BadRequestError, KeyServerError, KeyVersionNotFoundError, KeyVersionRetiredError, KeyVersionsExhaustedError } from '../model/key-server-errors.js';
+import type { ListResult } from '../../wire/list-result.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
 import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, KeyVersionRow } from './engine-model.js';
 
@@ -47,14 +49,44 @@ export function usableVersion(key: KeyRow, version: number): { version: number; 
   return versionOf(key, version);
 }
 
-/** Every version as the key view lists it, oldest first (never the material). */
-export function versionViews(key: KeyRow): KeyVersionView[] {
+/** Every version up to `upTo` (all by default), oldest first (never the material). */
+export function versionViews(key: KeyRow, upTo = newestVersion(key)): KeyVersionView[] {
   const created = [{ version: 1, createdAt: key.createdAt }, ...key.laterVersions.map(({ version, createdAt }) => ({ version, createdAt }))];
-  return created.map(({ version, createdAt }) => ({
-    version,
-    createdAt: new Date(createdAt).toISOString(),
-    state: version < key.minVersion ? 'retired' : 'active',
-  }));
+  return created
+    .filter(({ version }) => version <= upTo)
+    .map(({ version, createdAt }) => ({
+      version,
+      createdAt: new Date(createdAt).toISOString(),
+      state: version < key.minVersion ? 'retired' : 'active',
+    }));
+}
+
+/**
+ * How many versions the key view lists: the newest ones, oldest first, with `versionsOmitted` counting
+ * the older ones left out (docs/spec.md §4.22 item 1); the versions operation pages through them all.
+ */
+export const KEY_VIEW_VERSIONS = 20;
+/** Page size bounds of the versions operation (docs/spec.md §4.22 item 10). */
+export const VERSIONS_PAGE_MAX = 1000;
+export const VERSIONS_PAGE_DEFAULT = 100;
+
+/**
+ * One page of the key's versions, newest first (docs/spec.md §4.22 item 10): `limit` of them, from
+ * below the version the cursor names; `next` names the page's last one when older ones remain. The
+ * order is the versions' numbers, which never change: a rotation meanwhile adds only above the first page.
+ */
+export function versionsPage(key: KeyRow, query: { readonly limit: number; readonly cursor?: string | undefined }): ListResult<KeyVersionView> {
+  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > VERSIONS_PAGE_MAX) {
+    throw new BadRequestError(`limit: an integer from 1 to ${VERSIONS_PAGE_MAX}`);
+  }
+  const below = query.cursor === undefined ? newestVersion(key) + 1 : Number(decodeCursor(query.cursor, 'versions'));
+  if (!Number.isSafeInteger(below) || below < 1) throw new BadRequestError('cursor: not a cursor of this list');
+  const items = versionViews(key, below - 1)
+    .reverse()
+    .slice(0, query.limit);
+  const last = items.at(-1);
+  const more = last !== undefined && last.version > 1;
+  return { items, complete: true, ...(more ? { next: encodeCursor('versions', String(last.version)) } : {}) };
 }
 
 /** What adding a version needs: the store, the random source and the clock of the engine. */

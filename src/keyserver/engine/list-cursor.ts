@@ -21,11 +21,13 @@ export async function pageOf<R>(
   return { items, complete: true, ...(more ? { next: encodeCursor(list, keyOf(items[items.length - 1]!)) } : {}) };
 }
 
-function encodeCursor(list: string, after: string): string {
+/** The opaque cursor naming `after` in `list`. */
+export function encodeCursor(list: string, after: string): string {
   return Buffer.from(JSON.stringify({ l: list, a: after }), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string, list: string): string {
+/** What a cursor of `list` names; BAD_REQUEST for any other string. */
+export function decodeCursor(cursor: string, list: string): string {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { l?: unknown; a?: unknown };
     if (parsed.l === list && typeof parsed.a === 'string') return parsed.a;

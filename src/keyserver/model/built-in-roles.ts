@@ -9,6 +9,7 @@ const USER: readonly Operation[] = [
   'crypto.mac',
   'keys.create',
   'keys.read',
+  'keys.versions',
   'keys.export',
   'keys.expire',
   'keys.rotate',

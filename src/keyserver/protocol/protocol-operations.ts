@@ -14,7 +14,9 @@ import {
   heldOperations,
   identity,
   idempotencyClaim,
+  cursor,
   keyVersion,
+  keyVersionView,
   keyView,
   list,
   macResult,
@@ -97,13 +99,16 @@ export const OPERATIONS = {
     z.strictObject({ ttag: z.string().min(1).max(1024), replayed: z.boolean() }),
     (engine, token, { idempotency, ...options }) => engine.keys.generate(token, options, idempotency),
   ),
-  /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten). */
+  /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten), unless a replay holds it. */
   withdrawKey: op(
     z.strictObject({ ttag, idempotencyKey: z.string().min(1).max(255).optional() }),
     z.null(),
     async (engine, token, args) => (await engine.keys.withdraw(token, args.ttag, args.idempotencyKey), null),
   ),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
+  keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), list(keyVersionView), (engine, token, args) =>
+    engine.keys.versions(token, args.ttag, args),
+  ),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
   // Key versions: rotation adds one, the minimum version retires those below it.
   rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView, (engine, token, args) =>

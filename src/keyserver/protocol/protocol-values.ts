@@ -167,6 +167,9 @@ export const keyVersion = z.number().int();
 /** A version the key server answers: 1 or more. */
 const storedVersion = z.number().int().positive();
 
+/** One version as the key view and the versions operation list it (never the material). */
+export const keyVersionView = z.strictObject({ version: storedVersion, createdAt: z.string(), state: z.enum(['active', 'retired']) });
+
 export const keyView = z.strictObject({
   ttag: z.string(),
   keyLen: z.literal(KEY_LENGTHS),
@@ -178,10 +181,8 @@ export const keyView = z.strictObject({
   expiresAt: z.string().optional(),
   version: storedVersion,
   minVersion: storedVersion,
-  versions: z
-    .array(z.strictObject({ version: storedVersion, createdAt: z.string(), state: z.enum(['active', 'retired']) }))
-    .max(1_000_000)
-    .readonly(),
+  versions: z.array(keyVersionView).max(1_000_000).readonly(),
+  versionsOmitted: z.number().int().positive().optional(),
   rotationPeriod: z.string().max(64).optional(),
   nextRotationAt: z.string().optional(),
 });

@@ -61,6 +61,8 @@ export const sessionView = z
 const sessionItem = z.object({ ref: z.string(), kind: sessionView.shape.kind, bound: z.boolean(), createdAt: instant, expiresAt: instant });
 const gcm = z.enum(['A128GCM', 'A192GCM', 'A256GCM']);
 
+const keyVersionView = z.object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) }).meta({ id: 'KeyVersion' });
+
 export const keyView = z
   .object({
     ttag: base64,
@@ -73,7 +75,8 @@ export const keyView = z
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
     minVersion: z.number().int().min(1).describe('versions below it are retired'),
-    versions: z.array(z.object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) })),
+    versions: z.array(keyVersionView).describe('the newest versions (at most 20), oldest first; GET /api/keys/{ttag}/versions pages through all'),
+    versionsOmitted: z.number().int().min(1).optional().describe('how many older versions `versions` leaves out, when any'),
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
   })
@@ -217,6 +220,7 @@ export const responses = {
   mac: z.object({ mac: base64, alg: z.literal('HS256'), version }),
   macValid: z.object({ valid: z.boolean() }),
   key: keyView,
+  keyVersions: list(keyVersionView),
   batch: batchOf,
   exported: wrappedExport.extend({ version }).meta({ id: 'WrappedKeyVersion' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),

@@ -9,7 +9,7 @@ import { text } from '../text-schema.js';
 import { callerOf, type ApiContext } from './api-context.js';
 import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
-import { keyVersion, ttagParam } from './api-schemas.js';
+import { keyVersion, listBody, ttagParam } from './api-schemas.js';
 
 /** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
 const rotationPeriod = text({ max: 64 }).refine(
@@ -29,6 +29,11 @@ const schemas = {
     .prefault({}),
   export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
+  /** docs/spec.md §4.22 item 10: 1..1000 versions a page, 100 by default. */
+  versions: z.strictObject({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    cursor: text({ min: 1, max: 1024 }).optional(),
+  }),
 };
 
 /**
@@ -81,6 +86,18 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 200, schema: responses.key },
       async handle(ctx, { params }) {
         ctx.body = await keys.read(callerOf(ctx), ttagParam(params));
+      },
+    }),
+    route({
+      operationId: 'keys.versions',
+      method: 'GET',
+      path: '/api/keys/:ttag/versions',
+      auth: 'session',
+      summary: "The key's versions, newest first, a page at a time (limit 1..1000, default 100, opaque cursor); right read",
+      query: schemas.versions,
+      success: { status: 200, schema: responses.keyVersions },
+      async handle(ctx, { params, query }) {
+        ctx.body = listBody(await keys.versions(callerOf(ctx), ttagParam(params), query));
       },
     }),
     route({
