@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultMasterKeyFile } from '../keyserver/at-rest/master-key-source.js';
+import { looseSecretFileWarning } from '../keyserver/at-rest/secret-file-mode.js';
 import { AUDIT_FILES } from './audit-keys.js';
 import { FILE_SUFFIX } from './config/env-files.js';
 
@@ -15,9 +15,6 @@ const DATA_DIR_SECRETS = (dir: string) => [
   defaultMasterKeyFile(join(dir, 'keyserver.db')),
 ];
 
-/** Permission bits that let the file's group or anyone else read it. */
-const READABLE_BY_OTHERS = 0o044;
-
 /**
  * One warning per secret file that the file's group or others may read (docs/operations.md "Secrets from
  * files"): every `TE_*_FILE` variable, the client key and the seed, and the keys kept in the data
@@ -30,20 +27,8 @@ export function looseSecretFileWarnings(env: Env, dataDir: string | undefined): 
   const kept = dataDir === undefined ? [] : DATA_DIR_SECRETS(dataDir).map((path) => ['TE_GATEWAY_DATA_DIR', path] as const);
   const warnings: string[] = [];
   for (const [setting, path] of [...given, ...kept]) {
-    if (path === undefined || path === '') continue;
-    const mode = modeOf(path);
-    if (mode === undefined || (mode & READABLE_BY_OTHERS) === 0) continue;
-    const shown = (mode & 0o777).toString(8).padStart(4, '0');
-    warnings.push(`${setting}: ${path} holds a secret and is readable by its group or others (mode ${shown}); run: chmod 600 ${path}`);
+    const warning = path === undefined || path === '' ? undefined : looseSecretFileWarning(setting, path);
+    if (warning !== undefined) warnings.push(warning);
   }
   return warnings;
-}
-
-function modeOf(path: string): number | undefined {
-  try {
-    const stat = statSync(path);
-    return stat.isFile() ? stat.mode : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -148,6 +148,8 @@ async function keyserver(argv: readonly string[]): Promise<number> {
   const { startKeyServerDaemon } = await import('../keyserver/daemon/daemon-server.js');
   const daemon = await startKeyServerDaemon(options, (line) => process.stderr.write(`${line}\n`));
   stopOnSignal(() => daemon.close());
+  const { daemonSecretFileWarnings } = await import('../keyserver/daemon/daemon-secret-files.js');
+  for (const warning of daemonSecretFileWarnings(options, process.env)) process.stderr.write(`keygate keyserver: warning: ${warning}\n`);
   for (const [user, password] of Object.entries(daemon.generatedPasswords ?? {})) {
     process.stdout.write(`keygate keyserver: generated password for user "${user}": ${password}\n`);
   }

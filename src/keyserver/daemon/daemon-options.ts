@@ -23,6 +23,8 @@ export interface DaemonOptions {
   /** --max-key-versions / TE_KEYSERVER_MAX_KEY_VERSIONS: the most versions a key may have (absent: 100). */
   readonly maxKeyVersions?: number;
   readonly seed?: PrincipalSeed;
+  /** --seed: the file the seed was read from (it holds passwords: its mode is checked). */
+  readonly seedFile?: string;
   readonly adminPassword?: string;
   /** TE_KEYSERVER_MASTER_KEY: base64 master key(s), the first sealing. */
   readonly masterKey?: string;
@@ -172,7 +174,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
     ...(rotationSweepSeconds === undefined ? {} : { rotationSweepSeconds }),
     ...(maxKeyVersions === undefined ? {} : { maxKeyVersions }),
-    ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed') }),
+    ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed'), seedFile: values.seed }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
     ...(masterKey === undefined ? {} : { masterKey }),
     ...(masterKeyFile === undefined ? {} : { masterKeyFile }),
