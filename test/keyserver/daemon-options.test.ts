@@ -30,6 +30,7 @@ test('reads every flag, the seed file, and the admin password from the environme
     identity: { certPath: 'a.crt', keyPath: 'a.key' },
     tokenTtlSeconds: 30,
     seed: { principals: [{ name: 'alice', kind: 'user', password: 'pw' }] },
+    seedFile: seed,
     adminPassword: 'from-env',
   });
   t.is((parseDaemonArgs(['--admin-password', 'flag', ...TRUST], { TE_KEYSERVER_ADMIN_PASSWORD: 'env' }) as { adminPassword: string }).adminPassword, 'flag');
