@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { flagProblem } from '../keyserver/flag-problem.js';
 import { backupKeyring } from '../keyserver/backup/backup-keyring.js';
 import type { StoreLocation } from '../keyserver/backup/open-durable-store.js';
 import { ConfigError } from '../keyserver/config-error.js';
@@ -129,11 +130,7 @@ function flagsOf(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: true });
   } catch (error) {
-    const { code, message = '' } = error as { code?: string; message?: string };
-    const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ConfigError(`unknown option ${flag}`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ConfigError(`option ${flag} needs a value`);
-    throw new ConfigError(message.split('\n')[0] ?? 'bad arguments');
+    throw new ConfigError(flagProblem(error));
   }
 }
 

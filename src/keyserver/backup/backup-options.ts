@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { flagProblem } from '../flag-problem.js';
 import { ConfigError } from '../config-error.js';
 import type { BackupRequest } from './backup-restore.js';
 
@@ -85,11 +86,7 @@ function flagsOf(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    const { code, message = '' } = error as { code?: string; message?: string };
-    const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ConfigError(`unknown option ${flag}`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ConfigError(`option ${flag} needs a value`);
-    throw new ConfigError(message.split('\n')[0] ?? 'bad arguments');
+    throw new ConfigError(flagProblem(error));
   }
 }
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { MAX_KEY_VERSIONS_LIMIT } from '../engine/key-versions.js';
 import type { MasterKeySettings } from '../at-rest/master-key-source.js';
 import { readFileSync } from 'node:fs';
+import { flagProblem } from '../flag-problem.js';
 import { ConfigError } from '../config-error.js';
 import { normaliseFingerprint } from '../identity/identity-certificate.js';
 import type { ClientTrust } from './client-trust.js';
@@ -237,15 +238,6 @@ function readFlags(argv: readonly string[]) {
   } catch (error) {
     throw new ConfigError(flagProblem(error));
   }
-}
-
-function flagProblem(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  const flag = /'(-[^']*)'/.exec(message ?? '')?.[1] ?? '';
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${flag}`;
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `option ${flag.split(' ')[0]} needs a value`;
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${/'([^']*)'/.exec(message ?? '')?.[1] ?? ''}`;
-  return (message ?? 'bad arguments').split('\n')[0]!;
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {
