@@ -5,7 +5,7 @@ import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner, type ProofSigner } from '../_support/proof-builder.js';
 import { killAllRedis, spawnRedis, whyNoRedis, type RedisServer } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 
 /** The real app on a real socket with its sessions and replay cache in Redis, and Redis failing. */
 const servers = await Promise.all([spawnRedis(), spawnRedis()]).catch(whyNoRedis);
@@ -51,7 +51,7 @@ async function healthy(gw: TestGateway): Promise<boolean> {
 }
 
 if (typeof servers === 'string') {
-  skipRedisTests('gateway over Redis', servers);
+  skipAll('gateway over Redis', servers);
 } else {
   const [main, other] = servers;
   test.after.always(killAllRedis);

@@ -7,7 +7,7 @@ import { createTestClient, daemonFixtures, killAllDaemons, spawnDaemon } from '.
 import { untilKillAll } from '../_support/child-processes.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 
 /**
  * The scale-out deployment (architecture.md): two `keygate serve` processes behind one public origin,
@@ -83,7 +83,7 @@ async function startTopology(server: RedisServer) {
 const topology = typeof redis === 'string' ? undefined : await startTopology(redis);
 
 if (typeof redis === 'string' || topology === undefined) {
-  skipRedisTests('scale-out integration', typeof redis === 'string' ? redis : 'no topology');
+  skipAll('scale-out integration', typeof redis === 'string' ? redis : 'no topology');
 } else {
   test.after.always(killAll);
   const { daemon, a, b } = topology;
