@@ -45,7 +45,7 @@ test(`/health and /api/health keep answering while GET /api/audit/verify checks 
   t.is(verified.body.ok, true);
   t.deepEqual(
     verified.body.writers.find((w: { writer: string }) => w.writer === 'gw-old'),
-    { writer: 'gw-old', entries: ENTRIES, lastSeq: ENTRIES, lastCheckpoint: ENTRIES },
+    { writer: 'gw-old', entries: ENTRIES, lastSeq: ENTRIES, lastCheckpoint: ENTRIES, breaks: 0, unlisted: 0 },
   );
   t.log(`verify took ${(verifyMs / 1000).toFixed(1)} s; ${probes} probes during it`);
   t.true(probes >= 20, 'verify was still running through many probes');
