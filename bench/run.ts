@@ -24,6 +24,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'postgres-store', module: () => import('./postgres-store.bench.js') },
   { name: 'batch', module: () => import('./batch.bench.js') },
   { name: 'health-probe', module: () => import('./health-probe.bench.js') },
+  { name: 'audit-verify', module: () => import('./audit-verify-probes.bench.js') },
 ];
 
 const USAGE = `npm run bench [-- options]

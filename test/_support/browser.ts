@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import test from 'ava';
 import { chromium, type Browser } from 'playwright-core';
+import { skipAll } from './skip.js';
 
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it when missing). */
 export const CHROMIUM_PATH = process.env.KEYGATE_CHROMIUM ?? '/usr/bin/chromium';
@@ -37,13 +38,12 @@ export async function launchChromium(): Promise<Launched> {
 
 /**
  * Declares a file's browser tests on one Chromium, closed once they have run; without Chromium, one
- * skipped test (`what` skipped) says why, and the reason goes to stderr too.
+ * skipped test (`what`) says why (see skip.ts).
  */
 export async function withChromium(what: string, declare: (browser: Browser) => void): Promise<void> {
   const launched = await launchChromium();
   if (launched.browser === undefined) {
-    process.stderr.write(`test/e2e: skipped, ${launched.reason}\n`);
-    test.skip(`${what} skipped: ${launched.reason}`, () => {});
+    skipAll(what, launched.reason);
     return;
   }
   const browser = launched.browser;

@@ -11,22 +11,22 @@ import type { Owner } from './child-processes.js';
 import { killAllGateways } from './gateway-process.js';
 import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from './keyserver-daemon.js';
 import { startTestPostgres, type TestPostgres } from './postgres.js';
+import { type Declare, testUnless } from './skip.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 
 /**
- * The PostgreSQL server of one test file, and `maybe`: `test`, or `test.skip` with a test saying why
+ * The PostgreSQL server of one test file, and `maybe`: `test`, or ava's skip with the reason (skip.ts)
  * when there is no server. After the file's tests, its daemons and gateways are killed and the server stops.
  */
-export function postgresForTests(): { server: TestPostgres; maybe: typeof test | typeof test.skip } {
+export function postgresForTests(): { server: TestPostgres; maybe: Declare } {
   const server = startTestPostgres();
-  if (server.reason !== undefined) test(`skipped: ${server.reason}`, (t) => t.pass());
   test.after.always(async () => {
     await killAllDaemons();
     await killAllGateways();
     await server.stop();
   });
-  return { server, maybe: server.url === undefined ? test.skip : test };
+  return { server, maybe: testUnless(server.reason) };
 }
 
 /** Runs `keygate args` to its end with `env` over the inherited environment (for commands that exit). */

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import type { ExecutionContext } from 'ava';
+import { type Declare, testUnless } from './skip.js';
 
 /**
  * Why a small disk cannot be mounted here (mounting a tmpfs is not allowed), or undefined when it can:
@@ -23,12 +24,8 @@ function probeMount(): string | undefined {
   }
 }
 
-/** `test`, or `test.skip` (the reason logged once) where no small disk can be mounted. */
-export function withSmallDisk(title: string): typeof test | typeof test.skip {
-  if (smallDiskSkipReason === undefined) return test;
-  console.log(`${title} skipped: ${smallDiskSkipReason}`);
-  return test.skip;
-}
+/** `test`, or ava's skip with the reason (see skip.ts) where no small disk can be mounted. */
+export const withSmallDisk: Declare = testUnless(smallDiskSkipReason);
 
 /**
  * A tmpfs of `size` mounted for this test (unmounted at teardown). Declare the test with

@@ -8,6 +8,7 @@ import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { configFromEnv } from '../../src/app/config/from-env.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { testUnless } from '../_support/skip.js';
 
 const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
 
@@ -21,7 +22,6 @@ function serveUntilExit(env: NodeJS.ProcessEnv): Promise<{ status: number | null
 }
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`postgres audit configuration test skipped: ${postgres.reason}`);
 
 test('the audit store is PostgreSQL with TE_GATEWAY_AUDIT_URL, else SQLite in the data directory, else memory', (t) => {
   t.deepEqual(configFromEnv({}).audit, { kind: 'memory' });
@@ -75,7 +75,7 @@ test('the CLI keeps the audit log in ./data/audit.db by default', async (t) => {
   await exited;
 });
 
-(postgres.reason === undefined ? test : test.skip)('with TE_GATEWAY_AUDIT_URL the gateway records into PostgreSQL', async (t) => {
+testUnless(postgres.reason)('with TE_GATEWAY_AUDIT_URL the gateway records into PostgreSQL', async (t) => {
   const config = configFromEnv({ TE_GATEWAY_AUDIT_URL: postgres.url!, TE_KEYSERVER_ADMIN_PASSWORD: 'pg-admin-password' });
   const gateway = await createGateway(config, { logger: new MemoryLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');

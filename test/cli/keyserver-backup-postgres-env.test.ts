@@ -11,6 +11,7 @@ import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
+import { testUnless } from '../_support/skip.js';
 
 /**
  * `keygate keyserver backup|restore` against PostgreSQL, run as the real CLI process: the store comes from
@@ -18,8 +19,7 @@ import { createDatabase } from '../_support/postgres-daemons.js';
  * PostgreSQL cannot hold is named, with nothing written.
  */
 const postgres = startTestPostgres();
-const withPostgres = postgres.url === undefined ? test.skip : test;
-if (postgres.reason !== undefined) console.log(`keyserver-backup-postgres-env skipped: ${postgres.reason}`);
+const withPostgres = testUnless(postgres.reason);
 test.after.always(() => postgres.stop());
 
 /** A URL with a password in it (the throwaway cluster trusts loopback, so any password is accepted). */

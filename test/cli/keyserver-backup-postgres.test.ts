@@ -8,6 +8,7 @@ import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gat
 import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { skipAll } from '../_support/skip.js';
 
 /** The drill from SQLite into PostgreSQL: the way a deployment moves its key server onto PostgreSQL. */
 const postgres = startTestPostgres();
@@ -32,7 +33,7 @@ async function login(gw: TestGateway, user: string, password: string): Promise<A
   return asSession(gw, reply.body.sessionId);
 }
 
-if (postgres.url === undefined) test(`skipped: ${postgres.reason}`, (t) => t.pass());
+if (postgres.url === undefined) skipAll('keyserver backup into PostgreSQL', postgres.reason!);
 else {
   const url = postgres.url;
   test('a backup of a SQLite store restored into PostgreSQL serves the same keys, ACLs and passwords', async (t) => {

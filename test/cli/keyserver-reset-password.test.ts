@@ -6,6 +6,7 @@ import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { runKeygate } from '../_support/process-run.js';
+import { skipAll } from '../_support/skip.js';
 
 test.after.always(killAllGateways);
 const postgres = startTestPostgres();
@@ -65,7 +66,7 @@ test('keygate keyserver reset-password: --help, a missing principal, an unknown 
   t.regex(missing.stderr, /elsewhere\.db: not found\n$/);
 });
 
-if (postgres.url === undefined) test.skip(`keygate keyserver reset-password on PostgreSQL (skipped: ${postgres.reason})`, () => undefined);
+if (postgres.url === undefined) skipAll('keygate keyserver reset-password on PostgreSQL', postgres.reason!);
 else
   test('keygate keyserver reset-password on the PostgreSQL store of keygate serve, with the environment serve takes; refused while it serves', async (t) => {
     const env = {

@@ -6,6 +6,7 @@ import test from 'ava';
 import { KeygateClient } from '../../src/client/index.js';
 import { untilKillAll } from '../_support/child-processes.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { testUnless } from '../_support/skip.js';
 
 const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
@@ -278,16 +279,16 @@ test.serial('login with no password file nor variable reads the password from st
   t.regex(nothing.stderr, /^keygate: no password/);
 });
 
-const hasScript = (() => {
+const noScript = (() => {
   try {
     execFileSync('script', ['-qc', 'true', '/dev/null'], { stdio: 'ignore', timeout: 10_000 });
-    return true;
+    return undefined;
   } catch {
-    return false;
+    return 'no script(1) to give keygate a terminal (Debian package bsdutils)';
   }
 })();
 
-(hasScript ? test : test.skip)('login on a terminal prompts "Password: " on stderr, echoes nothing, and honours Backspace', async (t) => {
+testUnless(noScript)('login on a terminal prompts "Password: " on stderr, echoes nothing, and honours Backspace', async (t) => {
   const command = [process.execPath, BIN, 'login', '--user', 'admin'].map((word) => `'${word}'`).join(' ');
   const child = spawn('script', ['-qfc', command, '/dev/null'], { env: { ...process.env, KEYGATE_URL: gateway.url }, stdio: ['pipe', 'pipe', 'pipe'] });
   t.teardown(() => child.kill('SIGKILL'));

@@ -6,11 +6,11 @@ import { bearer, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { auditCli } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { testUnless } from '../_support/skip.js';
 
 /** docs/spec.md §9.1 `keys`: a batch's record names every distinct key and version its items named. */
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`api-audit-batch-keys on PostgreSQL skipped: ${postgres.reason}`);
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 let schemas = 0;
 
@@ -32,7 +32,7 @@ async function recording(t: ExecutionContext, store: AuditStore) {
 }
 
 for (const store of ['sqlite', 'postgres'] as const) {
-  const check = store === 'postgres' && postgres.url === undefined ? test.skip : test;
+  const check = testUnless(store === 'postgres' ? postgres.reason : undefined);
   check(
     `${store}: a batch decrypt over two keys and an unparsable ttag is recorded naming both keys and their versions, and the log verifies clean`,
     async (t) => {

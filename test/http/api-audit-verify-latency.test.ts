@@ -7,11 +7,13 @@ import { auditTestKeys, testChain, trusted, writeSqliteChain } from '../_support
 import { startGateway } from '../_support/gateway.js';
 
 const ENTRIES = 100_000;
-const BOUND_MS = 100;
-/** The most a probe may be late by the machine alone (never by verify, which took seconds per probe before it streamed). */
-const MACHINE_SLACK_MS = 500;
 
-test(`/health and /api/health answer within ${BOUND_MS} ms while GET /api/audit/verify checks ${ENTRIES} SQLite entries`, async (t) => {
+/**
+ * How fast the probes answer during a verify is a figure of `npm run bench` (group `audit-verify`);
+ * here, that they are answered, 200, many times over while a verify runs, which a verify holding the
+ * event loop would not allow.
+ */
+test(`/health and /api/health keep answering while GET /api/audit/verify checks ${ENTRIES} SQLite entries`, async (t) => {
   t.timeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'keygate-verify-latency-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,17 +30,13 @@ test(`/health and /api/health answer within ${BOUND_MS} ms while GET /api/audit/
     answered = true;
   });
   // Probes one after another while verify runs; one that overlaps verify's answer counts too.
-  const latencies: number[] = [];
+  let probes = 0;
   const statuses = new Set<number>();
-  let late: number | undefined;
   while (!answered) {
     for (const path of ['/health', '/api/health']) {
-      const started = performance.now();
       const reply = await gw.call('GET', path);
-      const took = performance.now() - started;
       statuses.add(reply.status);
-      if (answered) late = Math.max(late ?? 0, took);
-      else latencies.push(took);
+      if (!answered) probes += 1;
     }
   }
   const verified = await verifying;
@@ -47,21 +45,9 @@ test(`/health and /api/health answer within ${BOUND_MS} ms while GET /api/audit/
   t.is(verified.body.ok, true);
   t.deepEqual(
     verified.body.writers.find((w: { writer: string }) => w.writer === 'gw-old'),
-    { writer: 'gw-old', entries: ENTRIES, lastSeq: ENTRIES, lastCheckpoint: ENTRIES },
+    { writer: 'gw-old', entries: ENTRIES, lastSeq: ENTRIES, lastCheckpoint: ENTRIES, breaks: 0, unlisted: 0 },
   );
-  const slowest = [...latencies, late ?? 0].sort((a, b) => b - a);
-  t.log(
-    `verify took ${(verifyMs / 1000).toFixed(1)} s; ${latencies.length} probes during it; slowest ${slowest
-      .slice(0, 5)
-      .map((ms) => ms.toFixed(0))
-      .join(', ')} ms`,
-  );
-  t.true(latencies.length >= 20, 'verify was still running through many probes');
-  // The bound holds for 99 in 100 probes; the rest may only be late by what the machine itself adds:
-  // on two cores shared with other test files a process is preempted for tens of ms at random, while a
-  // verify that held the event loop would hold every probe for seconds.
-  const p99 = slowest[Math.floor(slowest.length / 100)]!;
-  t.true(p99 < BOUND_MS, `99 in 100 probes within ${BOUND_MS} ms; the 99th percentile took ${p99.toFixed(0)} ms`);
-  t.true(slowest[0]! < MACHINE_SLACK_MS, `the slowest probe took ${slowest[0]!.toFixed(0)} ms`);
+  t.log(`verify took ${(verifyMs / 1000).toFixed(1)} s; ${probes} probes during it`);
+  t.true(probes >= 20, 'verify was still running through many probes');
   t.deepEqual([...statuses], [200], 'every probe was answered 200');
 });

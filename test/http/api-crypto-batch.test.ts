@@ -1,14 +1,13 @@
 import test from 'ava';
 import { createKey, signIn } from '../_support/api-client.js';
 import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
+import { testUnless } from '../_support/skip.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const UNKNOWN_KEY = Buffer.alloc(16, 7).toString('base64');
 
 for (const store of KEY_SERVER_STORES) {
-  const skip = storeSkipReason(store);
-  const check = skip === undefined ? test : test.skip;
-  if (skip !== undefined) console.log(`api-crypto-batch on ${store} skipped: ${skip}`);
+  const check = testUnless(storeSkipReason(store));
 
   check(`${store}: a batch answers one result per item in order; a bad item fails alone; one audit record counts items and failures`, async (t) => {
     const gw = await startStoreGateway(t, store);

@@ -9,10 +9,10 @@ import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
 import { startStoreGateway } from '../_support/store-gateways.js';
+import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
-const withPostgres = postgres.url === undefined ? test.skip : test;
-if (postgres.reason !== undefined) console.log(`api-idempotency on PostgreSQL skipped: ${postgres.reason}`);
+const withPostgres = testUnless(postgres.reason);
 test.after.always(() => postgres.stop());
 
 withPostgres('a create or rotate retried through another gateway on the same key server answers the first result and makes nothing more', async (t) => {

@@ -1,14 +1,12 @@
-import test from 'ava';
 import { createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 import { clientKeyPair } from '../_support/client-key.js';
+import { testUnless } from '../_support/skip.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 for (const store of KEY_SERVER_STORES) {
-  const skip = storeSkipReason(store);
-  const check = skip === undefined ? test : test.skip;
-  if (skip !== undefined) console.log(`api-key-versions on ${store} skipped: ${skip}`);
+  const check = testUnless(storeSkipReason(store));
 
   check(`${store}: a new key is version 1; rotate adds version 2 and the view lists both`, async (t) => {
     const gw = await startStoreGateway(t, store);

@@ -8,11 +8,11 @@ import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import type { Reply } from '../_support/http.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
+import { testUnless } from '../_support/skip.js';
 
 /** docs/spec.md §4.8: the key server always keeps an enabled user or service holding `admin`. */
 const postgres = startTestPostgres();
-const withPostgres = postgres.url === undefined ? test.skip : test;
-if (postgres.reason !== undefined) console.log(`api-last-admin on PostgreSQL skipped: ${postgres.reason}`);
+const withPostgres = testUnless(postgres.reason);
 test.after.always(() => postgres.stop());
 
 function lastAdmin(t: ExecutionContext, reply: Reply, what: string): void {

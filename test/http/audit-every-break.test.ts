@@ -7,6 +7,7 @@ import pg from 'pg';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { TAMPER_WRITER, auditCli, exportAKey, makeHistory, plantTwoBreaks, type RawDb } from '../_support/audit-tampering.js';
+import { testUnless } from '../_support/skip.js';
 
 /**
  * A planted break must not hide a later one: verify names every break of a writer (docs/spec.md §9.5),
@@ -15,7 +16,7 @@ import { TAMPER_WRITER, auditCli, exportAKey, makeHistory, plantTwoBreaks, type 
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-const onPostgres = postgres.reason === undefined ? test.serial : test.skip;
+const onPostgres = testUnless(postgres.reason).serial;
 
 // biome-ignore lint/suspicious/noExplicitAny: a test reads the JSON answer field by field
 type Verify = () => Promise<{ status: number; body: any }>;

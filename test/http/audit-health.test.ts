@@ -7,7 +7,7 @@ import { startGateway } from '../_support/gateway.js';
 import { healthUntil } from '../_support/health-wait.js';
 import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 
-withSmallDisk('audit-health')('with the audit disk full, /health says not ok and sensitive operations are refused; freed, both recover', async (t) => {
+withSmallDisk('with the audit disk full, /health says not ok and sensitive operations are refused; freed, both recover', async (t) => {
   const dir = smallDisk(t, '2m');
   const gw = await startGateway(t, { audit: { kind: 'sqlite', file: join(dir, 'audit.db') } });
   const alice = await signIn(gw, 'alice');

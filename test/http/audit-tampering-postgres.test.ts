@@ -7,11 +7,11 @@ import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { auditTestKeys } from '../_support/audit-chain.js';
 import { TAMPERINGS, TAMPER_WRITER, auditCli, makeHistory, type RawDb } from '../_support/audit-tampering.js';
+import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`postgres audit tampering tests skipped: ${postgres.reason}`);
-const check = postgres.reason === undefined ? test.serial : test.skip;
+const check = testUnless(postgres.reason).serial;
 let schemas = 0;
 
 /** Raw SQL on one schema of the test server, `?` placeholders turned into `$n`. */

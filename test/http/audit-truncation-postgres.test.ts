@@ -7,11 +7,11 @@ import { signIn } from '../_support/api-client.js';
 import { TAMPER_WRITER, auditCli, makeHistory } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`postgres audit truncation tests skipped: ${postgres.reason}`);
-const check = postgres.reason === undefined ? test.serial : test.skip;
+const check = testUnless(postgres.reason).serial;
 let schemas = 0;
 
 /** A gateway recording into its own schema, a history, and a raw connection to the schema (the attacker's). */

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { bearer, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
@@ -7,6 +6,7 @@ import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { FaultyKeyServer } from '../_support/faulty-key-server.js';
 import type { TestGateway } from '../_support/gateway.js';
 import { KEY_SERVER_STORES, startStoreGateway, startWrappedStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
+import { testUnless } from '../_support/skip.js';
 
 /**
  * docs/spec.md §4.22 item 7 and §9.2: a retried `POST /api/keys` never destroys a key. Only a key the
@@ -29,9 +29,7 @@ async function stateOnceSettled(session: ApiSession, ttag: string, wanted: strin
 }
 
 for (const store of KEY_SERVER_STORES) {
-  const skip = storeSkipReason(store);
-  const check = skip === undefined ? test : test.skip;
-  if (skip !== undefined) console.log(`idempotent-retry-undo on ${store} skipped: ${skip}`);
+  const check = testUnless(storeSkipReason(store));
 
   check(`${store}: a replay whose audit record fails leaves the first request's key alive, and a further retry answers it usable`, async (t) => {
     const audit = new FaultyAuditLog(new MemoryAuditLog());

@@ -16,6 +16,7 @@ import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gat
 import { startTestPostgres } from '../_support/postgres.js';
 import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.js';
+import { testUnless } from '../_support/skip.js';
 
 /**
  * Every key in the key server is named by an audit record, or undone (expired): a key is named as
@@ -24,8 +25,7 @@ import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.
  */
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`hung PostgreSQL key-naming test skipped: ${postgres.reason}`);
-const withPostgres = postgres.reason === undefined ? test : test.skip;
+const withPostgres = testUnless(postgres.reason);
 
 type User = 'alice' | 'bob';
 
@@ -133,7 +133,7 @@ async function underLoad(t: ExecutionContext, config: GatewayConfigInput, fault:
   await settled(t, gw, inner, made);
 }
 
-withSmallDisk('keys-named-under-faults')('with the SQLite audit disk filled mid-load, every key made is named by the audit log or expired', async (t) => {
+withSmallDisk('with the SQLite audit disk filled mid-load, every key made is named by the audit log or expired', async (t) => {
   const dir = smallDisk(t, '3m');
   await underLoad(
     t,

@@ -3,7 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import { replyAfterClockWaits } from '../_support/clock-waits.js';
 import { PASSWORDS, startGateway, type TestGateway } from '../_support/gateway.js';
 import { testRedis } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 
 /** Two gateways on real sockets sharing their throttle counters through one Redis. */
 const redis = await testRedis();
@@ -11,7 +11,7 @@ const redis = await testRedis();
 const admin = (address: string, password: string) => ({ body: { user: 'admin', password }, headers: { 'x-forwarded-for': address } });
 
 if ('skipped' in redis) {
-  skipRedisTests('login throttling over Redis', redis.skipped);
+  skipAll('login throttling over Redis', redis.skipped);
 } else {
   test.after.always(() => redis.close());
   const { url } = redis;

@@ -47,6 +47,19 @@ test('the lock-out never grows past the window, and a quiet window forgets the f
   t.is((await gw.call('POST', '/login', { body: { user: 'carol', password: PASSWORDS.carol } })).status, 200);
 });
 
+test('at the shortest window (30 s), failures idle that long are forgotten; the default window (900 s) would keep them', async (t) => {
+  const gw = await startGateway(t, { throttleNameFailures: 2, throttleWindowSeconds: 30 });
+  t.is((await gw.call('POST', '/login', wrong('bob'))).status, 401);
+  t.is((await gw.call('POST', '/login', wrong('bob'))).status, 401);
+  t.is((await gw.call('POST', '/login', wrong('bob'))).status, 429);
+  gw.clock.advance(31_000);
+  // Forgotten: two more failures before the name waits again. Kept, the second would already wait 60 s,
+  // the count having gone on from 2.
+  t.is((await gw.call('POST', '/login', wrong('bob'))).status, 401);
+  t.is((await gw.call('POST', '/login', wrong('bob'))).status, 401);
+  t.is((await gw.call('POST', '/login', { body: { user: 'bob', password: PASSWORDS.bob } })).status, 429);
+});
+
 test('one address guessing across many names is throttled after 50 failures; a spoofed X-Forwarded-For does not help', async (t) => {
   const gw = await startGateway(t);
   for (let i = 0; i < 50; i++) {

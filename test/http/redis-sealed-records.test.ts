@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner } from '../_support/proof-builder.js';
 import { killAllRedis, spawnRedis, whyNoRedis } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 
 /** Issue 13 §4: whoever can write to Redis cannot change a session; whoever can read it learns nothing. */
 const servers = await Promise.all([spawnRedis()]).catch(whyNoRedis);
@@ -80,7 +80,7 @@ function altered(value: string): string {
 }
 
 if (typeof servers === 'string') {
-  skipRedisTests('sealed session records in Redis', servers);
+  skipAll('sealed session records in Redis', servers);
 } else {
   const [server] = servers;
   test.after.always(killAllRedis);

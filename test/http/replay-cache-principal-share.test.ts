@@ -53,9 +53,6 @@ test('minting scoped sessions is rate-bounded per principal: past it 429 RATE_LI
 
 test('keygate serve reads the principal share and the minting rate from its environment', async (t) => {
   const adminPassword = 'admin-password-0';
-  // The minting rate counts per minute of the real clock: start well inside one.
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
   const gw = await spawnGateway(t, {
     TE_KEYSERVER_STORE: 'memory',
     TE_KEYSERVER_ADMIN_PASSWORD: adminPassword,
@@ -71,8 +68,17 @@ test('keygate serve reads the principal share and the minting rate from its envi
   const mint = async (signer: ProofSigner) =>
     call(gw.url, 'POST', '/api/session/scoped', { headers: admin, body: { objects: [ttag], senderKey: signer.publicJwk } });
   const signers = [await makeSigner('ES256'), await makeSigner('ES256'), await makeSigner('ES256')];
-  const sessions = [(await mint(signers[0]!)).body.sessionId as string, (await mint(signers[1]!)).body.sessionId as string];
-  const third = await mint(signers[2]!);
+  const minute = () => Math.floor(Date.now() / 60_000);
+  const mintThree = async () => {
+    const began = minute();
+    const sessions = [(await mint(signers[0]!)).body.sessionId as string, (await mint(signers[1]!)).body.sessionId as string];
+    return { sessions, third: await mint(signers[2]!), crossed: minute() !== began };
+  };
+  // The minting rate counts per minute of the process's real clock: three mints that crossed into a
+  // new minute are minted again at once, well inside it, rather than waiting for a minute to begin.
+  let round = await mintThree();
+  if (round.crossed && round.third.status !== 429) round = await mintThree();
+  const { sessions, third } = round;
   t.is(third.status, 429, third.text);
   t.is(third.body.code, 'RATE_LIMITED');
   const use = (i: number) => {

@@ -8,11 +8,11 @@ import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
 import { asSession, bearer, createKey, pathTtag } from '../_support/api-client.js';
 import { READ_BACK, UNTHROTTLED, exportKey, runHostileTable } from '../_support/hostile-text.js';
+import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`postgres text-rule tests skipped: ${postgres.reason}`);
-const check = postgres.reason === undefined ? test.serial : test.skip;
+const check = testUnless(postgres.reason).serial;
 let schemas = 0;
 
 /** A gateway whose audit log and embedded key store are both in PostgreSQL (a fresh schema and database). */

@@ -1,18 +1,17 @@
-import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import { adapterTo, createDatabase, PG_SEED, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
+import { testUnless } from '../_support/skip.js';
 
 const pgDump = ['/usr/lib/postgresql']
   .filter(existsSync)
   .flatMap((root) => readdirSync(root).map((version) => `${root}/${version}/bin/pg_dump`))
   .find(existsSync);
 const { server, maybe: withServer } = postgresForTests();
-if (server.url !== undefined && pgDump === undefined) test('skipped: no pg_dump in /usr/lib/postgresql/*/bin', (t) => t.pass());
-const maybe = pgDump === undefined ? test.skip : withServer;
+const maybe = server.url !== undefined && pgDump === undefined ? testUnless('no pg_dump in /usr/lib/postgresql/*/bin') : withServer;
 
 /** The forms a secret could take in a plain-text dump: raw, hex (bytea is dumped as `\x…`), base64 and base64url. */
 function forms(secret: Buffer): string[] {

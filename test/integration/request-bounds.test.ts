@@ -4,6 +4,7 @@ import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.js';
+import { testUnless } from '../_support/skip.js';
 
 /**
  * TE_GATEWAY_AUDIT_TIMEOUT_MS and TE_GATEWAY_KEYSERVER_TIMEOUT_MS bound a request's whole wait at each
@@ -17,8 +18,7 @@ const SLACK_MS = 500;
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
 test.after.always(killAllDaemons);
-if (postgres.reason !== undefined) console.log(`hung PostgreSQL bound skipped: ${postgres.reason}`);
-const withPostgres = postgres.reason === undefined ? test : test.skip;
+const withPostgres = testUnless(postgres.reason);
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

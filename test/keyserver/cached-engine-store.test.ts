@@ -98,7 +98,7 @@ test('after a write in a unit, its reads go to the store: a row the unit wrote i
   await store.close();
 });
 
-withSmallDisk('cached-engine-store')('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', async (t) => {
+withSmallDisk('a unit whose commit the full disk refuses leaves nothing it wrote in the cache', async (t) => {
   const disk = smallDisk(t, '1m');
   const store = new CachedEngineStore(new SqliteEngineStore(join(disk, 'engine.db'), keyring));
   fillDisk(disk);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { engineOn, freshSchema, openStore, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { skipAll } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
@@ -21,7 +22,7 @@ async function twoEngines(t: Parameters<typeof engineOn>[0]) {
 }
 
 if (postgres.url === undefined) {
-  test(`postgres: idempotency across key servers: skipped: ${postgres.reason}`, (t) => t.pass());
+  skipAll('postgres: idempotency across key servers', postgres.reason!);
 } else {
   test('a retry through another key server on the same PostgreSQL store answers the first key and creates nothing', async (t) => {
     const { one, two, alice } = await twoEngines(t);

@@ -8,6 +8,7 @@ import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store
 import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { SeededRandom } from '../_support/seeded-random.js';
+import { skipAll } from '../_support/skip.js';
 
 /** The key-version rules of the engine, on a store in memory and on PostgreSQL (each test a schema of its own). */
 const postgres = startTestPostgres();
@@ -43,7 +44,7 @@ async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
 for (const [name, open] of STORES) {
   const title = (behaviour: string) => `${name}: ${behaviour}`;
   if (open === undefined) {
-    test(title(`skipped: ${postgres.reason}`), (t) => t.pass());
+    skipAll(title('key versions'), postgres.reason!);
     continue;
   }
 

@@ -6,11 +6,11 @@ import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-s
 import { migratePostgresEngine, POSTGRES_ENGINE_SCHEMA_VERSION } from '../../src/keyserver/store/postgres-engine-schema.js';
 import { sealContext } from '../../src/keyserver/store/sqlite-engine-sealing.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { testUnless } from '../_support/skip.js';
 
 /** What the PostgreSQL store adds to the engine-store contract (engine-store.test.ts runs that). */
 const postgres = startTestPostgres();
-const maybe = postgres.url === undefined ? test.skip : test;
-if (postgres.reason !== undefined) test(`skipped: ${postgres.reason}`, (t) => t.pass());
+const maybe = testUnless(postgres.reason);
 test.after.always(() => postgres.stop());
 
 const keyring = new MasterKeyring([generateMasterKey()]);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { engineOn, freshSchema, openStore, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { skipAll } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
@@ -20,7 +21,7 @@ async function engines(t: Parameters<typeof engineOn>[0], count: number) {
 }
 
 if (postgres.url === undefined) {
-  test(`postgres: scheduled rotation across key servers: skipped: ${postgres.reason}`, (t) => t.pass());
+  skipAll('postgres: scheduled rotation across key servers', postgres.reason!);
 } else {
   test('key servers on one PostgreSQL store sweeping at once rotate each due key exactly once', async (t) => {
     const { all, clock, alice } = await engines(t, 3);

@@ -246,7 +246,7 @@ test('the certificate operations write after their path check as one unit of the
   await engine.close();
 });
 
-withSmallDisk('sqlite-engine-store')('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', async (t) => {
+withSmallDisk('a commit the full disk refuses is thrown: nothing of the operation lands, and the store stays usable', async (t) => {
   const dir = smallDisk(t, '1m');
   const path = join(dir, 'engine.db');
   const store = new SqliteEngineStore(path, keyring);

@@ -1,4 +1,3 @@
-import test from 'ava';
 import fc from 'fast-check';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { AUDIT_RECORD_OUTCOMES, newAuditId, type AuditRecord } from '../../src/domain/audit/audit.js';
@@ -7,6 +6,7 @@ import type { AuditLog } from '../../src/ports/audit-log.port.js';
 import { AuditLogVerifier, inChainOrder, verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
 import type { AuditChainPages, AuditEntry } from '../../src/domain/audit/audit-entry.js';
 import { trusted, type AuditTestKeys } from '../_support/audit-chain.js';
+import { testUnless } from '../_support/skip.js';
 
 /** A fresh, empty log, and how to make it unable to take or read records. */
 export interface AuditLogUnderTest {
@@ -76,8 +76,7 @@ const newestFirst = (records: readonly AuditRecord[]) => [...records].sort(compa
 /** The AuditLog contract (src/ports/audit-log.port.ts), run against one adapter. */
 export function auditLogContract(name: string, open: () => Promise<AuditLogUnderTest>, options: AuditLogContractOptions = {}): void {
   const title = (behaviour: string) => `${name} audit log: ${behaviour}`;
-  if (options.skip !== undefined) console.log(`${name} audit log contract skipped: ${options.skip}`);
-  const check = options.skip === undefined ? test : test.skip;
+  const check = testUnless(options.skip);
 
   check(title('gives back an appended record exactly, absent fields absent'), async (t) => {
     const { log } = await open();

@@ -5,7 +5,7 @@ import { DEFAULT_REPLAY_CACHE_ENTRIES, MemoryReplayCache } from '../../src/adapt
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
 import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { testRedis } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 import { replayCacheContract } from './replay-cache.contract.js';
 
 // Settled before any test is declared: ava wants every declaration in the first turn.
@@ -32,7 +32,7 @@ test('memory replay cache: holds 100 000 entries by default and refuses a bad bo
 });
 
 if ('skipped' in redis) {
-  skipRedisTests('redis replay cache contract', redis.skipped);
+  skipAll('redis replay cache contract', redis.skipped);
 } else {
   test.after.always(() => redis.close());
   // Each cache gets a prefix of its own: one Redis, many independent empty caches.

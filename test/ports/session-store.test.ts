@@ -5,7 +5,7 @@ import { RedisSessionStore } from '../../src/adapters/session-store/redis-sessio
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { testRedis } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 import { sessionStoreContract } from './session-store.contract.js';
 
 // Settled before any test is declared: ava wants every declaration in the first turn.
@@ -14,7 +14,7 @@ const redis = await testRedis();
 sessionStoreContract('memory', async (clock) => new MemorySessionStore(clock));
 
 if ('skipped' in redis) {
-  skipRedisTests('redis session store contract', redis.skipped);
+  skipAll('redis session store contract', redis.skipped);
 } else {
   test.after.always(() => redis.close());
   const keyring = sealingKeyring([randomBytes(32)]);

@@ -4,7 +4,7 @@ import { MemoryThrottleStore } from '../../src/adapters/throttle/memory-throttle
 import { RedisThrottleStore } from '../../src/adapters/throttle/redis-throttle-store.js';
 import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { testRedis } from '../_support/redis.js';
-import { skipRedisTests } from '../_support/redis-skip.js';
+import { skipAll } from '../_support/skip.js';
 import { throttleStoreContract } from './throttle-store.contract.js';
 
 // Settled before any test is declared: ava wants every declaration in the first turn.
@@ -24,7 +24,7 @@ test('memory throttle store: bounded, the oldest record goes first', async (t) =
 });
 
 if ('skipped' in redis) {
-  skipRedisTests('redis throttle store contract', redis.skipped);
+  skipAll('redis throttle store contract', redis.skipped);
 } else {
   test.after.always(() => redis.close());
   throttleStoreContract('redis', () =>

@@ -6,13 +6,13 @@ import { auditRecord } from '../../ports/audit-log.contract.js';
 import { startTestPostgres } from '../../_support/postgres.js';
 import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
+import { testUnless } from '../../_support/skip.js';
 
 const postgres = startTestPostgres();
 // A second server, stopped by a test (started here: starting one blocks, and would stall the others).
 const doomed = postgres.reason === undefined ? startTestPostgres() : postgres;
 test.after.always(() => Promise.all([postgres.stop(), doomed.stop()]));
-if (postgres.reason !== undefined) console.log(`postgres audit log tests skipped: ${postgres.reason}`);
-const check = postgres.reason === undefined ? test : test.skip;
+const check = testUnless(postgres.reason);
 let schemas = 0;
 const schema = () => `adapter_${process.pid}_${schemas++}`;
 /** Opens with generous bounds unless a test sets its own: a loaded CI machine is slow to connect. */

@@ -4,11 +4,11 @@ import test from 'ava';
 import { PostgresAuditLog } from '../../../src/adapters/audit-log/postgres-audit-log.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
 import { startTestPostgres } from '../../_support/postgres.js';
+import { testUnless } from '../../_support/skip.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-if (postgres.reason !== undefined) console.log(`postgres audit timeout tests skipped: ${postgres.reason}`);
-const check = postgres.reason === undefined ? test : test.skip;
+const check = testUnless(postgres.reason);
 
 /** A TCP relay to PostgreSQL that can hang: from `hang()` on, it accepts and forwards nothing either way. */
 async function hangingRelay(t: import('ava').ExecutionContext, target: URL): Promise<{ url: string; hang(): void }> {

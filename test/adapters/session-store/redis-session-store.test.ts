@@ -12,7 +12,7 @@ import { sealingKeyring } from '../../../src/domain/session/seal-token.js';
 import type { SessionRecord } from '../../../src/domain/session/session.js';
 import { newSessionId, sessionKey, sessionRef } from '../../../src/domain/session/session-id.js';
 import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../../_support/redis.js';
-import { skipRedisTests } from '../../_support/redis-skip.js';
+import { skipAll } from '../../_support/skip.js';
 
 /** Settled before any test is declared. */
 const server: RedisServer | string = await spawnRedisOrReason();
@@ -42,7 +42,7 @@ function timed<T>(run: () => Promise<T>): Promise<{ ms: number; error: unknown }
 }
 
 if (typeof server === 'string') {
-  skipRedisTests('redis session store and replay cache behaviour', server);
+  skipAll('redis session store and replay cache behaviour', server);
 } else {
   test.after.always(killAllRedis);
   const prefix = () => `test:${randomBytes(6).toString('hex')}:`;
