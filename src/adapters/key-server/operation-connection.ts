@@ -46,9 +46,12 @@ export class OperationConnection implements KeyServerConnection {
     return this.#op('heldOperations', {});
   }
 
-  generateKey(options: NewKey, idempotency?: IdempotencyClaim) {
+  async generateKey(options: NewKey, idempotency?: IdempotencyClaim) {
     const { keyLen, label, expiresAt, rotationPeriod } = options;
-    return this.#op('generateKey', { keyLen, label, expiresAt, rotationPeriod, idempotency: claim(idempotency) });
+    const { ttag, replayed } = await this.#op('generateKey', { keyLen, label, expiresAt, rotationPeriod, idempotency: claim(idempotency) });
+    // A key server that does not say (older than `replayed`): without an Idempotency-Key nothing is
+    // replayed; with one it may be, and a key that may be another request's is never undone.
+    return { ttag, replayed: replayed ?? idempotency !== undefined };
   }
 
   readKey(ttag: string) {

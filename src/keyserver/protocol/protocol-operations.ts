@@ -93,10 +93,14 @@ export const OPERATIONS = {
     },
   ),
   // Keys and key ACLs (docs/spec.md §4.6, §4.7).
-  /** `replayed`: the answer is an earlier request's under the same Idempotency-Key; this one made nothing. */
+  /**
+   * `replayed`: the answer is an earlier request's under the same Idempotency-Key; this one made nothing.
+   * Optional on the wire: a key server older than it does not send it (the gateway then reads a
+   * creation with an Idempotency-Key as possibly replayed, and never undoes it).
+   */
   generateKey: op(
     newKey.extend({ idempotency: idempotencyClaim.optional() }),
-    z.strictObject({ ttag: z.string().min(1).max(1024), replayed: z.boolean() }),
+    z.strictObject({ ttag: z.string().min(1).max(1024), replayed: z.boolean().optional() }),
     (engine, token, { idempotency, ...options }) => engine.keys.generate(token, options, idempotency),
   ),
   /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten), unless a replay holds it. */
