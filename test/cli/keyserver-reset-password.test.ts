@@ -7,20 +7,11 @@ import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { runKeygate } from '../_support/process-run.js';
 import { skipAll } from '../_support/skip.js';
+import { login } from '../_support/first-start.js';
 
 test.after.always(killAllGateways);
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
-
-async function login(url: string, user: string, password: string): Promise<number> {
-  const response = await fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user, password }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 const NEW_PASSWORD = /^keygate keyserver: new password for "admin" \(shown once\): (\S{24})\n$/;
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { runKeygate } from '../_support/process-run.js';
+import { generatedPasswords, login } from '../_support/first-start.js';
 
 test.after.always(killAllGateways);
 
@@ -18,29 +19,6 @@ async function takenPort(t: { teardown(fn: () => void): void }): Promise<number>
 }
 
 /** The generated passwords `keygate serve` printed in its framed block. */
-function generatedPasswords(output: string): Record<string, string> {
-  const lines = output.split('\n');
-  const start = lines.indexOf('keygate: generated passwords (shown once):');
-  if (start === -1) return {};
-  const users: Record<string, string> = {};
-  for (const line of lines.slice(start + 1)) {
-    const user = /^ {2}(\w+): (\S+)$/.exec(line);
-    if (user === null) break;
-    users[user[1]!] = user[2]!;
-  }
-  return users;
-}
-
-async function login(url: string, user: string, password: string): Promise<number> {
-  const response = await fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user, password }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
 test('a first keygate serve on a port in use creates nothing, and the retry shows the generated passwords, which log in', async (t) => {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'keygate-port-taken-')), 'data');
   const port = await takenPort(t);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { generatedPasswords, login } from '../_support/first-start.js';
 
 test.after.always(killAllGateways);
 
@@ -64,29 +65,6 @@ test('keygate serve refuses a TE_KEYSERVER_MASTER_KEY_FILE that does not exist, 
 });
 
 /** The generated passwords `keygate serve` printed in its framed block. */
-function generatedPasswords(output: string): Record<string, string> {
-  const lines = output.split('\n');
-  const start = lines.indexOf('keygate: generated passwords (shown once):');
-  if (start === -1) return {};
-  const users: Record<string, string> = {};
-  for (const line of lines.slice(start + 1)) {
-    const user = /^ {2}(\w+): (\S+)$/.exec(line);
-    if (user === null) break;
-    users[user[1]!] = user[2]!;
-  }
-  return users;
-}
-
-async function login(url: string, user: string, password: string): Promise<number> {
-  const response = await fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user, password }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
 test('keygate serve says on stderr, before listening, that TE_KEYSERVER_ADMIN_PASSWORD is not applied once admin exists; the old password still works', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'keygate-admin-again-'));
   const first = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir });
