@@ -13,6 +13,11 @@ export const AUDIT_HEAD_FILE = 'audit-head.json';
  */
 export class FileAuditWitness implements AuditWitness {
   readonly #file: string;
+  /**
+   * The heads as this witness last wrote them: after its first write it is the file's only writer (the
+   * data directory's writer lock), so a commit rewrites them without reading the file again.
+   */
+  #written: WitnessedHead[] | undefined;
 
   constructor(dataDir: string) {
     this.#file = join(dataDir, AUDIT_HEAD_FILE);
@@ -36,10 +41,14 @@ export class FileAuditWitness implements AuditWitness {
    * the file system last wrote back (docs/operations.md "What is chained, and with which keys").
    */
   recordNow(head: WitnessedHead): void {
-    const heads = this.headsNow().filter((known) => known.writer !== head.writer);
-    const text = Buffer.from(`${JSON.stringify([...heads, { writer: head.writer, seq: head.seq, mac: head.mac }])}\n`, 'utf8');
+    const heads = [
+      ...(this.#written ?? this.headsNow()).filter((known) => known.writer !== head.writer),
+      { writer: head.writer, seq: head.seq, mac: head.mac },
+    ];
+    const text = Buffer.from(`${JSON.stringify(heads)}\n`, 'utf8');
     if (!existsSync(this.#file)) {
       this.#create(text);
+      this.#written = heads;
       return;
     }
     const fd = openSync(this.#file, 'r+');
@@ -50,6 +59,7 @@ export class FileAuditWitness implements AuditWitness {
     } finally {
       closeSync(fd);
     }
+    this.#written = heads;
   }
 
   #create(text: Buffer): void {
