@@ -40,7 +40,8 @@ module.exports = {
     {
       name: 'crypto-stands-alone',
       severity: 'error',
-      comment: 'src/crypto is arithmetic both sides share (SRP-6a, P-256 points, JWK thumbprints, sender keys): it imports nothing of ours.',
+      comment:
+        'src/crypto is arithmetic both sides share (SRP-6a, P-256 points, JWK thumbprints, sender keys): it imports nothing of ours.',
       from: { path: '^src/crypto/' },
       to: { path: OURS, pathNot: '^src/crypto/' },
     },

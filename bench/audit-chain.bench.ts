@@ -15,14 +15,21 @@ const BUDGET_PERCENT = 15;
  * gateway runs (MAC chain, a checkpoint every 1000 entries or 60 s), or the same store without a chain.
  * Each gateway has a data directory of its own: one process writes a data directory at a time.
  */
-async function sqliteGateway(file: string, chained: boolean, dataDir: string): Promise<{ gateway: Gateway; url: string; headers: Record<string, string> }> {
+async function sqliteGateway(
+  file: string,
+  chained: boolean,
+  dataDir: string,
+): Promise<{ gateway: Gateway; url: string; headers: Record<string, string> }> {
   const config = {
     keyServer: { kind: 'embedded' as const, adminPassword: ADMIN_PASSWORD },
     audit: { kind: 'sqlite' as const, file },
     auditIntegrity: { dataDir },
     ...DEPLOYED,
   };
-  const gateway = await createGateway(config, { logger: deployedLogger(), ...(chained ? {} : { auditLog: SqliteAuditLog.open({ file }) }) });
+  const gateway = await createGateway(config, {
+    logger: deployedLogger(),
+    ...(chained ? {} : { auditLog: SqliteAuditLog.open({ file }) }),
+  });
   const { url } = await gateway.listen(0, '127.0.0.1');
   return { gateway, url, headers: { 'X-Session': await signIn(url) } };
 }

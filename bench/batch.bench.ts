@@ -15,7 +15,10 @@ const BATCH = 100;
  * each side pays its own round trips; rounds alternate and the median round's ratio is shown.
  */
 export async function figures(load: LoadClient): Promise<Figure[]> {
-  const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, ...DEPLOYED }, { logger: deployedLogger() });
+  const gateway = await createGateway(
+    { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, ...DEPLOYED },
+    { logger: deployedLogger() },
+  );
   try {
     const { url } = await gateway.listen(0, '127.0.0.1');
     const headers = { 'content-type': 'application/json', Authorization: `Bearer ${await signIn(url)}` };

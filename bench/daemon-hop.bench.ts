@@ -5,10 +5,10 @@ import { TlsKeyServer } from '../src/adapters/key-server/tls-key-server.js';
 import { withoutPeerCertificate } from '../src/adapters/key-server/tls-session.js';
 import { CryptoRandom } from '../src/adapters/random/crypto-random.js';
 import type { GatewayConfigInput } from '../src/app/config/config.js';
-import { Secret } from '../src/domain/secret/secret.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
-import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
+import { Secret } from '../src/domain/secret/secret.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
+import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, exportJob } from './deployed.js';
 import { floorRoundMs, msPerRound, startBareKoa, startTlsFloor } from './floors.js';
 import { type Job, type LoadClient, type Measured, medianRound, noFailures } from './load-client.js';
@@ -68,7 +68,10 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
     const client = await clientConfig();
     const tlsClient = { cert: client.clientCert, key: client.clientKey };
     const embeddedJob = await exportGateway({ kind: 'embedded', adminPassword: ADMIN_PASSWORD, dataDir: join(data, 'embedded') }, gateways);
-    const tlsJob = await exportGateway({ kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true, ...client }, gateways);
+    const tlsJob = await exportGateway(
+      { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true, ...client },
+      gateways,
+    );
     const floor = await startTlsFloor(tlsClient);
     closing.push(() => floor.close());
     const https = await startTlsFloor(tlsClient, 'https');
@@ -126,9 +129,12 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
     const toInPlace = rounds.map((each) => hopOf(each) / each.inPlaceMs);
     const toLean = rounds.map((each) => hopOf(each) / each.leanMs);
     /** The median of one ratio over the rounds, and every round's, as a note line shows them. */
-    const byRound = (values: number[]) => `${medianRound(values.map((value) => ({ value }))).value.toFixed(2)}x it (rounds ${ratios(values)})`;
+    const byRound = (values: number[]) =>
+      `${medianRound(values.map((value) => ({ value }))).value.toFixed(2)}x it (rounds ${ratios(values)})`;
     const daemonCpuNote =
-      median.daemonUsPerRequest === undefined ? '' : `; the daemon used ${median.daemonUsPerRequest.toFixed(0)} us of CPU per request in the TLS run`;
+      median.daemonUsPerRequest === undefined
+        ? ''
+        : `; the daemon used ${median.daemonUsPerRequest.toFixed(0)} us of CPU per request in the TLS run`;
     const figure: Figure = {
       figure: 'export through the daemon, TLS hop',
       measured: `${hopMs.toFixed(3)} ms/request (${perRequestMs(tls).toFixed(3)} - ${perRequestMs(embedded).toFixed(3)})`,

@@ -1,11 +1,11 @@
 import { createECDH, generateKeyPairSync } from 'node:crypto';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
 import { PinoLogger } from '../src/adapters/logger/pino-logger.js';
-import { turnBatchedDestination } from '../src/adapters/logger/turn-batched-destination.js';
 import { RateLimitedLogger } from '../src/adapters/logger/rate-limited-logger.js';
+import { turnBatchedDestination } from '../src/adapters/logger/turn-batched-destination.js';
 import type { Logger } from '../src/ports/logger.port.js';
-import type { ProofSpec } from './proofs.js';
 import type { Job } from './load-client.js';
+import type { ProofSpec } from './proofs.js';
 
 /** The password of the bench's admin, on every gateway and daemon it starts. */
 export const ADMIN_PASSWORD = 'bench-admin-password';
@@ -18,7 +18,10 @@ export const ADMIN_PASSWORD = 'bench-admin-password';
  * event-loop turn.
  */
 export function deployedLogger(): Logger {
-  return new RateLimitedLogger(new PinoLogger({ destination: turnBatchedDestination('/dev/null') as unknown as NodeJS.WritableStream }), new SystemClock());
+  return new RateLimitedLogger(
+    new PinoLogger({ destination: turnBatchedDestination('/dev/null') as unknown as NodeJS.WritableStream }),
+    new SystemClock(),
+  );
 }
 
 /**
@@ -50,7 +53,10 @@ export const loginJob = (url: string): Job => ({
  * An export request of a fresh key of the session's principal: the headers (JSON, `X-Session`), the
  * body (the key's ttag and a fresh client P-256 point) and the ttag.
  */
-export async function exportRequest(url: string, sessionId: string): Promise<{ headers: Record<string, string>; body: string; ttag: string }> {
+export async function exportRequest(
+  url: string,
+  sessionId: string,
+): Promise<{ headers: Record<string, string>; body: string; ttag: string }> {
   const headers = { 'content-type': 'application/json', 'X-Session': sessionId };
   const created = await fetch(`${url}/keys`, { method: 'POST', headers });
   if (!created.ok) throw new Error(`POST /keys: ${created.status} ${await created.text()}`);
@@ -70,7 +76,12 @@ export async function exportJob(url: string): Promise<Job> {
  * A session bound to a fresh P-256 key, scoped to `ttag`, and the proofs of a `GET htu` on it for the
  * load generator to mint.
  */
-export async function boundSession(url: string, unbound: string, ttag: string, htu: string): Promise<{ sessionId: string; proofs: ProofSpec }> {
+export async function boundSession(
+  url: string,
+  unbound: string,
+  ttag: string,
+  htu: string,
+): Promise<{ sessionId: string; proofs: ProofSpec }> {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicJwk = publicKey.export({ format: 'jwk' });
   const answer = await fetch(`${url}/api/session/scoped`, {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CONFIG_DEFAULTS } from '../src/app/config/config.js';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
-import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from '../test/_support/keyserver-daemon.js';
+import { clientConfig, type DaemonProcess, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, loginJob } from './deployed.js';
 import { type LoadClient, medianRound } from './load-client.js';
 import type { Figure } from './table.js';

@@ -1,18 +1,28 @@
 import { fork } from 'node:child_process';
-import { createCipheriv, createECDH, createPublicKey, generateKeyPairSync, hkdfSync, type JsonWebKey, randomBytes, sign, verify } from 'node:crypto';
+import {
+  createCipheriv,
+  createECDH,
+  createPublicKey,
+  generateKeyPairSync,
+  hkdfSync,
+  type JsonWebKey,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { request } from 'node:https';
-import { connect, createSecureContext, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { type ConnectionOptions, connect, createSecureContext, type TLSSocket } from 'node:tls';
 import Koa from 'koa';
-import { certificateFingerprint } from '../src/keyserver/identity/identity-certificate.js';
-import { MemoryReplayCache } from '../src/adapters/replay-cache/memory-replay-cache.js';
 import { SystemClock } from '../src/adapters/clock/system-clock.js';
-import type { Clock } from '../src/ports/clock.port.js';
-import type { SessionRecord } from '../src/domain/session/session.js';
-import { ProofChecker } from '../src/use-cases/proof-check.js';
+import { MemoryReplayCache } from '../src/adapters/replay-cache/memory-replay-cache.js';
 import { jwkThumbprint } from '../src/crypto/jwk-thumbprint.js';
+import type { SessionRecord } from '../src/domain/session/session.js';
+import { certificateFingerprint } from '../src/keyserver/identity/identity-certificate.js';
+import type { Clock } from '../src/ports/clock.port.js';
+import { ProofChecker } from '../src/use-cases/proof-check.js';
 import { mintProofs } from './proofs.js';
 
 /**
@@ -66,7 +76,12 @@ export function verifiesProof(publicJwk: JsonWebKey): (headers: IncomingHttpHead
   return ({ dpop }) => {
     if (typeof dpop !== 'string') return true;
     const dot = dpop.lastIndexOf('.');
-    return verify('sha256', Buffer.from(dpop.slice(0, dot)), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(dpop.slice(dot + 1), 'base64url'));
+    return verify(
+      'sha256',
+      Buffer.from(dpop.slice(0, dot)),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(dpop.slice(dot + 1), 'base64url'),
+    );
   };
 }
 
@@ -75,7 +90,8 @@ function proofChecker(publicJwk: JsonWebKey, replayCacheSize: number, clock: Clo
   const checker = new ProofChecker(clock, new MemoryReplayCache(clock, { maxEntries: replayCacheSize }));
   // The replay cache also counts each proof against the session's principal, so the record names one.
   const session = { jkt: jwkThumbprint(publicJwk), identity: { principalId: 'bench' } } as SessionRecord;
-  return (htu: string, credential: string, proof: string) => checker.check(session, { method: 'GET', htu, credential, body: undefined, proofs: [proof] });
+  return (htu: string, credential: string, proof: string) =>
+    checker.check(session, { method: 'GET', htu, credential, body: undefined, proofs: [proof] });
 }
 
 /**

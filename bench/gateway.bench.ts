@@ -4,8 +4,8 @@ import { MemorySessionStore } from '../src/adapters/session-store/memory-session
 import { createGateway } from '../src/app/create-gateway.js';
 import { ADMIN_PASSWORD, boundSession, DEPLOYED, deployedLogger, exportRequest, loginJob, signIn } from './deployed.js';
 import { checksProof, proofCheckMicros, rawVerifyMicros, rawWrapMicros, startBareKoa, verifiesProof } from './floors.js';
-import { type Job, type LoadClient, type Measured, medianRound, noFailures, ratioTo } from './load-client.js';
 import { liveSessionFigures } from './live-sessions.js';
+import { type Job, type LoadClient, type Measured, medianRound, noFailures, ratioTo } from './load-client.js';
 import { requiredWorkNote, workBudgetNote } from './required-work.js';
 import { type Figure, pairedFigure, ratios, roundsNote, rps, serverMicros } from './table.js';
 import { startUseCaseFloor } from './use-case-floor.js';
@@ -108,7 +108,11 @@ async function dpopFigure(
   for (let round = 0; round < 3; round++) checks.push({ checkUs: await proofCheckMicros(0.5), verifyUs: rawVerifyMicros(0.5) });
   const check = medianRound(checks.map((each) => ({ ...each, value: each.checkUs / each.verifyUs })));
   return {
-    ...pairedFigure('DPoP-bound GET /api/session', proved, `one raw ES256 verify: ${verifyUs.toFixed(0)} us`, { op: '<=', target: 1.3, unit: ' verifies' }),
+    ...pairedFigure('DPoP-bound GET /api/session', proved, `one raw ES256 verify: ${verifyUs.toFixed(0)} us`, {
+      op: '<=',
+      target: 1.3,
+      unit: ' verifies',
+    }),
     measured: `bound - unbound = ${(proved.value * verifyUs).toFixed(0)} us/request`,
     note:
       `server time per request = event-loop busy time / requests, from the two runs; ${roundsNote(proved.values)}\n` +
@@ -134,7 +138,12 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
   const gateway = await createGateway(
     // Every measured login mints one more session of admin beside the 20,000 the sessions row holds:
     // the per-principal cap (docs/spec.md §2.4 item 2) is lifted here so that it does not refuse them.
-    { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, replayCacheSize: REPLAY_CACHE_SIZE, maxSessionsPerPrincipal: 100_000_000, ...DEPLOYED },
+    {
+      keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD },
+      replayCacheSize: REPLAY_CACHE_SIZE,
+      maxSessionsPerPrincipal: 100_000_000,
+      ...DEPLOYED,
+    },
     { logger: deployedLogger(), sessionStore: store },
   );
   const { url } = await gateway.listen(0, '127.0.0.1');
@@ -165,7 +174,10 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
       load,
       { koaBody, htu, verifyUs },
       unboundJob,
-      { name: 'GET /api/session, DPoP-bound', job: { url: htu, headers: { Authorization: `Bearer ${bound.sessionId}` }, proofs: bound.proofs } },
+      {
+        name: 'GET /api/session, DPoP-bound',
+        job: { url: htu, headers: { Authorization: `Bearer ${bound.sessionId}` }, proofs: bound.proofs },
+      },
       bound.sessionId,
     );
     const live = await liveSessionFigures(load, url, store, session);

@@ -13,7 +13,10 @@ import { type Figure, roundsNote, rps } from './table.js';
  * goal (0.85).
  */
 export async function figures(load: LoadClient): Promise<Figure[]> {
-  const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, ...DEPLOYED }, { logger: deployedLogger() });
+  const gateway = await createGateway(
+    { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, ...DEPLOYED },
+    { logger: deployedLogger() },
+  );
   const { url } = await gateway.listen(0, '127.0.0.1');
   const bare = await startBareKoa({ ok: true, ksFingerprint: gateway.ksFingerprint, sessions: 0 });
   try {

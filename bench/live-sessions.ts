@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Secret } from '../src/domain/secret/secret.js';
 import type { SessionRecord } from '../src/domain/session/session.js';
 import { sessionKey, sessionRef } from '../src/domain/session/session-id.js';
@@ -30,7 +30,14 @@ async function fill(store: SessionStore, model: SessionRecord, count: number): P
   for (let i = 0; i < count; i++) {
     const id = randomBytes(32).toString('base64url');
     const token = new Secret(randomBytes(tokenLength).toString('base64url').slice(0, tokenLength));
-    const record: SessionRecord = { ...model, identity: { ...model.identity }, token, ref: sessionRef(id), createdAt: now, expiresAt: now + 3_600_000 };
+    const record: SessionRecord = {
+      ...model,
+      identity: { ...model.identity },
+      token,
+      ref: sessionRef(id),
+      createdAt: now,
+      expiresAt: now + 3_600_000,
+    };
     keys.push(sessionKey(id));
     await store.put(keys.at(-1)!, record);
   }

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { LoadJob, LoadResult } from './load-generator.js';
 
@@ -19,7 +19,8 @@ export interface BenchSettings {
   readonly liveSessions: number;
 }
 
-const bounded = (value: string | undefined, fallback: number, min: number, max: number) => Math.min(max, Math.max(min, Number(value ?? fallback)));
+const bounded = (value: string | undefined, fallback: number, min: number, max: number) =>
+  Math.min(max, Math.max(min, Number(value ?? fallback)));
 
 /**
  * The settings of a run: `KEYGATE_BENCH_SECONDS` (3), `KEYGATE_BENCH_ROUNDS` (5),
@@ -73,7 +74,10 @@ export class LoadClient {
   }
 
   static async start(settings: BenchSettings): Promise<LoadClient> {
-    const child = fork(new URL('./load-generator.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx/esm'], stdio: 'inherit' });
+    const child = fork(new URL('./load-generator.ts', import.meta.url).pathname, [], {
+      execArgv: ['--import', 'tsx/esm'],
+      stdio: 'inherit',
+    });
     await new Promise<void>((ready, fail) => {
       child.once('message', () => ready());
       child.once('exit', (code) => fail(new Error(`load generator exited (${code}) before it was ready`)));

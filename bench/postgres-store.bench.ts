@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
-import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from '../test/_support/keyserver-daemon.js';
+import { clientConfig, type DaemonProcess, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { startTestPostgres } from '../test/_support/postgres.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, exportRequest, signIn } from './deployed.js';
 import { type Job, type LoadClient, noFailures, ratioTo } from './load-client.js';
@@ -15,7 +15,13 @@ const GOAL = 0.5;
 
 /** A gateway over the daemon (TLS, resumed sessions), listening: its POST /keys and export requests. */
 async function gatewayOver(daemon: DaemonProcess, gateways: Gateway[]): Promise<{ create: Job; exportKey: Job }> {
-  const keyServer = { kind: 'tls' as const, url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true, ...(await clientConfig()) };
+  const keyServer = {
+    kind: 'tls' as const,
+    url: daemon.url,
+    fingerprint: daemon.fingerprint,
+    resumeSessions: true,
+    ...(await clientConfig()),
+  };
   const gateway = await createGateway({ keyServer, ...DEPLOYED }, { logger: deployedLogger() });
   gateways.push(gateway);
   const { url } = await gateway.listen(0, '127.0.0.1');
@@ -60,7 +66,13 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
         ratioTo,
       );
       noFailures(paired.row, paired.floor);
-      rows.push(pairedFigure(`${name}, daemon on PostgreSQL`, paired, `the same on SQLite: ${rps(paired.floor)}`, { op: '>=', target: GOAL, unit: 'x' }));
+      rows.push(
+        pairedFigure(`${name}, daemon on PostgreSQL`, paired, `the same on SQLite: ${rps(paired.floor)}`, {
+          op: '>=',
+          target: GOAL,
+          unit: 'x',
+        }),
+      );
     }
     return rows;
   } finally {

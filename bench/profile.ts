@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Session } from 'node:inspector/promises';
+import { dirname } from 'node:path';
 import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import { untilKillAll } from '../test/_support/child-processes.js';
 import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
@@ -21,7 +21,12 @@ interface Target {
 /** The embedded gateway as the gateway rows run it, and the route's request. */
 async function routeTarget(name: Exclude<ProfileName, 'hop'>): Promise<Target> {
   const gateway = await createGateway(
-    { keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, replayCacheSize: 2_000_000, maxSessionsPerPrincipal: 100_000_000, ...DEPLOYED },
+    {
+      keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD },
+      replayCacheSize: 2_000_000,
+      maxSessionsPerPrincipal: 100_000_000,
+      ...DEPLOYED,
+    },
     { logger: deployedLogger() },
   );
   const { url } = await gateway.listen(0, '127.0.0.1');
@@ -44,7 +49,13 @@ async function routeTarget(name: Exclude<ProfileName, 'hop'>): Promise<Target> {
 /** The gateway of the daemon-hop row: export through a `keygate keyserver` over TLS 1.3, resumed, one request in flight. */
 async function hopTarget(): Promise<Target> {
   const daemon = await spawnDaemon(untilKillAll, ['--data', ':memory:', '--port', '0', '--admin-password', ADMIN_PASSWORD]);
-  const keyServer = { kind: 'tls' as const, url: daemon.url, fingerprint: daemon.fingerprint, resumeSessions: true, ...(await clientConfig()) };
+  const keyServer = {
+    kind: 'tls' as const,
+    url: daemon.url,
+    fingerprint: daemon.fingerprint,
+    resumeSessions: true,
+    ...(await clientConfig()),
+  };
   const gateway: Gateway = await createGateway({ keyServer, ...DEPLOYED }, { logger: deployedLogger() });
   const { url } = await gateway.listen(0, '127.0.0.1');
   return { job: await exportJob(url), close: async () => (await gateway.close(), await daemon.stop(), await killAllDaemons()) };

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, randomBytes, sign, type JsonWebKey } from 'node:crypto';
+import { createHash, createPrivateKey, type JsonWebKey, randomBytes, sign } from 'node:crypto';
 
 /** What a DPoP proof of a bound session's request is made of (RFC 9449 §4.2): its key, the request, and the credential `ath` binds. */
 export interface ProofSpec {

@@ -1,7 +1,7 @@
+import { createGateway, type Gateway } from '../src/app/create-gateway.js';
+import type { AuditRecord } from '../src/domain/audit/audit.js';
 import type { AuditChainPages, AuditChainSlice } from '../src/domain/audit/audit-entry.js';
 import type { AuditPage } from '../src/domain/audit/audit-query.js';
-import type { AuditRecord } from '../src/domain/audit/audit.js';
-import { createGateway, type Gateway } from '../src/app/create-gateway.js';
 import type { AuditLog } from '../src/ports/audit-log.port.js';
 import type { Logger } from '../src/ports/logger.port.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, signIn } from './deployed.js';
@@ -44,7 +44,11 @@ const unwrittenLogger: Logger = { info() {}, warn() {}, error() {} };
  * record, the access line, both), each in alternated rounds beside bare Koa. The last one is what the
  * transport and the session check cost with no audit and no log at all.
  */
-export async function requiredWorkNote(load: LoadClient, koa: { readonly name: string; readonly job: Job }, deployedRatio: number): Promise<string> {
+export async function requiredWorkNote(
+  load: LoadClient,
+  koa: { readonly name: string; readonly job: Job },
+  deployedRatio: number,
+): Promise<string> {
   const variants: { readonly name: string; readonly logger: Logger; readonly auditLog?: AuditLog }[] = [
     { name: 'no audit record', logger: deployedLogger(), auditLog: new UnkeptAuditLog() },
     { name: 'no access line', logger: unwrittenLogger },
@@ -79,7 +83,11 @@ const WORK_MICROS = [10, 25, 50] as const;
  * Were serving a request a fixed cost, W would add W to it; the CPU per request shows what W adds in
  * place, with the load generator in the other process on the same two cores.
  */
-export async function workBudgetNote(load: LoadClient, koa: { readonly name: string; readonly job: Job }, body: Record<string, unknown>): Promise<string> {
+export async function workBudgetNote(
+  load: LoadClient,
+  koa: { readonly name: string; readonly job: Job },
+  body: Record<string, unknown>,
+): Promise<string> {
   let spinMicros = 0;
   const spinning = await startBareKoa(body, () => {
     const end = performance.now() + spinMicros / 1000;

@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { LoadClient, readSettings } from './load-client.js';
-import { PROFILES, printProfileReport, recordProfile, type ProfileName } from './profile.js';
+import { PROFILES, type ProfileName, printProfileReport, recordProfile } from './profile.js';
 import { type Figure, printFigures, printHeading, printSummary } from './table.js';
 
 /** A group of rows: a module whose `figures` measures them, each beside its floor from the same run. */
@@ -55,7 +55,8 @@ function refuse(message: string): never {
 function readOptions() {
   try {
     const { values } = parseArgs({ options: OPTIONS });
-    if (values.seconds !== undefined && !(Number(values.seconds) > 0)) refuse(`--seconds ${values.seconds}: expected a number of seconds above 0`);
+    if (values.seconds !== undefined && !(Number(values.seconds) > 0))
+      refuse(`--seconds ${values.seconds}: expected a number of seconds above 0`);
     return values;
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error));
@@ -113,7 +114,11 @@ if (options.help) {
   const settings = readSettings(
     {
       ...process.env,
-      ...(options.seconds !== undefined ? { KEYGATE_BENCH_SECONDS: options.seconds } : profile !== undefined ? { KEYGATE_BENCH_SECONDS: '5' } : {}),
+      ...(options.seconds !== undefined
+        ? { KEYGATE_BENCH_SECONDS: options.seconds }
+        : profile !== undefined
+          ? { KEYGATE_BENCH_SECONDS: '5' }
+          : {}),
     },
     options.quick,
   );

@@ -35,7 +35,15 @@ export function roundsNote(values: readonly number[]): string {
 
 /** A figure measured in alternated rounds beside its floor (`LoadClient.paired`): its median round, every round's value. */
 export function pairedFigure(figure: string, paired: Paired, floor: string, goal: Figure['goal']): Figure {
-  return { figure, measured: rps(paired.row), floor, value: paired.value, goal, runs: [paired.row, paired.floor], note: roundsNote(paired.values) };
+  return {
+    figure,
+    measured: rps(paired.row),
+    floor,
+    value: paired.value,
+    goal,
+    runs: [paired.row, paired.floor],
+    note: roundsNote(paired.values),
+  };
 }
 
 const pad = (text: string, width: number) => (text.length >= width ? `${text} ` : text.padEnd(width));

@@ -14,7 +14,13 @@ import { createIdentityCertificate } from '../src/keyserver/identity/identity-ce
  */
 const [pin, round] = process.argv.slice(2);
 const identity = await createIdentityCertificate();
-const options = { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', requestCert: true, rejectUnauthorized: false } as const;
+const options = {
+  cert: identity.certPem,
+  key: identity.keyPem,
+  minVersion: 'TLSv1.3',
+  requestCert: true,
+  rejectUnauthorized: false,
+} as const;
 const pinned = (socket: TLSSocket) => {
   const raw = socket.getPeerX509Certificate()?.raw;
   return raw !== undefined && createHash('sha256').update(raw).digest('hex') === pin;

@@ -7,8 +7,6 @@ import { buildContainer, resolveServices } from '../src/app/container.js';
 import { closeGatewayParts } from '../src/app/create-gateway.js';
 import { parseTtag } from '../src/domain/key/ttag.js';
 import { Secret } from '../src/domain/secret/secret.js';
-import type { AuditDraft } from '../src/use-cases/audit.js';
-import type { Caller } from '../src/use-cases/session-context.js';
 import { recordRequest } from '../src/transports/koa/access-log.js';
 import { sessionView } from '../src/transports/koa/api/session-view.js';
 import { openResponse } from '../src/transports/koa/open-response.js';
@@ -16,6 +14,8 @@ import { parseWith } from '../src/transports/koa/parse.js';
 import { readJsonBody } from '../src/transports/koa/read-body.js';
 import { exportRequest as exportSchema } from '../src/transports/koa/root/root.schema.js';
 import type { GatewayState } from '../src/transports/koa/state.js';
+import type { AuditDraft } from '../src/use-cases/audit.js';
+import type { Caller } from '../src/use-cases/session-context.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, exportRequest } from './deployed.js';
 
 /** A bare Koa app doing one route's required work, and its two requests. */
@@ -43,7 +43,11 @@ export interface UseCaseFloor {
  * Koa is what the work costs on Koa, a ceiling no transport over the same use cases passes.
  */
 export async function startUseCaseFloor(): Promise<UseCaseFloor> {
-  const config = parseGatewayConfig({ keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, maxSessionsPerPrincipal: 100_000_000, ...DEPLOYED });
+  const config = parseGatewayConfig({
+    keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD },
+    maxSessionsPerPrincipal: 100_000_000,
+    ...DEPLOYED,
+  });
   const { generatedPasswords: _generated, auditVerifyKeys, ...adapters } = await openAdapters(config, { logger: deployedLogger() });
   const services = resolveServices(buildContainer(config, adapters, auditVerifyKeys));
   const { logger, metrics } = adapters;
@@ -51,7 +55,11 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
 
   /** What every request does around its route: id, headers, record, access line. */
   const served =
-    (operation: string, credential: (ctx: Context) => string | undefined, work: (ctx: Context, caller: Caller, draft: AuditDraft) => Promise<void>) =>
+    (
+      operation: string,
+      credential: (ctx: Context) => string | undefined,
+      work: (ctx: Context, caller: Caller, draft: AuditDraft) => Promise<void>,
+    ) =>
     async (ctx: Context) => {
       const started = performance.now();
       const opened = openResponse(ctx.req.headers);

@@ -41,7 +41,10 @@ export async function demoAssets(gatewayUrl: string): Promise<Record<string, { t
   const html = await readFile(`${SOURCE}demo/index.html`, 'utf8');
   const escaped = gatewayUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return {
-    '/index.html': { type: 'text/html; charset=utf-8', body: html.replace('name="keygate-gateway" content=""', `name="keygate-gateway" content="${escaped}"`) },
+    '/index.html': {
+      type: 'text/html; charset=utf-8',
+      body: html.replace('name="keygate-gateway" content=""', `name="keygate-gateway" content="${escaped}"`),
+    },
     '/demo.css': { type: 'text/css; charset=utf-8', body: await readFile(`${SOURCE}demo/demo.css`, 'utf8') },
     '/demo.js': { type: 'text/javascript; charset=utf-8', body: await bundleForBrowser(DEMO_ENTRY) },
   };

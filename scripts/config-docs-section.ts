@@ -21,6 +21,9 @@ function alignTable(table: string): string {
   );
   const widths = rows[0]!.map((_, column) => Math.max(...rows.filter((_, index) => index !== 1).map((row) => row[column]!.length)));
   return rows
-    .map((row, index) => `| ${row.map((cell, column) => (index === 1 ? '-'.repeat(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ')} |`)
+    .map(
+      (row, index) =>
+        `| ${row.map((cell, column) => (index === 1 ? '-'.repeat(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ')} |`,
+    )
     .join('\n');
 }

@@ -2,8 +2,8 @@ import { MemoryAuditLog } from '../adapters/audit-log/memory-audit-log.js';
 import { PostgresAuditLog } from '../adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
-import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import type { DaemonProblem } from '../adapters/key-server/daemon-check.js';
+import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
@@ -16,30 +16,29 @@ import { MemorySessionStore } from '../adapters/session-store/memory-session-sto
 import { RedisSessionStore } from '../adapters/session-store/redis-session-store.js';
 import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.js';
 import { RedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
+import { SqliteWriterLocks } from '../adapters/writer-locks/sqlite-writer-locks.js';
+import { AuditChainRegressedError, AuditUnavailableError } from '../domain/audit/audit.errors.js';
+import type { AuditChain } from '../domain/audit/audit-chain.js';
 import { sealingKeyring } from '../domain/session/seal-token.js';
+import { directoryLockFile, storeLockFile } from '../keyserver/at-rest/writer-lock.js';
+import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock, Timer } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
-import { NoMetrics, type Metrics } from '../ports/metrics.port.js';
+import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
-import type { AuditChain } from '../domain/audit/audit-chain.js';
-import { AuditChainRegressedError, AuditUnavailableError } from '../domain/audit/audit.errors.js';
-import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { loadAuditIntegrity } from './audit-keys.js';
-import { openOrRestartChain } from './audit-chain-restart.js';
-import { REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR, type GatewayConfig } from './config/config.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
-import { startEmbeddedKeyServer } from './embedded-engine.js';
-import { BootWarningLogger } from './boot-warnings.js';
-import { gatewayClientIdentity } from './gateway-client-identity.js';
-import { certificateFingerprint } from '../keyserver/identity/identity-certificate.js';
-import { directoryLockFile, storeLockFile } from '../keyserver/at-rest/writer-lock.js';
-import { SqliteWriterLocks } from '../adapters/writer-locks/sqlite-writer-locks.js';
 import type { WriterLocks } from '../ports/writer-locks.port.js';
-import { embeddedStorePath } from './embedded-engine.js';
+import type { AuditVerifyKeys } from '../use-cases/audit.js';
+import { openOrRestartChain } from './audit-chain-restart.js';
+import { loadAuditIntegrity } from './audit-keys.js';
+import { BootWarningLogger } from './boot-warnings.js';
+import { type GatewayConfig, REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR } from './config/config.js';
+import { embeddedStorePath, startEmbeddedKeyServer } from './embedded-engine.js';
+import { gatewayClientIdentity } from './gateway-client-identity.js';
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
 export interface GatewayAdapters {
@@ -121,7 +120,8 @@ async function openHolding(
   const integrity = overrides.auditLog === undefined ? loadAuditIntegrity(config.auditIntegrity, logger, () => clock.now()) : undefined;
   const restartDeps = { logger, random, now: () => clock.now() };
   const auditLog =
-    overrides.auditLog ?? (await openOrRestartChain(integrity!, (chain) => openAuditLog(config.audit, logger, chain), restartDeps).catch(refuseVanishedChain));
+    overrides.auditLog ??
+    (await openOrRestartChain(integrity!, (chain) => openAuditLog(config.audit, logger, chain), restartDeps).catch(refuseVanishedChain));
   const auditVerifyKeys = overrides.auditVerifyKeys ?? integrity?.verifyKeys;
   const { keyServer, generatedPasswords } = overrides.keyServer
     ? { keyServer: overrides.keyServer, generatedPasswords: undefined }
@@ -208,13 +208,25 @@ async function openSessionState(
       throttleStore: supplied.throttleStore ?? new MemoryThrottleStore(),
     };
   }
-  const common = { url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, clock: deps.clock, logger: deps.logger };
+  const common = {
+    url: settings.url,
+    timeoutMs: settings.timeoutMs,
+    keyPrefix: settings.keyPrefix,
+    clock: deps.clock,
+    logger: deps.logger,
+  };
   const keyring = sealingKeyring(settings.sessionKeys.map((key) => Buffer.from(key, 'base64')));
   const [sessionStore, replayCache, throttleStore] = await Promise.all([
     supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
     supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds, keyring }),
     supplied.throttleStore ??
-      RedisThrottleStore.connect({ url: settings.url, timeoutMs: settings.timeoutMs, keyPrefix: settings.keyPrefix, keyring, logger: deps.logger }),
+      RedisThrottleStore.connect({
+        url: settings.url,
+        timeoutMs: settings.timeoutMs,
+        keyPrefix: settings.keyPrefix,
+        keyring,
+        logger: deps.logger,
+      }),
   ]);
   return { sessionStore, replayCache, throttleStore };
 }

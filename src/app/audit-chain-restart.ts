@@ -1,10 +1,10 @@
-import type { AuditChain } from '../domain/audit/audit-chain.js';
-import { newAuditId } from '../domain/audit/audit.js';
 import { AuditChainRegressedError } from '../domain/audit/audit.errors.js';
+import { newAuditId } from '../domain/audit/audit.js';
+import type { AuditChain } from '../domain/audit/audit-chain.js';
 import { chainRestartRecord } from '../domain/audit/audit-restart.js';
+import type { RandomSource } from '../domain/random-source.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Logger } from '../ports/logger.port.js';
-import type { RandomSource } from '../domain/random-source.js';
 import type { AuditIntegrity } from './audit-keys.js';
 
 /**
@@ -23,7 +23,8 @@ export async function openOrRestartChain(
   let regression: AuditChainRegressedError;
   try {
     const log = await open(integrity.chain);
-    if (integrity.newChain) deps.logger.warn('--new-audit-chain: the audit store holds the witnessed chain; it goes on', { writer: integrity.chain.writer });
+    if (integrity.newChain)
+      deps.logger.warn('--new-audit-chain: the audit store holds the witnessed chain; it goes on', { writer: integrity.chain.writer });
     return log;
   } catch (error) {
     if (!(error instanceof AuditChainRegressedError) || !integrity.newChain) throw error;

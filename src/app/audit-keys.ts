@@ -1,14 +1,14 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileAuditWitness } from '../adapters/audit-log/file-audit-witness.js';
-import { AuditChain, auditSigningKey, type AuditChainHead, type AuditSigningKey } from '../domain/audit/audit-chain.js';
+import { AuditChain, type AuditChainHead, type AuditSigningKey, auditSigningKey } from '../domain/audit/audit-chain.js';
 import { auditKeyId } from '../domain/audit/audit-entry.js';
 import { currentChainWriter, nextChainWriter } from '../domain/audit/audit-restart.js';
 import type { WitnessedHead } from '../domain/audit/audit-witness.js';
+import { ConfigError } from '../keyserver/config-error.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { ConfigError } from '../keyserver/config-error.js';
 import type { AuditIntegrityConfig } from './config/config.js';
 
 /** Files kept in the data directory when the keys are not given (0600, the directory 0700). */
@@ -43,7 +43,9 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
   const dir = config.dataDir;
   const pending: (() => void)[] = [];
   const macKey = config.key ?? kept(dir, AUDIT_FILES.macKey, () => randomBytes(32).toString('base64'), logger, pending, 'MAC key');
-  const signingKey = parseSigningKey(config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, pending, 'checkpoint signing key'));
+  const signingKey = parseSigningKey(
+    config.signingKey ?? kept(dir, AUDIT_FILES.signingKey, newSigningPem, logger, pending, 'checkpoint signing key'),
+  );
   const base = config.writer ?? kept(dir, AUDIT_FILES.writer, () => `gw-${randomBytes(6).toString('hex')}`, logger, pending);
   const key = Buffer.from(macKey, 'base64');
   if (key.length !== 32) throw new ConfigError(`TE_GATEWAY_DATA_DIR: ${AUDIT_FILES.macKey} does not hold base64 of 32 bytes`);
@@ -68,7 +70,10 @@ export function loadAuditIntegrity(config: AuditIntegrityConfig, logger: Logger,
       }
     };
     const onRegression = (detail: string) =>
-      logger.error('audit chain regressed: the audit store lost entries this gateway wrote; every audited write is refused', { writer, detail });
+      logger.error('audit chain regressed: the audit store lost entries this gateway wrote; every audited write is refused', {
+        writer,
+        detail,
+      });
     return new AuditChain({
       writer,
       macKey: key,
@@ -125,7 +130,14 @@ function newSigningPem(): string {
  * A value kept in `dir/name`: read when there, else generated, its write (0600, with a warning) added
  * to `pending` for `keep`.
  */
-function kept(dir: string | undefined, name: string, generate: () => string, logger: Logger, pending: (() => void)[], warnAs?: string): string {
+function kept(
+  dir: string | undefined,
+  name: string,
+  generate: () => string,
+  logger: Logger,
+  pending: (() => void)[],
+  warnAs?: string,
+): string {
   if (dir === undefined) {
     if (warnAs !== undefined)
       logger.warn(`audit ${warnAs} generated for this process only: its chain cannot be verified after a restart`, {
@@ -134,7 +146,8 @@ function kept(dir: string | undefined, name: string, generate: () => string, log
     return generate();
   }
   const path = join(dir, name);
-  const refuse = (error: unknown) => new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  const refuse = (error: unknown) =>
+    new ConfigError(`TE_GATEWAY_DATA_DIR: cannot keep ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   let value: string;
   try {
     if (existsSync(path)) return readFileSync(path, 'utf8').trim();

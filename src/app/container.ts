@@ -9,14 +9,17 @@ import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
-import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import type { Token } from '../ports/token.js';
+import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
+import type { AuditVerifyKeys } from '../use-cases/audit.js';
+import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../use-cases/health-signal.js';
 import {
   AclUseCases,
   AuditTrail,
   AuditUseCases,
   CertificateUseCases,
   CryptoUseCases,
+  type GatewayServices,
   GroupUseCases,
   HealthUseCases,
   KeyUseCases,
@@ -28,10 +31,7 @@ import {
   ServerUseCases,
   SessionUseCases,
   TrustUseCases,
-  type GatewayServices,
 } from '../use-cases/index.js';
-import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../use-cases/health-signal.js';
 import type { GatewayAdapters } from './adapters.js';
 import type { GatewayConfig } from './config/config.js';
 import { ADAPTER_TOKENS, CONFIG, SERVICE_TOKENS } from './tokens.js';
@@ -106,7 +106,13 @@ const serviceFactories = (
   server: (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }),
   policy: (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
-  auditTrail: (ctx) => new AuditTrail({ log: resolve(ctx, AUDIT_LOG), clock: resolve(ctx, CLOCK), random: resolve(ctx, RANDOM), logger: resolve(ctx, LOGGER) }),
+  auditTrail: (ctx) =>
+    new AuditTrail({
+      log: resolve(ctx, AUDIT_LOG),
+      clock: resolve(ctx, CLOCK),
+      random: resolve(ctx, RANDOM),
+      logger: resolve(ctx, LOGGER),
+    }),
   audit: (ctx) =>
     new AuditUseCases({
       log: resolve(ctx, AUDIT_LOG),

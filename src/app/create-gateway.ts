@@ -1,19 +1,19 @@
 import type { Server } from 'node:http';
 import type Koa from 'koa';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
+import { withinRequest } from '../adapters/request-budget/request-budget.js';
 import type { Logger } from '../ports/logger.port.js';
+import type { Metrics } from '../ports/metrics.port.js';
 import { createKoaApp, openApiDocument } from '../transports/koa/app.js';
 import type { GatewayState } from '../transports/koa/state.js';
-import { openAdapters, type GatewayAdapters, type GatewayOverrides } from './adapters.js';
 import type { GatewayServices } from '../use-cases/index.js';
-import { CONFIG_DEFAULTS, parseGatewayConfig, type GatewayConfig, type GatewayConfigInput } from './config/config.js';
+import { type GatewayAdapters, type GatewayOverrides, openAdapters } from './adapters.js';
+import { CONFIG_DEFAULTS, type GatewayConfig, type GatewayConfigInput, parseGatewayConfig } from './config/config.js';
+import { loadConsoleAssets } from './console-assets.js';
 import { buildContainer, resolveServices } from './container.js';
-import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
-import type { Metrics } from '../ports/metrics.port.js';
-import { bindHttp, type BoundHttpListener, type HttpListener } from './http-listener.js';
+import { type BoundHttpListener, bindHttp, type HttpListener } from './http-listener.js';
 import { metricsHandler } from './metrics-listener.js';
 import { GATEWAY_VERSION } from './version.js';
-import { withinRequest } from '../adapters/request-budget/request-budget.js';
-import { loadConsoleAssets } from './console-assets.js';
 
 /** A built gateway: its Koa app (not yet listening), and how to serve and stop it. */
 export interface Gateway {

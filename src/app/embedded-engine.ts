@@ -2,16 +2,16 @@ import { join } from 'node:path';
 import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js';
 import { loadMasterKeys } from '../keyserver/at-rest/master-key-source.js';
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
-import { CachedEngineStore } from '../keyserver/store/cached-engine-store.js';
 import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
-import { MemoryEngineStore } from '../keyserver/store/memory-engine-store.js';
-import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
 import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../keyserver/engine/schedule-sweep.js';
+import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
+import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
+import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
+import { CachedEngineStore } from '../keyserver/store/cached-engine-store.js';
+import { MemoryEngineStore } from '../keyserver/store/memory-engine-store.js';
 import { PostgresEngineStore } from '../keyserver/store/postgres-engine-store.js';
 import { redactPostgresUrl } from '../keyserver/store/postgres-url.js';
 import { SqliteEngineStore } from '../keyserver/store/sqlite-engine-store.js';
-import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
-import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
@@ -40,7 +40,8 @@ export function embeddedStorePath(config: EmbeddedKeyServerConfig): string | und
   return join(config.dataDir, 'keyserver.db');
 }
 
-export const VOLATILE_WARNING = 'embedded key server in memory: a restart forgets every principal, key and grant (TE_KEYSERVER_STORE=memory)';
+export const VOLATILE_WARNING =
+  'embedded key server in memory: a restart forgets every principal, key and grant (TE_KEYSERVER_STORE=memory)';
 
 /** Said when a gateway is built without a data directory: an embedder may not know the store is then memory. */
 export const NO_DATA_DIR_WARNING =
@@ -55,7 +56,12 @@ export const ADMIN_PASSWORD_NOT_APPLIED =
  * SQLite store, sealed at rest, when there is a data directory), its principals from the seed, and
  * the bootstrap `admin`.
  */
-export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, clock: Clock, random: Random, logger?: Logger): Promise<EmbeddedKeyServerSetup> {
+export async function startEmbeddedKeyServer(
+  config: EmbeddedKeyServerConfig,
+  clock: Clock,
+  random: Random,
+  logger?: Logger,
+): Promise<EmbeddedKeyServerSetup> {
   const identity = await loadIdentity(config.dataDir);
   const kind = embeddedStoreKind(config);
   const store = await openStore(config, logger);
@@ -80,7 +86,11 @@ export async function startEmbeddedKeyServer(config: EmbeddedKeyServerConfig, cl
   try {
     if (config.adminPassword !== undefined && (await engine.hasPrincipal('admin'))) logger?.warn(ADMIN_PASSWORD_NOT_APPLIED);
     await engine.prepare();
-    const generatedPasswords = await seedPrincipals(engine, { principals: config.seed?.principals, adminPassword: config.adminPassword }, random);
+    const generatedPasswords = await seedPrincipals(
+      engine,
+      { principals: config.seed?.principals, adminPassword: config.adminPassword },
+      random,
+    );
     await engine.sweepExpiredTokens();
     // Scheduled key rotation and the end of idempotency records, as a daemon sweeps them.
     const sweepMs = (config.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS) * 1000;

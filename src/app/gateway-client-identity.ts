@@ -13,5 +13,8 @@ const CLIENT = { commonName: 'keygate gateway', usage: 'client' } as const;
 export async function gatewayClientIdentity(config: TlsKeyServerConfig): Promise<IdentityCertificate> {
   if (config.clientCert !== undefined && config.clientKey !== undefined) return { certPem: config.clientCert, keyPem: config.clientKey };
   if (config.dataDir === undefined) return createIdentityCertificate(CLIENT);
-  return loadOrCreateIdentity({ certPath: join(config.dataDir, 'keyserver-client.crt'), keyPath: join(config.dataDir, 'keyserver-client.key') }, CLIENT);
+  return loadOrCreateIdentity(
+    { certPath: join(config.dataDir, 'keyserver-client.crt'), keyPath: join(config.dataDir, 'keyserver-client.key') },
+    CLIENT,
+  );
 }

@@ -40,7 +40,12 @@ export interface BoundHttpListener extends HttpListener {
  * `Connection: close`, and a keep-alive connection is closed as soon as its request is answered, so
  * an idle client cannot hold the shutdown open.
  */
-export async function listenHttp(handler: Handler, port: number, host: string, limits: EdgeLimits = CONFIG_DEFAULTS.http): Promise<HttpListener> {
+export async function listenHttp(
+  handler: Handler,
+  port: number,
+  host: string,
+  limits: EdgeLimits = CONFIG_DEFAULTS.http,
+): Promise<HttpListener> {
   const listener = await bindHttp(port, host, limits);
   listener.serve(handler);
   return listener;

@@ -22,7 +22,9 @@ const DATA_DIR_SECRETS = (dir: string) => [
  */
 export function looseSecretFileWarnings(env: Env, dataDir: string | undefined): string[] {
   const given = Object.entries(env)
-    .filter(([name]) => /^TE_\w+$/.test(name) && (name.endsWith(FILE_SUFFIX) || (SECRET_PATH_VARIABLES as readonly string[]).includes(name)))
+    .filter(
+      ([name]) => /^TE_\w+$/.test(name) && (name.endsWith(FILE_SUFFIX) || (SECRET_PATH_VARIABLES as readonly string[]).includes(name)),
+    )
     .map(([name, path]) => [name, path?.trim()] as const);
   const kept = dataDir === undefined ? [] : DATA_DIR_SECRETS(dataDir).map((path) => ['TE_GATEWAY_DATA_DIR', path] as const);
   const warnings: string[] = [];

@@ -7,8 +7,8 @@ import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
 import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
+import { type Token, token } from '../ports/token.js';
 import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
-import { token, type Token } from '../ports/token.js';
 import type {
   AclUseCases,
   AuditTrail,

@@ -2,12 +2,17 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readPostgresChain, readSqliteChain, withPostgresChainPages, withSqliteChainPages } from '../adapters/audit-log/audit-chain-reader.js';
-import { AUDIT_FILES } from '../app/audit-keys.js';
-import { auditKeyId, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../domain/audit/audit-entry.js';
-import { AuditLogVerifier, inChainOrder, type AuditVerification } from '../domain/audit/audit-verify.js';
-import type { WitnessedHead } from '../domain/audit/audit-witness.js';
+import {
+  readPostgresChain,
+  readSqliteChain,
+  withPostgresChainPages,
+  withSqliteChainPages,
+} from '../adapters/audit-log/audit-chain-reader.js';
 import { AUDIT_HEAD_FILE, FileAuditWitness } from '../adapters/audit-log/file-audit-witness.js';
+import { AUDIT_FILES } from '../app/audit-keys.js';
+import { type AuditChainPages, type AuditChainRange, type AuditChainSlice, auditKeyId } from '../domain/audit/audit-entry.js';
+import { AuditLogVerifier, type AuditVerification, inChainOrder } from '../domain/audit/audit-verify.js';
+import type { WitnessedHead } from '../domain/audit/audit-witness.js';
 import { exportLines, parseExport } from './audit-jsonl.js';
 
 export const AUDIT_USAGE = `Usage: keygate audit <verify|export|public-key> [options]
@@ -93,7 +98,13 @@ async function verify(values: Options, env: Env, dataDir: string, range: AuditCh
   const witnessed = witnessedHeads(dataDir, range);
   // A database is read and verified a page at a time, never held whole in memory.
   const report = await readPages(values, env, dataDir, range, async (chain): Promise<AuditVerification> => {
-    const verifier = new AuditLogVerifier({ checkpoints: chain.checkpoints, partial: chain.partial, publicKeys, witnessed, ...(macKey ? { macKey } : {}) });
+    const verifier = new AuditLogVerifier({
+      checkpoints: chain.checkpoints,
+      partial: chain.partial,
+      publicKeys,
+      witnessed,
+      ...(macKey ? { macKey } : {}),
+    });
     for await (const page of chain.pages) verifier.add(page);
     return verifier.result();
   });
@@ -104,8 +115,11 @@ async function verify(values: Options, env: Env, dataDir: string, range: AuditCh
 
 /** The breaks for a reader, one line each, and those past the listed ones counted per writer. */
 function inWords(report: AuditVerification): string {
-  const lines = report.breaks.map(({ writer, seq, kind, detail }) => `keygate audit: break: writer ${writer || '(none)'} seq ${seq}: ${kind}: ${detail}\n`);
-  for (const { writer, unlisted } of report.writers) if (unlisted > 0) lines.push(`keygate audit: writer ${writer}: ${unlisted} more breaks not listed\n`);
+  const lines = report.breaks.map(
+    ({ writer, seq, kind, detail }) => `keygate audit: break: writer ${writer || '(none)'} seq ${seq}: ${kind}: ${detail}\n`,
+  );
+  for (const { writer, unlisted } of report.writers)
+    if (unlisted > 0) lines.push(`keygate audit: writer ${writer}: ${unlisted} more breaks not listed\n`);
   return lines.join('');
 }
 
@@ -126,7 +140,8 @@ function witnessedHeads(dataDir: string, range: AuditChainRange): readonly Witne
 
 function publicKey(values: Options, env: Env, dataDir: string, json: boolean): number {
   const keys = publicKeysOf({ ...values, 'public-key': undefined }, { ...env, TE_GATEWAY_AUDIT_TRUSTED_KEYS: undefined }, dataDir);
-  if (keys.size === 0) throw new UsageError(`no checkpoint key in ${join(dataDir, AUDIT_FILES.signingKey)} nor TE_GATEWAY_AUDIT_SIGNING_KEY_FILE`);
+  if (keys.size === 0)
+    throw new UsageError(`no checkpoint key in ${join(dataDir, AUDIT_FILES.signingKey)} nor TE_GATEWAY_AUDIT_SIGNING_KEY_FILE`);
   const pems = [...keys].map(([keyId, key]) => ({ keyId, pem: key.export({ type: 'spki', format: 'pem' }).toString() }));
   if (json) process.stdout.write(`${JSON.stringify(pems, null, 2)}\n`);
   else for (const { keyId, pem } of pems) process.stdout.write(`# keygate audit checkpoint key ${keyId}\n${pem}`);
@@ -139,7 +154,8 @@ async function read(values: Options, env: Env, dataDir: string, range: AuditChai
   if (sources.length > 1) throw new UsageError('give one of --sqlite, --postgres, --file');
   if (typeof values.file === 'string') {
     if (!fileAllowed) throw new UsageError('export reads a database, not a file');
-    if (range.from !== undefined || range.to !== undefined) throw new UsageError('--from and --to apply to a database; export the range instead');
+    if (range.from !== undefined || range.to !== undefined)
+      throw new UsageError('--from and --to apply to a database; export the range instead');
     return parseExport(readFileSync(values.file, 'utf8'));
   }
   const url = (values.postgres as string | undefined) ?? (sources.length === 0 ? nonEmpty(env.TE_GATEWAY_AUDIT_URL) : undefined);
@@ -148,7 +164,13 @@ async function read(values: Options, env: Env, dataDir: string, range: AuditChai
 }
 
 /** Like `read`, page by page: an export file (read whole by nature) is put in chain order as one page. */
-async function readPages<T>(values: Options, env: Env, dataDir: string, range: AuditChainRange, use: (chain: AuditChainPages) => Promise<T>): Promise<T> {
+async function readPages<T>(
+  values: Options,
+  env: Env,
+  dataDir: string,
+  range: AuditChainRange,
+  use: (chain: AuditChainPages) => Promise<T>,
+): Promise<T> {
   const sources = (['sqlite', 'postgres', 'file'] as const).filter((name) => typeof values[name] === 'string');
   if (sources.length > 1) throw new UsageError('give one of --sqlite, --postgres, --file');
   if (typeof values.file === 'string') {
@@ -171,7 +193,9 @@ function macKeyOf(values: Options, env: Env, dataDir: string): Buffer | undefine
   const file = (values['key-file'] as string | undefined) ?? nonEmpty(env.TE_GATEWAY_AUDIT_KEY_FILE);
   const inData = join(dataDir, AUDIT_FILES.macKey);
   const text =
-    file !== undefined ? readFileSync(file, 'utf8') : (nonEmpty(env.TE_GATEWAY_AUDIT_KEY) ?? (existsSync(inData) ? readFileSync(inData, 'utf8') : undefined));
+    file !== undefined
+      ? readFileSync(file, 'utf8')
+      : (nonEmpty(env.TE_GATEWAY_AUDIT_KEY) ?? (existsSync(inData) ? readFileSync(inData, 'utf8') : undefined));
   if (text === undefined) return undefined;
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) throw new UsageError('the MAC key is not base64 of 32 bytes');
@@ -186,7 +210,8 @@ function publicKeysOf(values: Options, env: Env, dataDir: string): Map<string, K
   if (given.length > 0) return keys;
   const signing = nonEmpty(env.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE) ?? join(dataDir, AUDIT_FILES.signingKey);
   if (existsSync(signing)) add(createPublicKey(createPrivateKey(readFileSync(signing, 'utf8'))));
-  for (const path of nonEmpty(env.TE_GATEWAY_AUDIT_TRUSTED_KEYS)?.split(',') ?? []) if (path.trim()) add(createPublicKey(readFileSync(path.trim(), 'utf8')));
+  for (const path of nonEmpty(env.TE_GATEWAY_AUDIT_TRUSTED_KEYS)?.split(',') ?? [])
+    if (path.trim()) add(createPublicKey(readFileSync(path.trim(), 'utf8')));
   return keys;
 }
 

@@ -1,7 +1,7 @@
-import { ConfigError } from '../keyserver/config-error.js';
-import { BACKUP_USAGE, type BackupCommand, parseBackupArgs, wantsJson } from '../keyserver/backup/backup-options.js';
 import type { BackupHeader } from '../keyserver/backup/backup-format.js';
+import { BACKUP_USAGE, type BackupCommand, parseBackupArgs, wantsJson } from '../keyserver/backup/backup-options.js';
 import { describeLocation } from '../keyserver/backup/open-durable-store.js';
+import { ConfigError } from '../keyserver/config-error.js';
 
 interface Output {
   readonly out: (text: string) => void;
@@ -43,7 +43,14 @@ export async function runBackupCommand(
     return fail(1, line.startsWith(`${action}: `) ? line.slice(action.length + 2) : line);
   }
   const store = describeLocation(command.request.location);
-  const summary = { action, file: command.request.file, store, createdAt: header.createdAt, masterKeyIds: header.masterKeyIds, counts: header.counts };
+  const summary = {
+    action,
+    file: command.request.file,
+    store,
+    createdAt: header.createdAt,
+    masterKeyIds: header.masterKeyIds,
+    counts: header.counts,
+  };
   const rows = Object.entries(header.counts)
     .map(([table, count]) => `${table}:${count}`)
     .join(',');

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { flagProblem } from '../keyserver/flag-problem.js';
 import { backupKeyring } from '../keyserver/backup/backup-keyring.js';
 import type { StoreLocation } from '../keyserver/backup/open-durable-store.js';
 import { ConfigError } from '../keyserver/config-error.js';
 import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
+import { flagProblem } from '../keyserver/flag-problem.js';
 
 export const RESET_PASSWORD_USAGE = `Usage: keygate keyserver reset-password PRINCIPAL [--data PATH | --postgres URL] [--master-key-file FILE]
 
@@ -49,7 +49,11 @@ interface ResetRequest {
  * reset"). A bad command line exits 2; a refused reset (a store in use, no such principal, no master
  * key) exits 1; either is one line on stderr.
  */
-export async function runResetPassword(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Output): Promise<number> {
+export async function runResetPassword(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: Output,
+): Promise<number> {
   let request: ResetRequest | 'help';
   try {
     request = parseResetArgs(argv, env);
@@ -88,7 +92,10 @@ function parseResetArgs(argv: readonly string[], env: Readonly<Record<string, st
     throw new ConfigError('TE_KEYSERVER_MASTER_KEY and --master-key-file (or TE_KEYSERVER_MASTER_KEY_FILE): give one of the two');
   return {
     name,
-    location: postgres === undefined ? { kind: 'sqlite', path: nonEmpty(values.data) ?? './data/keyserver.db' } : { kind: 'postgres', url: postgres },
+    location:
+      postgres === undefined
+        ? { kind: 'sqlite', path: nonEmpty(values.data) ?? './data/keyserver.db' }
+        : { kind: 'postgres', url: postgres },
     keys: { ...(key === undefined ? {} : { key }), ...(file === undefined ? {} : { file }) },
   };
 }
@@ -96,9 +103,11 @@ function parseResetArgs(argv: readonly string[], env: Readonly<Record<string, st
 /** Holds the store for writing (its writer lock, or the exclusive serving lock on PostgreSQL), then resets. */
 async function reset(request: ResetRequest): Promise<{ password: string; disabled: boolean }> {
   const { location } = request;
-  if (location.kind === 'sqlite' && (location.path === ':memory:' || !existsSync(location.path))) throw new ConfigError(`${location.path}: not found`);
+  if (location.kind === 'sqlite' && (location.path === ':memory:' || !existsSync(location.path)))
+    throw new ConfigError(`${location.path}: not found`);
   const keyring = backupKeyring(location, request.keys);
-  if (keyring === undefined) throw new ConfigError('no master key: give TE_KEYSERVER_MASTER_KEY or --master-key-file (the key the store is sealed under)');
+  if (keyring === undefined)
+    throw new ConfigError('no master key: give TE_KEYSERVER_MASTER_KEY or --master-key-file (the key the store is sealed under)');
   const { resetPassword } = await import('../keyserver/engine/reset-password.js');
   const random = { bytes: (length: number) => randomBytes(length) };
   if (location.kind === 'postgres') {

@@ -1,15 +1,15 @@
 import { CONFIG_DEFAULTS } from '../app/config/config.js';
-import { ConfigError } from '../keyserver/config-error.js';
-import { configFromEnv } from '../app/config/from-env.js';
 import { helpVariables } from '../app/config/docs.js';
+import { withFileVariables } from '../app/config/env-files.js';
+import { configFromEnv } from '../app/config/from-env.js';
 import { maskedConfig } from '../app/config/masked.js';
 import { unknownVariableWarnings } from '../app/config/unknown-variables.js';
-import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
-import { isKeygateError } from '../domain/errors/index.js';
 import { GATEWAY_VERSION } from '../app/version.js';
-import { withFileVariables } from '../app/config/env-files.js';
-import { OPERATOR_COMMANDS, operatorCommandLines } from './commands/index.js';
+import { isKeygateError } from '../domain/errors/index.js';
+import { ConfigError } from '../keyserver/config-error.js';
+import { DAEMON_USAGE, parseDaemonArgs, parseRotateArgs } from '../keyserver/daemon/daemon-options.js';
 import { helpHint, UsageError } from './commands/command.js';
+import { OPERATOR_COMMANDS, operatorCommandLines } from './commands/index.js';
 
 const USAGE = `Usage: keygate <command> [--help]
        keygate --version
@@ -47,7 +47,8 @@ async function serve(newAuditChain = false): Promise<void> {
   // The gateway's stack (Koa, the stores, the key server) is loaded only by the commands that run it:
   // `--version`, `--help` and the operator commands start without it.
   const { looseSecretFileWarnings } = await import('../app/secret-file-modes.js');
-  for (const warning of looseSecretFileWarnings(process.env, config.auditIntegrity.dataDir)) process.stderr.write(`keygate: warning: ${warning}\n`);
+  for (const warning of looseSecretFileWarnings(process.env, config.auditIntegrity.dataDir))
+    process.stderr.write(`keygate: warning: ${warning}\n`);
   const { bindGatewayPorts, createGateway, DEFAULT_DRAIN_MS } = await import('../app/create-gateway.js');
   // The ports first, before anything is opened or created (docs/operations.md "Boot sequence"): a port
   // in use must not leave a first start's users made and their generated passwords never shown.
@@ -121,9 +122,12 @@ async function rotate(argv: readonly string[]): Promise<number> {
   }
   const { rotateMasterKey, rotatePostgresMasterKey } = await import('../keyserver/at-rest/rotate-master-key.js');
   const { postgresUrl } = settings;
-  const rotation = postgresUrl === undefined ? await rotateMasterKey(settings) : await rotatePostgresMasterKey({ ...settings, postgresUrl });
+  const rotation =
+    postgresUrl === undefined ? await rotateMasterKey(settings) : await rotatePostgresMasterKey({ ...settings, postgresUrl });
   const file = rotation.file === undefined ? '' : ` file=${rotation.file}`;
-  process.stdout.write(`keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`);
+  process.stdout.write(
+    `keygate keyserver: master key rotated old=${rotation.oldIds.join(',') || '-'} new=${rotation.newId} rows=${rotation.rows}${file}\n`,
+  );
   return 0;
 }
 
@@ -167,7 +171,11 @@ async function run(command: string, rest: readonly string[]): Promise<number> {
   const operator = OPERATOR_COMMANDS.find((candidate) => candidate.name === command);
   if (operator !== undefined) {
     try {
-      return await operator.run(rest, { env: process.env, out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+      return await operator.run(rest, {
+        env: process.env,
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       process.stderr.write(`keygate: ${error.message}\n${helpHint(operator.name)}\n`);

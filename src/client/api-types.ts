@@ -87,7 +87,9 @@ export interface Retryable {
 }
 
 /** One batch item's answer, in the order of the items (docs/spec.md §4.22 item 8). */
-export type BatchItemResult<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: { readonly code: string; readonly detail: string } };
+export type BatchItemResult<T> =
+  | ({ readonly ok: true } & T)
+  | { readonly ok: false; readonly error: { readonly code: string; readonly detail: string } };
 
 /** An exported key, opened on the client: the raw data key and the export's labels. */
 export interface ExportedKey {

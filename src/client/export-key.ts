@@ -1,4 +1,4 @@
-import { fromBase64, toBase64, utf8, type Bytes } from './base64.js';
+import { type Bytes, fromBase64, toBase64, utf8 } from './base64.js';
 import { subtle } from './web-crypto.js';
 
 /** The wrapped key envelope of an export (docs/spec.md §3), every field standard base64. */
@@ -85,7 +85,8 @@ function decodeEnvelope(wrapped: WrappedKey): Record<keyof WrappedKey, Bytes> {
       throw new ExportUnwrapError(`export envelope: ${field} is not base64`);
     }
     const size = field === 'ciphertext' ? undefined : SIZES[field];
-    if (size !== undefined && bytes.length !== size) throw new ExportUnwrapError(`export envelope: ${field} is ${bytes.length} bytes, not ${size}`);
+    if (size !== undefined && bytes.length !== size)
+      throw new ExportUnwrapError(`export envelope: ${field} is ${bytes.length} bytes, not ${size}`);
     decoded[field] = bytes;
   }
   return decoded;

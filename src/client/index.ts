@@ -3,16 +3,7 @@
  * It mints a DPoP proof for every request of a bound session, opens key exports with a
  * non-extractable ECDH key, and reports refusals as typed errors. It never uses cookies.
  */
-export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
-export { KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
-export { KeygateAdmin, type AuditQueryRequest, type AuditRecordView, type NewPrincipalRequest, type PrincipalView, type RoleView } from './keygate-admin.js';
-export { KeygateApiError, ReauthRequiredError, UNEXPECTED_RESPONSE, apiErrorFrom, type ApiErrorBody } from './client-errors.js';
-export { ProofKey, jwkThumbprint, type PublicJwk } from './proof-key.js';
-export { mintProof, proofHtu, type ProofClaims, type ProofRequest } from './mint-proof.js';
-export { ExportKey, ExportUnwrapError, unwrapExport, type WrappedKey } from './export-key.js';
-export { fingerprint } from './web-crypto.js';
-export { fromBase64, fromUtf8, toBase64, toBase64url } from './base64.js';
-export type { TransportOptions } from './transport.js';
+
 export type {
   AclEntry,
   AclView,
@@ -33,3 +24,20 @@ export type {
   SessionListItem,
   SessionView,
 } from './api-types.js';
+export { fromBase64, fromUtf8, toBase64, toBase64url } from './base64.js';
+export { type ApiErrorBody, apiErrorFrom, KeygateApiError, ReauthRequiredError, UNEXPECTED_RESPONSE } from './client-errors.js';
+export { ExportKey, ExportUnwrapError, unwrapExport, type WrappedKey } from './export-key.js';
+export {
+  type AuditQueryRequest,
+  type AuditRecordView,
+  KeygateAdmin,
+  type NewPrincipalRequest,
+  type PrincipalView,
+  type RoleView,
+} from './keygate-admin.js';
+export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
+export { KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
+export { mintProof, type ProofClaims, type ProofRequest, proofHtu } from './mint-proof.js';
+export { jwkThumbprint, ProofKey, type PublicJwk } from './proof-key.js';
+export type { TransportOptions } from './transport.js';
+export { fingerprint } from './web-crypto.js';

@@ -1,6 +1,6 @@
-import type { KeygateSession } from './keygate-session.js';
-import type { ListView } from './api-types.js';
 import type { PrincipalKind, PrincipalView } from '../wire/principal.js';
+import type { ListView } from './api-types.js';
+import type { KeygateSession } from './keygate-session.js';
 
 /** A principal as /api answers it: the one view the key server and the gateway share (type only). */
 export type { PrincipalView } from '../wire/principal.js';

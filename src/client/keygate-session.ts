@@ -1,4 +1,3 @@
-import { base64ToBase64url, fromBase64, toBase64, utf8, type Bytes } from './base64.js';
 import type {
   AclEntry,
   AclView,
@@ -16,9 +15,10 @@ import type {
   SessionListItem,
   SessionView,
 } from './api-types.js';
+import { type Bytes, base64ToBase64url, fromBase64, toBase64, utf8 } from './base64.js';
 import { ExportKey, type WrappedKey } from './export-key.js';
 import { ProofKey } from './proof-key.js';
-import { send, type ApiRequest, type TransportOptions } from './transport.js';
+import { type ApiRequest, send, type TransportOptions } from './transport.js';
 
 export interface ScopedSessionRequest {
   /** The keys (ttags) the session may reach, 1 to 100. */
@@ -167,7 +167,11 @@ export class KeygateSession {
    * the one `sealed` carries (as encrypt answered it); without one, version 1.
    */
   async decrypt(ttag: string, sealed: Sealed, aad?: Data): Promise<Bytes> {
-    const reply = await this.#call<{ plaintext: string }>({ method: 'POST', path: '/api/crypto/decrypt', body: sealedBody(ttag, sealed, aad) });
+    const reply = await this.#call<{ plaintext: string }>({
+      method: 'POST',
+      path: '/api/crypto/decrypt',
+      body: sealedBody(ttag, sealed, aad),
+    });
     return fromBase64(reply.plaintext);
   }
 
@@ -197,10 +201,16 @@ export class KeygateSession {
    * item, in order; one item's failure does not fail the others.
    */
   batch(operation: 'encrypt', items: readonly { ttag: string; plaintext: string; aad?: string }[]): Promise<BatchItemResult<Sealed>[]>;
-  batch(operation: 'decrypt', items: readonly ({ ttag: string; aad?: string } & Sealed)[]): Promise<BatchItemResult<{ plaintext: string }>[]>;
+  batch(
+    operation: 'decrypt',
+    items: readonly ({ ttag: string; aad?: string } & Sealed)[],
+  ): Promise<BatchItemResult<{ plaintext: string }>[]>;
   batch(operation: 'rewrap', items: readonly ({ ttag: string; aad?: string } & Sealed)[]): Promise<BatchItemResult<Sealed>[]>;
   batch(operation: 'mac', items: readonly { ttag: string; data: string }[]): Promise<BatchItemResult<MacView>[]>;
-  batch(operation: 'verify', items: readonly { ttag: string; data: string; mac: string; version?: number }[]): Promise<BatchItemResult<{ valid: boolean }>[]>;
+  batch(
+    operation: 'verify',
+    items: readonly { ttag: string; data: string; mac: string; version?: number }[],
+  ): Promise<BatchItemResult<{ valid: boolean }>[]>;
   async batch(operation: keyof typeof BATCH_PATHS, items: readonly object[]): Promise<BatchItemResult<unknown>[]> {
     const body = { items: operation === 'decrypt' || operation === 'rewrap' ? items.map((item) => withoutAlg(item as Sealed)) : items };
     return (await this.#call<{ items: BatchItemResult<unknown>[] }>({ method: 'POST', path: BATCH_PATHS[operation], body })).items;
@@ -264,7 +274,14 @@ function idempotency(options: Retryable): { headers?: Record<string, string> } {
 
 /** A decrypt or rewrap body: the sealed value with its version, without the `alg` encrypt answered. */
 function sealedBody(ttag: string, sealed: Sealed, aad: Data | undefined) {
-  return { ttag, ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, ...optionalAad(aad), ...optionalVersion(sealed.version) };
+  return {
+    ttag,
+    ciphertext: sealed.ciphertext,
+    iv: sealed.iv,
+    authTag: sealed.authTag,
+    ...optionalAad(aad),
+    ...optionalVersion(sealed.version),
+  };
 }
 
 /** A batch item as the strict decrypt and rewrap schemas take it: an encrypt answer's `alg` and `ok` dropped. */

@@ -49,7 +49,9 @@ export class ProofKey {
 
   /** ES256: ECDSA P-256 with SHA-256, as the 64-byte r||s that JWS uses (RFC 7518 §3.4). */
   async sign(signingInput: Uint8Array): Promise<Uint8Array> {
-    return new Uint8Array(await subtle().sign({ name: 'ECDSA', hash: 'SHA-256' }, this.#privateKey, signingInput as Uint8Array<ArrayBuffer>));
+    return new Uint8Array(
+      await subtle().sign({ name: 'ECDSA', hash: 'SHA-256' }, this.#privateKey, signingInput as Uint8Array<ArrayBuffer>),
+    );
   }
 }
 

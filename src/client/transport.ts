@@ -1,4 +1,4 @@
-import { utf8, type Bytes } from './base64.js';
+import { type Bytes, utf8 } from './base64.js';
 import { apiErrorFrom, KeygateApiError, UNEXPECTED_RESPONSE } from './client-errors.js';
 import { mintProof } from './mint-proof.js';
 import type { ProofKey } from './proof-key.js';
@@ -63,7 +63,11 @@ async function requestHeaders(options: TransportOptions, request: ApiRequest, ur
   if (credential === undefined) return headers;
   headers.set('Authorization', `Bearer ${credential.sessionId}`);
   if (credential.proofKey !== undefined) {
-    const proof = await mintProof(credential.proofKey, { method: request.method, url, credential: credential.sessionId, body }, (options.now ?? Date.now)());
+    const proof = await mintProof(
+      credential.proofKey,
+      { method: request.method, url, credential: credential.sessionId, body },
+      (options.now ?? Date.now)(),
+    );
     headers.set('DPoP', proof);
   }
   return headers;
@@ -88,6 +92,7 @@ function parseJson(text: string): unknown {
 /** The gateway's base URL: an absolute http(s) URL. */
 export function parseBaseUrl(baseUrl: string | URL): URL {
   const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the gateway URL must be http or https, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`the gateway URL must be http or https, not ${url.protocol}`);
   return url;
 }

@@ -1,4 +1,4 @@
-import { toHex, type Bytes } from './base64.js';
+import { type Bytes, toHex } from './base64.js';
 
 /**
  * The page's WebCrypto. Browsers expose `crypto.subtle` only in a secure context (https, or

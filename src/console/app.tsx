@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ConsoleApi, type SessionView } from './console-api.js';
-import { keepSessionId, keptSessionId } from './session-keeper.js';
 import { Audit } from './screens/audit.js';
 import { Groups } from './screens/groups.js';
 import { Health } from './screens/health.js';
@@ -10,7 +9,8 @@ import { Principals } from './screens/principals.js';
 import { Roles } from './screens/roles.js';
 import { SignIn } from './screens/sign-in.js';
 import { Policy, Trust } from './screens/trust.js';
-import { ErrorBox, SESSION_LOST, shownError, type Shown } from './ui.js';
+import { keepSessionId, keptSessionId } from './session-keeper.js';
+import { ErrorBox, SESSION_LOST, type Shown, shownError } from './ui.js';
 
 const SCREENS = {
   keys: { title: 'Keys', Screen: Keys },

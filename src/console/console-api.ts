@@ -1,10 +1,10 @@
 import {
-  KeygateAdmin,
-  KeygateClient,
   type AclEntry,
   type AclView,
   type AuditQueryRequest,
   type AuditRecordView,
+  KeygateAdmin,
+  KeygateClient,
   type KeygateSession,
   type KeyView,
   type ListView,
@@ -49,7 +49,14 @@ export interface AuditBreakView {
 export interface AuditVerification {
   readonly ok: boolean;
   readonly checked: number;
-  readonly writers: readonly { writer: string; entries: number; lastSeq: number; lastCheckpoint: number | null; breaks: number; unlisted: number }[];
+  readonly writers: readonly {
+    writer: string;
+    entries: number;
+    lastSeq: number;
+    lastCheckpoint: number | null;
+    breaks: number;
+    unlisted: number;
+  }[];
   readonly breaks: readonly AuditBreakView[];
   readonly firstBreak?: AuditBreakView;
 }
@@ -64,7 +71,19 @@ export interface HealthReport {
   readonly reasons?: Readonly<Record<string, string>>;
 }
 
-export type { AclEntry, AclView, AuditQueryRequest, AuditRecordView, KeyView, ListView, PrincipalView, Right, RoleView, SessionListItem, SessionView };
+export type {
+  AclEntry,
+  AclView,
+  AuditQueryRequest,
+  AuditRecordView,
+  KeyView,
+  ListView,
+  PrincipalView,
+  Right,
+  RoleView,
+  SessionListItem,
+  SessionView,
+};
 
 const segment = encodeURIComponent;
 
@@ -102,13 +121,15 @@ export class ConsoleApi {
   readKey = (ttag: string): Promise<KeyView> => this.session.readKey(ttag);
   expireKey = (ttag: string): Promise<KeyView> => this.session.expireKey(ttag);
   readAcl = (ttag: string): Promise<AclView> => this.session.readAcl(ttag);
-  grant = (ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> => this.session.setAclEntry(ttag, principal, rights);
+  grant = (ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> =>
+    this.session.setAclEntry(ttag, principal, rights);
   revoke = (ttag: string, principal: string): Promise<void> => this.session.removeAclEntry(ttag, principal);
   myAccess = (ttag: string): Promise<readonly Right[]> => this.session.access(ttag);
 
   principals = (page: { limit?: number; cursor?: string }): Promise<ListView<PrincipalView>> => this.#admin.listPrincipals(page);
   createPrincipal = (request: NewPrincipalRequest): Promise<PrincipalView> => this.#admin.createPrincipal(request);
-  setDisabled = (name: string, disabled: boolean): Promise<PrincipalView> => this.session.request('PUT', `/api/principals/${segment(name)}`, { disabled });
+  setDisabled = (name: string, disabled: boolean): Promise<PrincipalView> =>
+    this.session.request('PUT', `/api/principals/${segment(name)}`, { disabled });
   groupsOf = (name: string): Promise<ListView<PrincipalView>> => this.#admin.principalGroups(name);
   members = (group: string): Promise<ListView<PrincipalView>> => this.#admin.groupMembers(group);
   addMember = (group: string, member: string): Promise<unknown> => this.#admin.addGroupMember(group, member);

@@ -89,7 +89,15 @@ export function Section({ title, children, id }: { title: string; children: Comp
 }
 
 /** "Next page" for a list /api answers in pages; says when the list is incomplete and why. */
-export function Pager({ next, reason, onNext }: { next: string | undefined; reason?: string | undefined; onNext: (cursor: string) => void }) {
+export function Pager({
+  next,
+  reason,
+  onNext,
+}: {
+  next: string | undefined;
+  reason?: string | undefined;
+  onNext: (cursor: string) => void;
+}) {
   return (
     <p class="pager">
       {reason === undefined ? null : <span class="muted">list incomplete: {reason} </span>}
@@ -158,7 +166,13 @@ export interface FieldInput {
 }
 
 /** A labelled text input kept in a state value. */
-export function Field({ label, value, onValue, type, ...rest }: FieldInput & { label: string; value: string; onValue: (text: string) => void }) {
+export function Field({
+  label,
+  value,
+  onValue,
+  type,
+  ...rest
+}: FieldInput & { label: string; value: string; onValue: (text: string) => void }) {
   const input: InputHTMLAttributes<HTMLInputElement> = type === 'password' ? { ...rest, type } : rest;
   return (
     <label>

@@ -1,6 +1,6 @@
 import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
-import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
+import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import { token } from './token.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { Identity } from '../wire/identity.js';
+import type { HeldOperations } from '../domain/roles/held-operations.js';
+import type { Secret } from '../domain/secret/secret.js';
 import type { Right } from '../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
@@ -14,13 +15,12 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../wire/crypto-messages.js';
+import type { Identity } from '../wire/identity.js';
 import type { KeyVersionView, KeyView, NewKey } from '../wire/key-view.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
-import type { HeldOperations } from '../domain/roles/held-operations.js';
 import type { RoleView } from '../wire/role.js';
 import type { KeyServerVersion, ServerParameter } from '../wire/server.js';
-import type { Secret } from '../domain/secret/secret.js';
 import { token } from './token.js';
 
 /** What a password login yields: the key-server token (kept on the gateway only) and who signed in. */

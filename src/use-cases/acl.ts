@@ -1,6 +1,6 @@
-import type { Right } from '../wire/acl.js';
-import type { AclEntry, AclWrite, KeyAcl, KeyServer } from '../ports/key-server.port.js';
 import { ConcurrentChangeError, NotSavedError } from '../domain/errors/index.js';
+import type { AclEntry, AclWrite, KeyAcl, KeyServer } from '../ports/key-server.port.js';
+import type { Right } from '../wire/acl.js';
 import { sameValue, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';

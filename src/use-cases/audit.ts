@@ -1,25 +1,25 @@
 import type { KeyObject } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import {
+  type AuditCompletion,
+  type AuditKeyUse,
+  type AuditRecord,
   completeRecord,
   isAuditId,
   isSensitiveOperation,
   newAuditId,
   outcomeForStatus,
   PENDING_STATUS,
-  type AuditCompletion,
-  type AuditKeyUse,
-  type AuditRecord,
 } from '../domain/audit/audit.js';
-import { AuditUnavailableError } from '../domain/audit/audit.errors.js';
-import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
-import { BadRequestError, NotFoundError, isKeygateError } from '../domain/errors/index.js';
 import type { AuditChainRange } from '../domain/audit/audit-entry.js';
+import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import { AuditLogVerifier, type AuditVerification } from '../domain/audit/audit-verify.js';
 import type { WitnessedHead } from '../domain/audit/audit-witness.js';
-import type { AuditWitness } from '../ports/audit-witness.port.js';
+import { BadRequestError, isKeygateError, NotFoundError } from '../domain/errors/index.js';
 import { requireHeld } from '../domain/roles/held-operations.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
+import type { AuditWitness } from '../ports/audit-witness.port.js';
 import type { Timer } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';

@@ -1,7 +1,7 @@
+import type { KeyServer } from '../ports/key-server.port.js';
 import type { CertificateInfo } from '../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../wire/certificate-verdict.js';
 import type { ListResult } from '../wire/list-result.js';
-import type { KeyServer } from '../ports/key-server.port.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 

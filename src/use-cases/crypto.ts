@@ -1,3 +1,5 @@
+import { KeyServerFailedError } from '../domain/errors/index.js';
+import type { KeyServer } from '../ports/key-server.port.js';
 import type {
   BatchItem,
   BatchOperation,
@@ -9,8 +11,6 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../wire/crypto-messages.js';
-import { KeyServerFailedError } from '../domain/errors/index.js';
-import type { KeyServer } from '../ports/key-server.port.js';
 import { isWireErrorCode } from '../wire/error-codes.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -54,7 +54,8 @@ export class CryptoUseCases {
   async batch(caller: Caller, operation: BatchOperation, items: readonly BatchItem[]): Promise<readonly BatchOutcome[]> {
     if (items.length === 0) return [];
     const outcomes = await withConnection(this.#keyServer, caller, (connection) => connection.cryptoBatch(operation, items));
-    if (outcomes.length !== items.length) throw new KeyServerFailedError(`the key server answered ${outcomes.length} outcomes for ${items.length} items`);
+    if (outcomes.length !== items.length)
+      throw new KeyServerFailedError(`the key server answered ${outcomes.length} outcomes for ${items.length} items`);
     return outcomes.map((outcome) =>
       outcome.ok || isWireErrorCode(outcome.code)
         ? outcome

@@ -1,7 +1,7 @@
+import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
+import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { PrincipalView } from '../wire/principal.js';
-import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
-import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 

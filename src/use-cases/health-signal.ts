@@ -1,10 +1,16 @@
 import { performance } from 'node:perf_hooks';
-import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
 import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
+import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
 import type { Secret } from '../domain/secret/secret.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
-import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerDaemon, KeyServerLogin } from '../ports/key-server.port.js';
+import type {
+  KeyServer,
+  KeyServerCertificateLogin,
+  KeyServerConnection,
+  KeyServerDaemon,
+  KeyServerLogin,
+} from '../ports/key-server.port.js';
 
 /** The latest known state of one dependency, and when it was learnt. */
 export class HealthSignal {

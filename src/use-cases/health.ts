@@ -18,7 +18,12 @@ export interface HealthReport {
   /** The gateway's version. */
   readonly version: string;
   readonly sessions: number;
-  readonly checks: { readonly keyServer: CheckState; readonly auditStore: CheckState; readonly sessionStore: CheckState; readonly writer: WriterState };
+  readonly checks: {
+    readonly keyServer: CheckState;
+    readonly auditStore: CheckState;
+    readonly sessionStore: CheckState;
+    readonly writer: WriterState;
+  };
   /** For a check that failed with a public reason (an audit chain that regressed, a writer conflict): that reason. */
   readonly reasons?: { readonly keyServer?: string; readonly auditStore?: string; readonly writer?: string };
   /** Each key-server daemon (a gateway on daemons only): its URL, its fingerprint once known, whether it serves. */
@@ -135,7 +140,10 @@ export class HealthUseCases {
   }
 }
 
-function reasonsOf(signals: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal }, writer: string | undefined): HealthReport['reasons'] {
+function reasonsOf(
+  signals: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal },
+  writer: string | undefined,
+): HealthReport['reasons'] {
   const { keyServer, auditStore } = { keyServer: signals.keyServer.reason, auditStore: signals.auditStore.reason };
   if (keyServer === undefined && auditStore === undefined && writer === undefined) return undefined;
   return {
@@ -155,7 +163,11 @@ function anyServes(daemons: readonly KeyServerDaemon[]): CheckState {
 
 /** A daemon as health lists it: a fingerprint not yet known is left out. */
 function publicDaemon(daemon: KeyServerDaemon): KeyServerDaemon {
-  return { url: daemon.url, ...(daemon.fingerprint === undefined ? {} : { fingerprint: daemon.fingerprint }), ok: daemon.ok } as KeyServerDaemon;
+  return {
+    url: daemon.url,
+    ...(daemon.fingerprint === undefined ? {} : { fingerprint: daemon.fingerprint }),
+    ok: daemon.ok,
+  } as KeyServerDaemon;
 }
 
 function stateOf(signal: HealthSignal): CheckState {

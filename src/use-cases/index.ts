@@ -37,21 +37,21 @@ export interface GatewayServices {
   readonly audit: AuditUseCases;
 }
 
+export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 export { AclUseCases } from './acl.js';
-export { AuditTrail, AuditUseCases, type AuditDraft } from './audit.js';
+export { type AuditDraft, AuditTrail, AuditUseCases } from './audit.js';
 export { CertificateUseCases } from './certificates.js';
 export { CryptoUseCases } from './crypto.js';
 export { GroupUseCases } from './groups.js';
+export { type HealthReport, HealthUseCases } from './health.js';
+export { type ExportedKey, KeyUseCases } from './keys.js';
+export { LoginThrottle } from './login-throttle.js';
 export { PolicyUseCases } from './policy.js';
-export { PrincipalUseCases, type PrincipalRequest } from './principals.js';
+export type { Prepared } from './prepared.js';
+export { type PrincipalRequest, PrincipalUseCases } from './principals.js';
+export { type PresentedRequest, ProofChecker } from './proof-check.js';
 export { RoleUseCases } from './roles.js';
 export { ServerUseCases } from './server.js';
-export { TrustUseCases } from './trust.js';
-export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
-export { HealthUseCases, type HealthReport } from './health.js';
-export { KeyUseCases, type ExportedKey } from './keys.js';
-export { LoginThrottle } from './login-throttle.js';
-export { SessionUseCases, type MintedSession } from './sessions.js';
-export { ProofChecker, type PresentedRequest } from './proof-check.js';
-export type { Prepared } from './prepared.js';
 export type { Caller } from './session-context.js';
+export { type MintedSession, SessionUseCases } from './sessions.js';
+export { TrustUseCases } from './trust.js';

@@ -1,13 +1,13 @@
-import { EXPORT_ALGO, type KeyVersionView, type KeyView, type NewKey } from '../wire/key-view.js';
-import type { ListResult } from '../wire/list-result.js';
+import { KeygateError, NotSavedError } from '../domain/errors/index.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
-import type { IdempotencyClaim } from '../wire/crypto-messages.js';
-import { keyLengthForNid, type KeyLength } from '../wire/key-length.js';
 import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
-import { KeygateError, NotSavedError } from '../domain/errors/index.js';
+import type { IdempotencyClaim } from '../wire/crypto-messages.js';
+import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
+import { EXPORT_ALGO, type KeyVersionView, type KeyView, type NewKey } from '../wire/key-view.js';
+import type { ListResult } from '../wire/list-result.js';
 import type { Prepared } from './prepared.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -55,7 +55,12 @@ export class KeyUseCases {
    * key server replayed an earlier request's key (docs/spec.md §4.22 item 7): a replay made nothing,
    * and there is nothing of this request's to undo.
    */
-  create(caller: Caller, options: NewKey, made: (ttag: string, replayed: boolean) => void = () => undefined, idempotency?: IdempotencyClaim): Promise<KeyView> {
+  create(
+    caller: Caller,
+    options: NewKey,
+    made: (ttag: string, replayed: boolean) => void = () => undefined,
+    idempotency?: IdempotencyClaim,
+  ): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
       const { ttag, replayed } = await connection.generateKey(options, idempotency);
       made(ttag, replayed);

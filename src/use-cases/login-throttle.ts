@@ -1,7 +1,13 @@
 import { isKeygateError } from '../domain/errors/index.js';
 import { nameDelayMs } from '../domain/throttle/name-delay.js';
 import { RateLimitedError } from '../domain/throttle/throttle.errors.js';
-import { type FailureRecord, retryAfterHeldMs, retryAfterMs, type ThrottlePolicy, withInFlight } from '../domain/throttle/throttle-policy.js';
+import {
+  type FailureRecord,
+  retryAfterHeldMs,
+  retryAfterMs,
+  type ThrottlePolicy,
+  withInFlight,
+} from '../domain/throttle/throttle-policy.js';
 import type { Timer } from '../ports/clock.port.js';
 import type { Metrics } from '../ports/metrics.port.js';
 import type { Reservation, ThrottleStore } from '../ports/throttle-store.port.js';
@@ -77,8 +83,14 @@ export class LoginThrottle {
     const [byAddress, byPair, byName] = held.records;
     const [aheadAddress = 0, aheadPair = 0, aheadName = 0] = held.ahead;
     this.#refuseWhileWaiting(now, byAddress, byPair);
-    const inFlight = Math.max(retryAfterHeldMs(byAddress, aheadAddress, this.#address, now), retryAfterHeldMs(byPair, aheadPair, this.#name, now));
-    if (inFlight > 0) throw this.#throttled(new RateLimitedError(inFlight / 1000, 'too many password checks in progress from this address: try again shortly'));
+    const inFlight = Math.max(
+      retryAfterHeldMs(byAddress, aheadAddress, this.#address, now),
+      retryAfterHeldMs(byPair, aheadPair, this.#name, now),
+    );
+    if (inFlight > 0)
+      throw this.#throttled(
+        new RateLimitedError(inFlight / 1000, 'too many password checks in progress from this address: try again shortly'),
+      );
     // The name's delay comes before the check whatever its outcome, so its length tells nothing of the password.
     const delay = nameDelayMs(withInFlight(byName, aheadName, this.#name, now), this.#name, now);
     if (delay > 0) await clock.sleep(delay);
@@ -113,7 +125,8 @@ export class LoginThrottle {
     if (rate === undefined) return;
     const now = this.#deps.clock.now();
     const count = await this.#deps.store.hit(`rate:${address}`, now);
-    if (count > rate) throw this.#throttled(new RateLimitedError((1000 - (now % 1000)) / 1000, 'too many requests from this address: try again later'));
+    if (count > rate)
+      throw this.#throttled(new RateLimitedError((1000 - (now % 1000)) / 1000, 'too many requests from this address: try again later'));
   }
 
   #refuseWhileWaiting(now: number, byAddress: FailureRecord | undefined, byPair: FailureRecord | undefined): void {

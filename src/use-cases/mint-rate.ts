@@ -34,6 +34,9 @@ export class MintRate {
     const { count } = await this.#store.fail(`mint:${principalId}:${window}`, now, WINDOW_MS);
     if (count <= this.#perMinute) return;
     const retryAfterSeconds = ((window + 1) * WINDOW_MS - now) / 1000;
-    throw new RateLimitedError(retryAfterSeconds, `too many scoped or delegated sessions minted: at most ${this.#perMinute} a minute; try again later`);
+    throw new RateLimitedError(
+      retryAfterSeconds,
+      `too many scoped or delegated sessions minted: at most ${this.#perMinute} a minute; try again later`,
+    );
   }
 }

@@ -1,5 +1,5 @@
-import type { ProvisioningPolicy } from '../wire/certificate.js';
 import type { KeyServer } from '../ports/key-server.port.js';
+import type { ProvisioningPolicy } from '../wire/certificate.js';
 import { verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';

@@ -1,13 +1,13 @@
-import type { ListResult } from '../wire/list-result.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
-import type { Secret } from '../domain/secret/secret.js';
 import { parseSenderKey } from '../crypto/sender-key.js';
 import { srpCreateVerifier } from '../crypto/srp/srp-verifier.js';
+import { RoleDeniedError } from '../domain/acl/acl.errors.js';
+import { BadRequestError, isKeygateError, NotSavedError } from '../domain/errors/index.js';
+import type { Secret } from '../domain/secret/secret.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
-import { RoleDeniedError } from '../domain/acl/acl.errors.js';
-import { BadRequestError, NotSavedError, isKeygateError } from '../domain/errors/index.js';
+import type { ListResult } from '../wire/list-result.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -45,7 +45,11 @@ export class PrincipalUseCases {
       await connection.createPrincipal({ ...fields, verifier });
       const after = await readBack(() => connection.readPrincipal(request.name));
       const asked = { kind: fields.kind, displayName: fields.displayName, roles: fields.roles };
-      const project = (p: PrincipalView) => ({ kind: p.kind, displayName: p.displayName, roles: fields.roles === undefined ? undefined : p.roles });
+      const project = (p: PrincipalView) => ({
+        kind: p.kind,
+        displayName: p.displayName,
+        roles: fields.roles === undefined ? undefined : p.roles,
+      });
       return verifyWrite(`principal ${request.name}`, asked, project, after);
     });
   }
@@ -87,7 +91,13 @@ export class PrincipalUseCases {
    * ends, here and at the key server (docs/spec.md §4.20 item 3), and so does every session it delegated (a
    * service): those stand on its credentials.
    */
-  async setPassword(caller: Caller, name: string, password: Secret, currentPassword: Secret | undefined, clientAddress: string): Promise<void> {
+  async setPassword(
+    caller: Caller,
+    name: string,
+    password: Secret,
+    currentPassword: Secret | undefined,
+    clientAddress: string,
+  ): Promise<void> {
     const own = caller.session.identity.user === name;
     const proof = own ? await this.#proveCurrent(name, currentPassword, clientAddress) : undefined;
     const verifier = this.#verifier(name, password);
@@ -106,7 +116,8 @@ export class PrincipalUseCases {
     try {
       return (await this.#passwords.provePassword(name, currentPassword, clientAddress)).token;
     } catch (error) {
-      if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL') throw new RoleDeniedError('currentPassword: not the current password');
+      if (isKeygateError(error) && error.code === 'WRONG_CREDENTIAL')
+        throw new RoleDeniedError('currentPassword: not the current password');
       throw error;
     }
   }

@@ -1,5 +1,5 @@
-import type { ProofRequest, VerifiedProof } from '../domain/proof/proof.js';
 import { ProofMissingError, ProofReplayCacheFullError, ProofReplayedError } from '../domain/proof/proof.errors.js';
+import type { ProofRequest, VerifiedProof } from '../domain/proof/proof.js';
 import { verifyProof } from '../domain/proof/verify-proof.js';
 import type { SessionRecord } from '../domain/session/session.js';
 import type { Clock } from '../ports/clock.port.js';

@@ -1,4 +1,4 @@
-import { NotSavedError, NotVerifiedError, isKeygateError } from '../domain/errors/index.js';
+import { isKeygateError, NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 
 /** Reads an object back; NOT_FOUND from the key server means it is not there (undefined). */
 export async function readBack<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -34,6 +34,7 @@ export function verifyWrite<T>(what: string, asked: unknown, project: (value: T)
   if (after === undefined) throw new NotSavedError(`${what}: not found when read back`);
   const got = project(after);
   if (sameValue(got, asked)) return after;
-  if (before !== undefined && sameValue(got, project(before))) throw new NotSavedError(`${what}: the read-back still shows the state before the write`);
+  if (before !== undefined && sameValue(got, project(before)))
+    throw new NotSavedError(`${what}: the read-back still shows the state before the write`);
   throw new NotVerifiedError(`${what}: the read-back differs from what was asked`);
 }

@@ -1,6 +1,6 @@
+import type { KeyServer } from '../ports/key-server.port.js';
 import type { ListResult } from '../wire/list-result.js';
 import type { RoleView } from '../wire/role.js';
-import type { KeyServer } from '../ports/key-server.port.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';

@@ -1,7 +1,7 @@
+import type { KeyServer } from '../ports/key-server.port.js';
 import type { ListResult } from '../wire/list-result.js';
 import { redactSecrets } from '../wire/redact-secrets.js';
 import type { ServerParameter } from '../wire/server.js';
-import type { KeyServer } from '../ports/key-server.port.js';
 import { verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -25,7 +25,11 @@ export class ServerUseCases {
 
   /** The key server redacts its secrets; the gateway redacts again, so none can pass through it. */
   config(caller: Caller): Promise<Record<string, unknown>> {
-    return withConnection(this.#keyServer, caller, async (connection) => redactSecrets(await connection.serverConfig()) as Record<string, unknown>);
+    return withConnection(
+      this.#keyServer,
+      caller,
+      async (connection) => redactSecrets(await connection.serverConfig()) as Record<string, unknown>,
+    );
   }
 
   parameters(caller: Caller): Promise<ListResult<ServerParameter>> {

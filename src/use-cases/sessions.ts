@@ -1,24 +1,24 @@
-import type { Right } from '../wire/acl.js';
+import { parseSenderKey } from '../crypto/sender-key.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { BadRequestError, isKeygateError } from '../domain/errors/index.js';
-import { parseSenderKey } from '../crypto/sender-key.js';
 import type { Secret } from '../domain/secret/secret.js';
+import { LoginFailedError, SessionRequiredError, SessionUnknownError } from '../domain/session/session.errors.js';
 import type { SessionRecord } from '../domain/session/session.js';
 import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../domain/session/session-id.js';
-import { LoginFailedError, SessionRequiredError, SessionUnknownError } from '../domain/session/session.errors.js';
+import { SessionLimitError } from '../domain/throttle/throttle.errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
-import type { Caller } from './session-context.js';
+import type { Right } from '../wire/acl.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { TokenRevoker } from './token-revoker.js';
-import { PendingLogins } from './pending-logins.js';
-import { SessionLimitError } from '../domain/throttle/throttle.errors.js';
-import { withConnection } from './with-connection.js';
 import { MintRate } from './mint-rate.js';
+import { PendingLogins } from './pending-logins.js';
+import type { Caller } from './session-context.js';
+import { TokenRevoker } from './token-revoker.js';
+import { withConnection } from './with-connection.js';
 
 export interface SessionUseCasesDeps {
   readonly keyServer: KeyServer;
@@ -176,7 +176,12 @@ export class SessionUseCases {
       await this.#revoker.revoke(fields.token, session.ref);
       throw error;
     }
-    logger.info('session minted', { session: session.ref, user: session.identity.user, kind: session.kind, bound: session.jkt !== undefined });
+    logger.info('session minted', {
+      session: session.ref,
+      user: session.identity.user,
+      kind: session.kind,
+      bound: session.jkt !== undefined,
+    });
     return { sessionId, session };
   }
 

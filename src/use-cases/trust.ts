@@ -1,8 +1,8 @@
-import type { CertificateInfo } from '../wire/certificate.js';
-import type { ListResult } from '../wire/list-result.js';
+import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
-import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
+import type { CertificateInfo } from '../wire/certificate.js';
+import type { ListResult } from '../wire/list-result.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';

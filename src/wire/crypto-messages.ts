@@ -62,7 +62,9 @@ export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap'
 export type BatchItem = { readonly ttag: string } & (EncryptRequest | DecryptRequest | { readonly data: Uint8Array } | VerifyMacRequest);
 
 /** One item's outcome, in the order of the items: its result, or its error's code and detail. */
-export type BatchOutcome<T = unknown> = { readonly ok: true; readonly result: T } | { readonly ok: false; readonly code: string; readonly message: string };
+export type BatchOutcome<T = unknown> =
+  | { readonly ok: true; readonly result: T }
+  | { readonly ok: false; readonly code: string; readonly message: string };
 
 /** The most items one batch may carry. */
 export const MAX_BATCH_ITEMS = 1000;

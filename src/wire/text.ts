@@ -50,7 +50,10 @@ export function textFault(value: string, controls: TextControls = 'none'): strin
  * with no control allowed: its path and the fault. For fields whose shape another part checks (a JWK,
  * a policy value), so that no text in them escapes the rule.
  */
-export function jsonTextFault(value: unknown, path: readonly (string | number)[] = []): { path: (string | number)[]; fault: string } | undefined {
+export function jsonTextFault(
+  value: unknown,
+  path: readonly (string | number)[] = [],
+): { path: (string | number)[]; fault: string } | undefined {
   if (typeof value === 'string') {
     const fault = textFault(value);
     return fault === undefined ? undefined : { path: [...path], fault };

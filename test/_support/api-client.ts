@@ -1,5 +1,5 @@
-import type { Reply } from './http.js';
 import type { TestGateway } from './gateway.js';
+import type { Reply } from './http.js';
 
 export const bearer = (sessionId: string) => ({ Authorization: `Bearer ${sessionId}` });
 
@@ -17,7 +17,8 @@ export interface ApiSession {
 
 export function asSession(gw: TestGateway, sessionId: string): ApiSession {
   const headers = bearer(sessionId);
-  const send = (method: string, path: string, body?: unknown) => gw.call(method, path, body === undefined ? { headers } : { headers, body });
+  const send = (method: string, path: string, body?: unknown) =>
+    gw.call(method, path, body === undefined ? { headers } : { headers, body });
   return {
     sessionId,
     get: (path) => send('GET', path),
@@ -33,7 +34,10 @@ export async function signIn(gw: TestGateway, user: Parameters<TestGateway['logi
 }
 
 /** Creates a key on /api and answers its view; fails the test setup on anything but 201. */
-export async function createKey(session: ApiSession, body: Record<string, unknown> = {}): Promise<{ ttag: string; [field: string]: unknown }> {
+export async function createKey(
+  session: ApiSession,
+  body: Record<string, unknown> = {},
+): Promise<{ ttag: string; [field: string]: unknown }> {
   const reply = await session.post('/api/keys', body);
   if (reply.status !== 201) throw new Error(`create key: ${reply.status} ${reply.text}`);
   return reply.body;

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryValues } from '../../src/adapters/audit-log/audit-sql.js';
+import { CHECKPOINT_COLUMNS, checkpointValues, ENTRY_COLUMNS, entryValues } from '../../src/adapters/audit-log/audit-sql.js';
 import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js';
-import { AuditChain, auditSigningKey, type AuditChainOptions, type AuditSigningKey } from '../../src/domain/audit/audit-chain.js';
+import { AuditChain, type AuditChainOptions, type AuditSigningKey, auditSigningKey } from '../../src/domain/audit/audit-chain.js';
 import { entryOf } from '../../src/domain/audit/audit-entry.js';
 
 /** Keys a deployment shares: the MAC key and one checkpoint signing key. */
@@ -30,7 +30,12 @@ export function trusted(keys: AuditTestKeys): Map<string, AuditSigningKey['publi
  * valid chain sealed by `chain`, and a checkpoint every `checkpointEvery` entries, in one transaction
  * written straight to the file: a large history in a second, without the gateway's per-write commits.
  */
-export async function writeSqliteChain(file: string, chain: AuditChain, count: number, { at = Date.now(), checkpointEvery = 1000 } = {}): Promise<void> {
+export async function writeSqliteChain(
+  file: string,
+  chain: AuditChain,
+  count: number,
+  { at = Date.now(), checkpointEvery = 1000 } = {},
+): Promise<void> {
   await SqliteAuditLog.open({ file }).close();
   const db = new Database(file);
   try {
@@ -44,7 +49,16 @@ export async function writeSqliteChain(file: string, chain: AuditChain, count: n
     db.transaction(() => {
       for (let i = 0; i < count; i += 1) {
         const id = randomBytes(16).toString('hex');
-        const record = { id, at: at + i, requestId: id, operation: 'keys.get', principal: 'alice', object: `ttag-${i}`, outcome: 'ok' as const, status: 200 };
+        const record = {
+          id,
+          at: at + i,
+          requestId: id,
+          operation: 'keys.get',
+          principal: 'alice',
+          object: `ttag-${i}`,
+          outcome: 'ok' as const,
+          status: 200,
+        };
         const sealed = chain.seal(entryOf(record));
         insert.run(...entryValues(sealed, (ms) => ms));
         chain.advance(sealed);

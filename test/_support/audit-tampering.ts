@@ -31,7 +31,8 @@ export interface Tampering {
   tamper(db: RawDb): Promise<void>;
 }
 
-const lastCheckpoint = async (db: RawDb) => Number((await db.all('SELECT MAX(seq) AS seq FROM audit_checkpoint WHERE writer = ?', [WRITER]))[0]!.seq);
+const lastCheckpoint = async (db: RawDb) =>
+  Number((await db.all('SELECT MAX(seq) AS seq FROM audit_checkpoint WHERE writer = ?', [WRITER]))[0]!.seq);
 const fixed = (seq: number) => async () => seq;
 const shiftFrom = async (db: RawDb, seq: number, by: number) => {
   // Two steps, so that no two rows hold the same (writer, seq) on the way.
@@ -128,9 +129,13 @@ export async function exportAKey(gw: Pick<TestGateway, 'call' | 'login'>): Promi
  * now names another principal). Answers the two breaks a verifier must name, in seq order.
  */
 export async function plantTwoBreaks(db: RawDb): Promise<{ writer: string; seq: number; kind: AuditBreakKind }[]> {
-  const login = Number((await db.all("SELECT MIN(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'login'", [WRITER]))[0]!.seq);
+  const login = Number(
+    (await db.all("SELECT MIN(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'login'", [WRITER]))[0]!.seq,
+  );
   const exported = Number(
-    (await db.all("SELECT MAX(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'keys.export' AND entry = 'outcome'", [WRITER]))[0]!.seq,
+    (
+      await db.all("SELECT MAX(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'keys.export' AND entry = 'outcome'", [WRITER])
+    )[0]!.seq,
   );
   await db.run("UPDATE audit_entry SET principal = 'bob\uFFFD' WHERE writer = ? AND seq = ?", [WRITER, login]);
   await db.run("UPDATE audit_entry SET principal = 'bob' WHERE writer = ? AND seq = ?", [WRITER, exported]);

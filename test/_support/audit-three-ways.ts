@@ -1,8 +1,8 @@
-import type { ExecutionContext } from 'ava';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
 import { auditCli } from './audit-tampering.js';
 import type { TestGateway } from './gateway.js';
 

@@ -1,13 +1,13 @@
-import type { ExecutionContext } from 'ava';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ExecutionContext } from 'ava';
 import type { Browser } from 'playwright-core';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
-import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
 import type { GatewayConfigInput } from '../../src/app/config/config.js';
+import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
 import { openConsole } from './console-page.js';
-import { call, type CallOptions, type Reply } from './http.js';
 import { PASSWORDS, SEED } from './gateway.js';
+import { type CallOptions, call, type Reply } from './http.js';
 
 /** One request as it reached the gateway's socket (the browser decides what gets that far). */
 export interface SeenRequest {
@@ -37,7 +37,11 @@ export interface BrowserGateway {
  * It is closed by the test's teardown (`close()` may still be called: it runs once). `config` adds
  * settings (an audit store, say) to those.
  */
-export async function startBrowserGateway(t: ExecutionContext, corsOrigins: readonly string[], config: GatewayConfigInput = {}): Promise<BrowserGateway> {
+export async function startBrowserGateway(
+  t: ExecutionContext,
+  corsOrigins: readonly string[],
+  config: GatewayConfigInput = {},
+): Promise<BrowserGateway> {
   const logger = new MemoryLogger();
   const gateway = await createGateway(
     { ...config, corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } },
@@ -89,7 +93,12 @@ function record(req: IncomingMessage): SeenRequest {
 }
 
 /** A browser gateway (`startBrowserGateway`) and the console open on it in a fresh browser context, closed by the test's teardown. */
-export async function startConsole(t: ExecutionContext, browser: Browser, corsOrigins: readonly string[] = [], config: GatewayConfigInput = {}) {
+export async function startConsole(
+  t: ExecutionContext,
+  browser: Browser,
+  corsOrigins: readonly string[] = [],
+  config: GatewayConfigInput = {},
+) {
   const gw = await startBrowserGateway(t, corsOrigins, config);
   const page = await openConsole(browser, gw.url);
   t.teardown(() => page.context().close());

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import test from 'ava';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { skipAll } from './skip.js';
 
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it when missing). */
@@ -22,7 +22,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export type Launched = { readonly browser: Browser; readonly reason?: undefined } | { readonly browser?: undefined; readonly reason: string };
+export type Launched =
+  | { readonly browser: Browser; readonly reason?: undefined }
+  | { readonly browser?: undefined; readonly reason: string };
 
 /** One browser for a whole test file, or the reason there is none (the caller skips, saying so). */
 export async function launchChromium(): Promise<Launched> {

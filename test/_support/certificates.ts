@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import { generateKeyPairSync, KeyObject, type KeyObject as NodeKeyObject, sign, webcrypto } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { GeneralName, GeneralSubtree, GeneralSubtrees, Name, NameConstraints, id_ce_nameConstraints } from '@peculiar/asn1-x509';
-import { generateKeyPairSync, KeyObject, sign, webcrypto, type KeyObject as NodeKeyObject } from 'node:crypto';
+import { GeneralName, GeneralSubtree, GeneralSubtrees, id_ce_nameConstraints, Name, NameConstraints } from '@peculiar/asn1-x509';
+import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -39,7 +39,10 @@ export interface Subtree {
 export function nameConstraints(constraints: { permitted?: Subtree[]; excluded?: Subtree[]; critical?: boolean }): x509.Extension {
   const subtrees = (list: Subtree[] | undefined) =>
     list === undefined ? undefined : new GeneralSubtrees(list.map((item) => new GeneralSubtree({ base: generalName(item) })));
-  const value = new NameConstraints({ permittedSubtrees: subtrees(constraints.permitted), excludedSubtrees: subtrees(constraints.excluded) });
+  const value = new NameConstraints({
+    permittedSubtrees: subtrees(constraints.permitted),
+    excludedSubtrees: subtrees(constraints.excluded),
+  });
   return new x509.Extension(id_ce_nameConstraints, constraints.critical ?? true, AsnConvert.serialize(value));
 }
 

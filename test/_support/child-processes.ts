@@ -1,5 +1,5 @@
-import type { ExecutionContext } from 'ava';
 import type { ChildProcess } from 'node:child_process';
+import type { ExecutionContext } from 'ava';
 
 /** Whoever ends what a helper starts: one test (its `t`, whose teardown ends it), or `untilKillAll`. */
 export type Owner = Pick<ExecutionContext, 'teardown'>;

@@ -1,6 +1,6 @@
 import { createECDH } from 'node:crypto';
-import { unwrapKey } from '../../src/domain/keywrap/unwrap-key.js';
 import type { WrappedKey } from '../../src/domain/keywrap/keywrap.js';
+import { unwrapKey } from '../../src/domain/keywrap/unwrap-key.js';
 
 /** A client's ephemeral P-256 keypair for one export, as a Node client would make it. */
 export function clientKeyPair(): { publicKey: string; privateKey: Buffer; unwrap(wrapped: WrappedKey): Buffer } {

@@ -80,11 +80,18 @@ export async function auditRows(page: Page): Promise<{ operation: string; outcom
   await showScreen(page, 'audit');
   await page.locator('#audit-rows').waitFor();
   const rows = await page.locator('#audit-rows tbody tr').all();
-  return Promise.all(rows.map(async (row) => ({ operation: (await row.getAttribute('data-operation'))!, outcome: (await row.getAttribute('data-outcome'))! })));
+  return Promise.all(
+    rows.map(async (row) => ({
+      operation: (await row.getAttribute('data-operation'))!,
+      outcome: (await row.getAttribute('data-outcome'))!,
+    })),
+  );
 }
 
 /** Presses "Verify the log" on the audit screen and answers the verdict's words, its break kind and every listed break. */
-export async function verifyLog(page: Page): Promise<{ ok: boolean; kind: string; text: string; breaks: { writer: string; seq: number; kind: string }[] }> {
+export async function verifyLog(
+  page: Page,
+): Promise<{ ok: boolean; kind: string; text: string; breaks: { writer: string; seq: number; kind: string }[] }> {
   await showScreen(page, 'audit');
   const shown = page.locator('#verdict');
   const before = (await shown.count()) === 0 ? 0 : Number(await shown.getAttribute('data-run'));

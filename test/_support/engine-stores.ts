@@ -29,7 +29,12 @@ export function freshSchema(): string {
 }
 
 /** An engine on `store` driven by a ManualClock, closed at the test's end. */
-export async function engineOn(t: ExecutionContext, store: EngineStore, clock = new ManualClock(), options: { maxKeyVersions?: number } = {}) {
+export async function engineOn(
+  t: ExecutionContext,
+  store: EngineStore,
+  clock = new ManualClock(),
+  options: { maxKeyVersions?: number } = {},
+) {
   const engine = new KeyServerEngine({ store, now: () => clock.now(), random: new CryptoRandom(), ...options });
   t.teardown(() => engine.close());
   await engine.prepare();

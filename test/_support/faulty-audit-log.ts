@@ -1,7 +1,7 @@
-import type { AuditCompletion, AuditRecord } from '../../src/domain/audit/audit.js';
 import { AuditUnavailableError } from '../../src/domain/audit/audit.errors.js';
-import type { AuditQuery } from '../../src/domain/audit/audit-query.js';
+import type { AuditCompletion, AuditRecord } from '../../src/domain/audit/audit.js';
 import type { AuditChainRange } from '../../src/domain/audit/audit-entry.js';
+import type { AuditQuery } from '../../src/domain/audit/audit-query.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
 
 /** Faults a test can switch on, to prove the fail-closed paths. */

@@ -1,9 +1,9 @@
 import { KeyServerFailedError, KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { Secret } from '../../src/domain/secret/secret.js';
 import type { KeyServer, KeyServerConnection, KeyServerDaemon } from '../../src/ports/key-server.port.js';
-import { LIST_OPERATIONS, WRITE_FAULTS, type ListOperation, type WriteOperation } from './write-faults.js';
+import { LIST_OPERATIONS, type ListOperation, WRITE_FAULTS, type WriteOperation } from './write-faults.js';
 
-export type { WriteOperation, ListOperation };
+export type { ListOperation, WriteOperation };
 
 /** Faults a test can switch on. Each is a test tool proving a failure path, not a mock of success. */
 export interface Faults {
@@ -108,7 +108,12 @@ function isAltered(faults: Faults, name: string): boolean {
 }
 
 /** Every connection method goes to the real connection unless a switched-on fault takes it. */
-function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: string[], withdrawals: Promise<unknown>[]): KeyServerConnection {
+function faultyConnection(
+  inner: KeyServerConnection,
+  faults: Faults,
+  calls: string[],
+  withdrawals: Promise<unknown>[],
+): KeyServerConnection {
   const real = (name: string): AnyMethod => {
     const method = (inner as unknown as Record<string, AnyMethod>)[name]!;
     return (...args) => method.apply(inner, args);
@@ -131,7 +136,8 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: str
       if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
       if (faults.overtakeAclWrites && (name === 'grant' || name === 'revoke')) return overtaken(inner, name, args as [string, string]);
       if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
-      if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
+      if (faults.lists === 'unavailable' && name === 'readAcl')
+        throw new KeyServerUnavailableError('connection reset while reading an ACL');
       return real(name)(...args);
     };
   return new Proxy(inner, {
@@ -145,7 +151,12 @@ function faultyConnection(inner: KeyServerConnection, faults: Faults, calls: str
 async function listFault(mode: 'unavailable' | 'partial', read: () => Promise<unknown>): Promise<unknown> {
   if (mode === 'unavailable') throw new KeyServerUnavailableError('connection reset while reading a list');
   const whole = (await read()) as { items: unknown[] };
-  return { ...whole, items: whole.items.slice(0, Math.floor(whole.items.length / 2)), complete: false, reason: 'the key server read only part of the list' };
+  return {
+    ...whole,
+    items: whole.items.slice(0, Math.floor(whole.items.length / 2)),
+    complete: false,
+    reason: 'the key server read only part of the list',
+  };
 }
 
 /** Applies the write, then the opposite change to the same entry, as a second writer would; answers the first. */

@@ -1,10 +1,10 @@
 import type { ExecutionContext } from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
+import type { GatewayOverrides } from '../../src/app/adapters.js';
 import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
-import type { GatewayOverrides } from '../../src/app/adapters.js';
-import { call, type CallOptions, type Reply } from './http.js';
+import { type CallOptions, call, type Reply } from './http.js';
 import { buildProof, type ProofSigner, type ProofSpec } from './proof-builder.js';
 
 export const PASSWORDS = {
@@ -51,7 +51,11 @@ export interface TestGateway {
  * Starts a gateway for one test: its close is registered with `t.teardown` as soon as it exists, so a
  * test that fails early leaves nothing listening. `close()` may still be called (it runs once).
  */
-export async function startGateway(t: ExecutionContext, config: GatewayConfigInput = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
+export async function startGateway(
+  t: ExecutionContext,
+  config: GatewayConfigInput = {},
+  overrides: GatewayOverrides = {},
+): Promise<TestGateway> {
   const clock = new ManualClock(Date.now());
   const logger = new MemoryLogger();
   const gateway = await createGateway(
@@ -76,7 +80,12 @@ export async function startGateway(t: ExecutionContext, config: GatewayConfigInp
     bound(signer, method, path, credential, body, spec) {
       const raw = body === undefined ? undefined : JSON.stringify(body);
       const value = 'bearer' in credential ? credential.bearer : credential.xSession;
-      const proof = buildProof(signer, { method, htu: `${url}${path}`, credential: value, body: Buffer.from(raw ?? '') }, clock.now(), spec);
+      const proof = buildProof(
+        signer,
+        { method, htu: `${url}${path}`, credential: value, body: Buffer.from(raw ?? '') },
+        clock.now(),
+        spec,
+      );
       const headers: Record<string, string> = {
         DPoP: proof,
         ...('bearer' in credential ? { Authorization: `Bearer ${value}` } : { 'X-Session': value }),
@@ -95,7 +104,11 @@ export async function startFaultyGateway(t: ExecutionContext, config: GatewayCon
   const { FaultyKeyServer } = await import('./faulty-key-server.js');
   const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
   const clock = new ManualClock(Date.now());
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer(
+    { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin },
+    clock,
+    new CryptoRandom(),
+  );
   const faulty = new FaultyKeyServer(keyServer);
   const gateway = await startGateway(t, config, { ...overrides, keyServer: faulty, clock });
   return Object.assign(gateway, { faults: faulty.faults, keyServerCalls: faulty.calls });

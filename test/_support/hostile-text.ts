@@ -1,5 +1,5 @@
-import type { ExecutionContext } from 'ava';
 import { connect } from 'node:net';
+import type { ExecutionContext } from 'ava';
 import { clientKeyPair } from './client-key.js';
 import type { TestGateway } from './gateway.js';
 import type { Reply } from './http.js';
@@ -75,7 +75,12 @@ export async function textFields(gw: TestGateway): Promise<TextField[]> {
       }
       const body = (operation.requestBody as Schema | undefined)?.content as Record<string, { schema: Schema }> | undefined;
       if (body !== undefined)
-        walk(resolve(body['application/json']!.schema), '', (field, schema) => fields.push({ ...at, in: 'body', field, ...limits(schema) }), resolve);
+        walk(
+          resolve(body['application/json']!.schema),
+          '',
+          (field, schema) => fields.push({ ...at, in: 'body', field, ...limits(schema) }),
+          resolve,
+        );
     }
   }
   return uniqueFields(fields);
@@ -228,7 +233,13 @@ function baseFor(request: BaseRequest, field: string): Record<string, unknown> {
 }
 
 /** One hostile value sent in one field: the request as sent, and whether the value could travel at all. */
-export async function sendHostile(gw: TestGateway, c: TableContext, field: TextField, base: BaseRequest, hostile: Hostile): Promise<Reply | undefined> {
+export async function sendHostile(
+  gw: TestGateway,
+  c: TableContext,
+  field: TextField,
+  base: BaseRequest,
+  hostile: Hostile,
+): Promise<Reply | undefined> {
   const isRoot = !field.path.startsWith('/api');
   const auth: Record<string, string> =
     field.operationId === 'root.login' ? {} : isRoot ? { 'X-Session': c.adminBearer } : { Authorization: `Bearer ${c.adminBearer}` };
@@ -246,7 +257,8 @@ export async function sendHostile(gw: TestGateway, c: TableContext, field: TextF
   if (field.in === 'header') {
     // A header line carries bytes: no line break (that would be another header), nothing above U+00FF.
     // fetch refuses to send a control, so the request is written on a socket as it is.
-    if ([...hostile.value].some((character) => character === '\r' || character === '\n' || character.codePointAt(0)! > 0xff)) return undefined;
+    if ([...hostile.value].some((character) => character === '\r' || character === '\n' || character.codePointAt(0)! > 0xff))
+      return undefined;
     return rawCall(gw.url, field.method, path, { ...headers, [field.field]: hostile.value }, body);
   }
   return gw.call(field.method, path, body === undefined ? { headers } : { headers, body });
@@ -271,9 +283,15 @@ export function mustRefuse(field: TextField, hostile: Hostile): boolean {
 export function refusalFault(reply: Reply, field: TextField): string | undefined {
   const name = field.in === 'body' ? detailName(field) : field.field;
   if (reply.status !== 400) return `answered ${reply.status}, not 400: ${reply.text.slice(0, 200)}`;
-  const said: unknown = field.path.startsWith('/api') ? (reply.body?.code === 'BAD_REQUEST' ? reply.body.detail : undefined) : reply.body?.error;
+  const said: unknown = field.path.startsWith('/api')
+    ? reply.body?.code === 'BAD_REQUEST'
+      ? reply.body.detail
+      : undefined
+    : reply.body?.error;
   if (field.in === 'header' && said === 'malformed HTTP request') return undefined;
-  return typeof said === 'string' && said.startsWith(`${name}: `) ? undefined : `the refusal does not name ${name}: ${reply.text.slice(0, 200)}`;
+  return typeof said === 'string' && said.startsWith(`${name}: `)
+    ? undefined
+    : `the refusal does not name ${name}: ${reply.text.slice(0, 200)}`;
 }
 
 /** A fresh P-256 public key, as an export's `clientPubKey`. */
@@ -286,8 +304,10 @@ async function readBackFault(gw: TestGateway, c: TableContext, field: TextField,
   const get = async (path: string) => (await gw.call('GET', path, { headers: { Authorization: `Bearer ${c.adminBearer}` } })).body;
   const key = `${field.operationId} ${field.field}`;
   let read: unknown[] = [];
-  if (key === 'keys.create label') read = [sent.body.label, (await get(`/api/keys/${Buffer.from(sent.body.ttag, 'base64').toString('base64url')}`)).label];
-  if (key === 'principals.create displayName') read = [sent.body.displayName, (await get(`/api/principals/${encodeURIComponent(sent.body.name)}`)).displayName];
+  if (key === 'keys.create label')
+    read = [sent.body.label, (await get(`/api/keys/${Buffer.from(sent.body.ttag, 'base64').toString('base64url')}`)).label];
+  if (key === 'principals.create displayName')
+    read = [sent.body.displayName, (await get(`/api/principals/${encodeURIComponent(sent.body.name)}`)).displayName];
   if (key === 'principals.update displayName') read = [sent.body.displayName, (await get('/api/principals/carol')).displayName];
   return read.every((text) => text === value)
     ? undefined
@@ -302,7 +322,11 @@ export const READ_BACK = ['keys.create label', 'principals.create displayName', 
  * refused with 400 naming the field where the rule, the field's limit or its pattern refuses it, is
  * otherwise answered below 500, and what it stored reads back exactly.
  */
-export async function runHostileTable(t: ExecutionContext, gw: TestGateway, c: TableContext): Promise<{ sent: number; stored: Set<string>; faults: string[] }> {
+export async function runHostileTable(
+  t: ExecutionContext,
+  gw: TestGateway,
+  c: TableContext,
+): Promise<{ sent: number; stored: Set<string>; faults: string[] }> {
   const fields = await textFields(gw);
   const bases = baseRequests(c);
   const operations = [...new Set(fields.map((field) => field.operationId))];
@@ -311,7 +335,11 @@ export async function runHostileTable(t: ExecutionContext, gw: TestGateway, c: T
     [],
     'every operation with a string field has a base request here',
   );
-  t.true(fields.some((field) => field.in === 'path') && fields.some((field) => field.in === 'query') && fields.some((field) => field.in === 'header'));
+  t.true(
+    fields.some((field) => field.in === 'path') &&
+      fields.some((field) => field.in === 'query') &&
+      fields.some((field) => field.in === 'header'),
+  );
   let sent = 0;
   const stored = new Set<string>();
   const faults: string[] = [];
@@ -346,7 +374,9 @@ function rawCall(base: string, method: string, path: string, headers: Record<str
   if (body !== undefined) head.push('Content-Type: application/json');
   for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), payload])));
+    const socket = connect(Number(port), hostname, () =>
+      socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), payload])),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);

@@ -26,21 +26,25 @@ export function httpsCall(base: string, method: string, path: string, options: H
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers, ca: options.ca, cert: options.cert, key: options.key, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text === '' ? undefined : JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      new URL(path, base),
+      { method, headers, ca: options.ca, cert: options.cert, key: options.key, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import type { Owner } from './child-processes.js';
 
 /** A TCP listener that accepts connections and never answers: a hung key-server daemon. */

@@ -1,6 +1,6 @@
 import childProcess from 'node:child_process';
-import net from 'node:net';
 import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
 
 /**
  * Loaded first by `npm run test:unit` (ava.unit.config.js): a test of the fast tier that starts a

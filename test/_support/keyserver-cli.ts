@@ -15,8 +15,13 @@ export interface CliRun {
 export function runKeyserverCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const environment = { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: '', ...env };
-    execFile(process.execPath, [BIN, 'keyserver', ...args], { encoding: 'utf8', env: environment, timeout: 45_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'keyserver', ...args],
+      { encoding: 'utf8', env: environment, timeout: 45_000 },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }

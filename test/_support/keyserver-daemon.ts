@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChildProcesses, type Owner } from './child-processes.js';
 import { certificateFingerprint, createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
+import { ChildProcesses, type Owner } from './child-processes.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
@@ -86,7 +86,12 @@ let sharedClient: Promise<TestClient> | undefined;
 export async function createTestClient(): Promise<TestClient> {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-client-'));
   const identity = await createIdentityCertificate({ commonName: 'keygate gateway', usage: 'client' });
-  const client = { ...identity, certPath: join(dir, 'client.crt'), keyPath: join(dir, 'client.key'), fingerprint: certificateFingerprint(identity.certPem) };
+  const client = {
+    ...identity,
+    certPath: join(dir, 'client.crt'),
+    keyPath: join(dir, 'client.key'),
+    fingerprint: certificateFingerprint(identity.certPem),
+  };
   writeFileSync(client.certPath, identity.certPem);
   writeFileSync(client.keyPath, identity.keyPem, { mode: 0o600 });
   return client;
@@ -115,10 +120,18 @@ export function killAllDaemons(): Promise<void> {
 }
 
 /** A scratch directory with a seed file and a certificate/key pair the daemon can be given. */
-export async function daemonFixtures(seed: unknown): Promise<{ dir: string; seedPath: string; certPath: string; keyPath: string; certPem: string }> {
+export async function daemonFixtures(
+  seed: unknown,
+): Promise<{ dir: string; seedPath: string; certPath: string; keyPath: string; certPem: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-daemon-'));
   const identity = await createIdentityCertificate();
-  const fixtures = { dir, seedPath: join(dir, 'seed.json'), certPath: join(dir, 'ks.crt'), keyPath: join(dir, 'ks.key'), certPem: identity.certPem };
+  const fixtures = {
+    dir,
+    seedPath: join(dir, 'seed.json'),
+    certPath: join(dir, 'ks.crt'),
+    keyPath: join(dir, 'ks.key'),
+    certPem: identity.certPem,
+  };
   writeFileSync(fixtures.seedPath, JSON.stringify(seed));
   writeFileSync(fixtures.certPath, identity.certPem);
   writeFileSync(fixtures.keyPath, identity.keyPem, { mode: 0o600 });

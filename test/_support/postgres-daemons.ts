@@ -1,15 +1,15 @@
-import test from 'ava';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import pg from 'pg';
 import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import type { Owner } from './child-processes.js';
 import { killAllGateways } from './gateway-process.js';
-import { clientConfig, killAllDaemons, spawnDaemon, type DaemonProcess } from './keyserver-daemon.js';
+import { clientConfig, type DaemonProcess, killAllDaemons, spawnDaemon } from './keyserver-daemon.js';
 import { startTestPostgres, type TestPostgres } from './postgres.js';
 import { type Declare, testUnless } from './skip.js';
 
@@ -30,11 +30,19 @@ export function postgresForTests(): { server: TestPostgres; maybe: Declare } {
 }
 
 /** Runs `keygate args` to its end with `env` over the inherited environment (for commands that exit). */
-export function runKeygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function runKeygate(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -92,7 +100,17 @@ export function spawnPostgresDaemon(
   options: { viaEnvironment?: boolean; args?: readonly string[] } = {},
 ): Promise<DaemonProcess> {
   const data = join(fixtures.dir, `daemon-${++daemons}`, 'keyserver.db');
-  const args = ['--port', '0', '--data', data, '--master-key-file', fixtures.masterKeyFile, '--seed', fixtures.seedPath, ...(options.args ?? [])];
+  const args = [
+    '--port',
+    '0',
+    '--data',
+    data,
+    '--master-key-file',
+    fixtures.masterKeyFile,
+    '--seed',
+    fixtures.seedPath,
+    ...(options.args ?? []),
+  ];
   if (options.viaEnvironment) return spawnDaemon(owner, args, { TE_KEYSERVER_POSTGRES_URL: databaseUrl });
   return spawnDaemon(owner, [...args, '--postgres', databaseUrl]);
 }

@@ -51,7 +51,13 @@ export function startTestPostgres(options: TestPostgresOptions = {}): TestPostgr
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       reason: undefined,
-      restart: () => asServerUser(runAs, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', '-t', '30', 'restart'], dir),
+      restart: () =>
+        asServerUser(
+          runAs,
+          join(bin, 'pg_ctl'),
+          ['-D', data, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', '-t', '30', 'restart'],
+          dir,
+        ),
       async stop() {
         process.removeListener('exit', stopNow);
         stopNow();
@@ -67,9 +73,19 @@ export function startTestPostgres(options: TestPostgresOptions = {}): TestPostgr
 function startOnSomePort(runAs: { uid: number } | undefined, bin: string, data: string, dir: string, options: TestPostgresOptions): number {
   for (let attempt = 1; ; attempt += 1) {
     const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const settings = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses='127.0.0.1'", ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off'])];
+    const settings = [
+      `-p ${port}`,
+      `-k ${dir}`,
+      "-c listen_addresses='127.0.0.1'",
+      ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off']),
+    ];
     try {
-      asServerUser(runAs, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o', settings.join(' '), 'start'], dir);
+      asServerUser(
+        runAs,
+        join(bin, 'pg_ctl'),
+        ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o', settings.join(' '), 'start'],
+        dir,
+      );
       return port;
     } catch (error) {
       if (attempt === 5) throw error;

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPair, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
 import type { ProofRequest } from '../../src/domain/proof/proof.js';
@@ -93,7 +93,11 @@ export function buildProof(signer: ProofSigner, request: ProofRequest = REQUEST,
 }
 
 /** Signs `<header>.<payload>` with the signer's own algorithm and appends the signature segment. */
-export function signCompact(signingInput: string, signer: ProofSigner, spec: Pick<ProofSpec, 'dsaEncoding' | 'mutateSignature'> = {}): string {
+export function signCompact(
+  signingInput: string,
+  signer: ProofSigner,
+  spec: Pick<ProofSpec, 'dsaEncoding' | 'mutateSignature'> = {},
+): string {
   const key = signer.alg === 'ES256' ? { key: signer.privateKey, dsaEncoding: spec.dsaEncoding ?? 'ieee-p1363' } : signer.privateKey;
   let signature: Buffer = sign('sha256', Buffer.from(signingInput, 'ascii'), key);
   if (spec.mutateSignature) signature = spec.mutateSignature(signature);

@@ -65,7 +65,13 @@ export class RecordingKeyServer implements KeyServer {
         if (typeof value !== 'function') return value;
         if (property === 'grant' || property === 'revoke') {
           return async (ttag: string, principal: string, ...rest: unknown[]) =>
-            note(ttag, property, principal, rest[0], await (value as (...args: unknown[]) => Promise<unknown>).call(target, ttag, principal, ...rest));
+            note(
+              ttag,
+              property,
+              principal,
+              rest[0],
+              await (value as (...args: unknown[]) => Promise<unknown>).call(target, ttag, principal, ...rest),
+            );
         }
         return (value as (...args: unknown[]) => unknown).bind(target);
       },

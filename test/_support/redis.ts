@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,7 +50,20 @@ function pings(port: number): Promise<boolean> {
 }
 
 async function launch(port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--shutdown-on-sigterm', 'save'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--shutdown-on-sigterm',
+    'save',
+  ];
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -136,7 +149,8 @@ export async function testRedis(): Promise<TestRedis> {
 
 /** Why a redis-server could not be started, in one line (for a skipped test). */
 export function whyNoRedis(error: unknown): string {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'redis-server is not installed (Debian package redis-server; .ci/run installs it)';
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+    return 'redis-server is not installed (Debian package redis-server; .ci/run installs it)';
   return (error as Error).message.split('\n')[0]!;
 }
 

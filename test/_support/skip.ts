@@ -16,7 +16,8 @@ const printed = new Set<string>();
  */
 export function testUnless(reason: string | undefined): Declare {
   if (reason === undefined) {
-    const declare = <Args extends unknown[]>(title: string, implementation: ImplementationFn<Args>, ...args: Args) => test(title, implementation, ...args);
+    const declare = <Args extends unknown[]>(title: string, implementation: ImplementationFn<Args>, ...args: Args) =>
+      test(title, implementation, ...args);
     const serial = <Args extends unknown[]>(title: string, implementation: ImplementationFn<Args>, ...args: Args) =>
       test.serial(title, implementation, ...args);
     return Object.assign(declare, { serial });

@@ -1,13 +1,13 @@
-import type { ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import type { GatewayOverrides } from '../../src/app/adapters.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
-import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from './gateway.js';
 import { startTestPostgres } from './postgres.js';
 import { createDatabase } from './postgres-daemons.js';
@@ -42,7 +42,11 @@ async function storeConfig(store: KeyServerStore) {
  * directory, or a fresh PostgreSQL database. Its teardown is registered by `startGateway`; `overrides`
  * as `startGateway` takes them (a faulty audit log).
  */
-export async function startStoreGateway(t: ExecutionContext, store: KeyServerStore, overrides: GatewayOverrides = {}): Promise<TestGateway> {
+export async function startStoreGateway(
+  t: ExecutionContext,
+  store: KeyServerStore,
+  overrides: GatewayOverrides = {},
+): Promise<TestGateway> {
   return startGateway(t, { keyServer: await storeConfig(store) }, overrides);
 }
 

@@ -1,6 +1,6 @@
-import type { Right } from '../../src/wire/acl.js';
 import { jwkThumbprint } from '../../src/crypto/jwk-thumbprint.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { Right } from '../../src/wire/acl.js';
 
 type C = KeyServerConnection;
 

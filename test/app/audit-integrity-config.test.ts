@@ -1,8 +1,8 @@
-import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { AUDIT_FILES, loadAuditIntegrity } from '../../src/app/audit-keys.js';
 import { configFromEnv } from '../../src/app/config/from-env.js';
@@ -38,7 +38,10 @@ test('the audit chain settings come from TE_GATEWAY_AUDIT_* variables, with defa
 test('a bad audit setting stops the boot with one line naming it, never echoing a key', (t) => {
   const bad: [Record<string, string>, RegExp][] = [
     [{ TE_GATEWAY_AUDIT_KEY: 'c2hvcnQ=' }, /^TE_GATEWAY_AUDIT_KEY: expected base64 of 32 bytes/],
-    [{ TE_GATEWAY_AUDIT_KEY: secret, TE_GATEWAY_AUDIT_KEY_FILE: '/etc/hostname' }, /^TE_GATEWAY_AUDIT_KEY_FILE: set it or TE_GATEWAY_AUDIT_KEY/],
+    [
+      { TE_GATEWAY_AUDIT_KEY: secret, TE_GATEWAY_AUDIT_KEY_FILE: '/etc/hostname' },
+      /^TE_GATEWAY_AUDIT_KEY_FILE: set it or TE_GATEWAY_AUDIT_KEY/,
+    ],
     [{ TE_GATEWAY_AUDIT_KEY_FILE: '/nonexistent/mac.key' }, /^TE_GATEWAY_AUDIT_KEY_FILE: cannot read/],
     [{ TE_GATEWAY_AUDIT_WRITER: 'gw one' }, /^TE_GATEWAY_AUDIT_WRITER:/],
     [{ TE_GATEWAY_AUDIT_CHECKPOINT_EVERY: '0' }, /^TE_GATEWAY_AUDIT_CHECKPOINT_EVERY:/],

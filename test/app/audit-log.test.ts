@@ -1,12 +1,12 @@
-import test from 'ava';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import pg from 'pg';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
-import { createGateway } from '../../src/app/create-gateway.js';
 import { configFromEnv } from '../../src/app/config/from-env.js';
+import { createGateway } from '../../src/app/create-gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { testUnless } from '../_support/skip.js';
 
@@ -26,7 +26,10 @@ test.after.always(() => postgres.stop());
 test('the audit store is PostgreSQL with TE_GATEWAY_AUDIT_URL, else SQLite in the data directory, else memory', (t) => {
   t.deepEqual(configFromEnv({}).audit, { kind: 'memory' });
   t.deepEqual(configFromEnv({}, { dataDir: './data' }).audit, { kind: 'sqlite', file: join('data', 'audit.db') });
-  t.deepEqual(configFromEnv({ TE_GATEWAY_DATA_DIR: '/srv/keygate' }, { dataDir: './data' }).audit, { kind: 'sqlite', file: '/srv/keygate/audit.db' });
+  t.deepEqual(configFromEnv({ TE_GATEWAY_DATA_DIR: '/srv/keygate' }, { dataDir: './data' }).audit, {
+    kind: 'sqlite',
+    file: '/srv/keygate/audit.db',
+  });
   const url = 'postgresql://keygate:pw@db.internal:5432/audit';
   t.deepEqual(configFromEnv({ TE_GATEWAY_AUDIT_URL: url }, { dataDir: './data' }).audit, { kind: 'postgres', url, timeoutMs: 2000 });
 });
@@ -44,7 +47,11 @@ test('a TE_GATEWAY_AUDIT_URL that is not a PostgreSQL URL stops the boot with a 
 });
 
 test('an audit store that cannot be opened stops the CLI with one line naming the setting, without the password', async (t) => {
-  const cli = await serveUntilExit({ ...process.env, TE_GATEWAY_PORT: '0', TE_GATEWAY_AUDIT_URL: 'postgres://keygate:s3cret-pw@127.0.0.1:1/audit' });
+  const cli = await serveUntilExit({
+    ...process.env,
+    TE_GATEWAY_PORT: '0',
+    TE_GATEWAY_AUDIT_URL: 'postgres://keygate:s3cret-pw@127.0.0.1:1/audit',
+  });
   t.is(cli.status, 1);
   t.is(cli.stderr.trim().split('\n').length, 1);
   t.regex(cli.stderr, /^keygate: TE_GATEWAY_AUDIT_URL: audit store unavailable/);

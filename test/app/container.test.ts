@@ -1,5 +1,5 @@
-import test from 'ava';
 import { readdirSync } from 'node:fs';
+import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { openAdapters } from '../../src/app/adapters.js';
@@ -68,10 +68,15 @@ test('each port resolves to the adapter openAdapters chose, and the services obj
     }
     t.not(bound, chosen, `${key} is observed`);
     for (const member of Object.getOwnPropertyNames(Object.getPrototypeOf(chosen)).filter((name) => name !== 'constructor')) {
-      t.is(typeof (bound as Record<string, unknown>)[member], typeof (chosen as unknown as Record<string, unknown>)[member], `${key}.${member}`);
+      t.is(
+        typeof (bound as Record<string, unknown>)[member],
+        typeof (chosen as unknown as Record<string, unknown>)[member],
+        `${key}.${member}`,
+      );
     }
   }
   const services = resolveServices(container);
   t.deepEqual(Object.keys(services).sort(), Object.keys(SERVICE_TOKENS).sort());
-  for (const [key, id] of Object.entries(SERVICE_TOKENS)) t.is<unknown, unknown>(services[key as keyof typeof services], container.get(id), key);
+  for (const [key, id] of Object.entries(SERVICE_TOKENS))
+    t.is<unknown, unknown>(services[key as keyof typeof services], container.get(id), key);
 });

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import test from 'ava';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
@@ -31,7 +31,10 @@ test('under CA trust the gateway learns the fingerprint at start, so an unreacha
 
 test('under a pin the gateway starts without reaching the daemon, and reports the pin', async (t) => {
   const url = `https://127.0.0.1:${await closedPort()}`;
-  const gateway = await createGateway({ keyServer: { kind: 'tls', url, fingerprint: `${'AB:'.repeat(31)}AB` } }, { logger: new MemoryLogger() });
+  const gateway = await createGateway(
+    { keyServer: { kind: 'tls', url, fingerprint: `${'AB:'.repeat(31)}AB` } },
+    { logger: new MemoryLogger() },
+  );
   t.is(gateway.ksFingerprint, 'ab'.repeat(32));
   await gateway.close();
 });

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGateway } from '../../src/app/create-gateway.js';
+import test from 'ava';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
+import { createGateway } from '../../src/app/create-gateway.js';
 
 test('an embedding service mounts app.callback() on its own server', async (t) => {
   const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: 'embedded-admin' } }, { logger: new MemoryLogger() });

@@ -1,11 +1,11 @@
-import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { configFromEnv } from '../../src/app/config/from-env.js';
 import { clientKeyPair } from '../_support/client-key.js';
-import { spawnGateway } from '../_support/gateway-process.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
+import { spawnGateway } from '../_support/gateway-process.js';
 
 async function generate(gw: TestGateway, session: string): Promise<string> {
   const reply = await gw.call('POST', '/keys', { headers: { 'X-Session': session }, body: {} });
@@ -15,7 +15,10 @@ async function generate(gw: TestGateway, session: string): Promise<string> {
 
 async function exportKey(gw: TestGateway, session: string, ttag: string): Promise<Buffer | undefined> {
   const client = clientKeyPair();
-  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': session }, body: { ttag, clientPubKey: client.publicKey } });
+  const reply = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': session },
+    body: { ttag, clientPubKey: client.publicKey },
+  });
   return reply.status === 200 ? client.unwrap(reply.body.wrapped) : undefined;
 }
 
@@ -72,5 +75,7 @@ test('keygate serve with TE_KEYSERVER_STORE=memory says so on stderr; the defaul
 
 test('a store kind other than sqlite or memory, or a master key given twice, stops the boot naming the variable', (t) => {
   t.throws(() => configFromEnv({ TE_KEYSERVER_STORE: 'disk' }), { message: /^TE_KEYSERVER_STORE: / });
-  t.throws(() => configFromEnv({ TE_KEYSERVER_MASTER_KEY: 'a', TE_KEYSERVER_MASTER_KEY_FILE: 'b' }), { message: /^TE_KEYSERVER_MASTER_KEY_FILE: .*not both/ });
+  t.throws(() => configFromEnv({ TE_KEYSERVER_MASTER_KEY: 'a', TE_KEYSERVER_MASTER_KEY_FILE: 'b' }), {
+    message: /^TE_KEYSERVER_MASTER_KEY_FILE: .*not both/,
+  });
 });

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { connect } from 'node:net';
+import test from 'ava';
 import { startGateway } from '../_support/gateway.js';
 
 test('close cuts a request still running at the end of the drain, and says so in the log', async (t) => {
@@ -16,7 +16,11 @@ test('close cuts a request still running at the end of the drain, and says so in
   const took = Date.now() - started;
   t.true(took >= 290 && took < 2_000, `${took} ms`);
   await ended;
-  t.true(gw.logger.lines.some((line) => line.message === 'requests still running at the end of the drain were cut' && line.fields.requests === 1));
+  t.true(
+    gw.logger.lines.some(
+      (line) => line.message === 'requests still running at the end of the drain were cut' && line.fields.requests === 1,
+    ),
+  );
 });
 
 test('close with nothing in flight returns at once and cuts nothing', async (t) => {

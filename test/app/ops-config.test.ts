@@ -12,7 +12,9 @@ test('TE_GATEWAY_AUDIT_TIMEOUT_MS bounds PostgreSQL audit calls, 2000 ms by defa
   const byDefault = configFromEnv({ TE_GATEWAY_AUDIT_URL: PG });
   t.like(byDefault.audit, { kind: 'postgres', timeoutMs: 2_000 });
   t.like(configFromEnv({ TE_GATEWAY_AUDIT_URL: PG, TE_GATEWAY_AUDIT_TIMEOUT_MS: '750' }).audit, { timeoutMs: 750 });
-  t.throws(() => configFromEnv({ TE_GATEWAY_AUDIT_TIMEOUT_MS: '750' }), { message: /TE_GATEWAY_AUDIT_TIMEOUT_MS: applies only with TE_GATEWAY_AUDIT_URL/ });
+  t.throws(() => configFromEnv({ TE_GATEWAY_AUDIT_TIMEOUT_MS: '750' }), {
+    message: /TE_GATEWAY_AUDIT_TIMEOUT_MS: applies only with TE_GATEWAY_AUDIT_URL/,
+  });
   t.throws(() => configFromEnv({ TE_GATEWAY_AUDIT_URL: PG, TE_GATEWAY_AUDIT_TIMEOUT_MS: '0' }), { message: /TE_GATEWAY_AUDIT_TIMEOUT_MS/ });
 });
 
@@ -36,7 +38,9 @@ test('every variable has a _FILE variant: secrets read from files, never both, a
   t.like(config.keyServer, { kind: 'embedded', adminPassword: 'file-admin-pw' });
   t.like(config.audit, { kind: 'postgres', url: PG });
   t.like(config.sessionStore, { kind: 'redis', sessionKeys: [sessionKey] });
-  const both = t.throws(() => configFromEnv({ TE_KEYSERVER_ADMIN_PASSWORD: 'x', TE_KEYSERVER_ADMIN_PASSWORD_FILE: file('a2', 'file-secret-9') }));
+  const both = t.throws(() =>
+    configFromEnv({ TE_KEYSERVER_ADMIN_PASSWORD: 'x', TE_KEYSERVER_ADMIN_PASSWORD_FILE: file('a2', 'file-secret-9') }),
+  );
   t.regex(both.message, /TE_KEYSERVER_ADMIN_PASSWORD_FILE: set it or TE_KEYSERVER_ADMIN_PASSWORD, not both/);
   const missing = t.throws(() => configFromEnv({ TE_GATEWAY_AUDIT_URL_FILE: join(dir, 'nope') }));
   t.regex(missing.message, /TE_GATEWAY_AUDIT_URL_FILE: cannot read .*nope \(ENOENT\)/);

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { parseGatewayConfig } from '../../src/app/config/config.js';
-import { ConfigError } from '../../src/keyserver/config-error.js';
 import { parsePublicOrigin } from '../../src/app/config/cors-origins.js';
 import { configFromEnv } from '../../src/app/config/from-env.js';
+import { ConfigError } from '../../src/keyserver/config-error.js';
 
 test('a public URL may carry the base path the gateway is mounted under; a trailing slash is dropped', (t) => {
   t.is(parsePublicOrigin('https://keys.example.com'), 'https://keys.example.com');

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';

@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { bearer, pathTtag } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
-import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
+import { type GatewayProcess, killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
@@ -32,12 +32,22 @@ async function operations(gw: GatewayProcess): Promise<void> {
   const admin = bearer(login.body.sessionId as string);
   const ttags: string[] = [];
   for (let i = 0; i < 6; i += 1) ttags.push((await call(gw.url, 'POST', '/api/keys', { headers: admin, body: {} })).body.ttag as string);
-  const exported = await call(gw.url, 'POST', `/api/keys/${pathTtag(ttags[0]!)}/export`, { headers: admin, body: { clientPubKey: clientKeyPair().publicKey } });
+  const exported = await call(gw.url, 'POST', `/api/keys/${pathTtag(ttags[0]!)}/export`, {
+    headers: admin,
+    body: { clientPubKey: clientKeyPair().publicKey },
+  });
   if (exported.status !== 200) throw new Error(`export: ${exported.status} ${exported.text}`);
-  await Promise.all(Array.from({ length: 6 }, () => call(gw.url, 'POST', '/login', { body: { user: 'nobody', password: 'not-the-password' } })));
+  await Promise.all(
+    Array.from({ length: 6 }, () => call(gw.url, 'POST', '/login', { body: { user: 'nobody', password: 'not-the-password' } })),
+  );
 }
 
-async function killedThenTruncated(t: ExecutionContext, env: Record<string, string>, dataDir: string, deleteNewest: (writer: string) => Promise<number>) {
+async function killedThenTruncated(
+  t: ExecutionContext,
+  env: Record<string, string>,
+  dataDir: string,
+  deleteNewest: (writer: string) => Promise<number>,
+) {
   const first = await spawnGateway(t, env);
   await operations(first);
   await first.stop('SIGKILL');
@@ -52,21 +62,24 @@ async function killedThenTruncated(t: ExecutionContext, env: Record<string, stri
   t.regex(refused, new RegExp(`ends at seq ${kept}, but this writer had reached seq ${kept + DELETED}`));
 }
 
-test.serial('sqlite: after a kill -9, deleting the newest entries of the audit database makes the restart refused, naming the loss', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-witness-kill-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  await killedThenTruncated(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: ADMIN_PASSWORD }, dataDir, async (writer) => {
-    const db = new Database(join(dataDir, 'audit.db'));
-    try {
-      const { seq } = db.prepare('SELECT MAX(seq) AS seq FROM audit_entry WHERE writer = ?').get(writer) as { seq: number };
-      db.prepare('DELETE FROM audit_entry WHERE writer = ? AND seq > ?').run(writer, seq - DELETED);
-      db.prepare('DELETE FROM audit_checkpoint WHERE writer = ? AND seq > ?').run(writer, seq - DELETED);
-      return seq - DELETED;
-    } finally {
-      db.close();
-    }
-  });
-});
+test.serial(
+  'sqlite: after a kill -9, deleting the newest entries of the audit database makes the restart refused, naming the loss',
+  async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'keygate-witness-kill-'));
+    t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+    await killedThenTruncated(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: ADMIN_PASSWORD }, dataDir, async (writer) => {
+      const db = new Database(join(dataDir, 'audit.db'));
+      try {
+        const { seq } = db.prepare('SELECT MAX(seq) AS seq FROM audit_entry WHERE writer = ?').get(writer) as { seq: number };
+        db.prepare('DELETE FROM audit_entry WHERE writer = ? AND seq > ?').run(writer, seq - DELETED);
+        db.prepare('DELETE FROM audit_checkpoint WHERE writer = ? AND seq > ?').run(writer, seq - DELETED);
+        return seq - DELETED;
+      } finally {
+        db.close();
+      }
+    });
+  },
+);
 
 (postgres.reason === undefined ? test.serial : test.skip)(
   'postgres: after a kill -9, deleting the newest entries of the audit database makes the restart refused, naming the loss',

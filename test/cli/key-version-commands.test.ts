@@ -10,7 +10,10 @@ const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathn
 const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-versions-'));
 const adminPasswordFile = join(dir, 'admin-password');
 writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
-const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile, TE_GATEWAY_DATA_DIR: mkdtempSync(join(dir, 'data-')) });
+const gateway = await spawnGateway(untilKillAll, {
+  TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile,
+  TE_GATEWAY_DATA_DIR: mkdtempSync(join(dir, 'data-')),
+});
 test.after.always(killAllGateways);
 
 function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {

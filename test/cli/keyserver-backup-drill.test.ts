@@ -1,13 +1,13 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { asSession, createKey, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
+import test, { type ExecutionContext } from 'ava';
+import { type ApiSession, asSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { createAuthority, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
+import { clientConfig, type DaemonProcess, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 /**
  * The backup drill, through the entrances an operator takes: a real `keygate keyserver` daemon on a
@@ -30,7 +30,9 @@ function daemonArgs(data: string, keyFile: string, ...extra: string[]): string[]
 }
 
 async function gatewayFor(t: ExecutionContext, daemon: DaemonProcess): Promise<TestGateway> {
-  return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, timeoutMs: 5_000, ...(await clientConfig()) } });
+  return startGateway(t, {
+    keyServer: { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, timeoutMs: 5_000, ...(await clientConfig()) },
+  });
 }
 
 async function ok(reply: Promise<{ status: number; text: string }>, status: number, what: string): Promise<void> {
@@ -61,7 +63,8 @@ async function exported(session: ApiSession, ttag: string): Promise<Buffer> {
 /** Principals, a group with members, a role, a parameter, a trusted CA with an enrolled leaf, keys and grants. */
 async function makeState(gw: TestGateway) {
   const admin = await signIn(gw, 'admin');
-  for (const [name, password] of Object.entries(NEW_USERS)) await ok(admin.post('/api/principals', { name, kind: 'user', password }), 201, name);
+  for (const [name, password] of Object.entries(NEW_USERS))
+    await ok(admin.post('/api/principals', { name, kind: 'user', password }), 201, name);
   await ok(admin.post('/api/principals', { name: 'team', kind: 'group' }), 201, 'team');
   await ok(admin.put('/api/groups/team/members/dora'), 204, 'member dora');
   await ok(admin.put('/api/groups/team/members/erin'), 204, 'member erin');

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import pg from 'pg';
 import { readKeyFile } from '../../src/keyserver/at-rest/master-key-source.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
@@ -48,42 +48,60 @@ async function rows(url: string, sql: string): Promise<Record<string, unknown>[]
   }
 }
 
-withPostgres('backup and restore take the PostgreSQL store from TE_KEYSERVER_POSTGRES_URL and its _FILE form; --postgres wins over both', async (t) => {
-  const { dir, keyFile, masterKey } = scratch('keygate-backup-env-');
-  const source = withPassword(await createDatabase(postgres.url!));
-  const gw = await startGateway(t, {
-    keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, dataDir: dir, store: 'postgres', postgresUrl: source, masterKey },
-  });
-  const { ttag } = await createKey(await signIn(gw, 'alice'), { label: 'payroll' });
-  await gw.close();
+withPostgres(
+  'backup and restore take the PostgreSQL store from TE_KEYSERVER_POSTGRES_URL and its _FILE form; --postgres wins over both',
+  async (t) => {
+    const { dir, keyFile, masterKey } = scratch('keygate-backup-env-');
+    const source = withPassword(await createDatabase(postgres.url!));
+    const gw = await startGateway(t, {
+      keyServer: {
+        kind: 'embedded',
+        seed: SEED,
+        adminPassword: PASSWORDS.admin,
+        dataDir: dir,
+        store: 'postgres',
+        postgresUrl: source,
+        masterKey,
+      },
+    });
+    const { ttag } = await createKey(await signIn(gw, 'alice'), { label: 'payroll' });
+    await gw.close();
 
-  const backup = join(dir, 'ks.backup');
-  const taken = await runKeyserverCli(['backup', '--out', backup, '--master-key-file', keyFile, '--json'], { TE_KEYSERVER_POSTGRES_URL: source });
-  t.is(taken.status, 0, taken.stderr);
-  t.like(JSON.parse(taken.stdout), { action: 'backup', counts: { keys: 1 } });
+    const backup = join(dir, 'ks.backup');
+    const taken = await runKeyserverCli(['backup', '--out', backup, '--master-key-file', keyFile, '--json'], {
+      TE_KEYSERVER_POSTGRES_URL: source,
+    });
+    t.is(taken.status, 0, taken.stderr);
+    t.like(JSON.parse(taken.stdout), { action: 'backup', counts: { keys: 1 } });
 
-  const target = withPassword(await createDatabase(postgres.url!));
-  const urlFile = join(dir, 'postgres-url');
-  writeFileSync(urlFile, `${target}\n`, { mode: 0o600 });
-  const restored = await runKeyserverCli(['restore', '--in', backup, '--master-key-file', keyFile, '--json'], { TE_KEYSERVER_POSTGRES_URL_FILE: urlFile });
-  t.is(restored.status, 0, restored.stderr);
-  t.like(JSON.parse(restored.stdout), { action: 'restore', counts: { keys: 1 } });
-  t.deepEqual(await rows(target, 'SELECT ttag, label FROM keys'), [{ ttag, label: 'payroll' }]);
+    const target = withPassword(await createDatabase(postgres.url!));
+    const urlFile = join(dir, 'postgres-url');
+    writeFileSync(urlFile, `${target}\n`, { mode: 0o600 });
+    const restored = await runKeyserverCli(['restore', '--in', backup, '--master-key-file', keyFile, '--json'], {
+      TE_KEYSERVER_POSTGRES_URL_FILE: urlFile,
+    });
+    t.is(restored.status, 0, restored.stderr);
+    t.like(JSON.parse(restored.stdout), { action: 'restore', counts: { keys: 1 } });
+    t.deepEqual(await rows(target, 'SELECT ttag, label FROM keys'), [{ ttag, label: 'payroll' }]);
 
-  const flagged = withPassword(await createDatabase(postgres.url!));
-  const overridden = await runKeyserverCli(['restore', '--in', backup, '--master-key-file', keyFile, '--postgres', flagged], {
-    TE_KEYSERVER_POSTGRES_URL: target,
-  });
-  t.is(overridden.status, 0, `--postgres wins over the variable (whose store is not empty): ${overridden.stderr}`);
-  t.deepEqual(await rows(flagged, 'SELECT ttag FROM keys'), [{ ttag }]);
-  for (const run of [taken, restored, overridden]) t.false(`${run.stdout}${run.stderr}`.includes(PASSWORD), 'the URL password is never printed');
-});
+    const flagged = withPassword(await createDatabase(postgres.url!));
+    const overridden = await runKeyserverCli(['restore', '--in', backup, '--master-key-file', keyFile, '--postgres', flagged], {
+      TE_KEYSERVER_POSTGRES_URL: target,
+    });
+    t.is(overridden.status, 0, `--postgres wins over the variable (whose store is not empty): ${overridden.stderr}`);
+    t.deepEqual(await rows(flagged, 'SELECT ttag FROM keys'), [{ ttag }]);
+    for (const run of [taken, restored, overridden])
+      t.false(`${run.stdout}${run.stderr}`.includes(PASSWORD), 'the URL password is never printed');
+  },
+);
 
 withPostgres(
   'a SQLite backup holding a NUL in a label and a display name is refused by a PostgreSQL restore naming both rows, with nothing written',
   async (t) => {
     const { dir, keyFile, masterKey } = scratch('keygate-backup-nul-');
-    const gw = await startGateway(t, { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, dataDir: dir, store: 'sqlite', masterKey } });
+    const gw = await startGateway(t, {
+      keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, dataDir: dir, store: 'sqlite', masterKey },
+    });
     const { ttag } = await createKey(await signIn(gw, 'alice'), { label: 'payroll' });
     await gw.close();
     // Written into the store directly: the text rule at the edge refuses such a label now; an older store may hold one.

@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { asSession, createKey, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
+import test, { type ExecutionContext } from 'ava';
+import { type ApiSession, asSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
+import { clientConfig, type DaemonProcess, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { skipAll } from '../_support/skip.js';
 
@@ -17,7 +17,9 @@ test.after.always(killAllDaemons);
 test.after.always(() => postgres.stop());
 
 async function gatewayFor(t: ExecutionContext, daemon: DaemonProcess): Promise<TestGateway> {
-  return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, timeoutMs: 5_000, ...(await clientConfig()) } });
+  return startGateway(t, {
+    keyServer: { kind: 'tls', url: daemon.url, fingerprint: daemon.fingerprint, timeoutMs: 5_000, ...(await clientConfig()) },
+  });
 }
 
 async function exported(session: ApiSession, ttag: string): Promise<string> {

@@ -1,12 +1,12 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { untilKillAll } from '../_support/child-processes.js';
-import { killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
+import { killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 test.after.always(killAllDaemons);
 
@@ -46,11 +46,18 @@ async function restoreInto(name: string, bytes: Buffer, env: Record<string, stri
 
 test('a truncated backup is refused with one line, and nothing is written', async (t) => {
   const { bytes } = await source();
-  const cuts = { halfway: bytes.subarray(0, Math.floor(bytes.length / 2)), 'at a line end': bytes.subarray(0, bytes.lastIndexOf(0x0a, bytes.length - 2) + 1) };
+  const cuts = {
+    halfway: bytes.subarray(0, Math.floor(bytes.length / 2)),
+    'at a line end': bytes.subarray(0, bytes.lastIndexOf(0x0a, bytes.length - 2) + 1),
+  };
   for (const [how, cut] of Object.entries(cuts)) {
     const run = await restoreInto(`cut-${how.replace(/ /g, '-')}`, cut);
     t.is(run.status, 1, how);
-    t.is(run.stderr, `keygate: restore: ${run.file}: truncated, or not a keygate key-server backup: it does not end with its authentication line\n`, how);
+    t.is(
+      run.stderr,
+      `keygate: restore: ${run.file}: truncated, or not a keygate key-server backup: it does not end with its authentication line\n`,
+      how,
+    );
     t.false(run.wrote, how);
   }
 });
@@ -62,7 +69,10 @@ test('a backup with one byte flipped is refused with one line, and nothing is wr
     flipped[at]! ^= 0x01;
     const run = await restoreInto(`flipped-${at}`, flipped);
     t.is(run.status, 1);
-    t.is(run.stderr, `keygate: restore: ${run.file}: altered: its authentication code does not match its content (a byte changed, or part of it cut)\n`);
+    t.is(
+      run.stderr,
+      `keygate: restore: ${run.file}: altered: its authentication code does not match its content (a byte changed, or part of it cut)\n`,
+    );
     t.false(run.wrote);
   }
 });
@@ -100,7 +110,10 @@ test('a restore into a store a key server holds, or that is not empty, is refuse
   const serving = await spawnDaemon(t, ['--data', target, '--port', '0', '--master-key-file', keyFile]);
   const refused = await runKeyserverCli(['restore', '--in', backup, '--data', target, '--master-key-file', keyFile]);
   t.is(refused.status, 1);
-  t.regex(refused.stderr, new RegExp(`^keygate: restore: \\S+ks\\.db is held by pid ${serving.child.pid} on host .+; one process writes a store at a time\n$`));
+  t.regex(
+    refused.stderr,
+    new RegExp(`^keygate: restore: \\S+ks\\.db is held by pid ${serving.child.pid} on host .+; one process writes a store at a time\n$`),
+  );
   await serving.stop();
   const run = await runKeyserverCli(['restore', '--in', backup, '--data', target, '--master-key-file', keyFile]);
   t.is(run.status, 1);
@@ -124,7 +137,10 @@ test('a backup never replaces an existing file unless --force, and is refused wi
 
   const keyless = await runKeyserverCli(['backup', '--out', join(dir, 'keyless.backup'), '--data', data]);
   t.is(keyless.status, 1);
-  t.is(keyless.stderr, 'keygate: backup: no master key: give TE_KEYSERVER_MASTER_KEY or --master-key-file (the key the store is sealed under)\n');
+  t.is(
+    keyless.stderr,
+    'keygate: backup: no master key: give TE_KEYSERVER_MASTER_KEY or --master-key-file (the key the store is sealed under)\n',
+  );
   const wrongKey = await runKeyserverCli(['backup', '--out', join(dir, 'wrong.backup'), '--data', data], {
     TE_KEYSERVER_MASTER_KEY: randomBytes(32).toString('base64'),
   });

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
@@ -70,7 +70,9 @@ test('rotate-master-key rewraps the data file under a new key, shows both ids, a
   const oldKey = readFileSync(join(dir, 'rotate', 'ks.master.key'), 'utf8');
   const rotation = await run(['rotate-master-key', '--data', data]);
   t.is(rotation.status, 0, rotation.stderr);
-  const shown = /^keygate keyserver: master key rotated old=([0-9a-f]{16}) new=([0-9a-f]{16}) rows=(\d+) file=\S+ks\.master\.key$/m.exec(rotation.stdout);
+  const shown = /^keygate keyserver: master key rotated old=([0-9a-f]{16}) new=([0-9a-f]{16}) rows=(\d+) file=\S+ks\.master\.key$/m.exec(
+    rotation.stdout,
+  );
   t.truthy(shown, rotation.stdout);
   t.is(shown?.[1], oldId);
   t.not(shown?.[2], oldId);
@@ -78,7 +80,9 @@ test('rotate-master-key rewraps the data file under a new key, shows both ids, a
   t.not(readFileSync(join(dir, 'rotate', 'ks.master.key'), 'utf8'), oldKey);
   const second = await spawnDaemon(t, ['--data', data, '--port', '0']);
   t.is(await second.stop(), 0);
-  const stale = await spawnDaemon(t, ['--data', data, '--port', '0'], { TE_KEYSERVER_MASTER_KEY: oldKey.trim() }).catch((error: Error) => error);
+  const stale = await spawnDaemon(t, ['--data', data, '--port', '0'], { TE_KEYSERVER_MASTER_KEY: oldKey.trim() }).catch(
+    (error: Error) => error,
+  );
   t.regex(String(stale), /which was not given/, 'the old key alone no longer opens it');
 });
 

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { killAllDaemons, spawnDaemon, testClient } from '../_support/keyserver-daemon.js';
 import { runKeygate } from '../_support/process-run.js';
 
@@ -22,7 +22,12 @@ test('a second keygate keyserver on a store another daemon holds is refused at b
 test("keygate serve whose data directory holds a serving daemon's store is refused at boot naming the daemon", async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'keygate-ks-writer-serve-'));
   const daemon = await spawnDaemon(t, ['--data', join(dataDir, 'keyserver.db'), '--port', '0']);
-  const env = { TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: '0', TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: 'admin-pw-1' };
+  const env = {
+    TE_GATEWAY_HOST: '127.0.0.1',
+    TE_GATEWAY_PORT: '0',
+    TE_GATEWAY_DATA_DIR: dataDir,
+    TE_KEYSERVER_ADMIN_PASSWORD: 'admin-pw-1',
+  };
   const serve = await runKeygate(t, ['serve'], env);
   t.is(serve.status, 2, `${serve.stdout}${serve.stderr}`);
   t.regex(serve.stderr, new RegExp(`^keygate: [^\\n]*keyserver\\.db is ${HOLDER(daemon.child.pid)}[^\\n]*\\n$`));
@@ -42,6 +47,10 @@ test('a writer lock removed under a running daemon is logged as a writer conflic
   const daemon = await spawnDaemon(t, ['--data', data, '--port', '0']);
   rmSync(`${data}.lock`);
   // The daemon looks at its lock every 5 s in real time: a bounded wait.
-  for (let waited = 0; !/writer conflict/.test(daemon.output()) && waited < 20_000; waited += 100) await new Promise((done) => setTimeout(done, 100));
-  t.regex(daemon.output(), new RegExp(`^keygate keyserver: error: writer conflict: writer lock ${data}\\.lock was removed under this process$`, 'm'));
+  for (let waited = 0; !/writer conflict/.test(daemon.output()) && waited < 20_000; waited += 100)
+    await new Promise((done) => setTimeout(done, 100));
+  t.regex(
+    daemon.output(),
+    new RegExp(`^keygate keyserver: error: writer conflict: writer lock ${data}\\.lock was removed under this process$`, 'm'),
+  );
 });

@@ -3,11 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { login } from '../_support/first-start.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { runKeygate } from '../_support/process-run.js';
 import { skipAll } from '../_support/skip.js';
-import { login } from '../_support/first-start.js';
 
 test.after.always(killAllGateways);
 const postgres = startTestPostgres();
@@ -42,7 +42,10 @@ test('keygate keyserver reset-password: --help, a missing principal, an unknown 
   t.regex(help.stdout, /^Usage: keygate keyserver reset-password PRINCIPAL /);
   const usage = await runKeygate(t, ['keyserver', 'reset-password']);
   t.is(usage.status, 2);
-  t.regex(usage.stderr, /^keygate: reset-password: PRINCIPAL is required \(run "keygate keyserver reset-password --help" for the usage\)\n$/);
+  t.regex(
+    usage.stderr,
+    /^keygate: reset-password: PRINCIPAL is required \(run "keygate keyserver reset-password --help" for the usage\)\n$/,
+  );
   t.regex((await runKeygate(t, ['keyserver', '--help'])).stdout, /keygate keyserver reset-password PRINCIPAL/);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'keygate-reset-refusals-'));

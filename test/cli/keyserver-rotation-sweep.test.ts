@@ -1,13 +1,13 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
-import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { engineOn, tokensFor } from '../_support/engine-stores.js';
+import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sweep-'));

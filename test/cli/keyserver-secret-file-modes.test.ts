@@ -1,6 +1,6 @@
-import test from 'ava';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import test from 'ava';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 test.after.always(killAllDaemons);
@@ -16,7 +16,18 @@ test('keygate keyserver warns, before it listens, of every secret file its group
   chmodSync(fixtures.seedPath, 0o644);
   chmodSync(fixtures.keyPath, 0o640);
   chmodSync(passwordFile, 0o604);
-  const args = ['--data', join(fixtures.dir, 'ks.db'), '--port', '0', '--seed', fixtures.seedPath, '--cert', fixtures.certPath, '--key', fixtures.keyPath];
+  const args = [
+    '--data',
+    join(fixtures.dir, 'ks.db'),
+    '--port',
+    '0',
+    '--seed',
+    fixtures.seedPath,
+    '--cert',
+    fixtures.certPath,
+    '--key',
+    fixtures.keyPath,
+  ];
   const env = { TE_KEYSERVER_ADMIN_PASSWORD_FILE: passwordFile };
 
   const loose = await spawnDaemon(t, args, env);

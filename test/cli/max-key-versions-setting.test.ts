@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { bearer } from '../_support/api-client.js';
-import { call } from '../_support/http.js';
-import { clientEnv, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
-import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { call } from '../_support/http.js';
+import { runKeyserverCli } from '../_support/keyserver-cli.js';
+import { clientEnv, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { runKeygate } from '../_support/process-run.js';
 
 /**
@@ -47,7 +47,9 @@ test('keygate serve with TE_KEYSERVER_MAX_KEY_VERSIONS=2: a key rotates once, an
 });
 
 test('keygate keyserver with TE_KEYSERVER_MAX_KEY_VERSIONS=2: behind a real gateway, the next rotation is 409 KEY_VERSIONS_EXHAUSTED', async (t) => {
-  const daemon = await spawnDaemon(t, ['--data', ':memory:', '--port', '0', '--admin-password', ADMIN], { TE_KEYSERVER_MAX_KEY_VERSIONS: '2' });
+  const daemon = await spawnDaemon(t, ['--data', ':memory:', '--port', '0', '--admin-password', ADMIN], {
+    TE_KEYSERVER_MAX_KEY_VERSIONS: '2',
+  });
   const gateway = await spawnGateway(t, {
     ...(await clientEnv()),
     TE_GATEWAY_KEYSERVER_URL: daemon.url,

@@ -33,7 +33,10 @@ test('the metrics listener binds to 127.0.0.1 even when the gateway listens on 0
   const metrics = await metricsUrl(() => gateway.output());
   t.is(metrics.hostname, '127.0.0.1', 'bound to loopback only');
   t.true(await reachable(`http://127.0.0.1:${metrics.port}/metrics`));
-  t.false(await reachable(`http://${OTHER_LOOPBACK}:${metrics.port}/metrics`), `not reachable at ${OTHER_LOOPBACK}, as it would be if bound to 0.0.0.0`);
+  t.false(
+    await reachable(`http://${OTHER_LOOPBACK}:${metrics.port}/metrics`),
+    `not reachable at ${OTHER_LOOPBACK}, as it would be if bound to 0.0.0.0`,
+  );
 });
 
 test('TE_GATEWAY_METRICS_HOST binds the metrics listener where it says', async (t) => {

@@ -66,7 +66,9 @@ test.serial('keygate --version prints the package version', async (t) => {
 });
 
 test.serial('every operator command answers --help with its usage, exit 0', async (t) => {
-  const runs = await Promise.all(['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].map((name) => keygate([name, '--help'])));
+  const runs = await Promise.all(
+    ['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].map((name) => keygate([name, '--help'])),
+  );
   for (const [i, name] of ['login', 'whoami', 'health', 'principals', 'groups', 'roles', 'keys', 'audit'].entries()) {
     t.is(runs[i]!.status, 0, name);
     t.true(runs[i]!.stdout.startsWith(`Usage: keygate ${name}`), runs[i]!.stdout);
@@ -94,7 +96,9 @@ test.serial('principals, groups and roles through the CLI', async (t) => {
   const created = await json(['principals', 'create', 'cli-bob', '--kind', 'user', '--password-file', bobPasswordFile], env);
   t.like(created, { name: 'cli-bob', kind: 'user' });
   await json(['principals', 'create', 'cli-ops', '--kind', 'group'], env);
-  t.true((await json<{ items: { name: string }[] }>(['principals', 'list', '--limit', '500'], env)).items.some((p) => p.name === 'cli-bob'));
+  t.true(
+    (await json<{ items: { name: string }[] }>(['principals', 'list', '--limit', '500'], env)).items.some((p) => p.name === 'cli-bob'),
+  );
   t.regex((await keygate(['principals', 'show', 'cli-bob'], env)).stdout, /cli-bob\s+user/);
   t.is((await keygate(['groups', 'add', 'cli-ops', 'cli-bob'], env)).status, 0);
   t.deepEqual(
@@ -142,9 +146,12 @@ test.serial(
     const env = { KEYGATE_SESSION: session };
     const key = await json<{ ttag: string }>(['keys', 'create', '--len', '16'], env);
     const exportsOfKey = async () =>
-      (await json<{ items: { operation: string; object?: string }[] }>(['audit', 'list', '--operation', 'keys.export', '--limit', '500'], env)).items.filter(
-        (entry) => entry.object?.includes(key.ttag),
-      ).length;
+      (
+        await json<{ items: { operation: string; object?: string }[] }>(
+          ['audit', 'list', '--operation', 'keys.export', '--limit', '500'],
+          env,
+        )
+      ).items.filter((entry) => entry.object?.includes(key.ttag)).length;
     const existing = join(dir, 'existing.bin');
     writeFileSync(existing, 'not a key', { mode: 0o644 });
     chmodSync(existing, 0o644);
@@ -171,30 +178,33 @@ test.serial(
   },
 );
 
-test.serial('--session on the command line works but warns once on stderr, naming the safer forms; the file and environment forms do not warn', async (t) => {
-  const session = await adminSession;
-  const sessionFile = join(dir, 'session-for-warning');
-  writeFileSync(sessionFile, `${session}\n`, { mode: 0o600 });
-  const onArgv = await keygate(['whoami', '--session', session]);
-  t.is(onArgv.status, 0, onArgv.stderr);
-  const warnings = onArgv.stderr.split('\n').filter((line) => line.startsWith('keygate: warning:'));
-  t.is(warnings.length, 1);
-  t.regex(warnings[0]!, /visible to other users/);
-  t.regex(warnings[0]!, /--session-file/);
-  t.regex(warnings[0]!, /KEYGATE_SESSION_FILE/);
-  t.false(onArgv.stderr.includes(session), 'the warning never echoes the id');
-  for (const run of [
-    await keygate(['whoami', '--session-file', sessionFile]),
-    await keygate(['whoami'], { KEYGATE_SESSION_FILE: sessionFile }),
-    await keygate(['whoami'], { KEYGATE_SESSION: session }),
-  ]) {
-    t.is(run.status, 0, run.stderr);
-    t.is(run.stderr, '');
-  }
-  const help = await keygate(['whoami', '--help']);
-  t.regex(help.stdout, /--session-file FILE/);
-  t.regex(help.stdout, /visible to other users/);
-});
+test.serial(
+  '--session on the command line works but warns once on stderr, naming the safer forms; the file and environment forms do not warn',
+  async (t) => {
+    const session = await adminSession;
+    const sessionFile = join(dir, 'session-for-warning');
+    writeFileSync(sessionFile, `${session}\n`, { mode: 0o600 });
+    const onArgv = await keygate(['whoami', '--session', session]);
+    t.is(onArgv.status, 0, onArgv.stderr);
+    const warnings = onArgv.stderr.split('\n').filter((line) => line.startsWith('keygate: warning:'));
+    t.is(warnings.length, 1);
+    t.regex(warnings[0]!, /visible to other users/);
+    t.regex(warnings[0]!, /--session-file/);
+    t.regex(warnings[0]!, /KEYGATE_SESSION_FILE/);
+    t.false(onArgv.stderr.includes(session), 'the warning never echoes the id');
+    for (const run of [
+      await keygate(['whoami', '--session-file', sessionFile]),
+      await keygate(['whoami'], { KEYGATE_SESSION_FILE: sessionFile }),
+      await keygate(['whoami'], { KEYGATE_SESSION: session }),
+    ]) {
+      t.is(run.status, 0, run.stderr);
+      t.is(run.stderr, '');
+    }
+    const help = await keygate(['whoami', '--help']);
+    t.regex(help.stdout, /--session-file FILE/);
+    t.regex(help.stdout, /visible to other users/);
+  },
+);
 
 test.serial(
   'refusals: no session is a usage error (2); a bad session is the gateway refusal (1) with its code; an unreachable gateway is one line',
@@ -262,7 +272,14 @@ test.serial('--json is accepted by every command, the offline audit ones include
   t.is(refused.status, 2);
   t.like(JSON.parse(refused.stderr), { error: { detail: '--from: expected an ISO 8601 date-time' } });
   const env = { KEYGATE_SESSION: session };
-  for (const argv of [['whoami'], ['health'], ['principals', 'list'], ['groups', 'members', 'cli-json-none'], ['roles', 'list'], ['audit', 'list']]) {
+  for (const argv of [
+    ['whoami'],
+    ['health'],
+    ['principals', 'list'],
+    ['groups', 'members', 'cli-json-none'],
+    ['roles', 'list'],
+    ['audit', 'list'],
+  ]) {
     const run = await keygate([...argv, '--json'], env);
     t.not(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
     t.notThrows(() => JSON.parse(run.status === 0 ? run.stdout : run.stderr), argv.join(' '));
@@ -290,7 +307,10 @@ const noScript = (() => {
 
 testUnless(noScript)('login on a terminal prompts "Password: " on stderr, echoes nothing, and honours Backspace', async (t) => {
   const command = [process.execPath, BIN, 'login', '--user', 'admin'].map((word) => `'${word}'`).join(' ');
-  const child = spawn('script', ['-qfc', command, '/dev/null'], { env: { ...process.env, KEYGATE_URL: gateway.url }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfc', command, '/dev/null'], {
+    env: { ...process.env, KEYGATE_URL: gateway.url },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   t.teardown(() => child.kill('SIGKILL'));
   let output = '';
   const done = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -313,23 +333,26 @@ test.serial('the groups summary names its subcommands as they are: members, add,
   t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <members\|add\|remove>/);
 });
 
-test.serial('a ttag holding "/" is read through the CLI (keys show) and the client, and in a path as base64url or percent-encoded', async (t) => {
-  const session = await adminSession;
-  const env = { KEYGATE_SESSION: session };
-  const client = new KeygateClient({ baseUrl: gateway.url }).resume(session);
-  let ttag: string | undefined;
-  for (let i = 0; i < 200 && ttag === undefined; i++) {
-    const key = await client.createKey({ keyLen: 16 });
-    if (key.ttag.includes('/')) ttag = key.ttag;
-  }
-  if (ttag === undefined) return t.fail('no ttag with "/" among 200 keys');
-  const shown = await keygate(['keys', 'show', ttag], env);
-  t.is(shown.status, 0, shown.stderr);
-  t.true(shown.stdout.startsWith(`${ttag}  128-bit`), shown.stdout);
-  t.is((await client.readKey(ttag)).ttag, ttag);
-  for (const inPath of [Buffer.from(ttag, 'base64').toString('base64url'), encodeURIComponent(ttag)]) {
-    const response = await fetch(`${gateway.url}/api/keys/${inPath}`, { headers: { authorization: `Bearer ${session}` } });
-    t.is(response.status, 200, inPath);
-    t.is(((await response.json()) as { ttag: string }).ttag, ttag);
-  }
-});
+test.serial(
+  'a ttag holding "/" is read through the CLI (keys show) and the client, and in a path as base64url or percent-encoded',
+  async (t) => {
+    const session = await adminSession;
+    const env = { KEYGATE_SESSION: session };
+    const client = new KeygateClient({ baseUrl: gateway.url }).resume(session);
+    let ttag: string | undefined;
+    for (let i = 0; i < 200 && ttag === undefined; i++) {
+      const key = await client.createKey({ keyLen: 16 });
+      if (key.ttag.includes('/')) ttag = key.ttag;
+    }
+    if (ttag === undefined) return t.fail('no ttag with "/" among 200 keys');
+    const shown = await keygate(['keys', 'show', ttag], env);
+    t.is(shown.status, 0, shown.stderr);
+    t.true(shown.stdout.startsWith(`${ttag}  128-bit`), shown.stdout);
+    t.is((await client.readKey(ttag)).ttag, ttag);
+    for (const inPath of [Buffer.from(ttag, 'base64').toString('base64url'), encodeURIComponent(ttag)]) {
+      const response = await fetch(`${gateway.url}/api/keys/${inPath}`, { headers: { authorization: `Bearer ${session}` } });
+      t.is(response.status, 200, inPath);
+      t.is(((await response.json()) as { ttag: string }).ttag, ttag);
+    }
+  },
+);

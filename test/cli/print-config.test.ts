@@ -1,9 +1,9 @@
-import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { createAuthority } from '../_support/certificates.js';
 
 const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;

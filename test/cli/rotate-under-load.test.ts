@@ -1,17 +1,18 @@
-import test from 'ava';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientKeyPair } from '../_support/client-key.js';
-import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
-import { call } from '../_support/http.js';
+import test from 'ava';
 import type { Owner } from '../_support/child-processes.js';
+import { clientKeyPair } from '../_support/client-key.js';
+import { type GatewayProcess, killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { call } from '../_support/http.js';
 import { runKeygate } from '../_support/process-run.js';
 
 const ADMIN = 'admin-password-rotate-1';
 test.after.always(killAllGateways);
 
-const rotate = (t: Owner, data: string) => runKeygate(t, ['keyserver', 'rotate-master-key', '--data', data], { TE_KEYSERVER_ADMIN_PASSWORD: '' });
+const rotate = (t: Owner, data: string) =>
+  runKeygate(t, ['keyserver', 'rotate-master-key', '--data', data], { TE_KEYSERVER_ADMIN_PASSWORD: '' });
 
 async function login(gw: GatewayProcess): Promise<string> {
   const reply = await call(gw.url, 'POST', '/login', { body: { user: 'admin', password: ADMIN } });
@@ -21,7 +22,10 @@ async function login(gw: GatewayProcess): Promise<string> {
 
 async function exportKey(gw: GatewayProcess, session: string, ttag: string): Promise<Buffer | string> {
   const client = clientKeyPair();
-  const reply = await call(gw.url, 'POST', '/keys/export', { headers: { 'X-Session': session }, body: { ttag, clientPubKey: client.publicKey } });
+  const reply = await call(gw.url, 'POST', '/keys/export', {
+    headers: { 'X-Session': session },
+    body: { ttag, clientPubKey: client.publicKey },
+  });
   return reply.status === 200 ? client.unwrap(reply.body.wrapped) : `${reply.status} ${reply.text}`;
 }
 
@@ -46,7 +50,8 @@ test('rotate-master-key under load is refused while keygate serve holds the stor
   })().catch((error: unknown) => (failure = error));
   /** Waits (boundedly) until the load has made `count` keys; a failed load fails the test at once. */
   const until = async (count: number) => {
-    for (let waited = 0; made.size < count && failure === undefined && waited < 20_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+    for (let waited = 0; made.size < count && failure === undefined && waited < 20_000; waited += 20)
+      await new Promise((done) => setTimeout(done, 20));
     if (failure !== undefined) throw failure;
   };
   await until(5);
@@ -58,7 +63,10 @@ test('rotate-master-key under load is refused while keygate serve holds the stor
   await load;
   if (failure !== undefined) throw failure;
   t.is(refused.status, 2, `${refused.stdout}${refused.stderr}`);
-  t.regex(refused.stderr, new RegExp(`^keygate: .*keyserver\\.db.* held by pid ${first.child.pid} on host \\S+ since \\d{4}-\\d\\d-\\d\\dT\\S+Z.*\\n$`));
+  t.regex(
+    refused.stderr,
+    new RegExp(`^keygate: .*keyserver\\.db.* held by pid ${first.child.pid} on host \\S+ since \\d{4}-\\d\\d-\\d\\dT\\S+Z.*\\n$`),
+  );
   t.is(refused.stderr.split('\n').length, 2, 'one line');
   t.is(refused.stdout, '');
   t.is(readFileSync(keyFile, 'utf8'), keyBefore, 'the key file is untouched');

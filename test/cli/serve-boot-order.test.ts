@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { generatedPasswords, login } from '../_support/first-start.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { runKeygate } from '../_support/process-run.js';
-import { generatedPasswords, login } from '../_support/first-start.js';
 
 test.after.always(killAllGateways);
 
@@ -22,7 +22,11 @@ async function takenPort(t: { teardown(fn: () => void): void }): Promise<number>
 test('a first keygate serve on a port in use creates nothing, and the retry shows the generated passwords, which log in', async (t) => {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'keygate-port-taken-')), 'data');
   const port = await takenPort(t);
-  const refused = await runKeygate(t, ['serve'], { TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: String(port), TE_GATEWAY_DATA_DIR: dataDir });
+  const refused = await runKeygate(t, ['serve'], {
+    TE_GATEWAY_HOST: '127.0.0.1',
+    TE_GATEWAY_PORT: String(port),
+    TE_GATEWAY_DATA_DIR: dataDir,
+  });
   t.is(refused.status, 1, `${refused.stdout}${refused.stderr}`);
   t.regex(refused.stderr, /^keygate: cannot listen: .*EADDRINUSE/m);
   t.false(refused.stdout.includes('generated passwords'), refused.stdout);
@@ -36,9 +40,14 @@ test('a first keygate serve on a port in use creates nothing, and the retry show
 });
 
 test('keygate serve: on a first start every warning, of the log and of stderr, is written before the listening line (one stream, as a terminal shows them)', async (t) => {
-  const gateway = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-first-order-')), TE_GATEWAY_LOG_LEVEL: 'info' }, [], {
-    oneStream: true,
-  });
+  const gateway = await spawnGateway(
+    t,
+    { TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-first-order-')), TE_GATEWAY_LOG_LEVEL: 'info' },
+    [],
+    {
+      oneStream: true,
+    },
+  );
   t.is(await gateway.stop(), 0);
   const lines = gateway.output().split('\n');
   const listening = lines.findIndex((line) => line.startsWith('keygate: listening '));
@@ -85,7 +94,10 @@ test('keygate serve warns, before listening, of every secret file its group or o
     t.false(output.includes(tight.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE), 'a file only its owner reads is not named');
     t.false(output.includes('an-admin-password-from-a-file'), 'the content is never shown');
   }
-  t.regex(again.output(), new RegExp(`keygate: warning: TE_GATEWAY_DATA_DIR: ${join(dataDir, 'keyserver-identity.key')} holds a secret .*chmod 600`));
+  t.regex(
+    again.output(),
+    new RegExp(`keygate: warning: TE_GATEWAY_DATA_DIR: ${join(dataDir, 'keyserver-identity.key')} holds a secret .*chmod 600`),
+  );
   t.false(gateway.output().includes('TE_GATEWAY_DATA_DIR:'), 'what the gateway generated itself is 0600');
 });
 

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { runKeygate } from '../_support/process-run.js';
 import { createTestClient } from '../_support/keyserver-daemon.js';
+import { runKeygate } from '../_support/process-run.js';
 
 const BASE = { TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: '0', TE_GATEWAY_LOG_LEVEL: 'warn' };
 

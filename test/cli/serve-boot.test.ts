@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { generatedPasswords, login } from '../_support/first-start.js';
+import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 
 test.after.always(killAllGateways);
 
@@ -74,7 +74,9 @@ test('keygate serve says on stderr, before listening, that TE_KEYSERVER_ADMIN_PA
 
   const second = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: 'a-new-admin-password' });
   const lines = second.output().split('\n');
-  const warning = lines.findIndex((line) => line.startsWith('keygate: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists'));
+  const warning = lines.findIndex((line) =>
+    line.startsWith('keygate: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists'),
+  );
   t.not(warning, -1, second.output());
   t.true(warning < lines.findIndex((line) => line.startsWith('keygate: listening ')), 'said before listening');
   t.false(second.output().includes('a-new-admin-password'), 'the password is never echoed');

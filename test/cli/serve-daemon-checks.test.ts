@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
-import { clientEnv, createTestClient, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { call } from '../_support/http.js';
+import { clientEnv, createTestClient, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 test.after.always(killAllGateways);
 test.after.always(killAllDaemons);
@@ -52,7 +52,10 @@ test('keygate serve checks each daemon at boot and warns, before listening, nami
   const warned = (url: string) => lines.findIndex((line) => line.startsWith(`keygate: warning: key-server daemon ${url}: `));
   const expectations = [
     [unreachable, /: unreachable \(ECONNREFUSED\)/],
-    [pinnedWrong.url, new RegExp(`: pin mismatch: its certificate is ${pinnedWrong.fingerprint}, TE_GATEWAY_KEYSERVER_FINGERPRINT pins ${wrongPin}`)],
+    [
+      pinnedWrong.url,
+      new RegExp(`: pin mismatch: its certificate is ${pinnedWrong.fingerprint}, TE_GATEWAY_KEYSERVER_FINGERPRINT pins ${wrongPin}`),
+    ],
     [
       refusing.url,
       /: client certificate refused \(mutual TLS\): the daemon does not trust this gateway's certificate [0-9a-f]{64}; add it to the daemon's --client-fingerprint or --client-ca/,
@@ -80,7 +83,9 @@ test('a daemon that refuses the client certificate by its --client-ca is warned 
     { oneStream: true },
   );
   const lines = gateway.output().split('\n');
-  const warning = lines.findIndex((line) => line.startsWith(`keygate: warning: key-server daemon ${refusing.url}: client certificate refused (mutual TLS)`));
+  const warning = lines.findIndex((line) =>
+    line.startsWith(`keygate: warning: key-server daemon ${refusing.url}: client certificate refused (mutual TLS)`),
+  );
   t.true(warning !== -1 && warning < lines.findIndex((line) => line.startsWith('keygate: listening ')), gateway.output());
   const login = await call(gateway.url, 'POST', '/api/session', { body: { user: 'admin', password: ADMIN } });
   t.is(login.status, 503, login.text);

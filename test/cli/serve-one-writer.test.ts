@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { healthUntil } from '../_support/health-wait.js';
 import { call } from '../_support/http.js';

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 
 /** `keygate serve` as a process: SIGTERM and SIGINT stop it gracefully. */
@@ -67,7 +67,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const body = JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD });
     const { socket, until } = await rawConnection(gateway.port);
     // Expect: 100-continue makes the server say it holds the request before the body is sent.
-    socket.write(`POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    socket.write(
+      `POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+    );
     await until(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     socket.write(body.slice(0, 10));
 

@@ -1,6 +1,6 @@
-import test from 'ava';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import test from 'ava';
 import { bundleForBrowser, CLIENT_ENTRY } from '../../scripts/bundle-client.js';
 
 const CLIENT_DIR = fileURLToPath(new URL('../../src/client/', import.meta.url));

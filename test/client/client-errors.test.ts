@@ -2,11 +2,22 @@ import test from 'ava';
 import { apiErrorFrom, KeygateApiError, ReauthRequiredError, UNEXPECTED_RESPONSE } from '../../src/client/client-errors.js';
 
 test('a 401 with reauth is a ReauthRequiredError, which is a KeygateApiError', (t) => {
-  const error = apiErrorFrom(401, { code: 'SESSION_EXPIRED', detail: 'sign in again', reauth: true }, new Headers({ 'X-Request-Id': 'abc123' }));
+  const error = apiErrorFrom(
+    401,
+    { code: 'SESSION_EXPIRED', detail: 'sign in again', reauth: true },
+    new Headers({ 'X-Request-Id': 'abc123' }),
+  );
   t.true(error instanceof ReauthRequiredError);
   t.true(error instanceof KeygateApiError);
   t.true(error instanceof Error);
-  t.like(error, { name: 'ReauthRequiredError', status: 401, code: 'SESSION_EXPIRED', detail: 'sign in again', reauth: true, requestId: 'abc123' });
+  t.like(error, {
+    name: 'ReauthRequiredError',
+    status: 401,
+    code: 'SESSION_EXPIRED',
+    detail: 'sign in again',
+    reauth: true,
+    requestId: 'abc123',
+  });
 });
 
 test('a 401 without reauth, or with reauth false, is an ordinary KeygateApiError', (t) => {
@@ -29,7 +40,14 @@ test('reauth outside a 401 does not make a ReauthRequiredError', (t) => {
 test('retryable, reason, scope and Retry-After are carried over', (t) => {
   const body = { code: 'KEY_SERVER_UNAVAILABLE', detail: 'down', retryable: true, scope: 'process', reason: 'connect' };
   const error = apiErrorFrom(503, body, new Headers({ 'Retry-After': '7' }));
-  t.like(error, { status: 503, code: 'KEY_SERVER_UNAVAILABLE', retryable: true, scope: 'process', reason: 'connect', retryAfterSeconds: 7 });
+  t.like(error, {
+    status: 503,
+    code: 'KEY_SERVER_UNAVAILABLE',
+    retryable: true,
+    scope: 'process',
+    reason: 'connect',
+    retryAfterSeconds: 7,
+  });
   t.is(apiErrorFrom(503, body, new Headers({ 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' })).retryAfterSeconds, undefined);
 });
 

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { ExportKey, ExportUnwrapError } from '../../src/client/export-key.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { ExportKey, ExportUnwrapError } from '../../src/client/export-key.js';
+import type { WrappedKey } from '../../src/domain/keywrap/keywrap.js';
 import { parseClientPublicKey } from '../../src/domain/keywrap/parse-client-public-key.js';
 import { wrapKey } from '../../src/domain/keywrap/wrap-key.js';
-import type { WrappedKey } from '../../src/domain/keywrap/keywrap.js';
 
 const random = new CryptoRandom();
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { KeygateApiError, KeygateClient, ProofKey, ReauthRequiredError, type KeygateSession } from '../../src/client/index.js';
+import { KeygateApiError, KeygateClient, type KeygateSession, ProofKey, ReauthRequiredError } from '../../src/client/index.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import test from 'ava';
 import { calculateJwkThumbprint } from 'jose';
 import { mintProof, proofHtu } from '../../src/client/mint-proof.js';
 import { ProofKey } from '../../src/client/proof-key.js';
@@ -24,7 +24,9 @@ function decode(proof: string) {
 
 test('a proof is a compact JWS whose header is typ dpop+jwt, alg ES256 and the public jwk alone', async (t) => {
   const key = await ProofKey.generate();
-  const proof = decode(await mintProof(key, { method: 'POST', url: 'http://localhost:8080/api/crypto/encrypt', credential: SESSION, body: BODY }, NOW));
+  const proof = decode(
+    await mintProof(key, { method: 'POST', url: 'http://localhost:8080/api/crypto/encrypt', credential: SESSION, body: BODY }, NOW),
+  );
   for (const segment of proof.segments) t.regex(segment, /^[A-Za-z0-9_-]+$/, 'strict base64url, no padding');
   t.deepEqual(proof.header, { typ: 'dpop+jwt', alg: 'ES256', jwk: key.publicJwk });
   t.deepEqual(Object.keys(proof.header.jwk).sort(), ['crv', 'kty', 'x', 'y'], 'no private member');
@@ -77,7 +79,9 @@ test("the gateway's own proof verification accepts a proof the client minted", a
   const verified = await verifyProof([proof], { method: 'POST', htu, credential: SESSION, body: BODY, jkt: key.jkt }, NOW);
   t.is(verified.jkt, key.jkt);
   const otherBody = new TextEncoder().encode(`${new TextDecoder().decode(BODY)} `);
-  const refused = await t.throwsAsync(verifyProof([proof], { method: 'POST', htu, credential: SESSION, body: otherBody, jkt: key.jkt }, NOW));
+  const refused = await t.throwsAsync(
+    verifyProof([proof], { method: 'POST', htu, credential: SESSION, body: otherBody, jkt: key.jkt }, NOW),
+  );
   t.is((refused as { code?: string }).code, 'PROOF_BINDING_MISMATCH');
 });
 

@@ -6,7 +6,11 @@ test('a request URL is the base URL, its path prefix kept, then the /api path', 
   t.is(requestUrl('http://127.0.0.1:8080', '/api/session').href, 'http://127.0.0.1:8080/api/session');
   t.is(requestUrl('http://127.0.0.1:8080/', '/api/session').href, 'http://127.0.0.1:8080/api/session');
   t.is(requestUrl('https://app.example/keygate/', '/api/keys/AbC-_/export').href, 'https://app.example/keygate/api/keys/AbC-_/export');
-  t.is(requestUrl('https://app.example/keygate?x=1#y', '/api/health').href, 'https://app.example/keygate/api/health', 'query and fragment of the base dropped');
+  t.is(
+    requestUrl('https://app.example/keygate?x=1#y', '/api/health').href,
+    'https://app.example/keygate/api/health',
+    'query and fragment of the base dropped',
+  );
 });
 
 test('a base URL that is not a URL is refused', (t) => {

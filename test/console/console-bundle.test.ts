@@ -1,9 +1,9 @@
-import test from 'ava';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import test from 'ava';
 import { consoleAssets } from '../../scripts/bundle-client.js';
-import { perMinute } from '../../src/console/screens/audit-timeline.js';
 import type { AuditRecordView } from '../../src/client/index.js';
+import { perMinute } from '../../src/console/screens/audit-timeline.js';
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../src/console/', import.meta.url));
 
@@ -21,7 +21,10 @@ test("the console's sources keep the session out of storage, cookies and URLs, a
   for (const file of files) {
     const source = await readFile(`${CONSOLE_DIR}${file}`, 'utf8');
     t.false(/localStorage\s*\.|document\.cookie|indexedDB\s*\./.test(source), `${file}: persistent storage`);
-    t.false(/dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|\beval\(|new Function/.test(source), `${file}: raw HTML or code`);
+    t.false(
+      /dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|\beval\(|new Function/.test(source),
+      `${file}: raw HTML or code`,
+    );
     t.false(/history\.(push|replace)State|location\.(hash|search|href)\s*=/.test(source), `${file}: writes the URL`);
     t.false(/credentials:\s*['"](include|same-origin)/.test(source), `${file}: credentials other than omit`);
     if (file !== 'session-keeper.ts') t.false(/sessionStorage\s*\./.test(source), `${file}: sessionStorage outside session-keeper.ts`);

@@ -2,8 +2,8 @@ import test from 'ava';
 import { AuditChainRegressedError } from '../../src/domain/audit/audit.errors.js';
 import { entryOf } from '../../src/domain/audit/audit-entry.js';
 import { checkHashChain } from '../../src/domain/audit/audit-hash-chain.js';
-import { auditRecord } from '../ports/audit-log.contract.js';
 import { auditTestKeys, testChain } from '../_support/audit-chain.js';
+import { auditRecord } from '../ports/audit-log.contract.js';
 
 /** A chain that committed three entries; answers it and their heads. */
 function committedThree(options: Parameters<typeof testChain>[2] = {}) {

@@ -2,8 +2,8 @@ import test from 'ava';
 import { AUDIT_BATCH_KEYS_MAX, batchKeyUses } from '../../src/domain/audit/audit-batch-keys.js';
 import { canonicalEntry, entryOf } from '../../src/domain/audit/audit-entry.js';
 import { verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
-import { auditRecord } from '../ports/audit-log.contract.js';
 import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
+import { auditRecord } from '../ports/audit-log.contract.js';
 
 const RECORD = {
   id: '0'.repeat(32),
@@ -47,9 +47,18 @@ test('a chain mixing entries with and without the new fields verifies, and an ed
 
 test("the MAC covers a batch's keys and the count omitted when an entry carries them, after the detail fields", (t) => {
   const detailed = canonicalEntry({ ...RECORD, entry: 'record', items: 3, failures: 1 });
-  const keyed = canonicalEntry({ ...RECORD, entry: 'record', items: 3, failures: 1, keys: [{ ttag: 'a2V5', version: 2 }, { ttag: 'b3Ro' }] });
+  const keyed = canonicalEntry({
+    ...RECORD,
+    entry: 'record',
+    items: 3,
+    failures: 1,
+    keys: [{ ttag: 'a2V5', version: 2 }, { ttag: 'b3Ro' }],
+  });
   t.is(keyed, `${detailed.slice(0, -1)},[["a2V5",2],["b3Ro",null]],null]`);
-  t.not(keyed, canonicalEntry({ ...RECORD, entry: 'record', items: 3, failures: 1, keys: [{ ttag: 'a2V5', version: 1 }, { ttag: 'b3Ro' }] }));
+  t.not(
+    keyed,
+    canonicalEntry({ ...RECORD, entry: 'record', items: 3, failures: 1, keys: [{ ttag: 'a2V5', version: 1 }, { ttag: 'b3Ro' }] }),
+  );
   t.not(canonicalEntry({ ...RECORD, entry: 'record', keys: [] }), canonicalEntry({ ...RECORD, entry: 'record', keysOmitted: 0 }));
 });
 
@@ -76,7 +85,10 @@ test("a chain mixing entries with and without a batch's keys verifies, and an ed
   const verify = (list: typeof entries) =>
     verifyAuditLog({ entries: list, checkpoints: [], partial: false, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak;
   t.is(verify(entries), undefined);
-  t.like(verify(entries.map((entry, i) => (i === 1 ? { ...entry, keys: [{ ttag: 'a2V5', version: 1 }] } : entry))), { seq: 2, kind: 'edited' });
+  t.like(verify(entries.map((entry, i) => (i === 1 ? { ...entry, keys: [{ ttag: 'a2V5', version: 1 }] } : entry))), {
+    seq: 2,
+    kind: 'edited',
+  });
   t.like(
     verify(
       entries.map((entry, i) =>
@@ -100,7 +112,14 @@ test("a chain mixing entries with and without a batch's keys verifies, and an ed
 
 test("a batch's keys are distinct, in the order first named, a versionless use dropped beside a versioned one, and bounded", (t) => {
   t.deepEqual(
-    batchKeyUses([{ ttag: 'a', version: 1 }, { ttag: 'b' }, { ttag: 'a', version: 1 }, { ttag: 'a', version: 2 }, { ttag: 'c' }, { ttag: 'c', version: 3 }]),
+    batchKeyUses([
+      { ttag: 'a', version: 1 },
+      { ttag: 'b' },
+      { ttag: 'a', version: 1 },
+      { ttag: 'a', version: 2 },
+      { ttag: 'c' },
+      { ttag: 'c', version: 3 },
+    ]),
     {
       keys: [{ ttag: 'a', version: 1 }, { ttag: 'b' }, { ttag: 'a', version: 2 }, { ttag: 'c', version: 3 }],
     },

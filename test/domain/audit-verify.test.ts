@@ -1,8 +1,14 @@
-import test from 'ava';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { CHECKPOINT_DEFAULTS } from '../../src/domain/audit/audit-chain.js';
-import { canonicalCheckpoint, entryMac, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from '../../src/domain/audit/audit-entry.js';
+import {
+  type AuditCheckpoint,
+  type AuditEntry,
+  type ChainedAuditEntry,
+  canonicalCheckpoint,
+  entryMac,
+} from '../../src/domain/audit/audit-entry.js';
 import { AuditLogVerifier, inChainOrder, verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
 import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
 import { auditRecord } from '../ports/audit-log.contract.js';
@@ -111,7 +117,11 @@ test('a chain cut after a checkpoint is truncated; a checkpoint not signed by a 
   t.like(verify(entries, altered).firstBreak, { seq: 8, kind: 'forged-checkpoint' });
   const stranger = generateKeyPairSync('ed25519').privateKey;
   const content = { writer: 'w1', seq: 10, mac: entries[9]!.mac, at: Date.UTC(2026, 0, 2) };
-  const foreign = { ...content, keyId: '0123456789abcdef', signature: sign(null, canonicalCheckpoint(content), stranger).toString('base64') };
+  const foreign = {
+    ...content,
+    keyId: '0123456789abcdef',
+    signature: sign(null, canonicalCheckpoint(content), stranger).toString('base64'),
+  };
   const untrusted = verify(entries, [...checkpoints, foreign]).firstBreak;
   t.like(untrusted, { seq: 10, kind: 'forged-checkpoint' });
   t.regex(untrusted!.detail, /not trusted/);

@@ -1,16 +1,23 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { AuditUnavailableError } from '../../src/domain/audit/audit.errors.js';
 import {
+  type AuditOutcome,
+  type AuditRecord,
   aclEntryObject,
   completeRecord,
   isSensitiveOperation,
   newAuditId,
   outcomeForStatus,
-  type AuditOutcome,
-  type AuditRecord,
 } from '../../src/domain/audit/audit.js';
-import { compareNewestFirst, decodeAuditCursor, encodeAuditCursor, matchesAuditQuery, pageOf, resolveAuditQuery } from '../../src/domain/audit/audit-query.js';
-import { AuditUnavailableError } from '../../src/domain/audit/audit.errors.js';
+import {
+  compareNewestFirst,
+  decodeAuditCursor,
+  encodeAuditCursor,
+  matchesAuditQuery,
+  pageOf,
+  resolveAuditQuery,
+} from '../../src/domain/audit/audit-query.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
 const random = new SeededRandom('audit');
@@ -38,7 +45,8 @@ for (const [status, outcome] of outcomes) {
 }
 
 test('the six operations that change state, mint a session or release a key are sensitive; health is not', (t) => {
-  for (const operation of ['login', 'logout', 'keys.generate', 'keys.export', 'keys.grant', 'keys.revoke']) t.true(isSensitiveOperation(operation), operation);
+  for (const operation of ['login', 'logout', 'keys.generate', 'keys.export', 'keys.grant', 'keys.revoke'])
+    t.true(isSensitiveOperation(operation), operation);
   for (const operation of ['health', 'audit.query', 'keys']) t.false(isSensitiveOperation(operation), operation);
 });
 
@@ -90,7 +98,12 @@ test('a query defaults to 100 records and refuses limits outside 1..500 and inve
   for (const limit of [0, 501, -1, 2.5, Number.NaN]) t.throws(() => resolveAuditQuery({ limit }), { message: /^limit:/ });
   t.throws(() => resolveAuditQuery({ from: 2, to: 1 }), { message: /^from:/ });
   t.throws(() => resolveAuditQuery({ from: 1.5 }), { message: /^from:/ });
-  t.deepEqual(resolveAuditQuery({ from: 1, to: 1, cursor: encodeAuditCursor({ at: 7, id: hex }) }), { from: 1, to: 1, limit: 100, after: { at: 7, id: hex } });
+  t.deepEqual(resolveAuditQuery({ from: 1, to: 1, cursor: encodeAuditCursor({ at: 7, id: hex }) }), {
+    from: 1,
+    to: 1,
+    limit: 100,
+    after: { at: 7, id: hex },
+  });
 });
 
 test('newest first orders by time, then by id, both descending', (t) => {
@@ -123,7 +136,15 @@ test('a page keeps limit records and points its cursor at the last one kept', (t
 });
 
 test('completing a record replaces given fields and leaves absent ones as they were', (t) => {
-  const pending: AuditRecord = { id: hex, at: 1, requestId: 'r', principal: 'alice', operation: 'keys.generate', outcome: 'pending', status: 0 };
+  const pending: AuditRecord = {
+    id: hex,
+    at: 1,
+    requestId: 'r',
+    principal: 'alice',
+    operation: 'keys.generate',
+    outcome: 'pending',
+    status: 0,
+  };
   t.deepEqual(completeRecord(pending, { outcome: 'ok', status: 200, object: 'ttag', code: undefined, sessionRef: undefined }), {
     ...pending,
     outcome: 'ok',

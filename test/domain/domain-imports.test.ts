@@ -1,9 +1,9 @@
-import test from 'ava';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import test from 'ava';
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 
 // The project's own dependency-cruiser rules, run on a small fixture tree laid out like src/: the
@@ -23,7 +23,10 @@ test('dependency-cruiser refuses a package imported by src/domain, and lets node
     join(base, 'src/domain/pure.ts'),
     "import { createHash } from 'node:crypto';\nimport { rule } from './rule.js';\nimport { view } from '../wire/view.js';\nexport const pure = [createHash, rule, view];\n",
   );
-  await writeFile(join(base, 'src/domain/impure.ts'), "import { z } from 'zod';\nimport Koa from 'koa';\nexport const impure = [z, Koa];\n");
+  await writeFile(
+    join(base, 'src/domain/impure.ts'),
+    "import { z } from 'zod';\nimport Koa from 'koa';\nexport const impure = [z, Koa];\n",
+  );
 
   const result = await cruise(['src'], {
     validate: true,
@@ -33,6 +36,11 @@ test('dependency-cruiser refuses a package imported by src/domain, and lets node
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
   });
   const output = result.output as Exclude<typeof result.output, string>;
-  const refused = output.summary.violations.map((violation) => `${violation.from} -> ${violation.unresolvedTo ?? violation.to}: ${violation.rule.name}`);
-  t.deepEqual(refused.sort(), ['src/domain/impure.ts -> koa: domain-uses-no-package', 'src/domain/impure.ts -> zod: domain-uses-no-package']);
+  const refused = output.summary.violations.map(
+    (violation) => `${violation.from} -> ${violation.unresolvedTo ?? violation.to}: ${violation.rule.name}`,
+  );
+  t.deepEqual(refused.sort(), [
+    'src/domain/impure.ts -> koa: domain-uses-no-package',
+    'src/domain/impure.ts -> zod: domain-uses-no-package',
+  ]);
 });

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import test from 'ava';
 
 // Every error class in src sets `name` to its own class name, so that a stack trace or a log line
 // says which failure it was. The files are found by reading src, so a new error class is covered.

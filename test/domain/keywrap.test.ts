@@ -1,11 +1,11 @@
-import test from 'ava';
 import { createECDH, webcrypto } from 'node:crypto';
+import test from 'ava';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { KeygateError } from '../../src/domain/errors/index.js';
 import { parseClientPublicKey } from '../../src/domain/keywrap/parse-client-public-key.js';
 import { unwrapKey } from '../../src/domain/keywrap/unwrap-key.js';
 import { wrapKey } from '../../src/domain/keywrap/wrap-key.js';
-import { KeygateError } from '../../src/domain/errors/index.js';
 import { keyLengthForNid, nidForKeyLength } from '../../src/wire/key-length.js';
-import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
 const random = new CryptoRandom();
@@ -56,7 +56,13 @@ test('the envelope opens with WebCrypto alone, as a browser does it (non-extract
   const rawPublic = Buffer.from(await subtle.exportKey('raw', pair.publicKey));
   const dataKey = Buffer.from(random.bytes(24));
   const wrapped = wrapKey(dataKey, rawPublic, random);
-  const gatewayKey = await subtle.importKey('raw', Buffer.from(wrapped.gatewayPubKey, 'base64'), { name: 'ECDH', namedCurve: 'P-256' }, false, []);
+  const gatewayKey = await subtle.importKey(
+    'raw',
+    Buffer.from(wrapped.gatewayPubKey, 'base64'),
+    { name: 'ECDH', namedCurve: 'P-256' },
+    false,
+    [],
+  );
   const shared = await subtle.deriveBits({ name: 'ECDH', public: gatewayKey }, pair.privateKey, 256);
   const hkdfKey = await subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
   const aesKey = await subtle.deriveKey(
@@ -108,5 +114,6 @@ test('NID maps to key length (419, 423, 427) and back; others are refused', (t) 
   t.is(nidForKeyLength(16, KeygateError), 419);
   t.is(nidForKeyLength(24, KeygateError), 423);
   t.is(nidForKeyLength(32, KeygateError), 427);
-  for (const nid of [0, 418, 420, 426, 428]) t.throws(() => keyLengthForNid(nid, KeygateError), { instanceOf: KeygateError, code: 'KEY_SERVER_FAILED' });
+  for (const nid of [0, 418, 420, 426, 428])
+    t.throws(() => keyLengthForNid(nid, KeygateError), { instanceOf: KeygateError, code: 'KEY_SERVER_FAILED' });
 });

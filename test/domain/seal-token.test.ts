@@ -1,7 +1,7 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
 import { Secret } from '../../src/domain/secret/secret.js';
-import { openToken, sealToken, sealingKeyId, sealingKeyring, SealedTokenError } from '../../src/domain/session/seal-token.js';
+import { openToken, SealedTokenError, sealingKeyId, sealingKeyring, sealToken } from '../../src/domain/session/seal-token.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
 const TOKEN = new Secret('ks-token-0123456789abcdef');

@@ -1,9 +1,9 @@
-import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
+import test from 'ava';
 import { calculateJwkThumbprint } from 'jose';
-import { BadRequestError } from '../../src/domain/errors/index.js';
 import { jwkThumbprint } from '../../src/crypto/jwk-thumbprint.js';
 import { parseSenderKey } from '../../src/crypto/sender-key.js';
+import { BadRequestError } from '../../src/domain/errors/index.js';
 
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

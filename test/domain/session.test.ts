@@ -1,8 +1,8 @@
-import test from 'ava';
 import { inspect } from 'node:util';
-import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../../src/domain/session/session-id.js';
-import { Secret } from '../../src/domain/secret/secret.js';
+import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { Secret } from '../../src/domain/secret/secret.js';
+import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../../src/domain/session/session-id.js';
 
 test('a session id is 256 random bits in base64url', (t) => {
   const random = new CryptoRandom();

@@ -1,9 +1,9 @@
-import test from 'ava';
 import { checkPrimeSync } from 'node:crypto';
+import test from 'ava';
 import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
 import { multiplier, pad, toBigInt } from '../../src/crypto/srp/srp-math.js';
-import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../src/domain/srp/srp-client.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
+import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../src/domain/srp/srp-client.js';
 import { srpServerStart, srpServerVerify } from '../../src/keyserver/model/srp-server.js';
 import { SeededRandom } from '../_support/seeded-random.js';
 
@@ -26,7 +26,14 @@ function exchange(password: string, verifierPassword = password) {
 
 test('client and server agree on the key and prove it to each other', (t) => {
   const { verifier, client, server, proof } = exchange('correct horse');
-  const result = srpServerVerify({ user: 'alice', salt: verifier.salt, verifier: verifier.verifier, A: client.A, M1: proof.M1, ephemeral: server });
+  const result = srpServerVerify({
+    user: 'alice',
+    salt: verifier.salt,
+    verifier: verifier.verifier,
+    A: client.A,
+    M1: proof.M1,
+    ephemeral: server,
+  });
   t.deepEqual(result.K, proof.K);
   t.true(srpClientVerifyServer(proof, result.M2));
 });
@@ -42,7 +49,9 @@ test('a wrong password fails at the server with WRONG_CREDENTIAL', (t) => {
 test('the server refuses A = 0 and A = N (RFC 5054 §2.6)', (t) => {
   const { verifier, server, proof } = exchange('pw');
   for (const A of [0n, N, 2n * N]) {
-    t.throws(() => srpServerVerify({ user: 'alice', salt: verifier.salt, verifier: verifier.verifier, A, M1: proof.M1, ephemeral: server }));
+    t.throws(() =>
+      srpServerVerify({ user: 'alice', salt: verifier.salt, verifier: verifier.verifier, A, M1: proof.M1, ephemeral: server }),
+    );
   }
 });
 

@@ -1,11 +1,11 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { exportAKey, plantTwoBreaks, type RawDb, TAMPER_WRITER } from '../_support/audit-tampering.js';
 import { withChromium } from '../_support/browser.js';
 import { startConsole } from '../_support/browser-gateway.js';
-import { TAMPER_WRITER, exportAKey, plantTwoBreaks, type RawDb } from '../_support/audit-tampering.js';
 import { signIn, verifyLog } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { withChromium } from '../_support/browser.js';
-import { createAuthority } from '../_support/certificates.js';
 import { startConsole } from '../_support/browser-gateway.js';
+import { createAuthority } from '../_support/certificates.js';
 import { createKey, createPrincipal, showScreen, signIn } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
@@ -38,7 +38,10 @@ await withChromium('console tests', (browser) => {
     const auto = page.locator('#policy-auto');
     const before = await auto.isChecked();
     await auto.click();
-    await page.waitForFunction((expected) => (document.getElementById('policy-auto') as HTMLInputElement | null)?.checked === expected, !before);
+    await page.waitForFunction(
+      (expected) => (document.getElementById('policy-auto') as HTMLInputElement | null)?.checked === expected,
+      !before,
+    );
     t.like((await gw.call('GET', '/api/policy/provisioning', { headers: admin })).body, { autoProvision: !before });
 
     await showScreen(page, 'health');

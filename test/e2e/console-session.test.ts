@@ -64,7 +64,9 @@ await withChromium('console tests', (browser) => {
     const { gw, page } = await startConsole(t, browser, ['https://app.example.com']);
     await signIn(page, 'alice', PASSWORDS.alice);
     t.true(
-      gw.seen.some((request) => request.method === 'POST' && request.path === '/api/session' && request.origin === gw.url && request.status === 201),
+      gw.seen.some(
+        (request) => request.method === 'POST' && request.path === '/api/session' && request.origin === gw.url && request.status === 201,
+      ),
       'the login carried the page origin and succeeded',
     );
     t.deepEqual(

@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
+import { type RawDb, TAMPER_WRITER, TAMPERINGS } from '../_support/audit-tampering.js';
 import { withChromium } from '../_support/browser.js';
 import { startConsole } from '../_support/browser-gateway.js';
-import { TAMPERINGS, TAMPER_WRITER, type RawDb } from '../_support/audit-tampering.js';
 import { auditRows, createKey, createPrincipal, grant, signIn, verifyLog } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
@@ -46,7 +46,9 @@ await withChromium('console tests', (browser) => {
     t.regex(ttag, /^[A-Za-z0-9+/]{22,}={0,2}$/);
     t.is(await grant(page, 'dora', ['read', 'export']), 'read, export');
     t.is(await grant(page, 'dora', ['encrypt']), 'encrypt', 'a second grant replaces the rights');
-    const acl = await gw.call('GET', `/api/keys/${encodeURIComponent(ttag)}/acl`, { headers: { Authorization: `Bearer ${await gw.login('admin')}` } });
+    const acl = await gw.call('GET', `/api/keys/${encodeURIComponent(ttag)}/acl`, {
+      headers: { Authorization: `Bearer ${await gw.login('admin')}` },
+    });
     t.deepEqual(acl.body.items, [{ principal: 'dora', rights: ['encrypt'] }], 'the page changed the ACL the /api reads');
 
     const rows = await auditRows(page);

@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../../scripts/demo-server.js';
-import { clientKeyPair } from '../_support/client-key.js';
+import { type DemoServer, startDemoServer } from '../../scripts/demo-server.js';
 import { withChromium } from '../_support/browser.js';
-import { startBrowserGateway, type BrowserGateway } from '../_support/browser-gateway.js';
+import { type BrowserGateway, startBrowserGateway } from '../_support/browser-gateway.js';
+import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /**
@@ -65,7 +65,10 @@ async function signInAndMint(t: ExecutionContext, page: Page) {
 /** The key as a Node client sees it: the seven-operation export, opened with unwrapKey. */
 async function exportedByNode(gw: BrowserGateway, ttag: string): Promise<Buffer> {
   const pair = clientKeyPair();
-  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': await gw.login('alice') }, body: { ttag, clientPubKey: pair.publicKey } });
+  const reply = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': await gw.login('alice') },
+    body: { ttag, clientPubKey: pair.publicKey },
+  });
   if (reply.status !== 200) throw new Error(`export: ${reply.status} ${reply.text}`);
   return pair.unwrap(reply.body.wrapped);
 }
@@ -85,7 +88,8 @@ await withChromium('browser tests', (browser) => {
     const dataKey = await exportedByNode(s.gw, key.ttag!);
     t.is(exported['SHA-256'], createHash('sha256').update(dataKey).digest('hex'), 'the page unwrapped the key a Node client sees');
     const shown = await page.content();
-    for (const spelling of ['hex', 'base64', 'base64url'] as const) t.false(shown.includes(dataKey.toString(spelling)), `the key is not shown (${spelling})`);
+    for (const spelling of ['hex', 'base64', 'base64url'] as const)
+      t.false(shown.includes(dataKey.toString(spelling)), `the key is not shown (${spelling})`);
     const trip = await runStep(t, page, '#round-trip', '#round-trip-out');
     // The decrypt named the version the encrypt answered (keygate/client carries it in the sealed value).
     t.like(trip, { 'key version': '1', decrypted: 'attack at dawn', 'round trip': 'identical' });

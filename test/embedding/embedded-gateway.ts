@@ -8,7 +8,10 @@ import { call, type Reply } from '../_support/http.js';
 
 /** A gateway built for embedding (real clock: proofs are minted by panva's dpop with the time of day). */
 export async function embeddableGateway(config: GatewayConfigInput = {}): Promise<Gateway> {
-  return createGateway({ keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, ...config }, { logger: new MemoryLogger() });
+  return createGateway(
+    { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, ...config },
+    { logger: new MemoryLogger() },
+  );
 }
 
 /** base64url of the SHA-256 of the exact body bytes: the gateway's `bth` (seed 001 §5). */
@@ -42,7 +45,10 @@ export async function boundExport(base: string, htuBase: string, client: Awaited
   const bearer = { Authorization: `Bearer ${login.body.sessionId}` };
   const created = await call(base, 'POST', '/api/keys', { headers: bearer, body: {} });
   const ttag = created.body.ttag as string;
-  const scoped = await call(base, 'POST', '/api/session/scoped', { headers: bearer, body: { objects: [ttag], senderKey: client.senderKey } });
+  const scoped = await call(base, 'POST', '/api/session/scoped', {
+    headers: bearer,
+    body: { objects: [ttag], senderKey: client.senderKey },
+  });
   const session = scoped.body.sessionId as string;
   const path = `/api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}/export`;
   const exported = await client.send(base, htuBase, 'POST', path, session, { clientPubKey });

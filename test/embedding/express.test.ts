@@ -1,6 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import test from 'ava';
 import express from 'express';
-import type { IncomingMessage } from 'node:http';
 import { listenHttp } from '../../src/app/http-listener.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { call } from '../_support/http.js';
@@ -82,7 +82,10 @@ test('401 answers carry WWW-Authenticate challenges (RFC 6750 §3, RFC 9449 §7.
   const run = await boundExport(base, base, client, key.publicKey);
   const missing = await call(base, 'GET', '/api/session', { headers: { Authorization: `DPoP ${run.session}` } });
   t.is(missing.body.code, 'PROOF_MISSING');
-  t.regex(missing.headers.get('www-authenticate') ?? '', /^DPoP realm="keygate", error="invalid_dpop_proof", error_description="[^"]+", algs="ES256 RS256"$/);
+  t.regex(
+    missing.headers.get('www-authenticate') ?? '',
+    /^DPoP realm="keygate", error="invalid_dpop_proof", error_description="[^"]+", algs="ES256 RS256"$/,
+  );
   const bearerOk = await call(base, 'GET', '/api/session', { headers: { Authorization: `DPoP ${run.login.body.sessionId}` } });
   t.is(bearerOk.status, 200, 'an unbound session is accepted under the DPoP scheme as under Bearer');
 });

@@ -4,7 +4,8 @@ import { PASSWORDS, startGateway } from '../_support/gateway.js';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
-const accessLines = (lines: readonly { message: string; fields: Record<string, unknown> }[]) => lines.filter((line) => line.message === 'request');
+const accessLines = (lines: readonly { message: string; fields: Record<string, unknown> }[]) =>
+  lines.filter((line) => line.message === 'request');
 
 test('one access-log line per request, with its operation, status, principal and session reference, never a secret', async (t) => {
   const gw = await startGateway(t);
@@ -12,7 +13,9 @@ test('one access-log line per request, with its operation, status, principal and
   t.true(login.status === 200 || login.status === 201, login.text);
   const sessionId = login.body.sessionId as string;
   const before = accessLines(gw.logger.lines).length;
-  const reply = await gw.call('GET', '/api/session', { headers: { ...bearer(sessionId), 'X-Request-Id': 'req-42.a_b', traceparent: TRACEPARENT } });
+  const reply = await gw.call('GET', '/api/session', {
+    headers: { ...bearer(sessionId), 'X-Request-Id': 'req-42.a_b', traceparent: TRACEPARENT },
+  });
   t.is(reply.status, 200);
   t.is(reply.headers.get('x-request-id'), 'req-42.a_b');
   t.is(reply.headers.get('traceparent'), TRACEPARENT);
@@ -38,7 +41,9 @@ test('one access-log line per request, with its operation, status, principal and
 test('a malformed X-Request-Id or traceparent is replaced or dropped, never echoed', async (t) => {
   const gw = await startGateway(t);
   for (const bad of ['x'.repeat(65), 'has space', 'semi;colon', 'ü']) {
-    const reply = await gw.call('GET', '/health', { headers: { 'X-Request-Id': encodeURIComponent(bad) === bad ? bad : 'a%b', traceparent: '00-0-0-01' } });
+    const reply = await gw.call('GET', '/health', {
+      headers: { 'X-Request-Id': encodeURIComponent(bad) === bad ? bad : 'a%b', traceparent: '00-0-0-01' },
+    });
     t.not(reply.headers.get('x-request-id'), bad);
     t.regex(reply.headers.get('x-request-id') ?? '', /^[0-9a-f]{16}$/);
     t.is(reply.headers.get('traceparent'), null);
@@ -76,5 +81,6 @@ test('behind a trusted proxy the line names the forwarded client as `client` and
   const direct = await startGateway(t);
   await direct.call('GET', '/api/session', { headers: forwarded });
   await direct.call('GET', '/health', { headers: forwarded });
-  for (const line of accessLines(direct.logger.lines)) t.like(line.fields, { client: '127.0.0.1', peer: '127.0.0.1' }, JSON.stringify(line.fields));
+  for (const line of accessLines(direct.logger.lines))
+    t.like(line.fields, { client: '127.0.0.1', peer: '127.0.0.1' }, JSON.stringify(line.fields));
 });

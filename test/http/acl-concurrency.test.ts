@@ -1,11 +1,11 @@
 import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
-import { asSession, createKey, pathTtag, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, asSession, createKey, pathTtag } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startFaultyGateway, startGateway, type TestGateway } from '../_support/gateway.js';
 import type { Reply } from '../_support/http.js';
 import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
@@ -39,7 +39,11 @@ async function stage(t: ExecutionContext, inner: KeyServer, clock?: ManualClock)
 
 async function embeddedStage(t: ExecutionContext): Promise<Stage> {
   const clock = new ManualClock(Date.now());
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer(
+    { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin },
+    clock,
+    new CryptoRandom(),
+  );
   return stage(t, keyServer, clock);
 }
 
@@ -106,13 +110,18 @@ async function race(t: ExecutionContext, { gw, recorder }: Stage): Promise<strin
       const where = `${surface} round ${round}`;
       // The last write applied saw its own effect on read-back: a write of its kind was answered a success.
       if (last === undefined) unexplained.push(`${where}: no revision answered for the writes`);
-      else if (!verdicts.some((v) => v.kind === last.kind && v.verdict === 'ok')) unexplained.push(`${where}: no ${last.kind} answered a success`);
+      else if (!verdicts.some((v) => v.kind === last.kind && v.verdict === 'ok'))
+        unexplained.push(`${where}: no ${last.kind} answered a success`);
       else if (JSON.stringify(entry?.rights) !== JSON.stringify(expectedEntry(last, surface))) {
         unexplained.push(`${where}: the ACL shows ${JSON.stringify(entry)} after the last ${last.kind}`);
       }
     }
   }
-  t.deepEqual(wrong, [], `${wrong.length} of ${4 * API_RIGHTS.length * ROUNDS} answers were neither a success nor (on /api) CONFLICT CONCURRENT_CHANGE`);
+  t.deepEqual(
+    wrong,
+    [],
+    `${wrong.length} of ${4 * API_RIGHTS.length * ROUNDS} answers were neither a success nor (on /api) CONFLICT CONCURRENT_CHANGE`,
+  );
   t.deepEqual(unexplained, []);
   t.log(`${overtaken.length} of ${4 * API_RIGHTS.length * ROUNDS} writes were overtaken by another writer`);
   return overtaken;
@@ -161,7 +170,8 @@ async function overtakingGateway(t: ExecutionContext) {
     const items = (await alice.get(`/api/keys/${pathTtag(ttag)}/acl`)).body.items as { principal: string; rights: string[] }[];
     return items.find((entry) => entry.principal === 'bob');
   };
-  const recordOf = async (reply: Reply) => (await audit.query({ limit: 500 })).items.find((r) => r.requestId === reply.headers.get('x-request-id'));
+  const recordOf = async (reply: Reply) =>
+    (await audit.query({ limit: 500 })).items.find((r) => r.requestId === reply.headers.get('x-request-id'));
   return { gw, alice, ttag, bobEntry, recordOf };
 }
 

@@ -53,7 +53,8 @@ test('PUT /api/keys/{ttag}/acl/{principal} refuses a non-owner (403), an unknown
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ACL_DENIED');
   t.is((await alice.put(`${base}/nobody`, { rights: ['read'] })).status, 404);
-  for (const body of [{ rights: [] }, { rights: ['sign'] }, {}]) t.is((await alice.put(`${base}/bob`, body)).status, 400, JSON.stringify(body));
+  for (const body of [{ rights: [] }, { rights: ['sign'] }, {}])
+    t.is((await alice.put(`${base}/bob`, body)).status, 400, JSON.stringify(body));
 });
 
 test('DELETE /api/keys/{ttag}/acl/{principal} answers 204 and the entry is gone', async (t) => {

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
-import { createKey, signIn, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, createKey, signIn } from '../_support/api-client.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { startGateway } from '../_support/gateway.js';

@@ -1,7 +1,7 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { bearer, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { auditCli } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js';
 import { auditTestKeys, testChain, trusted, writeSqliteChain } from '../_support/audit-chain.js';
 import { startGateway } from '../_support/gateway.js';

@@ -1,8 +1,8 @@
-import test, { type ExecutionContext } from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js';
 import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
@@ -26,7 +26,10 @@ test('GET /api/audit/verify needs audit.read: an auditor is answered, a user ref
   t.is(audra.status, 200);
   t.like(audra.body, { ok: true, writers: [{ writer: 'gw-1' }] });
   t.true(audra.body.checked > 0);
-  t.like(await gw.call('GET', '/api/audit/verify', { headers: bearer(await gw.login('alice')) }), { status: 403, body: { code: 'ROLE_DENIED' } });
+  t.like(await gw.call('GET', '/api/audit/verify', { headers: bearer(await gw.login('alice')) }), {
+    status: 403,
+    body: { code: 'ROLE_DENIED' },
+  });
   t.like(await gw.call('GET', '/api/audit/verify'), { status: 401, body: { code: 'SESSION_REQUIRED' } });
   t.like(await gw.call('POST', '/api/audit/verify', { headers: bearer(await gw.login('audra')) }), { status: 405 });
 });
@@ -66,7 +69,9 @@ test('fail closed: when the chained entry cannot be stored, the key is not creat
   const alice = await gw.login('alice');
   const other = new Database(file);
   t.teardown(() => other.close());
-  other.exec("CREATE TRIGGER refuse BEFORE INSERT ON audit_entry WHEN NEW.operation = 'keys.create' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
+  other.exec(
+    "CREATE TRIGGER refuse BEFORE INSERT ON audit_entry WHEN NEW.operation = 'keys.create' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;",
+  );
   gw.keyServerCalls.length = 0;
   const refused = await gw.call('POST', '/api/keys', { headers: bearer(alice), body: {} });
   t.is(refused.status, 503);

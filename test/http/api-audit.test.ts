@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import type { AuditRecord } from '../../src/domain/audit/audit.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
-import { startGateway, type PASSWORDS } from '../_support/gateway.js';
+import { type PASSWORDS, startGateway } from '../_support/gateway.js';
 
 const T0 = Date.UTC(2026, 2, 1, 12);
 
@@ -19,7 +19,16 @@ async function startAuditApi(t: ExecutionContext) {
 }
 
 function record(at: number, fields: Partial<AuditRecord> = {}): AuditRecord {
-  return { id: at.toString(16).padStart(32, '0'), at, requestId: 'r', operation: 'keys.export', principal: 'alice', outcome: 'ok', status: 200, ...fields };
+  return {
+    id: at.toString(16).padStart(32, '0'),
+    at,
+    requestId: 'r',
+    operation: 'keys.export',
+    principal: 'alice',
+    outcome: 'ok',
+    status: 200,
+    ...fields,
+  };
 }
 
 test('GET /api/audit answers whole pages newest first with ISO times; next leads through every record', async (t) => {
@@ -50,7 +59,11 @@ test('GET /api/audit filters by time with offsets, principal, operation and outc
   const admin = await api.bearer('admin');
   const ats = async (query: string) => ((await api.get(`/api/audit?${query}`, admin)).body.items as AuditRecord[]).map((r) => r.at);
   const iso = (ms: number) => new Date(ms).toISOString();
-  t.deepEqual(await ats('from=2026-03-01T13:59:58%2B02:00&to=2026-03-01T11:59:59Z'), [iso(T0 - 1000), iso(T0 - 2000)], 'bounds inclusive, offsets honoured');
+  t.deepEqual(
+    await ats('from=2026-03-01T13:59:58%2B02:00&to=2026-03-01T11:59:59Z'),
+    [iso(T0 - 1000), iso(T0 - 2000)],
+    'bounds inclusive, offsets honoured',
+  );
   t.deepEqual(await ats('principal=bob'), [iso(T0 - 3000)]);
   t.deepEqual(await ats('operation=keys.grant'), [iso(T0 - 1000)]);
   t.deepEqual(await ats('outcome=denied&principal=alice'), [iso(T0 - 2000)]);

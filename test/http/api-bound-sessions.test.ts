@@ -1,6 +1,6 @@
 import test from 'ava';
-import { clientKeyPair } from '../_support/client-key.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
+import { clientKeyPair } from '../_support/client-key.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { buildProof, makeSigner, type ProofSigner } from '../_support/proof-builder.js';
 
@@ -14,7 +14,10 @@ async function scoped(gw: TestGateway, signer: ProofSigner, extra: Record<string
   const alice = await gw.login('alice');
   const ttag = await newKey(gw, alice);
   const other = await newKey(gw, alice);
-  const reply = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: signer.publicJwk, ...extra } });
+  const reply = await gw.call('POST', '/api/session/scoped', {
+    headers: bearer(alice),
+    body: { objects: [ttag], senderKey: signer.publicJwk, ...extra },
+  });
   return { alice, ttag, other, reply, session: reply.body.sessionId as string };
 }
 
@@ -45,7 +48,11 @@ test('a proof replayed is refused with PROOF_REPLAYED', async (t) => {
   const gw = await startGateway(t);
   const signer = await makeSigner('ES256');
   const { session } = await scoped(gw, signer);
-  const proof = buildProof(signer, { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) }, gw.clock.now());
+  const proof = buildProof(
+    signer,
+    { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) },
+    gw.clock.now(),
+  );
   const headers = { ...bearer(session), DPoP: proof };
   t.is((await gw.call('GET', '/api/session', { headers })).status, 200);
   const again = await gw.call('GET', '/api/session', { headers });
@@ -77,8 +84,15 @@ test('a proof over another body or another credential is PROOF_BINDING_MISMATCH'
   const signer = await makeSigner('ES256');
   const { session, ttag } = await scoped(gw, signer);
   const client = clientKeyPair();
-  const proof = buildProof(signer, { method: 'POST', htu: `${gw.url}/keys/export`, credential: session, body: Buffer.from('{}') }, gw.clock.now());
-  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': session, DPoP: proof }, body: { ttag, clientPubKey: client.publicKey } });
+  const proof = buildProof(
+    signer,
+    { method: 'POST', htu: `${gw.url}/keys/export`, credential: session, body: Buffer.from('{}') },
+    gw.clock.now(),
+  );
+  const reply = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': session, DPoP: proof },
+    body: { ttag, clientPubKey: client.publicKey },
+  });
   t.is(reply.status, 401);
   t.is(reply.body.error, 'PROOF_BINDING_MISMATCH');
   const other = await gw.bound(signer, 'GET', '/api/session', { bearer: session }, undefined, { claims: { ath: 'x'.repeat(43) } });

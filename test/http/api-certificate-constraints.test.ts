@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
+import test, { type ExecutionContext } from 'ava';
 import {
   bundle,
   createAuthority,
@@ -8,8 +8,8 @@ import {
   createLeaf,
   nameConstraints,
   signChallenge,
-  unknownExtension,
   type TestCertificate,
+  unknownExtension,
 } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -57,7 +57,10 @@ test('attack: a sub-CA limited to O=Partner Ltd issues O=Example,CN=mallory and 
   t.is(refused.body.challengeId, undefined);
   t.regex((await verdict(gw, admin, bundle(outside, partner))).reason ?? '', /permitted subtrees/);
   t.is((await gw.call('GET', '/api/principals/mallory', { headers: bearer(admin) })).status, 404, 'nobody was provisioned');
-  const enrolled = await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'carol', pem: bundle(outside, partner) } });
+  const enrolled = await gw.call('POST', '/api/trust/enrollments', {
+    headers: bearer(admin),
+    body: { principal: 'carol', pem: bundle(outside, partner) },
+  });
   t.is(enrolled.status, 409, 'nor can it be enrolled');
 
   const inside = await createLeaf(partner, 'pat', { subject: 'O=Partner Ltd, OU=Sales, CN=pat' });
@@ -160,7 +163,10 @@ test('attack: a principal provisioned through one sub-CA is signed into through 
   );
 
   // The administrator links authority B by enrolling one of its certificates to the principal.
-  const link = await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'newcomer', pem: bundle(other, issuingB) } });
+  const link = await gw.call('POST', '/api/trust/enrollments', {
+    headers: bearer(admin),
+    body: { principal: 'newcomer', pem: bundle(other, issuingB) },
+  });
   t.is(link.status, 201);
   const linked = await createLeaf(issuingB, 'newcomer');
   const through = await login(gw, bundle(linked, issuingB), linked);

@@ -20,15 +20,24 @@ async function world(t: ExecutionContext): Promise<World> {
   const enrolled = await createLeaf(authority, 'svc-leaf');
   const add = await gw.call('POST', '/api/trust/authorities', { headers: bearer(admin), body: { pem: authority.pem } });
   if (add.status !== 201) throw new Error(`trust: ${add.status} ${add.text}`);
-  const enroll = await gw.call('POST', '/api/trust/enrollments', { headers: bearer(admin), body: { principal: 'carol', pem: enrolled.pem } });
+  const enroll = await gw.call('POST', '/api/trust/enrollments', {
+    headers: bearer(admin),
+    body: { principal: 'carol', pem: enrolled.pem },
+  });
   if (enroll.status !== 201) throw new Error(`enroll: ${enroll.status} ${enroll.text}`);
   return { gw, admin, authority, other, enrolled };
 }
 
-async function certificateLogin(gw: TestGateway, certificate: TestCertificate, sign: (challenge: string) => string = (c) => signChallenge(certificate, c)) {
+async function certificateLogin(
+  gw: TestGateway,
+  certificate: TestCertificate,
+  sign: (challenge: string) => string = (c) => signChallenge(certificate, c),
+) {
   const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: certificate.pem } });
   if (challenge.status !== 201) return challenge;
-  return gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: sign(challenge.body.challenge) } });
+  return gw.call('POST', '/api/session/certificate', {
+    body: { challengeId: challenge.body.challengeId, signature: sign(challenge.body.challenge) },
+  });
 }
 
 test('the challenge is 32 random bytes, base64url, with an id and an expiry about 60 s away', async (t) => {
@@ -77,7 +86,8 @@ const refused: [string, (w: World) => Promise<TestCertificate>][] = [
   ['an unenrolled leaf', async (w) => createLeaf(w.authority, 'stranger')],
   [
     'an expired leaf',
-    async (w) => createLeaf(w.authority, 'old', { notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }),
+    async (w) =>
+      createLeaf(w.authority, 'old', { notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }),
   ],
   ['a leaf from another authority', async (w) => createLeaf(w.other, 'svc-leaf')],
 ];

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import test, { type ExecutionContext } from 'ava';
 import * as x509 from '@peculiar/x509';
+import test, { type ExecutionContext } from 'ava';
 import { bundle, createAuthority, createIntermediate, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -54,7 +54,9 @@ test('attack: the first leg stores a challenge for an untrusted or unenrolled ce
   t.is(untrusted.status, 401);
   t.is(untrusted.body.code, 'WRONG_CREDENTIAL');
   t.is(untrusted.body.challengeId, undefined);
-  const unenrolled = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: (await createLeaf(root, 'nobody')).pem } });
+  const unenrolled = await gw.call('POST', '/api/session/certificate/challenge', {
+    body: { certificate: (await createLeaf(root, 'nobody')).pem },
+  });
   t.is(unenrolled.status, 401, 'trusted but not enrolled, with provisioning off');
   t.is(unenrolled.body.challengeId, undefined);
 });

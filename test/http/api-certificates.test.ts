@@ -1,6 +1,6 @@
-import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
-import { signIn, type ApiSession } from '../_support/api-client.js';
+import test, { type ExecutionContext } from 'ava';
+import { type ApiSession, signIn } from '../_support/api-client.js';
 import { createAuthority, createLeaf, type TestCertificate } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 

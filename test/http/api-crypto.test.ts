@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createDecipheriv, createHmac } from 'node:crypto';
+import test from 'ava';
 import { createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { startGateway } from '../_support/gateway.js';
@@ -110,7 +110,12 @@ test('crypto bodies are validated: not base64 or a missing field is 400 naming t
   t.regex(notBase64.body.detail, /plaintext/);
   const missing = await alice.post('/api/crypto/decrypt', { ttag, ciphertext: b64('x'), iv: b64('x') });
   t.regex(missing.body.detail, /authTag/);
-  const shortIv = await alice.post('/api/crypto/decrypt', { ttag, ciphertext: b64('x'), iv: b64('x'), authTag: Buffer.alloc(16).toString('base64') });
+  const shortIv = await alice.post('/api/crypto/decrypt', {
+    ttag,
+    ciphertext: b64('x'),
+    iv: b64('x'),
+    authTag: Buffer.alloc(16).toString('base64'),
+  });
   t.is(shortIv.status, 400);
   t.is(shortIv.body.code, 'BAD_REQUEST');
 });

@@ -39,20 +39,27 @@ type Reset = (gw: TestGateway, svc: BoundService) => Promise<number>;
 const resets: [string, Reset, Record<string, unknown>][] = [
   [
     'resets its password',
-    async (gw, svc) => (await gw.call('PUT', '/api/principals/svc/password', { headers: bearer(svc.admin), body: { password: 'reset-password-9' } })).status,
+    async (gw, svc) =>
+      (await gw.call('PUT', '/api/principals/svc/password', { headers: bearer(svc.admin), body: { password: 'reset-password-9' } })).status,
     { code: 'SESSION_UNKNOWN' },
   ],
   [
     'replaces its sender key',
     async (gw, svc) =>
-      (await gw.call('PUT', '/api/principals/svc/sender-key', { headers: bearer(svc.admin), body: { jwk: (await makeSigner('ES256')).publicJwk } })).status,
+      (
+        await gw.call('PUT', '/api/principals/svc/sender-key', {
+          headers: bearer(svc.admin),
+          body: { jwk: (await makeSigner('ES256')).publicJwk },
+        })
+      ).status,
     { code: 'SESSION_UNKNOWN' },
   ],
   [
     'enrolls another certificate for it',
     async (gw, svc) => {
       const leaf = await createLeaf(svc.authority, 'svc');
-      return (await gw.call('POST', '/api/trust/enrollments', { headers: bearer(svc.admin), body: { principal: 'svc', pem: leaf.pem } })).status;
+      return (await gw.call('POST', '/api/trust/enrollments', { headers: bearer(svc.admin), body: { principal: 'svc', pem: leaf.pem } }))
+        .status;
     },
     { code: 'SESSION_UNKNOWN' },
   ],

@@ -93,7 +93,10 @@ test('attack: a delegated session uses the never-delegable operations -> 403 ROL
   const gw = await startGateway(t);
   const svc = await boundService(gw, ['alice']);
   // alice may manage principals through a role of her own: her delegated session still may not.
-  await gw.call('PUT', '/api/roles/manager', { headers: bearer(svc.admin), body: { operations: ['principals.update', 'principals.password'] } });
+  await gw.call('PUT', '/api/roles/manager', {
+    headers: bearer(svc.admin),
+    body: { operations: ['principals.update', 'principals.password'] },
+  });
   await gw.call('PUT', '/api/principals/alice', { headers: bearer(svc.admin), body: { roles: ['user', 'manager'] } });
   const minted = await delegate(gw, svc, 'alice');
   t.is(minted.status, 201);
@@ -131,7 +134,8 @@ test('a delegated session dies when its target leaves the list, or the service l
   const gw = await startGateway(t);
   const svc = await boundService(gw, ['alice', 'bob', 'carol']);
   const [forAlice, forBob, forCarol] = [await delegate(gw, svc, 'alice'), await delegate(gw, svc, 'bob'), await delegate(gw, svc, 'carol')];
-  const use = (minted: typeof forAlice) => gw.bound(svc.signer, 'GET', '/api/keys/AAAAAAAAAAAAAAAAAAAAAA', { bearer: minted.body.sessionId });
+  const use = (minted: typeof forAlice) =>
+    gw.bound(svc.signer, 'GET', '/api/keys/AAAAAAAAAAAAAAAAAAAAAA', { bearer: minted.body.sessionId });
   t.is((await use(forAlice)).status, 404);
   await gw.call('PUT', '/api/principals/svc', { headers: bearer(svc.admin), body: { delegates: ['bob', 'carol'] } });
   t.like((await use(forAlice)).body, { code: 'SESSION_EXPIRED', reauth: true });
@@ -172,7 +176,10 @@ test('attack: a broken delegation restored before the next call (group left and 
   t.like((await use(forBob)).body, { code: 'SESSION_EXPIRED', reauth: true });
   t.is((await use(forCarol)).status, 201, 'a delegation that never broke lives on');
   await gw.call('PUT', '/api/roles/service', { headers: bearer(svc.admin), body: { operations: ['keys.create'] } });
-  const restored = await gw.call('PUT', '/api/roles/service', { headers: bearer(svc.admin), body: { operations: ['keys.create', 'session.delegate'] } });
+  const restored = await gw.call('PUT', '/api/roles/service', {
+    headers: bearer(svc.admin),
+    body: { operations: ['keys.create', 'session.delegate'] },
+  });
   t.is(restored.status, 200);
   t.like((await use(forCarol)).body, { code: 'SESSION_EXPIRED', reauth: true });
 });
@@ -183,7 +190,8 @@ test('attack: a refused {certificate} delegation auto-provisions its principal a
   const partner = await createAuthority('partner CA');
   t.is((await gw.call('POST', '/api/trust/authorities', { headers: bearer(svc.admin), body: { pem: partner.pem } })).status, 201);
   t.is((await gw.call('PUT', '/api/policy/provisioning/autoProvision', { headers: bearer(svc.admin), body: { value: true } })).status, 200);
-  const names = async () => (await gw.call('GET', '/api/principals?limit=500', { headers: bearer(svc.admin) })).body.items.map((p: { name: string }) => p.name);
+  const names = async () =>
+    (await gw.call('GET', '/api/principals?limit=500', { headers: bearer(svc.admin) })).body.items.map((p: { name: string }) => p.name);
   const before = await names();
   const newcomer = await createLeaf(partner, 'newcomer');
   const reply = await gw.bound(svc.signer, 'POST', '/api/session/delegated', { bearer: svc.session }, { certificate: newcomer.pem });

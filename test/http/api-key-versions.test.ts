@@ -1,7 +1,7 @@
 import { createKey, pathTtag, signIn } from '../_support/api-client.js';
-import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { testUnless } from '../_support/skip.js';
+import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
@@ -52,15 +52,24 @@ for (const store of KEY_SERVER_STORES) {
     const fresh = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('after') })).body;
     t.is(fresh.version, 2);
     const { alg: _a, version: _v, ...sealedOld } = old;
-    t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedOld, aad: b64('a') }), { status: 200, body: { plaintext: b64('before') } });
+    t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedOld, aad: b64('a') }), {
+      status: 200,
+      body: { plaintext: b64('before') },
+    });
     const { alg: _b, version, ...sealedNew } = fresh;
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew, version }), { status: 200, body: { plaintext: b64('after') } });
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew }), { status: 400, body: { code: 'DECRYPT_FAILED' } });
-    t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew, version: 3 }), { status: 404, body: { code: 'KEY_VERSION_NOT_FOUND' } });
+    t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew, version: 3 }), {
+      status: 404,
+      body: { code: 'KEY_VERSION_NOT_FOUND' },
+    });
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew, version: 0 }), { status: 400, body: { code: 'BAD_REQUEST' } });
     t.like((await alice.post('/api/crypto/mac', { ttag, data: b64('m') })).body, { version: 2 });
     t.like(await alice.post('/api/crypto/mac/verify', { ttag, data: b64('m'), mac: oldMac.mac }), { status: 200, body: { valid: true } });
-    t.like(await alice.post('/api/crypto/mac/verify', { ttag, data: b64('m'), mac: oldMac.mac, version: 2 }), { status: 200, body: { valid: false } });
+    t.like(await alice.post('/api/crypto/mac/verify', { ttag, data: b64('m'), mac: oldMac.mac, version: 2 }), {
+      status: 200,
+      body: { valid: false },
+    });
   });
 
   check(`${store}: min-version retires older versions (409 KEY_VERSION_RETIRED) and never goes down`, async (t) => {
@@ -82,35 +91,57 @@ for (const store of KEY_SERVER_STORES) {
       ],
     });
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealed }), { status: 409, body: { code: 'KEY_VERSION_RETIRED' } });
-    t.like(await alice.post('/api/crypto/mac/verify', { ttag, data: b64('m'), mac }), { status: 409, body: { code: 'KEY_VERSION_RETIRED' } });
+    t.like(await alice.post('/api/crypto/mac/verify', { ttag, data: b64('m'), mac }), {
+      status: 409,
+      body: { code: 'KEY_VERSION_RETIRED' },
+    });
     const client = clientKeyPair();
-    t.like(await alice.post(`${path}/export`, { clientPubKey: client.publicKey, version: 1 }), { status: 409, body: { code: 'KEY_VERSION_RETIRED' } });
+    t.like(await alice.post(`${path}/export`, { clientPubKey: client.publicKey, version: 1 }), {
+      status: 409,
+      body: { code: 'KEY_VERSION_RETIRED' },
+    });
     t.like(await alice.put(`${path}/min-version`, { minVersion: 1 }), { status: 409, body: { code: 'CONFLICT' } });
     const bob = await signIn(gw, 'bob');
     await alice.put(`${path}/acl/bob`, { rights: ['read', 'rotate', 'export'] });
     t.like(await bob.put(`${path}/min-version`, { minVersion: 2 }), { status: 403 });
   });
 
-  check(`${store}: rewrap turns an old ciphertext into one of the newest version; once its version is retired the old one stays refused`, async (t) => {
-    const gw = await startStoreGateway(t, store);
-    const alice = await signIn(gw, 'alice');
-    const { ttag } = await createKey(alice);
-    const { alg: _a, version: _v, ...old } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('keep me'), aad: b64('ctx') })).body;
-    await alice.post(`/api/keys/${pathTtag(ttag)}/rotate`);
-    const rewrapped = await alice.post('/api/crypto/rewrap', { ttag, ...old, aad: b64('ctx') });
-    t.is(rewrapped.status, 200, rewrapped.text);
-    t.is(rewrapped.body.version, 2);
-    t.false('plaintext' in rewrapped.body);
-    t.not(rewrapped.body.ciphertext, old.ciphertext);
-    await alice.put(`/api/keys/${pathTtag(ttag)}/min-version`, { minVersion: 2 });
-    const { alg: _b, ...fresh } = rewrapped.body;
-    t.like(await alice.post('/api/crypto/decrypt', { ttag, ...fresh, aad: b64('ctx') }), { status: 200, body: { plaintext: b64('keep me') } });
-    t.like(await alice.post('/api/crypto/decrypt', { ttag, ...old, aad: b64('ctx') }), { status: 409, body: { code: 'KEY_VERSION_RETIRED' } });
-    t.like(await alice.post('/api/crypto/rewrap', { ttag, ...old, aad: b64('ctx') }), { status: 409, body: { code: 'KEY_VERSION_RETIRED' } });
-    const bob = await signIn(gw, 'bob');
-    await alice.put(`/api/keys/${pathTtag(ttag)}/acl/bob`, { rights: ['decrypt'] });
-    t.like(await bob.post('/api/crypto/rewrap', { ttag, ...fresh, aad: b64('ctx') }), { status: 403, body: { code: 'ACL_DENIED' } });
-  });
+  check(
+    `${store}: rewrap turns an old ciphertext into one of the newest version; once its version is retired the old one stays refused`,
+    async (t) => {
+      const gw = await startStoreGateway(t, store);
+      const alice = await signIn(gw, 'alice');
+      const { ttag } = await createKey(alice);
+      const {
+        alg: _a,
+        version: _v,
+        ...old
+      } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('keep me'), aad: b64('ctx') })).body;
+      await alice.post(`/api/keys/${pathTtag(ttag)}/rotate`);
+      const rewrapped = await alice.post('/api/crypto/rewrap', { ttag, ...old, aad: b64('ctx') });
+      t.is(rewrapped.status, 200, rewrapped.text);
+      t.is(rewrapped.body.version, 2);
+      t.false('plaintext' in rewrapped.body);
+      t.not(rewrapped.body.ciphertext, old.ciphertext);
+      await alice.put(`/api/keys/${pathTtag(ttag)}/min-version`, { minVersion: 2 });
+      const { alg: _b, ...fresh } = rewrapped.body;
+      t.like(await alice.post('/api/crypto/decrypt', { ttag, ...fresh, aad: b64('ctx') }), {
+        status: 200,
+        body: { plaintext: b64('keep me') },
+      });
+      t.like(await alice.post('/api/crypto/decrypt', { ttag, ...old, aad: b64('ctx') }), {
+        status: 409,
+        body: { code: 'KEY_VERSION_RETIRED' },
+      });
+      t.like(await alice.post('/api/crypto/rewrap', { ttag, ...old, aad: b64('ctx') }), {
+        status: 409,
+        body: { code: 'KEY_VERSION_RETIRED' },
+      });
+      const bob = await signIn(gw, 'bob');
+      await alice.put(`/api/keys/${pathTtag(ttag)}/acl/bob`, { rights: ['decrypt'] });
+      t.like(await bob.post('/api/crypto/rewrap', { ttag, ...fresh, aad: b64('ctx') }), { status: 403, body: { code: 'ACL_DENIED' } });
+    },
+  );
 
   check(`${store}: export takes a version (default the newest) and names it; the audit names the versions`, async (t) => {
     const gw = await startStoreGateway(t, store);

@@ -8,7 +8,17 @@ test('POST /api/keys creates a 16-byte key by default and answers the key view, 
   const alice = await signIn(gw, 'alice');
   const reply = await alice.post('/api/keys', {});
   t.is(reply.status, 201);
-  t.deepEqual(Object.keys(reply.body).sort(), ['algo', 'createdAt', 'keyLen', 'minVersion', 'owner', 'state', 'ttag', 'version', 'versions']);
+  t.deepEqual(Object.keys(reply.body).sort(), [
+    'algo',
+    'createdAt',
+    'keyLen',
+    'minVersion',
+    'owner',
+    'state',
+    'ttag',
+    'version',
+    'versions',
+  ]);
   t.like(reply.body, { keyLen: 16, algo: 'aes-128-cbc', state: 'active', owner: { user: 'alice' } });
   t.true(Buffer.from(reply.body.ttag, 'base64').length >= 16);
   const client = clientKeyPair();
@@ -77,7 +87,10 @@ test('a key created on /api exports the same bytes on /api and through POST /key
   t.deepEqual(Object.keys(api.body).sort(), ['algo', 'keyLen', 'version', 'wrapped']);
   t.like(api.body, { algo: 'aes-128-cbc', keyLen: 24 });
   const viaRoot = clientKeyPair();
-  const root = await gw.call('POST', '/keys/export', { headers: { 'X-Session': alice.sessionId }, body: { ttag: key.ttag, clientPubKey: viaRoot.publicKey } });
+  const root = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': alice.sessionId },
+    body: { ttag: key.ttag, clientPubKey: viaRoot.publicKey },
+  });
   t.deepEqual(viaApi.unwrap(api.body.wrapped), viaRoot.unwrap(root.body.wrapped));
 });
 

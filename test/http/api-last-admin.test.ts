@@ -1,9 +1,9 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signIn, type ApiSession } from '../_support/api-client.js';
+import test, { type ExecutionContext } from 'ava';
+import { type ApiSession, signIn } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import type { Reply } from '../_support/http.js';
 import { startTestPostgres } from '../_support/postgres.js';
@@ -22,7 +22,9 @@ function lastAdmin(t: ExecutionContext, reply: Reply, what: string): void {
 
 async function admins(session: ApiSession): Promise<string[]> {
   const list = await session.get('/api/principals');
-  return list.body.items.filter((p: { roles: string[]; disabled: boolean }) => p.roles.includes('admin') && !p.disabled).map((p: { name: string }) => p.name);
+  return list.body.items
+    .filter((p: { roles: string[]; disabled: boolean }) => p.roles.includes('admin') && !p.disabled)
+    .map((p: { name: string }) => p.name);
 }
 
 test('the last administrator cannot demote itself: 409 CONFLICT LAST_ADMIN, and it stays admin', async (t) => {
@@ -35,7 +37,11 @@ test('the last administrator cannot demote itself: 409 CONFLICT LAST_ADMIN, and 
 test('a principal holding principal rights but not admin cannot demote, disable or delete the last administrator', async (t) => {
   const gw = await startGateway(t);
   const admin = await signIn(gw, 'admin');
-  t.is((await admin.put('/api/roles/keeper', { operations: ['principals.update', 'principals.delete', 'principals.list', 'principals.read'] })).status, 200);
+  t.is(
+    (await admin.put('/api/roles/keeper', { operations: ['principals.update', 'principals.delete', 'principals.list', 'principals.read'] }))
+      .status,
+    200,
+  );
   t.is((await admin.put('/api/principals/carol', { roles: ['user', 'keeper'] })).status, 200);
   const carol = await signIn(gw, 'carol');
   lastAdmin(t, await carol.put('/api/principals/admin', { roles: ['user'] }), 'demote');
@@ -65,31 +71,37 @@ test('an administrator through a group: ending the membership, disabling, redefi
   lastAdmin(t, await bob.put('/api/principals/bob', { roles: ['user'] }), 'bob is now the last');
 });
 
-withPostgres('two administrators demoting themselves at once through two gateways on one PostgreSQL key store: exactly one succeeds', async (t) => {
-  const postgresUrl = await createDatabase(postgres.url!);
-  const masterKey = randomBytes(32).toString('base64');
-  const keyServer = (dir: string) => ({
-    kind: 'embedded' as const,
-    seed: SEED,
-    adminPassword: PASSWORDS.admin,
-    dataDir: mkdtempSync(join(tmpdir(), dir)),
-    store: 'postgres' as const,
-    postgresUrl,
-    masterKey,
-  });
-  const first = await startGateway(t, { keyServer: keyServer('keygate-last-admin-a-') });
-  const second = await startGateway(t, { keyServer: keyServer('keygate-last-admin-b-') });
-  const admin = await signIn(first, 'admin');
-  t.is((await admin.put('/api/principals/alice', { roles: ['admin'] })).status, 200);
-  const alice = await signIn(second, 'alice');
-  for (let round = 1; round <= 3; round += 1) {
-    const replies = await Promise.all([admin.put('/api/principals/admin', { roles: ['user'] }), alice.put('/api/principals/alice', { roles: ['user'] })]);
-    const statuses = replies.map((reply) => reply.status).sort();
-    t.deepEqual(statuses, [200, 409], `round ${round}: ${replies.map((reply) => reply.text).join(' | ')}`);
-    t.like(replies.find((reply) => reply.status === 409)!.body, { code: 'CONFLICT', reason: 'LAST_ADMIN' });
-    const left = await admins(replies[0]!.status === 200 ? alice : admin);
-    t.is(left.length, 1, `round ${round}: one administrator is left (${left.join(', ')})`);
-    const [demoted, kept] = replies[0]!.status === 200 ? (['admin', alice] as const) : (['alice', admin] as const);
-    t.is((await kept.put(`/api/principals/${demoted}`, { roles: ['admin'] })).status, 200, 'the demoted one is made administrator again');
-  }
-});
+withPostgres(
+  'two administrators demoting themselves at once through two gateways on one PostgreSQL key store: exactly one succeeds',
+  async (t) => {
+    const postgresUrl = await createDatabase(postgres.url!);
+    const masterKey = randomBytes(32).toString('base64');
+    const keyServer = (dir: string) => ({
+      kind: 'embedded' as const,
+      seed: SEED,
+      adminPassword: PASSWORDS.admin,
+      dataDir: mkdtempSync(join(tmpdir(), dir)),
+      store: 'postgres' as const,
+      postgresUrl,
+      masterKey,
+    });
+    const first = await startGateway(t, { keyServer: keyServer('keygate-last-admin-a-') });
+    const second = await startGateway(t, { keyServer: keyServer('keygate-last-admin-b-') });
+    const admin = await signIn(first, 'admin');
+    t.is((await admin.put('/api/principals/alice', { roles: ['admin'] })).status, 200);
+    const alice = await signIn(second, 'alice');
+    for (let round = 1; round <= 3; round += 1) {
+      const replies = await Promise.all([
+        admin.put('/api/principals/admin', { roles: ['user'] }),
+        alice.put('/api/principals/alice', { roles: ['user'] }),
+      ]);
+      const statuses = replies.map((reply) => reply.status).sort();
+      t.deepEqual(statuses, [200, 409], `round ${round}: ${replies.map((reply) => reply.text).join(' | ')}`);
+      t.like(replies.find((reply) => reply.status === 409)!.body, { code: 'CONFLICT', reason: 'LAST_ADMIN' });
+      const left = await admins(replies[0]!.status === 200 ? alice : admin);
+      t.is(left.length, 1, `round ${round}: one administrator is left (${left.join(', ')})`);
+      const [demoted, kept] = replies[0]!.status === 200 ? (['admin', alice] as const) : (['alice', admin] as const);
+      t.is((await kept.put(`/api/principals/${demoted}`, { roles: ['admin'] })).status, 200, 'the demoted one is made administrator again');
+    }
+  },
+);

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { asSession, createKey, pathTtag, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, asSession, createKey, pathTtag } from '../_support/api-client.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { startFaultyGateway } from '../_support/gateway.js';
 

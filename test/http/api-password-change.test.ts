@@ -9,7 +9,10 @@ const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
 test('attack: a stolen session changes its password without the current one -> 403 ROLE_DENIED', async (t) => {
   const gw = await startGateway(t);
   const stolen = await gw.login('alice');
-  const missing = await gw.call('PUT', '/api/principals/alice/password', { headers: bearer(stolen), body: { password: 'attacker-pass-1' } });
+  const missing = await gw.call('PUT', '/api/principals/alice/password', {
+    headers: bearer(stolen),
+    body: { password: 'attacker-pass-1' },
+  });
   t.is(missing.status, 403);
   t.is(missing.body.code, 'ROLE_DENIED');
   const wrong = await gw.call('PUT', '/api/principals/alice/password', {
@@ -98,7 +101,8 @@ test('attack: a stolen session guessing currentPassword in a loop is throttled a
 test('wrong logins of a name count against its own password change from that address, with the same 429', async (t) => {
   const gw = await startGateway(t);
   const session = await gw.login('bob');
-  for (let i = 0; i < 5; i++) t.is((await gw.call('POST', '/api/session', { body: { user: 'bob', password: 'not-the-password' } })).status, 401);
+  for (let i = 0; i < 5; i++)
+    t.is((await gw.call('POST', '/api/session', { body: { user: 'bob', password: 'not-the-password' } })).status, 401);
   const change = await gw.call('PUT', '/api/principals/bob/password', {
     headers: bearer(session),
     body: { currentPassword: PASSWORDS.bob, password: 'bob-new-pass-1' },

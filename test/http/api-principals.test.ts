@@ -142,7 +142,10 @@ test("PUT /api/principals/{name}/password: a user changes its own password, admi
   const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   // api-surface.md 8.1.x: an own change carries the current password.
-  t.is((await alice.put('/api/principals/alice/password', { currentPassword: PASSWORDS.alice, password: 'alice-new-password' })).status, 204);
+  t.is(
+    (await alice.put('/api/principals/alice/password', { currentPassword: PASSWORDS.alice, password: 'alice-new-password' })).status,
+    204,
+  );
   t.is((await gw.call('POST', '/api/session', { body: { user: 'alice', password: PASSWORDS.alice } })).status, 401);
   t.is((await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'alice-new-password' } })).status, 201);
   const admin = await signIn(gw, 'admin');

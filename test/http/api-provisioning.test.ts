@@ -1,5 +1,5 @@
-import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
+import test, { type ExecutionContext } from 'ava';
 import { createAuthority, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -68,7 +68,10 @@ test('a provisioned principal shows provisionedBy; the same issuer may sign it i
 
 test('attack: a provisioning policy handing out admin is refused when written -> 400', async (t) => {
   const { gw, admin } = await provisioningWorld(t);
-  const reply = await gw.call('PUT', '/api/policy/provisioning/defaultRoles', { headers: bearer(admin), body: { value: ['user', 'admin'] } });
+  const reply = await gw.call('PUT', '/api/policy/provisioning/defaultRoles', {
+    headers: bearer(admin),
+    body: { value: ['user', 'admin'] },
+  });
   t.is(reply.status, 400);
   t.is(reply.body.code, 'BAD_REQUEST');
   const policy = await gw.call('GET', '/api/policy/provisioning', { headers: bearer(admin) });

@@ -1,6 +1,6 @@
-import test, { type ExecutionContext } from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
-import { asSession, createKey, pathTtag, type ApiSession } from '../_support/api-client.js';
+import test, { type ExecutionContext } from 'ava';
+import { type ApiSession, asSession, createKey, pathTtag } from '../_support/api-client.js';
 import { createAuthority, createLeaf, type TestCertificate } from '../_support/certificates.js';
 import type { Faults, WriteOperation } from '../_support/faulty-key-server.js';
 import { startFaultyGateway } from '../_support/gateway.js';
@@ -33,7 +33,11 @@ const dropped: Case[] = [
     arrange: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }),
     write: (s) => s.alice.del(`/api/keys/${s.key}/acl/bob`),
   },
-  { title: 'creating a principal', fault: 'createPrincipal', write: (s) => s.admin.post('/api/principals', { name: 'dora', kind: 'user' }) },
+  {
+    title: 'creating a principal',
+    fault: 'createPrincipal',
+    write: (s) => s.admin.post('/api/principals', { name: 'dora', kind: 'user' }),
+  },
   { title: 'updating a principal', fault: 'updatePrincipal', write: (s) => s.admin.put('/api/principals/bob', { displayName: 'Robert' }) },
   { title: 'deleting a principal', fault: 'deletePrincipal', write: (s) => s.admin.del('/api/principals/bob') },
   { title: 'adding a group member', fault: 'addGroupMember', write: (s) => s.admin.put('/api/groups/ops/members/bob') },
@@ -49,7 +53,9 @@ const dropped: Case[] = [
     title: 'registering a sender key',
     fault: 'putSenderKey',
     write: (s) =>
-      s.admin.put('/api/principals/bob/sender-key', { jwk: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) }),
+      s.admin.put('/api/principals/bob/sender-key', {
+        jwk: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }),
+      }),
   },
   {
     title: 'trusting an authority',
@@ -62,27 +68,51 @@ const dropped: Case[] = [
     fault: 'enrollCertificate',
     write: async (s) => s.admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(s.authority, 'b')).pem }),
   },
-  { title: 'setting a server parameter', fault: 'setParameter', write: (s) => s.admin.put('/api/server/parameters/maxPendingLogins', { value: 77 }) },
-  { title: 'setting a policy parameter', fault: 'setPolicy', write: (s) => s.admin.put('/api/policy/provisioning/autoProvision', { value: true }) },
+  {
+    title: 'setting a server parameter',
+    fault: 'setParameter',
+    write: (s) => s.admin.put('/api/server/parameters/maxPendingLogins', { value: 77 }),
+  },
+  {
+    title: 'setting a policy parameter',
+    fault: 'setPolicy',
+    write: (s) => s.admin.put('/api/policy/provisioning/autoProvision', { value: true }),
+  },
 ];
 
 /** Writes the key server performs with other values than asked: the read-back finds them different. */
 const altered: Case[] = [
-  { title: 'putting an ACL entry', fault: 'grant', write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read', 'export'] }) },
+  {
+    title: 'putting an ACL entry',
+    fault: 'grant',
+    write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read', 'export'] }),
+  },
   {
     title: 'creating a principal',
     fault: 'createPrincipal',
     write: (s) => s.admin.post('/api/principals', { name: 'dora', kind: 'user', displayName: 'Dora' }),
   },
-  { title: 'updating a principal', fault: 'updatePrincipal', write: (s) => s.admin.put('/api/principals/bob', { roles: ['user', 'auditor'] }) },
+  {
+    title: 'updating a principal',
+    fault: 'updatePrincipal',
+    write: (s) => s.admin.put('/api/principals/bob', { roles: ['user', 'auditor'] }),
+  },
   { title: 'defining a role', fault: 'putRole', write: (s) => s.admin.put('/api/roles/reader', { operations: ['keys.read', 'acl.read'] }) },
   {
     title: 'enrolling a certificate',
     fault: 'enrollCertificate',
     write: async (s) => s.admin.post('/api/trust/enrollments', { principal: 'bob', pem: (await createLeaf(s.authority, 'b')).pem }),
   },
-  { title: 'setting a server parameter', fault: 'setParameter', write: (s) => s.admin.put('/api/server/parameters/maxPendingLogins', { value: 77 }) },
-  { title: 'setting a policy parameter', fault: 'setPolicy', write: (s) => s.admin.put('/api/policy/provisioning/nameAttribute', { value: 'UID' }) },
+  {
+    title: 'setting a server parameter',
+    fault: 'setParameter',
+    write: (s) => s.admin.put('/api/server/parameters/maxPendingLogins', { value: 77 }),
+  },
+  {
+    title: 'setting a policy parameter',
+    fault: 'setPolicy',
+    write: (s) => s.admin.put('/api/policy/provisioning/nameAttribute', { value: 'UID' }),
+  },
 ];
 
 async function stage(t: ExecutionContext) {

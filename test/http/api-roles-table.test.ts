@@ -1,8 +1,8 @@
 import test from 'ava';
 import { BUILT_IN_ROLES } from '../../src/keyserver/model/built-in-roles.js';
-import type { Operation } from '../../src/wire/operations.js';
 import { apiRouteTable } from '../../src/transports/koa/api/api.router.js';
 import type { GatewayServices } from '../../src/use-cases/index.js';
+import type { Operation } from '../../src/wire/operations.js';
 import { bearer, pathTtag } from '../_support/api-client.js';
 import { createAuthority } from '../_support/certificates.js';
 import { clientKeyPair } from '../_support/client-key.js';
@@ -67,10 +67,17 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
   ...Object.fromEntries((['acl.read', 'acl.write', 'acl.access'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries((['certificates.read', 'certificates.parse', 'certificates.verify'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries(
-    (['principals.list', 'principals.read', 'principals.groups', 'roles.read', 'server.config', 'server.parameters.read', 'audit.read'] as const).map((op) => [
-      op,
-      READERS,
-    ]),
+    (
+      [
+        'principals.list',
+        'principals.read',
+        'principals.groups',
+        'roles.read',
+        'server.config',
+        'server.parameters.read',
+        'audit.read',
+      ] as const
+    ).map((op) => [op, READERS]),
   ),
   'server.version': EVERYONE,
   ...Object.fromEntries(
@@ -119,7 +126,12 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.create': { needs: 'keys.create', body: {}, allowed: [201] },
     'keys.read': { needs: 'keys.read', path: `/api/keys/${NO_KEY}`, allowed: NOT_FOUND },
     'keys.versions': { needs: 'keys.versions', path: `/api/keys/${NO_KEY}/versions`, allowed: NOT_FOUND },
-    'keys.export': { needs: 'keys.export', path: `/api/keys/${NO_KEY}/export`, body: { clientPubKey: clientKeyPair().publicKey }, allowed: NOT_FOUND },
+    'keys.export': {
+      needs: 'keys.export',
+      path: `/api/keys/${NO_KEY}/export`,
+      body: { clientPubKey: clientKeyPair().publicKey },
+      allowed: NOT_FOUND,
+    },
     'keys.expire': { needs: 'keys.expire', path: `/api/keys/${NO_KEY}/expire`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
@@ -136,9 +148,19 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     // principals meets the role check, not a 404.
     'principals.update': { needs: 'principals.update', path: '/api/principals/alice', body: { roles: ['user'] }, allowed: [200] },
     'principals.delete': { needs: 'principals.delete', path: '/api/principals/nobody', allowed: NOT_FOUND },
-    'principals.password': { needs: 'principals.password', path: '/api/principals/bob/password', body: { password: 'a-new-password-6' }, allowed: [204] },
+    'principals.password': {
+      needs: 'principals.password',
+      path: '/api/principals/bob/password',
+      body: { password: 'a-new-password-6' },
+      allowed: [204],
+    },
     'principals.groups': { needs: 'principals.groups', path: '/api/principals/nobody/groups', allowed: NOT_FOUND },
-    'principals.senderKey.put': { needs: 'principals.sender-key', path: '/api/principals/bob/sender-key', body: { jwk: senderKey }, allowed: [200] },
+    'principals.senderKey.put': {
+      needs: 'principals.sender-key',
+      path: '/api/principals/bob/sender-key',
+      body: { jwk: senderKey },
+      allowed: [200],
+    },
     'groups.members.list': { needs: 'groups.read', path: '/api/groups/nobody/members', allowed: NOT_FOUND },
     // alice adding herself to a group, and changing her own roles, are still management: only admin.
     'groups.members.add': { needs: 'groups.write', path: '/api/groups/ops/members/alice', allowed: [204] },
@@ -157,9 +179,19 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'server.version': { needs: 'server.version', allowed: [200] },
     'server.config': { needs: 'server.config', allowed: [200] },
     'server.parameters.list': { needs: 'server.parameters.read', allowed: [200] },
-    'server.parameters.put': { needs: 'server.parameters.write', path: '/api/server/parameters/nothing', body: { value: 1 }, allowed: NOT_FOUND },
+    'server.parameters.put': {
+      needs: 'server.parameters.write',
+      path: '/api/server/parameters/nothing',
+      body: { value: 1 },
+      allowed: NOT_FOUND,
+    },
     'policy.provisioning.read': { needs: 'policy.read', allowed: [200] },
-    'policy.provisioning.write': { needs: 'policy.write', path: '/api/policy/provisioning/nothing', body: { value: 1 }, allowed: NOT_FOUND },
+    'policy.provisioning.write': {
+      needs: 'policy.write',
+      path: '/api/policy/provisioning/nothing',
+      body: { value: 1 },
+      allowed: NOT_FOUND,
+    },
     'audit.query': { needs: 'audit.read', allowed: [200] },
     'audit.get': { needs: 'audit.read', path: '/api/audit/nothing', allowed: NOT_FOUND },
     // 8.1.x addition beside the 51: verification reads the log as audit.read does.

@@ -16,7 +16,11 @@ async function scopedAlice(gw: TestGateway) {
   const listed = (await createKey(alice, { keyLen: 32 })).ttag;
   const unlisted = (await createKey(alice, { keyLen: 32 })).ttag;
   const foreign = (await createKey(await signIn(gw, 'bob'))).ttag;
-  const minted = await alice.post('/api/session/scoped', { objects: [listed], rights: ['read', 'encrypt', 'mac'], senderKey: signer.publicJwk });
+  const minted = await alice.post('/api/session/scoped', {
+    objects: [listed],
+    rights: ['read', 'encrypt', 'mac'],
+    senderKey: signer.publicJwk,
+  });
   if (minted.status !== 201) throw new Error(`scoped session: ${minted.status} ${minted.text}`);
   const session = minted.body.sessionId as string;
   const as = (method: string, path: string, body?: unknown) => gw.bound(signer, method, path, { bearer: session }, body);
@@ -33,7 +37,10 @@ test('a scoped session reads, encrypts and MACs under its listed key', async (t)
   t.is(sealed.body.alg, 'A256GCM');
   const mac = await as('POST', '/api/crypto/mac', { ttag: listed, data: b64('m') });
   t.is(mac.status, 200);
-  t.like(await as('POST', '/api/crypto/mac/verify', { ttag: listed, data: b64('m'), mac: mac.body.mac }), { status: 200, body: { valid: true } });
+  t.like(await as('POST', '/api/crypto/mac/verify', { ttag: listed, data: b64('m'), mac: mac.body.mac }), {
+    status: 200,
+    body: { valid: true },
+  });
 });
 
 test('a scoped session is 403 OUT_OF_SCOPE on key and crypto operations for a key it does not list', async (t) => {
@@ -106,5 +113,9 @@ test('attack: a scoped session lists every session of its minter -> it lists onl
   t.is(listed.status, 200);
   t.is(listed.body.items.length, 1);
   t.is(listed.body.items[0].kind, 'scoped');
-  t.is((await gw.call('GET', '/api/sessions', { headers: { Authorization: `Bearer ${alice}` } })).body.items.length, 3, 'the minter still sees all');
+  t.is(
+    (await gw.call('GET', '/api/sessions', { headers: { Authorization: `Bearer ${alice}` } })).body.items.length,
+    3,
+    'the minter still sees all',
+  );
 });

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
 
@@ -38,12 +38,21 @@ test('attack: registering an RSA sender key with e = 1 (every signature verifies
 
 test('attack: RSA sender keys with another exponent or an oversized modulus -> 400', async (t) => {
   const gw = await startGateway(t);
-  for (const jwk of [rsaJwk(2048, [3]), rsaJwk(2048, [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), rsaJwk(8192, [1, 0, 1]), rsaJwk(4104, [1, 0, 1])]) {
+  for (const jwk of [
+    rsaJwk(2048, [3]),
+    rsaJwk(2048, [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+    rsaJwk(8192, [1, 0, 1]),
+    rsaJwk(4104, [1, 0, 1]),
+  ]) {
     const reply = await registerAsAdmin(gw, jwk);
     t.is(reply.status, 400);
     t.is(reply.body.code, 'BAD_REQUEST');
   }
-  t.is((await registerAsAdmin(gw, (await makeSigner('RS256', { modulusLength: 4096 })).publicJwk)).status, 200, '4096 bits with e = 65537 is fine');
+  t.is(
+    (await registerAsAdmin(gw, (await makeSigner('RS256', { modulusLength: 4096 })).publicJwk)).status,
+    200,
+    '4096 bits with e = 65537 is fine',
+  );
 });
 
 test('an EC sender key off the curve is 400, for registration and for a scoped session', async (t) => {
@@ -62,20 +71,33 @@ test('attack: a proof carrying an RSA key with e = 1 or a huge exponent is refus
   const signer = await makeSigner('ES256');
   const alice = await gw.login('alice');
   const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag;
-  const scoped = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: signer.publicJwk } });
+  const scoped = await gw.call('POST', '/api/session/scoped', {
+    headers: bearer(alice),
+    body: { objects: [ttag], senderKey: signer.publicJwk },
+  });
   const session = scoped.body.sessionId as string;
   const rsa = await makeSigner('RS256');
   for (const jwk of [rsaJwk(2048, [1]), { ...rsa.publicJwk, e: Buffer.alloc(512, 0xff).toString('base64url') }, rsaJwk(8192, [1, 0, 1])]) {
-    const proof = buildProof(rsa, { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) }, gw.clock.now(), {
-      header: { jwk },
-    });
+    const proof = buildProof(
+      rsa,
+      { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) },
+      gw.clock.now(),
+      {
+        header: { jwk },
+      },
+    );
     const reply = await gw.call('GET', '/api/session', { headers: { ...bearer(session), DPoP: proof } });
     t.is(reply.status, 400);
     t.is(reply.body.code, 'PROOF_MALFORMED');
   }
-  const offCurve = buildProof(signer, { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) }, gw.clock.now(), {
-    header: { jwk: await offCurveJwk() },
-  });
+  const offCurve = buildProof(
+    signer,
+    { method: 'GET', htu: `${gw.url}/api/session`, credential: session, body: Buffer.alloc(0) },
+    gw.clock.now(),
+    {
+      header: { jwk: await offCurveJwk() },
+    },
+  );
   const reply = await gw.call('GET', '/api/session', { headers: { ...bearer(session), DPoP: offCurve } });
   t.is(reply.body.code, 'PROOF_MALFORMED');
 });

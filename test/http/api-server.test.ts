@@ -1,5 +1,5 @@
-import test from 'ava';
 import { readFileSync } from 'node:fs';
+import test from 'ava';
 import { signIn } from '../_support/api-client.js';
 import { PASSWORDS, startGateway } from '../_support/gateway.js';
 

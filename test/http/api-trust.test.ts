@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { signIn, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, signIn } from '../_support/api-client.js';
 import { createAuthority, createLeaf, signChallenge, type TestCertificate } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -101,7 +101,10 @@ test('POST /api/trust/enrollments refuses a leaf enrolled to another principal (
   t.is((await admin.post('/api/trust/enrollments', { principal: 'bob', pem: 'garbage' })).body.code, 'CERTIFICATE_MALFORMED');
   t.is((await admin.post('/api/trust/enrollments', { principal: 'ops', pem: (await createLeaf(authority, 'g')).pem })).status, 400);
   t.is((await admin.post('/api/trust/enrollments', { principal: 'nobody', pem: (await createLeaf(authority, 'n')).pem })).status, 404);
-  const denied = await (await signIn(gw, 'alice')).post('/api/trust/enrollments', { principal: 'alice', pem: (await createLeaf(authority, 'a')).pem });
+  const denied = await (await signIn(gw, 'alice')).post('/api/trust/enrollments', {
+    principal: 'alice',
+    pem: (await createLeaf(authority, 'a')).pem,
+  });
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ROLE_DENIED');
 });

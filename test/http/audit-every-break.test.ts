@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
 import pg from 'pg';
+import { auditCli, exportAKey, makeHistory, plantTwoBreaks, type RawDb, TAMPER_WRITER } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
-import { TAMPER_WRITER, auditCli, exportAKey, makeHistory, plantTwoBreaks, type RawDb } from '../_support/audit-tampering.js';
 import { testUnless } from '../_support/skip.js';
 
 /**
@@ -34,7 +34,8 @@ async function bothBreaksNamed(t: ExecutionContext, db: RawDb, cli: (extra?: str
   );
   t.like(offline.answer.writers[0], { writer: TAMPER_WRITER, breaks: 2, unlisted: 0 });
   // In words on standard error (standard output stays the JSON answer), one line per break.
-  for (const { seq } of expected) t.regex(offline.stderr, new RegExp(`^keygate audit: break: writer ${TAMPER_WRITER} seq ${seq}: edited: `, 'm'));
+  for (const { seq } of expected)
+    t.regex(offline.stderr, new RegExp(`^keygate audit: break: writer ${TAMPER_WRITER} seq ${seq}: edited: `, 'm'));
   const quiet = await cli(['--json']);
   t.deepEqual(quiet.answer, offline.answer, 'the same answer with --json');
   t.notRegex(quiet.stderr, /break:/, 'with --json, standard error stays for errors');
@@ -51,7 +52,10 @@ async function bothBreaksNamed(t: ExecutionContext, db: RawDb, cli: (extra?: str
 test.serial('sqlite: an edited login entry does not hide a later edited export record', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-breaks-sqlite-'));
   const file = join(dir, 'audit.db');
-  const gw = await startGateway(t, { audit: { kind: 'sqlite', file }, auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 } });
+  const gw = await startGateway(t, {
+    audit: { kind: 'sqlite', file },
+    auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 },
+  });
   t.teardown(() => gw.close());
   const admin = await makeHistory(gw);
   await exportAKey(gw);

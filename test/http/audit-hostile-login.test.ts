@@ -1,7 +1,7 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { bearer } from '../_support/api-client.js';
 import { sharedAuditKeys, verifiesCleanThreeWays } from '../_support/audit-three-ways.js';
 import { startGateway } from '../_support/gateway.js';

@@ -5,7 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
 import { auditCli } from '../_support/audit-tampering.js';
 import { clientKeyPair } from '../_support/client-key.js';
-import { spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
+import { type GatewayProcess, spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
 
 /**
@@ -39,7 +39,10 @@ test('a tail deleted from a SQLite audit stays reported after --new-audit-chain,
   const session = (await admin(first)).root;
   const made = await call(first.url, 'POST', '/keys', { headers: session });
   t.is(made.status, 200);
-  const exported = await call(first.url, 'POST', '/keys/export', { headers: session, body: { ttag: made.body.ttag, clientPubKey: clientKeyPair().publicKey } });
+  const exported = await call(first.url, 'POST', '/keys/export', {
+    headers: session,
+    body: { ttag: made.body.ttag, clientPubKey: clientKeyPair().publicKey },
+  });
   t.is(exported.status, 200);
   t.is((await call(first.url, 'POST', '/keys', { headers: session })).status, 200);
   t.is(await first.stop(), 0);
@@ -49,7 +52,9 @@ test('a tail deleted from a SQLite audit stays reported after --new-audit-chain,
   const witnessed = heads().find((head) => head.writer === writer)!;
   // Someone with the database deletes everything from the export on, with the checkpoints above it.
   const db = new Database(join(data, 'audit.db'));
-  const cut = (db.prepare("SELECT MIN(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'keys.export'").get(writer) as { seq: number }).seq;
+  const cut = (
+    db.prepare("SELECT MIN(seq) AS seq FROM audit_entry WHERE writer = ? AND operation = 'keys.export'").get(writer) as { seq: number }
+  ).seq;
   db.prepare('DELETE FROM audit_entry WHERE writer = ? AND seq >= ?').run(writer, cut);
   db.prepare('DELETE FROM audit_checkpoint WHERE writer = ? AND seq >= ?').run(writer, cut);
   db.close();
@@ -82,7 +87,12 @@ test('a tail deleted from a SQLite audit stays reported after --new-audit-chain,
   const restarts = await call(renewed.url, 'GET', '/api/audit?operation=audit.chainRestarted', { headers: again });
   t.is(restarts.status, 200);
   t.is(restarts.body.items.length, 1);
-  t.deepEqual(JSON.parse(restarts.body.items[0].object), { writer, storedSeq: cut - 1, witnessedSeq: witnessed.seq, witnessedMac: witnessed.mac });
+  t.deepEqual(JSON.parse(restarts.body.items[0].object), {
+    writer,
+    storedSeq: cut - 1,
+    witnessedSeq: witnessed.seq,
+    witnessedMac: witnessed.mac,
+  });
   t.is(await renewed.stop(), 0);
 
   t.like(

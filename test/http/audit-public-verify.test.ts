@@ -1,18 +1,21 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TAMPER_WRITER, auditCli, makeHistory } from '../_support/audit-tampering.js';
-import { startGateway } from '../_support/gateway.js';
-import { ENTRY_COLUMNS, entryFromRow, type EntryRow } from '../../src/adapters/audit-log/audit-sql.js';
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { ENTRY_COLUMNS, type EntryRow, entryFromRow } from '../../src/adapters/audit-log/audit-sql.js';
 import { entryHash } from '../../src/domain/audit/audit-entry.js';
+import { auditCli, makeHistory, TAMPER_WRITER } from '../_support/audit-tampering.js';
+import { startGateway } from '../_support/gateway.js';
 
 test.serial('sqlite: an auditor holding only the public key finds an ok entry edited to denied below a checkpoint', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-public-verify-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'audit.db');
-  const gw = await startGateway(t, { audit: { kind: 'sqlite', file }, auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 } });
+  const gw = await startGateway(t, {
+    audit: { kind: 'sqlite', file },
+    auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 },
+  });
   await makeHistory(gw);
   await gw.close();
 
@@ -26,7 +29,9 @@ test.serial('sqlite: an auditor holding only the public key finds an ok entry ed
 
   const raw = new Database(file);
   t.teardown(() => raw.close());
-  const { checkpointed } = raw.prepare('SELECT MAX(seq) AS checkpointed FROM audit_checkpoint WHERE writer = ?').get(TAMPER_WRITER) as { checkpointed: number };
+  const { checkpointed } = raw.prepare('SELECT MAX(seq) AS checkpointed FROM audit_checkpoint WHERE writer = ?').get(TAMPER_WRITER) as {
+    checkpointed: number;
+  };
   const target = raw
     .prepare("SELECT seq FROM audit_entry WHERE writer = ? AND outcome = 'ok' AND seq < ? ORDER BY seq DESC LIMIT 1")
     .get(TAMPER_WRITER, checkpointed) as { seq: number };

@@ -1,8 +1,8 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { SystemClock } from '../../src/adapters/clock/system-clock.js';
 import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
 import { sessionKey } from '../../src/domain/session/session-id.js';
@@ -47,7 +47,9 @@ test('a full flow through the real app leaves no secret in any stored audit row 
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
   const rows = tables.flatMap(({ name }) => db.prepare(`SELECT * FROM "${name}"`).all());
   db.close();
-  const operations = (rows as { operation?: string; outcome?: string }[]).filter((r) => r.operation).map((r) => `${r.operation}:${r.outcome}`);
+  const operations = (rows as { operation?: string; outcome?: string }[])
+    .filter((r) => r.operation)
+    .map((r) => `${r.operation}:${r.outcome}`);
   // Append-only: each sensitive operation is a pending entry and its outcome entry.
   const outcomes = [
     'keys.export:ok',

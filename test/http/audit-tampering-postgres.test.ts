@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
+import { auditTestKeys } from '../_support/audit-chain.js';
+import { auditCli, makeHistory, type RawDb, TAMPER_WRITER, TAMPERINGS } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
-import { auditTestKeys } from '../_support/audit-chain.js';
-import { TAMPERINGS, TAMPER_WRITER, auditCli, makeHistory, type RawDb } from '../_support/audit-tampering.js';
 import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
@@ -65,44 +65,50 @@ for (const tampering of TAMPERINGS) {
   });
 }
 
-check('postgres: two gateways are two writers of one log; it verifies clean, and a writer gone from a range with its checkpoints is reported', async (t) => {
-  const keys = auditTestKeys();
-  const schema = `writers_${process.pid}_${schemas++}`;
-  const shared = {
-    key: keys.macKey.toString('base64'),
-    signingKey: keys.signingKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    checkpointEvery: 4,
-  };
-  const audit = { kind: 'postgres' as const, url: postgres.url!, schema, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 };
-  const a = await startGateway(t, { audit, auditIntegrity: { ...shared, writer: 'gw-a' } });
-  t.teardown(() => a.close());
-  const b = await startGateway(t, { audit, auditIntegrity: { ...shared, writer: 'gw-b' } });
-  t.teardown(() => b.close());
-  const [adminA] = await Promise.all([makeHistory(a), makeHistory(b)]);
-  const keyFile = join(mkdtempSync(join(tmpdir(), 'keygate-auditor-')), 'mac.key');
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(keyFile, shared.key);
-  const env = { TE_GATEWAY_AUDIT_KEY_FILE: keyFile, TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: join(keyFile, '..', 'signing.pem') };
-  writeFileSync(env.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE, shared.signingKey);
-  const offline = await auditCli(['verify', '--postgres', postgres.url!, '--schema', schema], env);
-  t.is(offline.status, 0, offline.stderr);
-  t.deepEqual(
-    offline.answer.writers.map((w: { writer: string }) => w.writer),
-    ['gw-a', 'gw-b'],
-  );
-  t.true(offline.answer.writers.every((w: { lastCheckpoint: number | null }) => w.lastCheckpoint !== null));
-  const online = await a.call('GET', '/api/audit/verify', { headers: adminA });
-  t.like(online.body, { ok: true });
-  t.is(online.body.writers.length, 2);
+check(
+  'postgres: two gateways are two writers of one log; it verifies clean, and a writer gone from a range with its checkpoints is reported',
+  async (t) => {
+    const keys = auditTestKeys();
+    const schema = `writers_${process.pid}_${schemas++}`;
+    const shared = {
+      key: keys.macKey.toString('base64'),
+      signingKey: keys.signingKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      checkpointEvery: 4,
+    };
+    const audit = { kind: 'postgres' as const, url: postgres.url!, schema, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 };
+    const a = await startGateway(t, { audit, auditIntegrity: { ...shared, writer: 'gw-a' } });
+    t.teardown(() => a.close());
+    const b = await startGateway(t, { audit, auditIntegrity: { ...shared, writer: 'gw-b' } });
+    t.teardown(() => b.close());
+    const [adminA] = await Promise.all([makeHistory(a), makeHistory(b)]);
+    const keyFile = join(mkdtempSync(join(tmpdir(), 'keygate-auditor-')), 'mac.key');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(keyFile, shared.key);
+    const env = { TE_GATEWAY_AUDIT_KEY_FILE: keyFile, TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: join(keyFile, '..', 'signing.pem') };
+    writeFileSync(env.TE_GATEWAY_AUDIT_SIGNING_KEY_FILE, shared.signingKey);
+    const offline = await auditCli(['verify', '--postgres', postgres.url!, '--schema', schema], env);
+    t.is(offline.status, 0, offline.stderr);
+    t.deepEqual(
+      offline.answer.writers.map((w: { writer: string }) => w.writer),
+      ['gw-a', 'gw-b'],
+    );
+    t.true(offline.answer.writers.every((w: { lastCheckpoint: number | null }) => w.lastCheckpoint !== null));
+    const online = await a.call('GET', '/api/audit/verify', { headers: adminA });
+    t.like(online.body, { ok: true });
+    t.is(online.body.writers.length, 2);
 
-  const db = await rawDb(t, schema);
-  await db.run("DELETE FROM audit_entry WHERE writer = 'gw-b'");
-  const hour = 3_600_000;
-  const range = `from=${encodeURIComponent(new Date(a.clock.now() - hour).toISOString())}&to=${encodeURIComponent(new Date(a.clock.now() + hour).toISOString())}`;
-  const missing = await a.call('GET', `/api/audit/verify?${range}`, { headers: adminA });
-  t.like(missing.body, { ok: false, firstBreak: { writer: 'gw-b', kind: 'truncated' } });
-  t.regex(missing.body.firstBreak.detail, /no entries/);
-  const cli = await auditCli(['verify', '--postgres', postgres.url!, '--schema', schema, '--from', new Date(a.clock.now() - hour).toISOString()], env);
-  t.is(cli.status, 1);
-  t.like(cli.answer.firstBreak, { writer: 'gw-b', kind: 'truncated' });
-});
+    const db = await rawDb(t, schema);
+    await db.run("DELETE FROM audit_entry WHERE writer = 'gw-b'");
+    const hour = 3_600_000;
+    const range = `from=${encodeURIComponent(new Date(a.clock.now() - hour).toISOString())}&to=${encodeURIComponent(new Date(a.clock.now() + hour).toISOString())}`;
+    const missing = await a.call('GET', `/api/audit/verify?${range}`, { headers: adminA });
+    t.like(missing.body, { ok: false, firstBreak: { writer: 'gw-b', kind: 'truncated' } });
+    t.regex(missing.body.firstBreak.detail, /no entries/);
+    const cli = await auditCli(
+      ['verify', '--postgres', postgres.url!, '--schema', schema, '--from', new Date(a.clock.now() - hour).toISOString()],
+      env,
+    );
+    t.is(cli.status, 1);
+    t.like(cli.answer.firstBreak, { writer: 'gw-b', kind: 'truncated' });
+  },
+);

@@ -1,16 +1,19 @@
-import test, { type ExecutionContext } from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
+import { auditCli, makeHistory, type RawDb, TAMPER_WRITER, TAMPERINGS, type Tampering } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
-import { TAMPERINGS, TAMPER_WRITER, auditCli, makeHistory, type RawDb, type Tampering } from '../_support/audit-tampering.js';
 
 /** A gateway recording into SQLite (keys generated into its data directory), a history, and raw SQL on the file. */
 async function recorded(t: ExecutionContext) {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-tamper-sqlite-'));
   const file = join(dir, 'audit.db');
-  const gw = await startGateway(t, { audit: { kind: 'sqlite', file }, auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 } });
+  const gw = await startGateway(t, {
+    audit: { kind: 'sqlite', file },
+    auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 },
+  });
   t.teardown(() => gw.close());
   const admin = await makeHistory(gw);
   const raw = new Database(file);
@@ -39,7 +42,15 @@ test.serial('sqlite: an untouched log verifies clean by the endpoint, the CLI, a
   t.is(api.status, 200);
   t.like(api.body, { ok: true, checked: cli.answer.checked });
   t.is(api.body.firstBreak, undefined);
-  const keyless = await auditCli(['verify', '--sqlite', file, '--data-dir', join(dir, 'elsewhere'), '--public-key', join(dir, 'public.pem')]);
+  const keyless = await auditCli([
+    'verify',
+    '--sqlite',
+    file,
+    '--data-dir',
+    join(dir, 'elsewhere'),
+    '--public-key',
+    join(dir, 'public.pem'),
+  ]);
   t.is(keyless.status, 3, 'a public key file that is not there is an error, not a pass');
 });
 
@@ -70,7 +81,15 @@ test.serial('sqlite: an edited entry is reported from an export too, and the pub
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(publicOnly, 'checkpoint.pem'), String(pem.answer).replace(/^#.*\n/, ''));
   await TAMPERINGS.find((x) => x.kind === 'truncated')!.tamper(db);
-  const auditor = await auditCli(['verify', '--sqlite', file, '--data-dir', publicOnly, '--public-key', join(publicOnly, 'checkpoint.pem')]);
+  const auditor = await auditCli([
+    'verify',
+    '--sqlite',
+    file,
+    '--data-dir',
+    publicOnly,
+    '--public-key',
+    join(publicOnly, 'checkpoint.pem'),
+  ]);
   t.is(auditor.status, 1);
   t.regex(auditor.stderr, /no MAC key/);
   // The public hash chain shows the edit to the key-less auditor too: it is the earlier break.

@@ -1,10 +1,10 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import { signIn } from '../_support/api-client.js';
-import { TAMPER_WRITER, auditCli, makeHistory } from '../_support/audit-tampering.js';
+import { auditCli, makeHistory, TAMPER_WRITER } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { testUnless } from '../_support/skip.js';
@@ -73,10 +73,10 @@ check('postgres: an auditor holding only the public key finds an ok entry edited
   const publicOnly = ['--data-dir', auditor, '--public-key', join(auditor, 'checkpoint.pem')];
   t.is((await cli(publicOnly)).status, 0);
   const { rows } = await raw.query('SELECT MAX(seq) AS seq FROM audit_checkpoint WHERE writer = $1', [TAMPER_WRITER]);
-  const target = await raw.query("SELECT seq FROM audit_entry WHERE writer = $1 AND outcome = 'ok' AND seq < $2 ORDER BY seq DESC LIMIT 1", [
-    TAMPER_WRITER,
-    rows[0].seq,
-  ]);
+  const target = await raw.query(
+    "SELECT seq FROM audit_entry WHERE writer = $1 AND outcome = 'ok' AND seq < $2 ORDER BY seq DESC LIMIT 1",
+    [TAMPER_WRITER, rows[0].seq],
+  );
   const seq = Number(target.rows[0].seq);
   await raw.query("UPDATE audit_entry SET outcome = 'denied', status = 403 WHERE writer = $1 AND seq = $2", [TAMPER_WRITER, seq]);
   const edited = await cli(publicOnly);

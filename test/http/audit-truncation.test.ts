@@ -1,10 +1,10 @@
-import test, { type ExecutionContext } from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TAMPER_WRITER, auditCli, makeHistory } from '../_support/audit-tampering.js';
+import test, { type ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
 import { signIn } from '../_support/api-client.js';
+import { auditCli, makeHistory, TAMPER_WRITER } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 
 /** A gateway on SQLite with metrics, a history, and a raw connection to its file (the attacker's). */
@@ -43,28 +43,31 @@ async function failOneCommit(t: ExecutionContext, raw: Database.Database, write:
   }
 }
 
-test.serial('sqlite: a writer whose newest entries were deleted behind a failed commit refuses to extend the shorter chain, and says so', async (t) => {
-  const { gw, admin, raw } = await recorded(t);
-  const alice = await signIn(gw, 'alice');
-  truncate(raw);
-  await failOneCommit(t, raw, () => alice.post('/api/keys', {}));
+test.serial(
+  'sqlite: a writer whose newest entries were deleted behind a failed commit refuses to extend the shorter chain, and says so',
+  async (t) => {
+    const { gw, admin, raw } = await recorded(t);
+    const alice = await signIn(gw, 'alice');
+    truncate(raw);
+    await failOneCommit(t, raw, () => alice.post('/api/keys', {}));
 
-  const after = await alice.post('/api/keys', {});
-  t.is(after.status, 503, 'the writer does not extend the shortened chain');
-  t.is(after.body.code, 'AUDIT_UNAVAILABLE');
-  const health = await gw.call('GET', '/api/health');
-  t.is(health.status, 503);
-  t.like(health.body, { ok: false, checks: { auditStore: 'unavailable' } });
-  t.regex(health.body.reasons?.auditStore ?? '', /chain.*(regress|went back)/i);
-  t.true(
-    gw.logger.lines.some((line) => line.level === 'error' && /audit chain regressed/.test(line.message)),
-    'an error line names the regression',
-  );
-  const scrape = await (await fetch(gw.gateway.metricsUrl()!)).text();
-  t.regex(scrape, /keygate_audit_chain_regressions_total [1-9]/);
-  const verify = await gw.call('GET', '/api/audit/verify', { headers: admin });
-  t.like(verify.body, { ok: false, firstBreak: { writer: TAMPER_WRITER, kind: 'truncated' } });
-});
+    const after = await alice.post('/api/keys', {});
+    t.is(after.status, 503, 'the writer does not extend the shortened chain');
+    t.is(after.body.code, 'AUDIT_UNAVAILABLE');
+    const health = await gw.call('GET', '/api/health');
+    t.is(health.status, 503);
+    t.like(health.body, { ok: false, checks: { auditStore: 'unavailable' } });
+    t.regex(health.body.reasons?.auditStore ?? '', /chain.*(regress|went back)/i);
+    t.true(
+      gw.logger.lines.some((line) => line.level === 'error' && /audit chain regressed/.test(line.message)),
+      'an error line names the regression',
+    );
+    const scrape = await (await fetch(gw.gateway.metricsUrl()!)).text();
+    t.regex(scrape, /keygate_audit_chain_regressions_total [1-9]/);
+    const verify = await gw.call('GET', '/api/audit/verify', { headers: admin });
+    t.like(verify.body, { ok: false, firstBreak: { writer: TAMPER_WRITER, kind: 'truncated' } });
+  },
+);
 
 test.serial('sqlite: verify names a truncation with every checkpoint above it removed, by the witnessed head', async (t) => {
   const { gw, admin, raw, dir, file } = await recorded(t);

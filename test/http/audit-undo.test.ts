@@ -3,15 +3,19 @@ import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
-import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
 import { Secret } from '../../src/domain/secret/secret.js';
+import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
 import { signIn } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 
 /** The real embedded key server, with the ttags it generated noted (the refused answer withholds them). */
 async function notingKeyServer(clock: ManualClock): Promise<{ keyServer: KeyServer; generated: string[] }> {
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer(
+    { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin },
+    clock,
+    new CryptoRandom(),
+  );
   const generated: string[] = [];
   const connect: KeyServer['connect'] = async (token) => {
     const connection = await keyServer.connect(token);
@@ -42,7 +46,10 @@ for (const [surface, create] of [
     (gw: Awaited<ReturnType<typeof startGateway>>, session: string) =>
       gw.call('POST', '/api/keys', { headers: { Authorization: `Bearer ${session}` }, body: {} }),
   ],
-  ['seven-operation', (gw: Awaited<ReturnType<typeof startGateway>>, session: string) => gw.call('POST', '/keys', { headers: { 'X-Session': session } })],
+  [
+    'seven-operation',
+    (gw: Awaited<ReturnType<typeof startGateway>>, session: string) => gw.call('POST', '/keys', { headers: { 'X-Session': session } }),
+  ],
 ] as const) {
   test(`${surface}: a key made while its outcome cannot be recorded is undone (expired), never left live and unnamed`, async (t) => {
     const clock = new ManualClock(Date.now());

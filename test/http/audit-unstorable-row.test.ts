@@ -1,7 +1,7 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { PostgresAuditLog } from '../../src/adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
@@ -31,7 +31,9 @@ async function oneUnstorableRow(t: ExecutionContext, open: (chain: ReturnType<ty
   log.faults.unstorable = (record) => record.principal === 'alice';
 
   const creations = Array.from({ length: 20 }, () => gw.call('POST', '/api/keys', { headers: admin, body: {} }));
-  const encrypts = Array.from({ length: 20 }, (_, i) => gw.call('POST', '/api/crypto/encrypt', { headers: admin, body: { ttag, plaintext: b64(`${i}`) } }));
+  const encrypts = Array.from({ length: 20 }, (_, i) =>
+    gw.call('POST', '/api/crypto/encrypt', { headers: admin, body: { ttag, plaintext: b64(`${i}`) } }),
+  );
   const poisoned = gw.call('POST', '/api/keys', { headers: alice, body: {} });
   const [created, encrypted, refused] = await Promise.all([Promise.all(creations), Promise.all(encrypts), poisoned]);
   log.faults.unstorable = undefined;
@@ -66,6 +68,8 @@ test.serial('sqlite: a row the store cannot take fails alone; the rest of its gr
   'postgres: a row the store cannot take fails alone; the rest of its multi-row INSERT is recorded and answered',
   async (t) => {
     const schema = `unstorable_${process.pid}_${schemas++}`;
-    await oneUnstorableRow(t, (chain) => PostgresAuditLog.open({ url: postgres.url!, schema, chain, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 }));
+    await oneUnstorableRow(t, (chain) =>
+      PostgresAuditLog.open({ url: postgres.url!, schema, chain, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 }),
+    );
   },
 );

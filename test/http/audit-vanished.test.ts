@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
+import { createKey, signIn } from '../_support/api-client.js';
 import { auditCli } from '../_support/audit-tampering.js';
+import { startGateway } from '../_support/gateway.js';
 import { spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
-import { createKey, signIn } from '../_support/api-client.js';
-import { startGateway } from '../_support/gateway.js';
 
 test('an audit database unlinked under a gateway taking key writes refuses every key write after it', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-vanished-'));

@@ -1,9 +1,17 @@
 import 'reflect-metadata';
-import test, { type ExecutionContext } from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
-import { bundle, createAuthority, createIntermediate, createLeaf, rsaKeyPair, signChallenge, type TestCertificate } from '../_support/certificates.js';
-import { startGateway, SEED, PASSWORDS } from '../_support/gateway.js';
+import test, { type ExecutionContext } from 'ava';
 import { MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
+import {
+  bundle,
+  createAuthority,
+  createIntermediate,
+  createLeaf,
+  rsaKeyPair,
+  signChallenge,
+  type TestCertificate,
+} from '../_support/certificates.js';
+import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 
 // The first leg of a certificate login is unauthenticated: what one request may make the key server
 // do is bounded before any path is built (bundle size, certificate count, key types and sizes), and
@@ -16,7 +24,11 @@ async function countingGateway(t: ExecutionContext, config: Record<string, unkno
   const { startEmbeddedKeyServer } = await import('../../src/app/embedded-engine.js');
   const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
   const { ManualClock } = await import('../../src/adapters/clock/manual-clock.js');
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, new ManualClock(), new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer(
+    { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin },
+    new ManualClock(),
+    new CryptoRandom(),
+  );
   const counter = { calls: 0 };
   const counted = async (...args: Parameters<typeof keyServer.certificateChallenge>) => {
     counter.calls += 1;
@@ -91,7 +103,8 @@ test('attack: a flood of refused challenges from one address stops reaching the 
   const stranger = await createLeaf(await createAuthority('stranger CA'), 'stranger');
   const from = (address: string) => ({ body: { certificate: stranger.pem }, headers: { 'x-forwarded-for': address } });
   const statuses: number[] = [];
-  for (let index = 0; index < 10; index += 1) statuses.push((await gw.call('POST', '/api/session/certificate/challenge', from('203.0.113.7'))).status);
+  for (let index = 0; index < 10; index += 1)
+    statuses.push((await gw.call('POST', '/api/session/certificate/challenge', from('203.0.113.7'))).status);
   t.deepEqual(statuses.slice(0, 3), [401, 401, 401]);
   t.true(
     statuses.slice(3).every((status) => status === 429),
@@ -108,7 +121,9 @@ test('attack: challenges being checked count against the address before the key 
   const authority = await createAuthority('slow CA');
   const leaf = await createLeaf(authority, 'slow');
   const body = { body: { certificate: leaf.pem }, headers: { 'x-forwarded-for': '203.0.113.20' } };
-  const held = Array.from({ length: MAX_PENDING_CHALLENGES_PER_ADDRESS }, () => gw.call('POST', '/api/session/certificate/challenge', body));
+  const held = Array.from({ length: MAX_PENDING_CHALLENGES_PER_ADDRESS }, () =>
+    gw.call('POST', '/api/session/certificate/challenge', body),
+  );
   while (counter.calls < MAX_PENDING_CHALLENGES_PER_ADDRESS) await new Promise((resolve) => setImmediate(resolve));
   const refused = await gw.call('POST', '/api/session/certificate/challenge', body);
   t.is(refused.status, 429);

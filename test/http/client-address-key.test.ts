@@ -1,8 +1,8 @@
 import test from 'ava';
+import { clientAddressKey } from '../../src/transports/koa/client-address.js';
+import { MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
-import { MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
-import { clientAddressKey } from '../../src/transports/koa/client-address.js';
 
 // Behind a trusted proxy (the loopback peer), X-Forwarded-For names the client; every per-address
 // limit keys on its IPv6 /64 (one host is usually handed a whole /64), and an IPv4-mapped IPv6

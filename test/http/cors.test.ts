@@ -3,7 +3,11 @@ import { startGateway } from '../_support/gateway.js';
 
 const ALLOWED = 'https://app.example.com';
 const preflight = (origin: string, method = 'POST') => ({
-  headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization, dpop, content-type' },
+  headers: {
+    Origin: origin,
+    'Access-Control-Request-Method': method,
+    'Access-Control-Request-Headers': 'authorization, dpop, content-type',
+  },
 });
 
 function corsHeaders(headers: Headers): string[] {

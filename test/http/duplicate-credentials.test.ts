@@ -1,5 +1,5 @@
-import test, { type ExecutionContext } from 'ava';
 import { connect } from 'node:net';
+import test, { type ExecutionContext } from 'ava';
 import { bearer } from '../_support/api-client.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
@@ -8,7 +8,12 @@ import { buildProof, makeSigner } from '../_support/proof-builder.js';
 // carrying it twice names two credentials, and the gateway serves neither (docs/spec.md §4.2 item 1, §2.4 item 1).
 
 /** One request written as raw bytes on a socket (fetch would refuse or fold the repeated header). */
-async function rawCall(t: ExecutionContext, gw: TestGateway, lines: readonly string[], body = ''): Promise<{ status: number; body: unknown }> {
+async function rawCall(
+  t: ExecutionContext,
+  gw: TestGateway,
+  lines: readonly string[],
+  body = '',
+): Promise<{ status: number; body: unknown }> {
   const url = new URL(gw.url);
   const socket = connect({ host: url.hostname, port: Number(url.port) });
   t.teardown(() => socket.destroy());
@@ -26,7 +31,9 @@ async function rawCall(t: ExecutionContext, gw: TestGateway, lines: readonly str
 async function assertNoKeyCreated(t: ExecutionContext, gw: TestGateway, operation: string): Promise<void> {
   const reply = await gw.call('GET', '/api/audit?limit=100', { headers: bearer(await gw.login('audra')) });
   t.is(reply.status, 200, reply.text);
-  const creations = (reply.body.items as { operation: string; outcome: string; status: number }[]).filter((item) => item.operation === operation);
+  const creations = (reply.body.items as { operation: string; outcome: string; status: number }[]).filter(
+    (item) => item.operation === operation,
+  );
   t.true(creations.length > 0, 'the refused request is recorded');
   t.deepEqual(
     creations.map(({ outcome, status }) => ({ outcome, status })),
@@ -79,8 +86,14 @@ test('a bound session presenting two DPoP headers is refused and nothing is made
   });
   t.is(scoped.status, 201, scoped.text);
   const sessionId = scoped.body.sessionId as string;
-  const proof = () => buildProof(signer, { method: 'GET', htu: `${gw.url}/api/session`, credential: sessionId, body: Buffer.alloc(0) }, gw.clock.now());
-  const reply = await rawCall(t, gw, ['GET /api/session HTTP/1.1', `Authorization: Bearer ${sessionId}`, `DPoP: ${proof()}`, `DPoP: ${proof()}`]);
+  const proof = () =>
+    buildProof(signer, { method: 'GET', htu: `${gw.url}/api/session`, credential: sessionId, body: Buffer.alloc(0) }, gw.clock.now());
+  const reply = await rawCall(t, gw, [
+    'GET /api/session HTTP/1.1',
+    `Authorization: Bearer ${sessionId}`,
+    `DPoP: ${proof()}`,
+    `DPoP: ${proof()}`,
+  ]);
   t.true(reply.status === 400 || reply.status === 401, `${reply.status} ${JSON.stringify(reply.body)}`);
   t.like(reply.body as object, { code: 'PROOF_MALFORMED' });
 });

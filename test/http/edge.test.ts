@@ -1,5 +1,5 @@
-import test from 'ava';
 import { connect, type Socket } from 'node:net';
+import test from 'ava';
 import { CONFIG_DEFAULTS } from '../../src/app/config/config.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -39,7 +39,8 @@ function statusOf(socket: Socket, request: string): Promise<{ status: number | u
   socket.on('data', (chunk) => (text += chunk.toString('latin1')));
   socket.write(request);
   return new Promise((done) => {
-    const finish = () => done({ status: /^HTTP\/1\.1 (\d{3})/.exec(text) ? Number(/^HTTP\/1\.1 (\d{3})/.exec(text)![1]) : undefined, text });
+    const finish = () =>
+      done({ status: /^HTTP\/1\.1 (\d{3})/.exec(text) ? Number(/^HTTP\/1\.1 (\d{3})/.exec(text)![1]) : undefined, text });
     socket.once('close', finish);
     socket.once('end', finish);
     const poll = setInterval(() => {
@@ -55,7 +56,11 @@ function statusOf(socket: Socket, request: string): Promise<{ status: number | u
 test('a slowloris client dribbling its headers is cut off by the headers timeout', async (t) => {
   const gw = await startGateway(t, { http: FAST });
   const socket = await open(t, gw);
-  dribble(socket, 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n', 40);
+  dribble(
+    socket,
+    'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n',
+    40,
+  );
   const took = await closedWithin(socket, 5_000);
   t.not(took, undefined, 'the connection is still open after 5 s');
   t.true(took! < 4_000, `${took} ms`);
@@ -115,7 +120,10 @@ for (const [method, path] of [
     const session = await gw.login('alice');
     const socket = await open(t, gw);
     // The declared length alone is refused: the body is never sent.
-    const reply = await statusOf(socket, `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${session}\r\nContent-Length: ${OVER}\r\n\r\n`);
+    const reply = await statusOf(
+      socket,
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${session}\r\nContent-Length: ${OVER}\r\n\r\n`,
+    );
     t.is(reply.status, 400, reply.text);
     if (path.startsWith('/api/')) t.regex(reply.text, /"code":"BAD_REQUEST"/);
   });
@@ -132,7 +140,11 @@ for (const path of ['/login', '/api/session']) {
   test(`a malformed body on POST ${path} is logged by its position, never by a fragment of it`, async (t) => {
     const gw = await startGateway(t);
     const secret = 'Tr0ub4dor-and-3';
-    for (const raw of [`{"user":"alice","password":${secret}}`, `{"user":"alice","password":"${secret}`, `{"user":"alice" "password":"${secret}"}`]) {
+    for (const raw of [
+      `{"user":"alice","password":${secret}}`,
+      `{"user":"alice","password":"${secret}`,
+      `{"user":"alice" "password":"${secret}"}`,
+    ]) {
       const reply = await gw.call('POST', path, { raw, headers: { 'content-type': 'application/json' } });
       t.is(reply.status, 400, reply.text);
       t.false(reply.text.includes(secret));

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { request } from 'node:http';
+import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { sessionRef } from '../../src/domain/session/session-id.js';
 import { PASSWORDS, startGateway } from '../_support/gateway.js';

@@ -4,12 +4,12 @@ import test, { type ExecutionContext } from 'ava';
 import type { Middleware } from 'koa';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
-import { startFaultyGateway, PASSWORDS, SEED } from '../_support/gateway.js';
+import { NoMetrics } from '../../src/ports/metrics.port.js';
+import { withHealthProbes } from '../../src/transports/koa/health-probe.js';
+import type { HealthUseCases } from '../../src/use-cases/index.js';
+import { PASSWORDS, SEED, startFaultyGateway } from '../_support/gateway.js';
 import { healthUntil } from '../_support/health-wait.js';
 import { call, type Reply } from '../_support/http.js';
-import { withHealthProbes } from '../../src/transports/koa/health-probe.js';
-import { NoMetrics } from '../../src/ports/metrics.port.js';
-import type { HealthUseCases } from '../../src/use-cases/index.js';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const ALLOWED = 'https://app.example.com';
@@ -20,13 +20,22 @@ const ALLOWED = 'https://app.example.com';
  */
 async function countingGateway(t: ExecutionContext, config: { corsOrigins?: string[] } = {}) {
   const logger = new MemoryLogger();
-  const gateway = await createGateway({ keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, metricsPort: 0, ...config }, { logger });
+  const gateway = await createGateway(
+    { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, metricsPort: 0, ...config },
+    { logger },
+  );
   t.teardown(() => gateway.close());
   const reachedKoa: string[] = [];
   const counter: Middleware = (ctx, next) => (reachedKoa.push(`${ctx.method} ${ctx.url}`), next());
   gateway.app.middleware.unshift(counter as never);
   const { url } = await gateway.listen(0, '127.0.0.1');
-  return { gateway, url, logger, reachedKoa, get: (path: string, headers: Record<string, string> = {}) => call(url, 'GET', path, { headers }) };
+  return {
+    gateway,
+    url,
+    logger,
+    reachedKoa,
+    get: (path: string, headers: Record<string, string> = {}) => call(url, 'GET', path, { headers }),
+  };
 }
 
 /** Every header but the two that differ between any two responses. */
@@ -64,14 +73,22 @@ test('a probe answered before Koa honours X-Request-Id and traceparent, writes i
   t.is(reply.headers.get('x-request-id'), 'lb-probe-7');
   t.is(reply.headers.get('traceparent'), TRACEPARENT);
   const line = gw.logger.lines.filter((each) => each.message === 'request').at(-1)?.fields;
-  t.like(line, { requestId: 'lb-probe-7', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', operation: 'health', method: 'GET', path: '/health', status: 200 });
+  t.like(line, {
+    requestId: 'lb-probe-7',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    operation: 'health',
+    method: 'GET',
+    path: '/health',
+    status: 200,
+  });
   t.regex(String(line?.client), /127\.0\.0\.1/);
   t.is(typeof line?.durationMs, 'number');
   const scrape = await (await fetch(gw.gateway.metricsUrl()!)).text();
   t.regex(scrape, /keygate_http_requests_total\{operation="health",status="200"\} 1\n/);
   t.regex(scrape, /keygate_health_probes_total\{outcome="ok"\} 1\n/);
   // Health probes are not audited (api-surface.md "Additions in 8.1.x"): the admin's audit query finds none.
-  const admin = (await call(gw.url, 'POST', '/api/session', { body: { user: 'admin', password: PASSWORDS.admin } })).body.sessionId as string;
+  const admin = (await call(gw.url, 'POST', '/api/session', { body: { user: 'admin', password: PASSWORDS.admin } })).body
+    .sessionId as string;
   const audit = await call(gw.url, 'GET', '/api/audit?limit=100', { headers: { Authorization: `Bearer ${admin}` } });
   t.is(audit.status, 200, audit.text);
   t.false(JSON.stringify(audit.body).includes('"health"'));
@@ -162,11 +179,14 @@ test('a probe that fails before its answer is written goes the Koa way, which an
   const failing = { report: () => Promise.reject(new Error('report failed')) } as unknown as HealthUseCases;
   const logger = new MemoryLogger();
   const reachedApp: string[] = [];
-  const handler = withHealthProbes({ health: failing, logger, metrics: new NoMetrics(), corsOrigins: [], trustedProxies: [] }, async (req, res) => {
-    reachedApp.push(`${req.method} ${req.url}`);
-    res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: 'INTERNAL' }));
-  });
+  const handler = withHealthProbes(
+    { health: failing, logger, metrics: new NoMetrics(), corsOrigins: [], trustedProxies: [] },
+    async (req, res) => {
+      reachedApp.push(`${req.method} ${req.url}`);
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'INTERNAL' }));
+    },
+  );
   const host = createServer((req, res) => void handler(req, res));
   await new Promise<void>((ready) => host.listen(0, '127.0.0.1', ready));
   t.teardown(() => new Promise<void>((closed) => host.close(() => closed())));

@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
-import { bearer, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, bearer, pathTtag, signIn } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { FaultyKeyServer } from '../_support/faulty-key-server.js';
 import type { TestGateway } from '../_support/gateway.js';
-import { KEY_SERVER_STORES, startStoreGateway, startWrappedStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 import { testUnless } from '../_support/skip.js';
+import { KEY_SERVER_STORES, startStoreGateway, startWrappedStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
 /**
  * docs/spec.md §4.22 item 7 and §9.2: a retried `POST /api/keys` never destroys a key. Only a key the
@@ -15,7 +15,10 @@ import { testUnless } from '../_support/skip.js';
  */
 
 const create = (gw: TestGateway, session: ApiSession, idempotencyKey: string) =>
-  gw.call('POST', '/api/keys', { headers: { ...bearer(session.sessionId), 'Idempotency-Key': idempotencyKey }, body: { label: 'invoices' } });
+  gw.call('POST', '/api/keys', {
+    headers: { ...bearer(session.sessionId), 'Idempotency-Key': idempotencyKey },
+    body: { label: 'invoices' },
+  });
 
 /** The key's state as its owner reads it, once it is `wanted` or after a bounded wait (the undo runs after the answer). */
 async function stateOnceSettled(session: ApiSession, ttag: string, wanted: string): Promise<string> {
@@ -31,24 +34,31 @@ async function stateOnceSettled(session: ApiSession, ttag: string, wanted: strin
 for (const store of KEY_SERVER_STORES) {
   const check = testUnless(storeSkipReason(store));
 
-  check(`${store}: a replay whose audit record fails leaves the first request's key alive, and a further retry answers it usable`, async (t) => {
-    const audit = new FaultyAuditLog(new MemoryAuditLog());
-    const gw = await startStoreGateway(t, store, { auditLog: audit });
-    const alice = await signIn(gw, 'alice');
-    const first = await create(gw, alice, 'order-1');
-    t.is(first.status, 201, first.text);
+  check(
+    `${store}: a replay whose audit record fails leaves the first request's key alive, and a further retry answers it usable`,
+    async (t) => {
+      const audit = new FaultyAuditLog(new MemoryAuditLog());
+      const gw = await startStoreGateway(t, store, { auditLog: audit });
+      const alice = await signIn(gw, 'alice');
+      const first = await create(gw, alice, 'order-1');
+      t.is(first.status, 201, first.text);
 
-    audit.faults.failComplete = true;
-    const replay = await create(gw, alice, 'order-1');
-    t.is(replay.status, 503, replay.text);
-    audit.faults.failComplete = false;
-    t.is(await stateOnceSettled(alice, first.body.ttag, 'expired'), 'active', "the replay's failed record did not undo the first request's key");
+      audit.faults.failComplete = true;
+      const replay = await create(gw, alice, 'order-1');
+      t.is(replay.status, 503, replay.text);
+      audit.faults.failComplete = false;
+      t.is(
+        await stateOnceSettled(alice, first.body.ttag, 'expired'),
+        'active',
+        "the replay's failed record did not undo the first request's key",
+      );
 
-    const again = await create(gw, alice, 'order-1');
-    t.like(again, { status: 201, body: { ttag: first.body.ttag, state: 'active' } });
-    const exported = await alice.post(`/api/keys/${pathTtag(first.body.ttag)}/export`, { clientPubKey: clientKeyPair().publicKey });
-    t.is(exported.status, 200, exported.text);
-  });
+      const again = await create(gw, alice, 'order-1');
+      t.like(again, { status: 201, body: { ttag: first.body.ttag, state: 'active' } });
+      const exported = await alice.post(`/api/keys/${pathTtag(first.body.ttag)}/export`, { clientPubKey: clientKeyPair().publicKey });
+      t.is(exported.status, 200, exported.text);
+    },
+  );
 
   check(`${store}: a creation undone because its record failed is forgotten: the retry creates a fresh usable key`, async (t) => {
     const audit = new FaultyAuditLog(new MemoryAuditLog());

@@ -10,13 +10,13 @@ import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
 import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
-import { signIn, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, signIn } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { testUnless } from '../_support/skip.js';
 import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.js';
-import { testUnless } from '../_support/skip.js';
 
 /**
  * Every key in the key server is named by an audit record, or undone (expired): a key is named as
@@ -31,7 +31,11 @@ type User = 'alice' | 'bob';
 
 /** The real embedded key server; the ttags it made, by owner; optionally failing every readKey. */
 async function notingKeyServer(clock: ManualClock, faults: { failReads?: boolean } = {}) {
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, clock, new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer(
+    { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin },
+    clock,
+    new CryptoRandom(),
+  );
   const made: { ttag: string; owner: string }[] = [];
   const connect: KeyServer['connect'] = async (token) => {
     const connection = await keyServer.connect(token);
@@ -95,7 +99,9 @@ function createMany(gw: TestGateway, sessions: Record<User, ApiSession>, count: 
   return Promise.all(
     Array.from({ length: count }, (_, i) => {
       const session = i % 2 === 0 ? sessions.alice : sessions.bob;
-      return i % 3 === 0 ? gw.call('POST', '/keys', { headers: { 'X-Session': session.sessionId } }) : session.post('/api/keys', { keyLen: 16 });
+      return i % 3 === 0
+        ? gw.call('POST', '/keys', { headers: { 'X-Session': session.sessionId } })
+        : session.post('/api/keys', { keyLen: 16 });
     }),
   );
 }
@@ -114,7 +120,13 @@ async function settled(t: ExecutionContext, gw: TestGateway, inner: KeyServer, m
   t.deepEqual(left, [], `${left.length} of ${made.length} keys are live and named by no audit record`);
 }
 
-async function underLoad(t: ExecutionContext, config: GatewayConfigInput, fault: () => void, heal: () => void, overrides: { auditLog?: AuditLog } = {}) {
+async function underLoad(
+  t: ExecutionContext,
+  config: GatewayConfigInput,
+  fault: () => void,
+  heal: () => void,
+  overrides: { auditLog?: AuditLog } = {},
+) {
   const clock = new ManualClock(Date.now());
   const { keyServer, made, inner } = await notingKeyServer(clock);
   const gw = await startGateway(t, config, { clock, keyServer, ...overrides });

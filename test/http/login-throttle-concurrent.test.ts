@@ -123,7 +123,11 @@ for (const [store, configOf] of stores) {
     }
     t.is((await gw.call('POST', '/api/session', { body: { user: 'alice', password: PASSWORDS.alice } })).status, 201, 'a success clears');
     for (let i = 0; i < LIMIT; i++) {
-      t.is((await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'not-the-password' } })).status, 401, `guess ${i + 1}`);
+      t.is(
+        (await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'not-the-password' } })).status,
+        401,
+        `guess ${i + 1}`,
+      );
     }
     t.is((await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'not-the-password' } })).status, 429);
   });

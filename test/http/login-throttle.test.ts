@@ -1,6 +1,6 @@
 import test from 'ava';
-import { PASSWORDS, startGateway } from '../_support/gateway.js';
 import { replyAfterClockWaits } from '../_support/clock-waits.js';
+import { PASSWORDS, startGateway } from '../_support/gateway.js';
 
 const wrong = (user: string) => ({ body: { user, password: 'not-the-password' } });
 
@@ -122,12 +122,18 @@ test('guessing one name from many addresses is slowed: a rising, bounded delay b
   }
   const waits: number[] = [];
   for (let i = 0; i < 6; i++) {
-    const { reply, waitedMs } = await replyAfterClockWaits(gw.clock, gw.call('POST', '/api/session', admin(`203.0.113.${10 + i}`, 'not-the-password')));
+    const { reply, waitedMs } = await replyAfterClockWaits(
+      gw.clock,
+      gw.call('POST', '/api/session', admin(`203.0.113.${10 + i}`, 'not-the-password')),
+    );
     t.is(reply.status, 401, 'never refused outright');
     waits.push(waitedMs);
   }
   t.deepEqual(waits, [1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
-  const { reply: victim, waitedMs } = await replyAfterClockWaits(gw.clock, gw.call('POST', '/api/session', admin('198.51.100.7', PASSWORDS.admin)));
+  const { reply: victim, waitedMs } = await replyAfterClockWaits(
+    gw.clock,
+    gw.call('POST', '/api/session', admin('198.51.100.7', PASSWORDS.admin)),
+  );
   t.is(victim.status, 201);
   t.is(waitedMs, 10_000, 'the victim waits the bounded delay, no more');
   // A success forgets the name's failures: the next login is not delayed.

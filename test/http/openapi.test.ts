@@ -1,5 +1,5 @@
-import test from 'ava';
 import { readFileSync } from 'node:fs';
+import test from 'ava';
 import { startGateway } from '../_support/gateway.js';
 
 test('openapi.json is the document the routes generate (run `npm run openapi` after changing a route)', async (t) => {

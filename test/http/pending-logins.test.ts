@@ -1,7 +1,7 @@
 import test from 'ava';
+import { MAX_LOGINS_IN_FLIGHT_PER_ADDRESS, MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
-import { MAX_LOGINS_IN_FLIGHT_PER_ADDRESS, MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
 
 /** The first leg answers only a certificate that chains to trust and is enrolled (issue 12 §3). */
 async function trustAndEnroll(gw: TestGateway, authorityPem: string, leafPem: string): Promise<void> {
@@ -37,7 +37,9 @@ test('a challenge answered (or refused) no longer counts against its address', a
   for (let i = 0; i < MAX_PENDING_CHALLENGES_PER_ADDRESS * 2; i++) {
     const challenge = await gw.call('POST', '/api/session/certificate/challenge', { body: { certificate: leaf.pem } });
     t.is(challenge.status, 201);
-    const login = await gw.call('POST', '/api/session/certificate', { body: { challengeId: challenge.body.challengeId, signature: 'AAAA' } });
+    const login = await gw.call('POST', '/api/session/certificate', {
+      body: { challengeId: challenge.body.challengeId, signature: 'AAAA' },
+    });
     t.is(login.status, 401);
   }
 });
@@ -47,7 +49,11 @@ test('one address cannot hold more than a few password logins open at the key se
   const { CryptoRandom } = await import('../../src/adapters/random/crypto-random.js');
   const { ManualClock } = await import('../../src/adapters/clock/manual-clock.js');
   const { SEED, PASSWORDS } = await import('../_support/gateway.js');
-  const { keyServer } = await startEmbeddedKeyServer({ kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, new ManualClock(), new CryptoRandom());
+  const { keyServer } = await startEmbeddedKeyServer(
+    { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin },
+    new ManualClock(),
+    new CryptoRandom(),
+  );
   // A key server that holds each login open until released, as a slow daemon exchange would.
   let release!: () => void;
   const gate = new Promise<void>((open) => (release = open));

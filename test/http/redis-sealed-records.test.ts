@@ -1,5 +1,5 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
+import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner } from '../_support/proof-builder.js';
@@ -123,7 +123,17 @@ if (typeof servers === 'string') {
     await gw.login('bob');
     const everything = [...(await dump(redis, prefix))].map(([key, value]) => `${key} ${value}`).join('\n');
     t.true(everything.length > 0);
-    for (const clear of ['alice', 'bob', principalId, ttag, Buffer.from(ttag, 'base64').toString('base64url'), '"encrypt"', '"decrypt"', 'scoped', 'jkt']) {
+    for (const clear of [
+      'alice',
+      'bob',
+      principalId,
+      ttag,
+      Buffer.from(ttag, 'base64').toString('base64url'),
+      '"encrypt"',
+      '"decrypt"',
+      'scoped',
+      'jkt',
+    ]) {
       // A whole word, not any substring: three letters such as `bob` or `jkt` turn up by chance inside base64 ciphertext.
       const word = new RegExp(`(?<![A-Za-z0-9_+/-])${clear.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![A-Za-z0-9_+/=-])`);
       t.false(word.test(everything), `${clear} is in the dump:\n${everything}`);

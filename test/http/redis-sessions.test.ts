@@ -1,10 +1,10 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
+import test, { type ExecutionContext } from 'ava';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';
 import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { makeSigner, type ProofSigner } from '../_support/proof-builder.js';
-import { killAllRedis, spawnRedis, whyNoRedis, type RedisServer } from '../_support/redis.js';
+import { killAllRedis, type RedisServer, spawnRedis, whyNoRedis } from '../_support/redis.js';
 import { skipAll } from '../_support/skip.js';
 
 /** The real app on a real socket with its sessions and replay cache in Redis, and Redis failing. */
@@ -30,7 +30,10 @@ function redisGateway(t: ExecutionContext, server: RedisServer, overrides = {}):
 async function scopedSession(gw: TestGateway, signer: ProofSigner): Promise<string> {
   const alice = await gw.login('alice');
   const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag;
-  const reply = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: signer.publicJwk } });
+  const reply = await gw.call('POST', '/api/session/scoped', {
+    headers: bearer(alice),
+    body: { objects: [ttag], senderKey: signer.publicJwk },
+  });
   if (reply.status !== 201) throw new Error(`scoped: ${reply.status} ${reply.text}`);
   return reply.body.sessionId;
 }

@@ -11,7 +11,11 @@ async function setup(t: import('ava').ExecutionContext, limited = true) {
   const clock = new ManualClock(Date.now());
   const lines = new MemoryLogger();
   const audit = new FaultyAuditLog(new MemoryAuditLog());
-  const gw = await startGateway(t, {}, { clock, logger: limited ? new RateLimitedLogger(lines, clock, { windowMs: 10_000 }) : lines, auditLog: audit });
+  const gw = await startGateway(
+    t,
+    {},
+    { clock, logger: limited ? new RateLimitedLogger(lines, clock, { windowMs: 10_000 }) : lines, auditLog: audit },
+  );
   const alice = await signIn(gw, 'alice');
   lines.lines.length = 0;
   const diagnostics = () => lines.lines.filter((line) => line.level !== 'info');

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { spawnGateway } from '../_support/gateway-process.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
+import { spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
 import { buildProof, makeSigner, type ProofSigner } from '../_support/proof-builder.js';
 

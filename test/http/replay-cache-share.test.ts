@@ -9,7 +9,10 @@ const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
 async function boundTo(gw: TestGateway, signer: ProofSigner): Promise<string> {
   const alice = await gw.login('alice');
   const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': alice } })).body.ttag as string;
-  const reply = await gw.call('POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: signer.publicJwk } });
+  const reply = await gw.call('POST', '/api/session/scoped', {
+    headers: bearer(alice),
+    body: { objects: [ttag], senderKey: signer.publicJwk },
+  });
   if (reply.status !== 201) throw new Error(`scoped: ${reply.status} ${reply.text}`);
   return reply.body.sessionId as string;
 }

@@ -24,7 +24,10 @@ function shape(record: AuditRecord) {
 /** Calls, then lets a millisecond pass, so that records sort in request order. */
 function stepper(gw: TestGateway) {
   return async (method: string, path: string, session?: string, body?: unknown): Promise<Reply> => {
-    const reply = await gw.call(method, path, { headers: session ? { 'X-Session': session } : {}, ...(body === undefined ? {} : { body }) });
+    const reply = await gw.call(method, path, {
+      headers: session ? { 'X-Session': session } : {},
+      ...(body === undefined ? {} : { body }),
+    });
     gw.clock.advance(1);
     return reply;
   };
@@ -84,8 +87,24 @@ test('refusals are recorded as denied and failures as error, with status and cod
       { operation: 'login', principal: 'alice', outcome: 'denied', status: 401, code: 'WRONG_CREDENTIAL' },
       { operation: 'keys.generate', outcome: 'denied', status: 401, code: 'SESSION_REQUIRED' },
       { operation: 'keys.generate', outcome: 'denied', status: 401, code: 'SESSION_UNKNOWN' },
-      { operation: 'keys.export', principal: 'bob', sessionRef: sessionRef(bob), object: ttag, outcome: 'denied', status: 403, code: 'ACL_DENIED' },
-      { operation: 'keys.export', principal: 'alice', sessionRef: sessionRef(alice), object: ttag, outcome: 'error', status: 400, code: 'BAD_REQUEST' },
+      {
+        operation: 'keys.export',
+        principal: 'bob',
+        sessionRef: sessionRef(bob),
+        object: ttag,
+        outcome: 'denied',
+        status: 403,
+        code: 'ACL_DENIED',
+      },
+      {
+        operation: 'keys.export',
+        principal: 'alice',
+        sessionRef: sessionRef(alice),
+        object: ttag,
+        outcome: 'error',
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
       { operation: 'keys.grant', principal: 'alice', sessionRef: sessionRef(alice), outcome: 'error', status: 400, code: 'BAD_REQUEST' },
     ],
     'the unknown path left no record',
@@ -159,7 +178,11 @@ test('a request that performs nothing is still answered while the store is down;
   audit.faults.down = true;
   const unauthenticated = await gw.call('POST', '/keys');
   t.is(unauthenticated.status, 401);
-  t.true(gw.logger.lines.some((line) => line.level === 'error' && line.message === 'audit record not stored' && line.fields.operation === 'keys.generate'));
+  t.true(
+    gw.logger.lines.some(
+      (line) => line.level === 'error' && line.message === 'audit record not stored' && line.fields.operation === 'keys.generate',
+    ),
+  );
 });
 
 test('an export whose outcome cannot be recorded is withheld, and its record stays pending', async (t) => {

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { request } from 'node:http';
+import test from 'ava';
 import { clientKeyPair } from '../_support/client-key.js';
 import { startFaultyGateway, startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -11,7 +11,10 @@ async function generate(gw: TestGateway, session: string): Promise<string> {
 
 async function exportKey(gw: TestGateway, session: string, ttag: string) {
   const client = clientKeyPair();
-  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': session }, body: { ttag, clientPubKey: client.publicKey } });
+  const reply = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': session },
+    body: { ttag, clientPubKey: client.publicKey },
+  });
   return { reply, key: reply.status === 200 ? client.unwrap(reply.body.wrapped) : undefined };
 }
 
@@ -116,7 +119,10 @@ const badExports: [string, (ttag: string, pub: string) => unknown][] = [
   ['a ttag that is not base64', (_ttag, pub) => ({ ttag: '***', clientPubKey: pub })],
   ['a ttag too short to be a handle', (_ttag, pub) => ({ ttag: 'AAAA', clientPubKey: pub })],
   ['a clientPubKey of 64 bytes', (ttag) => ({ ttag, clientPubKey: Buffer.alloc(64, 4).toString('base64') })],
-  ['a clientPubKey off the curve', (ttag) => ({ ttag, clientPubKey: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64') })],
+  [
+    'a clientPubKey off the curve',
+    (ttag) => ({ ttag, clientPubKey: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64') }),
+  ],
   ['a numeric clientPubKey', (ttag) => ({ ttag, clientPubKey: 65 })],
 ];
 for (const [name, body] of badExports) {
@@ -202,11 +208,15 @@ test('a body over 1 MB answers 400, declared or streamed', async (t) => {
   t.is(declared.status, 400);
   t.regex(declared.body.error, /larger than/);
   const streamed = await new Promise<{ status: number; body: string }>((done, fail) => {
-    const req = request(`${gw.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => done({ status: res.statusCode!, body }));
-    });
+    const req = request(
+      `${gw.url}/login`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => done({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', fail);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;

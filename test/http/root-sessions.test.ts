@@ -95,7 +95,9 @@ test('an authenticated route answers 401 without reauth for a missing, unknown o
 });
 
 test('an expired key-server token answers 401 with reauth, and a new login works', async (t) => {
-  const gw = await startGateway(t, { keyServer: { kind: 'embedded', seed: (await import('../_support/gateway.js')).SEED, tokenTtlSeconds: 60 } });
+  const gw = await startGateway(t, {
+    keyServer: { kind: 'embedded', seed: (await import('../_support/gateway.js')).SEED, tokenTtlSeconds: 60 },
+  });
   const session = await gw.login('alice');
   t.is((await gw.call('POST', '/keys', { headers: { 'X-Session': session } })).status, 200);
   gw.clock.advance(60_001);

@@ -27,13 +27,19 @@ test('the root grant gives exactly read and export, never rotate', async (t) => 
   const ttag = (await gw.call('POST', '/keys', { headers: { 'X-Session': session }, body: {} })).body.ttag as string;
   const granted = await gw.call('POST', '/keys/grant', { headers: { 'X-Session': session }, body: { ttag, grantee: 'bob' } });
   t.is(granted.status, 200, granted.text);
-  const asked = await gw.call('POST', '/keys/grant', { headers: { 'X-Session': session }, body: { ttag, grantee: 'carol', rights: ['rotate'] } });
+  const asked = await gw.call('POST', '/keys/grant', {
+    headers: { 'X-Session': session },
+    body: { ttag, grantee: 'carol', rights: ['rotate'] },
+  });
   t.is(asked.status, 400, 'the root grant takes no rights');
   const bob = await signIn(gw, 'bob');
   t.deepEqual((await bob.get(`/api/keys/${pathTtag(ttag)}/access`)).body.rights, ['read', 'export']);
   t.like(await bob.post(`/api/keys/${pathTtag(ttag)}/rotate`), { status: 403, body: { code: 'ACL_DENIED' } });
   const alice = await signIn(gw, 'alice');
-  t.like(await alice.put(`/api/keys/${pathTtag(ttag)}/acl/bob`, { rights: ['read', 'rotate'] }), { status: 200, body: { rights: ['read', 'rotate'] } });
+  t.like(await alice.put(`/api/keys/${pathTtag(ttag)}/acl/bob`, { rights: ['read', 'rotate'] }), {
+    status: 200,
+    body: { rights: ['read', 'rotate'] },
+  });
   t.like(await bob.post(`/api/keys/${pathTtag(ttag)}/rotate`), { status: 200, body: { version: 2 } });
   const owner = (await alice.get(`/api/keys/${pathTtag(ttag)}/access`)).body.rights as string[];
   t.true(owner.includes('rotate'), 'the owner holds rotate');

@@ -136,7 +136,9 @@ test('a path belongs to its surface by its exact prefix; within it paths match c
   const session = { Authorization: `Bearer ${await gw.login('alice')}` };
   // `/API/...` is not under /api: a root path, so no /api route takes it and it is answered as the root does.
   t.deepEqual((await gw.call('GET', '/API/session', { headers: session })).body, { error: 'no route GET /API/session' });
-  t.deepEqual((await gw.call('POST', '/API/keys/AAAAAAAAAAAAAAAAAAAAAA/export')).body, { error: 'no route POST /API/keys/AAAAAAAAAAAAAAAAAAAAAA/export' });
+  t.deepEqual((await gw.call('POST', '/API/keys/AAAAAAAAAAAAAAAAAAAAAA/export')).body, {
+    error: 'no route POST /API/keys/AAAAAAAAAAAAAAAAAAAAAA/export',
+  });
   t.is((await gw.call('GET', '/api/SESSION', { headers: session })).body.user, 'alice');
   t.is((await gw.call('POST', '/api/Keys/AAAAAAAAAAAAAAAAAAAAAA/Export')).body.code, 'SESSION_REQUIRED');
   for (const path of ['/api/Certificates/parse', '/api/certificates/PARSE']) {

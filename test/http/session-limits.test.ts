@@ -1,6 +1,6 @@
 import test from 'ava';
-import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
 import { SystemClock } from '../../src/adapters/clock/system-clock.js';
+import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
 import { SessionStoreUnavailableError } from '../../src/domain/errors/index.js';
 import type { SessionRecord } from '../../src/domain/session/session.js';
 import { PASSWORDS, startFaultyGateway } from '../_support/gateway.js';

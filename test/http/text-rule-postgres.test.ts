@@ -1,13 +1,13 @@
-import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { asSession, bearer, createKey, pathTtag } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+import { exportKey, READ_BACK, runHostileTable, UNTHROTTLED } from '../_support/hostile-text.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
-import { asSession, bearer, createKey, pathTtag } from '../_support/api-client.js';
-import { READ_BACK, UNTHROTTLED, exportKey, runHostileTable } from '../_support/hostile-text.js';
 import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();

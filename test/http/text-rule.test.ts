@@ -1,11 +1,11 @@
-import test from 'ava';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+import test from 'ava';
 import { asSession, bearer, createKey, pathTtag } from '../_support/api-client.js';
-import { READ_BACK, UNTHROTTLED, exportKey, runHostileTable } from '../_support/hostile-text.js';
+import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+import { exportKey, READ_BACK, runHostileTable, UNTHROTTLED } from '../_support/hostile-text.js';
 
 test('sqlite: every hostile string in every string field of both surfaces is refused naming its field or stored exactly, never a 5xx, and the audit log verifies clean', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-text-table-'));

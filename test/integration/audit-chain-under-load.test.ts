@@ -1,9 +1,9 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { bearer } from '../_support/api-client.js';
-import { sharedAuditKeys, verifiesCleanThreeWays, type SharedAuditKeys } from '../_support/audit-three-ways.js';
+import { type SharedAuditKeys, sharedAuditKeys, verifiesCleanThreeWays } from '../_support/audit-three-ways.js';
 import { PASSWORDS, startGateway, type TestGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
 
@@ -19,12 +19,22 @@ const WRITERS_PER_GATEWAY = 16;
 const ROUNDS = 2;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-type AuditConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string; connectTimeoutMs: number; statementTimeoutMs: number };
+type AuditConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; schema: string; connectTimeoutMs: number; statementTimeoutMs: number };
 
-async function gatewayOn(t: ExecutionContext, audit: AuditConfig, writer: string, keys: SharedAuditKeys): Promise<{ gw: TestGateway; dataDir: string }> {
+async function gatewayOn(
+  t: ExecutionContext,
+  audit: AuditConfig,
+  writer: string,
+  keys: SharedAuditKeys,
+): Promise<{ gw: TestGateway; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), `keygate-load-${writer}-`));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const gw = await startGateway(t, { audit, auditIntegrity: { writer, key: keys.key, signingKey: keys.signingKey, dataDir, checkpointEvery: 7 } });
+  const gw = await startGateway(t, {
+    audit,
+    auditIntegrity: { writer, key: keys.key, signingKey: keys.signingKey, dataDir, checkpointEvery: 7 },
+  });
   return { gw, dataDir };
 }
 
@@ -53,7 +63,11 @@ async function client(gw: TestGateway, n: number): Promise<number[]> {
  * `auditOf(writer)` is each gateway's store and `sourceOf(writer)` how the CLI names it: one shared
  * PostgreSQL schema, or a SQLite file each (one process writes a SQLite store at a time).
  */
-async function underLoad(t: ExecutionContext, auditOf: (writer: string) => AuditConfig, sourceOf: (writer: string) => readonly string[]): Promise<void> {
+async function underLoad(
+  t: ExecutionContext,
+  auditOf: (writer: string) => AuditConfig,
+  sourceOf: (writer: string) => readonly string[],
+): Promise<void> {
   const keys = sharedAuditKeys(t);
   const gateways = [await gatewayOn(t, auditOf('gw-a'), 'gw-a', keys), await gatewayOn(t, auditOf('gw-b'), 'gw-b', keys)];
   const clients = gateways.flatMap(({ gw }) => Array.from({ length: WRITERS_PER_GATEWAY }, (_, n) => client(gw, n)));

@@ -1,12 +1,12 @@
-import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import test, { type ExecutionContext } from 'ava';
 import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { asSession, createKey } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
 import { healthOnceChecked } from '../_support/health.js';
+import { clientConfig, type DaemonProcess, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 /**
  * The two-process topology: the real gateway app on a real socket, its key server a separate
@@ -28,7 +28,10 @@ async function tlsGateway(
   trust: { ca: string } | { fingerprint: string },
   extra: Partial<GatewayConfigInput> = {},
 ): Promise<TestGateway> {
-  return startGateway(t, { keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust, ...(await clientConfig()) }, ...extra });
+  return startGateway(t, {
+    keyServer: { kind: 'tls', url: daemon.url, timeoutMs: TIMEOUT_MS, ...trust, ...(await clientConfig()) },
+    ...extra,
+  });
 }
 
 async function generate(gw: TestGateway, session: string): Promise<string> {
@@ -39,7 +42,10 @@ async function generate(gw: TestGateway, session: string): Promise<string> {
 
 async function exportKey(gw: TestGateway, session: string, ttag: string) {
   const client = clientKeyPair();
-  const reply = await gw.call('POST', '/keys/export', { headers: { 'X-Session': session }, body: { ttag, clientPubKey: client.publicKey } });
+  const reply = await gw.call('POST', '/keys/export', {
+    headers: { 'X-Session': session },
+    body: { ttag, clientPubKey: client.publicKey },
+  });
   return { status: reply.status, body: reply.body, key: reply.status === 200 ? client.unwrap(reply.body.wrapped) : undefined };
 }
 
@@ -189,7 +195,10 @@ test('the /api families run against the daemon, and groups, roles and membership
   t.deepEqual((await adminAgain.get('/api/roles/labeller')).body, { name: 'labeller', operations: ['keys.create', 'keys.read'] });
   t.is((await adminAgain.del('/api/principals/readers')).status, 204);
   t.like(await aliceAgain.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } }, 'the group went, and its role with it');
-  t.like(await aliceAgain.get(`/api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}`), { status: 200, body: { label: 'over tls' } });
+  t.like(await aliceAgain.get(`/api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}`), {
+    status: 200,
+    body: { label: 'over tls' },
+  });
   await gw.close();
   await daemon.stop();
 });

@@ -1,11 +1,11 @@
-import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { LONGEST_RETRY_MS } from '../../src/adapters/key-server/daemon-pool.js';
 import { bearer } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { healthOnceChecked } from '../_support/health.js';
 import { startHungListener } from '../_support/hung-listener.js';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
+import { clientConfig, type DaemonProcess, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 /**
  * The real gateway app on a real socket, reaching two daemons: which one a request goes to, when a

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { join } from 'node:path';
+import test from 'ava';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { call, type Reply } from '../_support/http.js';
@@ -46,7 +46,8 @@ async function logins(url: string, user: (typeof USERS)[number]): Promise<Attemp
 
 /** What a login may answer while a daemon dies: success, or the surface's own key-server failure. */
 function acceptable({ surface, reply }: Attempt): boolean {
-  if (surface === 'api') return reply.status === 201 || (reply.status === 503 && reply.body.retryable === true && reply.body.code === 'KEY_SERVER_UNAVAILABLE');
+  if (surface === 'api')
+    return reply.status === 201 || (reply.status === 503 && reply.body.retryable === true && reply.body.code === 'KEY_SERVER_UNAVAILABLE');
   return reply.status === 200 || (reply.status === 502 && reply.body.error === 'login failed' && Object.keys(reply.body).length <= 2);
 }
 
@@ -100,7 +101,10 @@ test('a gateway on two daemons (TE_GATEWAY_KEYSERVER_URL) keeps serving through 
     'a login sent after the kill is served by the other daemon',
   );
   const firstServed = Math.min(...afterKill.map((attempt) => attempt.started + attempt.ms));
-  t.true(firstServed - killedAt < FAILOVER_MS + loginMs, `served again ${firstServed - killedAt} ms after the kill (a login takes ${loginMs} ms)`);
+  t.true(
+    firstServed - killedAt < FAILOVER_MS + loginMs,
+    `served again ${firstServed - killedAt} ms after the kill (a login takes ${loginMs} ms)`,
+  );
 
   const after = await call(gw.url, 'GET', '/api/health');
   t.is(after.status, 200, 'ok while one daemon serves');

@@ -1,4 +1,4 @@
-import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
+import { type GatewayProcess, killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { call, type Reply } from '../_support/http.js';
 import { clientEnv } from '../_support/keyserver-daemon.js';
 import { createDatabase, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
@@ -45,7 +45,11 @@ async function signIn(gateway: GatewayProcess, user: Owner): Promise<string> {
  */
 function tolerated(surface: 'api' | 'root', reply: Reply): boolean {
   if (surface === 'api') return reply.status === 503 && reply.body?.retryable === true;
-  return reply.status === 500 && typeof reply.body?.error === 'string' && Object.keys(reply.body).every((field) => field === 'error' || field === 'detail');
+  return (
+    reply.status === 500 &&
+    typeof reply.body?.error === 'string' &&
+    Object.keys(reply.body).every((field) => field === 'error' || field === 'detail')
+  );
 }
 
 /**
@@ -77,7 +81,8 @@ async function writeLoad(gateway: GatewayProcess, session: string, until: () => 
       const ack: Ack = { gateway, session, ttag: made.body.ttag };
       acks.push(ack);
       if ((await timed('root', 'grant', 'POST', '/keys/grant', { ttag: ack.ttag, grantee: 'carol' })).status === 200) ack.carol = 'granted';
-      if (revoke && (await timed('root', 'revoke', 'POST', '/keys/revoke', { ttag: ack.ttag, grantee: 'carol' })).status === 200) ack.carol = 'revoked';
+      if (revoke && (await timed('root', 'revoke', 'POST', '/keys/revoke', { ttag: ack.ttag, grantee: 'carol' })).status === 200)
+        ack.carol = 'revoked';
     }
   }
 }
@@ -92,7 +97,8 @@ async function unreadable(acks: readonly Ack[]): Promise<string[]> {
     if (ack.carol === undefined) continue;
     const acl = await call(ack.gateway.url, 'GET', `${path}/acl`, { headers: bearer(ack.session) });
     const carol = (acl.body?.items ?? []).some((item: { principal: string }) => item.principal === 'carol');
-    if (acl.status !== 200 || carol !== (ack.carol === 'granted')) wrong.push(`${ack.ttag}: acl ${acl.status}, carol ${carol}, acknowledged ${ack.carol}`);
+    if (acl.status !== 200 || carol !== (ack.carol === 'granted'))
+      wrong.push(`${ack.ttag}: acl ${acl.status}, carol ${carol}, acknowledged ${ack.carol}`);
   }
   return wrong;
 }
@@ -107,59 +113,65 @@ async function writable(gateway: GatewayProcess, session: string, withinMs: numb
   return false;
 }
 
-maybe('two daemons on one PostgreSQL, two gateways, a write load: a daemon SIGKILLed and PostgreSQL restarted lose no acknowledged write', async (t) => {
-  const database = await createDatabase(server.url!);
-  const fixtures = sharedFixtures();
-  const first = await spawnPostgresDaemon(t, database, fixtures);
-  const second = await spawnPostgresDaemon(t, database, fixtures);
-  const daemonEnv = {
-    ...(await clientEnv()),
-    TE_GATEWAY_KEYSERVER_URL: `${first.url},${second.url}`,
-    TE_GATEWAY_KEYSERVER_FINGERPRINT: `${first.fingerprint},${second.fingerprint}`,
-    TE_GATEWAY_KEYSERVER_TIMEOUT_MS: String(TIMEOUT_MS),
-  };
-  const gateways = [await spawnGateway(t, daemonEnv), await spawnGateway(t, daemonEnv)];
-  t.teardown(killAllGateways);
-  const sessions = [await signIn(gateways[0]!, 'alice'), await signIn(gateways[1]!, 'bob')];
+maybe(
+  'two daemons on one PostgreSQL, two gateways, a write load: a daemon SIGKILLed and PostgreSQL restarted lose no acknowledged write',
+  async (t) => {
+    const database = await createDatabase(server.url!);
+    const fixtures = sharedFixtures();
+    const first = await spawnPostgresDaemon(t, database, fixtures);
+    const second = await spawnPostgresDaemon(t, database, fixtures);
+    const daemonEnv = {
+      ...(await clientEnv()),
+      TE_GATEWAY_KEYSERVER_URL: `${first.url},${second.url}`,
+      TE_GATEWAY_KEYSERVER_FINGERPRINT: `${first.fingerprint},${second.fingerprint}`,
+      TE_GATEWAY_KEYSERVER_TIMEOUT_MS: String(TIMEOUT_MS),
+    };
+    const gateways = [await spawnGateway(t, daemonEnv), await spawnGateway(t, daemonEnv)];
+    t.teardown(killAllGateways);
+    const sessions = [await signIn(gateways[0]!, 'alice'), await signIn(gateways[1]!, 'bob')];
 
-  // A daemon SIGKILLed under the load.
-  const acks: Ack[] = [];
-  const attempts: Attempt[] = [];
-  let stopAt = Number.POSITIVE_INFINITY;
-  const until = () => Date.now() >= stopAt;
-  const load = gateways.map((gateway, n) => writeLoad(gateway, sessions[n]!, until, acks, attempts));
-  await new Promise((done) => setTimeout(done, 1_500));
-  await first.kill();
-  const killedAt = Date.now();
-  stopAt = killedAt + FAILOVER_MS + 2_000;
-  await Promise.all(load);
+    // A daemon SIGKILLed under the load.
+    const acks: Ack[] = [];
+    const attempts: Attempt[] = [];
+    let stopAt = Number.POSITIVE_INFINITY;
+    const until = () => Date.now() >= stopAt;
+    const load = gateways.map((gateway, n) => writeLoad(gateway, sessions[n]!, until, acks, attempts));
+    await new Promise((done) => setTimeout(done, 1_500));
+    await first.kill();
+    const killedAt = Date.now();
+    stopAt = killedAt + FAILOVER_MS + 2_000;
+    await Promise.all(load);
 
-  t.log(`${attempts.length} writes, ${attempts.filter((a) => a.reply.status >= 300).length} refused, ${acks.length} keys acknowledged`);
-  t.deepEqual(
-    attempts
-      .filter(({ surface, reply }) => reply.status >= 300 && !tolerated(surface, reply))
-      .map(({ surface, what, reply }) => `${surface} ${what} ${reply.status} ${reply.text}`),
-    [],
-    'the only failures are 503 retryable on /api, 500 {error} on the root operations',
-  );
-  const slowest = Math.max(...attempts.map((attempt) => attempt.ms));
-  t.true(slowest < TIMEOUT_MS + 1_000, `no request hangs past the timeout (slowest ${slowest} ms)`);
-  const afterKill = attempts.filter((attempt) => attempt.started >= killedAt);
-  t.true(afterKill.length > 0, 'writes were sent after the kill');
-  const servedAgain = Math.min(...afterKill.filter((attempt) => attempt.reply.status < 300).map((attempt) => attempt.started + attempt.ms));
-  t.true(servedAgain - killedAt < FAILOVER_MS, `a write was served again ${servedAgain - killedAt} ms after the kill`);
-  t.true(acks.some((ack) => ack.carol !== undefined) && acks.length >= 4, 'the load acknowledged writes of each kind');
-  t.deepEqual(await unreadable(acks), [], 'every acknowledged write is readable through the surviving daemon');
+    t.log(`${attempts.length} writes, ${attempts.filter((a) => a.reply.status >= 300).length} refused, ${acks.length} keys acknowledged`);
+    t.deepEqual(
+      attempts
+        .filter(({ surface, reply }) => reply.status >= 300 && !tolerated(surface, reply))
+        .map(({ surface, what, reply }) => `${surface} ${what} ${reply.status} ${reply.text}`),
+      [],
+      'the only failures are 503 retryable on /api, 500 {error} on the root operations',
+    );
+    const slowest = Math.max(...attempts.map((attempt) => attempt.ms));
+    t.true(slowest < TIMEOUT_MS + 1_000, `no request hangs past the timeout (slowest ${slowest} ms)`);
+    const afterKill = attempts.filter((attempt) => attempt.started >= killedAt);
+    t.true(afterKill.length > 0, 'writes were sent after the kill');
+    const servedAgain = Math.min(
+      ...afterKill.filter((attempt) => attempt.reply.status < 300).map((attempt) => attempt.started + attempt.ms),
+    );
+    t.true(servedAgain - killedAt < FAILOVER_MS, `a write was served again ${servedAgain - killedAt} ms after the kill`);
+    t.true(acks.some((ack) => ack.carol !== undefined) && acks.length >= 4, 'the load acknowledged writes of each kind');
+    t.deepEqual(await unreadable(acks), [], 'every acknowledged write is readable through the surviving daemon');
 
-  // PostgreSQL restarted: the surviving daemon recovers on its own.
-  t.truthy(server.restart, 'the test server can be restarted');
-  server.restart!();
-  for (const [n, gateway] of gateways.entries()) t.true(await writable(gateway, sessions[n]!, 20_000), `gateway ${n} writes again after PostgreSQL restarted`);
-  t.deepEqual(await unreadable(acks), [], 'every acknowledged write survived the restart');
-  const health = await call(gateways[0]!.url, 'GET', '/api/health');
-  t.is(health.status, 200, health.text);
-  t.deepEqual(
-    health.body.keyServers.map((daemon: { ok: boolean }) => daemon.ok),
-    [false, true],
-  );
-});
+    // PostgreSQL restarted: the surviving daemon recovers on its own.
+    t.truthy(server.restart, 'the test server can be restarted');
+    server.restart!();
+    for (const [n, gateway] of gateways.entries())
+      t.true(await writable(gateway, sessions[n]!, 20_000), `gateway ${n} writes again after PostgreSQL restarted`);
+    t.deepEqual(await unreadable(acks), [], 'every acknowledged write survived the restart');
+    const health = await call(gateways[0]!.url, 'GET', '/api/health');
+    t.is(health.status, 200, health.text);
+    t.deepEqual(
+      health.body.keyServers.map((daemon: { ok: boolean }) => daemon.ok),
+      [false, true],
+    );
+  },
+);

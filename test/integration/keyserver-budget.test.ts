@@ -1,11 +1,11 @@
-import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import test from 'ava';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { PASSWORDS, SEED } from '../_support/gateway.js';
 import { call } from '../_support/http.js';
+import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 
 test.after.always(killAllDaemons);
 
@@ -49,7 +49,16 @@ test('TE_GATEWAY_KEYSERVER_TIMEOUT_MS bounds a login as a whole, not each step o
   const client = await clientConfig();
   const login = async (budgetMs: number) => {
     const gateway = await createGateway(
-      { keyServer: { kind: 'tls', url: `https://127.0.0.1:${port}`, fingerprint: daemon.fingerprint, ...client, timeoutMs: budgetMs, resumeSessions: false } },
+      {
+        keyServer: {
+          kind: 'tls',
+          url: `https://127.0.0.1:${port}`,
+          fingerprint: daemon.fingerprint,
+          ...client,
+          timeoutMs: budgetMs,
+          resumeSessions: false,
+        },
+      },
       { logger: new MemoryLogger() },
     );
     t.teardown(() => gateway.close());

@@ -1,9 +1,9 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { createKey, pathTtag, signIn, type ApiSession } from '../_support/api-client.js';
+import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon, type DaemonProcess } from '../_support/keyserver-daemon.js';
+import { clientConfig, type DaemonProcess, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { stopProcesses } from '../_support/stopped-processes.js';
 
 /**
@@ -120,18 +120,21 @@ test.serial('a key create and a grant whose calls reached a stopped daemon answe
   t.is(truth.status, 200, truth.text);
 });
 
-test.serial('a principal create refused before reaching the daemon (its port closed) says nothing of an outcome, and nothing was made', async (t) => {
-  const { relay, admin } = await setUp(t);
-  await relay.close();
-  const reply = await admin.post('/api/principals', { name: 'erin', kind: 'user' });
-  t.is(reply.status, 503, reply.text);
-  t.is(reply.body.code, 'KEY_SERVER_UNAVAILABLE');
-  t.false('outcome' in reply.body);
-  t.false('check' in reply.body);
+test.serial(
+  'a principal create refused before reaching the daemon (its port closed) says nothing of an outcome, and nothing was made',
+  async (t) => {
+    const { relay, admin } = await setUp(t);
+    await relay.close();
+    const reply = await admin.post('/api/principals', { name: 'erin', kind: 'user' });
+    t.is(reply.status, 503, reply.text);
+    t.is(reply.body.code, 'KEY_SERVER_UNAVAILABLE');
+    t.false('outcome' in reply.body);
+    t.false('check' in reply.body);
 
-  await relay.open();
-  t.is((await admin.get('/api/principals/erin')).status, 404);
-});
+    await relay.open();
+    t.is((await admin.get('/api/principals/erin')).status, 404);
+  },
+);
 
 test.serial('a read that fails after reaching a stopped daemon carries no outcome', async (t) => {
   const { relay, continueDaemon, alice } = await setUp(t);

@@ -1,6 +1,6 @@
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
+import { Secret } from '../../src/domain/secret/secret.js';
 import { adapterTo, createDatabase, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 
 const { server, maybe } = postgresForTests();
@@ -14,9 +14,13 @@ const codeOf = (promise: Promise<unknown>) =>
 maybe('a change answered by one daemon is honoured by the other on its very next operation', async (t) => {
   const url = await createDatabase(server.url!);
   const fixtures = sharedFixtures();
-  const [a, b] = await Promise.all([spawnPostgresDaemon(t, url, fixtures), spawnPostgresDaemon(t, url, fixtures, { viaEnvironment: true })]);
+  const [a, b] = await Promise.all([
+    spawnPostgresDaemon(t, url, fixtures),
+    spawnPostgresDaemon(t, url, fixtures, { viaEnvironment: true }),
+  ]);
   const [ksA, ksB] = [await adapterTo(t, a), await adapterTo(t, b)];
-  const login = async (keyServer: typeof ksA, user: string, password = `${user}-pw`) => (await keyServer.login(user, new Secret(password))).token;
+  const login = async (keyServer: typeof ksA, user: string, password = `${user}-pw`) =>
+    (await keyServer.login(user, new Secret(password))).token;
   const open = async (keyServer: typeof ksA, token: Secret) => {
     const connection = await keyServer.connect(token);
     t.teardown(() => connection.close());

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
-import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
+import { Secret } from '../../src/domain/secret/secret.js';
 import { adapterTo, createDatabase, PG_SEED, postgresForTests, sharedFixtures, spawnPostgresDaemon } from '../_support/postgres-daemons.js';
 import { testUnless } from '../_support/skip.js';
 

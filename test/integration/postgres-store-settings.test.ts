@@ -19,30 +19,42 @@ async function urlWithPassword(): Promise<{ url: string; password: string }> {
   return { url: url.toString(), password };
 }
 
-maybe('keygate keyserver on PostgreSQL by TE_KEYSERVER_POSTGRES_URL_FILE: the password shows in no log line and not in the config operation', async (t) => {
-  const { url, password } = await urlWithPassword();
-  const fixtures = sharedFixtures();
-  const urlFile = join(fixtures.dir, 'postgres-url');
-  writeFileSync(urlFile, `${url}\n`, { mode: 0o600 });
-  const started = await spawnDaemon(
-    t,
-    ['--port', '0', '--data', join(fixtures.dir, 'ks', 'keyserver.db'), '--master-key-file', fixtures.masterKeyFile, '--seed', fixtures.seedPath],
-    { TE_KEYSERVER_POSTGRES_URL_FILE: urlFile },
-  );
-  const keyServer = await adapterTo(t, started);
-  const admin = await keyServer.connect((await keyServer.login('admin', new Secret('admin-pw'))).token);
-  t.teardown(() => admin.close());
-  const config = await admin.serverConfig();
-  t.like(config, { store: 'postgres' });
-  t.regex(String(config.postgres), /^postgres:\/\/postgres:\[redacted\]@127\.0\.0\.1:\d+\/keygate_/);
-  t.false(JSON.stringify(config).includes(password));
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  t.teardown(() => client.end());
-  t.is((await client.query('SELECT name FROM principals WHERE name = $1', ['admin'])).rowCount, 1, 'the rows are in PostgreSQL');
-  t.is(await started.stop(), 0);
-  t.false(started.output().includes(password));
-});
+maybe(
+  'keygate keyserver on PostgreSQL by TE_KEYSERVER_POSTGRES_URL_FILE: the password shows in no log line and not in the config operation',
+  async (t) => {
+    const { url, password } = await urlWithPassword();
+    const fixtures = sharedFixtures();
+    const urlFile = join(fixtures.dir, 'postgres-url');
+    writeFileSync(urlFile, `${url}\n`, { mode: 0o600 });
+    const started = await spawnDaemon(
+      t,
+      [
+        '--port',
+        '0',
+        '--data',
+        join(fixtures.dir, 'ks', 'keyserver.db'),
+        '--master-key-file',
+        fixtures.masterKeyFile,
+        '--seed',
+        fixtures.seedPath,
+      ],
+      { TE_KEYSERVER_POSTGRES_URL_FILE: urlFile },
+    );
+    const keyServer = await adapterTo(t, started);
+    const admin = await keyServer.connect((await keyServer.login('admin', new Secret('admin-pw'))).token);
+    t.teardown(() => admin.close());
+    const config = await admin.serverConfig();
+    t.like(config, { store: 'postgres' });
+    t.regex(String(config.postgres), /^postgres:\/\/postgres:\[redacted\]@127\.0\.0\.1:\d+\/keygate_/);
+    t.false(JSON.stringify(config).includes(password));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    t.teardown(() => client.end());
+    t.is((await client.query('SELECT name FROM principals WHERE name = $1', ['admin'])).rowCount, 1, 'the rows are in PostgreSQL');
+    t.is(await started.stop(), 0);
+    t.false(started.output().includes(password));
+  },
+);
 
 maybe(
   'keygate keyserver refuses --postgres with the variable too, or without a master key, or an unreachable server, in one line without the password',
@@ -50,7 +62,9 @@ maybe(
     const { url, password } = await urlWithPassword();
     const fixtures = sharedFixtures();
     const base = ['keyserver', '--port', '0', '--client-fingerprint', 'ab'.repeat(32)];
-    const both = await runKeygate([...base, '--postgres', url, '--master-key-file', fixtures.masterKeyFile], { TE_KEYSERVER_POSTGRES_URL: url });
+    const both = await runKeygate([...base, '--postgres', url, '--master-key-file', fixtures.masterKeyFile], {
+      TE_KEYSERVER_POSTGRES_URL: url,
+    });
     t.is(both.stderr, 'keygate: --postgres and TE_KEYSERVER_POSTGRES_URL: give one of the two\n');
     t.is(both.status, 2);
     const noKey = await runKeygate([...base, '--postgres', url], { TE_KEYSERVER_MASTER_KEY: '', TE_KEYSERVER_MASTER_KEY_FILE: '' });
@@ -80,7 +94,12 @@ maybe('keygate serve with TE_KEYSERVER_POSTGRES_URL keeps the embedded engine st
   const masterKey = randomBytes(32).toString('base64');
   const dir = sharedFixtures(SEED).dir;
   const seed = join(dir, 'seed.json');
-  const env = { TE_KEYSERVER_POSTGRES_URL: url, TE_KEYSERVER_MASTER_KEY: masterKey, TE_KEYSERVER_SEED: seed, TE_KEYSERVER_ADMIN_PASSWORD: PASSWORDS.admin };
+  const env = {
+    TE_KEYSERVER_POSTGRES_URL: url,
+    TE_KEYSERVER_MASTER_KEY: masterKey,
+    TE_KEYSERVER_SEED: seed,
+    TE_KEYSERVER_ADMIN_PASSWORD: PASSWORDS.admin,
+  };
   const printed = await runKeygate(['serve', '--print-config'], env);
   t.is(printed.status, 0, printed.stderr);
   t.false(printed.stdout.includes(password));

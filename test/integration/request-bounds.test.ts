@@ -3,8 +3,8 @@ import { signIn } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { startTestPostgres } from '../_support/postgres.js';
-import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.js';
 import { testUnless } from '../_support/skip.js';
+import { postgresProcesses, stopProcesses } from '../_support/stopped-processes.js';
 
 /**
  * TE_GATEWAY_AUDIT_TIMEOUT_MS and TE_GATEWAY_KEYSERVER_TIMEOUT_MS bound a request's whole wait at each
@@ -27,7 +27,9 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 withPostgres('a hung PostgreSQL holds a key creation (pending record and outcome) no longer than the audit timeout', async (t) => {
-  const gw = await startGateway(t, { audit: { kind: 'postgres', url: postgres.url!, timeoutMs: TIMEOUT_MS, schema: `bounds_${process.pid}` } });
+  const gw = await startGateway(t, {
+    audit: { kind: 'postgres', url: postgres.url!, timeoutMs: TIMEOUT_MS, schema: `bounds_${process.pid}` },
+  });
   const alice = await signIn(gw, 'alice');
   t.is((await alice.post('/api/keys', {})).status, 201);
 

@@ -1,12 +1,12 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { call } from '../_support/http.js';
-import { PASSWORDS, SEED } from '../_support/gateway.js';
-import { killAllGateways, spawnGateway, type GatewayProcess } from '../_support/gateway-process.js';
-import { createTestClient, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import test from 'ava';
 import { untilKillAll } from '../_support/child-processes.js';
+import { PASSWORDS, SEED } from '../_support/gateway.js';
+import { type GatewayProcess, killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { call } from '../_support/http.js';
+import { createTestClient, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { buildProof, makeSigner } from '../_support/proof-builder.js';
-import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../_support/redis.js';
+import { killAllRedis, type RedisServer, spawnRedisOrReason } from '../_support/redis.js';
 import { skipAll } from '../_support/skip.js';
 
 /**
@@ -62,7 +62,11 @@ async function startTopology(server: RedisServer) {
     };
     const [a, b] = await Promise.all(
       clients.map((client) =>
-        spawnGateway(untilKillAll, { ...env, TE_GATEWAY_KEYSERVER_CLIENT_CERT: client.certPath, TE_GATEWAY_KEYSERVER_CLIENT_KEY: client.keyPath }),
+        spawnGateway(untilKillAll, {
+          ...env,
+          TE_GATEWAY_KEYSERVER_CLIENT_CERT: client.certPath,
+          TE_GATEWAY_KEYSERVER_CLIENT_KEY: client.keyPath,
+        }),
       ),
     );
     return { daemon, a: a!, b: b! };
@@ -97,10 +101,14 @@ if (typeof redis === 'string' || topology === undefined) {
     const alice = await login(a, 'alice');
     const ttag = (await generate(a, alice)).body.ttag;
     const signer = await makeSigner('ES256');
-    const minted = await call(a.url, 'POST', '/api/session/scoped', { headers: bearer(alice), body: { objects: [ttag], senderKey: signer.publicJwk } });
+    const minted = await call(a.url, 'POST', '/api/session/scoped', {
+      headers: bearer(alice),
+      body: { objects: [ttag], senderKey: signer.publicJwk },
+    });
     t.is(minted.status, 201);
     const session = minted.body.sessionId as string;
-    const proofFor = () => buildProof(signer, { method: 'GET', htu: `${ORIGIN}/api/session`, credential: session, body: Buffer.alloc(0) }, Date.now());
+    const proofFor = () =>
+      buildProof(signer, { method: 'GET', htu: `${ORIGIN}/api/session`, credential: session, body: Buffer.alloc(0) }, Date.now());
     const headers = { ...bearer(session), DPoP: proofFor() };
     t.is((await call(a.url, 'GET', '/api/session', { headers })).status, 200);
     const replayed = await call(b.url, 'GET', '/api/session', { headers });

@@ -1,16 +1,16 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
 import { ENGINE_SCHEMA_VERSION } from '../../src/keyserver/store/sqlite-engine-schema.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
-import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 import { loginForToken } from '../_support/engine-login.js';
 
 /** Issue 15 §2: each key's ACL revision is kept by the store with the ACL, and survives a restart. */

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import test from 'ava';
 
 /**
  * The key server stands on its own (architecture: src/keyserver imports only itself, src/wire and

@@ -1,29 +1,34 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
-import { CachedEngineStore } from '../../src/keyserver/store/cached-engine-store.js';
-import type { TokenRow } from '../../src/keyserver/engine/engine-model.js';
-import type { EngineStore, SharedEngineStore } from '../../src/keyserver/engine/engine-store.port.js';
-import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
-import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
-import { AclDeniedError, SessionExpiredError } from '../../src/keyserver/model/key-server-errors.js';
-import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
-import { loginForToken } from '../_support/engine-login.js';
-import { srpClientStart } from '../../src/domain/srp/srp-client.js';
 import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
 import { pad } from '../../src/crypto/srp/srp-math.js';
-import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
+import { srpClientStart } from '../../src/domain/srp/srp-client.js';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import type { TokenRow } from '../../src/keyserver/engine/engine-model.js';
+import type { EngineStore, SharedEngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+import { AclDeniedError, SessionExpiredError } from '../../src/keyserver/model/key-server-errors.js';
+import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
+import { CachedEngineStore } from '../../src/keyserver/store/cached-engine-store.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
+import { loginForToken } from '../_support/engine-login.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
+import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const random = new CryptoRandom();
 const dir = mkdtempSync(join(tmpdir(), 'keygate-cache-'));
 const NOW = 1_700_000_000_000;
 
-const token = (tokenHash: string, principalId = 'a1a1a1a1a1a1a1a1'): TokenRow => ({ tokenHash, principalId, issuedAt: 0, expiresAt: undefined });
+const token = (tokenHash: string, principalId = 'a1a1a1a1a1a1a1a1'): TokenRow => ({
+  tokenHash,
+  principalId,
+  issuedAt: 0,
+  expiresAt: undefined,
+});
 
 /** The store's reads of tokens, counted: what the cache did not answer itself. */
 async function counted(store: SharedEngineStore): Promise<{ store: SharedEngineStore; reads: string[] }> {

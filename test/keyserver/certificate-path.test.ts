@@ -1,10 +1,18 @@
 import 'reflect-metadata';
-import test from 'ava';
-import * as x509 from '@peculiar/x509';
 import { X509Certificate } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import test from 'ava';
 import { BUNDLE_LIMITS } from '../../src/keyserver/engine/certificate-limits.js';
 import { buildPath, parseBundle } from '../../src/keyserver/engine/certificate-path.js';
-import { bundle, createAuthority, createIntermediate, createLeaf, nameConstraints, rsaKeyPair, unknownExtension } from '../_support/certificates.js';
+import {
+  bundle,
+  createAuthority,
+  createIntermediate,
+  createLeaf,
+  nameConstraints,
+  rsaKeyPair,
+  unknownExtension,
+} from '../_support/certificates.js';
 
 const malformed = { code: 'CERTIFICATE_MALFORMED' };
 
@@ -12,7 +20,9 @@ test('parseBundle refuses, before any path is built, bundles over the size, coun
   const root = await createAuthority('limits root');
   const leaf = await createLeaf(root, 'limits');
   const intermediates = await Promise.all([1, 2, 3, 4, 5].map((index) => createIntermediate(root, `limits ${index}`)));
-  const bulky = await createLeaf(root, 'bulky', { extensions: [new x509.Extension('1.3.6.1.4.1.55555.2', false, new Uint8Array(BUNDLE_LIMITS.derBytes))] });
+  const bulky = await createLeaf(root, 'bulky', {
+    extensions: [new x509.Extension('1.3.6.1.4.1.55555.2', false, new Uint8Array(BUNDLE_LIMITS.derBytes))],
+  });
   const cases: Array<[string, string, RegExp]> = [
     ['more characters than the limit', `${leaf.pem}${' '.repeat(BUNDLE_LIMITS.pemChars)}`, /at most 65536 characters/],
     ['six certificates', bundle(leaf, ...intermediates), /at most 5 certificates/],
@@ -38,9 +48,16 @@ test('buildPath refuses unknown critical extensions anywhere on the path and nam
     extensions: [nameConstraints({ permitted: [{ dn: 'O=Partner Ltd' }] })],
   });
   const odd = await createIntermediate(root, 'odd CA', { extensions: [unknownExtension()] });
-  const constrainedRoot = await createAuthority('constrained root', { extensions: [nameConstraints({ excluded: [{ dns: 'blocked.example' }] })] });
+  const constrainedRoot = await createAuthority('constrained root', {
+    extensions: [nameConstraints({ excluded: [{ dns: 'blocked.example' }] })],
+  });
   const cases: Array<[string, string, readonly X509Certificate[], RegExp | undefined]> = [
-    ['a critical unknown extension on the leaf', (await createLeaf(root, 'a', { extensions: [unknownExtension()] })).pem, anchors, /critical extension/],
+    [
+      'a critical unknown extension on the leaf',
+      (await createLeaf(root, 'a', { extensions: [unknownExtension()] })).pem,
+      anchors,
+      /critical extension/,
+    ],
     ['a critical unknown extension on an intermediate', bundle(await createLeaf(odd, 'b'), odd), anchors, /critical extension/],
     [
       'a subject outside the permitted subtree',
@@ -48,7 +65,12 @@ test('buildPath refuses unknown critical extensions anywhere on the path and nam
       anchors,
       /permitted subtrees/,
     ],
-    ['a subject inside the permitted subtree', bundle(await createLeaf(constrained, 'd', { subject: 'O=Partner Ltd, CN=d' }), constrained), anchors, undefined],
+    [
+      'a subject inside the permitted subtree',
+      bundle(await createLeaf(constrained, 'd', { subject: 'O=Partner Ltd, CN=d' }), constrained),
+      anchors,
+      undefined,
+    ],
     [
       "the anchor's own excluded subtree",
       (await createLeaf(constrainedRoot, 'e', { san: [{ type: 'dns', value: 'x.blocked.example' }] })).pem,

@@ -1,12 +1,15 @@
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import test from 'ava';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { serveFrames } from '../../src/keyserver/daemon/daemon-frames.js';
 import type { DaemonAnswerer } from '../../src/keyserver/daemon/daemon-handler.js';
 
 const REQUEST_TIMEOUT_MS = 200;
 
 /** The framed transport on a plain socket, answering every call with its path; the client's socket. */
-async function framedPair(t: import('ava').ExecutionContext, answer: DaemonAnswerer = async (call) => ({ status: 200, body: call.path })): Promise<Socket> {
+async function framedPair(
+  t: import('ava').ExecutionContext,
+  answer: DaemonAnswerer = async (call) => ({ status: 200, body: call.path }),
+): Promise<Socket> {
   const server = createServer((socket) => serveFrames(socket, answer, () => undefined, { requestTimeoutMs: REQUEST_TIMEOUT_MS }));
   t.teardown(() => server.close());
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
@@ -16,7 +19,8 @@ async function framedPair(t: import('ava').ExecutionContext, answer: DaemonAnswe
   return socket;
 }
 
-const closedAfter = (socket: Socket, from: number) => new Promise<number>((done) => socket.once('close', () => done(performance.now() - from)));
+const closedAfter = (socket: Socket, from: number) =>
+  new Promise<number>((done) => socket.once('close', () => done(performance.now() - from)));
 
 test('a framed connection that sends no complete request in time is closed, as one that trickles a request', async (t) => {
   const idle = await framedPair(t);
@@ -33,7 +37,9 @@ test('a framed connection that sends no complete request in time is closed, as o
 test('the time for a request starts again after each answer, and does not run while a call is answered', async (t) => {
   let release: () => void = () => undefined;
   const slow: DaemonAnswerer = (call) =>
-    call.path === '/slow' ? new Promise((done) => (release = () => done({ status: 200, body: 'slow' }))) : Promise.resolve({ status: 200, body: call.path });
+    call.path === '/slow'
+      ? new Promise((done) => (release = () => done({ status: 200, body: 'slow' })))
+      : Promise.resolve({ status: 200, body: call.path });
   const socket = await framedPair(t, slow);
   const answers: string[] = [];
   socket.on('data', (chunk: Buffer) => answers.push(...chunk.toString('utf8').split('\n').filter(Boolean)));

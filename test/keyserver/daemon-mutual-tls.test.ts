@@ -1,13 +1,13 @@
-import test from 'ava';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type ConnectionOptions } from 'node:tls';
+import { type ConnectionOptions, connect } from 'node:tls';
+import test from 'ava';
+import { ConfigError } from '../../src/keyserver/config-error.js';
+import { parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
+import { type KeyServerDaemon, startKeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { startGateway } from '../_support/gateway.js';
-import { parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
-import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
-import { ConfigError } from '../../src/keyserver/config-error.js';
 import { createTestClient, daemonFixtures } from '../_support/keyserver-daemon.js';
 
 const SEED = { principals: [{ name: 'alice', kind: 'user' as const, password: 'alice-pw' }] };
@@ -18,8 +18,9 @@ const authority = await createTestClient();
 
 async function daemonTrusting(clientTrust: { cas: string[]; fingerprints: string[] }): Promise<{ daemon: KeyServerDaemon; log: string[] }> {
   const log: string[] = [];
-  const daemon = await startKeyServerDaemon({ host: '127.0.0.1', port: 0, dataPath: ':memory:', identity: fixtures, seed: SEED, clientTrust }, (line) =>
-    log.push(line),
+  const daemon = await startKeyServerDaemon(
+    { host: '127.0.0.1', port: 0, dataPath: ':memory:', identity: fixtures, seed: SEED, clientTrust },
+    (line) => log.push(line),
   );
   return { daemon, log };
 }
@@ -102,7 +103,10 @@ test('without --client-ca or --client-fingerprint the daemon refuses to start, w
   t.regex(error!.message, /^no gateway is trusted: give --client-ca FILE or --client-fingerprint SHA256/);
   t.false(error!.message.includes('\n'));
   t.throws(() => parseDaemonArgs(['--client-fingerprint', 'abc'], {}), { message: /^--client-fingerprint: expected 64 hex digits/ });
-  const both = parseDaemonArgs(['--client-fingerprint', listed.fingerprint, '--client-fingerprint', unlisted.fingerprint, '--client-ca', listed.certPath], {});
+  const both = parseDaemonArgs(
+    ['--client-fingerprint', listed.fingerprint, '--client-fingerprint', unlisted.fingerprint, '--client-ca', listed.certPath],
+    {},
+  );
   t.like(both, { clientTrust: { fingerprints: [listed.fingerprint, unlisted.fingerprint], cas: [listed.certPem] } });
 });
 

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { ConfigError } from '../../src/keyserver/config-error.js';
 import { type DaemonOptions, parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
 
@@ -19,7 +19,23 @@ test('reads every flag, the seed file, and the admin password from the environme
   const seed = join(dir, 'seed.json');
   writeFileSync(seed, JSON.stringify({ principals: [{ name: 'alice', kind: 'user', password: 'pw' }] }));
   const options = parseDaemonArgs(
-    ['--host', '0.0.0.0', '--port', '0', '--data', ':memory:', '--cert', 'a.crt', '--key', 'a.key', '--token-ttl', '30', '--seed', seed, ...TRUST],
+    [
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--data',
+      ':memory:',
+      '--cert',
+      'a.crt',
+      '--key',
+      'a.key',
+      '--token-ttl',
+      '30',
+      '--seed',
+      seed,
+      ...TRUST,
+    ],
     { TE_KEYSERVER_ADMIN_PASSWORD: 'from-env' },
   );
   t.deepEqual(options, {
@@ -33,7 +49,11 @@ test('reads every flag, the seed file, and the admin password from the environme
     seedFile: seed,
     adminPassword: 'from-env',
   });
-  t.is((parseDaemonArgs(['--admin-password', 'flag', ...TRUST], { TE_KEYSERVER_ADMIN_PASSWORD: 'env' }) as { adminPassword: string }).adminPassword, 'flag');
+  t.is(
+    (parseDaemonArgs(['--admin-password', 'flag', ...TRUST], { TE_KEYSERVER_ADMIN_PASSWORD: 'env' }) as { adminPassword: string })
+      .adminPassword,
+    'flag',
+  );
   t.is(parseDaemonArgs(['--help'], {}), 'help');
   t.is(parseDaemonArgs(['-h'], {}), 'help');
 });
@@ -61,5 +81,7 @@ test('--rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS sets the sweep per
   t.is((parseDaemonArgs([...TRUST, '--rotation-sweep', '5'], {}) as DaemonOptions).rotationSweepSeconds, 5);
   t.is((parseDaemonArgs(TRUST, { TE_KEYSERVER_ROTATION_SWEEP_SECONDS: '120' }) as DaemonOptions).rotationSweepSeconds, 120);
   t.is((parseDaemonArgs(TRUST, {}) as DaemonOptions).rotationSweepSeconds, undefined);
-  t.throws(() => parseDaemonArgs([...TRUST, '--rotation-sweep', '0'], {}), { message: '--rotation-sweep: expected an integer from 1 to 86400, got "0"' });
+  t.throws(() => parseDaemonArgs([...TRUST, '--rotation-sweep', '0'], {}), {
+    message: '--rotation-sweep: expected an integer from 1 to 86400, got "0"',
+  });
 });

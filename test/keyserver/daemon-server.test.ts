@@ -1,11 +1,11 @@
-import test from 'ava';
 import { connect } from 'node:tls';
+import test from 'ava';
+import { type KeyServerDaemon, startKeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
-import { startKeyServerDaemon, type KeyServerDaemon } from '../../src/keyserver/daemon/daemon-server.js';
 import { REQUEST_BODY_LIMIT_BYTES } from '../../src/keyserver/protocol/keyserver-protocol.js';
-import { daemonFixtures, testClient } from '../_support/keyserver-daemon.js';
-import { httpsCall, type HttpsReply } from '../_support/https-call.js';
 import { openFramed } from '../_support/framed-call.js';
+import { type HttpsReply, httpsCall } from '../_support/https-call.js';
+import { daemonFixtures, testClient } from '../_support/keyserver-daemon.js';
 
 const client = await testClient();
 const fixtures = await daemonFixtures({ principals: [{ name: 'alice', kind: 'user', password: 'alice-pw' }] });
@@ -61,14 +61,24 @@ test('an unknown operation is 404, and an operation without a bearer token is 40
   assertError(t, await call('POST', '/v1/op/toString', { body: {}, headers: { authorization: 'Bearer abc' } }), 404, 'NOT_FOUND');
   assertError(t, await call('POST', '/v1/op/whoami', { body: {} }), 401, 'SESSION_REQUIRED');
   assertError(t, await call('POST', '/v1/op/whoami', { body: {}, headers: { authorization: 'Basic abc' } }), 401, 'SESSION_REQUIRED');
-  assertError(t, await call('POST', '/v1/op/whoami', { body: {}, headers: { authorization: 'Bearer not-a-token' } }), 401, 'SESSION_EXPIRED');
+  assertError(
+    t,
+    await call('POST', '/v1/op/whoami', { body: {}, headers: { authorization: 'Bearer not-a-token' } }),
+    401,
+    'SESSION_EXPIRED',
+  );
 });
 
 test('text off the text rule (a NUL, a lone surrogate, a control) is refused before the engine with 400 naming the argument', async (t) => {
   const auth = { authorization: 'Bearer abc' };
   const refusals: [string, string, Record<string, unknown>, RegExp][] = [
     ['/v1/op/generateKey', 'a NUL in a label', { keyLen: 16, label: 'a\u0000b' }, /^args\.label: a control character U\+0000/],
-    ['/v1/op/createPrincipal', 'a NUL in a display name', { name: 'dora', kind: 'user', displayName: 'Dora\u0000' }, /^args\.displayName: /],
+    [
+      '/v1/op/createPrincipal',
+      'a NUL in a display name',
+      { name: 'dora', kind: 'user', displayName: 'Dora\u0000' },
+      /^args\.displayName: /,
+    ],
     [
       '/v1/op/updatePrincipal',
       'a lone surrogate in a display name',
@@ -86,7 +96,10 @@ test('text off the text rule (a NUL, a lone surrogate, a control) is refused bef
     t.regex(reply.body.detail, detail, what);
   }
   // A PEM keeps its line breaks: the rule refuses its other controls only.
-  const pem = await call('POST', '/v1/op/parseCertificate', { body: { pem: '-----BEGIN CERTIFICATE-----\r\n\tAAAA\u0000\n' }, headers: auth });
+  const pem = await call('POST', '/v1/op/parseCertificate', {
+    body: { pem: '-----BEGIN CERTIFICATE-----\r\n\tAAAA\u0000\n' },
+    headers: auth,
+  });
   assertError(t, pem, 400, 'BAD_REQUEST');
   t.regex(pem.body.detail, /^args\.pem: a control character U\+0000 at index 34/);
 });
@@ -127,7 +140,10 @@ test('a connection that offers the framed transport gets it: one JSON line per c
       frame({ method: 'POST', path: '/v1/login/begin', body: { user: 'alice', A: Buffer.alloc(256, 2).toString('base64') } }),
   );
   t.deepEqual(await connection.answer(), { status: 200, body: { ok: true, protocol: 1 } });
-  t.deepEqual(await connection.answer(), { status: 401, body: { code: 'SESSION_REQUIRED', detail: 'an Authorization: Bearer token is required' } });
+  t.deepEqual(await connection.answer(), {
+    status: 401,
+    body: { code: 'SESSION_REQUIRED', detail: 'an Authorization: Bearer token is required' },
+  });
   const begun = await connection.answer();
   t.is(begun.status, 200);
   t.deepEqual(Object.keys(begun.body).sort(), ['B', 'handle', 'salt']);

@@ -70,7 +70,12 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putKey(key);
     for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
     await store.putIdempotencyRecord(created);
-    await store.putCertificate({ id: 'ab'.repeat(32), pem: '-----BEGIN CERTIFICATE-----', role: 'authority', createdAt: 1_700_000_000_000 });
+    await store.putCertificate({
+      id: 'ab'.repeat(32),
+      pem: '-----BEGIN CERTIFICATE-----',
+      role: 'authority',
+      createdAt: 1_700_000_000_000,
+    });
     await store.putSetting('parameter.maxPendingLogins', '77');
     await store.putToken({ tokenHash: 'token-hash', principalId: alice.principalId, issuedAt: 1_700_000_000_000, expiresAt: undefined });
   });

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 import type { PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
+import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
 
 export type EngineStoreFactory = () => EngineStore | Promise<EngineStore>;
 
@@ -9,7 +9,15 @@ let systemIds = 1000;
 /** A principal row; system ids are unique, as the engine hands them out. */
 function principal(name: string, kind: PrincipalRow['kind'] = 'user', id = name.padEnd(16, '0').slice(0, 16)): PrincipalRow {
   systemIds += 1;
-  return { name, kind, systemId: systemIds, principalId: Buffer.from(id).toString('hex').slice(0, 16), disabled: false, roles: [], createdAt: 0 };
+  return {
+    name,
+    kind,
+    systemId: systemIds,
+    principalId: Buffer.from(id).toString('hex').slice(0, 16),
+    disabled: false,
+    roles: [],
+    createdAt: 0,
+  };
 }
 
 /**

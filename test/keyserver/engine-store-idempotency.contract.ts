@@ -30,7 +30,12 @@ export function engineStoreIdempotencyContract(name: string, make: EngineStoreFa
     t.deepEqual(await store.idempotencyRecord(first.principalId, 'retry-me'), first);
     t.deepEqual(await store.idempotencyRecord(other.principalId, 'retry-me'), other);
     t.is(await store.idempotencyRecord(first.principalId, 'another'), undefined);
-    const later = record('retry-me', { operation: 'rotateKey', fingerprint: 'x'.repeat(43), answer: '{}', createdAt: first.createdAt + DAY });
+    const later = record('retry-me', {
+      operation: 'rotateKey',
+      fingerprint: 'x'.repeat(43),
+      answer: '{}',
+      createdAt: first.createdAt + DAY,
+    });
     await store.putIdempotencyRecord(later);
     t.deepEqual(await store.idempotencyRecord(first.principalId, 'retry-me'), later);
   });

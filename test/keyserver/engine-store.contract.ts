@@ -1,7 +1,7 @@
 import test from 'ava';
-import type { Right } from '../../src/wire/acl.js';
 import type { KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+import type { Right } from '../../src/wire/acl.js';
 
 /** Makes a fresh, empty store. */
 export type EngineStoreFactory = () => EngineStore | Promise<EngineStore>;

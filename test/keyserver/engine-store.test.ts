@@ -1,15 +1,15 @@
 import test from 'ava';
-import { CachedEngineStore } from '../../src/keyserver/store/cached-engine-store.js';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
+import { CachedEngineStore } from '../../src/keyserver/store/cached-engine-store.js';
 import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
 import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
-import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
-import { engineStoreContract } from './engine-store.contract.js';
-import { engineStoreIdempotencyContract } from './engine-store-idempotency.contract.js';
-import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { skipAll } from '../_support/skip.js';
+import { engineStoreContract } from './engine-store.contract.js';
+import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
+import { engineStoreIdempotencyContract } from './engine-store-idempotency.contract.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const postgres = startTestPostgres();

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createHash } from 'node:crypto';
+import test from 'ava';
 import { codeOf, engineOn, openStore, STORE_KINDS, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { skipAll } from '../_support/skip.js';
@@ -35,7 +35,9 @@ for (const kind of STORE_KINDS) {
     const { engine, store } = await engineOn(t, await openStore(kind, postgres));
     const { alice } = await tokensFor(engine, store, ['alice']);
     const first = await engine.atomically(() => engine.keys.generate(alice!, NEW_KEY, { key: 'k-1', fingerprint: FIRST }));
-    const reused = await codeOf(() => engine.atomically(() => engine.keys.generate(alice!, { ...NEW_KEY, keyLen: 32 }, { key: 'k-1', fingerprint: OTHER })));
+    const reused = await codeOf(() =>
+      engine.atomically(() => engine.keys.generate(alice!, { ...NEW_KEY, keyLen: 32 }, { key: 'k-1', fingerprint: OTHER })),
+    );
     t.is(reused, 'IDEMPOTENCY_KEY_REUSED');
     t.deepEqual(await store.scheduledKeys(), [first.ttag]);
   });
@@ -46,7 +48,11 @@ for (const kind of STORE_KINDS) {
     const claim = { key: 'daily', fingerprint: FIRST };
     const first = await engine.atomically(() => engine.keys.generate(alice!, NEW_KEY, claim));
     clock.advance(DAY - 1);
-    t.deepEqual(await engine.atomically(() => engine.keys.generate(alice!, NEW_KEY, claim)), { ...first, replayed: true }, 'still within the window');
+    t.deepEqual(
+      await engine.atomically(() => engine.keys.generate(alice!, NEW_KEY, claim)),
+      { ...first, replayed: true },
+      'still within the window',
+    );
     t.is(await engine.sweepIdempotencyRecords(), 0);
     clock.advance(1);
     t.is(await engine.sweepIdempotencyRecords(), 1);

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createHash } from 'node:crypto';
+import test from 'ava';
 import { codeOf, engineOn, openStore, STORE_KINDS, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { skipAll } from '../_support/skip.js';
@@ -56,7 +56,9 @@ for (const kind of STORE_KINDS) {
     const first = await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim(1)));
     for (let n = 2; n <= 40; n += 1) await engine.atomically(() => engine.keys.rotate(alice!, ttag, claim(n)));
     const principalId = (await store.principalByName('alice'))!.principalId;
-    const sizes = await Promise.all([1, 20, 40].map(async (n) => (await store.idempotencyRecord(principalId, `rotate-${n}`))!.answer.length));
+    const sizes = await Promise.all(
+      [1, 20, 40].map(async (n) => (await store.idempotencyRecord(principalId, `rotate-${n}`))!.answer.length),
+    );
     t.true(
       sizes.every((size) => size < 100),
       `records of ${sizes.join(', ')} characters, the 40th as small as the first`,

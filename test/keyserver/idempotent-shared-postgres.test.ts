@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createHash } from 'node:crypto';
+import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { engineOn, freshSchema, openStore, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
@@ -8,7 +8,10 @@ import { skipAll } from '../_support/skip.js';
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());
 
-const claim = { key: 'create-after-timeout', fingerprint: createHash('sha256').update('POST /api/keys\n{"keyLen":16}').digest('base64url') };
+const claim = {
+  key: 'create-after-timeout',
+  fingerprint: createHash('sha256').update('POST /api/keys\n{"keyLen":16}').digest('base64url'),
+};
 const NEW_KEY = { keyLen: 16, rotationPeriod: 'P7D' } as const;
 
 /** Two key servers (engines with stores of their own) on one PostgreSQL schema, on one clock. */

@@ -46,7 +46,11 @@ test('checks run role first, then the ACL, then the scope', async (t) => {
   const { engine, store, tokens } = await engineWith([{ name: 'alice' }, { name: 'bob' }, { name: 'audra', roles: ['auditor'] }]);
   const { ttag } = await engine.keys.generate(tokens.alice!, { keyLen: 16 });
   const other = (await engine.keys.generate(tokens.alice!, { keyLen: 16 })).ttag;
-  t.is(await codeOf(async () => await engine.crypto.mac(tokens.audra!, ttag, Buffer.alloc(0))), 'ROLE_DENIED', 'no role, and no ACL entry either');
+  t.is(
+    await codeOf(async () => await engine.crypto.mac(tokens.audra!, ttag, Buffer.alloc(0))),
+    'ROLE_DENIED',
+    'no role, and no ACL entry either',
+  );
   t.is(await codeOf(async () => await engine.crypto.mac(tokens.bob!, ttag, Buffer.alloc(0))), 'ACL_DENIED');
   const scoped = (await engine.issueToken((await store.principalByName('alice'))!, { scope: { [ttag]: ['mac'] } })).token;
   t.truthy((await engine.crypto.mac(scoped, ttag, Buffer.alloc(1))).mac);

@@ -19,7 +19,12 @@ let schemas = 0;
 type Open = () => Promise<EngineStore>;
 const STORES: readonly (readonly [string, Open | undefined])[] = [
   ['memory', async () => new MemoryEngineStore()],
-  ['postgres', postgres.url === undefined ? undefined : () => PostgresEngineStore.open({ url: postgres.url!, keyring, schema: `versions_${++schemas}` })],
+  [
+    'postgres',
+    postgres.url === undefined
+      ? undefined
+      : () => PostgresEngineStore.open({ url: postgres.url!, keyring, schema: `versions_${++schemas}` }),
+  ],
 ];
 
 async function engineOn(store: EngineStore, clock = new ManualClock(1_700_000_000_000)) {
@@ -80,22 +85,31 @@ for (const [name, open] of STORES) {
     t.is((await runOperation(engine, 'setMinVersion', tokens.alice, { ttag, minVersion: 2 })).minVersion, 2);
   });
 
-  test(title('rotations and minimum-version raises that race each land once: versions stay consecutive, the minimum at the highest asked'), async (t) => {
-    const store = await open();
-    t.teardown(() => store.close());
-    const { engine, tokens } = await engineOn(store);
-    const { ttag } = await runOperation(engine, 'generateKey', tokens.alice, { keyLen: 32 });
-    const views = await Promise.all(Array.from({ length: 6 }, () => runOperation(engine, 'rotateKey', tokens.alice, { ttag })));
-    t.deepEqual(views.map((view) => view.version).sort(), [2, 3, 4, 5, 6, 7]);
-    const view = await runOperation(engine, 'readKey', tokens.alice, { ttag });
-    t.deepEqual(
-      view.versions.map((v) => v.version),
-      [1, 2, 3, 4, 5, 6, 7],
-    );
-    const raised = await Promise.allSettled([3, 5, 4].map((minVersion) => runOperation(engine, 'setMinVersion', tokens.alice, { ttag, minVersion })));
-    t.true(raised.some((outcome) => outcome.status === 'fulfilled'));
-    t.is((await runOperation(engine, 'readKey', tokens.alice, { ttag })).minVersion, 5, 'whatever the order, the minimum ends at the highest');
-  });
+  test(
+    title('rotations and minimum-version raises that race each land once: versions stay consecutive, the minimum at the highest asked'),
+    async (t) => {
+      const store = await open();
+      t.teardown(() => store.close());
+      const { engine, tokens } = await engineOn(store);
+      const { ttag } = await runOperation(engine, 'generateKey', tokens.alice, { keyLen: 32 });
+      const views = await Promise.all(Array.from({ length: 6 }, () => runOperation(engine, 'rotateKey', tokens.alice, { ttag })));
+      t.deepEqual(views.map((view) => view.version).sort(), [2, 3, 4, 5, 6, 7]);
+      const view = await runOperation(engine, 'readKey', tokens.alice, { ttag });
+      t.deepEqual(
+        view.versions.map((v) => v.version),
+        [1, 2, 3, 4, 5, 6, 7],
+      );
+      const raised = await Promise.allSettled(
+        [3, 5, 4].map((minVersion) => runOperation(engine, 'setMinVersion', tokens.alice, { ttag, minVersion })),
+      );
+      t.true(raised.some((outcome) => outcome.status === 'fulfilled'));
+      t.is(
+        (await runOperation(engine, 'readKey', tokens.alice, { ttag })).minVersion,
+        5,
+        'whatever the order, the minimum ends at the highest',
+      );
+    },
+  );
 
   test(title('a batch takes the token and role once, and refuses more than 1,000 items as a whole'), async (t) => {
     const store = await open();
@@ -104,7 +118,10 @@ for (const [name, open] of STORES) {
     const { ttag } = await runOperation(engine, 'generateKey', tokens.alice, { keyLen: 16 });
     const item = { ttag, plaintext: 'aGk=' };
     t.is(await codeOf(runOperation(engine, 'cryptoBatch', 'not-a-token', { operation: 'encrypt', items: [item] })), 'SESSION_EXPIRED');
-    t.is(await codeOf(runOperation(engine, 'cryptoBatch', tokens.alice, { operation: 'encrypt', items: Array(1001).fill(item) })), 'BAD_REQUEST');
+    t.is(
+      await codeOf(runOperation(engine, 'cryptoBatch', tokens.alice, { operation: 'encrypt', items: Array(1001).fill(item) })),
+      'BAD_REQUEST',
+    );
     const outcomes = await runOperation(engine, 'cryptoBatch', tokens.alice, { operation: 'encrypt', items: Array(1000).fill(item) });
     t.is(outcomes.length, 1000);
     t.true(outcomes.every((outcome) => outcome.ok));

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
+import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
+import { pad } from '../../src/crypto/srp/srp-math.js';
 import { srpClientStart } from '../../src/domain/srp/srp-client.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
-import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
-import { pad } from '../../src/crypto/srp/srp-math.js';
 
 async function engineWithAlice() {
   const store = new MemoryEngineStore();

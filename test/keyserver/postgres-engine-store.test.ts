@@ -2,8 +2,8 @@ import test from 'ava';
 import pg from 'pg';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import type { KeyRow } from '../../src/keyserver/engine/engine-model.js';
-import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { migratePostgresEngine, POSTGRES_ENGINE_SCHEMA_VERSION } from '../../src/keyserver/store/postgres-engine-schema.js';
+import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { sealContext } from '../../src/keyserver/store/sqlite-engine-sealing.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { testUnless } from '../_support/skip.js';
@@ -17,7 +17,11 @@ const keyring = new MasterKeyring([generateMasterKey()]);
 let schemas = 0;
 
 async function open(t: { teardown(fn: () => unknown): void }, options: { schema?: string; keys?: MasterKeyring } = {}) {
-  const store = await PostgresEngineStore.open({ url: postgres.url!, keyring: options.keys ?? keyring, schema: options.schema ?? `store_${++schemas}` });
+  const store = await PostgresEngineStore.open({
+    url: postgres.url!,
+    keyring: options.keys ?? keyring,
+    schema: options.schema ?? `store_${++schemas}`,
+  });
   t.teardown(() => store.close());
   return store;
 }
@@ -35,40 +39,43 @@ const key = (ttag: string, material: Buffer): KeyRow => ({
   expired: false,
 });
 
-maybe('a snapshot restores into an empty store as it was, sealed values still opening, tokens left out; a store not empty is refused', async (t) => {
-  const source = await open(t);
-  await source.putPrincipal({
-    name: 'alice',
-    kind: 'user',
-    systemId: await source.nextSystemId(),
-    principalId: 'aaaaaaaaaaaaaaaa',
-    disabled: false,
-    roles: ['user'],
-    createdAt: 1,
-    srp: { salt: Buffer.alloc(16, 1), verifier: Buffer.alloc(256, 2) },
-  });
-  await source.putKey(key('k1', Buffer.alloc(32, 9)));
-  await source.putSetting('decoy', 'a secret value');
-  await source.putToken({ tokenHash: 'h1', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1, expiresAt: undefined });
-  const snapshot = await source.snapshot();
-  t.is(snapshot.tables.principals.length, 1);
-  t.deepEqual(snapshot.tables.counters, [{ name: 'systemId', value: 1001 }]);
-  t.false(JSON.stringify(snapshot).includes('a secret value'));
+maybe(
+  'a snapshot restores into an empty store as it was, sealed values still opening, tokens left out; a store not empty is refused',
+  async (t) => {
+    const source = await open(t);
+    await source.putPrincipal({
+      name: 'alice',
+      kind: 'user',
+      systemId: await source.nextSystemId(),
+      principalId: 'aaaaaaaaaaaaaaaa',
+      disabled: false,
+      roles: ['user'],
+      createdAt: 1,
+      srp: { salt: Buffer.alloc(16, 1), verifier: Buffer.alloc(256, 2) },
+    });
+    await source.putKey(key('k1', Buffer.alloc(32, 9)));
+    await source.putSetting('decoy', 'a secret value');
+    await source.putToken({ tokenHash: 'h1', principalId: 'aaaaaaaaaaaaaaaa', issuedAt: 1, expiresAt: undefined });
+    const snapshot = await source.snapshot();
+    t.is(snapshot.tables.principals.length, 1);
+    t.deepEqual(snapshot.tables.counters, [{ name: 'systemId', value: 1001 }]);
+    t.false(JSON.stringify(snapshot).includes('a secret value'));
 
-  const target = await open(t);
-  await target.restore(snapshot);
-  t.deepEqual(await target.snapshot(), snapshot);
-  t.deepEqual((await target.key('k1'))!.material, Buffer.alloc(32, 9));
-  t.deepEqual((await target.principalByName('alice'))!.srp!.verifier, Buffer.alloc(256, 2));
-  t.is(await target.setting('decoy'), 'a secret value');
-  t.is(await target.token('h1'), undefined, 'tokens are not part of a snapshot');
-  t.is(await target.nextSystemId(), 1002);
+    const target = await open(t);
+    await target.restore(snapshot);
+    t.deepEqual(await target.snapshot(), snapshot);
+    t.deepEqual((await target.key('k1'))!.material, Buffer.alloc(32, 9));
+    t.deepEqual((await target.principalByName('alice'))!.srp!.verifier, Buffer.alloc(256, 2));
+    t.is(await target.setting('decoy'), 'a secret value');
+    t.is(await target.token('h1'), undefined, 'tokens are not part of a snapshot');
+    t.is(await target.nextSystemId(), 1002);
 
-  const busy = await open(t);
-  await busy.putSetting('other', 'x');
-  await t.throwsAsync(busy.restore(snapshot), { message: /not empty/ });
-  t.is(await busy.principalByName('alice'), undefined, 'nothing was written');
-});
+    const busy = await open(t);
+    await busy.putSetting('other', 'x');
+    await t.throwsAsync(busy.restore(snapshot), { message: /not empty/ });
+    t.is(await busy.principalByName('alice'), undefined, 'nothing was written');
+  },
+);
 
 maybe('a store sealed under a master key not given is refused at open, naming the key', async (t) => {
   const schema = `store_${++schemas}`;
@@ -99,7 +106,12 @@ maybe('units through two stores on one schema that change one row at once all la
   const grant = (store: PostgresEngineStore, principal: string) =>
     store.atomically(async () => {
       const row = (await store.key('k1'))!;
-      await store.putKey({ ...row, material: row.material, acl: new Map([...row.acl, [principal, ['read']]]), aclRevision: row.aclRevision + 1 });
+      await store.putKey({
+        ...row,
+        material: row.material,
+        acl: new Map([...row.acl, [principal, ['read']]]),
+        aclRevision: row.aclRevision + 1,
+      });
     });
   const principals = Array.from({ length: 12 }, (_, index) => `p${String(index).padStart(2, '0')}`);
   await Promise.all(principals.map((principal, index) => grant(index % 2 === 0 ? one : two, principal)));
@@ -110,46 +122,67 @@ maybe('units through two stores on one schema that change one row at once all la
 
 maybe('within one unit, a row read with the token is read again after the unit writes it', async (t) => {
   const store = await open(t);
-  const alice = { name: 'alice', kind: 'user' as const, systemId: 1001, principalId: 'aaaaaaaaaaaaaaaa', disabled: false, roles: ['user'], createdAt: 1 };
+  const alice = {
+    name: 'alice',
+    kind: 'user' as const,
+    systemId: 1001,
+    principalId: 'aaaaaaaaaaaaaaaa',
+    disabled: false,
+    roles: ['user'],
+    createdAt: 1,
+  };
   await store.putPrincipal(alice);
   await store.putToken({ tokenHash: 'h1', principalId: alice.principalId, issuedAt: 1, expiresAt: undefined });
   const seen = await store.atomically(async () => {
     await store.token('h1');
-    const before = [(await store.principalById(alice.principalId))!.disabled, await store.groupIdsOf(alice.principalId), await store.role('custom')];
+    const before = [
+      (await store.principalById(alice.principalId))!.disabled,
+      await store.groupIdsOf(alice.principalId),
+      await store.role('custom'),
+    ];
     await store.putPrincipal({ ...alice, disabled: true });
     await store.putMembership('gggggggggggggggg', alice.principalId);
     await store.putRole({ name: 'custom', operations: ['keys.read'] });
-    const after = [(await store.principalById(alice.principalId))!.disabled, await store.groupIdsOf(alice.principalId), await store.role('custom')];
+    const after = [
+      (await store.principalById(alice.principalId))!.disabled,
+      await store.groupIdsOf(alice.principalId),
+      await store.role('custom'),
+    ];
     return { before, after };
   });
   t.deepEqual(seen.before, [false, [], undefined]);
   t.deepEqual(seen.after, [true, ['gggggggggggggggg'], { name: 'custom', operations: ['keys.read'] }]);
 });
 
-maybe('a database at schema version 1 moves to key versions: each key is version 1 with the same material, minimum version 1', async (t) => {
-  const schema = `store_${++schemas}`;
-  const client = new pg.Client({ connectionString: postgres.url!, options: `-c search_path=${schema}` });
-  await client.connect();
-  t.teardown(() => client.end());
-  await migratePostgresEngine(client, schema, 1);
-  const material = Buffer.alloc(32, 5);
-  const { keyId, sealed } = keyring.seal(material, sealContext('keys', 'b2xk'));
-  await client.query(
-    `INSERT INTO keys (ttag, nid, material, material_key_id, owner, created_at, expired, acl_revision) VALUES ('b2xk', 427, $1, $2, 'aaaaaaaaaaaaaaaa', 1, 0, 2)`,
-    [sealed, keyId],
-  );
-  t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [{ version: 1 }]);
+maybe(
+  'a database at schema version 1 moves to key versions: each key is version 1 with the same material, minimum version 1',
+  async (t) => {
+    const schema = `store_${++schemas}`;
+    const client = new pg.Client({ connectionString: postgres.url!, options: `-c search_path=${schema}` });
+    await client.connect();
+    t.teardown(() => client.end());
+    await migratePostgresEngine(client, schema, 1);
+    const material = Buffer.alloc(32, 5);
+    const { keyId, sealed } = keyring.seal(material, sealContext('keys', 'b2xk'));
+    await client.query(
+      `INSERT INTO keys (ttag, nid, material, material_key_id, owner, created_at, expired, acl_revision) VALUES ('b2xk', 427, $1, $2, 'aaaaaaaaaaaaaaaa', 1, 0, 2)`,
+      [sealed, keyId],
+    );
+    t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [{ version: 1 }]);
 
-  const store = await open(t, { schema });
-  const stored = (await store.key('b2xk'))!;
-  t.true(stored.material.equals(material));
-  t.is(stored.minVersion, 1);
-  t.deepEqual(stored.laterVersions, []);
-  t.is(stored.aclRevision, 2);
-  await store.putKeyVersion('b2xk', { version: 2, material: Buffer.alloc(32, 6), createdAt: 2 });
-  t.true((await store.key('b2xk'))!.laterVersions[0]!.material.equals(Buffer.alloc(32, 6)));
-  t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [{ version: POSTGRES_ENGINE_SCHEMA_VERSION }]);
-});
+    const store = await open(t, { schema });
+    const stored = (await store.key('b2xk'))!;
+    t.true(stored.material.equals(material));
+    t.is(stored.minVersion, 1);
+    t.deepEqual(stored.laterVersions, []);
+    t.is(stored.aclRevision, 2);
+    await store.putKeyVersion('b2xk', { version: 2, material: Buffer.alloc(32, 6), createdAt: 2 });
+    t.true((await store.key('b2xk'))!.laterVersions[0]!.material.equals(Buffer.alloc(32, 6)));
+    t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [
+      { version: POSTGRES_ENGINE_SCHEMA_VERSION },
+    ]);
+  },
+);
 
 maybe('a master-key rotation rewraps every key version; the old master key then opens none', async (t) => {
   const schema = `store_${++schemas}`;

@@ -1,9 +1,9 @@
-import test from 'ava';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { startScheduleSweep } from '../../src/keyserver/engine/schedule-sweep.js';
@@ -31,7 +31,10 @@ test('a master-key rotation keeps each key’s rotation period and the idempoten
   const after = await engineOn(t, new SqliteEngineStore(data, new MasterKeyring([fresh])), first.clock);
   const { alice: again } = await tokensFor(after.engine, after.store, ['alice']);
   t.is((await after.engine.keys.view(again!, ttag)).rotationPeriod, 'P30D');
-  t.deepEqual(await after.engine.atomically(() => after.engine.keys.generate(again!, { keyLen: 16, rotationPeriod: 'P30D' }, claim)), { ttag, replayed: true });
+  t.deepEqual(await after.engine.atomically(() => after.engine.keys.generate(again!, { keyLen: 16, rotationPeriod: 'P30D' }, claim)), {
+    ttag,
+    replayed: true,
+  });
   t.deepEqual(await after.store.scheduledKeys(), [ttag]);
 });
 

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createHash } from 'node:crypto';
+import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { engineOn, freshSchema, openStore, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
@@ -44,8 +44,13 @@ if (postgres.url === undefined) {
     const { all, alice } = await engines(t, 2);
     const [one, two] = all;
     const { ttag } = await one!.engine.atomically(() => one!.engine.keys.generate(alice, { keyLen: 16 }));
-    const claim = { key: 'rotate-after-failover', fingerprint: createHash('sha256').update(`POST /api/keys/${ttag}/rotate\n{}`).digest('base64url') };
-    const answers = await Promise.all([one, two, one, two].map((server) => server!.engine.atomically(() => server!.engine.keys.rotate(alice, ttag, claim))));
+    const claim = {
+      key: 'rotate-after-failover',
+      fingerprint: createHash('sha256').update(`POST /api/keys/${ttag}/rotate\n{}`).digest('base64url'),
+    };
+    const answers = await Promise.all(
+      [one, two, one, two].map((server) => server!.engine.atomically(() => server!.engine.keys.rotate(alice, ttag, claim))),
+    );
     t.true(answers.every((answer) => answer.version === 2));
     t.is((await two!.engine.keys.view(alice, ttag)).version, 2);
   });

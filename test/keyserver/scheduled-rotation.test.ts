@@ -72,7 +72,11 @@ for (const kind of STORE_KINDS) {
     const { engine, store } = await engineOn(t, await openStore(kind, postgres));
     const { alice } = await tokensFor(engine, store, ['alice']);
     for (const rotationPeriod of ['PT23H59M59S', 'P1M', 'P1Y', 'P', '90 days', '', 'P36500000D']) {
-      t.is(await codeOf(() => engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16, rotationPeriod }))), 'BAD_REQUEST', rotationPeriod);
+      t.is(
+        await codeOf(() => engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16, rotationPeriod }))),
+        'BAD_REQUEST',
+        rotationPeriod,
+      );
     }
     t.deepEqual(await store.scheduledKeys(), []);
     await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16, rotationPeriod: 'PT24H' }));

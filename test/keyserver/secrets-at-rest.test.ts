@@ -1,8 +1,8 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
@@ -41,7 +41,11 @@ test('a copy of the data file (and its WAL) holds neither an exported key nor a 
 test('a file sealed under one master key does not open under another', async (t) => {
   const path = join(dir, 'other-key.db');
   const first = new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()]));
-  await new KeyServerEngine({ store: first, now: () => clock.now(), random }).createPrincipal({ name: 'alice', kind: 'user', password: 'pw' });
+  await new KeyServerEngine({ store: first, now: () => clock.now(), random }).createPrincipal({
+    name: 'alice',
+    kind: 'user',
+    password: 'pw',
+  });
   await first.close();
   await t.throwsAsync(async () => new SqliteEngineStore(path, new MasterKeyring([generateMasterKey()])), {
     message: /master key [0-9a-f]{16}, which was not given/,

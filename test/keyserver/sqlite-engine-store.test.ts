@@ -1,19 +1,19 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
-import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
-import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
-import { loginForToken } from '../_support/engine-login.js';
-import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
+import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
+import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
-import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
+import { loginForToken } from '../_support/engine-login.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
+import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 
@@ -169,7 +169,11 @@ test('each operation run through the protocol table is one unit of the engine st
 
 test("an operation's token check leaves the principal's SRP verifier sealed; a password login opens it", async (t) => {
   const { keyring: sealedWith, opened } = openingKeyring();
-  const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'verifier.db'), sealedWith), now: () => 1_700_000_000_000, random });
+  const engine = new KeyServerEngine({
+    store: new SqliteEngineStore(join(dir, 'verifier.db'), sealedWith),
+    now: () => 1_700_000_000_000,
+    random,
+  });
   await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   await engine.createPrincipal({ name: 'bob', kind: 'user', password: 'bob-pw' });
   opened.length = 0;
@@ -187,7 +191,11 @@ test("an operation's token check leaves the principal's SRP verifier sealed; a p
 
 test("a key's material stays sealed until a use reads it: an ACL check and a key's view open no key", async (t) => {
   const { keyring: sealedWith, opened } = openingKeyring();
-  const engine = new KeyServerEngine({ store: new SqliteEngineStore(join(dir, 'material.db'), sealedWith), now: () => 1_700_000_000_000, random });
+  const engine = new KeyServerEngine({
+    store: new SqliteEngineStore(join(dir, 'material.db'), sealedWith),
+    now: () => 1_700_000_000_000,
+    random,
+  });
   await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-pw' });
   const alice = await loginForToken(engine, 'alice', 'alice-pw');
   const { ttag } = await runOperation(engine, 'generateKey', alice, { keyLen: 16 });

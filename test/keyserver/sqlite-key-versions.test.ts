@@ -1,8 +1,8 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
 import { sealContext } from '../../src/keyserver/store/sqlite-engine-sealing.js';

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { storeLockFile, WriterLock } from '../../src/keyserver/at-rest/writer-lock.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'keygate-writer-lock-'));
@@ -47,7 +47,9 @@ test('a lock file replaced under the holder is a conflict naming the newcomer, a
   t.teardown(() => newcomer.release());
   t.regex(
     lock.conflict() ?? '',
-    new RegExp(`^writer lock ${store}\\.lock was replaced under this process; now held by pid ${process.pid} on host \\S+ since 2026-03-04T05:06:07.000Z$`),
+    new RegExp(
+      `^writer lock ${store}\\.lock was replaced under this process; now held by pid ${process.pid} on host \\S+ since 2026-03-04T05:06:07.000Z$`,
+    ),
   );
   t.is(newcomer.conflict(), undefined, 'the newcomer holds the file on disk');
   const first = lock.conflict();

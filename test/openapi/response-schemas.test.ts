@@ -11,7 +11,14 @@ test('success answers of the /api surface match their documented schemas', async
   t.teardown(() => gw.close());
   const admin = { Authorization: `Bearer ${await gw.login('admin')}` };
   const alice = { Authorization: `Bearer ${await gw.login('alice')}` };
-  const check = async (schema: z.ZodType, status: number, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
+  const check = async (
+    schema: z.ZodType,
+    status: number,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) => {
     const reply = await gw.call(method, path, { headers, ...(body === undefined ? {} : { body }) });
     t.is(reply.status, status, `${method} ${path}: ${reply.text}`);
     const parsed = schema.safeParse(reply.body);
@@ -42,7 +49,12 @@ test('success answers of the /api surface match their documented schemas', async
   await check(responses.session, 201, 'POST', '/api/session/scoped', alice, { objects: [key.ttag], senderKey: signer.publicJwk });
   await check(responses.key, 200, 'POST', `/api/keys/${ttag}/expire`, alice);
   await check(responses.principals, 200, 'GET', '/api/principals?limit=2', admin);
-  await check(responses.principal, 201, 'POST', '/api/principals', admin, { name: 'dave', kind: 'user', displayName: 'Dave', password: 'dave-password-5' });
+  await check(responses.principal, 201, 'POST', '/api/principals', admin, {
+    name: 'dave',
+    kind: 'user',
+    displayName: 'Dave',
+    password: 'dave-password-5',
+  });
   await check(responses.principal, 200, 'PUT', '/api/principals/dave', admin, { disabled: true });
   await check(responses.principals, 200, 'GET', '/api/principals/alice/groups', admin);
   await check(responses.senderKey, 200, 'PUT', '/api/principals/svc/sender-key', admin, { jwk: signer.publicJwk });

@@ -1,17 +1,22 @@
-import test from 'ava';
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import test from 'ava';
 
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 async function sh(file: string, args: string[], cwd: string, timeout = 240_000): Promise<string> {
-  const { stdout } = await exec(file, args, { cwd, timeout, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const { stdout } = await exec(file, args, {
+    cwd,
+    timeout,
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return stdout;
 }
 
@@ -48,7 +53,11 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const typesNode = JSON.parse(readFileSync(join(root, 'node_modules/@types/node/package.json'), 'utf8')).version as string;
   // Scripts are not run: better-sqlite3 would compile its addon; the one already built here is copied.
-  await sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball!), `@types/node@${typesNode}`], project);
+  await sh(
+    npm,
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball!), `@types/node@${typesNode}`],
+    project,
+  );
   const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
   mkdirSync(join(project, addon, '..'), { recursive: true });
   copyFileSync(join(root, addon), join(project, addon));
@@ -57,9 +66,13 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   t.false(existsSync(join(installed, 'tsx')), 'tsx is not a runtime dependency');
   t.false(existsSync(join(installed, 'esbuild')), 'esbuild is not a runtime dependency');
   t.false(existsSync(join(installed, 'keygate/src')), 'the sources do not ship, the compiled code does');
-  t.deepEqual(JSON.parse(readFileSync(join(installed, 'keygate/openapi.json'), 'utf8')), JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')));
+  t.deepEqual(
+    JSON.parse(readFileSync(join(installed, 'keygate/openapi.json'), 'utf8')),
+    JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')),
+  );
   t.true(existsSync(join(installed, 'keygate/dist/client/keygate-client.browser.js')));
-  for (const file of ['index.html', 'console.js', 'console.css']) t.true(existsSync(join(installed, `keygate/dist/console/${file}`)), `dist/console/${file}`);
+  for (const file of ['index.html', 'console.js', 'console.css'])
+    t.true(existsSync(join(installed, `keygate/dist/console/${file}`)), `dist/console/${file}`);
   t.false(existsSync(join(installed, 'keygate/dist/console/main.js')), 'the console ships bundled, not as compiled modules');
 
   writeFileSync(join(project, 'index.ts'), readFileSync(new URL('./consumer.fixture.txt', import.meta.url), 'utf8'));
@@ -72,7 +85,14 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   }
   const output = await sh(process.execPath, ['out/index.js'], project, 60_000);
   t.log(output.trim());
-  t.deepEqual(JSON.parse(output), { keyLen: 32, opened: 'hello', refused: 'WRONG_CREDENTIAL', code: 'BAD_REQUEST', health: true, console: true });
+  t.deepEqual(JSON.parse(output), {
+    keyLen: 32,
+    opened: 'hello',
+    refused: 'WRONG_CREDENTIAL',
+    code: 'BAD_REQUEST',
+    health: true,
+    console: true,
+  });
   const help = await sh(join(installed, '.bin/keygate'), ['--help'], project, 30_000);
   t.regex(help, /^Usage: keygate <command>/);
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { AUDIT_RECORD_OUTCOMES, newAuditId, type AuditRecord } from '../../src/domain/audit/audit.js';
-import { compareNewestFirst, encodeAuditCursor, type AuditQuery } from '../../src/domain/audit/audit-query.js';
-import type { AuditLog } from '../../src/ports/audit-log.port.js';
-import { AuditLogVerifier, inChainOrder, verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import { AUDIT_RECORD_OUTCOMES, type AuditRecord, newAuditId } from '../../src/domain/audit/audit.js';
 import type { AuditChainPages, AuditEntry } from '../../src/domain/audit/audit-entry.js';
-import { trusted, type AuditTestKeys } from '../_support/audit-chain.js';
+import { type AuditQuery, compareNewestFirst, encodeAuditCursor } from '../../src/domain/audit/audit-query.js';
+import { AuditLogVerifier, inChainOrder, verifyAuditLog } from '../../src/domain/audit/audit-verify.js';
+import type { AuditLog } from '../../src/ports/audit-log.port.js';
+import { type AuditTestKeys, trusted } from '../_support/audit-chain.js';
 import { testUnless } from '../_support/skip.js';
 
 /** A fresh, empty log, and how to make it unable to take or read records. */
@@ -187,7 +187,14 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     const exact = await log.query({ limit: 120 });
     t.is(exact.next, undefined, 'no next when the page ends exactly at the last record');
     const foreign = encodeAuditCursor({ at: T0, id: 'f'.repeat(32) });
-    for (const query of [{ limit: 0 }, { limit: 501 }, { limit: 1.5 }, { cursor: 'not-a-cursor' }, { cursor: `${foreign}A` }, { from: T0 + 1, to: T0 }]) {
+    for (const query of [
+      { limit: 0 },
+      { limit: 501 },
+      { limit: 1.5 },
+      { cursor: 'not-a-cursor' },
+      { cursor: `${foreign}A` },
+      { from: T0 + 1, to: T0 },
+    ]) {
       await t.throwsAsync(log.query(query), { code: 'BAD_REQUEST' } as never, JSON.stringify(query));
     }
     await log.close();
@@ -209,7 +216,11 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
         const { log } = await open();
         const records = shapes.map((shape) => auditRecord(shape));
         await appendAll(log, records);
-        const filters: AuditQuery = { limit: q.limit, ...(q.principal ? { principal: q.principal } : {}), ...(q.from ? { from: q.from } : {}) };
+        const filters: AuditQuery = {
+          limit: q.limit,
+          ...(q.principal ? { principal: q.principal } : {}),
+          ...(q.from ? { from: q.from } : {}),
+        };
         const seen = await allPages(log, filters);
         await log.close();
         const expected = newestFirst(records.filter((r) => (!q.principal || r.principal === q.principal) && (!q.from || r.at >= q.from)));
@@ -256,37 +267,40 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
       await log.close();
     });
 
-  check(title('reads a range page by page: what readChain reads, in chain order, no page over its size, a chain fixed when the read began'), async (t) => {
-    const { log } = await open();
-    const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, at: T0 + 5 });
-    // Times out of step with the order of appends: pages follow the chain (or, unchained, at then id).
-    await appendAll(
-      log,
-      [3, 1, 4, 1, 5, 9, 2, 6].map((i) => auditRecord({ at: T0 + i })),
-    );
-    await log.append(pending);
-    t.true(await log.complete(pending.id, { outcome: 'ok', status: 201, at: T0 + 7 }));
-    for (const [range, size] of [
-      [{}, 2],
-      [{}, 1000],
-      [{ from: T0 + 2, to: T0 + 6 }, 1],
-    ] as const) {
-      const whole = await log.readChain(range);
-      const chain = await log.readChainPages(range, size);
-      // A chain's part of the range is fixed at the start; unchained entries have no seq to fix it by.
-      if (options.chainKeys !== undefined) await log.append(auditRecord({ at: T0 + 3 }));
-      const pages = await allChainPages(chain);
-      t.true(pages.length > 0 && pages.every((page) => page.length >= 1 && page.length <= size), `pages of at most ${size}`);
-      t.deepEqual(pages.flat().map(entryKey), inChainOrder(whole.entries).map(entryKey), 'the entries readChain read, in chain order');
-      t.deepEqual(bySeqAndWriter(chain.checkpoints), bySeqAndWriter(whole.checkpoints));
-      t.is(chain.partial, whole.partial);
-      if (options.chainKeys === undefined) continue;
-      const verifier = new AuditLogVerifier({ ...chain, macKey: options.chainKeys.macKey, publicKeys: trusted(options.chainKeys) });
-      for (const page of pages) verifier.add(page);
-      t.like(verifier.result(), { ok: true, checked: whole.entries.length });
-    }
-    await log.close();
-  });
+  check(
+    title('reads a range page by page: what readChain reads, in chain order, no page over its size, a chain fixed when the read began'),
+    async (t) => {
+      const { log } = await open();
+      const pending = auditRecord({ operation: 'keys.generate', outcome: 'pending', status: 0, at: T0 + 5 });
+      // Times out of step with the order of appends: pages follow the chain (or, unchained, at then id).
+      await appendAll(
+        log,
+        [3, 1, 4, 1, 5, 9, 2, 6].map((i) => auditRecord({ at: T0 + i })),
+      );
+      await log.append(pending);
+      t.true(await log.complete(pending.id, { outcome: 'ok', status: 201, at: T0 + 7 }));
+      for (const [range, size] of [
+        [{}, 2],
+        [{}, 1000],
+        [{ from: T0 + 2, to: T0 + 6 }, 1],
+      ] as const) {
+        const whole = await log.readChain(range);
+        const chain = await log.readChainPages(range, size);
+        // A chain's part of the range is fixed at the start; unchained entries have no seq to fix it by.
+        if (options.chainKeys !== undefined) await log.append(auditRecord({ at: T0 + 3 }));
+        const pages = await allChainPages(chain);
+        t.true(pages.length > 0 && pages.every((page) => page.length >= 1 && page.length <= size), `pages of at most ${size}`);
+        t.deepEqual(pages.flat().map(entryKey), inChainOrder(whole.entries).map(entryKey), 'the entries readChain read, in chain order');
+        t.deepEqual(bySeqAndWriter(chain.checkpoints), bySeqAndWriter(whole.checkpoints));
+        t.is(chain.partial, whole.partial);
+        if (options.chainKeys === undefined) continue;
+        const verifier = new AuditLogVerifier({ ...chain, macKey: options.chainKeys.macKey, publicKeys: trusted(options.chainKeys) });
+        for (const page of pages) verifier.add(page);
+        t.like(verifier.result(), { ok: true, checked: whole.entries.length });
+      }
+      await log.close();
+    },
+  );
 
   check(title('a store that cannot be reached throws AuditUnavailableError for every call, never a list'), async (t) => {
     const { log, breakStore } = await open();

@@ -1,14 +1,15 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { PostgresAuditLog } from '../../src/adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js';
-import { startTestPostgres } from '../_support/postgres.js';
 import { auditTestKeys, testChain } from '../_support/audit-chain.js';
+import { startTestPostgres } from '../_support/postgres.js';
 
 const keys = auditTestKeys();
+
 import { auditLogContract } from './audit-log.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-'));
@@ -38,7 +39,10 @@ auditLogContract(
 auditLogContract(
   'chained sqlite',
   async () => {
-    const log = SqliteAuditLog.open({ file: join(dir, `audit-${files++}.db`), chain: testChain('sqlite-writer', keys, { checkpointEvery: 3 }) });
+    const log = SqliteAuditLog.open({
+      file: join(dir, `audit-${files++}.db`),
+      chain: testChain('sqlite-writer', keys, { checkpointEvery: 3 }),
+    });
     return { log, breakStore: () => log.close() };
   },
   { chainKeys: keys },

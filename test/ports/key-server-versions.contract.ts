@@ -22,50 +22,63 @@ const HELLO = Buffer.from('hello');
 export function keyVersionsContract(name: string, make: KeyServerFactory): void {
   const title = (behaviour: string) => `${name} key server: ${behaviour}`;
 
-  test(title('rotates a key: encrypt and MAC use the newest version, decrypt and verify the one named (1 when none), export the newest'), async (t) => {
-    const ks = await make();
-    t.teardown(() => ks.close());
-    const alice = await signIn(ks, 'alice');
-    const { ttag } = await alice.generateKey({ keyLen: 32 });
-    t.like(await alice.readKey(ttag), { version: 1, minVersion: 1, versions: [{ version: 1, state: 'active' }] });
-    const before = await alice.encrypt(ttag, { plaintext: HELLO });
-    t.is(before.version, 1);
-    const firstMac = await alice.mac(ttag, HELLO);
-    const first = await alice.exportKey(ttag);
-    t.is(first.version, 1);
+  test(
+    title('rotates a key: encrypt and MAC use the newest version, decrypt and verify the one named (1 when none), export the newest'),
+    async (t) => {
+      const ks = await make();
+      t.teardown(() => ks.close());
+      const alice = await signIn(ks, 'alice');
+      const { ttag } = await alice.generateKey({ keyLen: 32 });
+      t.like(await alice.readKey(ttag), { version: 1, minVersion: 1, versions: [{ version: 1, state: 'active' }] });
+      const before = await alice.encrypt(ttag, { plaintext: HELLO });
+      t.is(before.version, 1);
+      const firstMac = await alice.mac(ttag, HELLO);
+      const first = await alice.exportKey(ttag);
+      t.is(first.version, 1);
 
-    const rotated = await alice.rotateKey(ttag);
-    t.is(rotated.version, 2);
-    t.deepEqual(
-      rotated.versions.map((v) => [v.version, v.state]),
-      [
-        [1, 'active'],
-        [2, 'active'],
-      ],
-    );
-    t.is(rotated.keyLen, 32);
-    const after = await alice.encrypt(ttag, { plaintext: HELLO });
-    t.is(after.version, 2);
-    const { ciphertext, iv, authTag } = before;
-    t.deepEqual(await alice.decrypt(ttag, { ciphertext, iv, authTag }), { plaintext: HELLO }, 'a ciphertext made before the rotation opens without a version');
-    t.deepEqual(await alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag, version: 2 }), { plaintext: HELLO });
-    t.is(await codeOf(alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag })), 'DECRYPT_FAILED');
-    const mac = await alice.mac(ttag, HELLO);
-    t.is(mac.version, 2);
-    t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: firstMac.mac }), { valid: true });
-    t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac, version: 2 }), { valid: true });
-    t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac }), { valid: false });
+      const rotated = await alice.rotateKey(ttag);
+      t.is(rotated.version, 2);
+      t.deepEqual(
+        rotated.versions.map((v) => [v.version, v.state]),
+        [
+          [1, 'active'],
+          [2, 'active'],
+        ],
+      );
+      t.is(rotated.keyLen, 32);
+      const after = await alice.encrypt(ttag, { plaintext: HELLO });
+      t.is(after.version, 2);
+      const { ciphertext, iv, authTag } = before;
+      t.deepEqual(
+        await alice.decrypt(ttag, { ciphertext, iv, authTag }),
+        { plaintext: HELLO },
+        'a ciphertext made before the rotation opens without a version',
+      );
+      t.deepEqual(await alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag, version: 2 }), {
+        plaintext: HELLO,
+      });
+      t.is(await codeOf(alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag })), 'DECRYPT_FAILED');
+      const mac = await alice.mac(ttag, HELLO);
+      t.is(mac.version, 2);
+      t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: firstMac.mac }), { valid: true });
+      t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac, version: 2 }), { valid: true });
+      t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac }), { valid: false });
 
-    const newest = await alice.exportKey(ttag);
-    t.is(newest.version, 2);
-    t.is(newest.key.length, 32);
-    t.false(Buffer.from(newest.key).equals(first.key));
-    t.true(Buffer.from((await alice.exportKey(ttag, 1)).key).equals(first.key));
-    for (const version of [0, -1, 3]) {
-      t.is(await codeOf(alice.exportKey(ttag, version)), 'KEY_VERSION_NOT_FOUND', `export version ${version}`);
-      t.is(await codeOf(alice.decrypt(ttag, { ciphertext, iv, authTag, version })), 'KEY_VERSION_NOT_FOUND', `decrypt version ${version}`);
-    }
-  });
+      const newest = await alice.exportKey(ttag);
+      t.is(newest.version, 2);
+      t.is(newest.key.length, 32);
+      t.false(Buffer.from(newest.key).equals(first.key));
+      t.true(Buffer.from((await alice.exportKey(ttag, 1)).key).equals(first.key));
+      for (const version of [0, -1, 3]) {
+        t.is(await codeOf(alice.exportKey(ttag, version)), 'KEY_VERSION_NOT_FOUND', `export version ${version}`);
+        t.is(
+          await codeOf(alice.decrypt(ttag, { ciphertext, iv, authTag, version })),
+          'KEY_VERSION_NOT_FOUND',
+          `decrypt version ${version}`,
+        );
+      }
+    },
+  );
 
   test(title('rotation takes the owner or the right rotate; an expired key does not rotate'), async (t) => {
     const ks = await make();
@@ -120,9 +133,12 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
     const request = { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag, aad };
     const rewrapped = await alice.rewrap(ttag, request);
     t.is(rewrapped.version, 2);
-    t.deepEqual(await alice.decrypt(ttag, { ciphertext: rewrapped.ciphertext, iv: rewrapped.iv, authTag: rewrapped.authTag, aad, version: 2 }), {
-      plaintext: HELLO,
-    });
+    t.deepEqual(
+      await alice.decrypt(ttag, { ciphertext: rewrapped.ciphertext, iv: rewrapped.iv, authTag: rewrapped.authTag, aad, version: 2 }),
+      {
+        plaintext: HELLO,
+      },
+    );
     t.false('plaintext' in rewrapped);
     await alice.grant(ttag, 'bob', ['decrypt']);
     t.is(await codeOf(bob.rewrap(ttag, request)), 'ACL_DENIED');

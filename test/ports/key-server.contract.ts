@@ -1,10 +1,10 @@
 import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
-import { Secret } from '../../src/domain/secret/secret.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
-import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
+import { Secret } from '../../src/domain/secret/secret.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { makeSigner } from '../_support/proof-builder.js';
+import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
 
 /** The principals every key server under the contract is seeded with (passwords `<name>-pw`). */
 export const CONTRACT_SEED = {
@@ -134,9 +134,12 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     t.like(await alice.readKey(ttag), { ttag, keyLen: 24, label: 'contract', state: 'active', owner: { user: 'alice' } });
     const sealed = await alice.encrypt(ttag, { plaintext: Buffer.from('hello'), aad: Buffer.from('a') });
     t.is(sealed.alg, 'A192GCM');
-    t.deepEqual(await alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: Buffer.from('a') }), {
-      plaintext: Buffer.from('hello'),
-    });
+    t.deepEqual(
+      await alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: Buffer.from('a') }),
+      {
+        plaintext: Buffer.from('hello'),
+      },
+    );
     t.is(await codeOf(alice.decrypt(ttag, { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag })), 'DECRYPT_FAILED');
     const { mac } = await alice.mac(ttag, Buffer.from('data'));
     t.deepEqual(await alice.verifyMac(ttag, { data: Buffer.from('data'), mac }), { valid: true });
@@ -151,28 +154,31 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
-  test(title('says whether a creation replayed; withdrawing its own creation expires the key and forgets its Idempotency-Key'), async (t) => {
-    const ks = await make();
-    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
-    const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
-    const claim = { key: 'contract-1', fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' };
-    const first = await alice.generateKey({ keyLen: 16 }, claim);
-    t.false(first.replayed);
-    t.is(await codeOf(bob.withdrawKey(first.ttag, claim.key)), 'ACL_DENIED', "another's key is not withdrawn");
-    await alice.withdrawKey(first.ttag, claim.key);
-    t.is((await alice.readKey(first.ttag)).state, 'expired');
-    const fresh = await alice.generateKey({ keyLen: 16 }, claim);
-    t.deepEqual(fresh, { ttag: fresh.ttag, replayed: false });
-    t.not(fresh.ttag, first.ttag, 'the withdrawn creation is not replayed');
-    t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: fresh.ttag, replayed: true });
-    await alice.withdrawKey(fresh.ttag, claim.key);
-    t.is((await alice.readKey(fresh.ttag)).state, 'active', 'a creation whose answer a replay holds is kept by its undo');
-    t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: fresh.ttag, replayed: true }, 'and its record stays');
-    await alice.expireKey(fresh.ttag);
-    t.is(await codeOf(alice.generateKey({ keyLen: 16 }, claim)), 'KEY_EXPIRED', 'a replay onto a key expired since is refused');
-    for (const c of [alice, bob]) await c.close();
-    await ks.close();
-  });
+  test(
+    title('says whether a creation replayed; withdrawing its own creation expires the key and forgets its Idempotency-Key'),
+    async (t) => {
+      const ks = await make();
+      const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+      const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
+      const claim = { key: 'contract-1', fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' };
+      const first = await alice.generateKey({ keyLen: 16 }, claim);
+      t.false(first.replayed);
+      t.is(await codeOf(bob.withdrawKey(first.ttag, claim.key)), 'ACL_DENIED', "another's key is not withdrawn");
+      await alice.withdrawKey(first.ttag, claim.key);
+      t.is((await alice.readKey(first.ttag)).state, 'expired');
+      const fresh = await alice.generateKey({ keyLen: 16 }, claim);
+      t.deepEqual(fresh, { ttag: fresh.ttag, replayed: false });
+      t.not(fresh.ttag, first.ttag, 'the withdrawn creation is not replayed');
+      t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: fresh.ttag, replayed: true });
+      await alice.withdrawKey(fresh.ttag, claim.key);
+      t.is((await alice.readKey(fresh.ttag)).state, 'active', 'a creation whose answer a replay holds is kept by its undo');
+      t.deepEqual(await alice.generateKey({ keyLen: 16 }, claim), { ttag: fresh.ttag, replayed: true }, 'and its record stays');
+      await alice.expireKey(fresh.ttag);
+      t.is(await codeOf(alice.generateKey({ keyLen: 16 }, claim)), 'KEY_EXPIRED', 'a replay onto a key expired since is refused');
+      for (const c of [alice, bob]) await c.close();
+      await ks.close();
+    },
+  );
 
   test(title('manages principals, groups and roles for admin, and refuses them to a user'), async (t) => {
     const ks = await make();

@@ -8,7 +8,12 @@ import type { ReplayCache } from '../../src/ports/replay-cache.port.js';
  * `maxEntriesPerKey` of one `jkt` and at most `maxEntriesPerPrincipal` of one principal (each by
  * default: the whole cache).
  */
-export type ReplayCacheFactory = (clock: ManualClock, maxEntries: number, maxEntriesPerKey?: number, maxEntriesPerPrincipal?: number) => Promise<ReplayCache>;
+export type ReplayCacheFactory = (
+  clock: ManualClock,
+  maxEntries: number,
+  maxEntriesPerKey?: number,
+  maxEntriesPerPrincipal?: number,
+) => Promise<ReplayCache>;
 
 const JKT = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
 const OTHER_JKT = '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I';
@@ -131,25 +136,29 @@ export function replayCacheContract(name: string, makeCache: ReplayCacheFactory)
     await cache.close();
   });
 
-  test(title("a principal over its share is principal-full whatever key it uses, and other principals' proofs are still fresh"), async (t) => {
-    const clock = new ManualClock();
-    const cache = await makeCache(clock, 20, 2, 3);
-    const keys = ['k1', 'k2', 'k3', 'k4'];
-    t.is(await cache.remember(keys[0]!, 'a', clock.now() + 30_000, PRINCIPAL), 'fresh');
-    t.is(await cache.remember(keys[1]!, 'a', clock.now() + 30_000, PRINCIPAL), 'fresh');
-    t.is(await cache.remember(keys[2]!, 'a', clock.now() + 30_000, PRINCIPAL), 'fresh');
-    for (const jkt of keys) t.is(await cache.remember(jkt, 'b', clock.now() + 30_000, PRINCIPAL), 'principal-full');
-    t.is(await cache.size(), 3);
-    for (const jkt of keys) t.is(await cache.remember(jkt, 'a', clock.now() + 30_000, PRINCIPAL), jkt === 'k4' ? 'principal-full' : 'replayed');
-    // Another principal is served, and a key over its own share answers key-full first.
-    t.is(await cache.remember(JKT, 'a', clock.now() + 30_000, OTHER_PRINCIPAL), 'fresh');
-    t.is(await cache.remember(JKT, 'b', clock.now() + 30_000, OTHER_PRINCIPAL), 'fresh');
-    t.is(await cache.remember(JKT, 'c', clock.now() + 30_000, OTHER_PRINCIPAL), 'key-full');
-    t.is(await cache.remember(OTHER_JKT, 'c', clock.now() + 30_000, OTHER_PRINCIPAL), 'fresh');
-    t.is(await cache.remember(OTHER_JKT, 'd', clock.now() + 30_000, OTHER_PRINCIPAL), 'principal-full');
-    t.is(await cache.size(), 6);
-    await cache.close();
-  });
+  test(
+    title("a principal over its share is principal-full whatever key it uses, and other principals' proofs are still fresh"),
+    async (t) => {
+      const clock = new ManualClock();
+      const cache = await makeCache(clock, 20, 2, 3);
+      const keys = ['k1', 'k2', 'k3', 'k4'];
+      t.is(await cache.remember(keys[0]!, 'a', clock.now() + 30_000, PRINCIPAL), 'fresh');
+      t.is(await cache.remember(keys[1]!, 'a', clock.now() + 30_000, PRINCIPAL), 'fresh');
+      t.is(await cache.remember(keys[2]!, 'a', clock.now() + 30_000, PRINCIPAL), 'fresh');
+      for (const jkt of keys) t.is(await cache.remember(jkt, 'b', clock.now() + 30_000, PRINCIPAL), 'principal-full');
+      t.is(await cache.size(), 3);
+      for (const jkt of keys)
+        t.is(await cache.remember(jkt, 'a', clock.now() + 30_000, PRINCIPAL), jkt === 'k4' ? 'principal-full' : 'replayed');
+      // Another principal is served, and a key over its own share answers key-full first.
+      t.is(await cache.remember(JKT, 'a', clock.now() + 30_000, OTHER_PRINCIPAL), 'fresh');
+      t.is(await cache.remember(JKT, 'b', clock.now() + 30_000, OTHER_PRINCIPAL), 'fresh');
+      t.is(await cache.remember(JKT, 'c', clock.now() + 30_000, OTHER_PRINCIPAL), 'key-full');
+      t.is(await cache.remember(OTHER_JKT, 'c', clock.now() + 30_000, OTHER_PRINCIPAL), 'fresh');
+      t.is(await cache.remember(OTHER_JKT, 'd', clock.now() + 30_000, OTHER_PRINCIPAL), 'principal-full');
+      t.is(await cache.size(), 6);
+      await cache.close();
+    },
+  );
 
   test(title("a principal's share frees as its own entries expire"), async (t) => {
     const clock = new ManualClock();
@@ -193,7 +202,11 @@ export function replayCacheContract(name: string, makeCache: ReplayCacheFactory)
     const step = fc.oneof(
       { arbitrary: fc.record({ advance: fc.integer({ min: 0, max: 10_000 }) }), weight: 1 },
       {
-        arbitrary: fc.record({ jkt: fc.constantFrom(JKT, OTHER_JKT), jti: fc.constantFrom(...'abcdefghij'), ttl: fc.integer({ min: 1, max: 40_000 }) }),
+        arbitrary: fc.record({
+          jkt: fc.constantFrom(JKT, OTHER_JKT),
+          jti: fc.constantFrom(...'abcdefghij'),
+          ttl: fc.integer({ min: 1, max: 40_000 }),
+        }),
         weight: 3,
       },
     );
@@ -229,7 +242,11 @@ export function replayCacheContract(name: string, makeCache: ReplayCacheFactory)
     const step = fc.oneof(
       { arbitrary: fc.record({ advance: fc.integer({ min: 0, max: 10_000 }) }), weight: 1 },
       {
-        arbitrary: fc.record({ jkt: fc.constantFrom(JKT, OTHER_JKT, 'k3'), jti: fc.constantFrom(...'abcdefgh'), ttl: fc.integer({ min: 1, max: 40_000 }) }),
+        arbitrary: fc.record({
+          jkt: fc.constantFrom(JKT, OTHER_JKT, 'k3'),
+          jti: fc.constantFrom(...'abcdefgh'),
+          ttl: fc.integer({ min: 1, max: 40_000 }),
+        }),
         weight: 3,
       },
     );

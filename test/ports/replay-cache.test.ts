@@ -1,5 +1,5 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { DEFAULT_REPLAY_CACHE_ENTRIES, MemoryReplayCache } from '../../src/adapters/replay-cache/memory-replay-cache.js';
 import { RedisReplayCache } from '../../src/adapters/replay-cache/redis-replay-cache.js';

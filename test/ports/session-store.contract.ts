@@ -1,10 +1,10 @@
 import test from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { SessionRecord } from '../../src/domain/session/session.js';
 import { newSessionId, sessionKey, sessionRef } from '../../src/domain/session/session-id.js';
 import type { SessionStore } from '../../src/ports/session-store.port.js';
-import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 
 /** Makes a fresh, empty store on the given clock. */
 export type SessionStoreFactory = (clock: ManualClock) => Promise<SessionStore>;
@@ -116,13 +116,19 @@ export function sessionStoreContract(name: string, makeStore: SessionStoreFactor
     const delegated = (principalId: string, actingFor: string | undefined) => {
       const { key, record: base } = record(clock, principalId);
       const { actingFor: _drop, ...rest } = base;
-      return { key, record: actingFor === undefined ? { ...rest, kind: 'scoped' as const } : { ...rest, kind: 'delegated' as const, actingFor } };
+      return {
+        key,
+        record: actingFor === undefined ? { ...rest, kind: 'scoped' as const } : { ...rest, kind: 'delegated' as const, actingFor },
+      };
     };
     const forA = delegated('00000000000000a1', 'svc');
     const forB = delegated('00000000000000b2', 'svc');
     const byOther = delegated('00000000000000a1', 'svc-2');
     const own = delegated('00000000000000c3', undefined);
-    const expiring = { ...delegated('00000000000000b2', 'svc'), record: { ...delegated('00000000000000b2', 'svc').record, expiresAt: clock.now() + 1_000 } };
+    const expiring = {
+      ...delegated('00000000000000b2', 'svc'),
+      record: { ...delegated('00000000000000b2', 'svc').record, expiresAt: clock.now() + 1_000 },
+    };
     for (const r of [forA, forB, byOther, own, expiring]) await store.put(r.key, r.record);
     clock.advance(1_000);
     t.is(await store.deleteActingFor('svc'), 2, 'an expired one is not counted');

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
 import { RedisSessionStore } from '../../src/adapters/session-store/redis-session-store.js';
-import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { sealingKeyring } from '../../src/domain/session/seal-token.js';
 import { testRedis } from '../_support/redis.js';
 import { skipAll } from '../_support/skip.js';

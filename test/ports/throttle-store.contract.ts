@@ -56,7 +56,9 @@ export function throttleStoreContract(name: string, open: () => Promise<Throttle
     const store = await start(t);
     const now = 1_700_000_000_000;
     await store.fail('pair:192.0.2.1|alice', now, 900_000);
-    const held = await Promise.all(Array.from({ length: 12 }, () => store.reserve(['addr:192.0.2.1', 'pair:192.0.2.1|alice'], now, 60_000)));
+    const held = await Promise.all(
+      Array.from({ length: 12 }, () => store.reserve(['addr:192.0.2.1', 'pair:192.0.2.1|alice'], now, 60_000)),
+    );
     t.deepEqual(
       held.map((reservation) => reservation.ahead[0]).sort((a, b) => a! - b!),
       Array.from({ length: 12 }, (_, i) => i),

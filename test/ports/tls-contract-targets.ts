@@ -1,5 +1,5 @@
-import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
 import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { untilKillAll } from '../_support/child-processes.js';

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { CONFIG_VARIABLES } from '../../src/app/config/variables.js';
+import test from 'ava';
 import { replaceConfigTable, TABLE_END, TABLE_START } from '../../scripts/config-docs-section.js';
+import { CONFIG_VARIABLES } from '../../src/app/config/variables.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -4,9 +4,9 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
-import { Secret } from '../../src/domain/secret/secret.js';
 import type { AuditRecord } from '../../src/domain/audit/audit.js';
-import { AuditTrail, AuditUseCases, type AuditDraft } from '../../src/use-cases/audit.js';
+import { Secret } from '../../src/domain/secret/secret.js';
+import { type AuditDraft, AuditTrail, AuditUseCases } from '../../src/use-cases/audit.js';
 import type { Caller } from '../../src/use-cases/session-context.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { SeededRandom } from '../_support/seeded-random.js';
@@ -107,13 +107,27 @@ test.after.always(async () => (await started).keyServer.close());
 async function callerFor(user: string): Promise<Caller> {
   const { keyServer } = await started;
   const login = await keyServer.login(user, new Secret(`${user}-pw`));
-  const session = { ref: 'AbCdEf012345', identity: login.identity, token: login.token, kind: 'password' as const, createdAt: 0, expiresAt: 1 };
+  const session = {
+    ref: 'AbCdEf012345',
+    identity: login.identity,
+    token: login.token,
+    kind: 'password' as const,
+    createdAt: 0,
+    expiresAt: 1,
+  };
   return { session, key: 'k' };
 }
 
 async function reader() {
   const log = new FaultyAuditLog(new MemoryAuditLog());
-  const records: AuditRecord[] = [1, 2, 3].map((at) => ({ id: `${at}`.repeat(32), at, requestId: 'r', operation: 'health', outcome: 'ok', status: 200 }));
+  const records: AuditRecord[] = [1, 2, 3].map((at) => ({
+    id: `${at}`.repeat(32),
+    at,
+    requestId: 'r',
+    operation: 'health',
+    outcome: 'ok',
+    status: 200,
+  }));
   for (const record of records) await log.append(record);
   return { log, records, audit: new AuditUseCases({ log, keyServer: (await started).keyServer }) };
 }
@@ -145,7 +159,8 @@ test("an auditor reads the audit log: the key server's roles decide, not the use
 test('an unknown or malformed id is NOT_FOUND; a malformed query is BAD_REQUEST', async (t) => {
   const { audit } = await reader();
   const admin = await callerFor('admin');
-  for (const id of ['f'.repeat(32), 'nope', '../etc']) await t.throwsAsync(audit.getAuditRecord(admin, id), { code: 'NOT_FOUND' } as never, id);
+  for (const id of ['f'.repeat(32), 'nope', '../etc'])
+    await t.throwsAsync(audit.getAuditRecord(admin, id), { code: 'NOT_FOUND' } as never, id);
   await t.throwsAsync(audit.queryAudit(admin, { limit: 0 }), { code: 'BAD_REQUEST' } as never);
   await t.throwsAsync(audit.queryAudit(admin, { cursor: 'x' }), { code: 'BAD_REQUEST' } as never);
 });

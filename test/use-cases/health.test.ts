@@ -1,6 +1,6 @@
 import test from 'ava';
-import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
 import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';

@@ -4,8 +4,8 @@ import { MemoryReplayCache } from '../../src/adapters/replay-cache/memory-replay
 import { KeygateError } from '../../src/domain/errors/keygate-error.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { SessionRecord } from '../../src/domain/session/session.js';
-import { ProofChecker, type PresentedRequest } from '../../src/use-cases/proof-check.js';
-import { buildProof, makeSigner, NOW, REQUEST, type ProofSigner } from '../_support/proof-builder.js';
+import { type PresentedRequest, ProofChecker } from '../../src/use-cases/proof-check.js';
+import { buildProof, makeSigner, NOW, type ProofSigner, REQUEST } from '../_support/proof-builder.js';
 
 const es256 = await makeSigner('ES256');
 const rs256 = await makeSigner('RS256');
@@ -120,8 +120,12 @@ test('room comes back as entries expire', async (t) => {
 
 test('writes no replay entry for a refused proof, so its jti stays usable', async (t) => {
   const { clock, cache, checker } = setup();
-  await t.throwsAsync(checker.check(session(es256.jkt), presented(freshProof(es256, clock, { jti: 'j', htm: 'GET' }))), { code: 'PROOF_BINDING_MISMATCH' });
-  await t.throwsAsync(checker.check(session(es256.jkt), presented(freshProof(es256, clock, { jti: 'j', iat: NOW / 1000 - 40 }))), { code: 'PROOF_CLOCK_SKEW' });
+  await t.throwsAsync(checker.check(session(es256.jkt), presented(freshProof(es256, clock, { jti: 'j', htm: 'GET' }))), {
+    code: 'PROOF_BINDING_MISMATCH',
+  });
+  await t.throwsAsync(checker.check(session(es256.jkt), presented(freshProof(es256, clock, { jti: 'j', iat: NOW / 1000 - 40 }))), {
+    code: 'PROOF_CLOCK_SKEW',
+  });
   t.is(await cache.size(), 0);
   t.truthy(await checker.check(session(es256.jkt), presented(freshProof(es256, clock, { jti: 'j' }))));
 });

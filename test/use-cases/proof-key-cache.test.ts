@@ -1,5 +1,5 @@
-import type { ProofKeyEntry } from '../../src/domain/proof/proof.js';
 import test from 'ava';
+import type { ProofKeyEntry } from '../../src/domain/proof/proof.js';
 import { LruProofKeyCache } from '../../src/use-cases/proof-key-cache.js';
 
 const key = (name: string) => ({ thumbprint: name }) as unknown as ProofKeyEntry;

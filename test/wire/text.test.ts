@@ -1,5 +1,5 @@
 import test from 'ava';
-import { jsonTextFault, textFault, type TextControls } from '../../src/wire/text.js';
+import { jsonTextFault, type TextControls, textFault } from '../../src/wire/text.js';
 
 const cases: [string, string, TextControls, RegExp | undefined][] = [
   ['plain text', 'alice', 'none', undefined],

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
-import { chainRangeSql, checkpointFromRow, entryFromRow, type CheckpointRow, type EntryRow } from './audit-sql.js';
+import { type CheckpointRow, chainRangeSql, checkpointFromRow, type EntryRow, entryFromRow } from './audit-sql.js';
 import { readSqlChainPages } from './chain-pages.js';
 
 /**
@@ -21,7 +21,9 @@ export function readSqliteChain(file: string, range: AuditChainRange = {}): Audi
     );
     const read = db.transaction(() => ({
       entries: (db!.prepare(sql.entries.sql).all(...sql.entries.params) as EntryRow[]).map((row) => entryFromRow(row, Number(row.at))),
-      checkpoints: (db!.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) => checkpointFromRow(row, Number(row.at))),
+      checkpoints: (db!.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) =>
+        checkpointFromRow(row, Number(row.at)),
+      ),
     }));
     return { ...read(), partial: range.from !== undefined };
   } catch (error) {
@@ -64,7 +66,11 @@ export async function readPostgresChain(url: string, schema = 'public', range: A
  * The chains of a SQLite file read page by page (`AuditLog.readChainPages`), read-only, for as long as
  * `use` runs: one read transaction, so every page is of one snapshot.
  */
-export async function withSqliteChainPages<T>(file: string, range: AuditChainRange, use: (chain: AuditChainPages) => Promise<T>): Promise<T> {
+export async function withSqliteChainPages<T>(
+  file: string,
+  range: AuditChainRange,
+  use: (chain: AuditChainPages) => Promise<T>,
+): Promise<T> {
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -99,7 +105,12 @@ export async function withSqliteChainPages<T>(file: string, range: AuditChainRan
 }
 
 /** The same from PostgreSQL, in one REPEATABLE READ transaction (one snapshot for every page). */
-export async function withPostgresChainPages<T>(url: string, schema: string, range: AuditChainRange, use: (chain: AuditChainPages) => Promise<T>): Promise<T> {
+export async function withPostgresChainPages<T>(
+  url: string,
+  schema: string,
+  range: AuditChainRange,
+  use: (chain: AuditChainPages) => Promise<T>,
+): Promise<T> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new AuditUnavailableError(`audit schema name "${schema}" is not a plain identifier`);
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'keygate-audit-verify' });
   const unreadable = (error: unknown) => new AuditUnavailableError('cannot read the audit database', error);

@@ -93,7 +93,15 @@ export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unk
 }
 
 export function checkpointValues(checkpoint: AuditCheckpoint, at: (ms: number) => unknown): unknown[] {
-  return [checkpoint.writer, checkpoint.seq, checkpoint.mac, at(checkpoint.at), checkpoint.keyId, checkpoint.signature, checkpoint.hash ?? null];
+  return [
+    checkpoint.writer,
+    checkpoint.seq,
+    checkpoint.mac,
+    at(checkpoint.at),
+    checkpoint.keyId,
+    checkpoint.signature,
+    checkpoint.hash ?? null,
+  ];
 }
 
 export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {

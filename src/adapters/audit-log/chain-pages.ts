@@ -1,5 +1,5 @@
 import { AUDIT_CHAIN_PAGE_SIZE, type AuditChainPages, type AuditChainRange, type AuditEntry } from '../../domain/audit/audit-entry.js';
-import { chainRangeSql, checkpointFromRow, ENTRY_COLUMNS, entryFromRow, type CheckpointRow, type EntryRow } from './audit-sql.js';
+import { type CheckpointRow, chainRangeSql, checkpointFromRow, ENTRY_COLUMNS, type EntryRow, entryFromRow } from './audit-sql.js';
 
 /** How a SQL store is read: its tables, its placeholders, its type for `at`, one statement's rows. */
 export interface ChainSqlSource {
@@ -24,11 +24,17 @@ interface WriterBounds {
  * without its entries. Every page is one indexed keyset read (by `at, id, entry` for the unchained rows, by
  * `writer, seq` for the chains), so a page costs the same at the end of a long log as at its start.
  */
-export async function readSqlChainPages(source: ChainSqlSource, range: AuditChainRange, pageSize = AUDIT_CHAIN_PAGE_SIZE): Promise<AuditChainPages> {
+export async function readSqlChainPages(
+  source: ChainSqlSource,
+  range: AuditChainRange,
+  pageSize = AUDIT_CHAIN_PAGE_SIZE,
+): Promise<AuditChainPages> {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize: expected a positive integer');
   const { placeholder, toAt, fromAt, rows, tables } = source;
   const sql = chainRangeSql(tables, range, placeholder, toAt);
-  const checkpoints = (await rows<CheckpointRow>(sql.checkpoints.sql, sql.checkpoints.params)).map((row) => checkpointFromRow(row, fromAt(row.at)));
+  const checkpoints = (await rows<CheckpointRow>(sql.checkpoints.sql, sql.checkpoints.params)).map((row) =>
+    checkpointFromRow(row, fromAt(row.at)),
+  );
   const bounds = await writerBounds(source, range);
   const entries = (found: EntryRow[]) => found.map((row) => entryFromRow(row, fromAt(row.at)));
 
@@ -75,13 +81,17 @@ async function writerBounds(source: ChainSqlSource, range: AuditChainRange): Pro
   for (let previous: string | undefined; ; ) {
     const params: unknown[] = [];
     const after = previous === undefined ? 'writer IS NOT NULL' : `writer > ${placeholder(params, previous)}`;
-    const writer = (await rows<{ writer: string | null }>(`SELECT MIN(writer) AS writer FROM ${tables.entries} WHERE ${after}`, params))[0]?.writer;
+    const writer = (await rows<{ writer: string | null }>(`SELECT MIN(writer) AS writer FROM ${tables.entries} WHERE ${after}`, params))[0]
+      ?.writer;
     if (writer === null || writer === undefined) return bounds;
     previous = writer;
     const seq = async (aggregate: 'MIN' | 'MAX') => {
       const seqParams: unknown[] = [];
       const where = `writer = ${placeholder(seqParams, writer)} AND ${inRange(source, range, seqParams)}`;
-      return (await rows<{ seq: number | string | null }>(`SELECT ${aggregate}(seq) AS seq FROM ${tables.entries} WHERE ${where}`, seqParams))[0]?.seq ?? null;
+      return (
+        (await rows<{ seq: number | string | null }>(`SELECT ${aggregate}(seq) AS seq FROM ${tables.entries} WHERE ${where}`, seqParams))[0]
+          ?.seq ?? null
+      );
     };
     const lo = await seq('MIN');
     if (lo === null) continue;

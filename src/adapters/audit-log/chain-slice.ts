@@ -5,7 +5,11 @@ import type { AuditChainRange, AuditChainSlice, AuditCheckpoint, AuditEntry } fr
  * writer, every entry from its first seq stamped in the range to its last; unchained entries and
  * checkpoints stamped in the range.
  */
-export function sliceOfChains(entries: readonly AuditEntry[], checkpoints: readonly AuditCheckpoint[], range: AuditChainRange): AuditChainSlice {
+export function sliceOfChains(
+  entries: readonly AuditEntry[],
+  checkpoints: readonly AuditCheckpoint[],
+  range: AuditChainRange,
+): AuditChainSlice {
   const inRange = (at: number) => (range.from === undefined || at >= range.from) && (range.to === undefined || at <= range.to);
   const bounds = new Map<string, { lo: number; hi: number }>();
   for (const entry of entries) {

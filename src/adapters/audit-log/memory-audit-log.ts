@@ -1,19 +1,26 @@
-import { completeRecord, type AuditCompletion, type AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
+import { type AuditCompletion, type AuditRecord, completeRecord } from '../../domain/audit/audit.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
 import {
   AUDIT_CHAIN_PAGE_SIZE,
-  entryOf,
-  outcomeEntry,
-  storableFields,
   type AuditChainPages,
   type AuditChainRange,
   type AuditChainSlice,
   type AuditCheckpoint,
   type AuditEntry,
+  entryOf,
+  outcomeEntry,
+  storableFields,
 } from '../../domain/audit/audit-entry.js';
+import {
+  type AuditPage,
+  type AuditQuery,
+  compareNewestFirst,
+  matchesAuditQuery,
+  pageOf,
+  resolveAuditQuery,
+} from '../../domain/audit/audit-query.js';
 import { inChainOrder } from '../../domain/audit/audit-verify.js';
-import { compareNewestFirst, matchesAuditQuery, pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import { sliceOfChains } from './chain-slice.js';
 

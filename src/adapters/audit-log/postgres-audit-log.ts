@@ -1,26 +1,26 @@
 import pg from 'pg';
-import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
-import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
-import type { AuditLog } from '../../ports/audit-log.port.js';
+import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import { entryOf, outcomeEntry, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
-import { readSqlChainPages } from './chain-pages.js';
+import { type AuditChainPages, type AuditChainRange, type AuditChainSlice, entryOf, outcomeEntry } from '../../domain/audit/audit-entry.js';
+import { type AuditPage, type AuditQuery, pageOf, resolveAuditQuery } from '../../domain/audit/audit-query.js';
+import type { AuditLog } from '../../ports/audit-log.port.js';
+import { requestBudget, withinBudget } from '../request-budget/request-budget.js';
 import {
   AUDIT_COLUMNS,
+  type AuditRow,
+  type CheckpointRow,
   chainRangeSql,
   checkpointFromRow,
+  type EntryRow,
   entryFromRow,
   queryConditions,
   recordFromRow,
-  type AuditRow,
-  type CheckpointRow,
-  type EntryRow,
 } from './audit-sql.js';
+import { readSqlChainPages } from './chain-pages.js';
 import { startCheckpointTimer } from './checkpoint-timer.js';
-import { PostgresEntryWriter } from './postgres-entry-writer.js';
 import { migratePostgresAudit } from './postgres-audit-schema.js';
-import { requestBudget, withinBudget } from '../request-budget/request-budget.js';
+import { PostgresEntryWriter } from './postgres-entry-writer.js';
 
 export interface PostgresAuditLogOptions {
   /** `postgres://user:password@host:port/database`; never logged or put in an error. */
@@ -66,7 +66,11 @@ export class PostgresAuditLog implements AuditLog {
     this.#entries = `"${schema}".audit_entry`;
     this.#records = `"${schema}".audit_record`;
     this.#checkpoints = `"${schema}".audit_checkpoint`;
-    this.#writer = new PostgresEntryWriter((sql, params) => this.#run(sql, params), { entries: this.#entries, checkpoints: this.#checkpoints }, chain);
+    this.#writer = new PostgresEntryWriter(
+      (sql, params) => this.#run(sql, params),
+      { entries: this.#entries, checkpoints: this.#checkpoints },
+      chain,
+    );
     this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writer.checkpoint());
   }
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
 import type { AuditEntry, ChainedAuditEntry } from '../../domain/audit/audit-entry.js';
-import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryFromRow, entryValues, type EntryRow } from './audit-sql.js';
+import { CHECKPOINT_COLUMNS, checkpointValues, ENTRY_COLUMNS, type EntryRow, entryFromRow, entryValues } from './audit-sql.js';
 
 type Run = (sql: string, params: unknown[]) => Promise<pg.QueryResult>;
 
@@ -13,7 +13,8 @@ interface Queued {
 }
 
 const at = (ms: number) => new Date(ms);
-const failureOf = (error: unknown) => (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+const failureOf = (error: unknown) =>
+  (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
 /**
  * An error of the data a statement carried, which left the table as it was: a data exception (class
  * 22), an integrity violation (23: a duplicate id, say) other than a (writer, seq) collision, which is
@@ -163,10 +164,13 @@ export class PostgresEntryWriter {
   async #refreshHead(): Promise<void> {
     const chain = this.#chain;
     if (chain === undefined || !this.#stale) return;
-    const head = await this.#run(`SELECT seq, mac, hash FROM ${this.#tables.entries} WHERE writer = $1 ORDER BY seq DESC LIMIT 1`, [chain.writer]);
+    const head = await this.#run(`SELECT seq, mac, hash FROM ${this.#tables.entries} WHERE writer = $1 ORDER BY seq DESC LIMIT 1`, [
+      chain.writer,
+    ]);
     const checkpointed = await this.#run(`SELECT MAX(seq) AS seq FROM ${this.#tables.checkpoints} WHERE writer = $1`, [chain.writer]);
     const row = head.rows[0] as { seq: string; mac: string; hash: string | null } | undefined;
-    const restored = row === undefined ? { seq: 0, mac: '' } : { seq: Number(row.seq), mac: row.mac, ...(row.hash === null ? {} : { hash: row.hash }) };
+    const restored =
+      row === undefined ? { seq: 0, mac: '' } : { seq: Number(row.seq), mac: row.mac, ...(row.hash === null ? {} : { hash: row.hash }) };
     chain.restore(restored, Number(checkpointed.rows[0]?.seq ?? 0));
     this.#stale = false;
   }
@@ -177,7 +181,10 @@ export class PostgresEntryWriter {
     const checkpoint = chain.checkpoint();
     if (checkpoint === undefined) return;
     const values = checkpointValues(checkpoint, at);
-    await this.#run(`INSERT INTO ${this.#tables.checkpoints} (${CHECKPOINT_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+    await this.#run(
+      `INSERT INTO ${this.#tables.checkpoints} (${CHECKPOINT_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`,
+      values,
+    );
     chain.checkpointed(checkpoint);
     chain.committed();
   }

@@ -1,29 +1,29 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import { AuditRecordExistsError, AuditUnavailableError } from '../../domain/audit/audit.errors.js';
+import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
-import { entryOf, outcomeEntry, type AuditChainPages, type AuditChainRange, type AuditChainSlice } from '../../domain/audit/audit-entry.js';
-import { pageOf, resolveAuditQuery, type AuditPage, type AuditQuery } from '../../domain/audit/audit-query.js';
+import { type AuditChainPages, type AuditChainRange, type AuditChainSlice, entryOf, outcomeEntry } from '../../domain/audit/audit-entry.js';
+import { type AuditPage, type AuditQuery, pageOf, resolveAuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
-import { SqliteGroupCommit } from './sqlite-group-commit.js';
-import { migrateSqliteAudit } from './sqlite-audit-schema.js';
-import { startCheckpointTimer } from './checkpoint-timer.js';
-import { SqliteChainWriter } from './sqlite-chain-writer.js';
 import {
   AUDIT_COLUMNS,
+  type AuditRow,
+  type CheckpointRow,
   chainRangeSql,
   checkpointFromRow,
+  type EntryRow,
   entryFromRow,
   queryConditions,
   recordFromRow,
-  type AuditRow,
-  type CheckpointRow,
-  type EntryRow,
 } from './audit-sql.js';
-import { SqliteWriteCheck } from './sqlite-write-check.js';
 import { readSqlChainPages } from './chain-pages.js';
+import { startCheckpointTimer } from './checkpoint-timer.js';
+import { migrateSqliteAudit } from './sqlite-audit-schema.js';
+import { SqliteChainWriter } from './sqlite-chain-writer.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { SqliteWriteCheck } from './sqlite-write-check.js';
 
 export interface SqliteAuditLogOptions {
   /** The database file (created with its directory when missing), or `:memory:`. */
@@ -65,7 +65,11 @@ export class SqliteAuditLog implements AuditLog {
     const writeCheck = new SqliteWriteCheck(db, file);
     this.#writeCheck = writeCheck;
     // The file is checked first: a commit into a deleted or replaced file would be acknowledged and lost.
-    const hooks = { before: () => (writeCheck.assertSameFile(), entries.begin()), after: () => entries.end(), committed: () => entries.committed() };
+    const hooks = {
+      before: () => (writeCheck.assertSameFile(), entries.begin()),
+      after: () => entries.end(),
+      committed: () => entries.committed(),
+    };
     this.#writes = new SqliteGroupCommit(db, (error) => (entries.failed(), this.#unavailable(error)), hooks);
     this.#stopTimer = chain === undefined ? () => undefined : startCheckpointTimer(chain, () => this.#writes.run(() => undefined));
   }
@@ -155,7 +159,9 @@ export class SqliteAuditLog implements AuditLog {
     // Both reads in one read transaction: a consistent snapshot of entries and checkpoints.
     return this.#run(() =>
       this.#db.transaction(() => ({
-        entries: (this.#db.prepare(sql.entries.sql).all(...sql.entries.params) as EntryRow[]).map((row) => entryFromRow(row, Number(row.at))),
+        entries: (this.#db.prepare(sql.entries.sql).all(...sql.entries.params) as EntryRow[]).map((row) =>
+          entryFromRow(row, Number(row.at)),
+        ),
         checkpoints: (this.#db.prepare(sql.checkpoints.sql).all(...sql.checkpoints.params) as CheckpointRow[]).map((row) =>
           checkpointFromRow(row, Number(row.at)),
         ),

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { AuditUnavailableError } from '../../domain/audit/audit.errors.js';
 import type { AuditChain } from '../../domain/audit/audit-chain.js';
 import type { AuditEntry, ChainedAuditEntry } from '../../domain/audit/audit-entry.js';
-import { CHECKPOINT_COLUMNS, ENTRY_COLUMNS, checkpointValues, entryFromRow, entryValues, type EntryRow } from './audit-sql.js';
+import { CHECKPOINT_COLUMNS, checkpointValues, ENTRY_COLUMNS, type EntryRow, entryFromRow, entryValues } from './audit-sql.js';
 
 const placeholders = (columns: string) =>
   columns
@@ -32,7 +32,9 @@ export class SqliteChainWriter {
     this.#db = db;
     this.#chain = chain;
     this.#insert = db.prepare(`INSERT INTO audit_entry (${ENTRY_COLUMNS}) VALUES (${placeholders(ENTRY_COLUMNS)})`);
-    this.#insertCheckpoint = db.prepare(`INSERT INTO audit_checkpoint (${CHECKPOINT_COLUMNS}) VALUES (${placeholders(CHECKPOINT_COLUMNS)})`);
+    this.#insertCheckpoint = db.prepare(
+      `INSERT INTO audit_checkpoint (${CHECKPOINT_COLUMNS}) VALUES (${placeholders(CHECKPOINT_COLUMNS)})`,
+    );
     this.#head = db.prepare('SELECT seq, mac, hash FROM audit_entry WHERE writer = ? ORDER BY seq DESC LIMIT 1');
     this.#checkpointed = db.prepare('SELECT MAX(seq) AS seq FROM audit_checkpoint WHERE writer = ?');
   }
@@ -41,7 +43,8 @@ export class SqliteChainWriter {
     if (this.#chain === undefined || !this.#stale) return;
     const head = this.#head.get(this.#chain.writer) as { seq: number; mac: string; hash: string | null } | undefined;
     const checkpointed = this.#checkpointed.get(this.#chain.writer) as { seq: number | null };
-    const restored = head === undefined ? { seq: 0, mac: '' } : { seq: head.seq, mac: head.mac, ...(head.hash === null ? {} : { hash: head.hash }) };
+    const restored =
+      head === undefined ? { seq: 0, mac: '' } : { seq: head.seq, mac: head.mac, ...(head.hash === null ? {} : { hash: head.hash }) };
     this.#chain.restore(restored, checkpointed.seq ?? 0);
     this.#stale = false;
   }

@@ -30,7 +30,11 @@ export class SqliteGroupCommit {
    * chain reads its head there and writes a due checkpoint); one that throws aborts the commit.
    * `committed` runs once the transaction is committed, before any write resolves.
    */
-  constructor(db: Database.Database, failure: (error: unknown) => unknown, hooks: { before?: () => void; after?: () => void; committed?: () => void } = {}) {
+  constructor(
+    db: Database.Database,
+    failure: (error: unknown) => unknown,
+    hooks: { before?: () => void; after?: () => void; committed?: () => void } = {},
+  ) {
     this.#db = db;
     this.#failure = failure;
     this.#committed = hooks.committed;

@@ -81,7 +81,9 @@ export class DaemonPool<M> {
       const state = this.#state(member);
       if (state.failures > 0) state.retryAt = now + backoffMs(state.failures);
     }
-    const waiting = this.#members.filter((member) => !ready.includes(member)).sort((a, b) => this.#state(a).retryAt - this.#state(b).retryAt);
+    const waiting = this.#members
+      .filter((member) => !ready.includes(member))
+      .sort((a, b) => this.#state(a).retryAt - this.#state(b).retryAt);
     return { ready, waiting };
   }
 

@@ -1,7 +1,13 @@
-import type { ScheduleSweep } from '../../keyserver/engine/schedule-sweep.js';
 import { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
-import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerLogin, KeyServerDaemon } from '../../ports/key-server.port.js';
+import type { ScheduleSweep } from '../../keyserver/engine/schedule-sweep.js';
+import type {
+  KeyServer,
+  KeyServerCertificateLogin,
+  KeyServerConnection,
+  KeyServerDaemon,
+  KeyServerLogin,
+} from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
 
 /** How often expired key-server tokens are swept (the daemon's interval). */

@@ -1,3 +1,7 @@
+import { KeyServerFailedError } from '../../domain/errors/index.js';
+import { Secret } from '../../domain/secret/secret.js';
+import type { OperationArgs, OperationName, OperationResult } from '../../keyserver/protocol/protocol-operations.js';
+import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
 import type { Right } from '../../wire/acl.js';
 import type { CertificateQuery } from '../../wire/certificate-verdict.js';
 import type {
@@ -12,10 +16,6 @@ import type {
 import type { NewKey } from '../../wire/key-view.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery } from '../../wire/principal.js';
 import type { ServerParameter } from '../../wire/server.js';
-import { KeyServerFailedError } from '../../domain/errors/index.js';
-import { Secret } from '../../domain/secret/secret.js';
-import type { OperationArgs, OperationName, OperationResult } from '../../keyserver/protocol/protocol-operations.js';
-import type { DelegatedToken, KeyServerConnection, ScopedToken } from '../../ports/key-server.port.js';
 
 /**
  * Runs one key-server operation by its protocol name (src/keyserver/protocol/protocol-operations.ts)
@@ -129,7 +129,13 @@ export class OperationConnection implements KeyServerConnection {
 
   createPrincipal(input: NewPrincipal) {
     const { name, kind, displayName, roles, verifier } = input;
-    return this.#op('createPrincipal', { name, kind, displayName, roles, verifier: verifier && { salt: verifier.salt, verifier: verifier.verifier } });
+    return this.#op('createPrincipal', {
+      name,
+      kind,
+      displayName,
+      roles,
+      verifier: verifier && { salt: verifier.salt, verifier: verifier.verifier },
+    });
   }
 
   readPrincipal(name: string) {
@@ -191,7 +197,12 @@ export class OperationConnection implements KeyServerConnection {
 
   async mintDelegated(target: { principal: string } | { certificate: string }): Promise<DelegatedToken> {
     const minted = await this.#op('mintDelegated', target);
-    return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt ?? undefined, actingFor: minted.actingFor };
+    return {
+      token: new Secret(minted.token),
+      identity: minted.identity,
+      expiresAt: minted.expiresAt ?? undefined,
+      actingFor: minted.actingFor,
+    };
   }
 
   listCertificates(query: CertificateQuery) {
@@ -277,7 +288,9 @@ function decryptArgs(request: DecryptRequest) {
 
 /** A batch item with the members the protocol knows, whichever operation it is for. */
 function batchArgs(item: BatchItem) {
-  const any = item as Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', Uint8Array>> & { version?: number };
+  const any = item as Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', Uint8Array>> & {
+    version?: number;
+  };
   const { plaintext, aad, ciphertext, iv, authTag, data, mac, version } = any;
   return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version };
 }

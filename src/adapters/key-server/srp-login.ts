@@ -1,11 +1,11 @@
-import type { Identity } from '../../wire/identity.js';
+import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
+import { pad, toBigInt } from '../../crypto/srp/srp-math.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import { LoginFailedError } from '../../domain/session/session.errors.js';
 import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../domain/srp/srp-client.js';
-import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
-import { pad, toBigInt } from '../../crypto/srp/srp-math.js';
 import type { KeyServerLogin } from '../../ports/key-server.port.js';
+import type { Identity } from '../../wire/identity.js';
 
 /** The two SRP-6a round trips as a key-server adapter carries them (in-process or over TLS). */
 export interface SrpExchange {

@@ -1,10 +1,10 @@
 import type { TLSSocket } from 'node:tls';
 import { KeygateError, KeyServerUnavailableError, outcomeUnknown } from '../../domain/errors/index.js';
-import type { WaitBudget } from '../request-budget/request-budget.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { ALPN } from '../../keyserver/protocol/keyserver-protocol.js';
+import type { WaitBudget } from '../request-budget/request-budget.js';
+import { type TlsDialer, unavailable } from './tls-dialer.js';
 import type { Exchange } from './tls-exchange.js';
-import { unavailable, type TlsDialer } from './tls-dialer.js';
 import { FramedExchange } from './tls-framed-exchange.js';
 import { HttpExchange } from './tls-http-exchange.js';
 import { interpretReply } from './tls-reply.js';
@@ -31,7 +31,8 @@ export class TlsChannel {
 
   private constructor(socket: TLSSocket, dialer: TlsDialer, url: URL, budget: WaitBudget) {
     const leftMs = () => Math.max(1, budget.leftMs());
-    this.#exchange = socket.alpnProtocol === ALPN.framed ? new FramedExchange(socket, dialer, leftMs) : new HttpExchange(socket, dialer, url, leftMs);
+    this.#exchange =
+      socket.alpnProtocol === ALPN.framed ? new FramedExchange(socket, dialer, leftMs) : new HttpExchange(socket, dialer, url, leftMs);
     this.#budget = budget;
   }
 

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { PATHS } from '../../keyserver/protocol/keyserver-protocol.js';
-import { toWire } from '../../keyserver/protocol/protocol-values.js';
 import { OPERATIONS, type OperationArgs, type OperationName, type OperationResult } from '../../keyserver/protocol/protocol-operations.js';
+import { toWire } from '../../keyserver/protocol/protocol-values.js';
 import { OperationConnection } from './operation-connection.js';
 import type { TlsChannel } from './tls-channel.js';
 
@@ -22,7 +22,12 @@ export class TlsConnection extends OperationConnection {
   }
 }
 
-async function callOperation<N extends OperationName>(channel: TlsChannel, token: Secret, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
+async function callOperation<N extends OperationName>(
+  channel: TlsChannel,
+  token: Secret,
+  name: N,
+  args: OperationArgs<N>,
+): Promise<OperationResult<N>> {
   const reply = await channel.call('POST', PATHS.operation(name), toWire(args), token);
   if (typeof reply !== 'object' || reply === null || !('result' in reply)) {
     throw new KeyServerFailedError(`key server reply to ${name} does not follow the protocol`);

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { connect, createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
-import { KeyServerUnavailableError, isKeygateError } from '../../domain/errors/index.js';
+import { type ConnectionOptions, connect, createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
+import { isKeygateError, KeyServerUnavailableError } from '../../domain/errors/index.js';
 import { ALPN } from '../../keyserver/protocol/keyserver-protocol.js';
-import { withoutPeerCertificate } from './tls-session.js';
 import { clientRefusedCause, isClientCertificateRefusal, PinMismatchError } from './daemon-check.js';
+import { withoutPeerCertificate } from './tls-session.js';
 
 /** How the gateway trusts the daemon: exactly one of a CA (PEM) or a pinned certificate fingerprint. */
-export type TlsTrust = { readonly ca: string; readonly fingerprint?: undefined } | { readonly ca?: undefined; readonly fingerprint: string };
+export type TlsTrust =
+  | { readonly ca: string; readonly fingerprint?: undefined }
+  | { readonly ca?: undefined; readonly fingerprint: string };
 
 export interface TlsDialerOptions {
   readonly url: URL;
@@ -140,6 +142,7 @@ export function unavailable(error: unknown): KeyServerUnavailableError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const what = code ?? (error instanceof Error ? error.message : 'connection failed');
   // A TLS alert refusing the client certificate says what to change: the daemon's trust (mutual TLS).
-  if (isClientCertificateRefusal(error)) return new KeyServerUnavailableError(`key server unavailable: ${clientRefusedCause(undefined)} (${what})`, error);
+  if (isClientCertificateRefusal(error))
+    return new KeyServerUnavailableError(`key server unavailable: ${clientRefusedCause(undefined)} (${what})`, error);
   return new KeyServerUnavailableError(`key server unavailable: ${what}`, error);
 }

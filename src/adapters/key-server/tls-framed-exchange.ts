@@ -1,9 +1,9 @@
 import type { TLSSocket } from 'node:tls';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
-import { ALPN, FRAME_END, REPLY_BODY_LIMIT_BYTES, frameReply } from '../../keyserver/protocol/keyserver-protocol.js';
+import { ALPN, FRAME_END, frameReply, REPLY_BODY_LIMIT_BYTES } from '../../keyserver/protocol/keyserver-protocol.js';
+import { socketError, type TlsDialer, unavailable } from './tls-dialer.js';
 import type { Answer, Exchange } from './tls-exchange.js';
-import { socketError, unavailable, type TlsDialer } from './tls-dialer.js';
 
 /**
  * Calls as frames: one line of JSON out (`{ method, path, authorization?, body? }`), one line back

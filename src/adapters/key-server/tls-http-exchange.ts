@@ -1,12 +1,12 @@
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { Agent, request, type RequestOptions } from 'node:https';
+import { Agent, type RequestOptions, request } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { REPLY_BODY_LIMIT_BYTES } from '../../keyserver/protocol/keyserver-protocol.js';
+import { type TlsDialer, unavailable } from './tls-dialer.js';
 import type { Answer, Exchange } from './tls-exchange.js';
-import { unavailable, type TlsDialer } from './tls-dialer.js';
 import { parseJson } from './tls-reply.js';
 
 /** Calls as HTTP/1.1 requests, through an agent that holds the channel's connection. */
@@ -23,7 +23,14 @@ export class HttpExchange implements Exchange {
   send(method: 'GET' | 'POST', path: string, body: unknown, token: Secret | undefined): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const req = request({ host: this.#url.hostname, port: this.#url.port, method, path, headers: headersFor(payload, token), agent: this.#agent });
+      const req = request({
+        host: this.#url.hostname,
+        port: this.#url.port,
+        method,
+        path,
+        headers: headersFor(payload, token),
+        agent: this.#agent,
+      });
       this.#request = req;
       req.on('error', (error) => reject(unavailable(error)));
       req.once('response', (res) => {

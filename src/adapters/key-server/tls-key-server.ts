@@ -1,20 +1,33 @@
+import { X509Certificate } from 'node:crypto';
 import type { z } from 'zod';
 import { KeyServerUnavailableError } from '../../domain/errors/index.js';
 import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
-import { PATHS, certificateChallenge, certificateLogin, healthReply, loginBegin, loginFinish } from '../../keyserver/protocol/keyserver-protocol.js';
-import type { KeyServer, KeyServerCertificateLogin, KeyServerConnection, KeyServerDaemon, KeyServerLogin } from '../../ports/key-server.port.js';
+import {
+  certificateChallenge,
+  certificateLogin,
+  healthReply,
+  loginBegin,
+  loginFinish,
+  PATHS,
+} from '../../keyserver/protocol/keyserver-protocol.js';
+import type { Clock } from '../../ports/clock.port.js';
+import type {
+  KeyServer,
+  KeyServerCertificateLogin,
+  KeyServerConnection,
+  KeyServerDaemon,
+  KeyServerLogin,
+} from '../../ports/key-server.port.js';
+import { SystemClock } from '../clock/system-clock.js';
+import { requestBudget, WaitBudget } from '../request-budget/request-budget.js';
+import { type DaemonProblem, daemonProblemCause } from './daemon-check.js';
+import { DaemonPool } from './daemon-pool.js';
+import { decode } from './operation-connection.js';
 import { srpLogin } from './srp-login.js';
 import { TlsChannel } from './tls-channel.js';
-import { decode } from './operation-connection.js';
-import { TlsConnection, parseReply } from './tls-connection.js';
+import { parseReply, TlsConnection } from './tls-connection.js';
 import { TlsDialer, type TlsTrust } from './tls-dialer.js';
-import { WaitBudget, requestBudget } from '../request-budget/request-budget.js';
-import { SystemClock } from '../clock/system-clock.js';
-import type { Clock } from '../../ports/clock.port.js';
-import { DaemonPool } from './daemon-pool.js';
-import { daemonProblemCause, type DaemonProblem } from './daemon-check.js';
-import { X509Certificate } from 'node:crypto';
 
 export interface TlsKeyServerOptions {
   /**
@@ -75,8 +88,12 @@ export class TlsKeyServer implements KeyServer {
     if (pins !== undefined && pins.length !== urls.length) {
       throw new Error(`the tls key server needs one fingerprint per URL (${pins.length} for ${urls.length})`);
     }
-    const client = options.clientCert !== undefined && options.clientKey !== undefined ? { cert: options.clientCert, key: options.clientKey } : undefined;
-    this.#clientFingerprint = client === undefined ? undefined : new X509Certificate(client.cert).fingerprint256.replace(/:/g, '').toLowerCase();
+    const client =
+      options.clientCert !== undefined && options.clientKey !== undefined
+        ? { cert: options.clientCert, key: options.clientKey }
+        : undefined;
+    this.#clientFingerprint =
+      client === undefined ? undefined : new X509Certificate(client.cert).fingerprint256.replace(/:/g, '').toLowerCase();
     const daemons = urls.map((text, i): Daemon => {
       const url = new URL(text);
       const trust = trustOf(options.ca, pins?.[i]);
@@ -92,7 +109,11 @@ export class TlsKeyServer implements KeyServer {
    * its cause, when none can be used. With pins, the pins are the fingerprints, and daemons that come
    * later are used then.
    */
-  static async start(options: TlsKeyServerOptions, random: RandomSource, onProblem?: (problem: DaemonProblem) => void): Promise<TlsKeyServer> {
+  static async start(
+    options: TlsKeyServerOptions,
+    random: RandomSource,
+    onProblem?: (problem: DaemonProblem) => void,
+  ): Promise<TlsKeyServer> {
     const keyServer = new TlsKeyServer(options, random);
     if (options.ca === undefined && onProblem === undefined) return keyServer;
     const problems = await keyServer.checkDaemons();
@@ -128,14 +149,21 @@ export class TlsKeyServer implements KeyServer {
   }
 
   async certificateChallenge(certificatePem: string) {
-    return this.#once((channel) => callWith(channel, PATHS.certificateChallenge, certificateChallenge.reply, { certificate: certificatePem }));
+    return this.#once((channel) =>
+      callWith(channel, PATHS.certificateChallenge, certificateChallenge.reply, { certificate: certificatePem }),
+    );
   }
 
   async certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
     const reply = await this.#once((channel) =>
       callWith(channel, PATHS.certificateLogin, certificateLogin.reply, { challengeId, signature: signature.toString('base64') }),
     );
-    return { token: new Secret(reply.token), identity: reply.identity, expiresAt: reply.expiresAt ?? undefined, jkt: reply.jkt ?? undefined };
+    return {
+      token: new Secret(reply.token),
+      identity: reply.identity,
+      expiresAt: reply.expiresAt ?? undefined,
+      jkt: reply.jkt ?? undefined,
+    };
   }
 
   async connect(token: Secret): Promise<KeyServerConnection> {
@@ -145,13 +173,19 @@ export class TlsKeyServer implements KeyServer {
   /** The fingerprint of the daemon requests go to first (the first that serves), else of the first known. */
   fingerprint(): string {
     const daemons = this.#pool.members;
-    const known = [...daemons.filter((daemon) => this.#pool.isUp(daemon)), ...daemons].find((daemon) => daemon.dialer.fingerprint !== undefined);
+    const known = [...daemons.filter((daemon) => this.#pool.isUp(daemon)), ...daemons].find(
+      (daemon) => daemon.dialer.fingerprint !== undefined,
+    );
     if (known === undefined) throw new KeyServerUnavailableError('the key server fingerprint is not known yet');
     return known.dialer.fingerprint!;
   }
 
   daemons(): readonly KeyServerDaemon[] {
-    return this.#pool.members.map((daemon) => ({ url: daemon.url.origin, fingerprint: daemon.dialer.fingerprint, ok: this.#pool.isUp(daemon) }));
+    return this.#pool.members.map((daemon) => ({
+      url: daemon.url.origin,
+      fingerprint: daemon.dialer.fingerprint,
+      ok: this.#pool.isUp(daemon),
+    }));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { pino, type Logger as Pino } from 'pino';
+import { type Logger as Pino, pino } from 'pino';
 import type { LogFields, Logger } from '../../ports/logger.port.js';
 import { turnBatchedDestination } from './turn-batched-destination.js';
 

@@ -1,7 +1,7 @@
-import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
-import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
-import type { AuditPage, AuditQuery } from '../../domain/audit/audit-query.js';
 import { AuditChainRegressedError } from '../../domain/audit/audit.errors.js';
+import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
+import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
+import type { AuditPage, AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog } from '../../ports/audit-log.port.js';
 import type { Metrics } from '../../ports/metrics.port.js';
 

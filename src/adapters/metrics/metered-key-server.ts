@@ -1,4 +1,19 @@
-import type { Identity } from '../../wire/identity.js';
+import type { HeldOperations } from '../../domain/roles/held-operations.js';
+import type { Secret } from '../../domain/secret/secret.js';
+import type {
+  AclGrant,
+  AclWrite,
+  DelegatedToken,
+  ExportBlob,
+  KeyAcl,
+  KeyServer,
+  KeyServerCertificateLogin,
+  KeyServerConnection,
+  KeyServerDaemon,
+  KeyServerLogin,
+  ScopedToken,
+} from '../../ports/key-server.port.js';
+import type { Metrics } from '../../ports/metrics.port.js';
 import type { Right } from '../../wire/acl.js';
 import type { CertificateInfo, ProvisioningPolicy } from '../../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
@@ -14,27 +29,12 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../../wire/crypto-messages.js';
+import type { Identity } from '../../wire/identity.js';
 import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../../wire/principal.js';
-import type { HeldOperations } from '../../domain/roles/held-operations.js';
 import type { RoleView } from '../../wire/role.js';
 import type { KeyServerVersion, ServerParameter } from '../../wire/server.js';
-import type { Secret } from '../../domain/secret/secret.js';
-import type {
-  DelegatedToken,
-  ExportBlob,
-  KeyAcl,
-  AclGrant,
-  AclWrite,
-  KeyServer,
-  KeyServerCertificateLogin,
-  KeyServerConnection,
-  KeyServerDaemon,
-  KeyServerLogin,
-  ScopedToken,
-} from '../../ports/key-server.port.js';
-import type { Metrics } from '../../ports/metrics.port.js';
 
 /**
  * A KeyServer whose calls are timed for the metrics by port method name and outcome (the error's code,

@@ -1,6 +1,6 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { BoundCounter, BoundHistogram, type BoundSeries } from './bound-metrics.js';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Metrics, ProbeOutcome } from '../../ports/metrics.port.js';
+import { BoundCounter, BoundHistogram, type BoundSeries } from './bound-metrics.js';
 
 /** What the scrape-time gauges read: the replay cache's and the session store's sizes. */
 export interface GaugeSources {
@@ -71,13 +71,23 @@ export class PromMetrics implements Metrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#auditFailures = new Counter({ name: 'keygate_audit_write_failures_total', help: 'Audit store writes that failed', labelNames: ['kind'], registers });
+    this.#auditFailures = new Counter({
+      name: 'keygate_audit_write_failures_total',
+      help: 'Audit store writes that failed',
+      labelNames: ['kind'],
+      registers,
+    });
     this.#chainRegressions = new Counter({
       name: 'keygate_audit_chain_regressions_total',
       help: 'Audit writes refused because the store held an older chain head than this gateway wrote',
       registers,
     });
-    this.#probes = new BoundCounter({ name: 'keygate_health_probes_total', help: 'Health probes answered, by outcome', labelNames: ['outcome'], registers });
+    this.#probes = new BoundCounter({
+      name: 'keygate_health_probes_total',
+      help: 'Health probes answered, by outcome',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.#probeOutcomes = { ok: this.#probes.labels('ok'), not_ok: this.#probes.labels('not_ok') };
     this.#throttled = new Counter({ name: 'keygate_logins_throttled_total', help: 'Logins refused by throttling', registers });
     gauge(registers, 'keygate_replay_cache_entries', 'Live entries of the proof replay cache', sources.replayCacheEntries);
@@ -95,13 +105,17 @@ export class PromMetrics implements Metrics {
   keyServerCall(method: string, outcome: string, seconds: number): void {
     const ok = outcome === 'ok';
     const timed = `k ${method} ${ok}`;
-    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#keyServerSeconds.labels(method, ok ? 'ok' : 'error'))).observe(seconds);
+    (
+      this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#keyServerSeconds.labels(method, ok ? 'ok' : 'error'))
+    ).observe(seconds);
     if (!ok) this.#keyServerErrors.inc({ method, code: outcome });
   }
 
   auditWrite(kind: 'append' | 'complete', ok: boolean, seconds: number): void {
     const timed = `a ${kind} ${ok}`;
-    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#auditSeconds.labels(kind, ok ? 'ok' : 'error'))).observe(seconds);
+    (this.#histograms.get(timed) ?? this.#keep(this.#histograms, timed, this.#auditSeconds.labels(kind, ok ? 'ok' : 'error'))).observe(
+      seconds,
+    );
     if (!ok) this.#auditFailures.inc({ kind });
   }
 

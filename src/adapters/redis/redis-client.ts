@@ -66,7 +66,12 @@ export interface RedisConnectOptions {
  * scripts), then the client connects as connectRedis says. Answers the adapter.
  */
 export async function openRedis<T>(options: RedisConnectOptions, name: string, build: (client: Redis) => T): Promise<T> {
-  const client = createRedisClient({ url: options.url, timeoutMs: options.timeoutMs, name, ...(options.logger ? { logger: options.logger } : {}) });
+  const client = createRedisClient({
+    url: options.url,
+    timeoutMs: options.timeoutMs,
+    name,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const adapter = build(client);
   await connectRedis(client, options.timeoutMs, options.logger);
   return adapter;

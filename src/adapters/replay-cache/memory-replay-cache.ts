@@ -43,7 +43,8 @@ export class MemoryReplayCache implements ReplayCache {
     const maxPerKey = options.maxEntriesPerKey ?? maxEntries;
     if (!Number.isSafeInteger(maxPerKey) || maxPerKey < 1) throw new RangeError('maxEntriesPerKey must be a positive integer');
     const maxPerPrincipal = options.maxEntriesPerPrincipal ?? maxEntries;
-    if (!Number.isSafeInteger(maxPerPrincipal) || maxPerPrincipal < 1) throw new RangeError('maxEntriesPerPrincipal must be a positive integer');
+    if (!Number.isSafeInteger(maxPerPrincipal) || maxPerPrincipal < 1)
+      throw new RangeError('maxEntriesPerPrincipal must be a positive integer');
     this.#clock = clock;
     this.#maxEntries = maxEntries;
     this.#maxPerKey = maxPerKey;

@@ -115,7 +115,16 @@ export class RedisReplayCache implements ReplayCache {
   async remember(jkt: string, jti: string, expiresAt: number, principal: string): Promise<ReplayVerdict> {
     if (!Number.isFinite(expiresAt)) throw new RangeError('expiresAt must be milliseconds since the epoch');
     const member = `${jkt.length}:${jkt}:${jti}`;
-    const args = [member, expiresAt, this.#options.clock.now(), this.#maxEntries, REDIS_TTL_GRACE_MS, jti, this.#maxPerKey, this.#maxPerPrincipal];
+    const args = [
+      member,
+      expiresAt,
+      this.#options.clock.now(),
+      this.#maxEntries,
+      REDIS_TTL_GRACE_MS,
+      jti,
+      this.#maxPerKey,
+      this.#maxPerPrincipal,
+    ];
     const keys = [`${this.#key}:key:${jkt}`, `${this.#key}:principal:${principalIndexId(principal, this.#options.keyring.current)}`];
     return (await this.#run('keygateReplayRemember', keys, ...args)) as ReplayVerdict;
   }

@@ -5,9 +5,9 @@ import type { SessionRecord } from '../../domain/session/session.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
+import { principalIndexId } from '../redis/keyed-name.js';
 import { closeRedis, openRedis, REDIS_TTL_GRACE_MS, storeUnavailable } from '../redis/redis-client.js';
 import { COUNT_SESSIONS, DELETE_SESSION, LIST_SESSIONS, PUT_SESSION } from './redis-session-scripts.js';
-import { principalIndexId } from '../redis/keyed-name.js';
 import { decodeSession, encodeSession } from './stored-session.js';
 
 export interface RedisSessionStoreOptions {
@@ -65,7 +65,17 @@ export class RedisSessionStore implements SessionStore {
     await this.#run(
       'keygateSessionPut',
       [this.#record(key), this.#all(), this.#index(principal), this.#serviceIndex(service)],
-      [key, principal, record.expiresAt, record.expiresAt - now + REDIS_TTL_GRACE_MS, json, now, this.#index(''), service, this.#serviceIndex('')],
+      [
+        key,
+        principal,
+        record.expiresAt,
+        record.expiresAt - now + REDIS_TTL_GRACE_MS,
+        json,
+        now,
+        this.#index(''),
+        service,
+        this.#serviceIndex(''),
+      ],
     );
   }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../wire/acl.js';
 import type { RandomSource } from '../../domain/random-source.js';
-import { openText, sealText, type SealingKeyring } from '../../domain/session/seal-token.js';
 import { Secret } from '../../domain/secret/secret.js';
+import { openText, type SealingKeyring, sealText } from '../../domain/session/seal-token.js';
 import type { SessionRecord } from '../../domain/session/session.js';
+import { RIGHTS } from '../../wire/acl.js';
 
 /**
  * A session record as it leaves the process (for Redis, docs/spec.md §12 item 1): the whole record (identity,

@@ -82,11 +82,17 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   static connect(options: RedisThrottleStoreOptions): Promise<RedisThrottleStore> {
-    return openRedis(options, 'keygate-throttle', (client) => new RedisThrottleStore(client, `${options.keyPrefix ?? 'keygate:'}throttle:`, options.keyring));
+    return openRedis(
+      options,
+      'keygate-throttle',
+      (client) => new RedisThrottleStore(client, `${options.keyPrefix ?? 'keygate:'}throttle:`, options.keyring),
+    );
   }
 
   async fail(key: string, now: number, windowMs: number): Promise<FailureRecord> {
-    const count = (await this.#call(() => this.#script('keygateThrottleFail')(this.#key(key), now, windowMs, REDIS_TTL_GRACE_MS))) as number;
+    const count = (await this.#call(() =>
+      this.#script('keygateThrottleFail')(this.#key(key), now, windowMs, REDIS_TTL_GRACE_MS),
+    )) as number;
     return { count, lastAt: now };
   }
 
@@ -98,7 +104,9 @@ export class RedisThrottleStore implements ThrottleStore {
       const [error, values] = replies?.[i] ?? [new Error('no reply'), []];
       if (error) throw storeUnavailable('throttle store', error);
       const [count, lastAt] = values;
-      return count === null || count === undefined || lastAt === null || lastAt === undefined ? undefined : { count: Number(count), lastAt: Number(lastAt) };
+      return count === null || count === undefined || lastAt === null || lastAt === undefined
+        ? undefined
+        : { count: Number(count), lastAt: Number(lastAt) };
     });
   }
 

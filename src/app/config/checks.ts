@@ -1,5 +1,5 @@
 /** Value checks the configuration schema refines with (config.ts). */
-import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** `https://host[:port]` and nothing more: the daemon's paths are the protocol's own. */
@@ -21,7 +21,9 @@ export function isHttpsOrigin(value: string): boolean {
 export function isRedisUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^\/?\d*$/.test(url.pathname) && url.hash === '';
+  return (
+    (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^\/?\d*$/.test(url.pathname) && url.hash === ''
+  );
 }
 
 /** Standard base64 (padding optional) of exactly 32 bytes: one AES-256 session key. */

@@ -6,14 +6,15 @@
  * `unknown-variables.ts` names a misspelt variable; `masked.ts` shows the effective configuration with
  * secrets masked; `docs.ts` writes the README's table.
  */
-import { MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
+
 import { z } from 'zod';
+import { masterKeyFileProblem, masterKeyListProblem } from '../../keyserver/at-rest/master-key-source.js';
 import { ConfigError } from '../../keyserver/config-error.js';
-import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
-import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isKeyOfCertificate, isRedisUrl, isSessionKey } from './checks.js';
+import { MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
 import { normaliseFingerprint } from '../../keyserver/identity/identity-certificate.js';
 import { principalSeedSchema } from '../../keyserver/seed-file.js';
-import { masterKeyFileProblem, masterKeyListProblem } from '../../keyserver/at-rest/master-key-source.js';
+import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isKeyOfCertificate, isRedisUrl, isSessionKey } from './checks.js';
+import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 
 /** Every default of the configuration, in one place: the schema below and `keygate --help` read them. */
 export const CONFIG_DEFAULTS = {
@@ -116,7 +117,10 @@ const embeddedKeyServer = z
       .optional(),
   })
   .refine((value) => value.store !== 'sqlite' || value.dataDir !== undefined, { message: 'store sqlite needs a dataDir', path: ['store'] })
-  .refine((value) => value.store !== 'postgres' || value.postgresUrl !== undefined, { message: 'store postgres needs a postgresUrl', path: ['store'] })
+  .refine((value) => value.store !== 'postgres' || value.postgresUrl !== undefined, {
+    message: 'store postgres needs a postgresUrl',
+    path: ['store'],
+  })
   .refine((value) => value.postgresUrl === undefined || (value.store ?? 'postgres') === 'postgres', {
     message: 'applies only with store postgres',
     path: ['postgresUrl'],
@@ -150,7 +154,11 @@ const tlsKeyServer = z
      * with several daemons, one per URL in the same order, as the URLs are given.
      */
     fingerprint: oneOrSeveral(
-      z.string().transform((value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER)),
+      z
+        .string()
+        .transform(
+          (value, ctx) => normaliseFingerprint(value) ?? (ctx.addIssue({ code: 'custom', message: 'expected 64 hex digits' }), z.NEVER),
+        ),
     ).optional(),
     /** Bound on one gateway request's whole time at the daemon (connecting and all its calls), in ms. */
     timeoutMs: integerIn(1, 600_000).default(CONFIG_DEFAULTS.keyServerTimeoutMs),
@@ -171,10 +179,13 @@ const tlsKeyServer = z
     message: 'clientCert and clientKey go together',
     params: { fields: ['clientCert', 'clientKey'] },
   })
-  .refine((value) => value.clientCert === undefined || value.clientKey === undefined || isKeyOfCertificate(value.clientCert, value.clientKey), {
-    message: 'the key is not the private key of the certificate (or does not parse): give the pair the daemon trusts',
-    params: { fields: ['clientCert', 'clientKey'], joiner: ' and ' },
-  })
+  .refine(
+    (value) => value.clientCert === undefined || value.clientKey === undefined || isKeyOfCertificate(value.clientCert, value.clientKey),
+    {
+      message: 'the key is not the private key of the certificate (or does not parse): give the pair the daemon trusts',
+      params: { fields: ['clientCert', 'clientKey'], joiner: ' and ' },
+    },
+  )
   .refine((value) => (value.ca === undefined) !== (value.fingerprint === undefined), {
     message: 'exactly one of ca or fingerprint is required',
     // `params.fields` lets the environment reader name both variables.
@@ -182,7 +193,8 @@ const tlsKeyServer = z
   })
   .superRefine((value, ctx) => {
     const urls = listed(value.url);
-    if (new Set(urls.map((url) => new URL(url).origin)).size !== urls.length) ctx.addIssue({ code: 'custom', message: 'lists a daemon twice', path: ['url'] });
+    if (new Set(urls.map((url) => new URL(url).origin)).size !== urls.length)
+      ctx.addIssue({ code: 'custom', message: 'lists a daemon twice', path: ['url'] });
     const pins = value.fingerprint === undefined ? undefined : listed(value.fingerprint).length;
     if (pins === undefined || pins === urls.length) return;
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -402,7 +414,9 @@ export const gatewayConfigSchema = z.strictObject({
   console: z.enum(['on', 'off'], { message: 'expected on or off' }).default(CONFIG_DEFAULTS.console),
   keyServer: z.discriminatedUnion('kind', [embeddedKeyServer, tlsKeyServer]).default({ kind: 'embedded' }),
   /** Where sessions and the replay cache live: this process's memory, or Redis shared by N gateways. */
-  sessionStore: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore]).default({ kind: 'memory' }),
+  sessionStore: z
+    .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('memory') }), redisSessionStore])
+    .default({ kind: 'memory' }),
   audit: auditLog.default({ kind: 'memory' }),
   auditIntegrity: auditIntegrity.default({
     newChain: false,

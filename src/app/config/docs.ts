@@ -1,9 +1,12 @@
-import { CONFIG_VARIABLES, VARIABLE_GROUPS, type ConfigVariable, type VariableGroup } from './variables.js';
+import { CONFIG_VARIABLES, type ConfigVariable, VARIABLE_GROUPS, type VariableGroup } from './variables.js';
 
 const VARIABLES: readonly ConfigVariable[] = CONFIG_VARIABLES;
 
 function byGroup(): [VariableGroup, ConfigVariable[]][] {
-  return (Object.keys(VARIABLE_GROUPS) as VariableGroup[]).map((group) => [group, VARIABLES.filter((variable) => variable.group === group)]);
+  return (Object.keys(VARIABLE_GROUPS) as VariableGroup[]).map((group) => [
+    group,
+    VARIABLES.filter((variable) => variable.group === group),
+  ]);
 }
 
 /** What a reader sees as the default: the value (in backticks for Markdown), or what unset means. */
@@ -43,7 +46,8 @@ export function helpVariables(headingIndent = '  '): string {
 }
 
 /** Every variable has a file variant (env-files.ts); the README says it under the table. */
-export const FILE_NOTE = 'Any variable may be given as `<NAME>_FILE` instead: the path of a file holding its value (e.g. `TE_KEYSERVER_ADMIN_PASSWORD_FILE`).';
+export const FILE_NOTE =
+  'Any variable may be given as `<NAME>_FILE` instead: the path of a file holding its value (e.g. `TE_KEYSERVER_ADMIN_PASSWORD_FILE`).';
 
 /** The README's configuration table, from the table (`npm run docs:config` writes it). */
 export function markdownVariables(): string {

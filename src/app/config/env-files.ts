@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CONFIG_VARIABLES } from './variables.js';
 import { ConfigError } from '../../keyserver/config-error.js';
+import { CONFIG_VARIABLES } from './variables.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

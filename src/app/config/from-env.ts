@@ -1,19 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { ConfigError } from '../../keyserver/config-error.js';
-import { parseGatewayConfig, type ConfigIssue, type GatewayConfig, type GatewayConfigInput } from './config.js';
-import { CONFIG_VARIABLES, findVariable, type ConfigVariable, type VariableName, type VariableType } from './variables.js';
 import { readSeedFile } from '../../keyserver/seed-file.js';
+import { type ConfigIssue, type GatewayConfig, type GatewayConfigInput, parseGatewayConfig } from './config.js';
+import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';
 import { withFileVariables } from './env-files.js';
+import { CONFIG_VARIABLES, type ConfigVariable, findVariable, type VariableName, type VariableType } from './variables.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** How each type of variable turns its text into the value the configuration schema validates. */
 const DECODERS = {
   text: z.string(),
-  integer: z.string().transform((raw, ctx) => (/^\d+$/.test(raw) ? Number(raw) : (ctx.addIssue({ code: 'custom', message: 'expected an integer' }), z.NEVER))),
+  integer: z
+    .string()
+    .transform((raw, ctx) =>
+      /^\d+$/.test(raw) ? Number(raw) : (ctx.addIssue({ code: 'custom', message: 'expected an integer' }), z.NEVER),
+    ),
   list: z.string().transform((raw) => raw.split(',').map((entry) => entry.trim())),
   origins: z.string().transform((raw) => parseCorsOrigins(raw)),
   origin: z.string().transform((raw) => parsePublicOrigin(raw)),
@@ -150,7 +154,9 @@ function describeIssue(issue: ConfigIssue, input: GatewayConfigInput, env: Env):
   if (variable === undefined) return `invalid configuration ${issue.path.join('.') || '(root)'}: ${issue.message}`;
   const index = issue.path.find((segment) => typeof segment === 'number');
   if (index !== undefined) {
-    const list = field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], input) as string | unknown[];
+    const list = field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], input) as
+      | string
+      | unknown[];
     // A `text` variable may hold a list separated by commas (the daemon URLs and their pins).
     const count = typeof list === 'string' ? list.split(',').length : list.length;
     if (variable.type === 'list') return `${variable.name}: key ${index + 1} of ${count} ${issue.message}`;

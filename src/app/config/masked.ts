@@ -4,7 +4,9 @@ import { CONFIG_VARIABLES, type ConfigVariable } from './variables.js';
 export const MASK = '[redacted]';
 
 /** The fields of every variable the table marks secret: a password, a key, or a URL that may hold one. */
-const SECRET_FIELDS = new Set((CONFIG_VARIABLES as readonly ConfigVariable[]).filter((variable) => variable.secret).map((variable) => variable.field));
+const SECRET_FIELDS = new Set(
+  (CONFIG_VARIABLES as readonly ConfigVariable[]).filter((variable) => variable.secret).map((variable) => variable.field),
+);
 
 /** A field named for a secret wherever it sits (a seed principal's `password`, `clientKey`, `sessionKeys`). */
 const SECRET_NAME = /password|secret|(?:^|[a-z])(?:keys?|token)$/i;

@@ -1,5 +1,5 @@
-import { CONFIG_VARIABLES, HARNESS_PREFIX } from './variables.js';
 import { isFileVariant } from './env-files.js';
+import { CONFIG_VARIABLES, HARNESS_PREFIX } from './variables.js';
 
 /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
 export function editDistance(a: string, b: string): number {

@@ -1,6 +1,6 @@
-import { CONFIG_DEFAULTS, LOG_LEVELS, type GatewayConfigInput } from './config.js';
-import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../../keyserver/engine/schedule-sweep.js';
 import { DEFAULT_MAX_KEY_VERSIONS, MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../../keyserver/engine/schedule-sweep.js';
+import { CONFIG_DEFAULTS, type GatewayConfigInput, LOG_LEVELS } from './config.js';
 
 /**
  * How a variable's text is read before the configuration schema validates it: `integer` digits,
@@ -20,8 +20,9 @@ type Leaf = string | number | boolean | readonly unknown[];
  * them, so a field that does not exist is a compile error.
  */
 export type ConfigField<T = GatewayConfigInput> = T extends object
-  ? { [K in Exclude<keyof T, 'kind'> & string]-?: NonNullable<T[K]> extends Leaf ? K : K | `${K}.${ConfigField<NonNullable<T[K]>>}` }[Exclude<keyof T, 'kind'> &
-      string]
+  ? {
+      [K in Exclude<keyof T, 'kind'> & string]-?: NonNullable<T[K]> extends Leaf ? K : K | `${K}.${ConfigField<NonNullable<T[K]>>}`;
+    }[Exclude<keyof T, 'kind'> & string]
   : never;
 
 export interface ConfigVariable {
@@ -51,8 +52,24 @@ export interface ConfigVariable {
 
 /** Every `TE_*` variable keygate reads, declared once. */
 export const CONFIG_VARIABLES = [
-  { name: 'TE_GATEWAY_HOST', type: 'text', default: CONFIG_DEFAULTS.host, meaning: 'listen address', secret: false, field: 'host', group: 'gateway' },
-  { name: 'TE_GATEWAY_PORT', type: 'integer', default: CONFIG_DEFAULTS.port, meaning: 'listen port', secret: false, field: 'port', group: 'gateway' },
+  {
+    name: 'TE_GATEWAY_HOST',
+    type: 'text',
+    default: CONFIG_DEFAULTS.host,
+    meaning: 'listen address',
+    secret: false,
+    field: 'host',
+    group: 'gateway',
+  },
+  {
+    name: 'TE_GATEWAY_PORT',
+    type: 'integer',
+    default: CONFIG_DEFAULTS.port,
+    meaning: 'listen port',
+    secret: false,
+    field: 'port',
+    group: 'gateway',
+  },
   {
     name: 'TE_GATEWAY_SESSION_TTL_SECONDS',
     type: 'integer',
@@ -267,7 +284,8 @@ export const CONFIG_VARIABLES = [
     name: 'TE_GATEWAY_THROTTLE_NAME_FAILURES',
     type: 'integer',
     default: CONFIG_DEFAULTS.throttleNameFailures,
-    meaning: 'failed logins of one name from one address before it waits (30 s doubling, 429 `RATE_LIMITED`); twice this, from all, delays the name 1-10 s',
+    meaning:
+      'failed logins of one name from one address before it waits (30 s doubling, 429 `RATE_LIMITED`); twice this, from all, delays the name 1-10 s',
     secret: false,
     field: 'throttleNameFailures',
     group: 'gateway',
@@ -440,7 +458,8 @@ export const CONFIG_VARIABLES = [
   {
     name: 'TE_GATEWAY_KEYSERVER_CA',
     type: 'file',
-    meaning: "PEM file of the CA that signed the daemons' certificates, one for all of them (a self-signed daemon certificate is its own CA)",
+    meaning:
+      "PEM file of the CA that signed the daemons' certificates, one for all of them (a self-signed daemon certificate is its own CA)",
     secret: false,
     field: 'keyServer.ca',
     group: 'daemon',

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuditQueryRequest, AuditRecordView, KeygateAdmin } from '../../client/keygate-admin.js';
 import { withFileVariables } from '../../app/config/env-files.js';
+import type { AuditQueryRequest, AuditRecordView, KeygateAdmin } from '../../client/keygate-admin.js';
 import { auditCommand as offlineAuditCommand } from '../audit-command.js';
-import { COMMON_USAGE, admin, print, table, text, UsageError, type OperatorCommand, type Values, defineCommand } from './command.js';
+import { admin, COMMON_USAGE, defineCommand, type OperatorCommand, print, table, text, UsageError, type Values } from './command.js';
 
 /** Subcommands that read the audit database directly (no gateway needed): audit-command.ts. */
 const OFFLINE = new Set(['verify', 'export', 'public-key']);
@@ -34,13 +34,23 @@ const AUDIT_OPTIONS = {
 
 /** list and tail, through a gateway. */
 const throughGateway = defineCommand(
-  { name: 'audit', summary: 'audit records: list a page, tail the latest; verify or export the chain', usage: AUDIT_USAGE, options: AUDIT_OPTIONS },
+  {
+    name: 'audit',
+    summary: 'audit records: list a page, tail the latest; verify or export the chain',
+    usage: AUDIT_USAGE,
+    options: AUDIT_OPTIONS,
+  },
   async ({ values, positionals }, ctx) => {
     const [sub = 'list'] = positionals;
     const api = admin(values, ctx.env);
     if (sub === 'list') {
       const page = await api.queryAudit(queryOf(values));
-      return print(ctx, values.json, page, () => table([HEADER, ...page.items.map(row)]) + (page.next ? `next: --cursor ${page.next}\n` : ''));
+      return print(
+        ctx,
+        values.json,
+        page,
+        () => table([HEADER, ...page.items.map(row)]) + (page.next ? `next: --cursor ${page.next}\n` : ''),
+      );
     }
     if (sub === 'tail') return tail(api, values, ctx);
     throw new UsageError(`audit: unknown subcommand "${sub}"`);

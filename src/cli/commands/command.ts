@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { KeygateApiError } from '../../client/client-errors.js';
 import { KeygateAdmin } from '../../client/keygate-admin.js';
 import { KeygateClient } from '../../client/keygate-client.js';
 import type { KeygateSession } from '../../client/keygate-session.js';
-import { KeygateApiError } from '../../client/client-errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 /** A command's own flags: strings and booleans, each given once. */
@@ -184,7 +184,9 @@ export function refusalLine(error: KeygateApiError): string {
 export async function guarded(ctx: CommandContext, command: string, json: boolean, body: () => Promise<unknown>): Promise<number> {
   const fail = (error: Record<string, unknown>, line: string, hint?: string) =>
     ctx.err(
-      json ? `${JSON.stringify({ error: hint === undefined ? error : { ...error, hint } })}\n` : `keygate: ${line}\n${hint === undefined ? '' : `${hint}\n`}`,
+      json
+        ? `${JSON.stringify({ error: hint === undefined ? error : { ...error, hint } })}\n`
+        : `keygate: ${line}\n${hint === undefined ? '' : `${hint}\n`}`,
     );
   try {
     const status = await body();

@@ -1,7 +1,8 @@
 import type { PrincipalView } from '../../client/keygate-admin.js';
-import { COMMON_USAGE, admin, print, readSecretFile, table, text, UsageError, defineCommand } from './command.js';
+import { admin, COMMON_USAGE, defineCommand, print, readSecretFile, table, text, UsageError } from './command.js';
 
-const principalRows = (items: readonly PrincipalView[]) => table([['NAME', 'KIND', 'ROLES'], ...items.map((p) => [p.name, p.kind, p.roles.join(',')])]);
+const principalRows = (items: readonly PrincipalView[]) =>
+  table([['NAME', 'KIND', 'ROLES'], ...items.map((p) => [p.name, p.kind, p.roles.join(',')])]);
 
 const PRINCIPALS_USAGE = `Usage: keygate principals <list|show|create|groups> [args] [options]
   list [--limit N] [--cursor C]       principals by name, a page at a time
@@ -44,7 +45,8 @@ export const principalsCommand = defineCommand(
     }
     if (sub === 'create') {
       const kind = text(values, 'kind');
-      if (kind !== 'user' && kind !== 'group' && kind !== 'service') throw new UsageError('principals create: --kind user|group|service is required');
+      if (kind !== 'user' && kind !== 'group' && kind !== 'service')
+        throw new UsageError('principals create: --kind user|group|service is required');
       const passwordFile = text(values, 'password-file');
       const roles = text(values, 'roles');
       const created = await api().createPrincipal({
@@ -102,7 +104,9 @@ export const rolesCommand = defineCommand(
     const api = admin(values, ctx.env);
     if (sub === 'list') {
       const roles = await api.listRoles();
-      return print(ctx, values.json, roles, () => table([['ROLE', 'OPERATIONS'], ...roles.items.map((r) => [r.name, r.operations.join(',')])]));
+      return print(ctx, values.json, roles, () =>
+        table([['ROLE', 'OPERATIONS'], ...roles.items.map((r) => [r.name, r.operations.join(',')])]),
+      );
     }
     if (sub !== 'show') throw new UsageError(`roles: unknown subcommand "${sub}"`);
     if (name === undefined) throw new UsageError('roles show: ROLE is required');

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlin
 import { basename, dirname, join } from 'node:path';
 import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../client/api-types.js';
 import type { KeygateSession } from '../../client/keygate-session.js';
-import { COMMON_USAGE, CommandFailure, print, session, table, text, UsageError, type OperatorCommand, defineCommand } from './command.js';
+import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
 
 const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
   create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
@@ -68,7 +68,11 @@ export const keysCommand = defineCommand(
       if (len !== undefined && !['16', '24', '32'].includes(len)) throw new UsageError('keys create: --len is 16, 24 or 32');
       const label = text(values, 'label');
       const rotationPeriod = text(values, 'rotation-period');
-      const request = { ...(len ? { keyLen: Number(len) as KeyLength } : {}), ...(label ? { label } : {}), ...(rotationPeriod ? { rotationPeriod } : {}) };
+      const request = {
+        ...(len ? { keyLen: Number(len) as KeyLength } : {}),
+        ...(label ? { label } : {}),
+        ...(rotationPeriod ? { rotationPeriod } : {}),
+      };
       const key = await keys().createKey(request, idempotencyOf(values));
       return print(ctx, values.json, key, () => `${key.ttag}\n`);
     }
@@ -83,7 +87,15 @@ export const keysCommand = defineCommand(
         return print(ctx, values.json, key, () => keyText(key));
       }
       case 'export':
-        return exportTo(ctx, values.json, ttag, text(values, 'out'), values.force === true, keys(), versionArg(text(values, 'version'), 'export'));
+        return exportTo(
+          ctx,
+          values.json,
+          ttag,
+          text(values, 'out'),
+          values.force === true,
+          keys(),
+          versionArg(text(values, 'version'), 'export'),
+        );
       case 'rotate': {
         const key = await keys().rotateKey(ttag, idempotencyOf(values));
         return print(ctx, values.json, key, () => keyText(key));
@@ -92,7 +104,9 @@ export const keysCommand = defineCommand(
         const client = keys();
         const key = await client.readKey(ttag);
         const versions = await allVersions(client, ttag);
-        return print(ctx, values.json, { ttag: key.ttag, version: key.version, minVersion: key.minVersion, versions }, () => versionsText(versions));
+        return print(ctx, values.json, { ttag: key.ttag, version: key.version, minVersion: key.minVersion, versions }, () =>
+          versionsText(versions),
+        );
       }
       case 'min-version': {
         const minVersion = versionArg(principal, 'min-version');

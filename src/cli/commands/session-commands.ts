@@ -1,6 +1,6 @@
 import type { HealthView } from '../../client/api-types.js';
+import { COMMON_USAGE, client, defineCommand, gatewayUrl, print, readSecretFile, session, text, UsageError } from './command.js';
 import { readPassword } from './password-prompt.js';
-import { COMMON_USAGE, client, gatewayUrl, print, readSecretFile, session, text, UsageError, defineCommand } from './command.js';
 
 const LOGIN_USAGE = `Usage: keygate login --user NAME [--password-file FILE] [options]
   Signs in and prints the session id (text: the bare id, for KEYGATE_SESSION=$(keygate login ...)).
@@ -11,7 +11,12 @@ ${COMMON_USAGE}
 `;
 
 export const loginCommand = defineCommand(
-  { name: 'login', summary: 'sign in and print a session id', usage: LOGIN_USAGE, options: { user: { type: 'string' }, 'password-file': { type: 'string' } } },
+  {
+    name: 'login',
+    summary: 'sign in and print a session id',
+    usage: LOGIN_USAGE,
+    options: { user: { type: 'string' }, 'password-file': { type: 'string' } },
+  },
   async ({ values }, ctx) => {
     const user = text(values, 'user');
     if (user === undefined) throw new UsageError('--user is required');
@@ -32,7 +37,9 @@ export const healthCommand = defineCommand(
   { name: 'health', summary: "the gateway's health (exit 1 when not ok)", usage: HEALTH_USAGE },
   async ({ values }, ctx) => {
     // A 503 carries the same body as a 200 (the failed checks): an answer to print, not a refusal.
-    const response = await fetch(new URL('api/health', withSlash(gatewayUrl(values, ctx.env))), { headers: { accept: 'application/json' } });
+    const response = await fetch(new URL('api/health', withSlash(gatewayUrl(values, ctx.env))), {
+      headers: { accept: 'application/json' },
+    });
     const health = (await response.json()) as HealthView;
     const checks = Object.entries(health.checks ?? {});
     print(ctx, values.json, health, () =>
@@ -54,10 +61,13 @@ const WHOAMI_USAGE = `Usage: keygate whoami [options]
 ${COMMON_USAGE}
 `;
 
-export const whoamiCommand = defineCommand({ name: 'whoami', summary: "the session's principal and expiry", usage: WHOAMI_USAGE }, async ({ values }, ctx) => {
-  const view = await session(values, ctx.env).inspect();
-  print(ctx, values.json, view, () => `${view.user} (${view.kind}) expires ${view.expiresAt ?? 'never'}\n`);
-});
+export const whoamiCommand = defineCommand(
+  { name: 'whoami', summary: "the session's principal and expiry", usage: WHOAMI_USAGE },
+  async ({ values }, ctx) => {
+    const view = await session(values, ctx.env).inspect();
+    print(ctx, values.json, view, () => `${view.user} (${view.kind}) expires ${view.expiresAt ?? 'never'}\n`);
+  },
+);
 
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;

@@ -36,7 +36,8 @@ export function showBusy(id: string): void {
 export function describeError(error: unknown): string {
   if (error instanceof ReauthRequiredError) return `${error.code} (${error.status}): the gateway asks to sign in again`;
   if (error instanceof KeygateApiError) return `${error.code} (${error.status}): ${error.detail}`;
-  if (error instanceof TypeError) return `network error: ${error.message} (the gateway is unreachable, or the browser refused its cross-origin answer)`;
+  if (error instanceof TypeError)
+    return `network error: ${error.message} (the gateway is unreachable, or the browser refused its cross-origin answer)`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 

@@ -1,4 +1,4 @@
-import { fingerprint, fromUtf8, KeygateClient, ProofKey, ReauthRequiredError, type KeygateSession, type KeyView } from '../index.js';
+import { fingerprint, fromUtf8, KeygateClient, type KeygateSession, type KeyView, ProofKey, ReauthRequiredError } from '../index.js';
 import { describeError, element, loggingFetch, showBusy, showError, showOk } from './demo-view.js';
 
 /**

@@ -33,7 +33,13 @@ export function AuditTimeline({ records }: { records: readonly AuditRecordView[]
   const width = Math.max(MIN_WIDTH, minutes.length * (BAR + GAP) + GAP + 40);
   return (
     <figure class="timeline" id="audit-timeline">
-      <svg viewBox={`0 0 ${width} ${HEIGHT + 20}`} width={width} height={HEIGHT + 20} role="img" aria-label="operations per minute by outcome">
+      <svg
+        viewBox={`0 0 ${width} ${HEIGHT + 20}`}
+        width={width}
+        height={HEIGHT + 20}
+        role="img"
+        aria-label="operations per minute by outcome"
+      >
         {minutes.map(({ minute, counts }, i) => {
           let top = HEIGHT;
           const x = GAP + i * (BAR + GAP);

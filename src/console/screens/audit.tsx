@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditBreakView, AuditQueryRequest, AuditRecordView, AuditVerification, ConsoleApi, ListView } from '../console-api.js';
-import { Pager, Section, TaskState, useTask, usePages, inputText, when, Table, Submit } from '../ui.js';
+import { inputText, Pager, Section, Submit, Table, TaskState, usePages, useTask, when } from '../ui.js';
 import { AuditTimeline } from './audit-timeline.js';
 
 type Filters = Pick<AuditQueryRequest, 'principal' | 'operation' | 'outcome' | 'from' | 'to'>;

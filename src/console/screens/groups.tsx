@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ConsoleApi, ListView, PrincipalView } from '../console-api.js';
-import { Section, TaskState, useTask, Field, Submit } from '../ui.js';
+import { Field, Section, Submit, TaskState, useTask } from '../ui.js';
 
 /** A group's members: show, add, remove (a group is a principal of kind `group`). */
 export function Groups({ api }: { api: ConsoleApi }) {
@@ -45,7 +45,9 @@ export function Groups({ api }: { api: ConsoleApi }) {
               </li>
             ))}
           </ul>
-          {shown.members.complete ? null : <p class="muted">More members than shown{shown.members.reason ? `: ${shown.members.reason}` : ''}.</p>}
+          {shown.members.complete ? null : (
+            <p class="muted">More members than shown{shown.members.reason ? `: ${shown.members.reason}` : ''}.</p>
+          )}
           <form onSubmit={add}>
             <Field label="Member" id="group-member" required value={member} onValue={setMember} />
             <Submit task={task}>Add to {shown.group}</Submit>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type ConsoleApi, type HealthReport, readHealth, type SessionListItem } from '../console-api.js';
-import { Section, TaskState, useTask, when, Table } from '../ui.js';
+import { Section, Table, TaskState, useTask, when } from '../ui.js';
 
 /** Health: the key server's fingerprint, each check, the live sessions; and the operator's own sessions. */
 export function Health({ api }: { api: ConsoleApi }) {

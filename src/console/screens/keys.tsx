@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { AclView, AuditRecordView, ConsoleApi, KeyView, ListView, Right } from '../console-api.js';
-import { Pager, Section, TaskState, useTask, inputText, when, Table, Field, Submit } from '../ui.js';
+import { Field, inputText, Pager, Section, Submit, Table, TaskState, useTask, when } from '../ui.js';
 
 const RIGHTS: readonly Right[] = ['read', 'export', 'encrypt', 'decrypt', 'mac'];
 
@@ -44,7 +44,9 @@ function CreatedKeys({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyVi
   const [page, setPage] = useState<ListView<AuditRecordView> | undefined>(undefined);
   const task = useTask();
   const load = (cursor?: string) =>
-    task.run(async () => setPage(await api.audit({ operation: 'keys.create', outcome: 'ok', limit: 20, ...(cursor === undefined ? {} : { cursor }) })));
+    task.run(async () =>
+      setPage(await api.audit({ operation: 'keys.create', outcome: 'ok', limit: 20, ...(cursor === undefined ? {} : { cursor }) })),
+    );
   const open = async (ttag: string) => {
     const key = await task.run(() => api.readKey(ttag));
     if (key !== undefined) onOpened(key);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleApi, ListView, PrincipalView } from '../console-api.js';
-import { Pager, Section, TaskState, useTask, usePages, inputText, when, Table, Field, Submit } from '../ui.js';
+import { Field, inputText, Pager, Section, Submit, Table, TaskState, usePages, useTask, when } from '../ui.js';
 
 type Kind = PrincipalView['kind'];
 
@@ -8,10 +8,12 @@ type Kind = PrincipalView['kind'];
 export function Principals({ api }: { api: ConsoleApi }) {
   const [page, setPage] = useState<ListView<PrincipalView> | undefined>(undefined);
   const task = useTask();
-  const load = (cursor?: string) => task.run(async () => setPage(await api.principals(cursor === undefined ? { limit: 50 } : { limit: 50, cursor })));
+  const load = (cursor?: string) =>
+    task.run(async () => setPage(await api.principals(cursor === undefined ? { limit: 50 } : { limit: 50, cursor })));
   const pages = usePages(load);
   useEffect(() => void load(), []);
-  const replace = (changed: PrincipalView) => setPage((shown) => shown && { ...shown, items: shown.items.map((p) => (p.name === changed.name ? changed : p)) });
+  const replace = (changed: PrincipalView) =>
+    setPage((shown) => shown && { ...shown, items: shown.items.map((p) => (p.name === changed.name ? changed : p)) });
   return (
     <>
       <CreatePrincipal api={api} onCreated={() => load(pages.current)} />
@@ -75,7 +77,12 @@ function CreatePrincipal({ api, onCreated }: { api: ConsoleApi; onCreated: (p: P
       .split(',')
       .map((role) => role.trim())
       .filter((role) => role !== '');
-    const request = { name: name.trim(), kind, ...(password === '' ? {} : { password }), ...(roleList.length === 0 ? {} : { roles: roleList }) };
+    const request = {
+      name: name.trim(),
+      kind,
+      ...(password === '' ? {} : { password }),
+      ...(roleList.length === 0 ? {} : { roles: roleList }),
+    };
     const principal = await task.run(() => api.createPrincipal(request));
     if (principal === undefined) return;
     setPassword('');
@@ -94,7 +101,14 @@ function CreatePrincipal({ api, onCreated }: { api: ConsoleApi; onCreated: (p: P
             <option value="service">service</option>
           </select>
         </label>
-        <Field label="Password" id="principal-password" type="password" autocomplete="new-password" value={password} onValue={setPassword} />
+        <Field
+          label="Password"
+          id="principal-password"
+          type="password"
+          autocomplete="new-password"
+          value={password}
+          onValue={setPassword}
+        />
         <Field label="Roles" id="principal-roles" placeholder="comma-separated" value={roles} onValue={setRoles} />
         <Submit task={task} id="create-principal-button">
           Create

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleApi, RoleView } from '../console-api.js';
-import { Section, TaskState, useTask, Table } from '../ui.js';
+import { Section, Table, TaskState, useTask } from '../ui.js';
 
 /** Every role and the operation ids it grants. */
 export function Roles({ api }: { api: ConsoleApi }) {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ConsoleApi } from '../console-api.js';
 import { keepSessionId } from '../session-keeper.js';
-import { Section, TaskState, useTask, Field, Submit } from '../ui.js';
+import { Field, Section, Submit, TaskState, useTask } from '../ui.js';
 
 /**
  * Sign in with a password (POST /api/session). The session is unbound: the page keeps its id in
@@ -24,10 +24,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (api: ConsoleApi) => void }
     <Section title="Sign in" id="sign-in">
       <form onSubmit={submit}>
         <Field label="User" id="user" name="user" autocomplete="username" required value={user} onValue={setUser} />
-        <Field label="Password" id="password" name="password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} />
+        <Field
+          label="Password"
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <label class="check">
-          <input id="keep" type="checkbox" checked={keep} onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)} /> Keep the session for this
-          tab (sessionStorage; otherwise it is gone on reload)
+          <input id="keep" type="checkbox" checked={keep} onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)} /> Keep
+          the session for this tab (sessionStorage; otherwise it is gone on reload)
         </label>
         <Submit task={task} id="sign-in-button">
           Sign in

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CertificateView, ConsoleApi, ProvisioningPolicy } from '../console-api.js';
-import { Section, TaskState, useTask, inputText, when, Table, Submit } from '../ui.js';
+import { inputText, Section, Submit, Table, TaskState, useTask, when } from '../ui.js';
 
 /** The trusted certificate authorities: list, trust one more (PEM), stop trusting one. */
 export function Trust({ api }: { api: ConsoleApi }) {

@@ -1,14 +1,14 @@
-import { createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
+import { createPublicKey, createSecretKey, type KeyObject, sign } from 'node:crypto';
 import { AuditChainRegressedError } from './audit.errors.js';
 import {
+  type AuditCheckpoint,
+  type AuditEntry,
   auditKeyId,
+  type ChainedAuditEntry,
   canonicalCheckpoint,
   entryHash,
   entryMac,
   hasValidMac,
-  type AuditCheckpoint,
-  type AuditEntry,
-  type ChainedAuditEntry,
 } from './audit-entry.js';
 
 /** The Ed25519 key a writer signs its checkpoints with. */
@@ -100,7 +100,11 @@ export class AuditChain {
     if (this.#regression === undefined) {
       const floor = this.#floor;
       if (head.seq < floor.seq) {
-        this.#regress(`writer ${this.writer}: the store's chain ends at seq ${head.seq}, but this writer had reached seq ${floor.seq}`, head.seq, floor.seq);
+        this.#regress(
+          `writer ${this.writer}: the store's chain ends at seq ${head.seq}, but this writer had reached seq ${floor.seq}`,
+          head.seq,
+          floor.seq,
+        );
       } else if (head.seq === floor.seq && floor.mac !== '' && head.mac !== floor.mac) {
         this.#regress(`writer ${this.writer}: the store's entry at seq ${head.seq} is not the one this writer wrote`, head.seq, floor.seq);
       }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { AuditCompletion, AuditRecord } from './audit.js';
 
 /**
@@ -91,7 +91,10 @@ export const AUDIT_BATCH_FIELDS = ['keys', 'keysOmitted'] as const satisfies rea
 
 // A field added to AuditRecord and not to one of the lists above fails to compile here.
 const everyRecordField: Record<
-  Exclude<keyof AuditRecord, (typeof AUDIT_RECORD_FIELDS)[number] | (typeof AUDIT_DETAIL_FIELDS)[number] | (typeof AUDIT_BATCH_FIELDS)[number]>,
+  Exclude<
+    keyof AuditRecord,
+    (typeof AUDIT_RECORD_FIELDS)[number] | (typeof AUDIT_DETAIL_FIELDS)[number] | (typeof AUDIT_BATCH_FIELDS)[number]
+  >,
   never
 > = {};
 void everyRecordField;
@@ -207,7 +210,12 @@ export function storableFields<T extends object>(value: T): T {
 
 /** The outcome entry that completes `pending` (same id and request; the given fields, no others), its text storable. */
 export function outcomeEntry(pending: AuditRecord, completion: AuditCompletion): AuditEntry {
-  const entry: Record<string, unknown> = { id: pending.id, at: completion.at ?? pending.at, requestId: pending.requestId, operation: pending.operation };
+  const entry: Record<string, unknown> = {
+    id: pending.id,
+    at: completion.at ?? pending.at,
+    requestId: pending.requestId,
+    operation: pending.operation,
+  };
   entry.outcome = completion.outcome;
   entry.status = completion.status;
   // The given fields, none undefined (a plain loop: this runs on every sensitive request).

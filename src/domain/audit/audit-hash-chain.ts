@@ -1,4 +1,4 @@
-import { entryHash, type AuditCheckpoint, type ChainedAuditEntry } from './audit-entry.js';
+import { type AuditCheckpoint, type ChainedAuditEntry, entryHash } from './audit-entry.js';
 
 /** A break of the public hash chain, in the verifier's `AuditBreak` shape (always an edit). */
 interface HashBreak {

@@ -72,7 +72,12 @@ export function parseChainRestart(object: string | undefined): AuditChainRestart
   try {
     const parsed = JSON.parse(object) as Partial<AuditChainRestart> | null;
     const { writer, storedSeq, witnessedSeq, witnessedMac } = parsed ?? {};
-    if (typeof writer !== 'string' || !Number.isSafeInteger(storedSeq) || !Number.isSafeInteger(witnessedSeq) || typeof witnessedMac !== 'string')
+    if (
+      typeof writer !== 'string' ||
+      !Number.isSafeInteger(storedSeq) ||
+      !Number.isSafeInteger(witnessedSeq) ||
+      typeof witnessedMac !== 'string'
+    )
       return undefined;
     return { writer, storedSeq: storedSeq!, witnessedSeq: witnessedSeq!, witnessedMac };
   } catch {

@@ -1,9 +1,16 @@
-import { verify, type KeyObject } from 'node:crypto';
-import { hashStep, signedHashBreak, type HashWalk } from './audit-hash-chain.js';
-import { witnessBreaks, type WitnessedHead } from './audit-witness.js';
+import { type KeyObject, verify } from 'node:crypto';
+import { type AuditBreak, type AuditBreakKind, BreakList, type TimedBreak } from './audit-breaks.js';
+import {
+  type AuditCheckpoint,
+  type AuditEntry,
+  type ChainedAuditEntry,
+  canonicalCheckpoint,
+  hasValidMac,
+  isChained,
+} from './audit-entry.js';
+import { type HashWalk, hashStep, signedHashBreak } from './audit-hash-chain.js';
 import { AUDIT_CHAIN_RESTART_OPERATION, parseChainRestart } from './audit-restart.js';
-import { BreakList, type AuditBreak, type AuditBreakKind, type TimedBreak } from './audit-breaks.js';
-import { canonicalCheckpoint, hasValidMac, isChained, type AuditCheckpoint, type AuditEntry, type ChainedAuditEntry } from './audit-entry.js';
+import { type WitnessedHead, witnessBreaks } from './audit-witness.js';
 
 export { AUDIT_BREAK_KINDS, type AuditBreak, type AuditBreakKind } from './audit-breaks.js';
 
@@ -190,7 +197,13 @@ export class AuditLogVerifier {
     const firsts: TimedBreak[] = [];
     const first = this.#firstUnchained;
     if (first !== undefined) {
-      const unchained = { writer: '', seq: 0, id: first.id, kind: 'inserted' as const, detail: `${this.#unchained} entries carry no chain fields` };
+      const unchained = {
+        writer: '',
+        seq: 0,
+        id: first.id,
+        kind: 'inserted' as const,
+        detail: `${this.#unchained} entries carry no chain fields`,
+      };
       firsts.push({ at: first.at, found: unchained });
       listed.push(unchained);
     }
@@ -211,7 +224,14 @@ export class AuditLogVerifier {
         if (found.writer === writer && !(found.kind === 'truncated' && truncatedFrom(walk, found.seq)))
           walk.breaks.add({ found: this.#restarted(found), at: Number.MAX_SAFE_INTEGER });
       }
-      summaries.push({ writer, entries: walk.entries, lastSeq: walk.lastSeq, lastCheckpoint, breaks: walk.breaks.count, unlisted: walk.breaks.unlisted });
+      summaries.push({
+        writer,
+        entries: walk.entries,
+        lastSeq: walk.lastSeq,
+        lastCheckpoint,
+        breaks: walk.breaks.count,
+        unlisted: walk.breaks.unlisted,
+      });
       listed.push(...[...walk.breaks.listed].sort((a, b) => a.found.seq - b.found.seq).map((timed) => timed.found));
     }
     firsts.sort((a, b) => a.at - b.at);
@@ -344,7 +364,10 @@ function step(walk: WriterWalk, entry: ChainedAuditEntry, next: ChainedAuditEntr
     }
     if (nextSkipsThis) return passOver(walk, entry);
     resumeAfter(walk, entry);
-    return [broken(entry, 'deleted', 'this entry does not link to the one before it: an entry between them is missing'), ...alsoEdited(entry, options)];
+    return [
+      broken(entry, 'deleted', 'this entry does not link to the one before it: an entry between them is missing'),
+      ...alsoEdited(entry, options),
+    ];
   }
   if (nextSkipsThis) return passOver(walk, entry);
   if (options.macKey && !hasValidMac(options.macKey, entry)) {
@@ -386,7 +409,9 @@ function checkCheckpoints(walk: WriterWalk, options: AuditVerifyOptions): TimedB
     found.push({ found: { writer, seq: checkpoint.seq, kind, detail }, at: checkpoint.at });
   for (const checkpoint of walk.checkpoints) {
     if (!signed(walk, checkpoint, options)) {
-      const why = options.publicKeys.has(checkpoint.keyId) ? 'its signature does not hold' : `it names key ${checkpoint.keyId}, which is not trusted`;
+      const why = options.publicKeys.has(checkpoint.keyId)
+        ? 'its signature does not hold'
+        : `it names key ${checkpoint.keyId}, which is not trusted`;
       at(checkpoint, 'forged-checkpoint', `checkpoint at seq ${checkpoint.seq}: ${why}`);
       continue;
     }

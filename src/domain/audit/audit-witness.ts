@@ -50,7 +50,13 @@ export function witnessBreaks(witnessed: readonly WitnessedHead[], walkOf: (writ
     }
     const atSeq = walk?.atWitnessedSeq.get(head.seq);
     if (atSeq !== undefined && head.mac !== '' && atSeq.mac !== head.mac) {
-      found.push({ writer: head.writer, seq: head.seq, id: atSeq.id, kind: 'edited', detail: `the entry at seq ${head.seq} is not the one its witness saw` });
+      found.push({
+        writer: head.writer,
+        seq: head.seq,
+        id: atSeq.id,
+        kind: 'edited',
+        detail: `the entry at seq ${head.seq} is not the one its witness saw`,
+      });
     }
   }
   return found;

@@ -8,7 +8,13 @@ export class AuditUnavailableError extends KeygateError {
   override name = 'AuditUnavailableError';
 
   constructor(detail = 'the audit log is unavailable', cause?: unknown, reason?: string) {
-    super('AUDIT_UNAVAILABLE', detail, { cause, retryable: true, scope: 'process', retryAfterSeconds: 5, ...(reason === undefined ? {} : { reason }) });
+    super('AUDIT_UNAVAILABLE', detail, {
+      cause,
+      retryable: true,
+      scope: 'process',
+      retryAfterSeconds: 5,
+      ...(reason === undefined ? {} : { reason }),
+    });
   }
 }
 

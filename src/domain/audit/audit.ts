@@ -90,7 +90,14 @@ export function outcomeForStatus(status: number): AuditOutcome {
  * Operations that change state, mint a session or release key material. Like a trusted key manager,
  * the gateway never performs them without a record the audit store has taken (fail closed).
  */
-export const SENSITIVE_OPERATIONS: ReadonlySet<string> = new Set(['login', 'logout', 'keys.generate', 'keys.export', 'keys.grant', 'keys.revoke']);
+export const SENSITIVE_OPERATIONS: ReadonlySet<string> = new Set([
+  'login',
+  'logout',
+  'keys.generate',
+  'keys.export',
+  'keys.grant',
+  'keys.revoke',
+]);
 
 export function isSensitiveOperation(operation: string): boolean {
   return SENSITIVE_OPERATIONS.has(operation);

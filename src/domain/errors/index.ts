@@ -1,10 +1,17 @@
-export { ERROR_CODES, type ErrorCode } from './error-codes.js';
-export { KeygateError, isKeygateError, outcomeUnknown, withoutOutcome, type ErrorScope, type KeygateErrorOptions } from './keygate-error.js';
 export {
   BadRequestError,
-  NotFoundError,
-  KeyServerUnavailableError,
   KeyServerFailedError,
+  KeyServerUnavailableError,
+  NotFoundError,
   SessionStoreUnavailableError,
 } from './common.errors.js';
-export { NotSavedError, NotVerifiedError, ConcurrentChangeError } from './read-back.errors.js';
+export { ERROR_CODES, type ErrorCode } from './error-codes.js';
+export {
+  type ErrorScope,
+  isKeygateError,
+  KeygateError,
+  type KeygateErrorOptions,
+  outcomeUnknown,
+  withoutOutcome,
+} from './keygate-error.js';
+export { ConcurrentChangeError, NotSavedError, NotVerifiedError } from './read-back.errors.js';

@@ -56,7 +56,16 @@ export class KeygateError extends Error {
 /** The same failure, saying that its operation may have taken effect (and, given, which read shows it). */
 export function outcomeUnknown(error: KeygateError, check?: string): KeygateError {
   const { retryable, scope, reason, reauth, retryAfterSeconds } = error;
-  const options: KeygateErrorOptions = { cause: error.cause ?? error, retryable, scope, reason, reauth, retryAfterSeconds, outcome: 'unknown', check };
+  const options: KeygateErrorOptions = {
+    cause: error.cause ?? error,
+    retryable,
+    scope,
+    reason,
+    reauth,
+    retryAfterSeconds,
+    outcome: 'unknown',
+    check,
+  };
   return new KeygateError(error.code, error.detail, options);
 }
 

@@ -14,7 +14,8 @@ export function parseIdempotencyKey(header: string): string {
   const value = header.trim();
   const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(value);
   const key = quoted === null ? value : quoted[1]!.replace(/\\(["\\])/g, '$1');
-  if ((quoted === null && value.startsWith('"')) || !IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key: 1..255 visible ASCII characters');
+  if ((quoted === null && value.startsWith('"')) || !IDEMPOTENCY_KEY.test(key))
+    throw new BadRequestError('Idempotency-Key: 1..255 visible ASCII characters');
   return key;
 }
 

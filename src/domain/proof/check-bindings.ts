@@ -1,8 +1,8 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { htuMatches } from './normalise-htu.js';
 import type { ProofClaims } from './parse-proof.js';
-import type { ProofRequest } from './proof.js';
 import { ProofBindingMismatchError } from './proof.errors.js';
+import type { ProofRequest } from './proof.js';
 
 const NO_BODY = new Uint8Array(0);
 

@@ -1,5 +1,5 @@
-import { PROOF_JTI_MAX_LENGTH, PROOF_TYP } from './proof.js';
 import { ProofMalformedError } from './proof.errors.js';
+import { PROOF_JTI_MAX_LENGTH, PROOF_TYP } from './proof.js';
 import { decodeStrictBase64url } from './strict-base64url.js';
 
 type JsonObject = Readonly<Record<string, unknown>>;

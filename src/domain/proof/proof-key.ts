@@ -1,6 +1,6 @@
-import { PROOF_RSA_MIN_BITS, type ProofAlgorithm } from './proof.js';
 import { isOnP256 } from '../../crypto/p256-point.js';
 import { ProofMalformedError } from './proof.errors.js';
+import { PROOF_RSA_MIN_BITS, type ProofAlgorithm } from './proof.js';
 import { decodeStrictBase64url } from './strict-base64url.js';
 
 /** A proof's public key reduced to the members it is imported from (and its thumbprint covers). */

@@ -94,7 +94,9 @@ export class ProofReplayCacheFullError extends KeygateError {
   constructor(
     retryAfterSeconds = 5,
     scope: 'process' | 'session' = 'process',
-    detail = scope === 'process' ? 'the proof replay cache is full; retry shortly' : "this proof key's share of the replay cache is full; retry shortly",
+    detail = scope === 'process'
+      ? 'the proof replay cache is full; retry shortly'
+      : "this proof key's share of the replay cache is full; retry shortly",
   ) {
     super('PROOF_REPLAY_CACHE_FULL', detail, {
       retryable: true,

@@ -1,8 +1,14 @@
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { checkBindings } from './check-bindings.js';
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { jwkThumbprint } from '../../crypto/jwk-thumbprint.js';
-import { headerSegmentOf, parseProof, type ParsedProof } from './parse-proof.js';
-import { checkProofJwk, type ProofPublicJwk } from './proof-key.js';
+import { checkBindings } from './check-bindings.js';
+import { headerSegmentOf, type ParsedProof, parseProof } from './parse-proof.js';
+import {
+  ProofAlgNotAllowedError,
+  ProofClockSkewError,
+  ProofKeyMismatchError,
+  ProofMalformedError,
+  ProofSignatureRejectedError,
+} from './proof.errors.js';
 import {
   PROOF_ALGORITHMS,
   PROOF_IAT_TOLERANCE_SECONDS,
@@ -13,7 +19,7 @@ import {
   type VerifiedProof,
   type VerifyProofOptions,
 } from './proof.js';
-import { ProofAlgNotAllowedError, ProofClockSkewError, ProofKeyMismatchError, ProofMalformedError, ProofSignatureRejectedError } from './proof.errors.js';
+import { checkProofJwk, type ProofPublicJwk } from './proof-key.js';
 
 const TOLERANCE_MS = PROOF_IAT_TOLERANCE_SECONDS * 1000;
 /** ES256 signatures are the 64-byte JWS form r||s (RFC 7518 §3.4); DER is refused. */

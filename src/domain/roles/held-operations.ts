@@ -1,6 +1,6 @@
-import { OutOfScopeError, RoleDeniedError } from '../acl/acl.errors.js';
 import type { Operation } from '../../wire/operations.js';
 import type { HeldOperations } from '../../wire/role.js';
+import { OutOfScopeError, RoleDeniedError } from '../acl/acl.errors.js';
 
 export type { HeldOperations } from '../../wire/role.js';
 

@@ -46,7 +46,8 @@ export function sealingKeyring(keys: readonly Uint8Array[]): SealingKeyring {
   if (keys.length === 0) throw new RangeError('at least one session key is required');
   const byId = new Map<string, SealingKey>();
   keys.forEach((raw, index) => {
-    if (raw.length !== SESSION_KEY_BYTES) throw new RangeError(`session key ${index + 1} is ${raw.length} bytes, expected ${SESSION_KEY_BYTES}`);
+    if (raw.length !== SESSION_KEY_BYTES)
+      throw new RangeError(`session key ${index + 1} is ${raw.length} bytes, expected ${SESSION_KEY_BYTES}`);
     const id = sealingKeyId(raw);
     if (byId.has(id)) throw new RangeError(`session key ${index + 1} repeats an earlier key`);
     byId.set(id, { id, key: createSecretKey(Buffer.from(raw)) });

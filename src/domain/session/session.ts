@@ -1,5 +1,5 @@
-import type { Identity } from '../../wire/identity.js';
 import type { Right } from '../../wire/acl.js';
+import type { Identity } from '../../wire/identity.js';
 import type { Secret } from '../secret/secret.js';
 
 /** How a session was obtained (docs/spec.md §4.4, session view `kind`). */

@@ -34,7 +34,12 @@ export const IN_FLIGHT_WAIT_MS = 1_000;
  * failed now: a guess is counted before its check runs, so concurrent guesses cannot all see the
  * count from before any of them.
  */
-export function withInFlight(record: FailureRecord | undefined, ahead: number, policy: ThrottlePolicy, now: number): FailureRecord | undefined {
+export function withInFlight(
+  record: FailureRecord | undefined,
+  ahead: number,
+  policy: ThrottlePolicy,
+  now: number,
+): FailureRecord | undefined {
   if (ahead === 0) return record;
   const live = record && now - record.lastAt < policy.windowMs ? record.count : 0;
   return { count: live + ahead, lastAt: now };

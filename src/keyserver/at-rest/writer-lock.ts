@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { ConfigError } from '../config-error.js';
 
 /** Who holds a writer lock, as written in the holder file beside it. */
@@ -63,7 +63,8 @@ export class WriterLock {
       db.exec('BEGIN EXCLUSIVE');
     } catch (error) {
       db.close();
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw new ConfigError(`${setting}: writer lock ${file}: ${(error as Error).message}`);
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY')
+        throw new ConfigError(`${setting}: writer lock ${file}: ${(error as Error).message}`);
       throw new ConfigError(`${setting}: ${store} is ${describeHolder(file)}; one process writes a store at a time`);
     }
     const holder: WriterHolder = { pid: process.pid, host: hostname(), since: now.toISOString(), id: randomBytes(8).toString('hex') };
@@ -135,5 +136,7 @@ function holderLine(holder: WriterHolder): string {
 /** The holder as the refusal names it; its file may be missing for an instant while a holder starts. */
 function describeHolder(file: string): string {
   const holder = readHolder(file);
-  return holder === undefined ? `held by another process (its holder file ${holderFile(file)} is missing or unreadable)` : holderLine(holder);
+  return holder === undefined
+    ? `held by another process (its holder file ${holderFile(file)} is missing or unreadable)`
+    : holderLine(holder);
 }

@@ -29,7 +29,9 @@ export function writeBackupFile(path: string, bytes: Buffer, force: boolean): vo
     if (force) renameSync(temporary, path);
     else linkSync(temporary, path);
   } catch (error) {
-    throw new BackupError(codeOf(error) === 'EEXIST' ? `${path}: exists (--force replaces it)` : `${path}: cannot write it (${codeOf(error)})`);
+    throw new BackupError(
+      codeOf(error) === 'EEXIST' ? `${path}: exists (--force replaces it)` : `${path}: cannot write it (${codeOf(error)})`,
+    );
   } finally {
     // Linked, the temporary name goes; renamed, it is gone already; failed, it goes too.
     rmSync(temporary, { force: true });

@@ -66,7 +66,10 @@ export function encodeBackup(snapshot: StoreSnapshot, keyring: MasterKeyring, cr
  * Reads a backup file: its end and header, then the master keys it needs (a missing one is named),
  * then its MAC, and only then its rows, whose counts must match the header's.
  */
-export function decodeBackup(bytes: Buffer, keys: MasterKeyring | undefined): { header: BackupHeader; snapshot: StoreSnapshot; keyring: MasterKeyring } {
+export function decodeBackup(
+  bytes: Buffer,
+  keys: MasterKeyring | undefined,
+): { header: BackupHeader; snapshot: StoreSnapshot; keyring: MasterKeyring } {
   const { body, mac } = splitTrailer(bytes);
   const headerEnd = body.indexOf(0x0a);
   const header = headerOf(body.subarray(0, headerEnd).toString('utf8'));
@@ -106,9 +109,15 @@ function splitTrailer(bytes: Buffer): { body: Buffer; mac: string } {
 function headerOf(line: string): BackupHeader {
   const header = parsed(line);
   if (header?.format !== BACKUP_FORMAT) throw new BackupError('not a keygate key-server backup (its first line is not a backup header)');
-  if (header.version !== BACKUP_VERSION) throw new BackupError(`backup format version ${String(header.version)}; this keygate reads version ${BACKUP_VERSION}`);
+  if (header.version !== BACKUP_VERSION)
+    throw new BackupError(`backup format version ${String(header.version)}; this keygate reads version ${BACKUP_VERSION}`);
   const ids = header.masterKeyIds;
-  if (typeof header.macKeyId !== 'string' || typeof header.salt !== 'string' || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
+  if (
+    typeof header.macKeyId !== 'string' ||
+    typeof header.salt !== 'string' ||
+    !Array.isArray(ids) ||
+    !ids.every((id) => typeof id === 'string')
+  ) {
     throw new BackupError('not a keygate key-server backup (its header lacks its master key ids)');
   }
   return header as unknown as BackupHeader;
@@ -118,7 +127,9 @@ function headerOf(line: string): BackupHeader {
 function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   const beforeVersions = isBeforeKeyVersions(header.columns);
   if (!beforeVersions && TABLE_ORDER.some((table) => JSON.stringify(header.columns?.[table]) !== JSON.stringify(STORE_TABLES[table]))) {
-    throw new BackupError(`written with another table layout (schema version ${header.schemaVersion}; this keygate's is ${ENGINE_SCHEMA_VERSION})`);
+    throw new BackupError(
+      `written with another table layout (schema version ${header.schemaVersion}; this keygate's is ${ENGINE_SCHEMA_VERSION})`,
+    );
   }
   const tables = perTable((): StoredRow[] => []);
   for (const line of lines.toString('utf8').split('\n').slice(0, -1)) {
@@ -131,14 +142,17 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   }
   const counted = (table: StoreTable) => (beforeVersions && ADDED_WITH_VERSIONS.includes(table) ? 0 : header.counts?.[table]);
   const wrong = TABLE_ORDER.find((table) => tables[table].length !== counted(table));
-  if (wrong !== undefined) throw new BackupError(`holds ${tables[wrong].length} ${wrong} rows; its header says ${String(header.counts?.[wrong])}`);
+  if (wrong !== undefined)
+    throw new BackupError(`holds ${tables[wrong].length} ${wrong} rows; its header says ${String(header.counts?.[wrong])}`);
   const unnamed = sealedKeyIds({ tables }).filter((id) => !header.masterKeyIds.includes(id));
   if (unnamed.length > 0) throw new BackupError(`holds rows sealed under master key ${unnamed.join(', ')}, which its header does not name`);
   return { tables };
 }
 
 /** The keys table before key versions (engine schema 6): without a minimum version or a rotation period. */
-const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter((column) => column !== 'min_version' && column !== 'rotation_period');
+const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter(
+  (column) => column !== 'min_version' && column !== 'rotation_period',
+);
 /** The tables that came with key versions (engine schemas 7 and 8): a backup of before holds none of their rows. */
 const ADDED_WITH_VERSIONS: readonly StoreTable[] = ['key_versions', 'idempotency'];
 

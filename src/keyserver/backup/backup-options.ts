@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { flagProblem } from '../flag-problem.js';
 import { ConfigError } from '../config-error.js';
+import { flagProblem } from '../flag-problem.js';
 import type { BackupRequest } from './backup-restore.js';
 
 export const BACKUP_USAGE = `Usage: keygate keyserver backup --out FILE [--data PATH | --postgres URL] [options]
@@ -98,7 +98,8 @@ function flagsOf(argv: readonly string[]) {
 function postgresUrlOf(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (flag !== undefined) return nonEmpty(flag) ?? fail('--postgres: expected a URL');
   const variable = nonEmpty(env.TE_KEYSERVER_POSTGRES_URL);
-  if (variable !== undefined && !/^postgres(?:ql)?:\/\/./.test(variable)) fail('TE_KEYSERVER_POSTGRES_URL: expected a postgres:// or postgresql:// URL');
+  if (variable !== undefined && !/^postgres(?:ql)?:\/\/./.test(variable))
+    fail('TE_KEYSERVER_POSTGRES_URL: expected a postgres:// or postgresql:// URL');
   return variable;
 }
 

@@ -20,7 +20,8 @@ export interface BackupRequest {
  */
 export async function takeBackup(request: BackupRequest, now: Date): Promise<BackupHeader> {
   const keyring = backupKeyring(request.location, request.keys);
-  if (keyring === undefined) throw new BackupError('no master key: give TE_KEYSERVER_MASTER_KEY or --master-key-file (the key the store is sealed under)');
+  if (keyring === undefined)
+    throw new BackupError('no master key: give TE_KEYSERVER_MASTER_KEY or --master-key-file (the key the store is sealed under)');
   const store = await openDurableStore(request.location, keyring, false);
   let encoded: ReturnType<typeof encodeBackup>;
   try {

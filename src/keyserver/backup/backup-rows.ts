@@ -22,7 +22,8 @@ export function valuesOf(table: StoreTable, row: StoredRow): LineValue[] {
 
 /** A row back from its values; a value of a type no column holds is refused. */
 export function rowOf(table: StoreTable, values: readonly unknown[], columns: readonly string[] = STORE_TABLES[table]): StoredRow {
-  if (values.length !== columns.length) throw new BackupError(`holds a ${table} row of ${values.length} values; the table has ${columns.length} columns`);
+  if (values.length !== columns.length)
+    throw new BackupError(`holds a ${table} row of ${values.length} values; the table has ${columns.length} columns`);
   return Object.fromEntries(columns.map((column, i) => [column, storedValue(table, column, values[i])]));
 }
 

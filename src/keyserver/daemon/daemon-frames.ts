@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { BadRequestError } from '../model/key-server-errors.js';
-import { FRAME_END, REQUEST_BODY_LIMIT_BYTES, frameRequest } from '../protocol/keyserver-protocol.js';
+import { FRAME_END, frameRequest, REQUEST_BODY_LIMIT_BYTES } from '../protocol/keyserver-protocol.js';
 import { BodyTooLargeError } from './daemon-errors.js';
-import { failure, type DaemonAnswer, type DaemonAnswerer, type DaemonCall, type DaemonLog } from './daemon-handler.js';
+import { type DaemonAnswer, type DaemonAnswerer, type DaemonCall, type DaemonLog, failure } from './daemon-handler.js';
 
 export interface FrameOptions {
   /** A connection that sends no complete request within this time of opening or of its last answer is closed. */

@@ -1,18 +1,18 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
-import { BadRequestError, KeyServerError, NotFoundError, isKeyServerError } from '../model/key-server-errors.js';
 import type { KeyServerEngine } from '../engine/engine.js';
+import { BadRequestError, isKeyServerError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import {
   BEARER_TOKEN,
-  PATHS,
-  REQUEST_BODY_LIMIT_BYTES,
   certificateChallenge,
   certificateLogin,
   loginBegin,
   loginFinish,
+  PATHS,
+  REQUEST_BODY_LIMIT_BYTES,
 } from '../protocol/keyserver-protocol.js';
-import { OPERATIONS, isOperationName, runOperation, type OperationArgs, type OperationName } from '../protocol/protocol-operations.js';
+import { isOperationName, OPERATIONS, type OperationArgs, type OperationName, runOperation } from '../protocol/protocol-operations.js';
 import { toWire, wipeBytes } from '../protocol/protocol-values.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
 
@@ -86,7 +86,12 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
     allow(call, 'POST');
     const body = parse(loginFinish.request, await call.body(), 'body');
     const finished = await engine.atomically(() => engine.login.finish(body.handle, Buffer.from(body.M1, 'base64')));
-    return { M2: finished.M2.toString('base64'), token: finished.token, identity: finished.identity, expiresAt: finished.expiresAt ?? null };
+    return {
+      M2: finished.M2.toString('base64'),
+      token: finished.token,
+      identity: finished.identity,
+      expiresAt: finished.expiresAt ?? null,
+    };
   }
   if (path === PATHS.certificateChallenge) {
     allow(call, 'POST');
@@ -114,7 +119,12 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
  * One operation's `{ result }`, its bytes as base64 for the wire. The daemon owns the bytes it
  * decoded from the arguments and those the engine answered: both are zeroed once the answer is encoded.
  */
-async function answerOperation<N extends OperationName>(engine: KeyServerEngine, name: N, token: string, args: OperationArgs<N>): Promise<unknown> {
+async function answerOperation<N extends OperationName>(
+  engine: KeyServerEngine,
+  name: N,
+  token: string,
+  args: OperationArgs<N>,
+): Promise<unknown> {
   try {
     const result = await runOperation(engine, name, token, args);
     try {

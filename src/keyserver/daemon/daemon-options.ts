@@ -1,12 +1,12 @@
-import { parseArgs } from 'node:util';
-import { MAX_KEY_VERSIONS_LIMIT } from '../engine/key-versions.js';
-import type { MasterKeySettings } from '../at-rest/master-key-source.js';
 import { readFileSync } from 'node:fs';
-import { flagProblem } from '../flag-problem.js';
+import { parseArgs } from 'node:util';
+import type { MasterKeySettings } from '../at-rest/master-key-source.js';
 import { ConfigError } from '../config-error.js';
+import { MAX_KEY_VERSIONS_LIMIT } from '../engine/key-versions.js';
+import { flagProblem } from '../flag-problem.js';
 import { normaliseFingerprint } from '../identity/identity-certificate.js';
+import { type PrincipalSeed, readSeedFile } from '../seed-file.js';
 import type { ClientTrust } from './client-trust.js';
-import { readSeedFile, type PrincipalSeed } from '../seed-file.js';
 
 /** How `keygate keyserver` runs. */
 export interface DaemonOptions {
@@ -185,7 +185,14 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
 }
 
 /** An integer flag or its variable (one of the two), from `min` to `max`; neither: undefined (the default). */
-function oneOf(flag: string | undefined, variable: string | undefined, flagName: string, variableName: string, min: number, max: number): number | undefined {
+function oneOf(
+  flag: string | undefined,
+  variable: string | undefined,
+  flagName: string,
+  variableName: string,
+  min: number,
+  max: number,
+): number | undefined {
   const fromEnv = nonEmpty(variable);
   if (flag !== undefined && fromEnv !== undefined) throw new ConfigError(`${flagName} and ${variableName}: give one of the two`);
   if (flag !== undefined) return integer(flagName, flag, min, max);
@@ -196,7 +203,8 @@ function oneOf(flag: string | undefined, variable: string | undefined, flagName:
 function rotationSweepOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>): number | undefined {
   const flag = values['rotation-sweep'];
   const variable = nonEmpty(env.TE_KEYSERVER_ROTATION_SWEEP_SECONDS);
-  if (flag !== undefined && variable !== undefined) throw new ConfigError('--rotation-sweep and TE_KEYSERVER_ROTATION_SWEEP_SECONDS: give one of the two');
+  if (flag !== undefined && variable !== undefined)
+    throw new ConfigError('--rotation-sweep and TE_KEYSERVER_ROTATION_SWEEP_SECONDS: give one of the two');
   if (flag !== undefined) return integer('--rotation-sweep', flag, 1, 86_400);
   return variable === undefined ? undefined : integer('TE_KEYSERVER_ROTATION_SWEEP_SECONDS', variable, 1, 86_400);
 }
@@ -227,7 +235,9 @@ function postgresOf(
   const name = flag === undefined ? 'TE_KEYSERVER_POSTGRES_URL' : '--postgres';
   if (!/^postgres(?:ql)?:\/\/./.test(url)) throw new ConfigError(`${name}: expected a postgres:// or postgresql:// URL`);
   if (keys.masterKey === undefined && keys.masterKeyFile === undefined) {
-    throw new ConfigError(`${name}: give the master key (--master-key-file FILE or TE_KEYSERVER_MASTER_KEY), the same to every daemon on the database`);
+    throw new ConfigError(
+      `${name}: give the master key (--master-key-file FILE or TE_KEYSERVER_MASTER_KEY), the same to every daemon on the database`,
+    );
   }
   return url;
 }

@@ -21,7 +21,8 @@ export function daemonSecretFileWarnings(options: DaemonOptions, env: Env): stri
   if (options.postgresUrl === undefined && options.dataPath !== ':memory:') {
     const stem = join(dirname(options.dataPath), basename(options.dataPath, extname(options.dataPath)));
     if (options.identity === undefined) files.push(['--data', `${stem}.identity.key`]);
-    if (options.masterKey === undefined && options.masterKeyFile === undefined) files.push(['--data', defaultMasterKeyFile(options.dataPath)]);
+    if (options.masterKey === undefined && options.masterKeyFile === undefined)
+      files.push(['--data', defaultMasterKeyFile(options.dataPath)]);
   }
   const warnings: string[] = [];
   for (const [setting, path] of files) {

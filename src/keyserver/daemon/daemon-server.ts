@@ -1,26 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_MAX_KEY_VERSIONS } from '../engine/key-versions.js';
 import { createServer, type Server } from 'node:https';
-import type { TLSSocket } from 'node:tls';
-import { ALPN } from '../protocol/keyserver-protocol.js';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
-import { KEY_SERVER_VERSION } from '../version.js';
-import type { RandomSource } from '../model/random-source.js';
-import { KeyServerEngine } from '../engine/engine.js';
-import { seedPrincipals } from '../engine/seed-principals.js';
-import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../engine/schedule-sweep.js';
-import { CachedEngineStore } from '../store/cached-engine-store.js';
-import type { EngineStore } from '../engine/engine-store.port.js';
-import { PostgresEngineStore } from '../store/postgres-engine-store.js';
-import { redactPostgresUrl } from '../store/postgres-url.js';
-import { SqliteEngineStore } from '../store/sqlite-engine-store.js';
+import type { TLSSocket } from 'node:tls';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
+import { KeyServerEngine } from '../engine/engine.js';
+import type { EngineStore } from '../engine/engine-store.port.js';
+import { DEFAULT_MAX_KEY_VERSIONS } from '../engine/key-versions.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../engine/schedule-sweep.js';
+import { seedPrincipals } from '../engine/seed-principals.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
+import type { RandomSource } from '../model/random-source.js';
+import { ALPN } from '../protocol/keyserver-protocol.js';
+import { CachedEngineStore } from '../store/cached-engine-store.js';
+import { PostgresEngineStore } from '../store/postgres-engine-store.js';
+import { redactPostgresUrl } from '../store/postgres-url.js';
+import { SqliteEngineStore } from '../store/sqlite-engine-store.js';
+import { KEY_SERVER_VERSION } from '../version.js';
 import { clientTrustOptions, guardConnections } from './client-trust.js';
 import { serveFrames } from './daemon-frames.js';
 import { createDaemonAnswerer, createDaemonHandler, type DaemonLog } from './daemon-handler.js';
@@ -101,7 +101,11 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
         'keygate keyserver: warning: TE_KEYSERVER_ADMIN_PASSWORD is not applied: user admin already exists in the store; change its password through the API',
       );
     }
-    const generatedPasswords = await seedPrincipals(engine, { principals: options.seed?.principals, adminPassword: options.adminPassword }, random);
+    const generatedPasswords = await seedPrincipals(
+      engine,
+      { principals: options.seed?.principals, adminPassword: options.adminPassword },
+      random,
+    );
     await engine.sweepExpiredTokens();
     server = createServer(
       {
@@ -116,13 +120,17 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
       },
       createDaemonHandler(answer),
     );
-    const framed = serveFramedConnections(server, (socket) => serveFrames(socket, answer, log, { requestTimeoutMs: FRAME_REQUEST_TIMEOUT_MS }));
+    const framed = serveFramedConnections(server, (socket) =>
+      serveFrames(socket, answer, log, { requestTimeoutMs: FRAME_REQUEST_TIMEOUT_MS }),
+    );
     guardConnections(server, options.clientTrust, log);
     const address = await listen(server, options.port, options.host);
     const sweeper = setInterval(() => {
       engine
         .sweepExpiredTokens()
-        .catch((error: unknown) => log(`keygate keyserver: expired tokens not swept: ${error instanceof Error ? error.message : String(error)}`));
+        .catch((error: unknown) =>
+          log(`keygate keyserver: expired tokens not swept: ${error instanceof Error ? error.message : String(error)}`),
+        );
     }, SWEEP_INTERVAL_MS);
     sweeper.unref();
     const sweepSeconds = options.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS;

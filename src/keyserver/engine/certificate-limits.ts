@@ -22,7 +22,8 @@ export function keyRefusal(cert: X509Certificate): string | undefined {
   const details = key.asymmetricKeyDetails ?? {};
   if (key.asymmetricKeyType === 'rsa') {
     const bits = details.modulusLength ?? 0;
-    if (bits < BUNDLE_LIMITS.rsaBits.min || bits > BUNDLE_LIMITS.rsaBits.max) return `an RSA key of ${bits} bits (2048 to 4096 are accepted)`;
+    if (bits < BUNDLE_LIMITS.rsaBits.min || bits > BUNDLE_LIMITS.rsaBits.max)
+      return `an RSA key of ${bits} bits (2048 to 4096 are accepted)`;
     if (details.publicExponent !== BUNDLE_LIMITS.rsaExponent) return 'an RSA key whose public exponent is not 65537';
     return undefined;
   }

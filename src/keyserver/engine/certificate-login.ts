@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { verifyChallengeSignature } from '../model/verify-challenge-signature.js';
 import { buildPath, parseBundle } from './certificate-path.js';
-import { planProvisioning, readPolicy, type ProvisioningPlan } from './certificate-provisioning.js';
+import { type ProvisioningPlan, planProvisioning, readPolicy } from './certificate-provisioning.js';
 import { certificateId, isValidAt } from './certificates.js';
 import type { EngineContext } from './engine-context.js';
 import type { PrincipalRow } from './engine-model.js';
@@ -48,10 +48,12 @@ export class CertificateLogin {
     const { anchorId, issuer } = await this.#trustedPath(leaf, intermediates);
     const certId = certificateId(leaf);
     const enrolled = (await this.#enrolledPrincipal(certId)) !== undefined;
-    if (!enrolled && !(await readPolicy(this.#ctx)).autoProvision) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
+    if (!enrolled && !(await readPolicy(this.#ctx)).autoProvision)
+      throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const now = this.#ctx.now();
     for (const [id, pending] of this.#challenges) if (pending.expiresAt <= now) this.#challenges.delete(id);
-    if (this.#challenges.size >= MAX_PENDING_CHALLENGES) throw new KeyServerError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
+    if (this.#challenges.size >= MAX_PENDING_CHALLENGES)
+      throw new KeyServerError('KEY_SERVER_FAILED', 'too many certificate logins in progress');
     const challengeId = Buffer.from(this.#ctx.random.bytes(16)).toString('base64url');
     const challenge = Buffer.from(this.#ctx.random.bytes(32));
     const expiresAt = now + CHALLENGE_MS;
@@ -94,7 +96,10 @@ export class CertificateLogin {
     this.#challenges.clear();
   }
 
-  async #trustedPath(leaf: X509Certificate, intermediates: readonly X509Certificate[]): Promise<{ anchorId: string; issuer: X509Certificate }> {
+  async #trustedPath(
+    leaf: X509Certificate,
+    intermediates: readonly X509Certificate[],
+  ): Promise<{ anchorId: string; issuer: X509Certificate }> {
     const anchors = (await this.#ctx.store.certificates('authority')).map((row) => new X509Certificate(row.pem));
     const path = await buildPath(leaf, intermediates, anchors, this.#ctx.now());
     if (!path.trusted) throw new WrongCredentialError(`credential refused: ${path.reason}`);
@@ -115,7 +120,8 @@ export class CertificateLogin {
    */
   async #claim(cert: X509Certificate, issuer: X509Certificate | undefined): Promise<ProvisioningPlan> {
     const enrolled = await this.#enrolledPrincipal(certificateId(cert));
-    if (enrolled === undefined && issuer === undefined) throw new WrongCredentialError('credential refused: the certificate is not enrolled');
+    if (enrolled === undefined && issuer === undefined)
+      throw new WrongCredentialError('credential refused: the certificate is not enrolled');
     const plan: ProvisioningPlan =
       enrolled === undefined
         ? await planProvisioning(this.#ctx, cert, issuer!)

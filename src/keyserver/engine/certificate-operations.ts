@@ -1,12 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import type { CertificateInfo } from '../../wire/certificate.js';
 import type { CertificateQuery, CertificateVerdict } from '../../wire/certificate-verdict.js';
-import { NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
+import { NotFoundError } from '../model/key-server-errors.js';
+import { buildPath, parseBundle } from './certificate-path.js';
+import { certificateId, certificateView, parseCertificate } from './certificates.js';
 import type { EngineContext } from './engine-context.js';
 import type { CertificateRow } from './engine-model.js';
-import { certificateId, certificateView, parseCertificate } from './certificates.js';
-import { buildPath, parseBundle } from './certificate-path.js';
 import { pageOf } from './list-cursor.js';
 
 /** A stored certificate as read: its view, or undefined when its PEM no longer parses. */
@@ -33,7 +33,9 @@ export class CertificateOperations {
     const rows = [...(await store.certificates('authority')), ...(await store.certificates('enrolled'))]
       .filter((row) => owner === undefined || row.principalId === owner)
       .sort((a, b) => (a.id < b.id ? -1 : 1));
-    const matching = (await this.#read(rows)).filter(({ view }) => view === undefined || subject === undefined || view.subject.toLowerCase().includes(subject));
+    const matching = (await this.#read(rows)).filter(
+      ({ view }) => view === undefined || subject === undefined || view.subject.toLowerCase().includes(subject),
+    );
     const page = await pageOf(
       query,
       'certificates',

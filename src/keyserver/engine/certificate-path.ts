@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import { createHash, webcrypto, X509Certificate } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
 import { CertificateMalformedError } from '../model/key-server-errors.js';
-import { BUNDLE_LIMITS, keyRefusal } from './certificate-limits.js';
 import { criticalExtensionRefusal } from './certificate-extensions.js';
+import { BUNDLE_LIMITS, keyRefusal } from './certificate-limits.js';
 import { nameConstraintRefusal } from './name-constraints.js';
 
 const PEM_BLOCKS = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -35,7 +35,8 @@ export function parseBundle(pem: unknown, field = 'certificate'): { leaf: X509Ce
       throw new CertificateMalformedError(`${field}: the certificate cannot be parsed`, cause);
     }
     const which = index === 0 ? 'the leaf' : `intermediate ${index}`;
-    if (cert.raw.length > BUNDLE_LIMITS.derBytes) throw new CertificateMalformedError(`${field}: ${which} is larger than ${BUNDLE_LIMITS.derBytes} bytes`);
+    if (cert.raw.length > BUNDLE_LIMITS.derBytes)
+      throw new CertificateMalformedError(`${field}: ${which} is larger than ${BUNDLE_LIMITS.derBytes} bytes`);
     const refusal = keyRefusal(cert);
     if (refusal !== undefined) throw new CertificateMalformedError(`${field}: ${which} has ${refusal}`);
     return cert;
@@ -82,7 +83,8 @@ export async function buildPath(
   const end = built.findIndex((cert, index) => index > 0 && anchorIds.has(certificateIdOf(cert)));
   if (end < 0) return { trusted: false, reason: UNTRUSTED };
   const path = built.slice(0, end + 1);
-  const refusal = authorityRefusal(path) ?? criticalExtensionRefusal(path) ?? nameConstraintRefusal(path) ?? (await validityRefusal(path, new Date(now)));
+  const refusal =
+    authorityRefusal(path) ?? criticalExtensionRefusal(path) ?? nameConstraintRefusal(path) ?? (await validityRefusal(path, new Date(now)));
   if (refusal !== undefined) return { trusted: false, reason: refusal };
   const chain = path.map(certificateIdOf);
   return { trusted: true, chain, anchorId: chain[chain.length - 1]!, issuer: new X509Certificate(Buffer.from(path[1]!.rawData)) };
@@ -122,7 +124,8 @@ function authorityRefusal(path: readonly x509.X509Certificate[]): string | undef
 async function validityRefusal(path: readonly x509.X509Certificate[], date: Date): Promise<string | undefined> {
   for (let index = 0; index + 1 < path.length; index += 1) {
     const verified = await path[index]!.verify({ date, publicKey: path[index + 1]!.publicKey }, CRYPTO);
-    if (!verified) return index === 0 ? 'the certificate is outside its validity period' : 'an authority on the path is outside its validity period';
+    if (!verified)
+      return index === 0 ? 'the certificate is outside its validity period' : 'an authority on the path is outside its validity period';
   }
   const anchor = path[path.length - 1]!;
   if (anchor.notBefore > date || date > anchor.notAfter) return 'the trusted authority is outside its validity period';

@@ -47,10 +47,17 @@ export async function planProvisioning(ctx: Context, cert: X509Certificate, issu
     throw new KeyServerError('CONFLICT', `cannot provision ${name}: the principal exists`, { reason: 'PRINCIPAL_EXISTS' });
   }
   const enroll = async (row: PrincipalRow): Promise<PrincipalRow> => {
-    await store.putCertificate({ id: certificateId(cert), pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: ctx.now() });
+    await store.putCertificate({
+      id: certificateId(cert),
+      pem: cert.toString(),
+      role: 'enrolled',
+      principalId: row.principalId,
+      createdAt: ctx.now(),
+    });
     return row;
   };
-  if (existing !== undefined) return { target: existing, groupIds: await store.groupIdsOf(existing.principalId), commit: () => enroll(existing) };
+  if (existing !== undefined)
+    return { target: existing, groupIds: await store.groupIdsOf(existing.principalId), commit: () => enroll(existing) };
   const roles = policy.defaultRoles.filter((role) => role !== FIXED_ROLE);
   // A new principal joins the policy's default groups that exist (a group made later is not joined),
   // except one that gained admin after the policy was written: provisioning never hands out admin.
@@ -60,7 +67,16 @@ export async function planProvisioning(ctx: Context, cert: X509Certificate, issu
     if (group?.kind === 'group' && !group.roles.includes(FIXED_ROLE)) groupIds.push(group.principalId);
   }
   const authorityId = certificateId(issuer);
-  const target: PrincipalRow = { name, kind: 'user', systemId: 0, principalId: '', disabled: false, roles, provisionedBy: authorityId, createdAt: ctx.now() };
+  const target: PrincipalRow = {
+    name,
+    kind: 'user',
+    systemId: 0,
+    principalId: '',
+    disabled: false,
+    roles,
+    provisionedBy: authorityId,
+    createdAt: ctx.now(),
+  };
   const commit = async () => {
     const created = await createPrincipal(ctx, { name, kind: 'user', roles });
     const row = { ...(await store.principalById(created.principalId))!, provisionedBy: authorityId };
@@ -78,7 +94,9 @@ export async function planProvisioning(ctx: Context, cert: X509Certificate, issu
  * holds, and an authority is linked only by enrolling one of its certificates.
  */
 async function linkedTo(ctx: Context, principal: PrincipalRow, issuer: X509Certificate): Promise<boolean> {
-  return (await ctx.store.certificates('enrolled')).filter((row) => row.principalId === principal.principalId).some((row) => issuedBy(row.pem, issuer));
+  return (await ctx.store.certificates('enrolled'))
+    .filter((row) => row.principalId === principal.principalId)
+    .some((row) => issuedBy(row.pem, issuer));
 }
 
 /** The leaf names `issuer` as its issuer and its signature verifies under the issuer's key (RFC 5280 §6.1.3(a)). */

@@ -1,6 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { CertificateMalformedError } from '../model/key-server-errors.js';
 import type { CertificateInfo } from '../../wire/certificate.js';
+import { CertificateMalformedError } from '../model/key-server-errors.js';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
 

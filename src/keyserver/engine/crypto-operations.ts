@@ -1,5 +1,4 @@
 import type { Right } from '../../wire/acl.js';
-import { GCM_IV_BYTES, MAC_ALG, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../model/data-crypto.js';
 import {
   type BatchOperation,
   type BatchOutcome,
@@ -11,13 +10,14 @@ import {
   type MacResult,
   type VerifyMacRequest,
 } from '../../wire/crypto-messages.js';
-import { BadRequestError, KeyExpiredError, KeyServerError, isKeyServerError } from '../model/key-server-errors.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { Operation } from '../../wire/operations.js';
+import { GCM_IV_BYTES, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, MAC_ALG, verifyHmacSha256 } from '../model/data-crypto.js';
+import { BadRequestError, isKeyServerError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
-import { newestOf, usableVersion } from './key-versions.js';
 import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';
+import { newestOf, usableVersion } from './key-versions.js';
 
 /**
  * A batch item as the engine takes it: each member is checked for the batch's operation, item by item.
@@ -174,7 +174,13 @@ export class CryptoOperations {
     const { material, version } = newestOf(key);
     const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
     const sealed = gcmEncrypt(material, iv, request.plaintext, request.aad);
-    return { ciphertext: sealed.ciphertext, iv, authTag: sealed.authTag, alg: gcmAlgFor(keyLengthForNid(key.nid, KeyServerError)), version };
+    return {
+      ciphertext: sealed.ciphertext,
+      iv,
+      authTag: sealed.authTag,
+      alg: gcmAlgFor(keyLengthForNid(key.nid, KeyServerError)),
+      version,
+    };
   }
 
   /** The plaintext (the caller zeroes it); DECRYPT_FAILED when the tag does not verify. */

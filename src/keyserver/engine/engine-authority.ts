@@ -4,8 +4,8 @@ import type { Requester } from '../model/acl.js';
 import { canUse, isOwner } from '../model/evaluate-access.js';
 import { AclDeniedError, NotFoundError, OutOfScopeError, RoleDeniedError, SessionExpiredError } from '../model/key-server-errors.js';
 import type { EngineAuthority, TokenContext } from './engine-context.js';
+import { delegationRefusal, NEVER_DELEGABLE } from './engine-delegation.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
-import { NEVER_DELEGABLE, delegationRefusal } from './engine-delegation.js';
 import { principalOperations } from './engine-roles.js';
 import type { EngineStore } from './engine-store.port.js';
 import { hashToken } from './engine-tokens.js';
@@ -31,7 +31,10 @@ export class StoreAuthority implements EngineAuthority {
     const principal = await this.#store.principalById(row.principalId);
     if (!principal || principal.disabled) throw new SessionExpiredError('invalid token');
     // docs/spec.md §4.18 item 3: a delegated token lives only while its service may still act for the target.
-    if (row.actingFor !== undefined && (await delegationRefusal(this.#store, await this.#store.principalByName(row.actingFor), principal)) !== undefined) {
+    if (
+      row.actingFor !== undefined &&
+      (await delegationRefusal(this.#store, await this.#store.principalByName(row.actingFor), principal)) !== undefined
+    ) {
       await this.#store.deleteToken(row.tokenHash);
       throw new SessionExpiredError('the delegation behind this token has ended');
     }

@@ -39,7 +39,12 @@ export async function holdsAdmin(store: EngineStore, principal: PrincipalRow, gr
 }
 
 /** The service's `delegates` names the target itself or a group the target belongs to. */
-export async function listsTarget(store: EngineStore, service: PrincipalRow, target: PrincipalRow, groupIds?: readonly string[]): Promise<boolean> {
+export async function listsTarget(
+  store: EngineStore,
+  service: PrincipalRow,
+  target: PrincipalRow,
+  groupIds?: readonly string[],
+): Promise<boolean> {
   const delegates = service.delegates ?? [];
   if (delegates.includes(target.name)) return true;
   for (const id of groupIds ?? (await store.groupIdsOf(target.principalId))) {
@@ -76,6 +81,7 @@ export async function endBrokenDelegations(store: EngineStore): Promise<void> {
   for (const row of await store.delegatedTokens()) {
     const target = await store.principalById(row.principalId);
     const service = await store.principalByName(row.actingFor ?? '');
-    if (target === undefined || target.disabled || (await delegationRefusal(store, service, target)) !== undefined) await store.deleteToken(row.tokenHash);
+    if (target === undefined || target.disabled || (await delegationRefusal(store, service, target)) !== undefined)
+      await store.deleteToken(row.tokenHash);
   }
 }

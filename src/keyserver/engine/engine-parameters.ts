@@ -1,5 +1,5 @@
-import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ServerParameter, ServerParameterName } from '../../wire/server.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { EngineStore } from './engine-store.port.js';
 
 interface Definition {

@@ -1,7 +1,7 @@
+import { isOperation, OPERATIONS, type Operation } from '../../wire/operations.js';
 import { BUILT_IN_ROLES } from '../model/built-in-roles.js';
-import { OPERATIONS, isOperation, type Operation } from '../../wire/operations.js';
-import type { EngineStore } from './engine-store.port.js';
 import type { PrincipalRow } from './engine-model.js';
+import type { EngineStore } from './engine-store.port.js';
 
 /** `admin` holds every operation and cannot be redefined (docs/spec.md §4.3 item 3). */
 export const FIXED_ROLE = 'admin';

@@ -1,5 +1,14 @@
-import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from './engine-model.js';
 import type { StoreSnapshot } from '../store/store-tables.js';
+import type {
+  CertificateRow,
+  IdempotencyRow,
+  KeyRow,
+  KeyVersionRow,
+  PrincipalKind,
+  PrincipalRow,
+  RoleRow,
+  TokenRow,
+} from './engine-model.js';
 
 /**
  * The key-server engine's storage. Asynchronous, so one engine runs on a store in memory, in a SQLite

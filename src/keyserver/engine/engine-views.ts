@@ -1,13 +1,13 @@
-import type { KeyAccessList, Requester } from '../model/acl.js';
 import type { Identity } from '../../wire/identity.js';
+import { keyLengthForNid } from '../../wire/key-length.js';
 import { EXPORT_ALGO, type KeyView } from '../../wire/key-view.js';
 import type { PrincipalView } from '../../wire/principal.js';
-import { keyLengthForNid } from '../../wire/key-length.js';
+import type { KeyAccessList, Requester } from '../model/acl.js';
 import { KeyServerError } from '../model/key-server-errors.js';
-import type { EngineStore } from './engine-store.port.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
-import { nextRotationAt } from './rotation-schedule.js';
+import type { EngineStore } from './engine-store.port.js';
 import { KEY_VIEW_VERSIONS, newestVersion, versionViews } from './key-versions.js';
+import { nextRotationAt } from './rotation-schedule.js';
 
 /** How the contracts show a principal (docs/spec.md §2.2). */
 export function identityOf(row: PrincipalRow): Identity {

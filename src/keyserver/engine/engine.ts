@@ -1,8 +1,9 @@
 import type { Identity } from '../../wire/identity.js';
 import type { RandomSource } from '../model/random-source.js';
 import { CertificateOperations } from './certificate-operations.js';
-import type { EngineContext } from './engine-context.js';
+import { CryptoOperations } from './crypto-operations.js';
 import { StoreAuthority } from './engine-authority.js';
+import type { EngineContext } from './engine-context.js';
 import type { PrincipalRow } from './engine-model.js';
 import { EngineParameters } from './engine-parameters.js';
 import type { EngineStore } from './engine-store.port.js';
@@ -10,15 +11,14 @@ import { hashToken, issueToken, type TokenOptions } from './engine-tokens.js';
 import { identityOf } from './engine-views.js';
 import { GroupOperations } from './group-operations.js';
 import { purgeIdempotencyRecords } from './idempotent.js';
-import { rotateDueKeys, type RotationSweep } from './scheduled-rotation.js';
 import { IdentityOperations } from './identity-operations.js';
 import { KeyOperations } from './key-operations.js';
+import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
 import { LoginOperations } from './login-operations.js';
-import { CryptoOperations } from './crypto-operations.js';
 import { createPrincipal, type NewPrincipal } from './principal-factory.js';
 import { PrincipalOperations } from './principal-operations.js';
 import { RoleOperations } from './role-operations.js';
-import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
+import { type RotationSweep, rotateDueKeys } from './scheduled-rotation.js';
 import { ServerOperations } from './server-operations.js';
 
 export { aclOf, identityOf } from './engine-views.js';

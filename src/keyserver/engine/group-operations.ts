@@ -1,11 +1,11 @@
-import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
 import type { PrincipalView } from '../../wire/principal.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
 import type { PrincipalRow } from './engine-model.js';
-import { refuseLosingLastAdmin } from './last-admin.js';
 import { principalViews } from './engine-views.js';
+import { refuseLosingLastAdmin } from './last-admin.js';
 
 /**
  * Group membership (docs/spec.md §4.9). A group is a principal of kind `group`; its

@@ -1,18 +1,18 @@
 import { X509Certificate } from 'node:crypto';
-import { type Right, isRight } from '../../wire/acl.js';
-import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
-import { effectiveRights } from '../model/evaluate-access.js';
-import type { Identity } from '../../wire/identity.js';
 import { parseSenderKey } from '../../crypto/sender-key.js';
+import { isRight, type Right } from '../../wire/acl.js';
+import type { Identity } from '../../wire/identity.js';
+import { effectiveRights } from '../model/evaluate-access.js';
+import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
+import { CertificateLogin, readPolicy } from './certificate-login.js';
+import { anchorRefusal, buildPath, isAuthority, parseBundle } from './certificate-path.js';
+import { type CertificateView, certificateId, certificateView, isValidAt, parseCertificate } from './certificates.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import { delegationRefusal } from './engine-delegation.js';
+import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
 import { FIXED_ROLE } from './engine-roles.js';
 import { issueToken } from './engine-tokens.js';
 import { aclOf, identityOf } from './engine-views.js';
-import { DEFAULT_POLICY, type PrincipalRow, type ProvisioningPolicy } from './engine-model.js';
-import { certificateId, certificateView, isValidAt, parseCertificate, type CertificateView } from './certificates.js';
-import { CertificateLogin, readPolicy } from './certificate-login.js';
-import { anchorRefusal, buildPath, isAuthority, parseBundle } from './certificate-path.js';
 
 /** A token minted for a certificate login or a delegated session. */
 export interface MintedToken {
@@ -80,7 +80,13 @@ export class IdentityOperations {
         const reason = 'the certificate is enrolled to another principal';
         throw new KeyServerError('CONFLICT', `cannot enroll: ${reason}`, { reason });
       }
-      await this.#ctx.store.putCertificate({ id, pem: cert.toString(), role: 'enrolled', principalId: row.principalId, createdAt: this.#ctx.now() });
+      await this.#ctx.store.putCertificate({
+        id,
+        pem: cert.toString(),
+        role: 'enrolled',
+        principalId: row.principalId,
+        createdAt: this.#ctx.now(),
+      });
       await this.#ctx.store.deleteTokensActingFor(row.name);
       return certificateView(cert, row.name);
     });
@@ -203,7 +209,10 @@ export class IdentityOperations {
   }
 
   async #issueDelegated(caller: TokenContext, principal: PrincipalRow): Promise<MintedToken & { actingFor: string }> {
-    const { token: minted, expiresAt } = await issueToken(this.#ctx, principal, { actingFor: caller.principal.name, notAfter: caller.token.expiresAt });
+    const { token: minted, expiresAt } = await issueToken(this.#ctx, principal, {
+      actingFor: caller.principal.name,
+      notAfter: caller.token.expiresAt,
+    });
     return { token: minted, identity: identityOf(principal), expiresAt, actingFor: caller.principal.name };
   }
 

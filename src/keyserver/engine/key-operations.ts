@@ -1,17 +1,17 @@
-import { GRANT_RIGHTS, RIGHTS, type Right, isRight } from '../../wire/acl.js';
-import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
-import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
-import { effectiveRights } from '../model/evaluate-access.js';
+import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../wire/acl.js';
+import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import type { Identity } from '../../wire/identity.js';
+import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
 import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
-import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
-import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
+import { effectiveRights } from '../model/evaluate-access.js';
+import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
-import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
-import { checkedRotationPeriod } from './rotation-schedule.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
+import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
+import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
+import { checkedRotationPeriod } from './rotation-schedule.js';
 
 const TTAG_BYTES = 24;
 const LABEL_MAX = 256;
@@ -59,7 +59,8 @@ export class KeyOperations {
     const { answer, replayed } = await idempotent(ctx, owner, 'generateKey', idempotency, () => this.#create(owner, options));
     if (replayed) {
       const key = await ctx.auth.keyOrThrow(answer.ttag);
-      if (isExpired(key, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
+      if (isExpired(key, ctx.now()))
+        throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
       // In this unit of the store: an undo of the first request now keeps the key (`withdraw`).
       await noteReplayAnswered(ctx, owner, idempotency!.key);
     }
@@ -172,7 +173,9 @@ export class KeyOperations {
     ctx.auth.requireScope(caller, ttag, 'manage');
     if (!Number.isSafeInteger(minVersion)) throw new BadRequestError('minVersion: must be an integer');
     if (minVersion < key.minVersion) {
-      throw new KeyServerError('CONFLICT', `minVersion: the minimum version is ${key.minVersion} and never goes down`, { reason: 'MIN_VERSION_DOWN' });
+      throw new KeyServerError('CONFLICT', `minVersion: the minimum version is ${key.minVersion} and never goes down`, {
+        reason: 'MIN_VERSION_DOWN',
+      });
     }
     const newest = newestVersion(key);
     if (minVersion > newest) throw new BadRequestError(`minVersion: the newest version is ${newest}`);
@@ -228,7 +231,12 @@ export class KeyOperations {
    * Sets (replaces) a principal's rights on the key (operation 18, seven-operation grant); owner only.
    * Answers the grantee and the ACL revision the write produced.
    */
-  async grant(token: string, ttag: string, principal: string, rights: readonly Right[] = GRANT_RIGHTS): Promise<{ grantee: Identity; revision: number }> {
+  async grant(
+    token: string,
+    ttag: string,
+    principal: string,
+    rights: readonly Right[] = GRANT_RIGHTS,
+  ): Promise<{ grantee: Identity; revision: number }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'acl.write');

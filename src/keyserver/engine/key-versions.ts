@@ -1,11 +1,17 @@
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyVersionView } from '../../wire/key-view.js';
-import type { RandomSource } from '../model/random-source.js';
-import { BadRequestError, KeyServerError, KeyVersionNotFoundError, KeyVersionRetiredError, KeyVersionsExhaustedError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
-import { decodeCursor, encodeCursor } from './list-cursor.js';
-import type { EngineStore } from './engine-store.port.js';
+import {
+  BadRequestError,
+  KeyServerError,
+  KeyVersionNotFoundError,
+  KeyVersionRetiredError,
+  KeyVersionsExhaustedError,
+} from '../model/key-server-errors.js';
+import type { RandomSource } from '../model/random-source.js';
 import type { KeyRow, KeyVersionRow } from './engine-model.js';
+import type { EngineStore } from './engine-store.port.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
 
 /**
  * A key's versions: version 1 is the key's own material, each rotation adds the next. Encrypt and MAC
@@ -44,14 +50,18 @@ export function newestOf(key: KeyRow): { version: number; material: Buffer } {
  * none such (0, negative, above the newest), KEY_VERSION_RETIRED when it is below the minVersion.
  */
 export function usableVersion(key: KeyRow, version: number): { version: number; material: Buffer } {
-  if (!Number.isSafeInteger(version) || version < 1 || version > newestVersion(key)) throw new KeyVersionNotFoundError(version, newestVersion(key));
+  if (!Number.isSafeInteger(version) || version < 1 || version > newestVersion(key))
+    throw new KeyVersionNotFoundError(version, newestVersion(key));
   if (version < key.minVersion) throw new KeyVersionRetiredError(version, key.minVersion);
   return versionOf(key, version);
 }
 
 /** Every version up to `upTo` (all by default), oldest first (never the material). */
 export function versionViews(key: KeyRow, upTo = newestVersion(key)): KeyVersionView[] {
-  const created = [{ version: 1, createdAt: key.createdAt }, ...key.laterVersions.map(({ version, createdAt }) => ({ version, createdAt }))];
+  const created = [
+    { version: 1, createdAt: key.createdAt },
+    ...key.laterVersions.map(({ version, createdAt }) => ({ version, createdAt })),
+  ];
   return created
     .filter(({ version }) => version <= upTo)
     .map(({ version, createdAt }) => ({
@@ -75,7 +85,10 @@ export const VERSIONS_PAGE_DEFAULT = 100;
  * below the version the cursor names; `next` names the page's last one when older ones remain. The
  * order is the versions' numbers, which never change: a rotation meanwhile adds only above the first page.
  */
-export function versionsPage(key: KeyRow, query: { readonly limit: number; readonly cursor?: string | undefined }): ListResult<KeyVersionView> {
+export function versionsPage(
+  key: KeyRow,
+  query: { readonly limit: number; readonly cursor?: string | undefined },
+): ListResult<KeyVersionView> {
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > VERSIONS_PAGE_MAX) {
     throw new BadRequestError(`limit: an integer from 1 to ${VERSIONS_PAGE_MAX}`);
   }
@@ -105,7 +118,11 @@ export interface VersionMaker {
 export async function addKeyVersion(maker: VersionMaker, key: KeyRow): Promise<KeyRow> {
   if (newestVersion(key) >= maker.maxKeyVersions) throw new KeyVersionsExhaustedError(maker.maxKeyVersions);
   const length = keyLengthForNid(key.nid, KeyServerError);
-  const added: KeyVersionRow = { version: newestVersion(key) + 1, material: Buffer.from(maker.random.bytes(length)), createdAt: maker.now() };
+  const added: KeyVersionRow = {
+    version: newestVersion(key) + 1,
+    material: Buffer.from(maker.random.bytes(length)),
+    createdAt: maker.now(),
+  };
   try {
     await maker.store.putKeyVersion(key.ttag, added);
   } finally {

@@ -1,6 +1,6 @@
 import { KeyServerError } from '../model/key-server-errors.js';
-import { FIXED_ROLE } from './engine-roles.js';
 import type { PrincipalRow } from './engine-model.js';
+import { FIXED_ROLE } from './engine-roles.js';
 import type { EngineStore } from './engine-store.port.js';
 
 /** How many principals one read of the scan takes. */
@@ -27,7 +27,9 @@ export async function refuseLosingLastAdmin(store: EngineStore, change: Principa
   if (!(await takesAdminAway(store, change))) return;
   if (await anyAdminAfter(store, change)) return;
   const reason = 'LAST_ADMIN';
-  throw new KeyServerError('CONFLICT', `${describe(change)} would leave no administrator (no enabled user or service holding admin)`, { reason });
+  throw new KeyServerError('CONFLICT', `${describe(change)} would leave no administrator (no enabled user or service holding admin)`, {
+    reason,
+  });
 }
 
 /** Whether the change takes admin from the principal or group it is about (else nobody loses it). */

@@ -1,5 +1,5 @@
-import { BadRequestError } from '../model/key-server-errors.js';
 import { LIST_LIMIT_MAX, type ListResult } from '../../wire/list-result.js';
+import { BadRequestError } from '../model/key-server-errors.js';
 
 /**
  * Keyset pagination: rows come in key order, and the cursor names the last key of a page. The cursor

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Identity } from '../../wire/identity.js';
 import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
 import { modPow, privateValue, toBigInt, toBytes } from '../../crypto/srp/srp-math.js';
+import type { Identity } from '../../wire/identity.js';
 import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
 import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
 import type { EngineContext } from './engine-context.js';
@@ -37,7 +37,8 @@ export class LoginOperations {
   async begin(user: string, A: Buffer): Promise<{ handle: string; salt: Buffer; B: Buffer }> {
     const ctx = this.#ctx;
     this.#sweepPending();
-    if (this.#pending.size >= (await ctx.parameters.value('maxPendingLogins'))) throw new KeyServerError('KEY_SERVER_FAILED', 'too many logins in progress');
+    if (this.#pending.size >= (await ctx.parameters.value('maxPendingLogins')))
+      throw new KeyServerError('KEY_SERVER_FAILED', 'too many logins in progress');
     const Abig = toBigInt(A);
     if (A.length === 0 || Abig % SRP_GROUP_2048.N === 0n || Abig >= SRP_GROUP_2048.N) {
       throw new WrongCredentialError('illegal SRP value A');
@@ -58,7 +59,14 @@ export class LoginOperations {
     const pending = this.#pending.get(handle);
     this.#pending.delete(handle);
     if (!pending || pending.expiresAt <= ctx.now()) throw new WrongCredentialError('empty data: no login in progress');
-    const { M2 } = srpServerVerify({ user: pending.user, salt: pending.salt, verifier: pending.verifier, A: pending.A, M1, ephemeral: pending.ephemeral });
+    const { M2 } = srpServerVerify({
+      user: pending.user,
+      salt: pending.salt,
+      verifier: pending.verifier,
+      A: pending.A,
+      M1,
+      ephemeral: pending.ephemeral,
+    });
     const row = await ctx.store.principalByName(pending.user);
     if (!pending.real || !row) throw new WrongCredentialError('WRONG_CREDENTIAL');
     if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');

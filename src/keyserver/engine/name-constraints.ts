@@ -1,13 +1,13 @@
-import * as x509 from '@peculiar/x509';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {
   type GeneralName,
   type GeneralSubtree,
-  NameConstraints,
-  SubjectAlternativeName,
   id_ce_nameConstraints,
   id_ce_subjectAltName,
+  NameConstraints,
+  SubjectAlternativeName,
 } from '@peculiar/asn1-x509';
+import * as x509 from '@peculiar/x509';
 
 /** The name forms whose constraints are checked; a constraint on any other form is only honoured by refusing. */
 type CheckedForm = 'directoryName' | 'dNSName' | 'rfc822Name';
@@ -78,10 +78,12 @@ function namesRefusal(names: readonly CertName[], constraints: Subtrees): string
     const permitted = constraints.permitted.get(name.form);
     const excluded = constraints.excluded.get(name.form);
     if (!CHECKED.includes(name.form)) {
-      if (permitted !== undefined || excluded !== undefined) return `carries a ${name.form} name under a constraint of that form, which is not processed`;
+      if (permitted !== undefined || excluded !== undefined)
+        return `carries a ${name.form} name under a constraint of that form, which is not processed`;
       continue;
     }
-    if (excluded?.some((base) => matches(name, base)) === true) return `carries a ${name.form} name excluded by an authority's name constraints`;
+    if (excluded?.some((base) => matches(name, base)) === true)
+      return `carries a ${name.form} name excluded by an authority's name constraints`;
     if (permitted !== undefined && !permitted.some((base) => matches(name, base))) {
       return `carries a ${name.form} name outside an authority's permitted subtrees (nameConstraints)`;
     }
@@ -114,7 +116,8 @@ function readAlternatives(value: ArrayBuffer): GeneralName[] | undefined {
 
 function nameOf(general: GeneralName): CertName {
   const form = formOf(general);
-  if (form === 'directoryName' && general.directoryName !== undefined) return { form, value: rdnSequence(new x509.Name(general.directoryName)) };
+  if (form === 'directoryName' && general.directoryName !== undefined)
+    return { form, value: rdnSequence(new x509.Name(general.directoryName)) };
   if (form === 'dNSName') return { form, value: general.dNSName ?? '' };
   if (form === 'rfc822Name') return { form, value: general.rfc822Name ?? '' };
   return { form, value: '' };
@@ -142,7 +145,8 @@ function matches(name: CertName, base: GeneralName): boolean {
     return prefix.length <= rdns.length && prefix.every((rdn, index) => rdns[index] === rdn);
   }
   if (name.form === 'dNSName' && base.dNSName !== undefined) return dnsWithin(String(name.value).toLowerCase(), base.dNSName.toLowerCase());
-  if (name.form === 'rfc822Name' && base.rfc822Name !== undefined) return mailboxWithin(String(name.value).toLowerCase(), base.rfc822Name.toLowerCase());
+  if (name.form === 'rfc822Name' && base.rfc822Name !== undefined)
+    return mailboxWithin(String(name.value).toLowerCase(), base.rfc822Name.toLowerCase());
   return false;
 }
 

@@ -1,6 +1,6 @@
+import { type SrpVerifier, srpCreateVerifier } from '../../crypto/srp/srp-verifier.js';
 import type { Identity } from '../../wire/identity.js';
 import { PRINCIPAL_NAME } from '../../wire/principal.js';
-import { type SrpVerifier, srpCreateVerifier } from '../../crypto/srp/srp-verifier.js';
 import { BadRequestError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import type { PrincipalKind, PrincipalRow } from './engine-model.js';
@@ -20,7 +20,8 @@ export interface NewPrincipal {
 export async function createPrincipal(ctx: Pick<EngineContext, 'store' | 'now' | 'random'>, input: NewPrincipal): Promise<Identity> {
   if (!PRINCIPAL_NAME.test(input.name)) throw new BadRequestError(`name: invalid principal name ${input.name}`);
   if (await ctx.store.principalByName(input.name)) throw new KeyServerError('CONFLICT', `principal exists: ${input.name}`);
-  if ((input.password !== undefined || input.srp !== undefined) && input.kind === 'group') throw new BadRequestError('password: a group has no password');
+  if ((input.password !== undefined || input.srp !== undefined) && input.kind === 'group')
+    throw new BadRequestError('password: a group has no password');
   const row: PrincipalRow = {
     name: input.name,
     kind: input.kind,

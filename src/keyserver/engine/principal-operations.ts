@@ -1,23 +1,23 @@
-import { BadRequestError, KeyServerError, RoleDeniedError } from '../model/key-server-errors.js';
+import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
+import type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
 import type { ListResult } from '../../wire/list-result.js';
 import {
-  PRINCIPAL_KINDS,
   type NewPrincipal,
   type PasswordVerifier,
+  PRINCIPAL_KINDS,
   type PrincipalChanges,
   type PrincipalQuery,
   type PrincipalView,
 } from '../../wire/principal.js';
-import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
-import type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
+import { BadRequestError, KeyServerError, RoleDeniedError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
-import { refuseLosingLastAdmin } from './last-admin.js';
-import { createPrincipal } from './principal-factory.js';
 import type { PrincipalRow } from './engine-model.js';
 import { roleOperations } from './engine-roles.js';
 import { principalView, principalViews } from './engine-views.js';
+import { refuseLosingLastAdmin } from './last-admin.js';
 import { pageOf } from './list-cursor.js';
+import { createPrincipal } from './principal-factory.js';
 
 const DISPLAY_NAME_MAX = 256;
 
@@ -35,7 +35,8 @@ export class PrincipalOperations {
   /** Principals by name, a page at a time; `cursor` is the opaque `next` of the previous page. */
   async list(token: string, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
     await this.#ctx.auth.authorizeOperation(token, 'principals.list');
-    if (query.kind !== undefined && !PRINCIPAL_KINDS.includes(query.kind)) throw new BadRequestError('kind: must be user, group or service');
+    if (query.kind !== undefined && !PRINCIPAL_KINDS.includes(query.kind))
+      throw new BadRequestError('kind: must be user, group or service');
     const store = this.#ctx.store;
     const page = await pageOf(
       query,
@@ -104,7 +105,8 @@ export class PrincipalOperations {
     await store.deleteTokensOf(row.principalId);
     await store.deleteTokensActingFor(row.name);
     await store.deleteMembershipsOf(row.principalId);
-    for (const cert of await store.certificates('enrolled')) if (cert.principalId === row.principalId) await store.deleteCertificate(cert.id);
+    for (const cert of await store.certificates('enrolled'))
+      if (cert.principalId === row.principalId) await store.deleteCertificate(cert.id);
     await store.deletePrincipal(row.principalId);
     await endBrokenDelegations(store);
   }
@@ -139,7 +141,8 @@ export class PrincipalOperations {
     }
     await this.#ctx.store.deleteToken(proof.token.tokenHash);
     const fresh = proof.token.issuedAt >= this.#ctx.now() - (await this.#ctx.parameters.value('loginHandshakeSeconds')) * 1000;
-    if (proof.principal.principalId !== row.principalId || proof.token.scope !== undefined || proof.token.actingFor !== undefined || !fresh) throw refuse();
+    if (proof.principal.principalId !== row.principalId || proof.token.scope !== undefined || proof.token.actingFor !== undefined || !fresh)
+      throw refuse();
   }
 
   /** Operation 27: the groups the principal belongs to (the principal itself may read them too). */
@@ -192,7 +195,8 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** An SRP-6a verifier record as sent: a 16..64-byte salt and a verifier 1 < v < N (RFC 5054 group). */
 function decodeVerifier(record: PasswordVerifier): SrpVerifier {
   const refuse = () => new BadRequestError('verifier: not an SRP-6a verifier record');
-  if (typeof record !== 'object' || record === null || !BASE64.test(String(record.salt)) || !BASE64.test(String(record.verifier))) throw refuse();
+  if (typeof record !== 'object' || record === null || !BASE64.test(String(record.salt)) || !BASE64.test(String(record.verifier)))
+    throw refuse();
   const salt = Buffer.from(record.salt, 'base64');
   const verifier = Buffer.from(record.verifier, 'base64');
   if (salt.length < 16 || salt.length > 64 || verifier.length !== SRP_GROUP_2048.byteLength) throw refuse();

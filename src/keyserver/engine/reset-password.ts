@@ -12,7 +12,11 @@ const PASSWORD_BYTES = 18;
  * As a password change does (docs/spec.md §4.20), it ends the principal's tokens and those a service
  * delegated as it. Its roles and whether it is disabled are left as they are.
  */
-export async function resetPassword(store: EngineStore, name: string, random: RandomSource): Promise<{ password: string; disabled: boolean }> {
+export async function resetPassword(
+  store: EngineStore,
+  name: string,
+  random: RandomSource,
+): Promise<{ password: string; disabled: boolean }> {
   return store.atomically(async () => {
     const row = await store.principalByName(name);
     if (row === undefined) throw new ConfigError(`no principal "${name}" in this store`);

@@ -1,7 +1,7 @@
-import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { ListResult } from '../../wire/list-result.js';
+import { isOperation, OPERATIONS } from '../../wire/operations.js';
 import { type HeldOperations, ROLE_NAME, type RoleView } from '../../wire/role.js';
-import { OPERATIONS, isOperation } from '../../wire/operations.js';
+import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
 import { FIXED_ROLE, principalOperations, roleNames, roleOperations } from './engine-roles.js';

@@ -8,7 +8,8 @@ const MAX_ROTATION_PERIOD_MS = 36_500 * 86_400_000;
 /** A key's rotation period as asked for, checked: an ISO 8601 duration from one day to 100 years, else BAD_REQUEST. */
 export function checkedRotationPeriod(period: unknown): string {
   const ms = typeof period === 'string' ? parseIsoDuration(period) : undefined;
-  if (ms === undefined) throw new BadRequestError('rotationPeriod: an ISO 8601 duration in weeks, days, hours, minutes or seconds (P90D, P1W, PT36H)');
+  if (ms === undefined)
+    throw new BadRequestError('rotationPeriod: an ISO 8601 duration in weeks, days, hours, minutes or seconds (P90D, P1W, PT36H)');
   if (ms < MIN_ROTATION_PERIOD_MS) throw new BadRequestError('rotationPeriod: at least one day (P1D)');
   if (ms > MAX_ROTATION_PERIOD_MS) throw new BadRequestError('rotationPeriod: at most 100 years');
   return period as string;

@@ -15,7 +15,11 @@ export interface PrincipalSeeding {
  * a grant) and answers them, to be shown once; otherwise it answers undefined. Seeding a durable
  * store again on restart changes nothing.
  */
-export async function seedPrincipals(engine: KeyServerEngine, seeding: PrincipalSeeding, random: RandomSource): Promise<Record<string, string> | undefined> {
+export async function seedPrincipals(
+  engine: KeyServerEngine,
+  seeding: PrincipalSeeding,
+  random: RandomSource,
+): Promise<Record<string, string> | undefined> {
   for (const principal of seeding.principals ?? []) await createMissing(engine, principal);
   let adminPassword = seeding.adminPassword;
   let generated: Record<string, string> | undefined;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import { createHash, webcrypto, X509Certificate } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -43,8 +43,12 @@ export async function createIdentityCertificate(options: IdentityOptions = {}): 
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      new x509.ExtendedKeyUsageExtension([options.usage === 'client' ? x509.ExtendedKeyUsage.clientAuth : x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(hosts.map((host) => ({ type: IP_ADDRESS.test(host) ? ('ip' as const) : ('dns' as const), value: host }))),
+      new x509.ExtendedKeyUsageExtension([
+        options.usage === 'client' ? x509.ExtendedKeyUsage.clientAuth : x509.ExtendedKeyUsage.serverAuth,
+      ]),
+      new x509.SubjectAlternativeNameExtension(
+        hosts.map((host) => ({ type: IP_ADDRESS.test(host) ? ('ip' as const) : ('dns' as const), value: host })),
+      ),
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { MAC_ALG, type GcmAlg } from '../../wire/crypto-messages.js';
+import { type GcmAlg, MAC_ALG } from '../../wire/crypto-messages.js';
 import type { KeyLength } from '../../wire/key-length.js';
 import { BadRequestError, DecryptFailedError } from './key-server-errors.js';
 
-export { MAC_ALG, type GcmAlg };
+export { type GcmAlg, MAC_ALG };
 
 /**
  * Data cryptography under a raw data key (docs/spec.md §4.5): AES-GCM of
@@ -32,7 +32,12 @@ export interface Sealed {
 }
 
 /** AES-GCM encryption with the caller's fresh 12-byte iv and optional additional data. */
-export function gcmEncrypt(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): { ciphertext: Buffer; authTag: Buffer } {
+export function gcmEncrypt(
+  key: Uint8Array,
+  iv: Uint8Array,
+  plaintext: Uint8Array,
+  aad?: Uint8Array,
+): { ciphertext: Buffer; authTag: Buffer } {
   if (iv.length !== GCM_IV_BYTES) throw new BadRequestError(`iv: expected ${GCM_IV_BYTES} bytes, got ${iv.length}`);
   const cipher = createCipheriv(cipherName(key), key, iv, { authTagLength: GCM_TAG_BYTES });
   if (aad !== undefined) cipher.setAAD(aad);

@@ -1,4 +1,4 @@
-import { verify, type KeyObject } from 'node:crypto';
+import { type KeyObject, verify } from 'node:crypto';
 
 /**
  * docs/spec.md §4.19 item 2: the certificate-login signature is over the 32 challenge bytes, RS256

@@ -8,13 +8,13 @@ import {
   bytes,
   certificate,
   certificateQuery,
+  cursor,
   decryptRequest,
   encryptRequest,
   encryptResult,
   heldOperations,
-  identity,
   idempotencyClaim,
-  cursor,
+  identity,
   keyVersion,
   keyVersionView,
   keyView,
@@ -48,7 +48,11 @@ export interface OperationDefinition<A extends z.ZodType, R extends z.ZodType> {
   readonly run: (engine: KeyServerEngine, token: string, args: z.output<A>) => Promise<z.output<R>>;
 }
 
-function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R, run: OperationDefinition<A, R>['run']): OperationDefinition<A, R> {
+function op<A extends z.ZodType, R extends z.ZodType>(
+  args: A,
+  result: R,
+  run: OperationDefinition<A, R>['run'],
+): OperationDefinition<A, R> {
   return { args, result, run };
 }
 
@@ -110,8 +114,10 @@ export const OPERATIONS = {
     async (engine, token, args) => (await engine.keys.withdraw(token, args.ttag, args.idempotencyKey), null),
   ),
   readKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.view(token, args.ttag)),
-  keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), list(keyVersionView), (engine, token, args) =>
-    engine.keys.versions(token, args.ttag, args),
+  keyVersions: op(
+    z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }),
+    list(keyVersionView),
+    (engine, token, args) => engine.keys.versions(token, args.ttag, args),
   ),
   expireKey: op(z.strictObject({ ttag }), keyView, (engine, token, args) => engine.keys.expire(token, args.ttag)),
   // Key versions: rotation adds one, the minimum version retires those below it.
@@ -139,15 +145,19 @@ export const OPERATIONS = {
     }),
     (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   ),
-  grant: op(z.strictObject({ ttag, principal: name, rights }), z.strictObject({ grantee: identity, revision: aclRevision }), (engine, token, args) =>
-    engine.keys.grant(token, args.ttag, args.principal, args.rights),
+  grant: op(
+    z.strictObject({ ttag, principal: name, rights }),
+    z.strictObject({ grantee: identity, revision: aclRevision }),
+    (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
   ),
   revoke: op(z.strictObject({ ttag, principal: name }), z.strictObject({ revision: aclRevision }), (engine, token, args) =>
     engine.keys.revoke(token, args.ttag, args.principal),
   ),
   accessRights: op(z.strictObject({ ttag }), rights, async (engine, token, args) => (await engine.keys.access(token, args.ttag)).rights),
   // Data cryptography (9-12).
-  encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request)),
+  encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult, (engine, token, args) =>
+    engine.crypto.encrypt(token, args.ttag, args.request),
+  ),
   decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payloadBytes }), (engine, token, args) =>
     engine.crypto.decrypt(token, args.ttag, args.request),
   ),
@@ -155,7 +165,9 @@ export const OPERATIONS = {
   verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), z.strictObject({ valid: z.boolean() }), (engine, token, args) =>
     engine.crypto.verifyMac(token, args.ttag, args.request),
   ),
-  rewrap: op(z.strictObject({ ttag, request: decryptRequest }), encryptResult, (engine, token, args) => engine.crypto.rewrap(token, args.ttag, args.request)),
+  rewrap: op(z.strictObject({ ttag, request: decryptRequest }), encryptResult, (engine, token, args) =>
+    engine.crypto.rewrap(token, args.ttag, args.request),
+  ),
   /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
   cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes, (engine, token, args) =>
     engine.crypto.batch(token, args.operation, args.items),
@@ -167,7 +179,11 @@ export const OPERATIONS = {
   updatePrincipal: op(z.strictObject({ name, changes: principalChanges }), principalView, (engine, token, args) =>
     engine.principals.update(token, args.name, args.changes),
   ),
-  deletePrincipal: op(z.strictObject({ name }), z.null(), async (engine, token, args) => (await engine.principals.remove(token, args.name), null)),
+  deletePrincipal: op(
+    z.strictObject({ name }),
+    z.null(),
+    async (engine, token, args) => (await engine.principals.remove(token, args.name), null),
+  ),
   setPassword: op(
     z.strictObject({ name, verifier, currentProof: ruled(z.string().max(512)).optional() }),
     z.null(),
@@ -197,7 +213,9 @@ export const OPERATIONS = {
   ),
   // Certificates and certificate trust (35-42).
   listCertificates: op(certificateQuery, list(certificate), (engine, token, args) => engine.certificates.list(token, args)),
-  readCertificate: op(z.strictObject({ id: certificateId }), certificate, (engine, token, args) => engine.certificates.read(token, args.id)),
+  readCertificate: op(z.strictObject({ id: certificateId }), certificate, (engine, token, args) =>
+    engine.certificates.read(token, args.id),
+  ),
   parseCertificate: op(z.strictObject({ pem }), certificate, (engine, token, args) => engine.certificates.parse(token, args.pem)),
   verifyCertificate: op(z.strictObject({ pem }), verdict, (engine, token, args) => engine.certificates.verify(token, args.pem)),
   listTrustAuthorities: op(none, list(certificate), (engine, token) => engine.certificates.authorities(token)),

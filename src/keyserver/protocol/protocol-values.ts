@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { RIGHTS } from '../../wire/acl.js';
-import { PRINCIPAL_KINDS } from '../../wire/principal.js';
-import { KEY_LENGTHS } from '../../wire/key-length.js';
 import { MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
-import { jsonTextFault, textFault, type TextControls } from '../../wire/text.js';
+import { KEY_LENGTHS } from '../../wire/key-length.js';
+import { PRINCIPAL_KINDS } from '../../wire/principal.js';
+import { jsonTextFault, type TextControls, textFault } from '../../wire/text.js';
 
 /**
  * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:
@@ -227,7 +227,9 @@ export const verifyMacRequest = z.strictObject({ data: payloadBytes, mac: bytes,
  * malformed item fails alone (its outcome), never the batch: on a wire they are base64 strings the
  * engine decodes, in the embedded key server the bytes themselves.
  */
-const looseValue = z.union([z.string().max(PAYLOAD_MAX_CHARS), z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')]).optional();
+const looseValue = z
+  .union([z.string().max(PAYLOAD_MAX_CHARS), z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')])
+  .optional();
 export const batchItem = z.strictObject({
   ttag,
   plaintext: looseValue,

@@ -1,5 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type {
+  CertificateRow,
+  IdempotencyRow,
+  KeyRow,
+  KeyVersionRow,
+  PrincipalKind,
+  PrincipalRow,
+  RoleRow,
+  TokenRow,
+} from '../engine/engine-model.js';
 import type { EngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 
 export interface EngineCacheOptions {

@@ -1,6 +1,15 @@
+import type {
+  CertificateRow,
+  IdempotencyRow,
+  KeyRow,
+  KeyVersionRow,
+  PrincipalKind,
+  PrincipalRow,
+  RoleRow,
+  TokenRow,
+} from '../engine/engine-model.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
 import { SerialUnits } from './serial-units.js';
-import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
 export class MemoryEngineStore implements EngineStore {
@@ -53,7 +62,8 @@ export class MemoryEngineStore implements EngineStore {
     if (name !== undefined) this.#principals.delete(name);
     await this.deleteMembershipsOf(principalId);
     await this.deleteTokensOf(principalId);
-    for (const [id, row] of this.#certificates) if (row.role === 'enrolled' && row.principalId === principalId) this.#certificates.delete(id);
+    for (const [id, row] of this.#certificates)
+      if (row.role === 'enrolled' && row.principalId === principalId) this.#certificates.delete(id);
   }
 
   async groupIdsOf(memberId: string): Promise<string[]> {
@@ -103,7 +113,8 @@ export class MemoryEngineStore implements EngineStore {
   async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
     const key = this.#keys.get(ttag);
     if (key === undefined) throw new Error(`no key ${ttag} to add a version to`);
-    if (key.laterVersions.some((stored) => stored.version === version.version)) throw new Error(`key version ${version.version} is stored already`);
+    if (key.laterVersions.some((stored) => stored.version === version.version))
+      throw new Error(`key version ${version.version} is stored already`);
     this.#keys.set(ttag, { ...key, laterVersions: [...key.laterVersions, { ...version, material: Buffer.from(version.material) }] });
   }
 

@@ -94,7 +94,13 @@ export type PgStatement = keyof typeof PG_STATEMENTS;
 export function snapshotSql(table: keyof typeof STORE_TABLES): string {
   const columns = STORE_TABLES[table];
   const order =
-    table === 'key_acl' ? 'ttag, position' : table === 'memberships' ? 'group_id, member_id' : table === 'idempotency' ? 'principal_id, idem_key' : columns[0];
+    table === 'key_acl'
+      ? 'ttag, position'
+      : table === 'memberships'
+        ? 'group_id, member_id'
+        : table === 'idempotency'
+          ? 'principal_id, idem_key'
+          : columns[0];
   return `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${order}`;
 }
 

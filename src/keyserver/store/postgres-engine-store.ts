@@ -2,31 +2,40 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
-import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type {
+  CertificateRow,
+  IdempotencyRow,
+  KeyRow,
+  KeyVersionRow,
+  PrincipalKind,
+  PrincipalRow,
+  RoleRow,
+  TokenRow,
+} from '../engine/engine-model.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
 import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
 import { pgKeyIdsInUse, pgResealRows, pgRetiredKeyIds, pgRetireOldKeys } from './postgres-engine-sealing.js';
-import { PG_STATEMENTS, restoreSql, snapshotSql, type PgStatement } from './postgres-engine-statements.js';
-import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
+import { PG_STATEMENTS, type PgStatement, restoreSql, snapshotSql } from './postgres-engine-statements.js';
 import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows.js';
+import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
 import { postgresTarget } from './postgres-url.js';
 import {
-  certificateOf,
-  idempotencyOf,
-  roleOf,
-  sealedKeyOf,
-  sealedPrincipalOf,
-  tokenOf,
   type CertificateRecord,
+  certificateOf,
   type IdempotencyRecord,
+  idempotencyOf,
   type KeyRecord,
   type KeyVersionRecord,
   type PrincipalRecord,
   type RoleRecord,
+  roleOf,
+  sealedKeyOf,
+  sealedPrincipalOf,
   type TokenRecord,
+  tokenOf,
 } from './sqlite-engine-records.js';
 import { keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
-import { STORE_TABLES, TABLE_ORDER, type StoreSnapshot, type StoredRow, type StoreTable } from './store-tables.js';
+import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 export interface PostgresEngineStoreOptions {
   /** `postgres://user:password@host:port/database`; its password never reaches a message. */
@@ -248,9 +257,9 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async key(ttag: string): Promise<KeyRow | undefined> {
-    const record = await this.#row<KeyRecord & { acl: [string, string][]; versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[] }>('key', [
-      ttag,
-    ]);
+    const record = await this.#row<
+      KeyRecord & { acl: [string, string][]; versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[] }
+    >('key', [ttag]);
     if (record === undefined) return undefined;
     const versions = record.versions.map((stored) => ({ ...stored, material: Buffer.from(stored.material, 'base64') }));
     return sealedKeyOf(record, record.acl, this.#open('keys'), versions, this.#open('key_versions'));
@@ -414,7 +423,9 @@ export class PostgresEngineStore implements DurableEngineStore {
             )
             .catch((error: Error) => {
               // The transaction is rolled back (a failed statement aborts it): nothing of the restore stays.
-              throw new ConfigError(`restore: cannot write ${describeStoredRow(table, row)}: ${error.message.split('\n')[0]}; nothing was written`);
+              throw new ConfigError(
+                `restore: cannot write ${describeStoredRow(table, row)}: ${error.message.split('\n')[0]}; nothing was written`,
+              );
             });
         }
       }

@@ -1,4 +1,4 @@
-import { STORE_TABLES, type StoreSnapshot, type StoredRow, type StoreTable, TABLE_ORDER } from './store-tables.js';
+import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 /** How many unwritable rows a refusal names; the count says how many more there are. */
 const NAMED_MAX = 5;

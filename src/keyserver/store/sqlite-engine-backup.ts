@@ -2,7 +2,16 @@ import type { Database } from 'better-sqlite3';
 import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 /** The tables whose rows make a store "not empty": what the engine writes once it has served. */
-const CONTENT_TABLES: readonly StoreTable[] = ['principals', 'keys', 'certificates', 'roles', 'settings', 'memberships', 'key_acl', 'key_versions'];
+const CONTENT_TABLES: readonly StoreTable[] = [
+  'principals',
+  'keys',
+  'certificates',
+  'roles',
+  'settings',
+  'memberships',
+  'key_acl',
+  'key_versions',
+];
 
 /** Each table's primary key: rows are read in its order, so one state of a store gives one file. */
 const ORDER_BY: Readonly<Record<StoreTable, string>> = {
@@ -42,16 +51,20 @@ export function readSnapshot(db: Database): StoreSnapshot {
  */
 export function writeSnapshot(db: Database, snapshot: StoreSnapshot): void {
   db.transaction(() => {
-    const held = CONTENT_TABLES.map((table) => [table, (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n] as const).filter(
-      ([, count]) => count > 0,
-    );
+    const held = CONTENT_TABLES.map(
+      (table) => [table, (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n] as const,
+    ).filter(([, count]) => count > 0);
     if (held.length > 0) {
-      throw new Error(`the store is not empty (it holds ${held.map(([table, count]) => `${count} ${table}`).join(', ')}): restore into a new store`);
+      throw new Error(
+        `the store is not empty (it holds ${held.map(([table, count]) => `${count} ${table}`).join(', ')}): restore into a new store`,
+      );
     }
     for (const table of TABLE_ORDER) {
       const columns = STORE_TABLES[table];
       const verb = table === 'counters' ? 'INSERT OR REPLACE' : 'INSERT';
-      const insert = db.prepare(`${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`);
+      const insert = db.prepare(
+        `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`,
+      );
       for (const row of snapshot.tables[table]) insert.run(row);
     }
   }).immediate();

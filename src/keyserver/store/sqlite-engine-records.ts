@@ -1,5 +1,14 @@
 import type { Right } from '../../wire/acl.js';
-import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import type {
+  CertificateRow,
+  IdempotencyRow,
+  KeyRow,
+  KeyVersionRow,
+  PrincipalKind,
+  PrincipalRow,
+  RoleRow,
+  TokenRow,
+} from '../engine/engine-model.js';
 
 /** Rows of the engine's SQLite tables as better-sqlite3 answers them, and their engine models. */
 export interface PrincipalRecord {

@@ -25,7 +25,9 @@ export function keyVersionId(ttag: string, version: number): string {
 }
 
 /** The master key ids in use, as a query (the same in SQLite and PostgreSQL): one row `{ id }` per key. */
-export const KEY_IDS_IN_USE = SEALED.map(({ table, keyId }) => `SELECT ${keyId} AS id FROM ${table} WHERE ${keyId} IS NOT NULL`).join(' UNION ');
+export const KEY_IDS_IN_USE = SEALED.map(({ table, keyId }) => `SELECT ${keyId} AS id FROM ${table} WHERE ${keyId} IS NOT NULL`).join(
+  ' UNION ',
+);
 
 /** Every master key id the file's rows are sealed under. */
 export function keyIdsInUse(db: Database): string[] {

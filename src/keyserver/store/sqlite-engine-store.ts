@@ -1,32 +1,41 @@
-import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CertificateRow, IdempotencyRow, KeyRow, KeyVersionRow, PrincipalKind, PrincipalRow, RoleRow, TokenRow } from '../engine/engine-model.js';
+import Database from 'better-sqlite3';
+import type { MasterKeyring } from '../at-rest/master-keys.js';
+import { ConfigError } from '../config-error.js';
+import type {
+  CertificateRow,
+  IdempotencyRow,
+  KeyRow,
+  KeyVersionRow,
+  PrincipalKind,
+  PrincipalRow,
+  RoleRow,
+  TokenRow,
+} from '../engine/engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
+import { SerialUnits } from './serial-units.js';
+import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import {
+  type CertificateRecord,
   certificateOf,
+  type IdempotencyRecord,
   idempotencyOf,
   idempotencyRecordOf,
-  roleOf,
-  sealedKeyOf,
-  sealedPrincipalOf,
-  tokenOf,
-  type CertificateRecord,
-  type IdempotencyRecord,
   type KeyRecord,
   type KeyVersionRecord,
   type PrincipalRecord,
   type RoleRecord,
+  roleOf,
+  sealedKeyOf,
+  sealedPrincipalOf,
   type TokenRecord,
+  tokenOf,
 } from './sqlite-engine-records.js';
-import { ConfigError } from '../config-error.js';
-import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
-import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
-import type { StoreSnapshot } from './store-tables.js';
 import { keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
-import { SerialUnits } from './serial-units.js';
+import type { StoreSnapshot } from './store-tables.js';
 
 /**
  * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
@@ -252,7 +261,9 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return this.#alone(() => {
       const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
       if (!record) return undefined;
-      const acl = (this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]).map((entry) => [entry.principal_id, entry.rights] as const);
+      const acl = (this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]).map(
+        (entry) => [entry.principal_id, entry.rights] as const,
+      );
       const versions = this.#sql.keyVersions.all(ttag) as KeyVersionRecord[];
       return sealedKeyOf(
         record,

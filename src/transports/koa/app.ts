@@ -1,18 +1,18 @@
 import Koa from 'koa';
 import type { Logger } from '../../ports/logger.port.js';
-import { NoMetrics, type Metrics } from '../../ports/metrics.port.js';
+import { type Metrics, NoMetrics } from '../../ports/metrics.port.js';
 import type { GatewayServices } from '../../use-cases/index.js';
-import type { ApiContext } from './api/api-context.js';
 import { apiErrorMapper } from './api/api.errors.js';
 import { isApiPath } from './api/api.router.js';
+import type { ApiContext } from './api/api-context.js';
 import { buildOpenApi } from './api/openapi.js';
-import { CONSOLE_PATH, serveConsole, type LoadConsoleAssets } from './console.js';
+import { DEFAULT_IPV6_PREFIX_LENGTH } from './client-address.js';
+import { CONSOLE_PATH, type LoadConsoleAssets, serveConsole } from './console.js';
 import { cors } from './cors.js';
 import { gatewayRoutes, routeTableOf } from './gateway-routes.js';
 import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
-import { requestStep } from './request-step.js';
-import { DEFAULT_IPV6_PREFIX_LENGTH } from './client-address.js';
 import { readRawBody } from './read-body.js';
+import { requestStep } from './request-step.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import type { GatewayState } from './state.js';
 

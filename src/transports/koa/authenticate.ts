@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { GatewayServices } from '../../use-cases/index.js';
-import { readRawBody } from './read-body.js';
 import { expectedHtu } from './expected-htu.js';
+import { readRawBody } from './read-body.js';
 import type { GatewayState } from './state.js';
 
 /**

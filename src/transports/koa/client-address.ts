@@ -1,5 +1,5 @@
-import { BlockList, isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP } from 'node:net';
 
 /** `::ffff:192.0.2.1` (an IPv4 peer on a dual-stack socket) as `192.0.2.1`. */
 function plain(address: string): string {

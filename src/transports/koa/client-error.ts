@@ -34,7 +34,8 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
 }
 
 function describe(error: ParserError): [number, string, string] {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large', `request headers larger than ${HEADER_LIMIT} bytes`];
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return [431, 'Request Header Fields Too Large', `request headers larger than ${HEADER_LIMIT} bytes`];
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout', 'request not received in time'];
   return [400, 'Bad Request', 'malformed HTTP request'];
 }

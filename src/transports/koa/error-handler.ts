@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { KeygateError, isKeygateError } from '../../domain/errors/index.js';
+import { isKeygateError, KeygateError } from '../../domain/errors/index.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { GatewayState } from './state.js';
 
@@ -18,7 +18,12 @@ export type ErrorMapper = (error: KeygateError, ctx: Context & { state: GatewayS
  * KeygateError is a bug: it is logged with its stack and answered as `INTERNAL` carrying the request
  * id, never the stack or message.
  */
-export function respondWithError(ctx: Context & { state: GatewayState }, thrown: unknown, mapperFor: (path: string) => ErrorMapper, logger: Logger): void {
+export function respondWithError(
+  ctx: Context & { state: GatewayState },
+  thrown: unknown,
+  mapperFor: (path: string) => ErrorMapper,
+  logger: Logger,
+): void {
   const error = isKeygateError(thrown) ? thrown : internal(thrown, ctx, logger);
   // A refusal's cause is not logged here: the request's one access-log line carries it.
   if (isKeygateError(thrown) && thrown.cause !== undefined) ctx.state.errorCause = describe(thrown.cause);

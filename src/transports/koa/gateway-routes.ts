@@ -1,12 +1,12 @@
 import { KeygateError, NotFoundError } from '../../domain/errors/index.js';
 import type { GatewayServices } from '../../use-cases/index.js';
-import { apiRouteStep, type ApiRoute } from './api/api-route.js';
-import type { ApiContext } from './api/api-context.js';
 import { apiRouteTable, isApiPath } from './api/api.router.js';
-import { buildOpenApi } from './api/openapi.js';
+import type { ApiContext } from './api/api-context.js';
+import { type ApiRoute, apiRouteStep } from './api/api-route.js';
 import { openApiRoute } from './api/openapi.endpoint.js';
-import { rootRouteStep, type RootRoute } from './root/root-route.js';
+import { buildOpenApi } from './api/openapi.js';
 import { rootRouteTable } from './root/root.routes.js';
+import { type RootRoute, rootRouteStep } from './root/root-route.js';
 import { RouteTable } from './route-table.js';
 
 /** A route of either surface, as declared (`route` for /api, `rootRoute` for the seven operations). */
@@ -37,7 +37,8 @@ export function gatewayRoutes(services: GatewayServices, options: RouteOptions):
 export function routeTableOf(routes: readonly Route[], services: GatewayServices): RouteTable<ApiContext, Route['surface']> {
   const table = new RouteTable<ApiContext, Route['surface']>(surfaceOf, answerNoRoute);
   for (const route of routes) {
-    if (surfaceOf(route.path) !== route.surface) throw new Error(`${route.operationId}: ${route.path} is not on the ${route.surface} surface`);
+    if (surfaceOf(route.path) !== route.surface)
+      throw new Error(`${route.operationId}: ${route.path} is not on the ${route.surface} surface`);
     table.add(route.method, route.path, route.surface === 'api' ? apiRouteStep(route, services) : rootRouteStep(route, services));
   }
   return table;

@@ -22,7 +22,8 @@ export interface HealthAnswer {
  */
 export function healthAnswer(report: HealthReport, surface: 'root' | 'api'): HealthAnswer {
   const keyServers = report.keyServers === undefined ? {} : { keyServers: report.keyServers };
-  if (surface === 'root') return { status: 200, body: { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions, ...keyServers } };
+  if (surface === 'root')
+    return { status: 200, body: { ok: report.ok, ksFingerprint: report.ksFingerprint, sessions: report.sessions, ...keyServers } };
   const body = {
     ok: report.ok,
     ksFingerprint: report.ksFingerprint,
@@ -82,7 +83,9 @@ export function withHealthProbes(options: HealthProbeOptions, next: Handler): Ha
     // error step answers it, rather than rejecting in the server's hands.
     return answer(req, res, surface).catch(async (error: unknown) => {
       if (!res.headersSent) return next(req, res);
-      logger.error('health probe failed after its answer was sent', { cause: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      logger.error('health probe failed after its answer was sent', {
+        cause: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
     });
   };
 

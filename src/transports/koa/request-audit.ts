@@ -11,8 +11,8 @@
 
 import { finished } from 'node:stream';
 import type { Context } from 'koa';
-import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
 import type { AuditKeyUse } from '../../domain/audit/audit.js';
+import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
 import type { Logger } from '../../ports/logger.port.js';
 import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
 import type { Prepared } from '../../use-cases/prepared.js';
@@ -146,7 +146,12 @@ export async function performAudited<R>(trail: AuditTrail, ctx: AuditContext, ab
  * before anything is answered, and an audit refusal wins over the first half's own failure (a bad
  * client key): the operation is refused as unrecorded, and what the first half holds is abandoned.
  */
-export async function releaseWhenRecorded<R>(trail: AuditTrail, ctx: AuditContext, about: AuditAbout, prepare: () => Promise<Prepared<R>>): Promise<R> {
+export async function releaseWhenRecorded<R>(
+  trail: AuditTrail,
+  ctx: AuditContext,
+  about: AuditAbout,
+  prepare: () => Promise<Prepared<R>>,
+): Promise<R> {
   const recording = begin(trail, ctx, about);
   const preparing = settleLater(prepare);
   try {

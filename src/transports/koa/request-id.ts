@@ -15,7 +15,10 @@ const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})([0-9a-f]{32})-(?!0{16})[0-9a-f
  * The request's id: the caller's own `X-Request-Id` when it is well-formed, else a fresh one; and the
  * trace id of a valid W3C `traceparent`, which is echoed (docs/spec.md §1.3 item 2).
  */
-export function requestIdentity(requestId: string | undefined, traceparent: string | undefined): { requestId: string; traceId?: string; traceparent?: string } {
+export function requestIdentity(
+  requestId: string | undefined,
+  traceparent: string | undefined,
+): { requestId: string; traceId?: string; traceparent?: string } {
   const id = requestId !== undefined && REQUEST_ID.test(requestId) ? requestId : drawRequestId();
   const trace = traceparent === undefined ? null : TRACEPARENT.exec(traceparent.trim());
   return trace === null ? { requestId: id } : { requestId: id, traceId: trace[1]!, traceparent: traceparent!.trim() };

@@ -4,7 +4,7 @@ import type { Metrics } from '../../ports/metrics.port.js';
 import type { AuditTrail } from '../../use-cases/audit.js';
 import { accessLog } from './access-log.js';
 import { clientAddressKey, clientAddressOf } from './client-address.js';
-import { shapeFailures, type ErrorMapper } from './error-handler.js';
+import { type ErrorMapper, shapeFailures } from './error-handler.js';
 import { openRequest } from './open-response.js';
 import { auditFinisher } from './request-audit.js';
 import type { GatewayState } from './state.js';

@@ -1,14 +1,14 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../../src/adapters/audit-log/memory-audit-log.js';
 import { PostgresAuditLog } from '../../../src/adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import type { AuditRecord } from '../../../src/domain/audit/audit.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 import type { AuditLog } from '../../../src/ports/audit-log.port.js';
-import { auditTestKeys, testChain, trusted, type AuditTestKeys } from '../../_support/audit-chain.js';
+import { type AuditTestKeys, auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
 import { startTestPostgres } from '../../_support/postgres.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
 
@@ -83,7 +83,13 @@ for (const [store, reason] of STORES) {
     await Promise.all([...records, ...pendings].map((record) => opened.log.append(record)));
     const completed = await Promise.all(
       pendings.map((pending, i) =>
-        opened.log.complete(pending.id, { outcome: 'error', status: 502, code: HOSTILE[i]![1], object: HOSTILE[i]![1], principal: HOSTILE[i]![1] }),
+        opened.log.complete(pending.id, {
+          outcome: 'error',
+          status: 502,
+          code: HOSTILE[i]![1],
+          object: HOSTILE[i]![1],
+          principal: HOSTILE[i]![1],
+        }),
       ),
     );
     t.deepEqual(

@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { FileAuditWitness } from '../../../src/adapters/audit-log/file-audit-witness.js';
 
 test('the witness file is rewritten after each head, a shorter content leaving no stale tail, mode 0600', (t) => {

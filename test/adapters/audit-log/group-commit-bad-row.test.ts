@@ -1,7 +1,7 @@
-import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { PostgresAuditLog } from '../../../src/adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import type { AuditRecord } from '../../../src/domain/audit/audit.js';
@@ -66,7 +66,12 @@ test('sqlite: one row the store cannot take fails alone in its group commit; the
   async (t) => {
     const keys = auditTestKeys();
     const chain = testChain('gw-a', keys, { checkpointEvery: 5 });
-    const log = await PostgresAuditLog.open({ url: postgres.url!, schema: `bad_row_${process.pid}_${schemas++}`, chain, connectTimeoutMs: 30_000 });
+    const log = await PostgresAuditLog.open({
+      url: postgres.url!,
+      schema: `bad_row_${process.pid}_${schemas++}`,
+      chain,
+      connectTimeoutMs: 30_000,
+    });
     await oneBadRow(t, log, keys);
   },
 );

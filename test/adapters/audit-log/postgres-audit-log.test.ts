@@ -1,12 +1,12 @@
-import test from 'ava';
 import { createServer, type Socket } from 'node:net';
+import test from 'ava';
 import pg from 'pg';
 import { PostgresAuditLog, type PostgresAuditLogOptions } from '../../../src/adapters/audit-log/postgres-audit-log.js';
-import { auditRecord } from '../../ports/audit-log.contract.js';
-import { startTestPostgres } from '../../_support/postgres.js';
-import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
+import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
+import { startTestPostgres } from '../../_support/postgres.js';
 import { testUnless } from '../../_support/skip.js';
+import { auditRecord } from '../../ports/audit-log.contract.js';
 
 const postgres = startTestPostgres();
 // A second server, stopped by a test (started here: starting one blocks, and would stall the others).
@@ -21,7 +21,9 @@ const open = (options: Partial<PostgresAuditLogOptions> = {}) =>
 
 test('a server on a port where nothing listens is AuditUnavailableError at open, at once', async (t) => {
   const started = Date.now();
-  await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://keygate:pw-secret-1@127.0.0.1:1/audit' }), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://keygate:pw-secret-1@127.0.0.1:1/audit' }), {
+    code: 'AUDIT_UNAVAILABLE',
+  } as never);
   t.true(Date.now() - started < 3_000);
 });
 
@@ -31,10 +33,15 @@ test('a server that accepts and never answers is AuditUnavailableError within th
   await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
   const port = (silent.address() as { port: number }).port;
   const started = Date.now();
-  const error = await t.throwsAsync(PostgresAuditLog.open({ url: `postgres://keygate:pw-secret-1@127.0.0.1:${port}/audit`, connectTimeoutMs: 300 }));
+  const error = await t.throwsAsync(
+    PostgresAuditLog.open({ url: `postgres://keygate:pw-secret-1@127.0.0.1:${port}/audit`, connectTimeoutMs: 300 }),
+  );
   t.is((error as { code?: string }).code, 'AUDIT_UNAVAILABLE');
   t.true(Date.now() - started < 2_000);
-  t.false(JSON.stringify({ message: error?.message, cause: String(error?.cause) }).includes('pw-secret-1'), 'the URL password is never in an error');
+  t.false(
+    JSON.stringify({ message: error?.message, cause: String(error?.cause) }).includes('pw-secret-1'),
+    'the URL password is never in an error',
+  );
   for (const socket of sockets) socket.destroy();
   silent.close();
 });
@@ -97,7 +104,9 @@ check('a database from a newer keygate is refused at open, naming its version', 
 });
 
 test('a schema name that is not a plain identifier is refused before connecting', async (t) => {
-  await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://127.0.0.1:1/x', schema: 'x"; DROP TABLE y; --' }), { code: 'AUDIT_UNAVAILABLE' } as never);
+  await t.throwsAsync(PostgresAuditLog.open({ url: 'postgres://127.0.0.1:1/x', schema: 'x"; DROP TABLE y; --' }), {
+    code: 'AUDIT_UNAVAILABLE',
+  } as never);
 });
 
 check('two processes writing as one writer: the second to take a seq fails closed, and the chain stays whole', async (t) => {

@@ -1,10 +1,10 @@
-import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import test from 'ava';
 import { PostgresAuditLog } from '../../../src/adapters/audit-log/postgres-audit-log.js';
-import { auditRecord } from '../../ports/audit-log.contract.js';
 import { startTestPostgres } from '../../_support/postgres.js';
 import { testUnless } from '../../_support/skip.js';
+import { auditRecord } from '../../ports/audit-log.contract.js';
 
 const postgres = startTestPostgres();
 test.after.always(() => postgres.stop());

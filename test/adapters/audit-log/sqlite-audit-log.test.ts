@@ -1,12 +1,12 @@
-import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
+import Database from 'better-sqlite3';
 import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
-import { auditRecord } from '../../ports/audit-log.contract.js';
-import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
+import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
+import { auditRecord } from '../../ports/audit-log.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
@@ -93,7 +93,9 @@ test('a commit that fails rejects every write in it with AUDIT_UNAVAILABLE and s
   const log = SqliteAuditLog.open({ file });
   // A trigger that rolls the whole transaction back mid-commit, as a failing disk would.
   const other = new Database(file);
-  other.exec("CREATE TRIGGER break_commit BEFORE INSERT ON audit_entry WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;");
+  other.exec(
+    "CREATE TRIGGER break_commit BEFORE INSERT ON audit_entry WHEN NEW.principal = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'disk says no'); END;",
+  );
   const doomed = [auditRecord(), auditRecord({ principal: 'boom' }), auditRecord()];
   const results = await Promise.allSettled(doomed.map((record) => log.append(record)));
   t.deepEqual(
@@ -180,7 +182,9 @@ test('a version 2 file gains public hashes at open only for the entries whose MA
   for (let i = 0; i < 5; i += 1) await before.append(auditRecord());
   await before.close();
   const raw = new Database(file);
-  raw.exec(`${AS_VERSION_3} ALTER TABLE audit_entry DROP COLUMN hash; ALTER TABLE audit_checkpoint DROP COLUMN hash; PRAGMA user_version = 2;`);
+  raw.exec(
+    `${AS_VERSION_3} ALTER TABLE audit_entry DROP COLUMN hash; ALTER TABLE audit_checkpoint DROP COLUMN hash; PRAGMA user_version = 2;`,
+  );
   // Edited before the migration, by someone without the key: its MAC no longer holds.
   raw.prepare("UPDATE audit_entry SET outcome = 'denied' WHERE writer = 'gw' AND seq = 3").run();
   raw.close();

@@ -14,7 +14,12 @@ import { KeyUseCases } from '../../../src/use-cases/keys.js';
  * array the engine made, and a copy of its bytes taken at once (the array itself is zeroed later).
  */
 async function embeddedWithKey(t: { teardown(fn: () => unknown): void }) {
-  const engine = new KeyServerEngine({ store: new MemoryEngineStore(), now: () => Date.now(), random: new CryptoRandom(), tokenTtlMs: 60_000 });
+  const engine = new KeyServerEngine({
+    store: new MemoryEngineStore(),
+    now: () => Date.now(),
+    random: new CryptoRandom(),
+    tokenTtlMs: 60_000,
+  });
   await engine.createPrincipal({ name: 'alice', kind: 'user', password: 'alice-password' });
   const exported: { made: Uint8Array; bytes: Buffer }[] = [];
   const exportKey = engine.keys.exportKey.bind(engine.keys);
@@ -75,7 +80,14 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
   const client = createECDH('prime256v1');
   const clientPubKey = client.generateKeys('base64');
   const now = Date.now();
-  const session = { ref: 'ref', identity: login.identity, token: login.token, kind: 'password' as const, createdAt: now, expiresAt: now + 60_000 };
+  const session = {
+    ref: 'ref',
+    identity: login.identity,
+    token: login.token,
+    kind: 'password' as const,
+    createdAt: now,
+    expiresAt: now + 60_000,
+  };
   const answer = await (await keys.prepareExport({ session, key: 'session-key' }, ttag, clientPubKey)).release();
   t.is(received.length, 1);
   t.is(received[0], exported[0]!.made, 'the use case received the engine’s own array');

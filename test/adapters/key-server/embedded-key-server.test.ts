@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ManualClock } from '../../../src/adapters/clock/manual-clock.js';
-import { CryptoRandom } from '../../../src/adapters/random/crypto-random.js';
 import { EmbeddedKeyServer, TOKEN_SWEEP_INTERVAL_MS } from '../../../src/adapters/key-server/embedded-key-server.js';
+import { CryptoRandom } from '../../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../../src/domain/secret/secret.js';
 import { KeyServerEngine } from '../../../src/keyserver/engine/engine.js';
 import { hashToken } from '../../../src/keyserver/engine/engine-tokens.js';

@@ -21,7 +21,10 @@ test("an older key server's creation without `replayed` is read: without an Idem
 
 test("with an Idempotency-Key it may be an earlier request's, so it is taken as replayed and never undone", async (t) => {
   const connection = new OperationConnection(olderDaemon({ ttag: 'k1' }));
-  t.deepEqual(await connection.generateKey({ keyLen: 16 }, { key: 'retry-1', fingerprint: 'f'.repeat(64) }), { ttag: 'k1', replayed: true });
+  t.deepEqual(await connection.generateKey({ keyLen: 16 }, { key: 'retry-1', fingerprint: 'f'.repeat(64) }), {
+    ttag: 'k1',
+    replayed: true,
+  });
 });
 
 test('a key server that says replayed is taken at its word', async (t) => {

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { join } from 'node:path';
+import test from 'ava';
 import { Secret } from '../../../src/domain/secret/secret.js';
 import { PASSWORDS, SEED } from '../../_support/gateway.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../../_support/keyserver-daemon.js';
@@ -9,7 +9,16 @@ test.after.always(killAllDaemons);
 
 test('calls made at once on one daemon connection each get their own answer', async (t) => {
   const fixtures = await daemonFixtures(SEED);
-  const daemon = await spawnDaemon(t, ['--data', join(fixtures.dir, 'ks.db'), '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin]);
+  const daemon = await spawnDaemon(t, [
+    '--data',
+    join(fixtures.dir, 'ks.db'),
+    '--port',
+    '0',
+    '--seed',
+    fixtures.seedPath,
+    '--admin-password',
+    PASSWORDS.admin,
+  ]);
   const keyServer = await adapterTo(t, daemon);
   const { token } = await keyServer.login('admin', new Secret(PASSWORDS.admin));
   const connection = await keyServer.connect(token);

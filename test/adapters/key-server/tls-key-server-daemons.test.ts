@@ -1,5 +1,5 @@
-import test from 'ava';
 import { join } from 'node:path';
+import test from 'ava';
 import { ManualClock } from '../../../src/adapters/clock/manual-clock.js';
 import { TlsKeyServer } from '../../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../../src/adapters/random/crypto-random.js';

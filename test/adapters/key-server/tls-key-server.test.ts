@@ -1,8 +1,13 @@
-import test from 'ava';
-import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createConnection as createNetConnection, createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
-import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import {
+  type AddressInfo,
+  createConnection as createNetConnection,
+  createServer as createNetServer,
+  type Server as NetServer,
+} from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import test from 'ava';
 import { TlsKeyServer, type TlsKeyServerOptions } from '../../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../../src/adapters/random/crypto-random.js';
 import { Secret } from '../../../src/domain/secret/secret.js';
@@ -55,7 +60,9 @@ async function failure(promise: Promise<unknown>): Promise<{ code?: string; mess
 
 test('never writes a byte to a server whose certificate does not match the pin', async (t) => {
   let received = 0;
-  const rogue = createTlsServer({ cert: other.certPem, key: other.keyPem }, (socket) => socket.on('data', (chunk) => (received += chunk.length)));
+  const rogue = createTlsServer({ cert: other.certPem, key: other.keyPem }, (socket) =>
+    socket.on('data', (chunk) => (received += chunk.length)),
+  );
   const { url } = await listening(rogue);
   const keyServer = await TlsKeyServer.start(pinned(url), random);
   for (const attempt of [keyServer.connect(new Secret('a-token')), keyServer.login('alice', new Secret('pw')), keyServer.ping()]) {
@@ -80,7 +87,9 @@ test('under CA trust, refuses a certificate the CA did not sign, and one for ano
   t.is(unsigned.code, 'KEY_SERVER_UNAVAILABLE');
   const elsewhere = await createIdentityCertificate({ hosts: ['ks.elsewhere.example'] });
   const { url: misnamed } = await fakeDaemon(health, elsewhere);
-  const wrongHost = await failure(TlsKeyServer.start({ url: misnamed, ca: elsewhere.certPem, timeoutMs: 2_000, resumeSessions: true }, random));
+  const wrongHost = await failure(
+    TlsKeyServer.start({ url: misnamed, ca: elsewhere.certPem, timeoutMs: 2_000, resumeSessions: true }, random),
+  );
   t.is(wrongHost.code, 'KEY_SERVER_UNAVAILABLE');
   t.regex(wrongHost.message, /ALTNAME/);
 });
@@ -122,7 +131,12 @@ test('resumes TLS sessions across connections when told to, and makes full hands
 const replies: [string, number, string, string][] = [
   ['a daemon error keeps its code', 403, JSON.stringify({ code: 'ACL_DENIED', detail: 'export: not granted' }), 'ACL_DENIED'],
   ['an expired token is SESSION_EXPIRED', 401, JSON.stringify({ code: 'SESSION_EXPIRED', detail: 'token expired' }), 'SESSION_EXPIRED'],
-  ['a code outside the port vocabulary is KEY_SERVER_FAILED', 503, JSON.stringify({ code: 'SESSION_STORE_UNAVAILABLE', detail: 'x' }), 'KEY_SERVER_FAILED'],
+  [
+    'a code outside the port vocabulary is KEY_SERVER_FAILED',
+    503,
+    JSON.stringify({ code: 'SESSION_STORE_UNAVAILABLE', detail: 'x' }),
+    'KEY_SERVER_FAILED',
+  ],
   ['an error page is KEY_SERVER_FAILED', 502, '<html>bad gateway</html>', 'KEY_SERVER_FAILED'],
   ['a success that is not JSON is KEY_SERVER_FAILED', 200, 'ok', 'KEY_SERVER_FAILED'],
   ['a success off the protocol is KEY_SERVER_FAILED', 200, JSON.stringify({ result: { user: 7 } }), 'KEY_SERVER_FAILED'],
@@ -145,7 +159,9 @@ for (const [behaviour, status, body, code] of replies) {
 }
 
 test('a connection refuses calls once closed', async (t) => {
-  const { url } = await fakeDaemon(answer(200, JSON.stringify({ result: { user: 'alice', systemId: 1001, principalId: '0011223344556677' } })));
+  const { url } = await fakeDaemon(
+    answer(200, JSON.stringify({ result: { user: 'alice', systemId: 1001, principalId: '0011223344556677' } })),
+  );
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
   t.is((await connection.whoami()).user, 'alice');
   t.is((await connection.whoami()).systemId, 1001, 'a second call on the same connection');
@@ -159,18 +175,21 @@ test('a connection refuses calls once closed', async (t) => {
  * string (a whole answer line, or bytes that are not one) is written back; undefined answers nothing.
  */
 function framedDaemon(answer: (request: Record<string, unknown>, socket: TLSSocket) => string | undefined) {
-  const server = createTlsServer({ cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', ALPNProtocols: ['keygate/1'] }, (socket) => {
-    let pending = '';
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk: Buffer) => {
-      pending += chunk.toString('utf8');
-      for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
-        const reply = answer(JSON.parse(pending.slice(0, end)), socket);
-        pending = pending.slice(end + 1);
-        if (reply !== undefined) socket.write(reply);
-      }
-    });
-  });
+  const server = createTlsServer(
+    { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', ALPNProtocols: ['keygate/1'] },
+    (socket) => {
+      let pending = '';
+      socket.on('error', () => undefined);
+      socket.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+          const reply = answer(JSON.parse(pending.slice(0, end)), socket);
+          pending = pending.slice(end + 1);
+          if (reply !== undefined) socket.write(reply);
+        }
+      });
+    },
+  );
   return listening(server);
 }
 
@@ -206,12 +225,20 @@ test('an HTTP/1.1 daemon (one that offers no framed transport) is spoken to in H
 
 const framedReplies: [string, (request: Record<string, unknown>, socket: TLSSocket) => string | undefined, string][] = [
   ['a daemon error keeps its code', () => frame(403, { code: 'ACL_DENIED', detail: 'export: not granted' }), 'ACL_DENIED'],
-  ['a code outside the port vocabulary is KEY_SERVER_FAILED', () => frame(503, { code: 'SESSION_STORE_UNAVAILABLE', detail: 'x' }), 'KEY_SERVER_FAILED'],
+  [
+    'a code outside the port vocabulary is KEY_SERVER_FAILED',
+    () => frame(503, { code: 'SESSION_STORE_UNAVAILABLE', detail: 'x' }),
+    'KEY_SERVER_FAILED',
+  ],
   ['an answer that is not JSON is KEY_SERVER_FAILED', () => 'HTTP/1.1 200 OK\n', 'KEY_SERVER_FAILED'],
   ['an answer off the frame is KEY_SERVER_FAILED', () => `${JSON.stringify({ status: 200, result: ALICE })}\n`, 'KEY_SERVER_FAILED'],
   ['a success off the protocol is KEY_SERVER_FAILED', () => frame(200, { result: { user: 7 } }), 'KEY_SERVER_FAILED'],
   ['an answer over 4 MiB is KEY_SERVER_FAILED', () => `{"status":200,"body":"${'a'.repeat(4 * 1024 * 1024)}"}\n`, 'KEY_SERVER_FAILED'],
-  ['a connection closed before the answer is KEY_SERVER_UNAVAILABLE', (_request, socket) => void socket.destroy(), 'KEY_SERVER_UNAVAILABLE'],
+  [
+    'a connection closed before the answer is KEY_SERVER_UNAVAILABLE',
+    (_request, socket) => void socket.destroy(),
+    'KEY_SERVER_UNAVAILABLE',
+  ],
 ];
 for (const [behaviour, reply, code] of framedReplies) {
   test(`maps framed answers: ${behaviour}`, async (t) => {
@@ -255,7 +282,12 @@ test('a framed connection dialed again to a daemon that no longer offers the fra
   const closed: Promise<void>[] = [];
   // The first handshake chooses the framed transport, every later one HTTP/1.1 (a daemon replaced by an older one).
   const server = createTlsServer(
-    { cert: identity.certPem, key: identity.keyPem, minVersion: 'TLSv1.3', ALPNCallback: () => (handshakes++ === 0 ? 'keygate/1' : 'http/1.1') },
+    {
+      cert: identity.certPem,
+      key: identity.keyPem,
+      minVersion: 'TLSv1.3',
+      ALPNCallback: () => (handshakes++ === 0 ? 'keygate/1' : 'http/1.1'),
+    },
     (socket) => {
       closed.push(new Promise((done) => socket.once('close', () => done())));
       socket.on('error', () => undefined);

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
+import test from 'ava';
 import { TlsDialer, type TlsTrust } from '../../../src/adapters/key-server/tls-dialer.js';
 import { withoutPeerCertificate } from '../../../src/adapters/key-server/tls-session.js';
 import { certificateFingerprint, createIdentityCertificate } from '../../../src/keyserver/identity/identity-certificate.js';
@@ -99,7 +99,14 @@ test('a session it cannot walk comes back unchanged', (t) => {
 test('a kept session OpenSSL cannot read makes a full, validated handshake, not a failure', async (t) => {
   const { port } = await daemonLike();
   const unreadable = withoutPeerCertificate(await realSession(port)).subarray(0, 40);
-  const socket = connect({ host: '127.0.0.1', port, ca: identity.certPem, servername: 'localhost', minVersion: 'TLSv1.3', session: unreadable });
+  const socket = connect({
+    host: '127.0.0.1',
+    port,
+    ca: identity.certPem,
+    servername: 'localhost',
+    minVersion: 'TLSv1.3',
+    session: unreadable,
+  });
   await new Promise((ready, fail) => socket.once('secureConnect', ready).once('error', fail));
   t.false(socket.isSessionReused());
   t.true(socket.authorized);

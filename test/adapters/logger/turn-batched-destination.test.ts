@@ -34,7 +34,10 @@ test('a process that exits in the turn it logged in, or dies of an uncaught exce
   ] as const) {
     rmSync(file, { force: true });
     const code = `import { turnBatchedDestination } from ${JSON.stringify(module)}; const d = turnBatchedDestination(${JSON.stringify(file)}); d.write('last words\\n'); ${end}`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 20_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     t.is(child.status, status, child.stderr);
     t.is(readFileSync(file, 'utf8'), 'last words\n', end);
   }

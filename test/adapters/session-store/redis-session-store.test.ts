@@ -1,5 +1,5 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
 import { Redis } from 'ioredis';
 import { ManualClock } from '../../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../../src/adapters/logger/memory-logger.js';
@@ -11,7 +11,7 @@ import { Secret } from '../../../src/domain/secret/secret.js';
 import { sealingKeyring } from '../../../src/domain/session/seal-token.js';
 import type { SessionRecord } from '../../../src/domain/session/session.js';
 import { newSessionId, sessionKey, sessionRef } from '../../../src/domain/session/session-id.js';
-import { killAllRedis, spawnRedisOrReason, type RedisServer } from '../../_support/redis.js';
+import { killAllRedis, type RedisServer, spawnRedisOrReason } from '../../_support/redis.js';
 import { skipAll } from '../../_support/skip.js';
 
 /** Settled before any test is declared. */
@@ -47,7 +47,15 @@ if (typeof server === 'string') {
   test.after.always(killAllRedis);
   const prefix = () => `test:${randomBytes(6).toString('hex')}:`;
   const open = (clock: ManualClock, keys: Buffer[], keyPrefix: string, logger?: MemoryLogger) =>
-    RedisSessionStore.connect({ url: server.url, timeoutMs: 500, keyPrefix, keyring: sealingKeyring(keys), clock, random, ...(logger ? { logger } : {}) });
+    RedisSessionStore.connect({
+      url: server.url,
+      timeoutMs: 500,
+      keyPrefix,
+      keyring: sealingKeyring(keys),
+      clock,
+      random,
+      ...(logger ? { logger } : {}),
+    });
   const raw = new Redis(server.url, { lazyConnect: true });
   test.after.always(() => raw.disconnect());
 
@@ -208,45 +216,57 @@ if (typeof server === 'string') {
     await cache.close();
   });
 
-  test.serial('a store started while Redis is down or hung starts anyway, answers unavailable, and serves once Redis answers', async (t) => {
-    const clock = new ManualClock(Date.now());
-    for (const fault of ['down', 'hung'] as const) {
-      const logger = new MemoryLogger();
-      await (fault === 'down' ? server.stop() : server.pause());
-      const started = Date.now();
-      const store = await open(clock, [keyA], prefix(), logger);
-      try {
-        t.true(Date.now() - started < 1_500, `${fault}: started in ${Date.now() - started} ms`);
-        t.true(
-          logger.lines.some((line) => line.message === 'redis not reachable at start; retrying in the background'),
-          fault,
-        );
-        await t.throwsAsync(() => store.count(), { instanceOf: SessionStoreUnavailableError });
-      } finally {
-        await (fault === 'down' ? server.restart() : server.resume());
+  test.serial(
+    'a store started while Redis is down or hung starts anyway, answers unavailable, and serves once Redis answers',
+    async (t) => {
+      const clock = new ManualClock(Date.now());
+      for (const fault of ['down', 'hung'] as const) {
+        const logger = new MemoryLogger();
+        await (fault === 'down' ? server.stop() : server.pause());
+        const started = Date.now();
+        const store = await open(clock, [keyA], prefix(), logger);
+        try {
+          t.true(Date.now() - started < 1_500, `${fault}: started in ${Date.now() - started} ms`);
+          t.true(
+            logger.lines.some((line) => line.message === 'redis not reachable at start; retrying in the background'),
+            fault,
+          );
+          await t.throwsAsync(() => store.count(), { instanceOf: SessionStoreUnavailableError });
+        } finally {
+          await (fault === 'down' ? server.restart() : server.resume());
+        }
+        let served = false;
+        for (let attempt = 0; attempt < 60 && !served; attempt++) {
+          served = await store.count().then(
+            () => true,
+            () => false,
+          );
+          if (!served) await new Promise((done) => setTimeout(done, 100));
+        }
+        t.true(served, `${fault}: served once Redis answered`);
+        t.true(logger.lines.some((line) => line.message === 'redis connection ready'));
+        await store.close();
       }
-      let served = false;
-      for (let attempt = 0; attempt < 60 && !served; attempt++) {
-        served = await store.count().then(
-          () => true,
-          () => false,
-        );
-        if (!served) await new Promise((done) => setTimeout(done, 100));
-      }
-      t.true(served, `${fault}: served once Redis answered`);
-      t.true(logger.lines.some((line) => line.message === 'redis connection ready'));
-      await store.close();
-    }
-  });
+    },
+  );
 
   test.serial('Redis hung: a call gives up at the command timeout as unavailable', async (t) => {
     const clock = new ManualClock(Date.now());
     const store = await open(clock, [keyA], prefix());
-    const cache = await RedisReplayCache.connect({ url: server.url, timeoutMs: 500, keyPrefix: prefix(), keyring: sealingKeyring([keyA]), clock });
+    const cache = await RedisReplayCache.connect({
+      url: server.url,
+      timeoutMs: 500,
+      keyPrefix: prefix(),
+      keyring: sealingKeyring([keyA]),
+      clock,
+    });
     t.is(await store.count(), 0);
     await server.pause();
     try {
-      for (const call of [(): Promise<unknown> => store.count(), (): Promise<unknown> => cache.remember('jkt', 'hung', clock.now() + 30_000, 'principal')]) {
+      for (const call of [
+        (): Promise<unknown> => store.count(),
+        (): Promise<unknown> => cache.remember('jkt', 'hung', clock.now() + 30_000, 'principal'),
+      ]) {
         const { ms, error } = await timed(call);
         t.true(error instanceof SessionStoreUnavailableError, String(error));
         t.true(ms >= 450 && ms < 1_500, `${ms} ms`);

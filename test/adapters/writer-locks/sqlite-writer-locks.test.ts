@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import { MemoryLogger } from '../../../src/adapters/logger/memory-logger.js';
 import { SqliteWriterLocks } from '../../../src/adapters/writer-locks/sqlite-writer-locks.js';
 import { directoryLockFile, storeLockFile } from '../../../src/keyserver/at-rest/writer-lock.js';
@@ -21,7 +21,10 @@ test('a conflict answers which store in public words, logs its details once, and
   t.is(locks.conflict(), expected);
   const logged = logger.lines.filter((line) => line.level === 'error');
   t.is(logged.length, 1);
-  t.like(logged[0]?.fields, { store: join(dir, 'audit.db'), detail: `writer lock ${join(dir, 'audit.db.lock')} was removed under this process` });
+  t.like(logged[0]?.fields, {
+    store: join(dir, 'audit.db'),
+    detail: `writer lock ${join(dir, 'audit.db.lock')} was removed under this process`,
+  });
 });
 
 test('close releases every lock: another holder may then take them', (t) => {

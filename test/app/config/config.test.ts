@@ -1,11 +1,11 @@
-import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import test from 'ava';
 import type { GatewayConfig } from '../../../src/app/config/config.js';
-import { ConfigError } from '../../../src/keyserver/config-error.js';
 import { configFromEnv } from '../../../src/app/config/from-env.js';
+import { ConfigError } from '../../../src/keyserver/config-error.js';
 import { createIdentityCertificate } from '../../../src/keyserver/identity/identity-certificate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-config-'));
@@ -75,7 +75,13 @@ test('sessions live in memory unless TE_GATEWAY_REDIS_URL is set', (t) => {
 
 test('a Redis URL and session keys select the Redis store: the first key seals, all open', (t) => {
   const config = configFromEnv({ ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: ` ${KEY_2} , ${KEY_1}`, TE_GATEWAY_REDIS_TIMEOUT_MS: '250' });
-  t.deepEqual(config.sessionStore, { kind: 'redis', url: REDIS_ENV.TE_GATEWAY_REDIS_URL, sessionKeys: [KEY_2, KEY_1], timeoutMs: 250, keyPrefix: 'keygate:' });
+  t.deepEqual(config.sessionStore, {
+    kind: 'redis',
+    url: REDIS_ENV.TE_GATEWAY_REDIS_URL,
+    sessionKeys: [KEY_2, KEY_1],
+    timeoutMs: 250,
+    keyPrefix: 'keygate:',
+  });
   t.like(configFromEnv(REDIS_ENV).sessionStore, { timeoutMs: 1_000 });
 });
 
@@ -97,32 +103,64 @@ const bad: [string, Record<string, string>, RegExp][] = [
     { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: '/x', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN },
     /^TE_GATEWAY_KEYSERVER_FINGERPRINT:/,
   ],
-  ['a key-server URL that is not https', { TE_GATEWAY_KEYSERVER_URL: 'http://ks:8443', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_URL:/],
-  ['a key-server URL with a path', { TE_GATEWAY_KEYSERVER_URL: 'https://ks:8443/v1', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_URL:/],
+  [
+    'a key-server URL that is not https',
+    { TE_GATEWAY_KEYSERVER_URL: 'http://ks:8443', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN },
+    /^TE_GATEWAY_KEYSERVER_URL:/,
+  ],
+  [
+    'a key-server URL with a path',
+    { TE_GATEWAY_KEYSERVER_URL: 'https://ks:8443/v1', TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN },
+    /^TE_GATEWAY_KEYSERVER_URL:/,
+  ],
   ['a fingerprint that is not SHA-256 hex', { ...URL_ENV, TE_GATEWAY_KEYSERVER_FINGERPRINT: 'abcd' }, /^TE_GATEWAY_KEYSERVER_FINGERPRINT:/],
   ['a CA file that does not exist', { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: join(dir, 'none.pem') }, /^TE_GATEWAY_KEYSERVER_CA:.*ENOENT/],
-  ['a CA file that holds no certificate', { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: new URL(import.meta.url).pathname }, /^TE_GATEWAY_KEYSERVER_CA:.*no PEM/],
+  [
+    'a CA file that holds no certificate',
+    { ...URL_ENV, TE_GATEWAY_KEYSERVER_CA: new URL(import.meta.url).pathname },
+    /^TE_GATEWAY_KEYSERVER_CA:.*no PEM/,
+  ],
   [
     'a zero key-server timeout',
     { ...URL_ENV, TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN, TE_GATEWAY_KEYSERVER_TIMEOUT_MS: '0' },
     /^TE_GATEWAY_KEYSERVER_TIMEOUT_MS:/,
   ],
-  ['a key-server fingerprint without a URL', { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN }, /^TE_GATEWAY_KEYSERVER_FINGERPRINT:.*TE_GATEWAY_KEYSERVER_URL/],
+  [
+    'a key-server fingerprint without a URL',
+    { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN },
+    /^TE_GATEWAY_KEYSERVER_FINGERPRINT:.*TE_GATEWAY_KEYSERVER_URL/,
+  ],
   ['a port that is not a number', { TE_GATEWAY_PORT: 'http' }, /^TE_GATEWAY_PORT:/],
   ['a port out of range', { TE_GATEWAY_PORT: '70000' }, /^TE_GATEWAY_PORT:/],
   ['a zero token lifetime', { TE_KEYSERVER_TOKEN_TTL_SECONDS: '0' }, /^TE_KEYSERVER_TOKEN_TTL_SECONDS:/],
   ['a missing seed file', { TE_KEYSERVER_SEED: join(dir, 'none.json') }, /^TE_KEYSERVER_SEED:/],
   ['an unknown log level', { TE_GATEWAY_LOG_LEVEL: 'loud' }, /^TE_GATEWAY_LOG_LEVEL:/],
-  ['a Redis URL without a session key', { TE_GATEWAY_REDIS_URL: 'redis://127.0.0.1:6379' }, /^TE_GATEWAY_SESSION_KEY: required with TE_GATEWAY_REDIS_URL/],
+  [
+    'a Redis URL without a session key',
+    { TE_GATEWAY_REDIS_URL: 'redis://127.0.0.1:6379' },
+    /^TE_GATEWAY_SESSION_KEY: required with TE_GATEWAY_REDIS_URL/,
+  ],
   [
     'a session key of 16 bytes',
     { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: Buffer.alloc(16, 1).toString('base64') },
     /^TE_GATEWAY_SESSION_KEY: key 1 of 1 is not base64 of 32 bytes/,
   ],
-  ['a session key that is not base64', { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${'!'.repeat(44)}` }, /^TE_GATEWAY_SESSION_KEY: key 2 of 2/],
-  ['a session key listed twice', { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${KEY_1}` }, /^TE_GATEWAY_SESSION_KEY: a key is listed twice/],
+  [
+    'a session key that is not base64',
+    { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${'!'.repeat(44)}` },
+    /^TE_GATEWAY_SESSION_KEY: key 2 of 2/,
+  ],
+  [
+    'a session key listed twice',
+    { ...REDIS_ENV, TE_GATEWAY_SESSION_KEY: `${KEY_1},${KEY_1}` },
+    /^TE_GATEWAY_SESSION_KEY: a key is listed twice/,
+  ],
   ['a session key without Redis', { TE_GATEWAY_SESSION_KEY: KEY_1 }, /^TE_GATEWAY_SESSION_KEY: applies only with TE_GATEWAY_REDIS_URL/],
-  ['a Redis URL that is not redis://', { ...REDIS_ENV, TE_GATEWAY_REDIS_URL: 'http://:hunter2@cache:6379' }, /^TE_GATEWAY_REDIS_URL: expected redis:\/\//],
+  [
+    'a Redis URL that is not redis://',
+    { ...REDIS_ENV, TE_GATEWAY_REDIS_URL: 'http://:hunter2@cache:6379' },
+    /^TE_GATEWAY_REDIS_URL: expected redis:\/\//,
+  ],
   ['a zero Redis timeout', { ...REDIS_ENV, TE_GATEWAY_REDIS_TIMEOUT_MS: '0' }, /^TE_GATEWAY_REDIS_TIMEOUT_MS:/],
 ];
 for (const [name, env, message] of bad) {

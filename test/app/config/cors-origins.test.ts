@@ -1,7 +1,7 @@
-import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../../src/keyserver/config-error.js';
+import test from 'ava';
 import { parseCorsOrigins } from '../../../src/app/config/cors-origins.js';
+import { ConfigError } from '../../../src/keyserver/config-error.js';
 
 test('an unset or empty allowlist is no allowlist', (t) => {
   t.deepEqual(parseCorsOrigins(undefined), []);
@@ -41,7 +41,10 @@ for (const [name, value] of refused) {
 
 test('the CLI stops at boot with a diagnostic for a wildcard allowlist', (t) => {
   const bin = new URL('../../_support/keygate-from-source.js', import.meta.url).pathname;
-  const run = spawnSync(process.execPath, [bin, 'serve'], { env: { ...process.env, TE_GATEWAY_CORS_ORIGINS: '*', TE_GATEWAY_PORT: '0' }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [bin, 'serve'], {
+    env: { ...process.env, TE_GATEWAY_CORS_ORIGINS: '*', TE_GATEWAY_PORT: '0' },
+    encoding: 'utf8',
+  });
   t.is(run.status, 2);
   t.regex(run.stderr, /TE_GATEWAY_CORS_ORIGINS: entry "\*"/);
 });

@@ -6,7 +6,12 @@ test('masks secret fields, fields named for a password or a key, private keys an
     port: 8080,
     tokenTtlSeconds: 60,
     replayCacheKeyShare: 5,
-    keyServer: { kind: 'tls', url: 'https://ks.example:8443', clientKey: '-----BEGIN PRIVATE KEY-----\nabc\n', masterKeyFile: '/keys/master' },
+    keyServer: {
+      kind: 'tls',
+      url: 'https://ks.example:8443',
+      clientKey: '-----BEGIN PRIVATE KEY-----\nabc\n',
+      masterKeyFile: '/keys/master',
+    },
     auditIntegrity: { trustedKeys: ['-----BEGIN PUBLIC KEY-----'], signingKey: 'pem' },
     sessionStore: { kind: 'redis', url: 'redis://:pw@h:6379', sessionKeys: ['k1', 'k2'], keyPrefix: 'keygate:' },
     other: { endpoint: 'https://user:hunter2@example.com/x', note: 'holds -----BEGIN EC PRIVATE KEY----- text' },

@@ -1,13 +1,13 @@
-import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAuthority } from '../../_support/certificates.js';
+import test from 'ava';
 import { CONFIG_DEFAULTS, gatewayConfigSchema } from '../../../src/app/config/config.js';
-import { CONFIG_VARIABLES, type ConfigVariable, type VariableName } from '../../../src/app/config/variables.js';
 import { configFromEnv } from '../../../src/app/config/from-env.js';
 import { editDistance, nearestVariable, unknownVariableWarnings } from '../../../src/app/config/unknown-variables.js';
+import { CONFIG_VARIABLES, type ConfigVariable, type VariableName } from '../../../src/app/config/variables.js';
+import { createAuthority } from '../../_support/certificates.js';
 
 const BIN = new URL('../../_support/keygate-from-source.js', import.meta.url).pathname;
 const VARIABLES: readonly ConfigVariable[] = CONFIG_VARIABLES;
@@ -118,7 +118,10 @@ test('a secret has no default shown, and its value appears neither in --help nor
     'TE_KEYSERVER_POSTGRES_URL',
   ]);
   for (const name of secrets) t.is(VARIABLES.find((variable) => variable.name === name)!.default, undefined);
-  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: 'pw-in-env-9' } });
+  const help = spawnSync(process.execPath, [BIN, '--help'], {
+    encoding: 'utf8',
+    env: { ...process.env, TE_KEYSERVER_ADMIN_PASSWORD: 'pw-in-env-9' },
+  });
   t.false(help.stdout.includes('pw-in-env-9'));
   const error = t.throws(() => configFromEnv({ TE_GATEWAY_REDIS_URL: 'redis://:pw-9@h:6379', TE_GATEWAY_SESSION_KEY: `${KEY},pw-9-key` }));
   t.regex(error!.message, /^TE_GATEWAY_SESSION_KEY: key 2 of 2/);
@@ -205,9 +208,21 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_KEYSERVER_MASTER_KEY: { value: KEY, expected: KEY },
     TE_KEYSERVER_POSTGRES_URL: { value: pg, expected: pg, with: { TE_KEYSERVER_MASTER_KEY: KEY } },
     TE_KEYSERVER_MASTER_KEY_FILE: { value: file('master-keys', `${KEY}\n`), expected: join(dir, 'master-keys') },
-    TE_GATEWAY_KEYSERVER_URL: { value: 'https://ks.example:8443', expected: 'https://ks.example:8443', with: { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN } },
-    TE_GATEWAY_KEYSERVER_CA: { value: file('ca.pem', ca.pem), expected: ca.pem, with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL } },
-    TE_GATEWAY_KEYSERVER_FINGERPRINT: { value: PIN.toUpperCase(), expected: PIN, with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL } },
+    TE_GATEWAY_KEYSERVER_URL: {
+      value: 'https://ks.example:8443',
+      expected: 'https://ks.example:8443',
+      with: { TE_GATEWAY_KEYSERVER_FINGERPRINT: PIN },
+    },
+    TE_GATEWAY_KEYSERVER_CA: {
+      value: file('ca.pem', ca.pem),
+      expected: ca.pem,
+      with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL },
+    },
+    TE_GATEWAY_KEYSERVER_FINGERPRINT: {
+      value: PIN.toUpperCase(),
+      expected: PIN,
+      with: { TE_GATEWAY_KEYSERVER_URL: daemon.TE_GATEWAY_KEYSERVER_URL },
+    },
     TE_GATEWAY_KEYSERVER_CLIENT_CERT: {
       value: file('client.pem', ca.pem),
       expected: ca.pem,
@@ -223,7 +238,8 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_GATEWAY_SESSION_KEY: { value: KEY, expected: [KEY], with: { TE_GATEWAY_REDIS_URL: redis.TE_GATEWAY_REDIS_URL } },
     TE_GATEWAY_REDIS_TIMEOUT_MS: { value: '250', expected: 250, with: redis },
   };
-  const at = (config: unknown, field: string) => field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config);
+  const at = (config: unknown, field: string) =>
+    field.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config);
   const byDefault = configFromEnv({});
   t.deepEqual(Object.keys(samples).sort(), VARIABLES.map((variable) => variable.name).sort());
   for (const variable of VARIABLES) {

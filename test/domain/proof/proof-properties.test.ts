@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { KeygateError } from '../../../src/domain/errors/keygate-error.js';
 import type { ProofRequest } from '../../../src/domain/proof/proof.js';
 import { verifyProof } from '../../../src/domain/proof/verify-proof.js';
-import { buildProof, encodeJson, makeSigner, NOW, REQUEST, sha256Base64url, type ProofSigner } from '../../_support/proof-builder.js';
+import { buildProof, encodeJson, makeSigner, NOW, type ProofSigner, REQUEST, sha256Base64url } from '../../_support/proof-builder.js';
 
 /** Codes `verifyProof` may answer; PROOF_MISSING and the replay codes belong to its caller. */
 const VERIFY_CODES = new Set([
@@ -27,7 +27,11 @@ type Mutation =
   | { kind: 'delete-char'; index: number };
 
 const member = (kind: 'header' | 'claim' | 'jwk', names: string[]) =>
-  fc.record({ kind: fc.constant(kind), name: fc.constantFrom(...names), value: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }) });
+  fc.record({
+    kind: fc.constant(kind),
+    name: fc.constantFrom(...names),
+    value: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
+  });
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   member('header', ['typ', 'alg', 'jwk', 'kid', 'crit', 'b64', 'x5c']),
@@ -53,7 +57,9 @@ function tamper(compact: string, m: Mutation): string {
       return [encodeJson(setMember(decode(header), m.name, m.value)), payload, signature].join('.');
     case 'jwk': {
       const decoded = decode(header);
-      return [encodeJson({ ...decoded, jwk: setMember(decoded.jwk as Record<string, unknown>, m.name, m.value) }), payload, signature].join('.');
+      return [encodeJson({ ...decoded, jwk: setMember(decoded.jwk as Record<string, unknown>, m.name, m.value) }), payload, signature].join(
+        '.',
+      );
     }
     case 'claim':
       return [header, encodeJson(setMember(decode(payload), m.name, m.value)), signature].join('.');

@@ -1,21 +1,21 @@
 import test from 'ava';
 import type { ErrorCode } from '../../../src/domain/errors/error-codes.js';
 import { KeygateError } from '../../../src/domain/errors/keygate-error.js';
-import type { ProofKeyEntry, ProofRequest } from '../../../src/domain/proof/proof.js';
-import { LruProofKeyCache } from '../../../src/use-cases/proof-key-cache.js';
 import type { ProofBindingMismatchError } from '../../../src/domain/proof/proof.errors.js';
+import type { ProofKeyEntry, ProofRequest } from '../../../src/domain/proof/proof.js';
 import { verifyProof } from '../../../src/domain/proof/verify-proof.js';
+import { LruProofKeyCache } from '../../../src/use-cases/proof-key-cache.js';
 import {
   buildProof,
   encodeJson,
   makeSigner,
   NOW,
+  type ProofSigner,
+  type ProofSpec,
   REQUEST,
   sha256Base64url,
   signCompact,
   validParts,
-  type ProofSigner,
-  type ProofSpec,
 } from '../../_support/proof-builder.js';
 
 type Alg = 'ES256' | 'RS256';
@@ -88,7 +88,12 @@ const cases: readonly Case[] = [
   { title: 'accepts an htu differing only by host case', proof: htu('https://GATEWAY.Example/api/crypto/encrypt'), expect: OK },
   { title: 'accepts an htu differing only by scheme case', proof: htu('HTTPS://gateway.example/api/crypto/encrypt'), expect: OK },
   { title: 'accepts an htu naming the default port :443', proof: htu('https://gateway.example:443/api/crypto/encrypt'), expect: OK },
-  { title: 'accepts a request htu that carries a query the claim lacks', proof: proof(), request: { htu: `${REQUEST.htu}?x=1` }, expect: OK },
+  {
+    title: 'accepts a request htu that carries a query the claim lacks',
+    proof: proof(),
+    request: { htu: `${REQUEST.htu}?x=1` },
+    expect: OK,
+  },
   {
     title: 'accepts the empty-string hash as bth when there is no body',
     proof: proof({}, { ...REQUEST, body: undefined }),
@@ -106,7 +111,11 @@ const cases: readonly Case[] = [
   { title: 'accepts a jti of 256 characters', proof: withClaims({ jti: 'j'.repeat(256) }), expect: OK },
 
   // PROOF_MALFORMED: shape.
-  { title: 'refuses two DPoP headers, even two valid proofs', proof: (k) => [buildProof(k.signer), buildProof(k.signer)], expect: MALFORMED },
+  {
+    title: 'refuses two DPoP headers, even two valid proofs',
+    proof: (k) => [buildProof(k.signer), buildProof(k.signer)],
+    expect: MALFORMED,
+  },
   { title: 'refuses an empty DPoP header', proof: () => '', expect: MALFORMED },
   { title: 'refuses two segments', proof: resegment(([h, p]) => `${h}.${p}`), expect: MALFORMED },
   { title: 'refuses four segments', proof: resegment((parts) => `${parts.join('.')}.AAAA`), expect: MALFORMED },
@@ -123,7 +132,11 @@ const cases: readonly Case[] = [
   { title: 'refuses a header that is not JSON', proof: proof({ rawHeader: b64url(Buffer.from('{typ:dpop+jwt}')) }), expect: MALFORMED },
   { title: 'refuses a header that is a JSON array', proof: proof({ rawHeader: encodeJson(['dpop+jwt']) }), expect: MALFORMED },
   { title: 'refuses a payload that is JSON null', proof: proof({ rawPayload: encodeJson(null) }), expect: MALFORMED },
-  { title: 'refuses a payload that is not UTF-8', proof: proof({ rawPayload: b64url(Buffer.from([0x7b, 0xff, 0x7d])) }), expect: MALFORMED },
+  {
+    title: 'refuses a payload that is not UTF-8',
+    proof: proof({ rawPayload: b64url(Buffer.from([0x7b, 0xff, 0x7d])) }),
+    expect: MALFORMED,
+  },
   { title: 'refuses a missing typ', proof: withHeader({ typ: undefined }), expect: MALFORMED },
   { title: 'refuses typ JWT', proof: withHeader({ typ: 'JWT' }), expect: MALFORMED },
   { title: 'refuses typ in another case', proof: withHeader({ typ: 'DPoP+JWT' }), expect: MALFORMED },
@@ -145,19 +158,38 @@ const cases: readonly Case[] = [
   { title: 'refuses alg es256 in lower case', proof: withHeader({ alg: 'es256' }), expect: ALG },
   { title: 'refuses alg PS256', proof: withHeader({ alg: 'PS256' }), expect: ALG },
   { title: 'refuses a non-string alg', proof: withHeader({ alg: ['ES256'] }), expect: ALG },
-  { title: 'decides alg before looking at a private key', proof: withHeader({ alg: 'HS256', jwk: { kty: 'oct', k: 'AAAA' } }), expect: ALG },
+  {
+    title: 'decides alg before looking at a private key',
+    proof: withHeader({ alg: 'HS256', jwk: { kty: 'oct', k: 'AAAA' } }),
+    expect: ALG,
+  },
 
   // Key: PROOF_MALFORMED for an unfit key, PROOF_KEY_MISMATCH for another key.
   { title: 'refuses a jwk with a private member d', proof: withJwk((jwk) => ({ ...jwk, d: 'AAAA' })), expect: MALFORMED },
   { title: 'refuses a jwk with a private member qi', proof: withJwk((jwk) => ({ ...jwk, qi: 'AAAA' })), expect: MALFORMED },
   { title: 'refuses a symmetric jwk, whose k is secret', proof: withJwk(() => ({ kty: 'oct', k: 'c2VjcmV0' })), expect: MALFORMED },
-  { title: 'refuses an OKP jwk', proof: withJwk(() => ({ kty: 'OKP', crv: 'Ed25519', x: b64url(Buffer.alloc(32, 7)) })), expect: MALFORMED },
+  {
+    title: 'refuses an OKP jwk',
+    proof: withJwk(() => ({ kty: 'OKP', crv: 'Ed25519', x: b64url(Buffer.alloc(32, 7)) })),
+    expect: MALFORMED,
+  },
   { title: 'refuses a jwk without kty', proof: withJwk((jwk) => ({ ...jwk, kty: undefined })), expect: MALFORMED },
-  { title: 'refuses an RSA key of 1024 bits', algs: ['RS256'], proof: (k) => buildProof(k.rsa1024), jkt: (k) => k.rsa1024.jkt, expect: MALFORMED },
+  {
+    title: 'refuses an RSA key of 1024 bits',
+    algs: ['RS256'],
+    proof: (k) => buildProof(k.rsa1024),
+    jkt: (k) => k.rsa1024.jkt,
+    expect: MALFORMED,
+  },
   { title: 'refuses an EC P-384 key', algs: ['ES256'], proof: (k) => buildProof(k.p384), jkt: (k) => k.p384.jkt, expect: MALFORMED },
   { title: 'refuses kty RSA with ES256', algs: ['RS256'], proof: withHeader({ alg: 'ES256' }), expect: MALFORMED },
   { title: 'refuses kty EC with RS256', algs: ['ES256'], proof: withHeader({ alg: 'RS256' }), expect: MALFORMED },
-  { title: 'refuses an EC coordinate of 31 bytes', algs: ['ES256'], proof: withJwk((jwk) => ({ ...jwk, x: b64url(Buffer.alloc(31, 1)) })), expect: MALFORMED },
+  {
+    title: 'refuses an EC coordinate of 31 bytes',
+    algs: ['ES256'],
+    proof: withJwk((jwk) => ({ ...jwk, x: b64url(Buffer.alloc(31, 1)) })),
+    expect: MALFORMED,
+  },
   {
     title: 'refuses an EC point off the curve even when it is the bound key',
     algs: ['ES256'],
@@ -172,7 +204,12 @@ const cases: readonly Case[] = [
     expect: MALFORMED,
   },
   { title: 'refuses a key that is not the bound one', proof: proof(), jkt: (k) => k.other.jkt, expect: MISMATCH },
-  { title: 'decides the key before the signature', proof: proof({ mutateSignature: flipFirstByte }), jkt: (k) => k.other.jkt, expect: MISMATCH },
+  {
+    title: 'decides the key before the signature',
+    proof: proof({ mutateSignature: flipFirstByte }),
+    jkt: (k) => k.other.jkt,
+    expect: MISMATCH,
+  },
 
   // PROOF_SIGNATURE_REJECTED.
   {
@@ -183,28 +220,76 @@ const cases: readonly Case[] = [
   { title: 'refuses a flipped signature byte', proof: proof({ mutateSignature: flipFirstByte }), expect: SIGNATURE },
   { title: 'refuses a DER-encoded ES256 signature', algs: ['ES256'], proof: proof({ dsaEncoding: 'der' }), expect: SIGNATURE },
   { title: 'refuses a truncated signature', proof: proof({ mutateSignature: (s) => s.subarray(0, s.length - 1) }), expect: SIGNATURE },
-  { title: 'refuses a payload swapped under a valid signature', proof: resegment(([h, , s], k) => `${h}.${segments(k)[1]}.${s}`), expect: SIGNATURE },
+  {
+    title: 'refuses a payload swapped under a valid signature',
+    proof: resegment(([h, , s], k) => `${h}.${segments(k)[1]}.${s}`),
+    expect: SIGNATURE,
+  },
   { title: 'refuses an unknown critical header', proof: withHeader({ crit: ['exp-ext'], 'exp-ext': true }), expect: SIGNATURE },
-  { title: 'decides the signature before the bindings', proof: proof({ claims: { htm: 'GET' }, mutateSignature: flipFirstByte }), expect: SIGNATURE },
+  {
+    title: 'decides the signature before the bindings',
+    proof: proof({ claims: { htm: 'GET' }, mutateSignature: flipFirstByte }),
+    expect: SIGNATURE,
+  },
 
   // PROOF_BINDING_MISMATCH, naming the claim.
   { title: 'refuses htm in lower case', proof: withClaims({ htm: 'post' }), expect: BINDING, claim: 'htm' },
   { title: 'refuses another method', proof: withClaims({ htm: 'GET' }), expect: BINDING, claim: 'htm' },
   { title: 'refuses an htu differing by a trailing slash', proof: htu(`${REQUEST.htu}/`), expect: BINDING, claim: 'htu' },
-  { title: 'refuses an htu differing by path case', proof: htu('https://gateway.example/api/crypto/Encrypt'), expect: BINDING, claim: 'htu' },
-  { title: 'refuses an htu with the path percent-encoded', proof: htu('https://gateway.example/api/crypto%2Fencrypt'), expect: BINDING, claim: 'htu' },
+  {
+    title: 'refuses an htu differing by path case',
+    proof: htu('https://gateway.example/api/crypto/Encrypt'),
+    expect: BINDING,
+    claim: 'htu',
+  },
+  {
+    title: 'refuses an htu with the path percent-encoded',
+    proof: htu('https://gateway.example/api/crypto%2Fencrypt'),
+    expect: BINDING,
+    claim: 'htu',
+  },
   { title: 'refuses an htu with a dot segment', proof: htu('https://gateway.example/api/./crypto/encrypt'), expect: BINDING, claim: 'htu' },
   { title: 'refuses an htu with scheme http', proof: htu('http://gateway.example/api/crypto/encrypt'), expect: BINDING, claim: 'htu' },
-  { title: 'refuses an htu with another port', proof: htu('https://gateway.example:8443/api/crypto/encrypt'), expect: BINDING, claim: 'htu' },
+  {
+    title: 'refuses an htu with another port',
+    proof: htu('https://gateway.example:8443/api/crypto/encrypt'),
+    expect: BINDING,
+    claim: 'htu',
+  },
   { title: 'refuses an htu with another host', proof: htu('https://evil.example/api/crypto/encrypt'), expect: BINDING, claim: 'htu' },
   { title: 'refuses a relative htu', proof: htu('/api/crypto/encrypt'), expect: BINDING, claim: 'htu' },
-  { title: 'refuses an ath over a different credential', proof: withClaims({ ath: sha256Base64url('another-session-id') }), expect: BINDING, claim: 'ath' },
+  {
+    title: 'refuses an ath over a different credential',
+    proof: withClaims({ ath: sha256Base64url('another-session-id') }),
+    expect: BINDING,
+    claim: 'ath',
+  },
   { title: 'refuses a missing ath', proof: withClaims({ ath: undefined }), expect: BINDING, claim: 'ath' },
-  { title: 'refuses an ath with padding', proof: withClaims({ ath: `${sha256Base64url(REQUEST.credential)}=` }), expect: BINDING, claim: 'ath' },
-  { title: 'refuses a bth over a different body', proof: withClaims({ bth: sha256Base64url('{"ttag":"other"}') }), expect: BINDING, claim: 'bth' },
-  { title: 'refuses the empty-string bth for a request with a body', proof: withClaims({ bth: sha256Base64url('') }), expect: BINDING, claim: 'bth' },
+  {
+    title: 'refuses an ath with padding',
+    proof: withClaims({ ath: `${sha256Base64url(REQUEST.credential)}=` }),
+    expect: BINDING,
+    claim: 'ath',
+  },
+  {
+    title: 'refuses a bth over a different body',
+    proof: withClaims({ bth: sha256Base64url('{"ttag":"other"}') }),
+    expect: BINDING,
+    claim: 'bth',
+  },
+  {
+    title: 'refuses the empty-string bth for a request with a body',
+    proof: withClaims({ bth: sha256Base64url('') }),
+    expect: BINDING,
+    claim: 'bth',
+  },
   { title: 'refuses a missing bth', proof: withClaims({ bth: undefined }), expect: BINDING, claim: 'bth' },
-  { title: 'names htu first when htu and ath both differ', proof: withClaims({ htu: 'https://evil.example/', ath: 'x' }), expect: BINDING, claim: 'htu' },
+  {
+    title: 'names htu first when htu and ath both differ',
+    proof: withClaims({ htu: 'https://evil.example/', ath: 'x' }),
+    expect: BINDING,
+    claim: 'htu',
+  },
   { title: 'decides the bindings before iat', proof: withClaims({ htm: 'GET', iat: 0 }), expect: BINDING, claim: 'htm' },
 
   // PROOF_CLOCK_SKEW.

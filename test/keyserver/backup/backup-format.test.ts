@@ -1,5 +1,5 @@
-import test from 'ava';
 import { createHmac, hkdfSync } from 'node:crypto';
+import test from 'ava';
 import { generateMasterKey, MasterKeyring } from '../../../src/keyserver/at-rest/master-keys.js';
 import { decodeBackup, encodeBackup } from '../../../src/keyserver/backup/backup-format.js';
 import type { StoreSnapshot } from '../../../src/keyserver/store/store-tables.js';
@@ -48,7 +48,9 @@ const snapshot: StoreSnapshot = {
         min_version: 2,
       },
     ],
-    key_versions: [{ id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 }],
+    key_versions: [
+      { id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 },
+    ],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
     idempotency: [
       {
@@ -75,7 +77,13 @@ function edited(bytes: Buffer, edit: (lines: string[]) => void): Buffer {
 
 test('a snapshot comes back from its backup as it went in, bytes included', (t) => {
   const { header, bytes } = encodeBackup(snapshot, keyring, new Date(1_700_000_000_000));
-  t.like(header, { format: 'keygate-keyserver-backup', version: 1, createdAt: '2023-11-14T22:13:20.000Z', masterKeyIds: [key.id], macKeyId: key.id });
+  t.like(header, {
+    format: 'keygate-keyserver-backup',
+    version: 1,
+    createdAt: '2023-11-14T22:13:20.000Z',
+    masterKeyIds: [key.id],
+    macKeyId: key.id,
+  });
   t.like(header.counts, { principals: 1, keys: 1, key_acl: 1, memberships: 0 });
   const decoded = decodeBackup(bytes, keyring);
   t.deepEqual(decoded.snapshot, snapshot);
@@ -100,9 +108,17 @@ const refusals: { title: string; edit: (lines: string[]) => void; message: RegEx
     edit: header((h) => ((h.columns as Record<string, string[]>).roles = ['name'])),
     message: /^written with another table layout/,
   },
-  { title: 'another format version', edit: header((h) => (h.version = 2)), message: /^backup format version 2; this keygate reads version 1$/ },
+  {
+    title: 'another format version',
+    edit: header((h) => (h.version = 2)),
+    message: /^backup format version 2; this keygate reads version 1$/,
+  },
   { title: 'another format', edit: header((h) => (h.format = 'something')), message: /^not a keygate key-server backup/ },
-  { title: 'a line that is not a row', edit: (lines) => lines.push('{"table":"tokens","row":[]}'), message: /^holds a line that is not a row$/ },
+  {
+    title: 'a line that is not a row',
+    edit: (lines) => lines.push('{"table":"tokens","row":[]}'),
+    message: /^holds a line that is not a row$/,
+  },
   {
     title: 'a row of the wrong width',
     edit: (lines) => lines.push('{"table":"roles","row":["x"]}'),

@@ -1,5 +1,5 @@
-import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
 import { gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, verifyHmacSha256 } from '../../../src/keyserver/model/data-crypto.js';
 
 const iv = Buffer.alloc(12, 7);
@@ -22,9 +22,18 @@ test('the algorithm name follows the key length', (t) => {
   );
 });
 
-const tamperings: [string, (sealed: { ciphertext: Buffer; authTag: Buffer }) => [Buffer, { ciphertext: Buffer; authTag: Buffer }, Buffer | undefined]][] = [
-  ['a flipped ciphertext bit', (s) => [iv, { ciphertext: Buffer.from(s.ciphertext.map((b, i) => (i === 0 ? b ^ 1 : b))), authTag: s.authTag }, undefined]],
-  ['a flipped tag bit', (s) => [iv, { ciphertext: s.ciphertext, authTag: Buffer.from(s.authTag.map((b, i) => (i === 0 ? b ^ 1 : b))) }, undefined]],
+const tamperings: [
+  string,
+  (sealed: { ciphertext: Buffer; authTag: Buffer }) => [Buffer, { ciphertext: Buffer; authTag: Buffer }, Buffer | undefined],
+][] = [
+  [
+    'a flipped ciphertext bit',
+    (s) => [iv, { ciphertext: Buffer.from(s.ciphertext.map((b, i) => (i === 0 ? b ^ 1 : b))), authTag: s.authTag }, undefined],
+  ],
+  [
+    'a flipped tag bit',
+    (s) => [iv, { ciphertext: s.ciphertext, authTag: Buffer.from(s.authTag.map((b, i) => (i === 0 ? b ^ 1 : b))) }, undefined],
+  ],
   ['another iv', (s) => [Buffer.alloc(12, 8), s, undefined]],
   ['aad that was not there', (s) => [iv, s, Buffer.from('x')]],
 ];
@@ -41,7 +50,10 @@ test('an iv or tag of the wrong length is BAD_REQUEST, not DECRYPT_FAILED', (t) 
   const key = randomBytes(16);
   const sealed = gcmEncrypt(key, iv, Buffer.from('x'));
   t.is((t.throws(() => gcmDecrypt(key, Buffer.alloc(16), sealed)) as { code?: string }).code, 'BAD_REQUEST');
-  t.is((t.throws(() => gcmDecrypt(key, iv, { ...sealed, authTag: sealed.authTag.subarray(0, 12) })) as { code?: string }).code, 'BAD_REQUEST');
+  t.is(
+    (t.throws(() => gcmDecrypt(key, iv, { ...sealed, authTag: sealed.authTag.subarray(0, 12) })) as { code?: string }).code,
+    'BAD_REQUEST',
+  );
   t.is((t.throws(() => gcmEncrypt(key, Buffer.alloc(8), Buffer.from('x'))) as { code?: string }).code, 'BAD_REQUEST');
 });
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { Right } from '../../../src/wire/acl.js';
 import { canUse, effectiveRights, isOwner } from '../../../src/keyserver/model/evaluate-access.js';
+import type { Right } from '../../../src/wire/acl.js';
 
 const acl = {
   owner: 'owner',

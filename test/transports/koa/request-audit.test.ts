@@ -15,7 +15,10 @@ import { SeededRandom } from '../../_support/seeded-random.js';
 function setup(operation = 'keys.export') {
   const log = new FaultyAuditLog(new MemoryAuditLog());
   const trail = new AuditTrail({ log, clock: new ManualClock(), random: new SeededRandom(), logger: new MemoryLogger() });
-  const ctx = { state: { requestId: 'req-1', clientKey: '127.0.0.1' }, req: { socket: { remoteAddress: '127.0.0.1' } } } as unknown as Context & {
+  const ctx = {
+    state: { requestId: 'req-1', clientKey: '127.0.0.1' },
+    req: { socket: { remoteAddress: '127.0.0.1' } },
+  } as unknown as Context & {
     state: GatewayState;
   };
   nameAuditedOperation(trail, ctx, operation);

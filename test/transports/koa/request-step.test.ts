@@ -1,8 +1,8 @@
 import test from 'ava';
 import type { Context } from 'koa';
 import { MemoryLogger } from '../../../src/adapters/logger/memory-logger.js';
-import { NoMetrics } from '../../../src/ports/metrics.port.js';
 import { KeygateError } from '../../../src/domain/errors/index.js';
+import { NoMetrics } from '../../../src/ports/metrics.port.js';
 import { accessLog } from '../../../src/transports/koa/access-log.js';
 import { apiErrorMapper } from '../../../src/transports/koa/api/api.errors.js';
 import { clientKeyOf } from '../../../src/transports/koa/client-address.js';

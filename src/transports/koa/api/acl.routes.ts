@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { RIGHTS } from '../../../wire/acl.js';
 import { callerOf } from './api-context.js';
-import { canonicalTtag, route, type ApiRoute, type RouteInput } from './api-route.js';
 import { responses } from './api-responses.js';
+import { type ApiRoute, canonicalTtag, type RouteInput, route } from './api-route.js';
 import { ttagParam } from './api-schemas.js';
 
 const schemas = {
@@ -12,7 +12,8 @@ const schemas = {
 };
 
 /** An ACL change is recorded as the root surface records a grant: the key and the grantee. */
-const entryObject = ({ params }: RouteInput<unknown, unknown>) => aclEntryObject(canonicalTtag(params.ttag ?? '') ?? params.ttag ?? '', params.principal ?? '');
+const entryObject = ({ params }: RouteInput<unknown, unknown>) =>
+  aclEntryObject(canonicalTtag(params.ttag ?? '') ?? params.ttag ?? '', params.principal ?? '');
 
 /** Key ACLs (docs/spec.md §4.7). Entries name principals by name. */
 export function aclRoutes(services: GatewayServices): ApiRoute[] {
@@ -27,7 +28,11 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 200, schema: responses.acl },
       async handle(ctx, { params }) {
         const read = await acl.read(callerOf(ctx), ttagParam(params));
-        ctx.body = { owner: read.owner, items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })), complete: true };
+        ctx.body = {
+          owner: read.owner,
+          items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })),
+          complete: true,
+        };
       },
     }),
     route({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../../wire/acl.js';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
 import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js';
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
+import { RIGHTS } from '../../../wire/acl.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
 /**
@@ -33,7 +33,10 @@ export const errorBody = z
       .literal('unknown')
       .optional()
       .describe('the write may have taken effect (its call reached the key server, no answer came); absent: the write did not happen'),
-    check: z.string().optional().describe('with outcome: the read that shows whether the write took effect, e.g. GET /api/principals/alice'),
+    check: z
+      .string()
+      .optional()
+      .describe('with outcome: the read that shows whether the write took effect, e.g. GET /api/principals/alice'),
   })
   .meta({ id: 'Error' });
 
@@ -61,7 +64,9 @@ export const sessionView = z
 const sessionItem = z.object({ ref: z.string(), kind: sessionView.shape.kind, bound: z.boolean(), createdAt: instant, expiresAt: instant });
 const gcm = z.enum(['A128GCM', 'A192GCM', 'A256GCM']);
 
-const keyVersionView = z.object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) }).meta({ id: 'KeyVersion' });
+const keyVersionView = z
+  .object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) })
+  .meta({ id: 'KeyVersion' });
 
 export const keyView = z
   .object({
@@ -75,7 +80,9 @@ export const keyView = z
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
     minVersion: z.number().int().min(1).describe('versions below it are retired'),
-    versions: z.array(keyVersionView).describe('the newest versions (at most 20), oldest first; GET /api/keys/{ttag}/versions pages through all'),
+    versions: z
+      .array(keyVersionView)
+      .describe('the newest versions (at most 20), oldest first; GET /api/keys/{ttag}/versions pages through all'),
     versionsOmitted: z.number().int().min(1).optional().describe('how many older versions `versions` leaves out, when any'),
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
@@ -118,7 +125,10 @@ export const principalView = z
       .array(z.string())
       .optional()
       .describe('a service: the principals and groups it may mint delegated sessions for (admin-managed; never one holding admin)'),
-    provisionedBy: z.string().optional().describe('a principal made by certificate auto-provisioning: the issuing authority certificate id'),
+    provisionedBy: z
+      .string()
+      .optional()
+      .describe('a principal made by certificate auto-provisioning: the issuing authority certificate id'),
   })
   .meta({ id: 'Principal' });
 
@@ -139,7 +149,12 @@ export const certificate = z
   .meta({ id: 'Certificate' });
 
 const parameter = z
-  .object({ name: z.string(), value: z.union([z.number(), z.boolean(), z.string()]), type: z.enum(['integer', 'boolean', 'string']), description: z.string() })
+  .object({
+    name: z.string(),
+    value: z.union([z.number(), z.boolean(), z.string()]),
+    type: z.enum(['integer', 'boolean', 'string']),
+    description: z.string(),
+  })
   .meta({ id: 'ServerParameter' });
 
 const policy = z
@@ -175,7 +190,11 @@ const auditRecord = z
       .describe(
         `a batch: every distinct key and version its items named, in the order first named (at most ${AUDIT_BATCH_KEYS_MAX}); version absent when no answer named it (a failed encrypt or MAC)`,
       ),
-    keysOmitted: z.number().int().optional().describe('a batch that named more distinct keys and versions than `keys` holds: how many more'),
+    keysOmitted: z
+      .number()
+      .int()
+      .optional()
+      .describe('a batch that named more distinct keys and versions than `keys` holds: how many more'),
   })
   .meta({ id: 'AuditRecord' });
 
@@ -252,7 +271,9 @@ export const responses = {
         keyServer: check,
         auditStore: check,
         sessionStore: check,
-        writer: z.enum(['ok', 'conflict']).describe('`conflict`: a store this gateway writes alone had its writer lock removed or replaced'),
+        writer: z
+          .enum(['ok', 'conflict'])
+          .describe('`conflict`: a store this gateway writes alone had its writer lock removed or replaced'),
       }),
       /** Present when a failed check has a public reason (an audit chain that regressed, a writer conflict). */
       reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional(), writer: z.string().optional() }).optional(),

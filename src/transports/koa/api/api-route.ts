@@ -1,17 +1,17 @@
 import type { Next } from 'koa';
 import type { z } from 'zod';
-import { nameAuditedOperation, noteAudit, performAudited, releaseWhenRecorded, type AuditAbout } from '../request-audit.js';
 import { BadRequestError, isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
-import { textFault } from '../../../wire/text.js';
 import { parseIdempotencyKey } from '../../../domain/idempotency/idempotency-claim.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices, Prepared } from '../../../use-cases/index.js';
-import { parseWith } from '../parse.js';
-import { readJsonBody } from '../read-body.js';
-import type { ApiContext } from './api-context.js';
+import { textFault } from '../../../wire/text.js';
 import { authenticate } from '../authenticate.js';
 import { bearerCredential } from '../credential.js';
+import { parseWith } from '../parse.js';
+import { readJsonBody } from '../read-body.js';
+import { type AuditAbout, nameAuditedOperation, noteAudit, performAudited, releaseWhenRecorded } from '../request-audit.js';
 import type { RouteDeclaration } from '../route.js';
+import type { ApiContext } from './api-context.js';
 
 /** What a route's handler receives: the validated body and query, and the path parameters. */
 export interface RouteInput<B, Q> {

@@ -1,14 +1,14 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { aclRoutes } from './acl.routes.js';
-import { certificateRoutes } from './certificates.routes.js';
 import type { ApiRoute } from './api-route.js';
 import { auditRoutes } from './audit.routes.js';
+import { certificateRoutes } from './certificates.routes.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { keyRoutes } from './keys.routes.js';
-import { principalRoutes } from './principals.routes.js';
 import { policyRoutes } from './policy.routes.js';
+import { principalRoutes } from './principals.routes.js';
 import { roleRoutes } from './roles.routes.js';
 import { serverRoutes } from './server.routes.js';
 import { sessionRoutes } from './sessions.routes.js';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { AuditRecord } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
 import { auditQueryRequest, auditVerifyRequest } from './audit.schema.js';
 
 /** A record as the API shows it: `at` as an ISO 8601 instant. */

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { AUDIT_PAGE_LIMIT } from '../../../domain/audit/audit-query.js';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
+import { AUDIT_PAGE_LIMIT } from '../../../domain/audit/audit-query.js';
 import { text } from '../text-schema.js';
 
 /** An ISO 8601 instant with its offset (`2026-01-01T12:00:00Z`, `...+02:00`), as ms since the epoch. */
-const instant = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 date-time with an offset' }).transform((value) => Date.parse(value));
+const instant = z.iso
+  .datetime({ offset: true, message: 'expected an ISO 8601 date-time with an offset' })
+  .transform((value) => Date.parse(value));
 
 /**
  * Query of GET /api/audit (docs/spec.md §4.15). Strict: an unknown or repeated parameter is

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { BadRequestError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
-import { listBody, name, pageQuery, pem } from './api-schemas.js';
 import { text } from '../text-schema.js';
+import { callerOf } from './api-context.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
+import { listBody, name, pageQuery, pem } from './api-schemas.js';
 
 const schemas = {
   list: z.strictObject({ subject: text({ min: 1, max: 256 }).optional(), principal: name.optional(), ...pageQuery }),

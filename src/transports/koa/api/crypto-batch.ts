@@ -4,9 +4,9 @@ import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
 import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
-import { MAX_BATCH_ITEMS, type BatchItem, type BatchOperation, type BatchOutcome } from '../../../wire/crypto-messages.js';
+import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
 import { noteAudit } from '../request-audit.js';
-import { callerOf, type ApiContext } from './api-context.js';
+import { type ApiContext, callerOf } from './api-context.js';
 import { decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
 /**

@@ -30,7 +30,9 @@ export function decodeBinary<T extends object>(request: T): Decoded<T> {
 
 /** The answer with each byte array member as base64, for the JSON body. */
 export function encodeBinary<T extends object>(answer: T): Encoded<T> {
-  return Object.fromEntries(Object.entries(answer).map(([key, value]) => [key, value instanceof Uint8Array ? base64Of(value) : value])) as Encoded<T>;
+  return Object.fromEntries(
+    Object.entries(answer).map(([key, value]) => [key, value instanceof Uint8Array ? base64Of(value) : value]),
+  ) as Encoded<T>;
 }
 
 /** Zeroes the byte array members of each value. */

@@ -1,8 +1,8 @@
 import { membershipObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
-import { route, type ApiRoute, type RouteInput } from './api-route.js';
 import { responses } from './api-responses.js';
+import { type ApiRoute, type RouteInput, route } from './api-route.js';
 import { listBody } from './api-schemas.js';
 
 const memberObject = ({ params }: RouteInput<unknown, unknown>) => membershipObject(params.name ?? '', params.member ?? '');

@@ -1,7 +1,7 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
 import { healthAnswer } from '../health-probe.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
 
 /**
  * Health (docs/spec.md §4.16): 503 with the same body when a check fails. Not audited

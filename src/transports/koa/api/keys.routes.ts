@@ -6,9 +6,9 @@ import type { IdempotencyClaim } from '../../../wire/crypto-messages.js';
 import { MIN_ROTATION_PERIOD_MS, parseIsoDuration } from '../../../wire/iso-duration.js';
 import { noteAudit, undoUnlessRecorded } from '../request-audit.js';
 import { text } from '../text-schema.js';
-import { callerOf, type ApiContext } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
+import { type ApiContext, callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
 import { keyVersion, listBody, ttagParam } from './api-schemas.js';
 
 /** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
@@ -111,7 +111,9 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 200, schema: responses.exported },
       async handle(ctx, { body, params, releaseWhenRecorded }) {
         if (body.version !== undefined) noteAudit(ctx, { version: body.version });
-        const exported = await releaseWhenRecorded!(() => keys.prepareExport(callerOf(ctx), ttagParam(params), body.clientPubKey, body.version));
+        const exported = await releaseWhenRecorded!(() =>
+          keys.prepareExport(callerOf(ctx), ttagParam(params), body.clientPubKey, body.version),
+        );
         noteAudit(ctx, { version: exported.version });
         ctx.body = exported;
       },

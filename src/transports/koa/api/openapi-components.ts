@@ -15,7 +15,9 @@ export const ERROR_RESPONSES: Readonly<Record<number, string>> = {
 };
 
 const headers = {
-  401: { 'WWW-Authenticate': { description: 'RFC 6750 §3 / RFC 9449 §7.1 challenge; DPoP with algs="ES256 RS256"', schema: { type: 'string' } } },
+  401: {
+    'WWW-Authenticate': { description: 'RFC 6750 §3 / RFC 9449 §7.1 challenge; DPoP with algs="ES256 RS256"', schema: { type: 'string' } },
+  },
   503: { 'Retry-After': { description: 'seconds, when the scope is session or process (docs/spec.md §6.1)', schema: { type: 'integer' } } },
 } as Readonly<Record<number, Record<string, unknown>>>;
 
@@ -31,7 +33,9 @@ export function errorResponses(): Record<string, unknown> {
       ...(headers[Number(status)] === undefined ? {} : { headers: headers[Number(status)] }),
       content: {
         'application/json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] },
+          schema: {
+            allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }],
+          },
         },
       },
     };
@@ -107,7 +111,9 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output', defs: Reco
     $schema: _s,
     $defs,
     ...rest
-  } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Record<string, unknown> & { $defs?: Record<string, unknown> };
+  } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Record<string, unknown> & {
+    $defs?: Record<string, unknown>;
+  };
   for (const [id, def] of Object.entries($defs ?? {})) defs[id] = relink(def);
   return relink(rest) as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { route, type ApiRoute } from './api-route.js';
+import { type ApiRoute, route } from './api-route.js';
 
 /** Where the document is served (public; not one of the 51 operations). */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -25,7 +25,8 @@ export function openApiRoute(document: () => Record<string, unknown>, publicUrl:
     },
     async handle(ctx) {
       built ??= document();
-      const url = publicUrl ?? `${ctx.protocol}://${ctx.get('Host')}${mountPoint(ctx.req as { originalUrl?: unknown }, ctx.originalUrl, ctx.path)}`;
+      const url =
+        publicUrl ?? `${ctx.protocol}://${ctx.get('Host')}${mountPoint(ctx.req as { originalUrl?: unknown }, ctx.originalUrl, ctx.path)}`;
       ctx.body = { ...built, servers: [{ url, description: 'this gateway' }] };
     },
   });

@@ -1,20 +1,20 @@
 import type { z } from 'zod';
-import type { RootRoute } from '../root/root-route.js';
 import { rootOperations } from '../root/root.openapi.js';
-import { API_VERSION } from './api-version.js';
-import type { ApiRoute } from './api-route.js';
+import type { RootRoute } from '../root/root-route.js';
 import { errorBody } from './api-responses.js';
+import type { ApiRoute } from './api-route.js';
 import { pathParameters } from './api-schemas.js';
+import { API_VERSION } from './api-version.js';
 import {
   DPOP_HEADER,
   ERROR_RESPONSES,
-  IDEMPOTENCY_KEY_HEADER,
   errorResponses,
   errorStatuses,
+  IDEMPOTENCY_KEY_HEADER,
   jsonSchema,
   SECURITY_SCHEMES,
-  tagOf,
   TAGS,
+  tagOf,
 } from './openapi-components.js';
 
 type Defs = Record<string, unknown>;
@@ -38,13 +38,20 @@ function parameters(route: ApiRoute, defs: Defs): unknown[] {
 }
 
 /** A success response: its JSON body's schema, or none for 204. */
-export function successResponse(status: number, schema: z.ZodType | undefined, defs: Defs, description = 'success'): Record<string, unknown> {
+export function successResponse(
+  status: number,
+  schema: z.ZodType | undefined,
+  defs: Defs,
+  description = 'success',
+): Record<string, unknown> {
   if (status === 204 || schema === undefined) return { description };
   return { description, content: { 'application/json': { schema: jsonSchema(schema, 'output', defs) } } };
 }
 
 function operation(route: ApiRoute, defs: Defs): Record<string, unknown> {
-  const responses: Record<string, unknown> = { [String(route.success.status)]: successResponse(route.success.status, route.success.schema, defs) };
+  const responses: Record<string, unknown> = {
+    [String(route.success.status)]: successResponse(route.success.status, route.success.schema, defs),
+  };
   for (const status of route.success.also ?? [])
     responses[String(status)] = successResponse(status, route.success.schema, defs, 'the same body, a check failed');
   const statuses = errorStatuses(route.auth, route.operationId);
@@ -114,4 +121,6 @@ export function buildOpenApi(
 }
 
 /** In the committed document: the default local gateway. The served one names the URL it was fetched by. */
-export const DEFAULT_SERVERS = [{ url: 'http://127.0.0.1:8080', description: 'the gateway with its default TE_GATEWAY_HOST and TE_GATEWAY_PORT' }];
+export const DEFAULT_SERVERS = [
+  { url: 'http://127.0.0.1:8080', description: 'the gateway with its default TE_GATEWAY_HOST and TE_GATEWAY_PORT' },
+];

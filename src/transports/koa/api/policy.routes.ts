@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
 import { PROVISIONING_PARAMETERS } from '../../../wire/certificate.js';
 import { textJson } from '../text-schema.js';
+import { callerOf } from './api-context.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
 
 const schemas = {
   value: z.strictObject({ value: textJson(z.unknown()) }),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
-import { listBody, name, pageQuery } from './api-schemas.js';
+import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 import { text, textJson } from '../text-schema.js';
+import { callerOf } from './api-context.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
+import { listBody, name, pageQuery } from './api-schemas.js';
 
 const kind = z.enum(PRINCIPAL_KINDS as ['user', 'group', 'service']);
 const displayName = text({ min: 1, max: 256 });
@@ -17,7 +17,12 @@ const schemas = {
   list: z.strictObject({ kind: kind.optional(), ...pageQuery }),
   create: z.strictObject({ name, kind, displayName: displayName.optional(), password: password.optional(), roles: roles.optional() }),
   update: z
-    .strictObject({ displayName: displayName.optional(), disabled: z.boolean().optional(), roles: roles.optional(), delegates: roles.optional() })
+    .strictObject({
+      displayName: displayName.optional(),
+      disabled: z.boolean().optional(),
+      roles: roles.optional(),
+      delegates: roles.optional(),
+    })
     .refine((body) => Object.keys(body).length > 0, 'nothing to change'),
   password: z.strictObject({ currentPassword: text({ min: 1, max: 4096 }).optional(), password }),
   senderKey: z.strictObject({ jwk: textJson(z.record(z.string(), z.unknown())) }),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
-import { listBody } from './api-schemas.js';
 import { text } from '../text-schema.js';
+import { callerOf } from './api-context.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
+import { listBody } from './api-schemas.js';
 
 const schemas = {
   role: z.strictObject({ operations: z.array(text({ min: 1, max: 128 })).max(256) }),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
-import { API_VERSION } from './api-version.js';
-import { listBody } from './api-schemas.js';
 import { SERVER_PARAMETER_NAMES } from '../../../wire/server.js';
 import { text } from '../text-schema.js';
+import { callerOf } from './api-context.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
+import { listBody } from './api-schemas.js';
+import { API_VERSION } from './api-version.js';
 
 const schemas = {
   value: z.strictObject({ value: z.union([z.number(), z.boolean(), text({ max: 1024 })]) }),

@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../../wire/acl.js';
 import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { noteAudit } from '../request-audit.js';
-import { bearerCredential } from '../credential.js';
-import { callerOf } from './api-context.js';
+import { RIGHTS } from '../../../wire/acl.js';
 import { authenticate } from '../authenticate.js';
-import { route, type ApiRoute } from './api-route.js';
-import { responses } from './api-responses.js';
-import { sessionListItem, sessionView } from './session-view.js';
-import { pem } from './api-schemas.js';
+import { bearerCredential } from '../credential.js';
+import { noteAudit } from '../request-audit.js';
 import { text, textJson } from '../text-schema.js';
+import { callerOf } from './api-context.js';
+import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
+import { pem } from './api-schemas.js';
+import { sessionListItem, sessionView } from './session-view.js';
 
 const user = text({ min: 1, minMessage: 'required', max: 256 });
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'not base64url');

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { callerOf } from './api-context.js';
-import { route, type ApiRoute } from './api-route.js';
 import { responses } from './api-responses.js';
+import { type ApiRoute, route } from './api-route.js';
 import { listBody, name, pem } from './api-schemas.js';
 import { certificateIdParam } from './certificates.routes.js';
 

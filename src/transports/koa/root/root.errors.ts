@@ -77,11 +77,13 @@ export function rootErrorResponse(error: KeygateError, operation: RootOperation 
     default:
       return {
         status: rule.status,
-        body: rule.error === undefined || rule.error === error.detail ? { error: error.detail } : { error: rule.error, detail: error.detail },
+        body:
+          rule.error === undefined || rule.error === error.detail ? { error: error.detail } : { error: rule.error, detail: error.detail },
         headers,
       };
   }
 }
 
 /** The seven-operation surface's error mapper; the route names its operation in `ctx.state`. */
-export const rootErrorMapper: ErrorMapper = (error, ctx) => rootErrorResponse(error, (ctx.state as { operation?: RootOperation }).operation);
+export const rootErrorMapper: ErrorMapper = (error, ctx) =>
+  rootErrorResponse(error, (ctx.state as { operation?: RootOperation }).operation);

@@ -24,7 +24,10 @@ export function rootOperations(routes: readonly RootRoute[], defs: Record<string
         parameters: session ? [{ $ref: '#/components/parameters/DPoP' }] : [],
         ...(op.body
           ? {
-              requestBody: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(op.body, 'input', defs) } } },
+              requestBody: {
+                required: !op.body.safeParse(undefined).success,
+                content: { 'application/json': { schema: jsonSchema(op.body, 'input', defs) } },
+              },
             }
           : {}),
         responses,

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
+import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { keyServerDaemons, wrappedExport } from '../api/api-responses.js';
-import { noteAudit, performAudited, releaseWhenRecorded, undoUnlessRecorded, type AuditAbout } from '../request-audit.js';
 import { healthAnswer } from '../health-probe.js';
-import { rootRoute, type RootContext, type RootRoute } from './root-route.js';
+import { type AuditAbout, noteAudit, performAudited, releaseWhenRecorded, undoUnlessRecorded } from '../request-audit.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
+import { type RootContext, type RootRoute, rootRoute } from './root-route.js';
 
 const ok = z.object({ ok: z.literal(true) });
 
@@ -24,7 +24,8 @@ function caller(ctx: RootContext): Caller {
 export function rootRouteTable(services: GatewayServices): RootRoute[] {
   // Each state change, session mint or key release below is performed under its audit record, begun
   // first (fail closed), as the /api routes are (request-audit.ts).
-  const audited = <R>(ctx: RootContext, about: AuditAbout, perform: () => Promise<R>) => performAudited(services.auditTrail, ctx, about, perform);
+  const audited = <R>(ctx: RootContext, about: AuditAbout, perform: () => Promise<R>) =>
+    performAudited(services.auditTrail, ctx, about, perform);
   return [
     rootRoute({
       operationId: 'root.login',
@@ -35,7 +36,13 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       auth: 'none',
       summary: 'Password login: an X-Session id for the other operations',
       body: loginRequest,
-      answer: z.object({ sessionId: z.string(), user: z.string(), systemId: z.number().int(), principalId: z.string(), hasToken: z.literal(true) }),
+      answer: z.object({
+        sessionId: z.string(),
+        user: z.string(),
+        systemId: z.number().int(),
+        principalId: z.string(),
+        hasToken: z.literal(true),
+      }),
       errors: [400, 401, 502],
       async handle(ctx, { body }) {
         const { sessionId, session: minted } = await audited(ctx, { principal: body.user }, () =>
@@ -130,7 +137,9 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       errors: [400, 401, 403, 500],
       async handle(ctx, { body }) {
         const ttag = parseTtag(body.ttag);
-        await audited(ctx, { object: aclEntryObject(ttag, body.grantee) }, () => services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied'));
+        await audited(ctx, { object: aclEntryObject(ttag, body.grantee) }, () =>
+          services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied'),
+        );
         ctx.body = { ok: true };
       },
     }),
