@@ -91,8 +91,9 @@ export class CryptoOperations {
 
   /**
    * One operation on up to MAX_BATCH_ITEMS items, in order. The token and the role operation are checked
-   * once for the batch (a refusal there fails the call); each item is then authorized on its key and
-   * performed on its own, and its refusal or failure is its outcome `{ ok: false, code, message }`.
+   * once for the batch (a refusal there fails the call); an item refused where it entered answers its
+   * BAD_REQUEST, its key never read; each other item is authorized on its key and performed on its own,
+   * and its refusal or failure is its outcome `{ ok: false, code, message }`.
    */
   async batch<O extends BatchOperation>(
     token: string,
