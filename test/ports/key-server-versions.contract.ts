@@ -201,4 +201,24 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
     const tooMany = Array.from({ length: 1001 }, () => ({ ttag, plaintext: HELLO }));
     t.is(await codeOf(alice.cryptoBatch('encrypt', tooMany)), 'BAD_REQUEST');
   });
+
+  test(title('a batch item without what its operation needs is refused as it enters, before its key is looked up'), async (t) => {
+    const ks = await make();
+    t.teardown(() => ks.close());
+    const alice = await signIn(ks, 'alice');
+    const { ttag } = await alice.generateKey({ keyLen: 16 });
+    const { ttag: bobs } = await (await signIn(ks, 'bob')).generateKey({ keyLen: 16 });
+    const unknown = Buffer.alloc(24, 9).toString('base64');
+    const outcomes = await alice.cryptoBatch('decrypt', [
+      { ttag: bobs, data: HELLO },
+      { ttag: unknown, data: HELLO },
+      { ttag: bobs, plaintext: HELLO },
+      { ttag, data: HELLO, mac: HELLO },
+    ]);
+    t.deepEqual(
+      outcomes.map((outcome) => (outcome.ok ? 'ok' : `${outcome.code} ${outcome.message}`)),
+      Array(4).fill('BAD_REQUEST ciphertext: required'),
+      'not ACL_DENIED or NOT_FOUND: the key of a malformed item is never read',
+    );
+  });
 }

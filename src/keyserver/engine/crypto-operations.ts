@@ -1,14 +1,13 @@
 import type { Right } from '../../wire/acl.js';
-import {
-  type BatchOperation,
-  type BatchOutcome,
-  type DecryptRequest,
-  type DecryptResult,
-  type EncryptRequest,
-  type EncryptResult,
-  MAX_BATCH_ITEMS,
-  type MacResult,
-  type VerifyMacRequest,
+import type {
+  BatchOperation,
+  BatchOutcome,
+  DecryptRequest,
+  DecryptResult,
+  EncryptRequest,
+  EncryptResult,
+  MacResult,
+  VerifyMacRequest,
 } from '../../wire/crypto-messages.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { Operation } from '../../wire/operations.js';
@@ -19,45 +18,23 @@ import type { KeyRow } from './engine-model.js';
 import { isExpired } from './engine-views.js';
 import { newestOf, usableVersion } from './key-versions.js';
 
+/** What an item of each batch operation asks: the single request's members and its key. */
+export interface BatchRequests {
+  readonly encrypt: { readonly ttag: string } & EncryptRequest;
+  readonly decrypt: { readonly ttag: string } & DecryptRequest;
+  readonly mac: { readonly ttag: string; readonly data: Uint8Array };
+  readonly verify: { readonly ttag: string } & VerifyMacRequest;
+  readonly rewrap: { readonly ttag: string } & DecryptRequest;
+}
+
 /**
- * A batch item as the engine takes it: each member is checked for the batch's operation, item by item.
- * A binary member is bytes (the embedded path) or standard base64 (the daemon's arguments, decoded here
- * so that a malformed item fails alone).
+ * A batch item as the engine takes it, parsed where it entered the key server
+ * (src/keyserver/protocol/batch-items.ts): its request, or why it was refused (BAD_REQUEST).
  */
-type LooseBinary = string | Uint8Array | undefined;
-export type LooseBatchItem = { readonly ttag: string } & {
-  readonly [K in 'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac']?: LooseBinary;
-} & { readonly version?: number | undefined };
+export type BatchEntry<T> = { readonly item: T } | { readonly refused: string };
 
 /** What one batch item answers when it succeeds. */
 export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean };
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/**
- * The bytes of one item's members. Bytes given as bytes belong to the caller; those decoded here from
- * base64 belong to the item and are zeroed once it is done (`wipe`).
- */
-class ItemBytes {
-  readonly #decoded: Buffer[] = [];
-
-  required(value: LooseBinary, field: string): Uint8Array {
-    if (value === undefined) throw new BadRequestError(`${field}: required`);
-    return this.optional(value, field) as Uint8Array;
-  }
-
-  optional(value: LooseBinary, field: string): Uint8Array | undefined {
-    if (value === undefined || value instanceof Uint8Array) return value;
-    if (typeof value !== 'string' || !BASE64.test(value)) throw new BadRequestError(`${field}: not standard base64`);
-    const decoded = Buffer.from(value, 'base64');
-    this.#decoded.push(decoded);
-    return decoded;
-  }
-
-  wipe(): void {
-    for (const decoded of this.#decoded) decoded.fill(0);
-  }
-}
 
 /** The right and role operation each batch operation needs (rewrap needs those of decrypt and encrypt). */
 const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Right])[]>> = {
@@ -114,50 +91,38 @@ export class CryptoOperations {
 
   /**
    * One operation on up to MAX_BATCH_ITEMS items, in order. The token and the role operation are checked
-   * once for the batch (a refusal there fails the call); each item is then authorized on its key and
-   * performed on its own, and its refusal or failure is its outcome `{ ok: false, code, message }`.
+   * once for the batch (a refusal there fails the call); an item refused where it entered answers its
+   * BAD_REQUEST, its key never read; each other item is authorized on its key and performed on its own,
+   * and its refusal or failure is its outcome `{ ok: false, code, message }`.
    */
-  async batch(token: string, operation: BatchOperation, items: readonly LooseBatchItem[]): Promise<BatchOutcome<BatchResult>[]> {
-    if (!Array.isArray(items) || items.length > MAX_BATCH_ITEMS) throw new BadRequestError(`items: at most ${MAX_BATCH_ITEMS} items`);
+  async batch<O extends BatchOperation>(
+    token: string,
+    operation: O,
+    entries: readonly BatchEntry<BatchRequests[O]>[],
+  ): Promise<BatchOutcome<BatchResult>[]> {
     const caller = await this.#caller(token, operation);
+    const perform = this.#items[operation] as (caller: TokenContext, item: BatchRequests[O]) => Promise<BatchResult>;
     const outcomes: BatchOutcome<BatchResult>[] = [];
-    for (const item of items) {
-      const bytes = new ItemBytes();
+    for (const entry of entries) {
       try {
-        outcomes.push({ ok: true, result: await this.#item(caller, operation, item, bytes) });
+        if ('refused' in entry) throw new BadRequestError(entry.refused);
+        outcomes.push({ ok: true, result: await perform(caller, entry.item) });
       } catch (error) {
         if (!isKeyServerError(error)) throw error;
         outcomes.push({ ok: false, code: error.code, message: error.detail });
-      } finally {
-        bytes.wipe();
       }
     }
     return outcomes;
   }
 
-  async #item(caller: TokenContext, operation: BatchOperation, item: LooseBatchItem, bytes: ItemBytes): Promise<BatchResult> {
-    const ttag = item.ttag;
-    if (typeof ttag !== 'string' || ttag.length === 0) throw new BadRequestError('ttag: required');
-    switch (operation) {
-      case 'encrypt':
-        return this.#sealWith(await this.#usableKey(caller, ttag, 'encrypt'), {
-          plaintext: bytes.required(item.plaintext, 'plaintext'),
-          aad: bytes.optional(item.aad, 'aad'),
-        });
-      case 'decrypt':
-        return { plaintext: this.#openWith(await this.#usableKey(caller, ttag, 'decrypt'), decryptRequestOf(item, bytes)) };
-      case 'mac':
-        return this.#macWith(await this.#usableKey(caller, ttag, 'mac'), bytes.required(item.data, 'data'));
-      case 'verify':
-        return this.#verifyWith(await this.#usableKey(caller, ttag, 'mac'), {
-          data: bytes.required(item.data, 'data'),
-          mac: bytes.required(item.mac, 'mac'),
-          version: item.version,
-        });
-      case 'rewrap':
-        return this.#rewrapWith(caller, ttag, decryptRequestOf(item, bytes));
-    }
-  }
+  /** One batch item of each operation, the caller's token and role checked already. */
+  readonly #items: { readonly [O in BatchOperation]: (caller: TokenContext, item: BatchRequests[O]) => Promise<BatchResult> } = {
+    encrypt: async (caller, item) => this.#sealWith(await this.#usableKey(caller, item.ttag, 'encrypt'), item),
+    decrypt: async (caller, item) => ({ plaintext: this.#openWith(await this.#usableKey(caller, item.ttag, 'decrypt'), item) }),
+    mac: async (caller, item) => this.#macWith(await this.#usableKey(caller, item.ttag, 'mac'), item.data),
+    verify: async (caller, item) => this.#verifyWith(await this.#usableKey(caller, item.ttag, 'mac'), item),
+    rewrap: (caller, item) => this.#rewrapWith(caller, item.ttag, item),
+  };
 
   async #rewrapWith(caller: TokenContext, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
     await this.#usableKey(caller, ttag, 'encrypt');
@@ -213,14 +178,4 @@ export class CryptoOperations {
     if (isExpired(key, this.#ctx.now())) throw new KeyExpiredError();
     return key;
   }
-}
-
-function decryptRequestOf(item: LooseBatchItem, bytes: ItemBytes): DecryptRequest {
-  return {
-    ciphertext: bytes.required(item.ciphertext, 'ciphertext'),
-    iv: bytes.required(item.iv, 'iv'),
-    authTag: bytes.required(item.authTag, 'authTag'),
-    aad: bytes.optional(item.aad, 'aad'),
-    version: item.version,
-  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { KeyServerEngine } from '../engine/engine.js';
+import { runCryptoBatch } from './batch-items.js';
 import { mintedToken } from './keyserver-protocol.js';
 import {
   batchItems,
@@ -170,7 +171,7 @@ export const OPERATIONS = {
   ),
   /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
   cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes, (engine, token, args) =>
-    engine.crypto.batch(token, args.operation, args.items),
+    runCryptoBatch(engine, token, args.operation, args.items),
   ),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: op(principalQuery, list(principalView), (engine, token, args) => engine.principals.list(token, args)),

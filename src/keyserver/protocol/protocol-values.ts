@@ -223,9 +223,10 @@ export const macResult = z.strictObject({ mac: bytes, alg: z.literal('HS256'), v
 export const verifyMacRequest = z.strictObject({ data: payloadBytes, mac: bytes, version: keyVersion.optional() });
 
 /**
- * One batch item. Its values are bounded here but checked by the engine, item by item, so that one
- * malformed item fails alone (its outcome), never the batch: on a wire they are base64 strings the
- * engine decodes, in the embedded key server the bytes themselves.
+ * One batch item. Its members are bounded here, and parsed for the batch's operation by
+ * `runCryptoBatch` (batch-items.ts), item by item, so that one malformed item fails alone (its
+ * outcome), never the batch: on a wire they are base64 strings decoded there, in the embedded key
+ * server the bytes themselves.
  */
 const looseValue = z
   .union([z.string().max(PAYLOAD_MAX_CHARS), z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes')])
@@ -242,7 +243,7 @@ export const batchItem = z.strictObject({
   version: keyVersion.optional(),
 });
 export const batchOperation = z.enum(['encrypt', 'decrypt', 'mac', 'verify', 'rewrap']);
-/** Up to MAX_BATCH_ITEMS items; the engine refuses more with BAD_REQUEST too (the embedded adapter parses nothing). */
+/** Up to MAX_BATCH_ITEMS items; `runCryptoBatch` refuses more with BAD_REQUEST too (the embedded adapter parses nothing). */
 export const batchItems = z.array(batchItem).max(MAX_BATCH_ITEMS).readonly();
 export const batchOutcomes = z
   .array(

@@ -1,14 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type {
-  CertificateRow,
-  IdempotencyRow,
-  KeyRow,
-  KeyVersionRow,
-  PrincipalKind,
-  PrincipalRow,
-  RoleRow,
-  TokenRow,
-} from '../engine/engine-model.js';
 import type { EngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
 
 export interface EngineCacheOptions {
@@ -17,8 +7,24 @@ export interface EngineCacheOptions {
 }
 
 const DEFAULT_ROWS_PER_KIND = 10_000;
-/** `role(name)` answers undefined for a built-in role not redefined: that answer is kept too. */
-const NO_ROLE = Symbol('no stored role');
+
+/** The kinds of row the cache keeps, each by one id: those every operation reads. */
+type RowKind = 'tokens' | 'principalsById' | 'roles' | 'keys' | 'groupIds';
+const ROW_KINDS: readonly RowKind[] = ['tokens', 'principalsById', 'roles', 'keys', 'groupIds'];
+
+/** The calls of the store other than its unit and its end. */
+type StoreCall = Exclude<keyof EngineStore, 'atomically' | 'close'>;
+type ArgsOf<C extends StoreCall> = Parameters<EngineStore[C]>;
+/** The reads by one id, which the cache may keep. */
+type KeepableCall = { [C in StoreCall]: ArgsOf<C> extends [string] ? C : never }[StoreCall];
+/** The one row a write changes, found from its arguments. */
+interface OneRow<C extends StoreCall> {
+  readonly rows: RowKind;
+  readonly id: (...args: ArgsOf<C>) => string;
+}
+
+/** A lookup that found nothing, kept for a read that keeps that answer too. */
+const ABSENT = Symbol('absent');
 
 /**
  * A read cache in front of the engine's store, for the rows every operation reads: the token, its
@@ -32,15 +38,15 @@ const NO_ROLE = Symbol('no stored role');
  * - a token that is not found, a principal or key that does not exist, is not kept: guessing fills nothing.
  * A token row is kept with its lifetime, which the engine checks on each use against its clock. Key
  * material stays as the store gives it (the SQLite store keeps it sealed until it is read).
+ *
+ * Each call of the store is one line below saying what it does to the cache: `#keeps` (a read kept by
+ * its id), `#passes` (a read the store answers every time) or `#writes` (the rows a write may change).
+ * A call added to EngineStore does not compile until it has its line.
  */
 export class CachedEngineStore implements EngineStore {
   readonly #store: SharedEngineStore;
-  readonly #tokens: Rows<TokenRow>;
-  readonly #principalsById: Rows<PrincipalRow>;
-  readonly #roles: Rows<RoleRow | typeof NO_ROLE>;
-  readonly #keys: Rows<KeyRow>;
-  readonly #groupIds: Rows<readonly string[]>;
-  #version: number;
+  readonly #rows: Readonly<Record<RowKind, Rows>>;
+  #version = -1;
   /** Set within a unit of this cache (one runs at a time: the store below queues them). */
   readonly #unit = new AsyncLocalStorage<true>();
   /** A write was made in the current unit: its reads go to the store. */
@@ -49,13 +55,55 @@ export class CachedEngineStore implements EngineStore {
   constructor(store: SharedEngineStore, options: EngineCacheOptions = {}) {
     const limit = options.rowsPerKind ?? DEFAULT_ROWS_PER_KIND;
     this.#store = store;
-    this.#tokens = new Rows(limit);
-    this.#principalsById = new Rows(limit);
-    this.#roles = new Rows(limit);
-    this.#keys = new Rows(limit);
-    this.#groupIds = new Rows(limit);
-    this.#version = -1;
+    this.#rows = Object.fromEntries(ROW_KINDS.map((kind) => [kind, new Rows(limit)])) as Record<RowKind, Rows>;
   }
+
+  // Reads every operation makes, kept by their one id.
+  readonly token = this.#keeps('token', 'tokens');
+  readonly principalById = this.#keeps('principalById', 'principalsById');
+  /** A built-in role not redefined is answered undefined: that answer is kept too. */
+  readonly role = this.#keeps('role', 'roles', { absentToo: true });
+  readonly key = this.#keeps('key', 'keys');
+  readonly groupIdsOf = this.#keeps('groupIdsOf', 'groupIds');
+
+  /**
+   * A login's first step looks its user up by name: were a known name kept and an unknown one not,
+   * the lookup's time would tell them apart. Lookups by name always go to the store.
+   */
+  readonly principalByName = this.#passes('principalByName');
+  // Reads no operation makes on its hot path.
+  readonly principalsAfter = this.#passes('principalsAfter');
+  readonly memberIdsOf = this.#passes('memberIdsOf');
+  readonly roles = this.#passes('roles');
+  readonly delegatedTokens = this.#passes('delegatedTokens');
+  readonly certificate = this.#passes('certificate');
+  readonly certificates = this.#passes('certificates');
+  readonly setting = this.#passes('setting');
+  readonly scheduledKeys = this.#passes('scheduledKeys');
+  readonly idempotencyRecord = this.#passes('idempotencyRecord');
+
+  // Writes, each with the rows it may change.
+  readonly putPrincipal = this.#writes('putPrincipal', ['principalsById']);
+  readonly nextSystemId = this.#writes('nextSystemId', []);
+  /** The schema ends the principal's memberships, tokens and certificates with it. */
+  readonly deletePrincipal = this.#writes('deletePrincipal', ['tokens', 'principalsById', 'groupIds']);
+  readonly putMembership = this.#writes('putMembership', ['groupIds']);
+  readonly deleteMembership = this.#writes('deleteMembership', ['groupIds']);
+  readonly deleteMembershipsOf = this.#writes('deleteMembershipsOf', ['groupIds']);
+  readonly putRole = this.#writes('putRole', ['roles']);
+  readonly putKey = this.#writes('putKey', [], { rows: 'keys', id: (row) => row.ttag });
+  readonly putKeyVersion = this.#writes('putKeyVersion', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly putToken = this.#writes('putToken', [], { rows: 'tokens', id: (row) => row.tokenHash });
+  readonly deleteToken = this.#writes('deleteToken', [], { rows: 'tokens', id: (tokenHash) => tokenHash });
+  readonly deleteTokensOf = this.#writes('deleteTokensOf', ['tokens']);
+  readonly deleteTokensActingFor = this.#writes('deleteTokensActingFor', ['tokens']);
+  readonly deleteExpiredTokens = this.#writes('deleteExpiredTokens', ['tokens']);
+  readonly putCertificate = this.#writes('putCertificate', []);
+  readonly deleteCertificate = this.#writes('deleteCertificate', []);
+  readonly putSetting = this.#writes('putSetting', []);
+  readonly putIdempotencyRecord = this.#writes('putIdempotencyRecord', []);
+  readonly deleteIdempotencyRecord = this.#writes('deleteIdempotencyRecord', []);
+  readonly deleteIdempotencyRecords = this.#writes('deleteIdempotencyRecords', []);
 
   /**
    * The store below runs one unit at a time (SharedEngineStore); a call made outside any unit becomes
@@ -85,40 +133,55 @@ export class CachedEngineStore implements EngineStore {
     }
   }
 
-  #inUnit<T>(call: () => Promise<T>): Promise<T> {
-    return this.#unit.getStore() === true ? call() : this.atomically(call);
+  async close(): Promise<void> {
+    this.#clear();
+    await this.#store.close();
   }
 
-  token(tokenHash: string): Promise<TokenRow | undefined> {
-    return this.#read(this.#tokens, tokenHash, () => this.#store.token(tokenHash));
+  /** The store's own call, on the store (looked up at each call). */
+  #call<C extends StoreCall>(call: C): (...args: ArgsOf<C>) => Promise<unknown> {
+    return (...args) => (this.#store[call] as (...args: ArgsOf<C>) => Promise<unknown>).apply(this.#store, args);
   }
 
-  principalById(principalId: string): Promise<PrincipalRow | undefined> {
-    return this.#read(this.#principalsById, principalId, () => this.#store.principalById(principalId));
+  /** A read by one id, kept in `rows`; a lookup that finds nothing is kept only when `absentToo`. */
+  #keeps<C extends KeepableCall>(call: C, rows: RowKind, options: { readonly absentToo?: true } = {}): EngineStore[C] {
+    const load = this.#call(call) as (id: string) => Promise<unknown>;
+    const read = (id: string) => this.#read(this.#rows[rows], id, options.absentToo === true, () => load(id));
+    return read as EngineStore[C];
   }
 
-  async role(name: string): Promise<RoleRow | undefined> {
-    const row = await this.#read(this.#roles, name, async () => (await this.#store.role(name)) ?? NO_ROLE);
-    return row === NO_ROLE ? undefined : row;
+  /** A read the store answers every time. */
+  #passes<C extends StoreCall>(call: C): EngineStore[C] {
+    return this.#call(call) as EngineStore[C];
   }
 
-  key(ttag: string): Promise<KeyRow | undefined> {
-    return this.#read(this.#keys, ttag, () => this.#store.key(ttag));
+  /** A write: first drops the kinds of row in `drops` whole and its `one` row, and keeps the rest of its unit off the cache. */
+  #writes<C extends StoreCall>(call: C, drops: readonly RowKind[], one?: OneRow<C>): EngineStore[C] {
+    const write = this.#call(call);
+    const written = (...args: ArgsOf<C>) =>
+      this.#inUnit(() => {
+        for (const kind of drops) this.#rows[kind].clear();
+        if (one !== undefined) this.#rows[one.rows].delete(one.id(...args));
+        this.#wrote = true;
+        return write(...args);
+      });
+    return written as EngineStore[C];
   }
 
-  async groupIdsOf(memberId: string): Promise<string[]> {
-    return [...((await this.#read(this.#groupIds, memberId, () => this.#store.groupIdsOf(memberId))) ?? [])];
-  }
-
-  #read<T>(rows: Rows<T>, id: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  #read(rows: Rows, id: string, absentToo: boolean, load: () => Promise<unknown>): Promise<unknown> {
     return this.#inUnit(async () => {
       if (this.#wrote) return load();
       const kept = rows.get(id);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined) return answerOf(kept);
       const row = await load();
       if (row !== undefined) rows.set(id, row);
-      return row;
+      else if (absentToo) rows.set(id, ABSENT);
+      return answerOf(row);
     });
+  }
+
+  #inUnit<T>(call: () => Promise<T>): Promise<T> {
+    return this.#unit.getStore() === true ? call() : this.atomically(call);
   }
 
   /** Empties the cache when another connection has committed since the last look. */
@@ -129,233 +192,31 @@ export class CachedEngineStore implements EngineStore {
     this.#clear();
   }
 
-  /** Before a write: drops the kinds of row it may change, and keeps the rest of its unit off the cache. */
-  #changed(...kinds: Rows<unknown>[]): void {
-    for (const rows of kinds) rows.clear();
-    this.#wrote = true;
-  }
-
   #clear(): void {
-    this.#tokens.clear();
-    this.#principalsById.clear();
-    this.#roles.clear();
-    this.#keys.clear();
-    this.#groupIds.clear();
-  }
-
-  // Reads no operation makes on its hot path go to the store.
-
-  /**
-   * A login's first step looks its user up by name: were a known name kept and an unknown one not,
-   * the lookup's time would tell them apart. Lookups by name always go to the store.
-   */
-  principalByName(name: string): Promise<PrincipalRow | undefined> {
-    return this.#store.principalByName(name);
-  }
-
-  principalsAfter(after: string | undefined, limit: number, kind?: PrincipalKind): Promise<PrincipalRow[]> {
-    return this.#store.principalsAfter(after, limit, kind);
-  }
-
-  memberIdsOf(groupId: string): Promise<string[]> {
-    return this.#store.memberIdsOf(groupId);
-  }
-
-  roles(): Promise<RoleRow[]> {
-    return this.#store.roles();
-  }
-
-  delegatedTokens(): Promise<TokenRow[]> {
-    return this.#store.delegatedTokens();
-  }
-
-  certificate(id: string): Promise<CertificateRow | undefined> {
-    return this.#store.certificate(id);
-  }
-
-  certificates(role: CertificateRow['role']): Promise<CertificateRow[]> {
-    return this.#store.certificates(role);
-  }
-
-  setting(name: string): Promise<string | undefined> {
-    return this.#store.setting(name);
-  }
-
-  scheduledKeys(): Promise<string[]> {
-    return this.#store.scheduledKeys();
-  }
-
-  idempotencyRecord(principalId: string, key: string): Promise<IdempotencyRow | undefined> {
-    return this.#store.idempotencyRecord(principalId, key);
-  }
-
-  // A write first drops the rows it may change.
-
-  putPrincipal(row: PrincipalRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#principalsById);
-      return this.#store.putPrincipal(row);
-    });
-  }
-
-  nextSystemId(): Promise<number> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.nextSystemId();
-    });
-  }
-
-  /** The schema ends the principal's memberships, tokens and certificates with it. */
-  deletePrincipal(principalId: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#tokens, this.#principalsById, this.#groupIds);
-      return this.#store.deletePrincipal(principalId);
-    });
-  }
-
-  putMembership(groupId: string, memberId: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#groupIds);
-      return this.#store.putMembership(groupId, memberId);
-    });
-  }
-
-  deleteMembership(groupId: string, memberId: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#groupIds);
-      return this.#store.deleteMembership(groupId, memberId);
-    });
-  }
-
-  deleteMembershipsOf(principalId: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#groupIds);
-      return this.#store.deleteMembershipsOf(principalId);
-    });
-  }
-
-  putRole(row: RoleRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#roles);
-      return this.#store.putRole(row);
-    });
-  }
-
-  putKey(row: KeyRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      this.#keys.delete(row.ttag);
-      return this.#store.putKey(row);
-    });
-  }
-
-  putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      this.#keys.delete(ttag);
-      return this.#store.putKeyVersion(ttag, version);
-    });
-  }
-
-  putToken(row: TokenRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      this.#tokens.delete(row.tokenHash);
-      return this.#store.putToken(row);
-    });
-  }
-
-  deleteToken(tokenHash: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      this.#tokens.delete(tokenHash);
-      return this.#store.deleteToken(tokenHash);
-    });
-  }
-
-  deleteTokensOf(principalId: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#tokens);
-      return this.#store.deleteTokensOf(principalId);
-    });
-  }
-
-  deleteTokensActingFor(serviceName: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed(this.#tokens);
-      return this.#store.deleteTokensActingFor(serviceName);
-    });
-  }
-
-  deleteExpiredTokens(now: number): Promise<number> {
-    return this.#inUnit(() => {
-      this.#changed(this.#tokens);
-      return this.#store.deleteExpiredTokens(now);
-    });
-  }
-
-  putCertificate(row: CertificateRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.putCertificate(row);
-    });
-  }
-
-  deleteCertificate(id: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.deleteCertificate(id);
-    });
-  }
-
-  putSetting(name: string, value: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.putSetting(name, value);
-    });
-  }
-
-  putIdempotencyRecord(row: IdempotencyRow): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.putIdempotencyRecord(row);
-    });
-  }
-
-  deleteIdempotencyRecord(principalId: string, key: string): Promise<void> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.deleteIdempotencyRecord(principalId, key);
-    });
-  }
-
-  deleteIdempotencyRecords(createdUpTo: number): Promise<number> {
-    return this.#inUnit(() => {
-      this.#changed();
-      return this.#store.deleteIdempotencyRecords(createdUpTo);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.#clear();
-    await this.#store.close();
+    for (const kind of ROW_KINDS) this.#rows[kind].clear();
   }
 }
 
+/** A kept row as a read answers it: a list as the caller's own copy, ABSENT as undefined. */
+function answerOf(kept: unknown): unknown {
+  if (kept === ABSENT) return undefined;
+  return Array.isArray(kept) ? [...kept] : kept;
+}
+
 /** At most `limit` rows of one kind; the oldest kept goes first. */
-class Rows<T> {
-  readonly #rows = new Map<string, T>();
+class Rows {
+  readonly #rows = new Map<string, unknown>();
   readonly #limit: number;
 
   constructor(limit: number) {
     this.#limit = limit;
   }
 
-  get(id: string): T | undefined {
+  get(id: string): unknown {
     return this.#rows.get(id);
   }
 
-  set(id: string, row: T): void {
+  set(id: string, row: unknown): void {
     if (this.#rows.size >= this.#limit) this.#rows.delete(this.#rows.keys().next().value as string);
     this.#rows.set(id, row);
   }

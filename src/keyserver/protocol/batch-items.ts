@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
+import type { BatchEntry, BatchRequests, BatchResult } from '../engine/crypto-operations.js';
+import type { KeyServerEngine } from '../engine/engine.js';
+import { BadRequestError } from '../model/key-server-errors.js';
+import { keyVersion } from './protocol-values.js';
+
+/** Standard base64 with its padding, nothing else (RFC 4648 §4). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A binary member of an item: the bytes themselves in the embedded key server (the caller's, used as
+ * they are), standard base64 on a wire (decoded here into bytes the batch owns).
+ */
+const binary = z.union(
+  [
+    z.instanceof(Uint8Array),
+    z
+      .string()
+      .regex(BASE64)
+      .transform((text) => Buffer.from(text, 'base64')),
+  ],
+  {
+    error: (issue) => (issue.input === undefined ? 'required' : 'not standard base64'),
+  },
+);
+const version = keyVersion.optional();
+
+/** What an item of each operation carries: the single request's members (docs/keyserver-protocol.md "Operations"). */
+const ITEMS: { readonly [O in BatchOperation]: z.ZodType<BatchRequests[O]> } = {
+  encrypt: z.object({ ttag: z.string(), plaintext: binary, aad: binary.optional() }),
+  decrypt: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version }),
+  mac: z.object({ ttag: z.string(), data: binary }),
+  verify: z.object({ ttag: z.string(), data: binary, mac: binary, version }),
+  rewrap: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version }),
+};
+
+/**
+ * Where a batch's items enter the key server, from a daemon's arguments or the embedded adapter:
+ * each is parsed here once, for the batch's operation, into the request the engine takes, or into
+ * its refusal (BAD_REQUEST naming the member), so that one malformed item fails alone. More than
+ * MAX_BATCH_ITEMS items is refused whole. The bytes decoded from base64 are the batch's, zeroed once
+ * the engine is done; bytes given as bytes stay their caller's.
+ */
+export async function runCryptoBatch<O extends BatchOperation>(
+  engine: KeyServerEngine,
+  token: string,
+  operation: O,
+  items: readonly unknown[],
+): Promise<BatchOutcome<BatchResult>[]> {
+  if (items.length > MAX_BATCH_ITEMS) throw new BadRequestError(`items: at most ${MAX_BATCH_ITEMS} items`);
+  const decoded: Buffer[] = [];
+  const entries = items.map((item) => entryOf(ITEMS[operation], item, decoded));
+  try {
+    return await engine.crypto.batch(token, operation, entries);
+  } finally {
+    for (const bytes of decoded) bytes.fill(0);
+  }
+}
+
+function entryOf<T extends object>(schema: z.ZodType<T>, item: unknown, decoded: Buffer[]): BatchEntry<T> {
+  const parsed = schema.safeParse(item);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { refused: `${issue.path.join('.') || 'item'}: ${issue.message}` };
+  }
+  for (const [member, value] of Object.entries(parsed.data)) {
+    if (Buffer.isBuffer(value) && value !== (item as Record<string, unknown>)[member]) decoded.push(value);
+  }
+  return { item: parsed.data };
+}
