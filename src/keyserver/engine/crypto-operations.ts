@@ -1,4 +1,5 @@
 import type { Right } from '../../wire/acl.js';
+import { isStandardBase64 } from '../../wire/base64.js';
 import {
   type BatchOperation,
   type BatchOutcome,
@@ -32,8 +33,6 @@ export type LooseBatchItem = { readonly ttag: string } & {
 /** What one batch item answers when it succeeds. */
 export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean };
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /**
  * The bytes of one item's members. Bytes given as bytes belong to the caller; those decoded here from
  * base64 belong to the item and are zeroed once it is done (`wipe`).
@@ -48,7 +47,7 @@ class ItemBytes {
 
   optional(value: LooseBinary, field: string): Uint8Array | undefined {
     if (value === undefined || value instanceof Uint8Array) return value;
-    if (typeof value !== 'string' || !BASE64.test(value)) throw new BadRequestError(`${field}: not standard base64`);
+    if (!isStandardBase64(value)) throw new BadRequestError(`${field}: not standard base64`);
     const decoded = Buffer.from(value, 'base64');
     this.#decoded.push(decoded);
     return decoded;
