@@ -41,7 +41,7 @@ module.exports = {
       name: 'crypto-stands-alone',
       severity: 'error',
       comment:
-        'src/crypto is arithmetic both sides share (SRP-6a, P-256 points, JWK thumbprints, sender keys): it imports nothing of ours.',
+        'src/crypto is arithmetic both sides share (SRP-6a, P-256 points, JWK thumbprints, sender keys, the RandomSource both draw from): it imports nothing of ours.',
       from: { path: '^src/crypto/' },
       to: { path: OURS, pathNot: '^src/crypto/' },
     },

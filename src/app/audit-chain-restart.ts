@@ -1,8 +1,8 @@
+import type { RandomSource } from '../crypto/random-source.js';
 import { AuditChainRegressedError } from '../domain/audit/audit.errors.js';
 import { newAuditId } from '../domain/audit/audit.js';
 import type { AuditChain } from '../domain/audit/audit-chain.js';
 import { chainRestartRecord } from '../domain/audit/audit-restart.js';
-import type { RandomSource } from '../domain/random-source.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { AuditIntegrity } from './audit-keys.js';

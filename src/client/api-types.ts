@@ -3,71 +3,37 @@
  * strings; binary values and ttags are standard base64.
  */
 
-export type Right = 'read' | 'export' | 'encrypt' | 'decrypt' | 'mac' | 'rotate';
-export type KeyLength = 16 | 24 | 32;
+import type { components, paths } from './openapi-types.js';
 
-export interface Identity {
-  readonly user: string;
-  readonly systemId: number;
-  readonly principalId: string;
+/** The views of the document (`components.schemas`), by their OpenAPI names. */
+type Schemas = components['schemas'];
+
+/** The JSON body a 200 of `method` on `path` answers, as the document states it. */
+type Answer<Path extends keyof paths, Method extends 'get' | 'post' | 'put'> = paths[Path][Method] extends {
+  readonly responses: { readonly 200: { content: { readonly 'application/json': infer Body } } };
 }
+  ? Body
+  : never;
 
 /** Session view; `sessionId` appears only when a session is minted. */
-export interface SessionView extends Identity {
-  readonly sessionId?: string;
-  readonly kind: 'password' | 'certificate' | 'scoped' | 'delegated';
-  readonly bound: boolean;
-  readonly jkt?: string;
-  readonly objects?: readonly string[];
-  readonly rights?: readonly Right[];
-  readonly expiresAt?: string;
-  readonly actingFor?: string;
-}
+export type SessionView = Schemas['Session'];
+export type Right = NonNullable<SessionView['rights']>[number];
+
+/** Key view (docs/spec.md §4.6): never key material. */
+export type KeyView = Schemas['Key'];
+/** One version of a key; `retired` below the key's `minVersion` (docs/spec.md §4.22). */
+export type KeyVersionView = Schemas['KeyVersion'];
+export type KeyLength = KeyView['keyLen'];
+export type Identity = KeyView['owner'];
 
 /** One live session of the caller's principal, by a non-secret reference. */
-export interface SessionListItem {
-  readonly ref: string;
-  readonly kind: SessionView['kind'];
-  readonly bound: boolean;
-  readonly createdAt: string;
-  readonly expiresAt: string;
-}
+export type SessionListItem = Answer<'/api/sessions', 'get'>['items'][number];
 
 export interface ListView<T> {
   readonly items: readonly T[];
   readonly complete: boolean;
   readonly reason?: string;
   readonly next?: string;
-}
-
-/** Key view: never key material. */
-export interface KeyView {
-  readonly ttag: string;
-  readonly keyLen: KeyLength;
-  readonly algo: string;
-  readonly label?: string;
-  readonly owner: Identity;
-  readonly state: 'active' | 'expired';
-  readonly createdAt: string;
-  readonly expiresAt?: string;
-  /** The newest version (docs/spec.md §4.22). */
-  readonly version: number;
-  /** Versions below it are retired: they refuse export, decrypt, MAC verify and rewrap. */
-  readonly minVersion: number;
-  /** The newest versions (at most 20), oldest first; `keyVersions` pages through all of them. */
-  readonly versions: readonly KeyVersionView[];
-  /** How many older versions `versions` leaves out, when any. */
-  readonly versionsOmitted?: number;
-  /** An ISO 8601 duration (`P90D`): the key server rotates the key once it has passed. */
-  readonly rotationPeriod?: string;
-  readonly nextRotationAt?: string;
-}
-
-/** One version of a key; `retired` below the key's `minVersion`. */
-export interface KeyVersionView {
-  readonly version: number;
-  readonly createdAt: string;
-  readonly state: 'active' | 'retired';
 }
 
 export interface NewKeyRequest {
@@ -111,31 +77,17 @@ export interface Sealed {
   readonly version?: number;
 }
 
-export interface MacView {
-  readonly mac: string;
-  readonly alg: 'HS256';
-  /** The key version the MAC was made under. */
-  readonly version?: number;
-}
+/** The answer of a single MAC (not a batch). */
+export type MacView = Extract<Answer<'/api/crypto/mac', 'post'>, { readonly mac: string }>;
 
-export interface AclView {
-  readonly owner: Identity;
-  readonly items: readonly { readonly principal: string; readonly rights: readonly Right[] }[];
-  readonly complete: boolean;
-}
+export type AclView = Answer<'/api/keys/{ttag}/acl', 'get'>;
 
 export interface AclEntry {
   readonly principal: string;
   readonly rights: readonly Right[];
 }
 
-export interface HealthView {
-  readonly ok: boolean;
-  readonly ksFingerprint: string;
-  readonly sessions: number;
-  readonly version?: string;
-  readonly checks?: Readonly<Record<string, unknown>>;
-}
+export type HealthView = Schemas['Health'];
 
 /** Bytes, or text sent as its UTF-8 bytes. */
 export type Data = Uint8Array | string;

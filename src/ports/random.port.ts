@@ -1,4 +1,4 @@
-import type { RandomSource } from '../domain/random-source.js';
+import type { RandomSource } from '../crypto/random-source.js';
 import { token } from './token.js';
 
 /** Cryptographically strong randomness (session ids, wrap keypairs, salts, ivs, challenges). */

@@ -1,6 +1,6 @@
+import type { RandomSource } from '../../crypto/random-source.js';
 import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
 import { pad, toBigInt } from '../../crypto/srp/srp-math.js';
-import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import { LoginFailedError } from '../../domain/session/session.errors.js';
 import { srpClientProve, srpClientStart, srpClientVerifyServer } from '../../domain/srp/srp-client.js';

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { z } from 'zod';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { KeyServerUnavailableError } from '../../domain/errors/index.js';
-import type { RandomSource } from '../../domain/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import {
   certificateChallenge,

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RandomSource } from '../../domain/random-source.js';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { SealedTokenError, type SealingKeyring } from '../../domain/session/seal-token.js';
 import type { SessionRecord } from '../../domain/session/session.js';
 import type { Clock } from '../../ports/clock.port.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RandomSource } from '../../domain/random-source.js';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { Secret } from '../../domain/secret/secret.js';
 import { openText, type SealingKeyring, sealText } from '../../domain/session/seal-token.js';
 import type { SessionRecord } from '../../domain/session/session.js';

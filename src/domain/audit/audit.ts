@@ -1,4 +1,4 @@
-import type { RandomSource } from '../random-source.js';
+import type { RandomSource } from '../../crypto/random-source.js';
 
 /** How an operation ended, as an auditor reads it (docs/spec.md §9.1). */
 export const AUDIT_OUTCOMES = ['ok', 'denied', 'error'] as const;

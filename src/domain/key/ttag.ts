@@ -1,9 +1,9 @@
+import { isStandardBase64 } from '../../wire/base64.js';
 import { BadRequestError } from '../errors/common.errors.js';
 
 /** A key handle is base64 of an opaque random buffer of at least 16 bytes (docs/spec.md §1.4). */
 export const TTAG_MIN_BYTES = 16;
 const TTAG_MAX_BYTES = 256;
-const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
@@ -12,7 +12,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  */
 export function parseTtag(value: string, field = 'ttag'): string {
   let bytes: Buffer;
-  if (STANDARD_BASE64.test(value)) bytes = Buffer.from(value, 'base64');
+  if (isStandardBase64(value)) bytes = Buffer.from(value, 'base64');
   else if (BASE64URL.test(value)) bytes = Buffer.from(value, 'base64url');
   else throw new BadRequestError(`${field}: not base64`);
   if (bytes.length < TTAG_MIN_BYTES || bytes.length > TTAG_MAX_BYTES) {

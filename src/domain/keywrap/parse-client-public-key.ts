@@ -1,8 +1,7 @@
 import { ECDH } from 'node:crypto';
+import { isStandardBase64 } from '../../wire/base64.js';
 import { BadRequestError } from '../errors/common.errors.js';
 import { CLIENT_PUBLIC_KEY_BYTES, WRAP_CURVE } from './keywrap.js';
-
-const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * Decodes and validates `clientPubKey` (docs/spec.md §3.1): standard base64, 65 bytes,
@@ -24,7 +23,7 @@ export function parseClientPublicKey(base64: string): Buffer {
  * ECDH step (`prepareWrap`), which decodes the point anyway: no second decode.
  */
 export function decodeClientPublicKey(base64: string): Buffer {
-  if (!STANDARD_BASE64.test(base64)) throw new BadRequestError('clientPubKey: not standard base64');
+  if (!isStandardBase64(base64)) throw new BadRequestError('clientPubKey: not standard base64');
   const point = Buffer.from(base64, 'base64');
   if (point.length !== CLIENT_PUBLIC_KEY_BYTES) {
     throw new BadRequestError(`clientPubKey: expected ${CLIENT_PUBLIC_KEY_BYTES} bytes, got ${point.length}`);

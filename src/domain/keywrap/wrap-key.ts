@@ -1,6 +1,6 @@
 import { createCipheriv, createECDH, hkdfSync } from 'node:crypto';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { BadRequestError } from '../errors/common.errors.js';
-import type { RandomSource } from '../random-source.js';
 import { WRAP_AES_KEY_BYTES, WRAP_CURVE, WRAP_HKDF_INFO, WRAP_IV_BYTES, WRAP_SALT_BYTES, type WrappedKey } from './keywrap.js';
 
 /** A wrap with everything but the data key done: `seal` finishes it, `dispose` drops it unused. */

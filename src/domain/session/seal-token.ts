@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject } from 'node:crypto';
-import type { RandomSource } from '../random-source.js';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { Secret } from '../secret/secret.js';
 
 /** AES-256-GCM: a session key is 32 bytes. */

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { RandomSource } from '../random-source.js';
+import type { RandomSource } from '../../crypto/random-source.js';
 
 /** 256 bits: an opaque session id is 32 random bytes, base64url (43 characters). */
 export const SESSION_ID_BYTES = 32;

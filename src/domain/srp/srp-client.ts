@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { SRP_GROUP_2048, type SrpGroup } from '../../crypto/srp/srp-group.js';
 import { clientProof, hash, modPow, multiplier, pad, privateValue, scrambler, serverProof, toBigInt } from '../../crypto/srp/srp-math.js';
-import type { RandomSource } from '../random-source.js';
 import { SrpProtocolError } from './srp.errors.js';
 
 /** The client's ephemeral: secret `a` and public `A = g^a mod N`. */

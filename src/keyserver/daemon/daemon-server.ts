@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
@@ -14,7 +15,6 @@ import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../engine/sc
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
-import type { RandomSource } from '../model/random-source.js';
 import { ALPN } from '../protocol/keyserver-protocol.js';
 import { CachedEngineStore } from '../store/cached-engine-store.js';
 import { PostgresEngineStore } from '../store/postgres-engine-store.js';

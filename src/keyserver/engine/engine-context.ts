@@ -1,7 +1,7 @@
+import type { RandomSource } from '../../crypto/random-source.js';
 import type { Right } from '../../wire/acl.js';
 import type { Operation } from '../../wire/operations.js';
 import type { Requester } from '../model/acl.js';
-import type { RandomSource } from '../model/random-source.js';
 import type { KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
 import type { EngineParameters } from './engine-parameters.js';
 import type { EngineStore } from './engine-store.port.js';

@@ -1,5 +1,5 @@
+import type { RandomSource } from '../../crypto/random-source.js';
 import type { Identity } from '../../wire/identity.js';
-import type { RandomSource } from '../model/random-source.js';
 import { CertificateOperations } from './certificate-operations.js';
 import { CryptoOperations } from './crypto-operations.js';
 import { StoreAuthority } from './engine-authority.js';

@@ -1,3 +1,4 @@
+import type { RandomSource } from '../../crypto/random-source.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyVersionView } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
@@ -8,7 +9,6 @@ import {
   KeyVersionRetiredError,
   KeyVersionsExhaustedError,
 } from '../model/key-server-errors.js';
-import type { RandomSource } from '../model/random-source.js';
 import type { KeyRow, KeyVersionRow } from './engine-model.js';
 import type { EngineStore } from './engine-store.port.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';

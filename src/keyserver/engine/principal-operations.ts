@@ -1,5 +1,6 @@
 import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
 import type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
+import { isStandardBase64 } from '../../wire/base64.js';
 import type { ListResult } from '../../wire/list-result.js';
 import {
   type NewPrincipal,
@@ -190,13 +191,10 @@ function refuseSelf(action: string): never {
   throw new KeyServerError('CONFLICT', reason, { reason });
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /** An SRP-6a verifier record as sent: a 16..64-byte salt and a verifier 1 < v < N (RFC 5054 group). */
 function decodeVerifier(record: PasswordVerifier): SrpVerifier {
   const refuse = () => new BadRequestError('verifier: not an SRP-6a verifier record');
-  if (typeof record !== 'object' || record === null || !BASE64.test(String(record.salt)) || !BASE64.test(String(record.verifier)))
-    throw refuse();
+  if (typeof record !== 'object' || record === null || !isStandardBase64(record.salt) || !isStandardBase64(record.verifier)) throw refuse();
   const salt = Buffer.from(record.salt, 'base64');
   const verifier = Buffer.from(record.verifier, 'base64');
   if (salt.length < 16 || salt.length > 64 || verifier.length !== SRP_GROUP_2048.byteLength) throw refuse();

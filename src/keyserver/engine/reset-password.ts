@@ -1,6 +1,6 @@
+import type { RandomSource } from '../../crypto/random-source.js';
 import { srpCreateVerifier } from '../../crypto/srp/srp-verifier.js';
 import { ConfigError } from '../config-error.js';
-import type { RandomSource } from '../model/random-source.js';
 import type { EngineStore } from './engine-store.port.js';
 
 /** How many random bytes a generated password holds (base64url: 24 characters), as the bootstrap's. */

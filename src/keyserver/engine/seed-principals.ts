@@ -1,5 +1,5 @@
+import type { RandomSource } from '../../crypto/random-source.js';
 import { isKeyServerError } from '../model/key-server-errors.js';
-import type { RandomSource } from '../model/random-source.js';
 import type { KeyServerEngine, NewPrincipal } from './engine.js';
 
 export interface PrincipalSeeding {

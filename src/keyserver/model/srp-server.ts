@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { RandomSource } from '../../crypto/random-source.js';
 import { SRP_GROUP_2048, type SrpGroup } from '../../crypto/srp/srp-group.js';
 import { clientProof, hash, modPow, multiplier, pad, scrambler, serverProof, toBigInt } from '../../crypto/srp/srp-math.js';
 import { WrongCredentialError } from './key-server-errors.js';
-import type { RandomSource } from './random-source.js';
 
 export type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
 

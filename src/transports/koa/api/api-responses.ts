@@ -4,6 +4,7 @@ import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js'
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
+import type { KeyVersionView, KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
 /**
@@ -66,8 +67,9 @@ const gcm = z.enum(['A128GCM', 'A192GCM', 'A256GCM']);
 
 const keyVersionView = z
   .object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) })
-  .meta({ id: 'KeyVersion' });
+  .meta({ id: 'KeyVersion' }) satisfies z.ZodType<KeyVersionView>;
 
+/** The key view (src/wire/key-view.ts, the one declaration): a field the wire type changes and this does not fails the typecheck. */
 export const keyView = z
   .object({
     ttag: base64,
@@ -87,7 +89,7 @@ export const keyView = z
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
   })
-  .meta({ id: 'Key' });
+  .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
 
 export const wrappedExport = z
   .object({

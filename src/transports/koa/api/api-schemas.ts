@@ -6,10 +6,7 @@ import { ROLE_NAME } from '../../../wire/role.js';
 import { text } from '../text-schema.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
-export const base64 = z
-  .string()
-  .max(1_500_000)
-  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'not standard base64');
+export const base64 = z.string().max(1_500_000).check(z.base64('not standard base64'));
 
 /** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
 export const ttag = text({ min: 1, minMessage: 'required', max: 512 });
