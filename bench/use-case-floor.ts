@@ -113,9 +113,9 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
       const request = parseWith(exportSchema, body);
       const ttag = parseTtag(request.ttag);
       draft.object = ttag;
-      // The pending record first, the export's first half beside it, the release once both settled.
-      const [, prepared] = await Promise.all([trail.begin(draft), services.keys.prepareExport(caller, ttag, request.clientPubKey)]);
-      ctx.body = await prepared.release();
+      // The pending record's write, the export's first half beside it, its key read once the record is stored.
+      const recording = trail.begin(draft);
+      ctx.body = await services.keys.export(caller, ttag, request.clientPubKey, undefined, () => recording);
     },
   );
   const app = new Koa();

@@ -58,7 +58,6 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   // record, and the access-log line with the request metrics.
   app.use(
     requestStep({
-      trail: services.auditTrail,
       mapperFor,
       logger: options.logger,
       metrics,

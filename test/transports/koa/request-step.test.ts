@@ -88,7 +88,7 @@ test('accessLog writes one line naming the audited operation, else the unaudited
   const logger = new MemoryLogger();
   const logAccess = accessLog(logger, new NoMetrics());
   const audited = context().ctx;
-  Object.assign(audited.state, { requestId: 'a', audit: { operation: 'keys.create', principal: 'alice', sessionRef: 'ref1' } });
+  Object.assign(audited.state, { requestId: 'a', audit: { draft: { operation: 'keys.create', principal: 'alice', sessionRef: 'ref1' } } });
   audited.status = 201;
   logAccess(audited, performance.now());
   const probe = context().ctx;

@@ -5,7 +5,7 @@ import { isKeygateError } from '../../../domain/errors/index.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
-import { noteAudit } from '../request-audit.js';
+import type { RequestAudit } from '../audit-scope.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
@@ -35,6 +35,7 @@ type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; 
  */
 export async function runBatch(
   ctx: ApiContext,
+  audit: RequestAudit,
   crypto: CryptoUseCases,
   operation: BatchOperation,
   items: readonly ({ ttag: string } & object)[],
@@ -54,7 +55,7 @@ export async function runBatch(
   const keys = new Set(sent.map((item) => item.ttag));
   // The keys go in before the key server is asked, so a batch that fails whole still names them.
   const object = keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {};
-  noteAudit(ctx, { items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
+  audit.note({ items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
@@ -65,7 +66,7 @@ export async function runBatch(
     wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
   }
   const done = answers as ItemAnswer[];
-  noteAudit(ctx, { failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
+  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
   ctx.body = { items: done };
 }
 

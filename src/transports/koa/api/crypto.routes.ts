@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { noteAudit } from '../request-audit.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
@@ -31,7 +30,7 @@ const either = (answer: z.ZodObject) => z.union([answer, responses.batch(answer)
  * Data cryptography (docs/spec.md §4.5, §4.22): AES-GCM and HMAC-SHA256 under the raw key of a
  * version: encrypt and MAC under the newest, decrypt, MAC verify and rewrap by `version` (1 when
  * absent). Encrypting and computing or checking a MAC change nothing and release nothing the caller did
- * not send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so
+ * not send: they are recorded after the fact (`kind: 'read'`). Decryption releases plaintext, so
  * its record is begun first and the operation is refused without it; so is a rewrap's. Each takes
  * `{ items }` too, answered item by item with one record for the batch. Binary values are bytes from
  * here to the key server (crypto-bytes.ts); plaintext is zeroed once the answer is encoded.
@@ -41,19 +40,19 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
   return [
     route({
       operationId: 'crypto.encrypt',
-      sensitive: false,
+      kind: 'read',
       method: 'POST',
       path: '/api/crypto/encrypt',
       auth: 'session',
       summary: "AES-GCM under the key's newest version, 12-byte iv, 16-byte tag; right encrypt",
       body: schemas.encrypt,
       success: { status: 200, schema: either(responses.encrypted) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'encrypt', body.items);
+      async handle(ctx, { body, audit }) {
+        if (isBatch(body)) return runBatch(ctx, audit, crypto, 'encrypt', body.items);
         const request = decodeBinary({ plaintext: body.plaintext, aad: body.aad });
         try {
           const result = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), request);
-          noteAudit(ctx, { version: result.version });
+          audit.note({ version: result.version });
           ctx.body = encodeBinary(result);
         } finally {
           wipeBinary(request);
@@ -68,10 +67,10 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'AES-GCM decryption by version (default 1); a bad tag is 400 DECRYPT_FAILED; right decrypt',
       body: schemas.decrypt,
       success: { status: 200, schema: either(responses.decrypted) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'decrypt', body.items);
+      async handle(ctx, { body, audit }) {
+        if (isBatch(body)) return runBatch(ctx, audit, crypto, 'decrypt', body.items);
         const { ttag: handle, ...request } = body;
-        noteAudit(ctx, { version: request.version ?? 1 });
+        audit.note({ version: request.version ?? 1 });
         const { plaintext } = await crypto.decrypt(callerOf(ctx), parseTtag(handle), decodeBinary(request));
         try {
           ctx.body = { plaintext: base64Of(plaintext) };
@@ -88,42 +87,42 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Decrypt by version (default 1) and encrypt under the newest, inside the key server; rights decrypt and encrypt',
       body: schemas.rewrap,
       success: { status: 200, schema: either(responses.encrypted) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'rewrap', body.items);
+      async handle(ctx, { body, audit }) {
+        if (isBatch(body)) return runBatch(ctx, audit, crypto, 'rewrap', body.items);
         const { ttag: handle, ...request } = body;
-        noteAudit(ctx, { version: request.version ?? 1 });
+        audit.note({ version: request.version ?? 1 });
         ctx.body = encodeBinary(await crypto.rewrap(callerOf(ctx), parseTtag(handle), decodeBinary(request)));
       },
     }),
     route({
       operationId: 'crypto.mac',
-      sensitive: false,
+      kind: 'read',
       method: 'POST',
       path: '/api/crypto/mac',
       auth: 'session',
       summary: "HMAC-SHA256 under the key's newest version; right mac",
       body: schemas.mac,
       success: { status: 200, schema: either(responses.mac) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'mac', body.items);
+      async handle(ctx, { body, audit }) {
+        if (isBatch(body)) return runBatch(ctx, audit, crypto, 'mac', body.items);
         const result = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data));
-        noteAudit(ctx, { version: result.version });
+        audit.note({ version: result.version });
         ctx.body = encodeBinary(result);
       },
     }),
     route({
       operationId: 'crypto.mac.verify',
-      sensitive: false,
+      kind: 'read',
       method: 'POST',
       path: '/api/crypto/mac/verify',
       auth: 'session',
       summary: 'Check an HMAC-SHA256 by version (default 1) in constant time; right mac',
       body: schemas.verify,
       success: { status: 200, schema: either(responses.macValid) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'verify', body.items);
+      async handle(ctx, { body, audit }) {
+        if (isBatch(body)) return runBatch(ctx, audit, crypto, 'verify', body.items);
         const { ttag: handle, ...request } = body;
-        noteAudit(ctx, { version: request.version ?? 1 });
+        audit.note({ version: request.version ?? 1 });
         ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(handle), decodeBinary(request));
       },
     }),
