@@ -144,20 +144,10 @@ function readFailure(error: unknown): unknown {
   return isKeygateError(error) ? withoutOutcome(error) : error;
 }
 
+/** The key (in the path, or a body's `ttag`: both read at the edge, canonical), else the object the path names. */
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {
   const { params, body } = input;
-  const inBody = typeof body === 'object' && body !== null && 'ttag' in body && typeof body.ttag === 'string' ? body.ttag : undefined;
   if (params.ttag !== undefined) return params.ttag;
-  if (inBody !== undefined) return canonicalTtag(inBody);
+  if (typeof body === 'object' && body !== null && 'ttag' in body && typeof body.ttag === 'string') return body.ttag;
   return params.name ?? params.id ?? params.role ?? params.parameter;
-}
-
-/** A ttag as standard base64; one that is no ttag names nothing (the route refuses it with 400). */
-export function canonicalTtag(ttag: string): string | undefined {
-  try {
-    return parseTtag(ttag);
-  } catch (error) {
-    if (isKeygateError(error)) return undefined;
-    throw error;
-  }
 }
