@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../domain/errors/error-codes.js';
 import type { Caller } from '../../use-cases/session-context.js';
-import type { AuditScope } from './audit-scope.js';
+import type { AuditScope } from './audit/audit-scope.js';
 
 /** The request-scoped namespace, typed once (`ctx.state`). */
 export interface GatewayState {

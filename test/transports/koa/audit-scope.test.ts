@@ -4,7 +4,7 @@ import { MemoryAuditLog } from '../../../src/adapters/audit-log/memory-audit-log
 import { ManualClock } from '../../../src/adapters/clock/manual-clock.js';
 import { MemoryLogger } from '../../../src/adapters/logger/memory-logger.js';
 import { BadRequestError } from '../../../src/domain/errors/index.js';
-import { AuditScope } from '../../../src/transports/koa/audit-scope.js';
+import { AuditScope } from '../../../src/transports/koa/audit/audit-scope.js';
 import type { GatewayState } from '../../../src/transports/koa/state.js';
 import { AuditTrail } from '../../../src/use-cases/audit.js';
 import { FaultyAuditLog } from '../../_support/faulty-audit-log.js';

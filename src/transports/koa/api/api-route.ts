@@ -5,12 +5,12 @@ import { parseIdempotencyKey } from '../../../domain/idempotency/idempotency-cla
 import { parseTtag } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { textFault } from '../../../wire/text.js';
-import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit-scope.js';
-import { authenticate } from '../authenticate.js';
-import { bearerCredential } from '../credential.js';
-import { parseWith } from '../parse.js';
-import { readJsonBody } from '../read-body.js';
-import type { RouteDeclaration } from '../route.js';
+import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit/audit-scope.js';
+import { authenticate } from '../auth/authenticate.js';
+import { bearerCredential } from '../auth/credential.js';
+import { readJsonBody } from '../http/read-body.js';
+import type { RouteDeclaration } from '../routing/route.js';
+import { parseWith } from '../schema/parse.js';
 import type { ApiContext } from './api-context.js';
 
 /** The names of a Koa path's parameters: `/api/keys/:ttag/acl/:principal` has `ttag` and `principal`. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
 import { PRINCIPAL_NAME } from '../../../wire/principal.js';
 import { ROLE_NAME } from '../../../wire/role.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
 export const base64 = z

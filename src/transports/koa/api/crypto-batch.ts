@@ -4,7 +4,7 @@ import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
 import type { readTtag } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
-import type { RequestAudit } from '../audit-scope.js';
+import type { RequestAudit } from '../audit/audit-scope.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { encodeBinary, wipeBinary } from './crypto-bytes.js';
 

@@ -4,7 +4,7 @@ import { ttagToPath } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { IdempotencyClaim } from '../../../wire/crypto-messages.js';
 import { MIN_ROTATION_PERIOD_MS, parseIsoDuration } from '../../../wire/iso-duration.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';

@@ -1,12 +1,12 @@
 import type { Context, Next } from 'koa';
 import type { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit-scope.js';
-import { authenticate } from '../authenticate.js';
-import { sessionHeaderCredential } from '../credential.js';
-import { parseWith } from '../parse.js';
-import { readJsonBody } from '../read-body.js';
-import type { RouteDeclaration } from '../route.js';
+import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit/audit-scope.js';
+import { authenticate } from '../auth/authenticate.js';
+import { sessionHeaderCredential } from '../auth/credential.js';
+import { readJsonBody } from '../http/read-body.js';
+import type { RouteDeclaration } from '../routing/route.js';
+import { parseWith } from '../schema/parse.js';
 import type { GatewayState } from '../state.js';
 import type { RootOperation } from './root.errors.js';
 

@@ -5,7 +5,7 @@ import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { keyServerDaemons, wrappedExport } from '../api/api-responses.js';
-import { healthAnswer } from '../health-probe.js';
+import { healthAnswer } from '../http/health-probe.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
 import { type RootContext, type RootRoute, rootRoute } from './root-route.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text } from '../text-schema.js';
-import { ttagField } from '../ttag-schema.js';
+import { text } from '../schema/text-schema.js';
+import { ttagField } from '../schema/ttag-schema.js';
 
 // The text rule (docs/spec.md §1.6) holds here as on /api: no lone surrogate, no control character.
 const user = text({ min: 1, minMessage: 'required', max: 256 });

@@ -10,13 +10,13 @@
 
 import { finished } from 'node:stream';
 import type { Context } from 'koa';
-import type { AuditKeyUse } from '../../domain/audit/audit.js';
-import type { ErrorCode } from '../../domain/errors/error-codes.js';
-import { isKeygateError, outcomeUnknown } from '../../domain/errors/index.js';
-import type { Logger } from '../../ports/logger.port.js';
-import type { AuditDraft, AuditTrail } from '../../use-cases/audit.js';
-import type { ReleaseGate } from '../../use-cases/release-gate.js';
-import type { Caller } from '../../use-cases/session-context.js';
+import type { AuditKeyUse } from '../../../domain/audit/audit.js';
+import type { ErrorCode } from '../../../domain/errors/error-codes.js';
+import { isKeygateError, outcomeUnknown } from '../../../domain/errors/index.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { AuditDraft, AuditTrail } from '../../../use-cases/audit.js';
+import type { ReleaseGate } from '../../../use-cases/release-gate.js';
+import type { Caller } from '../../../use-cases/session-context.js';
 
 /** What the scope reads of its request's state (state.ts `GatewayState`, which holds the scope as `audit`). */
 type AuditContext = Context & {

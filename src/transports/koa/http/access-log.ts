@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { Logger } from '../../ports/logger.port.js';
-import type { Metrics } from '../../ports/metrics.port.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { Metrics } from '../../../ports/metrics.port.js';
+import type { GatewayState } from '../state.js';
 import { peerAddress } from './client-address.js';
-import type { GatewayState } from './state.js';
 
 /** What one access-log line says of a request. */
 export interface AccessLine {

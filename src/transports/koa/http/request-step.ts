@@ -1,12 +1,12 @@
 import type { Context, Middleware } from 'koa';
-import type { Logger } from '../../ports/logger.port.js';
-import type { Metrics } from '../../ports/metrics.port.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { Metrics } from '../../../ports/metrics.port.js';
+import { undoingWithin } from '../audit/audit-scope.js';
+import type { GatewayState } from '../state.js';
 import { accessLog } from './access-log.js';
-import { undoingWithin } from './audit-scope.js';
 import { clientAddressKey, clientAddressOf } from './client-address.js';
 import { type ErrorMapper, shapeFailures } from './error-handler.js';
 import { openRequest } from './open-response.js';
-import type { GatewayState } from './state.js';
 
 export interface RequestStepOptions {
   readonly mapperFor: (path: string) => ErrorMapper;

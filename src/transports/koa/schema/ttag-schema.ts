@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readTtag } from '../../domain/key/ttag.js';
+import { readTtag } from '../../../domain/key/ttag.js';
 
 /**
  * A ttag field of a request body, read once here (docs/spec.md §1.4): the handler receives its canonical
