@@ -7,12 +7,12 @@ import { buildContainer, resolveServices } from '../src/app/container.js';
 import { closeGatewayParts } from '../src/app/create-gateway.js';
 import { parseTtag } from '../src/domain/key/ttag.js';
 import { Secret } from '../src/domain/secret/secret.js';
-import { recordRequest } from '../src/transports/koa/access-log.js';
 import { sessionView } from '../src/transports/koa/api/session-view.js';
-import { openResponse } from '../src/transports/koa/open-response.js';
-import { parseWith } from '../src/transports/koa/parse.js';
-import { readJsonBody } from '../src/transports/koa/read-body.js';
+import { recordRequest } from '../src/transports/koa/http/access-log.js';
+import { openResponse } from '../src/transports/koa/http/open-response.js';
+import { readJsonBody } from '../src/transports/koa/http/read-body.js';
 import { exportRequest as exportSchema } from '../src/transports/koa/root/root.schema.js';
+import { parseWith } from '../src/transports/koa/schema/parse.js';
 import type { GatewayState } from '../src/transports/koa/state.js';
 import type { AuditDraft } from '../src/use-cases/audit.js';
 import type { Caller } from '../src/use-cases/session-context.js';
@@ -113,9 +113,9 @@ export async function startUseCaseFloor(): Promise<UseCaseFloor> {
       const request = parseWith(exportSchema, body);
       const ttag = parseTtag(request.ttag);
       draft.object = ttag;
-      // The pending record first, the export's first half beside it, the release once both settled.
-      const [, prepared] = await Promise.all([trail.begin(draft), services.keys.prepareExport(caller, ttag, request.clientPubKey)]);
-      ctx.body = await prepared.release();
+      // The pending record's write, the export's first half beside it, its key read once the record is stored.
+      const recording = trail.begin(draft);
+      ctx.body = await services.keys.export(caller, ttag, request.clientPubKey, undefined, () => recording);
     },
   );
   const app = new Koa();

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { ConsoleAsset, ConsoleAssets } from '../transports/koa/console.js';
+import type { ConsoleAsset, ConsoleAssets } from '../transports/koa/console/console.js';
 
 /** The console's files and their media types, as `npm run build` writes them to `dist/console/`. */
 export const CONSOLE_FILES: Readonly<Record<string, string>> = {

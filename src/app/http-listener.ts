@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from '../transports/koa/client-error.js';
+import { answerClientError } from '../transports/koa/http/client-error.js';
 import { CONFIG_DEFAULTS } from './config/config.js';
 
 /** An HTTP server that can stop gracefully. */

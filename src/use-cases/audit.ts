@@ -62,7 +62,7 @@ export interface AuditDraft {
  * by `finish`, and a failure to record them is logged, not fatal. A sensitive operation that succeeded
  * is never answered unless its final record is stored (its result, key material included, is withheld);
  * a record that stays `pending` marks an operation whose outcome could not be written.
- * Its one caller is the transport's request-audit module, which owns each request's record
+ * Its one caller is the transport's audit scope (audit-scope.ts), which owns each request's record
  * (docs/architecture.md, "Auditing a request: one owner"); use cases never write records.
  */
 export class AuditTrail {

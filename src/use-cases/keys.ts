@@ -8,7 +8,7 @@ import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
 import { EXPORT_ALGO, type KeyVersionView, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { ListResult } from '../wire/list-result.js';
-import type { Prepared } from './prepared.js';
+import type { ReleaseGate } from './release-gate.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -110,43 +110,41 @@ export class KeyUseCases {
   }
 
   /**
-   * The first half of an export (docs/spec.md §3): the client key is validated, the wrap prepared and
-   * the key-server connection opened; no key material is read. `release` reads the key, answers it
-   * wrapped to the client's key and zeroes the raw key; `abandon` disposes of the wrap and closes the
-   * connection. The transport releases only once the export's pending audit record is stored.
+   * An export (docs/spec.md §3): the client key is validated, the wrap prepared and the key-server
+   * connection opened; then, once `recorded` lets it through (the pending audit record stored,
+   * docs/spec.md §9.2), the key is read, answered wrapped to the client's key, and the raw key zeroed.
+   * When the gate refuses, nothing is read: the wrap is disposed of and the connection closed.
    */
-  async prepareExport(caller: Caller, ttag: string, clientPubKey: string, version?: number): Promise<Prepared<ExportedVersion>> {
+  async export(
+    caller: Caller,
+    ttag: string,
+    clientPubKey: string,
+    version: number | undefined,
+    recorded: ReleaseGate,
+  ): Promise<ExportedVersion> {
     const wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
-    let connection: KeyServerConnection;
     try {
-      connection = await this.#deps.keyServer.connect(caller.session.token);
-    } catch (error) {
-      wrap.dispose();
-      throw error;
-    }
-    return {
-      async release() {
-        try {
-          let blob: Awaited<ReturnType<KeyServerConnection['exportKey']>>;
-          try {
-            blob = await connection.exportKey(ttag, version);
-          } finally {
-            await connection.close();
-          }
-          try {
-            const keyLen = keyLengthForNid(blob.nid, KeygateError);
-            return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
-          } finally {
-            blob.key.fill(0);
-          }
-        } finally {
-          wrap.dispose();
-        }
-      },
-      abandon() {
-        wrap.dispose();
+      const connection = await this.#deps.keyServer.connect(caller.session.token);
+      try {
+        await recorded();
+      } catch (error) {
         connection.close().catch(() => undefined);
-      },
-    };
+        throw error;
+      }
+      let blob: Awaited<ReturnType<KeyServerConnection['exportKey']>>;
+      try {
+        blob = await connection.exportKey(ttag, version);
+      } finally {
+        await connection.close();
+      }
+      try {
+        const keyLen = keyLengthForNid(blob.nid, KeygateError);
+        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
+      } finally {
+        blob.key.fill(0);
+      }
+    } finally {
+      wrap.dispose();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { clientAddressKey } from '../../src/transports/koa/client-address.js';
+import { clientAddressKey } from '../../src/transports/koa/http/client-address.js';
 import { MAX_PENDING_CHALLENGES_PER_ADDRESS } from '../../src/use-cases/pending-logins.js';
 import { createAuthority, createLeaf } from '../_support/certificates.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';

@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { NoMetrics } from '../../src/ports/metrics.port.js';
-import { withHealthProbes } from '../../src/transports/koa/health-probe.js';
+import { withHealthProbes } from '../../src/transports/koa/http/health-probe.js';
 import type { HealthUseCases } from '../../src/use-cases/index.js';
 import { PASSWORDS, SEED, startFaultyGateway } from '../_support/gateway.js';
 import { healthUntil } from '../_support/health-wait.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { gatewayRoutes } from '../../src/transports/koa/gateway-routes.js';
+import { gatewayRoutes } from '../../src/transports/koa/routing/gateway-routes.js';
 import type { GatewayServices } from '../../src/use-cases/index.js';
 import { startGateway } from '../_support/gateway.js';
 

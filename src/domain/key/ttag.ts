@@ -8,17 +8,22 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Reads a ttag given in standard base64 (bodies) or base64url without padding (paths,
- * docs/spec.md §1.4) and returns its canonical standard-base64 form.
+ * docs/spec.md §1.4): its canonical standard-base64 form, or why it is none.
  */
-export function parseTtag(value: string, field = 'ttag'): string {
+export function readTtag(value: string): { readonly ttag: string } | { readonly fault: 'not base64' | 'not a key handle' } {
   let bytes: Buffer;
   if (isStandardBase64(value)) bytes = Buffer.from(value, 'base64');
   else if (BASE64URL.test(value)) bytes = Buffer.from(value, 'base64url');
-  else throw new BadRequestError(`${field}: not base64`);
-  if (bytes.length < TTAG_MIN_BYTES || bytes.length > TTAG_MAX_BYTES) {
-    throw new BadRequestError(`${field}: not a key handle`);
-  }
-  return bytes.toString('base64');
+  else return { fault: 'not base64' };
+  if (bytes.length < TTAG_MIN_BYTES || bytes.length > TTAG_MAX_BYTES) return { fault: 'not a key handle' };
+  return { ttag: bytes.toString('base64') };
+}
+
+/** `readTtag`, refusing a value that is no ttag with a BAD_REQUEST naming `field`. */
+export function parseTtag(value: string, field = 'ttag'): string {
+  const read = readTtag(value);
+  if ('fault' in read) throw new BadRequestError(`${field}: ${read.fault}`);
+  return read.ttag;
 }
 
 /** The base64url (no padding) form used in /api paths. */

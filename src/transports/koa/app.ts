@@ -6,14 +6,14 @@ import { apiErrorMapper } from './api/api.errors.js';
 import { isApiPath } from './api/api.router.js';
 import type { ApiContext } from './api/api-context.js';
 import { buildOpenApi } from './api/openapi.js';
-import { DEFAULT_IPV6_PREFIX_LENGTH } from './client-address.js';
-import { CONSOLE_PATH, type LoadConsoleAssets, serveConsole } from './console.js';
-import { cors } from './cors.js';
-import { gatewayRoutes, routeTableOf } from './gateway-routes.js';
-import { type HealthProbeOptions, withHealthProbes } from './health-probe.js';
-import { readRawBody } from './read-body.js';
-import { requestStep } from './request-step.js';
+import { CONSOLE_PATH, type LoadConsoleAssets, serveConsole } from './console/console.js';
+import { DEFAULT_IPV6_PREFIX_LENGTH } from './http/client-address.js';
+import { cors } from './http/cors.js';
+import { type HealthProbeOptions, withHealthProbes } from './http/health-probe.js';
+import { readRawBody } from './http/read-body.js';
+import { requestStep } from './http/request-step.js';
 import { rootErrorMapper } from './root/root.errors.js';
+import { gatewayRoutes, routeTableOf } from './routing/gateway-routes.js';
 import type { GatewayState } from './state.js';
 
 export interface KoaAppOptions {
@@ -58,7 +58,6 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   // record, and the access-log line with the request metrics.
   app.use(
     requestStep({
-      trail: services.auditTrail,
       mapperFor,
       logger: options.logger,
       metrics,

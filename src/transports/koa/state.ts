@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../domain/errors/error-codes.js';
-import type { AuditDraft } from '../../use-cases/audit.js';
 import type { Caller } from '../../use-cases/session-context.js';
+import type { AuditScope } from './audit/audit-scope.js';
 
 /** The request-scoped namespace, typed once (`ctx.state`). */
 export interface GatewayState {
@@ -23,17 +23,10 @@ export interface GatewayState {
   credential?: string | undefined;
   /** The methods a known path allows, for a 405's `Allow` header. */
   allow?: string;
-  /** This request's audit record in the making (request-audit.ts). */
-  audit?: AuditDraft;
+  /** This request's audit record, from route entry to its finish (audit-scope.ts). */
+  audit?: AuditScope;
   /** The operation id of a route that leaves no audit record (health probes), for the access log and metrics. */
   unauditedOperation?: string;
-  /**
-   * Set on an /api write: its failures once it may have been carried out answer `outcome: "unknown"`
-   * and, where the route names one, the read that shows the truth (`check`).
-   */
-  write?: { readonly check?: string };
-  /** Undoes what the route made (a generated key), run when its outcome could not be recorded. */
-  undo?: () => Promise<void>;
   /** The code of the error the response was shaped from, for the audit record. */
   errorCode?: ErrorCode;
   /** What caused that error (name and message of its cause, never a secret), for the access log. */

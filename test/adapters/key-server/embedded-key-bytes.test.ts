@@ -88,7 +88,7 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
     createdAt: now,
     expiresAt: now + 60_000,
   };
-  const answer = await (await keys.prepareExport({ session, key: 'session-key' }, ttag, clientPubKey)).release();
+  const answer = await keys.export({ session, key: 'session-key' }, ttag, clientPubKey, undefined, async () => undefined);
   t.is(received.length, 1);
   t.is(received[0], exported[0]!.made, 'the use case received the engine’s own array');
   t.true(

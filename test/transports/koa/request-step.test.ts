@@ -3,11 +3,11 @@ import type { Context } from 'koa';
 import { MemoryLogger } from '../../../src/adapters/logger/memory-logger.js';
 import { KeygateError } from '../../../src/domain/errors/index.js';
 import { NoMetrics } from '../../../src/ports/metrics.port.js';
-import { accessLog } from '../../../src/transports/koa/access-log.js';
 import { apiErrorMapper } from '../../../src/transports/koa/api/api.errors.js';
-import { clientKeyOf } from '../../../src/transports/koa/client-address.js';
-import { shapeFailures } from '../../../src/transports/koa/error-handler.js';
-import { openRequest } from '../../../src/transports/koa/open-response.js';
+import { accessLog } from '../../../src/transports/koa/http/access-log.js';
+import { clientKeyOf } from '../../../src/transports/koa/http/client-address.js';
+import { shapeFailures } from '../../../src/transports/koa/http/error-handler.js';
+import { openRequest } from '../../../src/transports/koa/http/open-response.js';
 import type { GatewayState } from '../../../src/transports/koa/state.js';
 
 type StepContext = Context & { state: GatewayState };
@@ -88,7 +88,7 @@ test('accessLog writes one line naming the audited operation, else the unaudited
   const logger = new MemoryLogger();
   const logAccess = accessLog(logger, new NoMetrics());
   const audited = context().ctx;
-  Object.assign(audited.state, { requestId: 'a', audit: { operation: 'keys.create', principal: 'alice', sessionRef: 'ref1' } });
+  Object.assign(audited.state, { requestId: 'a', audit: { draft: { operation: 'keys.create', principal: 'alice', sessionRef: 'ref1' } } });
   audited.status = 201;
   logAccess(audited, performance.now());
   const probe = context().ctx;

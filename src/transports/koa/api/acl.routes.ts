@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
+import { ttagToPath } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
-import { type ApiRoute, canonicalTtag, type RouteInput, route } from './api-route.js';
-import { ttagParam } from './api-schemas.js';
+import { type ApiRoute, type RouteInput, route } from './api-route.js';
 
 const schemas = {
   entry: z.strictObject({ rights: z.array(z.enum(RIGHTS)).min(1, 'at least one right') }),
 };
 
 /** An ACL change is recorded as the root surface records a grant: the key and the grantee. */
-const entryObject = ({ params }: RouteInput<unknown, unknown>) =>
-  aclEntryObject(canonicalTtag(params.ttag ?? '') ?? params.ttag ?? '', params.principal ?? '');
+const entryObject = ({ params }: RouteInput<unknown, unknown, '/api/keys/:ttag/acl/:principal'>) =>
+  aclEntryObject(params.ttag, params.principal);
 
 /** Key ACLs (docs/spec.md §4.7). Entries name principals by name. */
 export function aclRoutes(services: GatewayServices): ApiRoute[] {
@@ -27,7 +27,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       summary: "The key's access list (owner)",
       success: { status: 200, schema: responses.acl },
       async handle(ctx, { params }) {
-        const read = await acl.read(callerOf(ctx), ttagParam(params));
+        const read = await acl.read(callerOf(ctx), params.ttag);
         ctx.body = {
           owner: read.owner,
           items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })),
@@ -44,9 +44,9 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.entry,
       success: { status: 200, schema: responses.aclEntry },
       auditObject: entryObject,
-      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}/acl`,
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}/acl`,
       async handle(ctx, { body, params }) {
-        const entry = await acl.grant(callerOf(ctx), ttagParam(params), params.principal!, body.rights);
+        const entry = await acl.grant(callerOf(ctx), params.ttag, params.principal!, body.rights);
         ctx.body = { principal: entry.principal.user, rights: entry.rights };
       },
     }),
@@ -58,9 +58,9 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Remove a principal's entry from the key's ACL (owner)",
       success: { status: 204 },
       auditObject: entryObject,
-      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}/acl`,
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}/acl`,
       async handle(ctx, { params }) {
-        await acl.revoke(callerOf(ctx), ttagParam(params), params.principal!);
+        await acl.revoke(callerOf(ctx), params.ttag, params.principal!);
         ctx.status = 204;
       },
     }),
@@ -72,7 +72,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)",
       success: { status: 200, schema: responses.access },
       async handle(ctx, { params }) {
-        ctx.body = { rights: await acl.access(callerOf(ctx), ttagParam(params)) };
+        ctx.body = { rights: await acl.access(callerOf(ctx), params.ttag) };
       },
     }),
   ];

@@ -1,28 +1,37 @@
 import type { Next } from 'koa';
 import type { z } from 'zod';
-import { BadRequestError, isKeygateError, outcomeUnknown, withoutOutcome } from '../../../domain/errors/index.js';
+import { BadRequestError, isKeygateError, withoutOutcome } from '../../../domain/errors/index.js';
 import { parseIdempotencyKey } from '../../../domain/idempotency/idempotency-claim.js';
 import { parseTtag } from '../../../domain/key/ttag.js';
-import type { GatewayServices, Prepared } from '../../../use-cases/index.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
 import { textFault } from '../../../wire/text.js';
-import { authenticate } from '../authenticate.js';
-import { bearerCredential } from '../credential.js';
-import { parseWith } from '../parse.js';
-import { readJsonBody } from '../read-body.js';
-import { type AuditAbout, nameAuditedOperation, noteAudit, performAudited, releaseWhenRecorded } from '../request-audit.js';
-import type { RouteDeclaration } from '../route.js';
+import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit/audit-scope.js';
+import { authenticate } from '../auth/authenticate.js';
+import { bearerCredential } from '../auth/credential.js';
+import { readJsonBody } from '../http/read-body.js';
+import type { RouteDeclaration } from '../routing/route.js';
+import { parseWith } from '../schema/parse.js';
 import type { ApiContext } from './api-context.js';
 
-/** What a route's handler receives: the validated body and query, and the path parameters. */
-export interface RouteInput<B, Q> {
+/** The names of a Koa path's parameters: `/api/keys/:ttag/acl/:principal` has `ttag` and `principal`. */
+type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer R}`
+  ? N | ParamNames<`/${R}`>
+  : P extends `${string}:${infer N}`
+    ? N
+    : never;
+
+/** A route's path parameters, checked at the edge: `ttag` in its canonical form (standard base64). */
+export type PathParams<P extends string = string> = string extends P
+  ? Readonly<Record<string, string>>
+  : { readonly [K in ParamNames<P>]: string };
+
+/** What a route's handler receives: the validated body, query and path parameters, and its request's record. */
+export interface RouteInput<B, Q, P extends string = string> {
   readonly body: B;
   readonly query: Q;
-  readonly params: Readonly<Record<string, string>>;
-  /**
-   * Only for a route with `overlapsAudit`: performs the use case's two-phase operation under the
-   * request's audit record (request-audit.ts `releaseWhenRecorded`).
-   */
-  readonly releaseWhenRecorded?: <R>(prepare: () => Promise<Prepared<R>>) => Promise<R>;
+  readonly params: PathParams<P>;
+  /** What the handler tells the record; for a `release`, the gate its use case waits at. */
+  readonly audit: RequestAudit;
 }
 
 /**
@@ -30,7 +39,8 @@ export interface RouteInput<B, Q> {
  * strict) and its handler. The same declaration mounts the route, writes the OpenAPI document and
  * names the operation (its `operationId`) in the audit log.
  */
-export interface ApiRoute<B = unknown, Q = unknown> extends RouteDeclaration<B> {
+export interface ApiRoute<B = unknown, Q = unknown, P extends string = string> extends RouteDeclaration<B> {
+  readonly path: P;
   readonly surface: 'api';
   readonly query?: z.ZodType<Q>;
   /** The success status and body schema (`also`: further statuses answered with the same body). */
@@ -38,113 +48,95 @@ export interface ApiRoute<B = unknown, Q = unknown> extends RouteDeclaration<B> 
   /** Path parameters' schemas for the document, where they differ from `pathParameters` by name. */
   readonly params?: Readonly<Record<string, z.ZodType>>;
   /**
-   * A state change or a release of protected material: its audit record is stored (as pending) before
-   * the handler runs, and the handler does not run when it cannot be (fail closed). Default: every
-   * method but GET.
+   * What the route is for its record (audit-scope.ts `RouteKind`): a `write` and a `release` are
+   * sensitive (docs/spec.md §9.1), their pending record stored before anything is changed or released
+   * (fail closed). Default: `read` for GET, `write` for every other method.
    */
-  readonly sensitive?: boolean;
+  readonly kind?: RouteKind;
   /**
    * What the audit record names as the object; default: the key (a `ttag` in the path or the body,
    * as standard base64 like the root surface records it), else the `name`, `id`, `role` or
    * `parameter` path parameter.
    */
-  readonly auditObject?: (input: RouteInput<B, Q>) => string | undefined;
-  /**
-   * A sensitive route whose use case is split in two (`Prepared`): its handler hands the first half,
-   * which reads nothing protected (a key-server connection, the wrap's ECDH), to
-   * `releaseWhenRecorded`, which runs it beside the pending record's write and releases once the
-   * record is stored. Its failure settles after the record, so an audit refusal still wins.
-   */
-  readonly overlapsAudit?: boolean;
+  readonly auditObject?: (input: RouteInput<B, Q, P>) => string | undefined;
+  /** The key version the record names from its pending entry on, where the request names one. */
+  readonly auditVersion?: (input: RouteInput<B, Q, P>) => number | undefined;
   /** Takes an `Idempotency-Key` header (docs/spec.md §4.22 item 7): the document shows it and its 422. */
   readonly idempotent?: boolean;
   /**
    * A write's read that shows whether it took effect (`GET /api/principals/alice`): given with
    * `outcome: "unknown"` when the write fails after it may have been carried out.
    */
-  readonly outcomeCheck?: (input: RouteInput<B, Q>) => string;
+  readonly outcomeCheck?: (input: RouteInput<B, Q, P>) => string;
   /** Who the record names before there is a session (a login: the user name tried). */
-  readonly auditPrincipal?: (input: RouteInput<B, Q>) => string | undefined;
+  readonly auditPrincipal?: (input: RouteInput<B, Q, P>) => string | undefined;
   /**
    * The OpenAPI operation beside its id and summary, as written, for the one route whose entry is not
    * derived from schemas (the document itself).
    */
   readonly openApi?: Record<string, unknown>;
-  handle(ctx: ApiContext, input: RouteInput<B, Q>): Promise<void>;
+  handle(ctx: ApiContext, input: RouteInput<B, Q, P>): Promise<void>;
 }
 
 /** Declares an /api route with its types inferred from its schemas. */
-export function route<B = undefined, Q = undefined>(definition: Omit<ApiRoute<B, Q>, 'surface'>): ApiRoute {
+export function route<B = undefined, Q = undefined, P extends string = string>(definition: Omit<ApiRoute<B, Q, P>, 'surface'>): ApiRoute {
   return { surface: 'api', ...definition } as unknown as ApiRoute;
 }
 
 /**
- * One /api route as one step: the operation named for the audit log (unless the route is not
- * audited), the session and its proof, the parsed input, the pending record of a sensitive operation,
- * then the handler. One function, not a middleware each: every request of the route passes all of them.
+ * One /api route as one step: its record opened (unless the route is not audited), the session and
+ * its proof, the parsed input, then the handler performed as the route's kind says (audit-scope.ts).
+ * One function, not a middleware each: every request of the route passes all of them.
  */
 export function apiRouteStep(definition: ApiRoute, services: GatewayServices): (ctx: ApiContext, next: Next) => Promise<void> {
   const audited = definition.audited ?? true;
   const needsSession = definition.auth === 'session';
-  const sensitive = definition.sensitive ?? definition.method !== 'GET';
+  const kind = definition.kind ?? (definition.method === 'GET' ? 'read' : 'write');
   const trail = services.auditTrail;
   return async function runRoute(ctx: ApiContext) {
-    if (audited) nameAuditedOperation(trail, ctx, definition.operationId);
+    const scope = audited ? AuditScope.open(trail, ctx, definition.operationId) : undefined;
+    if (scope === undefined) ctx.state.unauditedOperation = definition.operationId;
     if (needsSession) await authenticate(ctx, services, bearerCredential(ctx));
     const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
     const query = definition.query ? parseWith(definition.query, ctx.query) : undefined;
     // A malformed Idempotency-Key is refused before the pending record, as a body is (keys.routes.ts reads it).
     if (definition.idempotent === true && ctx.get('Idempotency-Key') !== '') parseIdempotencyKey(ctx.get('Idempotency-Key'));
-    const input = { body, query, params: textParams((ctx as ApiContext & { params?: Record<string, string> }).params ?? {}) };
-    const object = (definition.auditObject ?? defaultAuditObject)(input);
-    if (!audited) {
-      ctx.state.unauditedOperation = definition.operationId;
-      return definition.handle(ctx, input);
-    }
-    const principal = definition.auditPrincipal?.(input);
-    // Plain assignments, no conditional spreads: this runs on every audited request.
-    const about: { -readonly [K in keyof AuditAbout]: AuditAbout[K] } = {};
-    if (object !== undefined) about.object = object;
-    if (principal !== undefined) about.principal = principal;
-    if (sensitive) ctx.state.write = writeOf(definition, input);
-    if (sensitive && definition.overlapsAudit) {
-      return definition.handle(ctx, { ...input, releaseWhenRecorded: (prepare) => releaseWhenRecorded(trail, ctx, about, prepare) });
-    }
-    if (!sensitive) {
-      noteAudit(ctx, about);
-      return definition.handle(ctx, input).catch((error: unknown) => {
-        throw readFailure(error);
-      });
-    }
-    await performAudited(trail, ctx, about, () =>
-      definition.handle(ctx, input).catch((error: unknown) => {
-        throw withCheck(error, ctx.state.write);
-      }),
-    );
+    const params = pathParams((ctx as ApiContext & { params?: Record<string, string> }).params ?? {});
+    const input: RouteInput<unknown, unknown> = { body, query, params, audit: scope ?? UNRECORDED };
+    if (scope === undefined) return definition.handle(ctx, input);
+    if (kind !== 'read') scope.writes(definition.outcomeCheck?.(input));
+    const work = () => definition.handle(ctx, input);
+    const failed = (error: unknown): never => {
+      throw kind === 'read' ? readFailure(error) : kind === 'write' ? scope.outcomeOf(error) : error;
+    };
+    await scope.perform(kind, aboutOf(definition, input), work).catch(failed);
   };
 }
 
+/** The record's object and principal as the route declares them (plain assignments: this runs on every audited request). */
+function aboutOf(definition: ApiRoute, input: RouteInput<unknown, unknown>): AuditAbout {
+  const about: { -readonly [K in keyof AuditAbout]: AuditAbout[K] } = {};
+  const object = (definition.auditObject ?? defaultAuditObject)(input);
+  const principal = definition.auditPrincipal?.(input);
+  const version = definition.auditVersion?.(input);
+  if (object !== undefined) about.object = object;
+  if (principal !== undefined) about.principal = principal;
+  if (version !== undefined) about.version = version;
+  return about;
+}
+
 /**
- * The path parameters under the text rule (docs/spec.md §1.6), checked before anything names them (the
- * record's object, a key-server call): a decoded `%00` in `/api/principals/{name}` is a 400 naming `name`.
+ * The path parameters, each read once here, before anything names them (the record's object, a
+ * key-server call): every one under the text rule (docs/spec.md §1.6: a decoded `%00` in
+ * `/api/principals/{name}` is a 400 naming `name`), and `{ttag}` as a key handle in its canonical
+ * form (docs/spec.md §1.4: base64url, or standard base64 percent-encoded).
  */
-function textParams(params: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+function pathParams(params: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   for (const [name, value] of Object.entries(params)) {
     const fault = textFault(value);
     if (fault !== undefined) throw new BadRequestError(`${name}: ${fault}`);
   }
-  return params;
-}
-
-function writeOf(definition: ApiRoute, input: RouteInput<unknown, unknown>): { check?: string } {
-  const check = definition.outcomeCheck?.(input);
-  return check === undefined ? {} : { check };
-}
-
-/** A write that failed once it may have been carried out says which read shows whether it was. */
-function withCheck(error: unknown, write: { check?: string } | undefined): unknown {
-  if (!isKeygateError(error) || error.outcome === undefined || error.check !== undefined || write?.check === undefined) return error;
-  return outcomeUnknown(error, write.check);
+  return params.ttag === undefined ? params : { ...params, ttag: parseTtag(params.ttag, 'ttag') };
 }
 
 /** A read changes nothing: its failure has no outcome to tell. */
@@ -152,20 +144,10 @@ function readFailure(error: unknown): unknown {
   return isKeygateError(error) ? withoutOutcome(error) : error;
 }
 
+/** The key (in the path, or a body's `ttag`: both read at the edge, canonical), else the object the path names. */
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {
   const { params, body } = input;
-  const inBody = typeof body === 'object' && body !== null && 'ttag' in body && typeof body.ttag === 'string' ? body.ttag : undefined;
-  const ttag = params.ttag ?? inBody;
-  if (ttag !== undefined) return canonicalTtag(ttag);
+  if (params.ttag !== undefined) return params.ttag;
+  if (typeof body === 'object' && body !== null && 'ttag' in body && typeof body.ttag === 'string') return body.ttag;
   return params.name ?? params.id ?? params.role ?? params.parameter;
-}
-
-/** A ttag as standard base64; one that is no ttag names nothing (the route refuses it with 400). */
-export function canonicalTtag(ttag: string): string | undefined {
-  try {
-    return parseTtag(ttag);
-  } catch (error) {
-    if (isKeygateError(error)) return undefined;
-    throw error;
-  }
 }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { parseTtag } from '../../../domain/key/ttag.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type ListResult } from '../../../wire/list-result.js';
 import { PRINCIPAL_NAME } from '../../../wire/principal.js';
 import { ROLE_NAME } from '../../../wire/role.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 
 /** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
 export const base64 = z.string().max(1_500_000).check(z.base64('not standard base64'));
@@ -47,11 +46,6 @@ export const pathParameters: Readonly<Record<string, z.ZodType>> = {
   role: z.string().regex(ROLE_NAME, 'not a role name'),
   parameter: z.string().min(1).max(128),
 };
-
-/** `{ttag}` in a path: base64url without padding, or standard base64 percent-encoded. */
-export function ttagParam(params: Readonly<Record<string, string>>): string {
-  return parseTtag(params.ttag ?? '', 'ttag');
-}
 
 /**
  * A list answer (docs/spec.md §4.1 item 4): `complete: false` travels with its `reason`, so a list

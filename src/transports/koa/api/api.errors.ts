@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import type { KeygateError } from '../../../domain/errors/keygate-error.js';
-import type { ErrorMapper, ErrorResponse } from '../error-handler.js';
+import type { ErrorMapper, ErrorResponse } from '../http/error-handler.js';
 import { wwwAuthenticate } from './www-authenticate.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
 import { AUDIT_PAGE_LIMIT } from '../../../domain/audit/audit-query.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 
 /** An ISO 8601 instant with its offset (`2026-01-01T12:00:00Z`, `...+02:00`), as ms since the epoch. */
 const instant = z.iso

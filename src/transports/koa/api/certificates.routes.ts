@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BadRequestError } from '../../../domain/errors/index.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
@@ -21,7 +21,7 @@ export function certificateIdParam(params: Readonly<Record<string, string>>): st
 
 /**
  * Certificates (docs/spec.md §4.11). Parsing and verifying store nothing and read no
- * protected material: they are reads sent as POST, recorded after the fact (`sensitive: false`).
+ * protected material: they are reads sent as POST, recorded after the fact (`kind: 'read'`).
  */
 export function certificateRoutes(services: GatewayServices): ApiRoute[] {
   const certificates = services.certificates;
@@ -51,7 +51,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
     }),
     route({
       operationId: 'certificates.parse',
-      sensitive: false,
+      kind: 'read',
       method: 'POST',
       path: '/api/certificates/parse',
       auth: 'session',
@@ -64,7 +64,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
     }),
     route({
       operationId: 'certificates.verify',
-      sensitive: false,
+      kind: 'read',
       method: 'POST',
       path: '/api/certificates/verify',
       auth: 'session',

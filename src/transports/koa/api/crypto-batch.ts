@@ -1,60 +1,58 @@
 import { z } from 'zod';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
 import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
-import { isKeygateError } from '../../../domain/errors/index.js';
-import { parseTtag } from '../../../domain/key/ttag.js';
+import type { readTtag } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
-import { noteAudit } from '../request-audit.js';
+import type { RequestAudit } from '../audit/audit-scope.js';
 import { type ApiContext, callerOf } from './api-context.js';
-import { decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
+import { encodeBinary, wipeBinary } from './crypto-bytes.js';
 
 /**
- * A single request's body, or `{ items: [...] }` of 1..MAX_BATCH_ITEMS of them (docs/spec.md §4.22
+ * A single request's body, or `{ items: [...] }` of 1..MAX_BATCH_ITEMS items (docs/spec.md §4.22
  * item 8). Both are strict objects, so a body fits one of them at most.
  */
-export function singleOrBatch<T extends z.ZodObject>(single: T) {
+export function singleOrBatch<S extends z.ZodObject, I extends z.ZodObject>(single: S, item: I) {
   const batch = z.strictObject({
-    items: z.array(single).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+    items: z.array(item).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
   });
   return z.union([single, batch]);
 }
 
-export function isBatch<T>(body: T | { items: readonly T[] }): body is { items: readonly T[] } {
-  return typeof body === 'object' && body !== null && 'items' in body;
-}
+/** A batch item as its schema hands it over: its ttag read (canonical, or why it is none), its binary fields as bytes. */
+export type ReadItem = { readonly ttag: ReturnType<typeof readTtag> } & object;
 
 type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; detail: string } };
 
 /**
- * Runs a batch: each item's ttag is read here (a bad one fails that item alone with BAD_REQUEST), the
- * rest go to the key server in one round trip, their binary members as bytes (zeroed, with the
+ * Runs a batch: an item whose ttag is none fails alone with BAD_REQUEST naming it, the rest go to the
+ * key server in one round trip, their binary members as bytes (zeroed, with the
  * answered ones, once the answer is encoded). The record names the item count and the failures, every
  * distinct key and version the items named (docs/spec.md §9.1 `keys`), and the key as `object` when
  * every item names the same one; the answer (200) is one result per item, in order.
  */
 export async function runBatch(
   ctx: ApiContext,
+  audit: RequestAudit,
   crypto: CryptoUseCases,
   operation: BatchOperation,
-  items: readonly ({ ttag: string } & object)[],
+  items: readonly ReadItem[],
 ): Promise<void> {
   const answers: (ItemAnswer | undefined)[] = items.map(() => undefined);
   const sent: BatchItem[] = [];
   const positions: number[] = [];
   items.forEach((item, index) => {
-    try {
-      sent.push({ ...decodeBinary(item), ttag: parseTtag(item.ttag, `items.${index}.ttag`) } as BatchItem);
-      positions.push(index);
-    } catch (error) {
-      if (!isKeygateError(error)) throw error;
-      answers[index] = { ok: false, error: { code: error.code, detail: error.detail } };
+    if ('fault' in item.ttag) {
+      answers[index] = { ok: false, error: { code: 'BAD_REQUEST', detail: `items.${index}.ttag: ${item.ttag.fault}` } };
+      return;
     }
+    sent.push({ ...item, ttag: item.ttag.ttag } as BatchItem);
+    positions.push(index);
   });
   const keys = new Set(sent.map((item) => item.ttag));
   // The keys go in before the key server is asked, so a batch that fails whole still names them.
   const object = keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {};
-  noteAudit(ctx, { items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
+  audit.note({ items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
@@ -65,7 +63,7 @@ export async function runBatch(
     wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
   }
   const done = answers as ItemAnswer[];
-  noteAudit(ctx, { failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
+  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
   ctx.body = { items: done };
 }
 

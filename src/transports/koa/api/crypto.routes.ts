@@ -1,131 +1,143 @@
 import { z } from 'zod';
-import { parseTtag } from '../../../domain/key/ttag.js';
+import { readTtag } from '../../../domain/key/ttag.js';
+import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { noteAudit } from '../request-audit.js';
+import type { Caller } from '../../../use-cases/session-context.js';
+import type { BatchOperation } from '../../../wire/crypto-messages.js';
+import type { RouteKind } from '../audit/audit-scope.js';
+import { ttagField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
-import { base64, keyVersion, ttag } from './api-schemas.js';
-import { isBatch, runBatch, singleOrBatch } from './crypto-batch.js';
-import { base64Of, bytes, decodeBinary, encodeBinary, wipeBinary } from './crypto-bytes.js';
-
-const sealed = { ttag, ciphertext: base64, iv: base64, authTag: base64, aad: base64.optional(), version: keyVersion.optional() };
-const single = {
-  encrypt: z.strictObject({ ttag, plaintext: base64, aad: base64.optional() }),
-  decrypt: z.strictObject(sealed),
-  mac: z.strictObject({ ttag, data: base64 }),
-  verify: z.strictObject({ ttag, data: base64, mac: base64, version: keyVersion.optional() }),
-};
-const schemas = {
-  encrypt: singleOrBatch(single.encrypt),
-  decrypt: singleOrBatch(single.decrypt),
-  mac: singleOrBatch(single.mac),
-  verify: singleOrBatch(single.verify),
-  rewrap: singleOrBatch(single.decrypt),
-};
-
-/** A single answer, or a batch's (docs/spec.md §4.22 item 8). */
-const either = (answer: z.ZodObject) => z.union([answer, responses.batch(answer)]);
+import { keyVersion, ttag } from './api-schemas.js';
+import { runBatch, singleOrBatch } from './crypto-batch.js';
+import { binary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
 /**
- * Data cryptography (docs/spec.md §4.5, §4.22): AES-GCM and HMAC-SHA256 under the raw key of a
- * version: encrypt and MAC under the newest, decrypt, MAC verify and rewrap by `version` (1 when
- * absent). Encrypting and computing or checking a MAC change nothing and release nothing the caller did
- * not send: they are recorded after the fact (`sensitive: false`). Decryption releases plaintext, so
- * its record is begun first and the operation is refused without it; so is a rewrap's. Each takes
- * `{ items }` too, answered item by item with one record for the batch. Binary values are bytes from
- * here to the key server (crypto-bytes.ts); plaintext is zeroed once the answer is encoded.
+ * One data-cryptography operation (docs/spec.md §4.5, §4.22), declared once: its route, its request's
+ * fields beside `ttag` (binary ones as `binary`, decoded by the schema), its answer, its kind for the
+ * record, where the record's key version comes from, and its use case. A route and its batch form
+ * (`{ items }`, docs/spec.md §4.22 item 8) are made from it (`cryptoRoute`).
  */
+interface CryptoOperation<S extends z.ZodRawShape, A extends object> {
+  readonly batch: BatchOperation;
+  readonly operationId: string;
+  readonly path: string;
+  readonly summary: string;
+  readonly kind: RouteKind;
+  readonly fields: S;
+  readonly answer: z.ZodObject;
+  /** The version the record names: the one the request asks for (1 when absent) or the one answered. */
+  readonly version: 'asked' | 'answered';
+  readonly call: (crypto: CryptoUseCases, caller: Caller, ttag: string, request: z.output<z.ZodObject<S>>) => Promise<A>;
+}
+
+/** Declares an operation with its request's type inferred from its fields. */
+function operation<S extends z.ZodRawShape, A extends object>(definition: CryptoOperation<S, A>): CryptoOperation<z.ZodRawShape, object> {
+  return definition as unknown as CryptoOperation<z.ZodRawShape, object>;
+}
+
+const sealed = { ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version: keyVersion.optional() };
+
+/**
+ * AES-GCM and HMAC-SHA256 under the raw key of a version: encrypt and MAC under the newest, decrypt,
+ * MAC verify and rewrap by `version` (1 when absent). Encrypting and computing or checking a MAC change
+ * nothing and release nothing the caller did not send: they are recorded after the fact (`read`).
+ * Decryption releases plaintext, so its record is begun first and the operation is refused without
+ * it (`write`); so is a rewrap's.
+ */
+const OPERATIONS = [
+  operation({
+    batch: 'encrypt',
+    operationId: 'crypto.encrypt',
+    path: '/api/crypto/encrypt',
+    summary: "AES-GCM under the key's newest version, 12-byte iv, 16-byte tag; right encrypt",
+    kind: 'read',
+    fields: { plaintext: binary, aad: binary.optional() },
+    answer: responses.encrypted,
+    version: 'answered',
+    call: (crypto, caller, ttag, request) => crypto.encrypt(caller, ttag, request),
+  }),
+  operation({
+    batch: 'decrypt',
+    operationId: 'crypto.decrypt',
+    path: '/api/crypto/decrypt',
+    summary: 'AES-GCM decryption by version (default 1); a bad tag is 400 DECRYPT_FAILED; right decrypt',
+    kind: 'write',
+    fields: sealed,
+    answer: responses.decrypted,
+    version: 'asked',
+    call: (crypto, caller, ttag, request) => crypto.decrypt(caller, ttag, request),
+  }),
+  operation({
+    batch: 'rewrap',
+    operationId: 'crypto.rewrap',
+    path: '/api/crypto/rewrap',
+    summary: 'Decrypt by version (default 1) and encrypt under the newest, inside the key server; rights decrypt and encrypt',
+    kind: 'write',
+    fields: sealed,
+    answer: responses.encrypted,
+    version: 'asked',
+    call: (crypto, caller, ttag, request) => crypto.rewrap(caller, ttag, request),
+  }),
+  operation({
+    batch: 'mac',
+    operationId: 'crypto.mac',
+    path: '/api/crypto/mac',
+    summary: "HMAC-SHA256 under the key's newest version; right mac",
+    kind: 'read',
+    fields: { data: binary },
+    answer: responses.mac,
+    version: 'answered',
+    call: (crypto, caller, ttag, request) => crypto.mac(caller, ttag, request.data),
+  }),
+  operation({
+    batch: 'verify',
+    operationId: 'crypto.mac.verify',
+    path: '/api/crypto/mac/verify',
+    summary: 'Check an HMAC-SHA256 by version (default 1) in constant time; right mac',
+    kind: 'read',
+    fields: { data: binary, mac: binary, version: keyVersion.optional() },
+    answer: responses.macValid,
+    version: 'asked',
+    call: (crypto, caller, ttag, request) => crypto.verifyMac(caller, ttag, request),
+  }),
+];
+
+/** Data cryptography (docs/spec.md §4.5, §4.22): the five operations of `OPERATIONS`, each single or batch. */
 export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
-  const crypto = services.crypto;
-  return [
-    route({
-      operationId: 'crypto.encrypt',
-      sensitive: false,
-      method: 'POST',
-      path: '/api/crypto/encrypt',
-      auth: 'session',
-      summary: "AES-GCM under the key's newest version, 12-byte iv, 16-byte tag; right encrypt",
-      body: schemas.encrypt,
-      success: { status: 200, schema: either(responses.encrypted) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'encrypt', body.items);
-        const request = decodeBinary({ plaintext: body.plaintext, aad: body.aad });
-        try {
-          const result = await crypto.encrypt(callerOf(ctx), parseTtag(body.ttag), request);
-          noteAudit(ctx, { version: result.version });
-          ctx.body = encodeBinary(result);
-        } finally {
-          wipeBinary(request);
-        }
-      },
-    }),
-    route({
-      operationId: 'crypto.decrypt',
-      method: 'POST',
-      path: '/api/crypto/decrypt',
-      auth: 'session',
-      summary: 'AES-GCM decryption by version (default 1); a bad tag is 400 DECRYPT_FAILED; right decrypt',
-      body: schemas.decrypt,
-      success: { status: 200, schema: either(responses.decrypted) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'decrypt', body.items);
-        const { ttag: handle, ...request } = body;
-        noteAudit(ctx, { version: request.version ?? 1 });
-        const { plaintext } = await crypto.decrypt(callerOf(ctx), parseTtag(handle), decodeBinary(request));
-        try {
-          ctx.body = { plaintext: base64Of(plaintext) };
-        } finally {
-          plaintext.fill(0);
-        }
-      },
-    }),
-    route({
-      operationId: 'crypto.rewrap',
-      method: 'POST',
-      path: '/api/crypto/rewrap',
-      auth: 'session',
-      summary: 'Decrypt by version (default 1) and encrypt under the newest, inside the key server; rights decrypt and encrypt',
-      body: schemas.rewrap,
-      success: { status: 200, schema: either(responses.encrypted) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'rewrap', body.items);
-        const { ttag: handle, ...request } = body;
-        noteAudit(ctx, { version: request.version ?? 1 });
-        ctx.body = encodeBinary(await crypto.rewrap(callerOf(ctx), parseTtag(handle), decodeBinary(request)));
-      },
-    }),
-    route({
-      operationId: 'crypto.mac',
-      sensitive: false,
-      method: 'POST',
-      path: '/api/crypto/mac',
-      auth: 'session',
-      summary: "HMAC-SHA256 under the key's newest version; right mac",
-      body: schemas.mac,
-      success: { status: 200, schema: either(responses.mac) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'mac', body.items);
-        const result = await crypto.mac(callerOf(ctx), parseTtag(body.ttag), bytes(body.data));
-        noteAudit(ctx, { version: result.version });
-        ctx.body = encodeBinary(result);
-      },
-    }),
-    route({
-      operationId: 'crypto.mac.verify',
-      sensitive: false,
-      method: 'POST',
-      path: '/api/crypto/mac/verify',
-      auth: 'session',
-      summary: 'Check an HMAC-SHA256 by version (default 1) in constant time; right mac',
-      body: schemas.verify,
-      success: { status: 200, schema: either(responses.macValid) },
-      async handle(ctx, { body }) {
-        if (isBatch(body)) return runBatch(ctx, crypto, 'verify', body.items);
-        const { ttag: handle, ...request } = body;
-        noteAudit(ctx, { version: request.version ?? 1 });
-        ctx.body = await crypto.verifyMac(callerOf(ctx), parseTtag(handle), decodeBinary(request));
-      },
-    }),
-  ];
+  return OPERATIONS.map((declared) => cryptoRoute(declared, services.crypto));
+}
+
+/**
+ * The route of one operation. A single request's ttag is read by the schema (a bad one is the
+ * request's 400); a batch item's is read there too, but a bad one fails that item alone (crypto-batch.ts).
+ * Every byte array, asked or answered, is zeroed once the answer is encoded.
+ */
+function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: CryptoUseCases): ApiRoute {
+  const single = z.strictObject({ ttag: ttagField(ttag), ...declared.fields });
+  const item = z.strictObject({ ttag: ttag.transform(readTtag), ...declared.fields });
+  return route({
+    operationId: declared.operationId,
+    kind: declared.kind,
+    method: 'POST',
+    path: declared.path,
+    auth: 'session',
+    summary: declared.summary,
+    body: singleOrBatch(single, item),
+    success: { status: 200, schema: z.union([declared.answer, responses.batch(declared.answer)]) },
+    async handle(ctx, { body, audit }) {
+      if ('items' in body) return runBatch(ctx, audit, crypto, declared.batch, body.items);
+      const { ttag: key, ...request } = body;
+      if (declared.version === 'asked') audit.note({ version: (request as { version?: number }).version ?? 1 });
+      let answer: object | undefined;
+      try {
+        answer = await declared.call(crypto, callerOf(ctx), key, request);
+        if (declared.version === 'answered') audit.note({ version: (answer as { version: number }).version });
+        ctx.body = encodeBinary(answer);
+      } finally {
+        wipeBinary(request, answer);
+      }
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { healthAnswer } from '../health-probe.js';
+import { healthAnswer } from '../http/health-probe.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
 

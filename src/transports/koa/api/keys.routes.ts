@@ -4,12 +4,11 @@ import { ttagToPath } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { IdempotencyClaim } from '../../../wire/crypto-messages.js';
 import { MIN_ROTATION_PERIOD_MS, parseIsoDuration } from '../../../wire/iso-duration.js';
-import { noteAudit, undoUnlessRecorded } from '../request-audit.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
-import { keyVersion, listBody, ttagParam } from './api-schemas.js';
+import { keyVersion, listBody } from './api-schemas.js';
 
 /** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
 const rotationPeriod = text({ max: 64 }).refine(
@@ -59,20 +58,20 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       idempotent: true,
       body: schemas.create,
       success: { status: 201, schema: responses.key },
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, audit }) {
         const claim = claimOf(ctx, '/api/keys', body);
         const expiresAt = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
         // Once the key server named the key, the record names it, and a failure from here on points at
         // the read that shows it. Its undo is ready only for a key this request made: a replay made
         // nothing, and undoing the first request's key would destroy what that request answered.
         const made = (ttag: string, replayed: boolean) => {
-          if (replayed) noteAudit(ctx, { object: ttag });
-          else undoUnlessRecorded(ctx, { object: ttag }, () => keys.withdraw(callerOf(ctx), ttag, claim?.key));
-          ctx.state.write = { check: `GET /api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}` };
+          if (replayed) audit.note({ object: ttag });
+          else audit.made({ object: ttag }, () => keys.withdraw(callerOf(ctx), ttag, claim?.key));
+          audit.checkWith(`GET /api/keys/${ttagToPath(ttag)}`);
         };
         const options = { keyLen: body.keyLen, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };
         const created = await keys.create(callerOf(ctx), options, made, claim);
-        noteAudit(ctx, { version: created.version });
+        audit.note({ version: created.version });
         ctx.status = 201;
         ctx.body = created;
       },
@@ -85,7 +84,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The key view (never key material); right read',
       success: { status: 200, schema: responses.key },
       async handle(ctx, { params }) {
-        ctx.body = await keys.read(callerOf(ctx), ttagParam(params));
+        ctx.body = await keys.read(callerOf(ctx), params.ttag);
       },
     }),
     route({
@@ -97,7 +96,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       query: schemas.versions,
       success: { status: 200, schema: responses.keyVersions },
       async handle(ctx, { params, query }) {
-        ctx.body = listBody(await keys.versions(callerOf(ctx), ttagParam(params), query));
+        ctx.body = listBody(await keys.versions(callerOf(ctx), params.ttag, query));
       },
     }),
     route({
@@ -105,16 +104,14 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       method: 'POST',
       path: '/api/keys/:ttag/export',
       auth: 'session',
-      overlapsAudit: true,
+      kind: 'release',
       summary: "Export a version of the key (default the newest) wrapped to the client's ephemeral P-256 key; right export",
       body: schemas.export,
       success: { status: 200, schema: responses.exported },
-      async handle(ctx, { body, params, releaseWhenRecorded }) {
-        if (body.version !== undefined) noteAudit(ctx, { version: body.version });
-        const exported = await releaseWhenRecorded!(() =>
-          keys.prepareExport(callerOf(ctx), ttagParam(params), body.clientPubKey, body.version),
-        );
-        noteAudit(ctx, { version: exported.version });
+      auditVersion: ({ body }) => body.version,
+      async handle(ctx, { body, params, audit }) {
+        const exported = await keys.export(callerOf(ctx), params.ttag, body.clientPubKey, body.version, audit.recorded);
+        audit.note({ version: exported.version });
         ctx.body = exported;
       },
     }),
@@ -126,11 +123,11 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Add the next version of the key, made by the key server; owner or right rotate',
       idempotent: true,
       success: { status: 200, schema: responses.key },
-      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
-      async handle(ctx, { params }) {
-        const ttag = ttagParam(params);
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params, audit }) {
+        const ttag = params.ttag;
         const view = await keys.rotate(callerOf(ctx), ttag, claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined));
-        noteAudit(ctx, { version: view.version });
+        audit.note({ version: view.version });
         ctx.body = view;
       },
     }),
@@ -142,10 +139,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Retire the versions below minVersion (owner); the minimum never goes down',
       body: schemas.minVersion,
       success: { status: 200, schema: responses.key },
-      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
-      async handle(ctx, { body, params }) {
-        noteAudit(ctx, { version: body.minVersion });
-        ctx.body = await keys.setMinVersion(callerOf(ctx), ttagParam(params), body.minVersion);
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { body, params, audit }) {
+        audit.note({ version: body.minVersion });
+        ctx.body = await keys.setMinVersion(callerOf(ctx), params.ttag, body.minVersion);
       },
     }),
     route({
@@ -155,9 +152,9 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'Expire the key for good (owner); it then refuses export and cryptography',
       success: { status: 200, schema: responses.key },
-      outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
       async handle(ctx, { params }) {
-        ctx.body = await keys.expire(callerOf(ctx), ttagParam(params));
+        ctx.body = await keys.expire(callerOf(ctx), params.ttag);
       },
     }),
   ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { PROVISIONING_PARAMETERS } from '../../../wire/certificate.js';
-import { textJson } from '../text-schema.js';
+import { textJson } from '../schema/text-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';

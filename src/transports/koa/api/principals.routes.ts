@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
-import { text, textJson } from '../text-schema.js';
+import { text, textJson } from '../schema/text-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';

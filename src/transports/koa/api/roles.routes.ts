@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { SERVER_PARAMETER_NAMES } from '../../../wire/server.js';
-import { text } from '../text-schema.js';
+import { text } from '../schema/text-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';

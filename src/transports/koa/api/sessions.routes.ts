@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { isKeygateError } from '../../../domain/errors/index.js';
-import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { RIGHTS } from '../../../wire/acl.js';
-import { authenticate } from '../authenticate.js';
-import { bearerCredential } from '../credential.js';
-import { noteAudit } from '../request-audit.js';
-import { text, textJson } from '../text-schema.js';
+import { authenticate } from '../auth/authenticate.js';
+import { bearerCredential } from '../auth/credential.js';
+import { text, textJson } from '../schema/text-schema.js';
+import { ttagField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
@@ -23,7 +22,7 @@ export const schemas = {
   certificateLogin: z.strictObject({ challengeId: base64url.max(256), signature: base64url.max(4096) }),
   scoped: z.strictObject({
     objects: z
-      .array(text({ min: 1, max: 512 }))
+      .array(ttagField(text({ min: 1, max: 512 })))
       .min(1)
       .max(100),
     rights: z.array(z.enum(RIGHTS)).min(1).optional(),
@@ -46,10 +45,10 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.passwordLogin,
       success: { status: 201, schema: responses.session },
       auditPrincipal: ({ body }) => body.user,
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, audit }) {
         // docs/spec.md §9.1: a login names who signed in (auditPrincipal: also who tried) and the session it minted.
         const minted = await sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey);
-        noteAudit(ctx, { sessionRef: minted.session.ref });
+        audit.note({ sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -76,9 +75,9 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Second leg of certificate login: the signature over the challenge',
       body: schemas.certificateLogin,
       success: { status: 201, schema: responses.session },
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, audit }) {
         const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'), ctx.state.clientKey);
-        noteAudit(ctx, { principal: minted.session.identity.user, sessionRef: minted.session.ref });
+        audit.note({ principal: minted.session.identity.user, sessionRef: minted.session.ref });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -92,8 +91,7 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.scoped,
       success: { status: 201, schema: responses.session },
       async handle(ctx, { body }) {
-        const objects = body.objects.map((value, i) => parseTtag(value, `objects.${i}`));
-        const minted = await sessions.mintScoped(callerOf(ctx), { ...body, objects });
+        const minted = await sessions.mintScoped(callerOf(ctx), body);
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { KeygateError } from '../../../domain/errors/keygate-error.js';
-import { authorizationScheme } from '../credential.js';
+import { authorizationScheme } from '../auth/credential.js';
 
 /** The proof algorithms the gateway accepts (docs/spec.md §5.3 step 3, §6.5), announced in every DPoP challenge. */
 const DPOP_ALGS = 'ES256 RS256';

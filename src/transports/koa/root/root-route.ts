@@ -1,21 +1,26 @@
 import type { Context, Next } from 'koa';
 import type { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
-import { authenticate } from '../authenticate.js';
-import { sessionHeaderCredential } from '../credential.js';
-import { parseWith } from '../parse.js';
-import { readJsonBody } from '../read-body.js';
-import { nameAuditedOperation } from '../request-audit.js';
-import type { RouteDeclaration } from '../route.js';
+import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit/audit-scope.js';
+import { authenticate } from '../auth/authenticate.js';
+import { sessionHeaderCredential } from '../auth/credential.js';
+import { readJsonBody } from '../http/read-body.js';
+import type { RouteDeclaration } from '../routing/route.js';
+import { parseWith } from '../schema/parse.js';
 import type { GatewayState } from '../state.js';
 import type { RootOperation } from './root.errors.js';
 
 export type RootContext = Context & { state: GatewayState & { operation?: RootOperation } };
 
+/** What a root handler receives: the parsed body and its request's record. */
+export interface RootInput<B> {
+  readonly body: B;
+  readonly audit: RequestAudit;
+}
+
 /**
- * One of the seven operations (docs/spec.md §2): the route, its OpenAPI operation and its audit name
- * from one declaration. The handler does its own audit steps (the record begun before a state change,
- * a session mint or a key release); the step before it does the rest (`rootRouteStep`).
+ * One of the seven operations (docs/spec.md §2): the route, its OpenAPI operation, its audit name
+ * and its kind from one declaration; `rootRouteStep` does the rest.
  */
 export interface RootRoute<B = unknown> extends RouteDeclaration<B> {
   readonly surface: 'root';
@@ -27,7 +32,14 @@ export interface RootRoute<B = unknown> extends RouteDeclaration<B> {
   readonly answer: z.ZodType;
   /** The other statuses it answers, for the OpenAPI document. */
   readonly errors: readonly number[];
-  handle(ctx: RootContext, input: { readonly body: B }): Promise<void>;
+  /**
+   * What it is for its record (audit-scope.ts `RouteKind`): each state change and session mint is a
+   * `write`, begun before it is performed (fail closed), the export a `release`.
+   */
+  readonly kind: RouteKind;
+  /** What its record names before the handler runs (docs/spec.md §9.1): the key, an ACL entry, the user tried. */
+  readonly about?: (input: { readonly body: B }) => AuditAbout;
+  handle(ctx: RootContext, input: RootInput<B>): Promise<void>;
 }
 
 /** Declares one of the seven operations, its body's type inferred from its schema. */
@@ -36,10 +48,10 @@ export function rootRoute<B = undefined>(definition: Omit<RootRoute<B>, 'surface
 }
 
 /**
- * One operation as one step: named for the error mapper (`<op> denied or failed`) and the audit log
- * (or, for health, only the access log); then, where docs/spec.md §2.4 asks for one (every route but
- * login and health), the `X-Session` session and a bound session's proof (`ath` then hashing the
- * `X-Session` value); then the parsed body and the handler.
+ * One operation as one step: named for the error mapper (`<op> denied or failed`), its record opened
+ * (or, for health, only the access log named); then, where docs/spec.md §2.4 asks for one (every route
+ * but login and health), the `X-Session` session and a bound session's proof (`ath` then hashing the
+ * `X-Session` value); then the parsed body and the handler, performed as the route's kind says.
  */
 export function rootRouteStep(definition: RootRoute, services: GatewayServices): (ctx: RootContext, next: Next) => Promise<void> {
   const trail = services.auditTrail;
@@ -47,10 +59,12 @@ export function rootRouteStep(definition: RootRoute, services: GatewayServices):
   const needsSession = definition.auth === 'session';
   return async function runOperation(ctx: RootContext) {
     ctx.state.operation = definition.operation;
-    if (audited) nameAuditedOperation(trail, ctx, definition.auditOperation);
-    else ctx.state.unauditedOperation = definition.auditOperation;
+    const scope = audited ? AuditScope.open(trail, ctx, definition.auditOperation) : undefined;
+    if (scope === undefined) ctx.state.unauditedOperation = definition.auditOperation;
     if (needsSession) await authenticate(ctx, services, sessionHeaderCredential(ctx));
     const body = definition.body ? parseWith(definition.body, await readJsonBody(ctx)) : undefined;
-    await definition.handle(ctx, { body });
+    const input = { body, audit: scope ?? UNRECORDED };
+    if (scope === undefined) return definition.handle(ctx, input);
+    await scope.perform(definition.kind, definition.about?.({ body }) ?? {}, () => definition.handle(ctx, input));
   };
 }

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import type { KeygateError } from '../../../domain/errors/keygate-error.js';
-import type { ErrorMapper } from '../error-handler.js';
+import type { ErrorMapper } from '../http/error-handler.js';
 
 /** The seven operations, as named in a 403 body (`<op> denied or failed`, docs/spec.md §2.5). */
 export type RootOperation = 'login' | 'logout' | 'generate' | 'export' | 'grant' | 'revoke' | 'health';

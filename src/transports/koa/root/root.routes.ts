@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { aclEntryObject } from '../../../domain/audit/audit.js';
-import { parseTtag } from '../../../domain/key/ttag.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import { GRANT_RIGHTS } from '../../../wire/acl.js';
 import { keyServerDaemons, wrappedExport } from '../api/api-responses.js';
-import { healthAnswer } from '../health-probe.js';
-import { type AuditAbout, noteAudit, performAudited, releaseWhenRecorded, undoUnlessRecorded } from '../request-audit.js';
+import { healthAnswer } from '../http/health-probe.js';
 import { exportRequest, generateRequest, grantRequest, loginRequest, revokeRequest } from './root.schema.js';
 import { type RootContext, type RootRoute, rootRoute } from './root-route.js';
 
@@ -22,10 +20,8 @@ function caller(ctx: RootContext): Caller {
 
 /** The seven operations (docs/spec.md §2.1, §2.2) at the root of the gateway, each with its request and its answer. */
 export function rootRouteTable(services: GatewayServices): RootRoute[] {
-  // Each state change, session mint or key release below is performed under its audit record, begun
-  // first (fail closed), as the /api routes are (request-audit.ts).
-  const audited = <R>(ctx: RootContext, about: AuditAbout, perform: () => Promise<R>) =>
-    performAudited(services.auditTrail, ctx, about, perform);
+  // Each state change, session mint or key release below is a `write` or the `release`: performed
+  // under its audit record, begun first (fail closed), as the /api routes are (audit-scope.ts).
   return [
     rootRoute({
       operationId: 'root.login',
@@ -44,11 +40,15 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
         hasToken: z.literal(true),
       }),
       errors: [400, 401, 502],
-      async handle(ctx, { body }) {
-        const { sessionId, session: minted } = await audited(ctx, { principal: body.user }, () =>
-          services.sessions.loginWithPassword(body.user, new Secret(body.password), ctx.state.clientKey),
+      kind: 'write',
+      about: ({ body }) => ({ principal: body.user }),
+      async handle(ctx, { body, audit }) {
+        const { sessionId, session: minted } = await services.sessions.loginWithPassword(
+          body.user,
+          new Secret(body.password),
+          ctx.state.clientKey,
         );
-        noteAudit(ctx, { sessionRef: minted.ref });
+        audit.note({ sessionRef: minted.ref });
         ctx.body = { sessionId, ...minted.identity, hasToken: true };
       },
     }),
@@ -62,8 +62,9 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       summary: 'End the session',
       answer: ok,
       errors: [401, 500],
+      kind: 'write',
       async handle(ctx) {
-        await audited(ctx, {}, () => services.sessions.logout(caller(ctx)));
+        await services.sessions.logout(caller(ctx));
         ctx.body = { ok: true };
       },
     }),
@@ -78,9 +79,10 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       body: generateRequest,
       answer: z.object({ ttag: z.string().describe('standard base64') }),
       errors: [400, 401, 403, 500],
-      async handle(ctx) {
-        const made = (ttag: string) => undoUnlessRecorded(ctx, { object: ttag }, () => services.keys.withdraw(caller(ctx), ttag));
-        ctx.body = await audited(ctx, {}, () => services.keys.generate(caller(ctx), { keyLen: 16 }, made));
+      kind: 'write',
+      async handle(ctx, { audit }) {
+        const made = (ttag: string) => audit.made({ object: ttag }, () => services.keys.withdraw(caller(ctx), ttag));
+        ctx.body = await services.keys.generate(caller(ctx), { keyLen: 16 }, made);
       },
     }),
     rootRoute({
@@ -94,14 +96,11 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       body: exportRequest,
       answer: wrappedExport,
       errors: [400, 401, 403, 500],
-      async handle(ctx, { body }) {
-        const ttag = parseTtag(body.ttag);
-        // The pending record and the export's first half (wrap, connection) overlap; key material is
-        // read once it landed. The newest version, answered with exactly the fields of
-        // docs/spec.md §2.2 (no `version`).
-        const { wrapped, algo, keyLen } = await releaseWhenRecorded(services.auditTrail, ctx, { object: ttag }, () =>
-          services.keys.prepareExport(caller(ctx), ttag, body.clientPubKey),
-        );
+      kind: 'release',
+      about: ({ body }) => ({ object: body.ttag }),
+      async handle(ctx, { body, audit }) {
+        // The newest version, answered with exactly the fields of docs/spec.md §2.2 (no `version`).
+        const { wrapped, algo, keyLen } = await services.keys.export(caller(ctx), body.ttag, body.clientPubKey, undefined, audit.recorded);
         ctx.body = { wrapped, algo, keyLen };
       },
     }),
@@ -116,11 +115,10 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       body: grantRequest,
       answer: z.object({ ok: z.literal(true), grantee }),
       errors: [400, 401, 403, 500],
+      kind: 'write',
+      about: ({ body }) => ({ object: aclEntryObject(body.ttag, body.grantee) }),
       async handle(ctx, { body }) {
-        const ttag = parseTtag(body.ttag);
-        const entry = await audited(ctx, { object: aclEntryObject(ttag, body.grantee) }, () =>
-          services.acl.grant(caller(ctx), ttag, body.grantee, GRANT_RIGHTS, 'applied'),
-        );
+        const entry = await services.acl.grant(caller(ctx), body.ttag, body.grantee, GRANT_RIGHTS, 'applied');
         ctx.body = { ok: true, grantee: entry.principal };
       },
     }),
@@ -135,11 +133,10 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       body: revokeRequest,
       answer: ok,
       errors: [400, 401, 403, 500],
+      kind: 'write',
+      about: ({ body }) => ({ object: aclEntryObject(body.ttag, body.grantee) }),
       async handle(ctx, { body }) {
-        const ttag = parseTtag(body.ttag);
-        await audited(ctx, { object: aclEntryObject(ttag, body.grantee) }, () =>
-          services.acl.revoke(caller(ctx), ttag, body.grantee, 'applied'),
-        );
+        await services.acl.revoke(caller(ctx), body.ttag, body.grantee, 'applied');
         ctx.body = { ok: true };
       },
     }),
@@ -156,6 +153,7 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       summary: 'Liveness, the key-server fingerprint and the live session count',
       answer: z.object({ ok: z.boolean(), ksFingerprint: z.string(), sessions: z.number().int(), keyServers: keyServerDaemons }),
       errors: [500],
+      kind: 'read',
       async handle(ctx) {
         ctx.body = healthAnswer(await services.health.report(), 'root').body;
       },

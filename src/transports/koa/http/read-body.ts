@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { BadRequestError } from '../../domain/errors/index.js';
+import { BadRequestError } from '../../../domain/errors/index.js';
+import type { GatewayState } from '../state.js';
 import { hostKeptBody } from './host-body.js';
-import type { GatewayState } from './state.js';
 
 /** docs/spec.md §7: a request body is at most 1 MB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import type { Logger } from '../../ports/logger.port.js';
-import type { GatewayState } from './state.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { GatewayState } from '../state.js';
 
 /** docs/spec.md §8 item 4: the same methods and headers for every path. */
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE';

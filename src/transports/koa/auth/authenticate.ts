@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { GatewayServices } from '../../use-cases/index.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { readRawBody } from '../http/read-body.js';
+import type { GatewayState } from '../state.js';
 import { expectedHtu } from './expected-htu.js';
-import { readRawBody } from './read-body.js';
-import type { GatewayState } from './state.js';
 
 /**
  * Resolves the presented credential to its session and, for a bound session, checks the request's

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BadRequestError } from '../../domain/errors/index.js';
+import { BadRequestError } from '../../../domain/errors/index.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { isKeygateError, KeygateError } from '../../domain/errors/index.js';
-import type { Logger } from '../../ports/logger.port.js';
-import type { GatewayState } from './state.js';
+import { isKeygateError, KeygateError } from '../../../domain/errors/index.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { GatewayState } from '../state.js';
 
 /** An error response as a surface shapes it. */
 export interface ErrorResponse {

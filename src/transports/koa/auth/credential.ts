@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { BadRequestError } from '../../domain/errors/index.js';
+import { BadRequestError } from '../../../domain/errors/index.js';
 
 const BEARER = /^(?:Bearer|DPoP) +([^\s]+) *$/i;
 

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { GatewayState } from './state.js';
+import type { GatewayState } from '../state.js';
 
 /** One static file of the operator console: its media type and its bytes. */
 export interface ConsoleAsset {

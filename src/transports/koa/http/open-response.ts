@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
+import type { GatewayState } from '../state.js';
 import { requestIdentity } from './request-id.js';
-import type { GatewayState } from './state.js';
 
 /** What opens every response: the request's id and trace, and the headers it carries. */
 export interface OpenedResponse {

@@ -1,12 +1,12 @@
-import { KeygateError, NotFoundError } from '../../domain/errors/index.js';
-import type { GatewayServices } from '../../use-cases/index.js';
-import { apiRouteTable, isApiPath } from './api/api.router.js';
-import type { ApiContext } from './api/api-context.js';
-import { type ApiRoute, apiRouteStep } from './api/api-route.js';
-import { openApiRoute } from './api/openapi.endpoint.js';
-import { buildOpenApi } from './api/openapi.js';
-import { rootRouteTable } from './root/root.routes.js';
-import { type RootRoute, rootRouteStep } from './root/root-route.js';
+import { KeygateError, NotFoundError } from '../../../domain/errors/index.js';
+import type { GatewayServices } from '../../../use-cases/index.js';
+import { apiRouteTable, isApiPath } from '../api/api.router.js';
+import type { ApiContext } from '../api/api-context.js';
+import { type ApiRoute, apiRouteStep } from '../api/api-route.js';
+import { openApiRoute } from '../api/openapi.endpoint.js';
+import { buildOpenApi } from '../api/openapi.js';
+import { rootRouteTable } from '../root/root.routes.js';
+import { type RootRoute, rootRouteStep } from '../root/root-route.js';
 import { RouteTable } from './route-table.js';
 
 /** A route of either surface, as declared (`route` for /api, `rootRoute` for the seven operations). */

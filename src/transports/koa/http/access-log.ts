@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { Logger } from '../../ports/logger.port.js';
-import type { Metrics } from '../../ports/metrics.port.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { Metrics } from '../../../ports/metrics.port.js';
+import type { GatewayState } from '../state.js';
 import { peerAddress } from './client-address.js';
-import type { GatewayState } from './state.js';
 
 /** What one access-log line says of a request. */
 export interface AccessLine {
@@ -64,15 +64,15 @@ export function accessLog(logger: Logger, metrics: Metrics): (ctx: Context & { s
     recordRequest(logger, metrics, {
       requestId: state.requestId,
       traceId: state.traceId,
-      operation: state.audit?.operation ?? state.unauditedOperation ?? 'none',
+      operation: state.audit?.draft.operation ?? state.unauditedOperation ?? 'none',
       method: ctx.method,
       path: ctx.path,
       status: ctx.status,
       seconds: (performance.now() - started) / 1e3,
       client: state.clientAddress ?? peerAddress(ctx.req),
       peer: peerAddress(ctx.req),
-      principal: state.audit?.principal ?? session?.identity.user,
-      sessionRef: state.audit?.sessionRef ?? session?.ref,
+      principal: state.audit?.draft.principal ?? session?.identity.user,
+      sessionRef: state.audit?.draft.sessionRef ?? session?.ref,
       code: state.errorCode,
       cause: state.errorCause,
     });

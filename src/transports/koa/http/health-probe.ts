@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../../ports/logger.port.js';
-import type { Metrics } from '../../ports/metrics.port.js';
-import type { HealthReport, HealthUseCases } from '../../use-cases/index.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { Metrics } from '../../../ports/metrics.port.js';
+import type { HealthReport, HealthUseCases } from '../../../use-cases/index.js';
 import { recordRequest } from './access-log.js';
 import { clientAddressOf, peerAddress } from './client-address.js';
 import { openResponse } from './open-response.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonTextFault, type TextControls, textFault } from '../../wire/text.js';
+import { jsonTextFault, type TextControls, textFault } from '../../../wire/text.js';
 
 /** What a text field takes beside the rule: its length limit (UTF-16 units) and the controls it allows. */
 export interface TextOptions {

@@ -1,16 +1,14 @@
 import type { Context, Middleware } from 'koa';
-import type { Logger } from '../../ports/logger.port.js';
-import type { Metrics } from '../../ports/metrics.port.js';
-import type { AuditTrail } from '../../use-cases/audit.js';
+import type { Logger } from '../../../ports/logger.port.js';
+import type { Metrics } from '../../../ports/metrics.port.js';
+import { undoingWithin } from '../audit/audit-scope.js';
+import type { GatewayState } from '../state.js';
 import { accessLog } from './access-log.js';
 import { clientAddressKey, clientAddressOf } from './client-address.js';
 import { type ErrorMapper, shapeFailures } from './error-handler.js';
 import { openRequest } from './open-response.js';
-import { auditFinisher } from './request-audit.js';
-import type { GatewayState } from './state.js';
 
 export interface RequestStepOptions {
-  readonly trail: AuditTrail;
   readonly mapperFor: (path: string) => ErrorMapper;
   readonly logger: Logger;
   readonly metrics: Metrics;
@@ -34,7 +32,7 @@ export interface RequestStepOptions {
  * 2. `clientAddressOf`: the client's address, which the access log names, and the key its limits
  *    count under (`clientAddressKey`);
  * 3. `shapeFailures` around the routes below: any failure becomes the surface's error body;
- * 4. `auditFinisher`: the record of a route that named an operation, written once the response is
+ * 4. `AuditScope.finish`: the record of a route that named an operation, written once the response is
  *    decided (status and `errorCode` final); when the trail refuses to let a sensitive success through
  *    unrecorded, that refusal is shaped like any failure, in place of the result;
  * 5. `accessLog`: the access-log line and the request metrics, whatever happened before.
@@ -46,7 +44,7 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
   const open = openRequest(options.publicOrigin);
   const clientAddress = clientAddressOf(options.trustedProxies);
   const shaped = shapeFailures(options.mapperFor, options.logger);
-  const finishAudit = auditFinisher(options.trail, options.logger, withinRequest);
+  const undoing = undoingWithin(options.logger, withinRequest);
   const logAccess = accessLog(options.logger, options.metrics);
   return function handleRequest(ctx, next) {
     return withinRequest(() => runRequest(ctx, next));
@@ -60,7 +58,8 @@ export function requestStep(options: RequestStepOptions): Middleware<GatewayStat
       ctx.state.clientAddress = address;
       ctx.state.clientKey = clientAddressKey(address, options.ipv6PrefixLength);
       await shaped(ctx, next);
-      if (ctx.state.audit !== undefined) await shaped(ctx, () => finishAudit(ctx));
+      const audit = ctx.state.audit;
+      if (audit !== undefined) await shaped(ctx, () => audit.finish(undoing));
     } finally {
       logAccess(ctx, started);
     }

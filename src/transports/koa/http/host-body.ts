@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { KeygateError } from '../../domain/errors/index.js';
+import { KeygateError } from '../../../domain/errors/index.js';
 
 /** What an embedding host's body parser may leave on the request (Express, body-parser). */
 interface HostRequest extends IncomingMessage {
