@@ -12,7 +12,7 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 /** RSS, and what the heap holds (V8 heap plus memory outside it), after full collections. */
-function settledMemory(): { rss: number; held: number } {
+export function settledMemory(): { rss: number; held: number } {
   for (let i = 0; i < 3; i++) gc();
   const usage = process.memoryUsage();
   return { rss: usage.rss, held: usage.heapUsed + usage.external };
@@ -92,7 +92,7 @@ export async function liveSessionFigures(load: LoadClient, url: string, store: S
 }
 
 /** A change in bytes with its sign: `+563`, `-290`. */
-function signed(bytes: number): string {
+export function signed(bytes: number): string {
   const rounded = bytes.toFixed(0);
   return rounded.startsWith('-') ? rounded : `+${rounded}`;
 }

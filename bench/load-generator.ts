@@ -15,6 +15,8 @@ export interface LoadJob {
   readonly body?: string;
   readonly connections: number;
   readonly durationSeconds: number;
+  /** Send exactly this many requests, then stop (the duration is then ignored). */
+  readonly amount?: number;
   /** A fresh DPoP proof per request, minted before the run (signing then does not compete with the server). */
   readonly proofs?: ProofSpec;
 }
@@ -58,6 +60,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     ...perRequest,
     connections: job.connections,
     duration: job.durationSeconds,
+    ...(job.amount !== undefined ? { amount: job.amount } : {}),
   });
   const wallUs = (performance.now() - started) * 1000;
   const cpu = process.cpuUsage(cpuBefore);

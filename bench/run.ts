@@ -25,6 +25,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'batch', module: () => import('./batch.bench.js') },
   { name: 'health-probe', module: () => import('./health-probe.bench.js') },
   { name: 'audit-verify', module: () => import('./audit-verify-probes.bench.js') },
+  { name: 'login-memory', module: () => import('./login-memory.bench.js') },
 ];
 
 const USAGE = `npm run bench [-- options]

@@ -1,17 +1,26 @@
 import type { SessionRecord } from '../../domain/session/session.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { SessionStore } from '../../ports/session-store.port.js';
+import type { Identity } from '../../wire/identity.js';
 import { ExpiryHeap } from '../expiry-heap.js';
+
+/** A principal's live sessions: their keys, and the identity they share while it reads the same. */
+interface PrincipalSessions {
+  readonly keys: Set<string>;
+  readonly identity: Identity;
+}
 
 /**
  * Sessions in this process's memory, keyed by the session id's hash. Forgets records at `expiresAt`:
  * a min-heap on `expiresAt` yields the expired ones in order, so no call ever scans the store; `count`
  * is the map's size once the records due have left (amortised O(log n) each), and a principal's
- * sessions come from its own index (O(its sessions)).
+ * sessions come from its own index (O(its sessions)). A record is kept compact: one object of its own
+ * fields, the identity it shares with its principal's other sessions when it reads the same
+ * (`compactRecord`), its expiry unboxed in the heap.
  */
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
-  readonly #byPrincipal = new Map<string, Set<string>>();
+  readonly #byPrincipal = new Map<string, PrincipalSessions>();
   /** Delegated records by the service that minted them (`actingFor`). */
   readonly #byService = new Map<string, Set<string>>();
   readonly #expiry = new ExpiryHeap<SessionRecord>();
@@ -25,10 +34,11 @@ export class MemorySessionStore implements SessionStore {
     this.#expire();
     this.#remove(key);
     if (record.expiresAt <= this.#clock.now()) return;
-    this.#records.set(key, record);
-    index(this.#byPrincipal, record.identity.principalId, key);
+    const compact = compactRecord(record, this.#principalIndex(record.identity));
+    this.#records.set(key, compact);
+    this.#byPrincipal.get(compact.identity.principalId)!.keys.add(key);
     if (record.actingFor !== undefined) index(this.#byService, record.actingFor, key);
-    this.#expiry.push(key, record.expiresAt, record);
+    this.#expiry.push(key, record.expiresAt, compact);
   }
 
   async get(key: string): Promise<SessionRecord | undefined> {
@@ -47,20 +57,20 @@ export class MemorySessionStore implements SessionStore {
 
   async listByPrincipal(principalId: string): Promise<SessionRecord[]> {
     this.#expire();
-    const keys = this.#byPrincipal.get(principalId);
-    if (keys === undefined) return [];
-    return [...keys].map((key) => this.#records.get(key)!);
+    const held = this.#byPrincipal.get(principalId);
+    if (held === undefined) return [];
+    return [...held.keys].map((key) => this.#records.get(key)!);
   }
 
   /** O(1) once the records due have left: the size of the principal's own index. */
   async countByPrincipal(principalId: string): Promise<number> {
     this.#expire();
-    return this.#byPrincipal.get(principalId)?.size ?? 0;
+    return this.#byPrincipal.get(principalId)?.keys.size ?? 0;
   }
 
   async deleteByPrincipal(principalId: string, exceptKey?: string): Promise<number> {
     this.#expire();
-    const doomed = [...(this.#byPrincipal.get(principalId) ?? [])].filter((key) => key !== exceptKey);
+    const doomed = [...(this.#byPrincipal.get(principalId)?.keys ?? [])].filter((key) => key !== exceptKey);
     for (const key of doomed) this.#remove(key);
     return doomed.length;
   }
@@ -84,6 +94,16 @@ export class MemorySessionStore implements SessionStore {
     this.#expiry.clear();
   }
 
+  /** The principal's entry of the index, made with this identity when it has none: the identity its sessions share. */
+  #principalIndex(identity: Identity): Identity {
+    let held = this.#byPrincipal.get(identity.principalId);
+    if (held === undefined) {
+      held = { keys: new Set(), identity: { user: identity.user, systemId: identity.systemId, principalId: identity.principalId } };
+      this.#byPrincipal.set(identity.principalId, held);
+    }
+    return held.identity;
+  }
+
   /** Drops every record whose `expiresAt` has come; a heap entry of a replaced record is skipped. */
   #expire(): void {
     const now = this.#clock.now();
@@ -96,9 +116,33 @@ export class MemorySessionStore implements SessionStore {
     const record = this.#records.get(key);
     if (record === undefined) return;
     this.#records.delete(key);
-    unindex(this.#byPrincipal, record.identity.principalId, key);
+    const held = this.#byPrincipal.get(record.identity.principalId);
+    held?.keys.delete(key);
+    if (held?.keys.size === 0) this.#byPrincipal.delete(record.identity.principalId);
     if (record.actingFor !== undefined) unindex(this.#byService, record.actingFor, key);
   }
+}
+
+/**
+ * The record as the store keeps it: its fields in one object literal (no spread, so no second
+ * property store), with the identity its principal's sessions share when this one reads the same.
+ */
+function compactRecord(record: SessionRecord, shared: Identity): SessionRecord {
+  const { identity } = record;
+  const same = identity.user === shared.user && identity.systemId === shared.systemId && identity.principalId === shared.principalId;
+  const compact: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = {
+    ref: record.ref,
+    identity: same ? shared : identity,
+    token: record.token,
+    kind: record.kind,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+  };
+  if (record.jkt !== undefined) compact.jkt = record.jkt;
+  if (record.objects !== undefined) compact.objects = record.objects;
+  if (record.rights !== undefined) compact.rights = record.rights;
+  if (record.actingFor !== undefined) compact.actingFor = record.actingFor;
+  return compact;
 }
 
 function index(byOwner: Map<string, Set<string>>, owner: string, key: string): void {

@@ -129,8 +129,17 @@ export class MemoryEngineStore implements EngineStore {
     return this.#tokens.get(tokenHash);
   }
 
+  /** Kept as one object literal of the row's fields (one per live token: no property store beside it). */
   async putToken(row: TokenRow): Promise<void> {
-    this.#tokens.set(row.tokenHash, row);
+    const kept: { -readonly [K in keyof TokenRow]: TokenRow[K] } = {
+      tokenHash: row.tokenHash,
+      principalId: row.principalId,
+      issuedAt: row.issuedAt,
+      expiresAt: row.expiresAt,
+    };
+    if (row.scope !== undefined) kept.scope = row.scope;
+    if (row.actingFor !== undefined) kept.actingFor = row.actingFor;
+    this.#tokens.set(row.tokenHash, kept);
   }
 
   async deleteToken(tokenHash: string): Promise<void> {
