@@ -23,7 +23,7 @@ export class AclUseCases {
 
   /** The key's ACL; owner only. */
   read(caller: Caller, ttag: string): Promise<KeyAcl> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readAcl(ttag));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('readAcl', { ttag }));
   }
 
   /**
@@ -32,8 +32,8 @@ export class AclUseCases {
    */
   grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[], overtaken: Overtaken = 'conflict'): Promise<AclEntry> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const write = await connection.grant(ttag, grantee, rights);
-      const acl = await connection.readAcl(ttag);
+      const write = await connection.call('grant', { ttag, principal: grantee, rights });
+      const acl = await connection.call('readAcl', { ttag });
       const entry = acl.entries.find((e) => e.principal.principalId === write.grantee.principalId);
       const what = `grant to ${grantee}`;
       if (entry !== undefined && sameValue(entry.rights, rights)) return entry;
@@ -45,8 +45,8 @@ export class AclUseCases {
   /** Removes `grantee` from the key's ACL; owner only. The entry must be gone on read-back, unless another writer overtook the revocation. */
   revoke(caller: Caller, ttag: string, grantee: string, overtaken: Overtaken = 'conflict'): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const write = await connection.revoke(ttag, grantee);
-      const acl = await connection.readAcl(ttag);
+      const write = await connection.call('revoke', { ttag, principal: grantee });
+      const acl = await connection.call('readAcl', { ttag });
       if (!acl.entries.some((e) => e.principal.user === grantee)) return;
       const what = `revocation of ${grantee}`;
       if (wasOvertaken(what, write, acl, overtaken)) return;
@@ -56,7 +56,7 @@ export class AclUseCases {
 
   /** The caller's effective rights on the key. */
   access(caller: Caller, ttag: string): Promise<readonly Right[]> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.accessRights(ttag));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('accessRights', { ttag }));
   }
 }
 

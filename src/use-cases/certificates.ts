@@ -14,18 +14,20 @@ export class CertificateUseCases {
   }
 
   list(caller: Caller, query: CertificateQuery): Promise<ListResult<CertificateInfo>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.listCertificates(query));
+    return withConnection(this.#keyServer, caller, (connection) =>
+      connection.call('listCertificates', { subject: query.subject, principal: query.principal, limit: query.limit, cursor: query.cursor }),
+    );
   }
 
   read(caller: Caller, id: string): Promise<CertificateInfo> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readCertificate(id));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('readCertificate', { id }));
   }
 
   parse(caller: Caller, pem: string): Promise<CertificateInfo> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.parseCertificate(pem));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('parseCertificate', { pem }));
   }
 
   verify(caller: Caller, pem: string): Promise<CertificateVerdict> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.verifyCertificate(pem));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('verifyCertificate', { pem }));
   }
 }

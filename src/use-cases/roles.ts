@@ -14,19 +14,19 @@ export class RoleUseCases {
   }
 
   list(caller: Caller): Promise<ListResult<RoleView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.listRoles());
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('listRoles', {}));
   }
 
   read(caller: Caller, name: string): Promise<RoleView> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readRole(name));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('readRole', { name }));
   }
 
   /** Defines or redefines the role; the read-back must carry exactly the operations asked. */
   put(caller: Caller, name: string, operations: readonly string[]): Promise<RoleView> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const before = await readBack(() => connection.readRole(name));
-      await connection.putRole(name, operations);
-      const after = await readBack(() => connection.readRole(name));
+      const before = await readBack(() => connection.call('readRole', { name }));
+      await connection.call('putRole', { name, operations: [...operations] });
+      const after = await readBack(() => connection.call('readRole', { name }));
       return verifyWrite(`role ${name}`, [...new Set(operations)], (role: RoleView) => role.operations, after, before);
     });
   }
