@@ -24,6 +24,7 @@ import {
   type GatewayServices,
   GroupUseCases,
   HealthUseCases,
+  KeyServerCalls,
   KeyUseCases,
   LoginThrottle,
   PolicyUseCases,
@@ -80,6 +81,7 @@ const serviceFactories = (
       metrics: resolve(ctx, METRICS),
     });
   },
+  keyServerCalls: (ctx) => new KeyServerCalls({ keyServer: resolve(ctx, KEY_SERVER) }),
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),

@@ -18,6 +18,7 @@ import type {
   GatewayServices,
   GroupUseCases,
   HealthUseCases,
+  KeyServerCalls,
   KeyUseCases,
   LoginThrottle,
   PolicyUseCases,
@@ -56,6 +57,7 @@ export const ADAPTER_TOKENS = {
 export const SERVICE_TOKENS = {
   sessions: token<SessionUseCases>('SessionUseCases'),
   loginThrottle: token<LoginThrottle>('LoginThrottle'),
+  keyServerCalls: token<KeyServerCalls>('KeyServerCalls'),
   keys: token<KeyUseCases>('KeyUseCases'),
   acl: token<AclUseCases>('AclUseCases'),
   crypto: token<CryptoUseCases>('CryptoUseCases'),
