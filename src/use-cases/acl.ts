@@ -21,11 +21,6 @@ export class AclUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  /** The key's ACL; owner only. */
-  read(caller: Caller, ttag: string): Promise<KeyAcl> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('readAcl', { ttag }));
-  }
-
   /**
    * Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back, or as
    * written when another writer overtook it and the surface counts that a success (`overtaken`).
@@ -52,11 +47,6 @@ export class AclUseCases {
       if (wasOvertaken(what, write, acl, overtaken)) return;
       throw new NotSavedError(`${what} did not take effect`);
     });
-  }
-
-  /** The caller's effective rights on the key. */
-  access(caller: Caller, ttag: string): Promise<readonly Right[]> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('accessRights', { ttag }));
   }
 }
 

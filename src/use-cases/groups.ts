@@ -1,7 +1,5 @@
 import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
-import type { ListResult } from '../wire/list-result.js';
-import type { PrincipalView } from '../wire/principal.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -11,10 +9,6 @@ export class GroupUseCases {
 
   constructor(deps: { keyServer: KeyServer }) {
     this.#keyServer = deps.keyServer;
-  }
-
-  members(caller: Caller, group: string): Promise<ListResult<PrincipalView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('groupMembers', { group }));
   }
 
   add(caller: Caller, group: string, member: string): Promise<void> {

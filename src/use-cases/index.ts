@@ -1,6 +1,5 @@
 import type { AclUseCases } from './acl.js';
 import type { AuditTrail, AuditUseCases } from './audit.js';
-import type { CertificateUseCases } from './certificates.js';
 import type { CryptoUseCases } from './crypto.js';
 import type { GroupUseCases } from './groups.js';
 import type { HealthUseCases } from './health.js';
@@ -29,7 +28,6 @@ export interface GatewayServices {
   readonly groups: GroupUseCases;
   readonly roles: RoleUseCases;
   readonly health: HealthUseCases;
-  readonly certificates: CertificateUseCases;
   readonly trust: TrustUseCases;
   readonly server: ServerUseCases;
   readonly policy: PolicyUseCases;
@@ -43,7 +41,6 @@ export interface GatewayServices {
 export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 export { AclUseCases } from './acl.js';
 export { type AuditDraft, AuditTrail, AuditUseCases } from './audit.js';
-export { CertificateUseCases } from './certificates.js';
 export { CryptoUseCases } from './crypto.js';
 export { GroupUseCases } from './groups.js';
 export { type HealthReport, HealthUseCases } from './health.js';

@@ -6,8 +6,7 @@ import type { CallResult, KeyServer, KeyServerConnection } from '../ports/key-se
 import type { Random } from '../ports/random.port.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
-import { EXPORT_ALGO, type KeyVersionView, type KeyView, type NewKey } from '../wire/key-view.js';
-import type { ListResult } from '../wire/list-result.js';
+import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { Prepared } from './prepared.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -75,27 +74,6 @@ export class KeyUseCases {
     });
   }
 
-  /**
-   * Undoes the caller's own creation whose record could not be stored (docs/spec.md §9.2): the key is
-   * expired and the idempotency record that answered it forgotten, so a retry creates afresh.
-   */
-  withdraw(caller: Caller, ttag: string, idempotencyKey?: string): Promise<void> {
-    return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      await connection.call('withdrawKey', { ttag, idempotencyKey });
-    });
-  }
-
-  read(caller: Caller, ttag: string): Promise<KeyView> {
-    return withConnection(this.#deps.keyServer, caller, (connection) => connection.call('readKey', { ttag }));
-  }
-
-  /** A page of the key's versions, newest first: one call to the key server (docs/spec.md §4.22 item 10). */
-  versions(caller: Caller, ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
-    return withConnection(this.#deps.keyServer, caller, (connection) =>
-      connection.call('keyVersions', { ttag, limit: query.limit, cursor: query.cursor }),
-    );
-  }
-
   /** Expires the key; the read-back must show it expired (operation 16, W). */
   expire(caller: Caller, ttag: string): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
@@ -104,13 +82,6 @@ export class KeyUseCases {
       if (view.state !== 'expired') throw new NotSavedError('the key is still active when read back');
       return view;
     });
-  }
-
-  /** Adds the key's next version (owner or right `rotate`); a replayed claim answers the first view. */
-  rotate(caller: Caller, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
-    return withConnection(this.#deps.keyServer, caller, (connection) =>
-      connection.call('rotateKey', { ttag, idempotency: claim(idempotency) }),
-    );
   }
 
   /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */

@@ -12,10 +12,6 @@ export class PolicyUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  read(caller: Caller): Promise<ProvisioningPolicy> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('readPolicy', {}));
-  }
-
   /** Sets one parameter; the read-back must show the value asked. */
   set(caller: Caller, name: string, value: unknown): Promise<ProvisioningPolicy> {
     return withConnection(this.#keyServer, caller, async (connection) => {

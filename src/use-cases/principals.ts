@@ -6,8 +6,7 @@ import type { Secret } from '../domain/secret/secret.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
-import type { ListResult } from '../wire/list-result.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalView } from '../wire/principal.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -34,12 +33,6 @@ export class PrincipalUseCases {
     this.#passwords = deps.passwords;
   }
 
-  list(caller: Caller, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
-    return withConnection(this.#keyServer, caller, (connection) =>
-      connection.call('listPrincipals', { kind: query.kind, limit: query.limit, cursor: query.cursor }),
-    );
-  }
-
   create(caller: Caller, request: PrincipalRequest): Promise<PrincipalView> {
     const { password, ...fields } = request;
     const verifier = password === undefined ? undefined : this.#verifier(request.name, password);
@@ -60,10 +53,6 @@ export class PrincipalUseCases {
       });
       return verifyWrite(`principal ${request.name}`, asked, project, after);
     });
-  }
-
-  read(caller: Caller, name: string): Promise<PrincipalView> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('readPrincipal', { name }));
   }
 
   /** Only the fields given change; the read-back must show them. */
@@ -130,10 +119,6 @@ export class PrincipalUseCases {
         throw new RoleDeniedError('currentPassword: not the current password');
       throw error;
     }
-  }
-
-  groups(caller: Caller, name: string): Promise<ListResult<PrincipalView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('principalGroups', { name }));
   }
 
   /**

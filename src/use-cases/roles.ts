@@ -1,5 +1,4 @@
 import type { KeyServer } from '../ports/key-server.port.js';
-import type { ListResult } from '../wire/list-result.js';
 import type { RoleView } from '../wire/role.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
@@ -11,14 +10,6 @@ export class RoleUseCases {
 
   constructor(deps: { keyServer: KeyServer }) {
     this.#keyServer = deps.keyServer;
-  }
-
-  list(caller: Caller): Promise<ListResult<RoleView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('listRoles', {}));
-  }
-
-  read(caller: Caller, name: string): Promise<RoleView> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('readRole', { name }));
   }
 
   /** Defines or redefines the role; the read-back must carry exactly the operations asked. */

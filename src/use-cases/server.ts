@@ -1,5 +1,4 @@
 import type { KeyServer } from '../ports/key-server.port.js';
-import type { ListResult } from '../wire/list-result.js';
 import { redactSecrets } from '../wire/redact-secrets.js';
 import type { ServerParameter } from '../wire/server.js';
 import { verifyWrite } from './read-back.js';
@@ -30,10 +29,6 @@ export class ServerUseCases {
       caller,
       async (connection) => redactSecrets(await connection.call('serverConfig', {})) as Record<string, unknown>,
     );
-  }
-
-  parameters(caller: Caller): Promise<ListResult<ServerParameter>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('listParameters', {}));
   }
 
   /** The read-back must show the value asked. */

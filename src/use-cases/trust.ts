@@ -2,7 +2,6 @@ import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { CertificateInfo } from '../wire/certificate.js';
-import type { ListResult } from '../wire/list-result.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -15,10 +14,6 @@ export class TrustUseCases {
   constructor(deps: { keyServer: KeyServer; sessions: SessionStore }) {
     this.#keyServer = deps.keyServer;
     this.#sessions = deps.sessions;
-  }
-
-  authorities(caller: Caller): Promise<ListResult<CertificateInfo>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.call('listTrustAuthorities', {}));
   }
 
   /** The authority must be on the trusted list when read back. */

@@ -67,7 +67,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
         // nothing, and undoing the first request's key would destroy what that request answered.
         const made = (ttag: string, replayed: boolean) => {
           if (replayed) noteAudit(ctx, { object: ttag });
-          else undoUnlessRecorded(ctx, { object: ttag }, () => keys.withdraw(callerOf(ctx), ttag, claim?.key));
+          else
+            undoUnlessRecorded(ctx, { object: ttag }, () =>
+              services.keyServerCalls.call(callerOf(ctx), 'withdrawKey', { ttag, idempotencyKey: claim?.key }),
+            );
           ctx.state.write = { check: `GET /api/keys/${Buffer.from(ttag, 'base64').toString('base64url')}` };
         };
         const options = { keyLen: body.keyLen, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };
@@ -85,7 +88,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The key view (never key material); right read',
       success: { status: 200, schema: responses.key },
       async handle(ctx, { params }) {
-        ctx.body = await keys.read(callerOf(ctx), ttagParam(params));
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readKey', { ttag: ttagParam(params) });
       },
     }),
     route({
@@ -97,7 +100,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       query: schemas.versions,
       success: { status: 200, schema: responses.keyVersions },
       async handle(ctx, { params, query }) {
-        ctx.body = listBody(await keys.versions(callerOf(ctx), ttagParam(params), query));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'keyVersions', { ttag: ttagParam(params), ...query }));
       },
     }),
     route({
@@ -129,7 +132,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       outcomeCheck: ({ params }) => `GET /api/keys/${params.ttag}`,
       async handle(ctx, { params }) {
         const ttag = ttagParam(params);
-        const view = await keys.rotate(callerOf(ctx), ttag, claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined));
+        const view = await services.keyServerCalls.call(callerOf(ctx), 'rotateKey', {
+          ttag,
+          idempotency: claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined),
+        });
         noteAudit(ctx, { version: view.version });
         ctx.body = view;
       },

@@ -79,7 +79,8 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       answer: z.object({ ttag: z.string().describe('standard base64') }),
       errors: [400, 401, 403, 500],
       async handle(ctx) {
-        const made = (ttag: string) => undoUnlessRecorded(ctx, { object: ttag }, () => services.keys.withdraw(caller(ctx), ttag));
+        const made = (ttag: string) =>
+          undoUnlessRecorded(ctx, { object: ttag }, () => services.keyServerCalls.call(caller(ctx), 'withdrawKey', { ttag }));
         ctx.body = await audited(ctx, {}, () => services.keys.generate(caller(ctx), { keyLen: 16 }, made));
       },
     }),
