@@ -243,14 +243,14 @@ async function startPortExport(daemon: { url: string; fingerprint: string; clien
   const keyServer = await TlsKeyServer.start({ ...daemon, timeoutMs: 5_000, resumeSessions: true }, new CryptoRandom());
   const { token } = await keyServer.login('admin', new Secret(ADMIN_PASSWORD));
   const first = await keyServer.connect(token);
-  const { ttag } = await first.generateKey({ keyLen: 16 });
+  const { ttag } = await first.call('generateKey', { keyLen: 16 });
   await first.close();
   const calls: Record<PortCall, () => Promise<void>> = {
     health: () => keyServer.ping(),
     whoami: async () => {
       const connection = await keyServer.connect(token);
       try {
-        await connection.whoami();
+        await connection.call('whoami', {});
       } finally {
         await connection.close();
       }
@@ -258,7 +258,7 @@ async function startPortExport(daemon: { url: string; fingerprint: string; clien
     export: async () => {
       const connection = await keyServer.connect(token);
       try {
-        (await connection.exportKey(ttag)).key.fill(0);
+        (await connection.call('exportKey', { ttag })).key.fill(0);
       } finally {
         await connection.close();
       }

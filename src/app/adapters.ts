@@ -7,7 +7,6 @@ import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
-import { MeteredKeyServer } from '../adapters/metrics/metered-key-server.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
@@ -155,7 +154,8 @@ async function openHolding(
   return {
     ...opened,
     auditLog: new MeteredAuditLog(auditLog, metrics),
-    keyServer: new MeteredKeyServer(keyServer, metrics),
+    // The key server is metered where the container observes it (src/adapters/key-server/observed-key-server.ts).
+    keyServer,
     metrics,
   };
 }

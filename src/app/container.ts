@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Container, type ResolutionContext } from 'inversify';
+import { ObservedKeyServer } from '../adapters/key-server/observed-key-server.js';
+import { meterKeyServerCalls } from '../adapters/metrics/key-server-metering.js';
 import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { CLOCK } from '../ports/clock.port.js';
-import { KEY_SERVER } from '../ports/key-server.port.js';
+import { KEY_SERVER, type KeyServerObserver } from '../ports/key-server.port.js';
 import { LOGGER } from '../ports/logger.port.js';
-import { METRICS } from '../ports/metrics.port.js';
+import { METRICS, NoMetrics } from '../ports/metrics.port.js';
 import { RANDOM } from '../ports/random.port.js';
 import { REPLAY_CACHE } from '../ports/replay-cache.port.js';
 import { SESSION_STORE } from '../ports/session-store.port.js';
@@ -12,16 +14,16 @@ import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
 import type { Token } from '../ports/token.js';
 import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../use-cases/health-signal.js';
+import { HealthSignal, keyServerHealth, ObservedAuditLog } from '../use-cases/health-signal.js';
 import {
   AclUseCases,
   AuditTrail,
   AuditUseCases,
-  CertificateUseCases,
   CryptoUseCases,
   type GatewayServices,
   GroupUseCases,
   HealthUseCases,
+  KeyServerCalls,
   KeyUseCases,
   LoginThrottle,
   PolicyUseCases,
@@ -78,6 +80,7 @@ const serviceFactories = (
       metrics: resolve(ctx, METRICS),
     });
   },
+  keyServerCalls: (ctx) => new KeyServerCalls({ keyServer: resolve(ctx, KEY_SERVER) }),
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
@@ -101,7 +104,6 @@ const serviceFactories = (
       version: GATEWAY_VERSION,
       signals,
     }),
-  certificates: (ctx) => new CertificateUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   trust: (ctx) => new TrustUseCases({ keyServer: resolve(ctx, KEY_SERVER), sessions: resolve(ctx, SESSION_STORE) }),
   server: (ctx) => new ServerUseCases({ keyServer: resolve(ctx, KEY_SERVER), gatewayVersion: GATEWAY_VERSION }),
   policy: (ctx) => new PolicyUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
@@ -131,11 +133,14 @@ function keysOf<T extends object>(record: T): (keyof T)[] {
  */
 export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters, auditVerifyKeys?: AuditVerifyKeys): Container {
   const container = new Container();
-  // The gateway's own calls report the key server's and the audit store's state to the health check.
+  // The gateway's own calls report the key server's and the audit store's state to the health check;
+  // the key server's calls are metered by the same one decorator.
   const signals: HealthSignals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
+  const keyServerObservers: KeyServerObserver[] = [keyServerHealth(signals.keyServer)];
+  if (!(adapters.metrics instanceof NoMetrics)) keyServerObservers.unshift(meterKeyServerCalls(adapters.metrics));
   const observed: GatewayAdapters = {
     ...adapters,
-    keyServer: new ObservedKeyServer(adapters.keyServer, signals.keyServer),
+    keyServer: new ObservedKeyServer(adapters.keyServer, keyServerObservers),
     auditLog: new ObservedAuditLog(adapters.auditLog, signals.auditStore, { downOnly: true }),
   };
   const factories = serviceFactories(signals, auditVerifyKeys);

@@ -21,19 +21,14 @@ export class AclUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  /** The key's ACL; owner only. */
-  read(caller: Caller, ttag: string): Promise<KeyAcl> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readAcl(ttag));
-  }
-
   /**
    * Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back, or as
    * written when another writer overtook it and the surface counts that a success (`overtaken`).
    */
   grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[], overtaken: Overtaken = 'conflict'): Promise<AclEntry> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const write = await connection.grant(ttag, grantee, rights);
-      const acl = await connection.readAcl(ttag);
+      const write = await connection.call('grant', { ttag, principal: grantee, rights });
+      const acl = await connection.call('readAcl', { ttag });
       const entry = acl.entries.find((e) => e.principal.principalId === write.grantee.principalId);
       const what = `grant to ${grantee}`;
       if (entry !== undefined && sameValue(entry.rights, rights)) return entry;
@@ -45,18 +40,13 @@ export class AclUseCases {
   /** Removes `grantee` from the key's ACL; owner only. The entry must be gone on read-back, unless another writer overtook the revocation. */
   revoke(caller: Caller, ttag: string, grantee: string, overtaken: Overtaken = 'conflict'): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const write = await connection.revoke(ttag, grantee);
-      const acl = await connection.readAcl(ttag);
+      const write = await connection.call('revoke', { ttag, principal: grantee });
+      const acl = await connection.call('readAcl', { ttag });
       if (!acl.entries.some((e) => e.principal.user === grantee)) return;
       const what = `revocation of ${grantee}`;
       if (wasOvertaken(what, write, acl, overtaken)) return;
       throw new NotSavedError(`${what} did not take effect`);
     });
-  }
-
-  /** The caller's effective rights on the key. */
-  access(caller: Caller, ttag: string): Promise<readonly Right[]> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.accessRights(ttag));
   }
 }
 

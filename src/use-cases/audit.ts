@@ -286,7 +286,7 @@ export class AuditUseCases {
 
   /** ROLE_DENIED without `audit.read`, then OUT_OF_SCOPE for a scoped session (the key server's order). */
   async #authorize(caller: Caller): Promise<void> {
-    const held = await withConnection(this.#deps.keyServer, caller, (connection) => connection.heldOperations());
+    const held = await withConnection(this.#deps.keyServer, caller, (connection) => connection.call('heldOperations', {}));
     requireHeld(held, 'audit.read');
   }
 

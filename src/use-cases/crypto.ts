@@ -27,24 +27,28 @@ export class CryptoUseCases {
   }
 
   encrypt(caller: Caller, ttag: string, request: EncryptRequest): Promise<EncryptResult> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.encrypt(ttag, request));
+    return withConnection(this.#keyServer, caller, (connection) =>
+      connection.call('encrypt', { ttag, request: { plaintext: request.plaintext, aad: request.aad } }),
+    );
   }
 
   decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<DecryptResult> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.decrypt(ttag, request));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('decrypt', { ttag, request: decryptArgs(request) }));
   }
 
   mac(caller: Caller, ttag: string, data: Uint8Array): Promise<MacResult> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.mac(ttag, data));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('mac', { ttag, data }));
   }
 
   verifyMac(caller: Caller, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.verifyMac(ttag, request));
+    return withConnection(this.#keyServer, caller, (connection) =>
+      connection.call('verifyMac', { ttag, request: { data: request.data, mac: request.mac, version: request.version } }),
+    );
   }
 
   /** Re-encrypts under the newest version inside the key server; the plaintext never reaches the gateway. */
   rewrap(caller: Caller, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.rewrap(ttag, request));
+    return withConnection(this.#keyServer, caller, (connection) => connection.call('rewrap', { ttag, request: decryptArgs(request) }));
   }
 
   /**
@@ -53,7 +57,9 @@ export class CryptoUseCases {
    */
   async batch(caller: Caller, operation: BatchOperation, items: readonly BatchItem[]): Promise<readonly BatchOutcome[]> {
     if (items.length === 0) return [];
-    const outcomes = await withConnection(this.#keyServer, caller, (connection) => connection.cryptoBatch(operation, items));
+    const outcomes = await withConnection(this.#keyServer, caller, (connection) =>
+      connection.call('cryptoBatch', { operation, items: items.map(batchArgs) }),
+    );
     if (outcomes.length !== items.length)
       throw new KeyServerFailedError(`the key server answered ${outcomes.length} outcomes for ${items.length} items`);
     return outcomes.map((outcome) =>
@@ -62,4 +68,19 @@ export class CryptoUseCases {
         : { ok: false, code: 'KEY_SERVER_FAILED', message: `key server answered ${outcome.code.slice(0, 64)}` },
     );
   }
+}
+
+/** The members the protocol knows of a decrypt request (a caller's object may carry more). */
+function decryptArgs(request: DecryptRequest) {
+  const { ciphertext, iv, authTag, aad, version } = request;
+  return { ciphertext, iv, authTag, aad, version };
+}
+
+/** A batch item with the members the protocol knows, whichever operation it is for (each variant has some of them). */
+function batchArgs(item: BatchItem) {
+  const members: Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', Uint8Array>> & {
+    version?: number;
+  } = item;
+  const { plaintext, aad, ciphertext, iv, authTag, data, mac, version } = members;
+  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version };
 }

@@ -1,7 +1,5 @@
 import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
-import type { ListResult } from '../wire/list-result.js';
-import type { PrincipalView } from '../wire/principal.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -13,20 +11,16 @@ export class GroupUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  members(caller: Caller, group: string): Promise<ListResult<PrincipalView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.groupMembers(group));
-  }
-
   add(caller: Caller, group: string, member: string): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      await connection.addGroupMember(group, member);
+      await connection.call('addGroupMember', { group, member });
       if (!(await isMember(connection, group, member))) throw new NotSavedError(`${member} is not a member of ${group} on read-back`);
     });
   }
 
   remove(caller: Caller, group: string, member: string): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      await connection.removeGroupMember(group, member);
+      await connection.call('removeGroupMember', { group, member });
       if (await isMember(connection, group, member)) throw new NotSavedError(`${member} is still a member of ${group} on read-back`);
     });
   }
@@ -34,7 +28,7 @@ export class GroupUseCases {
 
 /** Membership as read back; a member list that was not read whole cannot confirm an absence. */
 async function isMember(connection: KeyServerConnection, group: string, member: string): Promise<boolean> {
-  const members = await connection.groupMembers(group);
+  const members = await connection.call('groupMembers', { group });
   if (members.items.some((item) => item.name === member)) return true;
   if (!members.complete) throw new NotVerifiedError(`the members of ${group} could not be read back whole`);
   return false;

@@ -2,15 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
 import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
 import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
-import type { Secret } from '../domain/secret/secret.js';
 import type { AuditLog } from '../ports/audit-log.port.js';
-import type {
-  KeyServer,
-  KeyServerCertificateLogin,
-  KeyServerConnection,
-  KeyServerDaemon,
-  KeyServerLogin,
-} from '../ports/key-server.port.js';
+import type { KeyServerCallEnded, KeyServerObserver } from '../ports/key-server.port.js';
 
 /** The latest known state of one dependency, and when it was learnt. */
 export class HealthSignal {
@@ -46,51 +39,21 @@ export class HealthSignal {
   }
 }
 
+/** The KeyServer members whose outcome tells whether the key server answers (docs/spec.md §12 item 10). */
+const ANSWERING_MEMBERS: ReadonlySet<string> = new Set(['login', 'certificateChallenge', 'certificateLogin', 'connect']);
+
 /**
- * A KeyServer whose login and connect calls report the key server's state to `signal`: resolved, or
- * rejected with a code other than KEY_SERVER_UNAVAILABLE, is up (the key server answered); rejected
- * with KEY_SERVER_UNAVAILABLE is down. Its other members pass through untouched.
+ * The health check's observer of the key server (plugged into the one observing decorator the app
+ * wraps around it): a login leg or connect that resolved, or rejected with a code other than
+ * KEY_SERVER_UNAVAILABLE, is up (the key server answered); rejected with KEY_SERVER_UNAVAILABLE is
+ * down. Other calls (operations on a connection, pings) tell it nothing: the probe pings on its own.
  */
-export class ObservedKeyServer implements KeyServer {
-  readonly #inner: KeyServer;
-  readonly #signal: HealthSignal;
-
-  constructor(inner: KeyServer, signal: HealthSignal) {
-    this.#inner = inner;
-    this.#signal = signal;
-  }
-
-  login(user: string, password: Secret): Promise<KeyServerLogin> {
-    return observe(this.#inner.login(user, password), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
-  }
-
-  certificateChallenge(certificatePem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }> {
-    return observe(this.#inner.certificateChallenge(certificatePem), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
-  }
-
-  certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
-    return observe(this.#inner.certificateLogin(challengeId, signature), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
-  }
-
-  connect(token: Secret): Promise<KeyServerConnection> {
-    return observe(this.#inner.connect(token), this.#signal, 'KEY_SERVER_UNAVAILABLE', false);
-  }
-
-  fingerprint(): string {
-    return this.#inner.fingerprint();
-  }
-
-  daemons(): readonly KeyServerDaemon[] {
-    return this.#inner.daemons();
-  }
-
-  ping(): Promise<void> {
-    return this.#inner.ping();
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
+export function keyServerHealth(signal: HealthSignal): KeyServerObserver {
+  return function noteKeyServerHealth(ended: KeyServerCallEnded): void {
+    if (!ANSWERING_MEMBERS.has(ended.member)) return;
+    if (!ended.failed) signal.note(true);
+    else signal.note((ended.error as { code?: unknown } | undefined)?.code !== 'KEY_SERVER_UNAVAILABLE', publicReason(ended.error));
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { AclUseCases } from './acl.js';
 import type { AuditTrail, AuditUseCases } from './audit.js';
-import type { CertificateUseCases } from './certificates.js';
 import type { CryptoUseCases } from './crypto.js';
 import type { GroupUseCases } from './groups.js';
 import type { HealthUseCases } from './health.js';
+import type { KeyServerCalls } from './key-server-calls.js';
 import type { KeyUseCases } from './keys.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PolicyUseCases } from './policy.js';
@@ -19,6 +19,8 @@ export interface GatewayServices {
   readonly sessions: SessionUseCases;
   /** Failed-login throttling: password logins and the own-password change's current password run through it. */
   readonly loginThrottle: LoginThrottle;
+  /** Every key-server operation whose route only forwards it (no rule of the gateway's). */
+  readonly keyServerCalls: KeyServerCalls;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
   readonly crypto: CryptoUseCases;
@@ -26,7 +28,6 @@ export interface GatewayServices {
   readonly groups: GroupUseCases;
   readonly roles: RoleUseCases;
   readonly health: HealthUseCases;
-  readonly certificates: CertificateUseCases;
   readonly trust: TrustUseCases;
   readonly server: ServerUseCases;
   readonly policy: PolicyUseCases;
@@ -40,10 +41,10 @@ export interface GatewayServices {
 export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 export { AclUseCases } from './acl.js';
 export { type AuditDraft, AuditTrail, AuditUseCases } from './audit.js';
-export { CertificateUseCases } from './certificates.js';
 export { CryptoUseCases } from './crypto.js';
 export { GroupUseCases } from './groups.js';
 export { type HealthReport, HealthUseCases } from './health.js';
+export { KeyServerCalls } from './key-server-calls.js';
 export { type ExportedKey, KeyUseCases } from './keys.js';
 export { LoginThrottle } from './login-throttle.js';
 export { PolicyUseCases } from './policy.js';

@@ -2,12 +2,11 @@ import { KeygateError, NotSavedError } from '../domain/errors/index.js';
 import type { WrappedKey } from '../domain/keywrap/keywrap.js';
 import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
 import { prepareWrap } from '../domain/keywrap/wrap-key.js';
-import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
+import type { CallResult, KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
-import { EXPORT_ALGO, type KeyVersionView, type KeyView, type NewKey } from '../wire/key-view.js';
-import type { ListResult } from '../wire/list-result.js';
+import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import type { ReleaseGate } from './release-gate.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -44,7 +43,7 @@ export class KeyUseCases {
    */
   generate(caller: Caller, options: { keyLen: KeyLength }, made: (ttag: string) => void = () => undefined): Promise<{ ttag: string }> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const { ttag } = await connection.generateKey(options);
+      const { ttag } = await connection.call('generateKey', { keyLen: options.keyLen });
       made(ttag);
       return { ttag };
     });
@@ -62,48 +61,33 @@ export class KeyUseCases {
     idempotency?: IdempotencyClaim,
   ): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const { ttag, replayed } = await connection.generateKey(options, idempotency);
+      const { keyLen, label, expiresAt, rotationPeriod } = options;
+      const { ttag, replayed } = await connection.call('generateKey', {
+        keyLen,
+        label,
+        expiresAt,
+        rotationPeriod,
+        idempotency: claim(idempotency),
+      });
       made(ttag, replayed);
-      return connection.readKey(ttag);
+      return connection.call('readKey', { ttag });
     });
-  }
-
-  /**
-   * Undoes the caller's own creation whose record could not be stored (docs/spec.md §9.2): the key is
-   * expired and the idempotency record that answered it forgotten, so a retry creates afresh.
-   */
-  withdraw(caller: Caller, ttag: string, idempotencyKey?: string): Promise<void> {
-    return withConnection(this.#deps.keyServer, caller, (connection) => connection.withdrawKey(ttag, idempotencyKey));
-  }
-
-  read(caller: Caller, ttag: string): Promise<KeyView> {
-    return withConnection(this.#deps.keyServer, caller, (connection) => connection.readKey(ttag));
-  }
-
-  /** A page of the key's versions, newest first: one call to the key server (docs/spec.md §4.22 item 10). */
-  versions(caller: Caller, ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
-    return withConnection(this.#deps.keyServer, caller, (connection) => connection.keyVersions(ttag, query));
   }
 
   /** Expires the key; the read-back must show it expired (operation 16, W). */
   expire(caller: Caller, ttag: string): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      await connection.expireKey(ttag);
-      const view = await connection.readKey(ttag);
+      await connection.call('expireKey', { ttag });
+      const view = await connection.call('readKey', { ttag });
       if (view.state !== 'expired') throw new NotSavedError('the key is still active when read back');
       return view;
     });
   }
 
-  /** Adds the key's next version (owner or right `rotate`); a replayed claim answers the first view. */
-  rotate(caller: Caller, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
-    return withConnection(this.#deps.keyServer, caller, (connection) => connection.rotateKey(ttag, idempotency));
-  }
-
   /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
   setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const view = await connection.setMinVersion(ttag, minVersion);
+      const view = await connection.call('setMinVersion', { ttag, minVersion });
       if (view.minVersion < minVersion) throw new NotSavedError(`the key's minVersion reads ${view.minVersion}, not ${minVersion}`);
       return view;
     });
@@ -131,9 +115,9 @@ export class KeyUseCases {
         connection.close().catch(() => undefined);
         throw error;
       }
-      let blob: Awaited<ReturnType<KeyServerConnection['exportKey']>>;
+      let blob: CallResult<'exportKey'>;
       try {
-        blob = await connection.exportKey(ttag, version);
+        blob = await connection.call('exportKey', { ttag, version });
       } finally {
         await connection.close();
       }
@@ -147,4 +131,9 @@ export class KeyUseCases {
       wrap.dispose();
     }
   }
+}
+
+/** The claim's two members only (a caller's object may carry more). */
+function claim(idempotency: IdempotencyClaim | undefined) {
+  return idempotency === undefined ? undefined : { key: idempotency.key, fingerprint: idempotency.fingerprint };
 }

@@ -12,17 +12,13 @@ export class PolicyUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  read(caller: Caller): Promise<ProvisioningPolicy> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readPolicy());
-  }
-
   /** Sets one parameter; the read-back must show the value asked. */
   set(caller: Caller, name: string, value: unknown): Promise<ProvisioningPolicy> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const before = await connection.readPolicy();
-      await connection.setPolicy(name, value);
+      const before = await connection.call('readPolicy', {});
+      await connection.call('setPolicy', { name, value });
       const project = (policy: ProvisioningPolicy) => (policy as unknown as Record<string, unknown>)[name];
-      return verifyWrite(`policy ${name}`, value, project, await connection.readPolicy(), before);
+      return verifyWrite(`policy ${name}`, value, project, await connection.call('readPolicy', {}), before);
     });
   }
 }

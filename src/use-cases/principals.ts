@@ -6,8 +6,7 @@ import type { Secret } from '../domain/secret/secret.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
-import type { ListResult } from '../wire/list-result.js';
-import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalQuery, PrincipalView } from '../wire/principal.js';
+import type { NewPrincipal, PasswordVerifier, PrincipalChanges, PrincipalView } from '../wire/principal.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -34,16 +33,18 @@ export class PrincipalUseCases {
     this.#passwords = deps.passwords;
   }
 
-  list(caller: Caller, query: PrincipalQuery): Promise<ListResult<PrincipalView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.listPrincipals(query));
-  }
-
   create(caller: Caller, request: PrincipalRequest): Promise<PrincipalView> {
     const { password, ...fields } = request;
     const verifier = password === undefined ? undefined : this.#verifier(request.name, password);
     return withConnection(this.#keyServer, caller, async (connection) => {
-      await connection.createPrincipal({ ...fields, verifier });
-      const after = await readBack(() => connection.readPrincipal(request.name));
+      await connection.call('createPrincipal', {
+        name: fields.name,
+        kind: fields.kind,
+        displayName: fields.displayName,
+        roles: fields.roles,
+        verifier: verifier && { salt: verifier.salt, verifier: verifier.verifier },
+      });
+      const after = await readBack(() => connection.call('readPrincipal', { name: request.name }));
       const asked = { kind: fields.kind, displayName: fields.displayName, roles: fields.roles };
       const project = (p: PrincipalView) => ({
         kind: p.kind,
@@ -54,16 +55,13 @@ export class PrincipalUseCases {
     });
   }
 
-  read(caller: Caller, name: string): Promise<PrincipalView> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readPrincipal(name));
-  }
-
   /** Only the fields given change; the read-back must show them. */
   update(caller: Caller, name: string, changes: PrincipalChanges): Promise<PrincipalView> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const before = await connection.readPrincipal(name);
-      await connection.updatePrincipal(name, changes);
-      const after = await readBack(() => connection.readPrincipal(name));
+      const before = await connection.call('readPrincipal', { name });
+      const { displayName, disabled, roles, delegates } = changes;
+      await connection.call('updatePrincipal', { name, changes: { displayName, disabled, roles, delegates } });
+      const after = await readBack(() => connection.call('readPrincipal', { name }));
       const project = (p: PrincipalView) => ({
         displayName: changes.displayName === undefined ? undefined : p.displayName,
         disabled: changes.disabled === undefined ? undefined : p.disabled,
@@ -78,8 +76,9 @@ export class PrincipalUseCases {
   /** The principal must be gone on read-back. */
   remove(caller: Caller, name: string): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      await connection.deletePrincipal(name);
-      if ((await readBack(() => connection.readPrincipal(name))) !== undefined) throw new NotSavedError(`principal ${name} is still there`);
+      await connection.call('deletePrincipal', { name });
+      if ((await readBack(() => connection.call('readPrincipal', { name }))) !== undefined)
+        throw new NotSavedError(`principal ${name} is still there`);
     });
   }
 
@@ -102,8 +101,8 @@ export class PrincipalUseCases {
     const proof = own ? await this.#proveCurrent(name, currentPassword, clientAddress) : undefined;
     const verifier = this.#verifier(name, password);
     const principalId = await withConnection(this.#keyServer, caller, async (connection) => {
-      const target = own ? caller.session.identity.principalId : (await connection.readPrincipal(name)).principalId;
-      await connection.setPassword(name, verifier, proof);
+      const target = own ? caller.session.identity.principalId : (await connection.call('readPrincipal', { name })).principalId;
+      await connection.call('setPassword', { name, verifier: { salt: verifier.salt, verifier: verifier.verifier }, currentProof: proof });
       return target;
     });
     await this.#sessions.deleteByPrincipal(principalId, caller.key);
@@ -122,10 +121,6 @@ export class PrincipalUseCases {
     }
   }
 
-  groups(caller: Caller, name: string): Promise<ListResult<PrincipalView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.principalGroups(name));
-  }
-
   /**
    * Operation 28: the read-back must show the thumbprint of the key sent. Every session the principal
    * delegated (a service) ends: each is bound to the key being replaced.
@@ -133,9 +128,9 @@ export class PrincipalUseCases {
   async putSenderKey(caller: Caller, name: string, jwk: unknown): Promise<{ jkt: string }> {
     const asked = parseSenderKey(jwk, { allowRsa: true, field: 'jwk' }, BadRequestError).jkt;
     const written = await withConnection(this.#keyServer, caller, async (connection) => {
-      const before = await connection.readPrincipal(name);
-      await connection.putSenderKey(name, jwk);
-      const after = await readBack(() => connection.readPrincipal(name));
+      const before = await connection.call('readPrincipal', { name });
+      await connection.call('putSenderKey', { principal: name, jwk: jwk as Record<string, unknown> });
+      const after = await readBack(() => connection.call('readPrincipal', { name }));
       verifyWrite(`sender key of ${name}`, asked, (p: PrincipalView) => p.jkt, after, before);
       return { jkt: asked };
     });

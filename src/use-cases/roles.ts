@@ -1,5 +1,4 @@
 import type { KeyServer } from '../ports/key-server.port.js';
-import type { ListResult } from '../wire/list-result.js';
 import type { RoleView } from '../wire/role.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
@@ -13,20 +12,12 @@ export class RoleUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  list(caller: Caller): Promise<ListResult<RoleView>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.listRoles());
-  }
-
-  read(caller: Caller, name: string): Promise<RoleView> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.readRole(name));
-  }
-
   /** Defines or redefines the role; the read-back must carry exactly the operations asked. */
   put(caller: Caller, name: string, operations: readonly string[]): Promise<RoleView> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const before = await readBack(() => connection.readRole(name));
-      await connection.putRole(name, operations);
-      const after = await readBack(() => connection.readRole(name));
+      const before = await readBack(() => connection.call('readRole', { name }));
+      await connection.call('putRole', { name, operations: [...operations] });
+      const after = await readBack(() => connection.call('readRole', { name }));
       return verifyWrite(`role ${name}`, [...new Set(operations)], (role: RoleView) => role.operations, after, before);
     });
   }

@@ -1,5 +1,4 @@
 import type { KeyServer } from '../ports/key-server.port.js';
-import type { ListResult } from '../wire/list-result.js';
 import { redactSecrets } from '../wire/redact-secrets.js';
 import type { ServerParameter } from '../wire/server.js';
 import { verifyWrite } from './read-back.js';
@@ -18,7 +17,7 @@ export class ServerUseCases {
 
   version(caller: Caller): Promise<{ keyServer: string; gateway: string }> {
     return withConnection(this.#keyServer, caller, async (connection) => ({
-      keyServer: (await connection.serverVersion()).keyServer,
+      keyServer: (await connection.call('serverVersion', {})).keyServer,
       gateway: this.#gatewayVersion,
     }));
   }
@@ -28,20 +27,16 @@ export class ServerUseCases {
     return withConnection(
       this.#keyServer,
       caller,
-      async (connection) => redactSecrets(await connection.serverConfig()) as Record<string, unknown>,
+      async (connection) => redactSecrets(await connection.call('serverConfig', {})) as Record<string, unknown>,
     );
-  }
-
-  parameters(caller: Caller): Promise<ListResult<ServerParameter>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.listParameters());
   }
 
   /** The read-back must show the value asked. */
   setParameter(caller: Caller, name: string, value: unknown): Promise<ServerParameter> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const find = async () => (await connection.listParameters()).items.find((item) => item.name === name);
+      const find = async () => (await connection.call('listParameters', {})).items.find((item) => item.name === name);
       const before = await find();
-      await connection.setParameter(name, value);
+      await connection.call('setParameter', { name, value: value as ServerParameter['value'] });
       return verifyWrite(`parameter ${name}`, value, (parameter: ServerParameter) => parameter.value, await find(), before);
     });
   }

@@ -139,7 +139,7 @@ export class SessionUseCases {
     await this.#mintRate.count(caller.session.identity.principalId);
     const ttlMs = request.ttlSeconds * 1000;
     const minted = await withConnection(this.#deps.keyServer, caller, (connection) =>
-      connection.mintScoped({ objects: request.objects, rights: request.rights, ttlMs }),
+      connection.call('mintScoped', { objects: [...request.objects], rights: request.rights, ttlMs }),
     );
     const rights = [...new Set(Object.values(minted.scope).flat())];
     return this.#mint(
@@ -156,7 +156,7 @@ export class SessionUseCases {
     const jkt = caller.session.jkt;
     if (jkt === undefined) throw new RoleDeniedError('only a bound service session may mint a delegated session');
     await this.#mintRate.count(caller.session.identity.principalId);
-    const minted = await withConnection(this.#deps.keyServer, caller, (connection) => connection.mintDelegated(target));
+    const minted = await withConnection(this.#deps.keyServer, caller, (connection) => connection.call('mintDelegated', target));
     return this.#mint({ identity: minted.identity, token: minted.token, kind: 'delegated', jkt, actingFor: minted.actingFor });
   }
 

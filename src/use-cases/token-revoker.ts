@@ -61,7 +61,7 @@ export class TokenRevoker {
     try {
       const connection = await this.#keyServer.connect(token);
       try {
-        await connection.signOut();
+        await connection.call('revokeToken', {});
       } finally {
         await connection.close();
       }

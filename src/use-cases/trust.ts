@@ -2,7 +2,6 @@ import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { CertificateInfo } from '../wire/certificate.js';
-import type { ListResult } from '../wire/list-result.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -17,14 +16,10 @@ export class TrustUseCases {
     this.#sessions = deps.sessions;
   }
 
-  authorities(caller: Caller): Promise<ListResult<CertificateInfo>> {
-    return withConnection(this.#keyServer, caller, (connection) => connection.listTrustAuthorities());
-  }
-
   /** The authority must be on the trusted list when read back. */
   addAuthority(caller: Caller, pem: string): Promise<CertificateInfo> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const added = await connection.addTrustAuthority(pem);
+      const added = await connection.call('addTrustAuthority', { pem });
       const found = await findAuthority(connection, added.id);
       if (found === undefined) throw new NotSavedError('the authority is not on the trusted list when read back');
       return found;
@@ -37,7 +32,7 @@ export class TrustUseCases {
    */
   removeAuthority(caller: Caller, id: string): Promise<void> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      await connection.removeTrustAuthority(id);
+      await connection.call('removeTrustAuthority', { id });
       if ((await findAuthority(connection, id)) !== undefined) throw new NotSavedError('the authority is still trusted when read back');
     });
   }
@@ -48,8 +43,8 @@ export class TrustUseCases {
    */
   async enroll(caller: Caller, principal: string, pem: string): Promise<CertificateInfo> {
     const enrolled = await withConnection(this.#keyServer, caller, async (connection) => {
-      const written = await connection.enrollCertificate(principal, pem);
-      const after = await readBack(() => connection.readCertificate(written.id));
+      const written = await connection.call('enrollCertificate', { principal, pem });
+      const after = await readBack(() => connection.call('readCertificate', { id: written.id }));
       return verifyWrite(`enrollment to ${principal}`, principal, (cert: CertificateInfo) => cert.principal, after);
     });
     await this.#sessions.deleteActingFor(principal);
@@ -59,7 +54,7 @@ export class TrustUseCases {
 
 /** The authority on the trusted list; a list not read whole cannot confirm an absence. */
 async function findAuthority(connection: KeyServerConnection, id: string): Promise<CertificateInfo | undefined> {
-  const list = await connection.listTrustAuthorities();
+  const list = await connection.call('listTrustAuthorities', {});
   const found = list.items.find((item) => item.id === id);
   if (found === undefined && !list.complete) throw new NotVerifiedError('the trusted authorities could not be read back whole');
   return found;

@@ -3,7 +3,7 @@
  * gateway and at the key server, is well-formed Unicode and holds no control character its field does
  * not allow. Declared here, once, because it is what crosses between both: the gateway's schemas
  * (src/transports/koa/schema/text-schema.ts) and the key server's argument schemas
- * (src/keyserver/protocol/protocol-values.ts) apply this one function.
+ * (src/wire/keyserver-values.ts) apply this one function.
  *
  * Why: a lone surrogate has no UTF-8 form, so the text a store keeps (U+FFFD in its place) is not the
  * text that was checked, MAC'd or hashed; a NUL is refused by PostgreSQL (one such row took a whole

@@ -1,6 +1,7 @@
 import { KeyServerFailedError, KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { Secret } from '../../src/domain/secret/secret.js';
-import type { KeyServer, KeyServerConnection, KeyServerDaemon } from '../../src/ports/key-server.port.js';
+import type { CallArgs, CallResult, KeyServer, KeyServerConnection, KeyServerDaemon } from '../../src/ports/key-server.port.js';
+import type { OperationName } from '../../src/wire/keyserver-operations.js';
 import { LIST_OPERATIONS, type ListOperation, WRITE_FAULTS, type WriteOperation } from './write-faults.js';
 
 export type { ListOperation, WriteOperation };
@@ -43,7 +44,7 @@ export interface Faults {
 /** Wraps a real key server and injects the switched-on faults. */
 export class FaultyKeyServer implements KeyServer {
   readonly faults: Faults = {};
-  /** The operations that reached the real key server, in order (`generateKey`, `grant`, ...). */
+  /** The operations that reached the real key server, in order (`login`, then protocol names: `generateKey`, `grant`, ...). */
   readonly calls: string[] = [];
   /** Each `withdrawKey` asked for, held or not, settling when the key server has answered it. */
   readonly withdrawals: Promise<unknown>[] = [];
@@ -92,8 +93,7 @@ export class FaultyKeyServer implements KeyServer {
   }
 }
 
-type AnyMethod = (...args: unknown[]) => Promise<unknown>;
-type LooseFault = { drop: (inner: KeyServerConnection, ...args: unknown[]) => Promise<unknown>; alter?: LooseFault['drop'] };
+type LooseFault = { drop: (inner: KeyServerConnection, args: unknown) => Promise<unknown>; alter?: LooseFault['drop'] };
 
 function isDropped(faults: Faults, name: string): boolean {
   return (
@@ -107,45 +107,36 @@ function isAltered(faults: Faults, name: string): boolean {
   return (faults.alterWrites ?? []).includes(name as WriteOperation) || (name === 'grant' && faults.alterGrants === true);
 }
 
-/** Every connection method goes to the real connection unless a switched-on fault takes it. */
+/** Every operation goes to the real connection unless a switched-on fault takes it. */
 function faultyConnection(
   inner: KeyServerConnection,
   faults: Faults,
   calls: string[],
   withdrawals: Promise<unknown>[],
 ): KeyServerConnection {
-  const real = (name: string): AnyMethod => {
-    const method = (inner as unknown as Record<string, AnyMethod>)[name]!;
-    return (...args) => method.apply(inner, args);
+  async function faultyCall(name: OperationName, args: unknown): Promise<unknown> {
+    const real = () => inner.call(name, args as never);
+    calls.push(name);
+    if (name === 'revokeToken') return real();
+    if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
+    if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
+    if (name === 'withdrawKey' && faults.holdWithdrawals !== undefined) {
+      const held = faults.holdWithdrawals.then(real);
+      withdrawals.push(held.catch(() => undefined));
+      return held;
+    }
+    const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
+    if (write && isDropped(faults, name)) return write.drop(inner, args);
+    if (write?.alter && isAltered(faults, name)) return write.alter(inner, args);
+    if (faults.overtakeAclWrites && (name === 'grant' || name === 'revoke')) return overtaken(inner, name, args as CallArgs<'grant'>);
+    if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, real);
+    if (faults.lists === 'unavailable' && name === 'readAcl') throw new KeyServerUnavailableError('connection reset while reading an ACL');
+    return real();
+  }
+  return {
+    call: <N extends OperationName>(name: N, args: CallArgs<N>) => faultyCall(name, args) as Promise<CallResult<N>>,
+    close: () => inner.close(),
   };
-  const wrap =
-    (name: string): AnyMethod =>
-    async (...args) => {
-      if (name === 'close') return real(name)(...args);
-      calls.push(name);
-      if (name === 'signOut') return real(name)(...args);
-      if (faults.failOperations) throw new KeyServerFailedError('key server says: operation failed');
-      if (name === 'generateKey' && faults.crashOnGenerate) throw new TypeError('secret internal detail at /srv/keygate/engine.ts:42');
-      if (name === 'withdrawKey' && faults.holdWithdrawals !== undefined) {
-        const held = faults.holdWithdrawals.then(() => real(name)(...args));
-        withdrawals.push(held.catch(() => undefined));
-        return held;
-      }
-      const write = (WRITE_FAULTS as Record<string, LooseFault | undefined>)[name];
-      if (write && isDropped(faults, name)) return write.drop(inner, ...args);
-      if (write?.alter && isAltered(faults, name)) return write.alter(inner, ...args);
-      if (faults.overtakeAclWrites && (name === 'grant' || name === 'revoke')) return overtaken(inner, name, args as [string, string]);
-      if (faults.lists && (LIST_OPERATIONS as readonly string[]).includes(name)) return listFault(faults.lists, () => real(name)(...args));
-      if (faults.lists === 'unavailable' && name === 'readAcl')
-        throw new KeyServerUnavailableError('connection reset while reading an ACL');
-      return real(name)(...args);
-    };
-  return new Proxy(inner, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' && typeof property === 'string' ? wrap(property) : value;
-    },
-  });
 }
 
 async function listFault(mode: 'unavailable' | 'partial', read: () => Promise<unknown>): Promise<unknown> {
@@ -160,13 +151,14 @@ async function listFault(mode: 'unavailable' | 'partial', read: () => Promise<un
 }
 
 /** Applies the write, then the opposite change to the same entry, as a second writer would; answers the first. */
-async function overtaken(inner: KeyServerConnection, name: 'grant' | 'revoke', [ttag, principal, ...rest]: [string, string, ...unknown[]]) {
+async function overtaken(inner: KeyServerConnection, name: 'grant' | 'revoke', args: CallArgs<'grant'>) {
+  const { ttag, principal } = args;
   if (name === 'grant') {
-    const answer = await inner.grant(ttag, principal, rest[0] as Parameters<KeyServerConnection['grant']>[2]);
-    await inner.revoke(ttag, principal);
+    const answer = await inner.call('grant', args);
+    await inner.call('revoke', { ttag, principal });
     return answer;
   }
-  const answer = await inner.revoke(ttag, principal);
-  await inner.grant(ttag, principal, ['read']);
+  const answer = await inner.call('revoke', { ttag, principal });
+  await inner.call('grant', { ttag, principal, rights: ['read'] });
   return answer;
 }

@@ -1,6 +1,7 @@
 import { jwkThumbprint } from '../../src/crypto/jwk-thumbprint.js';
-import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { CallArgs, CallResult, KeyServerConnection } from '../../src/ports/key-server.port.js';
 import type { Right } from '../../src/wire/acl.js';
+import type { OperationName } from '../../src/wire/keyserver-operations.js';
 
 type C = KeyServerConnection;
 
@@ -8,9 +9,9 @@ type C = KeyServerConnection;
  * How a fault injector drops a write (acknowledges it and does nothing, answering what a real key
  * server would have answered) or alters it (stores other values than asked).
  */
-interface WriteFault<K extends keyof C> {
-  drop(inner: C, ...args: Parameters<C[K]>): ReturnType<C[K]>;
-  alter?(inner: C, ...args: Parameters<C[K]>): ReturnType<C[K]>;
+interface WriteFault<N extends OperationName> {
+  drop(inner: C, args: CallArgs<N>): Promise<CallResult<N>>;
+  alter?(inner: C, args: CallArgs<N>): Promise<CallResult<N>>;
 }
 
 const otherRights = (rights: readonly Right[]): Right[] => (rights.includes('mac') ? ['read'] : ['mac']);
@@ -20,17 +21,17 @@ const otherPrincipal = (name: string) => (name === 'bob' ? 'carol' : 'bob');
 export const WRITE_FAULTS = {
   // A dropped ACL write answers the revision the ACL is at: the one it would have produced never was.
   grant: {
-    drop: async (inner, ttag, principal) => ({
+    drop: async (inner, { ttag, principal }) => ({
       grantee: { user: principal, systemId: 0, principalId: '0000000000000000' },
-      revision: (await inner.readAcl(ttag)).revision,
+      revision: (await inner.call('readAcl', { ttag })).revision,
     }),
-    alter: (inner, ttag, principal, rights) => inner.grant(ttag, principal, otherRights(rights)),
+    alter: (inner, args) => inner.call('grant', { ...args, rights: otherRights(args.rights) }),
   } satisfies WriteFault<'grant'>,
   revoke: {
-    drop: async (inner, ttag) => ({ revision: (await inner.readAcl(ttag)).revision }),
+    drop: async (inner, { ttag }) => ({ revision: (await inner.call('readAcl', { ttag })).revision }),
   } satisfies WriteFault<'revoke'>,
   expireKey: {
-    drop: async (inner, ttag) => ({ ...(await inner.readKey(ttag)), state: 'expired' as const }),
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'expired' as const }),
   } satisfies WriteFault<'expireKey'>,
   createPrincipal: {
     drop: async (_inner, input) => ({
@@ -42,50 +43,54 @@ export const WRITE_FAULTS = {
       roles: [...(input.roles ?? [])],
       createdAt: new Date().toISOString(),
     }),
-    alter: (inner, input) => inner.createPrincipal({ ...input, displayName: `${input.displayName ?? input.name} (altered)` }),
+    alter: (inner, input) => inner.call('createPrincipal', { ...input, displayName: `${input.displayName ?? input.name} (altered)` }),
   } satisfies WriteFault<'createPrincipal'>,
   updatePrincipal: {
-    drop: (inner, name) => inner.readPrincipal(name),
-    alter: (inner, name, changes) =>
-      inner.updatePrincipal(name, {
-        ...(changes.displayName === undefined ? {} : { displayName: `${changes.displayName} (altered)` }),
-        ...(changes.disabled === undefined ? {} : { disabled: !changes.disabled }),
-        ...(changes.roles === undefined ? {} : { roles: [] }),
+    drop: (inner, { name }) => inner.call('readPrincipal', { name }),
+    alter: (inner, { name, changes }) =>
+      inner.call('updatePrincipal', {
+        name,
+        changes: {
+          ...(changes.displayName === undefined ? {} : { displayName: `${changes.displayName} (altered)` }),
+          ...(changes.disabled === undefined ? {} : { disabled: !changes.disabled }),
+          ...(changes.roles === undefined ? {} : { roles: [] }),
+        },
       }),
   } satisfies WriteFault<'updatePrincipal'>,
   deletePrincipal: {
-    drop: async () => undefined,
+    drop: async () => null,
   } satisfies WriteFault<'deletePrincipal'>,
   addGroupMember: {
-    drop: async () => undefined,
+    drop: async () => null,
   } satisfies WriteFault<'addGroupMember'>,
   removeGroupMember: {
-    drop: async () => undefined,
+    drop: async () => null,
   } satisfies WriteFault<'removeGroupMember'>,
   putRole: {
-    drop: async (_inner, name, operations) => ({ name, operations: [...operations] }),
-    alter: (inner, name, operations) => inner.putRole(name, operations.length > 1 ? operations.slice(1) : ['keys.read']),
+    drop: async (_inner, { name, operations }) => ({ name, operations: [...operations] }),
+    alter: (inner, { name, operations }) =>
+      inner.call('putRole', { name, operations: operations.length > 1 ? operations.slice(1) : ['keys.read'] }),
   } satisfies WriteFault<'putRole'>,
   putSenderKey: {
-    drop: async (_inner, _name, jwk) => ({ jkt: jwkThumbprint(jwk as Record<string, unknown>) }),
+    drop: async (_inner, { jwk }) => ({ jkt: jwkThumbprint(jwk) }),
   } satisfies WriteFault<'putSenderKey'>,
   addTrustAuthority: {
-    drop: (inner, pem) => inner.parseCertificate(pem),
+    drop: (inner, { pem }) => inner.call('parseCertificate', { pem }),
   } satisfies WriteFault<'addTrustAuthority'>,
   removeTrustAuthority: {
-    drop: async () => undefined,
+    drop: async () => null,
   } satisfies WriteFault<'removeTrustAuthority'>,
   enrollCertificate: {
-    drop: async (inner, principal, pem) => ({ ...(await inner.parseCertificate(pem)), principal }),
-    alter: (inner, principal, pem) => inner.enrollCertificate(otherPrincipal(principal), pem),
+    drop: async (inner, { principal, pem }) => ({ ...(await inner.call('parseCertificate', { pem })), principal }),
+    alter: (inner, { principal, pem }) => inner.call('enrollCertificate', { principal: otherPrincipal(principal), pem }),
   } satisfies WriteFault<'enrollCertificate'>,
   setParameter: {
-    drop: async (inner, name, value) => ({ ...(await inner.listParameters()).items.find((p) => p.name === name)!, value: value as number }),
-    alter: (inner, name, value) => inner.setParameter(name, (value as number) + 1),
+    drop: async (inner, { name, value }) => ({ ...(await inner.call('listParameters', {})).items.find((p) => p.name === name)!, value }),
+    alter: (inner, { name, value }) => inner.call('setParameter', { name, value: (value as number) + 1 }),
   } satisfies WriteFault<'setParameter'>,
   setPolicy: {
-    drop: (inner) => inner.readPolicy(),
-    alter: (inner, name, value) => inner.setPolicy(name, alteredPolicyValue(name, value)),
+    drop: (inner) => inner.call('readPolicy', {}),
+    alter: (inner, { name, value }) => inner.call('setPolicy', { name, value: alteredPolicyValue(name, value) }),
   } satisfies WriteFault<'setPolicy'>,
 };
 
@@ -97,7 +102,7 @@ function alteredPolicyValue(name: string, value: unknown): unknown {
 
 export type WriteOperation = keyof typeof WRITE_FAULTS;
 
-/** The connection methods that answer a list (`{ items, complete, ... }`). */
+/** The operations that answer a list (`{ items, complete, ... }`). */
 export const LIST_OPERATIONS = [
   'listPrincipals',
   'principalGroups',
@@ -106,6 +111,6 @@ export const LIST_OPERATIONS = [
   'listCertificates',
   'listTrustAuthorities',
   'listParameters',
-] as const satisfies readonly (keyof C)[];
+] as const satisfies readonly OperationName[];
 
 export type ListOperation = (typeof LIST_OPERATIONS)[number];

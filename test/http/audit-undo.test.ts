@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { Secret } from '../../src/domain/secret/secret.js';
-import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { CallResult, KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
 import { signIn } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
@@ -19,12 +19,12 @@ async function notingKeyServer(clock: ManualClock): Promise<{ keyServer: KeyServ
   const generated: string[] = [];
   const connect: KeyServer['connect'] = async (token) => {
     const connection = await keyServer.connect(token);
-    const generateKey: KeyServerConnection['generateKey'] = async (options) => {
-      const made = await connection.generateKey(options);
-      generated.push(made.ttag);
-      return made;
+    const call: KeyServerConnection['call'] = async (name, args) => {
+      const answer = await connection.call(name, args);
+      if (name === 'generateKey') generated.push((answer as CallResult<'generateKey'>).ttag);
+      return answer;
     };
-    return overriding(connection, { generateKey });
+    return overriding(connection, { call });
   };
   return { keyServer: overriding(keyServer, { connect }), generated };
 }
@@ -64,10 +64,10 @@ for (const [surface, create] of [
     t.is(generated.length, 1, 'the key server made the key');
     const direct = await keyServer.connect((await keyServer.login('alice', new Secret(PASSWORDS.alice))).token);
     // The undo runs once the refusal is answered (the answer keeps its time bound): wait for it, boundedly.
-    let state = (await direct.readKey(generated[0]!)).state;
+    let state = (await direct.call('readKey', { ttag: generated[0]! })).state;
     for (let round = 0; state !== 'expired' && round < 40; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      state = (await direct.readKey(generated[0]!)).state;
+      state = (await direct.call('readKey', { ttag: generated[0]! })).state;
     }
     t.is(state, 'expired', 'the key was undone');
     await direct.close();

@@ -9,7 +9,7 @@ import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
-import type { KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
+import type { CallResult, KeyServer, KeyServerConnection } from '../../src/ports/key-server.port.js';
 import { type ApiSession, signIn } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
@@ -39,17 +39,14 @@ async function notingKeyServer(clock: ManualClock, faults: { failReads?: boolean
   const made: { ttag: string; owner: string }[] = [];
   const connect: KeyServer['connect'] = async (token) => {
     const connection = await keyServer.connect(token);
-    const owner = (await connection.whoami()).user;
-    const generateKey: KeyServerConnection['generateKey'] = async (options) => {
-      const answer = await connection.generateKey(options);
-      made.push({ ttag: answer.ttag, owner });
+    const owner = (await connection.call('whoami', {})).user;
+    const call: KeyServerConnection['call'] = async (name, args) => {
+      if (name === 'readKey' && faults.failReads) throw new KeyServerUnavailableError('connection reset while reading a key');
+      const answer = await connection.call(name, args);
+      if (name === 'generateKey') made.push({ ttag: (answer as CallResult<'generateKey'>).ttag, owner });
       return answer;
     };
-    const readKey: KeyServerConnection['readKey'] = async (ttag) => {
-      if (faults.failReads) throw new KeyServerUnavailableError('connection reset while reading a key');
-      return connection.readKey(ttag);
-    };
-    return overriding(connection, { generateKey, readKey });
+    return overriding(connection, { call });
   };
   return { keyServer: overriding(keyServer, { connect }), made, inner: keyServer };
 }
@@ -85,7 +82,7 @@ async function liveUnnamed(inner: KeyServer, made: readonly { ttag: string; owne
     const connection = await inner.connect((await inner.login(user, new Secret(PASSWORDS[user]))).token);
     try {
       for (const { ttag } of made.filter((key) => key.owner === user)) {
-        if (!named.has(ttag) && (await connection.readKey(ttag)).state !== 'expired') left.push(ttag);
+        if (!named.has(ttag) && (await connection.call('readKey', { ttag })).state !== 'expired') left.push(ttag);
       }
     } finally {
       await connection.close();

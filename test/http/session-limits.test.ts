@@ -13,7 +13,7 @@ test('at the per-principal cap a new login is 429 SESSION_LIMIT, nothing is evic
   const second = await gw.call('POST', '/login', alice);
   t.is(first.status, 201);
   t.is(second.status, 200);
-  const revokedBefore = gw.keyServerCalls.filter((call) => call === 'signOut').length;
+  const revokedBefore = gw.keyServerCalls.filter((call) => call === 'revokeToken').length;
   const refused = await gw.call('POST', '/api/session', alice);
   t.is(refused.status, 429);
   t.is(refused.body.code, 'SESSION_LIMIT');
@@ -21,7 +21,7 @@ test('at the per-principal cap a new login is 429 SESSION_LIMIT, nothing is evic
   const root = await gw.call('POST', '/login', alice);
   t.is(root.status, 429);
   t.is(root.body.error, 'too many sessions');
-  t.is(gw.keyServerCalls.filter((call) => call === 'signOut').length, revokedBefore + 2);
+  t.is(gw.keyServerCalls.filter((call) => call === 'revokeToken').length, revokedBefore + 2);
   // Both live sessions still work.
   t.is((await gw.call('GET', '/api/session', { headers: { authorization: `Bearer ${first.body.sessionId}` } })).status, 200);
   t.is((await gw.call('POST', '/keys', { headers: { 'x-session': second.body.sessionId } })).status, 200);
@@ -46,7 +46,7 @@ test('a token whose session could not be stored is revoked at once', async (t) =
   store.failPuts = true;
   const reply = await gw.call('POST', '/api/session', alice);
   t.is(reply.status, 503);
-  t.deepEqual(gw.keyServerCalls.slice(-2), ['login', 'signOut']);
+  t.deepEqual(gw.keyServerCalls.slice(-2), ['login', 'revokeToken']);
 });
 
 test('a logout whose token revocation failed is retried, not forgotten', async (t) => {
@@ -54,10 +54,10 @@ test('a logout whose token revocation failed is retried, not forgotten', async (
   const session = (await gw.call('POST', '/login', alice)).body.sessionId as string;
   gw.faults.unreachable = true;
   t.is((await gw.call('POST', '/logout', { headers: { 'x-session': session } })).status, 200);
-  t.false(gw.keyServerCalls.includes('signOut'));
+  t.false(gw.keyServerCalls.includes('revokeToken'));
   gw.faults.unreachable = false;
   // The next sign-in or sign-out carries the pending revocation out first.
   t.is((await gw.call('POST', '/login', { body: { user: 'bob', password: PASSWORDS.bob } })).status, 200);
-  t.true(gw.keyServerCalls.includes('signOut'));
+  t.true(gw.keyServerCalls.includes('revokeToken'));
   t.is((await gw.call('POST', '/keys', { headers: { 'x-session': session } })).status, 401);
 });

@@ -37,7 +37,7 @@ maybe(
     const alice = as('alice');
 
     // Principals created at once through both: each gets its own system id, none is lost.
-    const created = await Promise.all(names.map((name, index) => admin(index, (c) => c.createPrincipal({ name, kind: 'user' }))));
+    const created = await Promise.all(names.map((name, index) => admin(index, (c) => c.call('createPrincipal', { name, kind: 'user' }))));
     t.deepEqual(
       created.map((p) => p.name),
       names,
@@ -45,9 +45,11 @@ maybe(
     t.is(new Set(created.map((p) => p.systemId)).size, COUNT);
 
     // Grants on one key: each read-modify-write of the ACL through either daemon.
-    const { ttag } = await alice(0, (c) => c.generateKey({ keyLen: 32 }));
-    const grants = await Promise.all(names.map((name, index) => alice(index, (c) => c.grant(ttag, name, ['read']))));
-    const acl = await alice(1, (c) => c.readAcl(ttag));
+    const { ttag } = await alice(0, (c) => c.call('generateKey', { keyLen: 32 }));
+    const grants = await Promise.all(
+      names.map((name, index) => alice(index, (c) => c.call('grant', { ttag, principal: name, rights: ['read'] }))),
+    );
+    const acl = await alice(1, (c) => c.call('readAcl', { ttag }));
     t.deepEqual(
       acl.entries
         .map((entry) => entry.principal.user)
@@ -58,19 +60,21 @@ maybe(
     t.is(new Set(grants.map((grant) => grant.revision)).size, COUNT, 'each grant produced its own revision');
 
     // Members added to one group at once.
-    await Promise.all(names.map((name, index) => admin(index, (c) => c.addGroupMember('ops', name))));
-    t.deepEqual((await admin(0, (c) => c.groupMembers('ops'))).items.map((p) => p.name).sort(), names);
+    await Promise.all(names.map((name, index) => admin(index, (c) => c.call('addGroupMember', { group: 'ops', member: name }))));
+    t.deepEqual((await admin(0, (c) => c.call('groupMembers', { group: 'ops' }))).items.map((p) => p.name).sort(), names);
 
     // Two changes to one principal at once, each of a different field: both stay.
     await Promise.all([
-      admin(0, (c) => c.updatePrincipal('carol', { displayName: 'Carol C.' })),
-      admin(1, (c) => c.updatePrincipal('carol', { roles: ['auditor'] })),
+      admin(0, (c) => c.call('updatePrincipal', { name: 'carol', changes: { displayName: 'Carol C.' } })),
+      admin(1, (c) => c.call('updatePrincipal', { name: 'carol', changes: { roles: ['auditor'] } })),
     ]);
-    t.like(await admin(0, (c) => c.readPrincipal('carol')), { displayName: 'Carol C.', roles: ['auditor'] });
+    t.like(await admin(0, (c) => c.call('readPrincipal', { name: 'carol' })), { displayName: 'Carol C.', roles: ['auditor'] });
 
     // Role definitions written at once through both.
-    await Promise.all(names.map((name, index) => admin(index, (c) => c.putRole(`role-${name}`, ['keys.read']))));
-    const roles = (await admin(1, (c) => c.listRoles())).items.map((role) => role.name);
+    await Promise.all(
+      names.map((name, index) => admin(index, (c) => c.call('putRole', { name: `role-${name}`, operations: ['keys.read'] }))),
+    );
+    const roles = (await admin(1, (c) => c.call('listRoles', {}))).items.map((role) => role.name);
     for (const name of names) t.true(roles.includes(`role-${name}`), name);
   },
 );

@@ -26,9 +26,9 @@ maybe('a pg_dump of a store with exported keys and passwords holds no key bytes 
   t.teardown(() => alice.close());
   const exported: Buffer[] = [];
   for (let index = 0; index < 4; index += 1) {
-    const { ttag } = await alice.generateKey({ keyLen: 32, label: `dump-${index}` });
-    await alice.grant(ttag, 'bob', ['read']);
-    exported.push(Buffer.from((await alice.exportKey(ttag)).key));
+    const { ttag } = await alice.call('generateKey', { keyLen: 32, label: `dump-${index}` });
+    await alice.call('grant', { ttag, principal: 'bob', rights: ['read'] });
+    exported.push(Buffer.from((await alice.call('exportKey', { ttag })).key));
   }
   t.true(exported.every((key) => key.length >= 16));
 

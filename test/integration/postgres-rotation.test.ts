@@ -23,8 +23,8 @@ maybe(
     const alice = await keyServer.connect((await keyServer.login('alice', new Secret('alice-pw'))).token);
     const keys = new Map<string, Buffer>();
     for (let index = 0; index < 3; index += 1) {
-      const { ttag } = await alice.generateKey({ keyLen: 32 });
-      keys.set(ttag, Buffer.from((await alice.exportKey(ttag)).key));
+      const { ttag } = await alice.call('generateKey', { keyLen: 32 });
+      keys.set(ttag, Buffer.from((await alice.call('exportKey', { ttag })).key));
     }
     await alice.close();
     const oldKeyFile = readFileSync(fixtures.masterKeyFile, 'utf8');
@@ -52,7 +52,7 @@ maybe(
     const again = await adapterTo(t, restarted);
     const aliceAgain = await again.connect((await again.login('alice', new Secret('alice-pw'))).token);
     t.teardown(() => aliceAgain.close());
-    for (const [ttag, bytes] of keys) t.deepEqual((await aliceAgain.exportKey(ttag)).key, bytes);
+    for (const [ttag, bytes] of keys) t.deepEqual((await aliceAgain.call('exportKey', { ttag })).key, bytes);
   },
 );
 
@@ -76,8 +76,8 @@ maybe(
     t.teardown(() => alice.close());
     const keys = new Map<string, Buffer>();
     for (let index = 0; index < 2; index += 1) {
-      const { ttag } = await alice.generateKey({ keyLen: 32 });
-      keys.set(ttag, Buffer.from((await alice.exportKey(ttag)).key));
+      const { ttag } = await alice.call('generateKey', { keyLen: 32 });
+      keys.set(ttag, Buffer.from((await alice.call('exportKey', { ttag })).key));
     }
     const oldKeyFile = join(fixtures.dir, 'old-master.key');
     writeFileSync(oldKeyFile, readFileSync(fixtures.masterKeyFile), { mode: 0o600 });
@@ -115,7 +115,7 @@ maybe(
       (await admin.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted`)).rowCount === 1;
     for (let tries = 0; tries < 300 && !(await locked()); tries += 1) await new Promise((tick) => setTimeout(tick, 20));
     t.true(await locked(), 'the stale daemon serves again');
-    await t.throwsAsync(alice.generateKey({ keyLen: 32 }), undefined, 'a key sealed under the retired master key was stored');
+    await t.throwsAsync(alice.call('generateKey', { keyLen: 32 }), undefined, 'a key sealed under the retired master key was stored');
     const { rows } = await admin.query<{ n: string }>('SELECT count(*) AS n FROM keys');
     t.is(Number(rows[0]!.n), keys.size, 'nothing was stored');
 
@@ -137,7 +137,7 @@ maybe(
     const again = await adapterTo(t, fresh);
     const aliceAgain = await again.connect((await again.login('alice', new Secret('alice-pw'))).token);
     t.teardown(() => aliceAgain.close());
-    for (const [ttag, bytes] of keys) t.deepEqual((await aliceAgain.exportKey(ttag)).key, bytes);
-    t.truthy((await aliceAgain.generateKey({ keyLen: 32 })).ttag, 'a daemon with the rotated key writes');
+    for (const [ttag, bytes] of keys) t.deepEqual((await aliceAgain.call('exportKey', { ttag })).key, bytes);
+    t.truthy((await aliceAgain.call('generateKey', { keyLen: 32 })).ttag, 'a daemon with the rotated key writes');
   },
 );

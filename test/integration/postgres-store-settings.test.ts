@@ -43,7 +43,7 @@ maybe(
     const keyServer = await adapterTo(t, started);
     const admin = await keyServer.connect((await keyServer.login('admin', new Secret('admin-pw'))).token);
     t.teardown(() => admin.close());
-    const config = await admin.serverConfig();
+    const config = await admin.call('serverConfig', {});
     t.like(config, { store: 'postgres' });
     t.regex(String(config.postgres), /^postgres:\/\/postgres:\[redacted\]@127\.0\.0\.1:\d+\/keygate_/);
     t.false(JSON.stringify(config).includes(password));

@@ -28,15 +28,15 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
       const ks = await make();
       t.teardown(() => ks.close());
       const alice = await signIn(ks, 'alice');
-      const { ttag } = await alice.generateKey({ keyLen: 32 });
-      t.like(await alice.readKey(ttag), { version: 1, minVersion: 1, versions: [{ version: 1, state: 'active' }] });
-      const before = await alice.encrypt(ttag, { plaintext: HELLO });
+      const { ttag } = await alice.call('generateKey', { keyLen: 32 });
+      t.like(await alice.call('readKey', { ttag }), { version: 1, minVersion: 1, versions: [{ version: 1, state: 'active' }] });
+      const before = await alice.call('encrypt', { ttag, request: { plaintext: HELLO } });
       t.is(before.version, 1);
-      const firstMac = await alice.mac(ttag, HELLO);
-      const first = await alice.exportKey(ttag);
+      const firstMac = await alice.call('mac', { ttag, data: HELLO });
+      const first = await alice.call('exportKey', { ttag });
       t.is(first.version, 1);
 
-      const rotated = await alice.rotateKey(ttag);
+      const rotated = await alice.call('rotateKey', { ttag });
       t.is(rotated.version, 2);
       t.deepEqual(
         rotated.versions.map((v) => [v.version, v.state]),
@@ -46,33 +46,39 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
         ],
       );
       t.is(rotated.keyLen, 32);
-      const after = await alice.encrypt(ttag, { plaintext: HELLO });
+      const after = await alice.call('encrypt', { ttag, request: { plaintext: HELLO } });
       t.is(after.version, 2);
       const { ciphertext, iv, authTag } = before;
       t.deepEqual(
-        await alice.decrypt(ttag, { ciphertext, iv, authTag }),
+        await alice.call('decrypt', { ttag, request: { ciphertext, iv, authTag } }),
         { plaintext: HELLO },
         'a ciphertext made before the rotation opens without a version',
       );
-      t.deepEqual(await alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag, version: 2 }), {
-        plaintext: HELLO,
-      });
-      t.is(await codeOf(alice.decrypt(ttag, { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag })), 'DECRYPT_FAILED');
-      const mac = await alice.mac(ttag, HELLO);
+      t.deepEqual(
+        await alice.call('decrypt', { ttag, request: { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag, version: 2 } }),
+        {
+          plaintext: HELLO,
+        },
+      );
+      t.is(
+        await codeOf(alice.call('decrypt', { ttag, request: { ciphertext: after.ciphertext, iv: after.iv, authTag: after.authTag } })),
+        'DECRYPT_FAILED',
+      );
+      const mac = await alice.call('mac', { ttag, data: HELLO });
       t.is(mac.version, 2);
-      t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: firstMac.mac }), { valid: true });
-      t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac, version: 2 }), { valid: true });
-      t.deepEqual(await alice.verifyMac(ttag, { data: HELLO, mac: mac.mac }), { valid: false });
+      t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: HELLO, mac: firstMac.mac } }), { valid: true });
+      t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: HELLO, mac: mac.mac, version: 2 } }), { valid: true });
+      t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: HELLO, mac: mac.mac } }), { valid: false });
 
-      const newest = await alice.exportKey(ttag);
+      const newest = await alice.call('exportKey', { ttag });
       t.is(newest.version, 2);
       t.is(newest.key.length, 32);
       t.false(Buffer.from(newest.key).equals(first.key));
-      t.true(Buffer.from((await alice.exportKey(ttag, 1)).key).equals(first.key));
+      t.true(Buffer.from((await alice.call('exportKey', { ttag, version: 1 })).key).equals(first.key));
       for (const version of [0, -1, 3]) {
-        t.is(await codeOf(alice.exportKey(ttag, version)), 'KEY_VERSION_NOT_FOUND', `export version ${version}`);
+        t.is(await codeOf(alice.call('exportKey', { ttag, version })), 'KEY_VERSION_NOT_FOUND', `export version ${version}`);
         t.is(
-          await codeOf(alice.decrypt(ttag, { ciphertext, iv, authTag, version })),
+          await codeOf(alice.call('decrypt', { ttag, request: { ciphertext, iv, authTag, version } })),
           'KEY_VERSION_NOT_FOUND',
           `decrypt version ${version}`,
         );
@@ -85,40 +91,46 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
     t.teardown(() => ks.close());
     const alice = await signIn(ks, 'alice');
     const bob = await signIn(ks, 'bob');
-    const { ttag } = await alice.generateKey({ keyLen: 16 });
-    await alice.grant(ttag, 'bob', ['read', 'encrypt']);
-    t.is(await codeOf(bob.rotateKey(ttag)), 'ACL_DENIED');
-    await alice.grant(ttag, 'bob', ['read', 'rotate']);
-    t.is((await bob.rotateKey(ttag)).version, 2);
-    t.is(await codeOf(bob.setMinVersion(ttag, 2)), 'ACL_DENIED', 'the minimum version is the owner’s');
-    await alice.expireKey(ttag);
-    t.is(await codeOf(alice.rotateKey(ttag)), 'KEY_EXPIRED');
+    const { ttag } = await alice.call('generateKey', { keyLen: 16 });
+    await alice.call('grant', { ttag, principal: 'bob', rights: ['read', 'encrypt'] });
+    t.is(await codeOf(bob.call('rotateKey', { ttag })), 'ACL_DENIED');
+    await alice.call('grant', { ttag, principal: 'bob', rights: ['read', 'rotate'] });
+    t.is((await bob.call('rotateKey', { ttag })).version, 2);
+    t.is(await codeOf(bob.call('setMinVersion', { ttag, minVersion: 2 })), 'ACL_DENIED', 'the minimum version is the owner’s');
+    await alice.call('expireKey', { ttag });
+    t.is(await codeOf(alice.call('rotateKey', { ttag })), 'KEY_EXPIRED');
   });
 
   test(title('a minimum version retires the versions below it for export, decrypt and verify, and never goes down'), async (t) => {
     const ks = await make();
     t.teardown(() => ks.close());
     const alice = await signIn(ks, 'alice');
-    const { ttag } = await alice.generateKey({ keyLen: 24 });
-    const old = await alice.encrypt(ttag, { plaintext: HELLO });
-    const oldMac = await alice.mac(ttag, HELLO);
-    await alice.rotateKey(ttag);
-    t.is(await codeOf(alice.setMinVersion(ttag, 3)), 'BAD_REQUEST', 'above the newest version');
-    const view = await alice.setMinVersion(ttag, 2);
+    const { ttag } = await alice.call('generateKey', { keyLen: 24 });
+    const old = await alice.call('encrypt', { ttag, request: { plaintext: HELLO } });
+    const oldMac = await alice.call('mac', { ttag, data: HELLO });
+    await alice.call('rotateKey', { ttag });
+    t.is(await codeOf(alice.call('setMinVersion', { ttag, minVersion: 3 })), 'BAD_REQUEST', 'above the newest version');
+    const view = await alice.call('setMinVersion', { ttag, minVersion: 2 });
     t.like(view, { version: 2, minVersion: 2 });
     t.deepEqual(
       view.versions.map((v) => v.state),
       ['retired', 'active'],
     );
-    t.like(await alice.readKey(ttag), { minVersion: 2 });
-    t.is(await codeOf(alice.exportKey(ttag, 1)), 'KEY_VERSION_RETIRED');
-    t.is(await codeOf(alice.decrypt(ttag, { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag })), 'KEY_VERSION_RETIRED');
-    t.is(await codeOf(alice.verifyMac(ttag, { data: HELLO, mac: oldMac.mac, version: 1 })), 'KEY_VERSION_RETIRED');
-    t.is(await codeOf(alice.rewrap(ttag, { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag })), 'KEY_VERSION_RETIRED');
-    t.is((await alice.exportKey(ttag)).version, 2);
-    t.is((await alice.encrypt(ttag, { plaintext: HELLO })).version, 2);
-    t.is(await codeOf(alice.setMinVersion(ttag, 1)), 'CONFLICT');
-    t.like(await alice.setMinVersion(ttag, 2), { minVersion: 2 }, 'the same minimum again changes nothing');
+    t.like(await alice.call('readKey', { ttag }), { minVersion: 2 });
+    t.is(await codeOf(alice.call('exportKey', { ttag, version: 1 })), 'KEY_VERSION_RETIRED');
+    t.is(
+      await codeOf(alice.call('decrypt', { ttag, request: { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag } })),
+      'KEY_VERSION_RETIRED',
+    );
+    t.is(await codeOf(alice.call('verifyMac', { ttag, request: { data: HELLO, mac: oldMac.mac, version: 1 } })), 'KEY_VERSION_RETIRED');
+    t.is(
+      await codeOf(alice.call('rewrap', { ttag, request: { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag } })),
+      'KEY_VERSION_RETIRED',
+    );
+    t.is((await alice.call('exportKey', { ttag })).version, 2);
+    t.is((await alice.call('encrypt', { ttag, request: { plaintext: HELLO } })).version, 2);
+    t.is(await codeOf(alice.call('setMinVersion', { ttag, minVersion: 1 })), 'CONFLICT');
+    t.like(await alice.call('setMinVersion', { ttag, minVersion: 2 }), { minVersion: 2 }, 'the same minimum again changes nothing');
   });
 
   test(title('rewrap turns an old version’s ciphertext into one of the newest, and takes both decrypt and encrypt'), async (t) => {
@@ -126,43 +138,49 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
     t.teardown(() => ks.close());
     const alice = await signIn(ks, 'alice');
     const bob = await signIn(ks, 'bob');
-    const { ttag } = await alice.generateKey({ keyLen: 16 });
+    const { ttag } = await alice.call('generateKey', { keyLen: 16 });
     const aad = Buffer.from('context');
-    const old = await alice.encrypt(ttag, { plaintext: HELLO, aad });
-    await alice.rotateKey(ttag);
+    const old = await alice.call('encrypt', { ttag, request: { plaintext: HELLO, aad } });
+    await alice.call('rotateKey', { ttag });
     const request = { ciphertext: old.ciphertext, iv: old.iv, authTag: old.authTag, aad };
-    const rewrapped = await alice.rewrap(ttag, request);
+    const rewrapped = await alice.call('rewrap', { ttag, request });
     t.is(rewrapped.version, 2);
     t.deepEqual(
-      await alice.decrypt(ttag, { ciphertext: rewrapped.ciphertext, iv: rewrapped.iv, authTag: rewrapped.authTag, aad, version: 2 }),
+      await alice.call('decrypt', {
+        ttag,
+        request: { ciphertext: rewrapped.ciphertext, iv: rewrapped.iv, authTag: rewrapped.authTag, aad, version: 2 },
+      }),
       {
         plaintext: HELLO,
       },
     );
     t.false('plaintext' in rewrapped);
-    await alice.grant(ttag, 'bob', ['decrypt']);
-    t.is(await codeOf(bob.rewrap(ttag, request)), 'ACL_DENIED');
-    await alice.grant(ttag, 'bob', ['encrypt']);
-    t.is(await codeOf(bob.rewrap(ttag, request)), 'ACL_DENIED');
-    await alice.grant(ttag, 'bob', ['decrypt', 'encrypt']);
-    t.is((await bob.rewrap(ttag, request)).version, 2);
-    t.is(await codeOf(alice.rewrap(ttag, { ...request, aad: undefined })), 'DECRYPT_FAILED');
+    await alice.call('grant', { ttag, principal: 'bob', rights: ['decrypt'] });
+    t.is(await codeOf(bob.call('rewrap', { ttag, request })), 'ACL_DENIED');
+    await alice.call('grant', { ttag, principal: 'bob', rights: ['encrypt'] });
+    t.is(await codeOf(bob.call('rewrap', { ttag, request })), 'ACL_DENIED');
+    await alice.call('grant', { ttag, principal: 'bob', rights: ['decrypt', 'encrypt'] });
+    t.is((await bob.call('rewrap', { ttag, request })).version, 2);
+    t.is(await codeOf(alice.call('rewrap', { ttag, request: { ...request, aad: undefined } })), 'DECRYPT_FAILED');
   });
 
   test(title('a batch answers one outcome per item, in order; one item’s failure fails only that item'), async (t) => {
     const ks = await make();
     t.teardown(() => ks.close());
     const alice = await signIn(ks, 'alice');
-    const { ttag } = await alice.generateKey({ keyLen: 32 });
-    const { ttag: other } = await (await signIn(ks, 'bob')).generateKey({ keyLen: 16 });
+    const { ttag } = await alice.call('generateKey', { keyLen: 32 });
+    const { ttag: other } = await (await signIn(ks, 'bob')).call('generateKey', { keyLen: 16 });
     const unknown = Buffer.alloc(24, 9).toString('base64');
-    const sealed = await alice.cryptoBatch('encrypt', [
-      { ttag, plaintext: HELLO },
-      { ttag: unknown, plaintext: HELLO },
-      { ttag: other, plaintext: HELLO },
-      { ttag, data: HELLO },
-      { ttag, plaintext: Buffer.from('second') },
-    ]);
+    const sealed = await alice.call('cryptoBatch', {
+      operation: 'encrypt',
+      items: [
+        { ttag, plaintext: HELLO },
+        { ttag: unknown, plaintext: HELLO },
+        { ttag: other, plaintext: HELLO },
+        { ttag, data: HELLO },
+        { ttag, plaintext: Buffer.from('second') },
+      ],
+    });
     t.deepEqual(
       sealed.map((outcome) => (outcome.ok ? 'ok' : outcome.code)),
       ['ok', 'NOT_FOUND', 'ACL_DENIED', 'BAD_REQUEST', 'ok'],
@@ -171,50 +189,62 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
       outcome.ok ? [outcome.result as { ciphertext: Uint8Array; iv: Uint8Array; authTag: Uint8Array; version: number }] : [],
     );
     t.true(results.every((result) => result.version === 1));
-    const opened = await alice.cryptoBatch(
-      'decrypt',
-      results.map((result) => ({ ttag, ciphertext: result.ciphertext, iv: result.iv, authTag: result.authTag, version: result.version })),
-    );
+    const opened = await alice.call('cryptoBatch', {
+      operation: 'decrypt',
+      items: results.map((result) => ({
+        ttag,
+        ciphertext: result.ciphertext,
+        iv: result.iv,
+        authTag: result.authTag,
+        version: result.version,
+      })),
+    });
     t.deepEqual(opened, [
       { ok: true, result: { plaintext: HELLO } },
       { ok: true, result: { plaintext: Buffer.from('second') } },
     ]);
-    await alice.rotateKey(ttag);
-    const rewrapped = await alice.cryptoBatch(
-      'rewrap',
-      results.map((result) => ({ ttag, ciphertext: result.ciphertext, iv: result.iv, authTag: result.authTag })),
-    );
+    await alice.call('rotateKey', { ttag });
+    const rewrapped = await alice.call('cryptoBatch', {
+      operation: 'rewrap',
+      items: results.map((result) => ({ ttag, ciphertext: result.ciphertext, iv: result.iv, authTag: result.authTag })),
+    });
     t.true(rewrapped.every((outcome) => outcome.ok && (outcome.result as { version: number }).version === 2));
-    const macs = await alice.cryptoBatch('mac', [{ ttag, data: HELLO }]);
+    const macs = await alice.call('cryptoBatch', { operation: 'mac', items: [{ ttag, data: HELLO }] });
     const mac = (macs[0] as { ok: true; result: { mac: Uint8Array; version: number } }).result;
     t.is(mac.version, 2);
     t.deepEqual(
-      await alice.cryptoBatch('verify', [
-        { ttag, data: HELLO, mac: mac.mac, version: 2 },
-        { ttag, data: HELLO, mac: mac.mac, version: 7 },
-      ]),
+      await alice.call('cryptoBatch', {
+        operation: 'verify',
+        items: [
+          { ttag, data: HELLO, mac: mac.mac, version: 2 },
+          { ttag, data: HELLO, mac: mac.mac, version: 7 },
+        ],
+      }),
       [
         { ok: true, result: { valid: true } },
         { ok: false, code: 'KEY_VERSION_NOT_FOUND', message: 'the key has no version 7 (versions 1 to 2)' },
       ],
     );
     const tooMany = Array.from({ length: 1001 }, () => ({ ttag, plaintext: HELLO }));
-    t.is(await codeOf(alice.cryptoBatch('encrypt', tooMany)), 'BAD_REQUEST');
+    t.is(await codeOf(alice.call('cryptoBatch', { operation: 'encrypt', items: tooMany })), 'BAD_REQUEST');
   });
 
   test(title('a batch item without what its operation needs is refused as it enters, before its key is looked up'), async (t) => {
     const ks = await make();
     t.teardown(() => ks.close());
     const alice = await signIn(ks, 'alice');
-    const { ttag } = await alice.generateKey({ keyLen: 16 });
-    const { ttag: bobs } = await (await signIn(ks, 'bob')).generateKey({ keyLen: 16 });
+    const { ttag } = await alice.call('generateKey', { keyLen: 16 });
+    const { ttag: bobs } = await (await signIn(ks, 'bob')).call('generateKey', { keyLen: 16 });
     const unknown = Buffer.alloc(24, 9).toString('base64');
-    const outcomes = await alice.cryptoBatch('decrypt', [
-      { ttag: bobs, data: HELLO },
-      { ttag: unknown, data: HELLO },
-      { ttag: bobs, plaintext: HELLO },
-      { ttag, data: HELLO, mac: HELLO },
-    ]);
+    const outcomes = await alice.call('cryptoBatch', {
+      operation: 'decrypt',
+      items: [
+        { ttag: bobs, data: HELLO },
+        { ttag: unknown, data: HELLO },
+        { ttag: bobs, plaintext: HELLO },
+        { ttag, data: HELLO, mac: HELLO },
+      ],
+    });
     t.deepEqual(
       outcomes.map((outcome) => (outcome.ok ? 'ok' : `${outcome.code} ${outcome.message}`)),
       Array(4).fill('BAD_REQUEST ciphertext: required'),

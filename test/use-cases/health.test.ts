@@ -1,12 +1,13 @@
 import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { ObservedKeyServer } from '../../src/adapters/key-server/observed-key-server.js';
 import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
 import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { HealthUseCases } from '../../src/use-cases/health.js';
-import { HealthSignal, ObservedAuditLog, ObservedKeyServer } from '../../src/use-cases/health-signal.js';
+import { HealthSignal, keyServerHealth, ObservedAuditLog } from '../../src/use-cases/health-signal.js';
 
 /** A key server that only counts pings and fails them on demand (a unit-test fake). */
 function countingKeyServer() {
@@ -41,7 +42,7 @@ function subject() {
   const ks = countingKeyServer();
   const audit = countingAuditLog();
   const signals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
-  const keyServer = new ObservedKeyServer(ks.keyServer, signals.keyServer);
+  const keyServer = new ObservedKeyServer(ks.keyServer, [keyServerHealth(signals.keyServer)]);
   const auditLog = new ObservedAuditLog(audit.log, signals.auditStore);
   const health = new HealthUseCases({
     keyServer: ks.keyServer,

@@ -2,7 +2,8 @@ import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import type { KeyServerEngine } from '../../keyserver/engine/engine.js';
 import { isKeyServerError } from '../../keyserver/model/key-server-errors.js';
-import { type OperationArgs, type OperationName, runOperation } from '../../keyserver/protocol/protocol-operations.js';
+import { runOperation } from '../../keyserver/protocol/protocol-operations.js';
+import type { OperationArgs, OperationName } from '../../wire/keyserver-operations.js';
 import { OperationConnection } from './operation-connection.js';
 import { rebuildKeyServerError } from './wire-error.js';
 

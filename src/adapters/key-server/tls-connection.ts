@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { KeyServerFailedError } from '../../domain/errors/index.js';
 import type { Secret } from '../../domain/secret/secret.js';
 import { PATHS } from '../../keyserver/protocol/keyserver-protocol.js';
-import { OPERATIONS, type OperationArgs, type OperationName, type OperationResult } from '../../keyserver/protocol/protocol-operations.js';
-import { toWire } from '../../keyserver/protocol/protocol-values.js';
+import { KEY_SERVER_OPERATIONS, type OperationArgs, type OperationName, type OperationResult } from '../../wire/keyserver-operations.js';
+import { toWire } from '../../wire/keyserver-values.js';
 import { OperationConnection } from './operation-connection.js';
 import type { TlsChannel } from './tls-channel.js';
 
@@ -32,7 +32,7 @@ async function callOperation<N extends OperationName>(
   if (typeof reply !== 'object' || reply === null || !('result' in reply)) {
     throw new KeyServerFailedError(`key server reply to ${name} does not follow the protocol`);
   }
-  return parseReply(OPERATIONS[name].result, reply.result, name) as OperationResult<N>;
+  return parseReply(KEY_SERVER_OPERATIONS[name].result, reply.result, name) as OperationResult<N>;
 }
 
 /** Style rule 8: a key-server reply is validated at the adapter; a mismatch is KEY_SERVER_FAILED. */

@@ -23,7 +23,6 @@ import { SystemClock } from '../clock/system-clock.js';
 import { requestBudget, WaitBudget } from '../request-budget/request-budget.js';
 import { type DaemonProblem, daemonProblemCause } from './daemon-check.js';
 import { DaemonPool } from './daemon-pool.js';
-import { decode } from './operation-connection.js';
 import { srpLogin } from './srp-login.js';
 import { TlsChannel } from './tls-channel.js';
 import { parseReply, TlsConnection } from './tls-connection.js';
@@ -294,4 +293,9 @@ function trustOf(ca: string | undefined, fingerprint: string | undefined): TlsTr
 /** A list as given, or the entries of one comma-separated string. */
 function listOf(value: string | readonly string[]): readonly string[] {
   return typeof value === 'string' ? value.split(',').map((entry) => entry.trim()) : value;
+}
+
+/** Binary values travel as standard base64 (docs/keyserver-protocol.md). */
+function decode(base64: string): Buffer {
+  return Buffer.from(base64, 'base64');
 }

@@ -1,6 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
+import { isOperationName, KEY_SERVER_OPERATIONS, type OperationArgs, type OperationName } from '../../wire/keyserver-operations.js';
+import { toWire, wipeBytes } from '../../wire/keyserver-values.js';
 import type { KeyServerEngine } from '../engine/engine.js';
 import { BadRequestError, isKeyServerError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import {
@@ -12,8 +14,7 @@ import {
   PATHS,
   REQUEST_BODY_LIMIT_BYTES,
 } from '../protocol/keyserver-protocol.js';
-import { isOperationName, OPERATIONS, type OperationArgs, type OperationName, runOperation } from '../protocol/protocol-operations.js';
-import { toWire, wipeBytes } from '../protocol/protocol-values.js';
+import { runOperation } from '../protocol/protocol-operations.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
 
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
@@ -109,7 +110,7 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
     if (!isOperationName(name)) throw new NotFoundError(`unknown operation: ${name.slice(0, 64)}`);
     allow(call, 'POST');
     const token = bearerToken(call.authorization);
-    const args = parse(OPERATIONS[name].args, (await call.body()) ?? {}, 'args');
+    const args = parse(KEY_SERVER_OPERATIONS[name].args, (await call.body()) ?? {}, 'args');
     return await answerOperation(engine, name, token, args);
   }
   throw new NotFoundError(`no route ${path.slice(0, 128)}`);

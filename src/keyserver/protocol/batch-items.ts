@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
+import { keyVersion } from '../../wire/keyserver-values.js';
 import type { BatchEntry, BatchRequests, BatchResult } from '../engine/crypto-operations.js';
 import type { KeyServerEngine } from '../engine/engine.js';
 import { BadRequestError } from '../model/key-server-errors.js';
-import { keyVersion } from './protocol-values.js';
 
 /**
  * A binary member of an item: the bytes themselves in the embedded key server (the caller's, used as

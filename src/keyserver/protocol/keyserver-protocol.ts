@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { base64, bearerToken, identity, name, pem, ruled } from './protocol-values.js';
+import { base64, bearerToken, identity, mintedToken, name, pem, ruled } from '../../wire/keyserver-values.js';
 
-export { BEARER_TOKEN } from './protocol-values.js';
+export { BEARER_TOKEN } from '../../wire/keyserver-values.js';
 
 /**
  * The wire protocol between the gateway's `tls` key-server adapter and the key-server daemon: JSON
@@ -60,13 +60,6 @@ export const loginBegin = {
 export const loginFinish = {
   request: z.strictObject({ handle: ruled(z.string().min(1).max(128)), M1: base64 }),
   reply: z.strictObject({ M2: base64, token: bearerToken, identity, expiresAt: z.number().int().nullable() }),
-};
-
-/** What every minted token answers: the token, who it is, when it expires (null: never). */
-export const mintedToken = {
-  token: bearerToken,
-  identity,
-  expiresAt: z.number().int().nullable(),
 };
 
 /** Certificate login, first leg: the certificate; the server answers a single-use challenge. */

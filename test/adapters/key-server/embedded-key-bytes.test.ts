@@ -6,7 +6,7 @@ import { unwrapKey } from '../../../src/domain/keywrap/unwrap-key.js';
 import { Secret } from '../../../src/domain/secret/secret.js';
 import { KeyServerEngine } from '../../../src/keyserver/engine/engine.js';
 import { MemoryEngineStore } from '../../../src/keyserver/store/memory-engine-store.js';
-import type { KeyServer, KeyServerConnection } from '../../../src/ports/key-server.port.js';
+import type { CallResult, KeyServer, KeyServerConnection } from '../../../src/ports/key-server.port.js';
 import { KeyUseCases } from '../../../src/use-cases/keys.js';
 
 /**
@@ -32,7 +32,7 @@ async function embeddedWithKey(t: { teardown(fn: () => unknown): void }) {
   t.teardown(() => keyServer.close());
   const login = await keyServer.login('alice', new Secret('alice-password'));
   const connection = await keyServer.connect(login.token);
-  const { ttag } = await connection.generateKey({ keyLen: 32 });
+  const { ttag } = await connection.call('generateKey', { keyLen: 32 });
   await connection.close();
   return { keyServer, login, ttag, exported };
 }
@@ -48,9 +48,9 @@ test.serial('the embedded connection hands over the bytes the engine exported, n
     if (exported.some((key) => key.bytes.equals(this))) encodings.push(String(args[0]));
     return text;
   };
-  let blob: Awaited<ReturnType<KeyServerConnection['exportKey']>>;
+  let blob: CallResult<'exportKey'>;
   try {
-    blob = await connection.exportKey(ttag);
+    blob = await connection.call('exportKey', { ttag });
   } finally {
     Buffer.prototype.toString = encode;
   }
@@ -67,13 +67,12 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
   const observed: KeyServer = Object.assign(Object.create(keyServer) as KeyServer, {
     async connect(token: Secret) {
       const connection = await keyServer.connect(token);
-      const exportKey = connection.exportKey.bind(connection);
-      connection.exportKey = async (handle, version) => {
-        const blob = await exportKey(handle, version);
-        received.push(blob.key);
-        return blob;
+      const call: KeyServerConnection['call'] = async (name, args) => {
+        const answer = await connection.call(name, args);
+        if (name === 'exportKey') received.push((answer as CallResult<'exportKey'>).key);
+        return answer;
       };
-      return connection;
+      return { call, close: () => connection.close() };
     },
   });
   const keys = new KeyUseCases({ keyServer: observed, random: new CryptoRandom() });
@@ -104,21 +103,23 @@ test('the embedded connection answers batch and versioned results as bytes, and 
   const connection = await keyServer.connect(login.token);
   t.teardown(() => connection.close());
   const plaintext = Buffer.from('batch plaintext');
-  const [sealed] = await connection.cryptoBatch('encrypt', [{ ttag, plaintext }]);
+  const [sealed] = await connection.call('cryptoBatch', { operation: 'encrypt', items: [{ ttag, plaintext }] });
   if (!sealed?.ok) return t.fail('the encrypt item failed');
   const result = sealed.result as { ciphertext: Uint8Array; iv: Uint8Array; authTag: Uint8Array; version: number };
   t.true(result.ciphertext instanceof Uint8Array && result.iv instanceof Uint8Array && result.authTag instanceof Uint8Array);
-  await connection.rotateKey(ttag);
-  const rewrapped = await connection.rewrap(ttag, result);
+  await connection.call('rotateKey', { ttag });
+  const rewrapped = await connection.call('rewrap', { ttag, request: result });
   t.is(rewrapped.version, 2);
   t.true(rewrapped.ciphertext instanceof Uint8Array);
-  const [opened] = await connection.cryptoBatch('decrypt', [{ ttag, ...rewrapped }]);
+  const [opened] = await connection.call('cryptoBatch', { operation: 'decrypt', items: [{ ttag, ...rewrapped }] });
   t.deepEqual(opened, { ok: true, result: { plaintext } });
   if (opened?.ok) t.true((opened.result as { plaintext: unknown }).plaintext instanceof Uint8Array);
-  const mac = await connection.mac(ttag, plaintext);
+  const mac = await connection.call('mac', { ttag, data: plaintext });
   t.true(mac.mac instanceof Uint8Array);
-  t.deepEqual(await connection.verifyMac(ttag, { data: plaintext, mac: mac.mac, version: mac.version }), { valid: true });
-  const old = await connection.exportKey(ttag, 1);
+  t.deepEqual(await connection.call('verifyMac', { ttag, request: { data: plaintext, mac: mac.mac, version: mac.version } }), {
+    valid: true,
+  });
+  const old = await connection.call('exportKey', { ttag, version: 1 });
   t.is(old.version, 1);
   t.true(old.key instanceof Uint8Array);
 });

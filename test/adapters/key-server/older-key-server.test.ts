@@ -1,6 +1,6 @@
 import test from 'ava';
 import { type Invoke, OperationConnection } from '../../../src/adapters/key-server/operation-connection.js';
-import { OPERATIONS } from '../../../src/keyserver/protocol/protocol-operations.js';
+import { KEY_SERVER_OPERATIONS } from '../../../src/wire/keyserver-operations.js';
 
 /**
  * A rolling upgrade: gateways may be newer than the daemons they reach. An older key server answers a
@@ -11,17 +11,17 @@ const olderDaemon = (answer: unknown): Invoke =>
   (async (name: string) => {
     // What the gateway does with a daemon's reply: parsed by the operation's result schema.
     if (name !== 'generateKey') throw new Error(`unexpected ${name}`);
-    return OPERATIONS.generateKey.result.parse(answer);
+    return KEY_SERVER_OPERATIONS.generateKey.result.parse(answer);
   }) as Invoke;
 
 test("an older key server's creation without `replayed` is read: without an Idempotency-Key it is this request's own", async (t) => {
   const connection = new OperationConnection(olderDaemon({ ttag: 'k1' }));
-  t.deepEqual(await connection.generateKey({ keyLen: 16 }), { ttag: 'k1', replayed: false });
+  t.deepEqual(await connection.call('generateKey', { keyLen: 16 }), { ttag: 'k1', replayed: false });
 });
 
 test("with an Idempotency-Key it may be an earlier request's, so it is taken as replayed and never undone", async (t) => {
   const connection = new OperationConnection(olderDaemon({ ttag: 'k1' }));
-  t.deepEqual(await connection.generateKey({ keyLen: 16 }, { key: 'retry-1', fingerprint: 'f'.repeat(64) }), {
+  t.deepEqual(await connection.call('generateKey', { keyLen: 16, idempotency: { key: 'retry-1', fingerprint: 'f'.repeat(64) } }), {
     ttag: 'k1',
     replayed: true,
   });
@@ -29,5 +29,8 @@ test("with an Idempotency-Key it may be an earlier request's, so it is taken as 
 
 test('a key server that says replayed is taken at its word', async (t) => {
   const said = new OperationConnection(olderDaemon({ ttag: 'k1', replayed: false }));
-  t.deepEqual(await said.generateKey({ keyLen: 16 }, { key: 'retry-1', fingerprint: 'f'.repeat(64) }), { ttag: 'k1', replayed: false });
+  t.deepEqual(await said.call('generateKey', { keyLen: 16, idempotency: { key: 'retry-1', fingerprint: 'f'.repeat(64) } }), {
+    ttag: 'k1',
+    replayed: false,
+  });
 });

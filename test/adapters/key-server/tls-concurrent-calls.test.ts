@@ -24,12 +24,12 @@ test('calls made at once on one daemon connection each get their own answer', as
   const connection = await keyServer.connect(token);
   t.teardown(() => connection.close());
   const names = Array.from({ length: 16 }, (_, i) => `user${String(i).padStart(2, '0')}`);
-  const made = await Promise.all(names.map((name) => connection.createPrincipal({ name, kind: 'user' })));
+  const made = await Promise.all(names.map((name) => connection.call('createPrincipal', { name, kind: 'user' })));
   t.deepEqual(
     made.map((view) => view.name),
     names,
   );
-  const read = await Promise.all(names.map((name) => connection.readPrincipal(name)));
+  const read = await Promise.all(names.map((name) => connection.call('readPrincipal', { name })));
   t.deepEqual(
     read.map((view) => view.name),
     names,

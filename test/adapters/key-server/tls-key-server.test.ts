@@ -150,7 +150,7 @@ for (const [behaviour, status, body, code] of replies) {
       answer(status, body)(req, res);
     });
     const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok-123'));
-    const error = await failure(connection.whoami());
+    const error = await failure(connection.call('whoami', {}));
     await connection.close();
     t.is(error.code, code);
     t.is(authorization, 'Bearer tok-123');
@@ -163,11 +163,11 @@ test('a connection refuses calls once closed', async (t) => {
     answer(200, JSON.stringify({ result: { user: 'alice', systemId: 1001, principalId: '0011223344556677' } })),
   );
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  t.is((await connection.whoami()).user, 'alice');
-  t.is((await connection.whoami()).systemId, 1001, 'a second call on the same connection');
+  t.is((await connection.call('whoami', {})).user, 'alice');
+  t.is((await connection.call('whoami', {})).systemId, 1001, 'a second call on the same connection');
   await connection.close();
   await connection.close();
-  t.is((await failure(connection.whoami())).code, 'KEY_SERVER_FAILED');
+  t.is((await failure(connection.call('whoami', {}))).code, 'KEY_SERVER_FAILED');
 });
 
 /**
@@ -205,8 +205,8 @@ test('speaks the framed transport to a daemon that offers it: one line per call,
     return frame(200, { result: ALICE });
   });
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok-123'));
-  t.deepEqual(await connection.whoami(), ALICE);
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   await connection.close();
   t.deepEqual(requests[0], { method: 'POST', path: '/v1/op/whoami', authorization: 'Bearer tok-123', body: {} });
   t.is(requests.length, 2);
@@ -218,7 +218,7 @@ test('an HTTP/1.1 daemon (one that offers no framed transport) is spoken to in H
   const { server, url } = await fakeDaemon(answer(200, JSON.stringify({ result: ALICE })));
   server.on('secureConnection', (socket: TLSSocket) => protocols.push(socket.alpnProtocol));
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   await connection.close();
   t.deepEqual(protocols, ['http/1.1']);
 });
@@ -244,7 +244,7 @@ for (const [behaviour, reply, code] of framedReplies) {
   test(`maps framed answers: ${behaviour}`, async (t) => {
     const { url } = await framedDaemon(reply);
     const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok-123'));
-    const error = await failure(connection.whoami());
+    const error = await failure(connection.call('whoami', {}));
     await connection.close();
     t.is(error.code, code);
     t.false(error.message.includes('tok-123'));
@@ -261,10 +261,10 @@ test('a framed connection the daemon closed between two calls is dialed again, v
     return undefined;
   });
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   // Closed at both ends: the gateway saw the end of the connection.
   await closed[0];
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   await connection.close();
   t.is(new Set(sockets).size, 2);
 });
@@ -296,10 +296,10 @@ test('a framed connection dialed again to a daemon that no longer offers the fra
   );
   const { url } = await listening(server);
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   // Closed at both ends: the gateway saw the end of the connection.
   await closed[0];
-  const error = await failure(connection.whoami());
+  const error = await failure(connection.call('whoami', {}));
   await connection.close();
   t.is(error.code, 'KEY_SERVER_UNAVAILABLE');
   t.regex(error.message, /no longer offers the framed transport/);
@@ -333,12 +333,12 @@ test('a framed connection closed while it is dialed again writes nothing and lea
   });
   const { url } = await listening(relay);
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   // The daemon ended the first connection and the relay closed it; the gateway reads that end in
   // the loop's next poll phase, before the next check phase.
   await relayed[0];
   await new Promise((polled) => setImmediate(polled));
-  const second = failure(connection.whoami());
+  const second = failure(connection.call('whoami', {}));
   await holding; // the second connection is being dialed
   await connection.close();
   release();
@@ -361,10 +361,10 @@ test('a framed daemon that answers one call twice is KEY_SERVER_FAILED, and the 
     return sockets.size === 1 ? frame(200, { result: ALICE }) + frame(200, { result: BOB }) : frame(200, { result: ALICE });
   });
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  const error = await failure(connection.whoami());
+  const error = await failure(connection.call('whoami', {}));
   t.is(error.code, 'KEY_SERVER_FAILED');
   t.regex(error.message, /more than one answer/);
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   await connection.close();
   t.is(sockets.size, 2);
 });
@@ -380,12 +380,12 @@ test('bytes a framed daemon sends between two calls end the connection: the next
     return frame(200, { result: ALICE });
   });
   const connection = await (await TlsKeyServer.start(pinned(url), random)).connect(new Secret('tok'));
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   // Once the call has its answer, the daemon sends one nobody asked for.
   sockets[0]!.write(frame(200, { result: BOB }));
   const ended = await Promise.race([closed[0]!.then(() => true), new Promise<boolean>((late) => setTimeout(() => late(false), 2_000))]);
   t.true(ended, 'the connection that carried an unasked answer is closed');
-  t.deepEqual(await connection.whoami(), ALICE);
+  t.deepEqual(await connection.call('whoami', {}), ALICE);
   await connection.close();
   t.is(sockets.length, 2);
 });

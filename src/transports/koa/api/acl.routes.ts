@@ -27,7 +27,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       summary: "The key's access list (owner)",
       success: { status: 200, schema: responses.acl },
       async handle(ctx, { params }) {
-        const read = await acl.read(callerOf(ctx), params.ttag);
+        const read = await services.keyServerCalls.call(callerOf(ctx), 'readAcl', { ttag: params.ttag });
         ctx.body = {
           owner: read.owner,
           items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })),
@@ -72,7 +72,7 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)",
       success: { status: 200, schema: responses.access },
       async handle(ctx, { params }) {
-        ctx.body = { rights: await acl.access(callerOf(ctx), params.ttag) };
+        ctx.body = { rights: await services.keyServerCalls.call(callerOf(ctx), 'accessRights', { ttag: params.ttag }) };
       },
     }),
   ];

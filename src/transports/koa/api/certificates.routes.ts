@@ -24,7 +24,6 @@ export function certificateIdParam(params: Readonly<Record<string, string>>): st
  * protected material: they are reads sent as POST, recorded after the fact (`kind: 'read'`).
  */
 export function certificateRoutes(services: GatewayServices): ApiRoute[] {
-  const certificates = services.certificates;
   return [
     route({
       operationId: 'certificates.list',
@@ -35,7 +34,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       query: schemas.list,
       success: { status: 200, schema: responses.certificates },
       async handle(ctx, { query }) {
-        ctx.body = listBody(await certificates.list(callerOf(ctx), query));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listCertificates', query));
       },
     }),
     route({
@@ -46,7 +45,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'One certificate object by its SHA-256 id',
       success: { status: 200, schema: responses.certificate },
       async handle(ctx, { params }) {
-        ctx.body = await certificates.read(callerOf(ctx), certificateIdParam(params));
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readCertificate', { id: certificateIdParam(params) });
       },
     }),
     route({
@@ -59,7 +58,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.pem,
       success: { status: 200, schema: responses.certificate },
       async handle(ctx, { body }) {
-        ctx.body = await certificates.parse(callerOf(ctx), body.pem);
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'parseCertificate', { pem: body.pem });
       },
     }),
     route({
@@ -72,7 +71,7 @@ export function certificateRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.pem,
       success: { status: 200, schema: responses.verdict },
       async handle(ctx, { body }) {
-        ctx.body = await certificates.verify(callerOf(ctx), body.pem);
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'verifyCertificate', { pem: body.pem });
       },
     }),
   ];

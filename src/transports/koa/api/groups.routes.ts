@@ -19,7 +19,7 @@ export function groupRoutes(services: GatewayServices): ApiRoute[] {
       summary: "A group's members (users and services)",
       success: { status: 200, schema: responses.principals },
       async handle(ctx, { params }) {
-        ctx.body = listBody(await groups.members(callerOf(ctx), params.name!));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'groupMembers', { group: params.name! }));
       },
     }),
     route({

@@ -66,7 +66,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
         // nothing, and undoing the first request's key would destroy what that request answered.
         const made = (ttag: string, replayed: boolean) => {
           if (replayed) audit.note({ object: ttag });
-          else audit.made({ object: ttag }, () => keys.withdraw(callerOf(ctx), ttag, claim?.key));
+          else
+            audit.made({ object: ttag }, () =>
+              services.keyServerCalls.call(callerOf(ctx), 'withdrawKey', { ttag, idempotencyKey: claim?.key }),
+            );
           audit.checkWith(`GET /api/keys/${ttagToPath(ttag)}`);
         };
         const options = { keyLen: body.keyLen, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };
@@ -84,7 +87,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The key view (never key material); right read',
       success: { status: 200, schema: responses.key },
       async handle(ctx, { params }) {
-        ctx.body = await keys.read(callerOf(ctx), params.ttag);
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readKey', { ttag: params.ttag });
       },
     }),
     route({
@@ -96,7 +99,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       query: schemas.versions,
       success: { status: 200, schema: responses.keyVersions },
       async handle(ctx, { params, query }) {
-        ctx.body = listBody(await keys.versions(callerOf(ctx), params.ttag, query));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'keyVersions', { ttag: params.ttag, ...query }));
       },
     }),
     route({
@@ -126,7 +129,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
       async handle(ctx, { params, audit }) {
         const ttag = params.ttag;
-        const view = await keys.rotate(callerOf(ctx), ttag, claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined));
+        const view = await services.keyServerCalls.call(callerOf(ctx), 'rotateKey', {
+          ttag,
+          idempotency: claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined),
+        });
         audit.note({ version: view.version });
         ctx.body = view;
       },

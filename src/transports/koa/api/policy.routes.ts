@@ -22,7 +22,7 @@ export function policyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The four auto-provisioning parameters',
       success: { status: 200, schema: responses.policy },
       async handle(ctx) {
-        ctx.body = await policy.read(callerOf(ctx));
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readPolicy', {});
       },
     }),
     route({

@@ -41,7 +41,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       query: schemas.list,
       success: { status: 200, schema: responses.principals },
       async handle(ctx, { query }) {
-        ctx.body = listBody(await principals.list(callerOf(ctx), query));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listPrincipals', query));
       },
     }),
     route({
@@ -68,7 +68,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'One principal (admin, auditor, or the principal itself)',
       success: { status: 200, schema: responses.principal },
       async handle(ctx, { params }) {
-        ctx.body = await principals.read(callerOf(ctx), params.name!);
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readPrincipal', { name: params.name! });
       },
     }),
     route({
@@ -120,7 +120,7 @@ export function principalRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The groups a principal belongs to',
       success: { status: 200, schema: responses.principals },
       async handle(ctx, { params }) {
-        ctx.body = listBody(await principals.groups(callerOf(ctx), params.name!));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'principalGroups', { name: params.name! }));
       },
     }),
     route({

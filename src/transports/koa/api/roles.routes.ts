@@ -22,7 +22,7 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Every role with its operation ids',
       success: { status: 200, schema: responses.roles },
       async handle(ctx) {
-        ctx.body = listBody(await roles.list(callerOf(ctx)));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listRoles', {}));
       },
     }),
     route({
@@ -33,7 +33,7 @@ export function roleRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'One role',
       success: { status: 200, schema: responses.role },
       async handle(ctx, { params }) {
-        ctx.body = await roles.read(callerOf(ctx), params.role!);
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readRole', { name: params.role! });
       },
     }),
     route({

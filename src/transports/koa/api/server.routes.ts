@@ -46,7 +46,7 @@ export function serverRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The key-server parameters: name, value, type, description',
       success: { status: 200, schema: responses.parameters },
       async handle(ctx) {
-        ctx.body = listBody(await server.parameters(callerOf(ctx)));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listParameters', {}));
       },
     }),
     route({

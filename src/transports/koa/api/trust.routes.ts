@@ -23,7 +23,7 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'The trusted certificate authorities',
       success: { status: 200, schema: responses.certificates },
       async handle(ctx) {
-        ctx.body = listBody(await trust.authorities(callerOf(ctx)));
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listTrustAuthorities', {}));
       },
     }),
     route({

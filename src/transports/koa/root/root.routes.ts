@@ -81,7 +81,8 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       errors: [400, 401, 403, 500],
       kind: 'write',
       async handle(ctx, { audit }) {
-        const made = (ttag: string) => audit.made({ object: ttag }, () => services.keys.withdraw(caller(ctx), ttag));
+        const made = (ttag: string) =>
+          audit.made({ object: ttag }, () => services.keyServerCalls.call(caller(ctx), 'withdrawKey', { ttag }));
         ctx.body = await services.keys.generate(caller(ctx), { keyLen: 16 }, made);
       },
     }),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { RIGHTS } from '../../wire/acl.js';
-import { MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
-import { KEY_LENGTHS } from '../../wire/key-length.js';
-import { PRINCIPAL_KINDS } from '../../wire/principal.js';
-import { jsonTextFault, type TextControls, textFault } from '../../wire/text.js';
+import { RIGHTS } from './acl.js';
+import { MAX_BATCH_ITEMS } from './crypto-messages.js';
+import { KEY_LENGTHS } from './key-length.js';
+import { PRINCIPAL_KINDS } from './principal.js';
+import { jsonTextFault, type TextControls, textFault } from './text.js';
 
 /**
  * The values the key-server protocol carries (docs/keyserver-protocol.md "Values"), each with a bound:
@@ -113,6 +113,13 @@ export const identity = z.strictObject({
   systemId: z.number().int(),
   principalId: z.string().regex(/^[0-9a-f]{16}$/),
 });
+
+/** What every minted token answers: the token, who it is, when it expires (null: never). */
+export const mintedToken = {
+  token: bearerToken,
+  identity,
+  expiresAt: z.number().int().nullable(),
+};
 
 /** A page of a list (`next` is the opaque cursor of the following one); never more than 1000 items. */
 export function list<T extends z.ZodType>(item: T) {

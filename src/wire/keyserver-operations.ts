@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import {
+  batchItems,
+  batchOperation,
+  batchOutcomes,
+  bytes,
+  certificate,
+  certificateQuery,
+  cursor,
+  decryptRequest,
+  encryptRequest,
+  encryptResult,
+  heldOperations,
+  idempotencyClaim,
+  identity,
+  keyVersion,
+  keyVersionView,
+  keyView,
+  list,
+  macResult,
+  mintedToken,
+  name,
+  newKey,
+  newPrincipal,
+  parameter,
+  parameterValue,
+  payloadBytes,
+  pem,
+  policy,
+  principalChanges,
+  principalQuery,
+  principalView,
+  rights,
+  role,
+  ruled,
+  ruledJson,
+  ttag,
+  verdict,
+  verifier,
+  verifyMacRequest,
+} from './keyserver-values.js';
+
+/** One operation of the key-server protocol: what it takes and what it answers. */
+export interface OperationSchemas<A extends z.ZodType, R extends z.ZodType> {
+  readonly args: A;
+  readonly result: R;
+}
+
+function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R): OperationSchemas<A, R> {
+  return { args, result };
+}
+
+const none = z.strictObject({});
+/** A key's ACL revision (docs/spec.md §4.1 item 3): what a grant or revoke produced, what a read shows now. */
+const aclRevision = z.number().int().nonnegative();
+const certificateId = ruled(z.string().min(1).max(128));
+
+/**
+ * THE declaration of a key-server operation (docs/keyserver-protocol.md "Operations"): its name, the
+ * schema of its arguments and the schema of its result. A token holder calls it as
+ * `POST /v1/op/<name>`, arguments in the body, `{ result }` in the answer. Everything else is derived
+ * from this table: the gateway's port (`KeyServerConnection.call`, src/ports/key-server.port.ts) takes
+ * `OperationArgs<N>` and answers `OperationResult<N>`; the daemon parses arguments with `args`; the
+ * gateway's TLS adapter checks replies with `result`; the key server binds each name to its engine
+ * function (src/keyserver/protocol/protocol-operations.ts, a missing binding does not compile).
+ *
+ * Arguments and results are the schemas' output: binary values of data cryptography and export are
+ * bytes (keyserver-values.ts `bytes`), which `toWire` turns to base64 only where a wire carries them.
+ * The byte arrays an operation answers are fresh and belong to its caller, who zeroes them once used:
+ * the gateway after the export wrap or the HTTP answer, the daemon once it encoded its answer.
+ */
+export const KEY_SERVER_OPERATIONS = {
+  whoami: op(none, identity),
+  /** The caller's operations (its roles and its groups' roles), and whether its token is scoped. */
+  heldOperations: op(none, heldOperations),
+  /** Invalidates the caller's token (a logout). */
+  revokeToken: op(none, z.null()),
+  /** A token narrowed to the listed keys and rights, lasting `ttlMs` at most. */
+  mintScoped: op(
+    z.strictObject({ objects: z.array(ttag).min(1).max(100), rights: rights.optional(), ttlMs: z.number().int().positive() }),
+    z.strictObject({ ...mintedToken, scope: z.record(z.string(), rights) }),
+  ),
+  /** A token acting as a principal named, or identified by a trusted certificate. */
+  mintDelegated: op(
+    z.union([z.strictObject({ principal: name }), z.strictObject({ certificate: pem })]),
+    z.strictObject({ ...mintedToken, actingFor: z.string() }),
+  ),
+  // Keys and key ACLs (docs/spec.md §4.6, §4.7).
+  /**
+   * `replayed`: the answer is an earlier request's under the same Idempotency-Key; this one made nothing.
+   * Optional on the wire: a key server older than it does not send it (the gateway then reads a
+   * creation with an Idempotency-Key as possibly replayed, and never undoes it).
+   */
+  generateKey: op(
+    newKey.extend({ idempotency: idempotencyClaim.optional() }),
+    z.strictObject({ ttag: z.string().min(1).max(1024), replayed: z.boolean().optional() }),
+  ),
+  /** Undoes the caller's own creation (expired; its idempotency record under `idempotencyKey` forgotten), unless a replay holds it. */
+  withdrawKey: op(z.strictObject({ ttag, idempotencyKey: z.string().min(1).max(255).optional() }), z.null()),
+  readKey: op(z.strictObject({ ttag }), keyView),
+  /** A page of the key's versions, newest first (docs/spec.md §4.22 item 10). */
+  keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), list(keyVersionView)),
+  expireKey: op(z.strictObject({ ttag }), keyView),
+  // Key versions: rotation adds one, the minimum version retires those below it.
+  rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView),
+  setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView),
+  // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded).
+  exportKey: op(
+    z.strictObject({ ttag, version: keyVersion.optional() }),
+    z.strictObject({ nid: z.number().int(), key: bytes, version: z.number().int().positive() }),
+  ),
+  readAcl: op(
+    z.strictObject({ ttag }),
+    z.strictObject({
+      owner: identity,
+      entries: z
+        .array(z.strictObject({ principal: identity, rights }))
+        .max(10_000)
+        .readonly(),
+      revision: aclRevision,
+    }),
+  ),
+  grant: op(z.strictObject({ ttag, principal: name, rights }), z.strictObject({ grantee: identity, revision: aclRevision })),
+  revoke: op(z.strictObject({ ttag, principal: name }), z.strictObject({ revision: aclRevision })),
+  accessRights: op(z.strictObject({ ttag }), rights),
+  // Data cryptography (9-12).
+  encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult),
+  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payloadBytes })),
+  mac: op(z.strictObject({ ttag, data: payloadBytes }), macResult),
+  verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), z.strictObject({ valid: z.boolean() })),
+  rewrap: op(z.strictObject({ ttag, request: decryptRequest }), encryptResult),
+  /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
+  cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes),
+  // Principals, sender keys, groups and roles (21-34).
+  listPrincipals: op(principalQuery, list(principalView)),
+  createPrincipal: op(newPrincipal, principalView),
+  readPrincipal: op(z.strictObject({ name }), principalView),
+  updatePrincipal: op(z.strictObject({ name, changes: principalChanges }), principalView),
+  deletePrincipal: op(z.strictObject({ name }), z.null()),
+  setPassword: op(z.strictObject({ name, verifier, currentProof: ruled(z.string().max(512)).optional() }), z.null()),
+  principalGroups: op(z.strictObject({ name }), list(principalView)),
+  putSenderKey: op(
+    z.strictObject({ principal: name, jwk: ruledJson(z.record(z.string(), z.unknown())) }),
+    z.strictObject({ jkt: z.string() }),
+  ),
+  groupMembers: op(z.strictObject({ group: name }), list(principalView)),
+  addGroupMember: op(z.strictObject({ group: name, member: name }), z.null()),
+  removeGroupMember: op(z.strictObject({ group: name, member: name }), z.null()),
+  listRoles: op(none, list(role)),
+  readRole: op(z.strictObject({ name }), role),
+  putRole: op(z.strictObject({ name, operations: z.array(ruled(z.string().max(128))).max(256) }), role),
+  // Certificates and certificate trust (35-42).
+  listCertificates: op(certificateQuery, list(certificate)),
+  readCertificate: op(z.strictObject({ id: certificateId }), certificate),
+  parseCertificate: op(z.strictObject({ pem }), certificate),
+  verifyCertificate: op(z.strictObject({ pem }), verdict),
+  listTrustAuthorities: op(none, list(certificate)),
+  addTrustAuthority: op(z.strictObject({ pem }), certificate),
+  removeTrustAuthority: op(z.strictObject({ id: certificateId }), z.null()),
+  enrollCertificate: op(z.strictObject({ principal: name, pem }), certificate),
+  // Server administration and the provisioning policy (43-48).
+  serverVersion: op(none, z.strictObject({ keyServer: z.string().max(256) })),
+  /** The key server's configuration, secrets redacted. */
+  serverConfig: op(none, z.record(z.string(), z.unknown())),
+  listParameters: op(none, list(parameter)),
+  setParameter: op(z.strictObject({ name, value: parameterValue }), parameter),
+  readPolicy: op(none, policy),
+  setPolicy: op(z.strictObject({ name, value: ruledJson(z.unknown()) }), policy),
+} as const;
+
+export type OperationName = keyof typeof KEY_SERVER_OPERATIONS;
+/** An operation's arguments, as its schema outputs them (bytes, not base64). */
+export type OperationArgs<N extends OperationName> = z.output<(typeof KEY_SERVER_OPERATIONS)[N]['args']>;
+/** An operation's result, as its schema outputs them (bytes, not base64; `null` where the wire says so). */
+export type OperationResult<N extends OperationName> = z.output<(typeof KEY_SERVER_OPERATIONS)[N]['result']>;
+
+export function isOperationName(value: string): value is OperationName {
+  return Object.hasOwn(KEY_SERVER_OPERATIONS, value);
+}
