@@ -1,58 +1,67 @@
 /**
  * Operation ids: what a role carries (docs/spec.md §4.3 item 2). One id per guarded operation of the
- * /api surface; the seven-operation routes use the same ids as their /api counterparts.
+ * /api surface; the seven-operation routes use the same ids as their /api counterparts. Each id is
+ * declared once, with the built-in roles besides `admin` (which holds every one) that hold it
+ * (docs/spec.md §4.3 item 3): `service` holds what `user` holds, and what names it here.
  */
-export const OPERATIONS = [
-  'session.read',
-  'sessions.list',
-  'sessions.list.all',
-  'session.scope',
-  'session.delegate',
-  'crypto.encrypt',
-  'crypto.decrypt',
-  'crypto.mac',
-  'keys.create',
-  'keys.read',
-  'keys.versions',
-  'keys.export',
-  'keys.expire',
-  'keys.rotate',
-  'keys.min-version',
-  'acl.read',
-  'acl.write',
-  'acl.access',
-  'principals.list',
-  'principals.create',
-  'principals.read',
-  'principals.read.own',
-  'principals.update',
-  'principals.delete',
-  'principals.password',
-  'principals.password.own',
-  'principals.groups',
-  'principals.sender-key',
-  'principals.sender-key.own',
-  'groups.read',
-  'groups.write',
-  'roles.read',
-  'roles.write',
-  'certificates.read',
-  'certificates.parse',
-  'certificates.verify',
-  'trust.read',
-  'trust.write',
-  'trust.enroll',
-  'server.version',
-  'server.config',
-  'server.parameters.read',
-  'server.parameters.write',
-  'policy.read',
-  'policy.write',
-  'audit.read',
-] as const;
+const HOLDERS = {
+  'session.read': ['user', 'auditor'],
+  'sessions.list': ['user', 'auditor'],
+  'sessions.list.all': [],
+  'session.scope': ['user'],
+  'session.delegate': ['service'],
+  'crypto.encrypt': ['user'],
+  'crypto.decrypt': ['user'],
+  'crypto.mac': ['user'],
+  'keys.create': ['user'],
+  'keys.read': ['user'],
+  'keys.versions': ['user'],
+  'keys.export': ['user'],
+  'keys.expire': ['user'],
+  'keys.rotate': ['user'],
+  'keys.min-version': ['user'],
+  'acl.read': ['user'],
+  'acl.write': ['user'],
+  'acl.access': ['user'],
+  'principals.list': ['auditor'],
+  'principals.create': [],
+  'principals.read': ['auditor'],
+  'principals.read.own': ['user', 'auditor'],
+  'principals.update': [],
+  'principals.delete': [],
+  'principals.password': [],
+  'principals.password.own': ['user'],
+  'principals.groups': ['auditor'],
+  'principals.sender-key': [],
+  'principals.sender-key.own': ['user'],
+  'groups.read': [],
+  'groups.write': [],
+  'roles.read': ['auditor'],
+  'roles.write': [],
+  'certificates.read': ['user'],
+  'certificates.parse': ['user'],
+  'certificates.verify': ['user'],
+  'trust.read': [],
+  'trust.write': [],
+  'trust.enroll': [],
+  'server.version': ['user', 'auditor'],
+  'server.config': ['auditor'],
+  'server.parameters.read': ['auditor'],
+  'server.parameters.write': [],
+  'policy.read': [],
+  'policy.write': [],
+  'audit.read': ['auditor'],
+} as const satisfies Record<string, readonly ('user' | 'service' | 'auditor')[]>;
 
-export type Operation = (typeof OPERATIONS)[number];
+export type Operation = keyof typeof HOLDERS;
+
+export const OPERATIONS: readonly Operation[] = Object.keys(HOLDERS) as Operation[];
+
+/** The operations the built-in role `holder` is given (besides `admin`'s all). */
+export function operationsHeldBy(holder: 'user' | 'service' | 'auditor'): Operation[] {
+  return OPERATIONS.filter((operation) => (HOLDERS[operation] as readonly string[]).includes(holder));
+}
 
 export function isOperation(value: string): value is Operation {
-  return (OPERATIONS as readonly string[]).includes(value);
+  return Object.hasOwn(HOLDERS, value);
 }

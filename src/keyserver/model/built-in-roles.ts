@@ -1,53 +1,17 @@
-import { OPERATIONS, type Operation } from '../../wire/operations.js';
+import { OPERATIONS, type Operation, operationsHeldBy } from '../../wire/operations.js';
 
-const USER: readonly Operation[] = [
-  'session.read',
-  'sessions.list',
-  'session.scope',
-  'crypto.encrypt',
-  'crypto.decrypt',
-  'crypto.mac',
-  'keys.create',
-  'keys.read',
-  'keys.versions',
-  'keys.export',
-  'keys.expire',
-  'keys.rotate',
-  'keys.min-version',
-  'acl.read',
-  'acl.write',
-  'acl.access',
-  'certificates.read',
-  'certificates.parse',
-  'certificates.verify',
-  'principals.read.own',
-  'principals.password.own',
-  'principals.sender-key.own',
-  'server.version',
-];
+const USER = operationsHeldBy('user');
 
 /**
  * The built-in roles (docs/spec.md §4.3 item 3): `admin` holds every operation;
  * `service` is `user` plus `session.delegate`; `auditor` reads the audit log, principals, roles and
- * the server.
+ * the server. Which role holds an operation is declared beside the operation (src/wire/operations.ts).
  */
 export const BUILT_IN_ROLES: Readonly<Record<'admin' | 'user' | 'service' | 'auditor', readonly Operation[]>> = {
   admin: OPERATIONS,
   user: USER,
-  service: [...USER, 'session.delegate'],
-  auditor: [
-    'session.read',
-    'sessions.list',
-    'audit.read',
-    'principals.list',
-    'principals.read',
-    'principals.read.own',
-    'principals.groups',
-    'roles.read',
-    'server.version',
-    'server.config',
-    'server.parameters.read',
-  ],
+  service: [...USER, ...operationsHeldBy('service')],
+  auditor: operationsHeldBy('auditor'),
 };
 
 /** The union of the operations of the given roles (unknown role names carry nothing). */
