@@ -6,7 +6,6 @@ import type { DaemonProblem } from '../adapters/key-server/daemon-check.js';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
-import { MeteredAuditLog } from '../adapters/metrics/metered-audit-log.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
@@ -150,14 +149,9 @@ async function openHolding(
     bootWarnings,
     writerLocks,
   };
-  if (metrics instanceof NoMetrics) return { ...opened, auditLog, keyServer, metrics };
-  return {
-    ...opened,
-    auditLog: new MeteredAuditLog(auditLog, metrics),
-    // The key server is metered where the container observes it (src/adapters/key-server/observed-key-server.ts).
-    keyServer,
-    metrics,
-  };
+  // The key server and the audit log are metered where the container observes them
+  // (src/adapters/key-server/observed-key-server.ts, src/adapters/audit-log/observed-audit-log.ts).
+  return { ...opened, auditLog, keyServer, metrics };
 }
 
 /** prom-client metrics when a metrics port is configured (their gauges read the two stores at scrape time). */

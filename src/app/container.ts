@@ -1,3 +1,6 @@
+import { ObservedAuditLog } from '../adapters/audit-log/observed-audit-log.js';
+import { meterAuditWrites } from '../adapters/metrics/audit-log-metering.js';
+import type { AuditWriteObserver } from '../ports/audit-log.port.js';
 import 'reflect-metadata';
 import { Container, type ResolutionContext } from 'inversify';
 import { ObservedKeyServer } from '../adapters/key-server/observed-key-server.js';
@@ -14,7 +17,7 @@ import { THROTTLE_STORE } from '../ports/throttle-store.port.js';
 import type { Token } from '../ports/token.js';
 import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import type { AuditVerifyKeys } from '../use-cases/audit.js';
-import { HealthSignal, keyServerHealth, ObservedAuditLog } from '../use-cases/health-signal.js';
+import { auditStoreHealth, HealthSignal, keyServerHealth } from '../use-cases/health-signal.js';
 import {
   AclUseCases,
   AuditTrail,
@@ -134,14 +137,18 @@ function keysOf<T extends object>(record: T): (keyof T)[] {
 export function buildContainer(config: GatewayConfig, adapters: GatewayAdapters, auditVerifyKeys?: AuditVerifyKeys): Container {
   const container = new Container();
   // The gateway's own calls report the key server's and the audit store's state to the health check;
-  // the key server's calls are metered by the same one decorator.
+  // the key server's calls and the audit log's writes are metered by the same one decorator each.
   const signals: HealthSignals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
   const keyServerObservers: KeyServerObserver[] = [keyServerHealth(signals.keyServer)];
-  if (!(adapters.metrics instanceof NoMetrics)) keyServerObservers.unshift(meterKeyServerCalls(adapters.metrics));
+  const auditObservers: AuditWriteObserver[] = [auditStoreHealth(signals.auditStore, { downOnly: true })];
+  if (!(adapters.metrics instanceof NoMetrics)) {
+    keyServerObservers.unshift(meterKeyServerCalls(adapters.metrics));
+    auditObservers.unshift(meterAuditWrites(adapters.metrics));
+  }
   const observed: GatewayAdapters = {
     ...adapters,
     keyServer: new ObservedKeyServer(adapters.keyServer, keyServerObservers),
-    auditLog: new ObservedAuditLog(adapters.auditLog, signals.auditStore, { downOnly: true }),
+    auditLog: new ObservedAuditLog(adapters.auditLog, auditObservers),
   };
   const factories = serviceFactories(signals, auditVerifyKeys);
   container.bind(CONFIG).toConstantValue(config);

@@ -57,4 +57,14 @@ export interface AuditLog {
   close(): Promise<void>;
 }
 
+/** How one write of the audit log ended, as its observers are told (`ObservedAuditLog`). */
+export interface AuditWriteEnded {
+  readonly kind: 'append' | 'complete';
+  readonly failed: boolean;
+  readonly error: unknown;
+  readonly seconds: number;
+}
+
+export type AuditWriteObserver = (ended: AuditWriteEnded) => void;
+
 export const AUDIT_LOG = token<AuditLog>('AuditLog');

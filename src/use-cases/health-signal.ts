@@ -1,8 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { AuditCompletion, AuditRecord } from '../domain/audit/audit.js';
-import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../domain/audit/audit-entry.js';
-import type { AuditPage, AuditQuery } from '../domain/audit/audit-query.js';
-import type { AuditLog } from '../ports/audit-log.port.js';
+import type { AuditWriteEnded, AuditWriteObserver } from '../ports/audit-log.port.js';
 import type { KeyServerCallEnded, KeyServerObserver } from '../ports/key-server.port.js';
 
 /** The latest known state of one dependency, and when it was learnt. */
@@ -57,67 +54,20 @@ export function keyServerHealth(signal: HealthSignal): KeyServerObserver {
 }
 
 /**
- * An AuditLog whose writes (append, complete) report the audit store's state to `signal`: rejected
- * with AUDIT_UNAVAILABLE is down, any other outcome up. With `downOnly`, only the down outcomes are
- * reported (the up state then comes from the background probe alone). Reads pass through untouched.
+ * The health check's observer of the audit store (plugged into the one observing decorator the app
+ * wraps around the audit log): a write rejected with AUDIT_UNAVAILABLE is down, any other outcome up.
+ * With `downOnly`, only the down outcomes are told (the up state then comes from the background probe
+ * alone).
  */
-export class ObservedAuditLog implements AuditLog {
-  readonly #inner: AuditLog;
-  readonly #signal: HealthSignal;
-  readonly #downOnly: boolean;
-
-  constructor(inner: AuditLog, signal: HealthSignal, { downOnly = false } = {}) {
-    this.#inner = inner;
-    this.#signal = signal;
-    this.#downOnly = downOnly;
-  }
-
-  append(record: AuditRecord): Promise<void> {
-    return observe(this.#inner.append(record), this.#signal, 'AUDIT_UNAVAILABLE', this.#downOnly);
-  }
-
-  complete(id: string, completion: AuditCompletion): Promise<boolean> {
-    return observe(this.#inner.complete(id, completion), this.#signal, 'AUDIT_UNAVAILABLE', this.#downOnly);
-  }
-
-  get(id: string): Promise<AuditRecord | undefined> {
-    return this.#inner.get(id);
-  }
-
-  query(query: AuditQuery): Promise<AuditPage> {
-    return this.#inner.query(query);
-  }
-
-  readChain(range?: AuditChainRange): Promise<AuditChainSlice> {
-    return this.#inner.readChain(range);
-  }
-
-  readChainPages(range?: AuditChainRange, pageSize?: number): Promise<AuditChainPages> {
-    return this.#inner.readChainPages(range, pageSize);
-  }
-
-  ping(): Promise<void> {
-    return this.#inner.ping();
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-}
-
-/** Reports a call's outcome to `signal` (down when it failed with `downCode`) and hands it on unchanged. */
-function observe<T>(result: Promise<T>, signal: HealthSignal, downCode: string, downOnly: boolean): Promise<T> {
-  return result.then(
-    (value) => {
+export function auditStoreHealth(signal: HealthSignal, { downOnly = false } = {}): AuditWriteObserver {
+  return function noteAuditStoreHealth(ended: AuditWriteEnded): void {
+    if (!ended.failed) {
       if (!downOnly) signal.note(true);
-      return value;
-    },
-    (error: unknown) => {
-      const up = (error as { code?: unknown } | undefined)?.code !== downCode;
-      if (!up || !downOnly) signal.note(up, publicReason(error));
-      throw error;
-    },
-  );
+      return;
+    }
+    const up = (ended.error as { code?: unknown } | undefined)?.code !== 'AUDIT_UNAVAILABLE';
+    if (!up || !downOnly) signal.note(up, publicReason(ended.error));
+  };
 }
 
 /** The public `reason` a failure carries (KeygateError), if any: never its detail or cause. */

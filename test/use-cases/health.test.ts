@@ -1,5 +1,6 @@
 import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
+import { ObservedAuditLog } from '../../src/adapters/audit-log/observed-audit-log.js';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { ObservedKeyServer } from '../../src/adapters/key-server/observed-key-server.js';
 import { MemorySessionStore } from '../../src/adapters/session-store/memory-session-store.js';
@@ -7,7 +8,7 @@ import { KeyServerUnavailableError } from '../../src/domain/errors/index.js';
 import type { AuditLog } from '../../src/ports/audit-log.port.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { HealthUseCases } from '../../src/use-cases/health.js';
-import { HealthSignal, keyServerHealth, ObservedAuditLog } from '../../src/use-cases/health-signal.js';
+import { auditStoreHealth, HealthSignal, keyServerHealth } from '../../src/use-cases/health-signal.js';
 
 /** A key server that only counts pings and fails them on demand (a unit-test fake). */
 function countingKeyServer() {
@@ -43,7 +44,7 @@ function subject() {
   const audit = countingAuditLog();
   const signals = { keyServer: new HealthSignal(), auditStore: new HealthSignal() };
   const keyServer = new ObservedKeyServer(ks.keyServer, [keyServerHealth(signals.keyServer)]);
-  const auditLog = new ObservedAuditLog(audit.log, signals.auditStore);
+  const auditLog = new ObservedAuditLog(audit.log, [auditStoreHealth(signals.auditStore)]);
   const health = new HealthUseCases({
     keyServer: ks.keyServer,
     store: new MemorySessionStore(new ManualClock()),
