@@ -49,7 +49,8 @@ function versionOf(sources) {
 export async function compiledCli() {
   const sources = filesUnder(SRC);
   const home = join(tmpdir(), `keygate-compiled-${versionOf(sources)}`);
-  if (!existsSync(home)) await compile(home, sources);
+  if (existsSync(home)) markUsed(home);
+  else await compile(home, sources);
   return pathToFileURL(join(home, 'dist', 'cli', 'main.js')).href;
 }
 
@@ -89,7 +90,17 @@ async function compile(home, sources) {
   removeOldCopies(home);
 }
 
-/** Copies of this worktree's earlier sources made over an hour ago: a session of edits would leave one per version. */
+/** Dates the copy's use, so that `removeOldCopies` leaves a copy a test run is using. */
+function markUsed(home) {
+  const now = new Date();
+  try {
+    utimesSync(home, now, now);
+  } catch {
+    // Owned by another user, or just removed: the copy is still read as it is.
+  }
+}
+
+/** Copies of this worktree's earlier sources unused for an hour: a session of edits would leave one per version. */
 function removeOldCopies(home) {
   const hourAgo = Date.now() - 3_600_000;
   for (const name of readdirSync(tmpdir())) {
