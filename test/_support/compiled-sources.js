@@ -3,9 +3,9 @@
 // hooks at every start, and the suite starts hundreds of them; this copy is compiled once per version
 // of the sources and every later process starts on plain JavaScript, as an installed keygate does.
 //
-// The copy is keyed by a hash of everything that goes into it (src/, package.json, tsconfig.json, the
-// console's bundler), so an edit makes the next process compile a fresh one: tests never run a stale
-// build, and dist/ (`npm run build`) is never read. It is laid out as the package is (dist/ beside
+// The copy is keyed by a hash of everything that goes into it (src/, package.json and its lock,
+// tsconfig.json, the console's bundler), so an edit makes the next process compile a fresh one: tests
+// never run a stale build, and dist/ (`npm run build`) is never read. It is laid out as the package is (dist/ beside
 // package.json and node_modules), so what the code finds next to itself (its version, the console's
 // files in dist/console/) is where the installed package has it.
 import { createHash } from 'node:crypto';
@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
-const INPUTS = ['package.json', 'tsconfig.json', 'scripts/bundle-client.ts', 'test/_support/compiled-sources.js'];
+const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/bundle-client.ts', 'test/_support/compiled-sources.js'];
 /** Browser code, bundled into dist/console/ instead (as tsconfig.build.json leaves it out). */
 const BROWSER_ONLY = ['src/console/', 'src/client/demo/'];
 
