@@ -50,6 +50,15 @@ export class WaitBudget {
     };
   }
 
+  /**
+   * Counts the whole budget spent: a deadline set from `leftMs()` has passed. A process timer may fire
+   * a fraction of a millisecond before the clock shows that time gone; the deadline decides, so no
+   * sliver of a millisecond is left over for a next call.
+   */
+  exhaust(): void {
+    this.#spentMs = Math.max(this.#spentMs, this.timeoutMs);
+  }
+
   /** Notes that a call was handed to the dependency. */
   markReached(): void {
     this.#reached = true;
@@ -95,7 +104,10 @@ export function withinBudget<T>(budget: WaitBudget, work: () => Promise<T>, expi
   const end = budget.startWait();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(expired()), left);
+    timer = setTimeout(() => {
+      budget.exhaust();
+      reject(expired());
+    }, left);
   });
   const running = work();
   running.catch(() => undefined);

@@ -25,6 +25,16 @@ test('the calls of one request draw on one budget per dependency; another reques
   });
 });
 
+test('a call that runs out of time spends the whole budget, whatever its clock shows', async (t) => {
+  // The deadline is a process timer; the budget's clock (manual here) has not moved at all.
+  const budget = new WaitBudget(50, new ManualClock());
+  await t.throwsAsync(
+    withinBudget(budget, () => new Promise<never>(() => undefined), expired),
+    { message: 'out of time' },
+  );
+  t.true(budget.leftMs() <= 0, `left ${budget.leftMs()} ms`);
+});
+
 test('outside a request every call has a budget of its own', (t) => {
   t.not(requestBudget('audit', 100), requestBudget('audit', 100));
 });
