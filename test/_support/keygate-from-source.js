@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `keygate` CLI run from its TypeScript sources through tsx, for tests: they exercise the code as
-// it is in the worktree, never a stale dist/. The published bin (bin/keygate.js) runs dist/.
-import { register } from 'tsx/esm/api';
+// The `keygate` CLI built from the worktree's TypeScript sources, for tests: they exercise the code as
+// it is in the worktree, never a stale dist/. The sources are compiled once per version of them
+// (compiled-sources.js), so each of the suite's many processes starts on plain JavaScript. The
+// published bin (bin/keygate.js) runs dist/.
+import { compiledCli } from './compiled-sources.js';
 
-register();
-await import('../../src/cli/main.ts');
+await import(await compiledCli());

@@ -10,4 +10,13 @@ export interface KeyServerUnderTest {
   close(): Promise<void>;
 }
 
-export type KeyServerFactory = () => Promise<KeyServerUnderTest>;
+/** What a test asks of the server it makes. */
+export interface KeyServerOptions {
+  /**
+   * The test lets its tokens expire (`expireTokens`): a server whose time cannot be moved by hand (a
+   * separate process) gives it tokens of a short lifetime, so that expiring them is a short wait.
+   */
+  readonly expiring?: boolean;
+}
+
+export type KeyServerFactory = (options?: KeyServerOptions) => Promise<KeyServerUnderTest>;

@@ -115,7 +115,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
   });
 
   test(title('a token stops working after sign-out and after its lifetime'), async (t) => {
-    const ks = await make();
+    const ks = await make({ expiring: true });
     const first = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
     await first.call('revokeToken', {});
     t.is(await codeOf(first.call('whoami', {})), 'SESSION_EXPIRED');

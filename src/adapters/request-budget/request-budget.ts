@@ -1,43 +1,62 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Clock } from '../../ports/clock.port.js';
 
 /** The dependencies whose waits one request adds up against one bound each. */
 export type BudgetedDependency = 'keyServer' | 'audit';
+
+/** The process's monotonic time as epoch milliseconds: a wall-clock step never stretches or shrinks a wait. */
+const MONOTONIC: Clock = { now: () => performance.timeOrigin + performance.now() };
 
 /**
  * One request's time waiting at one dependency: every call of that request draws on the same budget,
  * so a request that makes several calls (an audit begin and finish; a token revocation, then the two
  * SRP legs of a login) still waits at most `timeoutMs` there in all. Calls that overlap count their
  * common time once. The gateway's own work between calls is not a wait and is not counted.
+ *
+ * The budget reads elapsed time from `clock` (the process's monotonic time unless one is given: a test
+ * gives a manual clock); the deadlines set from `leftMs()` (`withinBudget`, the key-server channel)
+ * are timers of the process.
  */
 export class WaitBudget {
   readonly timeoutMs: number;
+  readonly #clock: Clock;
   #spentMs = 0;
   #running = 0;
   #since = 0;
   /** Set once a call of this request was handed to the dependency (it may have acted on it). */
   #reached = false;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, clock: Clock = MONOTONIC) {
     this.timeoutMs = timeoutMs;
+    this.#clock = clock;
   }
 
   /** What is left now (ms, rounded up; 0 or less: spent). */
   leftMs(): number {
-    const inFlight = this.#running > 0 ? performance.now() - this.#since : 0;
+    const inFlight = this.#running > 0 ? this.#clock.now() - this.#since : 0;
     return Math.ceil(this.timeoutMs - this.#spentMs - inFlight);
   }
 
   /** Starts a wait; the answer ends it (once, however often it is called). */
   startWait(): () => void {
-    if (this.#running === 0) this.#since = performance.now();
+    if (this.#running === 0) this.#since = this.#clock.now();
     this.#running += 1;
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.#running -= 1;
-      if (this.#running === 0) this.#spentMs += performance.now() - this.#since;
+      if (this.#running === 0) this.#spentMs += this.#clock.now() - this.#since;
     };
+  }
+
+  /**
+   * Counts the whole budget spent: a deadline set from `leftMs()` has passed. A process timer may fire
+   * a fraction of a millisecond before the clock shows that time gone; the deadline decides, so no
+   * sliver of a millisecond is left over for a next call.
+   */
+  exhaust(): void {
+    this.#spentMs = Math.max(this.#spentMs, this.timeoutMs);
   }
 
   /** Notes that a call was handed to the dependency. */
@@ -85,7 +104,10 @@ export function withinBudget<T>(budget: WaitBudget, work: () => Promise<T>, expi
   const end = budget.startWait();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(expired()), left);
+    timer = setTimeout(() => {
+      budget.exhaust();
+      reject(expired());
+    }, left);
   });
   const running = work();
   running.catch(() => undefined);
