@@ -10,8 +10,9 @@ export interface WrappedKey {
   readonly authTag: string;
 }
 
-/** The wrap's fixed parameters (docs/spec.md §3.2). */
-const HKDF_INFO = 'keygate export v1';
+/** The wrap's fixed parameters (docs/spec.md §3.2); a data key's wrap differs by its HKDF info (§4.5a item 4). */
+const EXPORT_INFO = 'keygate export v1';
+const DATAKEY_INFO = 'keygate datakey v1';
 const SIZES = { gatewayPubKey: 65, salt: 16, iv: 12, authTag: 16 } as const;
 const ECDH_P256 = { name: 'ECDH', namedCurve: 'P-256' } as const;
 
@@ -44,6 +45,11 @@ export class ExportKey {
   unwrap(wrapped: WrappedKey): Promise<Bytes> {
     return unwrapExport(wrapped, this.#privateKey);
   }
+
+  /** Opens a data key wrapped to this key by the key server (docs/spec.md §4.5a item 4). */
+  unwrapDataKey(wrapped: WrappedKey): Promise<Bytes> {
+    return unwrapEnvelope(wrapped, this.#privateKey, DATAKEY_INFO);
+  }
 }
 
 /**
@@ -52,14 +58,19 @@ export class ExportKey {
  * HKDF-SHA256(secret, salt, info `keygate export v1`, 32 bytes), and the data key is the AES-256-GCM
  * decryption of `ciphertext` with `iv` and the 16-byte `authTag`, no additional data.
  */
-export async function unwrapExport(wrapped: WrappedKey, privateKey: CryptoKey): Promise<Bytes> {
+export function unwrapExport(wrapped: WrappedKey, privateKey: CryptoKey): Promise<Bytes> {
+  return unwrapEnvelope(wrapped, privateKey, EXPORT_INFO);
+}
+
+/** The unwrap of docs/spec.md §3.2 with the HKDF info of what was wrapped (an export, a data key). */
+async function unwrapEnvelope(wrapped: WrappedKey, privateKey: CryptoKey, info: string): Promise<Bytes> {
   const parts = decodeEnvelope(wrapped);
   try {
     const gatewayKey = await subtle().importKey('raw', parts.gatewayPubKey, ECDH_P256, false, []);
     const shared = await subtle().deriveBits({ name: 'ECDH', public: gatewayKey }, privateKey, 256);
     const hkdfKey = await subtle().importKey('raw', shared, 'HKDF', false, ['deriveKey']);
     const aesKey = await subtle().deriveKey(
-      { name: 'HKDF', hash: 'SHA-256', salt: parts.salt, info: utf8(HKDF_INFO) },
+      { name: 'HKDF', hash: 'SHA-256', salt: parts.salt, info: utf8(info) },
       hkdfKey,
       { name: 'AES-GCM', length: 256 },
       false,

@@ -36,7 +36,7 @@ export {
   type RoleView,
 } from './keygate-admin.js';
 export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
-export { KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
+export { type DataKey, KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
 export { mintProof, type ProofClaims, type ProofRequest, proofHtu } from './mint-proof.js';
 export { jwkThumbprint, ProofKey, type PublicJwk } from './proof-key.js';
 export type { TransportOptions } from './transport.js';

@@ -31,6 +31,16 @@ export interface ScopedSessionRequest {
   readonly proofKey?: ProofKey;
 }
 
+/** A data key (docs/spec.md §4.5a): its blob to store beside the data, and the key itself when it was delivered. */
+export interface DataKey {
+  /** The data key sealed under the key's `version`, standard base64: what `openDataKey` takes back. */
+  readonly blob: string;
+  /** The raw data key, unwrapped here; absent when it was not asked for (`deliver: false`). */
+  readonly key?: Bytes;
+  readonly keyLen: 16 | 24 | 32;
+  readonly version: number;
+}
+
 /**
  * One gateway session: the session id (a secret, kept in a private field) and, for a bound session,
  * the proof key every request is signed with. Each method is one /api operation.
@@ -153,6 +163,38 @@ export class KeygateSession {
     const key = await exportKey.unwrap(reply.wrapped);
     if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
     return { key, keyLen: reply.keyLen, algo: reply.algo, ...optionalVersion(reply.version) };
+  }
+
+  /**
+   * POST /api/crypto/datakey: a fresh data key of `keyLen` bytes (default 32) sealed under the key's
+   * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
+   * here and unwrapped with WebCrypto (docs/spec.md §4.5a). Without delivery only the blob is answered.
+   */
+  async generateDataKey(ttag: string, options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } = {}): Promise<DataKey> {
+    const clientKey = options.deliver === false ? undefined : await ExportKey.generate();
+    const reply = await this.#call<{ blob: string; wrapped?: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
+      method: 'POST',
+      path: '/api/crypto/datakey',
+      body: {
+        ttag,
+        ...(options.keyLen === undefined ? {} : { keyLen: options.keyLen }),
+        ...(clientKey && { clientPubKey: clientKey.publicKey }),
+      },
+    });
+    const { blob, keyLen, version } = reply;
+    if (clientKey === undefined || reply.wrapped === undefined) return { blob, keyLen, version };
+    return { blob, key: await dataKeyOf(clientKey, reply.wrapped, keyLen), keyLen, version };
+  }
+
+  /** POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and unwrapped (docs/spec.md §4.5a). */
+  async openDataKey(ttag: string, blob: string): Promise<Required<Omit<DataKey, 'blob'>>> {
+    const clientKey = await ExportKey.generate();
+    const reply = await this.#call<{ wrapped: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
+      method: 'POST',
+      path: '/api/crypto/datakey/open',
+      body: { ttag, blob, clientPubKey: clientKey.publicKey },
+    });
+    return { key: await dataKeyOf(clientKey, reply.wrapped, reply.keyLen), keyLen: reply.keyLen, version: reply.version };
   }
 
   // Data cryptography
@@ -297,3 +339,10 @@ const BATCH_PATHS = {
   mac: '/api/crypto/mac',
   verify: '/api/crypto/mac/verify',
 } as const;
+
+/** A wrapped data key opened with its client key, checked against the length the answer names. */
+async function dataKeyOf(clientKey: ExportKey, wrapped: WrappedKey, keyLen: number): Promise<Bytes> {
+  const key = await clientKey.unwrapDataKey(wrapped);
+  if (key.length !== keyLen) throw new TypeError(`the data key opened to ${key.length} bytes, keyLen says ${keyLen}`);
+  return key;
+}

@@ -194,6 +194,40 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/crypto/datakey": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** A fresh data key sealed under the key's newest version, and wrapped to clientPubKey when given; right encrypt */
+        readonly post: operations["crypto.datakey"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/crypto/datakey/open": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** A data key's blob opened and its data key wrapped again to clientPubKey; right decrypt */
+        readonly post: operations["crypto.datakey.open"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/keys": {
         readonly parameters: {
             readonly query?: never;
@@ -968,6 +1002,43 @@ export interface components {
             /** Format: date-time */
             readonly expiresAt: string;
             readonly actingFor?: string;
+        };
+        readonly DataKey: {
+            /** @description the data key sealed under the key version (docs/spec.md §4.5a item 5) */
+            readonly blob: string;
+            /** @description the data key wrapped to clientPubKey (HKDF info `keygate datakey v1`); only when one was sent */
+            readonly wrapped?: {
+                /** @description standard base64 */
+                readonly gatewayPubKey: string;
+                /** @description standard base64 */
+                readonly salt: string;
+                /** @description standard base64 */
+                readonly iv: string;
+                /** @description standard base64 */
+                readonly ciphertext: string;
+                /** @description standard base64 */
+                readonly authTag: string;
+            };
+            readonly keyLen: 16 | 24 | 32;
+            /** @description the key version */
+            readonly version: number;
+        };
+        readonly DataKeyOpened: {
+            readonly wrapped: {
+                /** @description standard base64 */
+                readonly gatewayPubKey: string;
+                /** @description standard base64 */
+                readonly salt: string;
+                /** @description standard base64 */
+                readonly iv: string;
+                /** @description standard base64 */
+                readonly ciphertext: string;
+                /** @description standard base64 */
+                readonly authTag: string;
+            };
+            readonly keyLen: 16 | 24 | 32;
+            /** @description the key version */
+            readonly version: number;
         };
         readonly Key: {
             /** @description standard base64 */
@@ -1988,6 +2059,88 @@ export interface operations {
                             };
                         })[];
                     };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "crypto.datakey": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                    /** @default 32 */
+                    readonly keyLen?: 16 | 24 | 32;
+                    /** Format: base64 */
+                    readonly clientPubKey?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["DataKey"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "crypto.datakey.open": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                    /** Format: base64 */
+                    readonly blob: string;
+                    /** Format: base64 */
+                    readonly clientPubKey: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["DataKeyOpened"];
                 };
             };
             readonly 400: components["responses"]["BadRequest"];

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { KEY_LENGTHS } from './key-length.js';
 import {
+  base64,
   batchItems,
   batchOperation,
   batchOutcomes,
@@ -54,6 +56,10 @@ const none = z.strictObject({});
 /** A key's ACL revision (docs/spec.md §4.1 item 3): what a grant or revoke produced, what a read shows now. */
 const aclRevision = z.number().int().nonnegative();
 const certificateId = ruled(z.string().min(1).max(128));
+/** A key wrapped to a client's ephemeral P-256 key (docs/spec.md §3.2): ciphertext only, standard base64. */
+const wrappedKey = z.strictObject({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
+const dataKeyLength = z.literal(KEY_LENGTHS);
+const version = z.number().int().positive();
 
 /**
  * THE declaration of a key-server operation (docs/keyserver-protocol.md "Operations"): its name, the
@@ -129,6 +135,19 @@ export const KEY_SERVER_OPERATIONS = {
   mac: op(z.strictObject({ ttag, data: payloadBytes }), macResult),
   verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), z.strictObject({ valid: z.boolean() })),
   rewrap: op(z.strictObject({ ttag, request: decryptRequest }), encryptResult),
+  /**
+   * A fresh data key (docs/spec.md §4.5a): `blob` sealed under the key's newest version, `wrapped` to
+   * `clientPubKey` (a 65-byte P-256 point) only when one is given. The data key itself never leaves.
+   */
+  generateDataKey: op(
+    z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional() }),
+    z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version }),
+  ),
+  /** The data key of a blob, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2). */
+  openDataKey: op(
+    z.strictObject({ ttag, blob: bytes, clientPubKey: bytes }),
+    z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version }),
+  ),
   /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
   cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes),
   // Principals, sender keys, groups and roles (21-34).

@@ -88,6 +88,23 @@ test('encrypt then decrypt through a bound session gives the plaintext back, wit
   t.like(wrongAad, { status: 400, code: 'DECRYPT_FAILED' });
 });
 
+test('a data key made through a bound session unwraps with WebCrypto, and its blob reopens to the same key', async (t) => {
+  const gw = await startGateway(t);
+  const { alice, key } = await aliceWithKey(gw, 16);
+  const scoped = await alice.mintScoped({ objects: [key.ttag] });
+  const made = await scoped.generateDataKey(key.ttag, { keyLen: 24 });
+  t.is(made.key?.length, 24);
+  t.deepEqual([made.keyLen, made.version], [24, 1]);
+  const opened = await scoped.openDataKey(key.ttag, made.blob);
+  t.deepEqual(Buffer.from(opened.key), Buffer.from(made.key!));
+  const bare = await scoped.generateDataKey(key.ttag, { deliver: false });
+  t.deepEqual(Object.keys(bare).sort(), ['blob', 'keyLen', 'version']);
+  t.is((await scoped.openDataKey(key.ttag, bare.blob)).key.length, 32);
+  const other = await alice.createKey({ keyLen: 16 });
+  const refused = await t.throwsAsync(alice.openDataKey(other.ttag, made.blob), { instanceOf: KeygateApiError });
+  t.like(refused, { status: 400, code: 'DECRYPT_FAILED' });
+});
+
 test('a MAC made through the client verifies, and a changed one does not', async (t) => {
   const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);

@@ -137,6 +137,12 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
     // Rewrap is a decrypt and an encrypt: the key server asks for both operations (held by the same roles).
     'crypto.rewrap': { needs: 'crypto.decrypt', body: { ttag: NO_KEY, ciphertext: data, iv: data, authTag: data }, allowed: NOT_FOUND },
+    'crypto.datakey': { needs: 'crypto.encrypt', body: { ttag: NO_KEY, clientPubKey: clientKeyPair().publicKey }, allowed: NOT_FOUND },
+    'crypto.datakey.open': {
+      needs: 'crypto.decrypt',
+      body: { ttag: NO_KEY, blob: data, clientPubKey: clientKeyPair().publicKey },
+      allowed: NOT_FOUND,
+    },
     'acl.read': { needs: 'acl.read', path: `/api/keys/${NO_KEY}/acl`, allowed: NOT_FOUND },
     'acl.put': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, body: { rights: ['read'] }, allowed: NOT_FOUND },
     'acl.delete': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, allowed: NOT_FOUND },
@@ -208,9 +214,17 @@ function expected(row: Row, role: Role): Outcome {
   return holders.includes(role) ? row.allowed : DENIED;
 }
 
-const ADDED = new Set(['audit.verify', 'keys.rotate', 'keys.min-version', 'keys.versions', 'crypto.rewrap']);
+const ADDED = new Set([
+  'audit.verify',
+  'keys.rotate',
+  'keys.min-version',
+  'keys.versions',
+  'crypto.rewrap',
+  'crypto.datakey',
+  'crypto.datakey.open',
+]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify and the key-version routes', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes and the data-key routes', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

@@ -64,6 +64,8 @@ const SURFACE: readonly [number, string, string, Auth][] = [
  */
 const ADDITIONS: readonly [string, string, Auth][] = [
   ['POST', '/api/crypto/rewrap', 'S'],
+  ['POST', '/api/crypto/datakey', 'S'],
+  ['POST', '/api/crypto/datakey/open', 'S'],
   ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
@@ -126,6 +128,8 @@ test('the route table serves exactly the operations of the surface, each with it
     'get /api/keys/{ttag}/versions',
     'get /api/openapi.json',
     'get /health',
+    'post /api/crypto/datakey',
+    'post /api/crypto/datakey/open',
     'post /api/crypto/rewrap',
     'post /api/keys/{ttag}/rotate',
     'post /keys',
@@ -140,6 +144,8 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/openapi.json': 'discovery',
     '/api/audit/verify': 'audit',
     '/api/crypto/rewrap': 'crypto',
+    '/api/crypto/datakey': 'crypto',
+    '/api/crypto/datakey/open': 'crypto',
     '/api/keys/{ttag}/rotate': 'keys',
     '/api/keys/{ttag}/min-version': 'keys',
     '/api/keys/{ttag}/versions': 'keys',

@@ -1,4 +1,6 @@
+import { createECDH, type ECDH } from 'node:crypto';
 import test from 'ava';
+import { DATAKEY_WRAP_INFO, unwrapWith } from '../../src/crypto/p256-wrap.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
 import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
@@ -17,6 +19,12 @@ async function signIn(ks: KeyServerUnderTest, name: string): Promise<KeyServerCo
 }
 
 const HELLO = Buffer.from('hello');
+
+/** A client's ephemeral P-256 key and its raw point (docs/spec.md §3.1). */
+function clientKey(): { ecdh: ECDH; point: Buffer } {
+  const ecdh = createECDH('prime256v1');
+  return { ecdh, point: ecdh.generateKeys() };
+}
 
 /** Key versions through the KeyServer port (rotate, min-version, crypto by version, rewrap, batches), run against one adapter. */
 export function keyVersionsContract(name: string, make: KeyServerFactory): void {
@@ -251,4 +259,40 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
       'not ACL_DENIED or NOT_FOUND: the key of a malformed item is never read',
     );
   });
+
+  test(
+    title(
+      'makes a data key under the newest version, wrapped to a client key, and opens its blob again; refuses another key, a retired version and a missing right',
+    ),
+    async (t) => {
+      const ks = await make();
+      t.teardown(() => ks.close());
+      const alice = await signIn(ks, 'alice');
+      const bob = await signIn(ks, 'bob');
+      const { ttag } = await alice.call('generateKey', { keyLen: 16 });
+      const other = (await alice.call('generateKey', { keyLen: 16 })).ttag;
+      await alice.call('rotateKey', { ttag });
+      const first = clientKey();
+      const made = await alice.call('generateDataKey', { ttag, keyLen: 24, clientPubKey: first.point });
+      t.deepEqual([made.keyLen, made.version, made.blob.length], [24, 2, 6 + 12 + 24 + 16]);
+      const dataKey = unwrapWith(made.wrapped!, first.ecdh.getPrivateKey(), DATAKEY_WRAP_INFO);
+      t.is(dataKey.length, 24);
+      const bare = await alice.call('generateDataKey', { ttag, keyLen: 32 });
+      t.deepEqual(Object.keys(bare).sort(), ['blob', 'keyLen', 'version']);
+
+      const second = clientKey();
+      const opened = await alice.call('openDataKey', { ttag, blob: made.blob, clientPubKey: second.point });
+      t.deepEqual([opened.keyLen, opened.version], [24, 2]);
+      t.deepEqual(unwrapWith(opened.wrapped, second.ecdh.getPrivateKey(), DATAKEY_WRAP_INFO), dataKey);
+
+      const old = await alice.call('generateDataKey', { ttag: other, keyLen: 16 });
+      t.is(await codeOf(alice.call('openDataKey', { ttag, blob: old.blob, clientPubKey: second.point })), 'DECRYPT_FAILED', 'another key');
+      t.is(await codeOf(alice.call('openDataKey', { ttag, blob: made.blob, clientPubKey: Buffer.alloc(65, 4) })), 'BAD_REQUEST');
+      t.is(await codeOf(bob.call('generateDataKey', { ttag, keyLen: 16 })), 'ACL_DENIED');
+      t.is(await codeOf(bob.call('openDataKey', { ttag, blob: made.blob, clientPubKey: second.point })), 'ACL_DENIED');
+      await alice.call('rotateKey', { ttag: other });
+      await alice.call('setMinVersion', { ttag: other, minVersion: 2 });
+      t.is(await codeOf(alice.call('openDataKey', { ttag: other, blob: old.blob, clientPubKey: second.point })), 'KEY_VERSION_RETIRED');
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { ECDH } from 'node:crypto';
+import { checkClientPointForm, WRAP_CURVE } from '../../crypto/p256-wrap.js';
 import { isStandardBase64 } from '../../wire/base64.js';
 import { BadRequestError } from '../errors/common.errors.js';
-import { CLIENT_PUBLIC_KEY_BYTES, WRAP_CURVE } from './keywrap.js';
 
 /**
  * Decodes and validates `clientPubKey` (docs/spec.md §3.1): standard base64, 65 bytes,
@@ -25,9 +25,6 @@ export function parseClientPublicKey(base64: string): Buffer {
 export function decodeClientPublicKey(base64: string): Buffer {
   if (!isStandardBase64(base64)) throw new BadRequestError('clientPubKey: not standard base64');
   const point = Buffer.from(base64, 'base64');
-  if (point.length !== CLIENT_PUBLIC_KEY_BYTES) {
-    throw new BadRequestError(`clientPubKey: expected ${CLIENT_PUBLIC_KEY_BYTES} bytes, got ${point.length}`);
-  }
-  if (point[0] !== 0x04) throw new BadRequestError('clientPubKey: not an uncompressed point (0x04 prefix)');
+  checkClientPointForm(point, BadRequestError);
   return point;
 }

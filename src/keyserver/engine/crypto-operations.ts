@@ -1,3 +1,4 @@
+import { checkClientPointForm, DATAKEY_WRAP_INFO, prepareWrap } from '../../crypto/p256-wrap.js';
 import type { Right } from '../../wire/acl.js';
 import type {
   BatchOperation,
@@ -9,9 +10,11 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../../wire/crypto-messages.js';
-import { keyLengthForNid } from '../../wire/key-length.js';
+import { type KeyLength, keyLengthForNid } from '../../wire/key-length.js';
+import type { OperationResult } from '../../wire/keyserver-operations.js';
 import type { Operation } from '../../wire/operations.js';
 import { GCM_IV_BYTES, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, MAC_ALG, verifyHmacSha256 } from '../model/data-crypto.js';
+import { openDataKey, readDataKeyHeader, sealDataKey } from '../model/data-key-blob.js';
 import { BadRequestError, isKeyServerError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
@@ -87,6 +90,63 @@ export class CryptoOperations {
    */
   async rewrap(token: string, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
     return this.#rewrapWith(await this.#caller(token, 'rewrap'), ttag, request);
+  }
+
+  /**
+   * A fresh data key of `keyLen` bytes (docs/spec.md §4.5a item 1): sealed under the key's newest version,
+   * and wrapped to `clientPubKey` (docs/spec.md §3.2, info `keygate datakey v1`) only when one is given.
+   * Needs `crypto.encrypt` and the right `encrypt`. The data key is zeroed once sealed and wrapped.
+   */
+  async generateDataKey(
+    token: string,
+    ttag: string,
+    request: { readonly keyLen: KeyLength; readonly clientPubKey?: Uint8Array | undefined },
+  ): Promise<OperationResult<'generateDataKey'>> {
+    if (request.clientPubKey !== undefined) checkClientPointForm(request.clientPubKey, BadRequestError);
+    const caller = await this.#ctx.auth.authenticate(token);
+    await this.#ctx.auth.requireOperation(caller, 'crypto.encrypt');
+    const key = await this.#usableKey(caller, ttag, 'encrypt');
+    const wrap =
+      request.clientPubKey === undefined
+        ? undefined
+        : prepareWrap(request.clientPubKey, this.#ctx.random, DATAKEY_WRAP_INFO, BadRequestError);
+    const { material, version } = newestOf(key);
+    const dataKey = this.#ctx.random.bytes(request.keyLen);
+    try {
+      const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES));
+      const wrapped = wrap?.seal(dataKey);
+      return { blob, ...(wrapped === undefined ? {} : { wrapped }), keyLen: request.keyLen, version };
+    } finally {
+      dataKey.fill(0);
+      wrap?.dispose();
+    }
+  }
+
+  /**
+   * The data key of `blob`, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2): the version its
+   * header names must be usable (KEY_VERSION_NOT_FOUND, KEY_VERSION_RETIRED), and a blob of another key
+   * or changed is DECRYPT_FAILED. Needs `crypto.decrypt` and the right `decrypt`.
+   */
+  async openDataKey(
+    token: string,
+    ttag: string,
+    request: { readonly blob: Uint8Array; readonly clientPubKey: Uint8Array },
+  ): Promise<OperationResult<'openDataKey'>> {
+    checkClientPointForm(request.clientPubKey, BadRequestError);
+    const caller = await this.#ctx.auth.authenticate(token);
+    await this.#ctx.auth.requireOperation(caller, 'crypto.decrypt');
+    const key = await this.#usableKey(caller, ttag, 'decrypt');
+    const { version, keyLen } = readDataKeyHeader(request.blob);
+    const { material } = usableVersion(key, version);
+    const wrap = prepareWrap(request.clientPubKey, this.#ctx.random, DATAKEY_WRAP_INFO, BadRequestError);
+    let dataKey: Buffer | undefined;
+    try {
+      dataKey = openDataKey(material, request.blob);
+      return { wrapped: wrap.seal(dataKey), keyLen, version };
+    } finally {
+      dataKey?.fill(0);
+      wrap.dispose();
+    }
   }
 
   /**

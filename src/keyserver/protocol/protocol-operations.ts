@@ -46,6 +46,8 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   mac: (engine, token, args) => engine.crypto.mac(token, args.ttag, args.data),
   verifyMac: (engine, token, args) => engine.crypto.verifyMac(token, args.ttag, args.request),
   rewrap: (engine, token, args) => engine.crypto.rewrap(token, args.ttag, args.request),
+  generateDataKey: (engine, token, args) => engine.crypto.generateDataKey(token, args.ttag, args),
+  openDataKey: (engine, token, args) => engine.crypto.openDataKey(token, args.ttag, args),
   cryptoBatch: (engine, token, args) => runCryptoBatch(engine, token, args.operation, args.items),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: (engine, token, args) => engine.principals.list(token, args),

@@ -91,9 +91,12 @@ export const keyView = z
   })
   .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
 
+/** A key wrapped to the client's ephemeral P-256 key (docs/spec.md §3.2). */
+const wrappedKey = z.object({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
+
 export const wrappedExport = z
   .object({
-    wrapped: z.object({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 }),
+    wrapped: wrappedKey,
     algo: z.string(),
     keyLen: keyView.shape.keyLen,
   })
@@ -244,6 +247,18 @@ export const responses = {
   keyVersions: list(keyVersionView),
   batch: batchOf,
   exported: wrappedExport.extend({ version }).meta({ id: 'WrappedKeyVersion' }),
+  /** docs/spec.md §4.5a: the data key sealed under `version` (`blob`), and wrapped when a clientPubKey was sent. */
+  dataKey: z
+    .object({
+      blob: base64.describe('the data key sealed under the key version (docs/spec.md §4.5a item 5)'),
+      wrapped: wrappedKey
+        .optional()
+        .describe('the data key wrapped to clientPubKey (HKDF info `keygate datakey v1`); only when one was sent'),
+      keyLen: keyView.shape.keyLen,
+      version,
+    })
+    .meta({ id: 'DataKey' }),
+  dataKeyOpened: z.object({ wrapped: wrappedKey, keyLen: keyView.shape.keyLen, version }).meta({ id: 'DataKeyOpened' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
   aclEntry,
   access: z.object({ rights: z.array(right) }),

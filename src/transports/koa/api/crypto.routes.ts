@@ -9,7 +9,7 @@ import { ttagField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
-import { keyVersion, ttag } from './api-schemas.js';
+import { base64, keyVersion, ttag } from './api-schemas.js';
 import { runBatch, singleOrBatch } from './crypto-batch.js';
 import { binary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 
@@ -104,9 +104,59 @@ const OPERATIONS = [
   }),
 ];
 
-/** Data cryptography (docs/spec.md §4.5, §4.22): the five operations of `OPERATIONS`, each single or batch. */
+/** Data cryptography (docs/spec.md §4.5, §4.22): the five operations of `OPERATIONS`, each single or batch, and data keys (§4.5a). */
 export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
-  return OPERATIONS.map((declared) => cryptoRoute(declared, services.crypto));
+  return [...OPERATIONS.map((declared) => cryptoRoute(declared, services.crypto)), ...dataKeyRoutes(services)];
+}
+
+/** A short binary value (a client's public point, a data-key blob), decoded at the edge. */
+const shortBinary = base64.max(256).transform((value): Uint8Array => Buffer.from(value, 'base64'));
+
+/**
+ * Data keys (docs/spec.md §4.5a), made, sealed and wrapped in the key server: the gateway holds only
+ * the blob and the wrap. Both answer key material wrapped to the caller's key, so both are releases,
+ * asked of the key server only once their pending record is stored (docs/spec.md §9.2).
+ */
+function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
+  return [
+    route({
+      operationId: 'crypto.datakey',
+      kind: 'release',
+      method: 'POST',
+      path: '/api/crypto/datakey',
+      auth: 'session',
+      summary: "A fresh data key sealed under the key's newest version, and wrapped to clientPubKey when given; right encrypt",
+      body: z.strictObject({
+        ttag: ttagField(ttag),
+        keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32),
+        clientPubKey: shortBinary.optional(),
+      }),
+      success: { status: 200, schema: responses.dataKey },
+      async handle(ctx, { body, audit }) {
+        await audit.recorded();
+        const made = await services.keyServerCalls.call(callerOf(ctx), 'generateDataKey', body);
+        audit.note({ version: made.version });
+        ctx.body = encodeBinary(made);
+        wipeBinary(made);
+      },
+    }),
+    route({
+      operationId: 'crypto.datakey.open',
+      kind: 'release',
+      method: 'POST',
+      path: '/api/crypto/datakey/open',
+      auth: 'session',
+      summary: "A data key's blob opened and its data key wrapped again to clientPubKey; right decrypt",
+      body: z.strictObject({ ttag: ttagField(ttag), blob: shortBinary, clientPubKey: shortBinary }),
+      success: { status: 200, schema: responses.dataKeyOpened },
+      async handle(ctx, { body, audit }) {
+        await audit.recorded();
+        const opened = await services.keyServerCalls.call(callerOf(ctx), 'openDataKey', body);
+        audit.note({ version: opened.version });
+        ctx.body = opened;
+      },
+    }),
+  ];
 }
 
 /**
