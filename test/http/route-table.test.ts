@@ -22,6 +22,8 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/crypto/rewrap', 'crypto.rewrap', 'POST'],
   ['POST', '/api/crypto/mac', 'crypto.mac', 'POST'],
   ['POST', '/api/crypto/mac/verify', 'crypto.mac.verify', 'POST'],
+  ['POST', '/api/crypto/datakey', 'crypto.datakey', 'POST'],
+  ['POST', '/api/crypto/datakey/open', 'crypto.datakey.open', 'POST'],
   ['POST', '/api/keys', 'keys.create', 'POST'],
   ['GET', '/api/keys/:ttag', 'keys.read', 'HEAD, GET'],
   ['GET', '/api/keys/:ttag/versions', 'keys.versions', 'HEAD, GET'],
@@ -89,9 +91,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 64 operations: 51 on /api, the four of key versions, audit/verify, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 66 operations: 53 on /api, the four of key versions, audit/verify, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 64);
+  t.is(OPERATIONS.length, 66);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),
