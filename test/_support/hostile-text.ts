@@ -157,6 +157,8 @@ export function baseRequests(c: TableContext): Record<string, () => BaseRequest>
     'crypto.rewrap': crypto({ ciphertext: 'AAAA', iv: 'AAAAAAAAAAAAAAAA', authTag: 'AAAAAAAAAAAAAAAAAAAAAA==' }),
     'crypto.mac': crypto({ data: 'AAAA' }),
     'crypto.mac.verify': crypto({ data: 'AAAA', mac: 'AAAA' }),
+    'crypto.datakey': () => ({ body: { ttag: c.ttag, clientPubKey: c.clientPubKey } }),
+    'crypto.datakey.open': () => ({ body: { ttag: c.ttag, blob: 'AAAA', clientPubKey: c.clientPubKey } }),
     'keys.create': () => ({ body: {} }),
     'keys.read': () => ({ params: keyPath }),
     'keys.versions': () => ({ params: keyPath }),
