@@ -1732,6 +1732,8 @@ export interface operations {
                         readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                         /** @description the key version */
                         readonly version: number;
+                        /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed: string;
                     } | {
                         readonly items: readonly ({
                             /** @description standard base64 */
@@ -1744,6 +1746,8 @@ export interface operations {
                             readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                             /** @description the key version */
                             readonly version: number;
+                            /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                            readonly sealed: string;
                             /** @constant */
                             readonly ok: true;
                         } | {
@@ -1782,26 +1786,30 @@ export interface operations {
                 readonly "application/json": {
                     readonly ttag: string;
                     /** Format: base64 */
-                    readonly ciphertext: string;
+                    readonly ciphertext?: string;
                     /** Format: base64 */
-                    readonly iv: string;
+                    readonly iv?: string;
                     /** Format: base64 */
-                    readonly authTag: string;
+                    readonly authTag?: string;
                     /** Format: base64 */
                     readonly aad?: string;
                     readonly version?: number;
+                    /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                    readonly sealed?: string;
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
                         /** Format: base64 */
-                        readonly ciphertext: string;
+                        readonly ciphertext?: string;
                         /** Format: base64 */
-                        readonly iv: string;
+                        readonly iv?: string;
                         /** Format: base64 */
-                        readonly authTag: string;
+                        readonly authTag?: string;
                         /** Format: base64 */
                         readonly aad?: string;
                         readonly version?: number;
+                        /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed?: string;
                     }[];
                 };
             };
@@ -1858,26 +1866,30 @@ export interface operations {
                 readonly "application/json": {
                     readonly ttag: string;
                     /** Format: base64 */
-                    readonly ciphertext: string;
+                    readonly ciphertext?: string;
                     /** Format: base64 */
-                    readonly iv: string;
+                    readonly iv?: string;
                     /** Format: base64 */
-                    readonly authTag: string;
+                    readonly authTag?: string;
                     /** Format: base64 */
                     readonly aad?: string;
                     readonly version?: number;
+                    /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                    readonly sealed?: string;
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
                         /** Format: base64 */
-                        readonly ciphertext: string;
+                        readonly ciphertext?: string;
                         /** Format: base64 */
-                        readonly iv: string;
+                        readonly iv?: string;
                         /** Format: base64 */
-                        readonly authTag: string;
+                        readonly authTag?: string;
                         /** Format: base64 */
                         readonly aad?: string;
                         readonly version?: number;
+                        /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed?: string;
                     }[];
                 };
             };
@@ -1900,6 +1912,8 @@ export interface operations {
                         readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                         /** @description the key version */
                         readonly version: number;
+                        /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed: string;
                     } | {
                         readonly items: readonly ({
                             /** @description standard base64 */
@@ -1912,6 +1926,8 @@ export interface operations {
                             readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                             /** @description the key version */
                             readonly version: number;
+                            /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                            readonly sealed: string;
                             /** @constant */
                             readonly ok: true;
                         } | {
