@@ -1794,7 +1794,7 @@ export interface operations {
                     /** Format: base64 */
                     readonly aad?: string;
                     readonly version?: number;
-                    /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                    /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
                 } | {
                     readonly items: readonly {
@@ -1808,7 +1808,7 @@ export interface operations {
                         /** Format: base64 */
                         readonly aad?: string;
                         readonly version?: number;
-                        /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
                     }[];
                 };
@@ -1874,7 +1874,7 @@ export interface operations {
                     /** Format: base64 */
                     readonly aad?: string;
                     readonly version?: number;
-                    /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                    /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
                 } | {
                     readonly items: readonly {
@@ -1888,7 +1888,7 @@ export interface operations {
                         /** Format: base64 */
                         readonly aad?: string;
                         readonly version?: number;
-                        /** @description instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
                     }[];
                 };

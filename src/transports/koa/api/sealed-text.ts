@@ -51,7 +51,7 @@ export const sealedText = z
   .string()
   .max(2_000_000)
   .describe(
-    'instead of ciphertext, iv, authTag and version, never beside them: kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5)',
+    'instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5)',
   )
   .transform(function readSealed(value, ctx): Parts {
     const read = readSealedText(value);
@@ -62,6 +62,12 @@ export const sealedText = z
     return read;
   });
 
+/** Whether a separate field holds what sealed text holds for it. */
+function same(given: Uint8Array | number | undefined, sealed: Uint8Array | number): boolean {
+  if (typeof given === 'number' || typeof sealed === 'number') return given === sealed;
+  return given !== undefined && Buffer.from(given.buffer, given.byteOffset, given.byteLength).equals(sealed);
+}
+
 /** The separate fields that `sealed` stands for. */
 const SEPARATE = ['ciphertext', 'iv', 'authTag', 'version'] as const;
 
@@ -70,19 +76,23 @@ type EitherForm = { sealed?: Parts | undefined } & Partial<Record<'ciphertext' |
   };
 
 /**
- * A decrypt or rewrap request in exactly one of its forms (docs/spec.md §4.5): `sealed`, or the
- * separate `ciphertext`, `iv`, `authTag` (and `version`). Either is handed inward as the separate fields.
+ * A decrypt or rewrap request in one of its forms (docs/spec.md §4.5): `sealed`, or the separate
+ * `ciphertext`, `iv`, `authTag` (and `version`), or both when they say the same (an encrypt answer sent
+ * back as it came). Either is handed inward as the separate fields.
  */
 export function oneCiphertextForm<S extends z.ZodObject>(request: S) {
   return request
     .check(function exactlyOneForm(payload) {
       const value = payload.value as EitherForm;
-      const separate = SEPARATE.filter((field) => value[field] !== undefined);
-      if (value.sealed !== undefined && separate.length > 0) {
+      const { sealed } = value;
+      // An encrypt answer sent back whole carries both forms: taken when they say the same.
+      const disagree =
+        sealed === undefined ? [] : SEPARATE.filter((field) => value[field] !== undefined && !same(value[field], sealed[field]));
+      if (disagree.length > 0) {
         payload.issues.push({
           code: 'custom',
           path: ['sealed'],
-          message: `send sealed or ${SEPARATE.join(', ')}, not both (got ${separate.join(', ')})`,
+          message: `sealed and ${disagree.join(', ')} disagree: send sealed or ${SEPARATE.join(', ')}, or both alike`,
           input: payload.value,
         });
       } else if (value.sealed === undefined) {
