@@ -253,7 +253,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     const ks = await make();
     const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
     const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
-    const made = ['listed-c', 'listed-a', 'Listed-b'];
+    const made = ['listed-c', 'listed-a', 'listed-B'];
     for (const name of made) await admin.call('createPrincipal', { name, kind: 'group' });
     // A key server shared by several tests (a daemon) may hold groups of other tests too.
     const seen: { name: string; kind: string }[] = [];
