@@ -178,6 +178,7 @@ export function baseRequests(c: TableContext): Record<string, () => BaseRequest>
     'principals.password': () => ({ params: { name: 'carol' }, body: { password: 'carol-password-3' } }),
     'principals.groups': () => ({ params: { name: 'carol' } }),
     'principals.senderKey.put': () => ({ params: { name: 'carol' }, body: { jwk: JWK } }),
+    'groups.list': () => ({ query: {} }),
     'groups.members.list': () => ({ params: { name: 'ops' } }),
     'groups.members.add': () => ({ params: { name: 'ops', member: 'carol' } }),
     'groups.members.remove': () => ({ params: { name: 'ops', member: 'nobody' } }),

@@ -69,6 +69,7 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
+  ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
 
@@ -125,6 +126,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
     'get /api/audit/verify',
+    'get /api/groups',
     'get /api/keys/{ttag}/versions',
     'get /api/openapi.json',
     'get /health',
@@ -149,6 +151,7 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/rotate': 'keys',
     '/api/keys/{ttag}/min-version': 'keys',
     '/api/keys/{ttag}/versions': 'keys',
+    '/api/groups': 'groups',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });
