@@ -59,23 +59,17 @@ export class RecordingKeyServer implements KeyServer {
       });
       return answer;
     };
-    return new Proxy(inner, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target) as unknown;
-        if (typeof value !== 'function') return value;
-        if (property === 'grant' || property === 'revoke') {
-          return async (ttag: string, principal: string, ...rest: unknown[]) =>
-            note(
-              ttag,
-              property,
-              principal,
-              rest[0],
-              await (value as (...args: unknown[]) => Promise<unknown>).call(target, ttag, principal, ...rest),
-            );
+    return {
+      async call(name, args) {
+        const answer = await inner.call(name, args);
+        if (name === 'grant' || name === 'revoke') {
+          const { ttag, principal, rights } = args as { ttag: string; principal: string; rights?: unknown };
+          note(ttag, name, principal, rights, answer);
         }
-        return (value as (...args: unknown[]) => unknown).bind(target);
+        return answer;
       },
-    });
+      close: () => inner.close(),
+    } satisfies KeyServerConnection;
   }
 
   fingerprint(): string {

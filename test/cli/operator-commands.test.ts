@@ -345,10 +345,10 @@ testUnless(noScript)('login on a terminal prompts "Password: " on stderr, echoes
   t.regex(output, /\S{20,}/, 'the session id is printed');
 });
 
-test.serial('the groups summary names its subcommands as they are: members, add, remove', async (t) => {
+test.serial('the groups summary names its subcommands as they are: list, members, add, remove', async (t) => {
   const help = await keygate(['--help']);
-  t.regex(help.stdout, /^\s+groups\s+group members: members, add, remove$/m);
-  t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <members\|add\|remove>/);
+  t.regex(help.stdout, /^\s+groups\s+groups and their members: list, members, add, remove$/m);
+  t.regex((await keygate(['groups', '--help'])).stdout, /^Usage: keygate groups <list\|members\|add\|remove>/);
 });
 
 test.serial(
