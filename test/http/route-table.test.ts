@@ -6,7 +6,7 @@ import { startGateway } from '../_support/gateway.js';
 /**
  * Every declared operation of both surfaces: method, path, the operation id its access-log line and
  * metrics name, and the methods its path allows (`Allow`, in the order answered). The 51 /api
- * operations, `GET /api/audit/verify`, `GET /api/openapi.json` and the seven root operations.
+ * operations, the data keys, the key states' disable and enable, `GET /api/audit/verify`, `GET /api/openapi.json` and the seven root operations.
  */
 const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/session', 'session.password', 'POST, DELETE, HEAD, GET'],
@@ -22,6 +22,8 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/crypto/rewrap', 'crypto.rewrap', 'POST'],
   ['POST', '/api/crypto/mac', 'crypto.mac', 'POST'],
   ['POST', '/api/crypto/mac/verify', 'crypto.mac.verify', 'POST'],
+  ['POST', '/api/crypto/datakey', 'crypto.datakey', 'POST'],
+  ['POST', '/api/crypto/datakey/open', 'crypto.datakey.open', 'POST'],
   ['POST', '/api/keys', 'keys.create', 'POST'],
   ['GET', '/api/keys/:ttag', 'keys.read', 'HEAD, GET'],
   ['GET', '/api/keys/:ttag/versions', 'keys.versions', 'HEAD, GET'],
@@ -29,6 +31,8 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/keys/:ttag/rotate', 'keys.rotate', 'POST'],
   ['PUT', '/api/keys/:ttag/min-version', 'keys.min-version', 'PUT'],
   ['POST', '/api/keys/:ttag/expire', 'keys.expire', 'POST'],
+  ['POST', '/api/keys/:ttag/disable', 'keys.disable', 'POST'],
+  ['POST', '/api/keys/:ttag/enable', 'keys.enable', 'POST'],
   ['GET', '/api/keys/:ttag/acl', 'acl.read', 'HEAD, GET'],
   ['PUT', '/api/keys/:ttag/acl/:principal', 'acl.put', 'PUT, DELETE'],
   ['DELETE', '/api/keys/:ttag/acl/:principal', 'acl.delete', 'PUT, DELETE'],
@@ -89,9 +93,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 64 operations: 51 on /api, the four of key versions, audit/verify, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 68 operations: 51 on /api, the four of key versions, the two of data keys, the two of key states, audit/verify, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 64);
+  t.is(OPERATIONS.length, 68);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

@@ -40,6 +40,7 @@ const key: KeyRow = {
   laterVersions: [],
   minVersion: 2,
   expired: false,
+  disabled: false,
   createdAt: 1_700_000_000_000,
   label: 'payroll',
   rotationPeriod: 'P90D',

@@ -37,6 +37,7 @@ const key = (ttag: string, material: Buffer): KeyRow => ({
   minVersion: 1,
   createdAt: 1_700_000_000_000,
   expired: false,
+  disabled: false,
 });
 
 maybe(

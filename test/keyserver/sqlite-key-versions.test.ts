@@ -52,6 +52,7 @@ test('a master-key rotation rewraps every key version; the old master key then o
     aclRevision: 0,
     createdAt: 1,
     expired: false,
+    disabled: false,
   });
   await first.putKeyVersion('cm90', { version: 2, material: Buffer.alloc(32, 2), createdAt: 2 });
   await first.putKeyVersion('cm90', { version: 3, material: Buffer.alloc(32, 3), createdAt: 3 });
