@@ -75,6 +75,11 @@ export interface Sealed {
   readonly alg?: 'A128GCM' | 'A192GCM' | 'A256GCM';
   /** The key version it was made under; decrypt sends it back (absent: version 1). */
   readonly version?: number;
+  /**
+   * The same ciphertext as one string naming its version (docs/spec.md §4.5 "Sealed text"):
+   * `kg:v<version>:<base64 of iv, ciphertext, tag>`. Decrypt and rewrap send it instead of the fields.
+   */
+  readonly sealed?: string;
 }
 
 /** The answer of a single MAC (not a batch). */

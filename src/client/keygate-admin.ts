@@ -80,6 +80,11 @@ export class KeygateAdmin {
     return this.#session.request('GET', `/api/principals/${segment(name)}/groups`);
   }
 
+  /** The groups by name, a page at a time (docs/spec.md §4.9 item 1): `limit` 1..1000, `cursor` a page's `next`. */
+  listGroups(page: { limit?: number; cursor?: string } = {}): Promise<ListView<PrincipalView>> {
+    return this.#session.request('GET', `/api/groups${query(page)}`);
+  }
+
   groupMembers(group: string): Promise<ListView<PrincipalView>> {
     return this.#session.request('GET', `/api/groups/${segment(group)}/members`);
   }

@@ -215,10 +215,10 @@ export class KeygateSession {
   }
 
   /**
-   * POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. The key version is
-   * the one `sealed` carries (as encrypt answered it); without one, version 1.
+   * POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. `sealed` is an
+   * encrypt answer or its sealed text (`kg:v2:...`); the key version is the one it carries, else 1.
    */
-  async decrypt(ttag: string, sealed: Sealed, aad?: Data): Promise<Bytes> {
+  async decrypt(ttag: string, sealed: Sealed | string, aad?: Data): Promise<Bytes> {
     const reply = await this.#call<{ plaintext: string }>({
       method: 'POST',
       path: '/api/crypto/decrypt',
@@ -231,7 +231,7 @@ export class KeygateSession {
    * POST /api/crypto/rewrap: `sealed` (under the version it carries, else 1) sealed again under the
    * newest version, inside the key server; the plaintext never leaves it. Needs `decrypt` and `encrypt`.
    */
-  rewrap(ttag: string, sealed: Sealed, aad?: Data): Promise<Sealed> {
+  rewrap(ttag: string, sealed: Sealed | string, aad?: Data): Promise<Sealed> {
     return this.#call({ method: 'POST', path: '/api/crypto/rewrap', body: sealedBody(ttag, sealed, aad) });
   }
 
@@ -255,16 +255,19 @@ export class KeygateSession {
   batch(operation: 'encrypt', items: readonly { ttag: string; plaintext: string; aad?: string }[]): Promise<BatchItemResult<Sealed>[]>;
   batch(
     operation: 'decrypt',
-    items: readonly ({ ttag: string; aad?: string } & Sealed)[],
+    items: readonly ({ ttag: string; aad?: string } & (Sealed | { sealed: string }))[],
   ): Promise<BatchItemResult<{ plaintext: string }>[]>;
-  batch(operation: 'rewrap', items: readonly ({ ttag: string; aad?: string } & Sealed)[]): Promise<BatchItemResult<Sealed>[]>;
+  batch(
+    operation: 'rewrap',
+    items: readonly ({ ttag: string; aad?: string } & (Sealed | { sealed: string }))[],
+  ): Promise<BatchItemResult<Sealed>[]>;
   batch(operation: 'mac', items: readonly { ttag: string; data: string }[]): Promise<BatchItemResult<MacView>[]>;
   batch(
     operation: 'verify',
     items: readonly { ttag: string; data: string; mac: string; version?: number }[],
   ): Promise<BatchItemResult<{ valid: boolean }>[]>;
   async batch(operation: keyof typeof BATCH_PATHS, items: readonly object[]): Promise<BatchItemResult<unknown>[]> {
-    const body = { items: operation === 'decrypt' || operation === 'rewrap' ? items.map((item) => withoutAlg(item as Sealed)) : items };
+    const body = { items: operation === 'decrypt' || operation === 'rewrap' ? items.map((item) => oneForm(item as Sealed)) : items };
     return (await this.#call<{ items: BatchItemResult<unknown>[] }>({ method: 'POST', path: BATCH_PATHS[operation], body })).items;
   }
 
@@ -324,22 +327,27 @@ function idempotency(options: Retryable): { headers?: Record<string, string> } {
   return options.idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': options.idempotencyKey } };
 }
 
-/** A decrypt or rewrap body: the sealed value with its version, without the `alg` encrypt answered. */
-function sealedBody(ttag: string, sealed: Sealed, aad: Data | undefined) {
-  return {
-    ttag,
-    ciphertext: sealed.ciphertext,
-    iv: sealed.iv,
-    authTag: sealed.authTag,
-    ...optionalAad(aad),
-    ...optionalVersion(sealed.version),
-  };
+/**
+ * A decrypt or rewrap body in one form (docs/spec.md §4.5): the sealed text when there is one, else the
+ * separate fields with their version; never the `alg` encrypt answered.
+ */
+function sealedBody(ttag: string, sealed: Sealed | string, aad: Data | undefined) {
+  return { ttag, ...ciphertextOf(sealed), ...optionalAad(aad) };
 }
 
-/** A batch item as the strict decrypt and rewrap schemas take it: an encrypt answer's `alg` and `ok` dropped. */
-function withoutAlg(item: Sealed & { ok?: unknown }): object {
-  const { alg: _alg, ok: _ok, ...rest } = item;
-  return rest;
+function ciphertextOf(sealed: Sealed | string) {
+  if (typeof sealed === 'string') return { sealed };
+  if (sealed.sealed !== undefined) return { sealed: sealed.sealed };
+  return { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, ...optionalVersion(sealed.version) };
+}
+
+/**
+ * A batch item as the strict decrypt and rewrap schemas take it: one form of its ciphertext (the sealed
+ * text when it has one), an encrypt answer's `alg` and `ok` dropped.
+ */
+function oneForm(item: Sealed & { ok?: unknown }): object {
+  const { alg: _alg, ok: _ok, ciphertext, iv, authTag, version, sealed, ...rest } = item;
+  return { ...rest, ...ciphertextOf({ ciphertext, iv, authTag, version, sealed } as Sealed) };
 }
 
 const BATCH_PATHS = {

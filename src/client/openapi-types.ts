@@ -521,6 +521,23 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/groups": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** Groups by name, a page at a time (limit 1..1000, default 100, opaque cursor) */
+        readonly get: operations["groups.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/groups/{name}/members": {
         readonly parameters: {
             readonly query?: never;
@@ -1766,6 +1783,8 @@ export interface operations {
                         readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                         /** @description the key version */
                         readonly version: number;
+                        /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed: string;
                     } | {
                         readonly items: readonly ({
                             /** @description standard base64 */
@@ -1778,6 +1797,8 @@ export interface operations {
                             readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                             /** @description the key version */
                             readonly version: number;
+                            /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                            readonly sealed: string;
                             /** @constant */
                             readonly ok: true;
                         } | {
@@ -1816,26 +1837,30 @@ export interface operations {
                 readonly "application/json": {
                     readonly ttag: string;
                     /** Format: base64 */
-                    readonly ciphertext: string;
+                    readonly ciphertext?: string;
                     /** Format: base64 */
-                    readonly iv: string;
+                    readonly iv?: string;
                     /** Format: base64 */
-                    readonly authTag: string;
+                    readonly authTag?: string;
                     /** Format: base64 */
                     readonly aad?: string;
                     readonly version?: number;
+                    /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                    readonly sealed?: string;
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
                         /** Format: base64 */
-                        readonly ciphertext: string;
+                        readonly ciphertext?: string;
                         /** Format: base64 */
-                        readonly iv: string;
+                        readonly iv?: string;
                         /** Format: base64 */
-                        readonly authTag: string;
+                        readonly authTag?: string;
                         /** Format: base64 */
                         readonly aad?: string;
                         readonly version?: number;
+                        /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed?: string;
                     }[];
                 };
             };
@@ -1892,26 +1917,30 @@ export interface operations {
                 readonly "application/json": {
                     readonly ttag: string;
                     /** Format: base64 */
-                    readonly ciphertext: string;
+                    readonly ciphertext?: string;
                     /** Format: base64 */
-                    readonly iv: string;
+                    readonly iv?: string;
                     /** Format: base64 */
-                    readonly authTag: string;
+                    readonly authTag?: string;
                     /** Format: base64 */
                     readonly aad?: string;
                     readonly version?: number;
+                    /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                    readonly sealed?: string;
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
                         /** Format: base64 */
-                        readonly ciphertext: string;
+                        readonly ciphertext?: string;
                         /** Format: base64 */
-                        readonly iv: string;
+                        readonly iv?: string;
                         /** Format: base64 */
-                        readonly authTag: string;
+                        readonly authTag?: string;
                         /** Format: base64 */
                         readonly aad?: string;
                         readonly version?: number;
+                        /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed?: string;
                     }[];
                 };
             };
@@ -1934,6 +1963,8 @@ export interface operations {
                         readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                         /** @description the key version */
                         readonly version: number;
+                        /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                        readonly sealed: string;
                     } | {
                         readonly items: readonly ({
                             /** @description standard base64 */
@@ -1946,6 +1977,8 @@ export interface operations {
                             readonly alg: "A128GCM" | "A192GCM" | "A256GCM";
                             /** @description the key version */
                             readonly version: number;
+                            /** @description kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
+                            readonly sealed: string;
                             /** @constant */
                             readonly ok: true;
                         } | {
@@ -2969,6 +3002,45 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly jkt: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "groups.list": {
+        readonly parameters: {
+            readonly query?: {
+                readonly limit?: number;
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["Principal"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
                     };
                 };
             };

@@ -131,6 +131,7 @@ export class ConsoleApi {
   setDisabled = (name: string, disabled: boolean): Promise<PrincipalView> =>
     this.session.request('PUT', `/api/principals/${segment(name)}`, { disabled });
   groupsOf = (name: string): Promise<ListView<PrincipalView>> => this.#admin.principalGroups(name);
+  groups = (page: { limit?: number; cursor?: string }): Promise<ListView<PrincipalView>> => this.#admin.listGroups(page);
   members = (group: string): Promise<ListView<PrincipalView>> => this.#admin.groupMembers(group);
   addMember = (group: string, member: string): Promise<unknown> => this.#admin.addGroupMember(group, member);
   removeMember = (group: string, member: string): Promise<unknown> => this.#admin.removeGroupMember(group, member);

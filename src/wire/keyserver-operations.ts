@@ -165,6 +165,8 @@ export const KEY_SERVER_OPERATIONS = {
     z.strictObject({ principal: name, jwk: ruledJson(z.record(z.string(), z.unknown())) }),
     z.strictObject({ jkt: z.string() }),
   ),
+  /** A page of the groups by name (docs/spec.md §4.9 item 1); the key server checks `limit` (1..GROUPS_LIMIT_MAX). */
+  listGroups: op(z.strictObject({ limit: z.number().int(), cursor: cursor.optional() }), list(principalView)),
   groupMembers: op(z.strictObject({ group: name }), list(principalView)),
   addGroupMember: op(z.strictObject({ group: name, member: name }), z.null()),
   removeGroupMember: op(z.strictObject({ group: name, member: name }), z.null()),

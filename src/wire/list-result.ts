@@ -13,3 +13,5 @@ export interface ListResult<T> {
 /** Page size bounds of the paginated lists (operations 21 and 35). */
 export const LIST_LIMIT_MAX = 500;
 export const LIST_LIMIT_DEFAULT = 100;
+/** Page size bound of the list of groups (docs/spec.md §4.9 item 1); its default is LIST_LIMIT_DEFAULT. */
+export const GROUPS_LIMIT_MAX = 1000;

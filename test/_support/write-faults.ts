@@ -112,6 +112,7 @@ export type WriteOperation = keyof typeof WRITE_FAULTS;
 export const LIST_OPERATIONS = [
   'listPrincipals',
   'principalGroups',
+  'listGroups',
   'groupMembers',
   'listRoles',
   'listCertificates',

@@ -96,10 +96,27 @@ test.serial('principals, groups and roles through the CLI', async (t) => {
   const created = await json(['principals', 'create', 'cli-bob', '--kind', 'user', '--password-file', bobPasswordFile], env);
   t.like(created, { name: 'cli-bob', kind: 'user' });
   await json(['principals', 'create', 'cli-ops', '--kind', 'group'], env);
+  await json(['principals', 'create', 'cli-team', '--kind', 'group'], env);
   t.true(
     (await json<{ items: { name: string }[] }>(['principals', 'list', '--limit', '500'], env)).items.some((p) => p.name === 'cli-bob'),
   );
   t.regex((await keygate(['principals', 'show', 'cli-bob'], env)).stdout, /cli-bob\s+user/);
+  const groups = await json<{ items: { name: string; kind: string }[] }>(['groups', 'list', '--limit', '1000'], env);
+  t.true(groups.items.some((g) => g.name === 'cli-ops'));
+  t.deepEqual(
+    groups.items.filter((g) => g.kind !== 'group'),
+    [],
+  );
+  const firstPage = await keygate(['groups', 'list', '--limit', '1'], env);
+  t.is(firstPage.status, 0, firstPage.stderr);
+  const cursor = /^next: --cursor (\S+)$/m.exec(firstPage.stdout)?.[1];
+  t.truthy(cursor, firstPage.stdout);
+  const secondPage = await json<{ items: { name: string }[] }>(['groups', 'list', '--limit', '1', '--cursor', cursor!], env);
+  t.deepEqual(
+    secondPage.items.map((g) => g.name),
+    [groups.items[1]!.name],
+    'the cursor names the following page',
+  );
   t.is((await keygate(['groups', 'add', 'cli-ops', 'cli-bob'], env)).status, 0);
   t.deepEqual(
     (await json<{ items: { name: string }[] }>(['groups', 'members', 'cli-ops'], env)).items.map((p) => p.name),
@@ -277,6 +294,7 @@ test.serial('--json is accepted by every command, the offline audit ones include
     ['health'],
     ['principals', 'list'],
     ['groups', 'members', 'cli-json-none'],
+    ['groups', 'list', '--limit', '0'],
     ['roles', 'list'],
     ['audit', 'list'],
   ]) {

@@ -88,6 +88,28 @@ test('encrypt then decrypt through a bound session gives the plaintext back, wit
   t.like(wrongAad, { status: 400, code: 'DECRYPT_FAILED' });
 });
 
+test('the client sends sealed text back: an answer across a rotation, the bare string, and batch items', async (t) => {
+  const gw = await startGateway(t);
+  const { alice, key } = await aliceWithKey(gw);
+  const before = await alice.encrypt(key.ttag, 'before', 'ctx');
+  t.regex(before.sealed ?? '', /^kg:v1:/);
+  await alice.rotateKey(key.ttag);
+  const after = await alice.encrypt(key.ttag, 'after', 'ctx');
+  t.regex(after.sealed ?? '', /^kg:v2:/);
+  t.is(Buffer.from(await alice.decrypt(key.ttag, after, 'ctx')).toString(), 'after');
+  t.is(Buffer.from(await alice.decrypt(key.ttag, before.sealed!, 'ctx')).toString(), 'before');
+  const rewrapped = await alice.rewrap(key.ttag, before.sealed!, 'ctx');
+  t.like(rewrapped, { version: 2 });
+  const items = await alice.batch('decrypt', [
+    { ttag: key.ttag, sealed: rewrapped.sealed!, aad: Buffer.from('ctx').toString('base64') },
+    { ttag: key.ttag, ...after, aad: Buffer.from('ctx').toString('base64') },
+  ]);
+  t.deepEqual(items, [
+    { ok: true, plaintext: Buffer.from('before').toString('base64') },
+    { ok: true, plaintext: Buffer.from('after').toString('base64') },
+  ]);
+});
+
 test('a data key made through a bound session unwraps with WebCrypto, and its blob reopens to the same key', async (t) => {
   const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw, 16);

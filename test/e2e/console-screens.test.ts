@@ -20,10 +20,14 @@ await withChromium('console tests', (browser) => {
     t.like((await gw.call('GET', '/api/principals/dora', { headers: admin })).body, { disabled: true });
 
     await showScreen(page, 'groups');
-    await page.fill('#group-name', 'ops');
-    await page.click('#groups button[type="submit"]');
+    await page.locator('#groups-list tr[data-group="ops"] button', { hasText: 'Members' }).click();
+    t.deepEqual(
+      await page.locator('#groups-list tr[data-group]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-group'))),
+      (await gw.call('GET', '/api/groups', { headers: admin })).body.items.map((g: { name: string }) => g.name),
+      'the screen lists the groups /api lists, no name typed',
+    );
     await page.fill('#group-member', 'bob');
-    await page.click('#groups button:has-text("Add to ops")');
+    await page.click('#group-members-section button:has-text("Add to ops")');
     await page.locator('#group-members li', { hasText: 'bob' }).waitFor();
     const members = await gw.call('GET', '/api/groups/ops/members', { headers: admin });
     t.deepEqual(

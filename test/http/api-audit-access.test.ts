@@ -58,7 +58,7 @@ test('encrypt, MAC, MAC check, certificate parse and verify run without the audi
   t.like(await alice.post('/api/crypto/mac/verify', { ttag, data: b64('m'), mac }), { status: 200, body: { valid: true } });
   t.like(await alice.post('/api/certificates/parse', { pem: leaf.pem }), { status: 200, body: { subject: 'CN=audit-leaf' } });
   t.like(await alice.post('/api/certificates/verify', { pem: leaf.pem }), { status: 200, body: { trusted: false } });
-  const { alg: _alg, ...fields } = sealed;
+  const { alg: _alg, sealed: _sealed, ...fields } = sealed;
   const opened = await alice.post('/api/crypto/decrypt', { ttag, ...fields });
   t.like(opened, { status: 503, body: { code: 'AUDIT_UNAVAILABLE' } });
   t.false('plaintext' in opened.body, 'no plaintext without its record');
@@ -70,7 +70,7 @@ test('key creation, encryption and decryption are each recorded with the key and
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice, { keyLen: 16 });
   const sealed = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('x') })).body;
-  const { alg: _alg, ...fields } = sealed;
+  const { alg: _alg, sealed: _sealed, ...fields } = sealed;
   t.is((await alice.post('/api/crypto/decrypt', { ttag, ...fields })).status, 200);
   const { items } = await log.query({});
   const byOperation = new Map(items.map((r) => [r.operation, r]));

@@ -31,7 +31,7 @@ for (const store of KEY_SERVER_STORES) {
         items.map((item) => (item.ok ? `ok ${item.version}` : item.error!.code)),
         ['ok 1', 'NOT_FOUND', 'ACL_DENIED', 'BAD_REQUEST', 'ok 1'],
       );
-      const strip = ({ ok: _ok, alg: _alg, ...rest }: Record<string, unknown>) => rest;
+      const strip = ({ ok: _ok, alg: _alg, sealed: _sealed, ...rest }: Record<string, unknown>) => rest;
       const opened = await alice.post('/api/crypto/decrypt', {
         items: [
           { ttag, ...strip(items[4] as never), aad: b64('x') },

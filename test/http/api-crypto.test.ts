@@ -17,11 +17,11 @@ for (const [keyLen, alg] of [
     const { ttag } = await createKey(alice, { keyLen });
     const sealed = await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('attack at dawn'), aad: b64('order 7') });
     t.is(sealed.status, 200);
-    t.deepEqual(Object.keys(sealed.body).sort(), ['alg', 'authTag', 'ciphertext', 'iv', 'version']);
+    t.deepEqual(Object.keys(sealed.body).sort(), ['alg', 'authTag', 'ciphertext', 'iv', 'sealed', 'version']);
     t.is(sealed.body.alg, alg);
     t.is(Buffer.from(sealed.body.iv, 'base64').length, 12);
     t.is(Buffer.from(sealed.body.authTag, 'base64').length, 16);
-    const { alg: _alg, ...fields } = sealed.body;
+    const { alg: _alg, sealed: _sealed, ...fields } = sealed.body;
     const opened = await alice.post('/api/crypto/decrypt', { ttag, ...fields, aad: b64('order 7') });
     t.is(opened.status, 200);
     t.deepEqual(opened.body, { plaintext: b64('attack at dawn') });
@@ -46,7 +46,11 @@ test('POST /api/crypto/decrypt answers 400 DECRYPT_FAILED for a bad tag or the w
   const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
-  const { alg: _alg, ...sealed } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('x'), aad: b64('a') })).body;
+  const {
+    alg: _alg,
+    sealed: _sealed,
+    ...sealed
+  } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('x'), aad: b64('a') })).body;
   const tag = Buffer.from(sealed.authTag, 'base64');
   tag[0]! ^= 1;
   for (const body of [
@@ -67,7 +71,7 @@ test('cryptography needs the right: encrypt without it is 403 ACL_DENIED, decryp
   await alice.put(`/api/keys/${pathTtag(ttag)}/acl/bob`, { rights: ['encrypt'] });
   const sealed = await bob.post('/api/crypto/encrypt', { ttag, plaintext: b64('for alice') });
   t.is(sealed.status, 200);
-  const { alg: _alg, ...fields } = sealed.body;
+  const { alg: _alg, sealed: _sealed, ...fields } = sealed.body;
   const opened = await bob.post('/api/crypto/decrypt', { ttag, ...fields });
   t.is(opened.status, 403);
   t.is(opened.body.code, 'ACL_DENIED');

@@ -51,12 +51,12 @@ for (const store of KEY_SERVER_STORES) {
     await alice.post(`/api/keys/${pathTtag(ttag)}/rotate`);
     const fresh = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('after') })).body;
     t.is(fresh.version, 2);
-    const { alg: _a, version: _v, ...sealedOld } = old;
+    const { alg: _a, version: _v, sealed: _s, ...sealedOld } = old;
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedOld, aad: b64('a') }), {
       status: 200,
       body: { plaintext: b64('before') },
     });
-    const { alg: _b, version, ...sealedNew } = fresh;
+    const { alg: _b, version, sealed: _t, ...sealedNew } = fresh;
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew, version }), { status: 200, body: { plaintext: b64('after') } });
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew }), { status: 400, body: { code: 'DECRYPT_FAILED' } });
     t.like(await alice.post('/api/crypto/decrypt', { ttag, ...sealedNew, version: 3 }), {
@@ -77,7 +77,7 @@ for (const store of KEY_SERVER_STORES) {
     const alice = await signIn(gw, 'alice');
     const { ttag } = await createKey(alice);
     const path = `/api/keys/${pathTtag(ttag)}`;
-    const { alg: _a, version: _v, ...sealed } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('v1') })).body;
+    const { alg: _a, version: _v, sealed: _s, ...sealed } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('v1') })).body;
     const mac = (await alice.post('/api/crypto/mac', { ttag, data: b64('m') })).body.mac;
     await alice.post(`${path}/rotate`);
     t.like(await alice.put(`${path}/min-version`, { minVersion: 3 }), { status: 400, body: { code: 'BAD_REQUEST' } });
@@ -115,6 +115,7 @@ for (const store of KEY_SERVER_STORES) {
       const {
         alg: _a,
         version: _v,
+        sealed: _s,
         ...old
       } = (await alice.post('/api/crypto/encrypt', { ttag, plaintext: b64('keep me'), aad: b64('ctx') })).body;
       await alice.post(`/api/keys/${pathTtag(ttag)}/rotate`);
@@ -124,7 +125,7 @@ for (const store of KEY_SERVER_STORES) {
       t.false('plaintext' in rewrapped.body);
       t.not(rewrapped.body.ciphertext, old.ciphertext);
       await alice.put(`/api/keys/${pathTtag(ttag)}/min-version`, { minVersion: 2 });
-      const { alg: _b, ...fresh } = rewrapped.body;
+      const { alg: _b, sealed: _t, ...fresh } = rewrapped.body;
       t.like(await alice.post('/api/crypto/decrypt', { ttag, ...fresh, aad: b64('ctx') }), {
         status: 200,
         body: { plaintext: b64('keep me') },

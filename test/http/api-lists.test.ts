@@ -19,6 +19,7 @@ async function listed(t: ExecutionContext) {
   const paths: [ApiSession, string][] = [
     [admin, '/api/principals'],
     [admin, '/api/principals/alice/groups'],
+    [admin, '/api/groups'],
     [admin, '/api/groups/ops/members'],
     [admin, '/api/roles'],
     [admin, '/api/certificates'],

@@ -170,6 +170,7 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
       body: { jwk: senderKey },
       allowed: [200],
     },
+    'groups.list': { needs: 'groups.read', allowed: [200] },
     'groups.members.list': { needs: 'groups.read', path: '/api/groups/nobody/members', allowed: NOT_FOUND },
     // alice adding herself to a group, and changing her own roles, are still management: only admin.
     'groups.members.add': { needs: 'groups.write', path: '/api/groups/ops/members/alice', allowed: [204] },
@@ -227,9 +228,10 @@ const ADDED = new Set([
   'crypto.rewrap',
   'crypto.datakey',
   'crypto.datakey.open',
+  'groups.list',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version, key-state and data-key routes', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the data-key routes and GET /api/groups', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

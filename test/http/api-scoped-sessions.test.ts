@@ -61,7 +61,7 @@ test('a scoped session is 403 OUT_OF_SCOPE for rights it was not given on its ow
   const gw = await startGateway(t);
   const { alice, listed, as } = await scopedAlice(gw);
   const sealed = (await alice.post('/api/crypto/encrypt', { ttag: listed, plaintext: b64('secret') })).body;
-  const { alg: _alg, ...fields } = sealed;
+  const { alg: _alg, sealed: _sealed, ...fields } = sealed;
   const path = `/api/keys/${pathTtag(listed)}`;
   const refusals = [
     await as('POST', '/api/crypto/decrypt', { ttag: listed, ...fields }),

@@ -71,6 +71,7 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
+  ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
 
@@ -127,6 +128,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
     'get /api/audit/verify',
+    'get /api/groups',
     'get /api/keys/{ttag}/versions',
     'get /api/openapi.json',
     'get /health',
@@ -155,6 +157,7 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/versions': 'keys',
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',
+    '/api/groups': 'groups',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

@@ -6,7 +6,7 @@ import { startGateway } from '../_support/gateway.js';
 /**
  * Every declared operation of both surfaces: method, path, the operation id its access-log line and
  * metrics name, and the methods its path allows (`Allow`, in the order answered). The 51 /api
- * operations, the data keys, the key states' disable and enable, `GET /api/audit/verify`, `GET /api/openapi.json` and the seven root operations.
+ * operations, the key states' disable and enable, `GET /api/audit/verify`, `GET /api/groups`, `GET /api/openapi.json` and the seven root operations.
  */
 const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/session', 'session.password', 'POST, DELETE, HEAD, GET'],
@@ -45,6 +45,7 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['PUT', '/api/principals/:name/password', 'principals.password', 'PUT'],
   ['GET', '/api/principals/:name/groups', 'principals.groups', 'HEAD, GET'],
   ['PUT', '/api/principals/:name/sender-key', 'principals.senderKey.put', 'PUT'],
+  ['GET', '/api/groups', 'groups.list', 'HEAD, GET'],
   ['GET', '/api/groups/:name/members', 'groups.members.list', 'HEAD, GET'],
   ['PUT', '/api/groups/:name/members/:member', 'groups.members.add', 'PUT, DELETE'],
   ['DELETE', '/api/groups/:name/members/:member', 'groups.members.remove', 'PUT, DELETE'],
@@ -93,9 +94,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 68 operations: 51 on /api, the four of key versions, the two of data keys, the two of key states, audit/verify, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 69 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, audit/verify, the groups list, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 68);
+  t.is(OPERATIONS.length, 69);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

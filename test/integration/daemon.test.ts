@@ -175,7 +175,7 @@ test('the /api families run against the daemon, and groups, roles and membership
   const { ttag } = await createKey(alice, { keyLen: 32, label: 'over tls' });
   const sealed = await alice.post('/api/crypto/encrypt', { ttag, plaintext: Buffer.from('two processes').toString('base64') });
   t.is(sealed.status, 200);
-  const { alg: _alg, ...fields } = sealed.body;
+  const { alg: _alg, sealed: _sealed, ...fields } = sealed.body;
   t.is(Buffer.from((await alice.post('/api/crypto/decrypt', { ttag, ...fields })).body.plaintext, 'base64').toString(), 'two processes');
   t.like(await alice.get('/api/audit'), { status: 403, body: { code: 'ROLE_DENIED' } });
   t.is((await admin.post('/api/principals', { name: 'readers', kind: 'group', roles: ['auditor'] })).status, 201);

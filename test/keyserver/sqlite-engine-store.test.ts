@@ -9,7 +9,7 @@ import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/ma
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
 import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
-import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
+import { ENGINE_PAGE_CACHE_KIB, SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { loginForToken } from '../_support/engine-login.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
@@ -23,6 +23,13 @@ const random = new CryptoRandom();
 function engineOn(path: string, clock: ManualClock, tokenTtlMs?: number) {
   return new KeyServerEngine({ store: new SqliteEngineStore(path, keyring), now: () => clock.now(), random, tokenTtlMs });
 }
+
+test("bounds its page cache to SQLite's default 2,000 KiB, not the 16,000 KiB better-sqlite3 builds in", async (t) => {
+  const store = new SqliteEngineStore(join(dir, 'page-cache.db'), keyring);
+  t.teardown(() => store.close());
+  t.is(store.pageCacheKiB(), ENGINE_PAGE_CACHE_KIB);
+  t.is(ENGINE_PAGE_CACHE_KIB, 2_000);
+});
 
 test('a reopened file keeps principals, keys, ACLs, live tokens and the engine settings', async (t) => {
   const path = join(dir, 'restart.db');

@@ -262,6 +262,41 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title('lists the groups by name a page at a time (docs/spec.md §4.9 item 1), and refuses them to a user'), async (t) => {
+    const ks = await make();
+    const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);
+    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+    const made = ['listed-c', 'listed-a', 'listed-B'];
+    for (const name of made) await admin.call('createPrincipal', { name, kind: 'group' });
+    // A key server shared by several tests (a daemon) may hold groups of other tests too.
+    const seen: { name: string; kind: string }[] = [];
+    let page = await admin.call('listGroups', { limit: 2 });
+    for (;;) {
+      t.true(page.complete);
+      t.true(page.items.length <= 2);
+      seen.push(...page.items);
+      if (page.next === undefined) break;
+      page = await admin.call('listGroups', { limit: 2, cursor: page.next });
+    }
+    const names = seen.map((group) => group.name);
+    t.deepEqual(names, [...new Set(names)].sort(), 'pages follow on in name order, nothing twice');
+    for (const name of made) t.true(names.includes(name), name);
+    t.deepEqual(
+      seen.filter((group) => group.kind !== 'group'),
+      [],
+    );
+    t.deepEqual(
+      (await admin.call('listGroups', { limit: 1000 })).items.map((group) => group.name),
+      names,
+    );
+    for (const limit of [0, 1001, 2.5]) t.is(await codeOf(admin.call('listGroups', { limit })), 'BAD_REQUEST', `limit ${limit}`);
+    const principalsCursor = (await admin.call('listPrincipals', { limit: 1 })).next!;
+    t.is(await codeOf(admin.call('listGroups', { limit: 2, cursor: principalsCursor })), 'BAD_REQUEST', 'a cursor of another list');
+    t.is(await codeOf(alice.call('listGroups', { limit: 2 })), 'ROLE_DENIED');
+    for (const c of [admin, alice]) await c.close();
+    await ks.close();
+  });
+
   test(title("answers the caller's operations through its roles and its groups' roles"), async (t) => {
     const ks = await make();
     const admin = await ks.keyServer.connect((await ks.keyServer.login('admin', new Secret('admin-pw'))).token);

@@ -25,6 +25,14 @@ import { SqliteChainWriter } from './sqlite-chain-writer.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { SqliteWriteCheck } from './sqlite-write-check.js';
 
+/**
+ * The most memory SQLite's page cache of the audit connection holds, in KiB: SQLite's own default.
+ * better-sqlite3 builds SQLite with 16,000 KiB instead, which the process fills as entries are appended
+ * and keeps (bench row `bytes per session, through POST /login`); writes append at the end of the file
+ * and a lookup by id is an index search, so the pages they touch stay in the cache.
+ */
+export const AUDIT_PAGE_CACHE_KIB = 2_000;
+
 export interface SqliteAuditLogOptions {
   /** The database file (created with its directory when missing), or `:memory:`. */
   readonly file: string;
@@ -83,6 +91,7 @@ export class SqliteAuditLog implements AuditLog {
       if (options.file !== ':memory:') chmodSync(options.file, 0o600);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
+      db.pragma(`cache_size = -${AUDIT_PAGE_CACHE_KIB}`);
       migrateSqliteAudit(db);
       const log = new SqliteAuditLog(db, options.chain, options.file);
       // The head is read now, not at the first write: a chain shorter than its witness stops the boot.
@@ -125,6 +134,11 @@ export class SqliteAuditLog implements AuditLog {
         throw this.#unavailable(error);
       });
     return changed as boolean;
+  }
+
+  /** The bound of this connection's page cache, in KiB (`AUDIT_PAGE_CACHE_KIB`), as SQLite reports it. */
+  pageCacheKiB(): number {
+    return -(this.#db.pragma('cache_size', { simple: true }) as number);
   }
 
   async get(id: string): Promise<AuditRecord | undefined> {

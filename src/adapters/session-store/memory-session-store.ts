@@ -123,6 +123,23 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
+/** The fields a SessionRecord may leave unset. */
+type OptionalField = { [K in keyof SessionRecord]-?: undefined extends SessionRecord[K] ? K : never }[keyof SessionRecord];
+
+/**
+ * The optional fields `compactRecord` copies, in the order it adds them. The required fields are the
+ * literal in `compactRecord`, whose type requires each; this list must name each optional one, so a
+ * field added to SessionRecord does not compile until the copy keeps it.
+ */
+const OPTIONAL_FIELDS = Object.keys({
+  jkt: true,
+  objects: true,
+  rights: true,
+  actingFor: true,
+} as const satisfies Record<OptionalField, true>) as readonly OptionalField[];
+
+type CompactRecord = { -readonly [K in keyof SessionRecord]: SessionRecord[K] };
+
 /**
  * The record as the store keeps it: its fields in one object literal (no spread, so no second
  * property store), with the identity its principal's sessions share when this one reads the same.
@@ -130,7 +147,7 @@ export class MemorySessionStore implements SessionStore {
 function compactRecord(record: SessionRecord, shared: Identity): SessionRecord {
   const { identity } = record;
   const same = identity.user === shared.user && identity.systemId === shared.systemId && identity.principalId === shared.principalId;
-  const compact: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = {
+  const compact: CompactRecord = {
     ref: record.ref,
     identity: same ? shared : identity,
     token: record.token,
@@ -138,11 +155,12 @@ function compactRecord(record: SessionRecord, shared: Identity): SessionRecord {
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,
   };
-  if (record.jkt !== undefined) compact.jkt = record.jkt;
-  if (record.objects !== undefined) compact.objects = record.objects;
-  if (record.rights !== undefined) compact.rights = record.rights;
-  if (record.actingFor !== undefined) compact.actingFor = record.actingFor;
+  for (const field of OPTIONAL_FIELDS) copyIfSet(compact, record, field);
   return compact;
+}
+
+function copyIfSet<K extends OptionalField>(to: CompactRecord, from: SessionRecord, field: K): void {
+  if (from[field] !== undefined) to[field] = from[field];
 }
 
 function index(byOwner: Map<string, Set<string>>, owner: string, key: string): void {

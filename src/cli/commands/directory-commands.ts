@@ -62,7 +62,8 @@ export const principalsCommand = defineCommand(
   },
 );
 
-const GROUPS_USAGE = `Usage: keygate groups <members|add|remove> GROUP [MEMBER] [options]
+const GROUPS_USAGE = `Usage: keygate groups <list|members|add|remove> [GROUP] [MEMBER] [options]
+  list [--limit N] [--cursor C]   groups by name, a page at a time
   members GROUP          the members of GROUP
   add GROUP MEMBER       adds MEMBER to GROUP
   remove GROUP MEMBER    removes MEMBER from GROUP
@@ -70,9 +71,22 @@ ${COMMON_USAGE}
 `;
 
 export const groupsCommand = defineCommand(
-  { name: 'groups', summary: 'group members: members, add, remove', usage: GROUPS_USAGE },
+  {
+    name: 'groups',
+    summary: 'groups and their members: list, members, add, remove',
+    usage: GROUPS_USAGE,
+    options: { limit: { type: 'string' }, cursor: { type: 'string' } },
+  },
   async ({ values, positionals }, ctx) => {
-    const [sub, group, member] = positionals;
+    const [sub = 'list', group, member] = positionals;
+    if (sub === 'list') {
+      const limit = text(values, 'limit');
+      const page = await admin(values, ctx.env).listGroups({
+        ...(limit ? { limit: Number(limit) } : {}),
+        ...(text(values, 'cursor') ? { cursor: text(values, 'cursor')! } : {}),
+      });
+      return print(ctx, values.json, page, () => principalRows(page.items) + (page.next ? `next: --cursor ${page.next}\n` : ''));
+    }
     if (group === undefined) throw new UsageError('groups: GROUP is required');
     const api = admin(values, ctx.env);
     if (sub === 'members') {

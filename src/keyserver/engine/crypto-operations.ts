@@ -15,11 +15,11 @@ import type { OperationResult } from '../../wire/keyserver-operations.js';
 import type { Operation } from '../../wire/operations.js';
 import { GCM_IV_BYTES, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, MAC_ALG, verifyHmacSha256 } from '../model/data-crypto.js';
 import { openDataKey, readDataKeyHeader, sealDataKey } from '../model/data-key-blob.js';
-import { BadRequestError, isKeyServerError, KeyServerError } from '../model/key-server-errors.js';
+import { BadRequestError, DecryptFailedError, isKeyServerError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { requireUsableKey } from './engine-views.js';
-import { newestOf, usableVersion } from './key-versions.js';
+import { newestOf, newestVersion, usableVersion } from './key-versions.js';
 
 /** What an item of each batch operation asks: the single request's members and its key. */
 export interface BatchRequests {
@@ -208,11 +208,23 @@ export class CryptoOperations {
     };
   }
 
-  /** The plaintext (the caller zeroes it); DECRYPT_FAILED when the tag does not verify. */
+  /**
+   * The plaintext (the caller zeroes it); DECRYPT_FAILED when the tag does not verify. A request that
+   * named no version failed under version 1: when the key has later ones, the detail says so and names
+   * the newest (docs/spec.md §4.5 "Default version"), nothing but version numbers.
+   */
   #openWith(key: KeyRow, request: DecryptRequest): Buffer {
     const { material } = usableVersion(key, request.version ?? 1);
     const sealed = { ciphertext: request.ciphertext, authTag: request.authTag };
-    return gcmDecrypt(material, request.iv, sealed, request.aad);
+    try {
+      return gcmDecrypt(material, request.iv, sealed, request.aad);
+    } catch (error) {
+      const newest = newestVersion(key);
+      if (!(error instanceof DecryptFailedError) || request.version !== undefined || newest === 1) throw error;
+      throw new DecryptFailedError(
+        `the ciphertext does not decrypt under version 1 of this key (authentication tag mismatch); the key has versions up to ${newest}: pass version, or use sealed`,
+      );
+    }
   }
 
   #macWith(key: KeyRow, data: Uint8Array): MacResult {

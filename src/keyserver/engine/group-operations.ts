@@ -1,11 +1,12 @@
-import type { ListResult } from '../../wire/list-result.js';
+import { GROUPS_LIMIT_MAX, type ListResult } from '../../wire/list-result.js';
 import type { PrincipalView } from '../../wire/principal.js';
 import { BadRequestError, NotFoundError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import { endBrokenDelegations } from './engine-delegation.js';
 import type { PrincipalRow } from './engine-model.js';
-import { principalViews } from './engine-views.js';
+import { principalView, principalViews } from './engine-views.js';
 import { refuseLosingLastAdmin } from './last-admin.js';
+import { pageOf } from './list-cursor.js';
 
 /**
  * Group membership (docs/spec.md §4.9). A group is a principal of kind `group`; its
@@ -16,6 +17,23 @@ export class GroupOperations {
 
   constructor(ctx: EngineContext) {
     this.#ctx = ctx;
+  }
+
+  /**
+   * A page of the groups by name (docs/spec.md §4.9 item 1): one keyset read of the principals of kind
+   * `group` after the cursor's name (the stores' index on kind and name), `limit` 1..GROUPS_LIMIT_MAX.
+   */
+  async list(token: string, query: { readonly limit: number; readonly cursor?: string | undefined }): Promise<ListResult<PrincipalView>> {
+    await this.#ctx.auth.authorizeOperation(token, 'groups.read');
+    const store = this.#ctx.store;
+    const page = await pageOf(
+      query,
+      'groups',
+      (after, count) => store.principalsAfter(after, count, 'group'),
+      (row) => row.name,
+      GROUPS_LIMIT_MAX,
+    );
+    return { ...page, items: page.items.map(principalView) };
   }
 
   async members(token: string, group: string): Promise<ListResult<PrincipalView>> {

@@ -3,16 +3,18 @@ import { BadRequestError } from '../model/key-server-errors.js';
 
 /**
  * Keyset pagination: rows come in key order, and the cursor names the last key of a page. The cursor
- * is opaque to clients (base64url of a small JSON naming its list), so its form may change.
+ * is opaque to clients (base64url of a small JSON naming its list), so its form may change. `limit`
+ * runs from 1 to `max` (LIST_LIMIT_MAX unless the list's section says otherwise).
  */
 export async function pageOf<R>(
   query: { readonly limit: number; readonly cursor?: string | undefined },
   list: string,
   read: (after: string | undefined, count: number) => readonly R[] | Promise<readonly R[]>,
   keyOf: (row: R) => string,
+  max: number = LIST_LIMIT_MAX,
 ): Promise<ListResult<R>> {
-  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > LIST_LIMIT_MAX) {
-    throw new BadRequestError(`limit: an integer from 1 to ${LIST_LIMIT_MAX}`);
+  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > max) {
+    throw new BadRequestError(`limit: an integer from 1 to ${max}`);
   }
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, list);
   const rows = await read(after, query.limit + 1);

@@ -62,6 +62,7 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   ),
   principalGroups: (engine, token, args) => engine.principals.groups(token, args.name),
   putSenderKey: (engine, token, args) => engine.identity.putSenderKey(token, args.principal, args.jwk),
+  listGroups: (engine, token, args) => engine.groups.list(token, args),
   groupMembers: (engine, token, args) => engine.groups.members(token, args.group),
   addGroupMember: async (engine, token, args) => (await engine.groups.addMember(token, args.group, args.member), null),
   removeGroupMember: async (engine, token, args) => (await engine.groups.removeMember(token, args.group, args.member), null),

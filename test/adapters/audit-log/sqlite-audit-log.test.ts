@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
-import { SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
+import { AUDIT_PAGE_CACHE_KIB, SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
@@ -39,6 +39,13 @@ test('creates the file and its directory, private, in WAL mode, at schema versio
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
   t.is(db.pragma('user_version', { simple: true }), 5);
   db.close();
+});
+
+test("bounds its page cache to SQLite's default 2,000 KiB, not the 16,000 KiB better-sqlite3 builds in", async (t) => {
+  const log = SqliteAuditLog.open({ file: join(dir, 'page-cache.db') });
+  t.teardown(() => log.close());
+  t.is(log.pageCacheKiB(), AUDIT_PAGE_CACHE_KIB);
+  t.is(AUDIT_PAGE_CACHE_KIB, 2_000);
 });
 
 test('a reopened file keeps its records and is not migrated again', async (t) => {

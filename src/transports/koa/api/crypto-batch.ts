@@ -12,7 +12,7 @@ import { encodeBinary, wipeBinary } from './crypto-bytes.js';
  * A single request's body, or `{ items: [...] }` of 1..MAX_BATCH_ITEMS items (docs/spec.md §4.22
  * item 8). Both are strict objects, so a body fits one of them at most.
  */
-export function singleOrBatch<S extends z.ZodObject, I extends z.ZodObject>(single: S, item: I) {
+export function singleOrBatch<S extends z.ZodType, I extends z.ZodType>(single: S, item: I) {
   const batch = z.strictObject({
     items: z.array(item).min(1, 'at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
   });
@@ -37,6 +37,7 @@ export async function runBatch(
   crypto: CryptoUseCases,
   operation: BatchOperation,
   items: readonly ReadItem[],
+  present: (result: object) => object = (result) => result,
 ): Promise<void> {
   const answers: (ItemAnswer | undefined)[] = items.map(() => undefined);
   const sent: BatchItem[] = [];
@@ -57,7 +58,7 @@ export async function runBatch(
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
     outcomes.forEach((outcome, i) => {
-      answers[positions[i]!] = itemAnswer(outcome);
+      answers[positions[i]!] = itemAnswer(outcome, present);
     });
   } finally {
     wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
@@ -81,7 +82,7 @@ function* keyUses(sent: readonly BatchItem[], outcomes: readonly BatchOutcome[])
   }
 }
 
-function itemAnswer(outcome: BatchOutcome): ItemAnswer {
+function itemAnswer(outcome: BatchOutcome, present: (result: object) => object): ItemAnswer {
   if (!outcome.ok) return { ok: false, error: { code: outcome.code, detail: outcome.message } };
-  return { ok: true, ...encodeBinary(outcome.result as object) };
+  return { ok: true, ...encodeBinary(present(outcome.result as object)) };
 }

@@ -3,7 +3,7 @@ import { readTtag } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
-import type { BatchOperation } from '../../../wire/crypto-messages.js';
+import type { BatchOperation, DecryptRequest, EncryptResult } from '../../../wire/crypto-messages.js';
 import type { RouteKind } from '../audit/audit-scope.js';
 import { ttagField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
@@ -12,6 +12,7 @@ import { type ApiRoute, route } from './api-route.js';
 import { base64, keyVersion, ttag } from './api-schemas.js';
 import { runBatch, singleOrBatch } from './crypto-batch.js';
 import { binary, encodeBinary, wipeBinary } from './crypto-bytes.js';
+import { oneCiphertextForm, sealedText, withSealedText } from './sealed-text.js';
 
 /**
  * One data-cryptography operation (docs/spec.md §4.5, §4.22), declared once: its route, its request's
@@ -26,9 +27,13 @@ interface CryptoOperation<S extends z.ZodRawShape, A extends object> {
   readonly summary: string;
   readonly kind: RouteKind;
   readonly fields: S;
+  /** Takes a ciphertext as `sealed` or as separate fields, exactly one form (docs/spec.md §4.5 "Sealed text"). */
+  readonly eitherForm?: true;
   readonly answer: z.ZodObject;
   /** The version the record names: the one the request asks for (1 when absent) or the one answered. */
   readonly version: 'asked' | 'answered';
+  /** Answers a ciphertext: its answer carries `sealed` beside the separate fields (docs/spec.md §4.5). */
+  readonly sealsAnswer?: true;
   readonly call: (crypto: CryptoUseCases, caller: Caller, ttag: string, request: z.output<z.ZodObject<S>>) => Promise<A>;
 }
 
@@ -37,7 +42,15 @@ function operation<S extends z.ZodRawShape, A extends object>(definition: Crypto
   return definition as unknown as CryptoOperation<z.ZodRawShape, object>;
 }
 
-const sealed = { ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version: keyVersion.optional() };
+/** A ciphertext: the separate fields, or `sealed` instead of them (`eitherForm`). */
+const sealed = {
+  ciphertext: binary.optional(),
+  iv: binary.optional(),
+  authTag: binary.optional(),
+  aad: binary.optional(),
+  version: keyVersion.optional(),
+  sealed: sealedText.optional(),
+};
 
 /**
  * AES-GCM and HMAC-SHA256 under the raw key of a version: encrypt and MAC under the newest, decrypt,
@@ -56,6 +69,7 @@ const OPERATIONS = [
     fields: { plaintext: binary, aad: binary.optional() },
     answer: responses.encrypted,
     version: 'answered',
+    sealsAnswer: true,
     call: (crypto, caller, ttag, request) => crypto.encrypt(caller, ttag, request),
   }),
   operation({
@@ -65,9 +79,10 @@ const OPERATIONS = [
     summary: 'AES-GCM decryption by version (default 1); a bad tag is 400 DECRYPT_FAILED; right decrypt',
     kind: 'write',
     fields: sealed,
+    eitherForm: true,
     answer: responses.decrypted,
     version: 'asked',
-    call: (crypto, caller, ttag, request) => crypto.decrypt(caller, ttag, request),
+    call: (crypto, caller, ttag, request) => crypto.decrypt(caller, ttag, request as DecryptRequest),
   }),
   operation({
     batch: 'rewrap',
@@ -76,9 +91,11 @@ const OPERATIONS = [
     summary: 'Decrypt by version (default 1) and encrypt under the newest, inside the key server; rights decrypt and encrypt',
     kind: 'write',
     fields: sealed,
+    eitherForm: true,
     answer: responses.encrypted,
     version: 'asked',
-    call: (crypto, caller, ttag, request) => crypto.rewrap(caller, ttag, request),
+    sealsAnswer: true,
+    call: (crypto, caller, ttag, request) => crypto.rewrap(caller, ttag, request as DecryptRequest),
   }),
   operation({
     batch: 'mac',
@@ -165,8 +182,10 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
  * Every byte array, asked or answered, is zeroed once the answer is encoded.
  */
 function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: CryptoUseCases): ApiRoute {
-  const single = z.strictObject({ ttag: ttagField(ttag), ...declared.fields });
-  const item = z.strictObject({ ttag: ttag.transform(readTtag), ...declared.fields });
+  const form = <T extends z.ZodObject>(request: T) => (declared.eitherForm ? oneCiphertextForm(request) : request);
+  const single = form(z.strictObject({ ttag: ttagField(ttag), ...declared.fields }));
+  const item = form(z.strictObject({ ttag: ttag.transform(readTtag), ...declared.fields }));
+  const present = declared.sealsAnswer ? (answer: object) => withSealedText(answer as EncryptResult) : (answer: object) => answer;
   return route({
     operationId: declared.operationId,
     kind: declared.kind,
@@ -177,14 +196,14 @@ function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: C
     body: singleOrBatch(single, item),
     success: { status: 200, schema: z.union([declared.answer, responses.batch(declared.answer)]) },
     async handle(ctx, { body, audit }) {
-      if ('items' in body) return runBatch(ctx, audit, crypto, declared.batch, body.items);
+      if ('items' in body) return runBatch(ctx, audit, crypto, declared.batch, body.items, present);
       const { ttag: key, ...request } = body;
       if (declared.version === 'asked') audit.note({ version: (request as { version?: number }).version ?? 1 });
       let answer: object | undefined;
       try {
         answer = await declared.call(crypto, callerOf(ctx), key, request);
         if (declared.version === 'answered') audit.note({ version: (answer as { version: number }).version });
-        ctx.body = encodeBinary(answer);
+        ctx.body = encodeBinary(present(answer));
       } finally {
         wipeBinary(request, answer);
       }

@@ -1,16 +1,36 @@
+import { z } from 'zod';
 import { membershipObject } from '../../../domain/audit/audit.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { GROUPS_LIMIT_MAX, LIST_LIMIT_DEFAULT } from '../../../wire/list-result.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, type RouteInput, route } from './api-route.js';
-import { listBody } from './api-schemas.js';
+import { listBody, pageQuery } from './api-schemas.js';
+
+/** docs/spec.md §4.9 item 1: the groups' page takes up to GROUPS_LIMIT_MAX, the cursor as every list. */
+const listQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(GROUPS_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+  cursor: pageQuery.cursor,
+});
 
 const memberObject = ({ params }: RouteInput<unknown, unknown>) => membershipObject(params.name ?? '', params.member ?? '');
 
-/** Groups (docs/spec.md §4.9); a group is created and listed under Principals. */
+/** Groups (docs/spec.md §4.9); a group is created under Principals. */
 export function groupRoutes(services: GatewayServices): ApiRoute[] {
   const groups = services.groups;
   return [
+    route({
+      operationId: 'groups.list',
+      method: 'GET',
+      path: '/api/groups',
+      auth: 'session',
+      summary: `Groups by name, a page at a time (limit 1..${GROUPS_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}, opaque cursor)`,
+      query: listQuery,
+      success: { status: 200, schema: responses.principals },
+      async handle(ctx, { query }) {
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listGroups', query));
+      },
+    }),
     route({
       operationId: 'groups.members.list',
       method: 'GET',
