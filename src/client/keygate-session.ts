@@ -149,6 +149,16 @@ export class KeygateSession {
     return this.#call({ method: 'POST', path: `${keyPath(ttag)}/expire` });
   }
 
+  /** POST /api/keys/{ttag}/disable: owner only; the key refuses export and cryptography until enabled (docs/spec.md §4.6). */
+  disableKey(ttag: string): Promise<KeyView> {
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/disable` });
+  }
+
+  /** POST /api/keys/{ttag}/enable: owner only; a disabled key is active again, with every version it had. */
+  enableKey(ttag: string): Promise<KeyView> {
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/enable` });
+  }
+
   /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
    * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).

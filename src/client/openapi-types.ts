@@ -347,6 +347,40 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/keys/{ttag}/disable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Disable the key (owner): it refuses export and cryptography with KEY_DISABLED until enabled */
+        readonly post: operations["keys.disable"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/enable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Enable a disabled key again (owner) */
+        readonly post: operations["keys.enable"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/keys/{ttag}/acl": {
         readonly parameters: {
             readonly query?: never;
@@ -1069,7 +1103,7 @@ export interface components {
                 readonly principalId: string;
             };
             /** @enum {string} */
-            readonly state: "active" | "expired";
+            readonly state: "active" | "disabled" | "expired";
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1271,7 +1305,7 @@ export interface components {
         };
         readonly Error: {
             /** @enum {string} */
-            readonly code: "BAD_REQUEST" | "SESSION_REQUIRED" | "SESSION_UNKNOWN" | "SESSION_EXPIRED" | "WRONG_CREDENTIAL" | "LOGIN_FAILED" | "PROOF_MISSING" | "PROOF_MALFORMED" | "PROOF_ALG_NOT_ALLOWED" | "PROOF_KEY_MISMATCH" | "PROOF_SIGNATURE_REJECTED" | "PROOF_BINDING_MISMATCH" | "PROOF_CLOCK_SKEW" | "PROOF_REPLAYED" | "PROOF_REPLAY_CACHE_FULL" | "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "OUT_OF_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED" | "KEY_VERSION_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "DECRYPT_FAILED" | "CERTIFICATE_MALFORMED" | "KEY_SERVER_UNAVAILABLE" | "KEY_SERVER_FAILED" | "SESSION_STORE_UNAVAILABLE" | "AUDIT_UNAVAILABLE" | "RATE_LIMITED" | "SESSION_LIMIT" | "INTERNAL";
+            readonly code: "BAD_REQUEST" | "SESSION_REQUIRED" | "SESSION_UNKNOWN" | "SESSION_EXPIRED" | "WRONG_CREDENTIAL" | "LOGIN_FAILED" | "PROOF_MISSING" | "PROOF_MALFORMED" | "PROOF_ALG_NOT_ALLOWED" | "PROOF_KEY_MISMATCH" | "PROOF_SIGNATURE_REJECTED" | "PROOF_BINDING_MISMATCH" | "PROOF_CLOCK_SKEW" | "PROOF_REPLAYED" | "PROOF_REPLAY_CACHE_FULL" | "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "OUT_OF_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED" | "KEY_VERSION_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "DECRYPT_FAILED" | "CERTIFICATE_MALFORMED" | "KEY_SERVER_UNAVAILABLE" | "KEY_SERVER_FAILED" | "SESSION_STORE_UNAVAILABLE" | "AUDIT_UNAVAILABLE" | "RATE_LIMITED" | "SESSION_LIMIT" | "INTERNAL";
             readonly detail: string;
             readonly retryable?: boolean;
             /** @description why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), LAST_ADMIN (the change would leave no administrator), ... */
@@ -1339,7 +1373,7 @@ export interface components {
                 };
             };
         };
-        /** @description error 409: NOT_SAVED, NOT_VERIFIED, CONFLICT, KEY_EXPIRED, KEY_VERSION_RETIRED, KEY_VERSIONS_EXHAUSTED */
+        /** @description error 409: NOT_SAVED, NOT_VERIFIED, CONFLICT, KEY_EXPIRED, KEY_DISABLED, KEY_VERSION_RETIRED, KEY_VERSIONS_EXHAUSTED */
         readonly Conflict: {
             headers: {
                 readonly [name: string]: unknown;
@@ -1347,7 +1381,7 @@ export interface components {
             content: {
                 readonly "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    readonly code?: "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED";
+                    readonly code?: "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED";
                 };
             };
         };
@@ -2421,6 +2455,72 @@ export interface operations {
         };
     };
     readonly "keys.expire": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.disable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.enable": {
         readonly parameters: {
             readonly query?: never;
             readonly header?: {

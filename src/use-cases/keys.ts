@@ -84,6 +84,19 @@ export class KeyUseCases {
     });
   }
 
+  /**
+   * Disables the key, or enables it again (docs/spec.md §4.6); the read-back must show the state asked
+   * for (docs/spec.md §4.1 item 3), as expire's does.
+   */
+  setState(caller: Caller, ttag: string, state: 'active' | 'disabled'): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.call(state === 'disabled' ? 'disableKey' : 'enableKey', { ttag });
+      const view = await connection.call('readKey', { ttag });
+      if (view.state !== state) throw new NotSavedError(`the key reads ${view.state} when read back, not ${state}`);
+      return view;
+    });
+  }
+
   /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
   setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {

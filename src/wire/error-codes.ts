@@ -16,6 +16,8 @@ export const WIRE_ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'CONFLICT',
   'KEY_EXPIRED',
+  /** The key is disabled: it refuses export and cryptography until enabled (docs/spec.md §4.6). */
+  'KEY_DISABLED',
   /** The key version is below the key's minVersion. */
   'KEY_VERSION_RETIRED',
   /** The key holds the most versions a key may have: no rotation adds another. */

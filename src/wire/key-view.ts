@@ -1,8 +1,11 @@
 import type { Identity } from './identity.js';
 import type { KeyLength } from './key-length.js';
 
-/** A key's state: an expired key refuses export and cryptography (docs/spec.md §4.6). */
-export type KeyState = 'active' | 'expired';
+/**
+ * A key's state (docs/spec.md §4.6): a disabled key refuses export and cryptography until enabled, an
+ * expired key for good. Expiry wins: an expired key reads `expired` whether it was disabled or not.
+ */
+export type KeyState = 'active' | 'disabled' | 'expired';
 
 /** A version's state: `retired` when it is below the key's minVersion (it refuses export, decrypt and MAC verify). */
 export type KeyVersionState = 'active' | 'retired';

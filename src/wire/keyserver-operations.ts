@@ -107,6 +107,9 @@ export const KEY_SERVER_OPERATIONS = {
   /** A page of the key's versions, newest first (docs/spec.md §4.22 item 10). */
   keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), list(keyVersionView)),
   expireKey: op(z.strictObject({ ttag }), keyView),
+  /** Disables or enables the key (docs/spec.md §4.6): the owner's; answers the key view. */
+  disableKey: op(z.strictObject({ ttag }), keyView),
+  enableKey: op(z.strictObject({ ttag }), keyView),
   // Key versions: rotation adds one, the minimum version retires those below it.
   rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView),
   setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView),

@@ -183,7 +183,7 @@ export const keyView = z.strictObject({
   algo: z.string(),
   label: z.string().optional(),
   owner: identity,
-  state: z.enum(['active', 'expired']),
+  state: z.enum(['active', 'disabled', 'expired']),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
   version: storedVersion,

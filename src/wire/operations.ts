@@ -18,6 +18,7 @@ const HOLDERS = {
   'keys.versions': ['user'],
   'keys.export': ['user'],
   'keys.expire': ['user'],
+  'keys.state': ['user'],
   'keys.rotate': ['user'],
   'keys.min-version': ['user'],
   'acl.read': ['user'],

@@ -33,6 +33,12 @@ export const WRITE_FAULTS = {
   expireKey: {
     drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'expired' as const }),
   } satisfies WriteFault<'expireKey'>,
+  disableKey: {
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'disabled' as const }),
+  } satisfies WriteFault<'disableKey'>,
+  enableKey: {
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'active' as const }),
+  } satisfies WriteFault<'enableKey'>,
   createPrincipal: {
     drop: async (_inner, input) => ({
       name: input.name,

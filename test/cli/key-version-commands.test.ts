@@ -71,3 +71,26 @@ test('keys rotate, versions and min-version through the real keygate binary; exp
   const badPeriod = await keygate(['keys', 'create', '--rotation-period', 'P1M'], env);
   t.regex(badPeriod.stderr, /rotationPeriod/);
 });
+
+test('keys disable and enable through the real keygate binary: a disabled key refuses export until enabled', async (t) => {
+  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
+  t.is(login.status, 0, login.stderr);
+  const sessionFile = join(dir, 'session-states');
+  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
+  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const created = await keygate(['keys', 'create', '--json'], env);
+  t.is(created.status, 0, created.stderr);
+  const { ttag } = JSON.parse(created.stdout) as { ttag: string };
+
+  const disabled = await keygate(['keys', 'disable', ttag], env);
+  t.is(disabled.status, 0, disabled.stderr);
+  t.regex(disabled.stdout, / disabled /);
+  const refused = await keygate(['keys', 'export', ttag, '--out', join(dir, 'disabled.bin')], env);
+  t.not(refused.status, 0);
+  t.regex(refused.stderr, /KEY_DISABLED/);
+  const enabled = await keygate(['keys', 'enable', ttag, '--json'], env);
+  t.is(enabled.status, 0, enabled.stderr);
+  t.like(JSON.parse(enabled.stdout), { ttag, state: 'active' });
+  const exported = await keygate(['keys', 'export', ttag, '--out', join(dir, 'enabled.bin')], env);
+  t.is(exported.status, 0, exported.stderr);
+});

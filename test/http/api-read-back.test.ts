@@ -26,6 +26,13 @@ interface Case {
 /** Writes the key server acknowledges but does not perform: the read-back finds them missing. */
 const dropped: Case[] = [
   { title: 'expiring a key', fault: 'expireKey', write: (s) => s.alice.post(`/api/keys/${s.key}/expire`) },
+  { title: 'disabling a key', fault: 'disableKey', write: (s) => s.alice.post(`/api/keys/${s.key}/disable`) },
+  {
+    title: 'enabling a key',
+    fault: 'enableKey',
+    arrange: (s) => s.alice.post(`/api/keys/${s.key}/disable`),
+    write: (s) => s.alice.post(`/api/keys/${s.key}/enable`),
+  },
   { title: 'putting an ACL entry', fault: 'grant', write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }) },
   {
     title: 'deleting an ACL entry',

@@ -69,6 +69,8 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
+  ['POST', '/api/keys/{ttag}/disable', 'S'],
+  ['POST', '/api/keys/{ttag}/enable', 'S'],
   ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
@@ -133,6 +135,8 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /api/crypto/datakey',
     'post /api/crypto/datakey/open',
     'post /api/crypto/rewrap',
+    'post /api/keys/{ttag}/disable',
+    'post /api/keys/{ttag}/enable',
     'post /api/keys/{ttag}/rotate',
     'post /keys',
     'post /keys/export',
@@ -151,6 +155,8 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/rotate': 'keys',
     '/api/keys/{ttag}/min-version': 'keys',
     '/api/keys/{ttag}/versions': 'keys',
+    '/api/keys/{ttag}/disable': 'keys',
+    '/api/keys/{ttag}/enable': 'keys',
     '/api/groups': 'groups',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);

@@ -40,6 +40,8 @@ const key: KeyRow = {
   laterVersions: [],
   minVersion: 2,
   expired: false,
+  // A disabled key stays disabled through a backup and its restore (docs/spec.md §4.6).
+  disabled: true,
   createdAt: 1_700_000_000_000,
   label: 'payroll',
   rotationPeriod: 'P90D',

@@ -31,6 +31,7 @@ function key(ttag: string, acl: [string, Right[]][] = []): KeyRow {
     minVersion: 1,
     createdAt: 1_700_000_000_000,
     expired: false,
+    disabled: false,
   };
 }
 
@@ -92,6 +93,11 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     await store.putKey(labelled);
     t.deepEqual(await store.key(labelled.ttag), labelled);
     t.is(await store.key('CCCCCCCCCCCCCCCCCCCCCC=='), undefined);
+    // A key's state (docs/spec.md §4.6): disabled, then enabled again, each read back as written.
+    await store.putKey({ ...row, disabled: true });
+    t.true((await store.key(row.ttag))!.disabled);
+    await store.putKey({ ...row, disabled: false });
+    t.false((await store.key(row.ttag))!.disabled);
     await store.close();
   });
 

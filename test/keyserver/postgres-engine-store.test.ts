@@ -37,6 +37,7 @@ const key = (ttag: string, material: Buffer): KeyRow => ({
   minVersion: 1,
   createdAt: 1_700_000_000_000,
   expired: false,
+  disabled: false,
 });
 
 maybe(
@@ -176,6 +177,7 @@ maybe(
     t.is(stored.minVersion, 1);
     t.deepEqual(stored.laterVersions, []);
     t.is(stored.aclRevision, 2);
+    t.false(stored.disabled, 'a key stored before key states is active');
     await store.putKeyVersion('b2xk', { version: 2, material: Buffer.alloc(32, 6), createdAt: 2 });
     t.true((await store.key('b2xk'))!.laterVersions[0]!.material.equals(Buffer.alloc(32, 6)));
     t.deepEqual((await client.query('SELECT version FROM keygate_engine_schema_version')).rows, [

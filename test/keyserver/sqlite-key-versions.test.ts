@@ -30,6 +30,7 @@ test('a file at schema version 6 moves to key versions: each key is version 1 wi
   t.is(stored.minVersion, 1);
   t.deepEqual(stored.laterVersions, []);
   t.is(stored.aclRevision, 2);
+  t.false(stored.disabled, 'a key stored before key states is active');
   await store.putKeyVersion('b2xk', { version: 2, material: Buffer.alloc(24, 6), createdAt: 2 });
   t.true((await store.key('b2xk'))!.laterVersions[0]!.material.equals(Buffer.alloc(24, 6)));
   const check = new Database(path, { readonly: true });
@@ -52,6 +53,7 @@ test('a master-key rotation rewraps every key version; the old master key then o
     aclRevision: 0,
     createdAt: 1,
     expired: false,
+    disabled: false,
   });
   await first.putKeyVersion('cm90', { version: 2, material: Buffer.alloc(32, 2), createdAt: 2 });
   await first.putKeyVersion('cm90', { version: 3, material: Buffer.alloc(32, 3), createdAt: 3 });

@@ -126,39 +126,52 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
-  test(title("keeps a key's view, runs cryptography under it, and refuses an expired key"), async (t) => {
-    const ks = await make();
-    const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
-    const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
-    const { ttag } = await alice.call('generateKey', { keyLen: 24, label: 'contract' });
-    t.like(await alice.call('readKey', { ttag }), { ttag, keyLen: 24, label: 'contract', state: 'active', owner: { user: 'alice' } });
-    const sealed = await alice.call('encrypt', { ttag, request: { plaintext: Buffer.from('hello'), aad: Buffer.from('a') } });
-    t.is(sealed.alg, 'A192GCM');
-    t.deepEqual(
-      await alice.call('decrypt', {
-        ttag,
-        request: { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: Buffer.from('a') },
-      }),
-      {
-        plaintext: Buffer.from('hello'),
-      },
-    );
-    t.is(
-      await codeOf(alice.call('decrypt', { ttag, request: { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag } })),
-      'DECRYPT_FAILED',
-    );
-    const { mac } = await alice.call('mac', { ttag, data: Buffer.from('data') });
-    t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('data'), mac } }), { valid: true });
-    t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('datb'), mac } }), { valid: false });
-    t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'ACL_DENIED');
-    await alice.call('grant', { ttag, principal: 'bob', rights: ['mac'] });
-    t.deepEqual([...(await bob.call('accessRights', { ttag }))], ['mac']);
-    t.is((await alice.call('expireKey', { ttag })).state, 'expired');
-    t.is(await codeOf(alice.call('exportKey', { ttag })), 'KEY_EXPIRED');
-    t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'KEY_EXPIRED');
-    for (const c of [alice, bob]) await c.close();
-    await ks.close();
-  });
+  test(
+    title("keeps a key's view, runs cryptography under it, refuses a disabled key until it is enabled, and an expired key"),
+    async (t) => {
+      const ks = await make();
+      const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
+      const bob = await ks.keyServer.connect((await ks.keyServer.login('bob', new Secret('bob-pw'))).token);
+      const { ttag } = await alice.call('generateKey', { keyLen: 24, label: 'contract' });
+      t.like(await alice.call('readKey', { ttag }), { ttag, keyLen: 24, label: 'contract', state: 'active', owner: { user: 'alice' } });
+      const sealed = await alice.call('encrypt', { ttag, request: { plaintext: Buffer.from('hello'), aad: Buffer.from('a') } });
+      t.is(sealed.alg, 'A192GCM');
+      t.deepEqual(
+        await alice.call('decrypt', {
+          ttag,
+          request: { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag, aad: Buffer.from('a') },
+        }),
+        {
+          plaintext: Buffer.from('hello'),
+        },
+      );
+      t.is(
+        await codeOf(alice.call('decrypt', { ttag, request: { ciphertext: sealed.ciphertext, iv: sealed.iv, authTag: sealed.authTag } })),
+        'DECRYPT_FAILED',
+      );
+      const { mac } = await alice.call('mac', { ttag, data: Buffer.from('data') });
+      t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('data'), mac } }), { valid: true });
+      t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('datb'), mac } }), { valid: false });
+      t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'ACL_DENIED');
+      await alice.call('grant', { ttag, principal: 'bob', rights: ['mac'] });
+      t.deepEqual([...(await bob.call('accessRights', { ttag }))], ['mac']);
+      // A disabled key refuses export and cryptography, its grantee's too, and reads as it is (docs/spec.md §4.6).
+      t.is(await codeOf(bob.call('disableKey', { ttag })), 'ACL_DENIED');
+      t.is((await alice.call('disableKey', { ttag })).state, 'disabled');
+      t.is((await alice.call('disableKey', { ttag })).state, 'disabled', 'disabling again changes nothing');
+      t.is(await codeOf(alice.call('exportKey', { ttag })), 'KEY_DISABLED');
+      t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'KEY_DISABLED');
+      t.is((await alice.call('readKey', { ttag })).state, 'disabled');
+      t.is((await alice.call('enableKey', { ttag })).state, 'active');
+      t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('data'), mac } }), { valid: true });
+      t.is((await alice.call('expireKey', { ttag })).state, 'expired');
+      t.is(await codeOf(alice.call('enableKey', { ttag })), 'KEY_EXPIRED');
+      t.is(await codeOf(alice.call('exportKey', { ttag })), 'KEY_EXPIRED');
+      t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'KEY_EXPIRED');
+      for (const c of [alice, bob]) await c.close();
+      await ks.close();
+    },
+  );
 
   test(
     title('says whether a creation replayed; withdrawing its own creation expires the key and forgets its Idempotency-Key'),

@@ -5,11 +5,13 @@ import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../c
 import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
 
-const KEYS_USAGE = `Usage: keygate keys <create|show|expire|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+const KEYS_USAGE = `Usage: keygate keys <create|show|expire|disable|enable|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
   create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
                                             a new key owned by the session's principal; prints its ttag
   show TTAG                                 the key's view (never its material)
   expire TTAG                               expires the key for good (owner only)
+  disable TTAG                              the key refuses export and cryptography until enabled (owner only)
+  enable TTAG                               a disabled key is active again, the same key (owner only)
   export TTAG --out FILE [--force] [--version N]
                                             the raw key (the newest version by default), unwrapped here,
                                             written to FILE (mode 0600)
@@ -84,6 +86,11 @@ export const keysCommand = defineCommand(
       }
       case 'expire': {
         const key = await keys().expireKey(ttag);
+        return print(ctx, values.json, key, () => keyText(key));
+      }
+      case 'disable':
+      case 'enable': {
+        const key = await (sub === 'disable' ? keys().disableKey(ttag) : keys().enableKey(ttag));
         return print(ctx, values.json, key, () => keyText(key));
       }
       case 'export':

@@ -126,7 +126,10 @@ function headerOf(line: string): BackupHeader {
 /** The rows of an authenticated body: its layout must be this keygate's, and each table's count the header's. */
 function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   const beforeVersions = isBeforeKeyVersions(header.columns);
-  if (!beforeVersions && TABLE_ORDER.some((table) => JSON.stringify(header.columns?.[table]) !== JSON.stringify(STORE_TABLES[table]))) {
+  const keyColumns = beforeVersions ? KEYS_BEFORE_VERSIONS : keysLayoutOf(header.columns?.keys);
+  const otherLayout = (table: StoreTable) =>
+    table !== 'keys' && JSON.stringify(header.columns?.[table]) !== JSON.stringify(STORE_TABLES[table]);
+  if (keyColumns === undefined || (!beforeVersions && TABLE_ORDER.some(otherLayout))) {
     throw new BackupError(
       `written with another table layout (schema version ${header.schemaVersion}; this keygate's is ${ENGINE_SCHEMA_VERSION})`,
     );
@@ -136,8 +139,7 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
     const entry = parsed(line);
     const table = entry?.table as StoreTable;
     if (!TABLE_ORDER.includes(table) || !Array.isArray(entry?.row)) throw new BackupError('holds a line that is not a row');
-    if (beforeVersions && table === 'keys')
-      tables.keys.push({ ...rowOf(table, entry.row as StoredValue[], KEYS_BEFORE_VERSIONS), min_version: 1, rotation_period: null });
+    if (table === 'keys') tables.keys.push({ ...KEYS_ADDED, ...rowOf(table, entry.row as StoredValue[], keyColumns) });
     else tables[table].push(rowOf(table, entry.row as StoredValue[]));
   }
   const counted = (table: StoreTable) => (beforeVersions && ADDED_WITH_VERSIONS.includes(table) ? 0 : header.counts?.[table]);
@@ -149,10 +151,21 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   return { tables };
 }
 
-/** The keys table before key versions (engine schema 6): without a minimum version or a rotation period. */
-const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter(
-  (column) => column !== 'min_version' && column !== 'rotation_period',
-);
+/**
+ * The columns the keys table gained since the oldest layout this keygate restores, with the value a row
+ * of a backup without them restores with: version 1 as the minimum, no rotation period (engine schemas
+ * 7 and 8), active (schema 9, docs/spec.md §4.6), as the schema migrations leave a store of that time.
+ */
+const KEYS_ADDED: StoredRow = { min_version: 1, rotation_period: null, disabled: 0 };
+/** The keys table before key versions (engine schema 6): without a minimum version, a rotation period or a state. */
+const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter((column) => !(column in KEYS_ADDED));
+/** The keys table before key states (engine schema 8): without `disabled`. */
+const KEYS_BEFORE_STATES: readonly string[] = STORE_TABLES.keys.filter((column) => column !== 'disabled');
+
+/** The keys columns of a backup written since key versions: this keygate's, or those before key states. */
+function keysLayoutOf(columns: readonly string[] | undefined): readonly string[] | undefined {
+  return [STORE_TABLES.keys, KEYS_BEFORE_STATES].find((layout) => JSON.stringify(columns) === JSON.stringify(layout));
+}
 /** The tables that came with key versions (engine schemas 7 and 8): a backup of before holds none of their rows. */
 const ADDED_WITH_VERSIONS: readonly StoreTable[] = ['key_versions', 'idempotency'];
 

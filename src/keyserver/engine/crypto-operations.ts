@@ -15,10 +15,10 @@ import type { OperationResult } from '../../wire/keyserver-operations.js';
 import type { Operation } from '../../wire/operations.js';
 import { GCM_IV_BYTES, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, MAC_ALG, verifyHmacSha256 } from '../model/data-crypto.js';
 import { openDataKey, readDataKeyHeader, sealDataKey } from '../model/data-key-blob.js';
-import { BadRequestError, DecryptFailedError, isKeyServerError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
+import { BadRequestError, DecryptFailedError, isKeyServerError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
-import { isExpired } from './engine-views.js';
+import { requireUsableKey } from './engine-views.js';
 import { newestOf, newestVersion, usableVersion } from './key-versions.js';
 
 /** What an item of each batch operation asks: the single request's members and its key. */
@@ -244,10 +244,10 @@ export class CryptoOperations {
     return caller;
   }
 
-  /** The key's ACL right and the token's scope, then its expiry. */
+  /** The key's ACL right and the token's scope, then its expiry, then its state (docs/spec.md §4.6). */
   async #usableKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow> {
     const key = await this.#ctx.auth.authorizeKey(caller, ttag, right);
-    if (isExpired(key, this.#ctx.now())) throw new KeyExpiredError();
+    requireUsableKey(key, this.#ctx.now());
     return key;
   }
 }

@@ -59,6 +59,11 @@ export interface KeyRow {
   readonly createdAt: number;
   readonly expiresAt?: number;
   readonly expired: boolean;
+  /**
+   * Disabled by its owner (docs/spec.md §4.6): it refuses export and cryptography, keeps every version,
+   * and is enabled again by its owner. A key stored before keys had states reads false.
+   */
+  readonly disabled: boolean;
   /** The scheduled rotation period as given: an ISO 8601 duration of at least one day (src/wire/iso-duration.ts). */
   readonly rotationPeriod?: string;
 }

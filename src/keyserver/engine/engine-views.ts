@@ -1,9 +1,9 @@
 import type { Identity } from '../../wire/identity.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
-import { EXPORT_ALGO, type KeyView } from '../../wire/key-view.js';
+import { EXPORT_ALGO, type KeyState, type KeyView } from '../../wire/key-view.js';
 import type { PrincipalView } from '../../wire/principal.js';
 import type { KeyAccessList, Requester } from '../model/acl.js';
-import { KeyServerError } from '../model/key-server-errors.js';
+import { KeyDisabledError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
 import type { EngineStore } from './engine-store.port.js';
 import { KEY_VIEW_VERSIONS, newestVersion, versionViews } from './key-versions.js';
@@ -38,6 +38,18 @@ export function isExpired(key: KeyRow, now: number): boolean {
   return key.expired || (key.expiresAt !== undefined && key.expiresAt <= now);
 }
 
+/** The key's state as the view names it (docs/spec.md §4.6): expiry wins over disabling. */
+export function keyStateOf(key: KeyRow, now: number): KeyState {
+  if (isExpired(key, now)) return 'expired';
+  return key.disabled ? 'disabled' : 'active';
+}
+
+/** Export and cryptography need a key neither expired (KEY_EXPIRED) nor disabled (KEY_DISABLED), docs/spec.md §4.6. */
+export function requireUsableKey(key: KeyRow, now: number): void {
+  if (isExpired(key, now)) throw new KeyExpiredError();
+  if (key.disabled) throw new KeyDisabledError();
+}
+
 /**
  * The key view (docs/spec.md §4.6; never the material), as of version `asOf` (the newest by default: a
  * replayed rotation answers the view as of the version it made). It lists the newest KEY_VIEW_VERSIONS
@@ -53,7 +65,7 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf
     algo: EXPORT_ALGO,
     ...(key.label === undefined ? {} : { label: key.label }),
     owner: identityOf(owner),
-    state: isExpired(key, now) ? 'expired' : 'active',
+    state: keyStateOf(key, now),
     createdAt: new Date(key.createdAt).toISOString(),
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
     version: asOf,

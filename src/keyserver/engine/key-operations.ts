@@ -8,7 +8,7 @@ import { effectiveRights } from '../model/evaluate-access.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
-import { aclOf, identityOf, isExpired, keyView, requesterOf } from './engine-views.js';
+import { aclOf, identityOf, isExpired, keyView, requesterOf, requireUsableKey } from './engine-views.js';
 import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
 import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
@@ -111,6 +111,7 @@ export class KeyOperations {
       aclRevision: 0,
       createdAt: ctx.now(),
       expired: false,
+      disabled: false,
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
       ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: checkedRotationPeriod(options.rotationPeriod) }),
@@ -187,14 +188,14 @@ export class KeyOperations {
 
   /**
    * The raw data key of one version (the newest when none is named) for a caller holding `export`; an
-   * expired key is KEY_EXPIRED, a version below the minimum KEY_VERSION_RETIRED.
+   * expired key is KEY_EXPIRED, a disabled one KEY_DISABLED, a version below the minimum KEY_VERSION_RETIRED.
    */
   async exportKey(token: string, ttag: string, version?: number): Promise<{ nid: number; key: Buffer; version: number }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.export');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'export');
-    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
+    requireUsableKey(key, ctx.now());
     const chosen = usableVersion(key, version ?? newestVersion(key));
     return { nid: key.nid, key: Buffer.from(chosen.material), version: chosen.version };
   }
@@ -209,6 +210,33 @@ export class KeyOperations {
     const expired: KeyRow = { ...key, expired: true };
     await ctx.store.putKey(expired);
     return await keyView(expired, ctx.store, ctx.now());
+  }
+
+  /**
+   * Disables the key (docs/spec.md §4.6); owner only, as expire. Disabling a disabled key changes nothing.
+   * An expired key is KEY_EXPIRED: it has no state left to change.
+   */
+  async disable(token: string, ttag: string): Promise<KeyView> {
+    return await this.#setDisabled(token, ttag, true);
+  }
+
+  /** Enables a disabled key again (docs/spec.md §4.6); owner only. Enabling an active key changes nothing. */
+  async enable(token: string, ttag: string): Promise<KeyView> {
+    return await this.#setDisabled(token, ttag, false);
+  }
+
+  /** The owner's check and the state's write, in the one unit of the store the operation runs in. */
+  async #setDisabled(token: string, ttag: string, disabled: boolean): Promise<KeyView> {
+    const ctx = this.#ctx;
+    const caller = await ctx.auth.authenticate(token);
+    await ctx.auth.requireOperation(caller, 'keys.state');
+    const key = await ctx.auth.ownedKey(caller.principal, ttag, disabled ? 'disable' : 'enable');
+    ctx.auth.requireScope(caller, ttag, 'manage');
+    if (isExpired(key, ctx.now())) throw new KeyExpiredError();
+    if (key.disabled === disabled) return await keyView(key, ctx.store, ctx.now());
+    const changed: KeyRow = { ...key, disabled };
+    await ctx.store.putKey(changed);
+    return await keyView(changed, ctx.store, ctx.now());
   }
 
   /** The key's access list (operation 17); owner only. Entries of deleted principals are gone. */

@@ -92,6 +92,15 @@ export class KeyExpiredError extends KeyServerError {
   }
 }
 
+/** The key is disabled (docs/spec.md §4.6): it refuses export and cryptography until its owner enables it. */
+export class KeyDisabledError extends KeyServerError {
+  override name = 'KeyDisabledError';
+
+  constructor(detail = 'the key is disabled') {
+    super('KEY_DISABLED', detail);
+  }
+}
+
 /** The key holds `limit` versions, the most a key may have (docs/spec.md §4.22 item 2): rotation adds no more. */
 export class KeyVersionsExhaustedError extends KeyServerError {
   override name = 'KeyVersionsExhaustedError';

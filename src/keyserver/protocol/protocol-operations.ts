@@ -33,6 +33,8 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   readKey: (engine, token, args) => engine.keys.view(token, args.ttag),
   keyVersions: (engine, token, args) => engine.keys.versions(token, args.ttag, args),
   expireKey: (engine, token, args) => engine.keys.expire(token, args.ttag),
+  disableKey: (engine, token, args) => engine.keys.disable(token, args.ttag),
+  enableKey: (engine, token, args) => engine.keys.enable(token, args.ttag),
   rotateKey: (engine, token, args) => engine.keys.rotate(token, args.ttag, args.idempotency),
   setMinVersion: (engine, token, args) => engine.keys.setMinVersion(token, args.ttag, args.minVersion),
   exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version),

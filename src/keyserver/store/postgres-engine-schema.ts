@@ -144,6 +144,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER settings_sealed_under_live_key BEFORE INSERT OR UPDATE ON settings
     FOR EACH ROW EXECUTE FUNCTION refuse_retired_master_key('value_key_id');
   `,
+  // Version 5: a key's state, as the SQLite store's version 9: 1 when its owner disabled it; a key stored
+  // before is active (0).
+  `
+  ALTER TABLE keys ADD COLUMN disabled integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

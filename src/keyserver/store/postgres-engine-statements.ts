@@ -37,11 +37,12 @@ export const PG_STATEMENTS = {
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
-      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14)
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
-      expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period
+      expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
+      disabled = excluded.disabled
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1

@@ -294,6 +294,7 @@ export class PostgresEngineStore implements DurableEngineStore {
       acl.map(([, rights]) => JSON.stringify(rights)),
       row.minVersion,
       row.rotationPeriod ?? null,
+      row.disabled ? 1 : 0,
     ]);
   }
 

@@ -41,6 +41,7 @@ export interface KeyRecord {
   acl_revision: number;
   min_version: number;
   rotation_period: string | null;
+  disabled: number;
 }
 
 /** A row of `key_versions`: a version after the first, its material sealed to its id. */
@@ -172,6 +173,7 @@ export function sealedKeyOf(
     aclRevision: record.acl_revision,
     createdAt: record.created_at,
     expired: record.expired === 1,
+    disabled: record.disabled === 1,
     ...(record.label === null ? {} : { label: record.label }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
     ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),

@@ -134,6 +134,11 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE keys ADD COLUMN rotation_period TEXT;
   CREATE INDEX keys_with_rotation ON keys (ttag) WHERE rotation_period IS NOT NULL;
   `,
+  // Version 9: a key's state (docs/spec.md §4.6): 1 when its owner disabled it. A key an earlier version
+  // stored is active (0).
+  `
+  ALTER TABLE keys ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

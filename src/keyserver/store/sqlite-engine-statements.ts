@@ -34,11 +34,12 @@ export const STATEMENTS = {
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   key: 'SELECT * FROM keys WHERE ttag = ?',
   keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
-  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period)
-    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period)
+  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled)
+    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period, @disabled)
     ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id, owner = excluded.owner,
     label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired,
-    acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period`,
+    acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
+    disabled = excluded.disabled`,
   keyVersions: 'SELECT id, version, material, material_key_id, created_at FROM key_versions WHERE ttag = ? ORDER BY version',
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
     VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,

@@ -308,6 +308,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           acl_revision: row.aclRevision,
           min_version: row.minVersion,
           rotation_period: row.rotationPeriod ?? null,
+          disabled: row.disabled ? 1 : 0,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;

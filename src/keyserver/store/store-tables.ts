@@ -41,6 +41,7 @@ export const STORE_TABLES = {
     'acl_revision',
     'min_version',
     'rotation_period',
+    'disabled',
   ],
   key_versions: ['id', 'ttag', 'version', 'material', 'material_key_id', 'created_at'],
   key_acl: ['ttag', 'principal_id', 'rights', 'position'],

@@ -46,6 +46,7 @@ const snapshot: StoreSnapshot = {
         acl_revision: 2,
         rotation_period: 'P90D',
         min_version: 2,
+        disabled: 1,
       },
     ],
     key_versions: [
@@ -158,7 +159,7 @@ test('a backup written before key versions reads back with each key at version 1
   const before = edited(bytes, (lines) => {
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 6;
-    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'min_version' && column !== 'rotation_period');
+    h.columns.keys = h.columns.keys.filter((column: string) => !['min_version', 'rotation_period', 'disabled'].includes(column));
     for (const table of ['key_versions', 'idempotency']) {
       delete h.columns[table];
       delete h.counts[table];
@@ -167,12 +168,31 @@ test('a backup written before key versions reads back with each key at version 1
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
       if (entry.table === 'key_versions' || entry.table === 'idempotency') lines.splice(i, 1);
-      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -2) });
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -3) });
     }
   });
   const decoded = decodeBackup(before, keyring);
   t.deepEqual(decoded.snapshot.tables.key_versions, []);
   t.deepEqual(decoded.snapshot.tables.idempotency, []);
-  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1, rotation_period: null }]);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1, rotation_period: null, disabled: 0 }]);
   t.deepEqual(decoded.snapshot.tables.principals, snapshot.tables.principals);
+});
+
+test('a backup written before key states reads back with each key active, the rest as it went in', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  t.deepEqual(decodeBackup(bytes, keyring).snapshot.tables.keys, snapshot.tables.keys, 'a disabled key stays disabled');
+  const before = edited(bytes, (lines) => {
+    const h = JSON.parse(lines[0]!);
+    h.schemaVersion = 8;
+    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'disabled');
+    lines[0] = JSON.stringify(h);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const entry = JSON.parse(lines[i]!);
+      if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -1) });
+    }
+  });
+  const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], disabled: 0 }]);
+  t.deepEqual(decoded.snapshot.tables.key_versions, snapshot.tables.key_versions);
+  t.deepEqual(decoded.snapshot.tables.idempotency, snapshot.tables.idempotency);
 });

@@ -77,7 +77,7 @@ export const keyView = z
     algo: z.string(),
     label: z.string().optional(),
     owner: identity,
-    state: z.enum(['active', 'expired']),
+    state: z.enum(['active', 'disabled', 'expired']),
     createdAt: instant,
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),

@@ -163,5 +163,29 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
         ctx.body = await keys.expire(callerOf(ctx), params.ttag);
       },
     }),
+    route({
+      operationId: 'keys.disable',
+      method: 'POST',
+      path: '/api/keys/:ttag/disable',
+      auth: 'session',
+      summary: 'Disable the key (owner): it refuses export and cryptography with KEY_DISABLED until enabled',
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params }) {
+        ctx.body = await keys.setState(callerOf(ctx), params.ttag, 'disabled');
+      },
+    }),
+    route({
+      operationId: 'keys.enable',
+      method: 'POST',
+      path: '/api/keys/:ttag/enable',
+      auth: 'session',
+      summary: 'Enable a disabled key again (owner)',
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params }) {
+        ctx.body = await keys.setState(callerOf(ctx), params.ttag, 'active');
+      },
+    }),
   ];
 }

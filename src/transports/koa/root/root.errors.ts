@@ -40,6 +40,7 @@ const RULES = {
   OUT_OF_SCOPE: { status: 403, shape: 'denied' },
   NOT_FOUND: { status: 403, shape: 'denied' },
   KEY_EXPIRED: { status: 403, shape: 'denied' },
+  KEY_DISABLED: { status: 403, shape: 'denied' },
   KEY_VERSION_RETIRED: { status: 403, shape: 'denied' },
   KEY_VERSIONS_EXHAUSTED: { status: 403, shape: 'denied' },
   KEY_VERSION_NOT_FOUND: { status: 403, shape: 'denied' },
