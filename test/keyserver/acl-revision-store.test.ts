@@ -72,7 +72,7 @@ test('a file at schema version 5 (no revisions) moves to the current version: ke
   const db = new Database(path);
   db.exec('DROP TABLE idempotency; DROP INDEX keys_with_rotation; ALTER TABLE keys DROP COLUMN rotation_period');
   db.exec('DROP TABLE key_versions; ALTER TABLE keys DROP COLUMN min_version');
-  db.exec('ALTER TABLE keys DROP COLUMN acl_revision');
+  db.exec('ALTER TABLE keys DROP COLUMN acl_revision; ALTER TABLE keys DROP COLUMN disabled');
   db.pragma('user_version = 5');
   db.close();
 
