@@ -1,14 +1,11 @@
 import { type Bytes, fromBase64, toBase64, utf8 } from './base64.js';
+import type { components } from './openapi-types.js';
 import { subtle } from './web-crypto.js';
 
-/** The wrapped key envelope of an export (docs/spec.md §3), every field standard base64. */
-export interface WrappedKey {
-  readonly gatewayPubKey: string;
-  readonly salt: string;
-  readonly iv: string;
-  readonly ciphertext: string;
-  readonly authTag: string;
-}
+type WrappedKeyAnswer = components['schemas']['WrappedKey'];
+
+/** The wrapped key envelope of an export or a data key (docs/spec.md §3), every field standard base64: as openapi.json describes it. */
+export type WrappedKey = WrappedKeyAnswer['wrapped'];
 
 /** The wrap's fixed parameters (docs/spec.md §3.2); a data key's wrap differs by its HKDF info (§4.5a item 4). */
 const EXPORT_INFO = 'keygate export v1';

@@ -65,3 +65,27 @@ export async function startWrappedStoreGateway(
   const { keyServer } = await startEmbeddedKeyServer(config, clock, new CryptoRandom());
   return startGateway(t, { keyServer: config }, { ...overrides, clock, keyServer: wrap(keyServer) });
 }
+
+/**
+ * Two gateways, each with an embedded key server of its own, on one PostgreSQL key store (a fresh
+ * database of the cluster at `clusterUrl`, answered as `postgresUrl`) under one master key: what several gateways share in a
+ * scale-out deployment. Both stop at the test's end.
+ */
+export async function startGatewaysSharingPostgres(t: ExecutionContext, clusterUrl: string, prefix: string) {
+  const postgresUrl = await createDatabase(clusterUrl);
+  const masterKey = randomBytes(32).toString('base64');
+  const keyServer = (suffix: string) => ({
+    kind: 'embedded' as const,
+    seed: SEED,
+    adminPassword: PASSWORDS.admin,
+    dataDir: mkdtempSync(join(tmpdir(), `${prefix}${suffix}-`)),
+    store: 'postgres' as const,
+    postgresUrl,
+    masterKey,
+  });
+  return {
+    first: await startGateway(t, { keyServer: keyServer('a') }),
+    second: await startGateway(t, { keyServer: keyServer('b') }),
+    postgresUrl,
+  };
+}

@@ -1,15 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
 import { bearer, pathTtag, signIn } from '../_support/api-client.js';
-import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
-import { createDatabase } from '../_support/postgres-daemons.js';
 import { testUnless } from '../_support/skip.js';
-import { startStoreGateway } from '../_support/store-gateways.js';
+import { startGatewaysSharingPostgres, startStoreGateway } from '../_support/store-gateways.js';
 
 const postgres = startTestPostgres();
 const withPostgres = testUnless(postgres.reason);
@@ -18,19 +12,7 @@ test.after.always(() => postgres.stop());
 withPostgres(
   'a create or rotate retried through another gateway on the same key server answers the first result and makes nothing more',
   async (t) => {
-    const postgresUrl = await createDatabase(postgres.url!);
-    const masterKey = randomBytes(32).toString('base64');
-    const keyServer = (dir: string) => ({
-      kind: 'embedded' as const,
-      seed: SEED,
-      adminPassword: PASSWORDS.admin,
-      dataDir: mkdtempSync(join(tmpdir(), dir)),
-      store: 'postgres' as const,
-      postgresUrl,
-      masterKey,
-    });
-    const first = await startGateway(t, { keyServer: keyServer('keygate-idem-a-') });
-    const second = await startGateway(t, { keyServer: keyServer('keygate-idem-b-') });
+    const { first, second, postgresUrl } = await startGatewaysSharingPostgres(t, postgres.url!, 'keygate-idem-');
     const [a, b] = [await first.login('alice'), await second.login('alice')];
     const create = (gw: typeof first, session: string, key: string, body: unknown) =>
       gw.call('POST', '/api/keys', { headers: { ...bearer(session), 'Idempotency-Key': key }, body });

@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { type ApiSession, signIn } from '../_support/api-client.js';
-import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+import { startGateway } from '../_support/gateway.js';
 import type { Reply } from '../_support/http.js';
 import { startTestPostgres } from '../_support/postgres.js';
-import { createDatabase } from '../_support/postgres-daemons.js';
 import { testUnless } from '../_support/skip.js';
+import { startGatewaysSharingPostgres } from '../_support/store-gateways.js';
 
 /** docs/spec.md §4.8: the key server always keeps an enabled user or service holding `admin`. */
 const postgres = startTestPostgres();
@@ -74,19 +70,7 @@ test('an administrator through a group: ending the membership, disabling, redefi
 withPostgres(
   'two administrators demoting themselves at once through two gateways on one PostgreSQL key store: exactly one succeeds',
   async (t) => {
-    const postgresUrl = await createDatabase(postgres.url!);
-    const masterKey = randomBytes(32).toString('base64');
-    const keyServer = (dir: string) => ({
-      kind: 'embedded' as const,
-      seed: SEED,
-      adminPassword: PASSWORDS.admin,
-      dataDir: mkdtempSync(join(tmpdir(), dir)),
-      store: 'postgres' as const,
-      postgresUrl,
-      masterKey,
-    });
-    const first = await startGateway(t, { keyServer: keyServer('keygate-last-admin-a-') });
-    const second = await startGateway(t, { keyServer: keyServer('keygate-last-admin-b-') });
+    const { first, second } = await startGatewaysSharingPostgres(t, postgres.url!, 'keygate-last-admin-');
     const admin = await signIn(first, 'admin');
     t.is((await admin.put('/api/principals/alice', { roles: ['admin'] })).status, 200);
     const alice = await signIn(second, 'alice');

@@ -1,8 +1,8 @@
-import { performance } from 'node:perf_hooks';
 import type { AuditCompletion, AuditRecord } from '../../domain/audit/audit.js';
 import type { AuditChainPages, AuditChainRange, AuditChainSlice } from '../../domain/audit/audit-entry.js';
 import type { AuditPage, AuditQuery } from '../../domain/audit/audit-query.js';
 import type { AuditLog, AuditWriteEnded, AuditWriteObserver } from '../../ports/audit-log.port.js';
+import { observedCall } from '../observed-call.js';
 
 /**
  * The one decorator that watches the audit log, as ObservedKeyServer watches the key server: each
@@ -51,20 +51,7 @@ export class ObservedAuditLog implements AuditLog {
     return this.#inner.close();
   }
 
-  /** Runs one write, tells every observer how it ended, and hands its outcome on unchanged. */
-  async #observed<T>(kind: AuditWriteEnded['kind'], write: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    try {
-      const result = await write();
-      this.#tell({ kind, failed: false, error: undefined, seconds: (performance.now() - started) / 1e3 });
-      return result;
-    } catch (error) {
-      this.#tell({ kind, failed: true, error, seconds: (performance.now() - started) / 1e3 });
-      throw error;
-    }
-  }
-
-  #tell(ended: AuditWriteEnded): void {
-    for (const observer of this.#observers) observer(ended);
+  #observed<T>(kind: AuditWriteEnded['kind'], write: () => Promise<T>): Promise<T> {
+    return observedCall(this.#observers, { kind }, write);
   }
 }

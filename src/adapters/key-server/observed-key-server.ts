@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { Secret } from '../../domain/secret/secret.js';
 import type {
   CallArgs,
@@ -11,6 +10,7 @@ import type {
   KeyServerObserver,
 } from '../../ports/key-server.port.js';
 import type { OperationName } from '../../wire/keyserver-operations.js';
+import { observedCall } from '../observed-call.js';
 
 /**
  * The one decorator that watches the key server: every call that reaches it (login, the certificate
@@ -80,19 +80,7 @@ class ObservedConnection implements KeyServerConnection {
   }
 }
 
-/** Runs one call, tells every observer how it ended, and hands its outcome on unchanged. */
-async function observed<T>(observers: readonly KeyServerObserver[], member: string, call: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    const result = await call();
-    tell(observers, { member, failed: false, error: undefined, seconds: (performance.now() - started) / 1e3 });
-    return result;
-  } catch (error) {
-    tell(observers, { member, failed: true, error, seconds: (performance.now() - started) / 1e3 });
-    throw error;
-  }
-}
-
-function tell(observers: readonly KeyServerObserver[], ended: Parameters<KeyServerObserver>[0]): void {
-  for (const observer of observers) observer(ended);
+/** One call observed under its member's name. */
+function observed<T>(observers: readonly KeyServerObserver[], member: string, call: () => Promise<T>): Promise<T> {
+  return observedCall(observers, { member }, call);
 }
