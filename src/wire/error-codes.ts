@@ -18,6 +18,10 @@ export const WIRE_ERROR_CODES = [
   'KEY_EXPIRED',
   /** The key is disabled: it refuses export and cryptography until enabled (docs/spec.md §4.6). */
   'KEY_DISABLED',
+  /** The key is scheduled for deletion: no export, cryptography, rotation or state change until cancelled (docs/spec.md §4.23 item 5). */
+  'KEY_PENDING_DELETION',
+  /** The key was destroyed; only its tombstone remains (docs/spec.md §4.23 item 5). */
+  'KEY_DELETED',
   /** The key version is below the key's minVersion. */
   'KEY_VERSION_RETIRED',
   /** The key holds the most versions a key may have: no rotation adds another. */

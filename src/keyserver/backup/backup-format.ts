@@ -123,12 +123,14 @@ function headerOf(line: string): BackupHeader {
   return header as unknown as BackupHeader;
 }
 
-/** The rows of an authenticated body: its layout must be this keygate's, and each table's count the header's. */
+/** The rows of an authenticated body: its layout must be this keygate's, or an older one (below), and each table's count the header's. */
 function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   const beforeVersions = isBeforeKeyVersions(header.columns);
   const keyColumns = beforeVersions ? KEYS_BEFORE_VERSIONS : keysLayoutOf(header.columns?.keys);
   const otherLayout = (table: StoreTable) =>
-    table !== 'keys' && JSON.stringify(header.columns?.[table]) !== JSON.stringify(STORE_TABLES[table]);
+    table !== 'keys' &&
+    !absentAndAdded(header.columns, table) &&
+    JSON.stringify(header.columns?.[table]) !== JSON.stringify(STORE_TABLES[table]);
   if (keyColumns === undefined || (!beforeVersions && TABLE_ORDER.some(otherLayout))) {
     throw new BackupError(
       `written with another table layout (schema version ${header.schemaVersion}; this keygate's is ${ENGINE_SCHEMA_VERSION})`,
@@ -138,11 +140,12 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   for (const line of lines.toString('utf8').split('\n').slice(0, -1)) {
     const entry = parsed(line);
     const table = entry?.table as StoreTable;
-    if (!TABLE_ORDER.includes(table) || !Array.isArray(entry?.row)) throw new BackupError('holds a line that is not a row');
+    if (!TABLE_ORDER.includes(table) || !Array.isArray(entry?.row) || absentAndAdded(header.columns, table))
+      throw new BackupError('holds a line that is not a row');
     if (table === 'keys') tables.keys.push({ ...KEYS_ADDED, ...rowOf(table, entry.row as StoredValue[], keyColumns) });
     else tables[table].push(rowOf(table, entry.row as StoredValue[]));
   }
-  const counted = (table: StoreTable) => (beforeVersions && ADDED_WITH_VERSIONS.includes(table) ? 0 : header.counts?.[table]);
+  const counted = (table: StoreTable) => (absentAndAdded(header.columns, table) ? 0 : header.counts?.[table]);
   const wrong = TABLE_ORDER.find((table) => tables[table].length !== counted(table));
   if (wrong !== undefined)
     throw new BackupError(`holds ${tables[wrong].length} ${wrong} rows; its header says ${String(header.counts?.[wrong])}`);
@@ -154,31 +157,53 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
 /**
  * The columns the keys table gained since the oldest layout this keygate restores, with the value a row
  * of a backup without them restores with: version 1 as the minimum, no rotation period (engine schemas
- * 7 and 8), active (schema 9, docs/spec.md §4.6), as the schema migrations leave a store of that time.
+ * 7 and 8), active (schema 9, docs/spec.md §4.6), no deletion, tombstone or last use (schema 10,
+ * §4.23), as the schema migrations leave a store of that time.
  */
-const KEYS_ADDED: StoredRow = { min_version: 1, rotation_period: null, disabled: 0 };
-/** The keys table before key versions (engine schema 6): without a minimum version, a rotation period or a state. */
+const KEYS_ADDED: StoredRow = {
+  min_version: 1,
+  rotation_period: null,
+  disabled: 0,
+  deletion_at: null,
+  deleted_at: null,
+  deletion_record: null,
+  last_used_at: null,
+  last_used_op: null,
+};
+const INVENTORY_COLUMNS: readonly string[] = ['deletion_at', 'deleted_at', 'deletion_record', 'last_used_at', 'last_used_op'];
+/** The keys table before key versions (engine schema 6): without a minimum version, a rotation period, a state or the inventory's columns. */
 const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter((column) => !(column in KEYS_ADDED));
-/** The keys table before key states (engine schema 8): without `disabled`. */
-const KEYS_BEFORE_STATES: readonly string[] = STORE_TABLES.keys.filter((column) => column !== 'disabled');
+/** The keys table before the key inventory (engine schema 9). */
+const KEYS_BEFORE_INVENTORY: readonly string[] = STORE_TABLES.keys.filter((column) => !INVENTORY_COLUMNS.includes(column));
+/** The keys table before key states (engine schema 8): without `disabled` either. */
+const KEYS_BEFORE_STATES: readonly string[] = KEYS_BEFORE_INVENTORY.filter((column) => column !== 'disabled');
 
-/** The keys columns of a backup written since key versions: this keygate's, or those before key states. */
+/** The keys columns of a backup written since key versions: this keygate's, or those before the inventory or before key states. */
 function keysLayoutOf(columns: readonly string[] | undefined): readonly string[] | undefined {
-  return [STORE_TABLES.keys, KEYS_BEFORE_STATES].find((layout) => JSON.stringify(columns) === JSON.stringify(layout));
+  return [STORE_TABLES.keys, KEYS_BEFORE_INVENTORY, KEYS_BEFORE_STATES].find(
+    (layout) => JSON.stringify(columns) === JSON.stringify(layout),
+  );
 }
 /** The tables that came with key versions (engine schemas 7 and 8): a backup of before holds none of their rows. */
 const ADDED_WITH_VERSIONS: readonly StoreTable[] = ['key_versions', 'idempotency'];
+/** The tables that came with the key inventory (engine schema 10): a backup of before holds no tag and no alias. */
+const ADDED_WITH_INVENTORY: readonly StoreTable[] = ['key_tags', 'aliases'];
+
+/** A table a backup written before it existed lacks: it restores empty. */
+function absentAndAdded(columns: BackupHeader['columns'] | undefined, table: StoreTable): boolean {
+  return [...ADDED_WITH_VERSIONS, ...ADDED_WITH_INVENTORY].includes(table) && columns?.[table] === undefined;
+}
 
 /**
- * A backup written before key versions: no key_versions or idempotency table, keys without min_version
- * or rotation_period. It restores with each key at version 1 (its own material), minimum version 1 and
- * no rotation period, as the schema migration leaves a store of that time.
+ * A backup written before key versions: no key_versions, idempotency, tag or alias table, keys without
+ * min_version or rotation_period. It restores with each key at version 1 (its own material), minimum
+ * version 1 and no rotation period, as the schema migration leaves a store of that time.
  */
 function isBeforeKeyVersions(columns: BackupHeader['columns'] | undefined): boolean {
   const layout = (table: StoreTable) => (table === 'keys' ? KEYS_BEFORE_VERSIONS : STORE_TABLES[table]);
   return (
     ADDED_WITH_VERSIONS.every((table) => columns?.[table] === undefined) &&
-    TABLE_ORDER.every((table) => ADDED_WITH_VERSIONS.includes(table) || JSON.stringify(columns?.[table]) === JSON.stringify(layout(table)))
+    TABLE_ORDER.every((table) => absentAndAdded(columns, table) || JSON.stringify(columns?.[table]) === JSON.stringify(layout(table)))
   );
 }
 

@@ -101,6 +101,24 @@ export class KeyDisabledError extends KeyServerError {
   }
 }
 
+/** The key is scheduled for deletion (docs/spec.md §4.23 item 5): it refuses export, cryptography, rotation and state changes until cancelled. */
+export class KeyPendingDeletionError extends KeyServerError {
+  override name = 'KeyPendingDeletionError';
+
+  constructor(detail = 'the key is scheduled for deletion') {
+    super('KEY_PENDING_DELETION', detail);
+  }
+}
+
+/** The key was destroyed by its scheduled deletion (docs/spec.md §4.23 item 5): only its tombstone remains. */
+export class KeyDeletedError extends KeyServerError {
+  override name = 'KeyDeletedError';
+
+  constructor(detail = 'the key was deleted') {
+    super('KEY_DELETED', detail);
+  }
+}
+
 /** The key holds `limit` versions, the most a key may have (docs/spec.md §4.22 item 2): rotation adds no more. */
 export class KeyVersionsExhaustedError extends KeyServerError {
   override name = 'KeyVersionsExhaustedError';

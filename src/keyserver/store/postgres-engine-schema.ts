@@ -149,6 +149,35 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE keys ADD COLUMN disabled integer NOT NULL DEFAULT 0;
   `,
+  // Version 6: the key inventory, as the SQLite store's version 10 (docs/spec.md §4.23): scheduled
+  // deletion and tombstones, last use, tags, aliases, and the indexes of the key list.
+  `
+  ALTER TABLE keys ADD COLUMN deletion_at bigint;
+  ALTER TABLE keys ADD COLUMN deleted_at bigint;
+  ALTER TABLE keys ADD COLUMN deletion_record bigint;
+  ALTER TABLE keys ADD COLUMN last_used_at bigint;
+  ALTER TABLE keys ADD COLUMN last_used_op text;
+  CREATE INDEX keys_by_created ON keys (created_at, ttag);
+  CREATE INDEX keys_by_owner ON keys (owner, created_at, ttag);
+  CREATE INDEX keys_by_label ON keys (label COLLATE "C", ttag) WHERE label IS NOT NULL;
+  CREATE INDEX keys_pending_deletion ON keys (deletion_at) WHERE deletion_at IS NOT NULL AND deleted_at IS NULL;
+  CREATE INDEX keys_deletion_unrecorded ON keys (ttag) WHERE deletion_record IS NOT NULL;
+  CREATE INDEX key_acl_by_principal ON key_acl (principal_id, ttag);
+  CREATE TABLE key_tags (
+    ttag  text NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    name  text COLLATE "C" NOT NULL,
+    value text COLLATE "C" NOT NULL,
+    PRIMARY KEY (ttag, name)
+  );
+  CREATE INDEX key_tags_by_value ON key_tags (name, value, ttag);
+  CREATE TABLE aliases (
+    name       text COLLATE "C" PRIMARY KEY,
+    ttag       text NOT NULL REFERENCES keys (ttag),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
+  CREATE INDEX aliases_by_ttag ON aliases (ttag, name);
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

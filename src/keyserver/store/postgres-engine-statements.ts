@@ -101,7 +101,9 @@ export function snapshotSql(table: keyof typeof STORE_TABLES): string {
         ? 'group_id, member_id'
         : table === 'idempotency'
           ? 'principal_id, idem_key'
-          : columns[0];
+          : table === 'key_tags'
+            ? 'ttag, name'
+            : columns[0];
   return `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${order}`;
 }
 

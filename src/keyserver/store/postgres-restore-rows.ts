@@ -11,6 +11,8 @@ const ROW_NAMES: { readonly [table in StoreTable]: readonly string[] } = {
   keys: ['ttag'],
   key_versions: ['ttag', 'version'],
   key_acl: ['ttag', 'principal_id'],
+  key_tags: ['ttag', 'name'],
+  aliases: ['name'],
   certificates: ['id'],
   settings: ['name'],
   counters: ['name'],

@@ -11,6 +11,8 @@ const CONTENT_TABLES: readonly StoreTable[] = [
   'memberships',
   'key_acl',
   'key_versions',
+  'key_tags',
+  'aliases',
 ];
 
 /** Each table's primary key: rows are read in its order, so one state of a store gives one file. */
@@ -21,6 +23,8 @@ const ORDER_BY: Readonly<Record<StoreTable, string>> = {
   keys: 'ttag',
   key_versions: 'id',
   key_acl: 'ttag, position',
+  key_tags: 'ttag, name',
+  aliases: 'name',
   certificates: 'id',
   settings: 'name',
   counters: 'name',

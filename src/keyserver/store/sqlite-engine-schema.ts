@@ -139,6 +139,40 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE keys ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
   `,
+  // Version 10: the key inventory (docs/spec.md §4.23). Scheduled deletion: `deletion_at` (ms) while a
+  // key waits for its destruction; `deleted_at` once the sweep destroyed its material (the row stays, a
+  // tombstone, so its ttag never names another key); `deletion_record`, on a tombstone whose audit record
+  // is not stored yet, the time until which a gateway's claim to write it holds (0: unclaimed), NULL once
+  // it is. Last use (`last_used_at` ms, `last_used_op`), written at most once a minute per key. Tags and
+  // aliases in tables of their own; indexes for the key list's order and filters, and for the keys a
+  // principal reaches through an ACL entry.
+  `
+  ALTER TABLE keys ADD COLUMN deletion_at INTEGER;
+  ALTER TABLE keys ADD COLUMN deleted_at INTEGER;
+  ALTER TABLE keys ADD COLUMN deletion_record INTEGER;
+  ALTER TABLE keys ADD COLUMN last_used_at INTEGER;
+  ALTER TABLE keys ADD COLUMN last_used_op TEXT;
+  CREATE INDEX keys_by_created ON keys (created_at, ttag);
+  CREATE INDEX keys_by_owner ON keys (owner, created_at, ttag);
+  CREATE INDEX keys_by_label ON keys (label, ttag) WHERE label IS NOT NULL;
+  CREATE INDEX keys_pending_deletion ON keys (deletion_at) WHERE deletion_at IS NOT NULL AND deleted_at IS NULL;
+  CREATE INDEX keys_deletion_unrecorded ON keys (ttag) WHERE deletion_record IS NOT NULL;
+  CREATE INDEX key_acl_by_principal ON key_acl (principal_id, ttag);
+  CREATE TABLE key_tags (
+    ttag  TEXT NOT NULL REFERENCES keys (ttag) ON DELETE CASCADE,
+    name  TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (ttag, name)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX key_tags_by_value ON key_tags (name, value, ttag);
+  CREATE TABLE aliases (
+    name       TEXT PRIMARY KEY,
+    ttag       TEXT NOT NULL REFERENCES keys (ttag),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX aliases_by_ttag ON aliases (ttag, name);
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -47,12 +47,19 @@ const snapshot: StoreSnapshot = {
         rotation_period: 'P90D',
         min_version: 2,
         disabled: 1,
+        deletion_at: 1_700_604_800_000,
+        deleted_at: null,
+        deletion_record: null,
+        last_used_at: 1_700_000_060_000,
+        last_used_op: 'encrypt',
       },
     ],
     key_versions: [
       { id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 },
     ],
     key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
+    key_tags: [{ ttag: 'dGFn', name: 'team', value: 'payments' }],
+    aliases: [{ name: 'payroll', ttag: 'dGFn', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000 }],
     idempotency: [
       {
         principal_id: 'a1a1a1a1a1a1a1a1',
@@ -65,6 +72,10 @@ const snapshot: StoreSnapshot = {
     ],
   },
 };
+
+/** The keys columns the key inventory added (engine schema 10), and the values a key of before restores with. */
+const INVENTORY = ['deletion_at', 'deleted_at', 'deletion_record', 'last_used_at', 'last_used_op'];
+const NO_INVENTORY = { deletion_at: null, deleted_at: null, deletion_record: null, last_used_at: null, last_used_op: null };
 
 /** Edits a backup's body and authenticates it again, as only a holder of the master key could. */
 function edited(bytes: Buffer, edit: (lines: string[]) => void): Buffer {
@@ -159,22 +170,26 @@ test('a backup written before key versions reads back with each key at version 1
   const before = edited(bytes, (lines) => {
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 6;
-    h.columns.keys = h.columns.keys.filter((column: string) => !['min_version', 'rotation_period', 'disabled'].includes(column));
-    for (const table of ['key_versions', 'idempotency']) {
+    h.columns.keys = h.columns.keys.filter(
+      (column: string) => !['min_version', 'rotation_period', 'disabled', ...INVENTORY].includes(column),
+    );
+    for (const table of ['key_versions', 'idempotency', 'key_tags', 'aliases']) {
       delete h.columns[table];
       delete h.counts[table];
     }
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
-      if (entry.table === 'key_versions' || entry.table === 'idempotency') lines.splice(i, 1);
-      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -3) });
+      if (['key_versions', 'idempotency', 'key_tags', 'aliases'].includes(entry.table)) lines.splice(i, 1);
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -8) });
     }
   });
   const decoded = decodeBackup(before, keyring);
   t.deepEqual(decoded.snapshot.tables.key_versions, []);
   t.deepEqual(decoded.snapshot.tables.idempotency, []);
-  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], min_version: 1, rotation_period: null, disabled: 0 }]);
+  t.deepEqual(decoded.snapshot.tables.keys, [
+    { ...snapshot.tables.keys[0], min_version: 1, rotation_period: null, disabled: 0, ...NO_INVENTORY },
+  ]);
   t.deepEqual(decoded.snapshot.tables.principals, snapshot.tables.principals);
 });
 
@@ -184,15 +199,53 @@ test('a backup written before key states reads back with each key active, the re
   const before = edited(bytes, (lines) => {
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 8;
-    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'disabled');
+    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'disabled' && !INVENTORY.includes(column));
+    for (const table of ['key_tags', 'aliases']) {
+      delete h.columns[table];
+      delete h.counts[table];
+    }
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
-      if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -1) });
+      if (entry.table === 'key_tags' || entry.table === 'aliases') lines.splice(i, 1);
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -6) });
     }
   });
   const decoded = decodeBackup(before, keyring);
-  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], disabled: 0 }]);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], disabled: 0, ...NO_INVENTORY }]);
   t.deepEqual(decoded.snapshot.tables.key_versions, snapshot.tables.key_versions);
   t.deepEqual(decoded.snapshot.tables.idempotency, snapshot.tables.idempotency);
+});
+
+test('a backup written before the key inventory reads back with no tag, alias, deletion or last use, the rest as it went in', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  const before = edited(bytes, (lines) => {
+    const h = JSON.parse(lines[0]!);
+    h.schemaVersion = 9;
+    h.columns.keys = h.columns.keys.filter((column: string) => !INVENTORY.includes(column));
+    for (const table of ['key_tags', 'aliases']) {
+      delete h.columns[table];
+      delete h.counts[table];
+    }
+    lines[0] = JSON.stringify(h);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const entry = JSON.parse(lines[i]!);
+      if (entry.table === 'key_tags' || entry.table === 'aliases') lines.splice(i, 1);
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -5) });
+    }
+  });
+  const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], ...NO_INVENTORY }], 'a disabled key stays disabled');
+  t.deepEqual(decoded.snapshot.tables.key_tags, []);
+  t.deepEqual(decoded.snapshot.tables.aliases, []);
+  t.deepEqual(decoded.snapshot.tables.key_versions, snapshot.tables.key_versions);
+  t.throws(
+    () =>
+      decodeBackup(
+        edited(before, (lines) => lines.push('{"table":"aliases","row":["x","dGFn",1,1]}')),
+        keyring,
+      ),
+    { message: /^holds a line that is not a row$/ },
+    'a table the backup does not declare holds no row',
+  );
 });
