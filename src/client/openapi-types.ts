@@ -728,6 +728,42 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/trust/issuers": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** The trusted issuers of workload identity tokens (docs/spec.md §4.24) */
+        readonly get: operations["trust.issuers.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/trust/issuers/{name}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** One trusted issuer */
+        readonly get: operations["trust.issuers.read"];
+        /** Trust an issuer of workload identity tokens, or replace its settings */
+        readonly put: operations["trust.issuers.put"];
+        readonly post?: never;
+        /** Stop trusting an issuer; sign-ins with its tokens are refused */
+        readonly delete: operations["trust.issuers.delete"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/server/version": {
         readonly parameters: {
             readonly query?: never;
@@ -1179,6 +1215,28 @@ export interface components {
             readonly keyAlg: string;
             readonly principal?: string;
             readonly pem: string;
+        };
+        readonly TrustedIssuer: {
+            readonly name: string;
+            readonly issuer: string;
+            readonly jwksUri?: string;
+            readonly jwks?: {
+                readonly keys: readonly {
+                    readonly [key: string]: unknown;
+                }[];
+            };
+            readonly audiences: readonly string[];
+            readonly algorithms: readonly ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
+            /** @description a template over the token claims, e.g. ci-{repository_id} */
+            readonly principal: string;
+            readonly createPrincipals: boolean;
+            readonly roles: readonly string[];
+            readonly boundClaims: {
+                readonly [key: string]: string | readonly string[];
+            };
+            readonly requireJti: boolean;
+            readonly maxTokenAge?: number;
+            readonly leeway: number;
         };
         readonly ServerParameter: {
             readonly name: string;
@@ -3547,6 +3605,167 @@ export interface operations {
                 content: {
                     readonly "application/json": components["schemas"]["Certificate"];
                 };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.list": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["TrustedIssuer"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.read": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["TrustedIssuer"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.put": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly issuer: string;
+                    readonly jwksUri?: string;
+                    readonly jwks?: {
+                        readonly keys: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                    };
+                    readonly audiences: readonly string[];
+                    readonly algorithms: readonly ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
+                    readonly principal: string;
+                    /** @default false */
+                    readonly createPrincipals?: boolean;
+                    /** @default [] */
+                    readonly roles?: readonly string[];
+                    /** @default {} */
+                    readonly boundClaims?: {
+                        readonly [key: string]: string | readonly string[];
+                    };
+                    /** @default false */
+                    readonly requireJti?: boolean;
+                    readonly maxTokenAge?: number;
+                    /** @default 30 */
+                    readonly leeway?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["TrustedIssuer"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.delete": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 204: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
             readonly 400: components["responses"]["BadRequest"];
             readonly 401: components["responses"]["Unauthorized"];

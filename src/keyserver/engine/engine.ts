@@ -12,6 +12,7 @@ import { identityOf } from './engine-views.js';
 import { GroupOperations } from './group-operations.js';
 import { purgeIdempotencyRecords } from './idempotent.js';
 import { IdentityOperations } from './identity-operations.js';
+import { IssuerOperations } from './issuer-operations.js';
 import { KeyOperations } from './key-operations.js';
 import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
 import { LoginOperations } from './login-operations.js';
@@ -63,6 +64,8 @@ export class KeyServerEngine {
   readonly certificates: CertificateOperations;
   /** Certificate trust and login, sender keys, policy, scoped and delegated tokens. */
   readonly identity: IdentityOperations;
+  /** Trusted issuers of workload identity tokens (docs/spec.md §4.24). */
+  readonly issuers: IssuerOperations;
   /** Version, configuration and parameters (43-46). */
   readonly server: ServerOperations;
   readonly parameters: EngineParameters;
@@ -91,6 +94,7 @@ export class KeyServerEngine {
     this.roles = new RoleOperations(ctx);
     this.certificates = new CertificateOperations(ctx);
     this.identity = new IdentityOperations(ctx);
+    this.issuers = new IssuerOperations(ctx);
     this.server = new ServerOperations(ctx, { version: options.version ?? 'unknown', config: options.config ?? {} });
   }
 

@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import type { KeyVersionView, KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
+import { ISSUER_ALGORITHMS } from '../../../wire/workload-issuer.js';
 
 /**
  * The bodies the /api surface answers (docs/spec.md §4.4-§4.16, §6.1), as zod schemas: the OpenAPI document's
@@ -235,6 +236,25 @@ export const keyServerDaemons = z
   .describe('each key-server daemon; absent with the embedded key server');
 
 /** Every success body, by what it shows. */
+/** docs/spec.md §4.24 item 1: a trusted issuer of workload identity tokens. */
+const trustedIssuer = z
+  .object({
+    name: z.string(),
+    issuer: z.string(),
+    jwksUri: z.string().optional(),
+    jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+    audiences: z.array(z.string()),
+    algorithms: z.array(z.enum(ISSUER_ALGORITHMS)),
+    principal: z.string().describe('a template over the token claims, e.g. ci-{repository_id}'),
+    createPrincipals: z.boolean(),
+    roles: z.array(z.string()),
+    boundClaims: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    requireJti: z.boolean(),
+    maxTokenAge: z.number().int().optional(),
+    leeway: z.number().int(),
+  })
+  .meta({ id: 'TrustedIssuer' });
+
 export const responses = {
   session: sessionView,
   challenge: z.object({ challengeId: z.string(), challenge: z.string().describe('32 bytes, base64url'), expiresAt: instant }),
@@ -276,6 +296,8 @@ export const responses = {
   role,
   certificate,
   certificates: list(certificate),
+  issuer: trustedIssuer,
+  issuers: list(trustedIssuer),
   verdict: z.object({ trusted: z.boolean(), chain: z.array(hex64), reason: z.string().optional() }),
   version: z.object({ keyServer: z.string(), gateway: z.string(), api: z.string() }),
   config: z.record(z.string(), z.unknown()).describe('the key-server configuration, secrets redacted'),
