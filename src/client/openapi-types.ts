@@ -58,6 +58,23 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/session/jwt": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Workload sign-in with its platform's signed token, verified over a trusted issuer (docs/spec.md §4.24); an unbound session */
+        readonly post: operations["session.jwt"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/session/scoped": {
         readonly parameters: {
             readonly query?: never;
@@ -1081,7 +1098,7 @@ export interface components {
             readonly systemId: number;
             readonly principalId: string;
             /** @enum {string} */
-            readonly kind: "password" | "certificate" | "scoped" | "delegated";
+            readonly kind: "password" | "certificate" | "jwt" | "scoped" | "delegated";
             readonly bound: boolean;
             readonly jkt?: string;
             readonly objects?: readonly string[];
@@ -1327,6 +1344,11 @@ export interface components {
                  * @enum {string}
                  */
                 readonly writer: "ok" | "conflict";
+                /**
+                 * @description workload issuers' key sets (docs/spec.md §4.24 item 6), once one was fetched: `unavailable` while a fetch failed
+                 * @enum {string}
+                 */
+                readonly jwks?: "ok" | "unavailable";
             };
             readonly reasons?: {
                 readonly keyServer?: string;
@@ -1667,6 +1689,36 @@ export interface operations {
             readonly 503: components["responses"]["Unavailable"];
         };
     };
+    readonly "session.jwt": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly issuer?: string;
+                    readonly token: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 201: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Session"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
     readonly "session.scoped": {
         readonly parameters: {
             readonly query?: never;
@@ -1771,7 +1823,7 @@ export interface operations {
                         readonly items: readonly {
                             readonly ref: string;
                             /** @enum {string} */
-                            readonly kind: "password" | "certificate" | "scoped" | "delegated";
+                            readonly kind: "password" | "certificate" | "jwt" | "scoped" | "delegated";
                             readonly bound: boolean;
                             /** Format: date-time */
                             readonly createdAt: string;

@@ -38,8 +38,8 @@ const httpsUrl = ruled(z.string().min(1).max(512)).refine((value) => isUrl(value
 const jwksUri = ruled(z.string().min(1).max(512)).refine((value) => isUrl(value, ['https:', 'http:']), 'not an absolute https URL');
 const claimText = ruled(z.string().min(1).max(512));
 
-/** A public JWK: RSA, EC or OKP, no private member, never a symmetric key. */
-const publicJwk = z.record(z.string(), z.unknown()).superRefine(function checkPublicJwk(jwk, ctx) {
+/** A public JWK: RSA, EC or OKP, no private member, never a symmetric key; the text rule first, so a refusal names the member. */
+const publicJwk = ruledJson(z.record(z.string(), z.unknown())).superRefine(function checkPublicJwk(jwk, ctx) {
   if (!['RSA', 'EC', 'OKP'].includes(jwk.kty as string)) ctx.addIssue({ code: 'custom', message: 'kty: not RSA, EC or OKP' });
   const secret = PRIVATE_MEMBERS.find((member) => member in jwk);
   if (secret !== undefined) ctx.addIssue({ code: 'custom', message: `${secret}: a private member` });

@@ -21,6 +21,7 @@ import { PrincipalOperations } from './principal-operations.js';
 import { RoleOperations } from './role-operations.js';
 import { type RotationSweep, rotateDueKeys } from './scheduled-rotation.js';
 import { ServerOperations } from './server-operations.js';
+import { WorkloadLogin } from './workload-login.js';
 
 export { aclOf, identityOf } from './engine-views.js';
 export type { NewPrincipal } from './principal-factory.js';
@@ -66,6 +67,8 @@ export class KeyServerEngine {
   readonly identity: IdentityOperations;
   /** Trusted issuers of workload identity tokens (docs/spec.md §4.24). */
   readonly issuers: IssuerOperations;
+  /** Workload sign-in with a trusted issuer's token (docs/spec.md §4.24 item 2). */
+  readonly workload: WorkloadLogin;
   /** Version, configuration and parameters (43-46). */
   readonly server: ServerOperations;
   readonly parameters: EngineParameters;
@@ -95,6 +98,7 @@ export class KeyServerEngine {
     this.certificates = new CertificateOperations(ctx);
     this.identity = new IdentityOperations(ctx);
     this.issuers = new IssuerOperations(ctx);
+    this.workload = new WorkloadLogin(ctx);
     this.server = new ServerOperations(ctx, { version: options.version ?? 'unknown', config: options.config ?? {} });
   }
 

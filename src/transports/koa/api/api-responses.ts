@@ -53,7 +53,7 @@ export const sessionView = z
   .object({
     sessionId: z.string().optional().describe('only when the session is minted'),
     ...identity.shape,
-    kind: z.enum(['password', 'certificate', 'scoped', 'delegated']),
+    kind: z.enum(['password', 'certificate', 'jwt', 'scoped', 'delegated']),
     bound: z.boolean(),
     jkt: z.string().optional(),
     objects: z.array(base64).optional(),
@@ -320,6 +320,9 @@ export const responses = {
         writer: z
           .enum(['ok', 'conflict'])
           .describe('`conflict`: a store this gateway writes alone had its writer lock removed or replaced'),
+        jwks: check
+          .optional()
+          .describe("workload issuers' key sets (docs/spec.md §4.24 item 6), once one was fetched: `unavailable` while a fetch failed"),
       }),
       /** Present when a failed check has a public reason (an audit chain that regressed, a writer conflict). */
       reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional(), writer: z.string().optional() }).optional(),
