@@ -24,6 +24,8 @@ export interface WorkloadSignIn {
   /** The issuer's `jwksUri` the key set was fetched from, and the set as fetched (JSON). */
   readonly jwksUri?: string | undefined;
   readonly jwks?: unknown;
+  /** The thumbprint of the key of the DPoP proof sent with the sign-in, when one was. */
+  readonly proofJkt?: string | undefined;
 }
 
 /** A workload sign-in the key server accepted: its token, and what the gateway needs of the verified claims. */

@@ -1,6 +1,7 @@
 import { parseSenderKey } from '../crypto/sender-key.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { BadRequestError, isKeygateError } from '../domain/errors/index.js';
+import { type SignInProofRequest, verifySignInProof } from '../domain/proof/verify-sign-in-proof.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { LoginFailedError, SessionRequiredError, SessionUnknownError } from '../domain/session/session.errors.js';
 import type { SessionRecord } from '../domain/session/session.js';
@@ -21,7 +22,7 @@ import { PendingLogins } from './pending-logins.js';
 import type { Caller } from './session-context.js';
 import { TokenRevoker } from './token-revoker.js';
 import { withConnection } from './with-connection.js';
-import { rememberJti, signInWorkload } from './workload-sign-in.js';
+import { rememberJti, rememberProof, signInWorkload } from './workload-sign-in.js';
 
 export interface SessionUseCasesDeps {
   readonly keyServer: KeyServer;
@@ -42,6 +43,11 @@ export interface SessionUseCasesDeps {
   /** Trusted issuers' key sets, and the replay cache a workload token's `jti` is recorded in (docs/spec.md §4.24). */
   readonly keySets: KeySetSource;
   readonly replayCache: ReplayCache;
+}
+
+/** A sign-in request's facts for its DPoP proof (docs/spec.md §4.24 item 2): every `DPoP` header value received. */
+export interface SignInPresented extends SignInProofRequest {
+  readonly proofs: readonly string[];
 }
 
 /** A minted session: the id goes to the client exactly once, here. */
@@ -137,19 +143,23 @@ export class SessionUseCases {
    * the session is unbound and lives no longer than the token. A token the issuer refuses is rolled
    * back: a `jti` seen before revokes the token just issued.
    */
-  async loginWithJwt(request: { issuer?: string | undefined; token: string }, clientAddress: string) {
+  async loginWithJwt(request: { issuer?: string | undefined; token: string }, clientAddress: string, presented?: SignInPresented) {
+    // A proof is checked before anything reaches the key server (docs/spec.md §5.3 order, §4.24 item 2).
+    const proof =
+      presented === undefined || presented.proofs.length === 0
+        ? undefined
+        : verifySignInProof(presented.proofs, presented, this.#deps.clock.now());
     await this.#revoker.retryPending();
-    const login = await signInWorkload(this.#deps, request, clientAddress);
-    if (login.requireJti) {
-      try {
-        await rememberJti(this.#deps.replayCache, login);
-      } catch (error) {
-        await this.#revoker.revoke(login.token, 'jwt');
-        throw error;
-      }
+    const login = await signInWorkload(this.#deps, request, clientAddress, proof?.jkt);
+    try {
+      if (login.requireJti) await rememberJti(this.#deps.replayCache, login);
+      if (proof !== undefined) await rememberProof(this.#deps.replayCache, proof, login.identity.principalId);
+    } catch (error) {
+      await this.#revoker.revoke(login.token, 'jwt');
+      throw error;
     }
     const minted = await this.#mint(
-      { identity: login.identity, token: login.token, kind: 'jwt' },
+      { identity: login.identity, token: login.token, kind: 'jwt', ...(proof === undefined ? {} : { jkt: proof.jkt }) },
       Math.min(this.#deps.sessionTtlMs, (login.expiresAt ?? Infinity) - this.#deps.clock.now()),
     );
     return { ...minted, issuer: login.issuer, subject: login.subject, jti: login.jti };

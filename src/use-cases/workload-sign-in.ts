@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { ProofReplayCacheFullError } from '../domain/proof/proof.errors.js';
+import { ProofReplayCacheFullError, ProofReplayedError } from '../domain/proof/proof.errors.js';
+import type { VerifiedProof } from '../domain/proof/proof.js';
 import { WrongCredentialError } from '../domain/session/session.errors.js';
 import type { KeyServer, KeyServerWorkloadLogin } from '../ports/key-server.port.js';
 import type { KeySetSource } from '../ports/key-set-source.port.js';
@@ -46,6 +47,7 @@ export async function signInWorkload(
   deps: WorkloadSignInDeps,
   request: { issuer?: string | undefined; token: string },
   clientAddress: string,
+  proofJkt?: string,
 ): Promise<KeyServerWorkloadLogin> {
   const { throttle } = deps;
   await throttle.countRequest(clientAddress);
@@ -57,7 +59,7 @@ export async function signInWorkload(
     throw error;
   });
   const jwks = source.jwksUri === undefined ? undefined : await deps.keySets.keySet(source.issuer, source.jwksUri, peeked.kid);
-  const signIn = { issuer: source.issuer, token: request.token, jwksUri: source.jwksUri, jwks };
+  const signIn = { issuer: source.issuer, token: request.token, jwksUri: source.jwksUri, jwks, proofJkt };
   const login =
     peeked.iss !== undefined && peeked.sub !== undefined
       ? await throttle.guardPassword(`jwt ${peeked.iss} ${peeked.sub}`, clientAddress, () => deps.keyServer.workloadLogin(signIn))
@@ -72,5 +74,12 @@ export async function signInWorkload(
 export async function rememberJti(cache: ReplayCache, login: KeyServerWorkloadLogin): Promise<void> {
   const verdict = await cache.remember(`jwt:${login.issuer}`, login.jti!, login.usableUntil, login.identity.principalId);
   if (verdict === 'replayed') throw new WrongCredentialError('jti: the token was used already');
+  if (verdict !== 'fresh') throw new ProofReplayCacheFullError(undefined, verdict === 'full' ? 'process' : 'session');
+}
+
+/** The sign-in proof's `jti`, once per key (docs/spec.md §5.4), counted against the principal signed in. */
+export async function rememberProof(cache: ReplayCache, proof: VerifiedProof, principalId: string): Promise<void> {
+  const verdict = await cache.remember(proof.jkt, proof.jti, proof.expiresAt, principalId);
+  if (verdict === 'replayed') throw new ProofReplayedError();
   if (verdict !== 'fresh') throw new ProofReplayCacheFullError(undefined, verdict === 'full' ? 'process' : 'session');
 }

@@ -5,6 +5,7 @@ import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { bearer, signIn } from '../_support/api-client.js';
 import { startGateway, type TestGateway } from '../_support/gateway.js';
 import { UNTHROTTLED } from '../_support/hostile-text.js';
+import { buildProof, makeSigner, type ProofSigner, type ProofSpec } from '../_support/proof-builder.js';
 import { startIssuer, type TestIssuer } from '../_support/workload-issuer.js';
 
 const GITHUB = 'https://token.actions.githubusercontent.com';
@@ -266,4 +267,47 @@ test('refused tokens of one issuer and subject are throttled like password login
     await issuer.sign(actionsClaims(gw, { sub: 'repo:octo-org/api:ref:refs/heads/main', repository_id: '987654321' })),
   );
   t.is(other.status, 201, other.text);
+});
+
+/** A sign-in with a DPoP proof of `signer` (docs/spec.md §4.24 item 2): no `ath`, as no credential exists yet. */
+function signInWithProof(gw: TestGateway, signer: ProofSigner, token: string, spec: ProofSpec = {}) {
+  const raw = JSON.stringify({ token });
+  const request = { method: 'POST', htu: `${gw.url}/api/session/jwt`, credential: '', body: Buffer.from(raw) };
+  const proof = buildProof(signer, request, gw.clock.now(), { ...spec, claims: { ath: undefined, ...spec.claims } });
+  return gw.call('POST', '/api/session/jwt', { headers: { DPoP: proof, 'content-type': 'application/json' }, raw });
+}
+
+test('a sign-in with a DPoP proof is bound to its key; a token carrying cnf.jkt needs a proof by that key', async (t) => {
+  const { gw, issuer } = await setUp(t);
+  const signer = await makeSigner('ES256');
+  const stranger = await makeSigner('ES256');
+  const bound = await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw, { cnf: { jkt: signer.jkt } })));
+  t.is(bound.status, 201, bound.text);
+  t.like(bound.body, { kind: 'jwt', bound: true, jkt: signer.jkt });
+  const sessionId = bound.body.sessionId as string;
+  t.like(await gw.call('GET', '/api/session', { headers: bearer(sessionId) }), { status: 401, body: { code: 'PROOF_MISSING' } });
+  t.like(await gw.bound(signer, 'GET', '/api/session', { bearer: sessionId }), { status: 200, body: { bound: true } });
+  // Without cnf a proof still binds the session it signs in.
+  t.like((await signInWithProof(gw, stranger, await issuer.sign(actionsClaims(gw)))).body, { bound: true, jkt: stranger.jkt });
+  const sendersToken = () => issuer.sign(actionsClaims(gw, { cnf: { jkt: signer.jkt } }));
+  refusedNaming(t, await signInWith(gw, await sendersToken()), 'cnf.jkt');
+  refusedNaming(t, await signInWithProof(gw, stranger, await sendersToken()), 'cnf.jkt');
+  refusedNaming(t, await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw, { cnf: { x5t: 'abc' } }))), 'cnf.jkt');
+});
+
+test('a sign-in proof is checked as any proof, with no ath, and used once', async (t) => {
+  const { gw, issuer } = await setUp(t);
+  const signer = await makeSigner('ES256');
+  const withAth = await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw)), { claims: { ath: 'x'.repeat(43) } });
+  t.like(withAth, { status: 401, body: { code: 'PROOF_BINDING_MISMATCH' } });
+  const otherUrl = await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw)), { claims: { htu: `${gw.url}/api/session` } });
+  t.like(otherUrl, { status: 401, body: { code: 'PROOF_BINDING_MISMATCH' } });
+  const old = await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw)), {
+    claims: { iat: Math.floor(gw.clock.now() / 1000) - 120 },
+  });
+  t.like(old, { status: 401, body: { code: 'PROOF_CLOCK_SKEW' } });
+  const jti = 'one-proof';
+  t.is((await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw)), { claims: { jti } })).status, 201);
+  const replay = await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw)), { claims: { jti } });
+  t.like(replay, { status: 401, body: { code: 'PROOF_REPLAYED' } });
 });

@@ -17,6 +17,8 @@ export interface WorkloadSignIn {
   readonly token: string;
   readonly jwksUri?: string | undefined;
   readonly jwks?: unknown;
+  /** The thumbprint of the key a DPoP proof sent with the sign-in was signed by (checked by the gateway). */
+  readonly proofJkt?: string | undefined;
 }
 
 /** A token issued for a workload, and what the gateway needs of the verified token. */
@@ -95,6 +97,7 @@ export class WorkloadLogin {
       const keys = this.#keySet(issuer, request);
       const now = this.#ctx.now();
       const claims = await verifyToken(request.token, issuer, keys, now);
+      checkConfirmation(claims, request.proofJkt);
       const principal = await this.#principal(issuer, claims);
       const exp = (claims.exp as number) * 1000;
       const { token, expiresAt } = await issueToken(this.#ctx, principal, { notAfter: exp });
@@ -167,10 +170,20 @@ async function verifyToken(token: string, issuer: WorkloadIssuer, keys: JSONWebK
   const claims = verified.payload;
   const unmet = unmetBoundClaim(issuer.boundClaims, claims);
   if (unmet !== undefined) refuse(`bound claim ${unmet}`, 'does not match');
-  // A sender-constrained token needs a proof of possession this sign-in does not take yet.
-  if (claims.cnf !== undefined) refuse('cnf.jkt', 'a sender-constrained token cannot sign in here');
   if (claims.jti !== undefined && (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > MAX_JTI))
     refuse('jti', 'not a string of 1..256 characters');
   if (issuer.requireJti && claims.jti === undefined) refuse('jti', 'the issuer requires one');
   return claims;
+}
+
+/**
+ * RFC 9449 §6.1: a token carrying `cnf.jkt` is usable only with a proof by that key; any other
+ * confirmation method is not understood, so refused (docs/spec.md §4.24 item 2).
+ */
+function checkConfirmation(claims: JWTPayload, proofJkt: string | undefined): void {
+  if (claims.cnf === undefined) return;
+  const jkt = typeof claims.cnf === 'object' && claims.cnf !== null ? (claims.cnf as { jkt?: unknown }).jkt : undefined;
+  if (typeof jkt !== 'string') refuse('cnf.jkt', 'a confirmation other than a key thumbprint');
+  if (proofJkt === undefined) refuse('cnf.jkt', 'the token is sender-constrained: send a DPoP proof by its key');
+  if (jkt !== proofJkt) refuse('cnf.jkt', 'the DPoP proof key is not the key the token names');
 }

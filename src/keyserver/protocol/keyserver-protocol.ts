@@ -89,6 +89,7 @@ export const workloadLogin = {
     token: ruled(z.string().min(1).max(16_384)),
     jwksUri: ruled(z.string().max(512)).optional(),
     jwks: z.unknown().optional(),
+    proofJkt: ruled(z.string().min(1).max(128)).optional(),
   }),
   reply: z.strictObject({
     ...mintedToken,

@@ -6,6 +6,8 @@ import { peekToken } from '../../../use-cases/workload-sign-in.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import { authenticate } from '../auth/authenticate.js';
 import { bearerCredential } from '../auth/credential.js';
+import { expectedHtu } from '../auth/expected-htu.js';
+import { readRawBody } from '../http/read-body.js';
 import { text, textJson } from '../schema/text-schema.js';
 import { ttagField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
@@ -102,7 +104,12 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       auditPrincipal: ({ body }) => triedSubject(body.token),
       async handle(ctx, { body, audit }) {
         // docs/spec.md §4.24 item 5: issuer, subject and jti, never the token.
-        const minted = await sessions.loginWithJwt(body, ctx.state.clientKey);
+        const minted = await sessions.loginWithJwt(body, ctx.state.clientKey, {
+          method: ctx.method,
+          htu: expectedHtu(ctx, ctx.state.publicOrigin),
+          body: await readRawBody(ctx),
+          proofs: ctx.req.headersDistinct.dpop ?? [],
+        });
         const object = [minted.issuer, minted.subject, ...(minted.jti === undefined ? [] : [minted.jti])].join(' ');
         audit.note({ principal: minted.session.identity.user, sessionRef: minted.session.ref, object });
         ctx.status = 201;
