@@ -9,16 +9,24 @@ const ISSUERS_SETTING = 'workloadIssuers';
 
 type StoreContext = Pick<EngineContext, 'store'>;
 
-/** Every trusted issuer, by name. A stored value that no longer reads as an issuer is left out, never trusted. */
-export async function readIssuers(ctx: StoreContext): Promise<WorkloadIssuer[]> {
+/** The last stored value read and what it parsed to: a sign-in reads the issuers each time, they rarely change. */
+let lastRead: { readonly stored: string; readonly issuers: readonly WorkloadIssuer[] } | undefined;
+
+/**
+ * Every trusted issuer, by name, as stored now (read in the caller's unit of the store). A stored
+ * value that no longer reads as an issuer is left out, never trusted. The answer is shared: not to be changed.
+ */
+export async function readIssuers(ctx: StoreContext): Promise<readonly WorkloadIssuer[]> {
   const stored = await ctx.store.setting(ISSUERS_SETTING);
   if (stored === undefined) return [];
+  if (lastRead?.stored === stored) return lastRead.issuers;
   const parsed: unknown = JSON.parse(stored);
-  if (!Array.isArray(parsed)) return [];
-  return parsed.flatMap((item) => {
+  const issuers = (Array.isArray(parsed) ? parsed : []).flatMap((item) => {
     const issuer = workloadIssuer.safeParse(item);
     return issuer.success ? [issuer.data] : [];
   });
+  lastRead = { stored, issuers };
+  return issuers;
 }
 
 async function writeIssuers(ctx: StoreContext, issuers: readonly WorkloadIssuer[]): Promise<void> {

@@ -126,7 +126,8 @@ export class WorkloadLogin {
   /** The issuer's own keys, or the set a gateway fetched from the `jwksUri` the issuer has now. */
   #keySet(issuer: WorkloadIssuer, request: WorkloadSignIn): JSONWebKeySet {
     if (issuer.jwks !== undefined) return issuer.jwks as JSONWebKeySet;
-    if (request.jwks === undefined || request.jwksUri !== issuer.jwksUri) refuse('jwks', 'no key set fetched from the issuer jwksUri');
+    if (request.jwks === null || typeof request.jwks !== 'object' || request.jwksUri !== issuer.jwksUri)
+      refuse('jwks', 'no key set fetched from the issuer jwksUri');
     return request.jwks as JSONWebKeySet;
   }
 
@@ -148,14 +149,30 @@ export class WorkloadLogin {
   }
 }
 
-/** jose's checks with the issuer's rules, then the claims of ours (docs/spec.md §4.24 item 2). */
-async function verifyToken(token: string, issuer: WorkloadIssuer, keys: JSONWebKeySet, now: number): Promise<JWTPayload> {
-  let keySet: ReturnType<typeof createLocalJWKSet>;
+type LocalKeySet = ReturnType<typeof createLocalJWKSet>;
+
+/**
+ * jose's key set over a JWKS object, kept while that object lives: the issuer's own keys (as last
+ * parsed) and a gateway's cached fetch are the same object sign-in after sign-in, so their keys are
+ * imported once, not per token.
+ */
+const keySets = new WeakMap<object, LocalKeySet>();
+
+function localKeySet(keys: JSONWebKeySet): LocalKeySet {
+  let keySet = keySets.get(keys);
+  if (keySet !== undefined) return keySet;
   try {
     keySet = createLocalJWKSet(keys);
   } catch (error) {
     throw refusalOf(error);
   }
+  keySets.set(keys, keySet);
+  return keySet;
+}
+
+/** jose's checks with the issuer's rules, then the claims of ours (docs/spec.md §4.24 item 2). */
+async function verifyToken(token: string, issuer: WorkloadIssuer, keys: JSONWebKeySet, now: number): Promise<JWTPayload> {
+  const keySet = localKeySet(keys);
   const verified = await jwtVerify(token, keySet, {
     issuer: issuer.issuer,
     audience: issuer.audiences,
