@@ -240,6 +240,10 @@ test('a key set at a metadata or loopback address, or over plain http from an un
     ['https://169.254.169.254/jwks', /^jwks: 169\.254\.169\.254 resolves to a refused address/],
     ['https://[fd00:ec2::254]/jwks', /^jwks: fd00:ec2::254 resolves to a refused address/],
     ['https://localhost:1/jwks', /^jwks: localhost resolves to a refused address/],
+    // The metadata and loopback addresses written as IPv4-mapped IPv6, dotted or (as URLs normalise them) in hex.
+    ['https://[::ffff:169.254.169.254]/jwks', /^jwks: ::ffff:a9fe:a9fe resolves to a refused address/],
+    ['https://[::ffff:7f00:1]:1/jwks', /^jwks: ::ffff:7f00:1 resolves to a refused address/],
+    ['https://2852039166/jwks', /^jwks: 169\.254\.169\.254 resolves to a refused address/],
     ['http://issuer.invalid/jwks', /^jwks: http: is not fetched from issuer\.invalid/],
   ];
   for (const [jwksUri, detail] of uris) {
