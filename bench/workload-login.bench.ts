@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import type { GatewayConfigInput } from '../src/app/config/config.js';
 import { createGateway } from '../src/app/create-gateway.js';
+import { untilKillAll } from '../test/_support/child-processes.js';
+import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keyserver-daemon.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, signIn } from './deployed.js';
 import type { LoadClient } from './load-client.js';
 import { noFailures } from './load-client.js';
@@ -27,19 +33,19 @@ async function localIssuer(): Promise<{ jwksUri: string; token: string; close: (
 }
 
 /**
- * Workload sign-ins (docs/spec.md §4.24) beside password sign-ins, in the same run on one library
- * gateway: `POST /api/session/jwt` with a cached key set (one ES256 verify in the key server) against
- * `POST /api/session` (the password protocol). The goal is at least twice the password rate.
+ * Workload sign-ins (docs/spec.md §4.24) beside password sign-ins, in the same run on one gateway:
+ * `POST /api/session/jwt` with a cached key set (one ES256 verify in the key server) against
+ * `POST /api/session` (the password). Embedded, the password is one verifier recomputation in
+ * process; over a daemon it is the SRP-6a exchange. The goal is at least twice the password rate.
  */
-export async function figures(load: LoadClient): Promise<Figure[]> {
-  const issuer = await localIssuer();
+async function signInFigure(
+  load: LoadClient,
+  issuer: Awaited<ReturnType<typeof localIssuer>>,
+  keyServer: GatewayConfigInput['keyServer'],
+  where: string,
+): Promise<Figure> {
   const gateway = await createGateway(
-    {
-      keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD },
-      maxSessionsPerPrincipal: NO_CAP,
-      jwksPlainHttpHosts: ['127.0.0.1'],
-      ...DEPLOYED,
-    },
+    { keyServer, maxSessionsPerPrincipal: NO_CAP, jwksPlainHttpHosts: ['127.0.0.1'], ...DEPLOYED },
     { logger: deployedLogger() },
   );
   try {
@@ -60,34 +66,54 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
     });
     if (put.status !== 200) throw new Error(`PUT /api/trust/issuers/bench: ${put.status} ${await put.text()}`);
     const json = { 'content-type': 'application/json' };
-    const jwt = await load.run('POST /api/session/jwt', {
+    const jwt = await load.run(`POST /api/session/jwt, ${where}`, {
       url: `${url}/api/session/jwt`,
       method: 'POST',
       headers: json,
       body: JSON.stringify({ token: issuer.token }),
       connections: IN_FLIGHT,
     });
-    const password = await load.run('POST /api/session', {
+    const password = await load.run(`POST /api/session, ${where}`, {
       url: `${url}/api/session`,
       method: 'POST',
       headers: json,
       body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
       connections: IN_FLIGHT,
     });
-    noFailures(jwt);
-    noFailures(password);
-    return [
-      {
-        figure: `POST /api/session/jwt, cached key set, ${IN_FLIGHT} in flight`,
-        measured: `${jwt.requestsPerSecond.toFixed(0)} sign-ins/s, ${(jwt.requestsPerSecond / password.requestsPerSecond).toFixed(2)}x password`,
-        floor: `POST /api/session (password): ${password.requestsPerSecond.toFixed(0)} sign-ins/s`,
-        value: jwt.requestsPerSecond / password.requestsPerSecond,
-        goal: { op: '>=', target: 2, unit: 'x' },
-        runs: [jwt, password],
-      },
-    ];
+    noFailures(jwt, password);
+    return {
+      figure: `POST /api/session/jwt, cached key set, ${IN_FLIGHT} in flight, ${where}`,
+      measured: `${jwt.requestsPerSecond.toFixed(0)}/s, ${(jwt.requestsPerSecond / password.requestsPerSecond).toFixed(2)}x password`,
+      floor: `POST /api/session (password): ${password.requestsPerSecond.toFixed(0)}/s`,
+      value: jwt.requestsPerSecond / password.requestsPerSecond,
+      goal: { op: '>=', target: 2, unit: 'x' },
+      runs: [jwt, password],
+    };
   } finally {
     await gateway.close();
+  }
+}
+
+export async function figures(load: LoadClient): Promise<Figure[]> {
+  const issuer = await localIssuer();
+  const data = mkdtempSync(join(tmpdir(), 'keygate-bench-workload-'));
+  try {
+    const embedded = await signInFigure(load, issuer, { kind: 'embedded', adminPassword: ADMIN_PASSWORD }, 'embedded');
+    const daemon = await spawnDaemon(untilKillAll, ['--data', join(data, 'daemon.db'), '--port', '0', '--admin-password', ADMIN_PASSWORD]);
+    try {
+      const tls = {
+        kind: 'tls',
+        url: daemon.url,
+        fingerprint: daemon.fingerprint,
+        resumeSessions: true,
+        ...(await clientConfig()),
+      } as const;
+      return [embedded, await signInFigure(load, issuer, tls, 'TLS daemon')];
+    } finally {
+      await killAllDaemons();
+    }
+  } finally {
     await issuer.close();
+    rmSync(data, { recursive: true, force: true });
   }
 }
