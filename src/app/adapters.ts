@@ -163,6 +163,7 @@ async function openHolding(
 function openKeySets(config: GatewayConfig, clock: Timer): KeySetSource {
   return new HttpKeySetSource(clock, {
     plainHttpHosts: new Set(config.jwksPlainHttpHosts),
+    ...(config.jwksCa === undefined ? {} : { ca: config.jwksCa }),
     timeoutMs: config.jwksTimeoutMs,
     maxBytes: 256 * 1024,
     maxKeys: 100,

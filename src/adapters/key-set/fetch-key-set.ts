@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { WrongCredentialError } from '../../domain/session/session.errors.js';
 import { isRefusedAddress } from './refused-addresses.js';
 
@@ -13,6 +14,8 @@ export interface FetchLimits {
   readonly timeoutMs: number;
   readonly maxBytes: number;
   readonly maxKeys: number;
+  /** PEM certificates trusted beside the public roots (an in-cluster issuer's CA). */
+  readonly ca?: string | undefined;
 }
 
 /** Resolves a host name to every address it has: the checks below look at each. */
@@ -95,12 +98,15 @@ export async function fetchKeySet(uri: string, limits: FetchLimits, resolve: Res
         options.all ? callback(null, [target]) : callback(null, target.address, target.family);
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const response = await new Promise<IncomingMessage>((done, fail) => {
+        // Extra roots are added to the public ones, never in their place.
+        const trusted = limits.ca === undefined ? {} : { ca: [...rootCertificates, limits.ca] };
         const request = send(url, {
           method: 'GET',
           headers: { accept: 'application/json' },
           lookup: pinned,
           agent: false,
           signal: controller.signal,
+          ...trusted,
         });
         request.on('response', done);
         request.on('error', fail);

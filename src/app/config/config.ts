@@ -402,6 +402,8 @@ export const gatewayConfigSchema = z.strictObject({
     .array(z.string().min(1).max(253))
     .default([])
     .transform((hosts) => hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1').toLowerCase())),
+  /** PEM certificates trusted for key set servers beside the public roots (TE_GATEWAY_JWKS_CA_FILE, read at boot). */
+  jwksCa: z.string().min(1).optional(),
   /** Longest wait for one key set fetch. */
   jwksTimeoutMs: integerIn(50, 60_000).default(2000),
   /** How long a fetched key set is used. */

@@ -328,6 +328,16 @@ export const CONFIG_VARIABLES = [
     group: 'gateway',
   },
   {
+    name: 'TE_GATEWAY_JWKS_CA_FILE',
+    type: 'file',
+    whenUnset: 'the public roots only',
+    meaning:
+      'PEM certificates trusted for workload-issuer key set servers beside the public roots (an in-cluster Kubernetes API server: its cluster CA)',
+    secret: false,
+    field: 'jwksCa',
+    group: 'gateway',
+  },
+  {
     name: 'TE_GATEWAY_JWKS_TIMEOUT_MS',
     type: 'integer',
     whenUnset: '2000',

@@ -196,6 +196,7 @@ test('every variable of the table, set in the environment, changes the parsed co
     TE_GATEWAY_RATE_LIMIT: { value: '10', expected: 10 },
     TE_GATEWAY_TRUSTED_PROXIES: { value: '10.0.0.0/8, ::1', expected: ['10.0.0.0/8', '::1'] },
     TE_GATEWAY_JWKS_PLAIN_HTTP_HOSTS: { value: 'issuer.test, [::1]', expected: ['issuer.test', '::1'] },
+    TE_GATEWAY_JWKS_CA_FILE: { value: file('jwks-ca.pem', clientKey), expected: clientKey },
     TE_GATEWAY_JWKS_TIMEOUT_MS: { value: '500', expected: 500 },
     TE_GATEWAY_JWKS_CACHE_SECONDS: { value: '60', expected: 60 },
     TE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL: { value: '3', expected: 3 },
