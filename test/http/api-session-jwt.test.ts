@@ -315,3 +315,18 @@ test('a sign-in proof is checked as any proof, with no ath, and used once', asyn
   const replay = await signInWithProof(gw, signer, await issuer.sign(actionsClaims(gw)), { claims: { jti } });
   t.like(replay, { status: 401, body: { code: 'PROOF_REPLAYED' } });
 });
+
+test('a refused sign-in is audited as denied under the subject it claimed, never with its token', async (t) => {
+  const { gw, issuer, admin } = await setUp(t);
+  const token = await issuer.sign(actionsClaims(gw), { key: await issuer.stranger(issuer.current().kid) });
+  refusedNaming(t, await signInWith(gw, token), 'signature');
+  const audit = await admin.get('/api/audit?operation=session.jwt');
+  t.like(audit.body.items[0], {
+    operation: 'session.jwt',
+    principal: 'repo:octo-org/app:ref:refs/heads/main',
+    outcome: 'denied',
+    status: 401,
+    code: 'WRONG_CREDENTIAL',
+  });
+  for (const part of token.split('.')) t.false(audit.text.includes(part));
+});
