@@ -205,7 +205,10 @@ export const keySummary = keyView.omit({ versions: true, versionsOmitted: true }
  */
 export const keyListQuery = z.strictObject({
   q: ruled(z.string().max(1024)).optional(),
-  tag: z.array(ruled(z.string().max(1024))).max(1024).optional(),
+  tag: z
+    .array(ruled(z.string().max(1024)))
+    .max(1024)
+    .optional(),
   state: z.enum(KEY_STATES).optional(),
   owner: ruled(z.string().max(1024)).optional(),
   createdAfter: z.number().int().optional(),

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import { type ApiSession, asSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
+import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import type { TestGateway } from '../_support/gateway.js';
 import { makeSigner } from '../_support/proof-builder.js';
 import { testUnless } from '../_support/skip.js';
@@ -49,31 +49,34 @@ function inListOrder(views: readonly { ttag: string; createdAt: string }[]): str
 for (const store of KEY_SERVER_STORES) {
   const check = testUnless(storeSkipReason(store));
 
-  check(`${store}: GET /api/keys pages through every key exactly once, newest first then by ttag; a root POST /keys key is listed`, async (t) => {
-    const gw = await startStoreGateway(t, store);
-    const alice = await signIn(gw, 'alice');
-    const made = await aliceKeys(gw, alice, 9);
-    const root = await gw.call('POST', '/keys', { headers: { 'X-Session': alice.sessionId }, body: {} });
-    t.is(root.status, 200, root.text);
-    made.push(root.body.ttag);
-    const views = await Promise.all(made.map(async (ttag) => (await alice.get(`/api/keys/${pathTtag(ttag)}`)).body));
-    const expected = inListOrder(views);
+  check(
+    `${store}: GET /api/keys pages through every key exactly once, newest first then by ttag; a root POST /keys key is listed`,
+    async (t) => {
+      const gw = await startStoreGateway(t, store);
+      const alice = await signIn(gw, 'alice');
+      const made = await aliceKeys(gw, alice, 9);
+      const root = await gw.call('POST', '/keys', { headers: { 'X-Session': alice.sessionId }, body: {} });
+      t.is(root.status, 200, root.text);
+      made.push(root.body.ttag);
+      const views = await Promise.all(made.map(async (ttag) => (await alice.get(`/api/keys/${pathTtag(ttag)}`)).body));
+      const expected = inListOrder(views);
 
-    const pages = await walk(t, alice, '', 3);
-    t.deepEqual(
-      pages.map((page) => page.length),
-      [3, 3, 3, 1],
-    );
-    t.deepEqual(ttags(pages.flat()), expected, 'every key once, in the list order');
-    const first = pages[0]![0]!;
-    const { versions: _v, ...summary } = views.find((view) => view.ttag === first.ttag);
-    t.deepEqual(first, summary, 'a summary is the key view without its versions');
-    t.false('versions' in first);
-    t.deepEqual(first.tags, {});
-    t.deepEqual(await listed(alice), expected, 'limit 1000: one page');
-    t.false('next' in (await alice.get('/api/keys?limit=10')).body, 'a page that holds the rest names no next page');
-    t.is((await alice.get('/api/keys')).body.items.length, 10, 'limit defaults to 100');
-  });
+      const pages = await walk(t, alice, '', 3);
+      t.deepEqual(
+        pages.map((page) => page.length),
+        [3, 3, 3, 1],
+      );
+      t.deepEqual(ttags(pages.flat()), expected, 'every key once, in the list order');
+      const first = pages[0]![0]!;
+      const { versions: _v, ...summary } = views.find((view) => view.ttag === first.ttag);
+      t.deepEqual(first, summary, 'a summary is the key view without its versions');
+      t.false('versions' in first);
+      t.deepEqual(first.tags, {});
+      t.deepEqual(await listed(alice), expected, 'limit 1000: one page');
+      t.false('next' in (await alice.get('/api/keys?limit=10')).body, 'a page that holds the rest names no next page');
+      t.is((await alice.get('/api/keys')).body.items.length, 10, 'limit defaults to 100');
+    },
+  );
 
   check(`${store}: each filter of GET /api/keys narrows the list: q, tag, state, owner, createdAfter, createdBefore`, async (t) => {
     const gw = await startStoreGateway(t, store);
@@ -95,7 +98,8 @@ for (const store of KEY_SERVER_STORES) {
       [made[1], { env: 'prod' }],
       [made[2], { env: 'dev', team: 'a' }],
     ] as const) {
-      for (const [name, value] of Object.entries(tags)) t.is((await alice.put(`/api/keys/${pathTtag(ttag)}/tags/${name}`, { value })).status, 200);
+      for (const [name, value] of Object.entries(tags))
+        t.is((await alice.put(`/api/keys/${pathTtag(ttag)}/tags/${name}`, { value })).status, 200);
     }
     t.deepEqual(await listed(alice, '&tag=env:prod'), await order([made[0]!, made[1]!]), 'tag name:value');
     t.deepEqual(await listed(alice, '&tag=team'), await order([made[0]!, made[2]!]), 'tag name: any value');
@@ -121,36 +125,39 @@ for (const store of KEY_SERVER_STORES) {
     t.false([...before, ...after].includes(made[2]!));
   });
 
-  check(`${store}: GET /api/keys shows owned keys, keys granted directly or to a group; admin sees all; a scoped session its scope`, async (t) => {
-    const gw = await startStoreGateway(t, store);
-    const admin = await signIn(gw, 'admin');
-    const alice = await signIn(gw, 'alice');
-    const [own, toBob, toOps] = [await createKey(alice), await createKey(alice), await createKey(alice)].map((key) => key.ttag);
-    t.is((await alice.put(`/api/keys/${pathTtag(toBob!)}/acl/bob`, { rights: ['read'] })).status, 200);
-    t.is((await alice.put(`/api/keys/${pathTtag(toOps!)}/acl/ops`, { rights: ['encrypt'] })).status, 200);
-    t.is((await admin.put('/api/groups/ops/members/carol')).status, 204);
-    const bobKey = (await createKey(await signIn(gw, 'bob'))).ttag;
+  check(
+    `${store}: GET /api/keys shows owned keys, keys granted directly or to a group; admin sees all; a scoped session its scope`,
+    async (t) => {
+      const gw = await startStoreGateway(t, store);
+      const admin = await signIn(gw, 'admin');
+      const alice = await signIn(gw, 'alice');
+      const [own, toBob, toOps] = [await createKey(alice), await createKey(alice), await createKey(alice)].map((key) => key.ttag);
+      t.is((await alice.put(`/api/keys/${pathTtag(toBob!)}/acl/bob`, { rights: ['read'] })).status, 200);
+      t.is((await alice.put(`/api/keys/${pathTtag(toOps!)}/acl/ops`, { rights: ['encrypt'] })).status, 200);
+      t.is((await admin.put('/api/groups/ops/members/carol')).status, 204);
+      const bobKey = (await createKey(await signIn(gw, 'bob'))).ttag;
 
-    const sorted = (list: readonly string[]) => [...list].sort();
-    t.deepEqual(sorted(await listed(alice)), sorted([own!, toBob!, toOps!]), 'the owner');
-    t.deepEqual(sorted(await listed(await signIn(gw, 'bob'))), sorted([toBob!, bobKey]), 'a grantee, beside its own key');
-    t.deepEqual(await listed(await signIn(gw, 'carol')), [toOps], "a group's member");
-    t.deepEqual(sorted(await listed(admin)), sorted([own!, toBob!, toOps!, bobKey]), 'keys.list.all: every key');
-    const audra = await (await signIn(gw, 'audra')).get('/api/keys');
-    t.like(audra, { status: 403, body: { code: 'ROLE_DENIED' } }, 'an auditor holds no keys.list');
-    t.is((await admin.put('/api/principals/audra', { roles: ['auditor', 'user'] })).status, 200);
-    t.deepEqual(await listed(await signIn(gw, 'audra')), [], 'a stranger to every key sees none');
+      const sorted = (list: readonly string[]) => [...list].sort();
+      t.deepEqual(sorted(await listed(alice)), sorted([own!, toBob!, toOps!]), 'the owner');
+      t.deepEqual(sorted(await listed(await signIn(gw, 'bob'))), sorted([toBob!, bobKey]), 'a grantee, beside its own key');
+      t.deepEqual(await listed(await signIn(gw, 'carol')), [toOps], "a group's member");
+      t.deepEqual(sorted(await listed(admin)), sorted([own!, toBob!, toOps!, bobKey]), 'keys.list.all: every key');
+      const audra = await (await signIn(gw, 'audra')).get('/api/keys');
+      t.like(audra, { status: 403, body: { code: 'ROLE_DENIED' } }, 'an auditor holds no keys.list');
+      t.is((await admin.put('/api/principals/audra', { roles: ['auditor', 'user'] })).status, 200);
+      t.deepEqual(await listed(await signIn(gw, 'audra')), [], 'a stranger to every key sees none');
 
-    const signer = await makeSigner('ES256');
-    const minted = await gw.call('POST', '/api/session/scoped', {
-      headers: { Authorization: `Bearer ${alice.sessionId}` },
-      body: { objects: [toBob], senderKey: signer.publicJwk },
-    });
-    t.is(minted.status, 201, minted.text);
-    const scopedList = await gw.bound(signer, 'GET', '/api/keys', { bearer: minted.body.sessionId });
-    t.is(scopedList.status, 200, scopedList.text);
-    t.deepEqual(ttags(scopedList.body.items), [toBob], 'a scoped session: its scope only');
-  });
+      const signer = await makeSigner('ES256');
+      const minted = await gw.call('POST', '/api/session/scoped', {
+        headers: { Authorization: `Bearer ${alice.sessionId}` },
+        body: { objects: [toBob], senderKey: signer.publicJwk },
+      });
+      t.is(minted.status, 201, minted.text);
+      const scopedList = await gw.bound(signer, 'GET', '/api/keys', { bearer: minted.body.sessionId });
+      t.is(scopedList.status, 200, scopedList.text);
+      t.deepEqual(ttags(scopedList.body.items), [toBob], 'a scoped session: its scope only');
+    },
+  );
 
   check(`${store}: a bad limit, cursor or filter of GET /api/keys is 400 BAD_REQUEST naming it`, async (t) => {
     const gw = await startStoreGateway(t, store);
@@ -178,41 +185,44 @@ for (const store of KEY_SERVER_STORES) {
     await naming('kind=user', 'kind');
   });
 
-  check(`${store}: tags are set, replaced and deleted; names and values keep their character set and lengths; the 51st is 409 TAG_LIMIT`, async (t) => {
-    const gw = await startStoreGateway(t, store);
-    const alice = await signIn(gw, 'alice');
-    const { ttag } = await createKey(alice);
-    const tags = `/api/keys/${pathTtag(ttag)}/tags`;
-    const tagsOf = async () => (await alice.get(`/api/keys/${pathTtag(ttag)}`)).body.tags;
-    t.deepEqual(await tagsOf(), {}, 'a new key: {}');
-    t.like(await alice.put(`${tags}/env`, { value: 'prod' }), { status: 200, body: { name: 'env', value: 'prod' } });
-    t.like(await alice.put(`${tags}/env`, { value: 'dev' }), { status: 200, body: { name: 'env', value: 'dev' } });
-    const name = 'A-z_0.9/=+@x';
-    t.is((await alice.put(`${tags}/${encodeURIComponent(name)}`, { value: '' })).status, 200, 'the whole character set; an empty value');
-    t.deepEqual(await tagsOf(), { env: 'dev', [name]: '' });
-    t.is((await alice.del(`${tags}/env`)).status, 204);
-    t.is((await alice.del(`${tags}/env`)).status, 204, 'a tag the key does not carry: 204, nothing changes');
-    t.deepEqual(await tagsOf(), { [name]: '' });
+  check(
+    `${store}: tags are set, replaced and deleted; names and values keep their character set and lengths; the 51st is 409 TAG_LIMIT`,
+    async (t) => {
+      const gw = await startStoreGateway(t, store);
+      const alice = await signIn(gw, 'alice');
+      const { ttag } = await createKey(alice);
+      const tags = `/api/keys/${pathTtag(ttag)}/tags`;
+      const tagsOf = async () => (await alice.get(`/api/keys/${pathTtag(ttag)}`)).body.tags;
+      t.deepEqual(await tagsOf(), {}, 'a new key: {}');
+      t.like(await alice.put(`${tags}/env`, { value: 'prod' }), { status: 200, body: { name: 'env', value: 'prod' } });
+      t.like(await alice.put(`${tags}/env`, { value: 'dev' }), { status: 200, body: { name: 'env', value: 'dev' } });
+      const name = 'A-z_0.9/=+@x';
+      t.is((await alice.put(`${tags}/${encodeURIComponent(name)}`, { value: '' })).status, 200, 'the whole character set; an empty value');
+      t.deepEqual(await tagsOf(), { env: 'dev', [name]: '' });
+      t.is((await alice.del(`${tags}/env`)).status, 204);
+      t.is((await alice.del(`${tags}/env`)).status, 204, 'a tag the key does not carry: 204, nothing changes');
+      t.deepEqual(await tagsOf(), { [name]: '' });
 
-    for (const [path, body, field] of [
-      [`${tags}/${'n'.repeat(129)}`, { value: 'v' }, 'name'],
-      [`${tags}/has%20space`, { value: 'v' }, 'name'],
-      [`${tags}/a:b`, { value: 'v' }, 'name'],
-      [`${tags}/ok`, { value: 'v'.repeat(257) }, 'value'],
-      [`${tags}/ok`, { value: 'bell\u0007' }, 'value'],
-      [`${tags}/ok`, {}, 'value'],
-    ] as const) {
-      const reply = await alice.put(path, body);
-      t.like(reply, { status: 400, body: { code: 'BAD_REQUEST' } }, path);
-      t.regex(String(reply.body.detail), new RegExp(field), path);
-    }
-    t.is((await alice.put(`${tags}/${'n'.repeat(128)}`, { value: 'v'.repeat(256) })).status, 200, 'the longest name and value');
-    for (let n = 0; n < 48; n += 1) t.is((await alice.put(`${tags}/t${n}`, { value: String(n) })).status, 200);
-    t.is(Object.keys(await tagsOf()).length, 50);
-    t.like(await alice.put(`${tags}/one-more`, { value: 'x' }), { status: 409, body: { code: 'CONFLICT', reason: 'TAG_LIMIT' } });
-    t.is((await alice.put(`${tags}/t0`, { value: 'replaced' })).status, 200, 'replacing a 50th tag is no 51st');
-    t.false('one-more' in (await tagsOf()));
-  });
+      for (const [path, body, field] of [
+        [`${tags}/${'n'.repeat(129)}`, { value: 'v' }, 'name'],
+        [`${tags}/has%20space`, { value: 'v' }, 'name'],
+        [`${tags}/a:b`, { value: 'v' }, 'name'],
+        [`${tags}/ok`, { value: 'v'.repeat(257) }, 'value'],
+        [`${tags}/ok`, { value: 'bell\u0007' }, 'value'],
+        [`${tags}/ok`, {}, 'value'],
+      ] as const) {
+        const reply = await alice.put(path, body);
+        t.like(reply, { status: 400, body: { code: 'BAD_REQUEST' } }, path);
+        t.regex(String(reply.body.detail), new RegExp(field), path);
+      }
+      t.is((await alice.put(`${tags}/${'n'.repeat(128)}`, { value: 'v'.repeat(256) })).status, 200, 'the longest name and value');
+      for (let n = 0; n < 48; n += 1) t.is((await alice.put(`${tags}/t${n}`, { value: String(n) })).status, 200);
+      t.is(Object.keys(await tagsOf()).length, 50);
+      t.like(await alice.put(`${tags}/one-more`, { value: 'x' }), { status: 409, body: { code: 'CONFLICT', reason: 'TAG_LIMIT' } });
+      t.is((await alice.put(`${tags}/t0`, { value: 'replaced' })).status, 200, 'replacing a 50th tag is no 51st');
+      t.false('one-more' in (await tagsOf()));
+    },
+  );
 
   check(`${store}: the right tag lets a grantee tag and untag a key; a reader or a stranger is 403, an unknown key 404`, async (t) => {
     const gw = await startStoreGateway(t, store);
@@ -235,5 +245,3 @@ for (const store of KEY_SERVER_STORES) {
     t.deepEqual(await listed(bob), [ttag], 'a grantee of tag alone sees the key listed');
   });
 }
-
-export { asSession };

@@ -1,5 +1,5 @@
 import { KEY_TAGS_MAX, tagNameFault, tagValueFault } from '../../wire/key-tags.js';
-import type { KeySummary, KeyListFilters } from '../../wire/key-view.js';
+import type { KeyListFilters, KeySummary } from '../../wire/key-view.js';
 import { KEY_LIST_TAG_FILTERS_MAX, KEYS_LIMIT_MAX, type ListResult } from '../../wire/list-result.js';
 import { BadRequestError, KeyDeletedError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
@@ -118,7 +118,8 @@ function checkedFilters(query: KeyListQuery): void {
   if (query.q !== undefined && (query.q.length < 1 || query.q.length > LABEL_PREFIX_MAX)) {
     throw new BadRequestError(`q: a label prefix of 1 to ${LABEL_PREFIX_MAX} characters`);
   }
-  if ((query.tag?.length ?? 0) > KEY_LIST_TAG_FILTERS_MAX) throw new BadRequestError(`tag: at most ${KEY_LIST_TAG_FILTERS_MAX} tag filters`);
+  if ((query.tag?.length ?? 0) > KEY_LIST_TAG_FILTERS_MAX)
+    throw new BadRequestError(`tag: at most ${KEY_LIST_TAG_FILTERS_MAX} tag filters`);
   for (const time of ['createdAfter', 'createdBefore'] as const) {
     const value = query[time];
     if (value !== undefined && !Number.isSafeInteger(value)) throw new BadRequestError(`${time}: an instant`);

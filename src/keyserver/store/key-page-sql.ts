@@ -42,7 +42,9 @@ export function keyPageStatement(query: KeyPageQuery, dialect: KeyPageDialect, s
   if (query.labelPrefix !== undefined) {
     const label = pg ? 'k.label COLLATE "C"' : 'k.label';
     const length = pg ? 'char_length' : 'length';
-    where.push(`${label} >= ${param(query.labelPrefix)} AND substr(k.label, 1, ${length}(${param(query.labelPrefix)})) = ${param(query.labelPrefix)}`);
+    where.push(
+      `${label} >= ${param(query.labelPrefix)} AND substr(k.label, 1, ${length}(${param(query.labelPrefix)})) = ${param(query.labelPrefix)}`,
+    );
   }
   for (const tag of query.tags) {
     // Placeholders are numbered in the order written (SQLite's `?` by position): the name's first.

@@ -287,7 +287,9 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
         (entry) => [entry.principal_id, entry.rights] as const,
       );
       const versions = this.#sql.keyVersions.all(ttag) as KeyVersionRecord[];
-      const tags = Object.fromEntries((this.#sql.keyTags.all(ttag) as { name: string; value: string }[]).map((tag) => [tag.name, tag.value]));
+      const tags = Object.fromEntries(
+        (this.#sql.keyTags.all(ttag) as { name: string; value: string }[]).map((tag) => [tag.name, tag.value]),
+      );
       return this.#keyOf(record, acl, versions, tags);
     });
   }
