@@ -40,11 +40,14 @@ export function keyPageStatement(query: KeyPageQuery, dialect: KeyPageDialect, s
   if (query.ttags !== undefined) where.push(inList('k.ttag', query.ttags));
   if (query.owner !== undefined) where.push(`k.owner = ${param(query.owner)}`);
   if (query.labelPrefix !== undefined) {
+    // A range of `keys_by_label` (from the prefix to the first string past every one it begins), then
+    // the exact check: the range alone is an index's bound, not the rule.
     const label = pg ? 'k.label COLLATE "C"' : 'k.label';
     const length = pg ? 'char_length' : 'length';
-    where.push(
-      `${label} >= ${param(query.labelPrefix)} AND substr(k.label, 1, ${length}(${param(query.labelPrefix)})) = ${param(query.labelPrefix)}`,
-    );
+    const past = pastPrefix(query.labelPrefix);
+    where.push(`${label} >= ${param(query.labelPrefix)}`);
+    if (past !== undefined) where.push(`${label} < ${param(past)}`);
+    where.push(`substr(k.label, 1, ${length}(${param(query.labelPrefix)})) = ${param(query.labelPrefix)}`);
   }
   for (const tag of query.tags) {
     // Placeholders are numbered in the order written (SQLite's `?` by position): the name's first.
@@ -62,6 +65,17 @@ export function keyPageStatement(query: KeyPageQuery, dialect: KeyPageDialect, s
   const text = `SELECT k.*${select} FROM ${from} WHERE ${where.join(' AND ')}
     ORDER BY k.created_at DESC, ${ttag} DESC LIMIT ${param(query.limit)}`;
   return { text, values };
+}
+
+/**
+ * The least string above every string that begins with `prefix`, in code-unit order and in UTF-8 byte
+ * order alike (SQLite's and PostgreSQL's "C"): the prefix with its last unit one higher. Undefined when
+ * that unit is a surrogate or U+FFFF, where the two orders part: the range then has no upper bound.
+ */
+function pastPrefix(prefix: string): string | undefined {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if ((last >= 0xd7ff && last <= 0xdfff) || last === 0xffff) return undefined;
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
 /** docs/spec.md §4.23 item 4: the first that holds of deleted, pending deletion, expired, disabled, active. */
