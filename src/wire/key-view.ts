@@ -2,10 +2,14 @@ import type { Identity } from './identity.js';
 import type { KeyLength } from './key-length.js';
 
 /**
- * A key's state (docs/spec.md §4.6): a disabled key refuses export and cryptography until enabled, an
- * expired key for good. Expiry wins: an expired key reads `expired` whether it was disabled or not.
+ * A key's state (docs/spec.md §4.6, §4.23 item 4): a disabled key refuses export and cryptography until
+ * enabled, an expired key for good, a key pending deletion until its deletion is cancelled, a deleted
+ * key (a tombstone) for good. The first that holds of deleted, pending-deletion, expired, disabled, active.
  */
-export type KeyState = 'active' | 'disabled' | 'expired';
+export type KeyState = 'active' | 'disabled' | 'expired' | 'pending-deletion' | 'deleted';
+
+/** Every key state, in the order of precedence (docs/spec.md §4.23 item 4). */
+export const KEY_STATES = ['deleted', 'pending-deletion', 'expired', 'disabled', 'active'] as const satisfies readonly KeyState[];
 
 /** A version's state: `retired` when it is below the key's minVersion (it refuses export, decrypt and MAC verify). */
 export type KeyVersionState = 'active' | 'retired';
@@ -45,6 +49,10 @@ export interface KeyView {
   readonly rotationPeriod?: string;
   /** When the next scheduled rotation falls due (ISO 8601), when the key has a rotation period. */
   readonly nextRotationAt?: string;
+  /** When the key server's sweep destroys the key (ISO 8601), while it waits (docs/spec.md §4.23 item 5). */
+  readonly deletionAt?: string;
+  /** When the sweep destroyed the key's material (ISO 8601): the key is a tombstone. */
+  readonly deletedAt?: string;
 }
 
 /** What a key is created with (operation 13). `expiresAt` is ms since the epoch. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RIGHTS } from './acl.js';
 import { MAX_BATCH_ITEMS } from './crypto-messages.js';
 import { KEY_LENGTHS } from './key-length.js';
+import { KEY_STATES } from './key-view.js';
 import { PRINCIPAL_KINDS } from './principal.js';
 import { jsonTextFault, type TextControls, textFault } from './text.js';
 
@@ -183,7 +184,7 @@ export const keyView = z.strictObject({
   algo: z.string(),
   label: z.string().optional(),
   owner: identity,
-  state: z.enum(['active', 'disabled', 'expired']),
+  state: z.enum(KEY_STATES),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
   version: storedVersion,
@@ -192,6 +193,8 @@ export const keyView = z.strictObject({
   versionsOmitted: z.number().int().positive().optional(),
   rotationPeriod: z.string().max(64).optional(),
   nextRotationAt: z.string().optional(),
+  deletionAt: z.string().optional(),
+  deletedAt: z.string().optional(),
 });
 
 /** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */

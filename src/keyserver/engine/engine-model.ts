@@ -66,6 +66,16 @@ export interface KeyRow {
   readonly disabled: boolean;
   /** The scheduled rotation period as given: an ISO 8601 duration of at least one day (src/wire/iso-duration.ts). */
   readonly rotationPeriod?: string;
+  /**
+   * When the key's scheduled deletion falls due (ms): set while it is pending deletion, and kept on its
+   * tombstone (docs/spec.md §4.23 item 5).
+   */
+  readonly deletionAt?: number;
+  /**
+   * When the sweep destroyed the key (ms): its row is a tombstone, with no material and no later
+   * version; its ttag never names another key.
+   */
+  readonly deletedAt?: number;
 }
 
 /** A token the key server issued: only its hash is kept. */

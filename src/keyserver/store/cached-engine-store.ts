@@ -80,6 +80,8 @@ export class CachedEngineStore implements EngineStore {
   readonly certificates = this.#passes('certificates');
   readonly setting = this.#passes('setting');
   readonly scheduledKeys = this.#passes('scheduledKeys');
+  readonly keysDueForDeletion = this.#passes('keysDueForDeletion');
+  readonly unrecordedDestructions = this.#passes('unrecordedDestructions');
   readonly idempotencyRecord = this.#passes('idempotencyRecord');
 
   // Writes, each with the rows it may change.
@@ -93,6 +95,8 @@ export class CachedEngineStore implements EngineStore {
   readonly putRole = this.#writes('putRole', ['roles']);
   readonly putKey = this.#writes('putKey', [], { rows: 'keys', id: (row) => row.ttag });
   readonly putKeyVersion = this.#writes('putKeyVersion', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly destroyKey = this.#writes('destroyKey', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly setDeletionRecord = this.#writes('setDeletionRecord', []);
   readonly putToken = this.#writes('putToken', [], { rows: 'tokens', id: (row) => row.tokenHash });
   readonly deleteToken = this.#writes('deleteToken', [], { rows: 'tokens', id: (tokenHash) => tokenHash });
   readonly deleteTokensOf = this.#writes('deleteTokensOf', ['tokens']);

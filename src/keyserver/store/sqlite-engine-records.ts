@@ -42,6 +42,9 @@ export interface KeyRecord {
   min_version: number;
   rotation_period: string | null;
   disabled: number;
+  /** Absent on a row read before the key inventory's columns (engine schema 10). */
+  deletion_at?: number | null;
+  deleted_at?: number | null;
 }
 
 /** A row of `key_versions`: a version after the first, its material sealed to its id. */
@@ -177,6 +180,8 @@ export function sealedKeyOf(
     ...(record.label === null ? {} : { label: record.label }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
     ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
+    ...(record.deletion_at === null || record.deletion_at === undefined ? {} : { deletionAt: record.deletion_at }),
+    ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
   };
 }
 

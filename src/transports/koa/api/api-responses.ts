@@ -4,7 +4,7 @@ import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js'
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
-import type { KeyVersionView, KeyView } from '../../../wire/key-view.js';
+import { KEY_STATES, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
 /**
@@ -77,7 +77,7 @@ export const keyView = z
     algo: z.string(),
     label: z.string().optional(),
     owner: identity,
-    state: z.enum(['active', 'disabled', 'expired']),
+    state: z.enum(KEY_STATES).describe('the first that holds of deleted, pending-deletion, expired, disabled, active'),
     createdAt: instant,
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
@@ -88,6 +88,8 @@ export const keyView = z
     versionsOmitted: z.number().int().min(1).optional().describe('how many older versions `versions` leaves out, when any'),
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
+    deletionAt: instant.optional().describe('when the key server destroys the key, while it is pending deletion'),
+    deletedAt: instant.optional().describe('when the key server destroyed the key: only its tombstone remains'),
   })
   .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
 
