@@ -1,6 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
+import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/master-keys.js';
 import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
+import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
+import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { codeOf, engineOn, freshSchema, openStore, STORE_KINDS, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { testUnless } from '../_support/skip.js';
@@ -160,3 +168,62 @@ if (postgres.url !== undefined) {
     );
   });
 }
+
+test('sqlite: a tombstone is not plaintext to seal: reopening the file and rotating the master key leave it unsealed and deleted', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'keygate-tombstone-'));
+  const path = join(dir, 'keyserver.db');
+  const firstKey = generateMasterKey();
+  const first = new MasterKeyring([firstKey]);
+  const clock = new ManualClock();
+  const { engine, store } = await engineOn(t, new SqliteEngineStore(path, first), clock);
+  const { alice } = await tokensFor(engine, store, ['alice']);
+  const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+  await engine.atomically(() => engine.keyDeletion.schedule(alice!, ttag, 7));
+  clock.advance(7 * DAY);
+  t.deepEqual((await engine.destroyDue()).destroyed, [ttag]);
+  await engine.close();
+
+  const stored = () => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.prepare('SELECT length(material) AS bytes, material_key_id AS keyId FROM keys WHERE ttag = ?').get(ttag);
+    } finally {
+      db.close();
+    }
+  };
+  const reopened = new SqliteEngineStore(path, first);
+  t.deepEqual(stored(), { bytes: 0, keyId: null }, 'the open pass that seals plaintext left it alone');
+  const rotated = new MasterKeyring([generateMasterKey(), firstKey]);
+  await reopened.close();
+  const rewrapping = new SqliteEngineStore(path, rotated);
+  rewrapping.rewrap();
+  t.deepEqual(stored(), { bytes: 0, keyId: null }, 'a master-key rotation left it alone');
+  const again = await engineOn(t, rewrapping, clock);
+  const { alice: token } = await tokensFor(again.engine, again.store, ['alice']);
+  t.like(await again.engine.atomically(() => again.engine.keys.view(token!, ttag)), { state: 'deleted' });
+});
+
+testUnless(postgres.reason)(
+  'postgres: a master-key rotation leaves a tombstone unsealed, and the old key opens no row of it',
+  async (t) => {
+    const schema = freshSchema();
+    const oldKey = generateMasterKey();
+    const store = await PostgresEngineStore.open({ url: postgres.url!, keyring: new MasterKeyring([oldKey]), schema });
+    const clock = new ManualClock();
+    const { engine } = await engineOn(t, store, clock);
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const { ttag } = await engine.atomically(() => engine.keys.generate(alice!, { keyLen: 16 }));
+    await engine.atomically(() => engine.keys.rotate(alice!, ttag));
+    await engine.atomically(() => engine.keyDeletion.schedule(alice!, ttag, 7));
+    clock.advance(7 * DAY);
+    t.deepEqual((await engine.destroyDue()).destroyed, [ttag]);
+    await store.rewrap(new MasterKeyring([generateMasterKey(), oldKey]));
+    const client = new pg.Client({ connectionString: postgres.url!, options: `-c search_path=${schema}` });
+    await client.connect();
+    t.teardown(() => client.end());
+    const row = (await client.query('SELECT length(material) AS bytes, material_key_id AS "keyId" FROM keys WHERE ttag = $1', [ttag]))
+      .rows[0];
+    t.deepEqual(row, { bytes: 0, keyId: null });
+    t.deepEqual((await client.query('SELECT id FROM key_versions WHERE ttag = $1', [ttag])).rows, []);
+  },
+);
