@@ -71,6 +71,8 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
+  ['POST', '/api/keys/{ttag}/schedule-deletion', 'S'],
+  ['POST', '/api/keys/{ttag}/cancel-deletion', 'S'],
   ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
@@ -135,9 +137,11 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /api/crypto/datakey',
     'post /api/crypto/datakey/open',
     'post /api/crypto/rewrap',
+    'post /api/keys/{ttag}/cancel-deletion',
     'post /api/keys/{ttag}/disable',
     'post /api/keys/{ttag}/enable',
     'post /api/keys/{ttag}/rotate',
+    'post /api/keys/{ttag}/schedule-deletion',
     'post /keys',
     'post /keys/export',
     'post /keys/grant',
@@ -157,6 +161,8 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/versions': 'keys',
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',
+    '/api/keys/{ttag}/schedule-deletion': 'keys',
+    '/api/keys/{ttag}/cancel-deletion': 'keys',
     '/api/groups': 'groups',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);

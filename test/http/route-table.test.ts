@@ -6,7 +6,7 @@ import { startGateway } from '../_support/gateway.js';
 /**
  * Every declared operation of both surfaces: method, path, the operation id its access-log line and
  * metrics name, and the methods its path allows (`Allow`, in the order answered). The 51 /api
- * operations, the key states' disable and enable, `GET /api/audit/verify`, `GET /api/groups`, `GET /api/openapi.json` and the seven root operations.
+ * operations, the key states' disable and enable, scheduled deletion's schedule and cancel (docs/spec.md §4.23 item 5), `GET /api/audit/verify`, `GET /api/groups`, `GET /api/openapi.json` and the seven root operations.
  */
 const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/session', 'session.password', 'POST, DELETE, HEAD, GET'],
@@ -33,6 +33,8 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/keys/:ttag/expire', 'keys.expire', 'POST'],
   ['POST', '/api/keys/:ttag/disable', 'keys.disable', 'POST'],
   ['POST', '/api/keys/:ttag/enable', 'keys.enable', 'POST'],
+  ['POST', '/api/keys/:ttag/schedule-deletion', 'keys.schedule-deletion', 'POST'],
+  ['POST', '/api/keys/:ttag/cancel-deletion', 'keys.cancel-deletion', 'POST'],
   ['GET', '/api/keys/:ttag/acl', 'acl.read', 'HEAD, GET'],
   ['PUT', '/api/keys/:ttag/acl/:principal', 'acl.put', 'PUT, DELETE'],
   ['DELETE', '/api/keys/:ttag/acl/:principal', 'acl.delete', 'PUT, DELETE'],
@@ -94,9 +96,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 69 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, audit/verify, the groups list, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 71 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the two of scheduled deletion, audit/verify, the groups list, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 69);
+  t.is(OPERATIONS.length, 71);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),
