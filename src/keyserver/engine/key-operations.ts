@@ -154,8 +154,8 @@ export class KeyOperations {
 
   /**
    * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
-   * right `rotate`. A key pending deletion is KEY_PENDING_DELETION, a tombstone KEY_DELETED (docs/spec.md
-   * §4.23 item 5), an expired key KEY_EXPIRED. Answers the key view after the rotation.
+   * right `rotate`. A key pending deletion is KEY_PENDING_DELETION, a tombstone KEY_DELETED
+   * (docs/spec.md §4.23 item 5), an expired key KEY_EXPIRED. Answers the key view after the rotation.
    */
   async rotate(token: string, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
     const ctx = this.#ctx;
