@@ -1,9 +1,11 @@
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { embeddedStorePath } from '../../src/app/embedded-engine.js';
 import { type ApiSession, bearer, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
+import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import type { TestGateway } from '../_support/gateway.js';
 import { startGateway } from '../_support/gateway.js';
 import { testUnless } from '../_support/skip.js';
@@ -178,6 +180,31 @@ for (const store of KEY_SERVER_STORES) {
     ]);
   });
 }
+
+test('a destruction whose record the audit log could not take is recorded by a later round, once', async (t) => {
+  const log = new FaultyAuditLog(new MemoryAuditLog());
+  const gw = await startGateway(t, {}, { auditLog: log });
+  const alice = await signIn(gw, 'alice');
+  const { ttag } = await createKey(alice);
+  t.is((await alice.post(`/api/keys/${pathTtag(ttag)}/schedule-deletion`, { pendingDays: 7 })).status, 200);
+  log.faults.down = true;
+  gw.clock.advance(7 * DAY + 1);
+  const warned = () => gw.logger.lines.some((line) => line.level === 'warn' && line.message.startsWith('destroyed keys not recorded yet'));
+  await until('a round fails to record', async () => {
+    if (!warned()) gw.clock.advance(61_000);
+    return warned();
+  });
+  log.faults.down = false;
+  // The failed round's claim holds 5 minutes; then the destruction is handed out again.
+  gw.clock.advance(5 * 60_000 + 1);
+  const auditor = await signIn(gw, 'audra');
+  const destroyed = async () => (await auditor.get('/api/audit?operation=keys.destroy')).body.items as Record<string, unknown>[];
+  await until('the destruction is recorded', async () => (await destroyed()).length > 0);
+  gw.clock.advance(61_000);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.like(await destroyed(), [{ principal: 'keyserver:sweep', object: ttag, outcome: 'ok' }]);
+  t.is((await destroyed()).length, 1, 'recorded once');
+});
 
 test('the root export of a key pending deletion is refused as the root surface refuses: 403 export denied or failed', async (t) => {
   const gw = await startGateway(t);

@@ -62,6 +62,21 @@ for (const kind of STORE_KINDS) {
     for (const use of uses) t.is(await codeOf(() => run(use)), 'KEY_DELETED');
   });
 
+  check(`${kind}: the scheduled rotation leaves a key pending deletion, and a tombstone, alone`, async (t) => {
+    const { engine, store, clock } = await engineOn(t, await openStore(kind, postgres));
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const run = <T>(operation: () => Promise<T>) => engine.atomically(operation);
+    const { ttag } = await run(() => engine.keys.generate(alice!, { keyLen: 16, rotationPeriod: 'P1D' }));
+    await run(() => engine.keyDeletion.schedule(alice!, ttag, 7));
+    clock.advance(2 * DAY);
+    t.deepEqual(await engine.rotateDue(), { rotated: [], failed: [] }, 'pending deletion');
+    clock.advance(5 * DAY);
+    await engine.destroyDue();
+    clock.advance(2 * DAY);
+    t.deepEqual(await engine.rotateDue(), { rotated: [], failed: [] }, 'deleted');
+    t.like(await run(() => engine.keys.view(alice!, ttag)), { state: 'deleted', version: 1 });
+  });
+
   check(`${kind}: cancelling brings the key back disabled; a cancelled key is never destroyed`, async (t) => {
     const { engine, store, clock } = await engineOn(t, await openStore(kind, postgres));
     const { alice, bob } = await tokensFor(engine, store, ['alice', 'bob']);
