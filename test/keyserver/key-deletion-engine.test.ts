@@ -62,6 +62,16 @@ for (const kind of STORE_KINDS) {
     for (const use of uses) t.is(await codeOf(() => run(use)), 'KEY_DELETED');
   });
 
+  check(`${kind}: a creation replayed under its Idempotency-Key never answers a key scheduled for deletion since`, async (t) => {
+    const { engine, store } = await engineOn(t, await openStore(kind, postgres));
+    const { alice } = await tokensFor(engine, store, ['alice']);
+    const run = <T>(operation: () => Promise<T>) => engine.atomically(operation);
+    const claim = { key: 'make-once', fingerprint: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' };
+    const { ttag } = await run(() => engine.keys.generate(alice!, { keyLen: 16 }, claim));
+    await run(() => engine.keyDeletion.schedule(alice!, ttag, 7));
+    t.is(await codeOf(() => run(() => engine.keys.generate(alice!, { keyLen: 16 }, claim))), 'KEY_PENDING_DELETION');
+  });
+
   check(`${kind}: the scheduled rotation leaves a key pending deletion, and a tombstone, alone`, async (t) => {
     const { engine, store, clock } = await engineOn(t, await openStore(kind, postgres));
     const { alice } = await tokensFor(engine, store, ['alice']);

@@ -59,6 +59,8 @@ export class KeyOperations {
     const { answer, replayed } = await idempotent(ctx, owner, 'generateKey', idempotency, () => this.#create(owner, options));
     if (replayed) {
       const key = await ctx.auth.keyOrThrow(answer.ttag);
+      // Nor one scheduled for deletion, or deleted, since (docs/spec.md §4.23 item 5).
+      requireLiveKey(key);
       if (isExpired(key, ctx.now()))
         throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
       // In this unit of the store: an undo of the first request now keeps the key (`withdraw`).
