@@ -143,8 +143,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
 
 /**
  * Stops what a gateway built over its adapters, once nothing serves any more: the background health
- * checker and the destruction records' task, then the session store, the replay cache, the throttle store, the audit log and the key server,
- * and last the writer locks on the stores just closed.
+ * checker and the destruction records' task, then the session store, the replay cache, the throttle
+ * store, the audit log and the key server, and last the writer locks on the stores just closed.
  */
 export async function closeGatewayParts(
   services: Pick<GatewayServices, 'health' | 'destructionRecords'>,

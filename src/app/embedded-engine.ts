@@ -66,16 +66,17 @@ export async function startEmbeddedKeyServer(
   const identity = await loadIdentity(config.dataDir);
   const kind = embeddedStoreKind(config);
   const store = await openStore(config, logger);
+  const deletionDays = {
+    min: config.deletionMinDays ?? DEFAULT_DELETION_MIN_DAYS,
+    max: config.deletionMaxDays ?? DEFAULT_DELETION_MAX_DAYS,
+  };
   const engine = new KeyServerEngine({
     store,
     now: () => clock.now(),
     random,
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
     maxKeyVersions: config.maxKeyVersions,
-    deletionDays: {
-      min: config.deletionMinDays ?? DEFAULT_DELETION_MIN_DAYS,
-      max: config.deletionMaxDays ?? DEFAULT_DELETION_MAX_DAYS,
-    },
+    deletionDays,
     version: GATEWAY_VERSION,
     config: {
       mode: 'embedded',
@@ -84,6 +85,7 @@ export async function startEmbeddedKeyServer(
       ...(config.postgresUrl === undefined ? {} : { postgres: redactPostgresUrl(config.postgresUrl) }),
       tokenTtlSeconds: config.tokenTtlSeconds,
       rotationSweepSeconds: config.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS,
+      deletionDays,
       adminPassword: config.adminPassword,
       seedPrincipals: config.seed?.principals.length ?? 0,
     },
