@@ -23,6 +23,7 @@ import {
   AuditTrail,
   AuditUseCases,
   CryptoUseCases,
+  DestructionRecords,
   type GatewayServices,
   GroupUseCases,
   HealthUseCases,
@@ -113,6 +114,14 @@ const serviceFactories = (
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
   auditTrail: (ctx) =>
     new AuditTrail({
+      log: resolve(ctx, AUDIT_LOG),
+      clock: resolve(ctx, CLOCK),
+      random: resolve(ctx, RANDOM),
+      logger: resolve(ctx, LOGGER),
+    }),
+  destructionRecords: (ctx) =>
+    new DestructionRecords({
+      keyServer: resolve(ctx, KEY_SERVER),
       log: resolve(ctx, AUDIT_LOG),
       clock: resolve(ctx, CLOCK),
       random: resolve(ctx, RANDOM),

@@ -14,6 +14,7 @@ import type {
   AuditTrail,
   AuditUseCases,
   CryptoUseCases,
+  DestructionRecords,
   GatewayServices,
   GroupUseCases,
   HealthUseCases,
@@ -70,6 +71,7 @@ export const SERVICE_TOKENS = {
   proofs: token<ProofChecker>('ProofChecker'),
   auditTrail: token<AuditTrail>('AuditTrail'),
   audit: token<AuditUseCases>('AuditUseCases'),
+  destructionRecords: token<DestructionRecords>('DestructionRecords'),
 } as const satisfies { readonly [K in keyof GatewayServices]-?: Token<GatewayServices[K]> };
 
 /** Every token the container binds, derived from the lists above. */

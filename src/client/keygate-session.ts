@@ -181,6 +181,20 @@ export class KeygateSession {
   }
 
   /**
+   * POST /api/keys/{ttag}/schedule-deletion: owner only; the key refuses its material until cancelled,
+   * and is destroyed `pendingDays` days on (the key server's maximum when not given; docs/spec.md §4.23 item 5).
+   */
+  scheduleKeyDeletion(ttag: string, options: { readonly pendingDays?: number } = {}): Promise<KeyView> {
+    const body = options.pendingDays === undefined ? {} : { pendingDays: options.pendingDays };
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/schedule-deletion`, body });
+  }
+
+  /** POST /api/keys/{ttag}/cancel-deletion: owner only; the key comes back disabled (or expired), never active. */
+  cancelKeyDeletion(ttag: string): Promise<KeyView> {
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/cancel-deletion` });
+  }
+
+  /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
    * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).
    */

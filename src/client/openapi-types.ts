@@ -382,6 +382,40 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/keys/{ttag}/schedule-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Schedule the key for deletion in pendingDays days (owner; the key server bounds them, 7..30 by default, the maximum when not given): it refuses export and cryptography with KEY_PENDING_DELETION until cancelled, then is destroyed */
+        readonly post: operations["keys.schedule-deletion"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/cancel-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Cancel the key's scheduled deletion (owner): it comes back disabled (or expired), never straight to active */
+        readonly post: operations["keys.cancel-deletion"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/keys/{ttag}/tags/{name}": {
         readonly parameters: {
             readonly query?: never;
@@ -1121,8 +1155,11 @@ export interface components {
                 readonly systemId: number;
                 readonly principalId: string;
             };
-            /** @enum {string} */
-            readonly state: "active" | "disabled" | "expired" | "pending-deletion" | "deleted";
+            /**
+             * @description the first that holds of deleted, pending-deletion, expired, disabled, active
+             * @enum {string}
+             */
+            readonly state: "deleted" | "pending-deletion" | "expired" | "disabled" | "active";
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1143,6 +1180,16 @@ export interface components {
             readonly tags: {
                 readonly [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description when the key server destroys the key, while it is pending deletion
+             */
+            readonly deletionAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key server destroyed the key: only its tombstone remains
+             */
+            readonly deletedAt?: string;
         };
         readonly KeyVersion: {
             readonly version: number;
@@ -1180,8 +1227,11 @@ export interface components {
                 readonly systemId: number;
                 readonly principalId: string;
             };
-            /** @enum {string} */
-            readonly state: "active" | "disabled" | "expired" | "pending-deletion" | "deleted";
+            /**
+             * @description the first that holds of deleted, pending-deletion, expired, disabled, active
+             * @enum {string}
+             */
+            readonly state: "deleted" | "pending-deletion" | "expired" | "disabled" | "active";
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1198,6 +1248,16 @@ export interface components {
             readonly tags: {
                 readonly [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description when the key server destroys the key, while it is pending deletion
+             */
+            readonly deletionAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key server destroyed the key: only its tombstone remains
+             */
+            readonly deletedAt?: string;
         };
         readonly Principal: {
             readonly name: string;
@@ -2278,7 +2338,7 @@ export interface operations {
             readonly query?: {
                 readonly q?: string;
                 readonly tag?: string | readonly string[];
-                readonly state?: "active" | "disabled" | "expired" | "pending-deletion" | "deleted";
+                readonly state?: "deleted" | "pending-deletion" | "expired" | "disabled" | "active";
                 readonly owner?: string;
                 readonly createdAfter?: string;
                 readonly createdBefore?: string;
@@ -2619,6 +2679,78 @@ export interface operations {
         };
     };
     readonly "keys.enable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.schedule-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly pendingDays?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.cancel-deletion": {
         readonly parameters: {
             readonly query?: never;
             readonly header?: {

@@ -121,6 +121,29 @@ export class KeyUseCases {
     });
   }
 
+  /**
+   * Schedules the key's deletion (docs/spec.md §4.23 item 5; the key server checks `pendingDays`
+   * against its bounds); the read-back must show it pending deletion.
+   */
+  scheduleDeletion(caller: Caller, ttag: string, pendingDays?: number): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.call('scheduleKeyDeletion', { ttag, ...(pendingDays === undefined ? {} : { pendingDays }) });
+      const view = await connection.call('readKey', { ttag });
+      if (view.state !== 'pending-deletion') throw new NotSavedError(`the key reads ${view.state} when read back, not pending-deletion`);
+      return view;
+    });
+  }
+
+  /** Cancels the key's scheduled deletion; the read-back must no longer show it pending (disabled, or expired). */
+  cancelDeletion(caller: Caller, ttag: string): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.call('cancelKeyDeletion', { ttag });
+      const view = await connection.call('readKey', { ttag });
+      if (view.state === 'pending-deletion') throw new NotSavedError('the key is still pending deletion when read back');
+      return view;
+    });
+  }
+
   /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
   setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {

@@ -4,11 +4,13 @@ import type { KeyTags } from './key-tags.js';
 
 /**
  * A key's state (docs/spec.md §4.6, §4.23 item 4): a disabled key refuses export and cryptography until
- * enabled, an expired key for good. The first that holds of `deleted`, `pending-deletion`, `expired`,
- * `disabled`, `active`: an expired key reads `expired` whether it was disabled or not.
+ * enabled, an expired key for good, a key pending deletion until its deletion is cancelled, a deleted
+ * key (a tombstone) for good. The first that holds of deleted, pending-deletion, expired, disabled, active.
  */
-export const KEY_STATES = ['active', 'disabled', 'expired', 'pending-deletion', 'deleted'] as const;
-export type KeyState = (typeof KEY_STATES)[number];
+export type KeyState = 'active' | 'disabled' | 'expired' | 'pending-deletion' | 'deleted';
+
+/** Every key state, in the order of precedence (docs/spec.md §4.23 item 4). */
+export const KEY_STATES = ['deleted', 'pending-deletion', 'expired', 'disabled', 'active'] as const satisfies readonly KeyState[];
 
 /** A version's state: `retired` when it is below the key's minVersion (it refuses export, decrypt and MAC verify). */
 export type KeyVersionState = 'active' | 'retired';
@@ -50,6 +52,10 @@ export interface KeyView {
   readonly nextRotationAt?: string;
   /** The key's tags, name to value; `{}` for none (docs/spec.md §4.23 item 2). */
   readonly tags: KeyTags;
+  /** When the key server's sweep destroys the key (ISO 8601), while it waits (docs/spec.md §4.23 item 5). */
+  readonly deletionAt?: string;
+  /** When the sweep destroyed the key's material (ISO 8601): the key is a tombstone. */
+  readonly deletedAt?: string;
 }
 
 /** A key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */

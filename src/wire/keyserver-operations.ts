@@ -122,6 +122,27 @@ export const KEY_SERVER_OPERATIONS = {
   /** Disables or enables the key (docs/spec.md §4.6): the owner's; answers the key view. */
   disableKey: op(z.strictObject({ ttag }), keyView),
   enableKey: op(z.strictObject({ ttag }), keyView),
+  /**
+   * Schedules the key's deletion in `pendingDays` days (docs/spec.md §4.23 item 5; the key server's
+   * bounds, its maximum by default), or cancels it (the key comes back disabled): the owner's.
+   */
+  scheduleKeyDeletion: op(z.strictObject({ ttag, pendingDays: z.number().int().optional() }), keyView),
+  cancelKeyDeletion: op(z.strictObject({ ttag }), keyView),
+  /**
+   * A gateway's own calls (no token: docs/keyserver-protocol.md "Gateway calls"): claims up to 100
+   * destructions whose audit record is not stored yet, each for 5 minutes, and confirms one once its
+   * record is stored (docs/spec.md §4.23 item 5 "Its audit record"). `deletedAt` is ms since the epoch.
+   */
+  claimKeyDestructions: op(
+    none,
+    z.strictObject({
+      items: z
+        .array(z.strictObject({ ttag: z.string().min(1).max(1024), deletedAt: z.number().int().nonnegative() }))
+        .max(100)
+        .readonly(),
+    }),
+  ),
+  confirmKeyDestruction: op(z.strictObject({ ttag }), z.null()),
   // Key versions: rotation adds one, the minimum version retires those below it.
   rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView),
   setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView),

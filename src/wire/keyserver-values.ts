@@ -215,6 +215,8 @@ export const keyListQuery = z.strictObject({
   createdBefore: z.number().int().optional(),
   limit: z.number().int(),
   cursor: cursor.optional(),
+  deletionAt: z.string().optional(),
+  deletedAt: z.string().optional(),
 });
 
 /** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */

@@ -50,6 +50,12 @@ export const WRITE_FAULTS = {
   deleteKeyTag: {
     drop: async () => null,
   } satisfies WriteFault<'deleteKeyTag'>,
+  scheduleKeyDeletion: {
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'pending-deletion' as const }),
+  } satisfies WriteFault<'scheduleKeyDeletion'>,
+  cancelKeyDeletion: {
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'disabled' as const }),
+  } satisfies WriteFault<'cancelKeyDeletion'>,
   createPrincipal: {
     drop: async (_inner, input) => ({
       name: input.name,

@@ -60,6 +60,7 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
         'keys.export',
         'keys.expire',
         'keys.state',
+        'keys.delete',
         'keys.rotate',
         'keys.min-version',
         'keys.list',
@@ -138,6 +139,8 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.expire': { needs: 'keys.expire', path: `/api/keys/${NO_KEY}/expire`, allowed: NOT_FOUND },
     'keys.disable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/disable`, allowed: NOT_FOUND },
     'keys.enable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/enable`, allowed: NOT_FOUND },
+    'keys.schedule-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/schedule-deletion`, allowed: NOT_FOUND },
+    'keys.cancel-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/cancel-deletion`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
     'keys.list': { needs: 'keys.list', allowed: [200] },
@@ -233,13 +236,15 @@ const ADDED = new Set([
   'keys.list',
   'keys.tag',
   'keys.untag',
+  'keys.schedule-deletion',
+  'keys.cancel-deletion',
   'crypto.rewrap',
   'crypto.datakey',
   'crypto.datakey.open',
   'groups.list',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the data-key routes and GET /api/groups', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes and GET /api/groups', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

@@ -57,6 +57,19 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title("a gateway connection runs the gateway calls with no user's token, and nothing else"), async (t) => {
+    const ks = await make();
+    const connection = await ks.keyServer.connectAsGateway();
+    t.deepEqual(await connection.call('claimKeyDestructions', {}), { items: [] });
+    t.is(await connection.call('confirmKeyDestruction', { ttag: 'AAAA' }), null);
+    // Refused: in process as a missing token is (SESSION_EXPIRED); a daemon's SESSION_REQUIRED is no code of the port's.
+    const refusals = ['SESSION_EXPIRED', 'KEY_SERVER_FAILED'];
+    t.true(refusals.includes((await codeOf(connection.call('whoami', {})))!));
+    t.true(refusals.includes((await codeOf(connection.call('readKey', { ttag: 'AAAA' })))!));
+    await connection.close();
+    await ks.close();
+  });
+
   test(title('generates, exports to owner and grantee, and enforces the ACL'), async (t) => {
     const ks = await make();
     const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);

@@ -8,7 +8,7 @@ import { effectiveRights } from '../model/evaluate-access.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
-import { aclOf, identityOf, isExpired, keyView, requesterOf, requireUsableKey } from './engine-views.js';
+import { aclOf, identityOf, isExpired, keyView, requesterOf, requireLiveKey, requireUsableKey } from './engine-views.js';
 import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
 import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
@@ -59,6 +59,8 @@ export class KeyOperations {
     const { answer, replayed } = await idempotent(ctx, owner, 'generateKey', idempotency, () => this.#create(owner, options));
     if (replayed) {
       const key = await ctx.auth.keyOrThrow(answer.ttag);
+      // Nor one scheduled for deletion, or deleted, since (docs/spec.md §4.23 item 5).
+      requireLiveKey(key);
       if (isExpired(key, ctx.now()))
         throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
       // In this unit of the store: an undo of the first request now keeps the key (`withdraw`).
@@ -101,7 +103,7 @@ export class KeyOperations {
       throw new BadRequestError('expiresAt: must be in the future');
     }
     const row: KeyRow = {
-      ttag: Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64'),
+      ttag: await this.#freshTtag(),
       nid: nidForKeyLength(options.keyLen, KeyServerError),
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
       owner,
@@ -119,6 +121,19 @@ export class KeyOperations {
     };
     await ctx.store.putKey(row);
     return { ttag: row.ttag };
+  }
+
+  /**
+   * A ttag no stored key holds, a tombstone's included (docs/spec.md §4.23 item 5: a deleted key's ttag
+   * never names another key), drawn again on the (improbable) meeting with one.
+   */
+  async #freshTtag(): Promise<string> {
+    const ctx = this.#ctx;
+    for (let draw = 0; draw < 8; draw++) {
+      const ttag = Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64');
+      if ((await ctx.store.key(ttag)) === undefined) return ttag;
+    }
+    throw new KeyServerError('INTERNAL', 'the random source keeps answering handles of stored keys');
   }
 
   /** The key view (operation 14): needs `read`. */
@@ -142,7 +157,8 @@ export class KeyOperations {
 
   /**
    * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
-   * right `rotate`. An expired key is KEY_EXPIRED. Answers the key view after the rotation.
+   * right `rotate`. A key pending deletion is KEY_PENDING_DELETION, a tombstone KEY_DELETED
+   * (docs/spec.md §4.23 item 5), an expired key KEY_EXPIRED. Answers the key view after the rotation.
    */
   async rotate(token: string, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
     const ctx = this.#ctx;
@@ -152,12 +168,14 @@ export class KeyOperations {
     // Under an Idempotency-Key a retry adds no version (idempotent.ts). The record keeps a compact first
     // answer, the version made, and a replay rebuilds the view from the key as of that version.
     const { answer, replayed } = await idempotent<RotationAnswer>(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
+      requireLiveKey(key);
       if (isExpired(key, ctx.now())) throw new KeyExpiredError();
       return { ttag, version: newestVersion(await addKeyVersion(ctx, key)) };
     });
     // A record written before the compact form holds the whole view: answered as it is.
     if ('versions' in answer) return answer;
     const current = await ctx.auth.keyOrThrow(ttag);
+    if (replayed) requireLiveKey(current);
     if (replayed && isExpired(current, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key rotated has expired since');
     return await keyView(current, ctx.store, ctx.now(), answer.version);
   }
@@ -215,7 +233,8 @@ export class KeyOperations {
 
   /**
    * Disables the key (docs/spec.md §4.6); owner only, as expire. Disabling a disabled key changes nothing.
-   * An expired key is KEY_EXPIRED: it has no state left to change.
+   * An expired key is KEY_EXPIRED: it has no state left to change; one pending deletion is
+   * KEY_PENDING_DELETION, a tombstone KEY_DELETED (docs/spec.md §4.23 item 5).
    */
   async disable(token: string, ttag: string): Promise<KeyView> {
     return await this.#setDisabled(token, ttag, true);
@@ -233,6 +252,7 @@ export class KeyOperations {
     await ctx.auth.requireOperation(caller, 'keys.state');
     const key = await ctx.auth.ownedKey(caller.principal, ttag, disabled ? 'disable' : 'enable');
     ctx.auth.requireScope(caller, ttag, 'manage');
+    requireLiveKey(key);
     if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     if (key.disabled === disabled) return await keyView(key, ctx.store, ctx.now());
     const changed: KeyRow = { ...key, disabled };

@@ -39,6 +39,11 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   expireKey: (engine, token, args) => engine.keys.expire(token, args.ttag),
   disableKey: (engine, token, args) => engine.keys.disable(token, args.ttag),
   enableKey: (engine, token, args) => engine.keys.enable(token, args.ttag),
+  scheduleKeyDeletion: (engine, token, args) => engine.keyDeletion.schedule(token, args.ttag, args.pendingDays),
+  cancelKeyDeletion: (engine, token, args) => engine.keyDeletion.cancel(token, args.ttag),
+  // A gateway's own calls: no token (GATEWAY_OPERATIONS below; docs/keyserver-protocol.md "Gateway calls").
+  claimKeyDestructions: async (engine) => ({ items: await engine.claimDestructions() }),
+  confirmKeyDestruction: async (engine, _token, args) => (await engine.confirmDestruction(args.ttag), null),
   rotateKey: (engine, token, args) => engine.keys.rotate(token, args.ttag, args.idempotency),
   setMinVersion: (engine, token, args) => engine.keys.setMinVersion(token, args.ttag, args.minVersion),
   exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version),
@@ -90,6 +95,14 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   readPolicy: (engine, token) => engine.identity.readPolicy(token),
   setPolicy: (engine, token, args) => engine.identity.setPolicy(token, args.name, args.value),
 };
+
+/**
+ * The operations a gateway calls as itself rather than for a user: they take no token, as the health
+ * call; what lets a caller reach them is what lets it reach the daemon at all, a gateway's client
+ * certificate (mutual TLS), or being the gateway's own process (the embedded key server). They hand
+ * out and mark ttags and times of destroyed keys, nothing of a key's material or of a principal.
+ */
+export const GATEWAY_OPERATIONS: ReadonlySet<OperationName> = new Set(['claimKeyDestructions', 'confirmKeyDestruction']);
 
 /**
  * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the

@@ -82,6 +82,8 @@ export class CachedEngineStore implements EngineStore {
   readonly scheduledKeys = this.#passes('scheduledKeys');
   /** A page of the key list reads what the store holds now (a key kept here is read by its own call). */
   readonly keyPage = this.#passes('keyPage');
+  readonly keysDueForDeletion = this.#passes('keysDueForDeletion');
+  readonly unrecordedDestructions = this.#passes('unrecordedDestructions');
   readonly idempotencyRecord = this.#passes('idempotencyRecord');
 
   // Writes, each with the rows it may change.
@@ -97,6 +99,8 @@ export class CachedEngineStore implements EngineStore {
   readonly putKeyVersion = this.#writes('putKeyVersion', [], { rows: 'keys', id: (ttag) => ttag });
   readonly putKeyTag = this.#writes('putKeyTag', [], { rows: 'keys', id: (ttag) => ttag });
   readonly deleteKeyTag = this.#writes('deleteKeyTag', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly destroyKey = this.#writes('destroyKey', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly setDeletionRecord = this.#writes('setDeletionRecord', []);
   readonly putToken = this.#writes('putToken', [], { rows: 'tokens', id: (row) => row.tokenHash });
   readonly deleteToken = this.#writes('deleteToken', [], { rows: 'tokens', id: (tokenHash) => tokenHash });
   readonly deleteTokensOf = this.#writes('deleteTokensOf', ['tokens']);

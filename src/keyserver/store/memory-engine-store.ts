@@ -21,6 +21,8 @@ export class MemoryEngineStore implements EngineStore {
   readonly #members = new Map<string, Set<string>>();
   readonly #roles = new Map<string, RoleRow>();
   readonly #keys = new Map<string, KeyRow>();
+  /** Tombstones whose audit record is not stored yet: ttag -> until when a claim holds (0: unclaimed). */
+  readonly #deletionRecords = new Map<string, number>();
   readonly #tokens = new Map<string, TokenRow>();
   readonly #settings = new Map<string, string>();
   readonly #certificates = new Map<string, CertificateRow>();
@@ -139,6 +141,36 @@ export class MemoryEngineStore implements EngineStore {
     if (key.laterVersions.some((stored) => stored.version === version.version))
       throw new Error(`key version ${version.version} is stored already`);
     this.#keys.set(ttag, { ...key, laterVersions: [...key.laterVersions, { ...version, material: Buffer.from(version.material) }] });
+  }
+
+  async keysDueForDeletion(now: number): Promise<string[]> {
+    return [...this.#keys.values()]
+      .filter((row) => row.deletionAt !== undefined && row.deletedAt === undefined && row.deletionAt <= now)
+      .map((row) => row.ttag)
+      .sort(byCodeUnit);
+  }
+
+  /** A memory store keeps no alias (docs/spec.md §4.23 item 3 lives in the durable stores' table). */
+  async destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined) throw new Error(`no key ${ttag} to destroy`);
+    key.material.fill(0);
+    for (const version of key.laterVersions) version.material.fill(0);
+    this.#keys.set(ttag, { ...key, material: Buffer.alloc(0), laterVersions: [], deletedAt });
+    this.#deletionRecords.set(ttag, 0);
+  }
+
+  async unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    return [...this.#deletionRecords]
+      .filter(([, until]) => until <= now)
+      .map(([ttag]) => ({ ttag, deletedAt: this.#keys.get(ttag)?.deletedAt ?? 0 }))
+      .sort((a, b) => byCodeUnit(a.ttag, b.ttag))
+      .slice(0, limit);
+  }
+
+  async setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    if (until === null) this.#deletionRecords.delete(ttag);
+    else if (this.#keys.get(ttag)?.deletedAt !== undefined) this.#deletionRecords.set(ttag, until);
   }
 
   async scheduledKeys(): Promise<string[]> {

@@ -43,12 +43,13 @@ export const PG_STATEMENTS = {
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
-      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15)
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled,
+        deletion_at, deleted_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15, $16, $17)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
       expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
-      disabled = excluded.disabled
+      disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1
@@ -81,6 +82,17 @@ export const PG_STATEMENTS = {
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = $1',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= $1',
   scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag COLLATE "C"',
+  keysDueForDeletion:
+    'SELECT ttag FROM keys WHERE deletion_at IS NOT NULL AND deleted_at IS NULL AND deletion_at <= $1 ORDER BY ttag COLLATE "C"',
+  // A tombstone (docs/spec.md §4.23 item 5), its versions and its aliases gone, in one statement: the
+  // material empty and unsealed (no master key id, so the sealing trigger and passes leave it alone).
+  putTombstone: `WITH k AS (
+      UPDATE keys SET material = ''::bytea, material_key_id = NULL, deleted_at = $2, deletion_record = 0 WHERE ttag = $1
+    ), v AS (DELETE FROM key_versions WHERE ttag = $1)
+    DELETE FROM aliases WHERE ttag = $1`,
+  unrecordedDestructions: `SELECT ttag, deleted_at FROM keys WHERE deletion_record IS NOT NULL AND deletion_record <= $1 AND deleted_at IS NOT NULL
+    ORDER BY ttag COLLATE "C" LIMIT $2`,
+  putDeletionRecord: 'UPDATE keys SET deletion_record = $2 WHERE ttag = $1 AND deleted_at IS NOT NULL',
   idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = $1 AND idem_key = $2',
   // An upsert: a record whose window has passed is replaced. Two units writing the same new record
   // collide here, and SERIALIZABLE makes the later one run again, where it finds the first's record.

@@ -37,7 +37,7 @@ import {
   type TokenRecord,
   tokenOf,
 } from './sqlite-engine-records.js';
-import { keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
+import { keptMaterial, keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
 import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 export interface PostgresEngineStoreOptions {
@@ -309,7 +309,7 @@ export class PostgresEngineStore implements DurableEngineStore {
 
   /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */
   async putKey(row: KeyRow): Promise<void> {
-    const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+    const material = keptMaterial(row, this.#keyring);
     const acl = [...row.acl];
     await this.#rows('putKey', [
       row.ttag,
@@ -327,11 +327,30 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.minVersion,
       row.rotationPeriod ?? null,
       row.disabled ? 1 : 0,
+      row.deletionAt ?? null,
+      row.deletedAt ?? null,
     ]);
   }
 
   async scheduledKeys(): Promise<string[]> {
     return (await this.#rows<{ ttag: string }>('scheduledKeys', [])).map((row) => row.ttag);
+  }
+
+  async keysDueForDeletion(now: number): Promise<string[]> {
+    return (await this.#rows<{ ttag: string }>('keysDueForDeletion', [now])).map((row) => row.ttag);
+  }
+
+  async destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    await this.#rows('putTombstone', [ttag, deletedAt]);
+  }
+
+  async unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    const rows = await this.#rows<{ ttag: string; deleted_at: number }>('unrecordedDestructions', [now, limit]);
+    return rows.map((row) => ({ ttag: row.ttag, deletedAt: row.deleted_at }));
+  }
+
+  async setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    await this.#rows('putDeletionRecord', [ttag, until]);
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {

@@ -42,8 +42,9 @@ export interface KeyRecord {
   min_version: number;
   rotation_period: string | null;
   disabled: number;
-  deletion_at: number | null;
-  deleted_at: number | null;
+  /** Absent on a row read before the key inventory's columns (engine schema 10). */
+  deletion_at?: number | null;
+  deleted_at?: number | null;
 }
 
 /** A key's tags as both durable stores read them: name to value. */
@@ -186,6 +187,8 @@ export function sealedKeyOf(
     ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
     ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
+    ...(record.deletion_at === null || record.deletion_at === undefined ? {} : { deletionAt: record.deletion_at }),
+    ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
   };
 }
 

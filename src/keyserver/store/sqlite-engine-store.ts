@@ -36,7 +36,7 @@ import {
   tokenOf,
 } from './sqlite-engine-records.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
-import { keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
+import { keptMaterial, keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 import type { StoreSnapshot } from './store-tables.js';
 
@@ -355,7 +355,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   /** Writes the key and replaces its whole ACL in one transaction, keeping the entries' order. */
   putKey(row: KeyRow): Promise<void> {
     return this.#alone(() => {
-      const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+      const material = keptMaterial(row, this.#keyring);
       this.#db.transaction(() => {
         this.#sql.putKey.run({
           ttag: row.ttag,
@@ -371,6 +371,8 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           min_version: row.minVersion,
           rotation_period: row.rotationPeriod ?? null,
           disabled: row.disabled ? 1 : 0,
+          deletion_at: row.deletionAt ?? null,
+          deleted_at: row.deletedAt ?? null,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
@@ -383,6 +385,36 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
 
   scheduledKeys(): Promise<string[]> {
     return this.#alone(() => (this.#sql.scheduledKeys.all() as { ttag: string }[]).map((row) => row.ttag));
+  }
+
+  keysDueForDeletion(now: number): Promise<string[]> {
+    return this.#alone(() => (this.#sql.keysDueForDeletion.all(now) as { ttag: string }[]).map((row) => row.ttag));
+  }
+
+  /** The tombstone, its versions and its aliases in one transaction; with secure_delete, the erased pages are zeroed. */
+  destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    return this.#alone(() => {
+      this.#db.transaction(() => {
+        this.#sql.putTombstone.run(deletedAt, ttag);
+        this.#sql.deleteKeyVersions.run(ttag);
+        this.#sql.deleteAliasesOf.run(ttag);
+      })();
+    });
+  }
+
+  unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    return this.#alone(() =>
+      (this.#sql.unrecordedDestructions.all(now, limit) as { ttag: string; deleted_at: number }[]).map((row) => ({
+        ttag: row.ttag,
+        deletedAt: row.deleted_at,
+      })),
+    );
+  }
+
+  setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putDeletionRecord.run(until, ttag);
+    });
   }
 
   /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */

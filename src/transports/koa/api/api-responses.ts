@@ -77,7 +77,7 @@ export const keyView = z
     algo: z.string(),
     label: z.string().optional(),
     owner: identity,
-    state: z.enum(KEY_STATES),
+    state: z.enum(KEY_STATES).describe('the first that holds of deleted, pending-deletion, expired, disabled, active'),
     createdAt: instant,
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
@@ -89,6 +89,8 @@ export const keyView = z
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
     tags: z.record(z.string(), z.string()).describe("the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2)"),
+    deletionAt: instant.optional().describe('when the key server destroys the key, while it is pending deletion'),
+    deletedAt: instant.optional().describe('when the key server destroyed the key: only its tombstone remains'),
   })
   .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
 

@@ -28,6 +28,8 @@ const schemas = {
     .prefault({}),
   export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
+  /** docs/spec.md §4.23 item 5: the key server checks the days against its bounds (7..30 by default); an empty body waits the maximum. */
+  scheduleDeletion: z.strictObject({ pendingDays: z.number().int().optional() }).prefault({}),
   /** docs/spec.md §4.22 item 10: 1..1000 versions a page, 100 by default. */
   versions: z.strictObject({
     limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -185,6 +187,32 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
       async handle(ctx, { params }) {
         ctx.body = await keys.setState(callerOf(ctx), params.ttag, 'active');
+      },
+    }),
+    route({
+      operationId: 'keys.schedule-deletion',
+      method: 'POST',
+      path: '/api/keys/:ttag/schedule-deletion',
+      auth: 'session',
+      summary:
+        'Schedule the key for deletion in pendingDays days (owner; the key server bounds them, 7..30 by default, the maximum when not given): it refuses export and cryptography with KEY_PENDING_DELETION until cancelled, then is destroyed',
+      body: schemas.scheduleDeletion,
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params, body }) {
+        ctx.body = await keys.scheduleDeletion(callerOf(ctx), params.ttag, body.pendingDays);
+      },
+    }),
+    route({
+      operationId: 'keys.cancel-deletion',
+      method: 'POST',
+      path: '/api/keys/:ttag/cancel-deletion',
+      auth: 'session',
+      summary: "Cancel the key's scheduled deletion (owner): it comes back disabled (or expired), never straight to active",
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params }) {
+        ctx.body = await keys.cancelDeletion(callerOf(ctx), params.ttag);
       },
     }),
   ];
