@@ -73,6 +73,12 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf
     versions: versions.slice(omitted),
     ...(omitted === 0 ? {} : { versionsOmitted: omitted }),
     ...scheduleView(key),
+    ...(key.lastUsedAt === undefined
+      ? {}
+      : {
+          lastUsedAt: new Date(key.lastUsedAt).toISOString(),
+          ...(key.lastUsedOperation === undefined ? {} : { lastUsedOperation: key.lastUsedOperation }),
+        }),
   };
 }
 

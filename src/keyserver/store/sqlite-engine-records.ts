@@ -1,5 +1,7 @@
 import type { Right } from '../../wire/acl.js';
+import type { KeyUse } from '../../wire/key-view.js';
 import type {
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
   KeyRow,
@@ -42,6 +44,21 @@ export interface KeyRecord {
   min_version: number;
   rotation_period: string | null;
   disabled: number;
+  deleted_at?: number | null;
+  last_used_at?: number | null;
+  last_used_op?: string | null;
+}
+
+/** A row of `aliases` (docs/spec.md §4.23 item 3). */
+export interface AliasRecord {
+  name: string;
+  ttag: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export function aliasOf(record: AliasRecord): AliasRow {
+  return { name: record.name, ttag: record.ttag, createdAt: record.created_at, updatedAt: record.updated_at };
 }
 
 /** A row of `key_versions`: a version after the first, its material sealed to its id. */
@@ -177,6 +194,10 @@ export function sealedKeyOf(
     ...(record.label === null ? {} : { label: record.label }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
     ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
+    ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
+    ...(record.last_used_at === null || record.last_used_at === undefined
+      ? {}
+      : { lastUsedAt: record.last_used_at, lastUsedOperation: record.last_used_op as KeyUse }),
   };
 }
 

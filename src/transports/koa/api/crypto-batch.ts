@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
 import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
-import type { readTtag } from '../../../domain/key/ttag.js';
+import type { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
+import { aliasOf } from '../../../wire/alias.js';
 import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
 import type { RequestAudit } from '../audit/audit-scope.js';
 import { type ApiContext, callerOf } from './api-context.js';
@@ -19,8 +20,11 @@ export function singleOrBatch<S extends z.ZodType, I extends z.ZodType>(single: 
   return z.union([single, batch]);
 }
 
-/** A batch item as its schema hands it over: its ttag read (canonical, or why it is none), its binary fields as bytes. */
-export type ReadItem = { readonly ttag: ReturnType<typeof readTtag> } & object;
+/**
+ * A batch item as its schema hands it over: its key read (a canonical ttag or `alias/<name>`, or why it
+ * is neither), its binary fields as bytes.
+ */
+export type ReadItem = { readonly ttag: ReturnType<typeof readKeyReference> } & object;
 
 type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; detail: string } };
 
@@ -29,7 +33,9 @@ type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; 
  * key server in one round trip, their binary members as bytes (zeroed, with the
  * answered ones, once the answer is encoded). The record names the item count and the failures, every
  * distinct key and version the items named (docs/spec.md §9.1 `keys`), and the key as `object` when
- * every item names the same one; the answer (200) is one result per item, in order.
+ * every item names the same one; the answer (200) is one result per item, in order. An item that named
+ * its key by alias counts under the ttag the key server resolved it to (docs/spec.md §4.23 item 3), and
+ * a batch whose items all name one alias records it as `alias`.
  */
 export async function runBatch(
   ctx: ApiContext,
@@ -50,10 +56,13 @@ export async function runBatch(
     sent.push({ ...item, ttag: item.ttag.ttag } as BatchItem);
     positions.push(index);
   });
+  const whole = sent.length === items.length;
   const keys = new Set(sent.map((item) => item.ttag));
-  // The keys go in before the key server is asked, so a batch that fails whole still names them.
-  const object = keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {};
-  audit.note({ items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
+  const alias = keys.size === 1 && whole ? aliasOf([...keys][0]!) : undefined;
+  // The keys go in before the key server is asked, so a batch that fails whole still names them (those named by ttag).
+  const object = keys.size === 1 && whole && alias === undefined ? { object: [...keys][0]! } : {};
+  const named = sent.filter((item) => aliasOf(item.ttag) === undefined);
+  audit.note({ items: items.length, ...object, ...(alias === undefined ? {} : { alias }), ...batchKeyUses(keyUses(named, [])) });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
@@ -64,7 +73,16 @@ export async function runBatch(
     wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
   }
   const done = answers as ItemAnswer[];
-  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
+  const resolved = sent.map((item, index) => ({ ...item, ttag: outcomes[index]?.resolved ?? item.ttag }) as BatchItem);
+  const keysUsed = resolved.filter((item) => aliasOf(item.ttag) === undefined);
+  const resolvedKeys = new Set(keysUsed.map((item) => item.ttag));
+  const resolvedObject =
+    alias !== undefined && resolvedKeys.size === 1 && keysUsed.length === sent.length ? { object: [...resolvedKeys][0]! } : {};
+  const used = keyUses(
+    keysUsed,
+    outcomes.filter((_, index) => aliasOf(resolved[index]!.ttag) === undefined),
+  );
+  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...resolvedObject, ...batchKeyUses(used) });
   ctx.body = { items: done };
 }
 
