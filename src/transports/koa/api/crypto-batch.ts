@@ -57,12 +57,11 @@ export async function runBatch(
     positions.push(index);
   });
   const whole = sent.length === items.length;
-  const keys = new Set(sent.map((item) => item.ttag));
-  const alias = keys.size === 1 && whole ? aliasOf([...keys][0]!) : undefined;
-  // The keys go in before the key server is asked, so a batch that fails whole still names them (those named by ttag).
-  const object = keys.size === 1 && whole && alias === undefined ? { object: [...keys][0]! } : {};
-  const named = sent.filter((item) => aliasOf(item.ttag) === undefined);
-  audit.note({ items: items.length, ...object, ...(alias === undefined ? {} : { alias }), ...batchKeyUses(keyUses(named, [])) });
+  const aliases = new Set(sent.map((item) => aliasOf(item.ttag)));
+  const alias = whole && aliases.size === 1 ? [...aliases][0] : undefined;
+  // The keys go in before the key server is asked, so a batch that fails whole still names them (those
+  // named by ttag: an alias is named by the ttag it resolves to, known once the key server answered).
+  audit.note({ items: items.length, ...(alias === undefined ? {} : { alias }), ...keysOf(sent, [], whole) });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
@@ -74,16 +73,23 @@ export async function runBatch(
   }
   const done = answers as ItemAnswer[];
   const resolved = sent.map((item, index) => ({ ...item, ttag: outcomes[index]?.resolved ?? item.ttag }) as BatchItem);
-  const keysUsed = resolved.filter((item) => aliasOf(item.ttag) === undefined);
-  const resolvedKeys = new Set(keysUsed.map((item) => item.ttag));
-  const resolvedObject =
-    alias !== undefined && resolvedKeys.size === 1 && keysUsed.length === sent.length ? { object: [...resolvedKeys][0]! } : {};
-  const used = keyUses(
-    keysUsed,
-    outcomes.filter((_, index) => aliasOf(resolved[index]!.ttag) === undefined),
-  );
-  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...resolvedObject, ...batchKeyUses(used) });
+  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...keysOf(resolved, outcomes, whole) });
   ctx.body = { items: done };
+}
+
+/**
+ * What the record names of the items' keys (docs/spec.md §9.1): every distinct key and version of the
+ * items named by ttag, and the key as `object` when every item of the batch names that one key.
+ */
+function keysOf(items: readonly BatchItem[], outcomes: readonly BatchOutcome[], whole: boolean) {
+  const known = items.flatMap((item, index) => (aliasOf(item.ttag) === undefined ? [index] : []));
+  const keys = new Set(known.map((index) => items[index]!.ttag));
+  const object = whole && keys.size === 1 && known.length === items.length ? { object: [...keys][0]! } : {};
+  const uses = keyUses(
+    known.map((index) => items[index]!),
+    known.map((index) => outcomes[index]).filter((outcome) => outcome !== undefined),
+  );
+  return { ...object, ...batchKeyUses(uses) };
 }
 
 /**
