@@ -71,6 +71,9 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
+  ['GET', '/api/aliases', 'S'],
+  ['PUT', '/api/aliases/{alias}', 'S'],
+  ['DELETE', '/api/aliases/{alias}', 'S'],
   ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
@@ -127,6 +130,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const doc = gw.gateway.openApi() as { paths: Record<string, Record<string, { tags: string[] }>> };
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
+    'get /api/aliases',
     'get /api/audit/verify',
     'get /api/groups',
     'get /api/keys/{ttag}/versions',
@@ -145,6 +149,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
+    'put,delete /api/aliases/{alias}',
   ]);
   const tags: Record<string, string> = {
     '/api/openapi.json': 'discovery',
@@ -158,6 +163,8 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',
     '/api/groups': 'groups',
+    '/api/aliases': 'aliases',
+    '/api/aliases/{alias}': 'aliases',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });
