@@ -59,3 +59,18 @@ test('a scoped token reaches a key by alias only when its scope names the key th
     ['mine'],
   );
 });
+
+test('an alias cannot name a deleted key (KEY_DELETED), and a scope minted by alias names the ttag', async (t) => {
+  const store = new MemoryEngineStore();
+  const engine = new KeyServerEngine({ store, now: () => new ManualClock().now(), random: new SeededRandom() });
+  t.teardown(() => engine.close());
+  const { alice } = await tokensFor(engine, store, ['alice']);
+  const { ttag } = await runOperation(engine, 'generateKey', alice!, { keyLen: 16 });
+  await runOperation(engine, 'putAlias', alice!, { alias: 'kept', ttag });
+  const minted = await runOperation(engine, 'mintScoped', alice!, { objects: ['alias/kept'], rights: ['read'], ttlMs: 60_000 });
+  t.deepEqual(minted.scope, { [ttag]: ['read'] });
+  // A tombstone as the scheduled deletion leaves it (docs/spec.md §4.23 item 5), written here directly.
+  await store.putKey({ ...(await store.key(ttag))!, deletedAt: 1 });
+  await t.throwsAsync(runOperation(engine, 'putAlias', alice!, { alias: 'late', ttag }), { code: 'KEY_DELETED' });
+  t.is(await store.alias('late'), undefined);
+});
