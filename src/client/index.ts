@@ -14,6 +14,8 @@ export type {
   HealthView,
   Identity,
   KeyLength,
+  KeyListQuery,
+  KeySummary,
   KeyVersionView,
   KeyView,
   ListView,

@@ -46,6 +46,17 @@ export const WRITE_FAULTS = {
   deleteAlias: {
     drop: async (inner, { alias }) => ({ ttag: (await inner.call('readKey', { ttag: `alias/${alias}` })).ttag }),
   } satisfies WriteFault<'deleteAlias'>,
+  // A dropped tag write answers what was asked; an altered one stores another value.
+  putKeyTag: {
+    drop: async (_inner, { name, value }) => ({ name, value }),
+    alter: async (inner, args) => {
+      await inner.call('putKeyTag', { ...args, value: `${args.value} (altered)` });
+      return { name: args.name, value: args.value };
+    },
+  } satisfies WriteFault<'putKeyTag'>,
+  deleteKeyTag: {
+    drop: async () => null,
+  } satisfies WriteFault<'deleteKeyTag'>,
   createPrincipal: {
     drop: async (_inner, input) => ({
       name: input.name,
@@ -120,6 +131,7 @@ export const LIST_OPERATIONS = [
   'listPrincipals',
   'principalGroups',
   'listGroups',
+  'listKeys',
   'groupMembers',
   'listRoles',
   'listCertificates',

@@ -51,6 +51,7 @@ const KEY_VIEW_FIELDS = {
   versionsOmitted: true,
   rotationPeriod: true,
   nextRotationAt: true,
+  tags: true,
   lastUsedAt: true,
   lastUsedOperation: true,
 } as const satisfies Record<keyof KeyView, true>;

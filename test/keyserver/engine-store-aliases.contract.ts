@@ -20,6 +20,7 @@ function key(ttag: string, owner = OWNER, acl: [string, Right[]][] = []): KeyRow
     createdAt: 1_700_000_000_000,
     expired: false,
     disabled: false,
+    tags: {},
   };
 }
 

@@ -11,6 +11,7 @@ import { engineStoreContract } from './engine-store.contract.js';
 import { engineStoreAliasesContract } from './engine-store-aliases.contract.js';
 import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
 import { engineStoreIdempotencyContract } from './engine-store-idempotency.contract.js';
+import { engineStoreInventoryContract } from './engine-store-inventory.contract.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const postgres = startTestPostgres();
@@ -34,5 +35,6 @@ for (const [name, make] of STORES) {
   engineStoreContract(name, make);
   engineStoreDirectoryContract(name, make);
   engineStoreIdempotencyContract(name, make);
+  engineStoreInventoryContract(name, make);
   engineStoreAliasesContract(name, make);
 }

@@ -4,6 +4,7 @@ import type {
   AliasRow,
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -12,6 +13,7 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
+import { byListOrder, keyMatches } from '../engine/key-page-filter.js';
 import { SerialUnits } from './serial-units.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
@@ -109,12 +111,12 @@ export class MemoryEngineStore implements EngineStore {
     return this.#keys.get(ttag);
   }
 
-  /** The row as given, but its later versions and its last use as stored. */
+  /** The row as given, but its later versions, its tags and its last use as stored. */
   async putKey(row: KeyRow): Promise<void> {
     const stored = this.#keys.get(row.ttag);
     const { lastUsedAt: _at, lastUsedOperation: _operation, ...fields } = row;
     const lastUse = stored?.lastUsedAt === undefined ? {} : { lastUsedAt: stored.lastUsedAt, lastUsedOperation: stored.lastUsedOperation! };
-    this.#keys.set(row.ttag, { ...fields, laterVersions: stored?.laterVersions ?? [], ...lastUse });
+    this.#keys.set(row.ttag, { ...fields, laterVersions: stored?.laterVersions ?? [], tags: stored?.tags ?? {}, ...lastUse });
   }
 
   async recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
@@ -152,6 +154,27 @@ export class MemoryEngineStore implements EngineStore {
       .filter(reaches)
       .sort((a, b) => byCodeUnit(a.name, b.name))
       .slice(0, query.limit);
+  }
+
+  /** Every key checked against the query (key-page-filter.ts), then sorted: a store for tests and development. */
+  async keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    return [...this.#keys.values()]
+      .filter((key) => keyMatches(key, query))
+      .sort(byListOrder)
+      .slice(0, query.limit);
+  }
+
+  async putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined) throw new Error(`no key ${ttag} to tag`);
+    this.#keys.set(ttag, { ...key, tags: { ...key.tags, [name]: value } });
+  }
+
+  async deleteKeyTag(ttag: string, name: string): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined || !Object.hasOwn(key.tags, name)) return;
+    const { [name]: _gone, ...tags } = key.tags;
+    this.#keys.set(ttag, { ...key, tags });
   }
 
   async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {

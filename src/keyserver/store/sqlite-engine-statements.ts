@@ -60,6 +60,14 @@ export const STATEMENTS = {
     AND (@reach IS NULL OR k.owner IN (SELECT value FROM json_each(@reach))
       OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id IN (SELECT value FROM json_each(@reach))))
     ORDER BY a.name LIMIT @limit`,
+  // A page's keys' ACLs, versions and tags, each in one statement over the page's ttags (a JSON array).
+  pageAcl: 'SELECT ttag, principal_id, rights FROM key_acl WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, position',
+  pageVersions: `SELECT ttag, id, version, material, material_key_id, created_at FROM key_versions
+    WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, version`,
+  pageTags: 'SELECT ttag, name, value FROM key_tags WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, name',
+  keyTags: 'SELECT name, value FROM key_tags WHERE ttag = ? ORDER BY name',
+  putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES (?, ?, ?) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',
+  deleteKeyTag: 'DELETE FROM key_tags WHERE ttag = ? AND name = ?',
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',

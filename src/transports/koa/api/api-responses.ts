@@ -5,7 +5,7 @@ import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import type { AliasView } from '../../../wire/alias.js';
-import { KEY_USES, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
+import { KEY_STATES, KEY_USES, type KeySummary, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
 /**
@@ -78,7 +78,7 @@ export const keyView = z
     algo: z.string(),
     label: z.string().optional(),
     owner: identity,
-    state: z.enum(['active', 'disabled', 'expired']),
+    state: z.enum(KEY_STATES),
     createdAt: instant,
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
@@ -89,12 +89,18 @@ export const keyView = z
     versionsOmitted: z.number().int().min(1).optional().describe('how many older versions `versions` leaves out, when any'),
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
+    tags: z.record(z.string(), z.string()).describe("the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2)"),
     lastUsedAt: instant
       .optional()
       .describe('when the key was last used, at most 60 s behind its latest use (docs/spec.md §4.23 item 6); absent until its first use'),
     lastUsedOperation: z.enum(KEY_USES).optional().describe('the use that wrote lastUsedAt'),
   })
   .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the key view without its versions. */
+export const keySummary = keyView
+  .omit({ versions: true, versionsOmitted: true })
+  .meta({ id: 'KeySummary' }) satisfies z.ZodType<KeySummary>;
 
 /** One alias (docs/spec.md §4.23 item 3). */
 const aliasView = z
@@ -263,6 +269,8 @@ export const responses = {
   macValid: z.object({ valid: z.boolean() }),
   key: keyView,
   keyVersions: list(keyVersionView),
+  keys: list(keySummary),
+  tag: z.object({ name: z.string(), value: z.string() }),
   alias: aliasView,
   aliases: list(aliasView),
   batch: batchOf,
