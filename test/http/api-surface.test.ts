@@ -152,8 +152,8 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
-    'put,delete /api/keys/{ttag}/tags/{name}',
     'put,delete /api/aliases/{alias}',
+    'put,delete /api/keys/{ttag}/tags/{name}',
   ]);
   const tags: Record<string, string> = {
     '/api/openapi.json': 'discovery',
