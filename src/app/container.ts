@@ -20,6 +20,7 @@ import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { auditStoreHealth, HealthSignal, keyServerHealth } from '../use-cases/health-signal.js';
 import {
   AclUseCases,
+  AliasUseCases,
   AuditTrail,
   AuditUseCases,
   CryptoUseCases,
@@ -87,6 +88,7 @@ const serviceFactories = (
   keyServerCalls: (ctx) => new KeyServerCalls({ keyServer: resolve(ctx, KEY_SERVER) }),
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
+  aliases: (ctx) => new AliasUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   principals: (ctx) =>
     new PrincipalUseCases({

@@ -11,6 +11,7 @@ import { type Token, token } from '../ports/token.js';
 import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import type {
   AclUseCases,
+  AliasUseCases,
   AuditTrail,
   AuditUseCases,
   CryptoUseCases,
@@ -60,6 +61,7 @@ export const SERVICE_TOKENS = {
   keyServerCalls: token<KeyServerCalls>('KeyServerCalls'),
   keys: token<KeyUseCases>('KeyUseCases'),
   acl: token<AclUseCases>('AclUseCases'),
+  aliases: token<AliasUseCases>('AliasUseCases'),
   crypto: token<CryptoUseCases>('CryptoUseCases'),
   principals: token<PrincipalUseCases>('PrincipalUseCases'),
   groups: token<GroupUseCases>('GroupUseCases'),

@@ -1,6 +1,7 @@
 import type {
   AclEntry,
   AclView,
+  AliasView,
   BatchItemResult,
   Data,
   ExportedKey,
@@ -328,6 +329,27 @@ export class KeygateSession {
     return (await this.#call<{ rights: readonly Right[] }>({ method: 'GET', path: `${keyPath(ttag)}/access` })).rights;
   }
 
+  /** GET /api/aliases: a page of the aliases of the keys this session would see, by name (limit 1..1000; `next` leads on). */
+  listAliases(page: { ttag?: string; prefix?: string; limit?: number; cursor?: string } = {}): Promise<ListView<AliasView>> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(page)) if (value !== undefined) query.set(name, String(value));
+    const search = query.size === 0 ? '' : `?${query.toString()}`;
+    return this.#call({ method: 'GET', path: `/api/aliases${search}` });
+  }
+
+  /**
+   * PUT /api/aliases/{alias}: makes the alias name the key `ttag` (its owner; moving an alias also takes
+   * the owner of the key it named). Then `alias/<alias>` names the key wherever a ttag is taken.
+   */
+  setAlias(alias: string, ttag: string): Promise<AliasView> {
+    return this.#call({ method: 'PUT', path: `/api/aliases/${encodeURIComponent(alias)}`, body: { ttag } });
+  }
+
+  /** DELETE /api/aliases/{alias} (the owner of the key it names). */
+  async deleteAlias(alias: string): Promise<void> {
+    await this.#call({ method: 'DELETE', path: `/api/aliases/${encodeURIComponent(alias)}` });
+  }
+
   /**
    * Any /api operation with this session's credential (and proof, when bound): `path` under the base
    * URL, the JSON body; answers the JSON reply or throws KeygateApiError. keygate-admin.ts builds on it.
@@ -341,9 +363,9 @@ export class KeygateSession {
   }
 }
 
-/** `{ttag}` in a path: base64url without padding (docs/spec.md §1.4). */
+/** `{ttag}` in a path: base64url without padding (docs/spec.md §1.4); `alias/<name>` percent-encoded (§4.23 item 3). */
 function keyPath(ttag: string): string {
-  return `/api/keys/${base64ToBase64url(ttag)}`;
+  return `/api/keys/${ttag.startsWith('alias/') ? encodeURIComponent(ttag) : base64ToBase64url(ttag)}`;
 }
 
 function b64(data: Data): string {

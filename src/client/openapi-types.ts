@@ -486,6 +486,41 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/aliases": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** Aliases by name, of the keys the caller would see listed, a page at a time (limit 1..1000, default 100, opaque cursor); ttag narrows to one key, prefix to names that begin with it */
+        readonly get: operations["aliases.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/aliases/{alias}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /** Make the alias name the key (owner of the key, and of the key it named when it moves); at most 50 aliases a key */
+        readonly put: operations["aliases.put"];
+        readonly post?: never;
+        /** Remove the alias (owner of the key it names) */
+        readonly delete: operations["aliases.delete"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/principals": {
         readonly parameters: {
             readonly query?: never;
@@ -1190,6 +1225,16 @@ export interface components {
              * @description when the key server destroyed the key: only its tombstone remains
              */
             readonly deletedAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key was last used, at most 60 s behind its latest use (docs/spec.md §4.23 item 6); absent until its first use
+             */
+            readonly lastUsedAt?: string;
+            /**
+             * @description the use that wrote lastUsedAt
+             * @enum {string}
+             */
+            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open";
         };
         readonly KeyVersion: {
             readonly version: number;
@@ -1258,6 +1303,25 @@ export interface components {
              * @description when the key server destroyed the key: only its tombstone remains
              */
             readonly deletedAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key was last used, at most 60 s behind its latest use (docs/spec.md §4.23 item 6); absent until its first use
+             */
+            readonly lastUsedAt?: string;
+            /**
+             * @description the use that wrote lastUsedAt
+             * @enum {string}
+             */
+            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open";
+        };
+        readonly Alias: {
+            readonly alias: string;
+            /** @description standard base64 */
+            readonly ttag: string;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
         };
         readonly Principal: {
             readonly name: string;
@@ -1338,6 +1402,8 @@ export interface components {
             }[];
             /** @description a batch that named more distinct keys and versions than `keys` holds: how many more */
             readonly keysOmitted?: number;
+            /** @description the alias the request named its key by; `object` is then the ttag it resolved to */
+            readonly alias?: string;
         };
         readonly AuditVerification: {
             readonly ok: boolean;
@@ -3002,6 +3068,117 @@ export interface operations {
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
                     };
                 };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "aliases.list": {
+        readonly parameters: {
+            readonly query?: {
+                readonly ttag?: string;
+                readonly prefix?: string;
+                readonly limit?: number;
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["Alias"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "aliases.put": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly alias: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Alias"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "aliases.delete": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly alias: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 204: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
             readonly 400: components["responses"]["BadRequest"];
             readonly 401: components["responses"]["Unauthorized"];

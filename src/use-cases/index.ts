@@ -1,4 +1,5 @@
 import type { AclUseCases } from './acl.js';
+import type { AliasUseCases } from './aliases.js';
 import type { AuditTrail, AuditUseCases } from './audit.js';
 import type { CryptoUseCases } from './crypto.js';
 import type { DestructionRecords } from './destruction-records.js';
@@ -24,6 +25,8 @@ export interface GatewayServices {
   readonly keyServerCalls: KeyServerCalls;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
+  /** Aliases of keys (docs/spec.md §4.23 item 3): verified writes. */
+  readonly aliases: AliasUseCases;
   readonly crypto: CryptoUseCases;
   readonly principals: PrincipalUseCases;
   readonly groups: GroupUseCases;
@@ -43,6 +46,7 @@ export interface GatewayServices {
 
 export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 export { AclUseCases } from './acl.js';
+export { AliasUseCases } from './aliases.js';
 export { type AuditDraft, AuditTrail, AuditUseCases } from './audit.js';
 export { CryptoUseCases } from './crypto.js';
 export { DestructionRecords } from './destruction-records.js';

@@ -27,6 +27,8 @@ export interface ExportedKey {
 /** The /api export response: the seven-operation fields and the version exported (docs/spec.md §4.22). */
 export interface ExportedVersion extends ExportedKey {
   readonly version: number;
+  /** The ttag the request's alias resolved to (docs/spec.md §4.23 item 3), for the record; never answered. */
+  readonly resolved?: string;
 }
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
@@ -183,7 +185,8 @@ export class KeyUseCases {
       }
       try {
         const keyLen = keyLengthForNid(blob.nid, KeygateError);
-        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
+        const resolved = blob.resolved === undefined ? {} : { resolved: blob.resolved };
+        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version, ...resolved };
       } finally {
         blob.key.fill(0);
       }

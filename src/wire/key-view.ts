@@ -50,6 +50,10 @@ export interface KeyView {
   readonly rotationPeriod?: string;
   /** When the next scheduled rotation falls due (ISO 8601), when the key has a rotation period. */
   readonly nextRotationAt?: string;
+  /** When the key was last used (ISO 8601), at most 60 s behind its latest use (docs/spec.md §4.23 item 6). */
+  readonly lastUsedAt?: string;
+  /** The use that wrote `lastUsedAt`. */
+  readonly lastUsedOperation?: KeyUse;
   /** The key's tags, name to value; `{}` for none (docs/spec.md §4.23 item 2). */
   readonly tags: KeyTags;
   /** When the key server's sweep destroys the key (ISO 8601), while it waits (docs/spec.md §4.23 item 5). */
@@ -70,6 +74,12 @@ export interface KeyListFilters {
   readonly createdAfter?: number | undefined;
   readonly createdBefore?: number | undefined;
 }
+
+/** The uses of a key's material that count as its last use (docs/spec.md §4.23 item 6; the root export is `export`). */
+export const KEY_USES = ['export', 'encrypt', 'decrypt', 'mac', 'mac.verify', 'rewrap', 'datakey', 'datakey.open'] as const;
+export type KeyUse = (typeof KEY_USES)[number];
+/** A use writes the last use only when the stored one is absent or at least this much older (ms). */
+export const KEY_USE_GRAIN_MS = 60_000;
 
 /** What a key is created with (operation 13). `expiresAt` is ms since the epoch. */
 export interface NewKey {

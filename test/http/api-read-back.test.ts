@@ -54,6 +54,13 @@ const dropped: Case[] = [
     arrange: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }),
     write: (s) => s.alice.del(`/api/keys/${s.key}/acl/bob`),
   },
+  { title: 'setting an alias', fault: 'putAlias', write: (s) => s.alice.put('/api/aliases/orders', { ttag: s.key }) },
+  {
+    title: 'deleting an alias',
+    fault: 'deleteAlias',
+    arrange: (s) => s.alice.put('/api/aliases/orders', { ttag: s.key }),
+    write: (s) => s.alice.del('/api/aliases/orders'),
+  },
   {
     title: 'creating a principal',
     fault: 'createPrincipal',

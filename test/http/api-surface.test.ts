@@ -76,6 +76,9 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['POST', '/api/keys/{ttag}/cancel-deletion', 'S'],
   ['PUT', '/api/keys/{ttag}/tags/{name}', 'S'],
   ['DELETE', '/api/keys/{ttag}/tags/{name}', 'S'],
+  ['GET', '/api/aliases', 'S'],
+  ['PUT', '/api/aliases/{alias}', 'S'],
+  ['DELETE', '/api/aliases/{alias}', 'S'],
   ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
@@ -132,6 +135,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const doc = gw.gateway.openApi() as { paths: Record<string, Record<string, { tags: string[] }>> };
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
+    'get /api/aliases',
     'get /api/audit/verify',
     'get /api/groups',
     'get /api/keys/{ttag}/versions',
@@ -152,6 +156,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
+    'put,delete /api/aliases/{alias}',
     'put,delete /api/keys/{ttag}/tags/{name}',
   ]);
   const tags: Record<string, string> = {
@@ -169,6 +174,8 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/schedule-deletion': 'keys',
     '/api/keys/{ttag}/cancel-deletion': 'keys',
     '/api/groups': 'groups',
+    '/api/aliases': 'aliases',
+    '/api/aliases/{alias}': 'aliases',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

@@ -42,6 +42,9 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['PUT', '/api/keys/:ttag/acl/:principal', 'acl.put', 'PUT, DELETE'],
   ['DELETE', '/api/keys/:ttag/acl/:principal', 'acl.delete', 'PUT, DELETE'],
   ['GET', '/api/keys/:ttag/access', 'acl.access', 'HEAD, GET'],
+  ['GET', '/api/aliases', 'aliases.list', 'HEAD, GET'],
+  ['PUT', '/api/aliases/:alias', 'aliases.put', 'PUT, DELETE'],
+  ['DELETE', '/api/aliases/:alias', 'aliases.delete', 'PUT, DELETE'],
   ['GET', '/api/principals', 'principals.list', 'HEAD, GET, POST'],
   ['POST', '/api/principals', 'principals.create', 'HEAD, GET, POST'],
   ['GET', '/api/principals/:name', 'principals.read', 'HEAD, GET, PUT, DELETE'],
@@ -93,15 +96,16 @@ const SAMPLES: Readonly<Record<string, string>> = {
   role: 'auditor',
   id: 'a'.repeat(64),
   parameter: 'x',
+  alias: 'sample-alias',
 };
 
 function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 74 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, audit/verify, the groups list, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 77 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 74);
+  t.is(OPERATIONS.length, 77);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

@@ -72,6 +72,9 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putKey(key);
     for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
+    // Its aliases and its last use (docs/spec.md §4.23 item 8: carried by a backup and restored with it).
+    await store.putAlias({ name: 'payroll', ttag: key.ttag, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_300_000 });
+    await store.recordKeyUse(key.ttag, 1_700_000_400_000, 'decrypt');
     await store.putIdempotencyRecord(created);
     await store.putCertificate({
       id: 'ab'.repeat(32),
@@ -110,6 +113,13 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
       laterVersions,
     );
     t.is(restoredKey?.rotationPeriod, 'P90D', 'the rotation schedule comes along');
+    t.like(restoredKey, { lastUsedAt: 1_700_000_400_000, lastUsedOperation: 'decrypt' }, 'the last use comes along');
+    t.deepEqual(await target.alias('payroll'), {
+      name: 'payroll',
+      ttag: key.ttag,
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_300_000,
+    });
     t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
     t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);
     t.deepEqual(await target.role('reader'), { name: 'reader', operations: ['keys.read'] });

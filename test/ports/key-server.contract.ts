@@ -167,7 +167,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
       t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('datb'), mac } }), { valid: false });
       t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'ACL_DENIED');
       await alice.call('grant', { ttag, principal: 'bob', rights: ['mac'] });
-      t.deepEqual([...(await bob.call('accessRights', { ttag }))], ['mac']);
+      t.deepEqual(await bob.call('accessRights', { ttag }), ['mac']);
       // A disabled key refuses export and cryptography, its grantee's too, and reads as it is (docs/spec.md §4.6).
       t.is(await codeOf(bob.call('disableKey', { ttag })), 'ACL_DENIED');
       t.is((await alice.call('disableKey', { ttag })).state, 'disabled');

@@ -114,6 +114,12 @@ export async function keySummary(key: KeyRow, store: EngineStore, now: number, a
     tags: { ...key.tags },
     ...(key.deletionAt === undefined ? {} : { deletionAt: new Date(key.deletionAt).toISOString() }),
     ...(key.deletedAt === undefined ? {} : { deletedAt: new Date(key.deletedAt).toISOString() }),
+    ...(key.lastUsedAt === undefined
+      ? {}
+      : {
+          lastUsedAt: new Date(key.lastUsedAt).toISOString(),
+          ...(key.lastUsedOperation === undefined ? {} : { lastUsedOperation: key.lastUsedOperation }),
+        }),
   };
 }
 

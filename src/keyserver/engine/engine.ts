@@ -1,5 +1,6 @@
 import type { RandomSource } from '../../crypto/random-source.js';
 import type { Identity } from '../../wire/identity.js';
+import { AliasOperations } from './alias-operations.js';
 import { CertificateOperations } from './certificate-operations.js';
 import { CryptoOperations } from './crypto-operations.js';
 import { DEFAULT_DELETION_DAYS, type DeletionDays, deletionDaysProblem } from './deletion-days.js';
@@ -65,6 +66,8 @@ export class KeyServerEngine {
   readonly keyDeletion: KeyDeletionOperations;
   /** Data cryptography under the raw key (9-12). */
   readonly crypto: CryptoOperations;
+  /** Aliases of keys (docs/spec.md §4.23 item 3). */
+  readonly aliases: AliasOperations;
   /** Principals (21-27), group membership (29-31), roles (32-34). */
   readonly principals: PrincipalOperations;
   readonly groups: GroupOperations;
@@ -99,6 +102,7 @@ export class KeyServerEngine {
     this.inventory = new KeyInventory(ctx);
     this.keyDeletion = new KeyDeletionOperations(ctx);
     this.crypto = new CryptoOperations(ctx);
+    this.aliases = new AliasOperations(ctx);
     this.principals = new PrincipalOperations(ctx);
     this.groups = new GroupOperations(ctx);
     this.roles = new RoleOperations(ctx);

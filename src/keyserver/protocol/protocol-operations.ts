@@ -50,7 +50,11 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   readAcl: (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
   revoke: (engine, token, args) => engine.keys.revoke(token, args.ttag, args.principal),
-  accessRights: async (engine, token, args) => (await engine.keys.access(token, args.ttag)).rights,
+  // The rights alone, as before aliases; with the ttag beside them when an alias named the key.
+  accessRights: async (engine, token, args) => {
+    const { rights, resolved } = await engine.keys.access(token, args.ttag);
+    return resolved === undefined ? rights : { rights, resolved };
+  },
   // Data cryptography (9-12).
   encrypt: (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request),
   decrypt: (engine, token, args) => engine.crypto.decrypt(token, args.ttag, args.request),
@@ -59,6 +63,10 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   rewrap: (engine, token, args) => engine.crypto.rewrap(token, args.ttag, args.request),
   generateDataKey: (engine, token, args) => engine.crypto.generateDataKey(token, args.ttag, args),
   openDataKey: (engine, token, args) => engine.crypto.openDataKey(token, args.ttag, args),
+  // Aliases (docs/spec.md §4.23 item 3).
+  putAlias: (engine, token, args) => engine.aliases.put(token, args.alias, args.ttag),
+  deleteAlias: (engine, token, args) => engine.aliases.remove(token, args.alias),
+  listAliases: (engine, token, args) => engine.aliases.list(token, args),
   cryptoBatch: (engine, token, args) => runCryptoBatch(engine, token, args.operation, args.items),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: (engine, token, args) => engine.principals.list(token, args),

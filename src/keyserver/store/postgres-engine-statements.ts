@@ -59,6 +59,23 @@ export const PG_STATEMENTS = {
   // same version from one state then conflict on that row (a serialization failure, run again) rather
   // than one of them failing on the version's unique id.
   putKeyWriteLock: 'UPDATE keys SET min_version = min_version WHERE ttag = $1',
+  // The last use alone (docs/spec.md §4.23 item 6): putKey never writes it.
+  putKeyUse: 'UPDATE keys SET last_used_at = $1, last_used_op = $2 WHERE ttag = $3',
+  alias: 'SELECT * FROM aliases WHERE name = $1',
+  putAlias: `INSERT INTO aliases (name, ttag, created_at, updated_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (name) DO UPDATE SET ttag = excluded.ttag, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  deleteAlias: 'DELETE FROM aliases WHERE name = $1',
+  aliasCount: 'SELECT count(*)::int AS count FROM aliases WHERE ttag = $1',
+  // A page of aliases (docs/spec.md §4.23 item 3): by name (the column's "C" collation), of the keys
+  // the reaching principals own or find in their ACL entries (every key when $5 is NULL), within a
+  // scope's keys when $4 is given.
+  aliasesAfter: `SELECT a.* FROM aliases a JOIN keys k ON k.ttag = a.ttag
+    WHERE ($1::text IS NULL OR a.name > $1) AND ($2::text IS NULL OR a.ttag = $2)
+    AND ($3::text IS NULL OR left(a.name, length($3)) = $3)
+    AND ($4::text[] IS NULL OR a.ttag = ANY ($4::text[]))
+    AND ($5::text[] IS NULL OR k.owner = ANY ($5::text[])
+      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id = ANY ($5::text[])))
+    ORDER BY a.name LIMIT $6`,
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
   putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES ($1, $2, $3) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',
   deleteKeyTag: 'DELETE FROM key_tags WHERE ttag = $1 AND name = $2',

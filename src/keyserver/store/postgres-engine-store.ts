@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
   KeyPageQuery,
@@ -23,6 +26,8 @@ import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows
 import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
 import { postgresTarget } from './postgres-url.js';
 import {
+  type AliasRecord,
+  aliasOf,
   type CertificateRecord,
   certificateOf,
   type IdempotencyRecord,
@@ -305,6 +310,39 @@ export class PostgresEngineStore implements DurableEngineStore {
       await this.#rows('putKeyWriteLock', [ttag]);
       await this.#rows('putKeyVersion', [id, ttag, version.version, material.sealed, material.keyId, version.createdAt]);
     });
+  }
+
+  async recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    await this.#rows('putKeyUse', [at, operation, ttag]);
+  }
+
+  async alias(name: string): Promise<AliasRow | undefined> {
+    const record = await this.#row<AliasRecord>('alias', [name]);
+    return record === undefined ? undefined : aliasOf(record);
+  }
+
+  async putAlias(row: AliasRow): Promise<void> {
+    await this.#rows('putAlias', [row.name, row.ttag, row.createdAt, row.updatedAt]);
+  }
+
+  async deleteAlias(name: string): Promise<void> {
+    await this.#rows('deleteAlias', [name]);
+  }
+
+  async aliasCount(ttag: string): Promise<number> {
+    return (await this.#row<{ count: number }>('aliasCount', [ttag]))?.count ?? 0;
+  }
+
+  async aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    const records = await this.#rows<AliasRecord>('aliasesAfter', [
+      query.after ?? null,
+      query.ttag ?? null,
+      query.prefix ?? null,
+      query.within ?? null,
+      query.reachedBy ?? null,
+      query.limit,
+    ]);
+    return records.map(aliasOf);
   }
 
   /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */

@@ -46,6 +46,22 @@ export const STATEMENTS = {
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
     VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,
   scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag',
+  // The last use alone (docs/spec.md §4.23 item 6): putKey never writes it.
+  putKeyUse: 'UPDATE keys SET last_used_at = ?, last_used_op = ? WHERE ttag = ?',
+  alias: 'SELECT * FROM aliases WHERE name = ?',
+  putAlias: `INSERT INTO aliases (name, ttag, created_at, updated_at) VALUES (@name, @ttag, @created_at, @updated_at)
+    ON CONFLICT (name) DO UPDATE SET ttag = excluded.ttag, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  deleteAlias: 'DELETE FROM aliases WHERE name = ?',
+  aliasCount: 'SELECT count(*) AS count FROM aliases WHERE ttag = ?',
+  // A page of aliases (docs/spec.md §4.23 item 3): by name, of the keys the reaching principals own or
+  // find in their ACL entries (every key when @reach is NULL), within a scope's keys when given.
+  aliasesAfter: `SELECT a.* FROM aliases a JOIN keys k ON k.ttag = a.ttag
+    WHERE (@after IS NULL OR a.name > @after) AND (@ttag IS NULL OR a.ttag = @ttag)
+    AND (@prefix IS NULL OR substr(a.name, 1, length(@prefix)) = @prefix)
+    AND (@within IS NULL OR a.ttag IN (SELECT value FROM json_each(@within)))
+    AND (@reach IS NULL OR k.owner IN (SELECT value FROM json_each(@reach))
+      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id IN (SELECT value FROM json_each(@reach))))
+    ORDER BY a.name LIMIT @limit`,
   // A page's keys' ACLs, versions and tags, each in one statement over the page's ttags (a JSON array).
   pageAcl: 'SELECT ttag, principal_id, rights FROM key_acl WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, position',
   pageVersions: `SELECT ttag, id, version, material, material_key_id, created_at FROM key_versions

@@ -1,9 +1,12 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
   KeyPageQuery,
@@ -19,6 +22,8 @@ import { groupedBy, keyPageStatement } from './key-page-sql.js';
 import { SerialUnits } from './serial-units.js';
 import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import {
+  type AliasRecord,
+  aliasOf,
   type CertificateRecord,
   certificateOf,
   type IdempotencyRecord,
@@ -414,6 +419,49 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   setDeletionRecord(ttag: string, until: number | null): Promise<void> {
     return this.#alone(() => {
       this.#sql.putDeletionRecord.run(until, ttag);
+    });
+  }
+
+  recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putKeyUse.run(at, operation, ttag);
+    });
+  }
+
+  alias(name: string): Promise<AliasRow | undefined> {
+    return this.#alone(() => {
+      const record = this.#sql.alias.get(name) as AliasRecord | undefined;
+      return record === undefined ? undefined : aliasOf(record);
+    });
+  }
+
+  putAlias(row: AliasRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putAlias.run({ name: row.name, ttag: row.ttag, created_at: row.createdAt, updated_at: row.updatedAt });
+    });
+  }
+
+  deleteAlias(name: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteAlias.run(name);
+    });
+  }
+
+  aliasCount(ttag: string): Promise<number> {
+    return this.#alone(() => (this.#sql.aliasCount.get(ttag) as { count: number }).count);
+  }
+
+  aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    return this.#alone(() => {
+      const records = this.#sql.aliasesAfter.all({
+        after: query.after ?? null,
+        ttag: query.ttag ?? null,
+        prefix: query.prefix ?? null,
+        within: query.within === undefined ? null : JSON.stringify(query.within),
+        reach: query.reachedBy === undefined ? null : JSON.stringify(query.reachedBy),
+        limit: query.limit,
+      }) as AliasRecord[];
+      return records.map(aliasOf);
     });
   }
 
