@@ -104,10 +104,11 @@ export class KeyUseCases {
    * Sets one tag of the key (docs/spec.md §4.23 item 2); the read-back must show it with the value asked
    * for (docs/spec.md §4.1 item 3).
    */
-  tag(caller: Caller, ttag: string, name: string, value: string): Promise<{ name: string; value: string }> {
+  tag(caller: Caller, ttag: string, name: string, value: string): Promise<{ name: string; value: string; resolved?: string }> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
       const set = await connection.call('putKeyTag', { ttag, name, value });
-      const tags = await readBack(() => connection.call('keyTags', { ttag }));
+      // Read back the key the write landed on: an alias may name another key by now (docs/spec.md §4.23 item 3).
+      const tags = await readBack(() => connection.call('keyTags', { ttag: set.resolved ?? ttag }));
       // A tag missing on read-back was not saved; one with another value is not what was asked.
       verifyWrite(`tag ${name}`, value, (read: Readonly<Record<string, string>>) => read[name], tags, {});
       return set;
@@ -115,11 +116,12 @@ export class KeyUseCases {
   }
 
   /** Deletes one tag of the key (docs/spec.md §4.23 item 2); the read-back must show it gone. */
-  untag(caller: Caller, ttag: string, name: string): Promise<void> {
+  untag(caller: Caller, ttag: string, name: string): Promise<{ resolved?: string }> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      await connection.call('deleteKeyTag', { ttag, name });
-      const tags = await readBack(() => connection.call('keyTags', { ttag }));
+      const deleted = await connection.call('deleteKeyTag', { ttag, name });
+      const tags = await readBack(() => connection.call('keyTags', { ttag: deleted.resolved ?? ttag }));
       if (tags !== undefined && Object.hasOwn(tags, name)) throw new NotSavedError(`tag ${name}: still on the key when read back`);
+      return deleted;
     });
   }
 
@@ -129,8 +131,8 @@ export class KeyUseCases {
    */
   scheduleDeletion(caller: Caller, ttag: string, pendingDays?: number): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      await connection.call('scheduleKeyDeletion', { ttag, ...(pendingDays === undefined ? {} : { pendingDays }) });
-      const view = await connection.call('readKey', { ttag });
+      const written = await connection.call('scheduleKeyDeletion', { ttag, ...(pendingDays === undefined ? {} : { pendingDays }) });
+      const view = await connection.call('readKey', { ttag: written.ttag });
       if (view.state !== 'pending-deletion') throw new NotSavedError(`the key reads ${view.state} when read back, not pending-deletion`);
       return view;
     });
@@ -139,8 +141,8 @@ export class KeyUseCases {
   /** Cancels the key's scheduled deletion; the read-back must no longer show it pending (disabled, or expired). */
   cancelDeletion(caller: Caller, ttag: string): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      await connection.call('cancelKeyDeletion', { ttag });
-      const view = await connection.call('readKey', { ttag });
+      const written = await connection.call('cancelKeyDeletion', { ttag });
+      const view = await connection.call('readKey', { ttag: written.ttag });
       if (view.state === 'pending-deletion') throw new NotSavedError('the key is still pending deletion when read back');
       return view;
     });

@@ -116,11 +116,11 @@ export const KEY_SERVER_OPERATIONS = {
   /** A page of the keys the caller may see, newest first, filtered (docs/spec.md §4.23 item 1); one store read. */
   listKeys: op(keyListQuery, list(keySummary)),
   /** Sets one tag of the key, replacing its value (docs/spec.md §4.23 item 2): the owner or right `tag`. */
-  putKeyTag: op(z.strictObject({ ttag, name: tagText, value: tagText }), z.strictObject({ name: z.string(), value: z.string() })),
+  putKeyTag: op(z.strictObject({ ttag, name: tagText, value: tagText }), keyed(z.strictObject({ name: z.string(), value: z.string() }))),
   /** The key's tags as stored, name to value, for whoever may change them: a tag write's read-back (docs/spec.md §4.1 item 3). */
   keyTags: op(z.strictObject({ ttag }), z.record(z.string(), z.string())),
   /** Deletes one tag of the key; a tag it does not carry changes nothing (docs/spec.md §4.23 item 2). */
-  deleteKeyTag: op(z.strictObject({ ttag, name: tagText }), z.null()),
+  deleteKeyTag: op(z.strictObject({ ttag, name: tagText }), keyed(z.strictObject({}))),
   /** Disables or enables the key (docs/spec.md §4.6): the owner's; answers the key view. */
   disableKey: op(z.strictObject({ ttag }), keyView),
   enableKey: op(z.strictObject({ ttag }), keyView),

@@ -55,7 +55,7 @@ export const WRITE_FAULTS = {
     },
   } satisfies WriteFault<'putKeyTag'>,
   deleteKeyTag: {
-    drop: async () => null,
+    drop: async () => ({}),
   } satisfies WriteFault<'deleteKeyTag'>,
   scheduleKeyDeletion: {
     drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'pending-deletion' as const }),

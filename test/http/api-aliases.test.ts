@@ -205,3 +205,32 @@ test('a key carries at most 50 aliases: the 51st is 409 CONFLICT with reason ALI
   t.like(await alice.put('/api/aliases/n50', { ttag }), { status: 409, body: { code: 'CONFLICT', reason: 'ALIAS_LIMIT' } });
   t.is((await alice.put('/api/aliases/n7', { ttag })).status, 200, 'an alias the key carries already is no 51st');
 });
+
+for (const store of KEY_SERVER_STORES) {
+  const check = testUnless(storeSkipReason(store));
+
+  check(
+    `${store}: the key-inventory writes take an alias too: a tag and a scheduled deletion land on the key it names, and the audit names both`,
+    async (t) => {
+      const gw = await startStoreGateway(t, store);
+      const alice = await signIn(gw, 'alice');
+      const { ttag } = await createKey(alice, { keyLen: 32 });
+      t.is((await alice.put('/api/aliases/ledger', { ttag })).status, 200);
+
+      const tagged = await alice.put(`${ALIAS_PATH('ledger')}/tags/team`, { value: 'payments' });
+      t.like(tagged, { status: 200, body: { name: 'team', value: 'payments' } }, tagged.text);
+      t.like(await alice.get(`/api/keys/${pathTtag(ttag)}`), { body: { tags: { team: 'payments' } } });
+      t.is((await alice.del(`${ALIAS_PATH('ledger')}/tags/team`)).status, 204);
+      t.deepEqual((await alice.get(`/api/keys/${pathTtag(ttag)}`)).body.tags, {});
+
+      const scheduled = await alice.post(`${ALIAS_PATH('ledger')}/schedule-deletion`, { pendingDays: 7 });
+      t.like(scheduled, { status: 200, body: { ttag, state: 'pending-deletion' } }, scheduled.text);
+      const cancelled = await alice.post(`${ALIAS_PATH('ledger')}/cancel-deletion`);
+      t.like(cancelled, { status: 200, body: { ttag, state: 'disabled' } }, cancelled.text);
+
+      for (const operation of ['keys.tag', 'keys.untag', 'keys.schedule-deletion', 'keys.cancel-deletion']) {
+        t.like((await records(gw, operation))[0], { object: ttag, alias: 'ledger', outcome: 'ok' }, operation);
+      }
+    },
+  );
+}

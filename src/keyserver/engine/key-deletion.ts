@@ -58,7 +58,7 @@ export class KeyDeletionOperations {
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.delete');
     const key = await ctx.auth.ownedKey(caller.principal, ttag, operation);
-    ctx.auth.requireScope(caller, ttag, 'manage');
+    ctx.auth.requireScope(caller, key.ttag, 'manage');
     return key;
   }
 }

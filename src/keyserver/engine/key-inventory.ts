@@ -6,6 +6,7 @@ import type { EngineContext, TokenContext } from './engine-context.js';
 import type { KeyPageQuery, KeyRow } from './engine-model.js';
 import { principalOperations } from './engine-roles.js';
 import { keySummary } from './engine-views.js';
+import { resolvedOf } from './key-use.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 
 /** The key list's query as the protocol carries it (src/wire/keyserver-values.ts `keyListQuery`). */
@@ -72,21 +73,22 @@ export class KeyInventory {
    * Sets one tag (docs/spec.md §4.23 item 2): the owner or a holder of the right `tag`. A 51st tag is
    * CONFLICT with reason TAG_LIMIT; a deleted key's tags never change (KEY_DELETED).
    */
-  async putTag(token: string, ttag: string, name: string, value: string): Promise<{ name: string; value: string }> {
+  async putTag(token: string, ttag: string, name: string, value: string): Promise<{ name: string; value: string; resolved?: string }> {
     const key = await this.#taggable(token, ttag, name);
     const fault = tagValueFault(value);
     if (fault !== undefined) throw new BadRequestError(`value: ${fault}`);
     if (!Object.hasOwn(key.tags, name) && Object.keys(key.tags).length >= KEY_TAGS_MAX) {
       throw new KeyServerError('CONFLICT', `the key carries ${KEY_TAGS_MAX} tags, the most a key may`, { reason: 'TAG_LIMIT' });
     }
-    if (key.tags[name] !== value || !Object.hasOwn(key.tags, name)) await this.#ctx.store.putKeyTag(ttag, name, value);
-    return { name, value };
+    if (key.tags[name] !== value || !Object.hasOwn(key.tags, name)) await this.#ctx.store.putKeyTag(key.ttag, name, value);
+    return { name, value, ...resolvedOf(ttag, key) };
   }
 
   /** Deletes one tag; one the key does not carry changes nothing (docs/spec.md §4.23 item 2). */
-  async deleteTag(token: string, ttag: string, name: string): Promise<void> {
+  async deleteTag(token: string, ttag: string, name: string): Promise<{ resolved?: string }> {
     const key = await this.#taggable(token, ttag, name);
-    if (Object.hasOwn(key.tags, name)) await this.#ctx.store.deleteKeyTag(ttag, name);
+    if (Object.hasOwn(key.tags, name)) await this.#ctx.store.deleteKeyTag(key.ttag, name);
+    return resolvedOf(ttag, key);
   }
 
   /** The key's tags as stored, for a caller who may change them (a tag write's read-back). */

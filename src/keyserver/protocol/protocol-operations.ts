@@ -35,7 +35,7 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   listKeys: (engine, token, args) => engine.inventory.list(token, args),
   putKeyTag: (engine, token, args) => engine.inventory.putTag(token, args.ttag, args.name, args.value),
   keyTags: (engine, token, args) => engine.inventory.tags(token, args.ttag),
-  deleteKeyTag: async (engine, token, args) => (await engine.inventory.deleteTag(token, args.ttag, args.name), null),
+  deleteKeyTag: (engine, token, args) => engine.inventory.deleteTag(token, args.ttag, args.name),
   expireKey: (engine, token, args) => engine.keys.expire(token, args.ttag),
   disableKey: (engine, token, args) => engine.keys.disable(token, args.ttag),
   enableKey: (engine, token, args) => engine.keys.enable(token, args.ttag),

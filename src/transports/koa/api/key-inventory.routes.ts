@@ -9,6 +9,7 @@ import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
 import { listBody, pageQuery } from './api-schemas.js';
+import { noteResolved, withoutResolved } from './key-reference.js';
 
 /** A `tag` filter: `name:value` or `name`; the key server checks each part (src/wire/key-tags.ts). */
 const tagFilter = text({ min: 1, max: 400 });
@@ -69,8 +70,10 @@ export function keyInventoryRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.tag,
       success: { status: 200, schema: responses.tag },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { body, params }) {
-        ctx.body = await keys.tag(callerOf(ctx), params.ttag, params.name, body.value);
+      async handle(ctx, { body, params, audit }) {
+        const set = await keys.tag(callerOf(ctx), params.ttag, params.name, body.value);
+        noteResolved(audit, params.ttag, set.resolved);
+        ctx.body = withoutResolved(set);
       },
     }),
     route({
@@ -82,8 +85,9 @@ export function keyInventoryRoutes(services: GatewayServices): ApiRoute[] {
       params: { name: tagName },
       success: { status: 204 },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { params }) {
-        await keys.untag(callerOf(ctx), params.ttag, params.name);
+      async handle(ctx, { params, audit }) {
+        const deleted = await keys.untag(callerOf(ctx), params.ttag, params.name);
+        noteResolved(audit, params.ttag, deleted.resolved);
         ctx.status = 204;
       },
     }),

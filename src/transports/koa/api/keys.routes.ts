@@ -214,8 +214,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       body: schemas.scheduleDeletion,
       success: { status: 200, schema: responses.key },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { params, body }) {
-        ctx.body = await keys.scheduleDeletion(callerOf(ctx), params.ttag, body.pendingDays);
+      async handle(ctx, { params, body, audit }) {
+        const view = await keys.scheduleDeletion(callerOf(ctx), params.ttag, body.pendingDays);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
     route({
@@ -226,8 +228,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: "Cancel the key's scheduled deletion (owner): it comes back disabled (or expired), never straight to active",
       success: { status: 200, schema: responses.key },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { params }) {
-        ctx.body = await keys.cancelDeletion(callerOf(ctx), params.ttag);
+      async handle(ctx, { params, audit }) {
+        const view = await keys.cancelDeletion(callerOf(ctx), params.ttag);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
   ];
