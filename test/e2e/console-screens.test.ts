@@ -83,7 +83,10 @@ await withChromium('console tests', (browser) => {
     const wrong = page.locator('#sign-in p.error');
     await wrong.waitFor();
     t.is(await wrong.getAttribute('data-code'), 'WRONG_CREDENTIAL');
-    t.regex((await wrong.textContent())!, /^WRONG_CREDENTIAL \(HTTP 401\): \S/);
+    const said = (await wrong.textContent())!;
+    t.regex(said, /^WRONG_CREDENTIAL \(HTTP 401\): \S/);
+    t.is(said.split('WRONG_CREDENTIAL').length - 1, 1, `the code is said once: ${said}`);
+    t.is(await page.locator('#console p.error').count(), 1, 'one message, not one per box');
 
     await signIn(page, 'alice', PASSWORDS.alice);
     await showScreen(page, 'principals');
