@@ -174,8 +174,8 @@ export class SessionExpiredError extends KeyServerError {
 }
 
 /**
- * The detail of a refused password, the same for a wrong password and an unknown name (docs/spec.md
- * §4.4: a refused credential tells nothing more), in words, not the code again.
+ * The detail of a refused password, the same for a wrong password and an unknown name (a refused
+ * credential tells nothing more, docs/spec.md §4.4), in words, not the code again.
  */
 export const WRONG_PASSWORD_DETAIL = 'credential refused: wrong user name or password';
 
