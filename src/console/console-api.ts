@@ -69,6 +69,15 @@ export interface HealthReport {
   readonly version?: string;
   readonly checks?: Readonly<Record<string, string>>;
   readonly reasons?: Readonly<Record<string, string>>;
+  /** Each key-server daemon the gateway reaches, in its configured order; absent with the embedded key server. */
+  readonly keyServers?: readonly KeyServerDaemonView[];
+}
+
+/** One daemon of GET /api/health's `keyServers`: its URL, its fingerprint once it showed one, whether it serves. */
+export interface KeyServerDaemonView {
+  readonly url: string;
+  readonly fingerprint?: string;
+  readonly ok: boolean;
 }
 
 export type {

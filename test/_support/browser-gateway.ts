@@ -35,7 +35,7 @@ export interface BrowserGateway {
  * clock (a browser signs `iat` with the wall clock, which a manual clock would not follow). Its
  * server records what reaches it, so a test can see preflights, and what the browser never sent.
  * It is closed by the test's teardown (`close()` may still be called: it runs once). `config` adds
- * settings (an audit store, say) to those.
+ * settings (an audit store, say) to those, or replaces the key server (daemons).
  */
 export async function startBrowserGateway(
   t: ExecutionContext,
@@ -44,7 +44,7 @@ export async function startBrowserGateway(
 ): Promise<BrowserGateway> {
   const logger = new MemoryLogger();
   const gateway = await createGateway(
-    { ...config, corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } },
+    { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, ...config, corsOrigins: [...corsOrigins] },
     { logger },
   );
   const seen: SeenRequest[] = [];
