@@ -16,6 +16,7 @@ import {
   type SessionListItem,
   type SessionView,
 } from '../client/index.js';
+import { notingFetch } from './console-reads.js';
 
 /** A trusted authority or enrolled certificate as /api answers it. */
 export interface CertificateView {
@@ -115,11 +116,11 @@ export class ConsoleApi {
   }
 
   static login(user: string, password: string): Promise<KeygateSession> {
-    return new KeygateClient({ baseUrl: gatewayBase() }).login(user, password);
+    return new KeygateClient({ baseUrl: gatewayBase(), fetch: notingFetch }).login(user, password);
   }
 
   static resume(sessionId: string): ConsoleApi {
-    return new ConsoleApi(new KeygateClient({ baseUrl: gatewayBase() }).resume(sessionId));
+    return new ConsoleApi(new KeygateClient({ baseUrl: gatewayBase(), fetch: notingFetch }).resume(sessionId));
   }
 
   whoAmI = (): Promise<SessionView> => this.session.inspect();

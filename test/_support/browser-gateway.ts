@@ -16,14 +16,18 @@ export interface SeenRequest {
   readonly origin: string | undefined;
   readonly hasCookie: boolean;
   readonly hasProof: boolean;
+  /** The `User-Agent` field: Chromium's, or the test's own fetch's. */
+  readonly userAgent: string;
   status?: number;
+  /** The answer's `X-Request-Id`, once sent (an audit record's `requestId`). */
+  requestId?: string;
 }
 
 export interface BrowserGateway {
   readonly url: string;
   readonly gateway: Gateway;
   readonly logger: MemoryLogger;
-  /** Every request the gateway received, in order, with its answer's status once sent. */
+  /** Every request the gateway received, in order, with its answer's status and request id once sent. */
   readonly seen: SeenRequest[];
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   login(user: keyof typeof PASSWORDS): Promise<string>;
@@ -52,7 +56,11 @@ export async function startBrowserGateway(
   const server = createServer((req, res) => {
     const entry = record(req);
     seen.push(entry);
-    res.on('finish', () => (entry.status = res.statusCode));
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+      const requestId = res.getHeader('x-request-id');
+      if (typeof requestId === 'string') entry.requestId = requestId;
+    });
     void handle(req, res);
   });
   let closing: Promise<void> | undefined;
@@ -89,6 +97,7 @@ function record(req: IncomingMessage): SeenRequest {
     origin: req.headers.origin,
     hasCookie: req.headers.cookie !== undefined,
     hasProof: req.headers.dpop !== undefined,
+    userAgent: req.headers['user-agent'] ?? '',
   };
 }
 
