@@ -13,6 +13,7 @@ import {
   type PrincipalView,
   type Right,
   type RoleView,
+  type Sealed,
   type SessionListItem,
   type SessionView,
 } from '../client/index.js';
@@ -130,6 +131,12 @@ export class ConsoleApi {
   createKey = (request: NewKeyRequest): Promise<KeyView> => this.session.createKey(request);
   readKey = (ttag: string): Promise<KeyView> => this.session.readKey(ttag);
   expireKey = (ttag: string): Promise<KeyView> => this.session.expireKey(ttag);
+  disableKey = (ttag: string): Promise<KeyView> => this.session.disableKey(ttag);
+  enableKey = (ttag: string): Promise<KeyView> => this.session.enableKey(ttag);
+  rotateKey = (ttag: string): Promise<KeyView> => this.session.rotateKey(ttag);
+  setMinVersion = (ttag: string, minVersion: number): Promise<KeyView> => this.session.setMinVersion(ttag, minVersion);
+  encrypt = (ttag: string, text: string): Promise<Sealed> => this.session.encrypt(ttag, text);
+  decrypt = (ttag: string, sealed: string): Promise<Uint8Array> => this.session.decrypt(ttag, sealed);
   readAcl = (ttag: string): Promise<AclView> => this.session.readAcl(ttag);
   grant = (ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> =>
     this.session.setAclEntry(ttag, principal, rights);
