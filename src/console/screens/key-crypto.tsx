@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks';
-import type { ConsoleApi } from '../console-api.js';
+import type { ConsoleApi, ManagedKey } from '../console-api.js';
 import { TaskState, useTask } from '../ui.js';
 
 /**
  * A small encrypt/decrypt tool on one key (docs/spec.md §4.5): text in, its sealed text out (the
  * version and every value needed to open it, `kg:v<n>:...`); sealed text in, its text back. The key
- * never leaves the key server; what the page sends and shows is the operator's own text.
+ * never leaves the key server; what the page sends and shows is the operator's own text. The key is
+ * read again after each use, so its last use (docs/spec.md §4.23 item 6) shows.
  */
-export function KeyCrypto({ api, ttag }: { api: ConsoleApi; ttag: string }) {
+export function KeyCrypto({ api, ttag, onUsed }: { api: ConsoleApi; ttag: string; onUsed: (key: ManagedKey) => void }) {
   const [text, setText] = useState('');
   const [sealed, setSealed] = useState('');
   const [opened, setOpened] = useState<string | undefined>(undefined);
@@ -18,11 +19,18 @@ export function KeyCrypto({ api, ttag }: { api: ConsoleApi; ttag: string }) {
     if (answer === undefined) return;
     setSealed(answer.sealed ?? '');
     setOpened(undefined);
+    await reread();
+  };
+  const reread = async () => {
+    const key = await task.run(() => api.readKey(ttag));
+    if (key !== undefined) onUsed(key);
   };
   const decrypt = async (event: Event) => {
     event.preventDefault();
     const plain = await task.run(() => api.decrypt(ttag, sealed.trim()));
-    if (plain !== undefined) setOpened(readable(plain));
+    if (plain === undefined) return;
+    setOpened(readable(plain));
+    await reread();
   };
   return (
     <div id="key-crypto">

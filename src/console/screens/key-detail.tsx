@@ -1,8 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { AclView, ConsoleApi, KeyView, Right } from '../console-api.js';
+import type { AclView, ConsoleApi, KeyState, ManagedKey, Right } from '../console-api.js';
 import { Section, TaskState, useTask, when } from '../ui.js';
 import { AclTable } from './key-acl.js';
+import { KeyAliases } from './key-aliases.js';
 import { KeyCrypto } from './key-crypto.js';
+import { KeyDeletion } from './key-deletion.js';
+import { KeyTags } from './key-tags.js';
 import { KeyVersions } from './key-versions.js';
 
 /** A state change the owner may make, its question, and the call (docs/spec.md §4.6). */
@@ -26,20 +29,26 @@ const STATE_CHANGES = {
 
 type StateChange = keyof typeof STATE_CHANGES;
 
-/** The changes a key in this state may take: disable or enable, and expire while not expired. */
-function changesFor(state: KeyView['state']): readonly StateChange[] {
+/**
+ * The changes a key in this state may take: disable or enable, and expire while neither expired nor
+ * pending deletion (which refuses them, docs/spec.md §4.23 item 5) nor deleted.
+ */
+function changesFor(state: KeyState): readonly StateChange[] {
   if (state === 'active') return ['disable', 'expire'];
   if (state === 'disabled') return ['enable', 'expire'];
   return [];
 }
 
-/** A key's page: its fields, its state (each change confirmed), its versions, its ACL, the operator's rights, and the crypto tool. */
-export function KeyDetail({ api, initial, onChanged }: { api: ConsoleApi; initial: KeyView; onChanged: (key: KeyView) => void }) {
+/**
+ * A key's page: its fields and last use, its state (each change confirmed) and scheduled deletion, its
+ * versions, tags, aliases, ACL, the operator's rights, and the crypto tool.
+ */
+export function KeyDetail({ api, initial, onChanged }: { api: ConsoleApi; initial: ManagedKey; onChanged: (key: ManagedKey) => void }) {
   const [key, setKey] = useState(initial);
   const [acl, setAcl] = useState<AclView | undefined>(undefined);
   const [mine, setMine] = useState<readonly Right[] | undefined>(undefined);
   const task = useTask();
-  const changed = (next: KeyView) => {
+  const changed = (next: ManagedKey) => {
     setKey(next);
     onChanged(next);
   };
@@ -69,14 +78,17 @@ export function KeyDetail({ api, initial, onChanged }: { api: ConsoleApi; initia
       </p>
       {mine === undefined ? null : <p data-field="my-rights">Your rights: {mine.length === 0 ? 'none' : mine.join(', ')}</p>}
       <TaskState task={task} what="Working" />
+      <KeyDeletion api={api} keyView={key} onChanged={changed} />
       <KeyVersions api={api} keyView={key} onChanged={changed} />
+      <KeyTags api={api} keyView={key} onChanged={changed} />
+      <KeyAliases api={api} ttag={key.ttag} />
       {acl === undefined ? null : <AclTable api={api} ttag={key.ttag} acl={acl} onChanged={setAcl} />}
-      <KeyCrypto api={api} ttag={key.ttag} />
+      <KeyCrypto api={api} ttag={key.ttag} onUsed={changed} />
     </Section>
   );
 }
 
-function KeyFields({ keyView: key }: { keyView: KeyView }) {
+function KeyFields({ keyView: key }: { keyView: ManagedKey }) {
   return (
     <dl class="fields">
       <dt>ttag</dt>
@@ -103,6 +115,16 @@ function KeyFields({ keyView: key }: { keyView: KeyView }) {
           <dd>{when(key.expiresAt)}</dd>
         </>
       )}
+      <dt>last used</dt>
+      <dd data-field="last-used">
+        {key.lastUsedAt === undefined ? (
+          <span class="muted">never</span>
+        ) : (
+          <>
+            {when(key.lastUsedAt)} <span data-field="last-used-operation">{key.lastUsedOperation ?? ''}</span>
+          </>
+        )}
+      </dd>
     </dl>
   );
 }

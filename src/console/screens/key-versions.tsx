@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
-import type { ConsoleApi, KeyView } from '../console-api.js';
+import type { ConsoleApi, ManagedKey } from '../console-api.js';
 import { Table, TaskState, useTask, when } from '../ui.js';
 
 /**
  * A key's versions (docs/spec.md §4.22): the newest ones the view lists, rotate (a new version), and the
  * minimum version, which retires those below it for good (confirmed first).
  */
-export function KeyVersions({ api, keyView, onChanged }: { api: ConsoleApi; keyView: KeyView; onChanged: (key: KeyView) => void }) {
+export function KeyVersions({ api, keyView, onChanged }: { api: ConsoleApi; keyView: ManagedKey; onChanged: (key: ManagedKey) => void }) {
   const [minimum, setMinimum] = useState(String(keyView.minVersion));
   const task = useTask();
-  const changed = (key: KeyView | undefined) => {
+  const changed = (key: ManagedKey | undefined) => {
     if (key === undefined) return;
     setMinimum(String(key.minVersion));
     onChanged(key);

@@ -1,86 +1,32 @@
 import { useState } from 'preact/hooks';
-import type { AuditRecordView, ConsoleApi, KeyView, ListView } from '../console-api.js';
-import { Field, inputText, Pager, Section, Submit, Table, TaskState, useTask, when } from '../ui.js';
+import type { ConsoleApi, ManagedKey } from '../console-api.js';
+import { Field, inputText, Section, Submit, TaskState, useTask } from '../ui.js';
 import { KeyDetail } from './key-detail.js';
+import { KeyList } from './key-list.js';
 
 /**
- * Keys: /api has no listing of keys, so the console lists the keys made or opened here (by ttag), and
- * for an operator who may read the audit log, the keys whose creation it recorded; it shows one with
- * its ACL, the caller's own rights, expiry, and grant and revoke.
+ * Keys: create one, open one by its ttag or alias, and the list of the keys the operator may use
+ * (GET /api/keys, docs/spec.md §4.23 item 1), searched and paged; a key opened shows its page.
  */
 export function Keys({ api }: { api: ConsoleApi }) {
-  const [keys, setKeys] = useState<readonly KeyView[]>([]);
-  const [selected, setSelected] = useState<KeyView | undefined>(undefined);
-  const remember = (key: KeyView) => {
-    setKeys((known) => [key, ...known.filter((k) => k.ttag !== key.ttag)]);
+  const [selected, setSelected] = useState<ManagedKey | undefined>(undefined);
+  const [changes, setChanges] = useState(0);
+  const changed = (key: ManagedKey) => {
     setSelected(key);
+    setChanges((n) => n + 1);
   };
+  const open = (ttag: string) => api.readKey(ttag).then(setSelected);
   return (
     <>
-      <CreateKey api={api} onCreated={remember} />
-      <OpenKey api={api} onOpened={remember} />
-      <Section title="Keys of this session" id="key-list">
-        {keys.length === 0 ? <p class="muted">None yet: create one, or open one by its ttag.</p> : null}
-        <ul class="plain">
-          {keys.map((key) => (
-            <li key={key.ttag}>
-              <button type="button" class="link" onClick={() => setSelected(key)}>
-                {key.label ?? '(no label)'}
-              </button>{' '}
-              <code>{key.ttag}</code> <span class={`state-${key.state}`}>{key.state}</span>
-            </li>
-          ))}
-        </ul>
-      </Section>
-      {selected === undefined ? null : <KeyDetail key={selected.ttag} api={api} initial={selected} onChanged={remember} />}
-      <CreatedKeys api={api} onOpened={remember} />
+      <CreateKey api={api} onCreated={changed} />
+      <OpenKey api={api} onOpened={setSelected} />
+      <KeyList api={api} changes={changes} onOpen={open} />
+      {selected === undefined ? null : <KeyDetail key={selected.ttag} api={api} initial={selected} onChanged={changed} />}
     </>
   );
 }
 
-/** The keys created, as the audit log recorded them (`keys.create`, ok), newest first, a page at a time. */
-function CreatedKeys({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyView) => void }) {
-  const [page, setPage] = useState<ListView<AuditRecordView> | undefined>(undefined);
-  const task = useTask();
-  const load = (cursor?: string) =>
-    task.run(async () =>
-      setPage(await api.audit({ operation: 'keys.create', outcome: 'ok', limit: 20, ...(cursor === undefined ? {} : { cursor }) })),
-    );
-  const open = async (ttag: string) => {
-    const key = await task.run(() => api.readKey(ttag));
-    if (key !== undefined) onOpened(key);
-  };
-  return (
-    <Section title="Keys created (from the audit log)" id="created-keys">
-      <p>
-        <button id="created-keys-button" type="button" onClick={() => load()} disabled={task.busy}>
-          List the keys created
-        </button>
-      </p>
-      <TaskState task={task} what="Reading the audit log" />
-      {page === undefined ? null : (
-        <Table columns={['created', 'by', 'ttag']}>
-          {page.items.map((record) => (
-            <tr key={record.id}>
-              <td>{when(record.at)}</td>
-              <td>{record.principal ?? ''}</td>
-              <td>
-                {record.object === undefined ? null : (
-                  <button type="button" class="link" onClick={() => open(record.object!)}>
-                    <code>{record.object}</code>
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
-      <Pager next={page?.next} reason={page?.reason} onNext={(cursor) => void load(cursor)} />
-    </Section>
-  );
-}
-
-function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: KeyView) => void }) {
+function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: ManagedKey) => void }) {
   const [label, setLabel] = useState('');
   const [keyLen, setKeyLen] = useState<16 | 24 | 32>(32);
   const task = useTask();
@@ -110,7 +56,8 @@ function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: KeyVi
   );
 }
 
-function OpenKey({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyView) => void }) {
+/** Opens a key by its ttag, or by an alias as `alias/<name>` (docs/spec.md §4.23 item 3). */
+function OpenKey({ api, onOpened }: { api: ConsoleApi; onOpened: (key: ManagedKey) => void }) {
   const [ttag, setTtag] = useState('');
   const task = useTask();
   const submit = async (event: Event) => {
@@ -121,7 +68,7 @@ function OpenKey({ api, onOpened }: { api: ConsoleApi; onOpened: (key: KeyView) 
   return (
     <Section title="Open a key" id="open-key">
       <form onSubmit={submit}>
-        <Field label="ttag" id="open-ttag" required value={ttag} onValue={setTtag} />
+        <Field label="ttag or alias/<name>" id="open-ttag" required value={ttag} onValue={setTtag} />
         <Submit task={task}>Open</Submit>
       </form>
       <TaskState task={task} what="Reading the key" />
