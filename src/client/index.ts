@@ -13,6 +13,8 @@ export type {
   HealthView,
   Identity,
   KeyLength,
+  KeyListQuery,
+  KeySummary,
   KeyVersionView,
   KeyView,
   ListView,

@@ -4,6 +4,8 @@ import type {
   BatchItemResult,
   Data,
   ExportedKey,
+  KeyListQuery,
+  KeySummary,
   KeyVersionView,
   KeyView,
   ListView,
@@ -142,6 +144,25 @@ export class KeygateSession {
     if (page.cursor !== undefined) query.set('cursor', page.cursor);
     const search = query.size === 0 ? '' : `?${query.toString()}`;
     return this.#call({ method: 'GET', path: `${keyPath(ttag)}/versions${search}` });
+  }
+
+  /** GET /api/keys: a page of the keys the caller may use, newest first, filtered (docs/spec.md §4.23 item 1; `next` leads on). */
+  listKeys(query: KeyListQuery = {}): Promise<ListView<KeySummary>> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) search.append(name, String(one));
+    }
+    return this.#call({ method: 'GET', path: `/api/keys${search.size === 0 ? '' : `?${search.toString()}`}` });
+  }
+
+  /** PUT /api/keys/{ttag}/tags/{name}: sets one tag, replacing its value (owner or the right `tag`; at most 50 a key). */
+  tagKey(ttag: string, name: string, value: string): Promise<{ name: string; value: string }> {
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/tags/${encodeURIComponent(name)}`, body: { value } });
+  }
+
+  /** DELETE /api/keys/{ttag}/tags/{name}: deletes one tag; one the key does not carry changes nothing. */
+  async untagKey(ttag: string, name: string): Promise<void> {
+    await this.#call({ method: 'DELETE', path: `${keyPath(ttag)}/tags/${encodeURIComponent(name)}` });
   }
 
   /** POST /api/keys/{ttag}/expire: owner only; the key then refuses export and cryptography. */

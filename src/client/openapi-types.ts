@@ -235,7 +235,8 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        readonly get?: never;
+        /** The keys the caller may use, newest first, filtered, a page at a time (limit 1..1000, default 100, opaque cursor) */
+        readonly get: operations["keys.list"];
         readonly put?: never;
         /** Create a key owned by the caller (16, 24 or 32 bytes), with an optional rotation period */
         readonly post: operations["keys.create"];
@@ -376,6 +377,24 @@ export interface paths {
         /** Enable a disabled key again (owner) */
         readonly post: operations["keys.enable"];
         readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/tags/{name}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /** Set one of the key's tags, replacing its value (owner or right tag; at most 50 a key) */
+        readonly put: operations["keys.tag"];
+        readonly post?: never;
+        /** Delete one of the key's tags (owner or right tag); one the key does not carry changes nothing */
+        readonly delete: operations["keys.untag"];
         readonly options?: never;
         readonly head?: never;
         readonly patch?: never;
@@ -1103,7 +1122,7 @@ export interface components {
                 readonly principalId: string;
             };
             /** @enum {string} */
-            readonly state: "active" | "disabled" | "expired";
+            readonly state: "active" | "disabled" | "expired" | "pending-deletion" | "deleted";
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1120,6 +1139,10 @@ export interface components {
             readonly rotationPeriod?: string;
             /** Format: date-time */
             readonly nextRotationAt?: string;
+            /** @description the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2) */
+            readonly tags: {
+                readonly [key: string]: string;
+            };
         };
         readonly KeyVersion: {
             readonly version: number;
@@ -1145,6 +1168,36 @@ export interface components {
             readonly keyLen: 16 | 24 | 32;
             /** @description the key version */
             readonly version: number;
+        };
+        readonly KeySummary: {
+            /** @description standard base64 */
+            readonly ttag: string;
+            readonly keyLen: 16 | 24 | 32;
+            readonly algo: string;
+            readonly label?: string;
+            readonly owner: {
+                readonly user: string;
+                readonly systemId: number;
+                readonly principalId: string;
+            };
+            /** @enum {string} */
+            readonly state: "active" | "disabled" | "expired" | "pending-deletion" | "deleted";
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly expiresAt?: string;
+            /** @description the newest version: encrypt and MAC use it, export delivers it by default */
+            readonly version: number;
+            /** @description versions below it are retired */
+            readonly minVersion: number;
+            /** @description ISO 8601 duration: the key server rotates the key once it has passed */
+            readonly rotationPeriod?: string;
+            /** Format: date-time */
+            readonly nextRotationAt?: string;
+            /** @description the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2) */
+            readonly tags: {
+                readonly [key: string]: string;
+            };
         };
         readonly Principal: {
             readonly name: string;
@@ -2220,6 +2273,51 @@ export interface operations {
             readonly 503: components["responses"]["Unavailable"];
         };
     };
+    readonly "keys.list": {
+        readonly parameters: {
+            readonly query?: {
+                readonly q?: string;
+                readonly tag?: string | readonly string[];
+                readonly state?: "active" | "disabled" | "expired" | "pending-deletion" | "deleted";
+                readonly owner?: string;
+                readonly createdAfter?: string;
+                readonly createdBefore?: string;
+                readonly limit?: number;
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["KeySummary"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
     readonly "keys.create": {
         readonly parameters: {
             readonly query?: never;
@@ -2542,6 +2640,81 @@ export interface operations {
                 content: {
                     readonly "application/json": components["schemas"]["Key"];
                 };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.tag": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly value: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly name: string;
+                        readonly value: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.untag": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 204: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
             readonly 400: components["responses"]["BadRequest"];
             readonly 401: components["responses"]["Unauthorized"];

@@ -7,6 +7,7 @@ import type { Random } from '../ports/random.port.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
 import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
+import { readBack, verifyWrite } from './read-back.js';
 import type { ReleaseGate } from './release-gate.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -94,6 +95,29 @@ export class KeyUseCases {
       const view = await connection.call('readKey', { ttag });
       if (view.state !== state) throw new NotSavedError(`the key reads ${view.state} when read back, not ${state}`);
       return view;
+    });
+  }
+
+  /**
+   * Sets one tag of the key (docs/spec.md §4.23 item 2); the read-back must show it with the value asked
+   * for (docs/spec.md §4.1 item 3).
+   */
+  tag(caller: Caller, ttag: string, name: string, value: string): Promise<{ name: string; value: string }> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const set = await connection.call('putKeyTag', { ttag, name, value });
+      const tags = await readBack(() => connection.call('keyTags', { ttag }));
+      // A tag missing on read-back was not saved; one with another value is not what was asked.
+      verifyWrite(`tag ${name}`, value, (read: Readonly<Record<string, string>>) => read[name], tags, {});
+      return set;
+    });
+  }
+
+  /** Deletes one tag of the key (docs/spec.md §4.23 item 2); the read-back must show it gone. */
+  untag(caller: Caller, ttag: string, name: string): Promise<void> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.call('deleteKeyTag', { ttag, name });
+      const tags = await readBack(() => connection.call('keyTags', { ttag }));
+      if (tags !== undefined && Object.hasOwn(tags, name)) throw new NotSavedError(`tag ${name}: still on the key when read back`);
     });
   }
 

@@ -1,11 +1,14 @@
 import type { Identity } from './identity.js';
 import type { KeyLength } from './key-length.js';
+import type { KeyTags } from './key-tags.js';
 
 /**
- * A key's state (docs/spec.md §4.6): a disabled key refuses export and cryptography until enabled, an
- * expired key for good. Expiry wins: an expired key reads `expired` whether it was disabled or not.
+ * A key's state (docs/spec.md §4.6, §4.23 item 4): a disabled key refuses export and cryptography until
+ * enabled, an expired key for good. The first that holds of `deleted`, `pending-deletion`, `expired`,
+ * `disabled`, `active`: an expired key reads `expired` whether it was disabled or not.
  */
-export type KeyState = 'active' | 'disabled' | 'expired';
+export const KEY_STATES = ['active', 'disabled', 'expired', 'pending-deletion', 'deleted'] as const;
+export type KeyState = (typeof KEY_STATES)[number];
 
 /** A version's state: `retired` when it is below the key's minVersion (it refuses export, decrypt and MAC verify). */
 export type KeyVersionState = 'active' | 'retired';
@@ -45,6 +48,21 @@ export interface KeyView {
   readonly rotationPeriod?: string;
   /** When the next scheduled rotation falls due (ISO 8601), when the key has a rotation period. */
   readonly nextRotationAt?: string;
+  /** The key's tags, name to value; `{}` for none (docs/spec.md §4.23 item 2). */
+  readonly tags: KeyTags;
+}
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
+export type KeySummary = Omit<KeyView, 'versions' | 'versionsOmitted'>;
+
+/** The filters of the key list (docs/spec.md §4.23 item 1); times in ms since the epoch. */
+export interface KeyListFilters {
+  readonly q?: string | undefined;
+  readonly tag?: readonly string[] | undefined;
+  readonly state?: KeyState | undefined;
+  readonly owner?: string | undefined;
+  readonly createdAfter?: number | undefined;
+  readonly createdBefore?: number | undefined;
 }
 
 /** What a key is created with (operation 13). `expiresAt` is ms since the epoch. */

@@ -15,6 +15,8 @@ import {
   heldOperations,
   idempotencyClaim,
   identity,
+  keyListQuery,
+  keySummary,
   keyVersion,
   keyVersionView,
   keyView,
@@ -60,6 +62,8 @@ const certificateId = ruled(z.string().min(1).max(128));
 const wrappedKey = z.strictObject({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
 const dataKeyLength = z.literal(KEY_LENGTHS);
 const version = z.number().int().positive();
+/** A tag's name or value as the wire carries it; the key server applies the tag rules (src/wire/key-tags.ts). */
+const tagText = ruled(z.string().max(1024));
 
 /**
  * THE declaration of a key-server operation (docs/keyserver-protocol.md "Operations"): its name, the
@@ -107,6 +111,14 @@ export const KEY_SERVER_OPERATIONS = {
   /** A page of the key's versions, newest first (docs/spec.md §4.22 item 10). */
   keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), list(keyVersionView)),
   expireKey: op(z.strictObject({ ttag }), keyView),
+  /** A page of the keys the caller may see, newest first, filtered (docs/spec.md §4.23 item 1); one store read. */
+  listKeys: op(keyListQuery, list(keySummary)),
+  /** Sets one tag of the key, replacing its value (docs/spec.md §4.23 item 2): the owner or right `tag`. */
+  putKeyTag: op(z.strictObject({ ttag, name: tagText, value: tagText }), z.strictObject({ name: z.string(), value: z.string() })),
+  /** The key's tags as stored, name to value, for whoever may change them: a tag write's read-back (docs/spec.md §4.1 item 3). */
+  keyTags: op(z.strictObject({ ttag }), z.record(z.string(), z.string())),
+  /** Deletes one tag of the key; a tag it does not carry changes nothing (docs/spec.md §4.23 item 2). */
+  deleteKeyTag: op(z.strictObject({ ttag, name: tagText }), z.null()),
   /** Disables or enables the key (docs/spec.md §4.6): the owner's; answers the key view. */
   disableKey: op(z.strictObject({ ttag }), keyView),
   enableKey: op(z.strictObject({ ttag }), keyView),

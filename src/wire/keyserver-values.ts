@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RIGHTS } from './acl.js';
 import { MAX_BATCH_ITEMS } from './crypto-messages.js';
 import { KEY_LENGTHS } from './key-length.js';
+import { KEY_STATES } from './key-view.js';
 import { PRINCIPAL_KINDS } from './principal.js';
 import { jsonTextFault, type TextControls, textFault } from './text.js';
 
@@ -183,7 +184,7 @@ export const keyView = z.strictObject({
   algo: z.string(),
   label: z.string().optional(),
   owner: identity,
-  state: z.enum(['active', 'disabled', 'expired']),
+  state: z.enum(KEY_STATES),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
   version: storedVersion,
@@ -192,6 +193,28 @@ export const keyView = z.strictObject({
   versionsOmitted: z.number().int().positive().optional(),
   rotationPeriod: z.string().max(64).optional(),
   nextRotationAt: z.string().optional(),
+  tags: z.record(z.string(), z.string()).readonly(),
+});
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
+export const keySummary = keyView.omit({ versions: true, versionsOmitted: true });
+
+/**
+ * The key list's query (docs/spec.md §4.23 item 1): the key server checks each filter's range and
+ * answers BAD_REQUEST naming it. Times in ms since the epoch.
+ */
+export const keyListQuery = z.strictObject({
+  q: ruled(z.string().max(1024)).optional(),
+  tag: z
+    .array(ruled(z.string().max(1024)))
+    .max(1024)
+    .optional(),
+  state: z.enum(KEY_STATES).optional(),
+  owner: ruled(z.string().max(1024)).optional(),
+  createdAfter: z.number().int().optional(),
+  createdBefore: z.number().int().optional(),
+  limit: z.number().int(),
+  cursor: cursor.optional(),
 });
 
 /** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */

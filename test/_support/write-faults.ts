@@ -39,6 +39,17 @@ export const WRITE_FAULTS = {
   enableKey: {
     drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'active' as const }),
   } satisfies WriteFault<'enableKey'>,
+  // A dropped tag write answers what was asked; an altered one stores another value.
+  putKeyTag: {
+    drop: async (_inner, { name, value }) => ({ name, value }),
+    alter: async (inner, args) => {
+      await inner.call('putKeyTag', { ...args, value: `${args.value} (altered)` });
+      return { name: args.name, value: args.value };
+    },
+  } satisfies WriteFault<'putKeyTag'>,
+  deleteKeyTag: {
+    drop: async () => null,
+  } satisfies WriteFault<'deleteKeyTag'>,
   createPrincipal: {
     drop: async (_inner, input) => ({
       name: input.name,
@@ -113,6 +124,7 @@ export const LIST_OPERATIONS = [
   'listPrincipals',
   'principalGroups',
   'listGroups',
+  'listKeys',
   'groupMembers',
   'listRoles',
   'listCertificates',

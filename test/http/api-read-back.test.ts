@@ -33,6 +33,13 @@ const dropped: Case[] = [
     arrange: (s) => s.alice.post(`/api/keys/${s.key}/disable`),
     write: (s) => s.alice.post(`/api/keys/${s.key}/enable`),
   },
+  { title: 'setting a tag', fault: 'putKeyTag', write: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }) },
+  {
+    title: 'deleting a tag',
+    fault: 'deleteKeyTag',
+    arrange: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }),
+    write: (s) => s.alice.del(`/api/keys/${s.key}/tags/env`),
+  },
   { title: 'putting an ACL entry', fault: 'grant', write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }) },
   {
     title: 'deleting an ACL entry',
@@ -89,6 +96,7 @@ const dropped: Case[] = [
 
 /** Writes the key server performs with other values than asked: the read-back finds them different. */
 const altered: Case[] = [
+  { title: 'setting a tag', fault: 'putKeyTag', write: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }) },
   {
     title: 'putting an ACL entry',
     fault: 'grant',

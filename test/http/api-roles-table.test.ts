@@ -62,6 +62,8 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
         'keys.state',
         'keys.rotate',
         'keys.min-version',
+        'keys.list',
+        'keys.tag',
       ] as const
     ).map((op) => [op, KEY_HOLDERS]),
   ),
@@ -138,6 +140,9 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.enable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/enable`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
+    'keys.list': { needs: 'keys.list', allowed: [200] },
+    'keys.tag': { needs: 'keys.tag', path: `/api/keys/${NO_KEY}/tags/env`, body: { value: 'prod' }, allowed: NOT_FOUND },
+    'keys.untag': { needs: 'keys.tag', path: `/api/keys/${NO_KEY}/tags/env`, allowed: NOT_FOUND },
     // Rewrap is a decrypt and an encrypt: the key server asks for both operations (held by the same roles).
     'crypto.rewrap': { needs: 'crypto.decrypt', body: { ttag: NO_KEY, ciphertext: data, iv: data, authTag: data }, allowed: NOT_FOUND },
     'crypto.datakey': { needs: 'crypto.encrypt', body: { ttag: NO_KEY, clientPubKey: clientKeyPair().publicKey }, allowed: NOT_FOUND },
@@ -225,13 +230,16 @@ const ADDED = new Set([
   'keys.versions',
   'keys.disable',
   'keys.enable',
+  'keys.list',
+  'keys.tag',
+  'keys.untag',
   'crypto.rewrap',
   'crypto.datakey',
   'crypto.datakey.open',
   'groups.list',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the data-key routes and GET /api/groups', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the data-key routes and GET /api/groups', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

@@ -66,11 +66,14 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['POST', '/api/crypto/rewrap', 'S'],
   ['POST', '/api/crypto/datakey', 'S'],
   ['POST', '/api/crypto/datakey/open', 'S'],
+  ['GET', '/api/keys', 'S'],
   ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
+  ['PUT', '/api/keys/{ttag}/tags/{name}', 'S'],
+  ['DELETE', '/api/keys/{ttag}/tags/{name}', 'S'],
   ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
@@ -145,6 +148,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
+    'put,delete /api/keys/{ttag}/tags/{name}',
   ]);
   const tags: Record<string, string> = {
     '/api/openapi.json': 'discovery',
@@ -157,6 +161,7 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/versions': 'keys',
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',
+    '/api/keys/{ttag}/tags/{name}': 'keys',
     '/api/groups': 'groups',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);

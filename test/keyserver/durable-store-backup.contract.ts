@@ -38,6 +38,7 @@ const key: KeyRow = {
   ]),
   aclRevision: 2,
   laterVersions: [],
+  tags: {},
   minVersion: 2,
   expired: false,
   // A disabled key stays disabled through a backup and its restore (docs/spec.md §4.6).

@@ -10,6 +10,7 @@ import { skipAll } from '../_support/skip.js';
 import { engineStoreContract } from './engine-store.contract.js';
 import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
 import { engineStoreIdempotencyContract } from './engine-store-idempotency.contract.js';
+import { engineStoreInventoryContract } from './engine-store-inventory.contract.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const postgres = startTestPostgres();
@@ -33,4 +34,5 @@ for (const [name, make] of STORES) {
   engineStoreContract(name, make);
   engineStoreDirectoryContract(name, make);
   engineStoreIdempotencyContract(name, make);
+  engineStoreInventoryContract(name, make);
 }

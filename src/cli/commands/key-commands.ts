@@ -4,8 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../client/api-types.js';
 import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
+import { changeTag, KEY_INVENTORY_USAGE, KEY_LIST_OPTIONS, listKeys } from './key-inventory-commands.js';
 
-const KEYS_USAGE = `Usage: keygate keys <create|show|expire|disable|enable|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+const KEYS_USAGE = `Usage: keygate keys <list|create|show|tag|untag|expire|disable|enable|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+${KEY_INVENTORY_USAGE}
   create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
                                             a new key owned by the session's principal; prints its ttag
   show TTAG                                 the key's view (never its material)
@@ -58,10 +60,11 @@ const KEYS_OPTIONS = {
   version: { type: 'string' },
   'rotation-period': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  ...KEY_LIST_OPTIONS,
 } as const;
 
 export const keysCommand = defineCommand(
-  { name: 'keys', summary: 'create, show, export keys and manage their ACL', usage: KEYS_USAGE, options: KEYS_OPTIONS },
+  { name: 'keys', summary: 'list, create, show, tag, export keys and manage their ACL', usage: KEYS_USAGE, options: KEYS_OPTIONS },
   async ({ values, positionals }, ctx) => {
     const [sub, ttag, principal, rights] = positionals;
     const keys = () => session(values, ctx.env);
@@ -78,8 +81,12 @@ export const keysCommand = defineCommand(
       const key = await keys().createKey(request, idempotencyOf(values));
       return print(ctx, values.json, key, () => `${key.ttag}\n`);
     }
+    if (sub === 'list') return listKeys(ctx, values, keys());
     if (ttag === undefined) throw new UsageError(`keys ${sub ?? ''}: TTAG is required`);
     switch (sub) {
+      case 'tag':
+      case 'untag':
+        return changeTag(ctx, values, keys(), { sub, ttag, name: principal, value: rights });
       case 'show': {
         const key = await keys().readKey(ttag);
         return print(ctx, values.json, key, () => keyText(key));

@@ -2,6 +2,7 @@ import type { StoreSnapshot } from '../store/store-tables.js';
 import type {
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -59,6 +60,15 @@ export interface EngineStore {
   putKey(row: KeyRow): Promise<void>;
   /** Adds a version to a stored key; versions are never changed or removed once stored. */
   putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void>;
+  /**
+   * A page of the key list (docs/spec.md §4.23 item 1, KeyPageQuery): one read of the store, served by
+   * the list's indexes on a durable store, each key with its ACL, versions and tags.
+   */
+  keyPage(query: KeyPageQuery): Promise<KeyRow[]>;
+  /** Sets one tag of a stored key, replacing its value (docs/spec.md §4.23 item 2). */
+  putKeyTag(ttag: string, name: string, value: string): Promise<void>;
+  /** Removes one tag of a key; a tag it does not carry changes nothing. */
+  deleteKeyTag(ttag: string, name: string): Promise<void>;
   /** The ttags of the keys that carry a rotation period and were not expired on purpose, in ttag order. */
   scheduledKeys(): Promise<string[]>;
 

@@ -1,6 +1,6 @@
 import type { Identity } from '../../wire/identity.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
-import { EXPORT_ALGO, type KeyState, type KeyView } from '../../wire/key-view.js';
+import { EXPORT_ALGO, type KeyState, type KeySummary, type KeyView } from '../../wire/key-view.js';
 import type { PrincipalView } from '../../wire/principal.js';
 import type { KeyAccessList, Requester } from '../model/acl.js';
 import { KeyDisabledError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
@@ -38,8 +38,13 @@ export function isExpired(key: KeyRow, now: number): boolean {
   return key.expired || (key.expiresAt !== undefined && key.expiresAt <= now);
 }
 
-/** The key's state as the view names it (docs/spec.md §4.6): expiry wins over disabling. */
+/**
+ * The key's state as the view names it (docs/spec.md §4.6, §4.23 item 4): the first that holds of
+ * deleted, pending deletion, expired, disabled, active.
+ */
 export function keyStateOf(key: KeyRow, now: number): KeyState {
+  if (key.deletedAt !== undefined) return 'deleted';
+  if (key.deletionAt !== undefined) return 'pending-deletion';
   if (isExpired(key, now)) return 'expired';
   return key.disabled ? 'disabled' : 'active';
 }
@@ -56,9 +61,20 @@ export function requireUsableKey(key: KeyRow, now: number): void {
  * versions, oldest first, and counts the older ones in `versionsOmitted` (docs/spec.md §4.22 item 1).
  */
 export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf = newestVersion(key)): Promise<KeyView> {
-  const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   const versions = versionViews(key, asOf);
   const omitted = Math.max(0, versions.length - KEY_VIEW_VERSIONS);
+  const { tags, ...summary } = await keySummary(key, store, now, asOf);
+  return {
+    ...summary,
+    versions: versions.slice(omitted),
+    ...(omitted === 0 ? {} : { versionsOmitted: omitted }),
+    tags,
+  };
+}
+
+/** The key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
+export async function keySummary(key: KeyRow, store: EngineStore, now: number, asOf = newestVersion(key)): Promise<KeySummary> {
+  const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   return {
     ttag: key.ttag,
     keyLen: keyLengthForNid(key.nid, KeyServerError),
@@ -70,9 +86,8 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
     version: asOf,
     minVersion: key.minVersion,
-    versions: versions.slice(omitted),
-    ...(omitted === 0 ? {} : { versionsOmitted: omitted }),
     ...scheduleView(key),
+    tags: { ...key.tags },
   };
 }
 

@@ -12,6 +12,7 @@ import { identityOf } from './engine-views.js';
 import { GroupOperations } from './group-operations.js';
 import { purgeIdempotencyRecords } from './idempotent.js';
 import { IdentityOperations } from './identity-operations.js';
+import { KeyInventory } from './key-inventory.js';
 import { KeyOperations } from './key-operations.js';
 import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
 import { LoginOperations } from './login-operations.js';
@@ -53,6 +54,8 @@ export class KeyServerEngine {
   readonly login: LoginOperations;
   /** Key lifecycle and key ACLs (docs/spec.md §4.6, §4.7). */
   readonly keys: KeyOperations;
+  /** The key list and tags (docs/spec.md §4.23 items 1 and 2). */
+  readonly inventory: KeyInventory;
   /** Data cryptography under the raw key (9-12). */
   readonly crypto: CryptoOperations;
   /** Principals (21-27), group membership (29-31), roles (32-34). */
@@ -85,6 +88,7 @@ export class KeyServerEngine {
     this.#ctx = ctx;
     this.login = new LoginOperations(ctx);
     this.keys = new KeyOperations(ctx);
+    this.inventory = new KeyInventory(ctx);
     this.crypto = new CryptoOperations(ctx);
     this.principals = new PrincipalOperations(ctx);
     this.groups = new GroupOperations(ctx);

@@ -112,6 +112,7 @@ export class KeyOperations {
       createdAt: ctx.now(),
       expired: false,
       disabled: false,
+      tags: {},
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
       ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: checkedRotationPeriod(options.rotationPeriod) }),

@@ -80,6 +80,8 @@ export class CachedEngineStore implements EngineStore {
   readonly certificates = this.#passes('certificates');
   readonly setting = this.#passes('setting');
   readonly scheduledKeys = this.#passes('scheduledKeys');
+  /** A page of the key list reads what the store holds now (a key kept here is read by its own call). */
+  readonly keyPage = this.#passes('keyPage');
   readonly idempotencyRecord = this.#passes('idempotencyRecord');
 
   // Writes, each with the rows it may change.
@@ -93,6 +95,8 @@ export class CachedEngineStore implements EngineStore {
   readonly putRole = this.#writes('putRole', ['roles']);
   readonly putKey = this.#writes('putKey', [], { rows: 'keys', id: (row) => row.ttag });
   readonly putKeyVersion = this.#writes('putKeyVersion', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly putKeyTag = this.#writes('putKeyTag', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly deleteKeyTag = this.#writes('deleteKeyTag', [], { rows: 'keys', id: (ttag) => ttag });
   readonly putToken = this.#writes('putToken', [], { rows: 'tokens', id: (row) => row.tokenHash });
   readonly deleteToken = this.#writes('deleteToken', [], { rows: 'tokens', id: (tokenHash) => tokenHash });
   readonly deleteTokensOf = this.#writes('deleteTokensOf', ['tokens']);

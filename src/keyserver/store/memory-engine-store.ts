@@ -1,6 +1,7 @@
 import type {
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -9,6 +10,7 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
+import { byListOrder, keyMatches } from '../engine/key-page-filter.js';
 import { SerialUnits } from './serial-units.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
@@ -106,8 +108,29 @@ export class MemoryEngineStore implements EngineStore {
   }
 
   async putKey(row: KeyRow): Promise<void> {
-    const laterVersions = this.#keys.get(row.ttag)?.laterVersions ?? [];
-    this.#keys.set(row.ttag, { ...row, laterVersions });
+    const stored = this.#keys.get(row.ttag);
+    this.#keys.set(row.ttag, { ...row, laterVersions: stored?.laterVersions ?? [], tags: stored?.tags ?? {} });
+  }
+
+  /** Every key checked against the query (key-page-filter.ts), then sorted: a store for tests and development. */
+  async keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    return [...this.#keys.values()]
+      .filter((key) => keyMatches(key, query))
+      .sort(byListOrder)
+      .slice(0, query.limit);
+  }
+
+  async putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined) throw new Error(`no key ${ttag} to tag`);
+    this.#keys.set(ttag, { ...key, tags: { ...key.tags, [name]: value } });
+  }
+
+  async deleteKeyTag(ttag: string, name: string): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined || !Object.hasOwn(key.tags, name)) return;
+    const { [name]: _gone, ...tags } = key.tags;
+    this.#keys.set(ttag, { ...key, tags });
   }
 
   async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {

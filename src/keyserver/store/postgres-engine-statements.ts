@@ -1,6 +1,17 @@
 import { STORE_TABLES } from './store-tables.js';
 
 /**
+ * What a key's read answers beside its row, for `key` and for a page of the key list: its ACL as a JSON
+ * array of [principal, rights] in order, its later versions, its tags as a JSON object.
+ */
+export const KEY_PARTS = `, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
+    FROM key_acl a WHERE a.ttag = k.ttag) AS acl,
+    (SELECT coalesce(json_agg(json_build_object('id', v.id, 'version', v.version, 'material', encode(v.material, 'base64'),
+      'material_key_id', v.material_key_id, 'created_at', v.created_at) ORDER BY v.version), '[]')
+    FROM key_versions v WHERE v.ttag = k.ttag) AS versions,
+    (SELECT coalesce(json_object_agg(t.name, t.value), '{}') FROM key_tags t WHERE t.ttag = k.ttag) AS tags`;
+
+/**
  * Every statement of the PostgreSQL engine store, on the tables of the store's schema (the pool's
  * `search_path`). Each is sent by name, so PostgreSQL parses and plans it once per connection.
  */
@@ -27,13 +38,8 @@ export const PG_STATEMENTS = {
   roles: 'SELECT * FROM roles ORDER BY name',
   putRole: 'INSERT INTO roles (name, operations) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
-  // The key and its ACL in one round trip: the entries in order, as a JSON array beside the row.
-  // The key, its ACL and its later versions in one round trip.
-  key: `SELECT k.*, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
-    FROM key_acl a WHERE a.ttag = k.ttag) AS acl,
-    (SELECT coalesce(json_agg(json_build_object('id', v.id, 'version', v.version, 'material', encode(v.material, 'base64'),
-      'material_key_id', v.material_key_id, 'created_at', v.created_at) ORDER BY v.version), '[]')
-    FROM key_versions v WHERE v.ttag = k.ttag) AS versions FROM keys k WHERE k.ttag = $1`,
+  // The key, its ACL (entries in order), its later versions and its tags in one round trip.
+  key: `SELECT k.*${KEY_PARTS} FROM keys k WHERE k.ttag = $1`,
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
@@ -53,6 +59,8 @@ export const PG_STATEMENTS = {
   // than one of them failing on the version's unique id.
   putKeyWriteLock: 'UPDATE keys SET min_version = min_version WHERE ttag = $1',
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+  putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES ($1, $2, $3) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',
+  deleteKeyTag: 'DELETE FROM key_tags WHERE ttag = $1 AND name = $2',
   // The token, and what the operation that shows it reads next (its principal, the principal's groups,
   // the stored roles) in the same round trip: an operation's unit keeps them (PostgresEngineStore).
   tokenAndHolder: `SELECT t.*, ${STORE_TABLES.principals.map((column) => `p.${column} AS "p.${column}"`).join(', ')},

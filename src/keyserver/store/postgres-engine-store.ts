@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -13,9 +15,10 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
+import { keyPageStatement } from './key-page-sql.js';
 import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
 import { pgKeyIdsInUse, pgResealRows, pgRetiredKeyIds, pgRetireOldKeys } from './postgres-engine-sealing.js';
-import { PG_STATEMENTS, type PgStatement, restoreSql, snapshotSql } from './postgres-engine-statements.js';
+import { KEY_PARTS, PG_STATEMENTS, type PgStatement, restoreSql, snapshotSql } from './postgres-engine-statements.js';
 import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows.js';
 import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
 import { postgresTarget } from './postgres-url.js';
@@ -56,6 +59,13 @@ export interface PostgresEngineStoreOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A key's row as `key` and a page of the key list read it (KEY_PARTS). */
+type KeyWithParts = KeyRecord & {
+  acl: [string, string][];
+  versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[];
+  tags: Record<string, string>;
+};
 
 /** The statements that write: within a unit, each empties what the unit read (`#read`). */
 const WRITES = /^(put|delete|next)/;
@@ -257,12 +267,34 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async key(ttag: string): Promise<KeyRow | undefined> {
-    const record = await this.#row<
-      KeyRecord & { acl: [string, string][]; versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[] }
-    >('key', [ttag]);
-    if (record === undefined) return undefined;
+    const record = await this.#row<KeyWithParts>('key', [ttag]);
+    return record === undefined ? undefined : this.#keyOf(record);
+  }
+
+  #keyOf(record: KeyWithParts): KeyRow {
     const versions = record.versions.map((stored) => ({ ...stored, material: Buffer.from(stored.material, 'base64') }));
-    return sealedKeyOf(record, record.acl, this.#open('keys'), versions, this.#open('key_versions'));
+    return sealedKeyOf(record, record.acl, this.#open('keys'), versions, this.#open('key_versions'), record.tags);
+  }
+
+  /**
+   * A page of the key list in one round trip (key-page-sql.ts): each key with its ACL, versions and
+   * tags. Each shape of query is a named statement, parsed and planned once per connection.
+   */
+  async keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    const { text, values } = keyPageStatement(query, 'postgres', KEY_PARTS);
+    const name = `keyPage_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    const run = (unit: Unit) => unit.query<KeyWithParts>({ name, text, values });
+    const unit = this.#unit.getStore();
+    const result = unit === undefined ? await this.atomically(() => run(this.#unit.getStore()!)) : await run(unit);
+    return result.rows.map((record) => this.#keyOf(record));
+  }
+
+  async putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    await this.#rows('putKeyTag', [ttag, name, value]);
+  }
+
+  async deleteKeyTag(ttag: string, name: string): Promise<void> {
+    await this.#rows('deleteKeyTag', [ttag, name]);
   }
 
   /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */

@@ -42,7 +42,12 @@ export interface KeyRecord {
   min_version: number;
   rotation_period: string | null;
   disabled: number;
+  deletion_at: number | null;
+  deleted_at: number | null;
 }
+
+/** A key's tags as both durable stores read them: name to value. */
+export type TagsRecord = Readonly<Record<string, string>>;
 
 /** A row of `key_versions`: a version after the first, its material sealed to its id. */
 export interface KeyVersionRecord {
@@ -156,6 +161,7 @@ export function sealedKeyOf(
   open: OpenSealed,
   versions: readonly KeyVersionRecord[],
   openVersion: OpenSealed,
+  tags: TagsRecord,
 ): KeyRow {
   const entries = new Map<string, readonly Right[]>();
   for (const [principalId, rights] of acl) entries.set(principalId, JSON.parse(rights) as Right[]);
@@ -174,7 +180,10 @@ export function sealedKeyOf(
     createdAt: record.created_at,
     expired: record.expired === 1,
     disabled: record.disabled === 1,
+    tags,
     ...(record.label === null ? {} : { label: record.label }),
+    ...(record.deletion_at === null || record.deletion_at === undefined ? {} : { deletionAt: record.deletion_at }),
+    ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
     ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
   };

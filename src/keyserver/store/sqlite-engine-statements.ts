@@ -44,6 +44,14 @@ export const STATEMENTS = {
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
     VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,
   scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag',
+  // A page's keys' ACLs, versions and tags, each in one statement over the page's ttags (a JSON array).
+  pageAcl: 'SELECT ttag, principal_id, rights FROM key_acl WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, position',
+  pageVersions: `SELECT ttag, id, version, material, material_key_id, created_at FROM key_versions
+    WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, version`,
+  pageTags: 'SELECT ttag, name, value FROM key_tags WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, name',
+  keyTags: 'SELECT name, value FROM key_tags WHERE ttag = ? ORDER BY name',
+  putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES (?, ?, ?) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',
+  deleteKeyTag: 'DELETE FROM key_tags WHERE ttag = ? AND name = ?',
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',

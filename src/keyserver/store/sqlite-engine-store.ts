@@ -6,6 +6,7 @@ import { ConfigError } from '../config-error.js';
 import type {
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -14,6 +15,7 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
+import { groupedBy, keyPageStatement } from './key-page-sql.js';
 import { SerialUnits } from './serial-units.js';
 import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import {
@@ -29,6 +31,7 @@ import {
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
+  type TagsRecord,
   type TokenRecord,
   tokenOf,
 } from './sqlite-engine-records.js';
@@ -46,6 +49,9 @@ import type { StoreSnapshot } from './store-tables.js';
  */
 export const ENGINE_PAGE_CACHE_KIB = 2_000;
 
+/** How many shapes of key-list query (key-page-sql.ts) a store keeps prepared. */
+const PAGE_STATEMENTS_KEPT = 64;
+
 /**
  * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
  * definitions, keys with their ACLs and ACL revisions, certificates, token hashes and settings survive a restart.
@@ -59,6 +65,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   readonly #sql: Statements;
   readonly #keyring: MasterKeyring;
   readonly #units = new SerialUnits();
+  readonly #pages = new Map<string, Database.Statement>();
 
   constructor(path: string, keyring: MasterKeyring) {
     this.#keyring = keyring;
@@ -280,13 +287,68 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
         (entry) => [entry.principal_id, entry.rights] as const,
       );
       const versions = this.#sql.keyVersions.all(ttag) as KeyVersionRecord[];
-      return sealedKeyOf(
-        record,
-        acl,
-        (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row),
-        versions,
-        (keyId, sealed, row) => this.#open(keyId, sealed, 'key_versions', row),
+      const tags = Object.fromEntries(
+        (this.#sql.keyTags.all(ttag) as { name: string; value: string }[]).map((tag) => [tag.name, tag.value]),
       );
+      return this.#keyOf(record, acl, versions, tags);
+    });
+  }
+
+  #keyOf(record: KeyRecord, acl: Iterable<readonly [string, string]>, versions: KeyVersionRecord[], tags: TagsRecord): KeyRow {
+    return sealedKeyOf(
+      record,
+      acl,
+      (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row),
+      versions,
+      (keyId, sealed, row) => this.#open(keyId, sealed, 'key_versions', row),
+      tags,
+    );
+  }
+
+  /**
+   * A page of the key list (key-page-sql.ts): the keys in one statement, then their ACL entries, versions
+   * and tags in one statement each over the page's ttags, all in the one transaction of the unit.
+   */
+  keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    return this.#alone(() => {
+      const { text, values } = keyPageStatement(query, 'sqlite');
+      const records = this.#pageStatement(text).all(...values) as KeyRecord[];
+      if (records.length === 0) return [];
+      const ttags = JSON.stringify(records.map((record) => record.ttag));
+      const acl = groupedBy(this.#sql.pageAcl.all(ttags) as { ttag: string; principal_id: string; rights: string }[]);
+      const versions = groupedBy(this.#sql.pageVersions.all(ttags) as (KeyVersionRecord & { ttag: string })[]);
+      const tags = groupedBy(this.#sql.pageTags.all(ttags) as { ttag: string; name: string; value: string }[]);
+      return records.map((record) =>
+        this.#keyOf(
+          record,
+          (acl.get(record.ttag) ?? []).map((entry) => [entry.principal_id, entry.rights] as const),
+          versions.get(record.ttag) ?? [],
+          Object.fromEntries((tags.get(record.ttag) ?? []).map((tag) => [tag.name, tag.value])),
+        ),
+      );
+    });
+  }
+
+  /** The statement of one shape of page query, prepared once (a few shapes are in use at a time). */
+  #pageStatement(text: string): Database.Statement {
+    let statement = this.#pages.get(text);
+    if (statement === undefined) {
+      if (this.#pages.size >= PAGE_STATEMENTS_KEPT) this.#pages.delete(this.#pages.keys().next().value as string);
+      statement = this.#db.prepare(text);
+      this.#pages.set(text, statement);
+    }
+    return statement;
+  }
+
+  putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putKeyTag.run(ttag, name, value);
+    });
+  }
+
+  deleteKeyTag(ttag: string, name: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteKeyTag.run(ttag, name);
     });
   }
 

@@ -4,7 +4,7 @@ import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js'
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
-import type { KeyVersionView, KeyView } from '../../../wire/key-view.js';
+import { KEY_STATES, type KeySummary, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 
 /**
@@ -77,7 +77,7 @@ export const keyView = z
     algo: z.string(),
     label: z.string().optional(),
     owner: identity,
-    state: z.enum(['active', 'disabled', 'expired']),
+    state: z.enum(KEY_STATES),
     createdAt: instant,
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
@@ -88,8 +88,14 @@ export const keyView = z
     versionsOmitted: z.number().int().min(1).optional().describe('how many older versions `versions` leaves out, when any'),
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
+    tags: z.record(z.string(), z.string()).describe("the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2)"),
   })
   .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the key view without its versions. */
+export const keySummary = keyView
+  .omit({ versions: true, versionsOmitted: true })
+  .meta({ id: 'KeySummary' }) satisfies z.ZodType<KeySummary>;
 
 /** A key wrapped to the client's ephemeral P-256 key (docs/spec.md §3.2). */
 const wrappedKey = z.object({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
@@ -252,6 +258,8 @@ export const responses = {
   macValid: z.object({ valid: z.boolean() }),
   key: keyView,
   keyVersions: list(keyVersionView),
+  keys: list(keySummary),
+  tag: z.object({ name: z.string(), value: z.string() }),
   batch: batchOf,
   exported: wrappedExport.extend({ version }).meta({ id: 'WrappedKeyVersion' }),
   /** docs/spec.md §4.5a: the data key sealed under `version` (`blob`), and wrapped when a clientPubKey was sent. */

@@ -6,6 +6,7 @@ import { certificateRoutes } from './certificates.routes.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { keyInventoryRoutes } from './key-inventory.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { policyRoutes } from './policy.routes.js';
 import { principalRoutes } from './principals.routes.js';
@@ -25,6 +26,7 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
     ...sessionRoutes(services),
     ...cryptoRoutes(services),
     ...keyRoutes(services),
+    ...keyInventoryRoutes(services),
     ...aclRoutes(services),
     ...principalRoutes(services),
     ...groupRoutes(services),
