@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { withChromium } from '../_support/browser.js';
 import { startConsole } from '../_support/browser-gateway.js';
-import { createKey, signIn } from '../_support/console-page.js';
+import { createKey, grant, signIn } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /**
@@ -84,6 +84,7 @@ await withChromium('console tests', (browser) => {
     await page.click(`#keys-list tr[data-ttag="${first}"] button`);
     await page.locator('#key-detail dd[data-field="ttag"]', { hasText: first }).waitFor();
     t.is(await page.locator('#key-tags tr[data-tag="env"] td[data-field="value"]').textContent(), 'prod');
+    t.is(await grant(page, 'alice', ['tag']), 'tag', 'the right tag is offered to a grantee');
     await page.click('#key-list button:has-text("Newer")');
     t.deepEqual(await listed(page, 50), firstPage);
   });
