@@ -23,6 +23,8 @@ export type Right = NonNullable<SessionView['rights']>[number];
 export type KeyView = Schemas['Key'];
 /** One version of a key; `retired` below the key's `minVersion` (docs/spec.md §4.22). */
 export type KeyVersionView = Schemas['KeyVersion'];
+/** An alias (docs/spec.md §4.23 item 3): a name for one key, `alias/<name>` wherever a ttag is taken. */
+export type AliasView = Schemas['Alias'];
 /** A key as the key list shows it: the key view without its versions (docs/spec.md §4.23 item 1). */
 export type KeySummary = Schemas['KeySummary'];
 

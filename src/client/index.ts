@@ -7,6 +7,7 @@
 export type {
   AclEntry,
   AclView,
+  AliasView,
   BatchItemResult,
   Data,
   ExportedKey,

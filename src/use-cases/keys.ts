@@ -27,6 +27,8 @@ export interface ExportedKey {
 /** The /api export response: the seven-operation fields and the version exported (docs/spec.md §4.22). */
 export interface ExportedVersion extends ExportedKey {
   readonly version: number;
+  /** The ttag the request's alias resolved to (docs/spec.md §4.23 item 3), for the record; never answered. */
+  readonly resolved?: string;
 }
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
@@ -121,6 +123,29 @@ export class KeyUseCases {
     });
   }
 
+  /**
+   * Schedules the key's deletion (docs/spec.md §4.23 item 5; the key server checks `pendingDays`
+   * against its bounds); the read-back must show it pending deletion.
+   */
+  scheduleDeletion(caller: Caller, ttag: string, pendingDays?: number): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.call('scheduleKeyDeletion', { ttag, ...(pendingDays === undefined ? {} : { pendingDays }) });
+      const view = await connection.call('readKey', { ttag });
+      if (view.state !== 'pending-deletion') throw new NotSavedError(`the key reads ${view.state} when read back, not pending-deletion`);
+      return view;
+    });
+  }
+
+  /** Cancels the key's scheduled deletion; the read-back must no longer show it pending (disabled, or expired). */
+  cancelDeletion(caller: Caller, ttag: string): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      await connection.call('cancelKeyDeletion', { ttag });
+      const view = await connection.call('readKey', { ttag });
+      if (view.state === 'pending-deletion') throw new NotSavedError('the key is still pending deletion when read back');
+      return view;
+    });
+  }
+
   /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
   setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
@@ -160,7 +185,8 @@ export class KeyUseCases {
       }
       try {
         const keyLen = keyLengthForNid(blob.nid, KeygateError);
-        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
+        const resolved = blob.resolved === undefined ? {} : { resolved: blob.resolved };
+        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version, ...resolved };
       } finally {
         blob.key.fill(0);
       }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RIGHTS } from './acl.js';
 import { MAX_BATCH_ITEMS } from './crypto-messages.js';
 import { KEY_LENGTHS } from './key-length.js';
-import { KEY_STATES } from './key-view.js';
+import { KEY_STATES, KEY_USES } from './key-view.js';
 import { PRINCIPAL_KINDS } from './principal.js';
 import { jsonTextFault, type TextControls, textFault } from './text.js';
 
@@ -175,6 +175,17 @@ export const keyVersion = z.number().int();
 /** A version the key server answers: 1 or more. */
 const storedVersion = z.number().int().positive();
 
+/**
+ * The ttag an `alias/<name>` in the request resolved to (docs/spec.md §4.23 item 3), beside a result
+ * that does not name its key otherwise: present only when the request named the key by alias.
+ */
+export function keyed<T extends z.ZodRawShape>(result: z.ZodObject<T, z.core.$strict>) {
+  return result.extend({ resolved: ttag.optional() });
+}
+
+/** One alias as the key server answers it (src/wire/alias.ts). */
+export const aliasView = z.strictObject({ alias: z.string(), ttag: z.string(), createdAt: z.string(), updatedAt: z.string() });
+
 /** One version as the key view and the versions operation list it (never the material). */
 export const keyVersionView = z.strictObject({ version: storedVersion, createdAt: z.string(), state: z.enum(['active', 'retired']) });
 
@@ -193,6 +204,8 @@ export const keyView = z.strictObject({
   versionsOmitted: z.number().int().positive().optional(),
   rotationPeriod: z.string().max(64).optional(),
   nextRotationAt: z.string().optional(),
+  lastUsedAt: z.string().optional(),
+  lastUsedOperation: z.enum(KEY_USES).optional(),
   tags: z.record(z.string(), z.string()).readonly(),
 });
 
@@ -215,6 +228,8 @@ export const keyListQuery = z.strictObject({
   createdBefore: z.number().int().optional(),
   limit: z.number().int(),
   cursor: cursor.optional(),
+  deletionAt: z.string().optional(),
+  deletedAt: z.string().optional(),
 });
 
 /** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */
@@ -281,8 +296,9 @@ export const batchOutcomes = z
       z.strictObject({
         ok: z.literal(true),
         result: z.union([encryptResult, macResult, z.strictObject({ plaintext: payloadBytes }), z.strictObject({ valid: z.boolean() })]),
+        resolved: ttag.optional(),
       }),
-      z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096) }),
+      z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096), resolved: ttag.optional() }),
     ]),
   )
   .max(MAX_BATCH_ITEMS)

@@ -60,6 +60,7 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
         'keys.export',
         'keys.expire',
         'keys.state',
+        'keys.delete',
         'keys.rotate',
         'keys.min-version',
         'keys.list',
@@ -68,6 +69,7 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
     ).map((op) => [op, KEY_HOLDERS]),
   ),
   ...Object.fromEntries((['acl.read', 'acl.write', 'acl.access'] as const).map((op) => [op, KEY_HOLDERS])),
+  ...Object.fromEntries((['aliases.read', 'aliases.write'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries((['certificates.read', 'certificates.parse', 'certificates.verify'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries(
     (
@@ -138,6 +140,8 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.expire': { needs: 'keys.expire', path: `/api/keys/${NO_KEY}/expire`, allowed: NOT_FOUND },
     'keys.disable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/disable`, allowed: NOT_FOUND },
     'keys.enable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/enable`, allowed: NOT_FOUND },
+    'keys.schedule-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/schedule-deletion`, allowed: NOT_FOUND },
+    'keys.cancel-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/cancel-deletion`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
     'keys.list': { needs: 'keys.list', allowed: [200] },
@@ -155,6 +159,10 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'acl.put': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, body: { rights: ['read'] }, allowed: NOT_FOUND },
     'acl.delete': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, allowed: NOT_FOUND },
     'acl.access': { needs: 'acl.access', path: `/api/keys/${NO_KEY}/access`, allowed: NOT_FOUND },
+    // docs/spec.md §4.23 item 3: aliases, beside the 51.
+    'aliases.list': { needs: 'aliases.read', allowed: [200] },
+    'aliases.put': { needs: 'aliases.write', path: '/api/aliases/nothing', body: { ttag: NO_KEY }, allowed: NOT_FOUND },
+    'aliases.delete': { needs: 'aliases.write', path: '/api/aliases/nothing', allowed: NOT_FOUND },
     'principals.list': { needs: 'principals.list', allowed: [200] },
     'principals.create': { needs: 'principals.create', body: { name: 'carol', kind: 'user' }, allowed: [409, 'CONFLICT'] },
     'principals.read': { needs: 'principals.read', path: '/api/principals/nobody', allowed: NOT_FOUND },
@@ -233,13 +241,18 @@ const ADDED = new Set([
   'keys.list',
   'keys.tag',
   'keys.untag',
+  'keys.schedule-deletion',
+  'keys.cancel-deletion',
   'crypto.rewrap',
   'crypto.datakey',
   'crypto.datakey.open',
   'groups.list',
+  'aliases.list',
+  'aliases.put',
+  'aliases.delete',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the data-key routes and GET /api/groups', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, GET /api/groups and the alias routes', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

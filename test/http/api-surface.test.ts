@@ -72,8 +72,13 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
+  ['POST', '/api/keys/{ttag}/schedule-deletion', 'S'],
+  ['POST', '/api/keys/{ttag}/cancel-deletion', 'S'],
   ['PUT', '/api/keys/{ttag}/tags/{name}', 'S'],
   ['DELETE', '/api/keys/{ttag}/tags/{name}', 'S'],
+  ['GET', '/api/aliases', 'S'],
+  ['PUT', '/api/aliases/{alias}', 'S'],
+  ['DELETE', '/api/aliases/{alias}', 'S'],
   ['GET', '/api/groups', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
@@ -130,6 +135,7 @@ test('the route table serves exactly the operations of the surface, each with it
   const doc = gw.gateway.openApi() as { paths: Record<string, Record<string, { tags: string[] }>> };
   const others = Object.entries(doc.paths).filter(([path]) => !served.some((op) => op.path === path));
   t.deepEqual(others.map(([path, methods]) => `${Object.keys(methods).join()} ${path}`).sort(), [
+    'get /api/aliases',
     'get /api/audit/verify',
     'get /api/groups',
     'get /api/keys/{ttag}/versions',
@@ -138,9 +144,11 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /api/crypto/datakey',
     'post /api/crypto/datakey/open',
     'post /api/crypto/rewrap',
+    'post /api/keys/{ttag}/cancel-deletion',
     'post /api/keys/{ttag}/disable',
     'post /api/keys/{ttag}/enable',
     'post /api/keys/{ttag}/rotate',
+    'post /api/keys/{ttag}/schedule-deletion',
     'post /keys',
     'post /keys/export',
     'post /keys/grant',
@@ -148,6 +156,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
+    'put,delete /api/aliases/{alias}',
     'put,delete /api/keys/{ttag}/tags/{name}',
   ]);
   const tags: Record<string, string> = {
@@ -162,7 +171,11 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',
     '/api/keys/{ttag}/tags/{name}': 'keys',
+    '/api/keys/{ttag}/schedule-deletion': 'keys',
+    '/api/keys/{ttag}/cancel-deletion': 'keys',
     '/api/groups': 'groups',
+    '/api/aliases': 'aliases',
+    '/api/aliases/{alias}': 'aliases',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

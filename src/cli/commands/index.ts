@@ -1,3 +1,4 @@
+import { aliasesCommand } from './alias-commands.js';
 import { auditCommand } from './audit-commands.js';
 import type { OperatorCommand } from './command.js';
 import { groupsCommand, principalsCommand, rolesCommand } from './directory-commands.js';
@@ -13,6 +14,7 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   groupsCommand,
   rolesCommand,
   keysCommand,
+  aliasesCommand,
   auditCommand,
 ];
 

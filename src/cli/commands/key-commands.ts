@@ -6,7 +6,7 @@ import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
 import { changeTag, KEY_INVENTORY_USAGE, KEY_LIST_OPTIONS, listKeys } from './key-inventory-commands.js';
 
-const KEYS_USAGE = `Usage: keygate keys <list|create|show|tag|untag|expire|disable|enable|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+const KEYS_USAGE = `Usage: keygate keys <list|create|show|tag|untag|expire|disable|enable|schedule-deletion|cancel-deletion|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
 ${KEY_INVENTORY_USAGE}
   create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
                                             a new key owned by the session's principal; prints its ttag
@@ -14,6 +14,9 @@ ${KEY_INVENTORY_USAGE}
   expire TTAG                               expires the key for good (owner only)
   disable TTAG                              the key refuses export and cryptography until enabled (owner only)
   enable TTAG                               a disabled key is active again, the same key (owner only)
+  schedule-deletion TTAG [--days N]         the key refuses its material, and is destroyed N days on (owner
+                                            only; the key server's maximum, 30 by default, when not given)
+  cancel-deletion TTAG                      ends the wait: the key comes back disabled (owner only)
   export TTAG --out FILE [--force] [--version N]
                                             the raw key (the newest version by default), unwrapped here,
                                             written to FILE (mode 0600)
@@ -27,7 +30,9 @@ ${COMMON_USAGE}
 `;
 
 const keyText = (key: KeyView) =>
-  `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})\n`;
+  `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})${
+    key.deletionAt && !key.deletedAt ? `  deleted at ${key.deletionAt}` : ''
+  }\n`;
 const versionsText = (versions: readonly KeyVersionView[]) =>
   table([['VERSION', 'STATE', 'CREATED'], ...versions.map((v) => [String(v.version), v.state, v.createdAt])]);
 
@@ -58,6 +63,7 @@ const KEYS_OPTIONS = {
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
   version: { type: 'string' },
+  days: { type: 'string' },
   'rotation-period': { type: 'string' },
   'idempotency-key': { type: 'string' },
   ...KEY_LIST_OPTIONS,
@@ -98,6 +104,17 @@ export const keysCommand = defineCommand(
       case 'disable':
       case 'enable': {
         const key = await (sub === 'disable' ? keys().disableKey(ttag) : keys().enableKey(ttag));
+        return print(ctx, values.json, key, () => keyText(key));
+      }
+      case 'schedule-deletion': {
+        const days = text(values, 'days');
+        if (days !== undefined && !/^[1-9][0-9]{0,2}$/.test(days))
+          throw new UsageError('keys schedule-deletion: --days is a whole number from 1');
+        const key = await keys().scheduleKeyDeletion(ttag, days === undefined ? {} : { pendingDays: Number(days) });
+        return print(ctx, values.json, key, () => keyText(key));
+      }
+      case 'cancel-deletion': {
+        const key = await keys().cancelKeyDeletion(ttag);
         return print(ctx, values.json, key, () => keyText(key));
       }
       case 'export':

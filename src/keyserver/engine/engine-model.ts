@@ -1,5 +1,5 @@
 import type { Right } from '../../wire/acl.js';
-import type { KeyState } from '../../wire/key-view.js';
+import type { KeyState, KeyUse } from '../../wire/key-view.js';
 import type { PrincipalKind } from '../../wire/principal.js';
 
 export type { PrincipalKind };
@@ -76,6 +76,39 @@ export interface KeyRow {
   readonly deletionAt?: number;
   /** When the key was destroyed (ms): the row is then a tombstone (docs/spec.md §4.23 item 5). */
   readonly deletedAt?: number;
+  /**
+   * The last use (ms) and which use it was (docs/spec.md §4.23 item 6). Written only by
+   * `EngineStore.recordKeyUse`; `putKey` leaves them as stored.
+   */
+  readonly lastUsedAt?: number;
+  readonly lastUsedOperation?: KeyUse;
+}
+
+/** An alias: a name for one key, unique in the deployment (docs/spec.md §4.23 item 3). */
+export interface AliasRow {
+  readonly name: string;
+  /** The key it names (standard base64). */
+  readonly ttag: string;
+  /** ms since the epoch: when the alias was first set, and when it last named a key anew. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** Which aliases a list reads (docs/spec.md §4.23 item 3), in alias order, strictly after `after`. */
+export interface AliasQuery {
+  readonly after?: string | undefined;
+  readonly limit: number;
+  /** Only the aliases of this key. */
+  readonly ttag?: string | undefined;
+  /** Only the aliases that begin with this. */
+  readonly prefix?: string | undefined;
+  /**
+   * Only the aliases of keys these principals reach: owned by one of them, or with an ACL entry naming
+   * one. Absent: every key (an administrator's list).
+   */
+  readonly reachedBy?: readonly string[] | undefined;
+  /** Only the aliases of these keys (a scoped token's). */
+  readonly within?: readonly string[] | undefined;
 }
 
 /**

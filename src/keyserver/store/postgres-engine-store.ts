@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
   KeyPageQuery,
@@ -23,6 +26,8 @@ import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows
 import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
 import { postgresTarget } from './postgres-url.js';
 import {
+  type AliasRecord,
+  aliasOf,
   type CertificateRecord,
   certificateOf,
   type IdempotencyRecord,
@@ -37,7 +42,7 @@ import {
   type TokenRecord,
   tokenOf,
 } from './sqlite-engine-records.js';
-import { keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
+import { keptMaterial, keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
 import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 export interface PostgresEngineStoreOptions {
@@ -307,9 +312,42 @@ export class PostgresEngineStore implements DurableEngineStore {
     });
   }
 
+  async recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    await this.#rows('putKeyUse', [at, operation, ttag]);
+  }
+
+  async alias(name: string): Promise<AliasRow | undefined> {
+    const record = await this.#row<AliasRecord>('alias', [name]);
+    return record === undefined ? undefined : aliasOf(record);
+  }
+
+  async putAlias(row: AliasRow): Promise<void> {
+    await this.#rows('putAlias', [row.name, row.ttag, row.createdAt, row.updatedAt]);
+  }
+
+  async deleteAlias(name: string): Promise<void> {
+    await this.#rows('deleteAlias', [name]);
+  }
+
+  async aliasCount(ttag: string): Promise<number> {
+    return (await this.#row<{ count: number }>('aliasCount', [ttag]))?.count ?? 0;
+  }
+
+  async aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    const records = await this.#rows<AliasRecord>('aliasesAfter', [
+      query.after ?? null,
+      query.ttag ?? null,
+      query.prefix ?? null,
+      query.within ?? null,
+      query.reachedBy ?? null,
+      query.limit,
+    ]);
+    return records.map(aliasOf);
+  }
+
   /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */
   async putKey(row: KeyRow): Promise<void> {
-    const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+    const material = keptMaterial(row, this.#keyring);
     const acl = [...row.acl];
     await this.#rows('putKey', [
       row.ttag,
@@ -327,11 +365,30 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.minVersion,
       row.rotationPeriod ?? null,
       row.disabled ? 1 : 0,
+      row.deletionAt ?? null,
+      row.deletedAt ?? null,
     ]);
   }
 
   async scheduledKeys(): Promise<string[]> {
     return (await this.#rows<{ ttag: string }>('scheduledKeys', [])).map((row) => row.ttag);
+  }
+
+  async keysDueForDeletion(now: number): Promise<string[]> {
+    return (await this.#rows<{ ttag: string }>('keysDueForDeletion', [now])).map((row) => row.ttag);
+  }
+
+  async destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    await this.#rows('putTombstone', [ttag, deletedAt]);
+  }
+
+  async unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    const rows = await this.#rows<{ ttag: string; deleted_at: number }>('unrecordedDestructions', [now, limit]);
+    return rows.map((row) => ({ ttag: row.ttag, deletedAt: row.deleted_at }));
+  }
+
+  async setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    await this.#rows('putDeletionRecord', [ttag, until]);
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {

@@ -1,9 +1,12 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
   KeyPageQuery,
@@ -19,6 +22,8 @@ import { groupedBy, keyPageStatement } from './key-page-sql.js';
 import { SerialUnits } from './serial-units.js';
 import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import {
+  type AliasRecord,
+  aliasOf,
   type CertificateRecord,
   certificateOf,
   type IdempotencyRecord,
@@ -36,7 +41,7 @@ import {
   tokenOf,
 } from './sqlite-engine-records.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
-import { keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
+import { keptMaterial, keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 import type { StoreSnapshot } from './store-tables.js';
 
@@ -355,7 +360,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   /** Writes the key and replaces its whole ACL in one transaction, keeping the entries' order. */
   putKey(row: KeyRow): Promise<void> {
     return this.#alone(() => {
-      const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+      const material = keptMaterial(row, this.#keyring);
       this.#db.transaction(() => {
         this.#sql.putKey.run({
           ttag: row.ttag,
@@ -371,6 +376,8 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           min_version: row.minVersion,
           rotation_period: row.rotationPeriod ?? null,
           disabled: row.disabled ? 1 : 0,
+          deletion_at: row.deletionAt ?? null,
+          deleted_at: row.deletedAt ?? null,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
@@ -383,6 +390,79 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
 
   scheduledKeys(): Promise<string[]> {
     return this.#alone(() => (this.#sql.scheduledKeys.all() as { ttag: string }[]).map((row) => row.ttag));
+  }
+
+  keysDueForDeletion(now: number): Promise<string[]> {
+    return this.#alone(() => (this.#sql.keysDueForDeletion.all(now) as { ttag: string }[]).map((row) => row.ttag));
+  }
+
+  /** The tombstone, its versions and its aliases in one transaction; with secure_delete, the erased pages are zeroed. */
+  destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    return this.#alone(() => {
+      this.#db.transaction(() => {
+        this.#sql.putTombstone.run(deletedAt, ttag);
+        this.#sql.deleteKeyVersions.run(ttag);
+        this.#sql.deleteAliasesOf.run(ttag);
+      })();
+    });
+  }
+
+  unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    return this.#alone(() =>
+      (this.#sql.unrecordedDestructions.all(now, limit) as { ttag: string; deleted_at: number }[]).map((row) => ({
+        ttag: row.ttag,
+        deletedAt: row.deleted_at,
+      })),
+    );
+  }
+
+  setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putDeletionRecord.run(until, ttag);
+    });
+  }
+
+  recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putKeyUse.run(at, operation, ttag);
+    });
+  }
+
+  alias(name: string): Promise<AliasRow | undefined> {
+    return this.#alone(() => {
+      const record = this.#sql.alias.get(name) as AliasRecord | undefined;
+      return record === undefined ? undefined : aliasOf(record);
+    });
+  }
+
+  putAlias(row: AliasRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putAlias.run({ name: row.name, ttag: row.ttag, created_at: row.createdAt, updated_at: row.updatedAt });
+    });
+  }
+
+  deleteAlias(name: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteAlias.run(name);
+    });
+  }
+
+  aliasCount(ttag: string): Promise<number> {
+    return this.#alone(() => (this.#sql.aliasCount.get(ttag) as { count: number }).count);
+  }
+
+  aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    return this.#alone(() => {
+      const records = this.#sql.aliasesAfter.all({
+        after: query.after ?? null,
+        ttag: query.ttag ?? null,
+        prefix: query.prefix ?? null,
+        within: query.within === undefined ? null : JSON.stringify(query.within),
+        reach: query.reachedBy === undefined ? null : JSON.stringify(query.reachedBy),
+        limit: query.limit,
+      }) as AliasRecord[];
+      return records.map(aliasOf);
+    });
   }
 
   /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */

@@ -1,5 +1,6 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { aclRoutes } from './acl.routes.js';
+import { aliasRoutes } from './aliases.routes.js';
 import type { ApiRoute } from './api-route.js';
 import { auditRoutes } from './audit.routes.js';
 import { certificateRoutes } from './certificates.routes.js';
@@ -28,6 +29,7 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
     ...keyRoutes(services),
     ...keyInventoryRoutes(services),
     ...aclRoutes(services),
+    ...aliasRoutes(services),
     ...principalRoutes(services),
     ...groupRoutes(services),
     ...roleRoutes(services),
