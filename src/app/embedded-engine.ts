@@ -104,7 +104,7 @@ export async function startEmbeddedKeyServer(
     const report = (line: string) => logger?.info(`embedded key server: ${line}`);
     const schedule = startScheduleSweep(engine, sweepMs, report);
     // Scheduled deletion on the gateway's clock, so a test moves it past a key's deletionAt by hand.
-    const deletion = startDeletionSweep(engine, sweepMs, (ms) => clock.sleep(ms), report);
+    const deletion = startDeletionSweep(engine, sweepMs, (ms) => clock.sleep(ms, { background: true }), report);
     const sweeps = { stop: async () => void (await Promise.all([schedule.stop(), deletion.stop()])) };
     const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now(), sweeps);
     return { keyServer, generatedPasswords };

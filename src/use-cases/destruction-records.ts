@@ -76,7 +76,7 @@ export class DestructionRecords {
           }),
         );
         await this.#round;
-        if (!this.#stopped) await this.#deps.clock.sleep(DESTRUCTION_RECORDS_INTERVAL_MS);
+        if (!this.#stopped) await this.#deps.clock.sleep(DESTRUCTION_RECORDS_INTERVAL_MS, { background: true });
       }
     };
     void rounds();

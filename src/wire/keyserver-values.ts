@@ -207,6 +207,8 @@ export const keyView = z.strictObject({
   lastUsedAt: z.string().optional(),
   lastUsedOperation: z.enum(KEY_USES).optional(),
   tags: z.record(z.string(), z.string()).readonly(),
+  deletionAt: z.string().optional(),
+  deletedAt: z.string().optional(),
 });
 
 /** A key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
@@ -228,8 +230,6 @@ export const keyListQuery = z.strictObject({
   createdBefore: z.number().int().optional(),
   limit: z.number().int(),
   cursor: cursor.optional(),
-  deletionAt: z.string().optional(),
-  deletedAt: z.string().optional(),
 });
 
 /** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */
