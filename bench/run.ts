@@ -22,6 +22,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'failover', module: () => import('./failover.bench.js') },
   { name: 'audit-chain', module: () => import('./audit-chain.bench.js') },
   { name: 'postgres-store', module: () => import('./postgres-store.bench.js') },
+  { name: 'key-list', module: () => import('./key-list.bench.js') },
   { name: 'batch', module: () => import('./batch.bench.js') },
   { name: 'health-probe', module: () => import('./health-probe.bench.js') },
   { name: 'audit-verify', module: () => import('./audit-verify-probes.bench.js') },

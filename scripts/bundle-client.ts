@@ -52,12 +52,13 @@ export async function demoAssets(gatewayUrl: string): Promise<Record<string, { t
 
 /**
  * The operator console's static files (served by the gateway at `/console/`): the page, its style,
- * and its script with Preact and the client bundled in, minified without a source map.
+ * its icon, and its script with Preact and the client bundled in, minified without a source map.
  */
 export async function consoleAssets(): Promise<Record<string, { type: string; body: string }>> {
   const bodies: Record<string, string> = {
     'index.html': await readFile(`${CONSOLE_SOURCE}index.html`, 'utf8'),
     'console.css': await readFile(`${CONSOLE_SOURCE}console.css`, 'utf8'),
+    'favicon.svg': await readFile(`${CONSOLE_SOURCE}favicon.svg`, 'utf8'),
     'console.js': await bundleForBrowser(CONSOLE_ENTRY, { minify: true, sourcemap: false }),
   };
   return Object.fromEntries(Object.entries(CONSOLE_FILES).map(([name, type]) => [name, { type, body: bodies[name]! }]));

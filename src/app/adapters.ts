@@ -185,7 +185,7 @@ function chooseMetrics(config: GatewayConfig, sessionStore: SessionStore, replay
 /** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
 async function startKeyServer(
   config: GatewayConfig['keyServer'],
-  clock: Clock,
+  clock: Timer,
   random: Random,
   logger: Logger,
 ): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {

@@ -6,6 +6,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
   'console.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 };
 
 /** What scripts/bundle-client.ts offers the sources (tsx): the same files, bundled on the spot. */

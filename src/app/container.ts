@@ -21,9 +21,11 @@ import type { AuditVerifyKeys } from '../use-cases/audit.js';
 import { auditStoreHealth, HealthSignal, keyServerHealth } from '../use-cases/health-signal.js';
 import {
   AclUseCases,
+  AliasUseCases,
   AuditTrail,
   AuditUseCases,
   CryptoUseCases,
+  DestructionRecords,
   type GatewayServices,
   GroupUseCases,
   HealthUseCases,
@@ -89,6 +91,7 @@ const serviceFactories = (
   keyServerCalls: (ctx) => new KeyServerCalls({ keyServer: resolve(ctx, KEY_SERVER) }),
   keys: (ctx) => new KeyUseCases({ keyServer: resolve(ctx, KEY_SERVER), random: resolve(ctx, RANDOM) }),
   acl: (ctx) => new AclUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
+  aliases: (ctx) => new AliasUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   crypto: (ctx) => new CryptoUseCases({ keyServer: resolve(ctx, KEY_SERVER) }),
   principals: (ctx) =>
     new PrincipalUseCases({
@@ -117,6 +120,14 @@ const serviceFactories = (
   proofs: (ctx) => new ProofChecker(resolve(ctx, CLOCK), resolve(ctx, REPLAY_CACHE)),
   auditTrail: (ctx) =>
     new AuditTrail({
+      log: resolve(ctx, AUDIT_LOG),
+      clock: resolve(ctx, CLOCK),
+      random: resolve(ctx, RANDOM),
+      logger: resolve(ctx, LOGGER),
+    }),
+  destructionRecords: (ctx) =>
+    new DestructionRecords({
+      keyServer: resolve(ctx, KEY_SERVER),
       log: resolve(ctx, AUDIT_LOG),
       clock: resolve(ctx, CLOCK),
       random: resolve(ctx, RANDOM),

@@ -85,6 +85,8 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
   const { generatedPasswords, auditVerifyKeys, bootWarnings, ...adapters } = await openAdapters(config, overrides);
   const { logger, keyServer } = adapters;
   const services = resolveServices(buildContainer(config, adapters, auditVerifyKeys));
+  // At start and every minute: the audit records of keys the key server destroyed (docs/spec.md §4.23 item 5).
+  services.destructionRecords.start();
 
   const { metrics } = adapters;
   const app = createKoaApp(services, {
@@ -141,11 +143,15 @@ export async function createGateway(input: GatewayConfigInput = {}, overrides: G
 
 /**
  * Stops what a gateway built over its adapters, once nothing serves any more: the background health
- * checker, then the session store, the replay cache, the throttle store, the audit log and the key server,
- * and last the writer locks on the stores just closed.
+ * checker and the destruction records' task, then the session store, the replay cache, the throttle
+ * store, the audit log and the key server, and last the writer locks on the stores just closed.
  */
-export async function closeGatewayParts(services: Pick<GatewayServices, 'health'>, adapters: GatewayAdapters): Promise<void> {
+export async function closeGatewayParts(
+  services: Pick<GatewayServices, 'health' | 'destructionRecords'>,
+  adapters: GatewayAdapters,
+): Promise<void> {
   services.health.close();
+  await services.destructionRecords.stop();
   await adapters.sessionStore.close();
   await adapters.replayCache.close();
   await adapters.throttleStore.close();

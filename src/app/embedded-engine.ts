@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { EmbeddedKeyServer } from '../adapters/key-server/embedded-key-server.js';
 import { loadMasterKeys } from '../keyserver/at-rest/master-key-source.js';
+import { DEFAULT_DELETION_MAX_DAYS, DEFAULT_DELETION_MIN_DAYS } from '../keyserver/engine/deletion-days.js';
 import { KeyServerEngine } from '../keyserver/engine/engine.js';
 import type { EngineStore } from '../keyserver/engine/engine-store.port.js';
-import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../keyserver/engine/schedule-sweep.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS, startDeletionSweep, startScheduleSweep } from '../keyserver/engine/schedule-sweep.js';
 import { seedPrincipals } from '../keyserver/engine/seed-principals.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../keyserver/identity/identity-certificate.js';
 import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
@@ -12,7 +13,7 @@ import { MemoryEngineStore } from '../keyserver/store/memory-engine-store.js';
 import { PostgresEngineStore } from '../keyserver/store/postgres-engine-store.js';
 import { redactPostgresUrl } from '../keyserver/store/postgres-url.js';
 import { SqliteEngineStore } from '../keyserver/store/sqlite-engine-store.js';
-import type { Clock } from '../ports/clock.port.js';
+import type { Timer } from '../ports/clock.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { EmbeddedKeyServerConfig } from './config/config.js';
@@ -58,19 +59,24 @@ export const ADMIN_PASSWORD_NOT_APPLIED =
  */
 export async function startEmbeddedKeyServer(
   config: EmbeddedKeyServerConfig,
-  clock: Clock,
+  clock: Timer,
   random: Random,
   logger?: Logger,
 ): Promise<EmbeddedKeyServerSetup> {
   const identity = await loadIdentity(config.dataDir);
   const kind = embeddedStoreKind(config);
   const store = await openStore(config, logger);
+  const deletionDays = {
+    min: config.deletionMinDays ?? DEFAULT_DELETION_MIN_DAYS,
+    max: config.deletionMaxDays ?? DEFAULT_DELETION_MAX_DAYS,
+  };
   const engine = new KeyServerEngine({
     store,
     now: () => clock.now(),
     random,
     tokenTtlMs: config.tokenTtlSeconds === undefined ? undefined : config.tokenTtlSeconds * 1000,
     maxKeyVersions: config.maxKeyVersions,
+    deletionDays,
     version: GATEWAY_VERSION,
     config: {
       mode: 'embedded',
@@ -79,6 +85,7 @@ export async function startEmbeddedKeyServer(
       ...(config.postgresUrl === undefined ? {} : { postgres: redactPostgresUrl(config.postgresUrl) }),
       tokenTtlSeconds: config.tokenTtlSeconds,
       rotationSweepSeconds: config.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS,
+      deletionDays,
       adminPassword: config.adminPassword,
       seedPrincipals: config.seed?.principals.length ?? 0,
     },
@@ -94,8 +101,12 @@ export async function startEmbeddedKeyServer(
     await engine.sweepExpiredTokens();
     // Scheduled key rotation and the end of idempotency records, as a daemon sweeps them.
     const sweepMs = (config.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS) * 1000;
-    const schedule = startScheduleSweep(engine, sweepMs, (line) => logger?.info(`embedded key server: ${line}`));
-    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now(), schedule);
+    const report = (line: string) => logger?.info(`embedded key server: ${line}`);
+    const schedule = startScheduleSweep(engine, sweepMs, report);
+    // Scheduled deletion on the gateway's clock, so a test moves it past a key's deletionAt by hand.
+    const deletion = startDeletionSweep(engine, sweepMs, (ms) => clock.sleep(ms, { background: true }), report);
+    const sweeps = { stop: async () => void (await Promise.all([schedule.stop(), deletion.stop()])) };
+    const keyServer = new EmbeddedKeyServer(engine, certificateFingerprint(identity.certPem), () => clock.now(), sweeps);
     return { keyServer, generatedPasswords };
   } catch (error) {
     await engine.close();

@@ -12,9 +12,11 @@ import { type Token, token } from '../ports/token.js';
 import { WRITER_LOCKS } from '../ports/writer-locks.port.js';
 import type {
   AclUseCases,
+  AliasUseCases,
   AuditTrail,
   AuditUseCases,
   CryptoUseCases,
+  DestructionRecords,
   GatewayServices,
   GroupUseCases,
   HealthUseCases,
@@ -61,6 +63,7 @@ export const SERVICE_TOKENS = {
   keyServerCalls: token<KeyServerCalls>('KeyServerCalls'),
   keys: token<KeyUseCases>('KeyUseCases'),
   acl: token<AclUseCases>('AclUseCases'),
+  aliases: token<AliasUseCases>('AliasUseCases'),
   crypto: token<CryptoUseCases>('CryptoUseCases'),
   principals: token<PrincipalUseCases>('PrincipalUseCases'),
   groups: token<GroupUseCases>('GroupUseCases'),
@@ -72,6 +75,7 @@ export const SERVICE_TOKENS = {
   proofs: token<ProofChecker>('ProofChecker'),
   auditTrail: token<AuditTrail>('AuditTrail'),
   audit: token<AuditUseCases>('AuditUseCases'),
+  destructionRecords: token<DestructionRecords>('DestructionRecords'),
 } as const satisfies { readonly [K in keyof GatewayServices]-?: Token<GatewayServices[K]> };
 
 /** Every token the container binds, derived from the lists above. */

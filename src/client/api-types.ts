@@ -23,6 +23,26 @@ export type Right = NonNullable<SessionView['rights']>[number];
 export type KeyView = Schemas['Key'];
 /** One version of a key; `retired` below the key's `minVersion` (docs/spec.md §4.22). */
 export type KeyVersionView = Schemas['KeyVersion'];
+/** An alias (docs/spec.md §4.23 item 3): a name for one key, `alias/<name>` wherever a ttag is taken. */
+export type AliasView = Schemas['Alias'];
+/** A key as the key list shows it: the key view without its versions (docs/spec.md §4.23 item 1). */
+export type KeySummary = Schemas['KeySummary'];
+
+/** The filters and page of the key list (docs/spec.md §4.23 item 1): every filter given must match. */
+export interface KeyListQuery {
+  /** A label prefix (case-sensitive). */
+  readonly q?: string;
+  /** `name:value` or `name`, up to 10, every one must match. */
+  readonly tag?: readonly string[];
+  readonly state?: KeyView['state'];
+  /** The owner's principal name. */
+  readonly owner?: string;
+  /** ISO 8601 instants with offset: created strictly after, strictly before. */
+  readonly createdAfter?: string;
+  readonly createdBefore?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
 export type KeyLength = KeyView['keyLen'];
 export type Identity = KeyView['owner'];
 

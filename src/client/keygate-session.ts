@@ -1,9 +1,12 @@
 import type {
   AclEntry,
   AclView,
+  AliasView,
   BatchItemResult,
   Data,
   ExportedKey,
+  KeyListQuery,
+  KeySummary,
   KeyVersionView,
   KeyView,
   ListView,
@@ -144,6 +147,25 @@ export class KeygateSession {
     return this.#call({ method: 'GET', path: `${keyPath(ttag)}/versions${search}` });
   }
 
+  /** GET /api/keys: a page of the keys the caller may use, newest first, filtered (docs/spec.md §4.23 item 1; `next` leads on). */
+  listKeys(query: KeyListQuery = {}): Promise<ListView<KeySummary>> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) search.append(name, String(one));
+    }
+    return this.#call({ method: 'GET', path: `/api/keys${search.size === 0 ? '' : `?${search.toString()}`}` });
+  }
+
+  /** PUT /api/keys/{ttag}/tags/{name}: sets one tag, replacing its value (owner or the right `tag`; at most 50 a key). */
+  tagKey(ttag: string, name: string, value: string): Promise<{ name: string; value: string }> {
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/tags/${encodeURIComponent(name)}`, body: { value } });
+  }
+
+  /** DELETE /api/keys/{ttag}/tags/{name}: deletes one tag; one the key does not carry changes nothing. */
+  async untagKey(ttag: string, name: string): Promise<void> {
+    await this.#call({ method: 'DELETE', path: `${keyPath(ttag)}/tags/${encodeURIComponent(name)}` });
+  }
+
   /** POST /api/keys/{ttag}/expire: owner only; the key then refuses export and cryptography. */
   expireKey(ttag: string): Promise<KeyView> {
     return this.#call({ method: 'POST', path: `${keyPath(ttag)}/expire` });
@@ -157,6 +179,20 @@ export class KeygateSession {
   /** POST /api/keys/{ttag}/enable: owner only; a disabled key is active again, with every version it had. */
   enableKey(ttag: string): Promise<KeyView> {
     return this.#call({ method: 'POST', path: `${keyPath(ttag)}/enable` });
+  }
+
+  /**
+   * POST /api/keys/{ttag}/schedule-deletion: owner only; the key refuses its material until cancelled,
+   * and is destroyed `pendingDays` days on (the key server's maximum when not given; docs/spec.md §4.23 item 5).
+   */
+  scheduleKeyDeletion(ttag: string, options: { readonly pendingDays?: number } = {}): Promise<KeyView> {
+    const body = options.pendingDays === undefined ? {} : { pendingDays: options.pendingDays };
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/schedule-deletion`, body });
+  }
+
+  /** POST /api/keys/{ttag}/cancel-deletion: owner only; the key comes back disabled (or expired), never active. */
+  cancelKeyDeletion(ttag: string): Promise<KeyView> {
+    return this.#call({ method: 'POST', path: `${keyPath(ttag)}/cancel-deletion` });
   }
 
   /**
@@ -293,6 +329,27 @@ export class KeygateSession {
     return (await this.#call<{ rights: readonly Right[] }>({ method: 'GET', path: `${keyPath(ttag)}/access` })).rights;
   }
 
+  /** GET /api/aliases: a page of the aliases of the keys this session would see, by name (limit 1..1000; `next` leads on). */
+  listAliases(page: { ttag?: string; prefix?: string; limit?: number; cursor?: string } = {}): Promise<ListView<AliasView>> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(page)) if (value !== undefined) query.set(name, String(value));
+    const search = query.size === 0 ? '' : `?${query.toString()}`;
+    return this.#call({ method: 'GET', path: `/api/aliases${search}` });
+  }
+
+  /**
+   * PUT /api/aliases/{alias}: makes the alias name the key `ttag` (its owner; moving an alias also takes
+   * the owner of the key it named). Then `alias/<alias>` names the key wherever a ttag is taken.
+   */
+  setAlias(alias: string, ttag: string): Promise<AliasView> {
+    return this.#call({ method: 'PUT', path: `/api/aliases/${encodeURIComponent(alias)}`, body: { ttag } });
+  }
+
+  /** DELETE /api/aliases/{alias} (the owner of the key it names). */
+  async deleteAlias(alias: string): Promise<void> {
+    await this.#call({ method: 'DELETE', path: `/api/aliases/${encodeURIComponent(alias)}` });
+  }
+
   /**
    * Any /api operation with this session's credential (and proof, when bound): `path` under the base
    * URL, the JSON body; answers the JSON reply or throws KeygateApiError. keygate-admin.ts builds on it.
@@ -306,9 +363,9 @@ export class KeygateSession {
   }
 }
 
-/** `{ttag}` in a path: base64url without padding (docs/spec.md §1.4). */
+/** `{ttag}` in a path: base64url without padding (docs/spec.md §1.4); `alias/<name>` percent-encoded (§4.23 item 3). */
 function keyPath(ttag: string): string {
-  return `/api/keys/${base64ToBase64url(ttag)}`;
+  return `/api/keys/${ttag.startsWith('alias/') ? encodeURIComponent(ttag) : base64ToBase64url(ttag)}`;
 }
 
 function b64(data: Data): string {

@@ -252,7 +252,8 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        readonly get?: never;
+        /** The keys the caller may use, newest first, filtered, a page at a time (limit 1..1000, default 100, opaque cursor) */
+        readonly get: operations["keys.list"];
         readonly put?: never;
         /** Create a key owned by the caller (16, 24 or 32 bytes), with an optional rotation period */
         readonly post: operations["keys.create"];
@@ -398,6 +399,58 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/keys/{ttag}/schedule-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Schedule the key for deletion in pendingDays days (owner; the key server bounds them, 7..30 by default, the maximum when not given): it refuses export and cryptography with KEY_PENDING_DELETION until cancelled, then is destroyed */
+        readonly post: operations["keys.schedule-deletion"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/cancel-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Cancel the key's scheduled deletion (owner): it comes back disabled (or expired), never straight to active */
+        readonly post: operations["keys.cancel-deletion"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/tags/{name}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /** Set one of the key's tags, replacing its value (owner or right tag; at most 50 a key) */
+        readonly put: operations["keys.tag"];
+        readonly post?: never;
+        /** Delete one of the key's tags (owner or right tag); one the key does not carry changes nothing */
+        readonly delete: operations["keys.untag"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/keys/{ttag}/acl": {
         readonly parameters: {
             readonly query?: never;
@@ -445,6 +498,41 @@ export interface paths {
         readonly put?: never;
         readonly post?: never;
         readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/aliases": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** Aliases by name, of the keys the caller would see listed, a page at a time (limit 1..1000, default 100, opaque cursor); ttag narrows to one key, prefix to names that begin with it */
+        readonly get: operations["aliases.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/aliases/{alias}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /** Make the alias name the key (owner of the key, and of the key it named when it moves); at most 50 aliases a key */
+        readonly put: operations["aliases.put"];
+        readonly post?: never;
+        /** Remove the alias (owner of the key it names) */
+        readonly delete: operations["aliases.delete"];
         readonly options?: never;
         readonly head?: never;
         readonly patch?: never;
@@ -1155,8 +1243,11 @@ export interface components {
                 readonly systemId: number;
                 readonly principalId: string;
             };
-            /** @enum {string} */
-            readonly state: "active" | "disabled" | "expired";
+            /**
+             * @description the first that holds of deleted, pending-deletion, expired, disabled, active
+             * @enum {string}
+             */
+            readonly state: "deleted" | "pending-deletion" | "expired" | "disabled" | "active";
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1173,6 +1264,30 @@ export interface components {
             readonly rotationPeriod?: string;
             /** Format: date-time */
             readonly nextRotationAt?: string;
+            /** @description the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2) */
+            readonly tags: {
+                readonly [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description when the key server destroys the key, while it is pending deletion
+             */
+            readonly deletionAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key server destroyed the key: only its tombstone remains
+             */
+            readonly deletedAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key was last used, at most 60 s behind its latest use (docs/spec.md §4.23 item 6); absent until its first use
+             */
+            readonly lastUsedAt?: string;
+            /**
+             * @description the use that wrote lastUsedAt
+             * @enum {string}
+             */
+            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open";
         };
         readonly KeyVersion: {
             readonly version: number;
@@ -1198,6 +1313,68 @@ export interface components {
             readonly keyLen: 16 | 24 | 32;
             /** @description the key version */
             readonly version: number;
+        };
+        readonly KeySummary: {
+            /** @description standard base64 */
+            readonly ttag: string;
+            readonly keyLen: 16 | 24 | 32;
+            readonly algo: string;
+            readonly label?: string;
+            readonly owner: {
+                readonly user: string;
+                readonly systemId: number;
+                readonly principalId: string;
+            };
+            /**
+             * @description the first that holds of deleted, pending-deletion, expired, disabled, active
+             * @enum {string}
+             */
+            readonly state: "deleted" | "pending-deletion" | "expired" | "disabled" | "active";
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly expiresAt?: string;
+            /** @description the newest version: encrypt and MAC use it, export delivers it by default */
+            readonly version: number;
+            /** @description versions below it are retired */
+            readonly minVersion: number;
+            /** @description ISO 8601 duration: the key server rotates the key once it has passed */
+            readonly rotationPeriod?: string;
+            /** Format: date-time */
+            readonly nextRotationAt?: string;
+            /** @description the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2) */
+            readonly tags: {
+                readonly [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description when the key server destroys the key, while it is pending deletion
+             */
+            readonly deletionAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key server destroyed the key: only its tombstone remains
+             */
+            readonly deletedAt?: string;
+            /**
+             * Format: date-time
+             * @description when the key was last used, at most 60 s behind its latest use (docs/spec.md §4.23 item 6); absent until its first use
+             */
+            readonly lastUsedAt?: string;
+            /**
+             * @description the use that wrote lastUsedAt
+             * @enum {string}
+             */
+            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open";
+        };
+        readonly Alias: {
+            readonly alias: string;
+            /** @description standard base64 */
+            readonly ttag: string;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
         };
         readonly Principal: {
             readonly name: string;
@@ -1300,6 +1477,8 @@ export interface components {
             }[];
             /** @description a batch that named more distinct keys and versions than `keys` holds: how many more */
             readonly keysOmitted?: number;
+            /** @description the alias the request named its key by; `object` is then the ttag it resolved to */
+            readonly alias?: string;
         };
         readonly AuditVerification: {
             readonly ok: boolean;
@@ -2330,6 +2509,51 @@ export interface operations {
             readonly 503: components["responses"]["Unavailable"];
         };
     };
+    readonly "keys.list": {
+        readonly parameters: {
+            readonly query?: {
+                readonly q?: string;
+                readonly tag?: string | readonly string[];
+                readonly state?: "deleted" | "pending-deletion" | "expired" | "disabled" | "active";
+                readonly owner?: string;
+                readonly createdAfter?: string;
+                readonly createdBefore?: string;
+                readonly limit?: number;
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["KeySummary"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
     readonly "keys.create": {
         readonly parameters: {
             readonly query?: never;
@@ -2663,6 +2887,153 @@ export interface operations {
             readonly 503: components["responses"]["Unavailable"];
         };
     };
+    readonly "keys.schedule-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly pendingDays?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.cancel-deletion": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.tag": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly value: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly name: string;
+                        readonly value: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.untag": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 204: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
     readonly "acl.read": {
         readonly parameters: {
             readonly query?: never;
@@ -2807,6 +3178,117 @@ export interface operations {
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
                     };
                 };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "aliases.list": {
+        readonly parameters: {
+            readonly query?: {
+                readonly ttag?: string;
+                readonly prefix?: string;
+                readonly limit?: number;
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["Alias"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "aliases.put": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly alias: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Alias"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "aliases.delete": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly alias: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 204: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
             readonly 400: components["responses"]["BadRequest"];
             readonly 401: components["responses"]["Unauthorized"];

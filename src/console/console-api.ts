@@ -13,11 +13,13 @@ import {
   type PrincipalView,
   type Right,
   type RoleView,
+  type Sealed,
   type SessionListItem,
   type SessionView,
   type TrustedIssuerSettings,
   type TrustedIssuerView,
 } from '../client/index.js';
+import { notingFetch } from './console-reads.js';
 
 /** A trusted authority or enrolled certificate as /api answers it. */
 export interface CertificateView {
@@ -71,6 +73,15 @@ export interface HealthReport {
   readonly version?: string;
   readonly checks?: Readonly<Record<string, string>>;
   readonly reasons?: Readonly<Record<string, string>>;
+  /** Each key-server daemon the gateway reaches, in its configured order; absent with the embedded key server. */
+  readonly keyServers?: readonly KeyServerDaemonView[];
+}
+
+/** One daemon of GET /api/health's `keyServers`: its URL, its fingerprint once it showed one, whether it serves. */
+export interface KeyServerDaemonView {
+  readonly url: string;
+  readonly fingerprint?: string;
+  readonly ok: boolean;
 }
 
 export type {
@@ -88,6 +99,60 @@ export type {
 };
 
 const segment = encodeURIComponent;
+
+/** A key's states (docs/spec.md §4.6, §4.23 item 4). */
+export type KeyState = 'active' | 'disabled' | 'expired' | 'pending-deletion' | 'deleted';
+
+/** The key view with what docs/spec.md §4.23 item 7 adds to it: tags, the deletion times and last use. */
+export type ManagedKey = Omit<KeyView, 'state' | 'tags'> & {
+  readonly state: KeyState;
+  readonly tags?: Readonly<Record<string, string>>;
+  readonly deletionAt?: string;
+  readonly deletedAt?: string;
+  readonly lastUsedAt?: string;
+  readonly lastUsedOperation?: string;
+};
+
+/** One item of GET /api/keys: the key view without its versions (docs/spec.md §4.23 item 1). */
+export type KeySummary = Omit<ManagedKey, 'versions' | 'versionsOmitted'>;
+
+/** The filters of GET /api/keys, all of which must match; `tags` each `name:value` or `name`. */
+export interface KeyQuery {
+  readonly q?: string;
+  readonly tags?: readonly string[];
+  readonly state?: KeyState;
+  readonly owner?: string;
+  readonly createdAfter?: string;
+  readonly createdBefore?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** One alias: a deployment-wide name for one key (docs/spec.md §4.23 item 3). */
+export interface AliasView {
+  readonly alias: string;
+  readonly ttag: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** `{ttag}` in a path: a ttag or `alias/<name>`, percent-encoded (`alias%2F<name>`, docs/spec.md §4.23 item 3). */
+function keyPath(ttag: string): string {
+  return `/api/keys/${segment(ttag)}`;
+}
+
+/** The query of GET /api/keys: each filter given, `tag` once per tag. */
+export function keyQueryString(query: KeyQuery): string {
+  const params = new URLSearchParams();
+  for (const name of ['q', 'state', 'owner', 'createdAfter', 'createdBefore', 'cursor'] as const) {
+    const value = query[name];
+    if (value !== undefined && value !== '') params.set(name, value);
+  }
+  for (const tag of query.tags ?? []) params.append('tag', tag);
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
 
 /** The gateway this page came from: the console is served at `<gateway>/console/`. */
 export function gatewayBase(): string {
@@ -108,20 +173,40 @@ export class ConsoleApi {
   }
 
   static login(user: string, password: string): Promise<KeygateSession> {
-    return new KeygateClient({ baseUrl: gatewayBase() }).login(user, password);
+    return new KeygateClient({ baseUrl: gatewayBase(), fetch: notingFetch }).login(user, password);
   }
 
   static resume(sessionId: string): ConsoleApi {
-    return new ConsoleApi(new KeygateClient({ baseUrl: gatewayBase() }).resume(sessionId));
+    return new ConsoleApi(new KeygateClient({ baseUrl: gatewayBase(), fetch: notingFetch }).resume(sessionId));
   }
 
   whoAmI = (): Promise<SessionView> => this.session.inspect();
   signOut = (): Promise<void> => this.session.logout();
   sessions = (): Promise<ListView<SessionListItem>> => this.session.listSessions();
 
-  createKey = (request: NewKeyRequest): Promise<KeyView> => this.session.createKey(request);
-  readKey = (ttag: string): Promise<KeyView> => this.session.readKey(ttag);
-  expireKey = (ttag: string): Promise<KeyView> => this.session.expireKey(ttag);
+  createKey = (request: NewKeyRequest): Promise<ManagedKey> => this.session.createKey(request) as Promise<ManagedKey>;
+  /** GET /api/keys/{ttag}: by ttag or by `alias/<name>`. */
+  readKey = (ttag: string): Promise<ManagedKey> => this.session.request('GET', keyPath(ttag));
+  expireKey = (ttag: string): Promise<ManagedKey> => this.session.request('POST', `${keyPath(ttag)}/expire`);
+  disableKey = (ttag: string): Promise<ManagedKey> => this.session.request('POST', `${keyPath(ttag)}/disable`);
+  enableKey = (ttag: string): Promise<ManagedKey> => this.session.request('POST', `${keyPath(ttag)}/enable`);
+  rotateKey = (ttag: string): Promise<ManagedKey> => this.session.request('POST', `${keyPath(ttag)}/rotate`);
+  setMinVersion = (ttag: string, minVersion: number): Promise<ManagedKey> =>
+    this.session.request('PUT', `${keyPath(ttag)}/min-version`, { minVersion });
+  scheduleDeletion = (ttag: string, pendingDays: number | undefined): Promise<ManagedKey> =>
+    this.session.request('POST', `${keyPath(ttag)}/schedule-deletion`, pendingDays === undefined ? {} : { pendingDays });
+  cancelDeletion = (ttag: string): Promise<ManagedKey> => this.session.request('POST', `${keyPath(ttag)}/cancel-deletion`);
+
+  listKeys = (query: KeyQuery): Promise<ListView<KeySummary>> => this.session.request('GET', `/api/keys${keyQueryString(query)}`);
+  setTag = (ttag: string, name: string, value: string): Promise<{ name: string; value: string }> =>
+    this.session.request('PUT', `${keyPath(ttag)}/tags/${segment(name)}`, { value });
+  deleteTag = (ttag: string, name: string): Promise<unknown> => this.session.request('DELETE', `${keyPath(ttag)}/tags/${segment(name)}`);
+  aliasesOf = (ttag: string): Promise<ListView<AliasView>> =>
+    this.session.request('GET', `/api/aliases?${new URLSearchParams({ ttag, limit: '1000' }).toString()}`);
+  setAlias = (alias: string, ttag: string): Promise<AliasView> => this.session.request('PUT', `/api/aliases/${segment(alias)}`, { ttag });
+  deleteAlias = (alias: string): Promise<unknown> => this.session.request('DELETE', `/api/aliases/${segment(alias)}`);
+  encrypt = (ttag: string, text: string): Promise<Sealed> => this.session.encrypt(ttag, text);
+  decrypt = (ttag: string, sealed: string): Promise<Uint8Array> => this.session.decrypt(ttag, sealed);
   readAcl = (ttag: string): Promise<AclView> => this.session.readAcl(ttag);
   grant = (ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> =>
     this.session.setAclEntry(ttag, principal, rights);

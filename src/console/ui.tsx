@@ -27,12 +27,14 @@ function reportIfSessionLost(failure: unknown, shown: Shown): void {
   }
 }
 
+/** The code, the status, and the detail unless it only says the code again (a key server of before it named a wrong password in words). */
 export function ErrorBox({ error }: { error: Shown | undefined }) {
   if (error === undefined) return null;
   return (
     <p class="error" role="alert" data-code={error.code}>
       <strong>{error.code}</strong>
-      {error.status === undefined ? '' : ` (HTTP ${error.status})`}: {error.detail}
+      {error.status === undefined ? '' : ` (HTTP ${error.status})`}
+      {error.detail === error.code ? '' : `: ${error.detail}`}
     </p>
   );
 }

@@ -12,7 +12,16 @@ export interface Timer extends Clock {
    * Resolves once `milliseconds` have passed on this clock (never rejects). A manual clock resolves
    * it when moved past that point, so a test lets a wait pass without sleeping.
    */
-  sleep(milliseconds: number): Promise<void>;
+  sleep(milliseconds: number, options?: SleepOptions): Promise<void>;
+}
+
+/** How a wait is meant. */
+export interface SleepOptions {
+  /**
+   * A periodic task's wait between rounds (a sweep, the destruction records), not a request's: a manual
+   * clock's `nextWake` leaves it out, so a test measuring what a request waited never counts it.
+   */
+  readonly background?: boolean;
 }
 
 export const CLOCK = token<Timer>('Clock');

@@ -143,6 +143,14 @@ export interface KeyServer {
   workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin>;
   /** Opens a fresh validated connection authenticated with the token. */
   connect(token: Secret): Promise<KeyServerConnection>;
+  /**
+   * Opens a fresh validated connection of the gateway's own, with no user's token: it runs only the
+   * gateway calls (`claimKeyDestructions`, `confirmKeyDestruction`; docs/keyserver-protocol.md
+   * "Gateway calls"), which a daemon serves to a peer with a trusted client certificate, as its health
+   * call. Any other operation on it is refused: SESSION_EXPIRED in process, KEY_SERVER_FAILED from a
+   * daemon (which answers SESSION_REQUIRED, no code of this port's).
+   */
+  connectAsGateway(): Promise<KeyServerConnection>;
   /** Lower-case hex SHA-256 of the key server's identity certificate (DER), no separators. */
   fingerprint(): string;
   /**

@@ -1,6 +1,7 @@
 import { ConcurrentChangeError, NotSavedError } from '../domain/errors/index.js';
 import type { AclEntry, AclWrite, KeyAcl, KeyServer } from '../ports/key-server.port.js';
 import type { Right } from '../wire/acl.js';
+import type { Resolved } from '../wire/alias.js';
 import { sameValue, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -25,26 +26,35 @@ export class AclUseCases {
    * Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back, or as
    * written when another writer overtook it and the surface counts that a success (`overtaken`).
    */
-  grant(caller: Caller, ttag: string, grantee: string, rights: readonly Right[], overtaken: Overtaken = 'conflict'): Promise<AclEntry> {
+  grant(
+    caller: Caller,
+    ttag: string,
+    grantee: string,
+    rights: readonly Right[],
+    overtaken: Overtaken = 'conflict',
+  ): Promise<AclEntry & Resolved> {
     return withConnection(this.#keyServer, caller, async (connection) => {
       const write = await connection.call('grant', { ttag, principal: grantee, rights });
-      const acl = await connection.call('readAcl', { ttag });
+      // A key named by alias is read back by the ttag the grant resolved it to: a move in between changes nothing here.
+      const resolved = write.resolved === undefined ? {} : { resolved: write.resolved };
+      const acl = await connection.call('readAcl', { ttag: write.resolved ?? ttag });
       const entry = acl.entries.find((e) => e.principal.principalId === write.grantee.principalId);
       const what = `grant to ${grantee}`;
-      if (entry !== undefined && sameValue(entry.rights, rights)) return entry;
-      if (wasOvertaken(what, write, acl, overtaken)) return { principal: write.grantee, rights };
-      return verifyWrite(what, rights, (e: AclEntry) => e.rights, entry);
+      if (entry !== undefined && sameValue(entry.rights, rights)) return { ...entry, ...resolved };
+      if (wasOvertaken(what, write, acl, overtaken)) return { principal: write.grantee, rights, ...resolved };
+      return { ...verifyWrite(what, rights, (e: AclEntry) => e.rights, entry), ...resolved };
     });
   }
 
   /** Removes `grantee` from the key's ACL; owner only. The entry must be gone on read-back, unless another writer overtook the revocation. */
-  revoke(caller: Caller, ttag: string, grantee: string, overtaken: Overtaken = 'conflict'): Promise<void> {
+  revoke(caller: Caller, ttag: string, grantee: string, overtaken: Overtaken = 'conflict'): Promise<Resolved> {
     return withConnection(this.#keyServer, caller, async (connection) => {
       const write = await connection.call('revoke', { ttag, principal: grantee });
-      const acl = await connection.call('readAcl', { ttag });
-      if (!acl.entries.some((e) => e.principal.user === grantee)) return;
+      const resolved = write.resolved === undefined ? {} : { resolved: write.resolved };
+      const acl = await connection.call('readAcl', { ttag: write.resolved ?? ttag });
+      if (!acl.entries.some((e) => e.principal.user === grantee)) return resolved;
       const what = `revocation of ${grantee}`;
-      if (wasOvertaken(what, write, acl, overtaken)) return;
+      if (wasOvertaken(what, write, acl, overtaken)) return resolved;
       throw new NotSavedError(`${what} did not take effect`);
     });
   }

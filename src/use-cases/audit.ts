@@ -51,6 +51,8 @@ export interface AuditDraft {
   /** A batch's distinct keys and versions (bounded), and how many more it named. */
   keys?: readonly AuditKeyUse[];
   keysOmitted?: number;
+  /** The alias the request named its key by (docs/spec.md §4.23 item 3); `object` is the ttag it resolved to. */
+  alias?: string;
 }
 
 /**
@@ -195,6 +197,7 @@ function completionOf(draft: AuditDraft, response: { status: number; code?: stri
     failures: draft.failures,
     keys: draft.keys,
     keysOmitted: draft.keysOmitted,
+    alias: draft.alias,
     at,
   };
 }
@@ -330,6 +333,7 @@ function snapshot(draft: AuditDraft, outcome: AuditRecord['outcome'], status: nu
   if (draft.failures !== undefined) record.failures = draft.failures;
   if (draft.keys !== undefined) record.keys = draft.keys;
   if (draft.keysOmitted !== undefined) record.keysOmitted = draft.keysOmitted;
+  if (draft.alias !== undefined) record.alias = draft.alias;
   record.outcome = outcome;
   record.status = status;
   return record as AuditRecord;

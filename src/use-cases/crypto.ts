@@ -1,5 +1,6 @@
 import { KeyServerFailedError } from '../domain/errors/index.js';
 import type { KeyServer } from '../ports/key-server.port.js';
+import type { Resolved } from '../wire/alias.js';
 import type {
   BatchItem,
   BatchOperation,
@@ -26,28 +27,28 @@ export class CryptoUseCases {
     this.#keyServer = deps.keyServer;
   }
 
-  encrypt(caller: Caller, ttag: string, request: EncryptRequest): Promise<EncryptResult> {
+  encrypt(caller: Caller, ttag: string, request: EncryptRequest): Promise<EncryptResult & Resolved> {
     return withConnection(this.#keyServer, caller, (connection) =>
       connection.call('encrypt', { ttag, request: { plaintext: request.plaintext, aad: request.aad } }),
     );
   }
 
-  decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<DecryptResult> {
+  decrypt(caller: Caller, ttag: string, request: DecryptRequest): Promise<DecryptResult & Resolved> {
     return withConnection(this.#keyServer, caller, (connection) => connection.call('decrypt', { ttag, request: decryptArgs(request) }));
   }
 
-  mac(caller: Caller, ttag: string, data: Uint8Array): Promise<MacResult> {
+  mac(caller: Caller, ttag: string, data: Uint8Array): Promise<MacResult & Resolved> {
     return withConnection(this.#keyServer, caller, (connection) => connection.call('mac', { ttag, data }));
   }
 
-  verifyMac(caller: Caller, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }> {
+  verifyMac(caller: Caller, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean } & Resolved> {
     return withConnection(this.#keyServer, caller, (connection) =>
       connection.call('verifyMac', { ttag, request: { data: request.data, mac: request.mac, version: request.version } }),
     );
   }
 
   /** Re-encrypts under the newest version inside the key server; the plaintext never reaches the gateway. */
-  rewrap(caller: Caller, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
+  rewrap(caller: Caller, ttag: string, request: DecryptRequest): Promise<EncryptResult & Resolved> {
     return withConnection(this.#keyServer, caller, (connection) => connection.call('rewrap', { ttag, request: decryptArgs(request) }));
   }
 

@@ -1,6 +1,8 @@
 import type { AclUseCases } from './acl.js';
+import type { AliasUseCases } from './aliases.js';
 import type { AuditTrail, AuditUseCases } from './audit.js';
 import type { CryptoUseCases } from './crypto.js';
+import type { DestructionRecords } from './destruction-records.js';
 import type { GroupUseCases } from './groups.js';
 import type { HealthUseCases } from './health.js';
 import type { KeyServerCalls } from './key-server-calls.js';
@@ -23,6 +25,8 @@ export interface GatewayServices {
   readonly keyServerCalls: KeyServerCalls;
   readonly keys: KeyUseCases;
   readonly acl: AclUseCases;
+  /** Aliases of keys (docs/spec.md §4.23 item 3): verified writes. */
+  readonly aliases: AliasUseCases;
   readonly crypto: CryptoUseCases;
   readonly principals: PrincipalUseCases;
   readonly groups: GroupUseCases;
@@ -36,12 +40,16 @@ export interface GatewayServices {
   readonly auditTrail: AuditTrail;
   /** Reading side of the audit log (GET /api/audit). */
   readonly audit: AuditUseCases;
+  /** The audit records of keys the key server's sweep destroyed (docs/spec.md §4.23 item 5), a background task. */
+  readonly destructionRecords: DestructionRecords;
 }
 
 export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 export { AclUseCases } from './acl.js';
+export { AliasUseCases } from './aliases.js';
 export { type AuditDraft, AuditTrail, AuditUseCases } from './audit.js';
 export { CryptoUseCases } from './crypto.js';
+export { DestructionRecords } from './destruction-records.js';
 export { GroupUseCases } from './groups.js';
 export { type HealthReport, HealthUseCases } from './health.js';
 export { KeyServerCalls } from './key-server-calls.js';

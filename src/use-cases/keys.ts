@@ -7,6 +7,7 @@ import type { Random } from '../ports/random.port.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
 import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
+import { readBack, verifyWrite } from './read-back.js';
 import type { ReleaseGate } from './release-gate.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -26,6 +27,8 @@ export interface ExportedKey {
 /** The /api export response: the seven-operation fields and the version exported (docs/spec.md §4.22). */
 export interface ExportedVersion extends ExportedKey {
   readonly version: number;
+  /** The ttag the request's alias resolved to (docs/spec.md §4.23 item 3), for the record; never answered. */
+  readonly resolved?: string;
 }
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
@@ -97,6 +100,54 @@ export class KeyUseCases {
     });
   }
 
+  /**
+   * Sets one tag of the key (docs/spec.md §4.23 item 2); the read-back must show it with the value asked
+   * for (docs/spec.md §4.1 item 3).
+   */
+  tag(caller: Caller, ttag: string, name: string, value: string): Promise<{ name: string; value: string; resolved?: string }> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const set = await connection.call('putKeyTag', { ttag, name, value });
+      // Read back the key the write landed on: an alias may name another key by now (docs/spec.md §4.23 item 3).
+      const tags = await readBack(() => connection.call('keyTags', { ttag: set.resolved ?? ttag }));
+      // A tag missing on read-back was not saved; one with another value is not what was asked.
+      verifyWrite(`tag ${name}`, value, (read: Readonly<Record<string, string>>) => read[name], tags, {});
+      return set;
+    });
+  }
+
+  /** Deletes one tag of the key (docs/spec.md §4.23 item 2); the read-back must show it gone. */
+  untag(caller: Caller, ttag: string, name: string): Promise<{ resolved?: string }> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const deleted = await connection.call('deleteKeyTag', { ttag, name });
+      const tags = await readBack(() => connection.call('keyTags', { ttag: deleted.resolved ?? ttag }));
+      if (tags !== undefined && Object.hasOwn(tags, name)) throw new NotSavedError(`tag ${name}: still on the key when read back`);
+      return deleted;
+    });
+  }
+
+  /**
+   * Schedules the key's deletion (docs/spec.md §4.23 item 5; the key server checks `pendingDays`
+   * against its bounds); the read-back must show it pending deletion.
+   */
+  scheduleDeletion(caller: Caller, ttag: string, pendingDays?: number): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const written = await connection.call('scheduleKeyDeletion', { ttag, ...(pendingDays === undefined ? {} : { pendingDays }) });
+      const view = await connection.call('readKey', { ttag: written.ttag });
+      if (view.state !== 'pending-deletion') throw new NotSavedError(`the key reads ${view.state} when read back, not pending-deletion`);
+      return view;
+    });
+  }
+
+  /** Cancels the key's scheduled deletion; the read-back must no longer show it pending (disabled, or expired). */
+  cancelDeletion(caller: Caller, ttag: string): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const written = await connection.call('cancelKeyDeletion', { ttag });
+      const view = await connection.call('readKey', { ttag: written.ttag });
+      if (view.state === 'pending-deletion') throw new NotSavedError('the key is still pending deletion when read back');
+      return view;
+    });
+  }
+
   /** Raises the key's minimum version (owner); the answer must show at least the minimum asked for. */
   setMinVersion(caller: Caller, ttag: string, minVersion: number): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
@@ -136,7 +187,8 @@ export class KeyUseCases {
       }
       try {
         const keyLen = keyLengthForNid(blob.nid, KeygateError);
-        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version };
+        const resolved = blob.resolved === undefined ? {} : { resolved: blob.resolved };
+        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version, ...resolved };
       } finally {
         blob.key.fill(0);
       }

@@ -61,10 +61,14 @@ export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap'
  */
 export type BatchItem = { readonly ttag: string } & (EncryptRequest | DecryptRequest | { readonly data: Uint8Array } | VerifyMacRequest);
 
-/** One item's outcome, in the order of the items: its result, or its error's code and detail. */
-export type BatchOutcome<T = unknown> =
+/**
+ * One item's outcome, in the order of the items: its result, or its error's code and detail; `resolved`
+ * the ttag its `alias/<name>` named, when it named its key by alias (docs/spec.md §4.23 item 3).
+ */
+export type BatchOutcome<T = unknown> = (
   | { readonly ok: true; readonly result: T }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+  | { readonly ok: false; readonly code: string; readonly message: string }
+) & { readonly resolved?: string };
 
 /** The most items one batch may carry. */
 export const MAX_BATCH_ITEMS = 1000;

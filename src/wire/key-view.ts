@@ -1,11 +1,16 @@
 import type { Identity } from './identity.js';
 import type { KeyLength } from './key-length.js';
+import type { KeyTags } from './key-tags.js';
 
 /**
- * A key's state (docs/spec.md §4.6): a disabled key refuses export and cryptography until enabled, an
- * expired key for good. Expiry wins: an expired key reads `expired` whether it was disabled or not.
+ * A key's state (docs/spec.md §4.6, §4.23 item 4): a disabled key refuses export and cryptography until
+ * enabled, an expired key for good, a key pending deletion until its deletion is cancelled, a deleted
+ * key (a tombstone) for good. The first that holds of deleted, pending-deletion, expired, disabled, active.
  */
-export type KeyState = 'active' | 'disabled' | 'expired';
+export type KeyState = 'active' | 'disabled' | 'expired' | 'pending-deletion' | 'deleted';
+
+/** Every key state, in the order of precedence (docs/spec.md §4.23 item 4). */
+export const KEY_STATES = ['deleted', 'pending-deletion', 'expired', 'disabled', 'active'] as const satisfies readonly KeyState[];
 
 /** A version's state: `retired` when it is below the key's minVersion (it refuses export, decrypt and MAC verify). */
 export type KeyVersionState = 'active' | 'retired';
@@ -45,7 +50,36 @@ export interface KeyView {
   readonly rotationPeriod?: string;
   /** When the next scheduled rotation falls due (ISO 8601), when the key has a rotation period. */
   readonly nextRotationAt?: string;
+  /** When the key was last used (ISO 8601), at most 60 s behind its latest use (docs/spec.md §4.23 item 6). */
+  readonly lastUsedAt?: string;
+  /** The use that wrote `lastUsedAt`. */
+  readonly lastUsedOperation?: KeyUse;
+  /** The key's tags, name to value; `{}` for none (docs/spec.md §4.23 item 2). */
+  readonly tags: KeyTags;
+  /** When the key server's sweep destroys the key (ISO 8601), while it waits (docs/spec.md §4.23 item 5). */
+  readonly deletionAt?: string;
+  /** When the sweep destroyed the key's material (ISO 8601): the key is a tombstone. */
+  readonly deletedAt?: string;
 }
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
+export type KeySummary = Omit<KeyView, 'versions' | 'versionsOmitted'>;
+
+/** The filters of the key list (docs/spec.md §4.23 item 1); times in ms since the epoch. */
+export interface KeyListFilters {
+  readonly q?: string | undefined;
+  readonly tag?: readonly string[] | undefined;
+  readonly state?: KeyState | undefined;
+  readonly owner?: string | undefined;
+  readonly createdAfter?: number | undefined;
+  readonly createdBefore?: number | undefined;
+}
+
+/** The uses of a key's material that count as its last use (docs/spec.md §4.23 item 6; the root export is `export`). */
+export const KEY_USES = ['export', 'encrypt', 'decrypt', 'mac', 'mac.verify', 'rewrap', 'datakey', 'datakey.open'] as const;
+export type KeyUse = (typeof KEY_USES)[number];
+/** A use writes the last use only when the stored one is absent or at least this much older (ms). */
+export const KEY_USE_GRAIN_MS = 60_000;
 
 /** What a key is created with (operation 13). `expiresAt` is ms since the epoch. */
 export interface NewKey {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KEY_LENGTHS } from './key-length.js';
 import {
+  aliasView,
   base64,
   batchItems,
   batchOperation,
@@ -15,6 +16,9 @@ import {
   heldOperations,
   idempotencyClaim,
   identity,
+  keyed,
+  keyListQuery,
+  keySummary,
   keyVersion,
   keyVersionView,
   keyView,
@@ -61,6 +65,8 @@ const certificateId = ruled(z.string().min(1).max(128));
 const wrappedKey = z.strictObject({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
 const dataKeyLength = z.literal(KEY_LENGTHS);
 const version = z.number().int().positive();
+/** A tag's name or value as the wire carries it; the key server applies the tag rules (src/wire/key-tags.ts). */
+const tagText = ruled(z.string().max(1024));
 
 /**
  * THE declaration of a key-server operation (docs/keyserver-protocol.md "Operations"): its name, the
@@ -106,51 +112,91 @@ export const KEY_SERVER_OPERATIONS = {
   withdrawKey: op(z.strictObject({ ttag, idempotencyKey: z.string().min(1).max(255).optional() }), z.null()),
   readKey: op(z.strictObject({ ttag }), keyView),
   /** A page of the key's versions, newest first (docs/spec.md §4.22 item 10). */
-  keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), list(keyVersionView)),
+  keyVersions: op(z.strictObject({ ttag, limit: z.number().int(), cursor: cursor.optional() }), keyed(list(keyVersionView))),
   expireKey: op(z.strictObject({ ttag }), keyView),
+  /** A page of the keys the caller may see, newest first, filtered (docs/spec.md §4.23 item 1); one store read. */
+  listKeys: op(keyListQuery, list(keySummary)),
+  /** Sets one tag of the key, replacing its value (docs/spec.md §4.23 item 2): the owner or right `tag`. */
+  putKeyTag: op(z.strictObject({ ttag, name: tagText, value: tagText }), keyed(z.strictObject({ name: z.string(), value: z.string() }))),
+  /** The key's tags as stored, name to value, for whoever may change them: a tag write's read-back (docs/spec.md §4.1 item 3). */
+  keyTags: op(z.strictObject({ ttag }), z.record(z.string(), z.string())),
+  /** Deletes one tag of the key; a tag it does not carry changes nothing (docs/spec.md §4.23 item 2). */
+  deleteKeyTag: op(z.strictObject({ ttag, name: tagText }), keyed(z.strictObject({}))),
   /** Disables or enables the key (docs/spec.md §4.6): the owner's; answers the key view. */
   disableKey: op(z.strictObject({ ttag }), keyView),
   enableKey: op(z.strictObject({ ttag }), keyView),
+  /**
+   * Schedules the key's deletion in `pendingDays` days (docs/spec.md §4.23 item 5; the key server's
+   * bounds, its maximum by default), or cancels it (the key comes back disabled): the owner's.
+   */
+  scheduleKeyDeletion: op(z.strictObject({ ttag, pendingDays: z.number().int().optional() }), keyView),
+  cancelKeyDeletion: op(z.strictObject({ ttag }), keyView),
+  /**
+   * A gateway's own calls (no token: docs/keyserver-protocol.md "Gateway calls"): claims up to 100
+   * destructions whose audit record is not stored yet, each for 5 minutes, and confirms one once its
+   * record is stored (docs/spec.md §4.23 item 5 "Its audit record"). `deletedAt` is ms since the epoch.
+   */
+  claimKeyDestructions: op(
+    none,
+    z.strictObject({
+      items: z
+        .array(z.strictObject({ ttag: z.string().min(1).max(1024), deletedAt: z.number().int().nonnegative() }))
+        .max(100)
+        .readonly(),
+    }),
+  ),
+  confirmKeyDestruction: op(z.strictObject({ ttag }), z.null()),
   // Key versions: rotation adds one, the minimum version retires those below it.
   rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView),
   setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView),
   // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded).
   exportKey: op(
     z.strictObject({ ttag, version: keyVersion.optional() }),
-    z.strictObject({ nid: z.number().int(), key: bytes, version: z.number().int().positive() }),
+    keyed(z.strictObject({ nid: z.number().int(), key: bytes, version: z.number().int().positive() })),
   ),
   readAcl: op(
     z.strictObject({ ttag }),
-    z.strictObject({
-      owner: identity,
-      entries: z
-        .array(z.strictObject({ principal: identity, rights }))
-        .max(10_000)
-        .readonly(),
-      revision: aclRevision,
-    }),
+    keyed(
+      z.strictObject({
+        owner: identity,
+        entries: z
+          .array(z.strictObject({ principal: identity, rights }))
+          .max(10_000)
+          .readonly(),
+        revision: aclRevision,
+      }),
+    ),
   ),
-  grant: op(z.strictObject({ ttag, principal: name, rights }), z.strictObject({ grantee: identity, revision: aclRevision })),
-  revoke: op(z.strictObject({ ttag, principal: name }), z.strictObject({ revision: aclRevision })),
-  accessRights: op(z.strictObject({ ttag }), rights),
-  // Data cryptography (9-12).
-  encrypt: op(z.strictObject({ ttag, request: encryptRequest }), encryptResult),
-  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), z.strictObject({ plaintext: payloadBytes })),
-  mac: op(z.strictObject({ ttag, data: payloadBytes }), macResult),
-  verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), z.strictObject({ valid: z.boolean() })),
-  rewrap: op(z.strictObject({ ttag, request: decryptRequest }), encryptResult),
+  grant: op(z.strictObject({ ttag, principal: name, rights }), keyed(z.strictObject({ grantee: identity, revision: aclRevision }))),
+  revoke: op(z.strictObject({ ttag, principal: name }), keyed(z.strictObject({ revision: aclRevision }))),
+  /** The caller's rights; with the resolved ttag beside them (an object) when the request named the key by alias. */
+  accessRights: op(z.strictObject({ ttag }), z.union([rights, z.strictObject({ rights, resolved: ttag })])),
+  // Data cryptography (9-12). `resolved`: the key an alias named (docs/spec.md §4.23 item 3).
+  encrypt: op(z.strictObject({ ttag, request: encryptRequest }), keyed(encryptResult)),
+  decrypt: op(z.strictObject({ ttag, request: decryptRequest }), keyed(z.strictObject({ plaintext: payloadBytes }))),
+  mac: op(z.strictObject({ ttag, data: payloadBytes }), keyed(macResult)),
+  verifyMac: op(z.strictObject({ ttag, request: verifyMacRequest }), keyed(z.strictObject({ valid: z.boolean() }))),
+  rewrap: op(z.strictObject({ ttag, request: decryptRequest }), keyed(encryptResult)),
   /**
    * A fresh data key (docs/spec.md §4.5a): `blob` sealed under the key's newest version, `wrapped` to
    * `clientPubKey` (a 65-byte P-256 point) only when one is given. The data key itself never leaves.
    */
   generateDataKey: op(
     z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional() }),
-    z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version }),
+    keyed(z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version })),
   ),
   /** The data key of a blob, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2). */
   openDataKey: op(
     z.strictObject({ ttag, blob: bytes, clientPubKey: bytes }),
-    z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version }),
+    keyed(z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version })),
+  ),
+  // Aliases (docs/spec.md §4.23 item 3): `ttag` a ttag, never an alias; the list by alias, paged.
+  putAlias: op(z.strictObject({ alias: name, ttag }), aliasView),
+  /** Answers the ttag the alias named, for the record. */
+  deleteAlias: op(z.strictObject({ alias: name }), z.strictObject({ ttag })),
+  listAliases: op(
+    z.strictObject({ ttag: ttag.optional(), prefix: name.optional(), limit: z.number().int(), cursor: cursor.optional() }),
+    list(aliasView),
   ),
   /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
   cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes),

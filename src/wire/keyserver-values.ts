@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RIGHTS } from './acl.js';
 import { MAX_BATCH_ITEMS } from './crypto-messages.js';
 import { KEY_LENGTHS } from './key-length.js';
+import { KEY_STATES, KEY_USES } from './key-view.js';
 import { PRINCIPAL_KINDS } from './principal.js';
 import { jsonTextFault, type TextControls, textFault } from './text.js';
 
@@ -174,6 +175,17 @@ export const keyVersion = z.number().int();
 /** A version the key server answers: 1 or more. */
 const storedVersion = z.number().int().positive();
 
+/**
+ * The ttag an `alias/<name>` in the request resolved to (docs/spec.md §4.23 item 3), beside a result
+ * that does not name its key otherwise: present only when the request named the key by alias.
+ */
+export function keyed<T extends z.ZodRawShape>(result: z.ZodObject<T, z.core.$strict>) {
+  return result.extend({ resolved: ttag.optional() });
+}
+
+/** One alias as the key server answers it (src/wire/alias.ts). */
+export const aliasView = z.strictObject({ alias: z.string(), ttag: z.string(), createdAt: z.string(), updatedAt: z.string() });
+
 /** One version as the key view and the versions operation list it (never the material). */
 export const keyVersionView = z.strictObject({ version: storedVersion, createdAt: z.string(), state: z.enum(['active', 'retired']) });
 
@@ -183,7 +195,7 @@ export const keyView = z.strictObject({
   algo: z.string(),
   label: z.string().optional(),
   owner: identity,
-  state: z.enum(['active', 'disabled', 'expired']),
+  state: z.enum(KEY_STATES),
   createdAt: z.string(),
   expiresAt: z.string().optional(),
   version: storedVersion,
@@ -192,6 +204,32 @@ export const keyView = z.strictObject({
   versionsOmitted: z.number().int().positive().optional(),
   rotationPeriod: z.string().max(64).optional(),
   nextRotationAt: z.string().optional(),
+  lastUsedAt: z.string().optional(),
+  lastUsedOperation: z.enum(KEY_USES).optional(),
+  tags: z.record(z.string(), z.string()).readonly(),
+  deletionAt: z.string().optional(),
+  deletedAt: z.string().optional(),
+});
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
+export const keySummary = keyView.omit({ versions: true, versionsOmitted: true });
+
+/**
+ * The key list's query (docs/spec.md §4.23 item 1): the key server checks each filter's range and
+ * answers BAD_REQUEST naming it. Times in ms since the epoch.
+ */
+export const keyListQuery = z.strictObject({
+  q: ruled(z.string().max(1024)).optional(),
+  tag: z
+    .array(ruled(z.string().max(1024)))
+    .max(1024)
+    .optional(),
+  state: z.enum(KEY_STATES).optional(),
+  owner: ruled(z.string().max(1024)).optional(),
+  createdAfter: z.number().int().optional(),
+  createdBefore: z.number().int().optional(),
+  limit: z.number().int(),
+  cursor: cursor.optional(),
 });
 
 /** An Idempotency-Key claim: 1..255 visible ASCII characters, and the request's fingerprint (base64url SHA-256). */
@@ -258,8 +296,9 @@ export const batchOutcomes = z
       z.strictObject({
         ok: z.literal(true),
         result: z.union([encryptResult, macResult, z.strictObject({ plaintext: payloadBytes }), z.strictObject({ valid: z.boolean() })]),
+        resolved: ttag.optional(),
       }),
-      z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096) }),
+      z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096), resolved: ttag.optional() }),
     ]),
   )
   .max(MAX_BATCH_ITEMS)

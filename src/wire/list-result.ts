@@ -15,3 +15,7 @@ export const LIST_LIMIT_MAX = 500;
 export const LIST_LIMIT_DEFAULT = 100;
 /** Page size bound of the list of groups (docs/spec.md §4.9 item 1); its default is LIST_LIMIT_DEFAULT. */
 export const GROUPS_LIMIT_MAX = 1000;
+/** Page size bound of the key list (docs/spec.md §4.23 item 1); its default is LIST_LIMIT_DEFAULT. */
+export const KEYS_LIMIT_MAX = 1000;
+/** The most `tag` filters one key list takes (docs/spec.md §4.23 item 1, §7). */
+export const KEY_LIST_TAG_FILTERS_MAX = 10;

@@ -16,14 +16,18 @@ export interface SeenRequest {
   readonly origin: string | undefined;
   readonly hasCookie: boolean;
   readonly hasProof: boolean;
+  /** The `User-Agent` field: Chromium's, or the test's own fetch's. */
+  readonly userAgent: string;
   status?: number;
+  /** The answer's `X-Request-Id`, once sent (an audit record's `requestId`). */
+  requestId?: string;
 }
 
 export interface BrowserGateway {
   readonly url: string;
   readonly gateway: Gateway;
   readonly logger: MemoryLogger;
-  /** Every request the gateway received, in order, with its answer's status once sent. */
+  /** Every request the gateway received, in order, with its answer's status and request id once sent. */
   readonly seen: SeenRequest[];
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   login(user: keyof typeof PASSWORDS): Promise<string>;
@@ -35,7 +39,7 @@ export interface BrowserGateway {
  * clock (a browser signs `iat` with the wall clock, which a manual clock would not follow). Its
  * server records what reaches it, so a test can see preflights, and what the browser never sent.
  * It is closed by the test's teardown (`close()` may still be called: it runs once). `config` adds
- * settings (an audit store, say) to those.
+ * settings (an audit store, say) to those, or replaces the key server (daemons).
  */
 export async function startBrowserGateway(
   t: ExecutionContext,
@@ -44,7 +48,7 @@ export async function startBrowserGateway(
 ): Promise<BrowserGateway> {
   const logger = new MemoryLogger();
   const gateway = await createGateway(
-    { ...config, corsOrigins: [...corsOrigins], keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin } },
+    { keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin }, ...config, corsOrigins: [...corsOrigins] },
     { logger },
   );
   const seen: SeenRequest[] = [];
@@ -52,7 +56,11 @@ export async function startBrowserGateway(
   const server = createServer((req, res) => {
     const entry = record(req);
     seen.push(entry);
-    res.on('finish', () => (entry.status = res.statusCode));
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+      const requestId = res.getHeader('x-request-id');
+      if (typeof requestId === 'string') entry.requestId = requestId;
+    });
     void handle(req, res);
   });
   let closing: Promise<void> | undefined;
@@ -89,6 +97,7 @@ function record(req: IncomingMessage): SeenRequest {
     origin: req.headers.origin,
     hasCookie: req.headers.cookie !== undefined,
     hasProof: req.headers.dpop !== undefined,
+    userAgent: req.headers['user-agent'] ?? '',
   };
 }
 

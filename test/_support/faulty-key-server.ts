@@ -85,6 +85,11 @@ export class FaultyKeyServer implements KeyServer {
     return faultyConnection(await this.#inner.connect(token), this.faults, this.calls, this.withdrawals);
   }
 
+  async connectAsGateway(): Promise<KeyServerConnection> {
+    if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
+    return this.#inner.connectAsGateway();
+  }
+
   fingerprint(): string {
     return this.#inner.fingerprint();
   }

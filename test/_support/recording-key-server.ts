@@ -53,6 +53,10 @@ export class RecordingKeyServer implements KeyServer {
     return this.#inner.workloadLogin(request);
   }
 
+  connectAsGateway(): Promise<KeyServerConnection> {
+    return this.#inner.connectAsGateway();
+  }
+
   async connect(token: Secret): Promise<KeyServerConnection> {
     const inner = await this.#inner.connect(token);
     const writes = this.writes;

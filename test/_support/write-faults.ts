@@ -39,6 +39,30 @@ export const WRITE_FAULTS = {
   enableKey: {
     drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'active' as const }),
   } satisfies WriteFault<'enableKey'>,
+  // docs/spec.md §4.23 item 3: a dropped alias write answers what the key server would have answered.
+  putAlias: {
+    drop: async (_inner, { alias, ttag }) => ({ alias, ttag, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() }),
+  } satisfies WriteFault<'putAlias'>,
+  deleteAlias: {
+    drop: async (inner, { alias }) => ({ ttag: (await inner.call('readKey', { ttag: `alias/${alias}` })).ttag }),
+  } satisfies WriteFault<'deleteAlias'>,
+  // A dropped tag write answers what was asked; an altered one stores another value.
+  putKeyTag: {
+    drop: async (_inner, { name, value }) => ({ name, value }),
+    alter: async (inner, args) => {
+      await inner.call('putKeyTag', { ...args, value: `${args.value} (altered)` });
+      return { name: args.name, value: args.value };
+    },
+  } satisfies WriteFault<'putKeyTag'>,
+  deleteKeyTag: {
+    drop: async () => ({}),
+  } satisfies WriteFault<'deleteKeyTag'>,
+  scheduleKeyDeletion: {
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'pending-deletion' as const }),
+  } satisfies WriteFault<'scheduleKeyDeletion'>,
+  cancelKeyDeletion: {
+    drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'disabled' as const }),
+  } satisfies WriteFault<'cancelKeyDeletion'>,
   createPrincipal: {
     drop: async (_inner, input) => ({
       name: input.name,
@@ -113,6 +137,7 @@ export const LIST_OPERATIONS = [
   'listPrincipals',
   'principalGroups',
   'listGroups',
+  'listKeys',
   'groupMembers',
   'listRoles',
   'listCertificates',

@@ -94,3 +94,27 @@ test('keys disable and enable through the real keygate binary: a disabled key re
   const exported = await keygate(['keys', 'export', ttag, '--out', join(dir, 'enabled.bin')], env);
   t.is(exported.status, 0, exported.stderr);
 });
+
+test('keys schedule-deletion and cancel-deletion through the real keygate binary: a pending key refuses export; cancelled, it is disabled', async (t) => {
+  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
+  t.is(login.status, 0, login.stderr);
+  const sessionFile = join(dir, 'session-deletion');
+  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
+  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const created = await keygate(['keys', 'create', '--json'], env);
+  t.is(created.status, 0, created.stderr);
+  const { ttag } = JSON.parse(created.stdout) as { ttag: string };
+
+  const outside = await keygate(['keys', 'schedule-deletion', ttag, '--days', '3'], env);
+  t.not(outside.status, 0);
+  t.regex(outside.stderr, /pendingDays/);
+  const scheduled = await keygate(['keys', 'schedule-deletion', ttag, '--days', '8'], env);
+  t.is(scheduled.status, 0, scheduled.stderr);
+  t.regex(scheduled.stdout, / pending-deletion .* deleted at \d{4}-/);
+  const refused = await keygate(['keys', 'export', ttag, '--out', join(dir, 'pending.bin')], env);
+  t.not(refused.status, 0);
+  t.regex(refused.stderr, /KEY_PENDING_DELETION/);
+  const cancelled = await keygate(['keys', 'cancel-deletion', ttag, '--json'], env);
+  t.is(cancelled.status, 0, cancelled.stderr);
+  t.like(JSON.parse(cancelled.stdout), { ttag, state: 'disabled' });
+});

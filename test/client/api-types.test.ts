@@ -51,6 +51,11 @@ const KEY_VIEW_FIELDS = {
   versionsOmitted: true,
   rotationPeriod: true,
   nextRotationAt: true,
+  tags: true,
+  deletionAt: true,
+  deletedAt: true,
+  lastUsedAt: true,
+  lastUsedOperation: true,
 } as const satisfies Record<keyof KeyView, true>;
 
 test('src/client/openapi-types.ts is what openapi-typescript makes of the committed openapi.json (npm run openapi writes both)', async (t) => {

@@ -130,3 +130,23 @@ test("a batch's keys are distinct, in the order first named, a versionless use d
   t.is(bounded.keysOmitted, 5);
   t.deepEqual(bounded.keys[0], { ttag: 'k0', version: 1 });
 });
+
+test('the MAC covers the alias a request named its key by, after the batch fields; an entry without one keeps its form', (t) => {
+  const plain = canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2 });
+  const aliased = canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2, alias: 'billing' });
+  t.is(aliased, `${plain.slice(0, -1)},null,null,"billing"]`);
+  t.not(aliased, canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2, alias: 'billinh' }));
+  const keys = auditTestKeys();
+  const chain = testChain('gw', keys);
+  const entries = [auditRecord(), auditRecord({ object: 'a2V5', alias: 'billing' }), auditRecord()].map((record) => {
+    const entry = chain.seal(entryOf(record));
+    chain.advance(entry);
+    return entry;
+  });
+  t.is(verifyAuditLog({ entries, checkpoints: [], partial: false, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+  const edited = entries.map((entry, i) => (i === 1 ? { ...entry, alias: 'other' } : entry));
+  t.like(verifyAuditLog({ entries: edited, checkpoints: [], partial: false, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, {
+    seq: 2,
+    kind: 'edited',
+  });
+});

@@ -44,6 +44,7 @@ test('a wrong password fails at the server with WRONG_CREDENTIAL', (t) => {
     srpServerVerify({ user: 'alice', salt: verifier.salt, verifier: verifier.verifier, A: client.A, M1: proof.M1, ephemeral: server }),
   );
   t.is((error as { code?: string }).code, 'WRONG_CREDENTIAL');
+  t.is((error as Error).message, 'credential refused: wrong user name or password');
 });
 
 test('the server refuses A = 0 and A = N (RFC 5054 §2.6)', (t) => {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { withChromium } from '../_support/browser.js';
-import { startConsole } from '../_support/browser-gateway.js';
+import { startBrowserGateway, startConsole } from '../_support/browser-gateway.js';
 import { signIn } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
@@ -107,5 +107,30 @@ await withChromium('console tests', (browser) => {
     t.true(violations.includes('script-src-elem'), violations.join(', '));
     t.true(violations.includes('connect-src'), violations.join(', '));
     t.true(violations.includes('img-src'), violations.join(', '));
+  });
+
+  test('the console shows its own icon, served beside it under its policy: nothing asked of the root or of another origin', async (t) => {
+    const gw = await startBrowserGateway(t, []);
+    const context = await browser.newContext();
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    const icon = page.waitForResponse((response) => new URL(response.url()).pathname === '/console/favicon.svg');
+    await page.goto(`${gw.url}/console/`);
+    const answer = await icon;
+    t.is(answer.status(), 200);
+    t.is(answer.headers()['content-type'], 'image/svg+xml');
+    t.truthy(answer.headers()['content-security-policy']);
+    const drawn = await page.evaluate(async () => {
+      const image = new Image();
+      image.src = 'favicon.svg';
+      await image.decode();
+      return image.naturalWidth;
+    });
+    t.true(drawn > 0, 'the icon is an image the page may draw');
+    t.deepEqual(
+      gw.seen.filter((request) => !request.path.startsWith('/console')).map((request) => request.path),
+      [],
+      'no /favicon.ico or anything else outside the console',
+    );
   });
 });

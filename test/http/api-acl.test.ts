@@ -91,7 +91,7 @@ test('GET /api/keys/{ttag}/access answers the effective rights: ownership, own e
   const key = await createKey(alice);
   const base = `/api/keys/${pathTtag(key.ttag)}`;
   await alice.put(`${base}/acl/bob`, { rights: ['mac', 'read'] });
-  t.deepEqual((await alice.get(`${base}/access`)).body, { rights: ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate'] });
+  t.deepEqual((await alice.get(`${base}/access`)).body, { rights: ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag'] });
   t.deepEqual((await bob.get(`${base}/access`)).body, { rights: ['read', 'mac'] });
   const none = await carol.get(`${base}/access`);
   t.is(none.status, 200);

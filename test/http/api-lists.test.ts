@@ -16,7 +16,9 @@ async function listed(t: ExecutionContext) {
   for (const member of ['bob', 'carol']) await admin.put(`/api/groups/ops/members/${member}`);
   for (const group of ['ops', 'team']) await admin.put(`/api/groups/${group}/members/alice`);
   const key = await createKey(alice);
+  await createKey(alice);
   const paths: [ApiSession, string][] = [
+    [alice, '/api/keys'],
     [admin, '/api/principals'],
     [admin, '/api/principals/alice/groups'],
     [admin, '/api/groups'],

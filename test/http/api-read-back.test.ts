@@ -33,12 +33,33 @@ const dropped: Case[] = [
     arrange: (s) => s.alice.post(`/api/keys/${s.key}/disable`),
     write: (s) => s.alice.post(`/api/keys/${s.key}/enable`),
   },
+  { title: 'setting a tag', fault: 'putKeyTag', write: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }) },
+  {
+    title: 'deleting a tag',
+    fault: 'deleteKeyTag',
+    arrange: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }),
+    write: (s) => s.alice.del(`/api/keys/${s.key}/tags/env`),
+  },
+  { title: 'scheduling a key deletion', fault: 'scheduleKeyDeletion', write: (s) => s.alice.post(`/api/keys/${s.key}/schedule-deletion`) },
+  {
+    title: 'cancelling a key deletion',
+    fault: 'cancelKeyDeletion',
+    arrange: (s) => s.alice.post(`/api/keys/${s.key}/schedule-deletion`),
+    write: (s) => s.alice.post(`/api/keys/${s.key}/cancel-deletion`),
+  },
   { title: 'putting an ACL entry', fault: 'grant', write: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }) },
   {
     title: 'deleting an ACL entry',
     fault: 'revoke',
     arrange: (s) => s.alice.put(`/api/keys/${s.key}/acl/bob`, { rights: ['read'] }),
     write: (s) => s.alice.del(`/api/keys/${s.key}/acl/bob`),
+  },
+  { title: 'setting an alias', fault: 'putAlias', write: (s) => s.alice.put('/api/aliases/orders', { ttag: s.key }) },
+  {
+    title: 'deleting an alias',
+    fault: 'deleteAlias',
+    arrange: (s) => s.alice.put('/api/aliases/orders', { ttag: s.key }),
+    write: (s) => s.alice.del('/api/aliases/orders'),
   },
   {
     title: 'creating a principal',
@@ -89,6 +110,7 @@ const dropped: Case[] = [
 
 /** Writes the key server performs with other values than asked: the read-back finds them different. */
 const altered: Case[] = [
+  { title: 'setting a tag', fault: 'putKeyTag', write: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }) },
   {
     title: 'putting an ACL entry',
     fault: 'grant',

@@ -60,12 +60,16 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
         'keys.export',
         'keys.expire',
         'keys.state',
+        'keys.delete',
         'keys.rotate',
         'keys.min-version',
+        'keys.list',
+        'keys.tag',
       ] as const
     ).map((op) => [op, KEY_HOLDERS]),
   ),
   ...Object.fromEntries((['acl.read', 'acl.write', 'acl.access'] as const).map((op) => [op, KEY_HOLDERS])),
+  ...Object.fromEntries((['aliases.read', 'aliases.write'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries((['certificates.read', 'certificates.parse', 'certificates.verify'] as const).map((op) => [op, KEY_HOLDERS])),
   ...Object.fromEntries(
     (
@@ -137,8 +141,13 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.expire': { needs: 'keys.expire', path: `/api/keys/${NO_KEY}/expire`, allowed: NOT_FOUND },
     'keys.disable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/disable`, allowed: NOT_FOUND },
     'keys.enable': { needs: 'keys.state', path: `/api/keys/${NO_KEY}/enable`, allowed: NOT_FOUND },
+    'keys.schedule-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/schedule-deletion`, allowed: NOT_FOUND },
+    'keys.cancel-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/cancel-deletion`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
+    'keys.list': { needs: 'keys.list', allowed: [200] },
+    'keys.tag': { needs: 'keys.tag', path: `/api/keys/${NO_KEY}/tags/env`, body: { value: 'prod' }, allowed: NOT_FOUND },
+    'keys.untag': { needs: 'keys.tag', path: `/api/keys/${NO_KEY}/tags/env`, allowed: NOT_FOUND },
     // Rewrap is a decrypt and an encrypt: the key server asks for both operations (held by the same roles).
     'crypto.rewrap': { needs: 'crypto.decrypt', body: { ttag: NO_KEY, ciphertext: data, iv: data, authTag: data }, allowed: NOT_FOUND },
     'crypto.datakey': { needs: 'crypto.encrypt', body: { ttag: NO_KEY, clientPubKey: clientKeyPair().publicKey }, allowed: NOT_FOUND },
@@ -151,6 +160,10 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'acl.put': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, body: { rights: ['read'] }, allowed: NOT_FOUND },
     'acl.delete': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, allowed: NOT_FOUND },
     'acl.access': { needs: 'acl.access', path: `/api/keys/${NO_KEY}/access`, allowed: NOT_FOUND },
+    // docs/spec.md §4.23 item 3: aliases, beside the 51.
+    'aliases.list': { needs: 'aliases.read', allowed: [200] },
+    'aliases.put': { needs: 'aliases.write', path: '/api/aliases/nothing', body: { ttag: NO_KEY }, allowed: NOT_FOUND },
+    'aliases.delete': { needs: 'aliases.write', path: '/api/aliases/nothing', allowed: NOT_FOUND },
     'principals.list': { needs: 'principals.list', allowed: [200] },
     'principals.create': { needs: 'principals.create', body: { name: 'carol', kind: 'user' }, allowed: [409, 'CONFLICT'] },
     'principals.read': { needs: 'principals.read', path: '/api/principals/nobody', allowed: NOT_FOUND },
@@ -241,10 +254,18 @@ const ADDED = new Set([
   'keys.versions',
   'keys.disable',
   'keys.enable',
+  'keys.list',
+  'keys.tag',
+  'keys.untag',
+  'keys.schedule-deletion',
+  'keys.cancel-deletion',
   'crypto.rewrap',
   'crypto.datakey',
   'crypto.datakey.open',
   'groups.list',
+  'aliases.list',
+  'aliases.put',
+  'aliases.delete',
   'session.jwt',
   'trust.issuers.list',
   'trust.issuers.read',
@@ -252,7 +273,7 @@ const ADDED = new Set([
   'trust.issuers.delete',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the data-key routes, GET /api/groups, workload sign-in and the trusted issuers', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

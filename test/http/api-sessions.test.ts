@@ -23,6 +23,14 @@ test('POST /api/session refuses a wrong password with 401 WRONG_CREDENTIAL', asy
   t.is(typeof reply.body.detail, 'string');
 });
 
+test('a wrong password and an unknown user are refused in the same words, which are not the code again', async (t) => {
+  const gw = await startGateway(t);
+  const wrong = await gw.call('POST', '/api/session', { body: { user: 'alice', password: 'nope' } });
+  const unknown = await gw.call('POST', '/api/session', { body: { user: 'nobody-here', password: 'nope' } });
+  t.is(wrong.body.detail, 'credential refused: wrong user name or password');
+  t.deepEqual(unknown.body, wrong.body, 'no way to tell a known name from an unknown one');
+});
+
 test('POST /api/session answers 400 BAD_REQUEST naming the field', async (t) => {
   const gw = await startGateway(t);
   const reply = await gw.call('POST', '/api/session', { body: { user: 'alice' } });

@@ -10,6 +10,7 @@ const FILES = [
   ['/console/index.html', /^text\/html; charset=utf-8$/],
   ['/console/console.js', /^text\/javascript; charset=utf-8$/],
   ['/console/console.css', /^text\/css; charset=utf-8$/],
+  ['/console/favicon.svg', /^image\/svg\+xml$/],
 ] as const;
 
 test('each console file is served with the strict policy, no framing, no referrer, no cookie and no CORS header', async (t) => {

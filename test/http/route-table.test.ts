@@ -6,7 +6,7 @@ import { startGateway } from '../_support/gateway.js';
 /**
  * Every declared operation of both surfaces: method, path, the operation id its access-log line and
  * metrics name, and the methods its path allows (`Allow`, in the order answered). The 51 /api
- * operations, the key states' disable and enable, `GET /api/audit/verify`, `GET /api/groups`, `GET /api/openapi.json` and the seven root operations.
+ * operations, the key states' disable and enable, the key list and its tags, scheduled deletion's schedule and cancel (docs/spec.md §4.23 item 5), `GET /api/audit/verify`, `GET /api/groups`, `GET /api/openapi.json` and the seven root operations.
  */
 const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/session', 'session.password', 'POST, DELETE, HEAD, GET'],
@@ -25,7 +25,7 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/crypto/mac/verify', 'crypto.mac.verify', 'POST'],
   ['POST', '/api/crypto/datakey', 'crypto.datakey', 'POST'],
   ['POST', '/api/crypto/datakey/open', 'crypto.datakey.open', 'POST'],
-  ['POST', '/api/keys', 'keys.create', 'POST'],
+  ['POST', '/api/keys', 'keys.create', 'POST, HEAD, GET'],
   ['GET', '/api/keys/:ttag', 'keys.read', 'HEAD, GET'],
   ['GET', '/api/keys/:ttag/versions', 'keys.versions', 'HEAD, GET'],
   ['POST', '/api/keys/:ttag/export', 'keys.export', 'POST'],
@@ -34,10 +34,18 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/keys/:ttag/expire', 'keys.expire', 'POST'],
   ['POST', '/api/keys/:ttag/disable', 'keys.disable', 'POST'],
   ['POST', '/api/keys/:ttag/enable', 'keys.enable', 'POST'],
+  ['POST', '/api/keys/:ttag/schedule-deletion', 'keys.schedule-deletion', 'POST'],
+  ['POST', '/api/keys/:ttag/cancel-deletion', 'keys.cancel-deletion', 'POST'],
+  ['GET', '/api/keys', 'keys.list', 'POST, HEAD, GET'],
+  ['PUT', '/api/keys/:ttag/tags/:name', 'keys.tag', 'PUT, DELETE'],
+  ['DELETE', '/api/keys/:ttag/tags/:name', 'keys.untag', 'PUT, DELETE'],
   ['GET', '/api/keys/:ttag/acl', 'acl.read', 'HEAD, GET'],
   ['PUT', '/api/keys/:ttag/acl/:principal', 'acl.put', 'PUT, DELETE'],
   ['DELETE', '/api/keys/:ttag/acl/:principal', 'acl.delete', 'PUT, DELETE'],
   ['GET', '/api/keys/:ttag/access', 'acl.access', 'HEAD, GET'],
+  ['GET', '/api/aliases', 'aliases.list', 'HEAD, GET'],
+  ['PUT', '/api/aliases/:alias', 'aliases.put', 'PUT, DELETE'],
+  ['DELETE', '/api/aliases/:alias', 'aliases.delete', 'PUT, DELETE'],
   ['GET', '/api/principals', 'principals.list', 'HEAD, GET, POST'],
   ['POST', '/api/principals', 'principals.create', 'HEAD, GET, POST'],
   ['GET', '/api/principals/:name', 'principals.read', 'HEAD, GET, PUT, DELETE'],
@@ -93,15 +101,16 @@ const SAMPLES: Readonly<Record<string, string>> = {
   role: 'auditor',
   id: 'a'.repeat(64),
   parameter: 'x',
+  alias: 'sample-alias',
 };
 
 function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 74 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 82 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 74);
+  t.is(OPERATIONS.length, 82);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

@@ -69,6 +69,17 @@ test('an unknown operation is 404, and an operation without a bearer token is 40
   );
 });
 
+test('the gateway calls take no token (the trusted client certificate reached the daemon); every other operation still needs a bearer', async (t) => {
+  const claimed = await call('POST', '/v1/op/claimKeyDestructions', { body: {} });
+  t.is(claimed.status, 200, claimed.text);
+  t.deepEqual(claimed.body, { result: { items: [] } });
+  const confirmed = await call('POST', '/v1/op/confirmKeyDestruction', { body: { ttag: 'AAAA' } });
+  t.is(confirmed.status, 200, confirmed.text);
+  t.deepEqual(confirmed.body, { result: null });
+  assertError(t, await call('POST', '/v1/op/readKey', { body: { ttag: 'AAAA' } }), 401, 'SESSION_REQUIRED');
+  assertError(t, await call('POST', '/v1/op/scheduleKeyDeletion', { body: { ttag: 'AAAA' } }), 401, 'SESSION_REQUIRED');
+});
+
 test('text off the text rule (a NUL, a lone surrogate, a control) is refused before the engine with 400 naming the argument', async (t) => {
   const auth = { authorization: 'Bearer abc' };
   const refusals: [string, string, Record<string, unknown>, RegExp][] = [

@@ -38,6 +38,7 @@ const key: KeyRow = {
   ]),
   aclRevision: 2,
   laterVersions: [],
+  tags: {},
   minVersion: 2,
   expired: false,
   // A disabled key stays disabled through a backup and its restore (docs/spec.md §4.6).
@@ -71,6 +72,9 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putKey(key);
     for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
+    // Its aliases and its last use (docs/spec.md §4.23 item 8: carried by a backup and restored with it).
+    await store.putAlias({ name: 'payroll', ttag: key.ttag, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_300_000 });
+    await store.recordKeyUse(key.ttag, 1_700_000_400_000, 'decrypt');
     await store.putIdempotencyRecord(created);
     await store.putCertificate({
       id: 'ab'.repeat(32),
@@ -109,6 +113,13 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
       laterVersions,
     );
     t.is(restoredKey?.rotationPeriod, 'P90D', 'the rotation schedule comes along');
+    t.like(restoredKey, { lastUsedAt: 1_700_000_400_000, lastUsedOperation: 'decrypt' }, 'the last use comes along');
+    t.deepEqual(await target.alias('payroll'), {
+      name: 'payroll',
+      ttag: key.ttag,
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_300_000,
+    });
     t.deepEqual((await target.principalByName('alice'))?.srp?.verifier, alice.srp?.verifier);
     t.deepEqual(await target.memberIdsOf(team.principalId), [alice.principalId]);
     t.deepEqual(await target.role('reader'), { name: 'reader', operations: ['keys.read'] });
@@ -116,6 +127,38 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
     t.is(await target.token('token-hash'), undefined, 'tokens are not in a snapshot');
     t.deepEqual(await target.idempotencyRecord(alice.principalId, 'create-payroll'), created, 'idempotency records are');
     t.is(await target.nextSystemId(), systemId + 1, 'the counters come along');
+  });
+
+  test(`${name}: a tombstone stays a tombstone and a key pending deletion stays pending through a snapshot and its restore (docs/spec.md §4.23 item 8)`, async (t) => {
+    const source = await stores.open();
+    t.teardown(() => source.close());
+    const pending: KeyRow = { ...key, ttag: 'cGVuZGluZw==', disabled: false, deletionAt: 1_700_600_000_000 };
+    const doomed: KeyRow = { ...key, ttag: 'ZG9vbWVk', disabled: false, deletionAt: 1_700_500_000_000 };
+    await source.atomically(async () => {
+      await source.putPrincipal(alice);
+      await source.putKey(pending);
+      await source.putKey(doomed);
+      await source.putKeyVersion(doomed.ttag, laterVersions[0]!);
+      await source.destroyKey(doomed.ttag, 1_700_500_000_001);
+    });
+    const target = await stores.open();
+    t.teardown(() => target.close());
+    await target.restore(await source.snapshot());
+    const restoredPending = await target.key(pending.ttag);
+    t.is(restoredPending?.deletionAt, pending.deletionAt);
+    t.is(restoredPending?.deletedAt, undefined);
+    t.deepEqual(restoredPending?.material, key.material, 'a pending key keeps its material');
+    const tombstone = await target.key(doomed.ttag);
+    t.is(tombstone?.deletedAt, 1_700_500_000_001);
+    t.is(tombstone?.deletionAt, doomed.deletionAt);
+    t.is(tombstone?.material.length, 0, 'no material comes back');
+    t.deepEqual(tombstone?.laterVersions, []);
+    t.deepEqual(await target.keyIdsInUse(), [stores.keyId], 'the tombstone holds nothing sealed');
+    t.deepEqual(
+      await target.unrecordedDestructions(1_700_500_000_001, 10),
+      [{ ttag: doomed.ttag, deletedAt: 1_700_500_000_001 }],
+      'its audit record, not yet stored, is still to be written',
+    );
   });
 
   test(`${name}: a restore into a store that holds anything is refused, and nothing is written`, async (t) => {

@@ -28,6 +28,7 @@ function key(ttag: string, acl: [string, Right[]][] = []): KeyRow {
     acl: new Map(acl),
     aclRevision: 0,
     laterVersions: [],
+    tags: {},
     minVersion: 1,
     createdAt: 1_700_000_000_000,
     expired: false,

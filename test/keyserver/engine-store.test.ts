@@ -8,8 +8,10 @@ import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store
 import { startTestPostgres } from '../_support/postgres.js';
 import { skipAll } from '../_support/skip.js';
 import { engineStoreContract } from './engine-store.contract.js';
+import { engineStoreAliasesContract } from './engine-store-aliases.contract.js';
 import { engineStoreDirectoryContract } from './engine-store-directory.contract.js';
 import { engineStoreIdempotencyContract } from './engine-store-idempotency.contract.js';
+import { engineStoreInventoryContract } from './engine-store-inventory.contract.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const postgres = startTestPostgres();
@@ -33,4 +35,6 @@ for (const [name, make] of STORES) {
   engineStoreContract(name, make);
   engineStoreDirectoryContract(name, make);
   engineStoreIdempotencyContract(name, make);
+  engineStoreInventoryContract(name, make);
+  engineStoreAliasesContract(name, make);
 }

@@ -34,6 +34,7 @@ const key = (ttag: string, material: Buffer): KeyRow => ({
   acl: new Map([['bbbbbbbbbbbbbbbb', ['read'] as const]]),
   aclRevision: 3,
   laterVersions: [],
+  tags: {},
   minVersion: 1,
   createdAt: 1_700_000_000_000,
   expired: false,

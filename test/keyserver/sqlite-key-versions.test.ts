@@ -47,6 +47,7 @@ test('a master-key rotation rewraps every key version; the old master key then o
     nid: 427,
     material: Buffer.alloc(32, 1),
     laterVersions: [],
+    tags: {},
     minVersion: 1,
     owner: 'aaaaaaaaaaaaaaaa',
     acl: new Map(),

@@ -71,7 +71,7 @@ test('the packed package installs, type-checks and runs in a consumer project, w
     JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')),
   );
   t.true(existsSync(join(installed, 'keygate/dist/client/keygate-client.browser.js')));
-  for (const file of ['index.html', 'console.js', 'console.css'])
+  for (const file of ['index.html', 'console.js', 'console.css', 'favicon.svg'])
     t.true(existsSync(join(installed, `keygate/dist/console/${file}`)), `dist/console/${file}`);
   t.false(existsSync(join(installed, 'keygate/dist/console/main.js')), 'the console ships bundled, not as compiled modules');
 

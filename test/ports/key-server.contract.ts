@@ -58,6 +58,19 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await ks.close();
   });
 
+  test(title("a gateway connection runs the gateway calls with no user's token, and nothing else"), async (t) => {
+    const ks = await make();
+    const connection = await ks.keyServer.connectAsGateway();
+    t.deepEqual(await connection.call('claimKeyDestructions', {}), { items: [] });
+    t.is(await connection.call('confirmKeyDestruction', { ttag: 'AAAA' }), null);
+    // Refused: in process as a missing token is (SESSION_EXPIRED); a daemon's SESSION_REQUIRED is no code of the port's.
+    const refusals = ['SESSION_EXPIRED', 'KEY_SERVER_FAILED'];
+    t.true(refusals.includes((await codeOf(connection.call('whoami', {})))!));
+    t.true(refusals.includes((await codeOf(connection.call('readKey', { ttag: 'AAAA' })))!));
+    await connection.close();
+    await ks.close();
+  });
+
   test(title('generates, exports to owner and grantee, and enforces the ACL'), async (t) => {
     const ks = await make();
     const alice = await ks.keyServer.connect((await ks.keyServer.login('alice', new Secret('alice-pw'))).token);
@@ -155,7 +168,7 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
       t.deepEqual(await alice.call('verifyMac', { ttag, request: { data: Buffer.from('datb'), mac } }), { valid: false });
       t.is(await codeOf(bob.call('mac', { ttag, data: Buffer.from('data') })), 'ACL_DENIED');
       await alice.call('grant', { ttag, principal: 'bob', rights: ['mac'] });
-      t.deepEqual([...(await bob.call('accessRights', { ttag }))], ['mac']);
+      t.deepEqual(await bob.call('accessRights', { ttag }), ['mac']);
       // A disabled key refuses export and cryptography, its grantee's too, and reads as it is (docs/spec.md §4.6).
       t.is(await codeOf(bob.call('disableKey', { ttag })), 'ACL_DENIED');
       t.is((await alice.call('disableKey', { ttag })).state, 'disabled');

@@ -6,6 +6,7 @@ import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
+import { keyAliasesContract } from './key-server-aliases.contract.js';
 import { keyVersionsContract } from './key-server-versions.contract.js';
 
 const TOKEN_TTL_SECONDS = 600;
@@ -36,4 +37,5 @@ for (const [name, dataDir] of [
   };
   keyServerContract(name, make);
   keyVersionsContract(name, make);
+  keyAliasesContract(name, make);
 }

@@ -1,5 +1,6 @@
 import type { AuditKeyUse, AuditRecord, AuditRecordOutcome } from '../../domain/audit/audit.js';
 import {
+  AUDIT_ALIAS_FIELDS,
   AUDIT_BATCH_FIELDS,
   AUDIT_DETAIL_FIELDS,
   AUDIT_RECORD_FIELDS,
@@ -17,7 +18,7 @@ import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
  */
 /** A record field's column: its name in snake case (`requestId` is `request_id`). */
 const columnOf = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-const RECORD_FIELDS = [...AUDIT_RECORD_FIELDS, ...AUDIT_DETAIL_FIELDS, ...AUDIT_BATCH_FIELDS] as const;
+const RECORD_FIELDS = [...AUDIT_RECORD_FIELDS, ...AUDIT_DETAIL_FIELDS, ...AUDIT_BATCH_FIELDS, ...AUDIT_ALIAS_FIELDS] as const;
 export const AUDIT_COLUMNS = RECORD_FIELDS.map(columnOf).join(', ');
 export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
 export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash';
@@ -25,11 +26,13 @@ export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash
 /**
  * One operation as the readers see it: its pending or record entry, completed by its outcome entry.
  * `withDetail: false` is the view as the migrations before the detail columns made it, `withBatch:
- * false` as those before the batch columns (`keys`, `keys_omitted`) made it.
+ * false` as those before the batch columns (`keys`, `keys_omitted`) made it, `withAlias: false` as
+ * those before the `alias` column.
  */
-export function foldedRecordView(table: string, view: string, { withDetail = true, withBatch = true } = {}): string {
+export function foldedRecordView(table: string, view: string, { withDetail = true, withBatch = true, withAlias = true } = {}): string {
   const latest = (column: string) => `COALESCE(o.${column}, p.${column}) AS ${column}`;
-  const batch = withDetail && withBatch ? `, ${latest('keys')}, ${latest('keys_omitted')}` : '';
+  const alias = withAlias ? `, ${latest('alias')}` : '';
+  const batch = withDetail && withBatch ? `, ${latest('keys')}, ${latest('keys_omitted')}${alias}` : '';
   const detail = withDetail ? `, ${latest('version')}, ${latest('items')}, ${latest('failures')}${batch}` : '';
   return `CREATE VIEW ${view} AS
     SELECT p.id AS id, p.at AS at, p.request_id AS request_id, ${latest('principal')}, ${latest('session_ref')},
@@ -58,6 +61,7 @@ export interface AuditRow {
   /** JSON: the batch's keys and versions (AuditKeyUse[]). */
   readonly keys?: string | null;
   readonly keys_omitted?: number | string | null;
+  readonly alias?: string | null;
 }
 
 export interface EntryRow extends AuditRow {
@@ -126,6 +130,7 @@ export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
     ...count('failures', row.failures),
     ...(row.keys === null || row.keys === undefined ? {} : { keys: JSON.parse(row.keys) as AuditKeyUse[] }),
     ...count('keysOmitted', row.keys_omitted),
+    ...optional('alias', row.alias ?? null),
   } as AuditRecord;
 }
 

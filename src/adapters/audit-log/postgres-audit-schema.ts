@@ -65,6 +65,11 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     ALTER TABLE ${s}.audit_entry ADD COLUMN keys text, ADD COLUMN keys_omitted integer;
     DROP VIEW ${s}.audit_record;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withAlias: false })};`,
+  // 6: the alias a request named its key by (docs/spec.md §4.23 item 3, §9.1).
+  (s) => `
+    ALTER TABLE ${s}.audit_entry ADD COLUMN alias text;
+    DROP VIEW ${s}.audit_record;
     ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
 ];
 

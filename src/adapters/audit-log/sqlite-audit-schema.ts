@@ -74,6 +74,10 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE audit_entry ADD COLUMN keys TEXT;
    ALTER TABLE audit_entry ADD COLUMN keys_omitted INTEGER;
    DROP VIEW audit_record;
+   ${foldedRecordView('audit_entry', 'audit_record', { withAlias: false })};`,
+  // 6: the alias a request named its key by (docs/spec.md §4.23 item 3, §9.1).
+  `ALTER TABLE audit_entry ADD COLUMN alias TEXT;
+   DROP VIEW audit_record;
    ${foldedRecordView('audit_entry', 'audit_record')};`,
 ];
 

@@ -1,10 +1,10 @@
-import type { Timer } from '../../ports/clock.port.js';
+import type { SleepOptions, Timer } from '../../ports/clock.port.js';
 
 /** A clock that moves only when told: tests let time pass with `advance` instead of sleeping. */
 export class ManualClock implements Timer {
   #now: number;
   /** Pending sleeps: when each wakes, and how to wake it. */
-  readonly #sleepers: { readonly at: number; readonly wake: () => void }[] = [];
+  readonly #sleepers: { readonly at: number; readonly wake: () => void; readonly background: boolean }[] = [];
 
   constructor(start: number = Date.UTC(2026, 0, 1)) {
     this.#now = start;
@@ -15,14 +15,16 @@ export class ManualClock implements Timer {
   }
 
   /** Resolves when `advance` or `set` moves the clock to `now() + milliseconds` or past it. */
-  sleep(milliseconds: number): Promise<void> {
+  sleep(milliseconds: number, options?: SleepOptions): Promise<void> {
     if (!(milliseconds > 0)) return Promise.resolve();
-    return new Promise((wake) => this.#sleepers.push({ at: this.#now + milliseconds, wake }));
+    const background = options?.background === true;
+    return new Promise((wake) => this.#sleepers.push({ at: this.#now + milliseconds, wake, background }));
   }
 
-  /** When the earliest pending sleep wakes (undefined: nothing sleeps on this clock). */
+  /** When the earliest pending sleep wakes, a periodic task's aside (undefined: no request sleeps on this clock). */
   nextWake(): number | undefined {
-    return this.#sleepers.length === 0 ? undefined : Math.min(...this.#sleepers.map((sleeper) => sleeper.at));
+    const waits = this.#sleepers.filter((sleeper) => !sleeper.background).map((sleeper) => sleeper.at);
+    return waits.length === 0 ? undefined : Math.min(...waits);
   }
 
   advance(milliseconds: number): void {

@@ -54,6 +54,14 @@ export class ObservedKeyServer implements KeyServer {
     return observed(this.#observers, 'connect', async () => new ObservedConnection(await this.#inner.connect(token), this.#observers));
   }
 
+  connectAsGateway(): Promise<KeyServerConnection> {
+    return observed(
+      this.#observers,
+      'connectAsGateway',
+      async () => new ObservedConnection(await this.#inner.connectAsGateway(), this.#observers),
+    );
+  }
+
   fingerprint(): string {
     return this.#inner.fingerprint();
   }

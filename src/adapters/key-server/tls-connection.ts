@@ -14,7 +14,8 @@ import type { TlsChannel } from './tls-channel.js';
  * the same schema that checks it.
  */
 export class TlsConnection extends OperationConnection {
-  constructor(channel: TlsChannel, token: Secret) {
+  /** Without a token: the gateway's own calls (`KeyServer.connectAsGateway`). */
+  constructor(channel: TlsChannel, token: Secret | undefined) {
     super(
       <N extends OperationName>(name: N, args: OperationArgs<N>) => callOperation(channel, token, name, args),
       () => channel.close(),
@@ -24,7 +25,7 @@ export class TlsConnection extends OperationConnection {
 
 async function callOperation<N extends OperationName>(
   channel: TlsChannel,
-  token: Secret,
+  token: Secret | undefined,
   name: N,
   args: OperationArgs<N>,
 ): Promise<OperationResult<N>> {

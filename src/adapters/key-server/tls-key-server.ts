@@ -183,6 +183,11 @@ export class TlsKeyServer implements KeyServer {
     return new TlsConnection(await this.#open(), token);
   }
 
+  /** A connection with no Authorization: the gateway's client certificate is what the daemon checks. */
+  async connectAsGateway(): Promise<KeyServerConnection> {
+    return new TlsConnection(await this.#open(), undefined);
+  }
+
   /** The fingerprint of the daemon requests go to first (the first that serves), else of the first known. */
   fingerprint(): string {
     const daemons = this.#pool.members;

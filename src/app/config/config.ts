@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { masterKeyFileProblem, masterKeyListProblem } from '../../keyserver/at-rest/master-key-source.js';
 import { ConfigError } from '../../keyserver/config-error.js';
+import { DEFAULT_DELETION_MAX_DAYS, DEFAULT_DELETION_MIN_DAYS, DELETION_DAYS_LIMIT } from '../../keyserver/engine/deletion-days.js';
 import { MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
 import { normaliseFingerprint } from '../../keyserver/identity/identity-certificate.js';
 import { principalSeedSchema } from '../../keyserver/seed-file.js';
@@ -90,6 +91,9 @@ const embeddedKeyServer = z
     rotationSweepSeconds: integerIn(1, 86_400).optional(),
     /** The most versions a key may have (docs/spec.md §4.22 item 2); absent: DEFAULT_MAX_KEY_VERSIONS (100). */
     maxKeyVersions: integerIn(1, MAX_KEY_VERSIONS_LIMIT).optional(),
+    /** The fewest and most days a scheduled deletion waits (docs/spec.md §4.23 item 5); absent: 7 and 30. */
+    deletionMinDays: integerIn(1, DELETION_DAYS_LIMIT).optional(),
+    deletionMaxDays: integerIn(1, DELETION_DAYS_LIMIT).optional(),
     /** Where the engine keeps its identity certificate and its SQLite store; absent: in memory only. */
     dataDir: z.string().min(1).optional(),
     /**
@@ -117,6 +121,10 @@ const embeddedKeyServer = z
       .optional(),
   })
   .refine((value) => value.store !== 'sqlite' || value.dataDir !== undefined, { message: 'store sqlite needs a dataDir', path: ['store'] })
+  .refine((value) => (value.deletionMinDays ?? DEFAULT_DELETION_MIN_DAYS) <= (value.deletionMaxDays ?? DEFAULT_DELETION_MAX_DAYS), {
+    message: 'the deletion minimum is above the maximum (defaults 7 and 30 days)',
+    path: ['deletionMinDays'],
+  })
   .refine((value) => value.store !== 'postgres' || value.postgresUrl !== undefined, {
     message: 'store postgres needs a postgresUrl',
     path: ['store'],

@@ -1,3 +1,4 @@
+import { DEFAULT_DELETION_MAX_DAYS, DEFAULT_DELETION_MIN_DAYS, DELETION_DAYS_LIMIT } from '../../keyserver/engine/deletion-days.js';
 import { DEFAULT_MAX_KEY_VERSIONS, MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
 import { DEFAULT_ROTATION_SWEEP_SECONDS } from '../../keyserver/engine/schedule-sweep.js';
 import { CONFIG_DEFAULTS, type GatewayConfigInput, LOG_LEVELS } from './config.js';
@@ -444,6 +445,24 @@ export const CONFIG_VARIABLES = [
     meaning: `the most versions a key may have, from 1 to ${MAX_KEY_VERSIONS_LIMIT}: a rotation beyond it is 409 \`KEY_VERSIONS_EXHAUSTED\` (\`keygate keyserver\` reads it too, when --max-key-versions is not given)`,
     secret: false,
     field: 'keyServer.maxKeyVersions',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_DELETION_MIN_DAYS',
+    type: 'integer',
+    default: DEFAULT_DELETION_MIN_DAYS,
+    meaning: `the fewest days a scheduled key deletion waits, from 1 to ${DELETION_DAYS_LIMIT} and at most the maximum (\`keygate keyserver\` reads it too, when --deletion-min-days is not given)`,
+    secret: false,
+    field: 'keyServer.deletionMinDays',
+    group: 'embedded',
+  },
+  {
+    name: 'TE_KEYSERVER_DELETION_MAX_DAYS',
+    type: 'integer',
+    default: DEFAULT_DELETION_MAX_DAYS,
+    meaning: `the most days a scheduled key deletion waits, and how long it waits when not told, from 1 to ${DELETION_DAYS_LIMIT} (\`keygate keyserver\` reads it too, when --deletion-max-days is not given)`,
+    secret: false,
+    field: 'keyServer.deletionMaxDays',
     group: 'embedded',
   },
   {

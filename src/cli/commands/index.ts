@@ -1,3 +1,4 @@
+import { aliasesCommand } from './alias-commands.js';
 import { auditCommand } from './audit-commands.js';
 import type { OperatorCommand } from './command.js';
 import { groupsCommand, principalsCommand, rolesCommand } from './directory-commands.js';
@@ -15,6 +16,7 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   rolesCommand,
   issuersCommand,
   keysCommand,
+  aliasesCommand,
   auditCommand,
 ];
 

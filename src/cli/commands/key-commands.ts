@@ -4,14 +4,19 @@ import { basename, dirname, join } from 'node:path';
 import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../client/api-types.js';
 import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
+import { changeTag, KEY_INVENTORY_USAGE, KEY_LIST_OPTIONS, listKeys } from './key-inventory-commands.js';
 
-const KEYS_USAGE = `Usage: keygate keys <create|show|expire|disable|enable|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+const KEYS_USAGE = `Usage: keygate keys <list|create|show|tag|untag|expire|disable|enable|schedule-deletion|cancel-deletion|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+${KEY_INVENTORY_USAGE}
   create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
                                             a new key owned by the session's principal; prints its ttag
   show TTAG                                 the key's view (never its material)
   expire TTAG                               expires the key for good (owner only)
   disable TTAG                              the key refuses export and cryptography until enabled (owner only)
   enable TTAG                               a disabled key is active again, the same key (owner only)
+  schedule-deletion TTAG [--days N]         the key refuses its material, and is destroyed N days on (owner
+                                            only; the key server's maximum, 30 by default, when not given)
+  cancel-deletion TTAG                      ends the wait: the key comes back disabled (owner only)
   export TTAG --out FILE [--force] [--version N]
                                             the raw key (the newest version by default), unwrapped here,
                                             written to FILE (mode 0600)
@@ -25,7 +30,9 @@ ${COMMON_USAGE}
 `;
 
 const keyText = (key: KeyView) =>
-  `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})\n`;
+  `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})${
+    key.deletionAt && !key.deletedAt ? `  deleted at ${key.deletionAt}` : ''
+  }\n`;
 const versionsText = (versions: readonly KeyVersionView[]) =>
   table([['VERSION', 'STATE', 'CREATED'], ...versions.map((v) => [String(v.version), v.state, v.createdAt])]);
 
@@ -56,12 +63,14 @@ const KEYS_OPTIONS = {
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
   version: { type: 'string' },
+  days: { type: 'string' },
   'rotation-period': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  ...KEY_LIST_OPTIONS,
 } as const;
 
 export const keysCommand = defineCommand(
-  { name: 'keys', summary: 'create, show, export keys and manage their ACL', usage: KEYS_USAGE, options: KEYS_OPTIONS },
+  { name: 'keys', summary: 'list, create, show, tag, export keys and manage their ACL', usage: KEYS_USAGE, options: KEYS_OPTIONS },
   async ({ values, positionals }, ctx) => {
     const [sub, ttag, principal, rights] = positionals;
     const keys = () => session(values, ctx.env);
@@ -78,8 +87,12 @@ export const keysCommand = defineCommand(
       const key = await keys().createKey(request, idempotencyOf(values));
       return print(ctx, values.json, key, () => `${key.ttag}\n`);
     }
+    if (sub === 'list') return listKeys(ctx, values, keys());
     if (ttag === undefined) throw new UsageError(`keys ${sub ?? ''}: TTAG is required`);
     switch (sub) {
+      case 'tag':
+      case 'untag':
+        return changeTag(ctx, values, keys(), { sub, ttag, name: principal, value: rights });
       case 'show': {
         const key = await keys().readKey(ttag);
         return print(ctx, values.json, key, () => keyText(key));
@@ -91,6 +104,17 @@ export const keysCommand = defineCommand(
       case 'disable':
       case 'enable': {
         const key = await (sub === 'disable' ? keys().disableKey(ttag) : keys().enableKey(ttag));
+        return print(ctx, values.json, key, () => keyText(key));
+      }
+      case 'schedule-deletion': {
+        const days = text(values, 'days');
+        if (days !== undefined && !/^[1-9][0-9]{0,2}$/.test(days))
+          throw new UsageError('keys schedule-deletion: --days is a whole number from 1');
+        const key = await keys().scheduleKeyDeletion(ttag, days === undefined ? {} : { pendingDays: Number(days) });
+        return print(ctx, values.json, key, () => keyText(key));
+      }
+      case 'cancel-deletion': {
+        const key = await keys().cancelKeyDeletion(ttag);
         return print(ctx, values.json, key, () => keyText(key));
       }
       case 'export':

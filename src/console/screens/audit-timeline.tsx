@@ -1,72 +1,59 @@
 import type { AuditRecordView } from '../console-api.js';
+import { OUTCOMES, stepInWords, type TimeScale, timeLabel, timeScale } from './audit-scale.js';
 
-type Outcome = AuditRecordView['outcome'];
-
-const OUTCOMES: readonly Outcome[] = ['ok', 'denied', 'error', 'pending'];
-
-/** The records counted per minute (`YYYY-MM-DDTHH:MM`) and outcome, oldest minute first. */
-export function perMinute(records: readonly AuditRecordView[]): { minute: string; counts: Record<Outcome, number> }[] {
-  const minutes = new Map<string, Record<Outcome, number>>();
-  for (const record of records) {
-    const minute = record.at.slice(0, 16);
-    const counts = minutes.get(minute) ?? { ok: 0, denied: 0, error: 0, pending: 0 };
-    counts[record.outcome] += 1;
-    minutes.set(minute, counts);
-  }
-  return [...minutes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([minute, counts]) => ({ minute, counts }));
-}
-
-const HEIGHT = 120;
-const BAR = 18;
-const GAP = 6;
-/** Room for the first and last minute's labels however few bars there are. */
-const MIN_WIDTH = 320;
+const WIDTH = 720;
+const PLOT_HEIGHT = 120;
+/** Room left of the bars for the count axis, and under them for the time axis. */
+const LEFT = 34;
+const BOTTOM = 30;
+const TOP = 8;
 
 /**
- * Operations per minute by outcome, for the records shown: one stacked bar a minute (SVG drawn by the
- * page itself; colours come from console.css, as the content policy allows no inline style).
+ * Operations over time by outcome, for the records shown: stacked bars on a time scale (an empty
+ * stretch of time is an empty stretch of axis), a count axis and a time axis with labels in UTC. SVG
+ * drawn by the page itself; colours come from console.css, as the content policy allows no inline style.
  */
 export function AuditTimeline({ records }: { records: readonly AuditRecordView[] }) {
-  const minutes = perMinute(records);
-  if (minutes.length === 0) return null;
-  const most = Math.max(...minutes.map(({ counts }) => OUTCOMES.reduce((sum, o) => sum + counts[o], 0)));
-  const width = Math.max(MIN_WIDTH, minutes.length * (BAR + GAP) + GAP + 40);
+  const scale = timeScale(records);
+  if (scale === undefined) return null;
+  const slot = (WIDTH - LEFT - 4) / scale.bins.length;
+  const bar = Math.max(1, Math.min(24, slot - 2));
+  const y = (count: number) => TOP + PLOT_HEIGHT - (count / scale.most) * PLOT_HEIGHT;
   return (
-    <figure class="timeline" id="audit-timeline">
+    <figure class="timeline" id="audit-timeline" data-step={scale.step}>
       <svg
-        viewBox={`0 0 ${width} ${HEIGHT + 20}`}
-        width={width}
-        height={HEIGHT + 20}
+        viewBox={`0 0 ${WIDTH} ${TOP + PLOT_HEIGHT + BOTTOM}`}
+        width={WIDTH}
+        height={TOP + PLOT_HEIGHT + BOTTOM}
         role="img"
-        aria-label="operations per minute by outcome"
+        aria-label="operations over time by outcome"
       >
-        {minutes.map(({ minute, counts }, i) => {
-          let top = HEIGHT;
-          const x = GAP + i * (BAR + GAP);
+        <CountAxis scale={scale} y={y} />
+        {scale.bins.map((bin, i) => {
+          const x = LEFT + i * slot + (slot - bar) / 2;
+          let top = TOP + PLOT_HEIGHT;
           return (
-            <g key={minute}>
+            <g key={bin.start}>
               <title>
-                {minute}:{' '}
-                {OUTCOMES.filter((o) => counts[o] > 0)
-                  .map((o) => `${counts[o]} ${o}`)
-                  .join(', ')}
+                {new Date(bin.start).toISOString().slice(0, 16).replace('T', ' ')} UTC:{' '}
+                {bin.total === 0
+                  ? 'none'
+                  : OUTCOMES.filter((o) => bin.counts[o] > 0)
+                      .map((o) => `${bin.counts[o]} ${o}`)
+                      .join(', ')}
               </title>
-              {OUTCOMES.filter((o) => counts[o] > 0).map((outcome) => {
-                const h = Math.max(2, Math.round((counts[outcome] / most) * HEIGHT));
+              {OUTCOMES.filter((o) => bin.counts[o] > 0).map((outcome) => {
+                const h = Math.max(2, (bin.counts[outcome] / scale.most) * PLOT_HEIGHT);
                 top -= h;
-                return <rect key={outcome} class={`bar-${outcome}`} x={x} y={top} width={BAR} height={h} />;
+                return <rect key={outcome} class={`bar-${outcome}`} x={x} y={top} width={bar} height={h} />;
               })}
-              {i === 0 || (i === minutes.length - 1 && i > 1) ? (
-                <text x={x} y={HEIGHT + 14} class="axis">
-                  {minute.slice(11)}
-                </text>
-              ) : null}
             </g>
           );
         })}
+        <TimeAxis scale={scale} slot={slot} />
       </svg>
       <figcaption>
-        Operations per minute of the records shown:{' '}
+        Operations per {stepInWords(scale.step)} of the records shown (UTC):{' '}
         {OUTCOMES.map((o) => (
           <span key={o} class={`legend legend-${o}`}>
             {o}
@@ -74,5 +61,45 @@ export function AuditTimeline({ records }: { records: readonly AuditRecordView[]
         ))}
       </figcaption>
     </figure>
+  );
+}
+
+/** The count axis: a line, and its 0 and top (and middle, when a whole number) with labels. */
+function CountAxis({ scale, y }: { scale: TimeScale; y: (count: number) => number }) {
+  const marks = [...new Set([0, scale.most % 2 === 0 ? scale.most / 2 : 0, scale.most])];
+  return (
+    <g class="count-axis">
+      <line class="axis-line" x1={LEFT - 2} y1={TOP} x2={LEFT - 2} y2={TOP + PLOT_HEIGHT} />
+      {marks.map((count) => (
+        <g key={count}>
+          <line class="axis-line" x1={LEFT - 6} y1={y(count)} x2={LEFT - 2} y2={y(count)} />
+          <text class="axis" x={LEFT - 8} y={y(count) + 3} text-anchor="end">
+            {count}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** The time axis: a line under the bars, a tick at each labelled bar's start, its time under it. */
+function TimeAxis({ scale, slot }: { scale: TimeScale; slot: number }) {
+  const base = TOP + PLOT_HEIGHT;
+  return (
+    <g class="time-axis">
+      <line class="axis-line" x1={LEFT - 2} y1={base} x2={WIDTH - 2} y2={base} />
+      {scale.labelled.map((index) => {
+        const x = LEFT + index * slot;
+        const start = scale.bins[index]!.start;
+        return (
+          <g key={start}>
+            <line class="axis-line" x1={x} y1={base} x2={x} y2={base + 4} />
+            <text class="axis time-label" x={x} y={base + 16} data-at={new Date(start).toISOString()}>
+              {timeLabel(start, scale)}
+            </text>
+          </g>
+        );
+      })}
+    </g>
   );
 }

@@ -1,16 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditBreakView, AuditQueryRequest, AuditRecordView, AuditVerification, ConsoleApi, ListView } from '../console-api.js';
+import { isConsoleRead } from '../console-reads.js';
 import { inputText, Pager, Section, Submit, Table, TaskState, usePages, useTask, when } from '../ui.js';
+import { AuditRecord } from './audit-record.js';
 import { AuditTimeline } from './audit-timeline.js';
 
 type Filters = Pick<AuditQueryRequest, 'principal' | 'operation' | 'outcome' | 'from' | 'to'>;
 
 const PAGE = 50;
 
-/** The audit log: a filtered table, newest first, a page at a time; its timeline; and verify. */
+/**
+ * The audit log: a filtered table, newest first, a page at a time; its timeline; a record's detail;
+ * and verify. The console's own reads (console-reads.ts) are left out of the table and the timeline
+ * unless the operator asks for them: drawing these screens reads, and each read is a record.
+ */
 export function Audit({ api }: { api: ConsoleApi }) {
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState<ListView<AuditRecordView> | undefined>(undefined);
+  const [withOwnReads, setWithOwnReads] = useState(false);
+  const [open, setOpen] = useState<AuditRecordView | undefined>(undefined);
   const task = useTask();
   const load = (cursor?: string) =>
     task.run(async () => setPage(await api.audit({ ...withoutBlanks(filters), limit: PAGE, ...(cursor === undefined ? {} : { cursor }) })));
@@ -60,13 +68,17 @@ export function Audit({ api }: { api: ConsoleApi }) {
             Search
           </Submit>
         </form>
+        <label class="check">
+          <input
+            id="audit-own-reads"
+            type="checkbox"
+            checked={withOwnReads}
+            onChange={(e) => setWithOwnReads((e.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Show this console's own reads
+        </label>
         <TaskState task={task} what="Reading the audit log" />
-        {page === undefined ? null : (
-          <>
-            <AuditTimeline records={page.items} />
-            <AuditTable records={page.items} />
-          </>
-        )}
+        {page === undefined ? null : <Shown records={page.items} withOwnReads={withOwnReads} onOpen={setOpen} />}
         <p class="pager">
           {pages.hasPrevious ? (
             <button type="button" onClick={pages.back}>
@@ -76,6 +88,32 @@ export function Audit({ api }: { api: ConsoleApi }) {
         </p>
         <Pager next={page?.next} reason={page?.reason} onNext={pages.forward} />
       </Section>
+      {open === undefined ? null : <AuditRecord key={open.id} record={open} onClose={() => setOpen(undefined)} />}
+    </>
+  );
+}
+
+/** A page's records, the console's own reads left out unless asked for (and counted when they are). */
+function Shown({
+  records,
+  withOwnReads,
+  onOpen,
+}: {
+  records: readonly AuditRecordView[];
+  withOwnReads: boolean;
+  onOpen: (record: AuditRecordView) => void;
+}) {
+  const shown = withOwnReads ? records : records.filter((record) => !isConsoleRead(record.requestId));
+  const hidden = records.length - shown.length;
+  return (
+    <>
+      {hidden === 0 ? null : (
+        <p class="muted" id="audit-hidden" data-count={hidden}>
+          {hidden} of this page's records are this console's own reads, not shown.
+        </p>
+      )}
+      <AuditTimeline records={shown} />
+      <AuditTable records={shown} onOpen={onOpen} />
     </>
   );
 }
@@ -84,13 +122,25 @@ function withoutBlanks(filters: Filters): Filters {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value.trim() !== '')) as Filters;
 }
 
-function AuditTable({ records }: { records: readonly AuditRecordView[] }) {
+/** The records, one row each; a record's time opens its detail. */
+function AuditTable({ records, onOpen }: { records: readonly AuditRecordView[]; onOpen: (record: AuditRecordView) => void }) {
   if (records.length === 0) return <p class="muted">No record matches.</p>;
   return (
     <Table id="audit-rows" columns={['at', 'operation', 'outcome', 'status', 'principal', 'object', 'code']}>
       {records.map((record) => (
-        <tr key={record.id} data-operation={record.operation} data-outcome={record.outcome}>
-          <td>{when(record.at)}</td>
+        <tr
+          key={record.id}
+          data-id={record.id}
+          data-request-id={record.requestId}
+          data-operation={record.operation}
+          data-outcome={record.outcome}
+          class={isConsoleRead(record.requestId) ? 'own-read' : undefined}
+        >
+          <td>
+            <button type="button" class="link" onClick={() => onOpen(record)} title="Show every field of this record">
+              {when(record.at)}
+            </button>
+          </td>
           <td>{record.operation}</td>
           <td class={`outcome-${record.outcome}`}>{record.outcome}</td>
           <td>{record.status}</td>

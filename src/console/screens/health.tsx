@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type ConsoleApi, type HealthReport, readHealth, type SessionListItem } from '../console-api.js';
+import { type ConsoleApi, type HealthReport, type KeyServerDaemonView, readHealth, type SessionListItem } from '../console-api.js';
 import { Section, Table, TaskState, useTask, when } from '../ui.js';
 
-/** Health: the key server's fingerprint, each check, the live sessions; and the operator's own sessions. */
+/**
+ * Health: the key server's fingerprint, each check, every key-server daemon the gateway reaches (when it
+ * reaches daemons), the live sessions; and the operator's own sessions.
+ */
 export function Health({ api }: { api: ConsoleApi }) {
   const [report, setReport] = useState<HealthReport | undefined>(undefined);
   const [sessions, setSessions] = useState<readonly SessionListItem[] | undefined>(undefined);
@@ -46,6 +49,7 @@ export function Health({ api }: { api: ConsoleApi }) {
           ))}
         </dl>
       )}
+      {report?.keyServers === undefined ? null : <Daemons daemons={report.keyServers} />}
       {sessions === undefined ? null : (
         <>
           <h3>Your sessions</h3>
@@ -65,5 +69,25 @@ export function Health({ api }: { api: ConsoleApi }) {
         </>
       )}
     </Section>
+  );
+}
+
+/** Every daemon, in the gateway's order: the key server check is ok while one of them serves. */
+function Daemons({ daemons }: { daemons: readonly KeyServerDaemonView[] }) {
+  return (
+    <>
+      <h3>Key-server daemons</h3>
+      <Table id="health-daemons" columns={['daemon', 'fingerprint', 'state']}>
+        {daemons.map((daemon) => (
+          <tr key={daemon.url} data-url={daemon.url}>
+            <td>{daemon.url}</td>
+            <td>{daemon.fingerprint === undefined ? <span class="muted">not seen yet</span> : <code>{daemon.fingerprint}</code>}</td>
+            <td data-field="state" class={daemon.ok ? 'ok' : 'error'}>
+              {daemon.ok ? 'serves' : 'unavailable'}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </>
   );
 }

@@ -89,11 +89,20 @@ export const AUDIT_DETAIL_FIELDS = ['version', 'items', 'failures'] as const sat
  */
 export const AUDIT_BATCH_FIELDS = ['keys', 'keysOmitted'] as const satisfies readonly (keyof AuditRecord)[];
 
+/**
+ * The field the key inventory added (docs/spec.md §9.1 `alias`). An entry carrying it has the detail and
+ * batch fields in its canonical form too, then it; an entry without it keeps the form it had before.
+ */
+export const AUDIT_ALIAS_FIELDS = ['alias'] as const satisfies readonly (keyof AuditRecord)[];
+
 // A field added to AuditRecord and not to one of the lists above fails to compile here.
 const everyRecordField: Record<
   Exclude<
     keyof AuditRecord,
-    (typeof AUDIT_RECORD_FIELDS)[number] | (typeof AUDIT_DETAIL_FIELDS)[number] | (typeof AUDIT_BATCH_FIELDS)[number]
+    | (typeof AUDIT_RECORD_FIELDS)[number]
+    | (typeof AUDIT_DETAIL_FIELDS)[number]
+    | (typeof AUDIT_BATCH_FIELDS)[number]
+    | (typeof AUDIT_ALIAS_FIELDS)[number]
   >,
   never
 > = {};
@@ -106,11 +115,13 @@ void everyRecordField;
 export function canonicalEntry(entry: AuditEntry): string {
   const fields: unknown[] = ['keygate-audit-entry/1', entry.writer ?? null, entry.seq ?? null, entry.entry];
   for (const field of AUDIT_RECORD_FIELDS) fields.push(entry[field] ?? null);
-  const batch = entry.keys !== undefined || entry.keysOmitted !== undefined;
+  const aliased = entry.alias !== undefined;
+  const batch = aliased || entry.keys !== undefined || entry.keysOmitted !== undefined;
   if (batch || entry.version !== undefined || entry.items !== undefined || entry.failures !== undefined) {
     for (const field of AUDIT_DETAIL_FIELDS) fields.push(entry[field] ?? null);
   }
   if (batch) fields.push(entry.keys?.map((use) => [use.ttag, use.version ?? null]) ?? null, entry.keysOmitted ?? null);
+  if (aliased) fields.push(entry.alias);
   return JSON.stringify(fields);
 }
 

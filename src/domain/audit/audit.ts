@@ -50,6 +50,8 @@ export interface AuditRecord {
   readonly keys?: readonly AuditKeyUse[];
   /** For a batch that named more distinct keys and versions than `keys` holds: how many more. */
   readonly keysOmitted?: number;
+  /** The alias the request named its key by (docs/spec.md §4.23 item 3); `object` is then the ttag it resolved to. */
+  readonly alias?: string;
 }
 
 /** A key a batch item named and the version it used (absent when no answer said which: a failed encrypt). */
@@ -72,6 +74,7 @@ export interface AuditCompletion {
   readonly failures?: number;
   readonly keys?: readonly AuditKeyUse[];
   readonly keysOmitted?: number;
+  readonly alias?: string;
   /** When the outcome was decided (ms since the epoch); the outcome entry's `at`. */
   readonly at?: number;
 }

@@ -1,3 +1,4 @@
+import { aliasOf, isAliasName } from '../../wire/alias.js';
 import { isStandardBase64 } from '../../wire/base64.js';
 import { BadRequestError } from '../errors/common.errors.js';
 
@@ -26,7 +27,29 @@ export function parseTtag(value: string, field = 'ttag'): string {
   return read.ttag;
 }
 
-/** The base64url (no padding) form used in /api paths. */
+/**
+ * A key as /api names it (docs/spec.md §4.23 item 3): a ttag, read as `readTtag` does, or `alias/<name>`
+ * (in a path percent-encoded, `alias%2F<name>`), kept as it is for the key server to resolve. No ttag the
+ * key server issues begins with `alias/`; the root surface reads ttags only (`readTtag`).
+ */
+export function readKeyReference(
+  value: string,
+): { readonly ttag: string } | { readonly fault: 'not base64' | 'not a key handle' | 'not an alias' } {
+  const alias = aliasOf(value);
+  if (alias === undefined) return readTtag(value);
+  return isAliasName(alias) ? { ttag: value } : { fault: 'not an alias' };
+}
+
+/** `readKeyReference`, refusing a value that is neither a ttag nor an alias with a BAD_REQUEST naming `field`. */
+export function parseKeyReference(value: string, field = 'ttag'): string {
+  const read = readKeyReference(value);
+  if ('fault' in read) throw new BadRequestError(`${field}: ${read.fault}`);
+  return read.ttag;
+}
+
+/** The form used in /api paths: base64url (no padding) of a ttag, `alias%2F<name>` of an alias. */
 export function ttagToPath(ttag: string): string {
+  const alias = aliasOf(ttag);
+  if (alias !== undefined) return `alias%2F${alias}`;
   return Buffer.from(ttag, 'base64').toString('base64url');
 }

@@ -16,7 +16,7 @@ import {
   workloadKeySource,
   workloadLogin,
 } from '../protocol/keyserver-protocol.js';
-import { runOperation } from '../protocol/protocol-operations.js';
+import { GATEWAY_OPERATIONS, runOperation } from '../protocol/protocol-operations.js';
 import { BodyTooLargeError, DAEMON_STATUS, MethodNotAllowedError } from './daemon-errors.js';
 
 /** Where the daemon reports failures that are bugs (with their stack; never in a response). */
@@ -122,7 +122,8 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
     const name = path.slice(OPERATION_PREFIX.length);
     if (!isOperationName(name)) throw new NotFoundError(`unknown operation: ${name.slice(0, 64)}`);
     allow(call, 'POST');
-    const token = bearerToken(call.authorization);
+    // A gateway's own calls take no token: the gateway's client certificate let it reach the daemon.
+    const token = GATEWAY_OPERATIONS.has(name) ? '' : bearerToken(call.authorization);
     const args = parse(KEY_SERVER_OPERATIONS[name].args, (await call.body()) ?? {}, 'args');
     return await answerOperation(engine, name, token, args);
   }

@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { MasterKeySettings } from '../at-rest/master-key-source.js';
 import { ConfigError } from '../config-error.js';
+import {
+  DEFAULT_DELETION_MAX_DAYS,
+  DEFAULT_DELETION_MIN_DAYS,
+  DELETION_DAYS_LIMIT,
+  type DeletionDays,
+  deletionDaysProblem,
+} from '../engine/deletion-days.js';
 import { MAX_KEY_VERSIONS_LIMIT } from '../engine/key-versions.js';
 import { flagProblem } from '../flag-problem.js';
 import { normaliseFingerprint } from '../identity/identity-certificate.js';
@@ -23,6 +30,11 @@ export interface DaemonOptions {
   readonly rotationSweepSeconds?: number;
   /** --max-key-versions / TE_KEYSERVER_MAX_KEY_VERSIONS: the most versions a key may have (absent: 100). */
   readonly maxKeyVersions?: number;
+  /**
+   * --deletion-min-days, --deletion-max-days / TE_KEYSERVER_DELETION_MIN_DAYS, _MAX_DAYS: the fewest and
+   * most days a scheduled deletion waits (absent: 7 and 30; docs/spec.md §4.23 item 5).
+   */
+  readonly deletionDays?: DeletionDays;
   readonly seed?: PrincipalSeed;
   /** --seed: the file the seed was read from (it holds passwords: its mode is checked). */
   readonly seedFile?: string;
@@ -63,6 +75,10 @@ Options:
                           each due key once between them
   --max-key-versions N    the most versions a key may have (default 100, from 1 to 10000; or
                           TE_KEYSERVER_MAX_KEY_VERSIONS): a rotation beyond it is KEY_VERSIONS_EXHAUSTED
+  --deletion-min-days N, --deletion-max-days N
+                          the fewest and most days a scheduled key deletion waits (defaults 7 and 30, from
+                          1 to 365, the minimum at most the maximum; or TE_KEYSERVER_DELETION_MIN_DAYS,
+                          TE_KEYSERVER_DELETION_MAX_DAYS); a deletion not told waits the maximum
   --seed FILE             JSON file {"principals":[...]} of principals to create; existing ones are kept
   --admin-password PW     password of the bootstrap user "admin" (or TE_KEYSERVER_ADMIN_PASSWORD; the
                           variable keeps it out of the process list)
@@ -99,6 +115,8 @@ const FLAGS = {
   'token-ttl': { type: 'string' },
   'rotation-sweep': { type: 'string' },
   'max-key-versions': { type: 'string' },
+  'deletion-min-days': { type: 'string' },
+  'deletion-max-days': { type: 'string' },
   seed: { type: 'string' },
   'admin-password': { type: 'string' },
   'master-key-file': { type: 'string' },
@@ -164,6 +182,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     1,
     MAX_KEY_VERSIONS_LIMIT,
   );
+  const deletionDays = deletionDaysOf(values, env);
   const { masterKey, masterKeyFile } = masterKeyOf(values, env);
   const postgresUrl = postgresOf(values, env, { masterKey, masterKeyFile });
   return {
@@ -175,6 +194,7 @@ export function parseDaemonArgs(argv: readonly string[], env: Readonly<Record<st
     ...(ttl === undefined ? {} : { tokenTtlSeconds: ttl }),
     ...(rotationSweepSeconds === undefined ? {} : { rotationSweepSeconds }),
     ...(maxKeyVersions === undefined ? {} : { maxKeyVersions }),
+    ...(deletionDays === undefined ? {} : { deletionDays }),
     ...(values.seed === undefined ? {} : { seed: readSeedFile(values.seed, '--seed'), seedFile: values.seed }),
     ...(adminPassword === undefined ? {} : { adminPassword }),
     ...(masterKey === undefined ? {} : { masterKey }),
@@ -197,6 +217,31 @@ function oneOf(
   if (flag !== undefined && fromEnv !== undefined) throw new ConfigError(`${flagName} and ${variableName}: give one of the two`);
   if (flag !== undefined) return integer(flagName, flag, min, max);
   return fromEnv === undefined ? undefined : integer(variableName, fromEnv, min, max);
+}
+
+/** The deletion bounds of the flags or their variables, each from 1 to 365, the minimum at most the maximum; neither: the defaults. */
+function deletionDaysOf(values: ReturnType<typeof readFlags>, env: Readonly<Record<string, string | undefined>>): DeletionDays | undefined {
+  const min = oneOf(
+    values['deletion-min-days'],
+    env.TE_KEYSERVER_DELETION_MIN_DAYS,
+    '--deletion-min-days',
+    'TE_KEYSERVER_DELETION_MIN_DAYS',
+    1,
+    DELETION_DAYS_LIMIT,
+  );
+  const max = oneOf(
+    values['deletion-max-days'],
+    env.TE_KEYSERVER_DELETION_MAX_DAYS,
+    '--deletion-max-days',
+    'TE_KEYSERVER_DELETION_MAX_DAYS',
+    1,
+    DELETION_DAYS_LIMIT,
+  );
+  if (min === undefined && max === undefined) return undefined;
+  const days = { min: min ?? DEFAULT_DELETION_MIN_DAYS, max: max ?? DEFAULT_DELETION_MAX_DAYS };
+  const problem = deletionDaysProblem(days);
+  if (problem !== undefined) throw new ConfigError(`--deletion-min-days, --deletion-max-days: ${problem}`);
+  return days;
 }
 
 /** --rotation-sweep or TE_KEYSERVER_ROTATION_SWEEP_SECONDS (one of the two): seconds from 1 to a day; neither: the default. */

@@ -8,10 +8,11 @@ import type { RandomSource } from '../../crypto/random-source.js';
 import { loadMasterKeys } from '../at-rest/master-key-source.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { storeLockFile, WriterLock } from '../at-rest/writer-lock.js';
+import { DEFAULT_DELETION_DAYS } from '../engine/deletion-days.js';
 import { KeyServerEngine } from '../engine/engine.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
 import { DEFAULT_MAX_KEY_VERSIONS } from '../engine/key-versions.js';
-import { DEFAULT_ROTATION_SWEEP_SECONDS, startScheduleSweep } from '../engine/schedule-sweep.js';
+import { DEFAULT_ROTATION_SWEEP_SECONDS, machineWait, startDeletionSweep, startScheduleSweep } from '../engine/schedule-sweep.js';
 import { seedPrincipals } from '../engine/seed-principals.js';
 import { certificateFingerprint, createIdentityCertificate, type IdentityCertificate } from '../identity/identity-certificate.js';
 import { loadOrCreateIdentity, readIdentity } from '../identity/identity-files.js';
@@ -72,6 +73,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
     random,
     tokenTtlMs: options.tokenTtlSeconds === undefined ? undefined : options.tokenTtlSeconds * 1000,
     maxKeyVersions: options.maxKeyVersions,
+    deletionDays: options.deletionDays,
     version: KEY_SERVER_VERSION,
     // Shown by operation 44 with secrets redacted.
     config: {
@@ -84,6 +86,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
       tokenTtlSeconds: options.tokenTtlSeconds,
       rotationSweepSeconds: options.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS,
       maxKeyVersions: options.maxKeyVersions ?? DEFAULT_MAX_KEY_VERSIONS,
+      deletionDays: options.deletionDays ?? DEFAULT_DELETION_DAYS,
       adminPassword: options.adminPassword,
       masterKeyId: master.keyring.current.id,
       seedPrincipals: options.seed?.principals.length ?? 0,
@@ -134,7 +137,10 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
     }, SWEEP_INTERVAL_MS);
     sweeper.unref();
     const sweepSeconds = options.rotationSweepSeconds ?? DEFAULT_ROTATION_SWEEP_SECONDS;
-    const schedule = startScheduleSweep(engine, sweepSeconds * 1000, (line) => log(`keygate keyserver: ${line}`));
+    const report = (line: string) => log(`keygate keyserver: ${line}`);
+    const schedule = startScheduleSweep(engine, sweepSeconds * 1000, report);
+    // Daemons sharing a PostgreSQL store destroy each due key once between them (deletion-sweep.ts).
+    const deletion = startDeletionSweep(engine, sweepSeconds * 1000, machineWait, report);
     const lockCheck = lock === undefined ? undefined : watchWriterLock(lock, log);
     const running = server;
     return {
@@ -145,6 +151,7 @@ async function startHolding(options: DaemonOptions, log: DaemonLog, lock: Writer
       async close() {
         clearInterval(sweeper);
         await schedule.stop();
+        await deletion.stop();
         clearInterval(lockCheck);
         await new Promise<void>((done) => {
           running.close(() => done());

@@ -1,5 +1,6 @@
 import { checkClientPointForm, DATAKEY_WRAP_INFO, prepareWrap } from '../../crypto/p256-wrap.js';
 import type { Right } from '../../wire/acl.js';
+import { aliasOf } from '../../wire/alias.js';
 import type {
   BatchOperation,
   BatchOutcome,
@@ -11,6 +12,7 @@ import type {
   VerifyMacRequest,
 } from '../../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../../wire/key-length.js';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { OperationResult } from '../../wire/keyserver-operations.js';
 import type { Operation } from '../../wire/operations.js';
 import { GCM_IV_BYTES, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, MAC_ALG, verifyHmacSha256 } from '../model/data-crypto.js';
@@ -19,6 +21,7 @@ import { BadRequestError, DecryptFailedError, isKeyServerError, KeyServerError }
 import type { EngineContext, TokenContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { requireUsableKey } from './engine-views.js';
+import { noteKeyUse, resolvedOf } from './key-use.js';
 import { newestOf, newestVersion, usableVersion } from './key-versions.js';
 
 /** What an item of each batch operation asks: the single request's members and its key. */
@@ -38,6 +41,17 @@ export type BatchEntry<T> = { readonly item: T } | { readonly refused: string };
 
 /** What one batch item answers when it succeeds. */
 export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean };
+/** A batch item performed: the key it used (its alias resolved) and its result. */
+type ItemDone = { readonly key: KeyRow; readonly result: BatchResult };
+
+/** The last use each batch operation's items write (docs/spec.md §4.23 item 6). */
+const BATCH_USES: Readonly<Record<BatchOperation, KeyUse>> = {
+  encrypt: 'encrypt',
+  decrypt: 'decrypt',
+  mac: 'mac',
+  verify: 'mac.verify',
+  rewrap: 'rewrap',
+};
 
 /** The right and role operation each batch operation needs (rewrap needs those of decrypt and encrypt). */
 const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Right])[]>> = {
@@ -65,22 +79,26 @@ export class CryptoOperations {
     this.#ctx = ctx;
   }
 
-  async encrypt(token: string, ttag: string, request: EncryptRequest): Promise<EncryptResult> {
-    return this.#sealWith(await this.#usableKey(await this.#caller(token, 'encrypt'), ttag, 'encrypt'), request);
+  async encrypt(token: string, ttag: string, request: EncryptRequest): Promise<EncryptResult & { resolved?: string }> {
+    const key = await this.#usableKey(await this.#caller(token, 'encrypt'), ttag, 'encrypt');
+    return this.#used(ttag, key, 'encrypt', this.#sealWith(key, request));
   }
 
   /** A tag that does not verify is DECRYPT_FAILED. */
-  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<DecryptResult> {
-    return { plaintext: this.#openWith(await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt'), request) };
+  async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<DecryptResult & { resolved?: string }> {
+    const key = await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt');
+    return this.#used(ttag, key, 'decrypt', { plaintext: this.#openWith(key, request) });
   }
 
-  async mac(token: string, ttag: string, data: Uint8Array): Promise<MacResult> {
-    return this.#macWith(await this.#usableKey(await this.#caller(token, 'mac'), ttag, 'mac'), data);
+  async mac(token: string, ttag: string, data: Uint8Array): Promise<MacResult & { resolved?: string }> {
+    const key = await this.#usableKey(await this.#caller(token, 'mac'), ttag, 'mac');
+    return this.#used(ttag, key, 'mac', this.#macWith(key, data));
   }
 
   /** Constant-time comparison of the MAC (operation 12). */
-  async verifyMac(token: string, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean }> {
-    return this.#verifyWith(await this.#usableKey(await this.#caller(token, 'verify'), ttag, 'mac'), request);
+  async verifyMac(token: string, ttag: string, request: VerifyMacRequest): Promise<{ valid: boolean; resolved?: string }> {
+    const key = await this.#usableKey(await this.#caller(token, 'verify'), ttag, 'mac');
+    return this.#used(ttag, key, 'mac.verify', this.#verifyWith(key, request));
   }
 
   /**
@@ -88,8 +106,9 @@ export class CryptoOperations {
    * the key server: the plaintext never leaves it, and is zeroed once sealed again. Needs both `decrypt`
    * and `encrypt` on the key.
    */
-  async rewrap(token: string, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
-    return this.#rewrapWith(await this.#caller(token, 'rewrap'), ttag, request);
+  async rewrap(token: string, ttag: string, request: DecryptRequest): Promise<EncryptResult & { resolved?: string }> {
+    const { key, result } = await this.#rewrapWith(await this.#caller(token, 'rewrap'), ttag, request);
+    return this.#used(ttag, key, 'rewrap', result);
   }
 
   /**
@@ -115,7 +134,12 @@ export class CryptoOperations {
     try {
       const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES));
       const wrapped = wrap?.seal(dataKey);
-      return { blob, ...(wrapped === undefined ? {} : { wrapped }), keyLen: request.keyLen, version };
+      return await this.#used(ttag, key, 'datakey', {
+        blob,
+        ...(wrapped === undefined ? {} : { wrapped }),
+        keyLen: request.keyLen,
+        version,
+      });
     } finally {
       dataKey.fill(0);
       wrap?.dispose();
@@ -142,7 +166,7 @@ export class CryptoOperations {
     let dataKey: Buffer | undefined;
     try {
       dataKey = openDataKey(material, request.blob);
-      return { wrapped: wrap.seal(dataKey), keyLen, version };
+      return await this.#used(ttag, key, 'datakey.open', { wrapped: wrap.seal(dataKey), keyLen, version });
     } finally {
       dataKey?.fill(0);
       wrap.dispose();
@@ -161,38 +185,64 @@ export class CryptoOperations {
     entries: readonly BatchEntry<BatchRequests[O]>[],
   ): Promise<BatchOutcome<BatchResult>[]> {
     const caller = await this.#caller(token, operation);
-    const perform = this.#items[operation] as (caller: TokenContext, item: BatchRequests[O]) => Promise<BatchResult>;
+    const perform = this.#items[operation] as (caller: TokenContext, item: BatchRequests[O]) => Promise<ItemDone>;
     const outcomes: BatchOutcome<BatchResult>[] = [];
     for (const entry of entries) {
+      // The key an item's alias named, once looked up: its outcome names it, failed or not (docs/spec.md §9.1 `keys`).
+      let resolved: { resolved?: string } = {};
       try {
         if ('refused' in entry) throw new BadRequestError(entry.refused);
-        outcomes.push({ ok: true, result: await perform(caller, entry.item) });
+        const done = await perform(caller, entry.item);
+        resolved = resolvedOf(entry.item.ttag, done.key);
+        await noteKeyUse(this.#ctx, done.key, BATCH_USES[operation]);
+        outcomes.push({ ok: true, result: done.result, ...resolved });
       } catch (error) {
         if (!isKeyServerError(error)) throw error;
-        outcomes.push({ ok: false, code: error.code, message: error.detail });
+        if ('item' in entry && aliasOf(entry.item.ttag) !== undefined) resolved = await this.#resolvedQuietly(entry.item.ttag);
+        outcomes.push({ ok: false, code: error.code, message: error.detail, ...resolved });
       }
     }
     return outcomes;
   }
 
-  /** One batch item of each operation, the caller's token and role checked already. */
-  readonly #items: { readonly [O in BatchOperation]: (caller: TokenContext, item: BatchRequests[O]) => Promise<BatchResult> } = {
-    encrypt: async (caller, item) => this.#sealWith(await this.#usableKey(caller, item.ttag, 'encrypt'), item),
-    decrypt: async (caller, item) => ({ plaintext: this.#openWith(await this.#usableKey(caller, item.ttag, 'decrypt'), item) }),
-    mac: async (caller, item) => this.#macWith(await this.#usableKey(caller, item.ttag, 'mac'), item.data),
-    verify: async (caller, item) => this.#verifyWith(await this.#usableKey(caller, item.ttag, 'mac'), item),
+  /** One batch item of each operation, the caller's token and role checked already: the key it used and its result. */
+  readonly #items: { readonly [O in BatchOperation]: (caller: TokenContext, item: BatchRequests[O]) => Promise<ItemDone> } = {
+    encrypt: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'encrypt'), (key) => this.#sealWith(key, item)),
+    decrypt: async (caller, item) =>
+      this.#done(await this.#usableKey(caller, item.ttag, 'decrypt'), (key) => ({ plaintext: this.#openWith(key, item) })),
+    mac: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'mac'), (key) => this.#macWith(key, item.data)),
+    verify: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'mac'), (key) => this.#verifyWith(key, item)),
     rewrap: (caller, item) => this.#rewrapWith(caller, item.ttag, item),
   };
 
-  async #rewrapWith(caller: TokenContext, ttag: string, request: DecryptRequest): Promise<EncryptResult> {
+  #done(key: KeyRow, perform: (key: KeyRow) => BatchResult): ItemDone {
+    return { key, result: perform(key) };
+  }
+
+  /** The ttag a failed item's alias names, when it names one: its outcome says which key it meant. */
+  async #resolvedQuietly(reference: string): Promise<{ resolved?: string }> {
+    try {
+      return resolvedOf(reference, await this.#ctx.auth.keyOrThrow(reference));
+    } catch {
+      return {};
+    }
+  }
+
+  async #rewrapWith(caller: TokenContext, ttag: string, request: DecryptRequest): Promise<{ key: KeyRow; result: EncryptResult }> {
     await this.#usableKey(caller, ttag, 'encrypt');
     const key = await this.#usableKey(caller, ttag, 'decrypt');
     const plaintext = this.#openWith(key, request);
     try {
-      return this.#sealWith(key, { plaintext, aad: request.aad });
+      return { key, result: this.#sealWith(key, { plaintext, aad: request.aad }) };
     } finally {
       plaintext.fill(0);
     }
+  }
+
+  /** A single request's use done: noted as the key's last use, its result naming the key an alias resolved to. */
+  async #used<R extends object>(reference: string, key: KeyRow, use: KeyUse, result: R): Promise<R & { resolved?: string }> {
+    await noteKeyUse(this.#ctx, key, use);
+    return { ...result, ...resolvedOf(reference, key) };
   }
 
   #sealWith(key: KeyRow, request: EncryptRequest): EncryptResult {

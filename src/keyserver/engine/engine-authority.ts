@@ -1,4 +1,5 @@
 import type { Right } from '../../wire/acl.js';
+import { aliasOf } from '../../wire/alias.js';
 import type { Operation } from '../../wire/operations.js';
 import type { Requester } from '../model/acl.js';
 import { canUse, isOwner } from '../model/evaluate-access.js';
@@ -83,7 +84,8 @@ export class StoreAuthority implements EngineAuthority {
     if (!canUse(aclOf(key), await this.requesterOf(caller.principal), right)) {
       throw new AclDeniedError(`${right}: not the owner and not granted`);
     }
-    this.requireScope(caller, ttag, right);
+    // A scope names keys by ttag: a key named by alias is checked by the ttag the alias resolved to.
+    this.requireScope(caller, key.ttag, right);
     return key;
   }
 
@@ -103,9 +105,16 @@ export class StoreAuthority implements EngineAuthority {
     return row;
   }
 
+  /**
+   * The one place an operation looks its key up: `alias/<name>` is resolved here, in the operation's
+   * unit of the store, so an operation sees an alias before or after a move, never a mix
+   * (docs/spec.md §4.23 item 3). An alias that names no key is NOT_FOUND as an unknown ttag is.
+   */
   async keyOrThrow(ttag: string): Promise<KeyRow> {
-    const key = await this.#store.key(ttag);
-    if (!key) throw new NotFoundError('no such key');
+    const alias = aliasOf(ttag);
+    const named = alias === undefined ? ttag : (await this.#store.alias(alias))?.ttag;
+    const key = named === undefined ? undefined : await this.#store.key(named);
+    if (!key) throw new NotFoundError(alias === undefined ? 'no such key' : `no such alias: ${alias}`);
     return key;
   }
 }

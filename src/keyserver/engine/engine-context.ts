@@ -2,6 +2,7 @@ import type { RandomSource } from '../../crypto/random-source.js';
 import type { Right } from '../../wire/acl.js';
 import type { Operation } from '../../wire/operations.js';
 import type { Requester } from '../model/acl.js';
+import type { DeletionDays } from './deletion-days.js';
 import type { KeyRow, PrincipalRow, TokenRow } from './engine-model.js';
 import type { EngineParameters } from './engine-parameters.js';
 import type { EngineStore } from './engine-store.port.js';
@@ -52,4 +53,6 @@ export interface EngineContext {
   readonly parameters: EngineParameters;
   /** The most versions a key may have (docs/spec.md §4.22 item 2). */
   readonly maxKeyVersions: number;
+  /** The fewest and most days a scheduled deletion waits (docs/spec.md §4.23 item 5). */
+  readonly deletionDays: DeletionDays;
 }

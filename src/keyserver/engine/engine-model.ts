@@ -1,4 +1,5 @@
 import type { Right } from '../../wire/acl.js';
+import type { KeyState, KeyUse } from '../../wire/key-view.js';
 import type { PrincipalKind } from '../../wire/principal.js';
 
 export type { PrincipalKind };
@@ -66,6 +67,76 @@ export interface KeyRow {
   readonly disabled: boolean;
   /** The scheduled rotation period as given: an ISO 8601 duration of at least one day (src/wire/iso-duration.ts). */
   readonly rotationPeriod?: string;
+  /**
+   * The key's tags, name to value (docs/spec.md §4.23 item 2). A store adds and removes them with
+   * `putKeyTag` and `deleteKeyTag`; `putKey` leaves them as stored (`tags` is not read).
+   */
+  readonly tags: Readonly<Record<string, string>>;
+  /** When a scheduled deletion destroys the key (ms), while it waits (docs/spec.md §4.23 item 5). */
+  readonly deletionAt?: number;
+  /** When the key was destroyed (ms): the row is then a tombstone (docs/spec.md §4.23 item 5). */
+  readonly deletedAt?: number;
+  /**
+   * The last use (ms) and which use it was (docs/spec.md §4.23 item 6). Written only by
+   * `EngineStore.recordKeyUse`; `putKey` leaves them as stored.
+   */
+  readonly lastUsedAt?: number;
+  readonly lastUsedOperation?: KeyUse;
+}
+
+/** An alias: a name for one key, unique in the deployment (docs/spec.md §4.23 item 3). */
+export interface AliasRow {
+  readonly name: string;
+  /** The key it names (standard base64). */
+  readonly ttag: string;
+  /** ms since the epoch: when the alias was first set, and when it last named a key anew. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** Which aliases a list reads (docs/spec.md §4.23 item 3), in alias order, strictly after `after`. */
+export interface AliasQuery {
+  readonly after?: string | undefined;
+  readonly limit: number;
+  /** Only the aliases of this key. */
+  readonly ttag?: string | undefined;
+  /** Only the aliases that begin with this. */
+  readonly prefix?: string | undefined;
+  /**
+   * Only the aliases of keys these principals reach: owned by one of them, or with an ACL entry naming
+   * one. Absent: every key (an administrator's list).
+   */
+  readonly reachedBy?: readonly string[] | undefined;
+  /** Only the aliases of these keys (a scoped token's). */
+  readonly within?: readonly string[] | undefined;
+}
+
+/**
+ * One page of the key list as a store reads it (docs/spec.md §4.23 item 1): the keys that pass every
+ * filter given, newest first by `createdAt`, then by ttag (code-unit order, descending), strictly after
+ * `after` in that order, at most `limit`. Each key comes whole (ACL, versions, tags), read in the one
+ * unit of the store the page is read in.
+ */
+export interface KeyPageQuery {
+  /** Keys owned by one of these principal ids or whose ACL names one of them; undefined: every key. */
+  readonly visibleTo?: readonly string[];
+  /** Only these ttags (a scoped token's keys). */
+  readonly ttags?: readonly string[];
+  /** The owner's principal id. */
+  readonly owner?: string;
+  /** A label prefix, compared by code unit. */
+  readonly labelPrefix?: string;
+  /** Each must match: the tag with that value, or (value undefined) with any value. */
+  readonly tags: readonly { readonly name: string; readonly value?: string }[];
+  /** The key's state as of `now` (docs/spec.md §4.23 item 4); undefined: every state but `deleted`. */
+  readonly state?: KeyState;
+  readonly now: number;
+  /** Created strictly after, strictly before (ms). */
+  readonly createdAfter?: number;
+  readonly createdBefore?: number;
+  /** The last key of the page before. */
+  readonly after?: { readonly createdAt: number; readonly ttag: string };
+  readonly limit: number;
 }
 
 /** A token the key server issued: only its hash is kept. */

@@ -1,7 +1,11 @@
+import type { KeyUse } from '../../wire/key-view.js';
 import type { StoreSnapshot } from '../store/store-tables.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -59,8 +63,47 @@ export interface EngineStore {
   putKey(row: KeyRow): Promise<void>;
   /** Adds a version to a stored key; versions are never changed or removed once stored. */
   putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void>;
+  /**
+   * A page of the key list (docs/spec.md §4.23 item 1, KeyPageQuery): one read of the store, served by
+   * the list's indexes on a durable store, each key with its ACL, versions and tags.
+   */
+  keyPage(query: KeyPageQuery): Promise<KeyRow[]>;
+  /** Sets one tag of a stored key, replacing its value (docs/spec.md §4.23 item 2). */
+  putKeyTag(ttag: string, name: string, value: string): Promise<void>;
+  /** Removes one tag of a key; a tag it does not carry changes nothing. */
+  deleteKeyTag(ttag: string, name: string): Promise<void>;
   /** The ttags of the keys that carry a rotation period and were not expired on purpose, in ttag order. */
   scheduledKeys(): Promise<string[]>;
+  /** The ttags of the keys pending deletion whose `deletionAt` is at or before `now` (ms), in ttag order. */
+  keysDueForDeletion(now: number): Promise<string[]>;
+  /**
+   * Destroys a stored key (docs/spec.md §4.23 item 5): erases the material of every version (the row's
+   * material emptied and unsealed, its later versions removed), removes the aliases that name it, and
+   * keeps its row as a tombstone with `deletedAt` and an audit record not yet stored (unclaimed).
+   */
+  destroyKey(ttag: string, deletedAt: number): Promise<void>;
+  /**
+   * Up to `limit` tombstones whose audit record is not stored and not claimed past `now` (ms): an
+   * unclaimed one, or one whose claim lapsed. In ttag order.
+   */
+  unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]>;
+  /** Claims a tombstone's audit record until `until` (ms), or marks it stored (null). */
+  setDeletionRecord(ttag: string, until: number | null): Promise<void>;
+  /**
+   * Writes the key's last use (docs/spec.md §4.23 item 6) and nothing else of its row; the engine calls
+   * it at most once a minute per key. An unknown key is left alone.
+   */
+  recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void>;
+
+  /** An alias by name (docs/spec.md §4.23 item 3). */
+  alias(name: string): Promise<AliasRow | undefined>;
+  /** Writes the alias, replacing the one of that name (a move). */
+  putAlias(row: AliasRow): Promise<void>;
+  deleteAlias(name: string): Promise<void>;
+  /** How many aliases name the key. */
+  aliasCount(ttag: string): Promise<number>;
+  /** The aliases the query selects, by name (code-unit order), at most `limit`. */
+  aliasesAfter(query: AliasQuery): Promise<AliasRow[]>;
 
   token(tokenHash: string): Promise<TokenRow | undefined>;
   putToken(row: TokenRow): Promise<void>;

@@ -1,9 +1,9 @@
 import type { Identity } from '../../wire/identity.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
-import { EXPORT_ALGO, type KeyState, type KeyView } from '../../wire/key-view.js';
+import { EXPORT_ALGO, type KeyState, type KeySummary, type KeyView } from '../../wire/key-view.js';
 import type { PrincipalView } from '../../wire/principal.js';
 import type { KeyAccessList, Requester } from '../model/acl.js';
-import { KeyDisabledError, KeyExpiredError, KeyServerError } from '../model/key-server-errors.js';
+import { KeyDeletedError, KeyDisabledError, KeyExpiredError, KeyPendingDeletionError, KeyServerError } from '../model/key-server-errors.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
 import type { EngineStore } from './engine-store.port.js';
 import { KEY_VIEW_VERSIONS, newestVersion, versionViews } from './key-versions.js';
@@ -38,16 +38,45 @@ export function isExpired(key: KeyRow, now: number): boolean {
   return key.expired || (key.expiresAt !== undefined && key.expiresAt <= now);
 }
 
-/** The key's state as the view names it (docs/spec.md §4.6): expiry wins over disabling. */
+/** A key waiting for its scheduled deletion (docs/spec.md §4.23 item 5), not destroyed yet. */
+export function isPendingDeletion(key: KeyRow): boolean {
+  return key.deletionAt !== undefined && key.deletedAt === undefined;
+}
+
+/**
+ * The key's state as the view names it: the first that holds of deleted, pending-deletion, expired,
+ * disabled, active (docs/spec.md §4.23 item 4, §4.6: expiry wins over disabling).
+ */
 export function keyStateOf(key: KeyRow, now: number): KeyState {
+  if (key.deletedAt !== undefined) return 'deleted';
+  if (isPendingDeletion(key)) return 'pending-deletion';
   if (isExpired(key, now)) return 'expired';
   return key.disabled ? 'disabled' : 'active';
 }
 
-/** Export and cryptography need a key neither expired (KEY_EXPIRED) nor disabled (KEY_DISABLED), docs/spec.md §4.6. */
+/**
+ * Export and cryptography need a key in none of the states that refuse its material, checked in the
+ * states' order: deleted (KEY_DELETED), pending deletion (KEY_PENDING_DELETION), expired (KEY_EXPIRED),
+ * disabled (KEY_DISABLED); docs/spec.md §4.6, §4.23 item 5.
+ */
 export function requireUsableKey(key: KeyRow, now: number): void {
+  requireLiveKey(key);
   if (isExpired(key, now)) throw new KeyExpiredError();
   if (key.disabled) throw new KeyDisabledError();
+}
+
+/**
+ * A key neither destroyed (KEY_DELETED) nor waiting for its destruction (KEY_PENDING_DELETION): what
+ * rotation (by hand or scheduled), disable and enable need (docs/spec.md §4.23 item 5).
+ */
+export function requireLiveKey(key: KeyRow): void {
+  requireNotDeleted(key);
+  if (isPendingDeletion(key)) throw new KeyPendingDeletionError();
+}
+
+/** A tombstone's writes are KEY_DELETED (docs/spec.md §4.23 items 2, 3 and 5): tags, aliases, rotation, states. */
+export function requireNotDeleted(key: KeyRow): void {
+  if (key.deletedAt !== undefined) throw new KeyDeletedError();
 }
 
 /**
@@ -56,9 +85,20 @@ export function requireUsableKey(key: KeyRow, now: number): void {
  * versions, oldest first, and counts the older ones in `versionsOmitted` (docs/spec.md §4.22 item 1).
  */
 export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf = newestVersion(key)): Promise<KeyView> {
-  const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   const versions = versionViews(key, asOf);
   const omitted = Math.max(0, versions.length - KEY_VIEW_VERSIONS);
+  const { tags, ...summary } = await keySummary(key, store, now, asOf);
+  return {
+    ...summary,
+    versions: versions.slice(omitted),
+    ...(omitted === 0 ? {} : { versionsOmitted: omitted }),
+    tags,
+  };
+}
+
+/** The key as the key list shows it (docs/spec.md §4.23 item 1): the view without its versions. */
+export async function keySummary(key: KeyRow, store: EngineStore, now: number, asOf = newestVersion(key)): Promise<KeySummary> {
+  const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   return {
     ttag: key.ttag,
     keyLen: keyLengthForNid(key.nid, KeyServerError),
@@ -70,9 +110,16 @@ export async function keyView(key: KeyRow, store: EngineStore, now: number, asOf
     ...(key.expiresAt === undefined ? {} : { expiresAt: new Date(key.expiresAt).toISOString() }),
     version: asOf,
     minVersion: key.minVersion,
-    versions: versions.slice(omitted),
-    ...(omitted === 0 ? {} : { versionsOmitted: omitted }),
     ...scheduleView(key),
+    tags: { ...key.tags },
+    ...(key.deletionAt === undefined ? {} : { deletionAt: new Date(key.deletionAt).toISOString() }),
+    ...(key.deletedAt === undefined ? {} : { deletedAt: new Date(key.deletedAt).toISOString() }),
+    ...(key.lastUsedAt === undefined
+      ? {}
+      : {
+          lastUsedAt: new Date(key.lastUsedAt).toISOString(),
+          ...(key.lastUsedOperation === undefined ? {} : { lastUsedOperation: key.lastUsedOperation }),
+        }),
   };
 }
 

@@ -1,7 +1,10 @@
 import type { RandomSource } from '../../crypto/random-source.js';
 import type { Identity } from '../../wire/identity.js';
+import { AliasOperations } from './alias-operations.js';
 import { CertificateOperations } from './certificate-operations.js';
 import { CryptoOperations } from './crypto-operations.js';
+import { DEFAULT_DELETION_DAYS, type DeletionDays, deletionDaysProblem } from './deletion-days.js';
+import { type ClaimedDestruction, claimDestructions, confirmDestruction, type DeletionSweep, destroyDueKeys } from './deletion-sweep.js';
 import { StoreAuthority } from './engine-authority.js';
 import type { EngineContext } from './engine-context.js';
 import type { PrincipalRow } from './engine-model.js';
@@ -13,6 +16,8 @@ import { GroupOperations } from './group-operations.js';
 import { purgeIdempotencyRecords } from './idempotent.js';
 import { IdentityOperations } from './identity-operations.js';
 import { IssuerOperations } from './issuer-operations.js';
+import { KeyDeletionOperations } from './key-deletion.js';
+import { KeyInventory } from './key-inventory.js';
 import { KeyOperations } from './key-operations.js';
 import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
 import { LoginOperations } from './login-operations.js';
@@ -34,6 +39,8 @@ export interface EngineOptions {
   readonly tokenTtlMs?: number | undefined;
   /** The most versions a key may have; default DEFAULT_MAX_KEY_VERSIONS (docs/spec.md §4.22 item 2). */
   readonly maxKeyVersions?: number | undefined;
+  /** The fewest and most days a scheduled deletion waits; default 7 and 30 (docs/spec.md §4.23 item 5). */
+  readonly deletionDays?: DeletionDays | undefined;
   /** The key server's version (operation 43). */
   readonly version?: string | undefined;
   /** How the key server was started, shown with secrets redacted (operation 44). */
@@ -55,8 +62,14 @@ export class KeyServerEngine {
   readonly login: LoginOperations;
   /** Key lifecycle and key ACLs (docs/spec.md §4.6, §4.7). */
   readonly keys: KeyOperations;
+  /** The key list and tags (docs/spec.md §4.23 items 1 and 2). */
+  readonly inventory: KeyInventory;
+  /** Scheduled deletion (docs/spec.md §4.23 item 5). */
+  readonly keyDeletion: KeyDeletionOperations;
   /** Data cryptography under the raw key (9-12). */
   readonly crypto: CryptoOperations;
+  /** Aliases of keys (docs/spec.md §4.23 item 3). */
+  readonly aliases: AliasOperations;
   /** Principals (21-27), group membership (29-31), roles (32-34). */
   readonly principals: PrincipalOperations;
   readonly groups: GroupOperations;
@@ -87,11 +100,15 @@ export class KeyServerEngine {
       random: options.random,
       parameters: this.parameters,
       maxKeyVersions: options.maxKeyVersions ?? DEFAULT_MAX_KEY_VERSIONS,
+      deletionDays: checkedDeletionDays(options.deletionDays ?? DEFAULT_DELETION_DAYS),
     };
     this.#ctx = ctx;
     this.login = new LoginOperations(ctx);
     this.keys = new KeyOperations(ctx);
+    this.inventory = new KeyInventory(ctx);
+    this.keyDeletion = new KeyDeletionOperations(ctx);
     this.crypto = new CryptoOperations(ctx);
+    this.aliases = new AliasOperations(ctx);
     this.principals = new PrincipalOperations(ctx);
     this.groups = new GroupOperations(ctx);
     this.roles = new RoleOperations(ctx);
@@ -145,6 +162,23 @@ export class KeyServerEngine {
     return await rotateDueKeys(this.#ctx);
   }
 
+  /** Destroys the keys whose scheduled deletion is due, each exactly once (deletion-sweep.ts). */
+  async destroyDue(): Promise<DeletionSweep> {
+    return await destroyDueKeys(this.#ctx);
+  }
+
+  /**
+   * A gateway's own calls (no token; docs/keyserver-protocol.md "Gateway calls"): the destructions whose
+   * audit record it should store, claimed for it, and its confirmation once stored (deletion-sweep.ts).
+   */
+  async claimDestructions(): Promise<ClaimedDestruction[]> {
+    return await claimDestructions(this.#ctx);
+  }
+
+  async confirmDestruction(ttag: string): Promise<void> {
+    await confirmDestruction(this.#ctx, ttag);
+  }
+
   /** Forgets idempotency records whose 24 hours have passed (idempotent.ts); answers how many went. */
   async sweepIdempotencyRecords(): Promise<number> {
     return await this.#ctx.store.atomically(() => purgeIdempotencyRecords(this.#ctx));
@@ -154,4 +188,11 @@ export class KeyServerEngine {
     this.login.clear();
     await this.#ctx.store.close();
   }
+}
+
+/** The deletion bounds as given, or a thrown Error naming the problem (the daemon and the app check them first, as a ConfigError). */
+function checkedDeletionDays(days: DeletionDays): DeletionDays {
+  const problem = deletionDaysProblem(days);
+  if (problem !== undefined) throw new Error(problem);
+  return days;
 }

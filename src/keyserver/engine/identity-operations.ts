@@ -164,8 +164,11 @@ export class IdentityOperations {
     }
     const asked = request.rights?.map((right) => (isRight(right) ? right : badRight(right)));
     const scope: Record<string, Right[]> = {};
-    for (const ttag of request.objects) {
-      const held = effectiveRights(aclOf(await this.#ctx.auth.keyOrThrow(ttag)), await this.#ctx.auth.requesterOf(caller.principal));
+    for (const object of request.objects) {
+      // A scope names keys by ttag, never by alias: one named by alias is scoped by the ttag it resolves to.
+      const key = await this.#ctx.auth.keyOrThrow(object);
+      const ttag = key.ttag;
+      const held = effectiveRights(aclOf(key), await this.#ctx.auth.requesterOf(caller.principal));
       const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
       if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
         throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');

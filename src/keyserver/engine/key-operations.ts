@@ -1,4 +1,5 @@
 import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../wire/acl.js';
+import { ALIAS_PREFIX } from '../../wire/alias.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import type { Identity } from '../../wire/identity.js';
 import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
@@ -8,8 +9,9 @@ import { effectiveRights } from '../model/evaluate-access.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
-import { aclOf, identityOf, isExpired, keyView, requesterOf, requireUsableKey } from './engine-views.js';
+import { aclOf, identityOf, isExpired, keyView, requesterOf, requireLiveKey, requireUsableKey } from './engine-views.js';
 import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
+import { noteKeyUse, resolvedOf } from './key-use.js';
 import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
 
@@ -59,6 +61,8 @@ export class KeyOperations {
     const { answer, replayed } = await idempotent(ctx, owner, 'generateKey', idempotency, () => this.#create(owner, options));
     if (replayed) {
       const key = await ctx.auth.keyOrThrow(answer.ttag);
+      // Nor one scheduled for deletion, or deleted, since (docs/spec.md §4.23 item 5).
+      requireLiveKey(key);
       if (isExpired(key, ctx.now()))
         throw new KeyExpiredError('the key this Idempotency-Key created has expired since; a new Idempotency-Key creates another');
       // In this unit of the store: an undo of the first request now keeps the key (`withdraw`).
@@ -101,7 +105,7 @@ export class KeyOperations {
       throw new BadRequestError('expiresAt: must be in the future');
     }
     const row: KeyRow = {
-      ttag: Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64'),
+      ttag: await this.#freshTtag(),
       nid: nidForKeyLength(options.keyLen, KeyServerError),
       material: Buffer.from(ctx.random.bytes(options.keyLen)),
       owner,
@@ -112,6 +116,7 @@ export class KeyOperations {
       createdAt: ctx.now(),
       expired: false,
       disabled: false,
+      tags: {},
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
       ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: checkedRotationPeriod(options.rotationPeriod) }),
@@ -120,7 +125,20 @@ export class KeyOperations {
     return { ttag: row.ttag };
   }
 
-  /** The key view (operation 14): needs `read`. */
+  /**
+   * A ttag no stored key holds, a tombstone's included (docs/spec.md §4.23 item 5: a deleted key's ttag
+   * never names another key), drawn again on the (improbable) meeting with one.
+   */
+  async #freshTtag(): Promise<string> {
+    const ctx = this.#ctx;
+    for (let draw = 0; draw < 8; draw++) {
+      const ttag = newTtag(ctx);
+      if ((await ctx.store.key(ttag)) === undefined) return ttag;
+    }
+    throw new KeyServerError('INTERNAL', 'the random source keeps answering handles of stored keys');
+  }
+
+  /** The key view (operation 14): needs `read`. Its `ttag` names the key an alias resolved to. */
   async view(token: string, ttag: string): Promise<KeyView> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
@@ -132,16 +150,22 @@ export class KeyOperations {
    * A page of the key's versions, newest first (docs/spec.md §4.22 item 10): needs `read`, as the view.
    * The key is read once, with its versions, so a page is one call and one read of the store.
    */
-  async versions(token: string, ttag: string, query: { limit: number; cursor?: string | undefined }): Promise<ListResult<KeyVersionView>> {
+  async versions(
+    token: string,
+    ttag: string,
+    query: { limit: number; cursor?: string | undefined },
+  ): Promise<ListResult<KeyVersionView> & { resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.versions');
-    return versionsPage(await ctx.auth.authorizeKey(caller, ttag, 'read'), query);
+    const key = await ctx.auth.authorizeKey(caller, ttag, 'read');
+    return { ...versionsPage(key, query), ...resolvedOf(ttag, key) };
   }
 
   /**
    * Adds version n+1 of the same length, from the engine's random source: the owner, or a holder of the
-   * right `rotate`. An expired key is KEY_EXPIRED. Answers the key view after the rotation.
+   * right `rotate`. A key pending deletion is KEY_PENDING_DELETION, a tombstone KEY_DELETED
+   * (docs/spec.md §4.23 item 5), an expired key KEY_EXPIRED. Answers the key view after the rotation.
    */
   async rotate(token: string, ttag: string, idempotency?: IdempotencyClaim): Promise<KeyView> {
     const ctx = this.#ctx;
@@ -151,12 +175,14 @@ export class KeyOperations {
     // Under an Idempotency-Key a retry adds no version (idempotent.ts). The record keeps a compact first
     // answer, the version made, and a replay rebuilds the view from the key as of that version.
     const { answer, replayed } = await idempotent<RotationAnswer>(ctx, caller.principal.principalId, 'rotateKey', idempotency, async () => {
+      requireLiveKey(key);
       if (isExpired(key, ctx.now())) throw new KeyExpiredError();
-      return { ttag, version: newestVersion(await addKeyVersion(ctx, key)) };
+      return { ttag: key.ttag, version: newestVersion(await addKeyVersion(ctx, key)) };
     });
     // A record written before the compact form holds the whole view: answered as it is.
     if ('versions' in answer) return answer;
-    const current = await ctx.auth.keyOrThrow(ttag);
+    const current = await ctx.auth.keyOrThrow(key.ttag);
+    if (replayed) requireLiveKey(current);
     if (replayed && isExpired(current, ctx.now())) throw new KeyExpiredError('the key this Idempotency-Key rotated has expired since');
     return await keyView(current, ctx.store, ctx.now(), answer.version);
   }
@@ -190,14 +216,19 @@ export class KeyOperations {
    * The raw data key of one version (the newest when none is named) for a caller holding `export`; an
    * expired key is KEY_EXPIRED, a disabled one KEY_DISABLED, a version below the minimum KEY_VERSION_RETIRED.
    */
-  async exportKey(token: string, ttag: string, version?: number): Promise<{ nid: number; key: Buffer; version: number }> {
+  async exportKey(
+    token: string,
+    ttag: string,
+    version?: number,
+  ): Promise<{ nid: number; key: Buffer; version: number; resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.export');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'export');
     requireUsableKey(key, ctx.now());
     const chosen = usableVersion(key, version ?? newestVersion(key));
-    return { nid: key.nid, key: Buffer.from(chosen.material), version: chosen.version };
+    await noteKeyUse(ctx, key, 'export');
+    return { nid: key.nid, key: Buffer.from(chosen.material), version: chosen.version, ...resolvedOf(ttag, key) };
   }
 
   /** Expires the key for good (operation 16); owner only. Expiring an expired key changes nothing. */
@@ -214,7 +245,8 @@ export class KeyOperations {
 
   /**
    * Disables the key (docs/spec.md §4.6); owner only, as expire. Disabling a disabled key changes nothing.
-   * An expired key is KEY_EXPIRED: it has no state left to change.
+   * An expired key is KEY_EXPIRED: it has no state left to change; one pending deletion is
+   * KEY_PENDING_DELETION, a tombstone KEY_DELETED (docs/spec.md §4.23 item 5).
    */
   async disable(token: string, ttag: string): Promise<KeyView> {
     return await this.#setDisabled(token, ttag, true);
@@ -232,6 +264,7 @@ export class KeyOperations {
     await ctx.auth.requireOperation(caller, 'keys.state');
     const key = await ctx.auth.ownedKey(caller.principal, ttag, disabled ? 'disable' : 'enable');
     ctx.auth.requireScope(caller, ttag, 'manage');
+    requireLiveKey(key);
     if (isExpired(key, ctx.now())) throw new KeyExpiredError();
     if (key.disabled === disabled) return await keyView(key, ctx.store, ctx.now());
     const changed: KeyRow = { ...key, disabled };
@@ -252,7 +285,7 @@ export class KeyOperations {
       if (row) entries.push({ principal: identityOf(row), rights: [...rights] });
     }
     entries.sort((a, b) => a.principal.user.localeCompare(b.principal.user));
-    return { owner: identityOf(caller.principal), entries, revision: key.aclRevision };
+    return { owner: identityOf(caller.principal), entries, revision: key.aclRevision, ...resolvedOf(ttag, key) };
   }
 
   /**
@@ -264,7 +297,7 @@ export class KeyOperations {
     ttag: string,
     principal: string,
     rights: readonly Right[] = GRANT_RIGHTS,
-  ): Promise<{ grantee: Identity; revision: number }> {
+  ): Promise<{ grantee: Identity; revision: number; resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'acl.write');
@@ -283,14 +316,14 @@ export class KeyOperations {
     );
     const revision = key.aclRevision + 1;
     await ctx.store.putKey({ ...key, acl, aclRevision: revision });
-    return { grantee: identityOf(grantee), revision };
+    return { grantee: identityOf(grantee), revision, ...resolvedOf(ttag, key) };
   }
 
   /**
    * Removes a principal's entry (operation 19, seven-operation revoke); owner only. Idempotent, yet
    * every revoke applied is a write of its own: it answers the ACL revision it produced.
    */
-  async revoke(token: string, ttag: string, principal: string): Promise<{ revision: number }> {
+  async revoke(token: string, ttag: string, principal: string): Promise<{ revision: number; resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'acl.write');
@@ -302,21 +335,32 @@ export class KeyOperations {
     acl.delete(grantee.principalId);
     const revision = key.aclRevision + 1;
     await ctx.store.putKey({ ...key, acl, aclRevision: revision });
-    return { revision };
+    return { revision, ...resolvedOf(ttag, key) };
   }
 
   /**
    * The caller's effective rights on the key (operation 20): its own entry, its groups' entries, or
    * ownership; a scoped token sees only what its scope leaves of them.
    */
-  async access(token: string, ttag: string): Promise<{ rights: Right[] }> {
+  async access(token: string, ttag: string): Promise<{ rights: Right[]; resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'acl.access');
     const key = await ctx.auth.keyOrThrow(ttag);
-    const scope = caller.token.scope;
-    if (scope !== undefined && scope[ttag] === undefined) throw new OutOfScopeError('the session is scoped to other keys');
+    const scoped = caller.token.scope?.[key.ttag];
+    if (caller.token.scope !== undefined && scoped === undefined) throw new OutOfScopeError('the session is scoped to other keys');
     const held = effectiveRights(aclOf(key), await requesterOf(caller.principal, ctx.store));
-    return { rights: scope === undefined ? held : held.filter((right) => scope[ttag]!.includes(right)) };
+    return { rights: scoped === undefined ? held : held.filter((right) => scoped.includes(right)), ...resolvedOf(ttag, key) };
+  }
+}
+
+/**
+ * A fresh ttag from the engine's random source: never one whose standard base64 begins with `alias/`,
+ * which /api reads as an alias (docs/spec.md §4.23 item 3); such a draw (one in 2^36) is drawn again.
+ */
+export function newTtag(ctx: Pick<EngineContext, 'random'>): string {
+  for (;;) {
+    const ttag = Buffer.from(ctx.random.bytes(TTAG_BYTES)).toString('base64');
+    if (!ttag.startsWith(ALIAS_PREFIX)) return ttag;
   }
 }

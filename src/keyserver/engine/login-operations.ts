@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SRP_GROUP_2048 } from '../../crypto/srp/srp-group.js';
 import { modPow, privateValue, toBigInt, toBytes } from '../../crypto/srp/srp-math.js';
 import type { Identity } from '../../wire/identity.js';
-import { KeyServerError, WrongCredentialError } from '../model/key-server-errors.js';
+import { KeyServerError, WRONG_PASSWORD_DETAIL, WrongCredentialError } from '../model/key-server-errors.js';
 import { type SrpServerEphemeral, srpServerStart, srpServerVerify } from '../model/srp-server.js';
 import type { EngineContext } from './engine-context.js';
 import { issueToken } from './engine-tokens.js';
@@ -68,7 +68,7 @@ export class LoginOperations {
       ephemeral: pending.ephemeral,
     });
     const row = await ctx.store.principalByName(pending.user);
-    if (!pending.real || !row) throw new WrongCredentialError('WRONG_CREDENTIAL');
+    if (!pending.real || !row) throw new WrongCredentialError(WRONG_PASSWORD_DETAIL);
     if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
     const { token, expiresAt } = await issueToken(ctx, row);
     return { M2, token, identity: identityOf(row), expiresAt };
@@ -88,7 +88,7 @@ export class LoginOperations {
     const { N, g, byteLength } = SRP_GROUP_2048;
     const candidate = toBytes(modPow(g, privateValue(salt, user, password), N), byteLength);
     const matches = verifier.length === candidate.length && timingSafeEqual(verifier, candidate);
-    if (!matches || !real) throw new WrongCredentialError('WRONG_CREDENTIAL');
+    if (!matches || !real) throw new WrongCredentialError(WRONG_PASSWORD_DETAIL);
     if (row.disabled) throw new WrongCredentialError('credential refused: principal is disabled');
     const { token, expiresAt } = await issueToken(ctx, row);
     return { token, identity: identityOf(row), expiresAt };

@@ -1,5 +1,5 @@
 import type { EngineContext } from './engine-context.js';
-import { isExpired } from './engine-views.js';
+import { isExpired, keyStateOf } from './engine-views.js';
 import { addKeyVersion } from './key-versions.js';
 import { isRotationDue } from './rotation-schedule.js';
 
@@ -15,7 +15,7 @@ export interface RotationSweep {
  * due one period after it). Each key is rotated in a store unit of its own that reads the key again
  * and checks that it is still due: on a store shared by several key servers sweeping at once, the unit
  * that loses the race runs again (the store's isolation) and finds the new version, so each due
- * key is rotated exactly once. A key expired, or gone, is left alone.
+ * key is rotated exactly once. A key expired, pending deletion, deleted or gone is left alone.
  */
 export async function rotateDueKeys(ctx: EngineContext): Promise<RotationSweep> {
   const ttags = await ctx.store.atomically(() => ctx.store.scheduledKeys());
@@ -26,7 +26,10 @@ export async function rotateDueKeys(ctx: EngineContext): Promise<RotationSweep> 
       const done = await ctx.store.atomically(async () => {
         const key = await ctx.store.key(ttag);
         const now = ctx.now();
-        if (key === undefined || !isRotationDue(key, now, isExpired(key, now))) return false;
+        // A key pending deletion or deleted is not rotated (docs/spec.md §4.23 item 5), as an expired one.
+        const state = key === undefined ? undefined : keyStateOf(key, now);
+        const stopped = state === 'expired' || state === 'pending-deletion' || state === 'deleted';
+        if (key === undefined || !isRotationDue(key, now, stopped || isExpired(key, now))) return false;
         await addKeyVersion(ctx, key);
         return true;
       });

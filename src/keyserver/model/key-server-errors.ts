@@ -173,6 +173,12 @@ export class SessionExpiredError extends KeyServerError {
   }
 }
 
+/**
+ * The detail of a refused password, the same for a wrong password and an unknown name (a refused
+ * credential tells nothing more, docs/spec.md §4.4), in words, not the code again.
+ */
+export const WRONG_PASSWORD_DETAIL = 'credential refused: wrong user name or password';
+
 /** A login that does not prove the credential (SRP-6a or a certificate challenge). */
 export class WrongCredentialError extends KeyServerError {
   override name = 'WrongCredentialError';

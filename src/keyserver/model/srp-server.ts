@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RandomSource } from '../../crypto/random-source.js';
 import { SRP_GROUP_2048, type SrpGroup } from '../../crypto/srp/srp-group.js';
 import { clientProof, hash, modPow, multiplier, pad, scrambler, serverProof, toBigInt } from '../../crypto/srp/srp-math.js';
-import { WrongCredentialError } from './key-server-errors.js';
+import { WRONG_PASSWORD_DETAIL, WrongCredentialError } from './key-server-errors.js';
 
 export type { SrpVerifier } from '../../crypto/srp/srp-verifier.js';
 
@@ -37,7 +37,7 @@ export function srpServerVerify(
   const K = hash(pad(group, S));
   const expected = clientProof(group, input.user, input.salt, input.A, B, K);
   if (input.M1.length !== expected.length || !timingSafeEqual(expected, input.M1)) {
-    throw new WrongCredentialError('WRONG_CREDENTIAL');
+    throw new WrongCredentialError(WRONG_PASSWORD_DETAIL);
   }
   return { M2: serverProof(group, input.A, input.M1, K), K };
 }

@@ -32,16 +32,29 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   withdrawKey: async (engine, token, args) => (await engine.keys.withdraw(token, args.ttag, args.idempotencyKey), null),
   readKey: (engine, token, args) => engine.keys.view(token, args.ttag),
   keyVersions: (engine, token, args) => engine.keys.versions(token, args.ttag, args),
+  listKeys: (engine, token, args) => engine.inventory.list(token, args),
+  putKeyTag: (engine, token, args) => engine.inventory.putTag(token, args.ttag, args.name, args.value),
+  keyTags: (engine, token, args) => engine.inventory.tags(token, args.ttag),
+  deleteKeyTag: (engine, token, args) => engine.inventory.deleteTag(token, args.ttag, args.name),
   expireKey: (engine, token, args) => engine.keys.expire(token, args.ttag),
   disableKey: (engine, token, args) => engine.keys.disable(token, args.ttag),
   enableKey: (engine, token, args) => engine.keys.enable(token, args.ttag),
+  scheduleKeyDeletion: (engine, token, args) => engine.keyDeletion.schedule(token, args.ttag, args.pendingDays),
+  cancelKeyDeletion: (engine, token, args) => engine.keyDeletion.cancel(token, args.ttag),
+  // A gateway's own calls: no token (GATEWAY_OPERATIONS below; docs/keyserver-protocol.md "Gateway calls").
+  claimKeyDestructions: async (engine) => ({ items: await engine.claimDestructions() }),
+  confirmKeyDestruction: async (engine, _token, args) => (await engine.confirmDestruction(args.ttag), null),
   rotateKey: (engine, token, args) => engine.keys.rotate(token, args.ttag, args.idempotency),
   setMinVersion: (engine, token, args) => engine.keys.setMinVersion(token, args.ttag, args.minVersion),
   exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version),
   readAcl: (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
   revoke: (engine, token, args) => engine.keys.revoke(token, args.ttag, args.principal),
-  accessRights: async (engine, token, args) => (await engine.keys.access(token, args.ttag)).rights,
+  // The rights alone, as before aliases; with the ttag beside them when an alias named the key.
+  accessRights: async (engine, token, args) => {
+    const { rights, resolved } = await engine.keys.access(token, args.ttag);
+    return resolved === undefined ? rights : { rights, resolved };
+  },
   // Data cryptography (9-12).
   encrypt: (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request),
   decrypt: (engine, token, args) => engine.crypto.decrypt(token, args.ttag, args.request),
@@ -50,6 +63,10 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   rewrap: (engine, token, args) => engine.crypto.rewrap(token, args.ttag, args.request),
   generateDataKey: (engine, token, args) => engine.crypto.generateDataKey(token, args.ttag, args),
   openDataKey: (engine, token, args) => engine.crypto.openDataKey(token, args.ttag, args),
+  // Aliases (docs/spec.md §4.23 item 3).
+  putAlias: (engine, token, args) => engine.aliases.put(token, args.alias, args.ttag),
+  deleteAlias: (engine, token, args) => engine.aliases.remove(token, args.alias),
+  listAliases: (engine, token, args) => engine.aliases.list(token, args),
   cryptoBatch: (engine, token, args) => runCryptoBatch(engine, token, args.operation, args.items),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: (engine, token, args) => engine.principals.list(token, args),
@@ -91,6 +108,14 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   putIssuer: (engine, token, args) => engine.issuers.put(token, args.name, args.settings),
   deleteIssuer: async (engine, token, args) => (await engine.issuers.remove(token, args.name), null),
 };
+
+/**
+ * The operations a gateway calls as itself rather than for a user: they take no token, as the health
+ * call; what lets a caller reach them is what lets it reach the daemon at all, a gateway's client
+ * certificate (mutual TLS), or being the gateway's own process (the embedded key server). They hand
+ * out and mark ttags and times of destroyed keys, nothing of a key's material or of a principal.
+ */
+export const GATEWAY_OPERATIONS: ReadonlySet<OperationName> = new Set(['claimKeyDestructions', 'confirmKeyDestruction']);
 
 /**
  * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the

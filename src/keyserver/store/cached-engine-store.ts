@@ -80,7 +80,15 @@ export class CachedEngineStore implements EngineStore {
   readonly certificates = this.#passes('certificates');
   readonly setting = this.#passes('setting');
   readonly scheduledKeys = this.#passes('scheduledKeys');
+  /** A page of the key list reads what the store holds now (a key kept here is read by its own call). */
+  readonly keyPage = this.#passes('keyPage');
+  readonly keysDueForDeletion = this.#passes('keysDueForDeletion');
+  readonly unrecordedDestructions = this.#passes('unrecordedDestructions');
   readonly idempotencyRecord = this.#passes('idempotencyRecord');
+  /** Aliases are read once per request that names one: the store answers (docs/spec.md §4.23 item 3). */
+  readonly alias = this.#passes('alias');
+  readonly aliasCount = this.#passes('aliasCount');
+  readonly aliasesAfter = this.#passes('aliasesAfter');
 
   // Writes, each with the rows it may change.
   readonly putPrincipal = this.#writes('putPrincipal', ['principalsById']);
@@ -93,6 +101,14 @@ export class CachedEngineStore implements EngineStore {
   readonly putRole = this.#writes('putRole', ['roles']);
   readonly putKey = this.#writes('putKey', [], { rows: 'keys', id: (row) => row.ttag });
   readonly putKeyVersion = this.#writes('putKeyVersion', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly putKeyTag = this.#writes('putKeyTag', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly deleteKeyTag = this.#writes('deleteKeyTag', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly destroyKey = this.#writes('destroyKey', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly setDeletionRecord = this.#writes('setDeletionRecord', []);
+  /** The key's last use changes its row (docs/spec.md §4.23 item 6). */
+  readonly recordKeyUse = this.#writes('recordKeyUse', [], { rows: 'keys', id: (ttag) => ttag });
+  readonly putAlias = this.#writes('putAlias', []);
+  readonly deleteAlias = this.#writes('deleteAlias', []);
   readonly putToken = this.#writes('putToken', [], { rows: 'tokens', id: (row) => row.tokenHash });
   readonly deleteToken = this.#writes('deleteToken', [], { rows: 'tokens', id: (tokenHash) => tokenHash });
   readonly deleteTokensOf = this.#writes('deleteTokensOf', ['tokens']);

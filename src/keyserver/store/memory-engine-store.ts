@@ -1,6 +1,10 @@
+import type { KeyUse } from '../../wire/key-view.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -9,6 +13,7 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
+import { byListOrder, keyMatches } from '../engine/key-page-filter.js';
 import { SerialUnits } from './serial-units.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
@@ -19,11 +24,14 @@ export class MemoryEngineStore implements EngineStore {
   readonly #members = new Map<string, Set<string>>();
   readonly #roles = new Map<string, RoleRow>();
   readonly #keys = new Map<string, KeyRow>();
+  /** Tombstones whose audit record is not stored yet: ttag -> until when a claim holds (0: unclaimed). */
+  readonly #deletionRecords = new Map<string, number>();
   readonly #tokens = new Map<string, TokenRow>();
   readonly #settings = new Map<string, string>();
   readonly #certificates = new Map<string, CertificateRow>();
   /** `principalId key` -> record (a principal id holds no space). */
   readonly #idempotency = new Map<string, IdempotencyRow>();
+  readonly #aliases = new Map<string, AliasRow>();
   #systemId = 1000;
 
   async principalByName(name: string): Promise<PrincipalRow | undefined> {
@@ -105,9 +113,70 @@ export class MemoryEngineStore implements EngineStore {
     return this.#keys.get(ttag);
   }
 
+  /** The row as given, but its later versions, its tags and its last use as stored. */
   async putKey(row: KeyRow): Promise<void> {
-    const laterVersions = this.#keys.get(row.ttag)?.laterVersions ?? [];
-    this.#keys.set(row.ttag, { ...row, laterVersions });
+    const stored = this.#keys.get(row.ttag);
+    const { lastUsedAt: _at, lastUsedOperation: _operation, ...fields } = row;
+    const lastUse = stored?.lastUsedAt === undefined ? {} : { lastUsedAt: stored.lastUsedAt, lastUsedOperation: stored.lastUsedOperation! };
+    this.#keys.set(row.ttag, { ...fields, laterVersions: stored?.laterVersions ?? [], tags: stored?.tags ?? {}, ...lastUse });
+  }
+
+  async recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key !== undefined) this.#keys.set(ttag, { ...key, lastUsedAt: at, lastUsedOperation: operation });
+  }
+
+  async alias(name: string): Promise<AliasRow | undefined> {
+    return this.#aliases.get(name);
+  }
+
+  async putAlias(row: AliasRow): Promise<void> {
+    this.#aliases.set(row.name, { ...row });
+  }
+
+  async deleteAlias(name: string): Promise<void> {
+    this.#aliases.delete(name);
+  }
+
+  async aliasCount(ttag: string): Promise<number> {
+    return [...this.#aliases.values()].filter((row) => row.ttag === ttag).length;
+  }
+
+  async aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    const reaches = (row: AliasRow) => {
+      const key = this.#keys.get(row.ttag);
+      if (key === undefined || query.reachedBy === undefined) return key !== undefined;
+      return query.reachedBy.some((id) => key.owner === id || key.acl.has(id));
+    };
+    return [...this.#aliases.values()]
+      .filter((row) => query.after === undefined || row.name > query.after)
+      .filter((row) => query.ttag === undefined || row.ttag === query.ttag)
+      .filter((row) => query.prefix === undefined || row.name.startsWith(query.prefix))
+      .filter((row) => query.within === undefined || query.within.includes(row.ttag))
+      .filter(reaches)
+      .sort((a, b) => byCodeUnit(a.name, b.name))
+      .slice(0, query.limit);
+  }
+
+  /** Every key checked against the query (key-page-filter.ts), then sorted: a store for tests and development. */
+  async keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    return [...this.#keys.values()]
+      .filter((key) => keyMatches(key, query))
+      .sort(byListOrder)
+      .slice(0, query.limit);
+  }
+
+  async putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined) throw new Error(`no key ${ttag} to tag`);
+    this.#keys.set(ttag, { ...key, tags: { ...key.tags, [name]: value } });
+  }
+
+  async deleteKeyTag(ttag: string, name: string): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined || !Object.hasOwn(key.tags, name)) return;
+    const { [name]: _gone, ...tags } = key.tags;
+    this.#keys.set(ttag, { ...key, tags });
   }
 
   async putKeyVersion(ttag: string, version: KeyVersionRow): Promise<void> {
@@ -116,6 +185,36 @@ export class MemoryEngineStore implements EngineStore {
     if (key.laterVersions.some((stored) => stored.version === version.version))
       throw new Error(`key version ${version.version} is stored already`);
     this.#keys.set(ttag, { ...key, laterVersions: [...key.laterVersions, { ...version, material: Buffer.from(version.material) }] });
+  }
+
+  async keysDueForDeletion(now: number): Promise<string[]> {
+    return [...this.#keys.values()]
+      .filter((row) => row.deletionAt !== undefined && row.deletedAt === undefined && row.deletionAt <= now)
+      .map((row) => row.ttag)
+      .sort(byCodeUnit);
+  }
+
+  /** A memory store keeps no alias (docs/spec.md §4.23 item 3 lives in the durable stores' table). */
+  async destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    const key = this.#keys.get(ttag);
+    if (key === undefined) throw new Error(`no key ${ttag} to destroy`);
+    key.material.fill(0);
+    for (const version of key.laterVersions) version.material.fill(0);
+    this.#keys.set(ttag, { ...key, material: Buffer.alloc(0), laterVersions: [], deletedAt });
+    this.#deletionRecords.set(ttag, 0);
+  }
+
+  async unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    return [...this.#deletionRecords]
+      .filter(([, until]) => until <= now)
+      .map(([ttag]) => ({ ttag, deletedAt: this.#keys.get(ttag)?.deletedAt ?? 0 }))
+      .sort((a, b) => byCodeUnit(a.ttag, b.ttag))
+      .slice(0, limit);
+  }
+
+  async setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    if (until === null) this.#deletionRecords.delete(ttag);
+    else if (this.#keys.get(ttag)?.deletedAt !== undefined) this.#deletionRecords.set(ttag, until);
   }
 
   async scheduledKeys(): Promise<string[]> {

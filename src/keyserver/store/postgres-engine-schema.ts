@@ -150,15 +150,16 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE keys ADD COLUMN disabled integer NOT NULL DEFAULT 0;
   `,
   // Version 6: the key inventory, as the SQLite store's version 10 (docs/spec.md §4.23): scheduled
-  // deletion and tombstones, last use, tags, aliases, and the indexes of the key list.
+  // deletion and tombstones, last use, tags, aliases, and the indexes of the key list (its ttag order
+  // is by code unit, "C", whatever the database's collation).
   `
   ALTER TABLE keys ADD COLUMN deletion_at bigint;
   ALTER TABLE keys ADD COLUMN deleted_at bigint;
   ALTER TABLE keys ADD COLUMN deletion_record bigint;
   ALTER TABLE keys ADD COLUMN last_used_at bigint;
   ALTER TABLE keys ADD COLUMN last_used_op text;
-  CREATE INDEX keys_by_created ON keys (created_at, ttag);
-  CREATE INDEX keys_by_owner ON keys (owner, created_at, ttag);
+  CREATE INDEX keys_by_created ON keys (created_at, ttag COLLATE "C");
+  CREATE INDEX keys_by_owner ON keys (owner, created_at, ttag COLLATE "C");
   CREATE INDEX keys_by_label ON keys (label COLLATE "C", ttag) WHERE label IS NOT NULL;
   CREATE INDEX keys_pending_deletion ON keys (deletion_at) WHERE deletion_at IS NOT NULL AND deleted_at IS NULL;
   CREATE INDEX keys_deletion_unrecorded ON keys (ttag) WHERE deletion_record IS NOT NULL;

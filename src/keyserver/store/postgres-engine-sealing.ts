@@ -32,10 +32,10 @@ export async function pgKeyIdsInUse(client: pg.Pool): Promise<string[]> {
 export async function pgResealRows(client: Unit, keyring: MasterKeyring): Promise<number> {
   let count = 0;
   for (const spec of SEALED) {
-    const { table, column, keyId, row } = spec;
+    const { table, column, keyId, row, live } = spec;
     const found = await client.query<{ row: string; value: Buffer | string; keyId: string | null }>(
       `SELECT ${row} AS row, ${column} AS value, ${keyId} AS "keyId" FROM ${table}
-       WHERE ${column} IS NOT NULL AND (${keyId} IS NULL OR ${keyId} <> $1) FOR UPDATE`,
+       WHERE ${column} IS NOT NULL AND ${live} AND (${keyId} IS NULL OR ${keyId} <> $1) FOR UPDATE`,
       [keyring.current.id],
     );
     for (const entry of found.rows) {

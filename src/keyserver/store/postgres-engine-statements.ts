@@ -1,6 +1,17 @@
 import { STORE_TABLES } from './store-tables.js';
 
 /**
+ * What a key's read answers beside its row, for `key` and for a page of the key list: its ACL as a JSON
+ * array of [principal, rights] in order, its later versions, its tags as a JSON object.
+ */
+export const KEY_PARTS = `, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
+    FROM key_acl a WHERE a.ttag = k.ttag) AS acl,
+    (SELECT coalesce(json_agg(json_build_object('id', v.id, 'version', v.version, 'material', encode(v.material, 'base64'),
+      'material_key_id', v.material_key_id, 'created_at', v.created_at) ORDER BY v.version), '[]')
+    FROM key_versions v WHERE v.ttag = k.ttag) AS versions,
+    (SELECT coalesce(json_object_agg(t.name, t.value), '{}') FROM key_tags t WHERE t.ttag = k.ttag) AS tags`;
+
+/**
  * Every statement of the PostgreSQL engine store, on the tables of the store's schema (the pool's
  * `search_path`). Each is sent by name, so PostgreSQL parses and plans it once per connection.
  */
@@ -27,22 +38,18 @@ export const PG_STATEMENTS = {
   roles: 'SELECT * FROM roles ORDER BY name',
   putRole: 'INSERT INTO roles (name, operations) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
-  // The key and its ACL in one round trip: the entries in order, as a JSON array beside the row.
-  // The key, its ACL and its later versions in one round trip.
-  key: `SELECT k.*, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
-    FROM key_acl a WHERE a.ttag = k.ttag) AS acl,
-    (SELECT coalesce(json_agg(json_build_object('id', v.id, 'version', v.version, 'material', encode(v.material, 'base64'),
-      'material_key_id', v.material_key_id, 'created_at', v.created_at) ORDER BY v.version), '[]')
-    FROM key_versions v WHERE v.ttag = k.ttag) AS versions FROM keys k WHERE k.ttag = $1`,
+  // The key, its ACL (entries in order), its later versions and its tags in one round trip.
+  key: `SELECT k.*${KEY_PARTS} FROM keys k WHERE k.ttag = $1`,
   // The row and its whole ACL in one statement: entries no longer listed go, the listed ones are
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
-      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15)
+      INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled,
+        deletion_at, deleted_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15, $16, $17)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
       expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
-      disabled = excluded.disabled
+      disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1
@@ -52,7 +59,26 @@ export const PG_STATEMENTS = {
   // same version from one state then conflict on that row (a serialization failure, run again) rather
   // than one of them failing on the version's unique id.
   putKeyWriteLock: 'UPDATE keys SET min_version = min_version WHERE ttag = $1',
+  // The last use alone (docs/spec.md §4.23 item 6): putKey never writes it.
+  putKeyUse: 'UPDATE keys SET last_used_at = $1, last_used_op = $2 WHERE ttag = $3',
+  alias: 'SELECT * FROM aliases WHERE name = $1',
+  putAlias: `INSERT INTO aliases (name, ttag, created_at, updated_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (name) DO UPDATE SET ttag = excluded.ttag, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  deleteAlias: 'DELETE FROM aliases WHERE name = $1',
+  aliasCount: 'SELECT count(*)::int AS count FROM aliases WHERE ttag = $1',
+  // A page of aliases (docs/spec.md §4.23 item 3): by name (the column's "C" collation), of the keys
+  // the reaching principals own or find in their ACL entries (every key when $5 is NULL), within a
+  // scope's keys when $4 is given.
+  aliasesAfter: `SELECT a.* FROM aliases a JOIN keys k ON k.ttag = a.ttag
+    WHERE ($1::text IS NULL OR a.name > $1) AND ($2::text IS NULL OR a.ttag = $2)
+    AND ($3::text IS NULL OR left(a.name, length($3)) = $3)
+    AND ($4::text[] IS NULL OR a.ttag = ANY ($4::text[]))
+    AND ($5::text[] IS NULL OR k.owner = ANY ($5::text[])
+      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id = ANY ($5::text[])))
+    ORDER BY a.name LIMIT $6`,
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+  putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES ($1, $2, $3) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',
+  deleteKeyTag: 'DELETE FROM key_tags WHERE ttag = $1 AND name = $2',
   // The token, and what the operation that shows it reads next (its principal, the principal's groups,
   // the stored roles) in the same round trip: an operation's unit keeps them (PostgresEngineStore).
   tokenAndHolder: `SELECT t.*, ${STORE_TABLES.principals.map((column) => `p.${column} AS "p.${column}"`).join(', ')},
@@ -73,6 +99,17 @@ export const PG_STATEMENTS = {
   deleteTokensActingFor: 'DELETE FROM tokens WHERE acting_for = $1',
   deleteExpiredTokens: 'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= $1',
   scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag COLLATE "C"',
+  keysDueForDeletion:
+    'SELECT ttag FROM keys WHERE deletion_at IS NOT NULL AND deleted_at IS NULL AND deletion_at <= $1 ORDER BY ttag COLLATE "C"',
+  // A tombstone (docs/spec.md §4.23 item 5), its versions and its aliases gone, in one statement: the
+  // material empty and unsealed (no master key id, so the sealing trigger and passes leave it alone).
+  putTombstone: `WITH k AS (
+      UPDATE keys SET material = ''::bytea, material_key_id = NULL, deleted_at = $2, deletion_record = 0 WHERE ttag = $1
+    ), v AS (DELETE FROM key_versions WHERE ttag = $1)
+    DELETE FROM aliases WHERE ttag = $1`,
+  unrecordedDestructions: `SELECT ttag, deleted_at FROM keys WHERE deletion_record IS NOT NULL AND deletion_record <= $1 AND deleted_at IS NOT NULL
+    ORDER BY ttag COLLATE "C" LIMIT $2`,
+  putDeletionRecord: 'UPDATE keys SET deletion_record = $2 WHERE ttag = $1 AND deleted_at IS NOT NULL',
   idempotencyRecord: 'SELECT * FROM idempotency WHERE principal_id = $1 AND idem_key = $2',
   // An upsert: a record whose window has passed is replaced. Two units writing the same new record
   // collide here, and SERIALIZABLE makes the later one run again, where it finds the first's record.

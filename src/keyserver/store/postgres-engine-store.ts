@@ -1,10 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -13,13 +18,16 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { DurableEngineStore } from '../engine/engine-store.port.js';
+import { keyPageStatement } from './key-page-sql.js';
 import { migratePostgresEngine, storeLockName } from './postgres-engine-schema.js';
 import { pgKeyIdsInUse, pgResealRows, pgRetiredKeyIds, pgRetireOldKeys } from './postgres-engine-sealing.js';
-import { PG_STATEMENTS, type PgStatement, restoreSql, snapshotSql } from './postgres-engine-statements.js';
+import { KEY_PARTS, PG_STATEMENTS, type PgStatement, restoreSql, snapshotSql } from './postgres-engine-statements.js';
 import { describeStoredRow, unwritableInPostgres } from './postgres-restore-rows.js';
 import { inTransaction, SERIALIZABLE, type Unit } from './postgres-transactions.js';
 import { postgresTarget } from './postgres-url.js';
 import {
+  type AliasRecord,
+  aliasOf,
   type CertificateRecord,
   certificateOf,
   type IdempotencyRecord,
@@ -34,7 +42,7 @@ import {
   type TokenRecord,
   tokenOf,
 } from './sqlite-engine-records.js';
-import { keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
+import { keptMaterial, keyVersionId, type Sealed, sealContext } from './sqlite-engine-sealing.js';
 import { STORE_TABLES, type StoredRow, type StoreSnapshot, type StoreTable, TABLE_ORDER } from './store-tables.js';
 
 export interface PostgresEngineStoreOptions {
@@ -56,6 +64,13 @@ export interface PostgresEngineStoreOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A key's row as `key` and a page of the key list read it (KEY_PARTS). */
+type KeyWithParts = KeyRecord & {
+  acl: [string, string][];
+  versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[];
+  tags: Record<string, string>;
+};
 
 /** The statements that write: within a unit, each empties what the unit read (`#read`). */
 const WRITES = /^(put|delete|next)/;
@@ -257,12 +272,34 @@ export class PostgresEngineStore implements DurableEngineStore {
   }
 
   async key(ttag: string): Promise<KeyRow | undefined> {
-    const record = await this.#row<
-      KeyRecord & { acl: [string, string][]; versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[] }
-    >('key', [ttag]);
-    if (record === undefined) return undefined;
+    const record = await this.#row<KeyWithParts>('key', [ttag]);
+    return record === undefined ? undefined : this.#keyOf(record);
+  }
+
+  #keyOf(record: KeyWithParts): KeyRow {
     const versions = record.versions.map((stored) => ({ ...stored, material: Buffer.from(stored.material, 'base64') }));
-    return sealedKeyOf(record, record.acl, this.#open('keys'), versions, this.#open('key_versions'));
+    return sealedKeyOf(record, record.acl, this.#open('keys'), versions, this.#open('key_versions'), record.tags);
+  }
+
+  /**
+   * A page of the key list in one round trip (key-page-sql.ts): each key with its ACL, versions and
+   * tags. Each shape of query is a named statement, parsed and planned once per connection.
+   */
+  async keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    const { text, values } = keyPageStatement(query, 'postgres', KEY_PARTS);
+    const name = `keyPage_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    const run = (unit: Unit) => unit.query<KeyWithParts>({ name, text, values });
+    const unit = this.#unit.getStore();
+    const result = unit === undefined ? await this.atomically(() => run(this.#unit.getStore()!)) : await run(unit);
+    return result.rows.map((record) => this.#keyOf(record));
+  }
+
+  async putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    await this.#rows('putKeyTag', [ttag, name, value]);
+  }
+
+  async deleteKeyTag(ttag: string, name: string): Promise<void> {
+    await this.#rows('deleteKeyTag', [ttag, name]);
   }
 
   /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */
@@ -275,9 +312,42 @@ export class PostgresEngineStore implements DurableEngineStore {
     });
   }
 
+  async recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    await this.#rows('putKeyUse', [at, operation, ttag]);
+  }
+
+  async alias(name: string): Promise<AliasRow | undefined> {
+    const record = await this.#row<AliasRecord>('alias', [name]);
+    return record === undefined ? undefined : aliasOf(record);
+  }
+
+  async putAlias(row: AliasRow): Promise<void> {
+    await this.#rows('putAlias', [row.name, row.ttag, row.createdAt, row.updatedAt]);
+  }
+
+  async deleteAlias(name: string): Promise<void> {
+    await this.#rows('deleteAlias', [name]);
+  }
+
+  async aliasCount(ttag: string): Promise<number> {
+    return (await this.#row<{ count: number }>('aliasCount', [ttag]))?.count ?? 0;
+  }
+
+  async aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    const records = await this.#rows<AliasRecord>('aliasesAfter', [
+      query.after ?? null,
+      query.ttag ?? null,
+      query.prefix ?? null,
+      query.within ?? null,
+      query.reachedBy ?? null,
+      query.limit,
+    ]);
+    return records.map(aliasOf);
+  }
+
   /** Writes the key and replaces its whole ACL in one statement, keeping the entries' order. */
   async putKey(row: KeyRow): Promise<void> {
-    const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+    const material = keptMaterial(row, this.#keyring);
     const acl = [...row.acl];
     await this.#rows('putKey', [
       row.ttag,
@@ -295,11 +365,30 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.minVersion,
       row.rotationPeriod ?? null,
       row.disabled ? 1 : 0,
+      row.deletionAt ?? null,
+      row.deletedAt ?? null,
     ]);
   }
 
   async scheduledKeys(): Promise<string[]> {
     return (await this.#rows<{ ttag: string }>('scheduledKeys', [])).map((row) => row.ttag);
+  }
+
+  async keysDueForDeletion(now: number): Promise<string[]> {
+    return (await this.#rows<{ ttag: string }>('keysDueForDeletion', [now])).map((row) => row.ttag);
+  }
+
+  async destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    await this.#rows('putTombstone', [ttag, deletedAt]);
+  }
+
+  async unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    const rows = await this.#rows<{ ttag: string; deleted_at: number }>('unrecordedDestructions', [now, limit]);
+    return rows.map((row) => ({ ttag: row.ttag, deletedAt: row.deleted_at }));
+  }
+
+  async setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    await this.#rows('putDeletionRecord', [ttag, until]);
   }
 
   async token(tokenHash: string): Promise<TokenRow | undefined> {

@@ -1,5 +1,7 @@
 import type { Right } from '../../wire/acl.js';
+import type { KeyUse } from '../../wire/key-view.js';
 import type {
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
   KeyRow,
@@ -42,7 +44,26 @@ export interface KeyRecord {
   min_version: number;
   rotation_period: string | null;
   disabled: number;
+  deletion_at: number | null;
+  deleted_at: number | null;
+  last_used_at: number | null;
+  last_used_op: string | null;
 }
+
+/** A row of `aliases` (docs/spec.md §4.23 item 3). */
+export interface AliasRecord {
+  name: string;
+  ttag: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export function aliasOf(record: AliasRecord): AliasRow {
+  return { name: record.name, ttag: record.ttag, createdAt: record.created_at, updatedAt: record.updated_at };
+}
+
+/** A key's tags as both durable stores read them: name to value. */
+export type TagsRecord = Readonly<Record<string, string>>;
 
 /** A row of `key_versions`: a version after the first, its material sealed to its id. */
 export interface KeyVersionRecord {
@@ -156,6 +177,7 @@ export function sealedKeyOf(
   open: OpenSealed,
   versions: readonly KeyVersionRecord[],
   openVersion: OpenSealed,
+  tags: TagsRecord,
 ): KeyRow {
   const entries = new Map<string, readonly Right[]>();
   for (const [principalId, rights] of acl) entries.set(principalId, JSON.parse(rights) as Right[]);
@@ -174,9 +196,15 @@ export function sealedKeyOf(
     createdAt: record.created_at,
     expired: record.expired === 1,
     disabled: record.disabled === 1,
+    tags,
     ...(record.label === null ? {} : { label: record.label }),
+    ...(record.deletion_at === null || record.deletion_at === undefined ? {} : { deletionAt: record.deletion_at }),
+    ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
     ...(record.expires_at === null ? {} : { expiresAt: record.expires_at }),
     ...(record.rotation_period === null || record.rotation_period === undefined ? {} : { rotationPeriod: record.rotation_period }),
+    ...(record.deletion_at === null || record.deletion_at === undefined ? {} : { deletionAt: record.deletion_at }),
+    ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
+    ...(record.last_used_at === null ? {} : { lastUsedAt: record.last_used_at, lastUsedOperation: record.last_used_op as KeyUse }),
   };
 }
 

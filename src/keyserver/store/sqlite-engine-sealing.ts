@@ -7,10 +7,11 @@ import type { MasterKeyring } from '../at-rest/master-keys.js';
  * row does not open).
  */
 export const SEALED = [
-  { table: 'principals', column: 'srp_verifier', keyId: 'verifier_key_id', row: 'principal_id', text: false },
-  { table: 'keys', column: 'material', keyId: 'material_key_id', row: 'ttag', text: false },
-  { table: 'key_versions', column: 'material', keyId: 'material_key_id', row: 'id', text: false },
-  { table: 'settings', column: 'value', keyId: 'value_key_id', row: 'name', text: true },
+  { table: 'principals', column: 'srp_verifier', keyId: 'verifier_key_id', row: 'principal_id', text: false, live: 'TRUE' },
+  // A tombstone's material is empty and unsealed (docs/spec.md §4.23 item 5): not plaintext to seal.
+  { table: 'keys', column: 'material', keyId: 'material_key_id', row: 'ttag', text: false, live: 'deleted_at IS NULL' },
+  { table: 'key_versions', column: 'material', keyId: 'material_key_id', row: 'id', text: false, live: 'TRUE' },
+  { table: 'settings', column: 'value', keyId: 'value_key_id', row: 'name', text: true, live: 'TRUE' },
 ] as const;
 
 export type Sealed = (typeof SEALED)[number];
@@ -22,6 +23,18 @@ export function sealContext(table: Sealed['table'], row: string): string {
 /** The id of a key version's row, '<ttag> <version>': its sealed material names both (a ttag holds no space). */
 export function keyVersionId(ttag: string, version: number): string {
   return `${ttag} ${version}`;
+}
+
+/**
+ * A key row's material as a store writes it: sealed to its ttag, or, on a tombstone (docs/spec.md §4.23
+ * item 5), empty and unsealed: a destroyed key has nothing left to seal.
+ */
+export function keptMaterial(
+  row: { readonly ttag: string; readonly material: Buffer; readonly deletedAt?: number },
+  keyring: MasterKeyring,
+): { sealed: Buffer; keyId: string | null } {
+  if (row.deletedAt !== undefined) return { sealed: Buffer.alloc(0), keyId: null };
+  return keyring.seal(row.material, sealContext('keys', row.ttag));
 }
 
 /** The master key ids in use, as a query (the same in SQLite and PostgreSQL): one row `{ id }` per key. */
@@ -48,10 +61,12 @@ export function sealRows(db: Database, keyring: MasterKeyring, onlyPlaintext: bo
 }
 
 function sealColumn(db: Database, keyring: MasterKeyring, spec: Sealed, onlyPlaintext: boolean): number {
-  const { table, column, keyId, row } = spec;
+  const { table, column, keyId, row, live } = spec;
   const which = onlyPlaintext ? `${keyId} IS NULL` : `(${keyId} IS NULL OR ${keyId} <> @current)`;
   const rows = db
-    .prepare(`SELECT ${row} AS row, ${column} AS value, ${keyId} AS keyId FROM ${table} WHERE ${column} IS NOT NULL AND ${which}`)
+    .prepare(
+      `SELECT ${row} AS row, ${column} AS value, ${keyId} AS keyId FROM ${table} WHERE ${column} IS NOT NULL AND ${live} AND ${which}`,
+    )
     .all({ current: keyring.current.id }) as { row: string; value: Buffer | string; keyId: string | null }[];
   const update = db.prepare(`UPDATE ${table} SET ${column} = ?, ${keyId} = ? WHERE ${row} = ?`);
   for (const entry of rows) {

@@ -34,16 +34,51 @@ export const STATEMENTS = {
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   key: 'SELECT * FROM keys WHERE ttag = ?',
   keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
-  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled)
-    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period, @disabled)
+  putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled,
+      deletion_at, deleted_at)
+    VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period, @disabled,
+      @deletion_at, @deleted_at)
     ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id, owner = excluded.owner,
     label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired,
     acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
-    disabled = excluded.disabled`,
+    disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at`,
   keyVersions: 'SELECT id, version, material, material_key_id, created_at FROM key_versions WHERE ttag = ? ORDER BY version',
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
     VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,
   scheduledKeys: 'SELECT ttag FROM keys WHERE rotation_period IS NOT NULL AND expired = 0 ORDER BY ttag',
+  // The last use alone (docs/spec.md §4.23 item 6): putKey never writes it.
+  putKeyUse: 'UPDATE keys SET last_used_at = ?, last_used_op = ? WHERE ttag = ?',
+  alias: 'SELECT * FROM aliases WHERE name = ?',
+  putAlias: `INSERT INTO aliases (name, ttag, created_at, updated_at) VALUES (@name, @ttag, @created_at, @updated_at)
+    ON CONFLICT (name) DO UPDATE SET ttag = excluded.ttag, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  deleteAlias: 'DELETE FROM aliases WHERE name = ?',
+  aliasCount: 'SELECT count(*) AS count FROM aliases WHERE ttag = ?',
+  // A page of aliases (docs/spec.md §4.23 item 3): by name, of the keys the reaching principals own or
+  // find in their ACL entries (every key when @reach is NULL), within a scope's keys when given.
+  aliasesAfter: `SELECT a.* FROM aliases a JOIN keys k ON k.ttag = a.ttag
+    WHERE (@after IS NULL OR a.name > @after) AND (@ttag IS NULL OR a.ttag = @ttag)
+    AND (@prefix IS NULL OR substr(a.name, 1, length(@prefix)) = @prefix)
+    AND (@within IS NULL OR a.ttag IN (SELECT value FROM json_each(@within)))
+    AND (@reach IS NULL OR k.owner IN (SELECT value FROM json_each(@reach))
+      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id IN (SELECT value FROM json_each(@reach))))
+    ORDER BY a.name LIMIT @limit`,
+  // A page's keys' ACLs, versions and tags, each in one statement over the page's ttags (a JSON array).
+  pageAcl: 'SELECT ttag, principal_id, rights FROM key_acl WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, position',
+  pageVersions: `SELECT ttag, id, version, material, material_key_id, created_at FROM key_versions
+    WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, version`,
+  pageTags: 'SELECT ttag, name, value FROM key_tags WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, name',
+  keyTags: 'SELECT name, value FROM key_tags WHERE ttag = ? ORDER BY name',
+  putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES (?, ?, ?) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',
+  deleteKeyTag: 'DELETE FROM key_tags WHERE ttag = ? AND name = ?',
+  keysDueForDeletion: 'SELECT ttag FROM keys WHERE deletion_at IS NOT NULL AND deleted_at IS NULL AND deletion_at <= ? ORDER BY ttag',
+  // A tombstone (docs/spec.md §4.23 item 5): no material (an empty value, not sealed: the sealing passes
+  // leave rows with deleted_at alone), no later version, no alias.
+  putTombstone: `UPDATE keys SET material = X'', material_key_id = NULL, deleted_at = ?, deletion_record = 0 WHERE ttag = ?`,
+  deleteKeyVersions: 'DELETE FROM key_versions WHERE ttag = ?',
+  deleteAliasesOf: 'DELETE FROM aliases WHERE ttag = ?',
+  unrecordedDestructions: `SELECT ttag, deleted_at FROM keys WHERE deletion_record IS NOT NULL AND deletion_record <= ? AND deleted_at IS NOT NULL
+    ORDER BY ttag LIMIT ?`,
+  putDeletionRecord: 'UPDATE keys SET deletion_record = ? WHERE ttag = ? AND deleted_at IS NOT NULL',
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
   putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',

@@ -1,11 +1,15 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { KeyUse } from '../../wire/key-view.js';
 import type { MasterKeyring } from '../at-rest/master-keys.js';
 import { ConfigError } from '../config-error.js';
 import type {
+  AliasQuery,
+  AliasRow,
   CertificateRow,
   IdempotencyRow,
+  KeyPageQuery,
   KeyRow,
   KeyVersionRow,
   PrincipalKind,
@@ -14,9 +18,12 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { DurableEngineStore, SharedEngineStore } from '../engine/engine-store.port.js';
+import { groupedBy, keyPageStatement } from './key-page-sql.js';
 import { SerialUnits } from './serial-units.js';
 import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import {
+  type AliasRecord,
+  aliasOf,
   type CertificateRecord,
   certificateOf,
   type IdempotencyRecord,
@@ -29,11 +36,12 @@ import {
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
+  type TagsRecord,
   type TokenRecord,
   tokenOf,
 } from './sqlite-engine-records.js';
 import { migrateEngineSchema } from './sqlite-engine-schema.js';
-import { keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
+import { keptMaterial, keyIdsInUse, keyVersionId, type Sealed, scrubFile, sealContext, sealRows } from './sqlite-engine-sealing.js';
 import { prepare, type Statements } from './sqlite-engine-statements.js';
 import type { StoreSnapshot } from './store-tables.js';
 
@@ -45,6 +53,9 @@ import type { StoreSnapshot } from './store-tables.js';
  * own cache in front of the store (cached-engine-store.ts).
  */
 export const ENGINE_PAGE_CACHE_KIB = 2_000;
+
+/** How many shapes of key-list query (key-page-sql.ts) a store keeps prepared. */
+const PAGE_STATEMENTS_KEPT = 64;
 
 /**
  * The engine's store in a SQLite file (better-sqlite3, WAL): principals, group memberships, role
@@ -59,6 +70,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   readonly #sql: Statements;
   readonly #keyring: MasterKeyring;
   readonly #units = new SerialUnits();
+  readonly #pages = new Map<string, Database.Statement>();
 
   constructor(path: string, keyring: MasterKeyring) {
     this.#keyring = keyring;
@@ -280,20 +292,75 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
         (entry) => [entry.principal_id, entry.rights] as const,
       );
       const versions = this.#sql.keyVersions.all(ttag) as KeyVersionRecord[];
-      return sealedKeyOf(
-        record,
-        acl,
-        (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row),
-        versions,
-        (keyId, sealed, row) => this.#open(keyId, sealed, 'key_versions', row),
+      const tags = Object.fromEntries(
+        (this.#sql.keyTags.all(ttag) as { name: string; value: string }[]).map((tag) => [tag.name, tag.value]),
       );
+      return this.#keyOf(record, acl, versions, tags);
+    });
+  }
+
+  #keyOf(record: KeyRecord, acl: Iterable<readonly [string, string]>, versions: KeyVersionRecord[], tags: TagsRecord): KeyRow {
+    return sealedKeyOf(
+      record,
+      acl,
+      (keyId, sealed, row) => this.#open(keyId, sealed, 'keys', row),
+      versions,
+      (keyId, sealed, row) => this.#open(keyId, sealed, 'key_versions', row),
+      tags,
+    );
+  }
+
+  /**
+   * A page of the key list (key-page-sql.ts): the keys in one statement, then their ACL entries, versions
+   * and tags in one statement each over the page's ttags, all in the one transaction of the unit.
+   */
+  keyPage(query: KeyPageQuery): Promise<KeyRow[]> {
+    return this.#alone(() => {
+      const { text, values } = keyPageStatement(query, 'sqlite');
+      const records = this.#pageStatement(text).all(...values) as KeyRecord[];
+      if (records.length === 0) return [];
+      const ttags = JSON.stringify(records.map((record) => record.ttag));
+      const acl = groupedBy(this.#sql.pageAcl.all(ttags) as { ttag: string; principal_id: string; rights: string }[]);
+      const versions = groupedBy(this.#sql.pageVersions.all(ttags) as (KeyVersionRecord & { ttag: string })[]);
+      const tags = groupedBy(this.#sql.pageTags.all(ttags) as { ttag: string; name: string; value: string }[]);
+      return records.map((record) =>
+        this.#keyOf(
+          record,
+          (acl.get(record.ttag) ?? []).map((entry) => [entry.principal_id, entry.rights] as const),
+          versions.get(record.ttag) ?? [],
+          Object.fromEntries((tags.get(record.ttag) ?? []).map((tag) => [tag.name, tag.value])),
+        ),
+      );
+    });
+  }
+
+  /** The statement of one shape of page query, prepared once (a few shapes are in use at a time). */
+  #pageStatement(text: string): Database.Statement {
+    let statement = this.#pages.get(text);
+    if (statement === undefined) {
+      if (this.#pages.size >= PAGE_STATEMENTS_KEPT) this.#pages.delete(this.#pages.keys().next().value as string);
+      statement = this.#db.prepare(text);
+      this.#pages.set(text, statement);
+    }
+    return statement;
+  }
+
+  putKeyTag(ttag: string, name: string, value: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putKeyTag.run(ttag, name, value);
+    });
+  }
+
+  deleteKeyTag(ttag: string, name: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteKeyTag.run(ttag, name);
     });
   }
 
   /** Writes the key and replaces its whole ACL in one transaction, keeping the entries' order. */
   putKey(row: KeyRow): Promise<void> {
     return this.#alone(() => {
-      const material = this.#keyring.seal(row.material, sealContext('keys', row.ttag));
+      const material = keptMaterial(row, this.#keyring);
       this.#db.transaction(() => {
         this.#sql.putKey.run({
           ttag: row.ttag,
@@ -309,6 +376,8 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           min_version: row.minVersion,
           rotation_period: row.rotationPeriod ?? null,
           disabled: row.disabled ? 1 : 0,
+          deletion_at: row.deletionAt ?? null,
+          deleted_at: row.deletedAt ?? null,
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
@@ -321,6 +390,79 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
 
   scheduledKeys(): Promise<string[]> {
     return this.#alone(() => (this.#sql.scheduledKeys.all() as { ttag: string }[]).map((row) => row.ttag));
+  }
+
+  keysDueForDeletion(now: number): Promise<string[]> {
+    return this.#alone(() => (this.#sql.keysDueForDeletion.all(now) as { ttag: string }[]).map((row) => row.ttag));
+  }
+
+  /** The tombstone, its versions and its aliases in one transaction; with secure_delete, the erased pages are zeroed. */
+  destroyKey(ttag: string, deletedAt: number): Promise<void> {
+    return this.#alone(() => {
+      this.#db.transaction(() => {
+        this.#sql.putTombstone.run(deletedAt, ttag);
+        this.#sql.deleteKeyVersions.run(ttag);
+        this.#sql.deleteAliasesOf.run(ttag);
+      })();
+    });
+  }
+
+  unrecordedDestructions(now: number, limit: number): Promise<{ ttag: string; deletedAt: number }[]> {
+    return this.#alone(() =>
+      (this.#sql.unrecordedDestructions.all(now, limit) as { ttag: string; deleted_at: number }[]).map((row) => ({
+        ttag: row.ttag,
+        deletedAt: row.deleted_at,
+      })),
+    );
+  }
+
+  setDeletionRecord(ttag: string, until: number | null): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putDeletionRecord.run(until, ttag);
+    });
+  }
+
+  recordKeyUse(ttag: string, at: number, operation: KeyUse): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putKeyUse.run(at, operation, ttag);
+    });
+  }
+
+  alias(name: string): Promise<AliasRow | undefined> {
+    return this.#alone(() => {
+      const record = this.#sql.alias.get(name) as AliasRecord | undefined;
+      return record === undefined ? undefined : aliasOf(record);
+    });
+  }
+
+  putAlias(row: AliasRow): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.putAlias.run({ name: row.name, ttag: row.ttag, created_at: row.createdAt, updated_at: row.updatedAt });
+    });
+  }
+
+  deleteAlias(name: string): Promise<void> {
+    return this.#alone(() => {
+      this.#sql.deleteAlias.run(name);
+    });
+  }
+
+  aliasCount(ttag: string): Promise<number> {
+    return this.#alone(() => (this.#sql.aliasCount.get(ttag) as { count: number }).count);
+  }
+
+  aliasesAfter(query: AliasQuery): Promise<AliasRow[]> {
+    return this.#alone(() => {
+      const records = this.#sql.aliasesAfter.all({
+        after: query.after ?? null,
+        ttag: query.ttag ?? null,
+        prefix: query.prefix ?? null,
+        within: query.within === undefined ? null : JSON.stringify(query.within),
+        reach: query.reachedBy === undefined ? null : JSON.stringify(query.reachedBy),
+        limit: query.limit,
+      }) as AliasRecord[];
+      return records.map(aliasOf);
+    });
   }
 
   /** Adds a version, its material sealed to '<ttag> <version>'; a version stored already is refused by the table. */

@@ -89,7 +89,7 @@ check('gateways opening one schema together migrate it once; a reopened log keep
   const client = new pg.Client({ connectionString: postgres.url! });
   await client.connect();
   const versions = await client.query(`SELECT version FROM "${name}".keygate_audit_schema_version`);
-  t.deepEqual(versions.rows, [{ version: 5 }]);
+  t.deepEqual(versions.rows, [{ version: 6 }]);
   await client.end();
 });
 

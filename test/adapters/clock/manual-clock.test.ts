@@ -31,3 +31,21 @@ test('a sleep of nothing resolves at once; setting the clock wakes every sleep i
   await Promise.all(sleeps);
   t.deepEqual(woken.sort(), [100, 200, 300]);
 });
+
+test("a periodic task's wait is woken by moving the clock, but nextWake names only the waits of requests", async (t) => {
+  const clock = new ManualClock(0);
+  let swept = false;
+  const sweep = clock.sleep(60_000, { background: true }).then(() => {
+    swept = true;
+  });
+  t.is(clock.nextWake(), undefined, 'nothing a request waits for');
+  const delay = clock.sleep(1_000);
+  t.is(clock.nextWake(), 1_000);
+  clock.advance(1_000);
+  await delay;
+  t.is(clock.nextWake(), undefined);
+  t.false(swept);
+  clock.advance(59_000);
+  await sweep;
+  t.true(swept);
+});

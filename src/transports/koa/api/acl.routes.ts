@@ -6,6 +6,7 @@ import { RIGHTS } from '../../../wire/acl.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, type RouteInput, route } from './api-route.js';
+import { noteResolved } from './key-reference.js';
 
 const schemas = {
   entry: z.strictObject({ rights: z.array(z.enum(RIGHTS)).min(1, 'at least one right') }),
@@ -26,8 +27,9 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: "The key's access list (owner)",
       success: { status: 200, schema: responses.acl },
-      async handle(ctx, { params }) {
+      async handle(ctx, { params, audit }) {
         const read = await services.keyServerCalls.call(callerOf(ctx), 'readAcl', { ttag: params.ttag });
+        noteResolved(audit, params.ttag, read.resolved);
         ctx.body = {
           owner: read.owner,
           items: read.entries.map((e) => ({ principal: e.principal.user, rights: e.rights })),
@@ -45,8 +47,9 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 200, schema: responses.aclEntry },
       auditObject: entryObject,
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}/acl`,
-      async handle(ctx, { body, params }) {
+      async handle(ctx, { body, params, audit }) {
         const entry = await acl.grant(callerOf(ctx), params.ttag, params.principal!, body.rights);
+        noteResolved(audit, params.ttag, entry.resolved, (ttag) => aclEntryObject(ttag, params.principal));
         ctx.body = { principal: entry.principal.user, rights: entry.rights };
       },
     }),
@@ -59,8 +62,9 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       success: { status: 204 },
       auditObject: entryObject,
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}/acl`,
-      async handle(ctx, { params }) {
-        await acl.revoke(callerOf(ctx), params.ttag, params.principal!);
+      async handle(ctx, { params, audit }) {
+        const revoked = await acl.revoke(callerOf(ctx), params.ttag, params.principal!);
+        noteResolved(audit, params.ttag, revoked.resolved, (ttag) => aclEntryObject(ttag, params.principal));
         ctx.status = 204;
       },
     }),
@@ -71,8 +75,12 @@ export function aclRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: "The caller's effective rights on the key (own entry, groups' entries, ownership)",
       success: { status: 200, schema: responses.access },
-      async handle(ctx, { params }) {
-        ctx.body = { rights: await services.keyServerCalls.call(callerOf(ctx), 'accessRights', { ttag: params.ttag }) };
+      async handle(ctx, { params, audit }) {
+        const access = await services.keyServerCalls.call(callerOf(ctx), 'accessRights', { ttag: params.ttag });
+        // The rights alone, or with the ttag an alias resolved to beside them (src/wire/keyserver-operations.ts).
+        const rights = 'rights' in access ? access.rights : access;
+        if ('resolved' in access) noteResolved(audit, params.ttag, access.resolved);
+        ctx.body = { rights };
       },
     }),
   ];

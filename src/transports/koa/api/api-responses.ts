@@ -4,7 +4,8 @@ import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js'
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
-import type { KeyVersionView, KeyView } from '../../../wire/key-view.js';
+import type { AliasView } from '../../../wire/alias.js';
+import { KEY_STATES, KEY_USES, type KeySummary, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 import { ISSUER_ALGORITHMS } from '../../../wire/workload-issuer.js';
 
@@ -78,7 +79,7 @@ export const keyView = z
     algo: z.string(),
     label: z.string().optional(),
     owner: identity,
-    state: z.enum(['active', 'disabled', 'expired']),
+    state: z.enum(KEY_STATES).describe('the first that holds of deleted, pending-deletion, expired, disabled, active'),
     createdAt: instant,
     expiresAt: instant.optional(),
     version: z.number().int().min(1).describe('the newest version: encrypt and MAC use it, export delivers it by default'),
@@ -89,8 +90,25 @@ export const keyView = z
     versionsOmitted: z.number().int().min(1).optional().describe('how many older versions `versions` leaves out, when any'),
     rotationPeriod: z.string().optional().describe('ISO 8601 duration: the key server rotates the key once it has passed'),
     nextRotationAt: instant.optional(),
+    tags: z.record(z.string(), z.string()).describe("the key's tags, name to value; {} for none (docs/spec.md §4.23 item 2)"),
+    deletionAt: instant.optional().describe('when the key server destroys the key, while it is pending deletion'),
+    deletedAt: instant.optional().describe('when the key server destroyed the key: only its tombstone remains'),
+    lastUsedAt: instant
+      .optional()
+      .describe('when the key was last used, at most 60 s behind its latest use (docs/spec.md §4.23 item 6); absent until its first use'),
+    lastUsedOperation: z.enum(KEY_USES).optional().describe('the use that wrote lastUsedAt'),
   })
   .meta({ id: 'Key' }) satisfies z.ZodType<KeyView>;
+
+/** A key as the key list shows it (docs/spec.md §4.23 item 1): the key view without its versions. */
+export const keySummary = keyView
+  .omit({ versions: true, versionsOmitted: true })
+  .meta({ id: 'KeySummary' }) satisfies z.ZodType<KeySummary>;
+
+/** One alias (docs/spec.md §4.23 item 3). */
+const aliasView = z
+  .object({ alias: z.string(), ttag: base64, createdAt: instant, updatedAt: instant })
+  .meta({ id: 'Alias' }) satisfies z.ZodType<AliasView>;
 
 /** A key wrapped to the client's ephemeral P-256 key (docs/spec.md §3.2). */
 const wrappedKey = z.object({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
@@ -201,6 +219,7 @@ const auditRecord = z
       .int()
       .optional()
       .describe('a batch that named more distinct keys and versions than `keys` holds: how many more'),
+    alias: z.string().optional().describe('the alias the request named its key by; `object` is then the ttag it resolved to'),
   })
   .meta({ id: 'AuditRecord' });
 
@@ -272,6 +291,10 @@ export const responses = {
   macValid: z.object({ valid: z.boolean() }),
   key: keyView,
   keyVersions: list(keyVersionView),
+  keys: list(keySummary),
+  tag: z.object({ name: z.string(), value: z.string() }),
+  alias: aliasView,
+  aliases: list(aliasView),
   batch: batchOf,
   exported: wrappedExport.extend({ version }).meta({ id: 'WrappedKeyVersion' }),
   /** docs/spec.md §4.5a: the data key sealed under `version` (`blob`), and wrapped when a clientPubKey was sent. */

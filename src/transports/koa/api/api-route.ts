@@ -2,8 +2,9 @@ import type { Next } from 'koa';
 import type { z } from 'zod';
 import { BadRequestError, isKeygateError, withoutOutcome } from '../../../domain/errors/index.js';
 import { parseIdempotencyKey } from '../../../domain/idempotency/idempotency-claim.js';
-import { parseTtag } from '../../../domain/key/ttag.js';
+import { parseKeyReference } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { aliasOf } from '../../../wire/alias.js';
 import { textFault } from '../../../wire/text.js';
 import { type AuditAbout, AuditScope, type RequestAudit, type RouteKind, UNRECORDED } from '../audit/audit-scope.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -119,7 +120,13 @@ function aboutOf(definition: ApiRoute, input: RouteInput<unknown, unknown>): Aud
   const object = (definition.auditObject ?? defaultAuditObject)(input);
   const principal = definition.auditPrincipal?.(input);
   const version = definition.auditVersion?.(input);
-  if (object !== undefined) about.object = object;
+  // A key named by alias: the record names the alias now, and the ttag it resolved to once the key
+  // server answered (key-reference.ts `noteResolved`), never the alias as the object. The alias
+  // routes name theirs in the path.
+  const named = aliasOf(keyReferenceOf(input) ?? '');
+  const alias = named ?? input.params.alias;
+  if (alias !== undefined) about.alias = alias;
+  if (named === undefined && object !== undefined) about.object = object;
   if (principal !== undefined) about.principal = principal;
   if (version !== undefined) about.version = version;
   return about;
@@ -136,7 +143,7 @@ function pathParams(params: Readonly<Record<string, string>>): Readonly<Record<s
     const fault = textFault(value);
     if (fault !== undefined) throw new BadRequestError(`${name}: ${fault}`);
   }
-  return params.ttag === undefined ? params : { ...params, ttag: parseTtag(params.ttag, 'ttag') };
+  return params.ttag === undefined ? params : { ...params, ttag: parseKeyReference(params.ttag, 'ttag') };
 }
 
 /** A read changes nothing: its failure has no outcome to tell. */
@@ -146,8 +153,14 @@ function readFailure(error: unknown): unknown {
 
 /** The key (in the path, or a body's `ttag`: both read at the edge, canonical), else the object the path names. */
 function defaultAuditObject(input: RouteInput<unknown, unknown>): string | undefined {
+  const { params } = input;
+  return keyReferenceOf(input) ?? params.name ?? params.id ?? params.role ?? params.parameter;
+}
+
+/** How the request names its key: the path's `{ttag}` or the body's `ttag` (a ttag, or `alias/<name>`). */
+function keyReferenceOf(input: RouteInput<unknown, unknown>): string | undefined {
   const { params, body } = input;
   if (params.ttag !== undefined) return params.ttag;
   if (typeof body === 'object' && body !== null && 'ttag' in body && typeof body.ttag === 'string') return body.ttag;
-  return params.name ?? params.id ?? params.role ?? params.parameter;
+  return undefined;
 }

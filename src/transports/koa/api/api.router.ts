@@ -1,11 +1,13 @@
 import type { GatewayServices } from '../../../use-cases/index.js';
 import { aclRoutes } from './acl.routes.js';
+import { aliasRoutes } from './aliases.routes.js';
 import type { ApiRoute } from './api-route.js';
 import { auditRoutes } from './audit.routes.js';
 import { certificateRoutes } from './certificates.routes.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { groupRoutes } from './groups.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { keyInventoryRoutes } from './key-inventory.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { policyRoutes } from './policy.routes.js';
 import { principalRoutes } from './principals.routes.js';
@@ -25,7 +27,9 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
     ...sessionRoutes(services),
     ...cryptoRoutes(services),
     ...keyRoutes(services),
+    ...keyInventoryRoutes(services),
     ...aclRoutes(services),
+    ...aliasRoutes(services),
     ...principalRoutes(services),
     ...groupRoutes(services),
     ...roleRoutes(services),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
 import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
-import type { readTtag } from '../../../domain/key/ttag.js';
+import type { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
+import { aliasOf } from '../../../wire/alias.js';
 import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
 import type { RequestAudit } from '../audit/audit-scope.js';
 import { type ApiContext, callerOf } from './api-context.js';
@@ -19,8 +20,11 @@ export function singleOrBatch<S extends z.ZodType, I extends z.ZodType>(single: 
   return z.union([single, batch]);
 }
 
-/** A batch item as its schema hands it over: its ttag read (canonical, or why it is none), its binary fields as bytes. */
-export type ReadItem = { readonly ttag: ReturnType<typeof readTtag> } & object;
+/**
+ * A batch item as its schema hands it over: its key read (a canonical ttag or `alias/<name>`, or why it
+ * is neither), its binary fields as bytes.
+ */
+export type ReadItem = { readonly ttag: ReturnType<typeof readKeyReference> } & object;
 
 type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; detail: string } };
 
@@ -29,7 +33,9 @@ type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; 
  * key server in one round trip, their binary members as bytes (zeroed, with the
  * answered ones, once the answer is encoded). The record names the item count and the failures, every
  * distinct key and version the items named (docs/spec.md §9.1 `keys`), and the key as `object` when
- * every item names the same one; the answer (200) is one result per item, in order.
+ * every item names the same one; the answer (200) is one result per item, in order. An item that named
+ * its key by alias counts under the ttag the key server resolved it to (docs/spec.md §4.23 item 3), and
+ * a batch whose items all name one alias records it as `alias`.
  */
 export async function runBatch(
   ctx: ApiContext,
@@ -50,10 +56,12 @@ export async function runBatch(
     sent.push({ ...item, ttag: item.ttag.ttag } as BatchItem);
     positions.push(index);
   });
-  const keys = new Set(sent.map((item) => item.ttag));
-  // The keys go in before the key server is asked, so a batch that fails whole still names them.
-  const object = keys.size === 1 && sent.length === items.length ? { object: [...keys][0]! } : {};
-  audit.note({ items: items.length, ...object, ...batchKeyUses(keyUses(sent, [])) });
+  const whole = sent.length === items.length;
+  const aliases = new Set(sent.map((item) => aliasOf(item.ttag)));
+  const alias = whole && aliases.size === 1 ? [...aliases][0] : undefined;
+  // The keys go in before the key server is asked, so a batch that fails whole still names them (those
+  // named by ttag: an alias is named by the ttag it resolves to, known once the key server answered).
+  audit.note({ items: items.length, ...(alias === undefined ? {} : { alias }), ...keysOf(sent, [], whole) });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);
@@ -64,8 +72,24 @@ export async function runBatch(
     wipeBinary(...sent, ...outcomes.map((outcome) => (outcome.ok ? (outcome.result as object) : undefined)));
   }
   const done = answers as ItemAnswer[];
-  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...batchKeyUses(keyUses(sent, outcomes)) });
+  const resolved = sent.map((item, index) => ({ ...item, ttag: outcomes[index]?.resolved ?? item.ttag }) as BatchItem);
+  audit.note({ failures: done.filter((answer) => !answer.ok).length, ...keysOf(resolved, outcomes, whole) });
   ctx.body = { items: done };
+}
+
+/**
+ * What the record names of the items' keys (docs/spec.md §9.1): every distinct key and version of the
+ * items named by ttag, and the key as `object` when every item of the batch names that one key.
+ */
+function keysOf(items: readonly BatchItem[], outcomes: readonly BatchOutcome[], whole: boolean) {
+  const known = items.flatMap((item, index) => (aliasOf(item.ttag) === undefined ? [index] : []));
+  const keys = new Set(known.map((index) => items[index]!.ttag));
+  const object = whole && keys.size === 1 && known.length === items.length ? { object: [...keys][0]! } : {};
+  const uses = keyUses(
+    known.map((index) => items[index]!),
+    known.map((index) => outcomes[index]).filter((outcome) => outcome !== undefined),
+  );
+  return { ...object, ...batchKeyUses(uses) };
 }
 
 /**

@@ -1,17 +1,19 @@
 import { z } from 'zod';
-import { readTtag } from '../../../domain/key/ttag.js';
+import { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
+import type { Resolved } from '../../../wire/alias.js';
 import type { BatchOperation, DecryptRequest, EncryptResult } from '../../../wire/crypto-messages.js';
 import type { RouteKind } from '../audit/audit-scope.js';
-import { ttagField } from '../schema/ttag-schema.js';
+import { keyReferenceField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
 import { base64, keyVersion, ttag } from './api-schemas.js';
 import { runBatch, singleOrBatch } from './crypto-batch.js';
 import { binary, encodeBinary, wipeBinary } from './crypto-bytes.js';
+import { noteResolved, withoutResolved } from './key-reference.js';
 import { oneCiphertextForm, sealedText, withSealedText } from './sealed-text.js';
 
 /**
@@ -144,7 +146,7 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: "A fresh data key sealed under the key's newest version, and wrapped to clientPubKey when given; right encrypt",
       body: z.strictObject({
-        ttag: ttagField(ttag),
+        ttag: keyReferenceField(ttag),
         keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32),
         clientPubKey: shortBinary.optional(),
       }),
@@ -153,7 +155,8 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
         await audit.recorded();
         const made = await services.keyServerCalls.call(callerOf(ctx), 'generateDataKey', body);
         audit.note({ version: made.version });
-        ctx.body = encodeBinary(made);
+        noteResolved(audit, body.ttag, made.resolved);
+        ctx.body = encodeBinary(withoutResolved(made));
         wipeBinary(made);
       },
     }),
@@ -164,13 +167,14 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/crypto/datakey/open',
       auth: 'session',
       summary: "A data key's blob opened and its data key wrapped again to clientPubKey; right decrypt",
-      body: z.strictObject({ ttag: ttagField(ttag), blob: shortBinary, clientPubKey: shortBinary }),
+      body: z.strictObject({ ttag: keyReferenceField(ttag), blob: shortBinary, clientPubKey: shortBinary }),
       success: { status: 200, schema: responses.dataKeyOpened },
       async handle(ctx, { body, audit }) {
         await audit.recorded();
         const opened = await services.keyServerCalls.call(callerOf(ctx), 'openDataKey', body);
         audit.note({ version: opened.version });
-        ctx.body = opened;
+        noteResolved(audit, body.ttag, opened.resolved);
+        ctx.body = withoutResolved(opened);
       },
     }),
   ];
@@ -183,8 +187,8 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
  */
 function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: CryptoUseCases): ApiRoute {
   const form = <T extends z.ZodObject>(request: T) => (declared.eitherForm ? oneCiphertextForm(request) : request);
-  const single = form(z.strictObject({ ttag: ttagField(ttag), ...declared.fields }));
-  const item = form(z.strictObject({ ttag: ttag.transform(readTtag), ...declared.fields }));
+  const single = form(z.strictObject({ ttag: keyReferenceField(ttag), ...declared.fields }));
+  const item = form(z.strictObject({ ttag: ttag.transform(readKeyReference), ...declared.fields }));
   const present = declared.sealsAnswer ? (answer: object) => withSealedText(answer as EncryptResult) : (answer: object) => answer;
   return route({
     operationId: declared.operationId,
@@ -203,7 +207,8 @@ function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: C
       try {
         answer = await declared.call(crypto, callerOf(ctx), key, request);
         if (declared.version === 'answered') audit.note({ version: (answer as { version: number }).version });
-        ctx.body = encodeBinary(present(answer));
+        noteResolved(audit, key, (answer as Resolved).resolved);
+        ctx.body = encodeBinary(present(withoutResolved(answer as Resolved)));
       } finally {
         wipeBinary(request, answer);
       }

@@ -9,6 +9,7 @@ import { type ApiContext, callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
 import { keyVersion, listBody } from './api-schemas.js';
+import { noteResolved, withoutResolved } from './key-reference.js';
 
 /** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
 const rotationPeriod = text({ max: 64 }).refine(
@@ -28,6 +29,8 @@ const schemas = {
     .prefault({}),
   export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
+  /** docs/spec.md §4.23 item 5: the key server checks the days against its bounds (7..30 by default); an empty body waits the maximum. */
+  scheduleDeletion: z.strictObject({ pendingDays: z.number().int().optional() }).prefault({}),
   /** docs/spec.md §4.22 item 10: 1..1000 versions a page, 100 by default. */
   versions: z.strictObject({
     limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -86,8 +89,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       auth: 'session',
       summary: 'The key view (never key material); right read',
       success: { status: 200, schema: responses.key },
-      async handle(ctx, { params }) {
-        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readKey', { ttag: params.ttag });
+      async handle(ctx, { params, audit }) {
+        const view = await services.keyServerCalls.call(callerOf(ctx), 'readKey', { ttag: params.ttag });
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
     route({
@@ -98,8 +103,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: "The key's versions, newest first, a page at a time (limit 1..1000, default 100, opaque cursor); right read",
       query: schemas.versions,
       success: { status: 200, schema: responses.keyVersions },
-      async handle(ctx, { params, query }) {
-        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'keyVersions', { ttag: params.ttag, ...query }));
+      async handle(ctx, { params, query, audit }) {
+        const page = await services.keyServerCalls.call(callerOf(ctx), 'keyVersions', { ttag: params.ttag, ...query });
+        noteResolved(audit, params.ttag, page.resolved);
+        ctx.body = listBody(page);
       },
     }),
     route({
@@ -115,7 +122,8 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { body, params, audit }) {
         const exported = await keys.export(callerOf(ctx), params.ttag, body.clientPubKey, body.version, audit.recorded);
         audit.note({ version: exported.version });
-        ctx.body = exported;
+        noteResolved(audit, params.ttag, exported.resolved);
+        ctx.body = withoutResolved(exported);
       },
     }),
     route({
@@ -134,6 +142,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
           idempotency: claimOf(ctx, `/api/keys/${ttagToPath(ttag)}/rotate`, undefined),
         });
         audit.note({ version: view.version });
+        noteResolved(audit, ttag, view.ttag);
         ctx.body = view;
       },
     }),
@@ -148,7 +157,9 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
       async handle(ctx, { body, params, audit }) {
         audit.note({ version: body.minVersion });
-        ctx.body = await keys.setMinVersion(callerOf(ctx), params.ttag, body.minVersion);
+        const view = await keys.setMinVersion(callerOf(ctx), params.ttag, body.minVersion);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
     route({
@@ -159,8 +170,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Expire the key for good (owner); it then refuses export and cryptography',
       success: { status: 200, schema: responses.key },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { params }) {
-        ctx.body = await keys.expire(callerOf(ctx), params.ttag);
+      async handle(ctx, { params, audit }) {
+        const view = await keys.expire(callerOf(ctx), params.ttag);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
     route({
@@ -171,8 +184,10 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Disable the key (owner): it refuses export and cryptography with KEY_DISABLED until enabled',
       success: { status: 200, schema: responses.key },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { params }) {
-        ctx.body = await keys.setState(callerOf(ctx), params.ttag, 'disabled');
+      async handle(ctx, { params, audit }) {
+        const view = await keys.setState(callerOf(ctx), params.ttag, 'disabled');
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
     route({
@@ -183,8 +198,40 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       summary: 'Enable a disabled key again (owner)',
       success: { status: 200, schema: responses.key },
       outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
-      async handle(ctx, { params }) {
-        ctx.body = await keys.setState(callerOf(ctx), params.ttag, 'active');
+      async handle(ctx, { params, audit }) {
+        const view = await keys.setState(callerOf(ctx), params.ttag, 'active');
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
+      },
+    }),
+    route({
+      operationId: 'keys.schedule-deletion',
+      method: 'POST',
+      path: '/api/keys/:ttag/schedule-deletion',
+      auth: 'session',
+      summary:
+        'Schedule the key for deletion in pendingDays days (owner; the key server bounds them, 7..30 by default, the maximum when not given): it refuses export and cryptography with KEY_PENDING_DELETION until cancelled, then is destroyed',
+      body: schemas.scheduleDeletion,
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params, body, audit }) {
+        const view = await keys.scheduleDeletion(callerOf(ctx), params.ttag, body.pendingDays);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
+      },
+    }),
+    route({
+      operationId: 'keys.cancel-deletion',
+      method: 'POST',
+      path: '/api/keys/:ttag/cancel-deletion',
+      auth: 'session',
+      summary: "Cancel the key's scheduled deletion (owner): it comes back disabled (or expired), never straight to active",
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { params, audit }) {
+        const view = await keys.cancelDeletion(callerOf(ctx), params.ttag);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
       },
     }),
   ];

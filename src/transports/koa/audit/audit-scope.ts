@@ -43,6 +43,8 @@ export interface AuditAbout {
   /** A batch's distinct keys and versions (bounded, `batchKeyUses`), and how many more it named. */
   readonly keys?: readonly AuditKeyUse[];
   readonly keysOmitted?: number;
+  /** The alias the request named its key by (docs/spec.md §4.23 item 3): `object` is the ttag it resolved to, once known. */
+  readonly alias?: string;
 }
 
 /** A handler's view of its request's record. */
@@ -138,6 +140,7 @@ export class AuditScope implements RequestAudit {
     if (about.failures !== undefined) draft.failures = about.failures;
     if (about.keys !== undefined) draft.keys = about.keys;
     if (about.keysOmitted !== undefined) draft.keysOmitted = about.keysOmitted;
+    if (about.alias !== undefined) draft.alias = about.alias;
   }
 
   made(about: AuditAbout, undo: () => Promise<unknown>): void {
