@@ -27,6 +27,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'health-probe', module: () => import('./health-probe.bench.js') },
   { name: 'audit-verify', module: () => import('./audit-verify-probes.bench.js') },
   { name: 'login-memory', module: () => import('./login-memory.bench.js') },
+  { name: 'workload-login', module: () => import('./workload-login.bench.js') },
 ];
 
 const USAGE = `npm run bench [-- options]

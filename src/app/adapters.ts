@@ -4,6 +4,7 @@ import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import type { DaemonProblem } from '../adapters/key-server/daemon-check.js';
 import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
+import { HttpKeySetSource } from '../adapters/key-set/http-key-set-source.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
@@ -23,6 +24,7 @@ import { certificateFingerprint } from '../keyserver/identity/identity-certifica
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { Clock, Timer } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
+import type { KeySetSource } from '../ports/key-set-source.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { Random } from '../ports/random.port.js';
@@ -54,6 +56,8 @@ export interface GatewayAdapters {
   readonly metrics: Metrics;
   /** The locks on the stores this gateway writes alone (none taken when the caller supplies them). */
   readonly writerLocks: WriterLocks;
+  /** Trusted workload issuers' key sets, fetched safely and cached (docs/spec.md §4.24 item 4). */
+  readonly keySets: KeySetSource;
 }
 
 /**
@@ -148,10 +152,24 @@ async function openHolding(
     auditVerifyKeys,
     bootWarnings,
     writerLocks,
+    keySets: overrides.keySets ?? openKeySets(config, clock),
   };
   // The key server and the audit log are metered where the container observes them
   // (src/adapters/key-server/observed-key-server.ts, src/adapters/audit-log/observed-audit-log.ts).
   return { ...opened, auditLog, keyServer, metrics };
+}
+
+/** The key sets of trusted workload issuers, over HTTPS with the operator's limits (docs/spec.md §4.24 item 4). */
+function openKeySets(config: GatewayConfig, clock: Timer): KeySetSource {
+  return new HttpKeySetSource(clock, {
+    plainHttpHosts: new Set(config.jwksPlainHttpHosts),
+    ...(config.jwksCa === undefined ? {} : { ca: config.jwksCa }),
+    timeoutMs: config.jwksTimeoutMs,
+    maxBytes: 256 * 1024,
+    maxKeys: 100,
+    cacheMs: config.jwksCacheSeconds * 1000,
+    coolDownMs: 30_000,
+  });
 }
 
 /** prom-client metrics when a metrics port is configured (their gauges read the two stores at scrape time). */

@@ -8,6 +8,7 @@ import { meterKeyServerCalls } from '../adapters/metrics/key-server-metering.js'
 import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { CLOCK } from '../ports/clock.port.js';
 import { KEY_SERVER, type KeyServerObserver } from '../ports/key-server.port.js';
+import { KEY_SET_SOURCE } from '../ports/key-set-source.port.js';
 import { LOGGER } from '../ports/logger.port.js';
 import { METRICS, NoMetrics } from '../ports/metrics.port.js';
 import { RANDOM } from '../ports/random.port.js';
@@ -72,6 +73,8 @@ const serviceFactories = (
       maxSessionsPerPrincipal: resolve(ctx, CONFIG).maxSessionsPerPrincipal,
       throttleStore: resolve(ctx, THROTTLE_STORE),
       sessionMintsPerMinute: resolve(ctx, CONFIG).sessionMintsPerMinute,
+      keySets: resolve(ctx, KEY_SET_SOURCE),
+      replayCache: resolve(ctx, REPLAY_CACHE),
     }),
   loginThrottle: (ctx) => {
     const config = resolve(ctx, CONFIG);
@@ -107,6 +110,7 @@ const serviceFactories = (
       auditLog: resolve(ctx, AUDIT_LOG),
       metrics: resolve(ctx, METRICS),
       writers: resolve(ctx, WRITER_LOCKS),
+      keySets: resolve(ctx, KEY_SET_SOURCE),
       version: GATEWAY_VERSION,
       signals,
     }),

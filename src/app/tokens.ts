@@ -1,6 +1,7 @@
 import { AUDIT_LOG } from '../ports/audit-log.port.js';
 import { CLOCK } from '../ports/clock.port.js';
 import { KEY_SERVER } from '../ports/key-server.port.js';
+import { KEY_SET_SOURCE } from '../ports/key-set-source.port.js';
 import { LOGGER } from '../ports/logger.port.js';
 import { METRICS } from '../ports/metrics.port.js';
 import { RANDOM } from '../ports/random.port.js';
@@ -52,6 +53,7 @@ export const ADAPTER_TOKENS = {
   auditLog: AUDIT_LOG,
   metrics: METRICS,
   writerLocks: WRITER_LOCKS,
+  keySets: KEY_SET_SOURCE,
 } as const satisfies { readonly [K in keyof GatewayAdapters]-?: Token<GatewayAdapters[K]> };
 
 /** The use cases: the services object the transports receive has exactly these fields. */

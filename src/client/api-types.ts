@@ -46,6 +46,15 @@ export interface KeyListQuery {
 export type KeyLength = KeyView['keyLen'];
 export type Identity = KeyView['owner'];
 
+/** A trusted issuer of workload identity tokens (docs/spec.md §4.24 item 1). */
+export type TrustedIssuerView = Schemas['TrustedIssuer'];
+/** What `PUT /api/trust/issuers/{name}` takes: the issuer without its name, defaults left out. */
+export type TrustedIssuerSettings = Omit<
+  TrustedIssuerView,
+  'name' | 'createPrincipals' | 'roles' | 'boundClaims' | 'requireJti' | 'leeway'
+> &
+  Partial<Pick<TrustedIssuerView, 'createPrincipals' | 'roles' | 'boundClaims' | 'requireJti' | 'leeway'>>;
+
 /** One live session of the caller's principal, by a non-secret reference. */
 export type SessionListItem = Answer<'/api/sessions', 'get'>['items'][number];
 

@@ -26,6 +26,8 @@ export type {
   Sealed,
   SessionListItem,
   SessionView,
+  TrustedIssuerSettings,
+  TrustedIssuerView,
 } from './api-types.js';
 export { fromBase64, fromUtf8, toBase64, toBase64url } from './base64.js';
 export { type ApiErrorBody, apiErrorFrom, KeygateApiError, ReauthRequiredError, UNEXPECTED_RESPONSE } from './client-errors.js';

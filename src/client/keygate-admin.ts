@@ -1,5 +1,5 @@
 import type { PrincipalKind, PrincipalView } from '../wire/principal.js';
-import type { ListView } from './api-types.js';
+import type { ListView, TrustedIssuerSettings, TrustedIssuerView } from './api-types.js';
 import type { KeygateSession } from './keygate-session.js';
 
 /** A principal as /api answers it: the one view the key server and the gateway share (type only). */
@@ -103,6 +103,24 @@ export class KeygateAdmin {
 
   readRole(name: string): Promise<RoleView> {
     return this.#session.request('GET', `/api/roles/${segment(name)}`);
+  }
+
+  /** The trusted issuers of workload tokens (docs/spec.md §4.24), by name. */
+  listIssuers(): Promise<ListView<TrustedIssuerView>> {
+    return this.#session.request('GET', '/api/trust/issuers');
+  }
+
+  readIssuer(name: string): Promise<TrustedIssuerView> {
+    return this.#session.request('GET', `/api/trust/issuers/${segment(name)}`);
+  }
+
+  /** Creates or replaces a trusted issuer; answers it as stored (defaults filled in). */
+  putIssuer(name: string, settings: TrustedIssuerSettings): Promise<TrustedIssuerView> {
+    return this.#session.request('PUT', `/api/trust/issuers/${segment(name)}`, settings);
+  }
+
+  deleteIssuer(name: string): Promise<unknown> {
+    return this.#session.request('DELETE', `/api/trust/issuers/${segment(name)}`);
   }
 
   queryAudit(request: AuditQueryRequest = {}): Promise<ListView<AuditRecordView>> {

@@ -31,6 +31,17 @@ export class KeygateClient {
     return KeygateSession.fromMinted(this.#options, view, undefined);
   }
 
+  /**
+   * POST /api/session/jwt: a workload's sign-in with its platform's token (docs/spec.md §4.24). With a
+   * `proofKey` the session is bound to it (and a token carrying `cnf.jkt` must name that key);
+   * without one it is unbound. `issuer` names the trusted issuer when the token's `iss` is not enough.
+   */
+  async loginWithJwt(token: string, options: { issuer?: string; proofKey?: ProofKey } = {}): Promise<KeygateSession> {
+    const body = options.issuer === undefined ? { token } : { issuer: options.issuer, token };
+    const view = await send<SessionView>(this.#options, { method: 'POST', path: '/api/session/jwt', body, signInProof: options.proofKey });
+    return KeygateSession.fromMinted(this.#options, view, options.proofKey);
+  }
+
   /** GET /api/health (no session). A failed check is a 503 KeygateApiError. */
   health(): Promise<HealthView> {
     return send<HealthView>(this.#options, { method: 'GET', path: '/api/health' });

@@ -7,8 +7,8 @@ export interface ProofRequest {
   readonly method: string;
   /** The request URL; its query and fragment are left out of `htu`. */
   readonly url: string | URL;
-  /** The bearer value carried by the request (the session id). */
-  readonly credential: string;
+  /** The bearer value carried by the request (the session id); none for a sign-in, whose proof has no `ath`. */
+  readonly credential: string | undefined;
   /** The exact body bytes sent; none for a request without a body. */
   readonly body?: Uint8Array | undefined;
 }
@@ -19,7 +19,7 @@ export interface ProofClaims {
   readonly htm: string;
   readonly htu: string;
   readonly iat: number;
-  readonly ath: string;
+  readonly ath?: string;
   readonly bth: string;
 }
 
@@ -32,7 +32,7 @@ export function proofHtu(url: string | URL): string {
 /**
  * Mints a fresh DPoP proof for one request (docs/spec.md §5.2; RFC 9449 §4.2): a compact JWS with header
  * `{ typ: dpop+jwt, alg: ES256, jwk }` and claims `jti` (16 random bytes), `htm`, `htu`, `iat`,
- * `ath` (SHA-256 of the exact bearer value) and `bth` (SHA-256 of the exact body bytes; of the empty
+ * `ath` (SHA-256 of the exact bearer value; none at a sign-in, docs/spec.md §4.24 item 2) and `bth` (SHA-256 of the exact body bytes; of the empty
  * string when there is no body, a local extension, docs/spec.md §5.2). `nowMs` is the client's clock.
  */
 export async function mintProof(key: ProofKey, request: ProofRequest, nowMs: number = Date.now()): Promise<string> {
@@ -41,7 +41,7 @@ export async function mintProof(key: ProofKey, request: ProofRequest, nowMs: num
     htm: request.method.toUpperCase(),
     htu: proofHtu(request.url),
     iat: Math.floor(nowMs / 1000),
-    ath: toBase64url(await sha256(utf8(request.credential))),
+    ...(request.credential === undefined ? {} : { ath: toBase64url(await sha256(utf8(request.credential))) }),
     bth: toBase64url(await sha256(request.body ?? new Uint8Array(0))),
   };
   const header = { typ: 'dpop+jwt', alg: 'ES256', jwk: key.publicJwk };

@@ -58,6 +58,23 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/session/jwt": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Workload sign-in with its platform's signed token, verified over a trusted issuer (docs/spec.md §4.24); an unbound session */
+        readonly post: operations["session.jwt"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/session/scoped": {
         readonly parameters: {
             readonly query?: never;
@@ -816,6 +833,42 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/trust/issuers": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** The trusted issuers of workload identity tokens (docs/spec.md §4.24) */
+        readonly get: operations["trust.issuers.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/trust/issuers/{name}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** One trusted issuer */
+        readonly get: operations["trust.issuers.read"];
+        /** Trust an issuer of workload identity tokens, or replace its settings */
+        readonly put: operations["trust.issuers.put"];
+        readonly post?: never;
+        /** Stop trusting an issuer; sign-ins with its tokens are refused */
+        readonly delete: operations["trust.issuers.delete"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/server/version": {
         readonly parameters: {
             readonly query?: never;
@@ -1133,7 +1186,7 @@ export interface components {
             readonly systemId: number;
             readonly principalId: string;
             /** @enum {string} */
-            readonly kind: "password" | "certificate" | "scoped" | "delegated";
+            readonly kind: "password" | "certificate" | "jwt" | "scoped" | "delegated";
             readonly bound: boolean;
             readonly jkt?: string;
             readonly objects?: readonly string[];
@@ -1357,6 +1410,28 @@ export interface components {
             readonly principal?: string;
             readonly pem: string;
         };
+        readonly TrustedIssuer: {
+            readonly name: string;
+            readonly issuer: string;
+            readonly jwksUri?: string;
+            readonly jwks?: {
+                readonly keys: readonly {
+                    readonly [key: string]: unknown;
+                }[];
+            };
+            readonly audiences: readonly string[];
+            readonly algorithms: readonly ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
+            /** @description a template over the token claims, e.g. ci-{repository_id} */
+            readonly principal: string;
+            readonly createPrincipals: boolean;
+            readonly roles: readonly string[];
+            readonly boundClaims: {
+                readonly [key: string]: string | readonly string[];
+            };
+            readonly requireJti: boolean;
+            readonly maxTokenAge?: number;
+            readonly leeway: number;
+        };
         readonly ServerParameter: {
             readonly name: string;
             readonly value: number | boolean | string;
@@ -1448,6 +1523,11 @@ export interface components {
                  * @enum {string}
                  */
                 readonly writer: "ok" | "conflict";
+                /**
+                 * @description workload issuers' key sets (docs/spec.md §4.24 item 6), once one was fetched: `unavailable` while a fetch failed
+                 * @enum {string}
+                 */
+                readonly jwks?: "ok" | "unavailable";
             };
             readonly reasons?: {
                 readonly keyServer?: string;
@@ -1788,6 +1868,36 @@ export interface operations {
             readonly 503: components["responses"]["Unavailable"];
         };
     };
+    readonly "session.jwt": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly issuer?: string;
+                    readonly token: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 201: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Session"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
     readonly "session.scoped": {
         readonly parameters: {
             readonly query?: never;
@@ -1892,7 +2002,7 @@ export interface operations {
                         readonly items: readonly {
                             readonly ref: string;
                             /** @enum {string} */
-                            readonly kind: "password" | "certificate" | "scoped" | "delegated";
+                            readonly kind: "password" | "certificate" | "jwt" | "scoped" | "delegated";
                             readonly bound: boolean;
                             /** Format: date-time */
                             readonly createdAt: string;
@@ -4029,6 +4139,167 @@ export interface operations {
                 content: {
                     readonly "application/json": components["schemas"]["Certificate"];
                 };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.list": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly items: readonly components["schemas"]["TrustedIssuer"][];
+                        readonly complete: boolean;
+                        readonly reason?: string;
+                        readonly next?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.read": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["TrustedIssuer"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.put": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly issuer: string;
+                    readonly jwksUri?: string;
+                    readonly jwks?: {
+                        readonly keys: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                    };
+                    readonly audiences: readonly string[];
+                    readonly algorithms: readonly ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
+                    readonly principal: string;
+                    /** @default false */
+                    readonly createPrincipals?: boolean;
+                    /** @default [] */
+                    readonly roles?: readonly string[];
+                    /** @default {} */
+                    readonly boundClaims?: {
+                        readonly [key: string]: string | readonly string[];
+                    };
+                    /** @default false */
+                    readonly requireJti?: boolean;
+                    readonly maxTokenAge?: number;
+                    /** @default 30 */
+                    readonly leeway?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["TrustedIssuer"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "trust.issuers.delete": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly name: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 204: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
             readonly 400: components["responses"]["BadRequest"];
             readonly 401: components["responses"]["Unauthorized"];

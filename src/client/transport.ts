@@ -25,6 +25,8 @@ export interface ApiRequest {
   readonly path: string;
   readonly body?: unknown;
   readonly credential?: Credential | undefined;
+  /** A sign-in proven by this key (docs/spec.md §4.24 item 2): a proof without `ath`, as no session exists yet. */
+  readonly signInProof?: ProofKey | undefined;
   /** Further request headers (`Idempotency-Key`). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -60,6 +62,14 @@ async function requestHeaders(options: TransportOptions, request: ApiRequest, ur
   const headers = new Headers({ ...request.headers, Accept: 'application/json' });
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   const credential = request.credential;
+  if (request.signInProof !== undefined) {
+    const proof = await mintProof(
+      request.signInProof,
+      { method: request.method, url, credential: undefined, body },
+      (options.now ?? Date.now)(),
+    );
+    headers.set('DPoP', proof);
+  }
   if (credential === undefined) return headers;
   headers.set('Authorization', `Bearer ${credential.sessionId}`);
   if (credential.proofKey !== undefined) {

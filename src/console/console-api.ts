@@ -16,6 +16,8 @@ import {
   type Sealed,
   type SessionListItem,
   type SessionView,
+  type TrustedIssuerSettings,
+  type TrustedIssuerView,
 } from '../client/index.js';
 import { notingFetch } from './console-reads.js';
 
@@ -225,6 +227,9 @@ export class ConsoleApi {
   authorities = (): Promise<ListView<CertificateView>> => this.session.request('GET', '/api/trust/authorities');
   trustAuthority = (pem: string): Promise<CertificateView> => this.session.request('POST', '/api/trust/authorities', { pem });
   untrustAuthority = (id: string): Promise<unknown> => this.session.request('DELETE', `/api/trust/authorities/${segment(id)}`);
+  issuers = (): Promise<ListView<TrustedIssuerView>> => this.#admin.listIssuers();
+  putIssuer = (name: string, settings: TrustedIssuerSettings): Promise<TrustedIssuerView> => this.#admin.putIssuer(name, settings);
+  deleteIssuer = (name: string): Promise<unknown> => this.#admin.deleteIssuer(name);
   policy = (): Promise<ProvisioningPolicy> => this.session.request('GET', '/api/policy/provisioning');
   setPolicy = (parameter: keyof ProvisioningPolicy, value: unknown): Promise<ProvisioningPolicy> =>
     this.session.request('PUT', `/api/policy/provisioning/${segment(parameter)}`, { value });

@@ -17,6 +17,27 @@ export interface KeyServerCertificateLogin extends KeyServerLogin {
   readonly jkt: string | undefined;
 }
 
+/** A workload sign-in (docs/spec.md §4.24 item 2): the token, the issuer it names, and the key set fetched for it. */
+export interface WorkloadSignIn {
+  readonly issuer?: string | undefined;
+  readonly token: string;
+  /** The issuer's `jwksUri` the key set was fetched from, and the set as fetched (JSON). */
+  readonly jwksUri?: string | undefined;
+  readonly jwks?: unknown;
+  /** The thumbprint of the key of the DPoP proof sent with the sign-in, when one was. */
+  readonly proofJkt?: string | undefined;
+}
+
+/** A workload sign-in the key server accepted: its token, and what the gateway needs of the verified claims. */
+export interface KeyServerWorkloadLogin extends KeyServerLogin {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly jti: string | undefined;
+  readonly requireJti: boolean;
+  /** ms since the epoch: the token's `exp` plus the issuer's leeway, how long its `jti` must be remembered. */
+  readonly usableUntil: number;
+}
+
 /** A token narrowed to keys and rights (a scoped session's key-server side). */
 export interface ScopedToken extends KeyServerLogin {
   /** ttag -> the rights the token has on it. */
@@ -110,6 +131,16 @@ export interface KeyServer {
   certificateChallenge(certificatePem: string): Promise<{ challengeId: string; challenge: string; expiresAt: number }>;
   /** Second leg: the signature over the challenge; WRONG_CREDENTIAL when refused. */
   certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin>;
+  /**
+   * First leg of a workload sign-in: the trusted issuer the token names (or the one named), and its
+   * `jwksUri` when its keys are published there. WRONG_CREDENTIAL when no trusted issuer fits.
+   */
+  workloadKeySource(request: {
+    readonly issuer?: string | undefined;
+    readonly token: string;
+  }): Promise<{ issuer: string; jwksUri?: string }>;
+  /** Second leg: the key server verifies the token over the issuer it keeps; WRONG_CREDENTIAL (naming what failed) when refused. */
+  workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin>;
   /** Opens a fresh validated connection authenticated with the token. */
   connect(token: Secret): Promise<KeyServerConnection>;
   /**

@@ -1,5 +1,6 @@
 import type { AuditLog } from '../ports/audit-log.port.js';
 import type { KeyServer, KeyServerDaemon } from '../ports/key-server.port.js';
+import type { KeySetSource } from '../ports/key-set-source.port.js';
 import { type Metrics, NoMetrics } from '../ports/metrics.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { WriterLocks } from '../ports/writer-locks.port.js';
@@ -23,6 +24,8 @@ export interface HealthReport {
     readonly auditStore: CheckState;
     readonly sessionStore: CheckState;
     readonly writer: WriterState;
+    /** Workload issuers' key sets (docs/spec.md §4.24 item 6), once one was fetched; never makes `ok` false. */
+    readonly jwks?: CheckState;
   };
   /** For a check that failed with a public reason (an audit chain that regressed, a writer conflict): that reason. */
   readonly reasons?: { readonly keyServer?: string; readonly auditStore?: string; readonly writer?: string };
@@ -35,6 +38,7 @@ export interface HealthDeps {
   readonly store: SessionStore;
   readonly auditLog: AuditLog;
   readonly version: string;
+  readonly keySets?: KeySetSource;
   /** Outcomes of the gateway's own calls to the key server and of its audit writes (`ObservedKeyServer`, `ObservedAuditLog`). */
   readonly signals?: { readonly keyServer: HealthSignal; readonly auditStore: HealthSignal };
   /** How old a dependency state may get (default 1 000 ms): the background check runs this often. */
@@ -99,12 +103,13 @@ export class HealthUseCases {
     const ok = keyServer === 'ok' && auditStore === 'ok' && sessionStore === 'ok' && writer === 'ok';
     (this.#deps.metrics ?? NO_METRICS).healthProbe(ok ? 'ok' : 'not_ok');
     const reasons = reasonsOf(this.#signals, this.#writerConflict);
+    const jwks = this.#deps.keySets?.health();
     return {
       ok,
       ksFingerprint: this.#deps.keyServer.fingerprint(),
       version: this.#deps.version,
       sessions: Math.max(sessions, 0),
-      checks: { keyServer, auditStore, sessionStore, writer },
+      checks: { keyServer, auditStore, sessionStore, writer, ...(jwks === undefined ? {} : { jwks }) },
       ...(reasons === undefined ? {} : { reasons }),
       ...(daemons.length === 0 ? {} : { keyServers: daemons.map(publicDaemon) }),
     };

@@ -1,6 +1,7 @@
 import { parseSenderKey } from '../crypto/sender-key.js';
 import { RoleDeniedError } from '../domain/acl/acl.errors.js';
 import { BadRequestError, isKeygateError } from '../domain/errors/index.js';
+import { type SignInProofRequest, verifySignInProof } from '../domain/proof/verify-sign-in-proof.js';
 import type { Secret } from '../domain/secret/secret.js';
 import { LoginFailedError, SessionRequiredError, SessionUnknownError } from '../domain/session/session.errors.js';
 import type { SessionRecord } from '../domain/session/session.js';
@@ -8,8 +9,10 @@ import { isWellFormedSessionId, newSessionId, sessionKey, sessionRef } from '../
 import { SessionLimitError } from '../domain/throttle/throttle.errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { KeyServer, KeyServerLogin } from '../ports/key-server.port.js';
+import type { KeySetSource } from '../ports/key-set-source.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
+import type { ReplayCache } from '../ports/replay-cache.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { ThrottleStore } from '../ports/throttle-store.port.js';
 import type { Right } from '../wire/acl.js';
@@ -19,6 +22,7 @@ import { PendingLogins } from './pending-logins.js';
 import type { Caller } from './session-context.js';
 import { TokenRevoker } from './token-revoker.js';
 import { withConnection } from './with-connection.js';
+import { rememberJti, rememberProof, signInWorkload } from './workload-sign-in.js';
 
 export interface SessionUseCasesDeps {
   readonly keyServer: KeyServer;
@@ -36,6 +40,14 @@ export interface SessionUseCasesDeps {
   readonly throttleStore: ThrottleStore;
   /** Scoped and delegated sessions one principal may mint per minute (TE_GATEWAY_SESSION_MINTS_PER_MINUTE). */
   readonly sessionMintsPerMinute: number;
+  /** Trusted issuers' key sets, and the replay cache a workload token's `jti` is recorded in (docs/spec.md §4.24). */
+  readonly keySets: KeySetSource;
+  readonly replayCache: ReplayCache;
+}
+
+/** A sign-in request's facts for its DPoP proof (docs/spec.md §4.24 item 2): every `DPoP` header value received. */
+export interface SignInPresented extends SignInProofRequest {
+  readonly proofs: readonly string[];
 }
 
 /** A minted session: the id goes to the client exactly once, here. */
@@ -124,6 +136,33 @@ export class SessionUseCases {
       throw error;
     });
     return this.#mint({ identity: login.identity, token: login.token, kind: 'certificate', ...(login.jkt ? { jkt: login.jkt } : {}) });
+  }
+
+  /**
+   * A workload's sign-in with its platform's token (docs/spec.md §4.24): the key server verifies it;
+   * the session is unbound and lives no longer than the token. A token the issuer refuses is rolled
+   * back: a `jti` seen before revokes the token just issued.
+   */
+  async loginWithJwt(request: { issuer?: string | undefined; token: string }, clientAddress: string, presented?: SignInPresented) {
+    // A proof is checked before anything reaches the key server (docs/spec.md §5.3 order, §4.24 item 2).
+    const proof =
+      presented === undefined || presented.proofs.length === 0
+        ? undefined
+        : verifySignInProof(presented.proofs, presented, this.#deps.clock.now());
+    await this.#revoker.retryPending();
+    const login = await signInWorkload(this.#deps, request, clientAddress, proof?.jkt);
+    try {
+      if (login.requireJti) await rememberJti(this.#deps.replayCache, login);
+      if (proof !== undefined) await rememberProof(this.#deps.replayCache, proof, login.identity.principalId);
+    } catch (error) {
+      await this.#revoker.revoke(login.token, 'jwt');
+      throw error;
+    }
+    const minted = await this.#mint(
+      { identity: login.identity, token: login.token, kind: 'jwt', ...(proof === undefined ? {} : { jkt: proof.jkt }) },
+      Math.min(this.#deps.sessionTtlMs, (login.expiresAt ?? Infinity) - this.#deps.clock.now()),
+    );
+    return { ...minted, issuer: login.issuer, subject: login.subject, jti: login.jti };
   }
 
   /**

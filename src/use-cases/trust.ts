@@ -2,6 +2,7 @@ import { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
 import type { KeyServer, KeyServerConnection } from '../ports/key-server.port.js';
 import type { SessionStore } from '../ports/session-store.port.js';
 import type { CertificateInfo } from '../wire/certificate.js';
+import type { IssuerSettings, WorkloadIssuer } from '../wire/workload-issuer.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -49,6 +50,24 @@ export class TrustUseCases {
     });
     await this.#sessions.deleteActingFor(principal);
     return enrolled;
+  }
+
+  /** A trusted issuer of workload tokens (docs/spec.md §4.24 item 1), created or replaced; it must read back as asked. */
+  putIssuer(caller: Caller, name: string, settings: IssuerSettings): Promise<WorkloadIssuer> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      await connection.call('putIssuer', { name, settings: { ...settings } });
+      const after = await readBack(() => connection.call('readIssuer', { name }));
+      return verifyWrite(`issuer ${name}`, { name, ...settings }, (issuer: WorkloadIssuer) => issuer, after);
+    });
+  }
+
+  /** The issuer must be gone when read back; its workloads' sessions live on until they end. */
+  deleteIssuer(caller: Caller, name: string): Promise<void> {
+    return withConnection(this.#keyServer, caller, async (connection) => {
+      await connection.call('deleteIssuer', { name });
+      if ((await readBack(() => connection.call('readIssuer', { name }))) !== undefined)
+        throw new NotSavedError(`issuer ${name}: still trusted when read back`);
+    });
   }
 }
 

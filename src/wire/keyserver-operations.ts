@@ -45,6 +45,7 @@ import {
   verifier,
   verifyMacRequest,
 } from './keyserver-values.js';
+import { issuerName, workloadIssuer } from './workload-issuer.js';
 
 /** One operation of the key-server protocol: what it takes and what it answers. */
 export interface OperationSchemas<A extends z.ZodType, R extends z.ZodType> {
@@ -236,6 +237,11 @@ export const KEY_SERVER_OPERATIONS = {
   setParameter: op(z.strictObject({ name, value: parameterValue }), parameter),
   readPolicy: op(none, policy),
   setPolicy: op(z.strictObject({ name, value: ruledJson(z.unknown()) }), policy),
+  // Trusted issuers of workload identity tokens (docs/spec.md §4.24 item 1). `settings` is checked by the engine.
+  listIssuers: op(none, list(workloadIssuer)),
+  readIssuer: op(z.strictObject({ name: issuerName }), workloadIssuer),
+  putIssuer: op(z.strictObject({ name: issuerName, settings: ruledJson(z.record(z.string(), z.unknown())) }), workloadIssuer),
+  deleteIssuer: op(z.strictObject({ name: issuerName }), z.null()),
 } as const;
 
 export type OperationName = keyof typeof KEY_SERVER_OPERATIONS;

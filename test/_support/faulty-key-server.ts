@@ -70,6 +70,16 @@ export class FaultyKeyServer implements KeyServer {
     return this.#inner.certificateLogin(challengeId, signature);
   }
 
+  workloadKeySource(request: Parameters<KeyServer['workloadKeySource']>[0]) {
+    if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('unreachable'));
+    return this.#inner.workloadKeySource(request);
+  }
+
+  workloadLogin(request: Parameters<KeyServer['workloadLogin']>[0]) {
+    if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('unreachable'));
+    return this.#inner.workloadLogin(request);
+  }
+
   async connect(token: Secret): Promise<KeyServerConnection> {
     if (this.faults.unreachable) throw new KeyServerUnavailableError('connect ECONNREFUSED 127.0.0.1:1');
     return faultyConnection(await this.#inner.connect(token), this.faults, this.calls, this.withdrawals);

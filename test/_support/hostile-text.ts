@@ -136,6 +136,17 @@ export interface TableContext {
 
 const PEM = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
 const JWK = { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' };
+/** A trusted issuer's settings (docs/spec.md §4.24 item 1), every string field present. */
+const ISSUER = {
+  issuer: 'https://issuer.example',
+  jwksUri: 'https://issuer.example/jwks',
+  jwks: undefined,
+  audiences: ['keygate'],
+  algorithms: ['ES256'],
+  principal: 'ci-{sub}',
+  roles: ['service'],
+  boundClaims: { repository: 'octo/app' },
+};
 
 /**
  * The base request of every operation that takes a string, by operation id. An operation the document
@@ -150,6 +161,7 @@ export function baseRequests(c: TableContext): Record<string, () => BaseRequest>
     'session.password': () => ({ body: { user: 'carol', password: 'carol-password-3' } }),
     'session.certificate.challenge': () => ({ body: { certificate: PEM } }),
     'session.certificate': () => ({ body: { challengeId: 'abc', signature: 'abc' } }),
+    'session.jwt': () => ({ body: { issuer: 'ci', token: 'a.b.c' } }),
     'session.scoped': () => ({ body: { objects: [c.ttag], senderKey: JWK } }),
     'session.delegated': () => ({ body: { principal: 'alice' }, bodies: [{ principal: 'alice' }, { certificate: PEM }] }),
     'crypto.encrypt': crypto({ plaintext: 'AAAA' }),
@@ -201,6 +213,9 @@ export function baseRequests(c: TableContext): Record<string, () => BaseRequest>
     'trust.authorities.add': () => ({ body: { pem: PEM } }),
     'trust.authorities.delete': () => ({ params: { id: '0'.repeat(64) } }),
     'trust.enrollments.add': () => ({ body: { principal: 'carol', pem: PEM } }),
+    'trust.issuers.read': () => ({ params: { name: 'nobody' } }),
+    'trust.issuers.put': () => ({ params: { name: 'text-issuer' }, body: ISSUER }),
+    'trust.issuers.delete': () => ({ params: { name: 'nobody' } }),
     'server.parameters.put': () => ({ params: { name: 'tokenTtlSeconds' }, body: { value: 3600 } }),
     'policy.provisioning.write': () => ({ params: { parameter: 'defaultRoles' }, body: { value: ['user'] } }),
     'audit.query': () => ({ query: {} }),

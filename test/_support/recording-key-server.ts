@@ -45,6 +45,14 @@ export class RecordingKeyServer implements KeyServer {
     return this.#inner.certificateLogin(challengeId, signature);
   }
 
+  workloadKeySource(request: Parameters<KeyServer['workloadKeySource']>[0]) {
+    return this.#inner.workloadKeySource(request);
+  }
+
+  workloadLogin(request: Parameters<KeyServer['workloadLogin']>[0]) {
+    return this.#inner.workloadLogin(request);
+  }
+
   connectAsGateway(): Promise<KeyServerConnection> {
     return this.#inner.connectAsGateway();
   }

@@ -1,5 +1,12 @@
 import test from 'ava';
-import { KeygateApiError, KeygateClient, type KeygateSession, ProofKey, ReauthRequiredError } from '../../src/client/index.js';
+import {
+  KeygateAdmin,
+  KeygateApiError,
+  KeygateClient,
+  type KeygateSession,
+  ProofKey,
+  ReauthRequiredError,
+} from '../../src/client/index.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 
@@ -201,4 +208,30 @@ test('a base URL with a trailing slash signs the URL it sends to', async (t) => 
   const key = await alice.createKey();
   const scoped = await alice.mintScoped({ objects: [key.ttag] });
   t.like(await scoped.readKey(key.ttag), { ttag: key.ttag });
+});
+
+test('loginWithJwt signs a workload in with its token, bound to a ProofKey its token names in cnf.jkt', async (t) => {
+  const gw = await startGateway(t);
+  const { exportJWK, generateKeyPair, SignJWT } = await import('jose');
+  const { publicKey, privateKey } = await generateKeyPair('ES256');
+  const admin = new KeygateAdmin(await clientOf(gw).login('admin', PASSWORDS.admin));
+  await admin.putIssuer('cluster', {
+    issuer: 'https://k8s.example',
+    jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1' }] },
+    audiences: ['keygate'],
+    algorithms: ['ES256'],
+    principal: '{sub}',
+  });
+  const proofKey = await ProofKey.generate();
+  const now = Math.floor(gw.clock.now() / 1000);
+  const token = await new SignJWT({ iss: 'https://k8s.example', sub: 'svc', aud: 'keygate', exp: now + 300, cnf: { jkt: proofKey.jkt } })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .sign(privateKey);
+  const session = await clientOf(gw).loginWithJwt(token, { proofKey });
+  t.like(session.view, { user: 'svc', kind: 'jwt', bound: true, jkt: proofKey.jkt });
+  t.like(await session.inspect(), { user: 'svc', bound: true });
+  const refused = await clientOf(gw)
+    .loginWithJwt(token)
+    .catch((error: unknown) => error);
+  t.true(refused instanceof KeygateApiError && refused.code === 'WRONG_CREDENTIAL');
 });

@@ -117,6 +117,7 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'session.password': { needs: null, body: { user: 'alice', password: 'wrong-password' }, allowed: [401, 'WRONG_CREDENTIAL'] },
     'session.certificate.challenge': { needs: null, body: { certificate: 'not a pem' }, allowed: MALFORMED },
     'session.certificate': { needs: null, body: { challengeId: 'unknown', signature: 'AA' }, allowed: [401, 'WRONG_CREDENTIAL'] },
+    'session.jwt': { needs: null, body: { token: 'a.b.c' }, allowed: [401, 'WRONG_CREDENTIAL'] },
     'session.scoped': { needs: 'session.scope', body: { objects: [NO_KEY], senderKey }, allowed: NOT_FOUND },
     // Delegation needs a bound session as well as the role: these sessions are not bound, so even a holder
     // is refused (api-bound-sessions covers the bound case).
@@ -199,6 +200,21 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'trust.authorities.add': { needs: 'trust.write', body: { pem: 'not a pem' }, allowed: MALFORMED },
     'trust.authorities.delete': { needs: 'trust.write', path: `/api/trust/authorities/${NO_ID}`, allowed: NOT_FOUND },
     'trust.enrollments.add': { needs: 'trust.enroll', body: { principal: 'carol', pem: 'not a pem' }, allowed: MALFORMED },
+    'trust.issuers.list': { needs: 'trust.read', allowed: [200] },
+    'trust.issuers.read': { needs: 'trust.read', path: '/api/trust/issuers/nobody', allowed: NOT_FOUND },
+    'trust.issuers.put': {
+      needs: 'trust.write',
+      path: '/api/trust/issuers/ci',
+      body: {
+        issuer: 'https://ci.example',
+        jwksUri: 'https://ci.example/jwks',
+        audiences: ['keygate'],
+        algorithms: ['ES256'],
+        principal: 'ci-{sub}',
+      },
+      allowed: [200],
+    },
+    'trust.issuers.delete': { needs: 'trust.write', path: '/api/trust/issuers/nobody', allowed: NOT_FOUND },
     'server.version': { needs: 'server.version', allowed: [200] },
     'server.config': { needs: 'server.config', allowed: [200] },
     'server.parameters.list': { needs: 'server.parameters.read', allowed: [200] },
@@ -250,9 +266,14 @@ const ADDED = new Set([
   'aliases.list',
   'aliases.put',
   'aliases.delete',
+  'session.jwt',
+  'trust.issuers.list',
+  'trust.issuers.read',
+  'trust.issuers.put',
+  'trust.issuers.delete',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, GET /api/groups and the alias routes', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

@@ -63,6 +63,7 @@ const SURFACE: readonly [number, string, string, Auth][] = [
  * session, proof, audit and 405 handling of every route) but are not among the 51 operations.
  */
 const ADDITIONS: readonly [string, string, Auth][] = [
+  ['POST', '/api/session/jwt', '-'],
   ['POST', '/api/crypto/rewrap', 'S'],
   ['POST', '/api/crypto/datakey', 'S'],
   ['POST', '/api/crypto/datakey/open', 'S'],
@@ -80,6 +81,10 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['PUT', '/api/aliases/{alias}', 'S'],
   ['DELETE', '/api/aliases/{alias}', 'S'],
   ['GET', '/api/groups', 'S'],
+  ['GET', '/api/trust/issuers', 'S'],
+  ['GET', '/api/trust/issuers/{name}', 'S'],
+  ['PUT', '/api/trust/issuers/{name}', 'S'],
+  ['DELETE', '/api/trust/issuers/{name}', 'S'],
   ['GET', '/api/audit/verify', 'S'],
 ];
 
@@ -140,7 +145,9 @@ test('the route table serves exactly the operations of the surface, each with it
     'get /api/groups',
     'get /api/keys/{ttag}/versions',
     'get /api/openapi.json',
+    'get /api/trust/issuers',
     'get /health',
+    'get,put,delete /api/trust/issuers/{name}',
     'post /api/crypto/datakey',
     'post /api/crypto/datakey/open',
     'post /api/crypto/rewrap',
@@ -149,6 +156,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /api/keys/{ttag}/enable',
     'post /api/keys/{ttag}/rotate',
     'post /api/keys/{ttag}/schedule-deletion',
+    'post /api/session/jwt',
     'post /keys',
     'post /keys/export',
     'post /keys/grant',
@@ -176,6 +184,9 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/groups': 'groups',
     '/api/aliases': 'aliases',
     '/api/aliases/{alias}': 'aliases',
+    '/api/session/jwt': 'sessions',
+    '/api/trust/issuers': 'trust',
+    '/api/trust/issuers/{name}': 'trust',
   };
   for (const [path, methods] of others) t.deepEqual(Object.values(methods)[0]!.tags, [tags[path] ?? 'seven operations'], path);
 });

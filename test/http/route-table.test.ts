@@ -12,6 +12,7 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/session', 'session.password', 'POST, DELETE, HEAD, GET'],
   ['POST', '/api/session/certificate/challenge', 'session.certificate.challenge', 'POST'],
   ['POST', '/api/session/certificate', 'session.certificate', 'POST'],
+  ['POST', '/api/session/jwt', 'session.jwt', 'POST'],
   ['POST', '/api/session/scoped', 'session.scoped', 'POST'],
   ['POST', '/api/session/delegated', 'session.delegated', 'POST'],
   ['DELETE', '/api/session', 'session.logout', 'POST, DELETE, HEAD, GET'],
@@ -68,6 +69,10 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/trust/authorities', 'trust.authorities.add', 'HEAD, GET, POST'],
   ['DELETE', '/api/trust/authorities/:id', 'trust.authorities.delete', 'DELETE'],
   ['POST', '/api/trust/enrollments', 'trust.enrollments.add', 'POST'],
+  ['GET', '/api/trust/issuers', 'trust.issuers.list', 'HEAD, GET'],
+  ['GET', '/api/trust/issuers/:name', 'trust.issuers.read', 'HEAD, GET, PUT, DELETE'],
+  ['PUT', '/api/trust/issuers/:name', 'trust.issuers.put', 'HEAD, GET, PUT, DELETE'],
+  ['DELETE', '/api/trust/issuers/:name', 'trust.issuers.delete', 'HEAD, GET, PUT, DELETE'],
   ['GET', '/api/server/version', 'server.version', 'HEAD, GET'],
   ['GET', '/api/server/config', 'server.config', 'HEAD, GET'],
   ['GET', '/api/server/parameters', 'server.parameters.list', 'HEAD, GET'],
@@ -103,9 +108,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 77 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 82 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 77);
+  t.is(OPERATIONS.length, 82);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { srpCreateVerifier } from '../../src/crypto/srp/srp-verifier.js';
 import { Secret } from '../../src/domain/secret/secret.js';
@@ -433,6 +434,53 @@ export function keyServerContract(name: string, make: KeyServerFactory): void {
     await admin.close();
     await ks.close();
   });
+
+  test(
+    title(
+      'workload sign-in: a token of a trusted issuer signs in the service it names, no longer than the token; a refusal is WRONG_CREDENTIAL',
+    ),
+    async (t) => {
+      const ks = await make();
+      const admin = await as(ks, 'admin');
+      const { publicKey, privateKey } = await generateKeyPair('ES256');
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'k1' };
+      const settings = {
+        issuer: 'https://k8s.example',
+        jwks: { keys: [jwk] },
+        audiences: ['keygate'],
+        algorithms: ['ES256'],
+        principal: '{sub}',
+      };
+      t.like(await admin.call('putIssuer', { name: 'cluster', settings }), { name: 'cluster', leeway: 30, requireJti: false });
+      const exp = Math.floor(Date.now() / 1000) + 120;
+      const sign = (claims: Record<string, unknown>) =>
+        new SignJWT({ iss: 'https://k8s.example', sub: 'svc', aud: 'keygate', exp, ...claims })
+          .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+          .sign(privateKey);
+      const token = await sign({ jti: 'one' });
+      t.deepEqual(await ks.keyServer.workloadKeySource({ token }), { issuer: 'cluster' });
+      const login = await ks.keyServer.workloadLogin({ token });
+      t.like(login, { issuer: 'cluster', subject: 'svc', jti: 'one', requireJti: false, usableUntil: exp * 1000 + 30_000 });
+      t.is(login.identity.user, 'svc');
+      t.true(login.expiresAt !== undefined && login.expiresAt <= exp * 1000);
+      const connection = await ks.keyServer.connect(login.token);
+      t.is((await connection.call('whoami', {})).user, 'svc');
+      await connection.close();
+      t.is(await codeOf(ks.keyServer.workloadLogin({ token: await sign({ aud: 'other' }) })), 'WRONG_CREDENTIAL');
+      t.is(await codeOf(ks.keyServer.workloadLogin({ token: await sign({ sub: 'alice' }) })), 'WRONG_CREDENTIAL', 'a user is no workload');
+      t.is(await codeOf(ks.keyServer.workloadKeySource({ token: await sign({ iss: 'https://other.example' }) })), 'WRONG_CREDENTIAL');
+      await admin.call('putIssuer', { name: 'cluster', settings: { ...settings, jwks: undefined, jwksUri: 'https://k8s.example/jwks' } });
+      t.deepEqual(await ks.keyServer.workloadKeySource({ token }), { issuer: 'cluster', jwksUri: 'https://k8s.example/jwks' });
+      const fetched = { keys: [jwk] };
+      t.is(
+        await codeOf(ks.keyServer.workloadLogin({ token, jwksUri: 'https://elsewhere.example/jwks', jwks: fetched })),
+        'WRONG_CREDENTIAL',
+      );
+      t.like(await ks.keyServer.workloadLogin({ token, jwksUri: 'https://k8s.example/jwks', jwks: fetched }), { subject: 'svc' });
+      await admin.close();
+      await ks.close();
+    },
+  );
 
   test(title('a scoped token reaches only its keys and rights'), async (t) => {
     const ks = await make();

@@ -7,6 +7,8 @@ import type {
   KeyServerConnection,
   KeyServerDaemon,
   KeyServerLogin,
+  KeyServerWorkloadLogin,
+  WorkloadSignIn,
 } from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
 
@@ -63,6 +65,16 @@ export class EmbeddedKeyServer implements KeyServer {
     await this.#sweepWhenDue();
     const minted = await guard(() => this.#engine.identity.certificateLogin(challengeId, signature));
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, jkt: minted.jkt };
+  }
+
+  async workloadKeySource(request: { issuer?: string | undefined; token: string }) {
+    return guard(() => this.#engine.atomically(() => this.#engine.workload.keySource(request)));
+  }
+
+  async workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin> {
+    await this.#sweepWhenDue();
+    const minted = await guard(() => this.#engine.workload.login(request));
+    return { ...minted, token: new Secret(minted.token) };
   }
 
   async connect(token: Secret): Promise<KeyServerConnection> {

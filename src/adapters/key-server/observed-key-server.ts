@@ -8,6 +8,8 @@ import type {
   KeyServerDaemon,
   KeyServerLogin,
   KeyServerObserver,
+  KeyServerWorkloadLogin,
+  WorkloadSignIn,
 } from '../../ports/key-server.port.js';
 import type { OperationName } from '../../wire/keyserver-operations.js';
 import { observedCall } from '../observed-call.js';
@@ -38,6 +40,14 @@ export class ObservedKeyServer implements KeyServer {
 
   certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin> {
     return observed(this.#observers, 'certificateLogin', () => this.#inner.certificateLogin(challengeId, signature));
+  }
+
+  workloadKeySource(request: { issuer?: string | undefined; token: string }): Promise<{ issuer: string; jwksUri?: string }> {
+    return observed(this.#observers, 'workloadKeySource', () => this.#inner.workloadKeySource(request));
+  }
+
+  workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin> {
+    return observed(this.#observers, 'workloadLogin', () => this.#inner.workloadLogin(request));
   }
 
   connect(token: Secret): Promise<KeyServerConnection> {

@@ -10,6 +10,8 @@ import {
   loginBegin,
   loginFinish,
   PATHS,
+  workloadKeySource,
+  workloadLogin,
 } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type {
@@ -18,6 +20,8 @@ import type {
   KeyServerConnection,
   KeyServerDaemon,
   KeyServerLogin,
+  KeyServerWorkloadLogin,
+  WorkloadSignIn,
 } from '../../ports/key-server.port.js';
 import { SystemClock } from '../clock/system-clock.js';
 import { requestBudget, WaitBudget } from '../request-budget/request-budget.js';
@@ -163,6 +167,16 @@ export class TlsKeyServer implements KeyServer {
       expiresAt: reply.expiresAt ?? undefined,
       jkt: reply.jkt ?? undefined,
     };
+  }
+
+  async workloadKeySource(request: { issuer?: string | undefined; token: string }): Promise<{ issuer: string; jwksUri?: string }> {
+    const reply = await this.#once((channel) => callWith(channel, PATHS.workloadKeySource, workloadKeySource.reply, request));
+    return { issuer: reply.issuer, ...(reply.jwksUri === undefined ? {} : { jwksUri: reply.jwksUri }) };
+  }
+
+  async workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin> {
+    const reply = await this.#once((channel) => callWith(channel, PATHS.workloadLogin, workloadLogin.reply, request));
+    return { ...reply, token: new Secret(reply.token), expiresAt: reply.expiresAt ?? undefined, jti: reply.jti ?? undefined };
   }
 
   async connect(token: Secret): Promise<KeyServerConnection> {

@@ -17,7 +17,7 @@ const storedSession = z.strictObject({
   ref: z.string(),
   identity: z.strictObject({ user: z.string(), systemId: z.number(), principalId: z.string() }),
   token: z.string(),
-  kind: z.enum(['password', 'certificate', 'scoped', 'delegated']),
+  kind: z.enum(['password', 'certificate', 'jwt', 'scoped', 'delegated']),
   createdAt: z.number(),
   expiresAt: z.number(),
   jkt: z.string().optional(),

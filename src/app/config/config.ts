@@ -405,6 +405,17 @@ export const gatewayConfigSchema = z.strictObject({
   throttleWindowSeconds: integerIn(30, 86_400).default(CONFIG_DEFAULTS.throttleWindowSeconds),
   /** Requests per second per client address on password and certificate login; absent: off. */
   rateLimit: integerIn(1, 1_000_000).optional(),
+  /** Hosts whose workload-issuer key sets may come over plain http, from any address (docs/spec.md §4.24 item 4). */
+  jwksPlainHttpHosts: z
+    .array(z.string().min(1).max(253))
+    .default([])
+    .transform((hosts) => hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1').toLowerCase())),
+  /** PEM certificates trusted for key set servers beside the public roots (TE_GATEWAY_JWKS_CA_FILE, read at boot). */
+  jwksCa: z.string().min(1).optional(),
+  /** Longest wait for one key set fetch. */
+  jwksTimeoutMs: integerIn(50, 60_000).default(2000),
+  /** How long a fetched key set is used. */
+  jwksCacheSeconds: integerIn(1, 86_400).default(600),
   /** Peers whose X-Forwarded-For names the client (IPs or CIDRs); empty: the socket's address only. */
   trustedProxies: z
     .array(z.string())

@@ -2,6 +2,7 @@ import { aliasesCommand } from './alias-commands.js';
 import { auditCommand } from './audit-commands.js';
 import type { OperatorCommand } from './command.js';
 import { groupsCommand, principalsCommand, rolesCommand } from './directory-commands.js';
+import { issuersCommand } from './issuer-commands.js';
 import { keysCommand } from './key-commands.js';
 import { healthCommand, loginCommand, whoamiCommand } from './session-commands.js';
 
@@ -13,6 +14,7 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   principalsCommand,
   groupsCommand,
   rolesCommand,
+  issuersCommand,
   keysCommand,
   aliasesCommand,
   auditCommand,

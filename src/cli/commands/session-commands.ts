@@ -3,7 +3,10 @@ import { COMMON_USAGE, client, defineCommand, gatewayUrl, print, readSecretFile,
 import { readPassword } from './password-prompt.js';
 
 const LOGIN_USAGE = `Usage: keygate login --user NAME [--password-file FILE] [options]
+       keygate login --jwt-file FILE [--issuer NAME] [options]
   Signs in and prints the session id (text: the bare id, for KEYGATE_SESSION=$(keygate login ...)).
+  --jwt-file: a workload's sign-in with the token its platform gives it (a Kubernetes service-account
+  token, a CI OIDC token), read from FILE each time (docs/spec.md §4.24); the session is unbound.
   The password comes from --password-file, else KEYGATE_PASSWORD_FILE, else KEYGATE_PASSWORD, else
   standard input: on a terminal a "Password: " prompt on stderr (not echoed), otherwise its first
   line. It is never taken on the command line.
@@ -15,9 +18,18 @@ export const loginCommand = defineCommand(
     name: 'login',
     summary: 'sign in and print a session id',
     usage: LOGIN_USAGE,
-    options: { user: { type: 'string' }, 'password-file': { type: 'string' } },
+    options: { user: { type: 'string' }, 'password-file': { type: 'string' }, 'jwt-file': { type: 'string' }, issuer: { type: 'string' } },
   },
   async ({ values }, ctx) => {
+    const jwtFile = text(values, 'jwt-file');
+    if (jwtFile !== undefined) {
+      const issuer = text(values, 'issuer');
+      const signedIn = await client(values, ctx.env).loginWithJwt(
+        readSecretFile(jwtFile, '--jwt-file'),
+        issuer === undefined ? {} : { issuer },
+      );
+      return print(ctx, values.json, { sessionId: signedIn.sessionId, ...signedIn.view }, () => `${signedIn.sessionId}\n`);
+    }
     const user = text(values, 'user');
     if (user === undefined) throw new UsageError('--user is required');
     const file = text(values, 'password-file') ?? ctx.env.KEYGATE_PASSWORD_FILE;

@@ -1,9 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { TrustedIssuerSettings, TrustedIssuerView } from '../../client/index.js';
 import type { CertificateView, ConsoleApi, ProvisioningPolicy } from '../console-api.js';
 import { inputText, Section, Submit, Table, TaskState, useTask, when } from '../ui.js';
 
-/** The trusted certificate authorities: list, trust one more (PEM), stop trusting one. */
+/** The trusted certificate authorities, then the trusted issuers of workload tokens. */
 export function Trust({ api }: { api: ConsoleApi }) {
+  return (
+    <>
+      <Authorities api={api} />
+      <Issuers api={api} />
+    </>
+  );
+}
+
+/** The trusted certificate authorities: list, trust one more (PEM), stop trusting one. */
+function Authorities({ api }: { api: ConsoleApi }) {
   const [authorities, setAuthorities] = useState<readonly CertificateView[] | undefined>(undefined);
   const [pem, setPem] = useState('');
   const task = useTask();
@@ -52,6 +63,98 @@ export function Trust({ api }: { api: ConsoleApi }) {
           <textarea id="ca-pem" rows={6} required value={pem} onInput={(e) => setPem(inputText(e))} />
         </label>
         <Submit task={task}>Trust this authority</Submit>
+      </form>
+    </Section>
+  );
+}
+
+/** An issuer's settings as the form starts them: a GitHub Actions issuer to edit (docs/how-to-workload-identity.md). */
+const EXAMPLE_SETTINGS = JSON.stringify(
+  {
+    issuer: 'https://token.actions.githubusercontent.com',
+    jwksUri: 'https://token.actions.githubusercontent.com/.well-known/jwks',
+    audiences: ['https://keygate.example'],
+    algorithms: ['RS256'],
+    principal: 'gh-{repository_id}',
+    createPrincipals: false,
+    boundClaims: { repository: 'octo-org/app' },
+  },
+  null,
+  2,
+);
+
+function parseSettings(text: string): TrustedIssuerSettings {
+  try {
+    return JSON.parse(text) as TrustedIssuerSettings;
+  } catch {
+    throw new Error('the settings are not JSON');
+  }
+}
+
+/** The trusted issuers of workload tokens (docs/spec.md §4.24): list, set one from its JSON settings, stop trusting one. */
+function Issuers({ api }: { api: ConsoleApi }) {
+  const [issuers, setIssuers] = useState<readonly TrustedIssuerView[] | undefined>(undefined);
+  const [name, setName] = useState('');
+  const [settings, setSettings] = useState(EXAMPLE_SETTINGS);
+  const task = useTask();
+  const load = () => task.run(async () => setIssuers((await api.issuers()).items));
+  useEffect(() => void load(), []);
+  const put = async (event: Event) => {
+    event.preventDefault();
+    if ((await task.run(() => api.putIssuer(name, parseSettings(settings)))) === undefined) return;
+    setName('');
+    await load();
+  };
+  const remove = async (issuer: string) => {
+    if (!window.confirm(`Stop trusting ${issuer}? Sign-ins with its tokens are then refused.`)) return;
+    await task.run(() => api.deleteIssuer(issuer));
+    await load();
+  };
+  const edit = (issuer: TrustedIssuerView) => {
+    const { name: issuerName, ...rest } = issuer;
+    setName(issuerName);
+    setSettings(JSON.stringify(rest, null, 2));
+  };
+  return (
+    <Section title="Trusted issuers of workload tokens" id="issuers">
+      <TaskState task={task} what="Working" />
+      {issuers === undefined ? null : issuers.length === 0 ? (
+        <p class="muted">No issuer is trusted: workload sign-in is refused.</p>
+      ) : (
+        <Table columns={['name', 'issuer', 'principal', 'keys', '']}>
+          {issuers.map((issuer) => (
+            <tr key={issuer.name}>
+              <td>{issuer.name}</td>
+              <td>
+                <code>{issuer.issuer}</code>
+              </td>
+              <td>
+                <code>{issuer.principal}</code>
+                {issuer.createPrincipals ? ' (created)' : ''}
+              </td>
+              <td>{issuer.jwksUri ?? `${issuer.jwks?.keys.length ?? 0} inline`}</td>
+              <td>
+                <button type="button" onClick={() => edit(issuer)} disabled={task.busy}>
+                  Edit
+                </button>{' '}
+                <button type="button" class="danger" onClick={() => remove(issuer.name)} disabled={task.busy}>
+                  Stop trusting
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <form onSubmit={put}>
+        <label class="block">
+          Name
+          <input id="issuer-name" required value={name} onInput={(e) => setName(inputText(e))} />
+        </label>
+        <label class="block">
+          Settings (JSON)
+          <textarea id="issuer-settings" rows={12} required value={settings} onInput={(e) => setSettings(inputText(e))} />
+        </label>
+        <Submit task={task}>Trust this issuer</Submit>
       </form>
     </Section>
   );

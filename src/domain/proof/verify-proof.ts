@@ -70,7 +70,7 @@ function checkAlg(alg: unknown): ProofAlgorithm {
  * key that matches is cached, under its header segment, so the cache tracks the bound sessions in
  * use, not what clients send.
  */
-function resolveKey(proof: ParsedProof, jkt: string, cache?: ProofKeyCache): ProofKeyEntry {
+export function resolveKey(proof: ParsedProof, jkt: string | undefined, cache?: ProofKeyCache): ProofKeyEntry {
   const alg = checkAlg(proof.header.alg);
   const jwk = checkProofJwk(proof.jwk, alg);
   const entry = { header: proof.header, jwk: proof.jwk, alg, thumbprint: jwkThumbprint(jwk), key: importProofKey(jwk) };
@@ -91,7 +91,7 @@ function importProofKey(jwk: ProofPublicJwk): KeyObject {
  * RSASSA-PKCS1-v1_5 with SHA-256, ES256 the 64-byte r||s form (RFC 7518 §3.3, §3.4). A `crit` header
  * names extensions this verifier does not understand, so it fails the signature (RFC 7515 §4.1.11).
  */
-function checkSignature(proof: ParsedProof, alg: ProofAlgorithm, key: KeyObject): void {
+export function checkSignature(proof: ParsedProof, alg: ProofAlgorithm, key: KeyObject): void {
   if ('crit' in proof.header) throw new ProofSignatureRejectedError();
   if (alg === 'ES256' && proof.signature.length !== ES256_SIGNATURE_BYTES) throw new ProofSignatureRejectedError();
   const signingInput = Buffer.from(proof.compact.slice(0, proof.compact.lastIndexOf('.')), 'ascii');

@@ -3,7 +3,7 @@ import type { Identity } from '../../wire/identity.js';
 import type { Secret } from '../secret/secret.js';
 
 /** How a session was obtained (docs/spec.md §4.4, session view `kind`). */
-export type SessionKind = 'password' | 'certificate' | 'scoped' | 'delegated';
+export type SessionKind = 'password' | 'certificate' | 'jwt' | 'scoped' | 'delegated';
 
 /**
  * What the gateway keeps for a session. The key-server token lives only here, on the gateway; the

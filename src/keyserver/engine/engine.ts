@@ -15,6 +15,7 @@ import { identityOf } from './engine-views.js';
 import { GroupOperations } from './group-operations.js';
 import { purgeIdempotencyRecords } from './idempotent.js';
 import { IdentityOperations } from './identity-operations.js';
+import { IssuerOperations } from './issuer-operations.js';
 import { KeyDeletionOperations } from './key-deletion.js';
 import { KeyInventory } from './key-inventory.js';
 import { KeyOperations } from './key-operations.js';
@@ -25,6 +26,7 @@ import { PrincipalOperations } from './principal-operations.js';
 import { RoleOperations } from './role-operations.js';
 import { type RotationSweep, rotateDueKeys } from './scheduled-rotation.js';
 import { ServerOperations } from './server-operations.js';
+import { WorkloadLogin } from './workload-login.js';
 
 export { aclOf, identityOf } from './engine-views.js';
 export type { NewPrincipal } from './principal-factory.js';
@@ -76,6 +78,10 @@ export class KeyServerEngine {
   readonly certificates: CertificateOperations;
   /** Certificate trust and login, sender keys, policy, scoped and delegated tokens. */
   readonly identity: IdentityOperations;
+  /** Trusted issuers of workload identity tokens (docs/spec.md §4.24). */
+  readonly issuers: IssuerOperations;
+  /** Workload sign-in with a trusted issuer's token (docs/spec.md §4.24 item 2). */
+  readonly workload: WorkloadLogin;
   /** Version, configuration and parameters (43-46). */
   readonly server: ServerOperations;
   readonly parameters: EngineParameters;
@@ -108,6 +114,8 @@ export class KeyServerEngine {
     this.roles = new RoleOperations(ctx);
     this.certificates = new CertificateOperations(ctx);
     this.identity = new IdentityOperations(ctx);
+    this.issuers = new IssuerOperations(ctx);
+    this.workload = new WorkloadLogin(ctx);
     this.server = new ServerOperations(ctx, { version: options.version ?? 'unknown', config: options.config ?? {} });
   }
 

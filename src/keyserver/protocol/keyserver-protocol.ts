@@ -17,6 +17,8 @@ export const PATHS = {
   loginFinish: `${PROTOCOL_PREFIX}/login/finish`,
   certificateChallenge: `${PROTOCOL_PREFIX}/certificate/challenge`,
   certificateLogin: `${PROTOCOL_PREFIX}/certificate/login`,
+  workloadKeySource: `${PROTOCOL_PREFIX}/workload/key-source`,
+  workloadLogin: `${PROTOCOL_PREFIX}/workload/login`,
   operation: (name: string) => `${PROTOCOL_PREFIX}/op/${name}`,
 } as const;
 
@@ -72,6 +74,31 @@ export const certificateChallenge = {
 export const certificateLogin = {
   request: z.strictObject({ challengeId: ruled(z.string().min(1).max(128)), signature: base64 }),
   reply: z.strictObject({ ...mintedToken, jkt: z.string().nullable() }),
+};
+
+/** Workload sign-in, first leg (docs/spec.md §4.24): the token; the server answers its issuer and where its keys are published. */
+export const workloadKeySource = {
+  request: z.strictObject({ issuer: ruled(z.string().min(1).max(64)).optional(), token: ruled(z.string().min(1).max(16_384)) }),
+  reply: z.strictObject({ issuer: z.string().min(1).max(64), jwksUri: z.string().max(512).optional() }),
+};
+
+/** Second leg: the token with the key set the gateway fetched; a token for the workload's principal when it verifies. */
+export const workloadLogin = {
+  request: z.strictObject({
+    issuer: ruled(z.string().min(1).max(64)).optional(),
+    token: ruled(z.string().min(1).max(16_384)),
+    jwksUri: ruled(z.string().max(512)).optional(),
+    jwks: z.unknown().optional(),
+    proofJkt: ruled(z.string().min(1).max(128)).optional(),
+  }),
+  reply: z.strictObject({
+    ...mintedToken,
+    issuer: z.string().min(1).max(64),
+    subject: z.string().max(1024),
+    jti: z.string().max(256).nullable(),
+    requireJti: z.boolean(),
+    usableUntil: z.number().int(),
+  }),
 };
 
 /**

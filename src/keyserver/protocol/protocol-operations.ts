@@ -102,6 +102,11 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   setParameter: (engine, token, args) => engine.server.setParameter(token, args.name, args.value),
   readPolicy: (engine, token) => engine.identity.readPolicy(token),
   setPolicy: (engine, token, args) => engine.identity.setPolicy(token, args.name, args.value),
+  // Trusted issuers of workload identity tokens (docs/spec.md §4.24 item 1).
+  listIssuers: (engine, token) => engine.issuers.list(token),
+  readIssuer: (engine, token, args) => engine.issuers.read(token, args.name),
+  putIssuer: (engine, token, args) => engine.issuers.put(token, args.name, args.settings),
+  deleteIssuer: async (engine, token, args) => (await engine.issuers.remove(token, args.name), null),
 };
 
 /**

@@ -7,6 +7,7 @@ import { RIGHTS } from '../../../wire/acl.js';
 import type { AliasView } from '../../../wire/alias.js';
 import { KEY_STATES, KEY_USES, type KeySummary, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
+import { ISSUER_ALGORITHMS } from '../../../wire/workload-issuer.js';
 
 /**
  * The bodies the /api surface answers (docs/spec.md §4.4-§4.16, §6.1), as zod schemas: the OpenAPI document's
@@ -53,7 +54,7 @@ export const sessionView = z
   .object({
     sessionId: z.string().optional().describe('only when the session is minted'),
     ...identity.shape,
-    kind: z.enum(['password', 'certificate', 'scoped', 'delegated']),
+    kind: z.enum(['password', 'certificate', 'jwt', 'scoped', 'delegated']),
     bound: z.boolean(),
     jkt: z.string().optional(),
     objects: z.array(base64).optional(),
@@ -254,6 +255,25 @@ export const keyServerDaemons = z
   .describe('each key-server daemon; absent with the embedded key server');
 
 /** Every success body, by what it shows. */
+/** docs/spec.md §4.24 item 1: a trusted issuer of workload identity tokens. */
+const trustedIssuer = z
+  .object({
+    name: z.string(),
+    issuer: z.string(),
+    jwksUri: z.string().optional(),
+    jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+    audiences: z.array(z.string()),
+    algorithms: z.array(z.enum(ISSUER_ALGORITHMS)),
+    principal: z.string().describe('a template over the token claims, e.g. ci-{repository_id}'),
+    createPrincipals: z.boolean(),
+    roles: z.array(z.string()),
+    boundClaims: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    requireJti: z.boolean(),
+    maxTokenAge: z.number().int().optional(),
+    leeway: z.number().int(),
+  })
+  .meta({ id: 'TrustedIssuer' });
+
 export const responses = {
   session: sessionView,
   challenge: z.object({ challengeId: z.string(), challenge: z.string().describe('32 bytes, base64url'), expiresAt: instant }),
@@ -299,6 +319,8 @@ export const responses = {
   role,
   certificate,
   certificates: list(certificate),
+  issuer: trustedIssuer,
+  issuers: list(trustedIssuer),
   verdict: z.object({ trusted: z.boolean(), chain: z.array(hex64), reason: z.string().optional() }),
   version: z.object({ keyServer: z.string(), gateway: z.string(), api: z.string() }),
   config: z.record(z.string(), z.unknown()).describe('the key-server configuration, secrets redacted'),
@@ -321,6 +343,9 @@ export const responses = {
         writer: z
           .enum(['ok', 'conflict'])
           .describe('`conflict`: a store this gateway writes alone had its writer lock removed or replaced'),
+        jwks: check
+          .optional()
+          .describe("workload issuers' key sets (docs/spec.md §4.24 item 6), once one was fetched: `unavailable` while a fetch failed"),
       }),
       /** Present when a failed check has a public reason (an audit chain that regressed, a writer conflict). */
       reasons: z.object({ keyServer: z.string().optional(), auditStore: z.string().optional(), writer: z.string().optional() }).optional(),

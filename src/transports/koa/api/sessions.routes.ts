@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { isKeygateError } from '../../../domain/errors/index.js';
 import { Secret } from '../../../domain/secret/secret.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { peekToken } from '../../../use-cases/workload-sign-in.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import { authenticate } from '../auth/authenticate.js';
 import { bearerCredential } from '../auth/credential.js';
+import { expectedHtu } from '../auth/expected-htu.js';
+import { readRawBody } from '../http/read-body.js';
 import { text, textJson } from '../schema/text-schema.js';
 import { ttagField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
@@ -28,6 +31,14 @@ export const schemas = {
     rights: z.array(z.enum(RIGHTS)).min(1).optional(),
     senderKey: textJson(z.record(z.string(), z.unknown())),
     ttlSeconds: z.number().int().min(60).max(900).default(300),
+  }),
+  jwt: z.strictObject({
+    issuer: text({ min: 1, minMessage: 'required', max: 64 }).optional(),
+    token: z
+      .string()
+      .min(1)
+      .max(16_384)
+      .regex(/^[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/, 'not a compact JWS'),
   }),
   delegated: z.union([z.strictObject({ principal: user }), z.strictObject({ certificate: pem })]),
 };
@@ -78,6 +89,29 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { body, audit }) {
         const minted = await sessions.loginWithCertificate(body.challengeId, Buffer.from(body.signature, 'base64url'), ctx.state.clientKey);
         audit.note({ principal: minted.session.identity.user, sessionRef: minted.session.ref });
+        ctx.status = 201;
+        ctx.body = sessionView(minted.session, minted.sessionId);
+      },
+    }),
+    route({
+      operationId: 'session.jwt',
+      method: 'POST',
+      path: '/api/session/jwt',
+      auth: 'none',
+      summary: "Workload sign-in with its platform's signed token, verified over a trusted issuer (docs/spec.md §4.24); an unbound session",
+      body: schemas.jwt,
+      success: { status: 201, schema: responses.session },
+      auditPrincipal: ({ body }) => triedSubject(body.token),
+      async handle(ctx, { body, audit }) {
+        // docs/spec.md §4.24 item 5: issuer, subject and jti, never the token.
+        const minted = await sessions.loginWithJwt(body, ctx.state.clientKey, {
+          method: ctx.method,
+          htu: expectedHtu(ctx, ctx.state.publicOrigin),
+          body: await readRawBody(ctx),
+          proofs: ctx.req.headersDistinct.dpop ?? [],
+        });
+        const object = [minted.issuer, minted.subject, ...(minted.jti === undefined ? [] : [minted.jti])].join(' ');
+        audit.note({ principal: minted.session.identity.user, sessionRef: minted.session.ref, object });
         ctx.status = 201;
         ctx.body = sessionView(minted.session, minted.sessionId);
       },
@@ -153,4 +187,13 @@ export function sessionRoutes(services: GatewayServices): ApiRoute[] {
       },
     }),
   ];
+}
+
+/** Who a refused workload token claimed to be (its `sub`, when readable), for the record of the attempt. */
+function triedSubject(token: string): string {
+  try {
+    return peekToken(token).sub ?? '';
+  } catch {
+    return '';
+  }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { GatewayServices } from '../../../use-cases/index.js';
+import { issuerSettings } from '../../../wire/workload-issuer.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
@@ -63,6 +64,55 @@ export function trustRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { body }) {
         ctx.status = 201;
         ctx.body = await trust.enroll(callerOf(ctx), body.principal, body.pem);
+      },
+    }),
+    route({
+      operationId: 'trust.issuers.list',
+      method: 'GET',
+      path: '/api/trust/issuers',
+      auth: 'session',
+      summary: 'The trusted issuers of workload identity tokens (docs/spec.md §4.24)',
+      success: { status: 200, schema: responses.issuers },
+      async handle(ctx) {
+        ctx.body = listBody(await services.keyServerCalls.call(callerOf(ctx), 'listIssuers', {}));
+      },
+    }),
+    route({
+      operationId: 'trust.issuers.read',
+      method: 'GET',
+      path: '/api/trust/issuers/:name',
+      auth: 'session',
+      summary: 'One trusted issuer',
+      success: { status: 200, schema: responses.issuer },
+      auditObject: ({ params }) => params.name,
+      async handle(ctx, { params }) {
+        ctx.body = await services.keyServerCalls.call(callerOf(ctx), 'readIssuer', { name: params.name! });
+      },
+    }),
+    route({
+      operationId: 'trust.issuers.put',
+      method: 'PUT',
+      path: '/api/trust/issuers/:name',
+      auth: 'session',
+      summary: 'Trust an issuer of workload identity tokens, or replace its settings',
+      body: issuerSettings,
+      success: { status: 200, schema: responses.issuer },
+      auditObject: ({ params }) => params.name,
+      async handle(ctx, { params, body }) {
+        ctx.body = await trust.putIssuer(callerOf(ctx), params.name!, body);
+      },
+    }),
+    route({
+      operationId: 'trust.issuers.delete',
+      method: 'DELETE',
+      path: '/api/trust/issuers/:name',
+      auth: 'session',
+      summary: 'Stop trusting an issuer; sign-ins with its tokens are refused',
+      success: { status: 204 },
+      auditObject: ({ params }) => params.name,
+      async handle(ctx, { params }) {
+        await trust.deleteIssuer(callerOf(ctx), params.name!);
+        ctx.status = 204;
       },
     }),
   ];
