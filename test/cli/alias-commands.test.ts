@@ -35,8 +35,10 @@ test('aliases set, list, use by alias/NAME, move and delete through the real key
   const sessionFile = join(dir, 'session');
   writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
   const env = { KEYGATE_SESSION_FILE: sessionFile };
-  const first = JSON.parse((await keygate(['keys', 'create', '--json'], env)).stdout) as { ttag: string };
-  const second = JSON.parse((await keygate(['keys', 'create', '--json'], env)).stdout) as { ttag: string };
+  // Calls that do not depend on each other run at once: each is a process of its own.
+  const [first, second] = (await Promise.all([keygate(['keys', 'create', '--json'], env), keygate(['keys', 'create', '--json'], env)])).map(
+    (reply) => JSON.parse(reply.stdout) as { ttag: string },
+  );
 
   const set = await keygate(['aliases', 'set', 'orders', first.ttag], env);
   t.is(set.status, 0, set.stderr);
@@ -45,9 +47,21 @@ test('aliases set, list, use by alias/NAME, move and delete through the real key
   t.is(shown.status, 0, shown.stderr);
   t.is(JSON.parse(shown.stdout).ttag, first.ttag);
 
-  t.is((await keygate(['aliases', 'set', 'orders', second.ttag], env)).status, 0);
-  t.is((await keygate(['aliases', 'set', 'other', second.ttag], env)).status, 0);
-  const listed = await keygate(['aliases', 'list', '--json'], env);
+  const moves = await Promise.all([
+    keygate(['aliases', 'set', 'orders', second.ttag], env),
+    keygate(['aliases', 'set', 'other', second.ttag], env),
+  ]);
+  t.deepEqual(
+    moves.map((reply) => reply.status),
+    [0, 0],
+  );
+  const out = join(dir, 'key.bin');
+  const [listed, prefixed, exported, usage] = await Promise.all([
+    keygate(['aliases', 'list', '--json'], env),
+    keygate(['aliases', 'list', '--prefix', 'ord'], env),
+    keygate(['keys', 'export', 'alias/orders', '--out', out], env),
+    keygate(['aliases', 'set', 'orders'], env),
+  ]);
   t.deepEqual(
     (JSON.parse(listed.stdout) as { alias: string; ttag: string }[]).map(({ alias, ttag }) => [alias, ttag]),
     [
@@ -55,16 +69,14 @@ test('aliases set, list, use by alias/NAME, move and delete through the real key
       ['other', second.ttag],
     ],
   );
-  t.regex((await keygate(['aliases', 'list', '--prefix', 'ord'], env)).stdout, /^ALIAS\s+TTAG\s+UPDATED\norders\s+\S+\s+\S+\n$/);
-  const out = join(dir, 'key.bin');
-  t.is((await keygate(['keys', 'export', 'alias/orders', '--out', out], env)).status, 0);
+  t.regex(prefixed.stdout, /^ALIAS\s+TTAG\s+UPDATED\norders\s+\S+\s+\S+\n$/);
+  t.is(exported.status, 0);
   t.is(readFileSync(out).length, 16);
 
   t.is((await keygate(['aliases', 'delete', 'orders'], env)).stdout, 'deleted orders\n');
   const gone = await keygate(['keys', 'show', 'alias/orders'], env);
   t.not(gone.status, 0);
   t.regex(gone.stderr, /NOT_FOUND/);
-  const usage = await keygate(['aliases', 'set', 'orders'], env);
   t.not(usage.status, 0);
   t.regex(usage.stderr, /ALIAS TTAG are required/);
 });

@@ -34,47 +34,53 @@ test('keys list, tag and untag through the real keygate binary: filters, one pag
   const sessionFile = join(dir, 'session');
   writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
   const env = { KEYGATE_SESSION_FILE: sessionFile };
-  const made: string[] = [];
-  for (const label of ['web-1', 'web-2', 'db-1']) {
-    const created = await keygate(['keys', 'create', '--label', label], env);
-    t.is(created.status, 0, created.stderr);
-    made.push(created.stdout.trim());
-  }
-  const tagged = await keygate(['keys', 'tag', made[0]!, 'env', 'prod'], env);
+  // Calls that do not depend on each other run at once: each is a process of its own.
+  const created = await Promise.all(['web-1', 'web-2', 'db-1'].map((label) => keygate(['keys', 'create', '--label', label], env)));
+  for (const reply of created) t.is(reply.status, 0, reply.stderr);
+  const made = created.map((reply) => reply.stdout.trim());
+  const [tagged, taggedDev] = await Promise.all([
+    keygate(['keys', 'tag', made[0]!, 'env', 'prod'], env),
+    keygate(['keys', 'tag', made[2]!, 'env', 'dev'], env),
+  ]);
   t.is(tagged.status, 0, tagged.stderr);
   t.is(tagged.stdout, 'env: prod\n');
-  t.is((await keygate(['keys', 'tag', made[2]!, 'env', 'dev'], env)).status, 0);
+  t.is(taggedDev.status, 0);
 
-  const all = await keygate(['keys', 'list', '--json'], env);
+  const [all, webReply, prod, bothReply, first] = await Promise.all([
+    keygate(['keys', 'list', '--json'], env),
+    keygate(['keys', 'list', '--q', 'web-', '--json'], env),
+    keygate(['keys', 'list', '--tag', 'env:prod', '--owner', 'admin', '--state', 'active'], env),
+    keygate(['keys', 'list', '--tag', 'env', '--json'], env),
+    keygate(['keys', 'list', '--limit', '2'], env),
+  ]);
   t.is(all.status, 0, all.stderr);
   t.deepEqual((JSON.parse(all.stdout).items as { ttag: string }[]).map((key) => key.ttag).sort(), [...made].sort());
-  const web = JSON.parse((await keygate(['keys', 'list', '--q', 'web-', '--json'], env)).stdout);
+  const web = JSON.parse(webReply.stdout);
   t.deepEqual((web.items as { label: string }[]).map((key) => key.label).sort(), ['web-1', 'web-2']);
-  const prod = await keygate(['keys', 'list', '--tag', 'env:prod', '--owner', 'admin', '--state', 'active'], env);
   t.is(prod.status, 0, prod.stderr);
   t.regex(prod.stdout, /^TTAG\s+STATE\s+OWNER\s+CREATED\s+LABEL\s+TAGS\n/);
   t.true(prod.stdout.includes(made[0]!) && prod.stdout.includes('env:prod'));
   t.is(prod.stdout.split('\n').filter((line) => line !== '').length, 2, 'the heading and one key');
-  const both = JSON.parse((await keygate(['keys', 'list', '--tag', 'env', '--json'], env)).stdout);
-  t.is(both.items.length, 2, '--tag NAME: any value');
+  t.is(JSON.parse(bothReply.stdout).items.length, 2, '--tag NAME: any value');
 
-  const first = await keygate(['keys', 'list', '--limit', '2'], env);
   const next = /^next: (\S+)$/m.exec(first.stdout)?.[1];
   t.truthy(next, 'a page that is not the last names its next cursor');
-  const rest = JSON.parse((await keygate(['keys', 'list', '--limit', '2', '--cursor', next!, '--json'], env)).stdout);
+  const [restReply, untagged, badLimit, missing, refused] = await Promise.all([
+    keygate(['keys', 'list', '--limit', '2', '--cursor', next!, '--json'], env),
+    keygate(['keys', 'untag', made[0]!, 'env'], env),
+    keygate(['keys', 'list', '--limit', '0'], env),
+    keygate(['keys', 'tag', made[0]!, 'env'], env),
+    keygate(['keys', 'list', '--state', 'gone'], env),
+  ]);
+  const rest = JSON.parse(restReply.stdout);
   t.is(rest.items.length, 1);
   t.false('next' in rest);
-
-  const untagged = await keygate(['keys', 'untag', made[0]!, 'env'], env);
   t.is(untagged.status, 0, untagged.stderr);
   t.deepEqual(JSON.parse((await keygate(['keys', 'show', made[0]!, '--json'], env)).stdout).tags, {});
-  const badLimit = await keygate(['keys', 'list', '--limit', '0'], env);
   t.not(badLimit.status, 0);
   t.regex(badLimit.stderr, /--limit/);
-  const missing = await keygate(['keys', 'tag', made[0]!, 'env'], env);
   t.not(missing.status, 0);
   t.regex(missing.stderr, /TTAG NAME VALUE/);
-  const refused = await keygate(['keys', 'list', '--state', 'gone'], env);
   t.not(refused.status, 0);
   t.regex(refused.stderr, /state/);
 });
