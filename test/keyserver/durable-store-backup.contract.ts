@@ -72,7 +72,9 @@ async function fill(store: DurableEngineStore): Promise<void> {
     await store.putRole({ name: 'reader', operations: ['keys.read'] });
     await store.putKey(key);
     for (const version of laterVersions) await store.putKeyVersion(key.ttag, version);
-    // Its aliases and its last use (docs/spec.md §4.23 item 8: carried by a backup and restored with it).
+    // Its tags, aliases and last use (docs/spec.md §4.23 item 8: carried by a backup and restored with it).
+    await store.putKeyTag(key.ttag, 'team', 'payments');
+    await store.putKeyTag(key.ttag, 'cost-centre', '');
     await store.putAlias({ name: 'payroll', ttag: key.ttag, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_300_000 });
     await store.recordKeyUse(key.ttag, 1_700_000_400_000, 'decrypt');
     await store.putIdempotencyRecord(created);
@@ -114,6 +116,7 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
     );
     t.is(restoredKey?.rotationPeriod, 'P90D', 'the rotation schedule comes along');
     t.like(restoredKey, { lastUsedAt: 1_700_000_400_000, lastUsedOperation: 'decrypt' }, 'the last use comes along');
+    t.deepEqual(restoredKey?.tags, { 'cost-centre': '', team: 'payments' }, 'the tags come along');
     t.deepEqual(await target.alias('payroll'), {
       name: 'payroll',
       ttag: key.ttag,
