@@ -2,7 +2,10 @@ import type { Secret } from '../domain/secret/secret.js';
 import type { Right } from '../wire/acl.js';
 import type { Identity } from '../wire/identity.js';
 import type { OperationArgs, OperationName, OperationResult } from '../wire/keyserver-operations.js';
+import type { WorkloadSignIn } from '../wire/workload-issuer.js';
 import { token } from './token.js';
+
+export type { WorkloadSignIn };
 
 /** What a password login yields: the key-server token (kept on the gateway only) and who signed in. */
 export interface KeyServerLogin {
@@ -15,17 +18,6 @@ export interface KeyServerLogin {
 /** A certificate or delegated login: the principal's registered sender key thumbprint, if any. */
 export interface KeyServerCertificateLogin extends KeyServerLogin {
   readonly jkt: string | undefined;
-}
-
-/** A workload sign-in (docs/spec.md §4.24 item 2): the token, the issuer it names, and the key set fetched for it. */
-export interface WorkloadSignIn {
-  readonly issuer?: string | undefined;
-  readonly token: string;
-  /** The issuer's `jwksUri` the key set was fetched from, and the set as fetched (JSON). */
-  readonly jwksUri?: string | undefined;
-  readonly jwks?: unknown;
-  /** The thumbprint of the key of the DPoP proof sent with the sign-in, when one was. */
-  readonly proofJkt?: string | undefined;
 }
 
 /** A workload sign-in the key server accepted: its token, and what the gateway needs of the verified claims. */

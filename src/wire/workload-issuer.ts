@@ -93,3 +93,16 @@ export const workloadIssuer = z.strictObject({ name: issuerName, ...issuerFields
 export type IssuerSettings = z.output<typeof issuerSettings>;
 export type IssuerSettingsInput = z.input<typeof issuerSettings>;
 export type WorkloadIssuer = z.output<typeof workloadIssuer>;
+
+/**
+ * A workload sign-in (docs/spec.md §4.24 item 2), as the gateway hands it to the key server: the token,
+ * the issuer it names, and the key set the gateway fetched from the issuer's `jwksUri` (JSON).
+ */
+export interface WorkloadSignIn {
+  readonly issuer?: string | undefined;
+  readonly token: string;
+  readonly jwksUri?: string | undefined;
+  readonly jwks?: unknown;
+  /** The thumbprint of the key of the DPoP proof sent with the sign-in, when one was (checked by the gateway). */
+  readonly proofJkt?: string | undefined;
+}

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, decodeJwt, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import type { Identity } from '../../wire/identity.js';
-import type { WorkloadIssuer } from '../../wire/workload-issuer.js';
+import type { WorkloadIssuer, WorkloadSignIn } from '../../wire/workload-issuer.js';
 import { WrongCredentialError } from '../model/key-server-errors.js';
 import { renderPrincipal, unmetBoundClaim } from '../model/workload-claims.js';
 import type { EngineContext } from './engine-context.js';
@@ -10,16 +10,6 @@ import { issueToken } from './engine-tokens.js';
 import { identityOf } from './engine-views.js';
 import { readIssuers } from './issuer-operations.js';
 import { createPrincipal } from './principal-factory.js';
-
-/** What a sign-in names: the issuer (optional), the token, and the key set a gateway fetched from `jwksUri`. */
-export interface WorkloadSignIn {
-  readonly issuer?: string | undefined;
-  readonly token: string;
-  readonly jwksUri?: string | undefined;
-  readonly jwks?: unknown;
-  /** The thumbprint of the key a DPoP proof sent with the sign-in was signed by (checked by the gateway). */
-  readonly proofJkt?: string | undefined;
-}
 
 /** A token issued for a workload, and what the gateway needs of the verified token. */
 export interface WorkloadToken {
