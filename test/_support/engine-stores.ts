@@ -9,6 +9,7 @@ import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store
 import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import type { TestPostgres } from './postgres.js';
+import { SeededRandom } from './seeded-random.js';
 
 export type StoreKind = 'memory' | 'sqlite' | 'postgres';
 export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'];
@@ -57,6 +58,17 @@ export async function codeOf(run: () => Promise<unknown>): Promise<string | unde
     await run();
     return undefined;
   } catch (error) {
-    return (error as { code?: string }).code;
+    // An error without a code is a failure too, never taken for success.
+    return (error as { code?: string }).code ?? 'NO_CODE';
   }
+}
+
+/** An engine on a store in memory, by a clock of its own, with the user alice and her token: where the engine's rule tests start. */
+export async function aliceOnMemory() {
+  const store = new MemoryEngineStore();
+  const clock = new ManualClock(1_700_000_000_000);
+  const engine = new KeyServerEngine({ store, now: () => clock.now(), random: new SeededRandom() });
+  await engine.createPrincipal({ name: 'alice', kind: 'user' });
+  const alice = (await store.principalByName('alice'))!;
+  return { engine, store, clock, alice, token: (await engine.issueToken(alice)).token };
 }

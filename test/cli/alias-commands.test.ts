@@ -1,40 +1,16 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { untilKillAll } from '../_support/child-processes.js';
-import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { startCliGateway } from '../_support/cli-gateway.js';
+import { killAllGateways } from '../_support/gateway-process.js';
 
 /** `keygate aliases list|set|delete` (docs/spec.md §4.23 item 3), through the real binary and a gateway process. */
-const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-aliases-'));
-const adminPasswordFile = join(dir, 'admin-password');
-writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
-const gateway = await spawnGateway(untilKillAll, {
-  TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile,
-  TE_GATEWAY_DATA_DIR: mkdtempSync(join(dir, 'data-')),
-});
+const cli = await startCliGateway('aliases');
 test.after.always(killAllGateways);
-
-function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end('');
-  });
-}
+const { dir, keygate } = cli;
 
 test('aliases set, list, use by alias/NAME, move and delete through the real keygate binary', async (t) => {
-  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
-  t.is(login.status, 0, login.stderr);
-  const sessionFile = join(dir, 'session');
-  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
-  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const env = await cli.signInAdmin();
   // Calls that do not depend on each other run at once: each is a process of its own.
   const [first, second] = (await Promise.all([keygate(['keys', 'create', '--json'], env), keygate(['keys', 'create', '--json'], env)])).map(
     (reply) => JSON.parse(reply.stdout) as { ttag: string },

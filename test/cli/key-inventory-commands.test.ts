@@ -1,39 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
-import { untilKillAll } from '../_support/child-processes.js';
-import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { startCliGateway } from '../_support/cli-gateway.js';
+import { killAllGateways } from '../_support/gateway-process.js';
 
-const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-inventory-'));
-const adminPasswordFile = join(dir, 'admin-password');
-writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
-const gateway = await spawnGateway(untilKillAll, {
-  TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile,
-  TE_GATEWAY_DATA_DIR: mkdtempSync(join(dir, 'data-')),
-});
+const cli = await startCliGateway('inventory');
 test.after.always(killAllGateways);
-
-function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end('');
-  });
-}
+const { keygate } = cli;
 
 test('keys list, tag and untag through the real keygate binary: filters, one page and its next cursor', async (t) => {
-  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
-  t.is(login.status, 0, login.stderr);
-  const sessionFile = join(dir, 'session');
-  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
-  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const env = await cli.signInAdmin();
   // Calls that do not depend on each other run at once: each is a process of its own.
   const created = await Promise.all(['web-1', 'web-2', 'db-1'].map((label) => keygate(['keys', 'create', '--label', label], env)));
   for (const reply of created) t.is(reply.status, 0, reply.stderr);

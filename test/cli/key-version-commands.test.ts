@@ -1,39 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { untilKillAll } from '../_support/child-processes.js';
-import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { startCliGateway } from '../_support/cli-gateway.js';
+import { killAllGateways } from '../_support/gateway-process.js';
 
-const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-versions-'));
-const adminPasswordFile = join(dir, 'admin-password');
-writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
-const gateway = await spawnGateway(untilKillAll, {
-  TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile,
-  TE_GATEWAY_DATA_DIR: mkdtempSync(join(dir, 'data-')),
-});
+const cli = await startCliGateway('versions');
 test.after.always(killAllGateways);
-
-function keygate(args: readonly string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, KEYGATE_URL: gateway.url, ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end('');
-  });
-}
+const { dir, keygate } = cli;
 
 test('keys rotate, versions and min-version through the real keygate binary; export takes --version', async (t) => {
-  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
-  t.is(login.status, 0, login.stderr);
-  const sessionFile = join(dir, 'session');
-  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
-  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const env = await cli.signInAdmin();
   const created = await keygate(['keys', 'create', '--rotation-period', 'P30D', '--idempotency-key', 'cli-1', '--json'], env);
   t.is(created.status, 0, created.stderr);
   const key = JSON.parse(created.stdout) as { ttag: string; version: number; rotationPeriod?: string };
@@ -73,11 +49,7 @@ test('keys rotate, versions and min-version through the real keygate binary; exp
 });
 
 test('keys disable and enable through the real keygate binary: a disabled key refuses export until enabled', async (t) => {
-  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
-  t.is(login.status, 0, login.stderr);
-  const sessionFile = join(dir, 'session-states');
-  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
-  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const env = await cli.signInAdmin();
   const created = await keygate(['keys', 'create', '--json'], env);
   t.is(created.status, 0, created.stderr);
   const { ttag } = JSON.parse(created.stdout) as { ttag: string };
@@ -96,11 +68,7 @@ test('keys disable and enable through the real keygate binary: a disabled key re
 });
 
 test('keys schedule-deletion and cancel-deletion through the real keygate binary: a pending key refuses export; cancelled, it is disabled', async (t) => {
-  const login = await keygate(['login', '--user', 'admin', '--password-file', adminPasswordFile]);
-  t.is(login.status, 0, login.stderr);
-  const sessionFile = join(dir, 'session-deletion');
-  writeFileSync(sessionFile, `${login.stdout.trim()}\n`, { mode: 0o600 });
-  const env = { KEYGATE_SESSION_FILE: sessionFile };
+  const env = await cli.signInAdmin();
   const created = await keygate(['keys', 'create', '--json'], env);
   t.is(created.status, 0, created.stderr);
   const { ttag } = JSON.parse(created.stdout) as { ttag: string };

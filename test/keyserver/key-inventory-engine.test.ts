@@ -1,37 +1,17 @@
 import test from 'ava';
-import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
-import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { runOperation } from '../../src/keyserver/protocol/protocol-operations.js';
-import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
-import { SeededRandom } from '../_support/seeded-random.js';
+import { aliceOnMemory, codeOf } from '../_support/engine-stores.js';
 
-/** The key list and tags in the engine (docs/spec.md §4.23 items 1, 2), on a store in memory. */
-async function engineOn() {
-  const store = new MemoryEngineStore();
-  const clock = new ManualClock(1_700_000_000_000);
-  const engine = new KeyServerEngine({ store, now: () => clock.now(), random: new SeededRandom() });
-  await engine.createPrincipal({ name: 'alice', kind: 'user' });
-  const alice = (await store.principalByName('alice'))!;
-  return { engine, store, clock, alice, token: (await engine.issueToken(alice)).token };
-}
-
-async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await run;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'NO_CODE';
-  }
-}
+// The key list and tags in the engine (docs/spec.md §4.23 items 1, 2), on a store in memory.
 
 test('a deleted key (a tombstone) keeps its tags, which no longer change (KEY_DELETED), and is listed only with state=deleted', async (t) => {
-  const { engine, store, token } = await engineOn();
+  const { engine, store, token } = await aliceOnMemory();
   const { ttag } = await runOperation(engine, 'generateKey', token, { keyLen: 16 });
   await runOperation(engine, 'putKeyTag', token, { ttag, name: 'env', value: 'prod' });
   const key = (await store.key(ttag))!;
   await store.putKey({ ...key, deletedAt: key.createdAt + 1 });
-  t.is(await codeOf(runOperation(engine, 'putKeyTag', token, { ttag, name: 'env', value: 'dev' })), 'KEY_DELETED');
-  t.is(await codeOf(runOperation(engine, 'deleteKeyTag', token, { ttag, name: 'env' })), 'KEY_DELETED');
+  t.is(await codeOf(() => runOperation(engine, 'putKeyTag', token, { ttag, name: 'env', value: 'dev' })), 'KEY_DELETED');
+  t.is(await codeOf(() => runOperation(engine, 'deleteKeyTag', token, { ttag, name: 'env' })), 'KEY_DELETED');
   t.deepEqual(await runOperation(engine, 'keyTags', token, { ttag }), { env: 'prod' });
   t.deepEqual((await runOperation(engine, 'listKeys', token, { limit: 10 })).items, [], 'left out without state');
   const tombstones = await runOperation(engine, 'listKeys', token, { limit: 10, state: 'deleted' });
@@ -42,7 +22,7 @@ test('a deleted key (a tombstone) keeps its tags, which no longer change (KEY_DE
 });
 
 test('a key pending deletion is listed with state=pending-deletion and its tags still change', async (t) => {
-  const { engine, store, clock, token } = await engineOn();
+  const { engine, store, clock, token } = await aliceOnMemory();
   const { ttag } = await runOperation(engine, 'generateKey', token, { keyLen: 16 });
   await store.putKey({ ...(await store.key(ttag))!, deletionAt: clock.now() + 86_400_000 });
   t.deepEqual(
@@ -53,7 +33,7 @@ test('a key pending deletion is listed with state=pending-deletion and its tags 
 });
 
 test('a delegated token lists the keys of the principal it acts for, not the service’s', async (t) => {
-  const { engine, store, alice, token } = await engineOn();
+  const { engine, store, alice, token } = await aliceOnMemory();
   await engine.createPrincipal({ name: 'svc', kind: 'service', roles: ['service'] });
   await store.putPrincipal({ ...(await store.principalByName('svc'))!, delegates: ['alice'] });
   const svc = (await store.principalByName('svc'))!;
