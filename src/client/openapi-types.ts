@@ -1190,7 +1190,7 @@ export interface components {
             readonly bound: boolean;
             readonly jkt?: string;
             readonly objects?: readonly string[];
-            readonly rights?: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
+            readonly rights?: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
             /** Format: date-time */
             readonly expiresAt: string;
             readonly actingFor?: string;
@@ -1564,7 +1564,7 @@ export interface components {
         };
         readonly Error: {
             /** @enum {string} */
-            readonly code: "BAD_REQUEST" | "SESSION_REQUIRED" | "SESSION_UNKNOWN" | "SESSION_EXPIRED" | "WRONG_CREDENTIAL" | "LOGIN_FAILED" | "PROOF_MISSING" | "PROOF_MALFORMED" | "PROOF_ALG_NOT_ALLOWED" | "PROOF_KEY_MISMATCH" | "PROOF_SIGNATURE_REJECTED" | "PROOF_BINDING_MISMATCH" | "PROOF_CLOCK_SKEW" | "PROOF_REPLAYED" | "PROOF_REPLAY_CACHE_FULL" | "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "OUT_OF_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_PENDING_DELETION" | "KEY_DELETED" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED" | "KEY_VERSION_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "DECRYPT_FAILED" | "CERTIFICATE_MALFORMED" | "KEY_SERVER_UNAVAILABLE" | "KEY_SERVER_FAILED" | "SESSION_STORE_UNAVAILABLE" | "AUDIT_UNAVAILABLE" | "RATE_LIMITED" | "SESSION_LIMIT" | "INTERNAL";
+            readonly code: "BAD_REQUEST" | "SESSION_REQUIRED" | "SESSION_UNKNOWN" | "SESSION_EXPIRED" | "WRONG_CREDENTIAL" | "LOGIN_FAILED" | "PROOF_MISSING" | "PROOF_MALFORMED" | "PROOF_ALG_NOT_ALLOWED" | "PROOF_KEY_MISMATCH" | "PROOF_SIGNATURE_REJECTED" | "PROOF_BINDING_MISMATCH" | "PROOF_CLOCK_SKEW" | "PROOF_REPLAYED" | "PROOF_REPLAY_CACHE_FULL" | "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "OUT_OF_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_PENDING_DELETION" | "KEY_DELETED" | "KEY_TYPE_MISMATCH" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED" | "KEY_VERSION_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "DECRYPT_FAILED" | "CERTIFICATE_MALFORMED" | "KEY_SERVER_UNAVAILABLE" | "KEY_SERVER_FAILED" | "SESSION_STORE_UNAVAILABLE" | "AUDIT_UNAVAILABLE" | "RATE_LIMITED" | "SESSION_LIMIT" | "INTERNAL";
             readonly detail: string;
             readonly retryable?: boolean;
             /** @description why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), LAST_ADMIN (the change would leave no administrator), ... */
@@ -1632,7 +1632,7 @@ export interface components {
                 };
             };
         };
-        /** @description error 409: NOT_SAVED, NOT_VERIFIED, CONFLICT, KEY_EXPIRED, KEY_DISABLED, KEY_PENDING_DELETION, KEY_DELETED, KEY_VERSION_RETIRED, KEY_VERSIONS_EXHAUSTED */
+        /** @description error 409: NOT_SAVED, NOT_VERIFIED, CONFLICT, KEY_EXPIRED, KEY_DISABLED, KEY_PENDING_DELETION, KEY_DELETED, KEY_TYPE_MISMATCH, KEY_VERSION_RETIRED, KEY_VERSIONS_EXHAUSTED */
         readonly Conflict: {
             headers: {
                 readonly [name: string]: unknown;
@@ -1640,7 +1640,7 @@ export interface components {
             content: {
                 readonly "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    readonly code?: "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_PENDING_DELETION" | "KEY_DELETED" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED";
+                    readonly code?: "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_PENDING_DELETION" | "KEY_DELETED" | "KEY_TYPE_MISMATCH" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED";
                 };
             };
         };
@@ -1912,7 +1912,7 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     readonly objects: readonly string[];
-                    readonly rights?: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
+                    readonly rights?: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
                     readonly senderKey: {
                         readonly [key: string]: unknown;
                     };
@@ -3062,7 +3062,7 @@ export interface operations {
                         };
                         readonly items: readonly {
                             readonly principal: string;
-                            readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
+                            readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
                         }[];
                         /** @constant */
                         readonly complete: true;
@@ -3095,7 +3095,7 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/json": {
-                    readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
+                    readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
                 };
             };
         };
@@ -3108,7 +3108,7 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly principal: string;
-                        readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
+                        readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
                     };
                 };
             };
@@ -3175,7 +3175,7 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": {
-                        readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag")[];
+                        readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
                     };
                 };
             };

@@ -1,8 +1,9 @@
 /**
  * Rights on a key (docs/spec.md §4.3 item 4). The owner holds all of them. `rotate` adds a version to
- * the key, `tag` sets and deletes its tags (docs/spec.md §4.23 item 2); the seven-operation surface's grant accepts neither.
+ * the key, `tag` sets and deletes its tags (docs/spec.md §4.23 item 2), `sign` signs with a signing key
+ * (docs/spec.md §4.25); the seven-operation surface's grant accepts none of them.
  */
-export const RIGHTS = ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag'] as const;
+export const RIGHTS = ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag', 'sign'] as const;
 export type Right = (typeof RIGHTS)[number];
 
 /** Rights a grant on the seven-operation surface gives (docs/spec.md §2.3 item 4: export access to the key). */

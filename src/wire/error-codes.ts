@@ -22,6 +22,8 @@ export const WIRE_ERROR_CODES = [
   'KEY_PENDING_DELETION',
   /** The key was destroyed; only its tombstone remains (docs/spec.md §4.23 item 5). */
   'KEY_DELETED',
+  /** The operation does not fit the key's type: a symmetric operation on a signing key, or the reverse (docs/spec.md §4.25 item 1). */
+  'KEY_TYPE_MISMATCH',
   /** The key version is below the key's minVersion. */
   'KEY_VERSION_RETIRED',
   /** The key holds the most versions a key may have: no rotation adds another. */

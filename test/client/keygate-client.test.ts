@@ -56,7 +56,7 @@ test('a scoped session is bound to the client key, and its proofs are accepted o
   t.like(scoped.view, { kind: 'scoped', bound: true, jkt: proofKey.jkt, objects: [key.ttag] });
   t.like(await scoped.inspect(), { kind: 'scoped', jkt: proofKey.jkt });
   t.like(await scoped.readKey(key.ttag), { ttag: key.ttag, keyLen: 32, state: 'active' });
-  t.deepEqual([...(await scoped.access(key.ttag))].sort(), ['decrypt', 'encrypt', 'export', 'mac', 'read', 'rotate', 'tag']);
+  t.deepEqual([...(await scoped.access(key.ttag))].sort(), ['decrypt', 'encrypt', 'export', 'mac', 'read', 'rotate', 'sign', 'tag']);
   // Without its proof key the same session is refused: the constraint belongs to the session.
   const stolen = await t.throwsAsync(clientOf(gw).resume(scoped.sessionId).inspect(), { instanceOf: KeygateApiError });
   t.is(stolen?.code, 'PROOF_MISSING');

@@ -53,7 +53,7 @@ test('PUT /api/keys/{ttag}/acl/{principal} refuses a non-owner (403), an unknown
   t.is(denied.status, 403);
   t.is(denied.body.code, 'ACL_DENIED');
   t.is((await alice.put(`${base}/nobody`, { rights: ['read'] })).status, 404);
-  for (const body of [{ rights: [] }, { rights: ['sign'] }, {}])
+  for (const body of [{ rights: [] }, { rights: ['forge'] }, {}])
     t.is((await alice.put(`${base}/bob`, body)).status, 400, JSON.stringify(body));
 });
 
@@ -91,7 +91,9 @@ test('GET /api/keys/{ttag}/access answers the effective rights: ownership, own e
   const key = await createKey(alice);
   const base = `/api/keys/${pathTtag(key.ttag)}`;
   await alice.put(`${base}/acl/bob`, { rights: ['mac', 'read'] });
-  t.deepEqual((await alice.get(`${base}/access`)).body, { rights: ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag'] });
+  t.deepEqual((await alice.get(`${base}/access`)).body, {
+    rights: ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag', 'sign'],
+  });
   t.deepEqual((await bob.get(`${base}/access`)).body, { rights: ['read', 'mac'] });
   const none = await carol.get(`${base}/access`);
   t.is(none.status, 200);

@@ -27,7 +27,7 @@ test('a scoped session is bound to the senderKey thumbprint and narrowed to its 
   const { reply, ttag } = await scoped(gw, signer);
   t.is(reply.status, 201);
   t.like(reply.body, { kind: 'scoped', bound: true, jkt: signer.jkt, objects: [ttag] });
-  t.deepEqual(reply.body.rights, ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag']);
+  t.deepEqual(reply.body.rights, ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag', 'sign']);
   const ttl = (Date.parse(reply.body.expiresAt) - gw.clock.now()) / 1000;
   t.true(ttl <= 300 && ttl > 295, 'lasts 300 s by default');
 });

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import type { KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 import type { EngineStore } from '../../src/keyserver/engine/engine-store.port.js';
@@ -99,6 +100,20 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     t.true((await store.key(row.ttag))!.disabled);
     await store.putKey({ ...row, disabled: false });
     t.false((await store.key(row.ttag))!.disabled);
+    await store.close();
+  });
+
+  test(title("keeps a signing key's type and settings and its PKCS#8 material, and changes what a later put changes"), async (t) => {
+    const store = await make();
+    const pkcs8 = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' });
+    const signing = { type: 'ec-p256', alg: 'ES256', exportable: false, published: false, jwtMaxLifetime: 600 } as const;
+    const row = { ...key('c2lnbmluZ2tleQ=='), nid: 0, material: pkcs8, signing };
+    await store.putKey(row);
+    t.deepEqual(await store.key(row.ttag), row);
+    t.true((await store.key(row.ttag))!.material.equals(pkcs8));
+    await store.putKey({ ...row, signing: { ...signing, published: true }, aclRevision: 1 });
+    t.deepEqual((await store.key(row.ttag))!.signing, { ...signing, published: true });
+    t.is((await store.key(key('AAAAAAAAAAAAAAAAAAAAAA==').ttag))?.signing, undefined, 'an aes key has no signing settings');
     await store.close();
   });
 

@@ -41,7 +41,7 @@ export function keyAliasesContract(name: string, make: KeyServerFactory): void {
     t.like(await alice.call('exportKey', { ttag: 'alias/contract' }), { version: 1, resolved: ttag });
     t.like(await alice.call('readKey', { ttag: 'alias/contract' }), { ttag, lastUsedOperation: 'encrypt' });
     t.deepEqual(await alice.call('accessRights', { ttag: 'alias/contract' }), {
-      rights: ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag'],
+      rights: ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag', 'sign'],
       resolved: ttag,
     });
     t.like(await alice.call('grant', { ttag: 'alias/contract', principal: 'bob', rights: ['mac'] }), { resolved: ttag });

@@ -3,7 +3,7 @@ import type { AclView, ConsoleApi, Right } from '../console-api.js';
 import { Field, Table, TaskState, useTask } from '../ui.js';
 
 /** The key rights an ACL entry may give (docs/spec.md §4.3 item 4). */
-const RIGHTS: readonly Right[] = ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag'];
+const RIGHTS: readonly Right[] = ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag', 'sign'];
 
 /** Who can reach the key: its owner and each ACL entry (a group's entry reaches its members); grant and revoke. */
 export function AclTable({

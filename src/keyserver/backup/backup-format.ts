@@ -158,7 +158,7 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
  * The columns the keys table gained since the oldest layout this keygate restores, with the value a row
  * of a backup without them restores with: version 1 as the minimum, no rotation period (engine schemas
  * 7 and 8), active (schema 9, docs/spec.md §4.6), no deletion, tombstone or last use (schema 10,
- * §4.23), as the schema migrations leave a store of that time.
+ * §4.23), a symmetric key (schema 11, §4.25), as the schema migrations leave a store of that time.
  */
 const KEYS_ADDED: StoredRow = {
   min_version: 1,
@@ -169,18 +169,26 @@ const KEYS_ADDED: StoredRow = {
   deletion_record: null,
   last_used_at: null,
   last_used_op: null,
+  key_type: 'aes',
+  key_alg: null,
+  exportable: 0,
+  published: 0,
+  jwt_max_lifetime: null,
 };
+const SIGNING_COLUMNS: readonly string[] = ['key_type', 'key_alg', 'exportable', 'published', 'jwt_max_lifetime'];
 const INVENTORY_COLUMNS: readonly string[] = ['deletion_at', 'deleted_at', 'deletion_record', 'last_used_at', 'last_used_op'];
 /** The keys table before key versions (engine schema 6): without a minimum version, a rotation period, a state or the inventory's columns. */
 const KEYS_BEFORE_VERSIONS: readonly string[] = STORE_TABLES.keys.filter((column) => !(column in KEYS_ADDED));
+/** The keys table before signing keys (engine schema 10). */
+const KEYS_BEFORE_SIGNING: readonly string[] = STORE_TABLES.keys.filter((column) => !SIGNING_COLUMNS.includes(column));
 /** The keys table before the key inventory (engine schema 9). */
-const KEYS_BEFORE_INVENTORY: readonly string[] = STORE_TABLES.keys.filter((column) => !INVENTORY_COLUMNS.includes(column));
+const KEYS_BEFORE_INVENTORY: readonly string[] = KEYS_BEFORE_SIGNING.filter((column) => !INVENTORY_COLUMNS.includes(column));
 /** The keys table before key states (engine schema 8): without `disabled` either. */
 const KEYS_BEFORE_STATES: readonly string[] = KEYS_BEFORE_INVENTORY.filter((column) => column !== 'disabled');
 
-/** The keys columns of a backup written since key versions: this keygate's, or those before the inventory or before key states. */
+/** The keys columns of a backup written since key versions: this keygate's, or those before signing keys, the inventory or key states. */
 function keysLayoutOf(columns: readonly string[] | undefined): readonly string[] | undefined {
-  return [STORE_TABLES.keys, KEYS_BEFORE_INVENTORY, KEYS_BEFORE_STATES].find(
+  return [STORE_TABLES.keys, KEYS_BEFORE_SIGNING, KEYS_BEFORE_INVENTORY, KEYS_BEFORE_STATES].find(
     (layout) => JSON.stringify(columns) === JSON.stringify(layout),
   );
 }

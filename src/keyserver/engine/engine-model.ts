@@ -1,4 +1,5 @@
 import type { Right } from '../../wire/acl.js';
+import type { SigningAlg, SigningKeyType } from '../../wire/key-type.js';
 import type { KeyState, KeyUse } from '../../wire/key-view.js';
 import type { PrincipalKind } from '../../wire/principal.js';
 
@@ -82,6 +83,24 @@ export interface KeyRow {
    */
   readonly lastUsedAt?: number;
   readonly lastUsedOperation?: KeyUse;
+  /**
+   * A signing key's type and settings (docs/spec.md §4.25 item 1); absent on an `aes` key. Its material
+   * (each version's) is then the private key's PKCS#8 (DER), and `nid` means nothing.
+   */
+  readonly signing?: SigningKeyRow;
+}
+
+/** What a signing key adds to its row (docs/spec.md §4.25 items 1, 5, 7). */
+export interface SigningKeyRow {
+  readonly type: SigningKeyType;
+  /** The algorithm its JWKS names and sign-jwt uses: one its type fits. */
+  readonly alg: SigningAlg;
+  /** Whether its private key may be exported (wrapped, §3.2); fixed at creation. */
+  readonly exportable: boolean;
+  /** Whether any gateway serves its JWKS without a session (docs/spec.md §4.25 item 7). */
+  readonly published: boolean;
+  /** The longest lifetime (seconds) of a JWT it signs (docs/spec.md §4.25 item 5). */
+  readonly jwtMaxLifetime: number;
 }
 
 /** An alias: a name for one key, unique in the deployment (docs/spec.md §4.23 item 3). */

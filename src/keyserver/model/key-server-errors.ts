@@ -119,6 +119,19 @@ export class KeyDeletedError extends KeyServerError {
   }
 }
 
+/**
+ * The operation does not fit the key's type (docs/spec.md §4.25 item 1): encryption, MAC or a data key
+ * with a signing key, signing or a public key with an `aes` key, or the export of a signing key made
+ * without `exportable`.
+ */
+export class KeyTypeMismatchError extends KeyServerError {
+  override name = 'KeyTypeMismatchError';
+
+  constructor(detail = 'the operation does not fit the key type') {
+    super('KEY_TYPE_MISMATCH', detail);
+  }
+}
+
 /** The key holds `limit` versions, the most a key may have (docs/spec.md §4.22 item 2): rotation adds no more. */
 export class KeyVersionsExhaustedError extends KeyServerError {
   override name = 'KeyVersionsExhaustedError';

@@ -179,6 +179,14 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX aliases_by_ttag ON aliases (ttag, name);
   `,
+  // Version 7: signing keys, as the SQLite store's version 11 (docs/spec.md §4.25).
+  `
+  ALTER TABLE keys ADD COLUMN key_type text NOT NULL DEFAULT 'aes';
+  ALTER TABLE keys ADD COLUMN key_alg text;
+  ALTER TABLE keys ADD COLUMN exportable integer NOT NULL DEFAULT 0;
+  ALTER TABLE keys ADD COLUMN published integer NOT NULL DEFAULT 0;
+  ALTER TABLE keys ADD COLUMN jwt_max_lifetime integer;
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

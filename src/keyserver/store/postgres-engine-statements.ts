@@ -44,12 +44,13 @@ export const PG_STATEMENTS = {
   // written in order. No row is touched twice in the statement (PostgreSQL does not allow it).
   putKey: `WITH k AS (
       INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled,
-        deletion_at, deleted_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15, $16, $17)
+        deletion_at, deleted_at, key_type, key_alg, exportable, published, jwt_max_lifetime)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
       ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id,
       owner = excluded.owner, label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at,
       expired = excluded.expired, acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
-      disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at
+      disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at, key_type = excluded.key_type,
+      key_alg = excluded.key_alg, exportable = excluded.exportable, published = excluded.published, jwt_max_lifetime = excluded.jwt_max_lifetime
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
     INSERT INTO key_acl (ttag, principal_id, rights, position)
     SELECT $1, e.principal_id, e.rights, e.position - 1

@@ -39,6 +39,7 @@ import {
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
+  signingColumns,
   type TokenRecord,
   tokenOf,
 } from './sqlite-engine-records.js';
@@ -367,6 +368,7 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.disabled ? 1 : 0,
       row.deletionAt ?? null,
       row.deletedAt ?? null,
+      ...signingColumns(row),
     ]);
   }
 

@@ -1,4 +1,5 @@
 import type { Right } from '../../wire/acl.js';
+import { JWT_MAX_LIFETIME, type SigningAlg, type SigningKeyType } from '../../wire/key-type.js';
 import type { KeyUse } from '../../wire/key-view.js';
 import type {
   AliasRow,
@@ -9,6 +10,7 @@ import type {
   PrincipalKind,
   PrincipalRow,
   RoleRow,
+  SigningKeyRow,
   TokenRow,
 } from '../engine/engine-model.js';
 
@@ -48,6 +50,47 @@ export interface KeyRecord {
   deleted_at: number | null;
   last_used_at: number | null;
   last_used_op: string | null;
+  /** Absent on a row a backup of before signing keys restores (read as 'aes'). */
+  key_type?: string;
+  key_alg?: string | null;
+  exportable?: number;
+  published?: number;
+  jwt_max_lifetime?: number | null;
+}
+
+/** The signing columns of a key's row (docs/spec.md §4.25): an `aes` key's are the defaults. */
+export function signingRecord(row: KeyRow): Pick<KeyRecord, 'key_type' | 'key_alg' | 'exportable' | 'published' | 'jwt_max_lifetime'> {
+  const { signing } = row;
+  if (signing === undefined) return { key_type: 'aes', key_alg: null, exportable: 0, published: 0, jwt_max_lifetime: null };
+  return {
+    key_type: signing.type,
+    key_alg: signing.alg,
+    exportable: signing.exportable ? 1 : 0,
+    published: signing.published ? 1 : 0,
+    jwt_max_lifetime: signing.jwtMaxLifetime,
+  };
+}
+
+/** The same columns in the order PostgreSQL's putKey binds them ($18..$22). */
+export function signingColumns(row: KeyRow): [string, string | null, number, number, number | null] {
+  const record = signingRecord(row);
+  return [record.key_type!, record.key_alg!, record.exportable!, record.published!, record.jwt_max_lifetime!];
+}
+
+function signingField(signing: SigningKeyRow | undefined): { signing?: SigningKeyRow } {
+  return signing === undefined ? {} : { signing };
+}
+
+/** A key row's signing settings from its record, absent for an `aes` key. */
+function signingOf(record: KeyRecord): SigningKeyRow | undefined {
+  if (record.key_type === undefined || record.key_type === 'aes') return undefined;
+  return {
+    type: record.key_type as SigningKeyType,
+    alg: record.key_alg as SigningAlg,
+    exportable: record.exportable === 1,
+    published: record.published === 1,
+    jwtMaxLifetime: record.jwt_max_lifetime ?? JWT_MAX_LIFETIME.default,
+  };
 }
 
 /** A row of `aliases` (docs/spec.md §4.23 item 3). */
@@ -205,6 +248,7 @@ export function sealedKeyOf(
     ...(record.deletion_at === null || record.deletion_at === undefined ? {} : { deletionAt: record.deletion_at }),
     ...(record.deleted_at === null || record.deleted_at === undefined ? {} : { deletedAt: record.deleted_at }),
     ...(record.last_used_at === null ? {} : { lastUsedAt: record.last_used_at, lastUsedOperation: record.last_used_op as KeyUse }),
+    ...signingField(signingOf(record)),
   };
 }
 

@@ -173,6 +173,16 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX aliases_by_ttag ON aliases (ttag, name);
   `,
+  // Version 11: signing keys (docs/spec.md §4.25). `key_type` 'aes' for every key stored before; a
+  // signing key's `key_alg`, whether its private key may be exported, whether its JWKS is published,
+  // and the longest lifetime of a JWT it signs (seconds). Its material is each version's PKCS#8.
+  `
+  ALTER TABLE keys ADD COLUMN key_type TEXT NOT NULL DEFAULT 'aes';
+  ALTER TABLE keys ADD COLUMN key_alg TEXT;
+  ALTER TABLE keys ADD COLUMN exportable INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE keys ADD COLUMN published INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE keys ADD COLUMN jwt_max_lifetime INTEGER;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

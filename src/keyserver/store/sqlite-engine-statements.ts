@@ -35,13 +35,14 @@ export const STATEMENTS = {
   key: 'SELECT * FROM keys WHERE ttag = ?',
   keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
   putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled,
-      deletion_at, deleted_at)
+      deletion_at, deleted_at, key_type, key_alg, exportable, published, jwt_max_lifetime)
     VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period, @disabled,
-      @deletion_at, @deleted_at)
+      @deletion_at, @deleted_at, @key_type, @key_alg, @exportable, @published, @jwt_max_lifetime)
     ON CONFLICT (ttag) DO UPDATE SET nid = excluded.nid, material = excluded.material, material_key_id = excluded.material_key_id, owner = excluded.owner,
     label = excluded.label, created_at = excluded.created_at, expires_at = excluded.expires_at, expired = excluded.expired,
     acl_revision = excluded.acl_revision, min_version = excluded.min_version, rotation_period = excluded.rotation_period,
-    disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at`,
+    disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at, key_type = excluded.key_type,
+    key_alg = excluded.key_alg, exportable = excluded.exportable, published = excluded.published, jwt_max_lifetime = excluded.jwt_max_lifetime`,
   keyVersions: 'SELECT id, version, material, material_key_id, created_at FROM key_versions WHERE ttag = ? ORDER BY version',
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at)
     VALUES (@id, @ttag, @version, @material, @material_key_id, @created_at)`,

@@ -36,6 +36,7 @@ import {
   roleOf,
   sealedKeyOf,
   sealedPrincipalOf,
+  signingRecord,
   type TagsRecord,
   type TokenRecord,
   tokenOf,
@@ -378,6 +379,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
           disabled: row.disabled ? 1 : 0,
           deletion_at: row.deletionAt ?? null,
           deleted_at: row.deletedAt ?? null,
+          ...signingRecord(row),
         });
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;

@@ -52,6 +52,11 @@ const snapshot: StoreSnapshot = {
         deletion_record: null,
         last_used_at: 1_700_000_060_000,
         last_used_op: 'encrypt',
+        key_type: 'ec-p256',
+        key_alg: 'ES256',
+        exportable: 1,
+        published: 1,
+        jwt_max_lifetime: 600,
       },
     ],
     key_versions: [
@@ -76,6 +81,9 @@ const snapshot: StoreSnapshot = {
 /** The keys columns the key inventory added (engine schema 10), and the values a key of before restores with. */
 const INVENTORY = ['deletion_at', 'deleted_at', 'deletion_record', 'last_used_at', 'last_used_op'];
 const NO_INVENTORY = { deletion_at: null, deleted_at: null, deletion_record: null, last_used_at: null, last_used_op: null };
+/** The keys columns signing keys added (engine schema 11), and the values a key of before restores with: an aes key. */
+const SIGNING = ['key_type', 'key_alg', 'exportable', 'published', 'jwt_max_lifetime'];
+const NO_SIGNING = { key_type: 'aes', key_alg: null, exportable: 0, published: 0, jwt_max_lifetime: null };
 
 /** Edits a backup's body and authenticates it again, as only a holder of the master key could. */
 function edited(bytes: Buffer, edit: (lines: string[]) => void): Buffer {
@@ -171,7 +179,7 @@ test('a backup written before key versions reads back with each key at version 1
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 6;
     h.columns.keys = h.columns.keys.filter(
-      (column: string) => !['min_version', 'rotation_period', 'disabled', ...INVENTORY].includes(column),
+      (column: string) => !['min_version', 'rotation_period', 'disabled', ...INVENTORY, ...SIGNING].includes(column),
     );
     for (const table of ['key_versions', 'idempotency', 'key_tags', 'aliases']) {
       delete h.columns[table];
@@ -181,14 +189,14 @@ test('a backup written before key versions reads back with each key at version 1
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
       if (['key_versions', 'idempotency', 'key_tags', 'aliases'].includes(entry.table)) lines.splice(i, 1);
-      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -8) });
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -13) });
     }
   });
   const decoded = decodeBackup(before, keyring);
   t.deepEqual(decoded.snapshot.tables.key_versions, []);
   t.deepEqual(decoded.snapshot.tables.idempotency, []);
   t.deepEqual(decoded.snapshot.tables.keys, [
-    { ...snapshot.tables.keys[0], min_version: 1, rotation_period: null, disabled: 0, ...NO_INVENTORY },
+    { ...snapshot.tables.keys[0], min_version: 1, rotation_period: null, disabled: 0, ...NO_INVENTORY, ...NO_SIGNING },
   ]);
   t.deepEqual(decoded.snapshot.tables.principals, snapshot.tables.principals);
 });
@@ -199,7 +207,7 @@ test('a backup written before key states reads back with each key active, the re
   const before = edited(bytes, (lines) => {
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 8;
-    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'disabled' && !INVENTORY.includes(column));
+    h.columns.keys = h.columns.keys.filter((column: string) => column !== 'disabled' && ![...INVENTORY, ...SIGNING].includes(column));
     for (const table of ['key_tags', 'aliases']) {
       delete h.columns[table];
       delete h.counts[table];
@@ -208,11 +216,11 @@ test('a backup written before key states reads back with each key active, the re
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
       if (entry.table === 'key_tags' || entry.table === 'aliases') lines.splice(i, 1);
-      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -6) });
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -11) });
     }
   });
   const decoded = decodeBackup(before, keyring);
-  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], disabled: 0, ...NO_INVENTORY }]);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], disabled: 0, ...NO_INVENTORY, ...NO_SIGNING }]);
   t.deepEqual(decoded.snapshot.tables.key_versions, snapshot.tables.key_versions);
   t.deepEqual(decoded.snapshot.tables.idempotency, snapshot.tables.idempotency);
 });
@@ -222,7 +230,7 @@ test('a backup written before the key inventory reads back with no tag, alias, d
   const before = edited(bytes, (lines) => {
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 9;
-    h.columns.keys = h.columns.keys.filter((column: string) => !INVENTORY.includes(column));
+    h.columns.keys = h.columns.keys.filter((column: string) => ![...INVENTORY, ...SIGNING].includes(column));
     for (const table of ['key_tags', 'aliases']) {
       delete h.columns[table];
       delete h.counts[table];
@@ -231,11 +239,15 @@ test('a backup written before the key inventory reads back with no tag, alias, d
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
       if (entry.table === 'key_tags' || entry.table === 'aliases') lines.splice(i, 1);
-      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -5) });
+      else if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -10) });
     }
   });
   const decoded = decodeBackup(before, keyring);
-  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], ...NO_INVENTORY }], 'a disabled key stays disabled');
+  t.deepEqual(
+    decoded.snapshot.tables.keys,
+    [{ ...snapshot.tables.keys[0], ...NO_INVENTORY, ...NO_SIGNING }],
+    'a disabled key stays disabled',
+  );
   t.deepEqual(decoded.snapshot.tables.key_tags, []);
   t.deepEqual(decoded.snapshot.tables.aliases, []);
   t.deepEqual(decoded.snapshot.tables.key_versions, snapshot.tables.key_versions);
@@ -248,4 +260,22 @@ test('a backup written before the key inventory reads back with no tag, alias, d
     { message: /^holds a line that is not a row$/ },
     'a table the backup does not declare holds no row',
   );
+});
+
+test('a backup written before signing keys reads back with each key an aes key, the rest as it went in', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  const before = edited(bytes, (lines) => {
+    const h = JSON.parse(lines[0]!);
+    h.schemaVersion = 10;
+    h.columns.keys = h.columns.keys.filter((column: string) => !SIGNING.includes(column));
+    lines[0] = JSON.stringify(h);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const entry = JSON.parse(lines[i]!);
+      if (entry.table === 'keys') lines[i] = JSON.stringify({ table: 'keys', row: entry.row.slice(0, -5) });
+    }
+  });
+  const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], ...NO_SIGNING }]);
+  t.deepEqual(decoded.snapshot.tables.key_tags, snapshot.tables.key_tags);
+  t.deepEqual(decoded.snapshot.tables.aliases, snapshot.tables.aliases);
 });

@@ -11,7 +11,11 @@ const acl = {
 };
 
 const cases: [string, { principalId: string; groupIds: string[] }, Right[]][] = [
-  ['the owner holds every right', { principalId: 'owner', groupIds: [] }, ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag']],
+  [
+    'the owner holds every right',
+    { principalId: 'owner', groupIds: [] },
+    ['read', 'export', 'encrypt', 'decrypt', 'mac', 'rotate', 'tag', 'sign'],
+  ],
   ['a grantee holds its entry', { principalId: 'bob', groupIds: [] }, ['read', 'export']],
   ['a member holds its group entry too', { principalId: 'bob', groupIds: ['ops'] }, ['read', 'export', 'encrypt']],
   ['a group member alone holds the group entry', { principalId: 'dan', groupIds: ['ops'] }, ['encrypt']],

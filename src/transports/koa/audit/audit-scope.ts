@@ -45,6 +45,13 @@ export interface AuditAbout {
   readonly keysOmitted?: number;
   /** The alias the request named its key by (docs/spec.md §4.23 item 3): `object` is the ttag it resolved to, once known. */
   readonly alias?: string;
+  /**
+   * A signing key's type, the algorithm and the version's key id an operation used (docs/spec.md §4.25
+   * item 8, §9.1 `keyType`, `alg`, `kid`).
+   */
+  readonly keyType?: string;
+  readonly alg?: string;
+  readonly kid?: string;
 }
 
 /** A handler's view of its request's record. */

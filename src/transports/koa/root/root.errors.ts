@@ -43,6 +43,7 @@ const RULES = {
   KEY_DISABLED: { status: 403, shape: 'denied' },
   KEY_PENDING_DELETION: { status: 403, shape: 'denied' },
   KEY_DELETED: { status: 403, shape: 'denied' },
+  KEY_TYPE_MISMATCH: { status: 403, shape: 'denied' },
   KEY_VERSION_RETIRED: { status: 403, shape: 'denied' },
   KEY_VERSIONS_EXHAUSTED: { status: 403, shape: 'denied' },
   KEY_VERSION_NOT_FOUND: { status: 403, shape: 'denied' },
