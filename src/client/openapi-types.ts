@@ -1235,8 +1235,26 @@ export interface components {
         readonly Key: {
             /** @description standard base64 */
             readonly ttag: string;
-            readonly keyLen: 16 | 24 | 32;
-            readonly algo: string;
+            /**
+             * @description aes, or a signing key type (docs/spec.md §4.25)
+             * @enum {string}
+             */
+            readonly type: "aes" | "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
+            /** @description an aes key's length in bytes */
+            readonly keyLen?: 16 | 24 | 32;
+            /** @description an aes key's export label */
+            readonly algo?: string;
+            /**
+             * @description a signing key's algorithm: its JWKS names it, sign-jwt uses it
+             * @enum {string}
+             */
+            readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+            /** @description a signing key's: whether its private key may be exported */
+            readonly exportable?: boolean;
+            /** @description a signing key's: whether its JWKS is served without a session */
+            readonly published?: boolean;
+            /** @description a signing key's: the longest lifetime of a JWT it signs, seconds */
+            readonly jwtMaxLifetime?: number;
             readonly label?: string;
             readonly owner: {
                 readonly user: string;
@@ -1317,8 +1335,26 @@ export interface components {
         readonly KeySummary: {
             /** @description standard base64 */
             readonly ttag: string;
-            readonly keyLen: 16 | 24 | 32;
-            readonly algo: string;
+            /**
+             * @description aes, or a signing key type (docs/spec.md §4.25)
+             * @enum {string}
+             */
+            readonly type: "aes" | "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
+            /** @description an aes key's length in bytes */
+            readonly keyLen?: 16 | 24 | 32;
+            /** @description an aes key's export label */
+            readonly algo?: string;
+            /**
+             * @description a signing key's algorithm: its JWKS names it, sign-jwt uses it
+             * @enum {string}
+             */
+            readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+            /** @description a signing key's: whether its private key may be exported */
+            readonly exportable?: boolean;
+            /** @description a signing key's: whether its JWKS is served without a session */
+            readonly published?: boolean;
+            /** @description a signing key's: the longest lifetime of a JWT it signs, seconds */
+            readonly jwtMaxLifetime?: number;
             readonly label?: string;
             readonly owner: {
                 readonly user: string;
@@ -2569,8 +2605,16 @@ export interface operations {
         readonly requestBody?: {
             readonly content: {
                 readonly "application/json": {
-                    /** @default 16 */
+                    /**
+                     * @default aes
+                     * @enum {string}
+                     */
+                    readonly type?: "aes" | "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
                     readonly keyLen?: 16 | 24 | 32;
+                    /** @enum {string} */
+                    readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                    readonly exportable?: boolean;
+                    readonly jwtMaxLifetime?: number;
                     readonly label?: string;
                     /** Format: date-time */
                     readonly expiresAt?: string;

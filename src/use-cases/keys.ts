@@ -64,14 +64,7 @@ export class KeyUseCases {
     idempotency?: IdempotencyClaim,
   ): Promise<KeyView> {
     return withConnection(this.#deps.keyServer, caller, async (connection) => {
-      const { keyLen, label, expiresAt, rotationPeriod } = options;
-      const { ttag, replayed } = await connection.call('generateKey', {
-        keyLen,
-        label,
-        expiresAt,
-        rotationPeriod,
-        idempotency: claim(idempotency),
-      });
+      const { ttag, replayed } = await connection.call('generateKey', { ...options, idempotency: claim(idempotency) });
       made(ttag, replayed);
       return connection.call('readKey', { ttag });
     });

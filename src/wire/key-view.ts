@@ -1,6 +1,7 @@
 import type { Identity } from './identity.js';
 import type { KeyLength } from './key-length.js';
 import type { KeyTags } from './key-tags.js';
+import type { KeyType, SigningAlg } from './key-type.js';
 
 /**
  * A key's state (docs/spec.md §4.6, §4.23 item 4): a disabled key refuses export and cryptography until
@@ -30,9 +31,20 @@ export interface KeyVersionView {
  */
 export interface KeyView {
   readonly ttag: string;
-  readonly keyLen: KeyLength;
-  /** The fixed label of the delivered data key, as in the export response (docs/spec.md §3.3). */
-  readonly algo: string;
+  /** `aes`, or a signing key's type (docs/spec.md §4.25 item 1). */
+  readonly type: KeyType;
+  /** An `aes` key's length in bytes; absent on a signing key. */
+  readonly keyLen?: KeyLength;
+  /** The fixed label of the delivered data key, as in the export response (docs/spec.md §3.3); an `aes` key's only. */
+  readonly algo?: string;
+  /** A signing key's: the algorithm its JWKS names and sign-jwt uses (docs/spec.md §4.25 item 2). */
+  readonly alg?: SigningAlg;
+  /** A signing key's: whether its private key may be exported. */
+  readonly exportable?: boolean;
+  /** A signing key's: whether any gateway serves its JWKS without a session (docs/spec.md §4.25 item 7). */
+  readonly published?: boolean;
+  /** A signing key's: the longest lifetime of a JWT it signs, in seconds (docs/spec.md §4.25 item 5). */
+  readonly jwtMaxLifetime?: number;
   readonly label?: string;
   readonly owner: Identity;
   readonly state: KeyState;
@@ -83,7 +95,14 @@ export const KEY_USE_GRAIN_MS = 60_000;
 
 /** What a key is created with (operation 13). `expiresAt` is ms since the epoch. */
 export interface NewKey {
-  readonly keyLen: KeyLength;
+  /** `aes` when absent (docs/spec.md §4.25 item 1). */
+  readonly type?: KeyType | undefined;
+  /** An `aes` key's length: required for one, refused for a signing key. */
+  readonly keyLen?: KeyLength | undefined;
+  /** A signing key's settings (docs/spec.md §4.25 item 1); refused for an `aes` key. */
+  readonly alg?: SigningAlg | undefined;
+  readonly exportable?: boolean | undefined;
+  readonly jwtMaxLifetime?: number | undefined;
   readonly label?: string | undefined;
   readonly expiresAt?: number | undefined;
   /** An ISO 8601 duration of at least one day (src/wire/iso-duration.ts): the key server rotates the key that often. */

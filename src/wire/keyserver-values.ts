@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RIGHTS } from './acl.js';
 import { MAX_BATCH_ITEMS } from './crypto-messages.js';
 import { KEY_LENGTHS } from './key-length.js';
+import { KEY_TYPES, SIGNING_ALGS } from './key-type.js';
 import { KEY_STATES, KEY_USES } from './key-view.js';
 import { PRINCIPAL_KINDS } from './principal.js';
 import { jsonTextFault, type TextControls, textFault } from './text.js';
@@ -191,8 +192,13 @@ export const keyVersionView = z.strictObject({ version: storedVersion, createdAt
 
 export const keyView = z.strictObject({
   ttag: z.string(),
-  keyLen: z.literal(KEY_LENGTHS),
-  algo: z.string(),
+  type: z.enum(KEY_TYPES),
+  keyLen: z.literal(KEY_LENGTHS).optional(),
+  algo: z.string().optional(),
+  alg: z.enum(SIGNING_ALGS).optional(),
+  exportable: z.boolean().optional(),
+  published: z.boolean().optional(),
+  jwtMaxLifetime: z.number().int().positive().optional(),
   label: z.string().optional(),
   owner: identity,
   state: z.enum(KEY_STATES),
@@ -243,7 +249,11 @@ export const idempotencyClaim = z.strictObject({
 });
 
 export const newKey = z.strictObject({
-  keyLen: z.literal(KEY_LENGTHS),
+  type: z.enum(KEY_TYPES).optional(),
+  keyLen: z.literal(KEY_LENGTHS).optional(),
+  alg: z.enum(SIGNING_ALGS).optional(),
+  exportable: z.boolean().optional(),
+  jwtMaxLifetime: z.number().int().optional(),
   label: text.optional(),
   expiresAt: z.number().int().optional(),
   rotationPeriod: ruled(z.string().max(64)).optional(),

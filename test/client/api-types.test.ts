@@ -38,8 +38,13 @@ const AGREEMENTS = [
 /** Every field of the wire's key view, once: the compiler refuses a missing or an extra one. */
 const KEY_VIEW_FIELDS = {
   ttag: true,
+  type: true,
   keyLen: true,
   algo: true,
+  alg: true,
+  exportable: true,
+  published: true,
+  jwtMaxLifetime: true,
   label: true,
   owner: true,
   state: true,

@@ -17,10 +17,11 @@ test('POST /api/keys creates a 16-byte key by default and answers the key view, 
     'state',
     'tags',
     'ttag',
+    'type',
     'version',
     'versions',
   ]);
-  t.like(reply.body, { keyLen: 16, algo: 'aes-128-cbc', state: 'active', owner: { user: 'alice' }, tags: {} });
+  t.like(reply.body, { type: 'aes', keyLen: 16, algo: 'aes-128-cbc', state: 'active', owner: { user: 'alice' }, tags: {} });
   t.true(Buffer.from(reply.body.ttag, 'base64').length >= 16);
   const client = clientKeyPair();
   const exported = await alice.post(`/api/keys/${pathTtag(reply.body.ttag)}/export`, { clientPubKey: client.publicKey });

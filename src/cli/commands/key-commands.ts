@@ -30,7 +30,7 @@ ${COMMON_USAGE}
 `;
 
 const keyText = (key: KeyView) =>
-  `${key.ttag}  ${key.keyLen * 8}-bit  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})${
+  `${key.ttag}  ${key.keyLen === undefined ? `${key.type} ${key.alg}` : `${key.keyLen * 8}-bit`}  ${key.state}${key.label ? `  ${key.label}` : ''}  version ${key.version} (min ${key.minVersion})${
     key.deletionAt && !key.deletedAt ? `  deleted at ${key.deletionAt}` : ''
   }\n`;
 const versionsText = (versions: readonly KeyVersionView[]) =>

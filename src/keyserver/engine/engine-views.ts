@@ -101,8 +101,7 @@ export async function keySummary(key: KeyRow, store: EngineStore, now: number, a
   const owner = (await store.principalById(key.owner)) ?? missingPrincipal(key.owner);
   return {
     ttag: key.ttag,
-    keyLen: keyLengthForNid(key.nid, KeyServerError),
-    algo: EXPORT_ALGO,
+    ...typeView(key),
     ...(key.label === undefined ? {} : { label: key.label }),
     owner: identityOf(owner),
     state: keyStateOf(key, now),
@@ -121,6 +120,14 @@ export async function keySummary(key: KeyRow, store: EngineStore, now: number, a
           ...(key.lastUsedOperation === undefined ? {} : { lastUsedOperation: key.lastUsedOperation }),
         }),
   };
+}
+
+/** What the view says of the key's type (docs/spec.md §4.25 item 1): an `aes` key's length, or a signing key's settings. */
+function typeView(key: KeyRow): Pick<KeySummary, 'type' | 'keyLen' | 'algo' | 'alg' | 'exportable' | 'published' | 'jwtMaxLifetime'> {
+  const { signing } = key;
+  if (signing === undefined) return { type: 'aes', keyLen: keyLengthForNid(key.nid, KeyServerError), algo: EXPORT_ALGO };
+  const { type, alg, exportable, published, jwtMaxLifetime } = signing;
+  return { type, alg, exportable, published, jwtMaxLifetime };
 }
 
 /** A key's rotation period and when it next falls due, for a key that has one. */

@@ -2,11 +2,12 @@ import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../wire/acl.js';
 import { ALIAS_PREFIX } from '../../wire/alias.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import type { Identity } from '../../wire/identity.js';
-import { isKeyLength, nidForKeyLength } from '../../wire/key-length.js';
+import { nidForKeyLength } from '../../wire/key-length.js';
 import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
 import { effectiveRights } from '../model/evaluate-access.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
+import { generateSigningKey } from '../model/signing-keys.js';
 import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf, requireLiveKey, requireUsableKey } from './engine-views.js';
@@ -14,6 +15,7 @@ import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idemp
 import { noteKeyUse, resolvedOf } from './key-use.js';
 import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
+import { keyKindOf } from './signing-key-kind.js';
 
 const TTAG_BYTES = 24;
 const LABEL_MAX = 256;
@@ -97,7 +99,7 @@ export class KeyOperations {
 
   async #create(owner: string, options: NewKey): Promise<{ ttag: string }> {
     const ctx = this.#ctx;
-    if (!isKeyLength(options.keyLen)) throw new BadRequestError('keyLen: must be 16, 24 or 32');
+    const kind = keyKindOf(options);
     if (options.label !== undefined && (typeof options.label !== 'string' || options.label.length > LABEL_MAX)) {
       throw new BadRequestError(`label: a string of at most ${LABEL_MAX} characters`);
     }
@@ -106,8 +108,8 @@ export class KeyOperations {
     }
     const row: KeyRow = {
       ttag: await this.#freshTtag(),
-      nid: nidForKeyLength(options.keyLen, KeyServerError),
-      material: Buffer.from(ctx.random.bytes(options.keyLen)),
+      nid: kind.signing === undefined ? nidForKeyLength(kind.keyLen, KeyServerError) : 0,
+      material: kind.signing === undefined ? Buffer.from(ctx.random.bytes(kind.keyLen)) : await generateSigningKey(kind.signing.type),
       owner,
       laterVersions: [],
       minVersion: 1,
@@ -120,6 +122,7 @@ export class KeyOperations {
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
       ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: checkedRotationPeriod(options.rotationPeriod) }),
+      ...(kind.signing === undefined ? {} : { signing: kind.signing }),
     };
     await ctx.store.putKey(row);
     return { ttag: row.ttag };

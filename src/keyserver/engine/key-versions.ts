@@ -9,6 +9,7 @@ import {
   KeyVersionRetiredError,
   KeyVersionsExhaustedError,
 } from '../model/key-server-errors.js';
+import { generateSigningKey } from '../model/signing-keys.js';
 import type { KeyRow, KeyVersionRow } from './engine-model.js';
 import type { EngineStore } from './engine-store.port.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
@@ -111,16 +112,20 @@ export interface VersionMaker {
 }
 
 /**
- * Adds version n+1 to the key: fresh material of the key's length from the engine's random source.
+ * Adds version n+1 to the key: fresh material of the key's length from the engine's random source, or
+ * for a signing key a fresh key pair of its type (docs/spec.md §4.25 item 1).
  * Answers the key as stored after it. Authorization is the caller's (a rotation by hand, or a due one).
  * A key holding `maxKeyVersions` versions already is KEY_VERSIONS_EXHAUSTED (docs/spec.md §4.22 item 2).
  */
 export async function addKeyVersion(maker: VersionMaker, key: KeyRow): Promise<KeyRow> {
   if (newestVersion(key) >= maker.maxKeyVersions) throw new KeyVersionsExhaustedError(maker.maxKeyVersions);
-  const length = keyLengthForNid(key.nid, KeyServerError);
+  const material =
+    key.signing === undefined
+      ? Buffer.from(maker.random.bytes(keyLengthForNid(key.nid, KeyServerError)))
+      : await generateSigningKey(key.signing.type);
   const added: KeyVersionRow = {
     version: newestVersion(key) + 1,
-    material: Buffer.from(maker.random.bytes(length)),
+    material,
     createdAt: maker.now(),
   };
   try {

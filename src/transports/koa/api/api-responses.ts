@@ -5,6 +5,7 @@ import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import type { AliasView } from '../../../wire/alias.js';
+import { KEY_TYPES, SIGNING_ALGS } from '../../../wire/key-type.js';
 import { KEY_STATES, KEY_USES, type KeySummary, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
 import { ISSUER_ALGORITHMS } from '../../../wire/workload-issuer.js';
@@ -71,12 +72,20 @@ const keyVersionView = z
   .object({ version: z.number().int().min(1), createdAt: instant, state: z.enum(['active', 'retired']) })
   .meta({ id: 'KeyVersion' }) satisfies z.ZodType<KeyVersionView>;
 
+/** An `aes` key's or a data key's length in bytes. */
+const keyLength = z.union([z.literal(16), z.literal(24), z.literal(32)]);
+
 /** The key view (src/wire/key-view.ts, the one declaration): a field the wire type changes and this does not fails the typecheck. */
 export const keyView = z
   .object({
     ttag: base64,
-    keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]),
-    algo: z.string(),
+    type: z.enum(KEY_TYPES).describe('aes, or a signing key type (docs/spec.md §4.25)'),
+    keyLen: keyLength.optional().describe("an aes key's length in bytes"),
+    algo: z.string().optional().describe("an aes key's export label"),
+    alg: z.enum(SIGNING_ALGS).optional().describe("a signing key's algorithm: its JWKS names it, sign-jwt uses it"),
+    exportable: z.boolean().optional().describe("a signing key's: whether its private key may be exported"),
+    published: z.boolean().optional().describe("a signing key's: whether its JWKS is served without a session"),
+    jwtMaxLifetime: z.number().int().optional().describe("a signing key's: the longest lifetime of a JWT it signs, seconds"),
     label: z.string().optional(),
     owner: identity,
     state: z.enum(KEY_STATES).describe('the first that holds of deleted, pending-deletion, expired, disabled, active'),
@@ -117,7 +126,7 @@ export const wrappedExport = z
   .object({
     wrapped: wrappedKey,
     algo: z.string(),
-    keyLen: keyView.shape.keyLen,
+    keyLen: keyLength,
   })
   .meta({ id: 'WrappedKey' });
 
@@ -304,11 +313,11 @@ export const responses = {
       wrapped: wrappedKey
         .optional()
         .describe('the data key wrapped to clientPubKey (HKDF info `keygate datakey v1`); only when one was sent'),
-      keyLen: keyView.shape.keyLen,
+      keyLen: keyLength,
       version,
     })
     .meta({ id: 'DataKey' }),
-  dataKeyOpened: z.object({ wrapped: wrappedKey, keyLen: keyView.shape.keyLen, version }).meta({ id: 'DataKeyOpened' }),
+  dataKeyOpened: z.object({ wrapped: wrappedKey, keyLen: keyLength, version }).meta({ id: 'DataKeyOpened' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
   aclEntry,
   access: z.object({ rights: z.array(right) }),

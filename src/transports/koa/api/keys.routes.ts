@@ -4,6 +4,16 @@ import { ttagToPath } from '../../../domain/key/ttag.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { IdempotencyClaim } from '../../../wire/crypto-messages.js';
 import { MIN_ROTATION_PERIOD_MS, parseIsoDuration } from '../../../wire/iso-duration.js';
+import {
+  ALGS_OF_TYPE,
+  algFits,
+  isSigningType,
+  JWT_MAX_LIFETIME,
+  KEY_TYPES,
+  type KeyType,
+  SIGNING_ALGS,
+  type SigningAlg,
+} from '../../../wire/key-type.js';
 import { text } from '../schema/text-schema.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
@@ -17,16 +27,44 @@ const rotationPeriod = text({ max: 64 }).refine(
   'an ISO 8601 duration of at least one day (P90D, P1W, PT36H)',
 );
 
+/** docs/spec.md §4.25 item 1: `keyLen` for an `aes` key only; `alg`, `exportable: false`, `jwtMaxLifetime` and an `alg` the type fits for a signing key only. */
+function fitsItsType(
+  body: {
+    type: KeyType;
+    keyLen?: number | undefined;
+    alg?: SigningAlg | undefined;
+    exportable?: boolean | undefined;
+    jwtMaxLifetime?: number | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const refuse = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+  if (!isSigningType(body.type)) {
+    if (body.alg !== undefined) refuse('alg', 'only a signing key has one');
+    if (body.exportable === false) refuse('exportable', 'an aes key is exported under the export right');
+    if (body.jwtMaxLifetime !== undefined) refuse('jwtMaxLifetime', 'only a signing key signs JWTs');
+    return;
+  }
+  if (body.keyLen !== undefined) refuse('keyLen', `a ${body.type} key has no keyLen`);
+  if (body.alg !== undefined && !algFits(body.type, body.alg))
+    refuse('alg', `a ${body.type} key signs with ${ALGS_OF_TYPE[body.type].join(', ')}`);
+}
+
 const schemas = {
   /** An empty body creates a 16-byte key, as `{}` does. */
   create: z
     .strictObject({
-      keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(16),
+      type: z.enum(KEY_TYPES).default('aes'),
+      keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).optional(),
+      alg: z.enum(SIGNING_ALGS).optional(),
+      exportable: z.boolean().optional(),
+      jwtMaxLifetime: z.number().int().min(JWT_MAX_LIFETIME.min).max(JWT_MAX_LIFETIME.max).optional(),
       label: text({ min: 1, max: 256 }).optional(),
       expiresAt: z.iso.datetime({ offset: true }).optional(),
       rotationPeriod: rotationPeriod.optional(),
     })
-    .prefault({}),
+    .prefault({})
+    .superRefine(fitsItsType),
   export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
   /** docs/spec.md §4.23 item 5: the key server checks the days against its bounds (7..30 by default); an empty body waits the maximum. */
@@ -75,7 +113,9 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
             );
           audit.checkWith(`GET /api/keys/${ttagToPath(ttag)}`);
         };
-        const options = { keyLen: body.keyLen, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };
+        const { type, keyLen, alg, exportable, jwtMaxLifetime } = body;
+        const kind = type === 'aes' ? { keyLen: keyLen ?? 16 } : { type, alg, exportable, jwtMaxLifetime };
+        const options = { ...kind, label: body.label, expiresAt, rotationPeriod: body.rotationPeriod };
         const created = await keys.create(callerOf(ctx), options, made, claim);
         audit.note({ version: created.version });
         ctx.status = 201;
