@@ -65,8 +65,22 @@ export interface ListView<T> {
   readonly next?: string;
 }
 
+/** A key's type (docs/spec.md §4.25 item 1): `aes`, or a signing key's. */
+export type KeyType = KeyView['type'];
+/** A signing algorithm by its JOSE name (docs/spec.md §4.25 item 2). */
+export type SigningAlg = NonNullable<KeyView['alg']>;
+
 export interface NewKeyRequest {
+  /** `aes` (the default) or a signing key type (docs/spec.md §4.25 item 1). */
+  readonly type?: KeyType;
+  /** An aes key's length in bytes; not with a signing type. */
   readonly keyLen?: KeyLength;
+  /** A signing key's algorithm, one its type fits (the type's default when not given). */
+  readonly alg?: SigningAlg;
+  /** A signing key's: whether its private key may ever be exported (default false). */
+  readonly exportable?: boolean;
+  /** A signing key's: the longest lifetime of a JWT it signs, seconds (60..2592000, default 3600). */
+  readonly jwtMaxLifetime?: number;
   readonly label?: string;
   readonly expiresAt?: string | Date;
   /** An ISO 8601 duration of at least one day: weeks, days, hours, minutes, seconds (`P90D`, `PT36H`). */
@@ -125,3 +139,80 @@ export type HealthView = Schemas['Health'];
 
 /** Bytes, or text sent as its UTF-8 bytes. */
 export type Data = Uint8Array | string;
+
+/**
+ * What sign and verify take (docs/spec.md §4.25 items 3, 4): `alg`, one its key's type fits, and either
+ * the message (hashed by the algorithm; text is sent as its UTF-8 bytes) or the digest already taken
+ * (ECDSA and RSA only), never both.
+ */
+export type SignInput = { readonly alg: SigningAlg } & (
+  | { readonly message: Data; readonly digest?: never }
+  | { readonly digest: Uint8Array; readonly message?: never }
+);
+
+/** A signature (docs/spec.md §4.25 item 3): ECDSA as JOSE's raw r || s, the version that signed and its `kid`. */
+export interface SignatureView {
+  readonly signature: Uint8Array<ArrayBuffer>;
+  readonly alg: SigningAlg;
+  readonly version: number;
+  readonly kid: string;
+}
+
+/** What verify takes: a signature (bytes, or standard base64), and at most one of `version` and `kid`. */
+export type VerifyInput = SignInput & {
+  readonly signature: Uint8Array | string;
+  readonly version?: number;
+  readonly kid?: string;
+};
+
+/** Verify's answer (docs/spec.md §4.25 item 4): a valid one names the version and `kid` that verified it. */
+export interface VerifyView {
+  readonly valid: boolean;
+  readonly version?: number;
+  readonly kid?: string;
+}
+
+/** A version's public key as a JWK (RFC 7517), with its RFC 7638 thumbprint as `kid` (docs/spec.md §4.25 item 6). */
+export interface SigningJwk {
+  readonly kty: 'EC' | 'OKP' | 'RSA';
+  readonly kid: string;
+  readonly alg: SigningAlg;
+  readonly use: 'sig';
+  readonly crv?: string;
+  readonly x?: string;
+  readonly y?: string;
+  readonly n?: string;
+  readonly e?: string;
+}
+
+/** A JSON Web Key Set: the key's versions not retired, newest first. */
+export interface Jwks {
+  readonly keys: readonly SigningJwk[];
+}
+
+/** A version's public key (docs/spec.md §4.25 item 6): PEM (SPKI) and JWK. */
+export interface PublicKeyView {
+  readonly ttag: string;
+  readonly type: KeyType;
+  readonly alg: SigningAlg;
+  readonly version: number;
+  readonly kid: string;
+  readonly pem: string;
+  readonly jwk: SigningJwk;
+}
+
+/** A compact JWS signed in the key server (docs/spec.md §4.25 item 5). */
+export interface SignedJwt {
+  readonly jwt: string;
+  readonly alg: SigningAlg;
+  readonly version: number;
+  readonly kid: string;
+}
+
+/** An exportable signing key's private key, opened on the client: PKCS#8 DER (docs/spec.md §4.25 item 1). */
+export interface ExportedSigningKey {
+  readonly key: Uint8Array<ArrayBuffer>;
+  readonly type: KeyType;
+  readonly format: 'pkcs8';
+  readonly version: number;
+}
