@@ -14,3 +14,14 @@ export function requireSymmetricKey(key: KeyRow): void {
 export function requireSigningKey(key: KeyRow): asserts key is KeyRow & { readonly signing: SigningKeyRow } {
   if (key.signing === undefined) throw new KeyTypeMismatchError('an aes key has no public key');
 }
+
+/**
+ * What export takes (docs/spec.md §4.25 item 1 "Export"): any `aes` key; a signing key only when its
+ * owner made it `exportable`, and never where the caller asked for an aes key alone (`aesOnly`: the
+ * root surface, whose answer has no room for a PKCS#8, docs/spec.md §2.5).
+ */
+export function requireExportableKind(key: KeyRow, aesOnly: boolean): void {
+  if (key.signing === undefined) return;
+  if (aesOnly) throw new KeyTypeMismatchError(`a ${key.signing.type} key is exported on /api only`);
+  if (!key.signing.exportable) throw new KeyTypeMismatchError('not exportable');
+}
