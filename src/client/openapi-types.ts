@@ -1331,6 +1331,31 @@ export interface components {
             readonly keyLen: 16 | 24 | 32;
             /** @description the key version */
             readonly version: number;
+        } | {
+            readonly wrapped: {
+                /** @description standard base64 */
+                readonly gatewayPubKey: string;
+                /** @description standard base64 */
+                readonly salt: string;
+                /** @description standard base64 */
+                readonly iv: string;
+                /** @description standard base64 */
+                readonly ciphertext: string;
+                /** @description standard base64 */
+                readonly authTag: string;
+            };
+            /**
+             * @description the signing key type
+             * @enum {string}
+             */
+            readonly type: "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
+            /**
+             * @description the private key's PKCS#8 (DER), wrapped
+             * @constant
+             */
+            readonly format: "pkcs8";
+            /** @description the key version */
+            readonly version: number;
         };
         readonly KeySummary: {
             /** @description standard base64 */

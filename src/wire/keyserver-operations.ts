@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KEY_LENGTHS } from './key-length.js';
+import { KEY_TYPES } from './key-type.js';
 import {
   aliasView,
   base64,
@@ -149,10 +150,19 @@ export const KEY_SERVER_OPERATIONS = {
   // Key versions: rotation adds one, the minimum version retires those below it.
   rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView),
   setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView),
-  // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded).
+  // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded): an aes
+  // key's raw bytes, or an exportable signing key's PKCS#8 with its `type` (docs/spec.md §4.25 item 1);
+  // `aesOnly` refuses every signing key (the root surface's export, docs/spec.md §2.5).
   exportKey: op(
-    z.strictObject({ ttag, version: keyVersion.optional() }),
-    keyed(z.strictObject({ nid: z.number().int(), key: bytes, version: z.number().int().positive() })),
+    z.strictObject({ ttag, version: keyVersion.optional(), aesOnly: z.literal(true).optional() }),
+    keyed(
+      z.strictObject({
+        nid: z.number().int(),
+        key: bytes,
+        version: z.number().int().positive(),
+        type: z.enum(KEY_TYPES).exclude(['aes']).optional(),
+      }),
+    ),
   ),
   readAcl: op(
     z.strictObject({ ttag }),

@@ -46,7 +46,7 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   confirmKeyDestruction: async (engine, _token, args) => (await engine.confirmDestruction(args.ttag), null),
   rotateKey: (engine, token, args) => engine.keys.rotate(token, args.ttag, args.idempotency),
   setMinVersion: (engine, token, args) => engine.keys.setMinVersion(token, args.ttag, args.minVersion),
-  exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version),
+  exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version, args.aesOnly === true),
   readAcl: (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
   revoke: (engine, token, args) => engine.keys.revoke(token, args.ttag, args.principal),
