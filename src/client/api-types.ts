@@ -150,13 +150,10 @@ export type SignInput = { readonly alg: SigningAlg } & (
   | { readonly digest: Uint8Array; readonly message?: never }
 );
 
-/** A signature (docs/spec.md §4.25 item 3): ECDSA as JOSE's raw r || s, the version that signed and its `kid`. */
-export interface SignatureView {
+/** A signature (docs/spec.md §4.25 item 3): ECDSA as JOSE's raw r || s, the version that signed and its `kid`; bytes, not base64. */
+export type SignatureView = Omit<Extract<Answer<'/api/crypto/sign', 'post'>, { readonly signature: string }>, 'signature'> & {
   readonly signature: Uint8Array<ArrayBuffer>;
-  readonly alg: SigningAlg;
-  readonly version: number;
-  readonly kid: string;
-}
+};
 
 /** What verify takes: a signature (bytes, or standard base64), and at most one of `version` and `kid`. */
 export type VerifyInput = SignInput & {
@@ -166,48 +163,19 @@ export type VerifyInput = SignInput & {
 };
 
 /** Verify's answer (docs/spec.md §4.25 item 4): a valid one names the version and `kid` that verified it. */
-export interface VerifyView {
-  readonly valid: boolean;
-  readonly version?: number;
-  readonly kid?: string;
-}
+export type VerifyView = Extract<Answer<'/api/crypto/sign/verify', 'post'>, { readonly valid: boolean }>;
 
-/** A version's public key as a JWK (RFC 7517), with its RFC 7638 thumbprint as `kid` (docs/spec.md §4.25 item 6). */
-export interface SigningJwk {
-  readonly kty: 'EC' | 'OKP' | 'RSA';
-  readonly kid: string;
-  readonly alg: SigningAlg;
-  readonly use: 'sig';
-  readonly crv?: string;
-  readonly x?: string;
-  readonly y?: string;
-  readonly n?: string;
-  readonly e?: string;
-}
+/** A version's public key as a JWK (RFC 7517), with its RFC 7638 thumbprint as `kid`, the key's `alg` and `use: "sig"` (docs/spec.md §4.25 item 6). */
+export type SigningJwk = Schemas['SigningJwk'];
 
 /** A JSON Web Key Set: the key's versions not retired, newest first. */
-export interface Jwks {
-  readonly keys: readonly SigningJwk[];
-}
+export type Jwks = Answer<'/api/keys/{ttag}/jwks', 'get'>;
 
 /** A version's public key (docs/spec.md §4.25 item 6): PEM (SPKI) and JWK. */
-export interface PublicKeyView {
-  readonly ttag: string;
-  readonly type: KeyType;
-  readonly alg: SigningAlg;
-  readonly version: number;
-  readonly kid: string;
-  readonly pem: string;
-  readonly jwk: SigningJwk;
-}
+export type PublicKeyView = Answer<'/api/keys/{ttag}/public-key', 'get'>;
 
 /** A compact JWS signed in the key server (docs/spec.md §4.25 item 5). */
-export interface SignedJwt {
-  readonly jwt: string;
-  readonly alg: SigningAlg;
-  readonly version: number;
-  readonly kid: string;
-}
+export type SignedJwt = Answer<'/api/crypto/sign-jwt', 'post'>;
 
 /** An exportable signing key's private key, opened on the client: PKCS#8 DER (docs/spec.md §4.25 item 1). */
 export interface ExportedSigningKey {
