@@ -1,6 +1,6 @@
-import { createLocalJWKSet, decodeJwt, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
+import { decodeJwt, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import type { Identity } from '../../wire/identity.js';
-import type { WorkloadIssuer, WorkloadKeySource, WorkloadSignIn } from '../../wire/workload-issuer.js';
+import { MAX_ISSUERS, type WorkloadIssuer, type WorkloadKeySource, type WorkloadSignIn } from '../../wire/workload-issuer.js';
 import { WrongCredentialError } from '../model/key-server-errors.js';
 import { renderPrincipal, unmetBoundClaim } from '../model/workload-claims.js';
 import type { EngineContext } from './engine-context.js';
@@ -10,6 +10,7 @@ import { issueToken } from './engine-tokens.js';
 import { identityOf } from './engine-views.js';
 import { readIssuers } from './issuer-operations.js';
 import { createPrincipal } from './principal-factory.js';
+import { type LocalKeySet, LocalKeySets } from './workload-key-sets.js';
 
 /** A token issued for a workload, and what the gateway needs of the verified token. */
 export interface WorkloadToken {
@@ -143,25 +144,18 @@ function keySetOf(issuer: WorkloadIssuer, request: WorkloadSignIn): JSONWebKeySe
   return request.jwks as JSONWebKeySet;
 }
 
-type LocalKeySet = ReturnType<typeof createLocalJWKSet>;
-
 /**
- * jose's key set over a JWKS object, kept while that object lives: the issuer's own keys (as last
- * parsed) and a gateway's cached fetch are the same object sign-in after sign-in, so their keys are
- * imported once, not per token.
+ * The imported keys of the sets sign-ins bring, shared by every sign-in of this key server: room for
+ * two sets per issuer it may keep (an issuer's set before and after a rotation).
  */
-const keySets = new WeakMap<object, LocalKeySet>();
+const localKeySets = new LocalKeySets(2 * MAX_ISSUERS);
 
 function localKeySet(keys: JSONWebKeySet): LocalKeySet {
-  let keySet = keySets.get(keys);
-  if (keySet !== undefined) return keySet;
   try {
-    keySet = createLocalJWKSet(keys);
+    return localKeySets.of(keys);
   } catch (error) {
     throw refusalOf(error);
   }
-  keySets.set(keys, keySet);
-  return keySet;
 }
 
 /** jose's checks with the issuer's rules, then the claims of ours (docs/spec.md §4.24 item 2). */
