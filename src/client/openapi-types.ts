@@ -245,6 +245,91 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/crypto/sign": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Sign a message or its digest with the key's newest version, in the key server; right sign */
+        readonly post: operations["crypto.sign"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/crypto/sign/verify": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** Check a signature by a version (version or kid) or by any version not retired; right read */
+        readonly post: operations["crypto.sign.verify"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/crypto/sign-jwt": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** A compact JWS of the claims under the key's alg and newest version, made in the key server; right sign */
+        readonly post: operations["crypto.sign-jwt"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/public-key": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** A version of the signing key (default the newest, retired ones too) as PEM (SPKI) and JWK; right read */
+        readonly get: operations["keys.public-key"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/keys/{ttag}/jwks": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** The JWKS of the signing key: the JWK of every version not retired, newest first; right read */
+        readonly get: operations["keys.jwks"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/keys": {
         readonly parameters: {
             readonly query?: never;
@@ -1232,6 +1317,17 @@ export interface components {
             /** @description the key version */
             readonly version: number;
         };
+        readonly SigningJwk: {
+            /** @enum {string} */
+            readonly kty: "EC" | "OKP" | "RSA";
+            readonly kid: string;
+            /** @enum {string} */
+            readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+            /** @constant */
+            readonly use: "sig";
+        } & {
+            readonly [key: string]: string;
+        };
         readonly Key: {
             /** @description standard base64 */
             readonly ttag: string;
@@ -1305,7 +1401,7 @@ export interface components {
              * @description the use that wrote lastUsedAt
              * @enum {string}
              */
-            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open";
+            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open" | "sign" | "sign.verify" | "sign-jwt";
         };
         readonly KeyVersion: {
             readonly version: number;
@@ -1401,7 +1497,7 @@ export interface components {
              * @description the use that wrote lastUsedAt
              * @enum {string}
              */
-            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open";
+            readonly lastUsedOperation?: "export" | "encrypt" | "decrypt" | "mac" | "mac.verify" | "rewrap" | "datakey" | "datakey.open" | "sign" | "sign.verify" | "sign-jwt";
         };
         readonly Alias: {
             readonly alias: string;
@@ -2545,6 +2641,306 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": components["schemas"]["DataKeyOpened"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "crypto.sign": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                    /** @enum {string} */
+                    readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                    /** Format: base64 */
+                    readonly message?: string;
+                    /** Format: base64 */
+                    readonly digest?: string;
+                } | {
+                    readonly items: readonly {
+                        readonly ttag: string;
+                        /** @enum {string} */
+                        readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                        /** Format: base64 */
+                        readonly message?: string;
+                        /** Format: base64 */
+                        readonly digest?: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @description standard base64: ECDSA as raw r || s, Ed25519 64 bytes, RSA as long as the modulus */
+                        readonly signature: string;
+                        /** @enum {string} */
+                        readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                        /** @description the key version */
+                        readonly version: number;
+                        /** @description the version's key id: its public JWK's RFC 7638 thumbprint */
+                        readonly kid: string;
+                    } | {
+                        readonly items: readonly ({
+                            /** @description standard base64: ECDSA as raw r || s, Ed25519 64 bytes, RSA as long as the modulus */
+                            readonly signature: string;
+                            /** @enum {string} */
+                            readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                            /** @description the key version */
+                            readonly version: number;
+                            /** @description the version's key id: its public JWK's RFC 7638 thumbprint */
+                            readonly kid: string;
+                            /** @constant */
+                            readonly ok: true;
+                        } | {
+                            /** @constant */
+                            readonly ok: false;
+                            readonly error: {
+                                readonly code: string;
+                                readonly detail: string;
+                            };
+                        })[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "crypto.sign.verify": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                    /** @enum {string} */
+                    readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                    /** Format: base64 */
+                    readonly message?: string;
+                    /** Format: base64 */
+                    readonly digest?: string;
+                    readonly signature: string;
+                    readonly version?: number;
+                    readonly kid?: string;
+                } | {
+                    readonly items: readonly {
+                        readonly ttag: string;
+                        /** @enum {string} */
+                        readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                        /** Format: base64 */
+                        readonly message?: string;
+                        /** Format: base64 */
+                        readonly digest?: string;
+                        readonly signature: string;
+                        readonly version?: number;
+                        readonly kid?: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly valid: boolean;
+                        /** @description the version that verified it */
+                        readonly version?: number;
+                        /** @description the version's key id: its public JWK's RFC 7638 thumbprint */
+                        readonly kid?: string;
+                    } | {
+                        readonly items: readonly ({
+                            readonly valid: boolean;
+                            /** @description the version that verified it */
+                            readonly version?: number;
+                            /** @description the version's key id: its public JWK's RFC 7638 thumbprint */
+                            readonly kid?: string;
+                            /** @constant */
+                            readonly ok: true;
+                        } | {
+                            /** @constant */
+                            readonly ok: false;
+                            readonly error: {
+                                readonly code: string;
+                                readonly detail: string;
+                            };
+                        })[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "crypto.sign-jwt": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly ttag: string;
+                    readonly claims: {
+                        readonly [key: string]: unknown;
+                    };
+                    readonly header?: {
+                        readonly [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @description a compact JWS */
+                        readonly jwt: string;
+                        /** @enum {string} */
+                        readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                        /** @description the key version */
+                        readonly version: number;
+                        /** @description the version's key id: its public JWK's RFC 7638 thumbprint */
+                        readonly kid: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.public-key": {
+        readonly parameters: {
+            readonly query?: {
+                readonly version?: number;
+            };
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly ttag: string;
+                        /** @enum {string} */
+                        readonly type: "aes" | "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
+                        /** @enum {string} */
+                        readonly alg: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+                        /** @description the key version */
+                        readonly version: number;
+                        /** @description the version's key id: its public JWK's RFC 7638 thumbprint */
+                        readonly kid: string;
+                        /** @description the public key as PEM (SPKI) */
+                        readonly pem: string;
+                        readonly jwk: components["schemas"]["SigningJwk"];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.jwks": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @description every version not retired, newest first */
+                        readonly keys: readonly components["schemas"]["SigningJwk"][];
+                    };
                 };
             };
             readonly 400: components["responses"]["BadRequest"];

@@ -79,9 +79,9 @@ function decryptArgs(request: DecryptRequest) {
 
 /** A batch item with the members the protocol knows, whichever operation it is for (each variant has some of them). */
 function batchArgs(item: BatchItem) {
-  const members: Partial<Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac', Uint8Array>> & {
-    version?: number;
-  } = item;
-  const { plaintext, aad, ciphertext, iv, authTag, data, mac, version } = members;
-  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version };
+  const members: Partial<
+    Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac' | 'message' | 'digest' | 'signature', Uint8Array>
+  > & { version?: number; alg?: string; kid?: string } = item;
+  const { plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid } = members;
+  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid };
 }

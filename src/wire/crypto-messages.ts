@@ -1,3 +1,5 @@
+import type { KeyType, SigningAlg } from './key-type.js';
+
 /** The AES-GCM algorithm of a data key's length (RFC 7518 §5.3 names). */
 export type GcmAlg = 'A128GCM' | 'A192GCM' | 'A256GCM';
 /** The MAC algorithm of every data key: HMAC-SHA256 (RFC 7518 §3.2). */
@@ -52,14 +54,55 @@ export interface VerifyMacRequest {
   readonly version?: number | undefined;
 }
 
+/**
+ * A signature to make (docs/spec.md §4.25 item 3): exactly one of `message` (hashed by the algorithm)
+ * and `digest` (the hash already taken; ECDSA and RSA only), with the newest version.
+ */
+export interface SignRequest {
+  readonly alg: SigningAlg;
+  readonly message?: Uint8Array | undefined;
+  readonly digest?: Uint8Array | undefined;
+}
+
+/** A signature made, by the version and `kid` named; `type` the key's, for the record (docs/spec.md §4.25 item 8). */
+export interface SignResult {
+  readonly signature: Uint8Array;
+  readonly alg: SigningAlg;
+  readonly version: number;
+  readonly kid: string;
+  readonly type: KeyType;
+}
+
+/** A signature to check (docs/spec.md §4.25 item 4): by one version (`version` or `kid`), or by any not retired. */
+export interface VerifySignatureRequest extends SignRequest {
+  readonly signature: Uint8Array;
+  readonly version?: number | undefined;
+  readonly kid?: string | undefined;
+}
+
+/** Whether it verified, and when it did, by which version and `kid`. */
+export interface VerifySignatureResult {
+  readonly valid: boolean;
+  readonly version?: number;
+  readonly kid?: string;
+  readonly type: KeyType;
+}
+
 /** The cryptographic operations a batch may carry, one operation per batch. */
-export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap';
+export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap' | 'sign' | 'sign.verify';
 
 /**
  * One item of a batch: the key and the operation's request (`{ data }` for `mac`; a decrypt request for
  * `rewrap`). Each item is checked and performed on its own.
  */
-export type BatchItem = { readonly ttag: string } & (EncryptRequest | DecryptRequest | { readonly data: Uint8Array } | VerifyMacRequest);
+export type BatchItem = { readonly ttag: string } & (
+  | EncryptRequest
+  | DecryptRequest
+  | { readonly data: Uint8Array }
+  | VerifyMacRequest
+  | SignRequest
+  | VerifySignatureRequest
+);
 
 /**
  * One item's outcome, in the order of the items: its result, or its error's code and detail; `resolved`

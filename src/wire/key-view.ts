@@ -88,7 +88,19 @@ export interface KeyListFilters {
 }
 
 /** The uses of a key's material that count as its last use (docs/spec.md §4.23 item 6; the root export is `export`). */
-export const KEY_USES = ['export', 'encrypt', 'decrypt', 'mac', 'mac.verify', 'rewrap', 'datakey', 'datakey.open'] as const;
+export const KEY_USES = [
+  'export',
+  'encrypt',
+  'decrypt',
+  'mac',
+  'mac.verify',
+  'rewrap',
+  'datakey',
+  'datakey.open',
+  'sign',
+  'sign.verify',
+  'sign-jwt',
+] as const;
 export type KeyUse = (typeof KEY_USES)[number];
 /** A use writes the last use only when the stored one is absent or at least this much older (ms). */
 export const KEY_USE_GRAIN_MS = 60_000;

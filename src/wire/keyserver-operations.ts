@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KEY_LENGTHS } from './key-length.js';
+import { KEY_TYPES, SIGNING_ALGS } from './key-type.js';
 import {
   aliasView,
   base64,
@@ -36,14 +37,19 @@ import {
   principalChanges,
   principalQuery,
   principalView,
+  publicJwk,
   rights,
   role,
   ruled,
   ruledJson,
+  signRequest,
+  signResult,
   ttag,
   verdict,
   verifier,
   verifyMacRequest,
+  verifySignatureRequest,
+  verifySignatureResult,
 } from './keyserver-values.js';
 import { issuerName, workloadIssuer } from './workload-issuer.js';
 
@@ -189,6 +195,48 @@ export const KEY_SERVER_OPERATIONS = {
   openDataKey: op(
     z.strictObject({ ttag, blob: bytes, clientPubKey: bytes }),
     keyed(z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version })),
+  ),
+  // Signing keys (docs/spec.md §4.25): the private key never leaves; `type` is the key's, for the record.
+  /** A signature by the newest version of `message` or of its `digest`. */
+  sign: op(z.strictObject({ ttag, request: signRequest }), keyed(signResult)),
+  /** Whether `signature` verifies, by the version `version` or `kid` names, else by any not retired. */
+  verifySignature: op(z.strictObject({ ttag, request: verifySignatureRequest }), keyed(verifySignatureResult)),
+  /** A compact JWS of `claims` under the key's alg and newest version, made with jose in the key server. */
+  signJwt: op(
+    z.strictObject({
+      ttag,
+      claims: ruledJson(z.record(z.string(), z.unknown())),
+      header: ruledJson(z.record(z.string(), z.unknown())).optional(),
+    }),
+    keyed(
+      z.strictObject({
+        jwt: z.string().max(200_000),
+        alg: z.enum(SIGNING_ALGS),
+        version,
+        kid: z.string().max(256),
+        type: z.enum(KEY_TYPES),
+      }),
+    ),
+  ),
+  /** A version's public key (the newest by default, retired ones too) as PEM (SPKI) and JWK. */
+  publicKey: op(
+    z.strictObject({ ttag, version: keyVersion.optional() }),
+    keyed(
+      z.strictObject({
+        ttag: z.string(),
+        type: z.enum(KEY_TYPES),
+        alg: z.enum(SIGNING_ALGS),
+        version,
+        kid: z.string().max(256),
+        pem: z.string().max(8192),
+        jwk: publicJwk,
+      }),
+    ),
+  ),
+  /** The JWK of every version not retired, newest first. */
+  keyJwks: op(
+    z.strictObject({ ttag }),
+    keyed(z.strictObject({ keys: z.array(publicJwk).max(10_000).readonly(), type: z.enum(KEY_TYPES), alg: z.enum(SIGNING_ALGS) })),
   ),
   // Aliases (docs/spec.md §4.23 item 3): `ttag` a ttag, never an alias; the list by alias, paged.
   putAlias: op(z.strictObject({ alias: name, ttag }), aliasView),

@@ -277,6 +277,22 @@ export const decryptRequest = z.strictObject({
 export const macResult = z.strictObject({ mac: bytes, alg: z.literal('HS256'), version: storedVersion });
 export const verifyMacRequest = z.strictObject({ data: payloadBytes, mac: bytes, version: keyVersion.optional() });
 
+// Signing keys (docs/spec.md §4.25): the engine checks which of message and digest, and their lengths.
+const signingAlg = z.enum(SIGNING_ALGS);
+/** A version's key id: an RFC 7638 thumbprint (43 base64url characters); a request's is checked by the engine. */
+const kid = z.string().max(256);
+export const signRequest = z.strictObject({ alg: signingAlg, message: payloadBytes.optional(), digest: bytes.optional() });
+export const signResult = z.strictObject({ signature: bytes, alg: signingAlg, version: storedVersion, kid, type: z.enum(KEY_TYPES) });
+export const verifySignatureRequest = signRequest.extend({ signature: bytes, version: keyVersion.optional(), kid: ruled(kid).optional() });
+export const verifySignatureResult = z.strictObject({
+  valid: z.boolean(),
+  version: storedVersion.optional(),
+  kid: kid.optional(),
+  type: z.enum(KEY_TYPES),
+});
+/** A public JWK (docs/spec.md §4.25 item 6): string members only, never a private one. */
+export const publicJwk = z.record(z.string().max(64), z.string().max(4096)).refine((jwk) => !('d' in jwk || 'p' in jwk), 'a private JWK');
+
 /**
  * One batch item. Its members are bounded here, and parsed for the batch's operation by
  * `runCryptoBatch` (batch-items.ts), item by item, so that one malformed item fails alone (its
@@ -296,8 +312,14 @@ export const batchItem = z.strictObject({
   data: looseValue,
   mac: looseValue,
   version: keyVersion.optional(),
+  // Signing items (docs/spec.md §4.25 items 3, 4).
+  alg: z.string().max(16).optional(),
+  message: looseValue,
+  digest: looseValue,
+  signature: looseValue,
+  kid: z.string().max(256).optional(),
 });
-export const batchOperation = z.enum(['encrypt', 'decrypt', 'mac', 'verify', 'rewrap']);
+export const batchOperation = z.enum(['encrypt', 'decrypt', 'mac', 'verify', 'rewrap', 'sign', 'sign.verify']);
 /** Up to MAX_BATCH_ITEMS items; `runCryptoBatch` refuses more with BAD_REQUEST too (the embedded adapter parses nothing). */
 export const batchItems = z.array(batchItem).max(MAX_BATCH_ITEMS).readonly();
 export const batchOutcomes = z
@@ -305,7 +327,14 @@ export const batchOutcomes = z
     z.union([
       z.strictObject({
         ok: z.literal(true),
-        result: z.union([encryptResult, macResult, z.strictObject({ plaintext: payloadBytes }), z.strictObject({ valid: z.boolean() })]),
+        result: z.union([
+          encryptResult,
+          macResult,
+          z.strictObject({ plaintext: payloadBytes }),
+          z.strictObject({ valid: z.boolean() }),
+          signResult,
+          verifySignatureResult,
+        ]),
         resolved: ttag.optional(),
       }),
       z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096), resolved: ttag.optional() }),

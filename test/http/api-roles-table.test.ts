@@ -65,6 +65,9 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
         'keys.min-version',
         'keys.list',
         'keys.tag',
+        'crypto.sign',
+        'crypto.verify',
+        'keys.public-key',
       ] as const
     ).map((op) => [op, KEY_HOLDERS]),
   ),
@@ -156,6 +159,16 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
       body: { ttag: NO_KEY, blob: data, clientPubKey: clientKeyPair().publicKey },
       allowed: NOT_FOUND,
     },
+    // docs/spec.md §4.25: signing keys, beside the 51.
+    'crypto.sign': { needs: 'crypto.sign', body: { ttag: NO_KEY, alg: 'ES256', message: data }, allowed: NOT_FOUND },
+    'crypto.sign.verify': {
+      needs: 'crypto.verify',
+      body: { ttag: NO_KEY, alg: 'ES256', message: data, signature: data },
+      allowed: NOT_FOUND,
+    },
+    'crypto.sign-jwt': { needs: 'crypto.sign', body: { ttag: NO_KEY, claims: { sub: 'x' } }, allowed: NOT_FOUND },
+    'keys.public-key': { needs: 'keys.public-key', path: `/api/keys/${NO_KEY}/public-key`, allowed: NOT_FOUND },
+    'keys.jwks': { needs: 'keys.public-key', path: `/api/keys/${NO_KEY}/jwks`, allowed: NOT_FOUND },
     'acl.read': { needs: 'acl.read', path: `/api/keys/${NO_KEY}/acl`, allowed: NOT_FOUND },
     'acl.put': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, body: { rights: ['read'] }, allowed: NOT_FOUND },
     'acl.delete': { needs: 'acl.write', path: `/api/keys/${NO_KEY}/acl/bob`, allowed: NOT_FOUND },
@@ -262,6 +275,11 @@ const ADDED = new Set([
   'crypto.rewrap',
   'crypto.datakey',
   'crypto.datakey.open',
+  'crypto.sign',
+  'crypto.sign.verify',
+  'crypto.sign-jwt',
+  'keys.public-key',
+  'keys.jwks',
   'groups.list',
   'aliases.list',
   'aliases.put',
@@ -273,7 +291,7 @@ const ADDED = new Set([
   'trust.issuers.delete',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, the signing-key routes, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

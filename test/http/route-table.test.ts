@@ -25,6 +25,11 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/crypto/mac/verify', 'crypto.mac.verify', 'POST'],
   ['POST', '/api/crypto/datakey', 'crypto.datakey', 'POST'],
   ['POST', '/api/crypto/datakey/open', 'crypto.datakey.open', 'POST'],
+  ['POST', '/api/crypto/sign', 'crypto.sign', 'POST'],
+  ['POST', '/api/crypto/sign/verify', 'crypto.sign.verify', 'POST'],
+  ['POST', '/api/crypto/sign-jwt', 'crypto.sign-jwt', 'POST'],
+  ['GET', '/api/keys/:ttag/public-key', 'keys.public-key', 'HEAD, GET'],
+  ['GET', '/api/keys/:ttag/jwks', 'keys.jwks', 'HEAD, GET'],
   ['POST', '/api/keys', 'keys.create', 'POST, HEAD, GET'],
   ['GET', '/api/keys/:ttag', 'keys.read', 'HEAD, GET'],
   ['GET', '/api/keys/:ttag/versions', 'keys.versions', 'HEAD, GET'],
@@ -108,9 +113,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 82 operations: 51 on /api, the two of data keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 87 operations: 51 on /api, the two of data keys, the five of signing keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 82);
+  t.is(OPERATIONS.length, 87);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

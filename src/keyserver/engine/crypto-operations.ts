@@ -9,7 +9,11 @@ import type {
   EncryptRequest,
   EncryptResult,
   MacResult,
+  SignRequest,
+  SignResult,
   VerifyMacRequest,
+  VerifySignatureRequest,
+  VerifySignatureResult,
 } from '../../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyUse } from '../../wire/key-view.js';
@@ -23,6 +27,7 @@ import type { KeyRow } from './engine-model.js';
 import { requireUsableKey } from './engine-views.js';
 import { noteKeyUse, resolvedOf } from './key-use.js';
 import { newestOf, newestVersion, usableVersion } from './key-versions.js';
+import type { SigningOperations } from './signing-operations.js';
 
 /** What an item of each batch operation asks: the single request's members and its key. */
 export interface BatchRequests {
@@ -31,6 +36,8 @@ export interface BatchRequests {
   readonly mac: { readonly ttag: string; readonly data: Uint8Array };
   readonly verify: { readonly ttag: string } & VerifyMacRequest;
   readonly rewrap: { readonly ttag: string } & DecryptRequest;
+  readonly sign: { readonly ttag: string } & SignRequest;
+  readonly 'sign.verify': { readonly ttag: string } & VerifySignatureRequest;
 }
 
 /**
@@ -40,7 +47,7 @@ export interface BatchRequests {
 export type BatchEntry<T> = { readonly item: T } | { readonly refused: string };
 
 /** What one batch item answers when it succeeds. */
-export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean };
+export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean } | SignResult | VerifySignatureResult;
 /** A batch item performed: the key it used (its alias resolved) and its result. */
 type ItemDone = { readonly key: KeyRow; readonly result: BatchResult };
 
@@ -51,6 +58,8 @@ const BATCH_USES: Readonly<Record<BatchOperation, KeyUse>> = {
   mac: 'mac',
   verify: 'mac.verify',
   rewrap: 'rewrap',
+  sign: 'sign',
+  'sign.verify': 'sign.verify',
 };
 
 /** The right and role operation each batch operation needs (rewrap needs those of decrypt and encrypt). */
@@ -63,6 +72,8 @@ const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Righ
     ['crypto.decrypt', 'decrypt'],
     ['crypto.encrypt', 'encrypt'],
   ],
+  sign: [['crypto.sign', 'sign']],
+  'sign.verify': [['crypto.verify', 'read']],
 };
 
 /**
@@ -74,9 +85,12 @@ const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Righ
  */
 export class CryptoOperations {
   readonly #ctx: EngineContext;
+  /** Performs a batch's signing items (docs/spec.md §4.25 items 3, 4). */
+  readonly #signing: SigningOperations;
 
-  constructor(ctx: EngineContext) {
+  constructor(ctx: EngineContext, signing: SigningOperations) {
     this.#ctx = ctx;
+    this.#signing = signing;
   }
 
   async encrypt(token: string, ttag: string, request: EncryptRequest): Promise<EncryptResult & { resolved?: string }> {
@@ -213,6 +227,8 @@ export class CryptoOperations {
     mac: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'mac'), (key) => this.#macWith(key, item.data)),
     verify: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'mac'), (key) => this.#verifyWith(key, item)),
     rewrap: (caller, item) => this.#rewrapWith(caller, item.ttag, item),
+    sign: (caller, item) => this.#signing.signItem(caller, item),
+    'sign.verify': (caller, item) => this.#signing.verifyItem(caller, item),
   };
 
   #done(key: KeyRow, perform: (key: KeyRow) => BatchResult): ItemDone {

@@ -26,6 +26,8 @@ import { PrincipalOperations } from './principal-operations.js';
 import { RoleOperations } from './role-operations.js';
 import { type RotationSweep, rotateDueKeys } from './scheduled-rotation.js';
 import { ServerOperations } from './server-operations.js';
+import { SigningKeyCache } from './signing-key-cache.js';
+import { SigningOperations } from './signing-operations.js';
 import { WorkloadLogin } from './workload-login.js';
 
 export { aclOf, identityOf } from './engine-views.js';
@@ -68,6 +70,8 @@ export class KeyServerEngine {
   readonly keyDeletion: KeyDeletionOperations;
   /** Data cryptography under the raw key (9-12). */
   readonly crypto: CryptoOperations;
+  /** Signing keys: sign, verify, sign-jwt, public keys (docs/spec.md §4.25). */
+  readonly signing: SigningOperations;
   /** Aliases of keys (docs/spec.md §4.23 item 3). */
   readonly aliases: AliasOperations;
   /** Principals (21-27), group membership (29-31), roles (32-34). */
@@ -107,7 +111,8 @@ export class KeyServerEngine {
     this.keys = new KeyOperations(ctx);
     this.inventory = new KeyInventory(ctx);
     this.keyDeletion = new KeyDeletionOperations(ctx);
-    this.crypto = new CryptoOperations(ctx);
+    this.signing = new SigningOperations(ctx, new SigningKeyCache());
+    this.crypto = new CryptoOperations(ctx, this.signing);
     this.aliases = new AliasOperations(ctx);
     this.principals = new PrincipalOperations(ctx);
     this.groups = new GroupOperations(ctx);

@@ -33,8 +33,11 @@ export function newestVersion(key: KeyRow): number {
   return key.laterVersions.at(-1)?.version ?? 1;
 }
 
-/** One version's material and number. The material is opened only here (a store keeps it sealed until read). */
-function versionOf(key: KeyRow, version: number): { version: number; material: Buffer } {
+/**
+ * One version's material and number, retired or not (a signing key's public key, docs/spec.md §4.25
+ * item 6). The material is opened only here (a store keeps it sealed until read).
+ */
+export function versionOf(key: KeyRow, version: number): { version: number; material: Buffer } {
   if (version === 1) return { version, material: key.material };
   const found = key.laterVersions.find((stored) => stored.version === version);
   if (found === undefined) throw new KeyVersionNotFoundError(version, newestVersion(key));

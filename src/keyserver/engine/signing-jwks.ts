@@ -7,11 +7,17 @@ export function versionJwk(signing: SigningKeyRow, material: Buffer): SigningJwk
   return signingJwk(publicKeyOf(material), signing.alg);
 }
 
-/** The JWKS of a signing key (docs/spec.md §4.25 items 6, 7): every version not retired, newest first. */
-export function keyJwks(key: KeyRow & { readonly signing: SigningKeyRow }): SigningJwk[] {
+/**
+ * The JWKS of a signing key (docs/spec.md §4.25 items 6, 7): every version not retired, newest first.
+ * `jwkOf` makes a version's JWK (a cache may answer it: src/keyserver/engine/signing-key-cache.ts).
+ */
+export function keyJwks(
+  key: KeyRow & { readonly signing: SigningKeyRow },
+  jwkOf: (version: number, material: Buffer) => SigningJwk = (_version, material) => versionJwk(key.signing, material),
+): SigningJwk[] {
   const keys: SigningJwk[] = [];
   for (let version = newestVersion(key); version >= key.minVersion; version--) {
-    keys.push(versionJwk(key.signing, usableVersion(key, version).material));
+    keys.push(jwkOf(version, usableVersion(key, version).material));
   }
   return keys;
 }

@@ -209,3 +209,12 @@ export class IdempotencyKeyReusedError extends KeyServerError {
     super('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for another request within the last 24 hours');
   }
 }
+
+/** A `kid` that names no version of the key (docs/spec.md §4.25 item 4). */
+export class KidNotFoundError extends KeyServerError {
+  override name = 'KidNotFoundError';
+
+  constructor() {
+    super('KEY_VERSION_NOT_FOUND', 'kid: no version of the key has this kid');
+  }
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
+import { SIGNING_ALGS } from '../../wire/key-type.js';
 import { keyVersion } from '../../wire/keyserver-values.js';
 import type { BatchEntry, BatchRequests, BatchResult } from '../engine/crypto-operations.js';
 import type { KeyServerEngine } from '../engine/engine.js';
@@ -28,6 +29,16 @@ const ITEMS: { readonly [O in BatchOperation]: z.ZodType<BatchRequests[O]> } = {
   mac: z.object({ ttag: z.string(), data: binary }),
   verify: z.object({ ttag: z.string(), data: binary, mac: binary, version }),
   rewrap: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version }),
+  sign: z.object({ ttag: z.string(), alg: z.enum(SIGNING_ALGS), message: binary.optional(), digest: binary.optional() }),
+  'sign.verify': z.object({
+    ttag: z.string(),
+    alg: z.enum(SIGNING_ALGS),
+    message: binary.optional(),
+    digest: binary.optional(),
+    signature: binary,
+    version,
+    kid: z.string().max(256).optional(),
+  }),
 };
 
 /**

@@ -63,6 +63,12 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   rewrap: (engine, token, args) => engine.crypto.rewrap(token, args.ttag, args.request),
   generateDataKey: (engine, token, args) => engine.crypto.generateDataKey(token, args.ttag, args),
   openDataKey: (engine, token, args) => engine.crypto.openDataKey(token, args.ttag, args),
+  // Signing keys (docs/spec.md §4.25).
+  sign: (engine, token, args) => engine.signing.sign(token, args.ttag, args.request),
+  verifySignature: (engine, token, args) => engine.signing.verify(token, args.ttag, args.request),
+  signJwt: (engine, token, args) => engine.signing.signJwt(token, args.ttag, args),
+  publicKey: (engine, token, args) => engine.signing.publicKey(token, args.ttag, args.version),
+  keyJwks: (engine, token, args) => engine.signing.jwks(token, args.ttag),
   // Aliases (docs/spec.md §4.23 item 3).
   putAlias: (engine, token, args) => engine.aliases.put(token, args.alias, args.ttag),
   deleteAlias: (engine, token, args) => engine.aliases.remove(token, args.alias),

@@ -14,6 +14,7 @@ import { principalRoutes } from './principals.routes.js';
 import { roleRoutes } from './roles.routes.js';
 import { serverRoutes } from './server.routes.js';
 import { sessionRoutes } from './sessions.routes.js';
+import { signingRoutes } from './signing.routes.js';
 import { trustRoutes } from './trust.routes.js';
 
 /** True for the paths of the /api surface. */
@@ -26,6 +27,7 @@ export function apiRouteTable(services: GatewayServices): ApiRoute[] {
   return [
     ...sessionRoutes(services),
     ...cryptoRoutes(services),
+    ...signingRoutes(services),
     ...keyRoutes(services),
     ...keyInventoryRoutes(services),
     ...aclRoutes(services),
