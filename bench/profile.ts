@@ -7,9 +7,23 @@ import { clientConfig, killAllDaemons, spawnDaemon } from '../test/_support/keys
 import { ADMIN_PASSWORD, boundSession, DEPLOYED, deployedLogger, exportJob, exportRequest, loginJob, signIn } from './deployed.js';
 import { startBareKoa } from './floors.js';
 import type { Job, LoadClient } from './load-client.js';
+import { benchDaemon, localIssuer, signInTarget } from './workload-login.bench.js';
 
 /** The loads a profile can be recorded under: the rows' requests, at the rows' connections. */
-export const PROFILES = ['health', 'koa', 'keys', 'export', 'session', 'bound', 'login', 'hop'] as const;
+export const PROFILES = [
+  'health',
+  'koa',
+  'keys',
+  'export',
+  'session',
+  'bound',
+  'login',
+  'hop',
+  'jwt',
+  'password',
+  'jwt-hop',
+  'password-hop',
+] as const;
 export type ProfileName = (typeof PROFILES)[number];
 
 /** A gateway serving one profile's load, and how to close what it started. */
@@ -18,8 +32,25 @@ interface Target {
   close(): Promise<void>;
 }
 
+type SignInProfile = 'jwt' | 'password' | 'jwt-hop' | 'password-hop';
+type RouteProfile = Exclude<ProfileName, 'hop' | SignInProfile>;
+
+/**
+ * The gateway of the workload-login rows (bench/workload-login.bench.ts), embedded or over a daemon
+ * (`-hop`), under its workload sign-ins or its password sign-ins on `/api/session`.
+ */
+async function signInProfileTarget(name: SignInProfile): Promise<Target> {
+  const issuer = await localIssuer();
+  const daemon = name.endsWith('-hop') ? await benchDaemon() : undefined;
+  const target = await signInTarget(issuer, daemon?.keyServer ?? { kind: 'embedded', adminPassword: ADMIN_PASSWORD });
+  return {
+    job: name.startsWith('jwt') ? target.jwt : target.password,
+    close: async () => (await target.close(), await daemon?.close(), await issuer.close()),
+  };
+}
+
 /** The embedded gateway as the gateway rows run it, and the route's request. */
-async function routeTarget(name: Exclude<ProfileName, 'hop'>): Promise<Target> {
+async function routeTarget(name: RouteProfile): Promise<Target> {
   const gateway = await createGateway(
     {
       keyServer: { kind: 'embedded', adminPassword: ADMIN_PASSWORD },
@@ -67,7 +98,12 @@ async function hopTarget(): Promise<Target> {
  * to `out` as `node --cpu-prof` would write it; then prints the run and the profile's report.
  */
 export async function recordProfile(load: LoadClient, name: ProfileName, out: string): Promise<void> {
-  const target = name === 'hop' ? await hopTarget() : await routeTarget(name);
+  const target =
+    name === 'hop'
+      ? await hopTarget()
+      : name === 'jwt' || name === 'password' || name === 'jwt-hop' || name === 'password-hop'
+        ? await signInProfileTarget(name)
+        : await routeTarget(name);
   try {
     const job = load.full(target.job);
     await load.warmUp(name, target.job);

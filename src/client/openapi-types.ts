@@ -1636,6 +1636,18 @@ export interface components {
             readonly keysOmitted?: number;
             /** @description the alias the request named its key by; `object` is then the ttag it resolved to */
             readonly alias?: string;
+            /**
+             * @description a signing operation: the key's type (docs/spec.md §4.25 item 8)
+             * @enum {string}
+             */
+            readonly keyType?: "aes" | "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
+            /**
+             * @description a signing operation: the algorithm it used
+             * @enum {string}
+             */
+            readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+            /** @description a signing operation: the key id (RFC 7638 thumbprint) of the version it used */
+            readonly kid?: string;
         };
         readonly AuditVerification: {
             readonly ok: boolean;

@@ -2,10 +2,10 @@ import type { Secret } from '../domain/secret/secret.js';
 import type { Right } from '../wire/acl.js';
 import type { Identity } from '../wire/identity.js';
 import type { OperationArgs, OperationName, OperationResult } from '../wire/keyserver-operations.js';
-import type { WorkloadSignIn } from '../wire/workload-issuer.js';
+import type { WorkloadKeySource, WorkloadSignIn } from '../wire/workload-issuer.js';
 import { token } from './token.js';
 
-export type { WorkloadSignIn };
+export type { WorkloadKeySource, WorkloadSignIn };
 
 /** What a password login yields: the key-server token (kept on the gateway only) and who signed in. */
 export interface KeyServerLogin {
@@ -28,6 +28,8 @@ export interface KeyServerWorkloadLogin extends KeyServerLogin {
   readonly requireJti: boolean;
   /** ms since the epoch: the token's `exp` plus the issuer's leeway, how long its `jti` must be remembered. */
   readonly usableUntil: number;
+  /** Where the issuer publishes its keys now; undefined when the key server keeps them. */
+  readonly jwksUri: string | undefined;
 }
 
 /** A token narrowed to keys and rights (a scoped session's key-server side). */
@@ -124,15 +126,12 @@ export interface KeyServer {
   /** Second leg: the signature over the challenge; WRONG_CREDENTIAL when refused. */
   certificateLogin(challengeId: string, signature: Buffer): Promise<KeyServerCertificateLogin>;
   /**
-   * First leg of a workload sign-in: the trusted issuer the token names (or the one named), and its
-   * `jwksUri` when its keys are published there. WRONG_CREDENTIAL when no trusted issuer fits.
+   * A workload sign-in: the key server verifies the token over the issuer it keeps, with the key set
+   * the gateway fetched from `jwksUri`; WRONG_CREDENTIAL (naming what failed) when refused. When the
+   * issuer publishes its keys and the request brought no set from the URI it has now, the answer is
+   * that URI (`keySource`) and nothing was verified: fetch that set and sign in again.
    */
-  workloadKeySource(request: {
-    readonly issuer?: string | undefined;
-    readonly token: string;
-  }): Promise<{ issuer: string; jwksUri?: string }>;
-  /** Second leg: the key server verifies the token over the issuer it keeps; WRONG_CREDENTIAL (naming what failed) when refused. */
-  workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin>;
+  workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin | WorkloadKeySource>;
   /** Opens a fresh validated connection authenticated with the token. */
   connect(token: Secret): Promise<KeyServerConnection>;
   /**

@@ -53,6 +53,10 @@ export interface AuditDraft {
   keysOmitted?: number;
   /** The alias the request named its key by (docs/spec.md §4.23 item 3); `object` is the ttag it resolved to. */
   alias?: string;
+  /** A signing key's type, the algorithm and the version's key id the operation used (docs/spec.md §4.25 item 8). */
+  keyType?: string;
+  alg?: string;
+  kid?: string;
 }
 
 /**
@@ -198,6 +202,9 @@ function completionOf(draft: AuditDraft, response: { status: number; code?: stri
     keys: draft.keys,
     keysOmitted: draft.keysOmitted,
     alias: draft.alias,
+    keyType: draft.keyType,
+    alg: draft.alg,
+    kid: draft.kid,
     at,
   };
 }
@@ -334,6 +341,9 @@ function snapshot(draft: AuditDraft, outcome: AuditRecord['outcome'], status: nu
   if (draft.keys !== undefined) record.keys = draft.keys;
   if (draft.keysOmitted !== undefined) record.keysOmitted = draft.keysOmitted;
   if (draft.alias !== undefined) record.alias = draft.alias;
+  if (draft.keyType !== undefined) record.keyType = draft.keyType;
+  if (draft.alg !== undefined) record.alg = draft.alg;
+  if (draft.kid !== undefined) record.kid = draft.kid;
   record.outcome = outcome;
   record.status = status;
   return record as AuditRecord;

@@ -22,7 +22,8 @@ import { PendingLogins } from './pending-logins.js';
 import type { Caller } from './session-context.js';
 import { TokenRevoker } from './token-revoker.js';
 import { withConnection } from './with-connection.js';
-import { rememberJti, rememberProof, signInWorkload } from './workload-sign-in.js';
+import { WorkloadKeySources } from './workload-key-sources.js';
+import { rememberJti, rememberProof, signInWorkload, type WorkloadSignInDeps } from './workload-sign-in.js';
 
 export interface SessionUseCasesDeps {
   readonly keyServer: KeyServer;
@@ -62,9 +63,11 @@ export class SessionUseCases {
   readonly #revoker: TokenRevoker;
   readonly #pending: PendingLogins;
   readonly #mintRate: MintRate;
+  readonly #workload: WorkloadSignInDeps;
 
   constructor(deps: SessionUseCasesDeps) {
     this.#deps = deps;
+    this.#workload = { keyServer: deps.keyServer, keySets: deps.keySets, throttle: deps.throttle, keySources: new WorkloadKeySources() };
     this.#revoker = new TokenRevoker(deps.keyServer, deps.logger);
     this.#pending = new PendingLogins(deps.clock);
     this.#mintRate = new MintRate(deps.throttleStore, deps.clock, deps.sessionMintsPerMinute);
@@ -150,7 +153,7 @@ export class SessionUseCases {
         ? undefined
         : verifySignInProof(presented.proofs, presented, this.#deps.clock.now());
     await this.#revoker.retryPending();
-    const login = await signInWorkload(this.#deps, request, clientAddress, proof?.jkt);
+    const login = await signInWorkload(this.#workload, request, clientAddress, proof?.jkt);
     try {
       if (login.requireJti) await rememberJti(this.#deps.replayCache, login);
       if (proof !== undefined) await rememberProof(this.#deps.replayCache, proof, login.identity.principalId);

@@ -106,3 +106,12 @@ export interface WorkloadSignIn {
   /** The thumbprint of the key of the DPoP proof sent with the sign-in, when one was (checked by the gateway). */
   readonly proofJkt?: string | undefined;
 }
+
+/**
+ * The key server's answer to a sign-in that did not bring the key set the issuer publishes now (no set,
+ * or one fetched from another `jwksUri`): fetch it from `jwksUri` and sign in again. Nothing of the
+ * token was verified (docs/spec.md §4.24 item 4).
+ */
+export interface WorkloadKeySource {
+  readonly keySource: { readonly issuer: string; readonly jwksUri: string };
+}

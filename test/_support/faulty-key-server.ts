@@ -70,11 +70,6 @@ export class FaultyKeyServer implements KeyServer {
     return this.#inner.certificateLogin(challengeId, signature);
   }
 
-  workloadKeySource(request: Parameters<KeyServer['workloadKeySource']>[0]) {
-    if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('unreachable'));
-    return this.#inner.workloadKeySource(request);
-  }
-
   workloadLogin(request: Parameters<KeyServer['workloadLogin']>[0]) {
     if (this.faults.unreachable) return Promise.reject(new KeyServerUnavailableError('unreachable'));
     return this.#inner.workloadLogin(request);

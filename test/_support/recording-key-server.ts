@@ -45,10 +45,6 @@ export class RecordingKeyServer implements KeyServer {
     return this.#inner.certificateLogin(challengeId, signature);
   }
 
-  workloadKeySource(request: Parameters<KeyServer['workloadKeySource']>[0]) {
-    return this.#inner.workloadKeySource(request);
-  }
-
   workloadLogin(request: Parameters<KeyServer['workloadLogin']>[0]) {
     return this.#inner.workloadLogin(request);
   }

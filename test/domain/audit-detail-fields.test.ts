@@ -150,3 +150,46 @@ test('the MAC covers the alias a request named its key by, after the batch field
     kind: 'edited',
   });
 });
+
+test("the MAC covers a signing key's type, algorithm and kid, after the alias; an entry without them keeps its form", (t) => {
+  const KID = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+  const plain = canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2 });
+  const aliased = canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2, alias: 'billing' });
+  const signed = canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2, keyType: 'ec-p256', alg: 'ES256', kid: KID });
+  t.is(signed, `${plain.slice(0, -1)},null,null,null,"ec-p256","ES256","${KID}"]`);
+  t.is(
+    canonicalEntry({ ...RECORD, entry: 'record', object: 'a2V5', version: 2, alias: 'billing', kid: KID }),
+    `${aliased.slice(0, -1)},null,null,"${KID}"]`,
+  );
+  t.is(aliased, `${plain.slice(0, -1)},null,null,"billing"]`, 'an aliased entry without them keeps the form it had');
+  // Each field has its own place: the same text in another one is another entry.
+  t.not(canonicalEntry({ ...RECORD, entry: 'record', keyType: 'ed25519' }), canonicalEntry({ ...RECORD, entry: 'record', alg: 'ed25519' }));
+  t.not(canonicalEntry({ ...RECORD, entry: 'record', kid: 'abc' }), canonicalEntry({ ...RECORD, entry: 'record', alias: 'abc' }));
+});
+
+test('a chain mixing entries written before the signing fields with entries carrying them verifies; an edited kid, alg or type breaks it', (t) => {
+  const keys = auditTestKeys();
+  const chain = testChain('gw', keys);
+  const signing = { operation: 'crypto.sign', object: 'a2V5', version: 2, keyType: 'rsa-2048', alg: 'PS256', kid: 'k1d-_A' };
+  const records = [
+    auditRecord(),
+    auditRecord({ object: 'a2V5', alias: 'billing', version: 1 }),
+    auditRecord(signing),
+    auditRecord({ items: 2, failures: 0, keys: [{ ttag: 'a2V5', version: 1 }] }),
+    auditRecord({ operation: 'keys.public-key', kid: 'k1d-_A' }),
+  ];
+  const entries = records.map((record) => {
+    const entry = chain.seal(entryOf(record));
+    chain.advance(entry);
+    return entry;
+  });
+  const verify = (list: typeof entries) =>
+    verifyAuditLog({ entries: list, checkpoints: [], partial: false, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak;
+  t.is(verify(entries), undefined);
+  for (const edit of [{ kid: 'k1d-_B' }, { alg: 'RS256' }, { keyType: 'rsa-4096' }, { kid: undefined }]) {
+    const edited = entries.map((entry, i) => (i === 2 ? { ...entry, ...edit } : entry));
+    t.like(verify(edited), { seq: 3, kind: 'edited' }, JSON.stringify(edit));
+  }
+  const stripped = entries.map((entry, i) => (i === 4 ? { ...entry, kid: undefined } : entry));
+  t.like(verify(stripped), { seq: 5, kind: 'edited' }, 'a kid removed from an entry that carried only it');
+});

@@ -330,3 +330,34 @@ test('a refused sign-in is audited as denied under the subject it claimed, never
   });
   for (const part of token.split('.')) t.false(audit.text.includes(part));
 });
+
+/** The gateway's key-server calls of workload sign-ins so far, as its metrics count them (every method named `workload…`). */
+async function workloadCalls(gw: TestGateway): Promise<number> {
+  const scrape = await (await fetch(gw.gateway.metricsUrl()!)).text();
+  const counts = scrape.matchAll(/keygate_keyserver_call_duration_seconds_count\{method="workload[A-Za-z]*",outcome="[^"]+"\} (\d+)/g);
+  return [...counts].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+test('a sign-in of a known issuer is one key-server call; the issuer moved, removed or made inline is what the next sign-in meets', async (t) => {
+  const { gw, issuer, admin } = await setUp(t, {}, { ...UNTHROTTLED, metricsPort: 0 });
+  t.is((await signInWith(gw, await issuer.sign(actionsClaims(gw)))).status, 201);
+  const before = await workloadCalls(gw);
+  for (let i = 0; i < 3; i++) t.is((await signInWith(gw, await issuer.sign(actionsClaims(gw)))).status, 201);
+  t.is((await workloadCalls(gw)) - before, 3, 'one key-server call per sign-in once the issuer is known');
+  // The issuer's keys move to another endpoint: the set the gateway fetched before is no longer the issuer's.
+  const moved = await startIssuer(t);
+  const github = (await admin.get('/api/trust/issuers/github')).body;
+  t.is((await admin.put('/api/trust/issuers/github', { ...github, name: undefined, jwksUri: moved.jwksUri })).status, 200);
+  refusedNaming(t, await signInWith(gw, await issuer.sign(actionsClaims(gw))), 'signature');
+  t.is((await signInWith(gw, await moved.sign(actionsClaims(gw)))).status, 201);
+  t.is(moved.fetches(), 1);
+  // Removed: refused whatever the gateway remembers.
+  t.is((await admin.del('/api/trust/issuers/github')).status, 204);
+  refusedNaming(t, await signInWith(gw, await moved.sign(actionsClaims(gw))), 'iss');
+  // Back with its keys inline: the key server's own keys, the endpoint is not asked again.
+  const inline = { ...github, name: undefined, jwksUri: undefined, jwks: { keys: moved.published() } };
+  t.is((await admin.put('/api/trust/issuers/github', inline)).status, 200);
+  refusedNaming(t, await signInWith(gw, await issuer.sign(actionsClaims(gw))), 'signature');
+  t.is((await signInWith(gw, await moved.sign(actionsClaims(gw)))).status, 201);
+  t.is(moved.fetches(), 1);
+});

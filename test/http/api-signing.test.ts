@@ -236,13 +236,14 @@ test('signing needs the right sign: a grantee with read only is ACL_DENIED on si
   t.is(granted.status, 200, granted.text);
 });
 
-test('a disabled key neither signs nor verifies (KEY_DISABLED), and its public key still reads', async (t) => {
+test('a signature is noted as the key’s last use; a disabled key neither signs nor verifies (KEY_DISABLED), and its public key still reads', async (t) => {
   const gw = await startStoreGateway(t, 'memory');
   const alice = await signIn(gw, 'alice');
   const key = await createKey(alice, { type: 'ed25519' });
   const path = pathTtag(key.ttag);
   const message = b64('before');
   const signed = (await alice.post('/api/crypto/sign', { ttag: key.ttag, alg: 'EdDSA', message })).body;
+  t.is((await alice.get(`/api/keys/${path}`)).body.lastUsedOperation, 'sign', 'a signature is the key’s last use');
   t.is((await alice.post(`/api/keys/${path}/disable`, {})).status, 200);
   const sign = await alice.post('/api/crypto/sign', { ttag: key.ttag, alg: 'EdDSA', message });
   t.like(sign.body, { code: 'KEY_DISABLED' });

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import type { IdempotencyRow, KeyRow, PrincipalRow } from '../../src/keyserver/engine/engine-model.js';
 import type { DurableEngineStore } from '../../src/keyserver/engine/engine-store.port.js';
@@ -162,6 +163,27 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
       [{ ttag: doomed.ttag, deletedAt: 1_700_500_000_001 }],
       'its audit record, not yet stored, is still to be written',
     );
+  });
+
+  test(`${name}: a signing key comes back a signing key: its type, settings and each version's PKCS#8 (docs/spec.md §4.25 item 1)`, async (t) => {
+    const source = await stores.open();
+    t.teardown(() => source.close());
+    const pkcs8 = (curve: string) => generateKeyPairSync('ec', { namedCurve: curve }).privateKey.export({ format: 'der', type: 'pkcs8' });
+    const signing = { type: 'ec-p256', alg: 'ES256', exportable: true, published: true, jwtMaxLifetime: 900 } as const;
+    const signer: KeyRow = { ...key, ttag: 'c2lnbmVy', nid: 0, disabled: false, material: pkcs8('P-256'), signing };
+    const second = { version: 2, material: pkcs8('P-256'), createdAt: 1_700_000_100_000 };
+    await source.atomically(async () => {
+      await source.putPrincipal(alice);
+      await source.putKey(signer);
+      await source.putKeyVersion(signer.ttag, second);
+    });
+    const target = await stores.open();
+    t.teardown(() => target.close());
+    await target.restore(await source.snapshot());
+    const restored = await target.key(signer.ttag);
+    t.deepEqual(restored?.signing, signing);
+    t.deepEqual(restored?.material, signer.material);
+    t.deepEqual(restored?.laterVersions[0]?.material, second.material);
   });
 
   test(`${name}: a restore into a store that holds anything is refused, and nothing is written`, async (t) => {

@@ -111,6 +111,35 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     await log.close();
   });
 
+  check(title("keeps a signing key's type, algorithm and kid, given in the record or in its completion"), async (t) => {
+    const { log } = await open();
+    const kid = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+    const signed = auditRecord({ operation: 'crypto.sign', version: 2, keyType: 'ec-p256', alg: 'ES256', kid });
+    const lone = auditRecord({ operation: 'keys.public-key', kid });
+    const pending = auditRecord({ operation: 'crypto.sign-jwt', outcome: 'pending', status: 0, alias: 'tokens' });
+    await appendAll(log, [signed, lone, pending]);
+    t.true(await log.complete(pending.id, { outcome: 'ok', status: 200, version: 1, keyType: 'rsa-2048', alg: 'PS384', kid }));
+    t.deepEqual(await log.get(signed.id), signed);
+    t.deepEqual(await log.get(lone.id), lone);
+    const completed = { ...pending, outcome: 'ok', status: 200, version: 1, keyType: 'rsa-2048', alg: 'PS384', kid };
+    t.deepEqual(await log.get(pending.id), completed);
+    t.deepEqual(
+      (await log.query({ operation: 'crypto.sign-jwt' })).items,
+      [completed],
+      'a query answers them as a read of the record does',
+    );
+    if (options.chainKeys !== undefined) {
+      const { entries, checkpoints } = await log.readChain();
+      t.like(
+        entries.find((e) => e.id === pending.id && e.entry === 'outcome'),
+        { keyType: 'rsa-2048', alg: 'PS384', kid },
+      );
+      const keys = options.chainKeys;
+      t.like(verifyAuditLog({ entries, checkpoints, macKey: keys.macKey, publicKeys: trusted(keys) }), { ok: true, checked: 4 });
+    }
+    await log.close();
+  });
+
   check(title('refuses a second record with the same id and keeps the first'), async (t) => {
     const { log } = await open();
     const first = auditRecord();

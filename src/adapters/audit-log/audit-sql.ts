@@ -4,6 +4,7 @@ import {
   AUDIT_BATCH_FIELDS,
   AUDIT_DETAIL_FIELDS,
   AUDIT_RECORD_FIELDS,
+  AUDIT_SIGNING_FIELDS,
   type AuditChainRange,
   type AuditCheckpoint,
   type AuditEntry,
@@ -18,7 +19,13 @@ import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
  */
 /** A record field's column: its name in snake case (`requestId` is `request_id`). */
 const columnOf = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-const RECORD_FIELDS = [...AUDIT_RECORD_FIELDS, ...AUDIT_DETAIL_FIELDS, ...AUDIT_BATCH_FIELDS, ...AUDIT_ALIAS_FIELDS] as const;
+const RECORD_FIELDS = [
+  ...AUDIT_RECORD_FIELDS,
+  ...AUDIT_DETAIL_FIELDS,
+  ...AUDIT_BATCH_FIELDS,
+  ...AUDIT_ALIAS_FIELDS,
+  ...AUDIT_SIGNING_FIELDS,
+] as const;
 export const AUDIT_COLUMNS = RECORD_FIELDS.map(columnOf).join(', ');
 export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
 export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash';
@@ -27,11 +34,17 @@ export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash
  * One operation as the readers see it: its pending or record entry, completed by its outcome entry.
  * `withDetail: false` is the view as the migrations before the detail columns made it, `withBatch:
  * false` as those before the batch columns (`keys`, `keys_omitted`) made it, `withAlias: false` as
- * those before the `alias` column.
+ * those before the `alias` column, `withSigning: false` as those before the signing columns (`key_type`,
+ * `alg`, `kid`).
  */
-export function foldedRecordView(table: string, view: string, { withDetail = true, withBatch = true, withAlias = true } = {}): string {
+export function foldedRecordView(
+  table: string,
+  view: string,
+  { withDetail = true, withBatch = true, withAlias = true, withSigning = true } = {},
+): string {
   const latest = (column: string) => `COALESCE(o.${column}, p.${column}) AS ${column}`;
-  const alias = withAlias ? `, ${latest('alias')}` : '';
+  const signing = withAlias && withSigning ? `, ${latest('key_type')}, ${latest('alg')}, ${latest('kid')}` : '';
+  const alias = withAlias ? `, ${latest('alias')}${signing}` : '';
   const batch = withDetail && withBatch ? `, ${latest('keys')}, ${latest('keys_omitted')}${alias}` : '';
   const detail = withDetail ? `, ${latest('version')}, ${latest('items')}, ${latest('failures')}${batch}` : '';
   return `CREATE VIEW ${view} AS
@@ -62,6 +75,9 @@ export interface AuditRow {
   readonly keys?: string | null;
   readonly keys_omitted?: number | string | null;
   readonly alias?: string | null;
+  readonly key_type?: string | null;
+  readonly alg?: string | null;
+  readonly kid?: string | null;
 }
 
 export interface EntryRow extends AuditRow {
@@ -131,6 +147,9 @@ export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
     ...(row.keys === null || row.keys === undefined ? {} : { keys: JSON.parse(row.keys) as AuditKeyUse[] }),
     ...count('keysOmitted', row.keys_omitted),
     ...optional('alias', row.alias ?? null),
+    ...optional('keyType', row.key_type ?? null),
+    ...optional('alg', row.alg ?? null),
+    ...optional('kid', row.kid ?? null),
   } as AuditRecord;
 }
 

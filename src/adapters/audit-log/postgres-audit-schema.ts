@@ -70,6 +70,11 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     ALTER TABLE ${s}.audit_entry ADD COLUMN alias text;
     DROP VIEW ${s}.audit_record;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withSigning: false })};`,
+  // 7: a signing key's type, the algorithm and the version's key id an operation used (docs/spec.md §4.25 item 8, §9.1).
+  (s) => `
+    ALTER TABLE ${s}.audit_entry ADD COLUMN key_type text, ADD COLUMN alg text, ADD COLUMN kid text;
+    DROP VIEW ${s}.audit_record;
     ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
 ];
 

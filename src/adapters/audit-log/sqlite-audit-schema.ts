@@ -78,6 +78,12 @@ const MIGRATIONS: readonly string[] = [
   // 6: the alias a request named its key by (docs/spec.md §4.23 item 3, §9.1).
   `ALTER TABLE audit_entry ADD COLUMN alias TEXT;
    DROP VIEW audit_record;
+   ${foldedRecordView('audit_entry', 'audit_record', { withSigning: false })};`,
+  // 7: a signing key's type, the algorithm and the version's key id an operation used (docs/spec.md §4.25 item 8, §9.1).
+  `ALTER TABLE audit_entry ADD COLUMN key_type TEXT;
+   ALTER TABLE audit_entry ADD COLUMN alg TEXT;
+   ALTER TABLE audit_entry ADD COLUMN kid TEXT;
+   DROP VIEW audit_record;
    ${foldedRecordView('audit_entry', 'audit_record')};`,
 ];
 

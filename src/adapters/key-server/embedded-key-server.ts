@@ -8,6 +8,7 @@ import type {
   KeyServerDaemon,
   KeyServerLogin,
   KeyServerWorkloadLogin,
+  WorkloadKeySource,
   WorkloadSignIn,
 } from '../../ports/key-server.port.js';
 import { EmbeddedConnection, guard } from './embedded-connection.js';
@@ -67,14 +68,10 @@ export class EmbeddedKeyServer implements KeyServer {
     return { token: new Secret(minted.token), identity: minted.identity, expiresAt: minted.expiresAt, jkt: minted.jkt };
   }
 
-  async workloadKeySource(request: { issuer?: string | undefined; token: string }) {
-    return guard(() => this.#engine.atomically(() => this.#engine.workload.keySource(request)));
-  }
-
-  async workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin> {
+  async workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin | WorkloadKeySource> {
     await this.#sweepWhenDue();
-    const minted = await guard(() => this.#engine.workload.login(request));
-    return { ...minted, token: new Secret(minted.token) };
+    const answer = await guard(() => this.#engine.workload.login(request));
+    return 'keySource' in answer ? answer : { ...answer, token: new Secret(answer.token) };
   }
 
   async connect(token: Secret): Promise<KeyServerConnection> {

@@ -9,6 +9,7 @@ import type {
   KeyServerLogin,
   KeyServerObserver,
   KeyServerWorkloadLogin,
+  WorkloadKeySource,
   WorkloadSignIn,
 } from '../../ports/key-server.port.js';
 import type { OperationName } from '../../wire/keyserver-operations.js';
@@ -42,11 +43,7 @@ export class ObservedKeyServer implements KeyServer {
     return observed(this.#observers, 'certificateLogin', () => this.#inner.certificateLogin(challengeId, signature));
   }
 
-  workloadKeySource(request: { issuer?: string | undefined; token: string }): Promise<{ issuer: string; jwksUri?: string }> {
-    return observed(this.#observers, 'workloadKeySource', () => this.#inner.workloadKeySource(request));
-  }
-
-  workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin> {
+  workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin | WorkloadKeySource> {
     return observed(this.#observers, 'workloadLogin', () => this.#inner.workloadLogin(request));
   }
 

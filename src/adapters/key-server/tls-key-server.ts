@@ -10,7 +10,6 @@ import {
   loginBegin,
   loginFinish,
   PATHS,
-  workloadKeySource,
   workloadLogin,
 } from '../../keyserver/protocol/keyserver-protocol.js';
 import type { Clock } from '../../ports/clock.port.js';
@@ -21,6 +20,7 @@ import type {
   KeyServerDaemon,
   KeyServerLogin,
   KeyServerWorkloadLogin,
+  WorkloadKeySource,
   WorkloadSignIn,
 } from '../../ports/key-server.port.js';
 import { SystemClock } from '../clock/system-clock.js';
@@ -169,14 +169,16 @@ export class TlsKeyServer implements KeyServer {
     };
   }
 
-  async workloadKeySource(request: { issuer?: string | undefined; token: string }): Promise<{ issuer: string; jwksUri?: string }> {
-    const reply = await this.#once((channel) => callWith(channel, PATHS.workloadKeySource, workloadKeySource.reply, request));
-    return { issuer: reply.issuer, ...(reply.jwksUri === undefined ? {} : { jwksUri: reply.jwksUri }) };
-  }
-
-  async workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin> {
+  async workloadLogin(request: WorkloadSignIn): Promise<KeyServerWorkloadLogin | WorkloadKeySource> {
     const reply = await this.#once((channel) => callWith(channel, PATHS.workloadLogin, workloadLogin.reply, request));
-    return { ...reply, token: new Secret(reply.token), expiresAt: reply.expiresAt ?? undefined, jti: reply.jti ?? undefined };
+    if ('keySource' in reply) return reply;
+    return {
+      ...reply,
+      token: new Secret(reply.token),
+      expiresAt: reply.expiresAt ?? undefined,
+      jti: reply.jti ?? undefined,
+      jwksUri: reply.jwksUri ?? undefined,
+    };
   }
 
   async connect(token: Secret): Promise<KeyServerConnection> {

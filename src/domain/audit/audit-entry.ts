@@ -95,6 +95,13 @@ export const AUDIT_BATCH_FIELDS = ['keys', 'keysOmitted'] as const satisfies rea
  */
 export const AUDIT_ALIAS_FIELDS = ['alias'] as const satisfies readonly (keyof AuditRecord)[];
 
+/**
+ * The fields signing keys added (docs/spec.md §4.25 item 8, §9.1 `keyType`, `alg`, `kid`). An entry
+ * carrying one of them has the detail, batch and alias fields in its canonical form too, then these, in
+ * this order; an entry without any keeps the form it had before they existed.
+ */
+export const AUDIT_SIGNING_FIELDS = ['keyType', 'alg', 'kid'] as const satisfies readonly (keyof AuditRecord)[];
+
 // A field added to AuditRecord and not to one of the lists above fails to compile here.
 const everyRecordField: Record<
   Exclude<
@@ -103,6 +110,7 @@ const everyRecordField: Record<
     | (typeof AUDIT_DETAIL_FIELDS)[number]
     | (typeof AUDIT_BATCH_FIELDS)[number]
     | (typeof AUDIT_ALIAS_FIELDS)[number]
+    | (typeof AUDIT_SIGNING_FIELDS)[number]
   >,
   never
 > = {};
@@ -115,13 +123,15 @@ void everyRecordField;
 export function canonicalEntry(entry: AuditEntry): string {
   const fields: unknown[] = ['keygate-audit-entry/1', entry.writer ?? null, entry.seq ?? null, entry.entry];
   for (const field of AUDIT_RECORD_FIELDS) fields.push(entry[field] ?? null);
-  const aliased = entry.alias !== undefined;
+  const signing = entry.keyType !== undefined || entry.alg !== undefined || entry.kid !== undefined;
+  const aliased = signing || entry.alias !== undefined;
   const batch = aliased || entry.keys !== undefined || entry.keysOmitted !== undefined;
   if (batch || entry.version !== undefined || entry.items !== undefined || entry.failures !== undefined) {
     for (const field of AUDIT_DETAIL_FIELDS) fields.push(entry[field] ?? null);
   }
   if (batch) fields.push(entry.keys?.map((use) => [use.ttag, use.version ?? null]) ?? null, entry.keysOmitted ?? null);
-  if (aliased) fields.push(entry.alias);
+  if (aliased) fields.push(entry.alias ?? null);
+  if (signing) for (const field of AUDIT_SIGNING_FIELDS) fields.push(entry[field] ?? null);
   return JSON.stringify(fields);
 }
 

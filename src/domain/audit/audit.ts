@@ -52,6 +52,10 @@ export interface AuditRecord {
   readonly keysOmitted?: number;
   /** The alias the request named its key by (docs/spec.md §4.23 item 3); `object` is then the ttag it resolved to. */
   readonly alias?: string;
+  /** A signing key's type, the algorithm and the version's key id an operation used (docs/spec.md §4.25 item 8). */
+  readonly keyType?: string;
+  readonly alg?: string;
+  readonly kid?: string;
 }
 
 /** A key a batch item named and the version it used (absent when no answer said which: a failed encrypt). */
@@ -75,6 +79,9 @@ export interface AuditCompletion {
   readonly keys?: readonly AuditKeyUse[];
   readonly keysOmitted?: number;
   readonly alias?: string;
+  readonly keyType?: string;
+  readonly alg?: string;
+  readonly kid?: string;
   /** When the outcome was decided (ms since the epoch); the outcome entry's `at`. */
   readonly at?: number;
 }

@@ -13,7 +13,6 @@ import {
   loginFinish,
   PATHS,
   REQUEST_BODY_LIMIT_BYTES,
-  workloadKeySource,
   workloadLogin,
 } from '../protocol/keyserver-protocol.js';
 import { GATEWAY_OPERATIONS, runOperation } from '../protocol/protocol-operations.js';
@@ -107,16 +106,12 @@ async function route(engine: KeyServerEngine, call: DaemonCall): Promise<unknown
     const minted = await identity.certificateLogin(body.challengeId, Buffer.from(body.signature, 'base64'));
     return { token: minted.token, identity: minted.identity, expiresAt: minted.expiresAt ?? null, jkt: minted.jkt ?? null };
   }
-  if (path === PATHS.workloadKeySource) {
-    allow(call, 'POST');
-    const body = parse(workloadKeySource.request, await call.body(), 'body');
-    return await engine.atomically(() => engine.workload.keySource(body));
-  }
   if (path === PATHS.workloadLogin) {
     allow(call, 'POST');
     const body = parse(workloadLogin.request, await call.body(), 'body');
-    const minted = await engine.workload.login(body);
-    return { ...minted, expiresAt: minted.expiresAt ?? null, jti: minted.jti ?? null };
+    const answer = await engine.workload.login(body);
+    if ('keySource' in answer) return answer;
+    return { ...answer, expiresAt: answer.expiresAt ?? null, jti: answer.jti ?? null, jwksUri: answer.jwksUri ?? null };
   }
   if (path.startsWith(OPERATION_PREFIX)) {
     const name = path.slice(OPERATION_PREFIX.length);

@@ -1,6 +1,6 @@
-import { createLocalJWKSet, decodeJwt, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
+import { decodeJwt, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import type { Identity } from '../../wire/identity.js';
-import type { WorkloadIssuer, WorkloadSignIn } from '../../wire/workload-issuer.js';
+import { MAX_ISSUERS, type WorkloadIssuer, type WorkloadKeySource, type WorkloadSignIn } from '../../wire/workload-issuer.js';
 import { WrongCredentialError } from '../model/key-server-errors.js';
 import { renderPrincipal, unmetBoundClaim } from '../model/workload-claims.js';
 import type { EngineContext } from './engine-context.js';
@@ -10,6 +10,7 @@ import { issueToken } from './engine-tokens.js';
 import { identityOf } from './engine-views.js';
 import { readIssuers } from './issuer-operations.js';
 import { createPrincipal } from './principal-factory.js';
+import { type LocalKeySet, LocalKeySets } from './workload-key-sets.js';
 
 /** A token issued for a workload, and what the gateway needs of the verified token. */
 export interface WorkloadToken {
@@ -23,6 +24,8 @@ export interface WorkloadToken {
   readonly requireJti: boolean;
   /** The token's `exp` plus the issuer's leeway, ms since the epoch: how long a `jti` must be remembered. */
   readonly usableUntil: number;
+  /** Where the issuer publishes its keys now (undefined: the key server keeps them), for the gateway's next sign-in. */
+  readonly jwksUri: string | undefined;
 }
 
 const MAX_JTI = 256;
@@ -74,17 +77,16 @@ export class WorkloadLogin {
     this.#ctx = ctx;
   }
 
-  /** First leg: the issuer a token names (or the one named), and the URL of its key set when it publishes one. */
-  async keySource(request: { issuer?: string | undefined; token: string }): Promise<{ issuer: string; jwksUri?: string }> {
-    const found = await this.#issuerOf(request.issuer, request.token);
-    return { issuer: found.name, ...(found.jwksUri === undefined ? {} : { jwksUri: found.jwksUri }) };
-  }
-
-  /** Second leg: verifies the token, maps its principal (created when the issuer says so) and issues a token, in one unit. */
-  async login(request: WorkloadSignIn): Promise<WorkloadToken> {
+  /**
+   * Verifies the token, maps its principal (created when the issuer says so) and issues a token, in one
+   * unit. An issuer that publishes its keys at a `jwksUri` needs the set a gateway fetched from that
+   * very URI: without it the answer is only where to fetch it (`keySource`), and nothing is verified.
+   */
+  async login(request: WorkloadSignIn): Promise<WorkloadToken | WorkloadKeySource> {
     return await this.#ctx.store.atomically(async () => {
       const issuer = await this.#issuerOf(request.issuer, request.token);
-      const keys = this.#keySet(issuer, request);
+      const keys = keySetOf(issuer, request);
+      if (keys === undefined) return { keySource: { issuer: issuer.name, jwksUri: issuer.jwksUri! } };
       const now = this.#ctx.now();
       const claims = await verifyToken(request.token, issuer, keys, now);
       checkConfirmation(claims, request.proofJkt);
@@ -100,6 +102,7 @@ export class WorkloadLogin {
         jti: claims.jti,
         requireJti: issuer.requireJti,
         usableUntil: exp + issuer.leeway * 1000,
+        jwksUri: issuer.jwksUri,
       };
     });
   }
@@ -111,14 +114,6 @@ export class WorkloadLogin {
     if (found === undefined) refuse('iss', name === undefined ? 'no trusted issuer has it' : 'no trusted issuer of that name');
     if (found.issuer !== iss) refuse('iss', 'not the named issuer');
     return found;
-  }
-
-  /** The issuer's own keys, or the set a gateway fetched from the `jwksUri` the issuer has now. */
-  #keySet(issuer: WorkloadIssuer, request: WorkloadSignIn): JSONWebKeySet {
-    if (issuer.jwks !== undefined) return issuer.jwks as JSONWebKeySet;
-    if (request.jwks === null || typeof request.jwks !== 'object' || request.jwksUri !== issuer.jwksUri)
-      refuse('jwks', 'no key set fetched from the issuer jwksUri');
-    return request.jwks as JSONWebKeySet;
   }
 
   /** The principal the template names: an enabled service not holding admin, or created when the issuer allows it. */
@@ -139,25 +134,28 @@ export class WorkloadLogin {
   }
 }
 
-type LocalKeySet = ReturnType<typeof createLocalJWKSet>;
+/**
+ * The issuer's own keys, or the set a gateway fetched from the `jwksUri` the issuer has now; undefined
+ * when the sign-in brought no set, or one from another URI (a gateway's memory of an older issuer).
+ */
+function keySetOf(issuer: WorkloadIssuer, request: WorkloadSignIn): JSONWebKeySet | undefined {
+  if (issuer.jwks !== undefined) return issuer.jwks as JSONWebKeySet;
+  if (request.jwks === null || typeof request.jwks !== 'object' || request.jwksUri !== issuer.jwksUri) return undefined;
+  return request.jwks as JSONWebKeySet;
+}
 
 /**
- * jose's key set over a JWKS object, kept while that object lives: the issuer's own keys (as last
- * parsed) and a gateway's cached fetch are the same object sign-in after sign-in, so their keys are
- * imported once, not per token.
+ * The imported keys of the sets sign-ins bring, shared by every sign-in of this key server: room for
+ * two sets per issuer it may keep (an issuer's set before and after a rotation).
  */
-const keySets = new WeakMap<object, LocalKeySet>();
+const localKeySets = new LocalKeySets(2 * MAX_ISSUERS);
 
 function localKeySet(keys: JSONWebKeySet): LocalKeySet {
-  let keySet = keySets.get(keys);
-  if (keySet !== undefined) return keySet;
   try {
-    keySet = createLocalJWKSet(keys);
+    return localKeySets.of(keys);
   } catch (error) {
     throw refusalOf(error);
   }
-  keySets.set(keys, keySet);
-  return keySet;
 }
 
 /** jose's checks with the issuer's rules, then the claims of ours (docs/spec.md §4.24 item 2). */

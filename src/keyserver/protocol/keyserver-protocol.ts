@@ -17,7 +17,6 @@ export const PATHS = {
   loginFinish: `${PROTOCOL_PREFIX}/login/finish`,
   certificateChallenge: `${PROTOCOL_PREFIX}/certificate/challenge`,
   certificateLogin: `${PROTOCOL_PREFIX}/certificate/login`,
-  workloadKeySource: `${PROTOCOL_PREFIX}/workload/key-source`,
   workloadLogin: `${PROTOCOL_PREFIX}/workload/login`,
   operation: (name: string) => `${PROTOCOL_PREFIX}/op/${name}`,
 } as const;
@@ -76,13 +75,11 @@ export const certificateLogin = {
   reply: z.strictObject({ ...mintedToken, jkt: z.string().nullable() }),
 };
 
-/** Workload sign-in, first leg (docs/spec.md §4.24): the token; the server answers its issuer and where its keys are published. */
-export const workloadKeySource = {
-  request: z.strictObject({ issuer: ruled(z.string().min(1).max(64)).optional(), token: ruled(z.string().min(1).max(16_384)) }),
-  reply: z.strictObject({ issuer: z.string().min(1).max(64), jwksUri: z.string().max(512).optional() }),
-};
-
-/** Second leg: the token with the key set the gateway fetched; a token for the workload's principal when it verifies. */
+/**
+ * Workload sign-in (docs/spec.md §4.24): the token, with the key set the gateway fetched from the
+ * `jwksUri` it sends; a token for the workload's principal when it verifies, or, when the issuer
+ * publishes its keys elsewhere than that (or the gateway sent none), where to fetch them (`keySource`).
+ */
 export const workloadLogin = {
   request: z.strictObject({
     issuer: ruled(z.string().min(1).max(64)).optional(),
@@ -91,14 +88,18 @@ export const workloadLogin = {
     jwks: z.unknown().optional(),
     proofJkt: ruled(z.string().min(1).max(128)).optional(),
   }),
-  reply: z.strictObject({
-    ...mintedToken,
-    issuer: z.string().min(1).max(64),
-    subject: z.string().max(1024),
-    jti: z.string().max(256).nullable(),
-    requireJti: z.boolean(),
-    usableUntil: z.number().int(),
-  }),
+  reply: z.union([
+    z.strictObject({
+      ...mintedToken,
+      issuer: z.string().min(1).max(64),
+      subject: z.string().max(1024),
+      jti: z.string().max(256).nullable(),
+      requireJti: z.boolean(),
+      usableUntil: z.number().int(),
+      jwksUri: z.string().max(512).nullable(),
+    }),
+    z.strictObject({ keySource: z.strictObject({ issuer: z.string().min(1).max(64), jwksUri: z.string().min(1).max(512) }) }),
+  ]),
 };
 
 /**

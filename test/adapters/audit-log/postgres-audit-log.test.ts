@@ -1,6 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import test from 'ava';
 import pg from 'pg';
+import { foldedRecordView } from '../../../src/adapters/audit-log/audit-sql.js';
 import { PostgresAuditLog, type PostgresAuditLogOptions } from '../../../src/adapters/audit-log/postgres-audit-log.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
@@ -89,7 +90,7 @@ check('gateways opening one schema together migrate it once; a reopened log keep
   const client = new pg.Client({ connectionString: postgres.url! });
   await client.connect();
   const versions = await client.query(`SELECT version FROM "${name}".keygate_audit_schema_version`);
-  t.deepEqual(versions.rows, [{ version: 6 }]);
+  t.deepEqual(versions.rows, [{ version: 7 }]);
   await client.end();
 });
 
@@ -124,3 +125,41 @@ check('two processes writing as one writer: the second to take a seq fails close
   await a.close();
   await b.close();
 });
+
+check(
+  "a version 6 schema gains the signing columns: its entries still verify, and a key's type, alg and kid are stored, chained and read",
+  async (t) => {
+    const name = schema();
+    const keys = auditTestKeys();
+    const before = await open({ schema: name, chain: testChain('gw', keys) });
+    const old = auditRecord({ operation: 'crypto.encrypt', object: 'dGFnLW9uZQ==', alias: 'billing', version: 1 });
+    await before.append(old);
+    await before.close();
+    // Back to version 6: without the three columns, its view as migration 6 made it.
+    const client = new pg.Client({ connectionString: postgres.url! });
+    await client.connect();
+    const s = `"${name}"`;
+    await client.query(`DROP VIEW ${s}.audit_record;
+    ALTER TABLE ${s}.audit_entry DROP COLUMN key_type, DROP COLUMN alg, DROP COLUMN kid;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withSigning: false })};
+    UPDATE ${s}.keygate_audit_schema_version SET version = 6;`);
+    await client.end();
+
+    const after = await open({ schema: name, chain: testChain('gw', keys) });
+    t.teardown(() => after.close());
+    const signed = auditRecord({
+      operation: 'crypto.sign',
+      object: 'dGFnLW9uZQ==',
+      version: 1,
+      keyType: 'ec-p384',
+      alg: 'ES384',
+      kid: 'a-b_c',
+    });
+    await after.append(signed);
+    t.deepEqual(await after.get(old.id), old);
+    t.deepEqual(await after.get(signed.id), signed);
+    const slice = await after.readChain();
+    t.is(slice.entries.length, 2);
+    t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+  },
+);

@@ -10,8 +10,12 @@ import { auditRecord } from '../../ports/audit-log.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
+/** The signing columns of version 7 (docs/spec.md §9.1 `keyType`, `alg`, `kid`), dropped to take a file back before it. */
+const DROP_SIGNING =
+  'ALTER TABLE audit_entry DROP COLUMN key_type; ALTER TABLE audit_entry DROP COLUMN alg; ALTER TABLE audit_entry DROP COLUMN kid;';
+
 /** Takes a file of the current schema back to version 4 (before the batch's keys columns). */
-const AS_VERSION_4 = `DROP VIEW audit_record; ALTER TABLE audit_entry DROP COLUMN alias;
+const AS_VERSION_4 = `DROP VIEW audit_record; ${DROP_SIGNING} ALTER TABLE audit_entry DROP COLUMN alias;
   ALTER TABLE audit_entry DROP COLUMN keys; ALTER TABLE audit_entry DROP COLUMN keys_omitted;
   CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
     COALESCE(o.session_ref, p.session_ref) AS session_ref, p.operation AS operation, COALESCE(o.object, p.object) AS object,
@@ -21,7 +25,7 @@ const AS_VERSION_4 = `DROP VIEW audit_record; ALTER TABLE audit_entry DROP COLUM
     FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
 
 /** Takes a file of the current schema back to version 3 (before the version, items and failures columns). */
-const AS_VERSION_3 = `DROP VIEW audit_record; ALTER TABLE audit_entry DROP COLUMN alias;
+const AS_VERSION_3 = `DROP VIEW audit_record; ${DROP_SIGNING} ALTER TABLE audit_entry DROP COLUMN alias;
   ALTER TABLE audit_entry DROP COLUMN keys; ALTER TABLE audit_entry DROP COLUMN keys_omitted;
   ALTER TABLE audit_entry DROP COLUMN version; ALTER TABLE audit_entry DROP COLUMN items; ALTER TABLE audit_entry DROP COLUMN failures;
   CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
@@ -30,14 +34,14 @@ const AS_VERSION_3 = `DROP VIEW audit_record; ALTER TABLE audit_entry DROP COLUM
     COALESCE(o.client_address, p.client_address) AS client_address, COALESCE(o.acting_for, p.acting_for) AS acting_for
     FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
 
-test('creates the file and its directory, private, in WAL mode, at schema version 6', async (t) => {
+test('creates the file and its directory, private, in WAL mode, at schema version 7', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 6);
+  t.is(db.pragma('user_version', { simple: true }), 7);
   db.close();
 });
 
@@ -63,9 +67,9 @@ test('a reopened file keeps its records and is not migrated again', async (t) =>
 test('a database from a newer keygate is refused at open, naming its version', (t) => {
   const file = join(dir, 'newer.db');
   const db = new Database(file);
-  db.pragma('user_version = 7');
+  db.pragma('user_version = 8');
   db.close();
-  t.throws(() => SqliteAuditLog.open({ file }), { code: 'AUDIT_UNAVAILABLE', message: /version 7/ } as never);
+  t.throws(() => SqliteAuditLog.open({ file }), { code: 'AUDIT_UNAVAILABLE', message: /version 8/ } as never);
 });
 
 test('a path that cannot hold a database is AuditUnavailableError at open', (t) => {
@@ -267,7 +271,7 @@ test("a version 4 file gains a batch's keys columns: its entries still verify, a
 });
 
 /** A file as schema version 5 left it: without the `alias` column (docs/spec.md §9.1), its view without it. */
-const AS_VERSION_5 = `DROP VIEW audit_record; ALTER TABLE audit_entry DROP COLUMN alias;
+const AS_VERSION_5 = `DROP VIEW audit_record; ${DROP_SIGNING} ALTER TABLE audit_entry DROP COLUMN alias;
   CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
     COALESCE(o.session_ref, p.session_ref) AS session_ref, p.operation AS operation, COALESCE(o.object, p.object) AS object,
     COALESCE(o.outcome, p.outcome) AS outcome, COALESCE(o.status, p.status) AS status, COALESCE(o.code, p.code) AS code,
@@ -291,6 +295,45 @@ test('a version 5 file gains the alias column: its entries still verify, and an 
   const aliased = auditRecord({ operation: 'crypto.encrypt', object: 'dGFnLW9uZQ==', alias: 'billing', version: 1 });
   await after.append(aliased);
   t.deepEqual(await after.get(aliased.id), aliased);
+  const slice = await after.readChain();
+  t.is(slice.entries.length, 2);
+  t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+});
+
+/** A file as schema version 6 left it: without the signing columns (docs/spec.md §9.1), its view without them. */
+const AS_VERSION_6 = `DROP VIEW audit_record; ${DROP_SIGNING}
+  CREATE VIEW audit_record AS SELECT p.id AS id, p.at AS at, p.request_id AS request_id, COALESCE(o.principal, p.principal) AS principal,
+    COALESCE(o.session_ref, p.session_ref) AS session_ref, p.operation AS operation, COALESCE(o.object, p.object) AS object,
+    COALESCE(o.outcome, p.outcome) AS outcome, COALESCE(o.status, p.status) AS status, COALESCE(o.code, p.code) AS code,
+    COALESCE(o.client_address, p.client_address) AS client_address, COALESCE(o.acting_for, p.acting_for) AS acting_for,
+    COALESCE(o.version, p.version) AS version, COALESCE(o.items, p.items) AS items, COALESCE(o.failures, p.failures) AS failures,
+    COALESCE(o.keys, p.keys) AS keys, COALESCE(o.keys_omitted, p.keys_omitted) AS keys_omitted, COALESCE(o.alias, p.alias) AS alias
+    FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
+
+test("a version 6 file gains the signing columns: its entries still verify, and a key's type, alg and kid are stored, chained and read", async (t) => {
+  const file = join(dir, 'version-6.db');
+  const keys = auditTestKeys();
+  const before = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  const old = auditRecord({ operation: 'crypto.encrypt', object: 'dGFnLW9uZQ==', alias: 'billing', version: 1 });
+  await before.append(old);
+  await before.close();
+  const raw = new Database(file);
+  raw.exec(`${AS_VERSION_6} PRAGMA user_version = 6;`);
+  raw.close();
+
+  const after = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  t.teardown(() => after.close());
+  const signed = auditRecord({
+    operation: 'crypto.sign',
+    object: 'dGFnLW9uZQ==',
+    version: 1,
+    keyType: 'ed25519',
+    alg: 'EdDSA',
+    kid: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs',
+  });
+  await after.append(signed);
+  t.deepEqual(await after.get(old.id), old);
+  t.deepEqual(await after.get(signed.id), signed);
   const slice = await after.readChain();
   t.is(slice.entries.length, 2);
   t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);

@@ -103,3 +103,55 @@ test('a read stores nothing before it runs and has no gate to pass', async (t) =
   t.is(scope.draft.object, 'k');
   await t.throwsAsync(scope.recorded(), { message: 'the route is no release' });
 });
+
+const KID = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+const inline = { withinRequest: <T>(work: () => Promise<T>) => work(), failed: () => undefined };
+
+test("a signing key's type, algorithm and kid a handler notes reach the stored record: a write's pending entry and its outcome", async (t) => {
+  const { log, scope, ctx } = setup('crypto.sign');
+  await scope.perform('write', { object: 'k', alias: 'tokens' }, async () => {
+    scope.note({ keyType: 'ec-p256', alg: 'ES256', kid: KID, version: 3 });
+  });
+  ctx.status = 200;
+  await scope.finish(inline);
+  t.like(await log.get(scope.draft.id), {
+    operation: 'crypto.sign',
+    object: 'k',
+    alias: 'tokens',
+    outcome: 'ok',
+    status: 200,
+    version: 3,
+    keyType: 'ec-p256',
+    alg: 'ES256',
+    kid: KID,
+  });
+  const { entries } = await log.readChain();
+  t.like(
+    entries.find((entry) => entry.entry === 'outcome'),
+    { keyType: 'ec-p256', alg: 'ES256', kid: KID },
+    'the completion carries what the handler learnt once the pending entry was stored',
+  );
+  t.is(entries.find((entry) => entry.entry === 'pending')?.kid, undefined);
+});
+
+test("a read's signing fields, noted before or while it runs, are its one record's", async (t) => {
+  const { log, scope, ctx } = setup('keys.public-key');
+  await scope.perform('read', { object: 'k', keyType: 'rsa-2048' }, async () => {
+    scope.note({ alg: 'PS512', kid: KID, version: 1 });
+  });
+  ctx.status = 200;
+  await scope.finish(inline);
+  t.like(await log.get(scope.draft.id), { operation: 'keys.public-key', outcome: 'ok', keyType: 'rsa-2048', alg: 'PS512', kid: KID });
+});
+
+test('a noted type, algorithm or kid outside its rule is left out of the record, the others kept', async (t) => {
+  const { log, scope, ctx } = setup('crypto.sign.verify');
+  await scope.perform('read', { object: 'k' }, async () => {
+    scope.note({ keyType: 'ec-p256', alg: 'none', kid: 'not a kid\u0000' });
+  });
+  ctx.status = 200;
+  await scope.finish(inline);
+  const record = await log.get(scope.draft.id);
+  t.like(record, { keyType: 'ec-p256' });
+  t.false(record !== undefined && ('alg' in record || 'kid' in record), JSON.stringify(record));
+});

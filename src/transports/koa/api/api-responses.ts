@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
 import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js';
+import { AUDIT_KID_MAX } from '../../../domain/audit/audit-signing.js';
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { RIGHTS } from '../../../wire/acl.js';
@@ -229,6 +230,14 @@ const auditRecord = z
       .optional()
       .describe('a batch that named more distinct keys and versions than `keys` holds: how many more'),
     alias: z.string().optional().describe('the alias the request named its key by; `object` is then the ttag it resolved to'),
+    keyType: z.enum(KEY_TYPES).optional().describe("a signing operation: the key's type (docs/spec.md §4.25 item 8)"),
+    alg: z.enum(SIGNING_ALGS).optional().describe('a signing operation: the algorithm it used'),
+    kid: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .max(AUDIT_KID_MAX)
+      .optional()
+      .describe('a signing operation: the key id (RFC 7638 thumbprint) of the version it used'),
   })
   .meta({ id: 'AuditRecord' });
 

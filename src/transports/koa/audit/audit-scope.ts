@@ -11,6 +11,7 @@
 import { finished } from 'node:stream';
 import type { Context } from 'koa';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
+import { auditSigningFields } from '../../../domain/audit/audit-signing.js';
 import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import { isKeygateError, outcomeUnknown } from '../../../domain/errors/index.js';
 import type { Logger } from '../../../ports/logger.port.js';
@@ -148,6 +149,7 @@ export class AuditScope implements RequestAudit {
     if (about.keys !== undefined) draft.keys = about.keys;
     if (about.keysOmitted !== undefined) draft.keysOmitted = about.keysOmitted;
     if (about.alias !== undefined) draft.alias = about.alias;
+    if (about.keyType !== undefined || about.alg !== undefined || about.kid !== undefined) noteSigning(draft, about);
   }
 
   made(about: AuditAbout, undo: () => Promise<unknown>): void {
@@ -218,6 +220,14 @@ export class AuditScope implements RequestAudit {
     draft.sessionRef ??= session.ref;
     if (session.actingFor !== undefined) draft.actingFor ??= session.actingFor;
   }
+}
+
+/** A signing key's type, algorithm and key id, each only when it holds its rule (`auditSigningFields`). */
+function noteSigning(draft: AuditDraft, about: AuditAbout): void {
+  const { keyType, alg, kid } = auditSigningFields(about);
+  if (keyType !== undefined) draft.keyType = keyType;
+  if (alg !== undefined) draft.alg = alg;
+  if (kid !== undefined) draft.kid = kid;
 }
 
 /** The scope of a route that leaves no record (health probes, the OpenAPI document): it does the work. */
