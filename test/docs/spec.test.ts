@@ -87,7 +87,6 @@ test('every /api operation the spec names is one the gateway serves', (t) => {
     'POST `/api/crypto/sign-jwt`',
     'GET `/api/keys/{ttag}/public-key`',
     'GET `/api/keys/{ttag}/jwks`',
-    'PUT `/api/keys/{ttag}/published`',
   ];
   t.deepEqual(
     named.filter((op) => !served.has(op)),

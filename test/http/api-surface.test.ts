@@ -71,6 +71,7 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
+  ['PUT', '/api/keys/{ttag}/published', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
   ['POST', '/api/keys/{ttag}/schedule-deletion', 'S'],
@@ -164,6 +165,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
+    'put /api/keys/{ttag}/published',
     'put,delete /api/aliases/{alias}',
     'put,delete /api/keys/{ttag}/tags/{name}',
   ]);
@@ -175,6 +177,7 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/crypto/datakey/open': 'crypto',
     '/api/keys/{ttag}/rotate': 'keys',
     '/api/keys/{ttag}/min-version': 'keys',
+    '/api/keys/{ttag}/published': 'keys',
     '/api/keys/{ttag}/versions': 'keys',
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',
