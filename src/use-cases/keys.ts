@@ -93,6 +93,20 @@ export class KeyUseCases {
   }
 
   /**
+   * Publishes a signing key's JWKS, or withdraws it (docs/spec.md §4.25 item 7); the read-back must show
+   * `published` as asked (docs/spec.md §4.1 item 3).
+   */
+  setPublished(caller: Caller, ttag: string, published: boolean): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const written = await connection.call('setPublished', { ttag, published });
+      const view = await connection.call('readKey', { ttag: written.ttag });
+      if (view.published !== published)
+        throw new NotSavedError(`the key reads published ${view.published} when read back, not ${published}`);
+      return view;
+    });
+  }
+
+  /**
    * Disables the key, or enables it again (docs/spec.md §4.6); the read-back must show the state asked
    * for (docs/spec.md §4.1 item 3), as expire's does.
    */
