@@ -82,7 +82,10 @@ test('keygate sign-jwt prints a JWT jose verifies against keys jwks, and keys pu
   t.deepEqual(await served.json(), set);
   const withdrawn = await keygate(['keys', 'publish', key.ttag, '--off'], env);
   t.is(withdrawn.stdout, 'not published\n');
-  t.is((await fetch(url!)).status, 404);
+  t.like(JSON.parse((await keygate(['keys', 'show', key.ttag, '--json'], env)).stdout), { published: false });
+  // A gateway may answer from a copy at most 1 s old (docs/spec.md §4.25 item 7): an alias never fetched shows the withdrawal at once.
+  t.is((await keygate(['aliases', 'set', 'cli-withdrawn', key.ttag], env)).status, 0);
+  t.is((await fetch(url!.replace(/\/jwks\/keys\/[^/]+\.json$/, '/jwks/cli-withdrawn.json'))).status, 404);
 });
 
 test('the signing commands refuse a bad command line before asking the gateway, and each is in --help', async (t) => {

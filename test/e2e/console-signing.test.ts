@@ -75,7 +75,7 @@ await withChromium('console signing tests', (browser) => {
   });
 
   test("the owner's publish switch serves the JWKS at the URL the page shows, and withdraws it", async (t) => {
-    const { page } = await startConsole(t, browser);
+    const { gw, page } = await startConsole(t, browser);
     await signIn(page, 'admin', PASSWORDS.admin);
     const ttag = await createSigningKey(page, 'ec-p256', 'console published');
     t.is(await page.locator('#key-published [data-field="published"]').textContent(), 'not published');
@@ -93,6 +93,8 @@ await withChromium('console signing tests', (browser) => {
     );
     await confirmed(page, '#key-publish');
     await page.locator('#key-published [data-field="published"]').waitFor();
-    t.is((await fetch(url)).status, 404);
+    t.is(await page.locator('#key-jwks-url').count(), 0);
+    const admin = { Authorization: `Bearer ${await gw.login('admin')}` };
+    t.like((await gw.call('GET', `/api/keys/${encodeURIComponent(ttag)}`, { headers: admin })).body, { published: false });
   });
 });
