@@ -23,6 +23,7 @@ import type {
   SignatureView,
   SignedJwt,
   SignInput,
+  SigningAlg,
   VerifyInput,
   VerifyView,
 } from './api-types.js';
@@ -339,6 +340,23 @@ export class KeygateSession {
     operation: 'verify',
     items: readonly { ttag: string; data: string; mac: string; version?: number }[],
   ): Promise<BatchItemResult<{ valid: boolean }>[]>;
+  /** Signatures (docs/spec.md §4.25 item 3): each item as `POST /api/crypto/sign` takes it, the signatures standard base64. */
+  batch(
+    operation: 'sign',
+    items: readonly { ttag: string; alg: SigningAlg; message?: string; digest?: string }[],
+  ): Promise<BatchItemResult<Omit<SignatureView, 'signature'> & { signature: string }>[]>;
+  batch(
+    operation: 'sign-verify',
+    items: readonly {
+      ttag: string;
+      alg: SigningAlg;
+      message?: string;
+      digest?: string;
+      signature: string;
+      version?: number;
+      kid?: string;
+    }[],
+  ): Promise<BatchItemResult<VerifyView>[]>;
   async batch(operation: keyof typeof BATCH_PATHS, items: readonly object[]): Promise<BatchItemResult<unknown>[]> {
     const body = { items: operation === 'decrypt' || operation === 'rewrap' ? items.map((item) => oneForm(item as Sealed)) : items };
     return (await this.#call<{ items: BatchItemResult<unknown>[] }>({ method: 'POST', path: BATCH_PATHS[operation], body })).items;
@@ -509,6 +527,8 @@ const BATCH_PATHS = {
   rewrap: '/api/crypto/rewrap',
   mac: '/api/crypto/mac',
   verify: '/api/crypto/mac/verify',
+  sign: '/api/crypto/sign',
+  'sign-verify': '/api/crypto/sign/verify',
 } as const;
 
 /** A wrapped data key opened with its client key, checked against the length the answer names. */

@@ -111,3 +111,32 @@ test("exportSigningKey opens an exportable key's PKCS#8 whose public key is the 
   const refused = await t.throwsAsync(session.exportSigningKey(sealed.ttag), { instanceOf: KeygateApiError });
   t.like(refused, { status: 409, code: 'KEY_TYPE_MISMATCH' });
 });
+
+test('batch signs and verifies items of several keys in one request each, one refused item not failing the others', async (t) => {
+  const gw = await startGateway(t);
+  const session = await alice(gw);
+  const [ec, ed, aes] = await Promise.all([
+    session.createKey({ type: 'ec-p256' }),
+    session.createKey({ type: 'ed25519' }),
+    session.createKey(),
+  ]);
+  const message = Buffer.from('batched').toString('base64');
+  const signed = await session.batch('sign', [
+    { ttag: ec.ttag, alg: 'ES256', message },
+    { ttag: ed.ttag, alg: 'EdDSA', message },
+    { ttag: aes.ttag, alg: 'ES256', message },
+  ]);
+  t.like(signed[2], { ok: false, error: { code: 'KEY_TYPE_MISMATCH' } });
+  const [first, second] = signed;
+  if (!first?.ok || !second?.ok) return t.fail('the signing keys signed');
+  const ecPem = createPublicKey((await session.publicKey(ec.ttag)).pem);
+  t.true(verify('sha256', Buffer.from('batched'), { key: ecPem, dsaEncoding: 'ieee-p1363' }, Buffer.from(first.signature, 'base64')));
+  const verified = await session.batch('sign-verify', [
+    { ttag: ec.ttag, alg: 'ES256', message, signature: first.signature },
+    { ttag: ed.ttag, alg: 'EdDSA', message, signature: first.signature },
+  ]);
+  t.deepEqual(
+    verified.map((item) => item.ok && item.valid),
+    [true, false],
+  );
+});
