@@ -35,6 +35,7 @@ import {
   PolicyUseCases,
   PrincipalUseCases,
   ProofChecker,
+  PublishedJwks,
   RoleUseCases,
   ServerUseCases,
   SessionUseCases,
@@ -133,6 +134,7 @@ const serviceFactories = (
       random: resolve(ctx, RANDOM),
       logger: resolve(ctx, LOGGER),
     }),
+  publishedJwks: (ctx) => new PublishedJwks({ keyServer: resolve(ctx, KEY_SERVER), clock: resolve(ctx, CLOCK) }),
   audit: (ctx) =>
     new AuditUseCases({
       log: resolve(ctx, AUDIT_LOG),

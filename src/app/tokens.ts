@@ -26,6 +26,7 @@ import type {
   PolicyUseCases,
   PrincipalUseCases,
   ProofChecker,
+  PublishedJwks,
   RoleUseCases,
   ServerUseCases,
   SessionUseCases,
@@ -76,6 +77,7 @@ export const SERVICE_TOKENS = {
   auditTrail: token<AuditTrail>('AuditTrail'),
   audit: token<AuditUseCases>('AuditUseCases'),
   destructionRecords: token<DestructionRecords>('DestructionRecords'),
+  publishedJwks: token<PublishedJwks>('PublishedJwks'),
 } as const satisfies { readonly [K in keyof GatewayServices]-?: Token<GatewayServices[K]> };
 
 /** Every token the container binds, derived from the lists above. */

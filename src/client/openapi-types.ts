@@ -433,6 +433,23 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/keys/{ttag}/published": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /** Publish the signing key's JWKS at /jwks/{alias}.json and /jwks/keys/{ttag}.json without a session, or withdraw it (owner) */
+        readonly put: operations["keys.publish"];
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/keys/{ttag}/expire": {
         readonly parameters: {
             readonly query?: never;
@@ -1425,6 +1442,31 @@ export interface components {
             };
             readonly algo: string;
             readonly keyLen: 16 | 24 | 32;
+            /** @description the key version */
+            readonly version: number;
+        } | {
+            readonly wrapped: {
+                /** @description standard base64 */
+                readonly gatewayPubKey: string;
+                /** @description standard base64 */
+                readonly salt: string;
+                /** @description standard base64 */
+                readonly iv: string;
+                /** @description standard base64 */
+                readonly ciphertext: string;
+                /** @description standard base64 */
+                readonly authTag: string;
+            };
+            /**
+             * @description the signing key type
+             * @enum {string}
+             */
+            readonly type: "ec-p256" | "ec-p384" | "ed25519" | "rsa-2048" | "rsa-3072" | "rsa-4096";
+            /**
+             * @description the private key's PKCS#8 (DER), wrapped
+             * @constant
+             */
+            readonly format: "pkcs8";
             /** @description the key version */
             readonly version: number;
         };
@@ -3217,6 +3259,45 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     readonly minVersion: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["Key"];
+                };
+            };
+            readonly 400: components["responses"]["BadRequest"];
+            readonly 401: components["responses"]["Unauthorized"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
+            readonly 500: components["responses"]["Internal"];
+            readonly 502: components["responses"]["KeyServerFailed"];
+            readonly 503: components["responses"]["Unavailable"];
+        };
+    };
+    readonly "keys.publish": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description RFC 9449 proof (compact JWS, ES256 or RS256) with ath and bth; required for a bound session */
+                readonly DPoP?: components["parameters"]["DPoP"];
+            };
+            readonly path: {
+                readonly ttag: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly published: boolean;
                 };
             };
         };

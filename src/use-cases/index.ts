@@ -11,6 +11,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import type { PolicyUseCases } from './policy.js';
 import type { PrincipalUseCases } from './principals.js';
 import type { ProofChecker } from './proof-check.js';
+import type { PublishedJwks } from './published-jwks.js';
 import type { RoleUseCases } from './roles.js';
 import type { ServerUseCases } from './server.js';
 import type { SessionUseCases } from './sessions.js';
@@ -42,6 +43,8 @@ export interface GatewayServices {
   readonly audit: AuditUseCases;
   /** The audit records of keys the key server's sweep destroyed (docs/spec.md §4.23 item 5), a background task. */
   readonly destructionRecords: DestructionRecords;
+  /** The published JWKS of signing keys (docs/spec.md §4.25 item 7), served without a session. */
+  readonly publishedJwks: PublishedJwks;
 }
 
 export { NotSavedError, NotVerifiedError } from '../domain/errors/index.js';
@@ -58,6 +61,7 @@ export { LoginThrottle } from './login-throttle.js';
 export { PolicyUseCases } from './policy.js';
 export { type PrincipalRequest, PrincipalUseCases } from './principals.js';
 export { type PresentedRequest, ProofChecker } from './proof-check.js';
+export { PublishedJwks } from './published-jwks.js';
 export type { ReleaseGate } from './release-gate.js';
 export { RoleUseCases } from './roles.js';
 export { ServerUseCases } from './server.js';

@@ -6,6 +6,7 @@ import type { CallResult, KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
 import { type KeyLength, keyLengthForNid } from '../wire/key-length.js';
+import type { SigningKeyType } from '../wire/key-type.js';
 import { EXPORT_ALGO, type KeyView, type NewKey } from '../wire/key-view.js';
 import { readBack, verifyWrite } from './read-back.js';
 import type { ReleaseGate } from './release-gate.js';
@@ -24,12 +25,23 @@ export interface ExportedKey {
   readonly keyLen: KeyLength;
 }
 
-/** The /api export response: the seven-operation fields and the version exported (docs/spec.md §4.22). */
-export interface ExportedVersion extends ExportedKey {
+/** The /api export response of an aes key: the seven-operation fields and the version exported (docs/spec.md §4.22). */
+export interface ExportedAesVersion extends ExportedKey {
   readonly version: number;
   /** The ttag the request's alias resolved to (docs/spec.md §4.23 item 3), for the record; never answered. */
   readonly resolved?: string;
 }
+
+/** The /api export response of an exportable signing key: its version's PKCS#8, wrapped (docs/spec.md §4.25 item 1). */
+export interface ExportedSigningVersion {
+  readonly wrapped: WrappedKey;
+  readonly type: SigningKeyType;
+  readonly format: 'pkcs8';
+  readonly version: number;
+  readonly resolved?: string;
+}
+
+export type ExportedVersion = ExportedAesVersion | ExportedSigningVersion;
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
 export class KeyUseCases {
@@ -76,6 +88,20 @@ export class KeyUseCases {
       await connection.call('expireKey', { ttag });
       const view = await connection.call('readKey', { ttag });
       if (view.state !== 'expired') throw new NotSavedError('the key is still active when read back');
+      return view;
+    });
+  }
+
+  /**
+   * Publishes a signing key's JWKS, or withdraws it (docs/spec.md §4.25 item 7); the read-back must show
+   * `published` as asked (docs/spec.md §4.1 item 3).
+   */
+  setPublished(caller: Caller, ttag: string, published: boolean): Promise<KeyView> {
+    return withConnection(this.#deps.keyServer, caller, async (connection) => {
+      const written = await connection.call('setPublished', { ttag, published });
+      const view = await connection.call('readKey', { ttag: written.ttag });
+      if (view.published !== published)
+        throw new NotSavedError(`the key reads published ${view.published} when read back, not ${published}`);
       return view;
     });
   }
@@ -151,17 +177,36 @@ export class KeyUseCases {
   }
 
   /**
+   * An /api export (docs/spec.md §3, §4.22): an aes key's raw bytes, or an exportable signing key's
+   * PKCS#8 (docs/spec.md §4.25 item 1), wrapped the same way.
+   */
+  export(caller: Caller, ttag: string, clientPubKey: string, version: number | undefined, recorded: ReleaseGate): Promise<ExportedVersion> {
+    return this.#export(caller, ttag, clientPubKey, version, recorded, false);
+  }
+
+  /**
+   * The seven-operation export (docs/spec.md §2.3 item 3): the newest version of an aes key; the key
+   * server refuses a signing key (KEY_TYPE_MISMATCH, 403 there) before reading it (docs/spec.md §4.25).
+   */
+  async exportAes(caller: Caller, ttag: string, clientPubKey: string, recorded: ReleaseGate): Promise<ExportedKey> {
+    const exported = await this.#export(caller, ttag, clientPubKey, undefined, recorded, true);
+    if ('type' in exported) throw new KeygateError('KEY_SERVER_FAILED', 'the key server answered a signing key to an aes-only export');
+    return exported;
+  }
+
+  /**
    * An export (docs/spec.md §3): the client key is validated, the wrap prepared and the key-server
    * connection opened; then, once `recorded` lets it through (the pending audit record stored,
    * docs/spec.md §9.2), the key is read, answered wrapped to the client's key, and the raw key zeroed.
    * When the gate refuses, nothing is read: the wrap is disposed of and the connection closed.
    */
-  async export(
+  async #export(
     caller: Caller,
     ttag: string,
     clientPubKey: string,
     version: number | undefined,
     recorded: ReleaseGate,
+    aesOnly: boolean,
   ): Promise<ExportedVersion> {
     const wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
     try {
@@ -174,13 +219,16 @@ export class KeyUseCases {
       }
       let blob: CallResult<'exportKey'>;
       try {
-        blob = await connection.call('exportKey', { ttag, version });
+        blob = await connection.call('exportKey', { ttag, version, ...(aesOnly ? { aesOnly } : {}) });
       } finally {
         await connection.close();
       }
       try {
-        const keyLen = keyLengthForNid(blob.nid, KeygateError);
         const resolved = blob.resolved === undefined ? {} : { resolved: blob.resolved };
+        if (blob.type !== undefined) {
+          return { wrapped: wrap.seal(blob.key), type: blob.type, format: 'pkcs8', version: blob.version, ...resolved };
+        }
+        const keyLen = keyLengthForNid(blob.nid, KeygateError);
         return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version, ...resolved };
       } finally {
         blob.key.fill(0);

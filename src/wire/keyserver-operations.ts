@@ -155,10 +155,24 @@ export const KEY_SERVER_OPERATIONS = {
   // Key versions: rotation adds one, the minimum version retires those below it.
   rotateKey: op(z.strictObject({ ttag, idempotency: idempotencyClaim.optional() }), keyView),
   setMinVersion: op(z.strictObject({ ttag, minVersion: keyVersion }), keyView),
-  // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded).
+  // A signing key's published JWKS (docs/spec.md §4.25 item 7): the owner's switch, and the gateway's own
+  // call (no token) for the key set it serves without a session, by ttag or `alias/{name}` (at most one JWK per
+  // version, 10 000 the most versions a key server allows).
+  setPublished: op(z.strictObject({ ttag, published: z.boolean() }), keyView),
+  publishedJwks: op(z.strictObject({ ttag }), z.strictObject({ keys: z.array(z.record(z.string(), z.string())).max(10_000).readonly() })),
+  // The key as bytes, a copy its receiver zeroes once used (the daemon once its answer is encoded): an aes
+  // key's raw bytes, or an exportable signing key's PKCS#8 with its `type` (docs/spec.md §4.25 item 1);
+  // `aesOnly` refuses every signing key (the root surface's export, docs/spec.md §2.5).
   exportKey: op(
-    z.strictObject({ ttag, version: keyVersion.optional() }),
-    keyed(z.strictObject({ nid: z.number().int(), key: bytes, version: z.number().int().positive() })),
+    z.strictObject({ ttag, version: keyVersion.optional(), aesOnly: z.literal(true).optional() }),
+    keyed(
+      z.strictObject({
+        nid: z.number().int(),
+        key: bytes,
+        version: z.number().int().positive(),
+        type: z.enum(KEY_TYPES).exclude(['aes']).optional(),
+      }),
+    ),
   ),
   readAcl: op(
     z.strictObject({ ttag }),

@@ -182,6 +182,7 @@ export function baseRequests(c: TableContext): Record<string, () => BaseRequest>
     'keys.export': () => ({ params: keyPath, body: { clientPubKey: c.clientPubKey } }),
     'keys.rotate': () => ({ params: keyPath }),
     'keys.min-version': () => ({ params: keyPath, body: { minVersion: 1 } }),
+    'keys.publish': () => ({ params: keyPath, body: { published: true } }),
     'keys.expire': () => ({ params: keyPath }),
     'keys.disable': () => ({ params: keyPath }),
     'keys.enable': () => ({ params: keyPath }),

@@ -36,6 +36,10 @@ export const WRITE_FAULTS = {
   disableKey: {
     drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'disabled' as const }),
   } satisfies WriteFault<'disableKey'>,
+  // docs/spec.md §4.25 item 7: a dropped publication answers the view as if it had taken.
+  setPublished: {
+    drop: async (inner, { ttag, published }) => ({ ...(await inner.call('readKey', { ttag })), published }),
+  } satisfies WriteFault<'setPublished'>,
   enableKey: {
     drop: async (inner, { ttag }) => ({ ...(await inner.call('readKey', { ttag })), state: 'active' as const }),
   } satisfies WriteFault<'enableKey'>,

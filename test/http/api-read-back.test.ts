@@ -33,6 +33,12 @@ const dropped: Case[] = [
     arrange: (s) => s.alice.post(`/api/keys/${s.key}/disable`),
     write: (s) => s.alice.post(`/api/keys/${s.key}/enable`),
   },
+  {
+    title: 'publishing a signing key',
+    fault: 'setPublished',
+    arrange: async (s) => s.alice.put('/api/aliases/signer', { ttag: (await createKey(s.alice, { type: 'ec-p256' })).ttag }),
+    write: (s) => s.alice.put('/api/keys/alias%2Fsigner/published', { published: true }),
+  },
   { title: 'setting a tag', fault: 'putKeyTag', write: (s) => s.alice.put(`/api/keys/${s.key}/tags/env`, { value: 'prod' }) },
   {
     title: 'deleting a tag',

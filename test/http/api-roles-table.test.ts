@@ -63,6 +63,7 @@ const HOLDERS: Readonly<Partial<Record<Operation, readonly Role[]>>> = {
         'keys.delete',
         'keys.rotate',
         'keys.min-version',
+        'keys.publish',
         'keys.list',
         'keys.tag',
         'crypto.sign',
@@ -148,6 +149,7 @@ async function rows(): Promise<Readonly<Record<string, Row>>> {
     'keys.cancel-deletion': { needs: 'keys.delete', path: `/api/keys/${NO_KEY}/cancel-deletion`, allowed: NOT_FOUND },
     'keys.rotate': { needs: 'keys.rotate', path: `/api/keys/${NO_KEY}/rotate`, allowed: NOT_FOUND },
     'keys.min-version': { needs: 'keys.min-version', path: `/api/keys/${NO_KEY}/min-version`, body: { minVersion: 1 }, allowed: NOT_FOUND },
+    'keys.publish': { needs: 'keys.publish', path: `/api/keys/${NO_KEY}/published`, body: { published: true }, allowed: NOT_FOUND },
     'keys.list': { needs: 'keys.list', allowed: [200] },
     'keys.tag': { needs: 'keys.tag', path: `/api/keys/${NO_KEY}/tags/env`, body: { value: 'prod' }, allowed: NOT_FOUND },
     'keys.untag': { needs: 'keys.tag', path: `/api/keys/${NO_KEY}/tags/env`, allowed: NOT_FOUND },
@@ -264,6 +266,7 @@ const ADDED = new Set([
   'audit.verify',
   'keys.rotate',
   'keys.min-version',
+  'keys.publish',
   'keys.versions',
   'keys.disable',
   'keys.enable',
@@ -291,7 +294,7 @@ const ADDED = new Set([
   'trust.issuers.delete',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, the signing-key routes, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, the signing-key routes and their publication, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

@@ -76,6 +76,7 @@ const ADDITIONS: readonly [string, string, Auth][] = [
   ['GET', '/api/keys/{ttag}/versions', 'S'],
   ['POST', '/api/keys/{ttag}/rotate', 'S'],
   ['PUT', '/api/keys/{ttag}/min-version', 'S'],
+  ['PUT', '/api/keys/{ttag}/published', 'S'],
   ['POST', '/api/keys/{ttag}/disable', 'S'],
   ['POST', '/api/keys/{ttag}/enable', 'S'],
   ['POST', '/api/keys/{ttag}/schedule-deletion', 'S'],
@@ -174,6 +175,7 @@ test('the route table serves exactly the operations of the surface, each with it
     'post /login',
     'post /logout',
     'put /api/keys/{ttag}/min-version',
+    'put /api/keys/{ttag}/published',
     'put,delete /api/aliases/{alias}',
     'put,delete /api/keys/{ttag}/tags/{name}',
   ]);
@@ -190,6 +192,7 @@ test('the route table serves exactly the operations of the surface, each with it
     '/api/keys/{ttag}/jwks': 'keys',
     '/api/keys/{ttag}/rotate': 'keys',
     '/api/keys/{ttag}/min-version': 'keys',
+    '/api/keys/{ttag}/published': 'keys',
     '/api/keys/{ttag}/versions': 'keys',
     '/api/keys/{ttag}/disable': 'keys',
     '/api/keys/{ttag}/enable': 'keys',

@@ -36,6 +36,7 @@ const OPERATIONS: readonly (readonly [string, string, string, string])[] = [
   ['POST', '/api/keys/:ttag/export', 'keys.export', 'POST'],
   ['POST', '/api/keys/:ttag/rotate', 'keys.rotate', 'POST'],
   ['PUT', '/api/keys/:ttag/min-version', 'keys.min-version', 'PUT'],
+  ['PUT', '/api/keys/:ttag/published', 'keys.publish', 'PUT'],
   ['POST', '/api/keys/:ttag/expire', 'keys.expire', 'POST'],
   ['POST', '/api/keys/:ttag/disable', 'keys.disable', 'POST'],
   ['POST', '/api/keys/:ttag/enable', 'keys.enable', 'POST'],
@@ -113,9 +114,9 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 87 operations: 51 on /api, the two of data keys, the five of signing keys, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 88 operations: 51 on /api, the two of data keys, the five of signing keys and their publication, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
-  t.is(OPERATIONS.length, 87);
+  t.is(OPERATIONS.length, 88);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);
   t.deepEqual(
     declared.map((route) => `${route.method} ${route.path}`),

@@ -25,6 +25,7 @@ import { BadRequestError, DecryptFailedError, isKeyServerError, KeyServerError }
 import type { EngineContext, TokenContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { requireUsableKey } from './engine-views.js';
+import { requireSymmetricKey } from './key-type-fit.js';
 import { noteKeyUse, resolvedOf } from './key-use.js';
 import { newestOf, newestVersion, usableVersion } from './key-versions.js';
 import type { SigningOperations } from './signing-operations.js';
@@ -310,10 +311,14 @@ export class CryptoOperations {
     return caller;
   }
 
-  /** The key's ACL right and the token's scope, then its expiry, then its state (docs/spec.md §4.6). */
+  /**
+   * The key's ACL right and the token's scope, then its expiry, then its state (docs/spec.md §4.6), then
+   * its type: every operation here is symmetric (docs/spec.md §4.25 item 1 "Mismatch").
+   */
   async #usableKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow> {
     const key = await this.#ctx.auth.authorizeKey(caller, ttag, right);
     requireUsableKey(key, this.#ctx.now());
+    requireSymmetricKey(key);
     return key;
   }
 }

@@ -19,6 +19,7 @@ import { IssuerOperations } from './issuer-operations.js';
 import { KeyDeletionOperations } from './key-deletion.js';
 import { KeyInventory } from './key-inventory.js';
 import { KeyOperations } from './key-operations.js';
+import { KeyPublication } from './key-publication.js';
 import { DEFAULT_MAX_KEY_VERSIONS } from './key-versions.js';
 import { LoginOperations } from './login-operations.js';
 import { createPrincipal, type NewPrincipal } from './principal-factory.js';
@@ -72,6 +73,8 @@ export class KeyServerEngine {
   readonly crypto: CryptoOperations;
   /** Signing keys: sign, verify, sign-jwt, public keys (docs/spec.md §4.25). */
   readonly signing: SigningOperations;
+  /** A signing key's published JWKS (docs/spec.md §4.25 item 7). */
+  readonly publication: KeyPublication;
   /** Aliases of keys (docs/spec.md §4.23 item 3). */
   readonly aliases: AliasOperations;
   /** Principals (21-27), group membership (29-31), roles (32-34). */
@@ -113,6 +116,7 @@ export class KeyServerEngine {
     this.keyDeletion = new KeyDeletionOperations(ctx);
     this.signing = new SigningOperations(ctx, new SigningKeyCache());
     this.crypto = new CryptoOperations(ctx, this.signing);
+    this.publication = new KeyPublication(ctx);
     this.aliases = new AliasOperations(ctx);
     this.principals = new PrincipalOperations(ctx);
     this.groups = new GroupOperations(ctx);

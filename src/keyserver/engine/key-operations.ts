@@ -3,6 +3,7 @@ import { ALIAS_PREFIX } from '../../wire/alias.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
 import type { Identity } from '../../wire/identity.js';
 import { nidForKeyLength } from '../../wire/key-length.js';
+import type { SigningKeyType } from '../../wire/key-type.js';
 import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
 import { effectiveRights } from '../model/evaluate-access.js';
@@ -12,6 +13,7 @@ import type { EngineContext } from './engine-context.js';
 import type { KeyRow } from './engine-model.js';
 import { aclOf, identityOf, isExpired, keyView, requesterOf, requireLiveKey, requireUsableKey } from './engine-views.js';
 import { forgetIdempotencyRecord, idempotent, noteReplayAnswered } from './idempotent.js';
+import { requireExportableKind } from './key-type-fit.js';
 import { noteKeyUse, resolvedOf } from './key-use.js';
 import { addKeyVersion, newestVersion, usableVersion, versionsPage } from './key-versions.js';
 import { checkedRotationPeriod } from './rotation-schedule.js';
@@ -218,20 +220,26 @@ export class KeyOperations {
   /**
    * The raw data key of one version (the newest when none is named) for a caller holding `export`; an
    * expired key is KEY_EXPIRED, a disabled one KEY_DISABLED, a version below the minimum KEY_VERSION_RETIRED.
+   * A signing key's version is its PKCS#8, answered with its `type`, only when it was made `exportable`
+   * and the caller did not ask for an aes key alone (`aesOnly`, the root surface): else
+   * KEY_TYPE_MISMATCH, its material never read (docs/spec.md §4.25 item 1 "Export").
    */
   async exportKey(
     token: string,
     ttag: string,
     version?: number,
-  ): Promise<{ nid: number; key: Buffer; version: number; resolved?: string }> {
+    aesOnly = false,
+  ): Promise<{ nid: number; key: Buffer; version: number; type?: SigningKeyType; resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'keys.export');
     const key = await ctx.auth.authorizeKey(caller, ttag, 'export');
     requireUsableKey(key, ctx.now());
+    requireExportableKind(key, aesOnly);
     const chosen = usableVersion(key, version ?? newestVersion(key));
     await noteKeyUse(ctx, key, 'export');
-    return { nid: key.nid, key: Buffer.from(chosen.material), version: chosen.version, ...resolvedOf(ttag, key) };
+    const type = key.signing === undefined ? {} : { type: key.signing.type };
+    return { nid: key.nid, key: Buffer.from(chosen.material), version: chosen.version, ...type, ...resolvedOf(ttag, key) };
   }
 
   /** Expires the key for good (operation 16); owner only. Expiring an expired key changes nothing. */

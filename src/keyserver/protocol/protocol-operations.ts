@@ -46,7 +46,9 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   confirmKeyDestruction: async (engine, _token, args) => (await engine.confirmDestruction(args.ttag), null),
   rotateKey: (engine, token, args) => engine.keys.rotate(token, args.ttag, args.idempotency),
   setMinVersion: (engine, token, args) => engine.keys.setMinVersion(token, args.ttag, args.minVersion),
-  exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version),
+  setPublished: (engine, token, args) => engine.publication.setPublished(token, args.ttag, args.published),
+  publishedJwks: (engine, _token, args) => engine.publication.publishedJwks(args.ttag),
+  exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version, args.aesOnly === true),
   readAcl: (engine, token, args) => engine.keys.readAcl(token, args.ttag),
   grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
   revoke: (engine, token, args) => engine.keys.revoke(token, args.ttag, args.principal),
@@ -119,9 +121,10 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
  * The operations a gateway calls as itself rather than for a user: they take no token, as the health
  * call; what lets a caller reach them is what lets it reach the daemon at all, a gateway's client
  * certificate (mutual TLS), or being the gateway's own process (the embedded key server). They hand
- * out and mark ttags and times of destroyed keys, nothing of a key's material or of a principal.
+ * out and mark ttags and times of destroyed keys, and the public keys of a published signing key
+ * (docs/spec.md §4.25 item 7), nothing of a key's material or of a principal.
  */
-export const GATEWAY_OPERATIONS: ReadonlySet<OperationName> = new Set(['claimKeyDestructions', 'confirmKeyDestruction']);
+export const GATEWAY_OPERATIONS: ReadonlySet<OperationName> = new Set(['claimKeyDestructions', 'confirmKeyDestruction', 'publishedJwks']);
 
 /**
  * Runs one operation on the engine as one unit of its store (`KeyServerEngine.atomically`); the

@@ -12,6 +12,7 @@ import { cors } from './http/cors.js';
 import { type HealthProbeOptions, withHealthProbes } from './http/health-probe.js';
 import { readRawBody } from './http/read-body.js';
 import { requestStep } from './http/request-step.js';
+import { JWKS_PATH, servePublishedJwks } from './jwks/published-jwks.js';
 import { rootErrorMapper } from './root/root.errors.js';
 import { gatewayRoutes, routeTableOf } from './routing/gateway-routes.js';
 import type { GatewayState } from './state.js';
@@ -72,6 +73,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const gatewayVersion = options.gatewayVersion ?? '0.0.0';
   const table = routeTableOf(gatewayRoutes(services, { gatewayVersion, publicOrigin: options.publicOrigin }), services);
   if (options.console !== undefined) table.mount(CONSOLE_PATH, serveConsole(options.console));
+  table.mount(JWKS_PATH, servePublishedJwks(services.publishedJwks));
   const route = table.dispatcher();
   app.use(async function dispatch(ctx, next) {
     // A body over 1 MB is refused on every route, those that take none included (docs/spec.md §7).

@@ -314,7 +314,18 @@ export const responses = {
   alias: aliasView,
   aliases: list(aliasView),
   batch: batchOf,
-  exported: wrappedExport.extend({ version }).meta({ id: 'WrappedKeyVersion' }),
+  /** An aes key's raw bytes, or an exportable signing key's PKCS#8 (docs/spec.md §4.25 item 1), wrapped as §3.2 says. */
+  exported: z
+    .union([
+      wrappedExport.extend({ version }),
+      z.object({
+        wrapped: wrappedKey,
+        type: z.enum(KEY_TYPES).exclude(['aes']).describe('the signing key type'),
+        format: z.literal('pkcs8').describe("the private key's PKCS#8 (DER), wrapped"),
+        version,
+      }),
+    ])
+    .meta({ id: 'WrappedKeyVersion' }),
   /** docs/spec.md §4.5a: the data key sealed under `version` (`blob`), and wrapped when a clientPubKey was sent. */
   dataKey: z
     .object({

@@ -67,6 +67,8 @@ const schemas = {
     .superRefine(fitsItsType),
   export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
+  /** docs/spec.md §4.25 item 7: publish a signing key's JWKS, or withdraw it. */
+  published: z.strictObject({ published: z.boolean() }),
   /** docs/spec.md §4.23 item 5: the key server checks the days against its bounds (7..30 by default); an empty body waits the maximum. */
   scheduleDeletion: z.strictObject({ pendingDays: z.number().int().optional() }).prefault({}),
   /** docs/spec.md §4.22 item 10: 1..1000 versions a page, 100 by default. */
@@ -198,6 +200,21 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       async handle(ctx, { body, params, audit }) {
         audit.note({ version: body.minVersion });
         const view = await keys.setMinVersion(callerOf(ctx), params.ttag, body.minVersion);
+        noteResolved(audit, params.ttag, view.ttag);
+        ctx.body = view;
+      },
+    }),
+    route({
+      operationId: 'keys.publish',
+      method: 'PUT',
+      path: '/api/keys/:ttag/published',
+      auth: 'session',
+      summary: "Publish the signing key's JWKS at /jwks/{alias}.json and /jwks/keys/{ttag}.json without a session, or withdraw it (owner)",
+      body: schemas.published,
+      success: { status: 200, schema: responses.key },
+      outcomeCheck: ({ params }) => `GET /api/keys/${ttagToPath(params.ttag)}`,
+      async handle(ctx, { body, params, audit }) {
+        const view = await keys.setPublished(callerOf(ctx), params.ttag, body.published);
         noteResolved(audit, params.ttag, view.ttag);
         ctx.body = view;
       },

@@ -101,7 +101,7 @@ export function rootRouteTable(services: GatewayServices): RootRoute[] {
       about: ({ body }) => ({ object: body.ttag }),
       async handle(ctx, { body, audit }) {
         // The newest version, answered with exactly the fields of docs/spec.md §2.2 (no `version`).
-        const { wrapped, algo, keyLen } = await services.keys.export(caller(ctx), body.ttag, body.clientPubKey, undefined, audit.recorded);
+        const { wrapped, algo, keyLen } = await services.keys.exportAes(caller(ctx), body.ttag, body.clientPubKey, audit.recorded);
         ctx.body = { wrapped, algo, keyLen };
       },
     }),
