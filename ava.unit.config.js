@@ -45,7 +45,7 @@ export default {
     'test/scripts/lock-foreign-optionals.test.ts',
   ],
   extensions: { ts: 'module' },
-  nodeArguments: ['--import=tsx/esm', '--import=./test/_support/in-process-only.ts'],
+  nodeArguments: ['--import=./test/_support/typescript-loader.js', '--import=./test/_support/in-process-only.ts'],
   workerThreads: false,
   timeout: '60s',
 };

@@ -1,20 +1,15 @@
 import { MemoryAuditLog } from '../adapters/audit-log/memory-audit-log.js';
-import { PostgresAuditLog } from '../adapters/audit-log/postgres-audit-log.js';
 import { SqliteAuditLog } from '../adapters/audit-log/sqlite-audit-log.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import type { DaemonProblem } from '../adapters/key-server/daemon-check.js';
-import { TlsKeyServer } from '../adapters/key-server/tls-key-server.js';
 import { HttpKeySetSource } from '../adapters/key-set/http-key-set-source.js';
 import { PinoLogger } from '../adapters/logger/pino-logger.js';
 import { RateLimitedLogger } from '../adapters/logger/rate-limited-logger.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { CryptoRandom } from '../adapters/random/crypto-random.js';
 import { MemoryReplayCache } from '../adapters/replay-cache/memory-replay-cache.js';
-import { RedisReplayCache } from '../adapters/replay-cache/redis-replay-cache.js';
 import { MemorySessionStore } from '../adapters/session-store/memory-session-store.js';
-import { RedisSessionStore } from '../adapters/session-store/redis-session-store.js';
 import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.js';
-import { RedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
 import { SqliteWriterLocks } from '../adapters/writer-locks/sqlite-writer-locks.js';
 import { AuditChainRegressedError, AuditUnavailableError } from '../domain/audit/audit.errors.js';
 import type { AuditChain } from '../domain/audit/audit-chain.js';
@@ -38,7 +33,6 @@ import { loadAuditIntegrity } from './audit-keys.js';
 import { BootWarningLogger } from './boot-warnings.js';
 import { type GatewayConfig, REPLAY_PRINCIPAL_SHARE_KEYS, REPLAY_SHARE_DIVISOR } from './config/config.js';
 import { embeddedStorePath, startEmbeddedKeyServer } from './embedded-engine.js';
-import { gatewayClientIdentity } from './gateway-client-identity.js';
 
 /** The adapter behind each port the gateway binds: what the configuration chose, or what the caller gave. */
 export interface GatewayAdapters {
@@ -182,7 +176,11 @@ function chooseMetrics(config: GatewayConfig, sessionStore: SessionStore, replay
   });
 }
 
-/** The configured key server: a daemon over TLS when a URL is set, else the embedded engine. */
+/**
+ * The configured key server: a daemon over TLS when a URL is set, else the embedded engine. The TLS
+ * client and the Redis and PostgreSQL adapters below are imported where they are chosen: a gateway
+ * configured without them (a test's, most of all) does not load ioredis, pg or the TLS client.
+ */
 async function startKeyServer(
   config: GatewayConfig['keyServer'],
   clock: Timer,
@@ -190,6 +188,10 @@ async function startKeyServer(
   logger: Logger,
 ): Promise<{ keyServer: KeyServer; generatedPasswords: Readonly<Record<string, string>> | undefined }> {
   if (config.kind === 'tls') {
+    const [{ gatewayClientIdentity }, { TlsKeyServer }] = await Promise.all([
+      import('./gateway-client-identity.js'),
+      import('../adapters/key-server/tls-key-server.js'),
+    ]);
     const client = await gatewayClientIdentity(config);
     logger.info('key-server client certificate', { fingerprint: certificateFingerprint(client.certPem) });
     // Each daemon is checked once: one that cannot be used is said before the gateway listens (naming it
@@ -228,6 +230,11 @@ async function openSessionState(
     logger: deps.logger,
   };
   const keyring = sealingKeyring(settings.sessionKeys.map((key) => Buffer.from(key, 'base64')));
+  const [{ RedisSessionStore }, { RedisReplayCache }, { RedisThrottleStore }] = await Promise.all([
+    import('../adapters/session-store/redis-session-store.js'),
+    import('../adapters/replay-cache/redis-replay-cache.js'),
+    import('../adapters/throttle/redis-throttle-store.js'),
+  ]);
   const [sessionStore, replayCache, throttleStore] = await Promise.all([
     supplied.sessionStore ?? RedisSessionStore.connect({ ...common, keyring, random: deps.random }),
     supplied.replayCache ?? RedisReplayCache.connect({ ...common, ...bounds, keyring }),
@@ -254,7 +261,8 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
       return new MemoryAuditLog(chain === undefined ? {} : { chain });
     case 'sqlite':
       return SqliteAuditLog.open({ file: config.file, ...(chain === undefined ? {} : { chain }) });
-    case 'postgres':
+    case 'postgres': {
+      const { PostgresAuditLog } = await import('../adapters/audit-log/postgres-audit-log.js');
       return PostgresAuditLog.open({
         url: config.url,
         schema: config.schema,
@@ -264,6 +272,7 @@ export async function openAuditLog(config: GatewayConfig['audit'], logger: Logge
         onConnectionError: (error) => logger.warn('audit database connection lost', { cause: `${error.name}: ${error.message}` }),
         ...(chain === undefined ? {} : { chain }),
       });
+    }
   }
 }
 

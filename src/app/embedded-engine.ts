@@ -10,7 +10,6 @@ import { certificateFingerprint, createIdentityCertificate, type IdentityCertifi
 import { loadOrCreateIdentity } from '../keyserver/identity/identity-files.js';
 import { CachedEngineStore } from '../keyserver/store/cached-engine-store.js';
 import { MemoryEngineStore } from '../keyserver/store/memory-engine-store.js';
-import { PostgresEngineStore } from '../keyserver/store/postgres-engine-store.js';
 import { redactPostgresUrl } from '../keyserver/store/postgres-url.js';
 import { SqliteEngineStore } from '../keyserver/store/sqlite-engine-store.js';
 import type { Timer } from '../ports/clock.port.js';
@@ -118,6 +117,8 @@ async function openStore(config: EmbeddedKeyServerConfig, logger: Logger | undef
   if (embeddedStoreKind(config) === 'postgres') {
     // The configuration requires the master key given with a URL: generated here, it would be this gateway's alone.
     const master = loadMasterKeys({ dataPath: ':memory:', key: config.masterKey, file: config.masterKeyFile });
+    // Imported here: an engine on SQLite or in memory (every test's) does not load pg.
+    const { PostgresEngineStore } = await import('../keyserver/store/postgres-engine-store.js');
     return PostgresEngineStore.open({
       url: config.postgresUrl!,
       keyring: master.keyring,

@@ -294,7 +294,7 @@ const ADDED = new Set([
   'trust.issuers.delete',
 ]);
 
-test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the publication of a signing key, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, the signing-key routes, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
+test('each built-in role gets the exact status and code on each of the 51 /api operations, GET /api/audit/verify the key-version routes, the key-state routes, the key list and its tags, the scheduled-deletion routes, the data-key routes, the signing-key routes and their publication, GET /api/groups, the alias routes, workload sign-in and the trusted issuers', async (t) => {
   const routes = apiRouteTable({} as GatewayServices);
   const table = await rows();
   t.is(routes.filter((r) => !ADDED.has(r.operationId)).length, 51);

@@ -114,7 +114,7 @@ function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLES[name]!);
 }
 
-test('the declared routes are exactly these 88 operations: 51 on /api, the two of data keys, the five of signing keys, the publication of a signing key, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
+test('the declared routes are exactly these 88 operations: 51 on /api, the two of data keys, the five of signing keys and their publication, the four of key versions, the two of key states, the key list and its tags, the two of scheduled deletion, the three of aliases, audit/verify, the groups list, workload sign-in, the four of trusted issuers, openapi.json and the seven', (t) => {
   const declared = gatewayRoutes({} as GatewayServices, { gatewayVersion: '0.0.0' });
   t.is(OPERATIONS.length, 88);
   t.is(declared.filter((route) => route.surface === 'root').length, 7);

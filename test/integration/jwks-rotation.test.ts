@@ -1,9 +1,9 @@
-import { createDecipheriv, createECDH, createPrivateKey, createPublicKey, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { calculateJwkThumbprint, createRemoteJWKSet, type JWK, jwtVerify, SignJWT } from 'jose';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { asSession, createKey, pathTtag } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
@@ -14,9 +14,8 @@ import { skipAll } from '../_support/skip.js';
 /**
  * The JWKS survives rotation (docs/spec.md §4.25 item 7): two gateways sharing one PostgreSQL (their
  * embedded key servers' store) and one Redis (sessions), a key published under an alias, and a stock
- * relying party (jose's createRemoteJWKSet) fetching gateway B's /jwks/{alias}.json. The tokens are
- * signed here with the exported private key of each version (an exportable key; sign-jwt is another
- * part of §4.25), their `kid` the RFC 7638 thumbprint jose computes.
+ * relying party (jose's createRemoteJWKSet) fetching gateway B's /jwks/{alias}.json. Gateway A's key
+ * server signs the tokens (sign-jwt): the private key never leaves it.
  */
 const postgres = startTestPostgres();
 const redis = await testRedis();
@@ -47,34 +46,11 @@ async function startPair(t: ExecutionContext, redisUrl: string): Promise<[TestGa
   return [a, await start()];
 }
 
-/** A version's private key, exported and unwrapped by the client's side of docs/spec.md §3.2. */
-async function exportVersion(session: ReturnType<typeof asSession>, ttag: string, version: number) {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const reply = await session.post(`/api/keys/${pathTtag(ttag)}/export`, { clientPubKey: ecdh.getPublicKey('base64'), version });
-  if (reply.status !== 200) throw new Error(`export: ${reply.status} ${reply.text}`);
-  const w = reply.body.wrapped;
-  const b = (value: string) => Buffer.from(value, 'base64');
-  const aesKey = Buffer.from(hkdfSync('sha256', ecdh.computeSecret(b(w.gatewayPubKey)), b(w.salt), 'keygate export v1', 32));
-  const decipher = createDecipheriv('aes-256-gcm', aesKey, b(w.iv));
-  decipher.setAuthTag(b(w.authTag));
-  const privateKey = createPrivateKey({
-    key: Buffer.concat([decipher.update(b(w.ciphertext)), decipher.final()]),
-    format: 'der',
-    type: 'pkcs8',
-  });
-  const kid = await calculateJwkThumbprint(createPublicKey(privateKey).export({ format: 'jwk' }) as JWK);
-  return { privateKey, kid };
-}
-
-/** A token as an issuer signs it with one version's key. */
-async function issue(session: ReturnType<typeof asSession>, ttag: string, version: number, subject: string): Promise<string> {
-  const { privateKey, kid } = await exportVersion(session, ttag, version);
-  return new SignJWT({ sub: subject })
-    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(privateKey);
+/** A token the key server signs (POST /api/crypto/sign-jwt, docs/spec.md §4.25 item 5) with the key's newest version. */
+async function issue(session: ReturnType<typeof asSession>, ttag: string, subject: string): Promise<{ jwt: string; version: number }> {
+  const reply = await session.post('/api/crypto/sign-jwt', { ttag, claims: { sub: subject } });
+  if (reply.status !== 200) throw new Error(`sign-jwt: ${reply.status} ${reply.text}`);
+  return { jwt: reply.body.jwt, version: reply.body.version };
 }
 
 if (reason !== undefined) {
@@ -89,17 +65,19 @@ if (reason !== undefined) {
     const onA = asSession(a, await a.login('alice'));
     // The session lives in the shared Redis: gateway B serves it too.
     const onB = asSession(b, onA.sessionId);
-    const { ttag } = await createKey(onA, { type: 'ec-p256', exportable: true });
+    const { ttag } = await createKey(onA, { type: 'ec-p256' });
     t.is((await onB.put('/api/aliases/tokens', { ttag })).status, 200);
     t.is((await onA.put(`/api/keys/${pathTtag(ttag)}/published`, { published: true })).status, 200);
 
     const relyingParty = createRemoteJWKSet(new URL(`${b.url}/jwks/tokens.json`), { cooldownDuration: 0 });
-    const first = await issue(onA, ttag, 1, 'first');
+    const { jwt: first, version: signedBy } = await issue(onA, ttag, 'first');
+    t.is(signedBy, 1);
     t.is((await jwtVerify(first, relyingParty)).payload.sub, 'first');
 
     const rotated = await onB.post(`/api/keys/${pathTtag(ttag)}/rotate`, {});
     t.is(rotated.status, 200, rotated.text);
-    const second = await issue(onA, ttag, 2, 'second');
+    const { jwt: second, version: newest } = await issue(onA, ttag, 'second');
+    t.is(newest, 2, 'the new version signs');
     b.clock.advance(JWKS_CACHE_MS); // B's copy of the key set is at most a second old
     t.is((await jwtVerify(second, relyingParty)).payload.sub, 'second', 'the new kid is fetched again from B');
     t.is((await jwtVerify(first, relyingParty)).payload.sub, 'first', 'v1 stays in the key set until retired');

@@ -12,7 +12,7 @@ import { masterKeyFileProblem, masterKeyListProblem } from '../../keyserver/at-r
 import { ConfigError } from '../../keyserver/config-error.js';
 import { DEFAULT_DELETION_MAX_DAYS, DEFAULT_DELETION_MIN_DAYS, DELETION_DAYS_LIMIT } from '../../keyserver/engine/deletion-days.js';
 import { MAX_KEY_VERSIONS_LIMIT } from '../../keyserver/engine/key-versions.js';
-import { normaliseFingerprint } from '../../keyserver/identity/identity-certificate.js';
+import { normaliseFingerprint } from '../../keyserver/identity/fingerprint.js';
 import { principalSeedSchema } from '../../keyserver/seed-file.js';
 import { isAddressOrCidr, isCertificatePem, isHttpsOrigin, isKeyOfCertificate, isRedisUrl, isSessionKey } from './checks.js';
 import { parseCorsOrigins, parsePublicOrigin } from './cors-origins.js';

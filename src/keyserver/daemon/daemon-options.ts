@@ -11,7 +11,7 @@ import {
 } from '../engine/deletion-days.js';
 import { MAX_KEY_VERSIONS_LIMIT } from '../engine/key-versions.js';
 import { flagProblem } from '../flag-problem.js';
-import { normaliseFingerprint } from '../identity/identity-certificate.js';
+import { normaliseFingerprint } from '../identity/fingerprint.js';
 import { type PrincipalSeed, readSeedFile } from '../seed-file.js';
 import type { ClientTrust } from './client-trust.js';
 

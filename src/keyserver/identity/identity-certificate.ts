@@ -59,9 +59,3 @@ export async function createIdentityCertificate(options: IdentityOptions = {}): 
 export function certificateFingerprint(certPem: string): string {
   return createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex');
 }
-
-/** Accepts `AB:CD:...` or `abcd...` and returns the canonical lower-case hex form, or undefined. */
-export function normaliseFingerprint(value: string): string | undefined {
-  const hex = value.replace(/:/g, '').toLowerCase();
-  return /^[0-9a-f]{64}$/.test(hex) ? hex : undefined;
-}
