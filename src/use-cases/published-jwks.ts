@@ -38,6 +38,16 @@ export class PublishedJwks {
     this.#deps = deps;
   }
 
+  /**
+   * A copy young enough to answer from without asking the key server (the gateway's fast path): the key
+   * set, or `undefined` when there is no fresh copy of a published one (the full path then asks).
+   */
+  fresh(reference: string): PublishedJwksAnswer | undefined {
+    const now = this.#deps.clock.now();
+    const copy = this.#copies.get(reference);
+    return copy !== undefined && now - copy.at < PUBLISHED_JWKS_MAX_AGE_MS && copy.at <= now ? copy.answer : undefined;
+  }
+
   /** The key set of `reference` (a ttag or `alias/{name}`), or undefined when none is published there. */
   async read(reference: string): Promise<PublishedJwksAnswer | undefined> {
     const now = this.#deps.clock.now();

@@ -10,6 +10,7 @@ import { CONSOLE_PATH, type LoadConsoleAssets, serveConsole } from './console/co
 import { DEFAULT_IPV6_PREFIX_LENGTH } from './http/client-address.js';
 import { cors } from './http/cors.js';
 import { type HealthProbeOptions, withHealthProbes } from './http/health-probe.js';
+import { type JwksFastPathOptions, withPublishedJwks } from './http/jwks-fast-path.js';
 import { readRawBody } from './http/read-body.js';
 import { requestStep } from './http/request-step.js';
 import { JWKS_PATH, servePublishedJwks } from './jwks/published-jwks.js';
@@ -48,6 +49,7 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
   const metrics = options.metrics ?? new NoMetrics();
   const app = new GatewayKoa({
     health: services.health,
+    jwks: services.publishedJwks,
     logger: options.logger,
     metrics,
     corsOrigins: options.corsOrigins ?? [],
@@ -85,18 +87,20 @@ export function createKoaApp(services: GatewayServices, options: KoaAppOptions):
 
 /**
  * The gateway's Koa application: its request handler (`callback()`, which `listen` and an embedding
- * server mount alike) answers a plain health probe before Koa makes a context for it.
+ * server mount alike) answers a plain health probe, and a published JWKS it holds a fresh copy of,
+ * before Koa makes a context for it.
  */
 class GatewayKoa extends Koa<GatewayState> {
-  readonly #probes: HealthProbeOptions;
+  readonly #fast: HealthProbeOptions & JwksFastPathOptions;
 
-  constructor(probes: HealthProbeOptions) {
+  constructor(fast: HealthProbeOptions & JwksFastPathOptions) {
     super({ proxy: false });
-    this.#probes = probes;
+    this.#fast = fast;
   }
 
   override callback(): ReturnType<Koa['callback']> {
-    return withHealthProbes(this.#probes, super.callback() as Parameters<typeof withHealthProbes>[1]) as ReturnType<Koa['callback']>;
+    const koa = super.callback() as Parameters<typeof withHealthProbes>[1];
+    return withHealthProbes(this.#fast, withPublishedJwks(this.#fast, koa)) as ReturnType<Koa['callback']>;
   }
 }
 

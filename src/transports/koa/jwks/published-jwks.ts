@@ -47,7 +47,7 @@ export function servePublishedJwks(jwks: PublishedJwks): Middleware<GatewayState
 }
 
 /** The key a path names: `alias/{name}` for `/jwks/{name}.json`, the canonical ttag for `/jwks/keys/{ttag}.json`. */
-function referenceOf(path: string): string | undefined {
+export function referenceOf(path: string): string | undefined {
   const byKey = BY_KEY.exec(path);
   if (byKey !== null) {
     const read = readTtag(decoded(byKey[1]!) ?? '');
@@ -67,7 +67,7 @@ function decoded(segment: string): string | undefined {
 }
 
 /** RFC 9110 §13.1.2: `*`, or a list of entity tags one of which is ours (a weak comparison, as for GET). */
-function matchesEtag(header: string, etag: string): boolean {
+export function matchesEtag(header: string, etag: string): boolean {
   if (header === '') return false;
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();
