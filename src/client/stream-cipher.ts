@@ -8,7 +8,7 @@ import { HeaderReader, SegmentCipher, Segmenter } from './stream-segments.js';
 export type StreamSession = Pick<KeygateSession, 'generateDataKey' | 'openDataKey'>;
 
 export interface EncryptStreamOptions {
-  /** Plaintext bytes per segment, 4,096 to 4,194,304; 65,536 when not given. */
+  /** Plaintext bytes per segment, 4,096 to 4,194,304; 262,144 (256 KiB) when not given. */
   readonly segmentSize?: number;
 }
 

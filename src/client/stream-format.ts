@@ -14,7 +14,7 @@ const BLOB_BYTES = [50, 58, 66] as const;
 /** Magic, format version and `H`: enough to know how long the header is. */
 export const HEADER_PREFIX_BYTES = 7;
 export const TAG_BYTES = 16;
-export const SEGMENT_SIZE = { min: 4096, max: 4 * 1024 * 1024, default: 64 * 1024 } as const;
+export const SEGMENT_SIZE = { min: 4096, max: 4 * 1024 * 1024, default: 256 * 1024 } as const;
 /** At most 2^32 segments: the counter is 4 bytes (docs/spec.md §4.5a, Streams item 3). */
 export const MAX_SEGMENTS = 2 ** 32;
 const INFO = 'keygate stream v1';

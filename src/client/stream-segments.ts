@@ -17,10 +17,20 @@ export class Segmenter {
     this.#current = new Uint8Array(size);
   }
 
-  /** Takes a chunk; answers the pieces now known not to be the last. */
+  /**
+   * Takes a chunk; answers the pieces now known not to be the last. A whole piece inside the chunk
+   * with more bytes after it is answered as a view of the chunk, not a copy: use it before the chunk
+   * can change (SegmentCipher starts its work at once).
+   */
   push(chunk: Uint8Array): Bytes[] {
     const ready: Bytes[] = [];
+    const viewable = chunk.buffer instanceof ArrayBuffer;
     for (let offset = 0; offset < chunk.length; ) {
+      if (this.#fill === 0 && viewable && chunk.length - offset > this.#size) {
+        ready.push(chunk.subarray(offset, offset + this.#size) as Bytes);
+        offset += this.#size;
+        continue;
+      }
       if (this.#fill === this.#size) {
         ready.push(this.#current);
         this.#current = new Uint8Array(this.#size);
@@ -40,13 +50,19 @@ export class Segmenter {
   }
 }
 
-/** Segments sealed or opened at once, in order: WebCrypto runs them on the thread pool side by side. */
-const IN_FLIGHT = 16;
+/**
+ * Segments in flight at most once a call returns: WebCrypto runs them on the thread pool side by
+ * side, and a window (not a batch) keeps the pool busy across chunks.
+ */
+const IN_FLIGHT = 8;
+
+type SegmentWork = (iv: Bytes, piece: Bytes, index: number) => Promise<Bytes>;
 
 /** AES-256-GCM of the segments in order under K, each with the nonce of its index (docs/spec.md §4.5a, Streams item 3). */
 export class SegmentCipher {
   readonly #key: CryptoKey;
   readonly #prefix: Bytes;
+  readonly #pending: Promise<Bytes>[] = [];
   #next = 0;
 
   constructor(key: CryptoKey, header: StreamHeader) {
@@ -54,9 +70,9 @@ export class SegmentCipher {
     this.#prefix = header.noncePrefix;
   }
 
-  /** Seals pieces (the last one flagged when `isLast`) and hands each segment to `out`, in order. */
+  /** Seals pieces (the last one flagged when `isLast`), handing finished segments to `out` in order. */
   seal(pieces: readonly Bytes[], isLast: boolean, out: (segment: Bytes) => void): Promise<void> {
-    return this.#each(
+    return this.#run(
       pieces,
       isLast,
       out,
@@ -66,7 +82,7 @@ export class SegmentCipher {
 
   /** Opens segments (ciphertext || tag); a tag that does not verify is StreamDecryptError naming the segment. */
   open(pieces: readonly Bytes[], isLast: boolean, out: (plaintext: Bytes) => void): Promise<void> {
-    return this.#each(pieces, isLast, out, async (iv, piece, index) => {
+    return this.#run(pieces, isLast, out, async (iv, piece, index) => {
       try {
         return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv }, this.#key, piece));
       } catch (cause) {
@@ -75,22 +91,19 @@ export class SegmentCipher {
     });
   }
 
-  async #each(
-    pieces: readonly Bytes[],
-    isLast: boolean,
-    out: (bytes: Bytes) => void,
-    work: (iv: Bytes, piece: Bytes, index: number) => Promise<Bytes>,
-  ): Promise<void> {
-    for (let start = 0; start < pieces.length; start += IN_FLIGHT) {
-      const group = pieces.slice(start, start + IN_FLIGHT);
-      const done = await Promise.all(
-        group.map((piece, offset) => {
-          const index = this.#take();
-          return work(segmentNonce(this.#prefix, index, isLast && start + offset === pieces.length - 1), piece, index);
-        }),
-      );
-      for (const bytes of done) out(bytes);
-    }
+  /**
+   * Starts every piece at once (WebCrypto copies a piece when called, so a piece may be a view of the
+   * caller's chunk), then hands on finished ones in order until at most IN_FLIGHT wait, none at the end.
+   */
+  async #run(pieces: readonly Bytes[], isLast: boolean, out: (bytes: Bytes) => void, work: SegmentWork): Promise<void> {
+    pieces.forEach((piece, offset) => {
+      const index = this.#take();
+      const started = work(segmentNonce(this.#prefix, index, isLast && offset === pieces.length - 1), piece, index);
+      started.catch(() => undefined); // a failure is thrown where it is awaited, in order
+      this.#pending.push(started);
+    });
+    const keep = isLast ? 0 : IN_FLIGHT;
+    while (this.#pending.length > keep) out(await this.#pending.shift()!);
   }
 
   #take(): number {

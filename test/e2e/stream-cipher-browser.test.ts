@@ -38,7 +38,7 @@ await withChromium('stream browser tests', (browser) => {
 
     const outcome: PageOutcome = await page.evaluate(roundTripInPage, { password: PASSWORDS.alice, size: 50 * 1024 * 1024 });
 
-    const segments = Math.ceil(outcome.plaintextLength / (64 * 1024));
+    const segments = Math.ceil(outcome.plaintextLength / (256 * 1024));
     t.is(outcome.plaintextLength, 50 * 1024 * 1024);
     t.is(outcome.sealedLength, outcome.headerLength + outcome.plaintextLength + 16 * segments);
     t.is(outcome.openedLength, outcome.plaintextLength);
