@@ -41,9 +41,16 @@ export function encryptStream(
   return new TransformStream<Uint8Array, Uint8Array>({
     async start(controller) {
       const made = await session.generateDataKey(ttag, { keyLen: 32 });
-      const header = newHeader({ segmentSize, version: made.version, ttag: ttagBytes, blob: fromBase64(made.blob) });
-      if (made.key === undefined) throw new TypeError('the data key was not delivered');
-      cipher = new SegmentCipher(await segmentKey(made.key, header, 'encrypt'), header);
+      const dataKey = made.key;
+      if (dataKey === undefined) throw new TypeError('the data key was not delivered');
+      let header: StreamHeader;
+      try {
+        header = newHeader({ segmentSize, version: made.version, ttag: ttagBytes, blob: fromBase64(made.blob) });
+      } catch (error) {
+        dataKey.fill(0);
+        throw error;
+      }
+      cipher = new SegmentCipher(await segmentKey(dataKey, header, 'encrypt'), header);
       controller.enqueue(header.bytes);
     },
     transform(chunk, controller) {
@@ -72,9 +79,9 @@ export function decryptStream(session: StreamSession, options: DecryptStreamOpti
       if (segmenter === undefined) {
         const read = headerReader.push(chunk);
         if (read === undefined) return;
+        rest = read.rest.slice(); // held across the request below, so not a view of the caller's chunk
         cipher = new SegmentCipher(await openKey(session, read.header, expected), read.header);
         segmenter = new Segmenter(read.header.segmentSize + TAG_BYTES);
-        rest = read.rest;
       }
       await cipher.open(segmenter.push(rest), false, (plaintext) => controller.enqueue(plaintext));
     },
