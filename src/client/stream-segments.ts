@@ -6,11 +6,16 @@ import { subtle } from './web-crypto.js';
 /**
  * Cuts a byte stream into pieces of one size, holding the latest full piece back until more bytes
  * come: only the end of the stream says which piece is the last (docs/spec.md §4.5a, Streams item 4).
+ * The pieces `push` answers are lent until the next `push`: the caller hands them to WebCrypto at
+ * once, which copies its input when called, and their buffers are then filled again.
  */
 export class Segmenter {
   readonly #size: number;
   #current: Bytes;
   #fill = 0;
+  /** Buffers answered by the last push (in use until the next), and those free to fill again. */
+  #lent: Bytes[] = [];
+  readonly #free: Bytes[] = [];
 
   constructor(size: number) {
     this.#size = size;
@@ -19,10 +24,11 @@ export class Segmenter {
 
   /**
    * Takes a chunk; answers the pieces now known not to be the last. A whole piece inside the chunk
-   * with more bytes after it is answered as a view of the chunk, not a copy: use it before the chunk
-   * can change (SegmentCipher starts its work at once).
+   * with more bytes after it is answered as a view of the chunk, not a copy.
    */
   push(chunk: Uint8Array): Bytes[] {
+    this.#free.push(...this.#lent);
+    this.#lent = [];
     const ready: Bytes[] = [];
     const viewable = chunk.buffer instanceof ArrayBuffer;
     for (let offset = 0; offset < chunk.length; ) {
@@ -33,7 +39,8 @@ export class Segmenter {
       }
       if (this.#fill === this.#size) {
         ready.push(this.#current);
-        this.#current = new Uint8Array(this.#size);
+        this.#lent.push(this.#current);
+        this.#current = this.#free.pop() ?? new Uint8Array(this.#size);
         this.#fill = 0;
       }
       const taken = Math.min(this.#size - this.#fill, chunk.length - offset);
