@@ -4,13 +4,15 @@ import { createGateway } from '../src/app/create-gateway.js';
 import { decryptStream, encryptStream, KeygateClient } from '../src/client/index.js';
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, signIn } from './deployed.js';
 import { type LoadClient, medianRound } from './load-client.js';
-import { type Figure, roundsNote } from './table.js';
+import { type Figure, ratios, roundsNote } from './table.js';
 
 /** The stream's MB/s over `createCipheriv('aes-256-gcm')`'s over the same bytes, same run. */
 const GOAL = 0.7;
 const MB = 1024 * 1024;
 /** What one stream carries, fed in chunks of 1 MiB (a file read's size). */
 const CHUNK = MB;
+/** The client's window of segments in flight (src/client/stream-segments.ts). */
+const IN_FLIGHT = 8;
 
 /**
  * The stream rows (docs/spec.md §4.5a, Streams): encryptStream and decryptStream in Node over one
@@ -31,6 +33,11 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
     const plaintext = randomBytes(size);
     const sealed = await streamed(plaintext, encryptStream(session, ttag), true); // warm-up of both sides
     await streamed(sealed, decryptStream(session));
+    const empty = await streamed(new Uint8Array(0), encryptStream(session, ttag), true);
+    const fixed = {
+      encrypt: await timed(() => streamed(new Uint8Array(0), encryptStream(session, ttag))),
+      decrypt: await timed(() => streamed(empty, decryptStream(session))),
+    };
     return [
       await row(
         load,
@@ -40,6 +47,8 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
           await streamed(plaintext, encryptStream(session, ttag));
         },
         () => gcmPass(plaintext, 'encrypt'),
+        () => webCryptoPass(plaintext, 'encrypt'),
+        fixed.encrypt,
       ),
       await row(
         load,
@@ -49,6 +58,8 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
           await streamed(sealed, decryptStream(session));
         },
         () => gcmPass(plaintext, 'decrypt'),
+        () => webCryptoPass(sealed, 'decrypt'),
+        fixed.decrypt,
       ),
     ];
   } finally {
@@ -56,12 +67,26 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
   }
 }
 
-async function row(load: LoadClient, figure: string, size: number, stream: () => Promise<void>, floor: () => void): Promise<Figure> {
-  const rounds: { floor: number; row: number; value: number }[] = [];
+/**
+ * Alternated rounds of floor and row; the note adds WebCrypto alone over the same segments (no stream,
+ * no header, no data key), which says how much of the gap to the floor is WebCrypto's, and the time of
+ * an empty stream, the part of a stream's time that does not grow with its size.
+ */
+async function row(
+  load: LoadClient,
+  figure: string,
+  size: number,
+  stream: () => Promise<unknown>,
+  floor: () => void,
+  webCrypto: () => Promise<void>,
+  fixedMs: number,
+): Promise<Figure> {
+  const rounds: { floor: number; row: number; webCrypto: number; value: number }[] = [];
   for (let round = 0; round < load.settings.rounds; round += 1) {
     const floorMs = timedSync(floor);
     const rowMs = await timed(stream);
-    rounds.push({ floor: mbps(size, floorMs), row: mbps(size, rowMs), value: floorMs / rowMs });
+    const webCryptoMs = await timed(webCrypto);
+    rounds.push({ floor: mbps(size, floorMs), row: mbps(size, rowMs), webCrypto: floorMs / webCryptoMs, value: floorMs / rowMs });
   }
   const shown = medianRound(rounds);
   return {
@@ -71,8 +96,28 @@ async function row(load: LoadClient, figure: string, size: number, stream: () =>
     value: shown.value,
     goal: { op: '>=', target: GOAL, unit: 'x' },
     runs: [],
-    note: roundsNote(rounds.map((each) => each.value)),
+    note: `${roundsNote(rounds.map((each) => each.value))}; WebCrypto alone over the same segments, ${IN_FLIGHT} in flight, over the floor: ${ratios(rounds.map((each) => each.webCrypto))}; an empty stream (its data-key request and key derivation) took ${fixedMs.toFixed(1)} ms`,
   };
+}
+
+/** WebCrypto's AES-GCM over the segments of the default size, a window of IN_FLIGHT calls: the stream's own floor. */
+async function webCryptoPass(bytes: Uint8Array, direction: 'encrypt' | 'decrypt'): Promise<void> {
+  const usage = direction === 'encrypt' ? 'encrypt' : 'decrypt';
+  const key = await crypto.subtle.importKey('raw', randomBytes(32), 'AES-GCM', false, [usage]);
+  const segment = 256 * 1024;
+  const inFlight: Promise<unknown>[] = [];
+  for (let offset = 0; offset < bytes.length; offset += segment) {
+    const piece = bytes.subarray(offset, offset + segment) as Uint8Array<ArrayBuffer>;
+    const iv = randomBytes(12);
+    // A decryption under a random key fails its tag after doing the work; its rejection is expected.
+    inFlight.push(
+      direction === 'encrypt'
+        ? crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, piece)
+        : crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, piece).catch(() => undefined),
+    );
+    if (inFlight.length > IN_FLIGHT) await inFlight.shift();
+  }
+  await Promise.all(inFlight);
 }
 
 /** The bytes through a transform in chunks of 1 MiB, its output read to the end (kept only when asked). */
@@ -99,7 +144,7 @@ function gcmPass(bytes: Uint8Array, direction: 'encrypt' | 'decrypt'): void {
 
 const mbps = (size: number, ms: number) => size / MB / (ms / 1000);
 
-async function timed(work: () => Promise<void>): Promise<number> {
+async function timed(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await work();
   return performance.now() - start;
