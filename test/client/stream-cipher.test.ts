@@ -11,6 +11,8 @@ import {
   StreamKeyMismatchError,
 } from '../../src/client/index.js';
 import { PASSWORDS, startGateway, type TestGateway } from '../_support/gateway.js';
+import { testUnless } from '../_support/skip.js';
+import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
 /** docs/spec.md §4.5a (Streams): encryptStream and decryptStream against a real gateway on a socket. */
 
@@ -70,6 +72,25 @@ for (const size of [0, 1, SEGMENT - 1, SEGMENT, SEGMENT + 1, 3 * 1024 * 1024 + 5
     t.true((await decrypt(alice, sealed)).equals(data));
     t.true((await decrypt(alice, sealed, {}, sealed.length)).equals(data), 'the whole stream in one chunk');
   });
+}
+
+for (const store of KEY_SERVER_STORES) {
+  testUnless(storeSkipReason(store))(
+    `streams written before and after a rotation both read, each header naming its version (${store})`,
+    async (t) => {
+      const gw = await startStoreGateway(t, store);
+      const { alice, ttag } = await aliceWithKey(gw);
+      const data = randomBytes(SMALL * 2 + 9);
+      const before = await encrypt(alice, ttag, data, SMALL);
+      await alice.rotateKey(ttag);
+
+      const after = await encrypt(alice, ttag, data, SMALL);
+
+      t.deepEqual([before.readUInt32BE(11), after.readUInt32BE(11)], [1, 2]);
+      t.true((await decrypt(alice, before)).equals(data));
+      t.true((await decrypt(alice, after)).equals(data));
+    },
+  );
 }
 
 test('chunks of any size, one byte at a time included, make and read the same stream', async (t) => {
