@@ -28,6 +28,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'audit-verify', module: () => import('./audit-verify-probes.bench.js') },
   { name: 'login-memory', module: () => import('./login-memory.bench.js') },
   { name: 'workload-login', module: () => import('./workload-login.bench.js') },
+  { name: 'signing', module: () => import('./signing.bench.js') },
   { name: 'stream', module: () => import('./stream.bench.js') },
 ];
 

@@ -65,8 +65,22 @@ export interface ListView<T> {
   readonly next?: string;
 }
 
+/** A key's type (docs/spec.md §4.25 item 1): `aes`, or a signing key's. */
+export type KeyType = KeyView['type'];
+/** A signing algorithm by its JOSE name (docs/spec.md §4.25 item 2). */
+export type SigningAlg = NonNullable<KeyView['alg']>;
+
 export interface NewKeyRequest {
+  /** `aes` (the default) or a signing key type (docs/spec.md §4.25 item 1). */
+  readonly type?: KeyType;
+  /** An aes key's length in bytes; not with a signing type. */
   readonly keyLen?: KeyLength;
+  /** A signing key's algorithm, one its type fits (the type's default when not given). */
+  readonly alg?: SigningAlg;
+  /** A signing key's: whether its private key may ever be exported (default false). */
+  readonly exportable?: boolean;
+  /** A signing key's: the longest lifetime of a JWT it signs, seconds (60..2592000, default 3600). */
+  readonly jwtMaxLifetime?: number;
   readonly label?: string;
   readonly expiresAt?: string | Date;
   /** An ISO 8601 duration of at least one day: weeks, days, hours, minutes, seconds (`P90D`, `PT36H`). */
@@ -125,3 +139,48 @@ export type HealthView = Schemas['Health'];
 
 /** Bytes, or text sent as its UTF-8 bytes. */
 export type Data = Uint8Array | string;
+
+/**
+ * What sign and verify take (docs/spec.md §4.25 items 3, 4): `alg`, one its key's type fits, and either
+ * the message (hashed by the algorithm; text is sent as its UTF-8 bytes) or the digest already taken
+ * (ECDSA and RSA only), never both.
+ */
+export type SignInput = { readonly alg: SigningAlg } & (
+  | { readonly message: Data; readonly digest?: never }
+  | { readonly digest: Uint8Array; readonly message?: never }
+);
+
+/** A signature (docs/spec.md §4.25 item 3): ECDSA as JOSE's raw r || s, the version that signed and its `kid`; bytes, not base64. */
+export type SignatureView = Omit<Extract<Answer<'/api/crypto/sign', 'post'>, { readonly signature: string }>, 'signature'> & {
+  readonly signature: Uint8Array<ArrayBuffer>;
+};
+
+/** What verify takes: a signature (bytes, or standard base64), and at most one of `version` and `kid`. */
+export type VerifyInput = SignInput & {
+  readonly signature: Uint8Array | string;
+  readonly version?: number;
+  readonly kid?: string;
+};
+
+/** Verify's answer (docs/spec.md §4.25 item 4): a valid one names the version and `kid` that verified it. */
+export type VerifyView = Extract<Answer<'/api/crypto/sign/verify', 'post'>, { readonly valid: boolean }>;
+
+/** A version's public key as a JWK (RFC 7517), with its RFC 7638 thumbprint as `kid`, the key's `alg` and `use: "sig"` (docs/spec.md §4.25 item 6). */
+export type SigningJwk = Schemas['SigningJwk'];
+
+/** A JSON Web Key Set: the key's versions not retired, newest first. */
+export type Jwks = Answer<'/api/keys/{ttag}/jwks', 'get'>;
+
+/** A version's public key (docs/spec.md §4.25 item 6): PEM (SPKI) and JWK. */
+export type PublicKeyView = Answer<'/api/keys/{ttag}/public-key', 'get'>;
+
+/** A compact JWS signed in the key server (docs/spec.md §4.25 item 5). */
+export type SignedJwt = Answer<'/api/crypto/sign-jwt', 'post'>;
+
+/** An exportable signing key's private key, opened on the client: PKCS#8 DER (docs/spec.md §4.25 item 1). */
+export interface ExportedSigningKey {
+  readonly key: Uint8Array<ArrayBuffer>;
+  readonly type: KeyType;
+  readonly format: 'pkcs8';
+  readonly version: number;
+}

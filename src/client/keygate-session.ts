@@ -5,6 +5,8 @@ import type {
   BatchItemResult,
   Data,
   ExportedKey,
+  ExportedSigningKey,
+  Jwks,
   KeyListQuery,
   KeySummary,
   KeyVersionView,
@@ -12,11 +14,18 @@ import type {
   ListView,
   MacView,
   NewKeyRequest,
+  PublicKeyView,
   Retryable,
   Right,
   Sealed,
   SessionListItem,
   SessionView,
+  SignatureView,
+  SignedJwt,
+  SignInput,
+  SigningAlg,
+  VerifyInput,
+  VerifyView,
 } from './api-types.js';
 import { type Bytes, base64ToBase64url, fromBase64, toBase64, utf8 } from './base64.js';
 import { ExportKey, type WrappedKey } from './export-key.js';
@@ -198,17 +207,46 @@ export class KeygateSession {
   /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
    * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).
+   * A signing key's export is `exportSigningKey`.
    */
   async exportKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey> {
-    const exportKey = await ExportKey.generate();
-    const reply = await this.#call<{ wrapped: WrappedKey; algo: string; keyLen: ExportedKey['keyLen']; version?: number }>({
-      method: 'POST',
-      path: `${keyPath(ttag)}/export`,
-      body: { clientPubKey: exportKey.publicKey, ...optionalVersion(options.version) },
-    });
-    const key = await exportKey.unwrap(reply.wrapped);
+    const { key, reply } = await this.#export<{ algo: string; keyLen: ExportedKey['keyLen']; version?: number }>(ttag, options.version);
     if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
     return { key, keyLen: reply.keyLen, algo: reply.algo, ...optionalVersion(reply.version) };
+  }
+
+  /**
+   * POST /api/keys/{ttag}/export of a signing key made `exportable`: its private key as PKCS#8 DER,
+   * wrapped by the key server exactly as an aes key is and opened here (docs/spec.md §4.25 item 1).
+   */
+  async exportSigningKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedSigningKey> {
+    const { key, reply } = await this.#export<Omit<ExportedSigningKey, 'key'>>(ttag, options.version);
+    if (reply.format !== 'pkcs8') throw new TypeError(`the export answered format ${String(reply.format)}, not pkcs8`);
+    return { key, type: reply.type, format: reply.format, version: reply.version };
+  }
+
+  /** POST /api/keys/{ttag}/export of a key of either kind, told apart by the answer: an aes key's raw bytes or a signing key's PKCS#8. */
+  async exportAnyKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey | ExportedSigningKey> {
+    const { key, reply } = await this.#export<Partial<Omit<ExportedSigningKey, 'key'>> & Partial<Omit<ExportedKey, 'key'>>>(
+      ttag,
+      options.version,
+    );
+    if (reply.format === 'pkcs8' && reply.type !== undefined && reply.version !== undefined)
+      return { key, type: reply.type, format: reply.format, version: reply.version };
+    if (reply.keyLen === undefined || key.length !== reply.keyLen)
+      throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
+    return { key, keyLen: reply.keyLen, algo: reply.algo ?? '', ...optionalVersion(reply.version) };
+  }
+
+  /** The export request with a fresh ECDH key made for it, and its envelope opened. */
+  async #export<T>(ttag: string, version: number | undefined): Promise<{ key: Bytes; reply: T }> {
+    const exportKey = await ExportKey.generate();
+    const reply = await this.#call<T & { wrapped: WrappedKey }>({
+      method: 'POST',
+      path: `${keyPath(ttag)}/export`,
+      body: { clientPubKey: exportKey.publicKey, ...optionalVersion(version) },
+    });
+    return { key: await exportKey.unwrap(reply.wrapped), reply };
   }
 
   /**
@@ -302,9 +340,79 @@ export class KeygateSession {
     operation: 'verify',
     items: readonly { ttag: string; data: string; mac: string; version?: number }[],
   ): Promise<BatchItemResult<{ valid: boolean }>[]>;
+  /** Signatures (docs/spec.md §4.25 item 3): each item as `POST /api/crypto/sign` takes it, the signatures standard base64. */
+  batch(
+    operation: 'sign',
+    items: readonly { ttag: string; alg: SigningAlg; message?: string; digest?: string }[],
+  ): Promise<BatchItemResult<Omit<SignatureView, 'signature'> & { signature: string }>[]>;
+  batch(
+    operation: 'sign-verify',
+    items: readonly {
+      ttag: string;
+      alg: SigningAlg;
+      message?: string;
+      digest?: string;
+      signature: string;
+      version?: number;
+      kid?: string;
+    }[],
+  ): Promise<BatchItemResult<VerifyView>[]>;
   async batch(operation: keyof typeof BATCH_PATHS, items: readonly object[]): Promise<BatchItemResult<unknown>[]> {
     const body = { items: operation === 'decrypt' || operation === 'rewrap' ? items.map((item) => oneForm(item as Sealed)) : items };
     return (await this.#call<{ items: BatchItemResult<unknown>[] }>({ method: 'POST', path: BATCH_PATHS[operation], body })).items;
+  }
+
+  // Signing keys (docs/spec.md §4.25)
+
+  /** POST /api/crypto/sign: signs with the key's newest version (right `sign`); the signature as bytes. */
+  async sign(ttag: string, input: SignInput): Promise<SignatureView> {
+    const reply = await this.#call<Omit<SignatureView, 'signature'> & { signature: string }>({
+      method: 'POST',
+      path: '/api/crypto/sign',
+      body: { ttag, ...signBody(input) },
+    });
+    return { ...reply, signature: fromBase64(reply.signature) };
+  }
+
+  /**
+   * POST /api/crypto/sign/verify: whether `signature` is `input`'s under the version or `kid` given, else
+   * under any version not retired; a valid answer names the version and `kid` (right `read`).
+   */
+  verify(ttag: string, input: VerifyInput): Promise<VerifyView> {
+    const { signature, version, kid } = input;
+    const body = {
+      ttag,
+      ...signBody(input),
+      signature: typeof signature === 'string' ? signature : toBase64(signature),
+      ...optionalVersion(version),
+      ...(kid === undefined ? {} : { kid }),
+    };
+    return this.#call({ method: 'POST', path: '/api/crypto/sign/verify', body });
+  }
+
+  /** POST /api/crypto/sign-jwt: a compact JWS of `claims` signed in the key server under the key's `alg` (right `sign`). */
+  signJwt(ttag: string, claims: Readonly<Record<string, unknown>>, header?: Readonly<Record<string, string>>): Promise<SignedJwt> {
+    return this.#call({
+      method: 'POST',
+      path: '/api/crypto/sign-jwt',
+      body: { ttag, claims, ...(header === undefined ? {} : { header }) },
+    });
+  }
+
+  /** GET /api/keys/{ttag}/public-key: a version's public key (default the newest) as PEM and JWK. */
+  publicKey(ttag: string, version?: number): Promise<PublicKeyView> {
+    const search = version === undefined ? '' : `?version=${version}`;
+    return this.#call({ method: 'GET', path: `${keyPath(ttag)}/public-key${search}` });
+  }
+
+  /** GET /api/keys/{ttag}/jwks: the public keys of the versions not retired, newest first. */
+  jwks(ttag: string): Promise<Jwks> {
+    return this.#call({ method: 'GET', path: `${keyPath(ttag)}/jwks` });
+  }
+
+  /** PUT /api/keys/{ttag}/published (owner): serves the key's JWKS without a session at /jwks/..., or withdraws it. */
+  setPublished(ttag: string, published: boolean): Promise<KeyView> {
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/published`, body: { published } });
   }
 
   // Key ACLs
@@ -376,6 +484,12 @@ function optionalAad(aad: Data | undefined): { aad?: string } {
   return aad === undefined ? {} : { aad: b64(aad) };
 }
 
+/** The message or the digest of a sign or verify body, standard base64 (docs/spec.md §4.25 item 3). */
+function signBody(input: SignInput): { alg: SignInput['alg']; message?: string; digest?: string } {
+  if (input.digest !== undefined) return { alg: input.alg, digest: toBase64(input.digest) };
+  return { alg: input.alg, message: b64(input.message) };
+}
+
 function optionalVersion(version: number | undefined): { version?: number } {
   return version === undefined ? {} : { version };
 }
@@ -413,6 +527,8 @@ const BATCH_PATHS = {
   rewrap: '/api/crypto/rewrap',
   mac: '/api/crypto/mac',
   verify: '/api/crypto/mac/verify',
+  sign: '/api/crypto/sign',
+  'sign-verify': '/api/crypto/sign/verify',
 } as const;
 
 /** A wrapped data key opened with its client key, checked against the length the answer names. */

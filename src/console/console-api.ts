@@ -11,13 +11,17 @@ import {
   type NewKeyRequest,
   type NewPrincipalRequest,
   type PrincipalView,
+  type PublicKeyView,
   type Right,
   type RoleView,
   type Sealed,
   type SessionListItem,
   type SessionView,
+  type SigningAlg,
   type TrustedIssuerSettings,
   type TrustedIssuerView,
+  toBase64,
+  type VerifyView,
 } from '../client/index.js';
 import { notingFetch } from './console-reads.js';
 
@@ -154,6 +158,11 @@ export function keyQueryString(query: KeyQuery): string {
   return text === '' ? '' : `?${text}`;
 }
 
+/** Where any gateway serves a published key's JWKS without a session (docs/spec.md §4.25 item 7). */
+export function publishedJwksUrl(ttag: string): string {
+  return new URL(`jwks/keys/${segment(ttag)}.json`, gatewayBase()).href;
+}
+
 /** The gateway this page came from: the console is served at `<gateway>/console/`. */
 export function gatewayBase(): string {
   return new URL('..', window.location.href).href;
@@ -207,6 +216,14 @@ export class ConsoleApi {
   deleteAlias = (alias: string): Promise<unknown> => this.session.request('DELETE', `/api/aliases/${segment(alias)}`);
   encrypt = (ttag: string, text: string): Promise<Sealed> => this.session.encrypt(ttag, text);
   decrypt = (ttag: string, sealed: string): Promise<Uint8Array> => this.session.decrypt(ttag, sealed);
+  publicKey = (ttag: string, version: number): Promise<PublicKeyView> => this.session.publicKey(ttag, version);
+  setPublished = (ttag: string, published: boolean): Promise<ManagedKey> =>
+    this.session.setPublished(ttag, published) as Promise<ManagedKey>;
+  /** POST /api/crypto/sign of the text's UTF-8 bytes: the signature in standard base64. */
+  sign = async (ttag: string, alg: SigningAlg, text: string): Promise<string> =>
+    toBase64((await this.session.sign(ttag, { alg, message: text })).signature);
+  verify = (ttag: string, alg: SigningAlg, text: string, signature: string): Promise<VerifyView> =>
+    this.session.verify(ttag, { alg, message: text, signature });
   readAcl = (ttag: string): Promise<AclView> => this.session.readAcl(ttag);
   grant = (ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> =>
     this.session.setAclEntry(ttag, principal, rights);

@@ -1,8 +1,9 @@
-import { createDecipheriv, createECDH, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import test from 'ava';
 import { encryptStream, KeygateClient, type KeygateSession } from '../../src/client/index.js';
 import { type ApiSession, pathTtag, signIn } from '../_support/api-client.js';
 import { PASSWORDS, startGateway } from '../_support/gateway.js';
+import { specClientKey, specUnwrap } from '../_support/spec-unwrap.js';
 
 /**
  * docs/spec.md §4.5a (Streams), read by a decoder written from the spec alone with node:crypto: the
@@ -13,16 +14,12 @@ import { PASSWORDS, startGateway } from '../_support/gateway.js';
 
 const SEGMENT = 4096;
 
-/** The raw key of a version by export (§3.2, info `keygate export v1`), with a P-256 key made here. */
+/** The raw key of a version by export, opened by the spec-written unwrap of §3.2 (info `keygate export v1`). */
 async function exportVersion(session: ApiSession, ttag: string, version: number): Promise<Buffer> {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const reply = await session.post(`/api/keys/${pathTtag(ttag)}/export`, { clientPubKey: ecdh.getPublicKey('base64'), version });
+  const client = specClientKey();
+  const reply = await session.post(`/api/keys/${pathTtag(ttag)}/export`, { clientPubKey: client.publicKey, version });
   if (reply.status !== 200) throw new Error(`export: ${reply.status} ${reply.text}`);
-  const w = reply.body.wrapped as Record<'gatewayPubKey' | 'salt' | 'iv' | 'ciphertext' | 'authTag', string>;
-  const b = (text: string) => Buffer.from(text, 'base64');
-  const aesKey = Buffer.from(hkdfSync('sha256', ecdh.computeSecret(b(w.gatewayPubKey)), b(w.salt), 'keygate export v1', 32));
-  return gcmOpen(aesKey, b(w.iv), b(w.ciphertext), b(w.authTag));
+  return specUnwrap(reply.body.wrapped, client.ecdh, 'keygate export v1');
 }
 
 function gcmOpen(key: Buffer, iv: Buffer, ciphertext: Buffer, tag: Buffer, aad?: Buffer): Buffer {

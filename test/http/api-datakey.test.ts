@@ -1,41 +1,16 @@
-import { createDecipheriv, createECDH, type ECDH, hkdfSync } from 'node:crypto';
+import { createDecipheriv, hkdfSync } from 'node:crypto';
 import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { startFaultyGateway, startGateway } from '../_support/gateway.js';
+import { b64, specClientKey, specUnwrap } from '../_support/spec-unwrap.js';
 
 /**
  * docs/spec.md §4.5a, checked by a client written from the spec alone with Node's crypto: ECDH P-256,
  * HKDF-SHA256 and AES-256-GCM for `wrapped` (§3.2 with info `keygate datakey v1`), and the blob's byte
  * layout opened with the key version fetched by export. Nothing of src/ opens either.
  */
-
-interface Wrapped {
-  readonly gatewayPubKey: string;
-  readonly salt: string;
-  readonly iv: string;
-  readonly ciphertext: string;
-  readonly authTag: string;
-}
-
-const b64 = (text: string) => Buffer.from(text, 'base64');
-
-/** A client's ephemeral P-256 key, as the spec asks: a fresh pair, its raw uncompressed point in base64. */
-function clientKey(): { ecdh: ECDH; publicKey: string } {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { ecdh, publicKey: ecdh.getPublicKey('base64') };
-}
-
-/** docs/spec.md §3.2, the client's side, with the HKDF info of what was wrapped. */
-function unwrap(wrapped: Wrapped, ecdh: ECDH, info: string): Buffer {
-  const shared = ecdh.computeSecret(b64(wrapped.gatewayPubKey));
-  const aesKey = Buffer.from(hkdfSync('sha256', shared, b64(wrapped.salt), info, 32));
-  const decipher = createDecipheriv('aes-256-gcm', aesKey, b64(wrapped.iv));
-  decipher.setAuthTag(b64(wrapped.authTag));
-  return Buffer.concat([decipher.update(b64(wrapped.ciphertext)), decipher.final()]);
-}
 
 /** docs/spec.md §4.5a item 5: format, version, keyLen, iv, ciphertext, tag; the header is the additional data. */
 function openBlob(blob: Buffer, versionKey: Buffer): Buffer {
@@ -49,10 +24,10 @@ function openBlob(blob: Buffer, versionKey: Buffer): Buffer {
 
 /** The raw key of a version, by export (§3), unwrapped by the same independent client. */
 async function exportVersion(session: ApiSession, ttag: string, version: number): Promise<Buffer> {
-  const client = clientKey();
+  const client = specClientKey();
   const reply = await session.post(`/api/keys/${pathTtag(ttag)}/export`, { clientPubKey: client.publicKey, version });
   if (reply.status !== 200) throw new Error(`export: ${reply.status} ${reply.text}`);
-  return unwrap(reply.body.wrapped, client.ecdh, 'keygate export v1');
+  return specUnwrap(reply.body.wrapped, client.ecdh, 'keygate export v1');
 }
 
 test('a data key wrapped to the caller is the one its blob seals under the newest version, as an independent client reads both', async (t) => {
@@ -60,7 +35,7 @@ test('a data key wrapped to the caller is the one its blob seals under the newes
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice, { keyLen: 24 });
   t.is((await alice.post(`/api/keys/${pathTtag(ttag)}/rotate`)).status, 200);
-  const client = clientKey();
+  const client = specClientKey();
 
   const reply = await alice.post('/api/crypto/datakey', { ttag, clientPubKey: client.publicKey });
 
@@ -68,13 +43,13 @@ test('a data key wrapped to the caller is the one its blob seals under the newes
   t.deepEqual(Object.keys(reply.body).sort(), ['blob', 'keyLen', 'version', 'wrapped']);
   t.is(reply.body.keyLen, 32);
   t.is(reply.body.version, 2);
-  const dataKey = unwrap(reply.body.wrapped, client.ecdh, 'keygate datakey v1');
+  const dataKey = specUnwrap(reply.body.wrapped, client.ecdh, 'keygate datakey v1');
   t.is(dataKey.length, 32);
   const blob = b64(reply.body.blob);
   t.is(blob.length, 1 + 4 + 1 + 12 + 32 + 16);
   t.deepEqual([blob[0], blob.readUInt32BE(1), blob[5]], [1, 2, 32]);
   t.deepEqual(openBlob(blob, await exportVersion(alice, ttag, 2)), dataKey);
-  t.throws(() => unwrap(reply.body.wrapped, client.ecdh, 'keygate export v1'), undefined, 'a wrapped data key is no wrapped export');
+  t.throws(() => specUnwrap(reply.body.wrapped, client.ecdh, 'keygate export v1'), undefined, 'a wrapped data key is no wrapped export');
 });
 
 test('without clientPubKey the answer is the blob alone, and no log line or audit record holds the data key', async (t) => {
@@ -88,10 +63,10 @@ test('without clientPubKey the answer is the blob alone, and no log line or audi
   t.is(made.status, 200, made.text);
   t.deepEqual(made.body, { blob: made.body.blob, keyLen: 16, version: 1 });
   t.is(b64(made.body.blob).length, 1 + 4 + 1 + 12 + 16 + 16);
-  const client = clientKey();
+  const client = specClientKey();
   const opened = await alice.post('/api/crypto/datakey/open', { ttag, blob: made.body.blob, clientPubKey: client.publicKey });
   t.is(opened.status, 200, opened.text);
-  const dataKey = unwrap(opened.body.wrapped, client.ecdh, 'keygate datakey v1');
+  const dataKey = specUnwrap(opened.body.wrapped, client.ecdh, 'keygate datakey v1');
   t.deepEqual(openBlob(b64(made.body.blob), await exportVersion(alice, ttag, 1)), dataKey);
   const audit = await admin.get('/api/audit?limit=500');
   t.is(audit.status, 200);
@@ -105,16 +80,19 @@ test('a blob opens again to a second client key with the same data key, each wra
   const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
-  const first = clientKey();
+  const first = specClientKey();
   const made = await alice.post('/api/crypto/datakey', { ttag, clientPubKey: first.publicKey });
-  const second = clientKey();
+  const second = specClientKey();
 
   const opened = await alice.post('/api/crypto/datakey/open', { ttag, blob: made.body.blob, clientPubKey: second.publicKey });
 
   t.is(opened.status, 200, opened.text);
   t.deepEqual(Object.keys(opened.body).sort(), ['keyLen', 'version', 'wrapped']);
   t.deepEqual([opened.body.keyLen, opened.body.version], [32, 1]);
-  t.deepEqual(unwrap(opened.body.wrapped, second.ecdh, 'keygate datakey v1'), unwrap(made.body.wrapped, first.ecdh, 'keygate datakey v1'));
+  t.deepEqual(
+    specUnwrap(opened.body.wrapped, second.ecdh, 'keygate datakey v1'),
+    specUnwrap(made.body.wrapped, first.ecdh, 'keygate datakey v1'),
+  );
   t.not(opened.body.wrapped.gatewayPubKey, made.body.wrapped.gatewayPubKey);
 });
 
@@ -125,7 +103,7 @@ test('a blob of another key, changed in a byte, of a retired or a missing versio
   const other = (await createKey(alice)).ttag;
   const blob = b64((await alice.post('/api/crypto/datakey', { ttag })).body.blob);
   const open = (key: string, bytes: Buffer) =>
-    alice.post('/api/crypto/datakey/open', { ttag: key, blob: bytes.toString('base64'), clientPubKey: clientKey().publicKey });
+    alice.post('/api/crypto/datakey/open', { ttag: key, blob: bytes.toString('base64'), clientPubKey: specClientKey().publicKey });
   const changed = (at: number, value?: number) => {
     const copy = Buffer.from(blob);
     copy[at] = value ?? copy[at]! ^ 1;
@@ -163,7 +141,7 @@ test('without the right or the role, and with a bad clientPubKey, neither route 
   const audra = await signIn(gw, 'audra');
   const { ttag } = await createKey(alice);
   const blob = (await alice.post('/api/crypto/datakey', { ttag })).body.blob as string;
-  const clientPubKey = clientKey().publicKey;
+  const clientPubKey = specClientKey().publicKey;
   const offCurve = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64');
   const cases: [ApiSession, string, object, number, string][] = [
     [bob, '/api/crypto/datakey', { ttag, clientPubKey }, 403, 'ACL_DENIED'],
@@ -190,8 +168,8 @@ test('the record names the operation, the key and the version; a refused record 
   const admin = await signIn(gw, 'admin');
   const { ttag } = await createKey(alice);
   await alice.post(`/api/keys/${pathTtag(ttag)}/rotate`);
-  const made = await alice.post('/api/crypto/datakey', { ttag, clientPubKey: clientKey().publicKey });
-  await alice.post('/api/crypto/datakey/open', { ttag, blob: made.body.blob, clientPubKey: clientKey().publicKey });
+  const made = await alice.post('/api/crypto/datakey', { ttag, clientPubKey: specClientKey().publicKey });
+  await alice.post('/api/crypto/datakey/open', { ttag, blob: made.body.blob, clientPubKey: specClientKey().publicKey });
 
   for (const operation of ['crypto.datakey', 'crypto.datakey.open']) {
     const records = await admin.get(`/api/audit?operation=${operation}`);
@@ -202,8 +180,8 @@ test('the record names the operation, the key and the version; a refused record 
   for (const fault of ['down', 'failComplete'] as const) {
     audit.faults[fault] = true;
     gw.keyServerCalls.length = 0;
-    const refused = await alice.post('/api/crypto/datakey', { ttag, clientPubKey: clientKey().publicKey });
-    const reopened = await alice.post('/api/crypto/datakey/open', { ttag, blob: made.body.blob, clientPubKey: clientKey().publicKey });
+    const refused = await alice.post('/api/crypto/datakey', { ttag, clientPubKey: specClientKey().publicKey });
+    const reopened = await alice.post('/api/crypto/datakey/open', { ttag, blob: made.body.blob, clientPubKey: specClientKey().publicKey });
     audit.faults[fault] = false;
     for (const reply of [refused, reopened]) {
       t.deepEqual([reply.status, reply.body.code], [503, 'AUDIT_UNAVAILABLE'], fault);

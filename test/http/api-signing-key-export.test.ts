@@ -1,17 +1,8 @@
-import {
-  createDecipheriv,
-  createECDH,
-  createPrivateKey,
-  createPublicKey,
-  type ECDH,
-  hkdfSync,
-  type KeyObject,
-  sign,
-  verify,
-} from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import test from 'ava';
 import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { testUnless } from '../_support/skip.js';
+import { specClientKey, specUnwrap } from '../_support/spec-unwrap.js';
 import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
 /**
@@ -20,43 +11,19 @@ import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_suppo
  * Node's crypto alone (ECDH P-256, HKDF-SHA256 info `keygate export v1`, AES-256-GCM); nothing of src/.
  */
 
-interface Wrapped {
-  readonly gatewayPubKey: string;
-  readonly salt: string;
-  readonly iv: string;
-  readonly ciphertext: string;
-  readonly authTag: string;
-}
-
-const b64 = (text: string) => Buffer.from(text, 'base64');
-
-function clientKey(): { ecdh: ECDH; publicKey: string } {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { ecdh, publicKey: ecdh.getPublicKey('base64') };
-}
-
-function unwrap(wrapped: Wrapped, ecdh: ECDH): Buffer {
-  const shared = ecdh.computeSecret(b64(wrapped.gatewayPubKey));
-  const aesKey = Buffer.from(hkdfSync('sha256', shared, b64(wrapped.salt), 'keygate export v1', 32));
-  const decipher = createDecipheriv('aes-256-gcm', aesKey, b64(wrapped.iv));
-  decipher.setAuthTag(b64(wrapped.authTag));
-  return Buffer.concat([decipher.update(b64(wrapped.ciphertext)), decipher.final()]);
-}
-
 /** The exported private key of a version, loaded by Node from its PKCS#8 DER. */
 async function exportPrivateKey(
   session: ApiSession,
   ttag: string,
   version?: number,
 ): Promise<{ key: KeyObject; body: Record<string, unknown> }> {
-  const client = clientKey();
+  const client = specClientKey();
   const reply = await session.post(`/api/keys/${pathTtag(ttag)}/export`, {
     clientPubKey: client.publicKey,
     ...(version === undefined ? {} : { version }),
   });
   if (reply.status !== 200) throw new Error(`export: ${reply.status} ${reply.text}`);
-  const der = unwrap(reply.body.wrapped, client.ecdh);
+  const der = specUnwrap(reply.body.wrapped, client.ecdh, 'keygate export v1');
   return { key: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }), body: reply.body };
 }
 
@@ -103,11 +70,11 @@ for (const store of KEY_SERVER_STORES) {
       const gw = await startStoreGateway(t, store);
       const alice = await signIn(gw, 'alice');
       const { ttag } = await createKey(alice, { type: 'ec-p256' });
-      const refused = await alice.post(`/api/keys/${pathTtag(ttag)}/export`, { clientPubKey: clientKey().publicKey });
+      const refused = await alice.post(`/api/keys/${pathTtag(ttag)}/export`, { clientPubKey: specClientKey().publicKey });
       t.is(refused.status, 409, refused.text);
       t.deepEqual(refused.body, { code: 'KEY_TYPE_MISMATCH', detail: 'not exportable' });
       const { ttag: aes } = await createKey(alice, { keyLen: 32 });
-      const exported = await alice.post(`/api/keys/${pathTtag(aes)}/export`, { clientPubKey: clientKey().publicKey });
+      const exported = await alice.post(`/api/keys/${pathTtag(aes)}/export`, { clientPubKey: specClientKey().publicKey });
       t.is(exported.status, 200, exported.text);
       t.like(exported.body, { algo: 'aes-128-cbc', keyLen: 32, version: 1 });
       t.false('type' in exported.body || 'format' in exported.body);
@@ -122,7 +89,7 @@ test('the root surface refuses to export any signing key, exportable or not, wit
     const { ttag } = await createKey(alice, { type: 'ed25519', exportable });
     const reply = await gw.call('POST', '/keys/export', {
       headers: { 'X-Session': alice.sessionId },
-      body: { ttag, clientPubKey: clientKey().publicKey },
+      body: { ttag, clientPubKey: specClientKey().publicKey },
     });
     t.is(reply.status, 403, reply.text);
     t.is(reply.body.error, 'export denied or failed');

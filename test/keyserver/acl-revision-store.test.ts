@@ -72,6 +72,8 @@ test('a file at schema version 5 (no revisions) moves to the current version: ke
   const db = new Database(path);
   db.exec(`DROP TABLE aliases; DROP TABLE key_tags; DROP INDEX keys_by_created; DROP INDEX keys_by_owner; DROP INDEX keys_by_label;
     DROP INDEX keys_pending_deletion; DROP INDEX keys_deletion_unrecorded; DROP INDEX key_acl_by_principal`);
+  for (const column of ['key_type', 'key_alg', 'exportable', 'published', 'jwt_max_lifetime'])
+    db.exec(`ALTER TABLE keys DROP COLUMN ${column}`);
   for (const column of ['deletion_at', 'deleted_at', 'deletion_record', 'last_used_at', 'last_used_op'])
     db.exec(`ALTER TABLE keys DROP COLUMN ${column}`);
   db.exec('DROP TABLE idempotency; DROP INDEX keys_with_rotation; ALTER TABLE keys DROP COLUMN rotation_period');

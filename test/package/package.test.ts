@@ -88,6 +88,7 @@ test('the packed package installs, type-checks and runs in a consumer project, w
   t.deepEqual(JSON.parse(output), {
     keyLen: 32,
     opened: 'hello',
+    signature: true,
     refused: 'WRONG_CREDENTIAL',
     code: 'BAD_REQUEST',
     health: true,

@@ -5,6 +5,7 @@ import { groupsCommand, principalsCommand, rolesCommand } from './directory-comm
 import { issuersCommand } from './issuer-commands.js';
 import { keysCommand } from './key-commands.js';
 import { healthCommand, loginCommand, whoamiCommand } from './session-commands.js';
+import { signCommand, signJwtCommand, verifyCommand } from './signing-commands.js';
 
 /** The operator's commands, which talk to a running gateway through keygate/client, the same client any program uses. */
 export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
@@ -17,6 +18,9 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   issuersCommand,
   keysCommand,
   aliasesCommand,
+  signCommand,
+  verifyCommand,
+  signJwtCommand,
   auditCommand,
 ];
 

@@ -5,11 +5,13 @@ import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../c
 import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
 import { changeTag, KEY_INVENTORY_USAGE, KEY_LIST_OPTIONS, listKeys } from './key-inventory-commands.js';
+import { KEY_SIGNING_OPTIONS, KEY_SIGNING_USAGE, signingKeyFields, signingKeySub } from './signing-commands.js';
 
-const KEYS_USAGE = `Usage: keygate keys <list|create|show|tag|untag|expire|disable|enable|schedule-deletion|cancel-deletion|export|rotate|versions|min-version|acl|grant|revoke> [args] [options]
+const KEYS_USAGE = `Usage: keygate keys <list|create|show|tag|untag|expire|disable|enable|schedule-deletion|cancel-deletion|export|rotate|versions|min-version|acl|grant|revoke|public-key|jwks|publish> [args] [options]
 ${KEY_INVENTORY_USAGE}
   create [--len 16|24|32] [--label TEXT] [--rotation-period P90D] [--idempotency-key KEY]
                                             a new key owned by the session's principal; prints its ttag
+${KEY_SIGNING_USAGE}
   show TTAG                                 the key's view (never its material)
   expire TTAG                               expires the key for good (owner only)
   disable TTAG                              the key refuses export and cryptography until enabled (owner only)
@@ -19,7 +21,7 @@ ${KEY_INVENTORY_USAGE}
   cancel-deletion TTAG                      ends the wait: the key comes back disabled (owner only)
   export TTAG --out FILE [--force] [--version N]
                                             the raw key (the newest version by default), unwrapped here,
-                                            written to FILE (mode 0600)
+                                            written to FILE (mode 0600); a signing key's PKCS#8 (DER)
   rotate TTAG [--idempotency-key KEY]       adds the key's next version (owner or right rotate)
   versions TTAG                             every version of the key and its state, oldest first
   min-version TTAG N                        retires the versions below N (owner; it never goes down)
@@ -67,6 +69,7 @@ const KEYS_OPTIONS = {
   'rotation-period': { type: 'string' },
   'idempotency-key': { type: 'string' },
   ...KEY_LIST_OPTIONS,
+  ...KEY_SIGNING_OPTIONS,
 } as const;
 
 export const keysCommand = defineCommand(
@@ -80,6 +83,7 @@ export const keysCommand = defineCommand(
       const label = text(values, 'label');
       const rotationPeriod = text(values, 'rotation-period');
       const request = {
+        ...signingKeyFields(values),
         ...(len ? { keyLen: Number(len) as KeyLength } : {}),
         ...(label ? { label } : {}),
         ...(rotationPeriod ? { rotationPeriod } : {}),
@@ -127,6 +131,10 @@ export const keysCommand = defineCommand(
           keys(),
           versionArg(text(values, 'version'), 'export'),
         );
+      case 'public-key':
+      case 'jwks':
+      case 'publish':
+        return signingKeySub(ctx, values, keys(), sub, ttag, versionArg(text(values, 'version'), sub));
       case 'rotate': {
         const key = await keys().rotateKey(ttag, idempotencyOf(values));
         return print(ctx, values.json, key, () => keyText(key));
@@ -189,12 +197,14 @@ async function exportTo(
   if (!force && existsSync(out)) throw new UsageError(`keys export: ${out} exists (--force replaces it)`);
   const staging = stagingFile(out);
   try {
-    const exported = await keys.exportKey(ttag, version === undefined ? {} : { version });
+    const exported = await keys.exportAnyKey(ttag, version === undefined ? {} : { version });
     writeAll(staging.fd, exported.key);
     closeStaging(staging);
     moveIntoPlace(staging.path, out, force);
-    const about = { ttag, file: out, keyLen: exported.keyLen, algo: exported.algo, version: exported.version };
-    print(ctx, json, about, () => `wrote ${exported.keyLen} bytes of version ${exported.version} to ${out}\n`);
+    const { key: _key, ...labels } = exported;
+    const what =
+      'format' in exported ? `the ${exported.type} private key (PKCS#8 DER, ${exported.key.length} bytes)` : `${exported.keyLen} bytes`;
+    print(ctx, json, { ttag, file: out, ...labels }, () => `wrote ${what} of version ${exported.version} to ${out}\n`);
   } finally {
     closeStaging(staging);
     removeQuietly(staging.path);

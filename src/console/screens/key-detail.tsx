@@ -5,6 +5,7 @@ import { AclTable } from './key-acl.js';
 import { KeyAliases } from './key-aliases.js';
 import { KeyCrypto } from './key-crypto.js';
 import { KeyDeletion } from './key-deletion.js';
+import { KeySigning } from './key-signing.js';
 import { KeyTags } from './key-tags.js';
 import { KeyVersions } from './key-versions.js';
 
@@ -41,7 +42,8 @@ function changesFor(state: KeyState): readonly StateChange[] {
 
 /**
  * A key's page: its fields and last use, its state (each change confirmed) and scheduled deletion, its
- * versions, tags, aliases, ACL, the operator's rights, and the crypto tool.
+ * versions, tags, aliases, ACL, the operator's rights, and the crypto tool (a signing key's: its public
+ * keys, published JWKS and sign/verify tool, docs/spec.md §4.25).
  */
 export function KeyDetail({ api, initial, onChanged }: { api: ConsoleApi; initial: ManagedKey; onChanged: (key: ManagedKey) => void }) {
   const [key, setKey] = useState(initial);
@@ -83,7 +85,11 @@ export function KeyDetail({ api, initial, onChanged }: { api: ConsoleApi; initia
       <KeyTags api={api} keyView={key} onChanged={changed} />
       <KeyAliases api={api} ttag={key.ttag} />
       {acl === undefined ? null : <AclTable api={api} ttag={key.ttag} acl={acl} onChanged={setAcl} />}
-      <KeyCrypto api={api} ttag={key.ttag} onUsed={changed} />
+      {key.type === 'aes' ? (
+        <KeyCrypto api={api} ttag={key.ttag} onUsed={changed} />
+      ) : (
+        <KeySigning api={api} keyView={key} onChanged={changed} />
+      )}
     </Section>
   );
 }
@@ -95,12 +101,27 @@ function KeyFields({ keyView: key }: { keyView: ManagedKey }) {
       <dd data-field="ttag">
         <code>{key.ttag}</code>
       </dd>
-      <dt>length</dt>
-      <dd>{key.keyLen} bytes</dd>
-      <dt>algo</dt>
-      <dd>
-        {key.algo} <span class="muted">(the export's fixed label, docs/spec.md §3.3)</span>
-      </dd>
+      <dt>type</dt>
+      <dd data-field="type">{key.type}</dd>
+      {key.type === 'aes' ? (
+        <>
+          <dt>length</dt>
+          <dd>{key.keyLen} bytes</dd>
+          <dt>algo</dt>
+          <dd>
+            {key.algo} <span class="muted">(the export's fixed label, docs/spec.md §3.3)</span>
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>alg</dt>
+          <dd data-field="alg">{key.alg}</dd>
+          <dt>private key</dt>
+          <dd data-field="exportable">{key.exportable ? 'exportable' : 'never exported'}</dd>
+          <dt>JWT lifetime</dt>
+          <dd>at most {key.jwtMaxLifetime} s</dd>
+        </>
+      )}
       <dt>owner</dt>
       <dd data-field="owner">{key.owner.user}</dd>
       <dt>state</dt>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { KEY_TYPES, type KeyType } from '../../wire/key-type.js';
 import type { ConsoleApi, ManagedKey } from '../console-api.js';
 import { Field, inputText, Section, Submit, TaskState, useTask } from '../ui.js';
 import { KeyDetail } from './key-detail.js';
@@ -26,13 +27,26 @@ export function Keys({ api }: { api: ConsoleApi }) {
   );
 }
 
+const TYPE_LABELS: Readonly<Record<KeyType, string>> = {
+  aes: 'AES (encryption, MAC)',
+  'ec-p256': 'EC P-256 signing (ES256)',
+  'ec-p384': 'EC P-384 signing (ES384)',
+  ed25519: 'Ed25519 signing (EdDSA)',
+  'rsa-2048': 'RSA 2048 signing (RS256)',
+  'rsa-3072': 'RSA 3072 signing (RS256)',
+  'rsa-4096': 'RSA 4096 signing (RS256)',
+};
+
+/** Creates an aes key of a length, or a signing key of a type with its type's default alg (docs/spec.md §4.25 item 1). */
 function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: ManagedKey) => void }) {
   const [label, setLabel] = useState('');
+  const [type, setType] = useState<KeyType>('aes');
   const [keyLen, setKeyLen] = useState<16 | 24 | 32>(32);
   const task = useTask();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const key = await task.run(() => api.createKey({ keyLen, ...(label === '' ? {} : { label }) }));
+    const shape = type === 'aes' ? { keyLen } : { type };
+    const key = await task.run(() => api.createKey({ ...shape, ...(label === '' ? {} : { label }) }));
     if (key !== undefined) onCreated(key);
   };
   return (
@@ -40,13 +54,25 @@ function CreateKey({ api, onCreated }: { api: ConsoleApi; onCreated: (key: Manag
       <form onSubmit={submit}>
         <Field label="Label" id="key-label" value={label} onValue={setLabel} />
         <label>
-          Length{' '}
-          <select id="key-length" value={String(keyLen)} onChange={(e) => setKeyLen(Number(inputText(e)) as 16 | 24 | 32)}>
-            <option value="16">16 bytes (AES-128)</option>
-            <option value="24">24 bytes (AES-192)</option>
-            <option value="32">32 bytes (AES-256)</option>
+          Type{' '}
+          <select id="key-type" value={type} onChange={(e) => setType(inputText(e) as KeyType)}>
+            {KEY_TYPES.map((one) => (
+              <option key={one} value={one}>
+                {TYPE_LABELS[one]}
+              </option>
+            ))}
           </select>
         </label>
+        {type !== 'aes' ? null : (
+          <label>
+            Length{' '}
+            <select id="key-length" value={String(keyLen)} onChange={(e) => setKeyLen(Number(inputText(e)) as 16 | 24 | 32)}>
+              <option value="16">16 bytes (AES-128)</option>
+              <option value="24">24 bytes (AES-192)</option>
+              <option value="32">32 bytes (AES-256)</option>
+            </select>
+          </label>
+        )}
         <Submit task={task} id="create-key-button">
           Create
         </Submit>
