@@ -29,6 +29,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'login-memory', module: () => import('./login-memory.bench.js') },
   { name: 'workload-login', module: () => import('./workload-login.bench.js') },
   { name: 'signing', module: () => import('./signing.bench.js') },
+  { name: 'stream', module: () => import('./stream.bench.js') },
 ];
 
 const USAGE = `npm run bench [-- options]
