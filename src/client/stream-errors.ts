@@ -3,6 +3,7 @@
  * the gateway. A page branches on `code`; a refusal of the data-key request stays a KeygateApiError.
  */
 export abstract class StreamError extends Error {
+  override readonly name: string = 'StreamError';
   abstract readonly code: 'STREAM_MALFORMED' | 'STREAM_DECRYPT_FAILED' | 'STREAM_KEY_MISMATCH';
 }
 

@@ -19,8 +19,8 @@ export interface JwksFastPathOptions {
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
- * A published JWKS answered from the gateway's fresh copy before Koa builds a context (docs/spec.md
- * §4.25 item 7), as a health probe is: relying parties ask often, and the answer is bytes the gateway
+ * A published JWKS answered from the gateway's fresh copy before Koa builds a context
+ * (docs/spec.md §4.25 item 7), as a health probe is: relying parties ask often, and the answer is bytes the gateway
  * already holds. Only a plain fetch is taken: `GET`, no query, no body, no `Origin` when CORS is on, and
  * a key set the gateway holds a copy of at most a second old. Anything else (HEAD, another method, no
  * fresh copy, a name that publishes nothing) goes to `next`, the Koa app, whose route gives the same
