@@ -1,15 +1,15 @@
 import test, { type ExecutionContext } from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
-import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
 import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { type ApiSession, asSession, createKey, pathTtag } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startFaultyGateway, startGateway, type TestGateway } from '../_support/gateway.js';
 import type { Reply } from '../_support/http.js';
-import { clientConfig, daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { killAllDaemons } from '../_support/keyserver-daemon.js';
 import { type AppliedAclWrite, RecordingKeyServer } from '../_support/recording-key-server.js';
+import { seededDaemonKeyServer } from '../_support/seeded-daemon.js';
 
 /**
  * Issue 15 §2: concurrent grant and revoke of one key and grantee. Every answer is a success, or on the
@@ -134,16 +134,7 @@ test('concurrent grant and revoke on both surfaces (embedded key server): succes
 });
 
 test('concurrent grant and revoke through the daemon over mutual TLS: successes or CONFLICT CONCURRENT_CHANGE, and the ACL of the last write', async (t) => {
-  const fixtures = await daemonFixtures(SEED);
-  const daemon = await spawnDaemon(t, [
-    ...['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin],
-    ...['--cert', fixtures.certPath, '--key', fixtures.keyPath],
-  ]);
-  const keyServer = await TlsKeyServer.start(
-    { url: daemon.url, timeoutMs: 10_000, fingerprint: daemon.fingerprint, resumeSessions: true, ...(await clientConfig()) },
-    new CryptoRandom(),
-  );
-  t.teardown(() => keyServer.close());
+  const keyServer = await seededDaemonKeyServer(t);
   const s = await stage(t, keyServer);
   const overtaken = await race(t, s);
   t.true(overtaken.length > 0, 'requests to the daemon interleave: some writes are overtaken');

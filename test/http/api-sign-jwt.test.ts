@@ -1,11 +1,9 @@
 import { constants, createPublicKey, verify } from 'node:crypto';
 import test from 'ava';
 import { createLocalJWKSet, decodeProtectedHeader, errors, type JSONWebKeySet, jwtVerify } from 'jose';
-import { TlsKeyServer } from '../../src/adapters/key-server/tls-key-server.js';
-import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
-import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
-import { clientConfig, daemonFixtures, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { startGateway } from '../_support/gateway.js';
+import { seededDaemonKeyServer } from '../_support/seeded-daemon.js';
 import { testUnless } from '../_support/skip.js';
 import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
@@ -112,16 +110,7 @@ test('sign-jwt refuses claims and header it may not sign, naming claims.exp, cla
 });
 
 test('through a keygate keyserver daemon: sign, verify, a batch, sign-jwt, the public key and the JWKS cross the protocol', async (t) => {
-  const fixtures = await daemonFixtures(SEED);
-  const daemon = await spawnDaemon(t, [
-    ...['--data', ':memory:', '--port', '0', '--seed', fixtures.seedPath, '--admin-password', PASSWORDS.admin],
-    ...['--cert', fixtures.certPath, '--key', fixtures.keyPath],
-  ]);
-  const keyServer = await TlsKeyServer.start(
-    { url: daemon.url, timeoutMs: 10_000, fingerprint: daemon.fingerprint, resumeSessions: true, ...(await clientConfig()) },
-    new CryptoRandom(),
-  );
-  t.teardown(() => keyServer.close());
+  const keyServer = await seededDaemonKeyServer(t);
   const gw = await startGateway(t, {}, { keyServer });
   const alice = await signIn(gw, 'alice');
   const key = await createKey(alice, { type: 'rsa-2048', alg: 'RS384' });
