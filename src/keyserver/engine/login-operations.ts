@@ -45,7 +45,9 @@ export class LoginOperations {
     }
     const row = await ctx.store.principalByName(user);
     const real = row?.srp !== undefined && row.kind !== 'group';
-    const { salt, verifier } = real ? row.srp! : await this.#decoy(user);
+    // The decoy is derived for every name, a known one too, so the two paths cost the same.
+    const decoy = await this.#decoy(user);
+    const { salt, verifier } = real ? row.srp! : decoy;
     const ephemeral = srpServerStart(verifier, ctx.random);
     const handle = Buffer.from(ctx.random.bytes(16)).toString('base64url');
     const expiresAt = ctx.now() + (await ctx.parameters.value('loginHandshakeSeconds')) * 1000;
