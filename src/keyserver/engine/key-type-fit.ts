@@ -10,9 +10,9 @@ export function requireSymmetricKey(key: KeyRow): void {
   if (key.signing !== undefined) throw new KeyTypeMismatchError(`a ${key.signing.type} key signs; it does not encrypt nor MAC`);
 }
 
-/** What publishing and the published JWKS need: a signing key (docs/spec.md §4.25 item 7). */
+/** What signing, public keys and publishing need: a signing key (docs/spec.md §4.25 items 1, 7). */
 export function requireSigningKey(key: KeyRow): asserts key is KeyRow & { readonly signing: SigningKeyRow } {
-  if (key.signing === undefined) throw new KeyTypeMismatchError('an aes key has no public key');
+  if (key.signing === undefined) throw new KeyTypeMismatchError('an aes key does not sign and has no public key: use a signing key');
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { SignRequest, VerifySignatureRequest } from '../../wire/crypto-messages.js';
 import { ALGS_OF_TYPE, algFits, hashOfAlg, SIGN_MESSAGE_MAX_BYTES, type SigningAlg } from '../../wire/key-type.js';
-import { BadRequestError, KeyTypeMismatchError } from '../model/key-server-errors.js';
+import { BadRequestError } from '../model/key-server-errors.js';
 import type { SignedInput } from '../model/signature-crypto.js';
 import type { KeyRow, SigningKeyRow } from './engine-model.js';
+import { requireSigningKey } from './key-type-fit.js';
 
 /**
  * What a sign or verify request signs, checked before its key is read (docs/spec.md §4.25 item 3):
@@ -32,7 +33,7 @@ export function checkVersionChoice(request: VerifySignatureRequest): void {
  * its type does not fit BAD_REQUEST naming `alg` (item 2).
  */
 export function signingOf(key: KeyRow, alg?: SigningAlg): SigningKeyRow {
-  if (key.signing === undefined) throw new KeyTypeMismatchError('an aes key does not sign: use a signing key');
+  requireSigningKey(key);
   if (alg !== undefined && !algFits(key.signing.type, alg))
     throw new BadRequestError(`alg: a ${key.signing.type} key signs with ${ALGS_OF_TYPE[key.signing.type].join(', ')}`);
   return key.signing;
