@@ -1750,7 +1750,7 @@ export interface components {
         };
         readonly Error: {
             /** @enum {string} */
-            readonly code: "BAD_REQUEST" | "SESSION_REQUIRED" | "SESSION_UNKNOWN" | "SESSION_EXPIRED" | "WRONG_CREDENTIAL" | "LOGIN_FAILED" | "PROOF_MISSING" | "PROOF_MALFORMED" | "PROOF_ALG_NOT_ALLOWED" | "PROOF_KEY_MISMATCH" | "PROOF_SIGNATURE_REJECTED" | "PROOF_BINDING_MISMATCH" | "PROOF_CLOCK_SKEW" | "PROOF_REPLAYED" | "PROOF_REPLAY_CACHE_FULL" | "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "OUT_OF_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_PENDING_DELETION" | "KEY_DELETED" | "KEY_TYPE_MISMATCH" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED" | "KEY_VERSION_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "DECRYPT_FAILED" | "CERTIFICATE_MALFORMED" | "KEY_SERVER_UNAVAILABLE" | "KEY_SERVER_FAILED" | "SESSION_STORE_UNAVAILABLE" | "AUDIT_UNAVAILABLE" | "RATE_LIMITED" | "SESSION_LIMIT" | "INTERNAL";
+            readonly code: "BAD_REQUEST" | "SESSION_REQUIRED" | "SESSION_UNKNOWN" | "SESSION_EXPIRED" | "WRONG_CREDENTIAL" | "LOGIN_FAILED" | "PROOF_MISSING" | "PROOF_MALFORMED" | "PROOF_ALG_NOT_ALLOWED" | "PROOF_KEY_MISMATCH" | "PROOF_SIGNATURE_REJECTED" | "PROOF_BINDING_MISMATCH" | "PROOF_CLOCK_SKEW" | "PROOF_REPLAYED" | "PROOF_REPLAY_CACHE_FULL" | "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "CONTEXT_REQUIRED" | "OUT_OF_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_SAVED" | "NOT_VERIFIED" | "CONFLICT" | "KEY_EXPIRED" | "KEY_DISABLED" | "KEY_PENDING_DELETION" | "KEY_DELETED" | "KEY_TYPE_MISMATCH" | "KEY_VERSION_RETIRED" | "KEY_VERSIONS_EXHAUSTED" | "KEY_VERSION_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "DECRYPT_FAILED" | "CERTIFICATE_MALFORMED" | "KEY_SERVER_UNAVAILABLE" | "KEY_SERVER_FAILED" | "SESSION_STORE_UNAVAILABLE" | "AUDIT_UNAVAILABLE" | "RATE_LIMITED" | "SESSION_LIMIT" | "INTERNAL";
             readonly detail: string;
             readonly retryable?: boolean;
             /** @description why, for a 409 CONFLICT: PRINCIPAL_EXISTS (certificate provisioning meets an existing principal), CONCURRENT_CHANGE (a verified write was overtaken by another writer), LAST_ADMIN (the change would leave no administrator), ... */
@@ -1794,7 +1794,7 @@ export interface components {
                 };
             };
         };
-        /** @description error 403: ROLE_DENIED, DELEGATION_DENIED, ACL_DENIED, OUT_OF_SCOPE */
+        /** @description error 403: ROLE_DENIED, DELEGATION_DENIED, ACL_DENIED, CONTEXT_REQUIRED, OUT_OF_SCOPE */
         readonly Forbidden: {
             headers: {
                 readonly [name: string]: unknown;
@@ -1802,7 +1802,7 @@ export interface components {
             content: {
                 readonly "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    readonly code?: "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "OUT_OF_SCOPE";
+                    readonly code?: "ROLE_DENIED" | "DELEGATION_DENIED" | "ACL_DENIED" | "CONTEXT_REQUIRED" | "OUT_OF_SCOPE";
                 };
             };
         };

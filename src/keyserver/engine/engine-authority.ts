@@ -1,5 +1,6 @@
 import type { Right } from '../../wire/acl.js';
 import { aliasOf } from '../../wire/alias.js';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
 import type { Operation } from '../../wire/operations.js';
 import type { Requester } from '../model/acl.js';
 import { canUse, isOwner } from '../model/evaluate-access.js';
@@ -79,7 +80,7 @@ export class StoreAuthority implements EngineAuthority {
     if (rights === undefined || right === 'manage' || !rights.includes(right)) throw new OutOfScopeError();
   }
 
-  async authorizeKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow> {
+  async authorizeKey(caller: TokenContext, ttag: string, right: Right, _context?: EncryptionContext): Promise<KeyRow> {
     const key = await this.keyOrThrow(ttag);
     if (!canUse(aclOf(key), await this.requesterOf(caller.principal), right)) {
       throw new AclDeniedError(`${right}: not the owner and not granted`);

@@ -1,5 +1,6 @@
 import type { RandomSource } from '../../crypto/random-source.js';
 import type { Right } from '../../wire/acl.js';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
 import type { Operation } from '../../wire/operations.js';
 import type { Requester } from '../model/acl.js';
 import type { DeletionDays } from './deletion-days.js';
@@ -30,7 +31,11 @@ export interface EngineAuthority {
   /** A scoped token reaches only its listed keys, with its listed rights; `manage` never. */
   requireScope(caller: TokenContext, ttag: string | undefined, right: Right | 'manage'): void;
   /** The key for a caller holding `right` on it: NOT_FOUND, then ACL_DENIED, then OUT_OF_SCOPE. */
-  authorizeKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow>;
+  /**
+   * `context` is the request's encryption context (docs/spec.md §4.5b item 4): an entry with a context
+   * condition gives its rights only when it is met (CONTEXT_REQUIRED); operations that carry none pass none.
+   */
+  authorizeKey(caller: TokenContext, ttag: string, right: Right, context?: EncryptionContext): Promise<KeyRow>;
   /** The key, when the caller owns it: NOT_FOUND, then ACL_DENIED. */
   ownedKey(caller: PrincipalRow, ttag: string, operation: string): Promise<KeyRow>;
   /** The principal with its groups, for ACL decisions. */

@@ -74,6 +74,18 @@ export class DelegationDeniedError extends KeyServerError {
   }
 }
 
+/**
+ * The key's ACL gives the right only through entries whose context condition the request does not meet
+ * (docs/spec.md §4.5b item 4). The detail names the missing names, never a value.
+ */
+export class ContextRequiredError extends KeyServerError {
+  override name = 'ContextRequiredError';
+
+  constructor(detail: string) {
+    super('CONTEXT_REQUIRED', detail);
+  }
+}
+
 /** A scoped or delegated token reaches outside its scope. */
 export class OutOfScopeError extends KeyServerError {
   override name = 'OutOfScopeError';

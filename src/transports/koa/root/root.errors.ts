@@ -37,6 +37,7 @@ const RULES = {
   ROLE_DENIED: { status: 403, shape: 'denied' },
   DELEGATION_DENIED: { status: 403, shape: 'denied' },
   ACL_DENIED: { status: 403, shape: 'denied' },
+  CONTEXT_REQUIRED: { status: 403, shape: 'denied' },
   OUT_OF_SCOPE: { status: 403, shape: 'denied' },
   NOT_FOUND: { status: 403, shape: 'denied' },
   KEY_EXPIRED: { status: 403, shape: 'denied' },
