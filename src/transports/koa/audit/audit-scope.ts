@@ -53,6 +53,13 @@ export interface AuditAbout {
   readonly keyType?: string;
   readonly alg?: string;
   readonly kid?: string;
+  /**
+   * The encryption context a single request named (docs/spec.md §4.5b item 5, §9.1 `context`); a batch's
+   * distinct contexts, at most 16, and how many more it named (`contexts`, `contextsOmitted`).
+   */
+  readonly context?: Readonly<Record<string, string>>;
+  readonly contexts?: readonly Readonly<Record<string, string>>[];
+  readonly contextsOmitted?: number;
 }
 
 /** A handler's view of its request's record. */
