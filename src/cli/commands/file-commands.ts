@@ -35,9 +35,9 @@ ${COMMON_USAGE}
 `;
 
 const DECRYPT_FILE_USAGE = `Usage: keygate decrypt-file [--key TTAG] [--context NAME=VALUE]... [--force] IN OUT
-  Decrypts a stream that "keygate encrypt-file" or keygate/client's encryptStream wrote (docs/spec.md
-  §4.5a, Streams): its header names the key and holds the data key's blob, which the gateway opens
-  (right decrypt). Each segment is checked before its plaintext is written; to standard output (-) the
+  Decrypts a stream that "keygate encrypt-file" or keygate/client's encryptStream wrote
+  (docs/spec.md §4.5a, Streams): its header names the key and holds the data key's blob, which the
+  gateway opens (right decrypt). Each segment is checked before its plaintext is written; to standard output (-) the
   plaintext is whole only when the command exits 0. A failure names its code: STREAM_MALFORMED (not a
   stream, or cut inside its header), STREAM_DECRYPT_FAILED and the segment (changed, reordered, cut or
   extended), STREAM_KEY_MISMATCH, or the gateway's refusal (403 ACL_DENIED, 400 DECRYPT_FAILED, ...).
