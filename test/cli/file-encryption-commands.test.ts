@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import test from 'ava';
@@ -244,4 +245,39 @@ test('a bad command line is refused with exit 2 before the gateway is asked, and
   t.regex(decryptHelp.stdout, /^Usage: keygate decrypt-file \[--key TTAG\] \[--context NAME=VALUE\]\.\.\. \[--force\] IN OUT\n/);
   t.regex(decryptHelp.stdout, /STREAM_DECRYPT_FAILED/);
   for (const name of ['datakey ', 'encrypt-file ', 'decrypt-file ']) t.true(topHelp.stdout.includes(`  ${name}`), name);
+});
+
+/** Resolves once the staging file of OUT `name` holds bytes: the stream's header is out, so the command is well under way. */
+function stagingWritten(name: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const staged = readdirSync(dir).find((entry) => entry.startsWith(`.${name}.`));
+      if (staged === undefined || statSync(join(dir, staged), { throwIfNoEntry: false })?.size === 0) return;
+      watcher.close();
+      resolve();
+    };
+    const watcher = watch(dir, check);
+    check();
+  });
+}
+
+test('encrypt-file interrupted by SIGINT removes its staging file and says that nothing was written', async (t) => {
+  const ttag = await newKey();
+  const child = spawn(process.execPath, [BIN, 'encrypt-file', '--key', ttag, '-', join(dir, 'interrupted.kgst')], {
+    env: { ...process.env, KEYGATE_URL: cli.url, ...env },
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  const closed = once(child, 'close');
+  t.teardown(() => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin?.write(randomBytes(1000)); // standard input stays open: the command waits for more
+  await stagingWritten('interrupted.kgst');
+  child.kill('SIGINT');
+  const [code] = await closed;
+  t.is(code, 130);
+  t.regex(stderr, /^keygate: encrypt-file: interrupted \(SIGINT\); nothing was written to .*interrupted\.kgst\n$/);
+  t.deepEqual(leftOf('interrupted.kgst'), []);
 });

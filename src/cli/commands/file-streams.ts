@@ -12,7 +12,7 @@ export interface Output {
   readonly written: () => number;
   /** After the stream ended without an error: the file synced and moved into place. */
   commit(): Promise<void>;
-  /** Whatever happened, nothing staged is left behind; nothing to do after commit. */
+  /** Called whatever happened, after commit too: nothing staged is left behind. */
   discard(): Promise<void>;
 }
 
@@ -52,6 +52,15 @@ export async function stagedOutput(path: string, force: boolean, command: string
     handle = undefined;
     await open?.close();
   };
+  let moved = false;
+  // Interrupted (Ctrl-C, a supervisor's SIGTERM), the staging file goes too: never a part of OUT left beside it.
+  const interrupted = (signal: NodeJS.Signals) => {
+    removeQuietly(staging);
+    process.stderr.write(`keygate: ${command}: interrupted (${signal})${moved ? '' : `; nothing was written to ${path}`}\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   return {
     stream: new WritableStream<Uint8Array>({
       async write(chunk) {
@@ -70,17 +79,20 @@ export async function stagedOutput(path: string, force: boolean, command: string
         await close();
         if (force) renameSync(staging, path);
         else linkSync(staging, path);
+        moved = true;
       } catch (error) {
         const code = errno(error);
         throw new CommandFailure(
           code === 'EEXIST' ? `${command}: ${path} appeared meanwhile` : `${command}: cannot write ${path} (${code})`,
         );
       }
-      removeQuietly(staging);
     },
+    /** The staging file's name goes (after a link, OUT keeps the bytes), and so do the signal handlers. */
     async discard() {
       await close().catch(() => undefined);
       removeQuietly(staging);
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
     },
   };
 }
