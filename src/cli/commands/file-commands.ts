@@ -19,8 +19,8 @@ import { inputStream, stagedOutput } from './file-streams.js';
 
 const FILES_USAGE = `  IN and OUT are files, or - for standard input and output. The file is read and written piece by
   piece, never held whole. OUT is written to a new file of mode 0600 beside it and moved into place only
-  once the stream ended without an error; on any error nothing is left of it and the exit status is 1.
-  An existing OUT is replaced only with --force.
+  once the stream ended without an error; on any error nothing is left of it and the exit status is 1
+  (interrupted by SIGINT or SIGTERM: 130 or 143). An existing OUT is replaced only with --force.
   --force               replace an existing OUT`;
 
 const ENCRYPT_FILE_USAGE = `Usage: keygate encrypt-file --key TTAG [--context NAME=VALUE]... [--segment-size N] [--force] IN OUT
@@ -106,7 +106,7 @@ async function streamFile(
     await source.pipeThrough(transform()).pipeTo(sink.stream);
     await sink.commit();
   } catch (error) {
-    throw failure(error, command, output);
+    throw failure(error, command, input, output);
   } finally {
     await sink.discard();
   }
@@ -114,12 +114,13 @@ async function streamFile(
     print(ctx, values.json, { file: output, bytes: sink.written() }, () => `wrote ${sink.written()} bytes to ${output}\n`);
 }
 
-function failure(error: unknown, command: string, output: string): unknown {
+function failure(error: unknown, command: string, input: string, output: string): unknown {
   const nothing = output === '-' ? 'what was written to standard output is incomplete' : `nothing was written to ${output}`;
   if (error instanceof StreamError) return new CommandFailure(`${command}: ${error.code}: ${error.message}; ${nothing}`);
   if (error instanceof CommandFailure || error instanceof KeygateApiError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code === 'string') return new CommandFailure(`${command}: reading failed (${code}); ${nothing}`);
+  if (typeof code === 'string')
+    return new CommandFailure(`${command}: cannot read ${input === '-' ? 'standard input' : input} (${code}); ${nothing}`);
   return error;
 }
 

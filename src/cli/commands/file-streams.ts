@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, linkSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, linkSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -26,6 +26,10 @@ export function inputStream(path: string, command: string): ReadableStream<Uint8
     fd = openSync(path, 'r');
   } catch (error) {
     throw new UsageError(`${command}: cannot read ${path} (${errno(error)})`);
+  }
+  if (fstatSync(fd).isDirectory()) {
+    closeSync(fd);
+    throw new UsageError(`${command}: cannot read ${path} (EISDIR)`);
   }
   return Readable.toWeb(createReadStream(path, { fd })) as ReadableStream<Uint8Array>;
 }
