@@ -5,8 +5,9 @@ import { CommandFailure, UsageError } from './command.js';
 export const CONTEXT_OPTION = { context: { type: 'string', multiple: true } } as const;
 
 export const CONTEXT_USAGE = `  --context NAME=VALUE  a member of the encryption context (docs/spec.md §4.5b item 1), repeated for
-                        each, at most ${CONTEXT_MEMBERS_MAX}; split at the first "=". The same context is needed
-                        to open what it was bound to. It is not secret: the audit records it`;
+                        each, at most ${CONTEXT_MEMBERS_MAX}, split at the first "=" (so a NAME cannot hold
+                        one here); the same context is needed to open what it was bound to. Not
+                        secret: the audit records it`;
 
 /**
  * The context the `--context` flags give, checked by the rules every part of keygate applies

@@ -20,8 +20,7 @@ import { inputStream, stagedOutput } from './file-streams.js';
 const FILES_USAGE = `  IN and OUT are files, or - for standard input and output. The file is read and written piece by
   piece, never held whole. OUT is written to a new file of mode 0600 beside it and moved into place only
   once the stream ended without an error; on any error nothing is left of it and the exit status is 1
-  (interrupted by SIGINT or SIGTERM: 130 or 143). An existing OUT is replaced only with --force.
-  --force               replace an existing OUT`;
+  (interrupted by SIGINT or SIGTERM: 130 or 143). An existing OUT is replaced only with --force.`;
 
 const ENCRYPT_FILE_USAGE = `Usage: keygate encrypt-file --key TTAG [--context NAME=VALUE]... [--segment-size N] [--force] IN OUT
   Encrypts IN into OUT in the stream format of docs/spec.md §4.5a (Streams): one data key from the
@@ -30,6 +29,7 @@ const ENCRYPT_FILE_USAGE = `Usage: keygate encrypt-file --key TTAG [--context NA
 ${FILES_USAGE}
   --key TTAG            the key (its ttag in base64: the stream's header names it, so not an alias)
   --segment-size N      plaintext bytes per segment, 4096 to 4194304 (default 262144)
+  --force               replace an existing OUT
 ${CONTEXT_USAGE}
 ${COMMON_USAGE}
 `;
@@ -37,13 +37,15 @@ ${COMMON_USAGE}
 const DECRYPT_FILE_USAGE = `Usage: keygate decrypt-file [--key TTAG] [--context NAME=VALUE]... [--force] IN OUT
   Decrypts a stream that "keygate encrypt-file" or keygate/client's encryptStream wrote
   (docs/spec.md §4.5a, Streams): its header names the key and holds the data key's blob, which the
-  gateway opens (right decrypt). Each segment is checked before its plaintext is written; to standard output (-) the
-  plaintext is whole only when the command exits 0. A failure names its code: STREAM_MALFORMED (not a
-  stream, or cut inside its header), STREAM_DECRYPT_FAILED and the segment (changed, reordered, cut or
-  extended), STREAM_KEY_MISMATCH, or the gateway's refusal (403 ACL_DENIED, 400 DECRYPT_FAILED, ...).
+  gateway opens (right decrypt). Each segment is checked before its plaintext is written; to standard
+  output (-) the plaintext is whole only when the command exits 0. A failure names its code:
+  STREAM_MALFORMED (not a stream, or cut inside its header), STREAM_DECRYPT_FAILED and the segment
+  (changed, reordered, cut or extended), STREAM_KEY_MISMATCH, or the gateway's refusal (403 ACL_DENIED,
+  400 DECRYPT_FAILED, ...).
 ${FILES_USAGE}
   --key TTAG            the key the stream must be under: one under another key is refused before the
                         gateway is asked (whoever may encrypt under some key can write a valid stream)
+  --force               replace an existing OUT
 ${CONTEXT_USAGE}
 ${COMMON_USAGE}
 `;
