@@ -213,6 +213,11 @@ test('a bad command line is refused with exit 2 before the gateway is asked, and
     [['encrypt-file', '--key', ttag, '--segment-size', '0x1000', 'in', 'out'], /--segment-size is a whole number from 4096 to 4194304/],
     [['encrypt-file', '--key', ttag, join(dir, 'missing.bin'), 'out'], /encrypt-file: cannot read .*missing\.bin \(ENOENT\)/],
     [['encrypt-file', '--key', ttag, dir, 'out'], /encrypt-file: cannot read .* \(EISDIR\)/],
+    [
+      ['decrypt-file', '--force', cli.adminPasswordFile, '/dev/null'],
+      /decrypt-file: \/dev\/null is not a regular file \(- writes to standard output\)/,
+    ],
+    [['decrypt-file', '--force', cli.adminPasswordFile, dir], /decrypt-file: .* is not a regular file/],
     [['decrypt-file', 'in', 'out', 'more'], /decrypt-file: IN and OUT are required, and nothing else/],
     [['decrypt-file', '--segment-size', '4096', 'in', 'out'], /Unknown option '--segment-size'/],
   ];

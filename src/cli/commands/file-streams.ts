@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fstatSync, linkSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, linkSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -38,11 +38,15 @@ export function inputStream(path: string, command: string): ReadableStream<Uint8
  * OUT as a stream: standard output for `-`, else a new file of mode 0600 beside OUT, made before the
  * gateway is asked (so a folder that cannot take it refuses first) and moved into place by commit only.
  * Without `force` an existing OUT is refused, and one that appears meanwhile is still never replaced:
- * commit links the file, and a link fails on an existing name.
+ * commit links the file, and a link fails on an existing name. An OUT that is not a regular file is refused.
  */
 export async function stagedOutput(path: string, force: boolean, command: string): Promise<Output> {
   if (path === '-') return standardOutput(command);
-  if (!force && existsSync(path)) throw new UsageError(`${command}: ${path} exists (--force replaces it)`);
+  const existing = statSync(path, { throwIfNoEntry: false });
+  // A device or a pipe is never replaced by a file (as root, --force would put one where /dev/null was).
+  if (existing !== undefined && !existing.isFile())
+    throw new UsageError(`${command}: ${path} is not a regular file (- writes to standard output)`);
+  if (!force && existing !== undefined) throw new UsageError(`${command}: ${path} exists (--force replaces it)`);
   const staging = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   try {
