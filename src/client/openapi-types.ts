@@ -1665,6 +1665,16 @@ export interface components {
             readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
             /** @description a signing operation: the key id (RFC 7638 thumbprint) of the version it used */
             readonly kid?: string;
+            /** @description the encryption context a single encrypt, decrypt, rewrap, data key or data-key opening named (docs/spec.md §4.5b item 5) */
+            readonly context?: {
+                readonly [key: string]: string;
+            };
+            /** @description a batch of those: every distinct non-empty context its items named, in the order first named (at most 16) */
+            readonly contexts?: readonly {
+                readonly [key: string]: string;
+            }[];
+            /** @description a batch that named more distinct contexts than `contexts` holds: how many more */
+            readonly contextsOmitted?: number;
         };
         readonly AuditVerification: {
             readonly ok: boolean;
