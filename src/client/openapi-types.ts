@@ -2239,6 +2239,10 @@ export interface operations {
                     readonly plaintext: string;
                     /** Format: base64 */
                     readonly aad?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2246,6 +2250,10 @@ export interface operations {
                         readonly plaintext: string;
                         /** Format: base64 */
                         readonly aad?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2332,6 +2340,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2346,6 +2358,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2412,6 +2428,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2426,6 +2446,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2641,6 +2665,10 @@ export interface operations {
                     readonly keyLen?: 16 | 24 | 32;
                     /** Format: base64 */
                     readonly clientPubKey?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
@@ -2682,6 +2710,10 @@ export interface operations {
                     readonly blob: string;
                     /** Format: base64 */
                     readonly clientPubKey: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
