@@ -150,7 +150,10 @@ test('encrypt, decrypt, rewrap, batches and data keys take a context, and need t
     { ttag: key.ttag, sealed: (item as { sealed: string }).sealed, context },
     { ttag: key.ttag, sealed: (item as { sealed: string }).sealed },
   ]);
-  t.like(opened, [{ ok: true, plaintext: Buffer.from('item').toString('base64') }, { ok: false, error: { code: 'DECRYPT_FAILED' } }]);
+  t.like(opened, [
+    { ok: true, plaintext: Buffer.from('item').toString('base64') },
+    { ok: false, error: { code: 'DECRYPT_FAILED' } },
+  ]);
   const made = await alice.generateDataKey(key.ttag, { context });
   t.deepEqual(Buffer.from((await alice.openDataKey(key.ttag, made.blob, { context })).key), Buffer.from(made.key!));
   const withoutIt = await t.throwsAsync(alice.openDataKey(key.ttag, made.blob), { instanceOf: KeygateApiError });
