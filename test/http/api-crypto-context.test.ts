@@ -313,4 +313,15 @@ test('through a keygate keyserver daemon over mutual TLS: the context binds, and
     t.is((refused as { code?: string } | undefined)?.code, 'BAD_REQUEST', `${what}: ${refused?.message}`);
     t.regex(refused?.message ?? '', /args\.request\.context/, what);
   }
+  const items = await connection.call('cryptoBatch', {
+    operation: 'encrypt',
+    items: [
+      { ttag, plaintext: Buffer.from('x'), context: { 'a b': 'x' } },
+      { ttag, plaintext: Buffer.from('x'), context: ACME },
+    ],
+  });
+  t.like(items, [{ ok: false, code: 'BAD_REQUEST' }, { ok: true }], 'a batch item with a bad context fails alone');
+  const dataKey = await t.throwsAsync(connection.call('generateDataKey', { ttag, keyLen: 32, context: { tenant: 7 } as never }));
+  t.is((dataKey as { code?: string } | undefined)?.code, 'BAD_REQUEST');
+  t.regex(dataKey?.message ?? '', /args\.context\.tenant/);
 });

@@ -129,8 +129,8 @@ export class CryptoOperations {
   /**
    * Decrypts by the version the request names (1 when none) and encrypts under the newest version, in
    * the key server: the plaintext never leaves it, and is zeroed once sealed again. Needs both `decrypt`
-   * and `encrypt` on the key. It opens and seals again under the request's one context (docs/spec.md
-   * §4.5b item 3), so the new ciphertext needs that context as the old one did.
+   * and `encrypt` on the key. It opens and seals again under the request's one context
+   * (docs/spec.md §4.5b item 3), so the new ciphertext needs that context as the old one did.
    */
   async rewrap(token: string, ttag: string, request: DecryptRequest): Promise<EncryptResult & { resolved?: string }> {
     const { key, result } = await this.#rewrapWith(await this.#caller(token, 'rewrap'), ttag, request);
