@@ -1,3 +1,4 @@
+import { type EncryptionContext, isEmptyContext } from '../wire/encryption-context.js';
 import type {
   AclEntry,
   AclView,
@@ -254,7 +255,10 @@ export class KeygateSession {
    * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
    * here and unwrapped with WebCrypto (docs/spec.md §4.5a). Without delivery only the blob is answered.
    */
-  async generateDataKey(ttag: string, options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } = {}): Promise<DataKey> {
+  async generateDataKey(
+    ttag: string,
+    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean; readonly context?: EncryptionContext } = {},
+  ): Promise<DataKey> {
     const clientKey = options.deliver === false ? undefined : await ExportKey.generate();
     const reply = await this.#call<{ blob: string; wrapped?: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
@@ -262,6 +266,7 @@ export class KeygateSession {
       body: {
         ttag,
         ...(options.keyLen === undefined ? {} : { keyLen: options.keyLen }),
+        ...(isEmptyContext(options.context) ? {} : { context: options.context }),
         ...(clientKey && { clientPubKey: clientKey.publicKey }),
       },
     });
@@ -270,13 +275,20 @@ export class KeygateSession {
     return { blob, key: await dataKeyOf(clientKey, reply.wrapped, keyLen), keyLen, version };
   }
 
-  /** POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and unwrapped (docs/spec.md §4.5a). */
-  async openDataKey(ttag: string, blob: string): Promise<Required<Omit<DataKey, 'blob'>>> {
+  /**
+   * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and
+   * unwrapped (docs/spec.md §4.5a); `context` is the one the blob was made with (§4.5b).
+   */
+  async openDataKey(
+    ttag: string,
+    blob: string,
+    options: { readonly context?: EncryptionContext } = {},
+  ): Promise<Required<Omit<DataKey, 'blob'>>> {
     const clientKey = await ExportKey.generate();
     const reply = await this.#call<{ wrapped: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey/open',
-      body: { ttag, blob, clientPubKey: clientKey.publicKey },
+      body: { ttag, blob, ...(isEmptyContext(options.context) ? {} : { context: options.context }), clientPubKey: clientKey.publicKey },
     });
     return { key: await dataKeyOf(clientKey, reply.wrapped, reply.keyLen), keyLen: reply.keyLen, version: reply.version };
   }

@@ -37,6 +37,8 @@ interface Header {
   readonly noncePrefix: Buffer;
   readonly ttag: string;
   readonly blob: Buffer;
+  /** The context's canonical form (§4.5b item 2) as the header holds it: `C` bytes, empty for none. */
+  readonly context: Buffer;
 }
 
 /** Streams item 1: the header's table, field by field. */
@@ -45,7 +47,8 @@ function readHeader(stream: Buffer): Header {
   const length = stream.readUInt16BE(5);
   const ttagLength = stream.readUInt16BE(54);
   const blobLength = stream.readUInt16BE(56 + ttagLength);
-  if (stream.readUInt16BE(58 + ttagLength + blobLength) !== 0 || length !== 60 + ttagLength + blobLength) throw new Error('bad lengths');
+  const contextLength = stream.readUInt16BE(58 + ttagLength + blobLength);
+  if (length !== 60 + ttagLength + blobLength + contextLength) throw new Error('bad lengths');
   return {
     length,
     segmentSize: stream.readUInt32BE(7),
@@ -54,14 +57,19 @@ function readHeader(stream: Buffer): Header {
     noncePrefix: stream.subarray(47, 54),
     ttag: stream.subarray(56, 56 + ttagLength).toString('base64'),
     blob: stream.subarray(58 + ttagLength, 58 + ttagLength + blobLength),
+    context: stream.subarray(60 + ttagLength + blobLength, length),
   };
 }
 
-/** §4.5a item 5: the blob sealed under HKDF(version key, empty salt, `keygate datakey blob v1`), its first 6 bytes the additional data. */
-function openBlob(blob: Buffer, versionKey: Buffer): Buffer {
+/**
+ * §4.5a item 5: the blob sealed under HKDF(version key, empty salt, `keygate datakey blob v1`), its
+ * first 6 bytes followed by the canonical context (the header's `C` bytes) the additional data.
+ */
+function openBlob(blob: Buffer, versionKey: Buffer, context: Buffer): Buffer {
   const keyLen = blob[5]!;
   const sealKey = Buffer.from(hkdfSync('sha256', versionKey, Buffer.alloc(0), 'keygate datakey blob v1', 32));
-  return gcmOpen(sealKey, blob.subarray(6, 18), blob.subarray(18, 18 + keyLen), blob.subarray(18 + keyLen), blob.subarray(0, 6));
+  const aad = Buffer.concat([blob.subarray(0, 6), context]);
+  return gcmOpen(sealKey, blob.subarray(6, 18), blob.subarray(18, 18 + keyLen), blob.subarray(18 + keyLen), aad);
 }
 
 /** Streams items 2-4: the segment key, then pieces of S + 16 bytes, the one the stream ends with flagged last. */
@@ -110,7 +118,7 @@ test('a decoder written from the spec with node:crypto reads what encryptStream 
     const header = readHeader(stream);
     t.deepEqual([header.segmentSize, header.version, header.ttag], [SEGMENT, 2, ttag]);
     t.is(header.blob.readUInt32BE(1), 2, "the blob's own version");
-    const dataKey = openBlob(header.blob, await exportVersion(api, ttag, header.version));
+    const dataKey = openBlob(header.blob, await exportVersion(api, ttag, header.version), header.context);
     t.is(dataKey.length, 32);
     t.true(decodeStream(stream, header, dataKey).equals(data), `${size} bytes`);
   }
@@ -123,6 +131,6 @@ test('the same decoder refuses a stream whose last segment was cut off at a boun
   const { ttag } = await alice.createKey({});
   const stream = await encrypted(alice, ttag, randomBytes(2 * SEGMENT + 1), SEGMENT);
   const header = readHeader(stream);
-  const dataKey = openBlob(header.blob, await exportVersion(api, ttag, header.version));
+  const dataKey = openBlob(header.blob, await exportVersion(api, ttag, header.version), header.context);
   t.throws(() => decodeStream(stream.subarray(0, stream.length - 17), header, dataKey), { message: /authenticate/ });
 });
