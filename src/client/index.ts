@@ -4,6 +4,7 @@
  * non-extractable ECDH key, and reports refusals as typed errors. It never uses cookies.
  */
 
+export type { EncryptionContext } from '../wire/encryption-context.js';
 export type {
   AclEntry,
   AclView,
@@ -56,6 +57,12 @@ export { type DataKey, KeygateSession, type ScopedSessionRequest } from './keyga
 export { mintProof, type ProofClaims, type ProofRequest, proofHtu } from './mint-proof.js';
 export { jwkThumbprint, ProofKey, type PublicJwk } from './proof-key.js';
 export { type DecryptStreamOptions, decryptStream, type EncryptStreamOptions, encryptStream, type StreamSession } from './stream-cipher.js';
-export { StreamDecryptError, StreamError, StreamFormatError, StreamKeyMismatchError } from './stream-errors.js';
+export {
+  StreamContextMismatchError,
+  StreamDecryptError,
+  StreamError,
+  StreamFormatError,
+  StreamKeyMismatchError,
+} from './stream-errors.js';
 export type { TransportOptions } from './transport.js';
 export { fingerprint } from './web-crypto.js';

@@ -1665,6 +1665,16 @@ export interface components {
             readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
             /** @description a signing operation: the key id (RFC 7638 thumbprint) of the version it used */
             readonly kid?: string;
+            /** @description the encryption context a single encrypt, decrypt, rewrap, data key or data-key opening named (docs/spec.md §4.5b item 5) */
+            readonly context?: {
+                readonly [key: string]: string;
+            };
+            /** @description a batch of those: every distinct non-empty context its items named, in the order first named (at most 16) */
+            readonly contexts?: readonly {
+                readonly [key: string]: string;
+            }[];
+            /** @description a batch that named more distinct contexts than `contexts` holds: how many more */
+            readonly contextsOmitted?: number;
         };
         readonly AuditVerification: {
             readonly ok: boolean;
@@ -2229,6 +2239,10 @@ export interface operations {
                     readonly plaintext: string;
                     /** Format: base64 */
                     readonly aad?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2236,6 +2250,10 @@ export interface operations {
                         readonly plaintext: string;
                         /** Format: base64 */
                         readonly aad?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2322,6 +2340,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2336,6 +2358,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2402,6 +2428,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2416,6 +2446,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2631,6 +2665,10 @@ export interface operations {
                     readonly keyLen?: 16 | 24 | 32;
                     /** Format: base64 */
                     readonly clientPubKey?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
@@ -2672,6 +2710,10 @@ export interface operations {
                     readonly blob: string;
                     /** Format: base64 */
                     readonly clientPubKey: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
