@@ -55,14 +55,18 @@ test('encrypt-file and decrypt-file round-trip a 5 MB file byte for byte; OUT is
   const original = randomBytes(5 * 1024 * 1024);
   writeFileSync(plain, original);
   const sealed = join(dir, 'five.kgst');
-  const encrypted = await keygate(['encrypt-file', '--key', ttag, plain, sealed], env);
+  const context = ['--context', 'tenant=acme', '--context', 'dept=billing'];
+  const encrypted = await keygate(['encrypt-file', '--key', ttag, ...context, plain, sealed], env);
   t.is(encrypted.status, 0, encrypted.stderr);
   t.is(encrypted.stdout, `wrote ${statSync(sealed).size} bytes to ${sealed}\n`);
   t.is(statSync(sealed).mode & 0o777, 0o600);
   t.is(readFileSync(sealed).subarray(0, 4).toString('latin1'), 'KGST');
 
   const opened = join(dir, 'five.out');
-  const decrypted = await keygate(['decrypt-file', '--key', ttag, '--json', sealed, opened], env);
+  const decrypted = await keygate(
+    ['decrypt-file', '--key', ttag, '--context', 'dept=billing', '--context', 'tenant=acme', '--json', sealed, opened],
+    env,
+  );
   t.is(decrypted.status, 0, decrypted.stderr);
   t.deepEqual(JSON.parse(decrypted.stdout), { file: opened, bytes: original.length });
   t.true(readFileSync(opened).equals(original));
@@ -70,7 +74,9 @@ test('encrypt-file and decrypt-file round-trip a 5 MB file byte for byte; OUT is
 
   const chunks: Uint8Array[] = [];
   const source = Readable.toWeb(Readable.from([readFileSync(sealed)])) as ReadableStream<Uint8Array>;
-  await source.pipeThrough(decryptStream(api, { ttag })).pipeTo(new WritableStream({ write: (chunk) => void chunks.push(chunk) }));
+  await source
+    .pipeThrough(decryptStream(api, { ttag, context: { tenant: 'acme', dept: 'billing' } }))
+    .pipeTo(new WritableStream({ write: (chunk) => void chunks.push(chunk) }));
   t.true(Buffer.concat(chunks).equals(original), "decryptStream in this process reads the CLI's stream");
   t.deepEqual(leftOf('five.'), ['five.bin', 'five.kgst', 'five.out'], 'no staging file is left');
 });
@@ -80,7 +86,11 @@ test('decrypt-file refuses a changed, cut or foreign stream with its code, exits
   const plain = join(dir, 'segments.bin');
   writeFileSync(plain, randomBytes(SEGMENT * 5 + 100));
   const sealed = join(dir, 'segments.kgst');
-  t.is((await keygate(['encrypt-file', '--key', ttag, '--segment-size', String(SEGMENT), plain, sealed], env)).status, 0);
+  t.is(
+    (await keygate(['encrypt-file', '--key', ttag, '--context', 'tenant=acme', '--segment-size', String(SEGMENT), plain, sealed], env))
+      .status,
+    0,
+  );
   const stream = readFileSync(sealed);
   const headerLength = stream.readUInt16BE(5);
   const segmentAt = (index: number) => headerLength + index * (SEGMENT + 16);
@@ -93,6 +103,7 @@ test('decrypt-file refuses a changed, cut or foreign stream with its code, exits
     ['cut-header', stream.subarray(0, 30), [], /^keygate: decrypt-file: STREAM_MALFORMED: the stream ends inside its header/],
     ['extended', Buffer.concat([stream, Buffer.alloc(20)]), [], /^keygate: decrypt-file: STREAM_DECRYPT_FAILED: segment 5 /],
     ['foreign', stream, ['--key', other], /^keygate: decrypt-file: STREAM_KEY_MISMATCH: /],
+    ['other-context', stream, ['--context', 'tenant=umbrella'], /^keygate: decrypt-file: STREAM_CONTEXT_MISMATCH: /],
   ];
   const runs = await Promise.all(
     cases.map(([name, bytes, flags]) => {
@@ -152,12 +163,12 @@ test('an existing OUT is kept without --force and replaced with it', async (t) =
   t.deepEqual(leftOf('kept.'), ['kept.bin', 'kept.kgst', 'kept.out']);
 });
 
-test('datakey prints a blob that datakey open opens to the key --with-key printed, by ttag and by alias', async (t) => {
+test('datakey prints a blob that datakey open opens to the key --with-key printed, by ttag and by alias, with its context only', async (t) => {
   const ttag = await newKey();
   await api.setAlias('cli-datakey', ttag);
   const [bare, withKey] = await Promise.all([
     keygate(['datakey', '--key', ttag], env),
-    keygate(['datakey', '--key', 'alias/cli-datakey', '--key-len', '16', '--with-key'], env),
+    keygate(['datakey', '--key', 'alias/cli-datakey', '--key-len', '16', '--with-key', '--context', 'tenant=acme'], env),
   ]);
   t.is(bare.status, 0, bare.stderr);
   const made = JSON.parse(bare.stdout) as Record<string, unknown>;
@@ -168,10 +179,13 @@ test('datakey prints a blob that datakey open opens to the key --with-key printe
   t.is(delivered.keyLen, 16);
   t.is(Buffer.from(delivered.plaintext, 'base64').length, 16);
 
-  const [opened, openedBare] = await Promise.all([
-    keygate(['datakey', 'open', '--key', ttag, '--blob', delivered.blob], env),
+  const [opened, openedBare, withoutContext] = await Promise.all([
+    keygate(['datakey', 'open', '--key', ttag, '--blob', delivered.blob, '--context', 'tenant=acme'], env),
     keygate(['datakey', 'open', '--key', 'alias/cli-datakey', '--blob', made.blob as string], env),
+    keygate(['datakey', 'open', '--key', ttag, '--blob', delivered.blob], env),
   ]);
+  t.is(withoutContext.status, 1, 'the blob is bound to its context (docs/spec.md §4.5a item 5)');
+  t.regex(withoutContext.stderr, /^keygate: 400 DECRYPT_FAILED/);
   t.is(opened.status, 0, opened.stderr);
   t.deepEqual(JSON.parse(opened.stdout), { plaintext: delivered.plaintext, keyLen: 16, version: 1 });
   t.is(openedBare.status, 0, openedBare.stderr);

@@ -1,5 +1,5 @@
 import { CONTEXT_MEMBERS_MAX, contextFault, type EncryptionContext } from '../../wire/encryption-context.js';
-import { CommandFailure, UsageError } from './command.js';
+import { UsageError } from './command.js';
 
 /** `--context NAME=VALUE`, repeated: the members of an encryption context (docs/spec.md §4.5b). */
 export const CONTEXT_OPTION = { context: { type: 'string', multiple: true } } as const;
@@ -33,16 +33,7 @@ export function contextOf(values: Readonly<Record<string, unknown>>, command: st
   return context;
 }
 
-/**
- * Where the parsed context meets keygate/client: the data-key calls (generateDataKey, openDataKey) and
- * the streams (encryptStream, decryptStream) take a `context` option in docs/spec.md §4.5a item 8 and
- * Streams item 1, which this build's client does not have yet. Until it does, a context is refused
- * here, before anything is asked or written, rather than dropped: a stream or a blob made without the
- * context the operator named would open without it. The join: answer `{ context }` for the options.
- */
-export function contextForClient(context: EncryptionContext | undefined, command: string): Record<string, never> {
-  if (context !== undefined && Object.keys(context).length > 0) {
-    throw new CommandFailure(`${command}: --context is not carried by this build's keygate/client yet; nothing was asked`);
-  }
-  return {};
+/** The context as keygate/client's option (generateDataKey, openDataKey, encryptStream, decryptStream): none when not given. */
+export function contextOption(context: EncryptionContext | undefined): { readonly context?: EncryptionContext } {
+  return context === undefined ? {} : { context };
 }

@@ -1,7 +1,7 @@
 import type { Bytes } from '../../client/base64.js';
 import { toBase64 } from '../../client/base64.js';
 import { COMMON_USAGE, defineCommand, session, text, UsageError, type Values } from './command.js';
-import { CONTEXT_OPTION, CONTEXT_USAGE, contextForClient, contextOf } from './context-flag.js';
+import { CONTEXT_OPTION, CONTEXT_USAGE, contextOf, contextOption } from './context-flag.js';
 
 const DATAKEY_USAGE = `Usage: keygate datakey --key KEY [--key-len 16|24|32] [--context NAME=VALUE]... [--with-key]
        keygate datakey open --key KEY --blob B64 [--context NAME=VALUE]...
@@ -41,11 +41,11 @@ export const datakeyCommand = defineCommand(
     const command = sub === undefined ? 'datakey' : 'datakey open';
     const key = text(values, 'key');
     if (key === undefined || key === '') throw new UsageError(`${command}: --key KEY is required`);
-    const options = contextForClient(contextOf(values, command), command);
+    const options = contextOption(contextOf(values, command));
     const keys = session(values, ctx.env);
     if (sub === 'open') {
       const blob = blobOf(values);
-      const opened = await keys.openDataKey(key, blob);
+      const opened = await keys.openDataKey(key, blob, options);
       return ctx.out(json({ plaintext: revealed(opened.key), keyLen: opened.keyLen, version: opened.version }));
     }
     if (values.blob !== undefined) throw new UsageError('datakey: --blob is for datakey open');

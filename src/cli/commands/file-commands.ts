@@ -14,7 +14,7 @@ import {
   UsageError,
   type Values,
 } from './command.js';
-import { CONTEXT_OPTION, CONTEXT_USAGE, contextForClient, contextOf } from './context-flag.js';
+import { CONTEXT_OPTION, CONTEXT_USAGE, contextOf, contextOption } from './context-flag.js';
 import { inputStream, stagedOutput } from './file-streams.js';
 
 const FILES_USAGE = `  IN and OUT are files, or - for standard input and output. The file is read and written piece by
@@ -40,12 +40,14 @@ const DECRYPT_FILE_USAGE = `Usage: keygate decrypt-file [--key TTAG] [--context 
   gateway opens (right decrypt). Each segment is checked before its plaintext is written; to standard
   output (-) the plaintext is whole only when the command exits 0. A failure names its code:
   STREAM_MALFORMED (not a stream, or cut inside its header), STREAM_DECRYPT_FAILED and the segment
-  (changed, reordered, cut or extended), STREAM_KEY_MISMATCH, or the gateway's refusal (403 ACL_DENIED,
-  400 DECRYPT_FAILED, ...).
+  (changed, reordered, cut or extended), STREAM_KEY_MISMATCH, STREAM_CONTEXT_MISMATCH, or the gateway's
+  refusal (403 ACL_DENIED, 403 CONTEXT_REQUIRED, 400 DECRYPT_FAILED, ...).
 ${FILES_USAGE}
   --key TTAG            the key the stream must be under: one under another key is refused before the
                         gateway is asked (whoever may encrypt under some key can write a valid stream)
   --force               replace an existing OUT
+  The stream's header holds the context it was written with, which opens its blob; given --context, the
+  header's must be exactly that one (STREAM_CONTEXT_MISMATCH otherwise, before the gateway is asked).
 ${CONTEXT_USAGE}
 ${COMMON_USAGE}
 `;
@@ -65,7 +67,7 @@ export const encryptFileCommand = defineCommand(
     const ttag = ttagOf(values, command);
     if (ttag === undefined) throw new UsageError(`${command}: --key TTAG is required`);
     const segmentSize = segmentSizeOf(values);
-    const options = { ...(segmentSize === undefined ? {} : { segmentSize }), ...contextForClient(contextOf(values, command), command) };
+    const options = { ...(segmentSize === undefined ? {} : { segmentSize }), ...contextOption(contextOf(values, command)) };
     const keys = session(values, ctx.env);
     await streamFile(ctx, values, command, positionals, () => encryptStream(keys, ttag, options));
   },
@@ -77,7 +79,7 @@ export const decryptFileCommand = defineCommand(
   async ({ values, positionals }, ctx) => {
     const command = 'decrypt-file';
     const ttag = ttagOf(values, command);
-    const options = { ...(ttag === undefined ? {} : { ttag }), ...contextForClient(contextOf(values, command), command) };
+    const options = { ...(ttag === undefined ? {} : { ttag }), ...contextOption(contextOf(values, command)) };
     const keys = session(values, ctx.env);
     await streamFile(ctx, values, command, positionals, () => decryptStream(keys, options));
   },
