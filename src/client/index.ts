@@ -5,6 +5,7 @@
  */
 
 export type {
+  AccessView,
   AclEntry,
   AclView,
   AliasView,
@@ -12,6 +13,7 @@ export type {
   Data,
   ExportedKey,
   ExportedSigningKey,
+  GrantConditions,
   HealthView,
   Identity,
   Jwks,

@@ -595,7 +595,7 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** The caller's effective rights on the key (own entry, groups' entries, ownership) */
+        /** The caller's effective rights on the key (own entry, groups' entries, ownership), and its conditioned entries */
         readonly get: operations["acl.access"];
         readonly put?: never;
         readonly post?: never;
@@ -3596,6 +3596,11 @@ export interface operations {
                         readonly items: readonly {
                             readonly principal: string;
                             readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                            readonly conditions?: {
+                                readonly context: {
+                                    readonly [key: string]: string;
+                                };
+                            };
                         }[];
                         /** @constant */
                         readonly complete: true;
@@ -3629,6 +3634,11 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                    readonly conditions?: {
+                        readonly context: {
+                            readonly [key: string]: string;
+                        };
+                    };
                 };
             };
         };
@@ -3642,6 +3652,11 @@ export interface operations {
                     readonly "application/json": {
                         readonly principal: string;
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                        readonly conditions?: {
+                            readonly context: {
+                                readonly [key: string]: string;
+                            };
+                        };
                     };
                 };
             };
@@ -3709,6 +3724,12 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                        readonly conditional?: readonly {
+                            readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                            readonly context: {
+                                readonly [key: string]: string;
+                            };
+                        }[];
                     };
                 };
             };

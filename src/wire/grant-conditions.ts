@@ -48,6 +48,16 @@ export const grantConditions = z
     },
   });
 
+/** A condition's context alone (1..16 members), as `access` answers it in `conditional`. */
+export const conditionContext = z.unknown().transform(function checkConditionContext(value, ctx): EncryptionContext {
+  const found = grantConditionsFault({ context: value });
+  if (found !== undefined) {
+    ctx.addIssue({ code: 'custom', message: found.fault, path: found.path.slice(1), input: value });
+    return z.NEVER;
+  }
+  return ownMembers(value as EncryptionContext);
+});
+
 /** A context's members as a fresh object of own data properties. */
 export function ownMembers(context: EncryptionContext): EncryptionContext {
   return Object.fromEntries(Object.entries(context));
