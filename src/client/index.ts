@@ -4,6 +4,7 @@
  * non-extractable ECDH key, and reports refusals as typed errors. It never uses cookies.
  */
 
+export type { EncryptionContext } from '../wire/encryption-context.js';
 export type {
   AccessView,
   AclEntry,

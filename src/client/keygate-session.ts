@@ -1,3 +1,4 @@
+import type { EncryptionContext } from '../wire/encryption-context.js';
 import type {
   AccessView,
   AclEntry,
@@ -255,8 +256,12 @@ export class KeygateSession {
    * POST /api/crypto/datakey: a fresh data key of `keyLen` bytes (default 32) sealed under the key's
    * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
    * here and unwrapped with WebCrypto (docs/spec.md §4.5a). Without delivery only the blob is answered.
+   * `context` (docs/spec.md §4.5b) is bound in the blob: `openDataKey` needs the same one.
    */
-  async generateDataKey(ttag: string, options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } = {}): Promise<DataKey> {
+  async generateDataKey(
+    ttag: string,
+    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean; readonly context?: EncryptionContext } = {},
+  ): Promise<DataKey> {
     const clientKey = options.deliver === false ? undefined : await ExportKey.generate();
     const reply = await this.#call<{ blob: string; wrapped?: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
@@ -265,6 +270,7 @@ export class KeygateSession {
         ttag,
         ...(options.keyLen === undefined ? {} : { keyLen: options.keyLen }),
         ...(clientKey && { clientPubKey: clientKey.publicKey }),
+        ...optionalContext(options.context),
       },
     });
     const { blob, keyLen, version } = reply;
@@ -272,33 +278,48 @@ export class KeygateSession {
     return { blob, key: await dataKeyOf(clientKey, reply.wrapped, keyLen), keyLen, version };
   }
 
-  /** POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and unwrapped (docs/spec.md §4.5a). */
-  async openDataKey(ttag: string, blob: string): Promise<Required<Omit<DataKey, 'blob'>>> {
+  /**
+   * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and
+   * unwrapped (docs/spec.md §4.5a); `context` the one the blob was made with (400 DECRYPT_FAILED otherwise).
+   */
+  async openDataKey(
+    ttag: string,
+    blob: string,
+    options: { readonly context?: EncryptionContext } = {},
+  ): Promise<Required<Omit<DataKey, 'blob'>>> {
     const clientKey = await ExportKey.generate();
     const reply = await this.#call<{ wrapped: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey/open',
-      body: { ttag, blob, clientPubKey: clientKey.publicKey },
+      body: { ttag, blob, clientPubKey: clientKey.publicKey, ...optionalContext(options.context) },
     });
     return { key: await dataKeyOf(clientKey, reply.wrapped, reply.keyLen), keyLen: reply.keyLen, version: reply.version };
   }
 
   // Data cryptography
 
-  /** POST /api/crypto/encrypt: AES-GCM under the key (A128/192/256GCM by its length). */
-  encrypt(ttag: string, plaintext: Data, aad?: Data): Promise<Sealed> {
-    return this.#call({ method: 'POST', path: '/api/crypto/encrypt', body: { ttag, plaintext: b64(plaintext), ...optionalAad(aad) } });
+  /**
+   * POST /api/crypto/encrypt: AES-GCM under the key (A128/192/256GCM by its length), bound to `aad` and
+   * to `context` (docs/spec.md §4.5b), each needed again to decrypt.
+   */
+  encrypt(ttag: string, plaintext: Data, aad?: Data, context?: EncryptionContext): Promise<Sealed> {
+    return this.#call({
+      method: 'POST',
+      path: '/api/crypto/encrypt',
+      body: { ttag, plaintext: b64(plaintext), ...optionalAad(aad), ...optionalContext(context) },
+    });
   }
 
   /**
    * POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. `sealed` is an
    * encrypt answer or its sealed text (`kg:v2:...`); the key version is the one it carries, else 1.
+   * `aad` and `context` are those it was made with.
    */
-  async decrypt(ttag: string, sealed: Sealed | string, aad?: Data): Promise<Bytes> {
+  async decrypt(ttag: string, sealed: Sealed | string, aad?: Data, context?: EncryptionContext): Promise<Bytes> {
     const reply = await this.#call<{ plaintext: string }>({
       method: 'POST',
       path: '/api/crypto/decrypt',
-      body: sealedBody(ttag, sealed, aad),
+      body: sealedBody(ttag, sealed, aad, context),
     });
     return fromBase64(reply.plaintext);
   }
@@ -306,9 +327,10 @@ export class KeygateSession {
   /**
    * POST /api/crypto/rewrap: `sealed` (under the version it carries, else 1) sealed again under the
    * newest version, inside the key server; the plaintext never leaves it. Needs `decrypt` and `encrypt`.
+   * The new ciphertext is bound to the same `aad` and `context` as the old one (docs/spec.md §4.5b item 3).
    */
-  rewrap(ttag: string, sealed: Sealed | string, aad?: Data): Promise<Sealed> {
-    return this.#call({ method: 'POST', path: '/api/crypto/rewrap', body: sealedBody(ttag, sealed, aad) });
+  rewrap(ttag: string, sealed: Sealed | string, aad?: Data, context?: EncryptionContext): Promise<Sealed> {
+    return this.#call({ method: 'POST', path: '/api/crypto/rewrap', body: sealedBody(ttag, sealed, aad, context) });
   }
 
   /** POST /api/crypto/mac: HMAC-SHA256 under the key's newest version. */
@@ -328,14 +350,17 @@ export class KeygateSession {
    * of the single request as the gateway takes it (binary values standard base64): one result per
    * item, in order; one item's failure does not fail the others.
    */
-  batch(operation: 'encrypt', items: readonly { ttag: string; plaintext: string; aad?: string }[]): Promise<BatchItemResult<Sealed>[]>;
+  batch(
+    operation: 'encrypt',
+    items: readonly { ttag: string; plaintext: string; aad?: string; context?: EncryptionContext }[],
+  ): Promise<BatchItemResult<Sealed>[]>;
   batch(
     operation: 'decrypt',
-    items: readonly ({ ttag: string; aad?: string } & (Sealed | { sealed: string }))[],
+    items: readonly ({ ttag: string; aad?: string; context?: EncryptionContext } & (Sealed | { sealed: string }))[],
   ): Promise<BatchItemResult<{ plaintext: string }>[]>;
   batch(
     operation: 'rewrap',
-    items: readonly ({ ttag: string; aad?: string } & (Sealed | { sealed: string }))[],
+    items: readonly ({ ttag: string; aad?: string; context?: EncryptionContext } & (Sealed | { sealed: string }))[],
   ): Promise<BatchItemResult<Sealed>[]>;
   batch(operation: 'mac', items: readonly { ttag: string; data: string }[]): Promise<BatchItemResult<MacView>[]>;
   batch(
@@ -513,8 +538,13 @@ function idempotency(options: Retryable): { headers?: Record<string, string> } {
  * A decrypt or rewrap body in one form (docs/spec.md §4.5): the sealed text when there is one, else the
  * separate fields with their version; never the `alg` encrypt answered.
  */
-function sealedBody(ttag: string, sealed: Sealed | string, aad: Data | undefined) {
-  return { ttag, ...ciphertextOf(sealed), ...optionalAad(aad) };
+function sealedBody(ttag: string, sealed: Sealed | string, aad: Data | undefined, context: EncryptionContext | undefined) {
+  return { ttag, ...ciphertextOf(sealed), ...optionalAad(aad), ...optionalContext(context) };
+}
+
+/** The encryption context member of a body (docs/spec.md §4.5b), absent when none is given. */
+function optionalContext(context: EncryptionContext | undefined): { context?: EncryptionContext } {
+  return context === undefined ? {} : { context };
 }
 
 function ciphertextOf(sealed: Sealed | string) {

@@ -2229,6 +2229,10 @@ export interface operations {
                     readonly plaintext: string;
                     /** Format: base64 */
                     readonly aad?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2236,6 +2240,10 @@ export interface operations {
                         readonly plaintext: string;
                         /** Format: base64 */
                         readonly aad?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2322,6 +2330,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2336,6 +2348,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2402,6 +2418,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2416,6 +2436,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2631,6 +2655,10 @@ export interface operations {
                     readonly keyLen?: 16 | 24 | 32;
                     /** Format: base64 */
                     readonly clientPubKey?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
@@ -2672,6 +2700,10 @@ export interface operations {
                     readonly blob: string;
                     /** Format: base64 */
                     readonly clientPubKey: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };

@@ -13,6 +13,7 @@ import {
   certificateQuery,
   cursor,
   decryptRequest,
+  encryptionContext,
   encryptRequest,
   encryptResult,
   heldOperations,
@@ -222,14 +223,15 @@ export const KEY_SERVER_OPERATIONS = {
   /**
    * A fresh data key (docs/spec.md §4.5a): `blob` sealed under the key's newest version, `wrapped` to
    * `clientPubKey` (a 65-byte P-256 point) only when one is given. The data key itself never leaves.
+   * `context` is bound in the blob (docs/spec.md §4.5b item 3): opening needs the same one.
    */
   generateDataKey: op(
-    z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional() }),
+    z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional(), context: encryptionContext.optional() }),
     keyed(z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version })),
   ),
   /** The data key of a blob, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2). */
   openDataKey: op(
-    z.strictObject({ ttag, blob: bytes, clientPubKey: bytes }),
+    z.strictObject({ ttag, blob: bytes, clientPubKey: bytes, context: encryptionContext.optional() }),
     keyed(z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version })),
   ),
   // Signing keys (docs/spec.md §4.25): the private key never leaves; `type` is the key's, for the record.
