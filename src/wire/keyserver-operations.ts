@@ -197,8 +197,8 @@ export const KEY_SERVER_OPERATIONS = {
   revoke: op(z.strictObject({ ttag, principal: name }), keyed(z.strictObject({ revision: aclRevision }))),
   /**
    * The caller's rights; an object when there is more to say: the resolved ttag when the request named
-   * the key by alias, `conditional` when the caller's entries include conditioned ones (docs/spec.md
-   * §4.5b item 4; one per entry, at most the caller's own and its groups').
+   * the key by alias, `conditional` when the caller's entries include conditioned ones
+   * (docs/spec.md §4.5b item 4; one per entry, at most the caller's own and its groups').
    */
   accessRights: op(
     z.strictObject({ ttag }),

@@ -73,8 +73,8 @@ const aclText = (acl: AclView) =>
   ]);
 
 /**
- * `--condition NAME=VALUE`, repeatable: the members of a grant's context condition (docs/spec.md
- * §4.5b item 4), split at the first `=`, so a value may hold `=` (base64 does) and a name given here
+ * `--condition NAME=VALUE`, repeatable: the members of a grant's context condition
+ * (docs/spec.md §4.5b item 4), split at the first `=`, so a value may hold `=` (base64 does) and a name given here
  * cannot. The gateway checks the names and values and names what it refuses.
  */
 function conditionsOf(given: readonly string[] | undefined): GrantConditions | undefined {
