@@ -6,6 +6,7 @@
 
 export type { EncryptionContext } from '../wire/encryption-context.js';
 export type {
+  AccessView,
   AclEntry,
   AclView,
   AliasView,
@@ -13,6 +14,7 @@ export type {
   Data,
   ExportedKey,
   ExportedSigningKey,
+  GrantConditions,
   HealthView,
   Identity,
   Jwks,

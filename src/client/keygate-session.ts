@@ -1,5 +1,6 @@
 import type { EncryptionContext } from '../wire/encryption-context.js';
 import type {
+  AccessView,
   AclEntry,
   AclView,
   AliasView,
@@ -7,6 +8,7 @@ import type {
   Data,
   ExportedKey,
   ExportedSigningKey,
+  GrantConditions,
   Jwks,
   KeyListQuery,
   KeySummary,
@@ -447,9 +449,13 @@ export class KeygateSession {
     return this.#call({ method: 'GET', path: `${keyPath(ttag)}/acl` });
   }
 
-  /** PUT /api/keys/{ttag}/acl/{principal}: sets (replaces) the principal's rights (owner). */
-  setAclEntry(ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> {
-    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}`, body: { rights } });
+  /**
+   * PUT /api/keys/{ttag}/acl/{principal}: sets (replaces) the principal's rights and conditions (owner);
+   * without `conditions` the entry has none (docs/spec.md §4.5b item 4).
+   */
+  setAclEntry(ttag: string, principal: string, rights: readonly Right[], conditions?: GrantConditions): Promise<AclEntry> {
+    const body = conditions === undefined ? { rights } : { rights, conditions };
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}`, body });
   }
 
   /** DELETE /api/keys/{ttag}/acl/{principal} (owner). */
@@ -457,9 +463,14 @@ export class KeygateSession {
     await this.#call({ method: 'DELETE', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}` });
   }
 
-  /** GET /api/keys/{ttag}/access: this session's effective rights on the key. */
+  /** GET /api/keys/{ttag}/access: this session's effective rights on the key (held with no condition). */
   async access(ttag: string): Promise<readonly Right[]> {
-    return (await this.#call<{ rights: readonly Right[] }>({ method: 'GET', path: `${keyPath(ttag)}/access` })).rights;
+    return (await this.accessView(ttag)).rights;
+  }
+
+  /** GET /api/keys/{ttag}/access whole: the rights, and `conditional`, the conditioned entries, when there are any. */
+  accessView(ttag: string): Promise<AccessView> {
+    return this.#call({ method: 'GET', path: `${keyPath(ttag)}/access` });
   }
 
   /** GET /api/aliases: a page of the aliases of the keys this session would see, by name (limit 1..1000; `next` leads on). */

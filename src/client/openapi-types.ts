@@ -595,7 +595,7 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** The caller's effective rights on the key (own entry, groups' entries, ownership) */
+        /** The caller's effective rights on the key (own entry, groups' entries, ownership), and its conditioned entries */
         readonly get: operations["acl.access"];
         readonly put?: never;
         readonly post?: never;
@@ -3638,6 +3638,11 @@ export interface operations {
                         readonly items: readonly {
                             readonly principal: string;
                             readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                            readonly conditions?: {
+                                readonly context: {
+                                    readonly [key: string]: string;
+                                };
+                            };
                         }[];
                         /** @constant */
                         readonly complete: true;
@@ -3671,6 +3676,11 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                    readonly conditions?: {
+                        readonly context: {
+                            readonly [key: string]: string;
+                        };
+                    };
                 };
             };
         };
@@ -3684,6 +3694,11 @@ export interface operations {
                     readonly "application/json": {
                         readonly principal: string;
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                        readonly conditions?: {
+                            readonly context: {
+                                readonly [key: string]: string;
+                            };
+                        };
                     };
                 };
             };
@@ -3751,6 +3766,12 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                        readonly conditional?: readonly {
+                            readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                            readonly context: {
+                                readonly [key: string]: string;
+                            };
+                        }[];
                     };
                 };
             };

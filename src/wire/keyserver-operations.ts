@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conditionContext, grantConditions } from './grant-conditions.js';
 import { KEY_LENGTHS } from './key-length.js';
 import { KEY_TYPES, SIGNING_ALGS } from './key-type.js';
 import {
@@ -181,17 +182,38 @@ export const KEY_SERVER_OPERATIONS = {
       z.strictObject({
         owner: identity,
         entries: z
-          .array(z.strictObject({ principal: identity, rights }))
+          .array(z.strictObject({ principal: identity, rights, conditions: grantConditions.optional() }))
           .max(10_000)
           .readonly(),
         revision: aclRevision,
       }),
     ),
   ),
-  grant: op(z.strictObject({ ttag, principal: name, rights }), keyed(z.strictObject({ grantee: identity, revision: aclRevision }))),
+  /** `conditions` replaces the entry's with the rights; absent, the entry has none (docs/spec.md §4.5b item 4). */
+  grant: op(
+    z.strictObject({ ttag, principal: name, rights, conditions: grantConditions.optional() }),
+    keyed(z.strictObject({ grantee: identity, revision: aclRevision })),
+  ),
   revoke: op(z.strictObject({ ttag, principal: name }), keyed(z.strictObject({ revision: aclRevision }))),
-  /** The caller's rights; with the resolved ttag beside them (an object) when the request named the key by alias. */
-  accessRights: op(z.strictObject({ ttag }), z.union([rights, z.strictObject({ rights, resolved: ttag })])),
+  /**
+   * The caller's rights; an object when there is more to say: the resolved ttag when the request named
+   * the key by alias, `conditional` when the caller's entries include conditioned ones
+   * (docs/spec.md §4.5b item 4; one per entry, at most the caller's own and its groups').
+   */
+  accessRights: op(
+    z.strictObject({ ttag }),
+    z.union([
+      rights,
+      z.strictObject({
+        rights,
+        resolved: ttag.optional(),
+        conditional: z
+          .array(z.strictObject({ rights, context: conditionContext }))
+          .max(10_000)
+          .optional(),
+      }),
+    ]),
+  ),
   // Data cryptography (9-12). `resolved`: the key an alias named (docs/spec.md §4.23 item 3).
   encrypt: op(z.strictObject({ ttag, request: encryptRequest }), keyed(encryptResult)),
   decrypt: op(z.strictObject({ ttag, request: decryptRequest }), keyed(z.strictObject({ plaintext: payloadBytes }))),

@@ -144,7 +144,14 @@ function batchOf<T extends z.ZodObject>(result: T) {
   return z.object({ items: z.array(z.union([result.extend({ ok: z.literal(true) }), failed])) });
 }
 
-const aclEntry = z.object({ principal: z.string(), rights: z.array(right) });
+/** A grant condition's context as answered (docs/spec.md §4.5b item 4): member name to value. */
+const conditionContext = z.record(z.string(), z.string());
+/** An ACL entry: `conditions` only on an entry that has them (docs/spec.md §4.5b item 4). */
+const aclEntry = z.object({
+  principal: z.string(),
+  rights: z.array(right),
+  conditions: z.object({ context: conditionContext }).optional(),
+});
 
 export const principalView = z
   .object({
@@ -358,7 +365,10 @@ export const responses = {
   dataKeyOpened: z.object({ wrapped: wrappedKey, keyLen: keyLength, version }).meta({ id: 'DataKeyOpened' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
   aclEntry,
-  access: z.object({ rights: z.array(right) }),
+  access: z.object({
+    rights: z.array(right),
+    conditional: z.array(z.object({ rights: z.array(right), context: conditionContext })).optional(),
+  }),
   principal: principalView,
   principals: list(principalView),
   senderKey: z.object({ jkt: z.string() }),
