@@ -115,6 +115,12 @@ await withChromium('console crypto tests', (browser) => {
     await signIn(page, 'admin', PASSWORDS.admin);
     await createKey(page, 'file key');
     await setContext(page, [['tenant', 'acme']]);
+    // What the page sent and received for each data key: read once the requests are done.
+    const dataKeys: Promise<{ body: Record<string, unknown>; answer: Record<string, unknown> }>[] = [];
+    page.on('requestfinished', (request) => {
+      if (!new URL(request.url()).pathname.startsWith('/api/crypto/datakey')) return;
+      dataKeys.push(request.response().then(async (response) => ({ body: request.postDataJSON(), answer: await response!.json() })));
+    });
     const original = randomBytes(1_000_003);
     await page.setInputFiles('#crypto-file-plain', { name: 'report.bin', mimeType: 'application/octet-stream', buffer: original });
     await page.click('#crypto-file-encrypt');
@@ -131,6 +137,14 @@ await withChromium('console crypto tests', (browser) => {
     t.is(plain.name, 'report.bin');
     t.is(sha256(plain.bytes), sha256(original), 'the plaintext download is the original file');
     t.is(requests(gw, 'POST', '/api/crypto/datakey/open'), opens + 1, 'one data-key request per stream');
+    const asks = await Promise.all(dataKeys);
+    t.is(asks.length, 2);
+    for (const { body, answer } of asks) {
+      t.like(body, { context: { tenant: 'acme' } });
+      t.is(typeof body.clientPubKey, 'string', 'the data key is asked for wrapped to a key of the client');
+      t.is(typeof answer.wrapped, 'object');
+      t.false('key' in answer || 'plaintext' in answer, 'no data key in clear reaches the page');
+    }
 
     // Segment 1 (of 4, 256 KiB each): one byte of its ciphertext changed.
     const headerLength = sealed.bytes.readUInt16BE(5);
