@@ -3,6 +3,9 @@ import {
   type AclView,
   type AuditQueryRequest,
   type AuditRecordView,
+  decryptStream,
+  type EncryptionContext,
+  encryptStream,
   KeygateAdmin,
   KeygateClient,
   type KeygateSession,
@@ -214,8 +217,17 @@ export class ConsoleApi {
     this.session.request('GET', `/api/aliases?${new URLSearchParams({ ttag, limit: '1000' }).toString()}`);
   setAlias = (alias: string, ttag: string): Promise<AliasView> => this.session.request('PUT', `/api/aliases/${segment(alias)}`, { ttag });
   deleteAlias = (alias: string): Promise<unknown> => this.session.request('DELETE', `/api/aliases/${segment(alias)}`);
-  encrypt = (ttag: string, text: string): Promise<Sealed> => this.session.encrypt(ttag, text);
-  decrypt = (ttag: string, sealed: string): Promise<Uint8Array> => this.session.decrypt(ttag, sealed);
+  /** POST /api/crypto/encrypt of the text's UTF-8 bytes, bound to `context` (docs/spec.md §4.5b) when one is given. */
+  encrypt = (ttag: string, text: string, context?: EncryptionContext): Promise<Sealed> =>
+    this.session.encrypt(ttag, text, undefined, context);
+  decrypt = (ttag: string, sealed: string, context?: EncryptionContext): Promise<Uint8Array> =>
+    this.session.decrypt(ttag, sealed, undefined, context);
+  /** A stream of docs/spec.md §4.5a (Streams) under a fresh data key of `ttag`, made with `context`; the data key stays inside the client. */
+  encryptStream = (ttag: string, context: EncryptionContext | undefined): TransformStream<Uint8Array, Uint8Array> =>
+    encryptStream(this.session, ttag, context === undefined ? {} : { context });
+  /** Reads a stream that must be under `ttag` with exactly `context` (none when undefined): else STREAM_KEY_MISMATCH or STREAM_CONTEXT_MISMATCH before any request. */
+  decryptStream = (ttag: string, context: EncryptionContext | undefined): TransformStream<Uint8Array, Uint8Array> =>
+    decryptStream(this.session, { ttag, context: context ?? {} });
   publicKey = (ttag: string, version: number): Promise<PublicKeyView> => this.session.publicKey(ttag, version);
   setPublished = (ttag: string, published: boolean): Promise<ManagedKey> =>
     this.session.setPublished(ttag, published) as Promise<ManagedKey>;

@@ -1,6 +1,6 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useCallback, useState } from 'preact/hooks';
-import { KeygateApiError } from '../client/index.js';
+import { KeygateApiError, StreamError } from '../client/index.js';
 
 /** A failure as the console shows it: the /api error's code and detail, or what else went wrong. */
 export interface Shown {
@@ -9,8 +9,21 @@ export interface Shown {
   readonly status?: number;
 }
 
+/** A failure the page finds before it asks the gateway (a context outside its rules): a code as /api would name it, no status. */
+export class PageFault extends Error {
+  override readonly name = 'PageFault';
+  readonly code: string;
+
+  constructor(code: string, detail: string) {
+    super(detail);
+    this.code = code;
+  }
+}
+
 export function shownError(error: unknown): Shown {
   if (error instanceof KeygateApiError) return { code: error.code, detail: error.detail, status: error.status };
+  // keygate/client's stream errors (docs/spec.md §4.5a, Streams item 5) and the page's own faults: their code, no status.
+  if (error instanceof StreamError || error instanceof PageFault) return { code: error.code, detail: error.message };
   if (error instanceof TypeError) return { code: 'NETWORK', detail: `the gateway could not be reached (${error.message})` };
   return { code: 'ERROR', detail: error instanceof Error ? error.message : String(error) };
 }

@@ -16,9 +16,11 @@ test('the console bundles for the browser with no Node import, and its page load
 
 /**
  * What the console's script may weigh, minified and gzipped as a browser fetches it: Preact, the
- * client and every screen. 17.5 kB before it managed keys; a budget, not a measure of speed.
+ * client and every screen. 17.5 kB before it managed keys; a budget, not a measure of speed. 24.2 kB
+ * before the crypto tool's file streams, which bring the client's stream format (docs/spec.md §4.5a,
+ * Streams) and the encryption context's rules (§4.5b item 1): 28.7 kB with them.
  */
-const SCRIPT_BUDGET_GZIP_BYTES = 28_000;
+const SCRIPT_BUDGET_GZIP_BYTES = 30_000;
 
 test('the console script stays within its size budget', async (t) => {
   const script = (await consoleAssets())['console.js']!.body;

@@ -1,21 +1,26 @@
 import { useState } from 'preact/hooks';
 import type { ConsoleApi, ManagedKey } from '../console-api.js';
 import { TaskState, useTask } from '../ui.js';
+import { ContextEditor, type ContextRow, contextOf } from './context-editor.js';
+import { KeyCryptoFile } from './key-crypto-file.js';
 
 /**
  * A small encrypt/decrypt tool on one key (docs/spec.md §4.5): text in, its sealed text out (the
- * version and every value needed to open it, `kg:v<n>:...`); sealed text in, its text back. The key
- * never leaves the key server; what the page sends and shows is the operator's own text. The key is
- * read again after each use, so its last use (docs/spec.md §4.23 item 6) shows.
+ * version and every value needed to open it, `kg:v<n>:...`); sealed text in, its text back; each
+ * bound to the editor's encryption context (docs/spec.md §4.5b), which decrypting needs again. Files
+ * go through the stream format (KeyCryptoFile). The key never leaves the key server; what the page
+ * sends and shows is the operator's own text. The key is read again after each use, so its last use
+ * (docs/spec.md §4.23 item 6) shows.
  */
 export function KeyCrypto({ api, ttag, onUsed }: { api: ConsoleApi; ttag: string; onUsed: (key: ManagedKey) => void }) {
+  const [rows, setRows] = useState<ContextRow[]>([]);
   const [text, setText] = useState('');
   const [sealed, setSealed] = useState('');
   const [opened, setOpened] = useState<string | undefined>(undefined);
   const task = useTask();
   const encrypt = async (event: Event) => {
     event.preventDefault();
-    const answer = await task.run(() => api.encrypt(ttag, text));
+    const answer = await task.run(() => api.encrypt(ttag, text, contextOf(rows)));
     if (answer === undefined) return;
     setSealed(answer.sealed ?? '');
     setOpened(undefined);
@@ -27,7 +32,7 @@ export function KeyCrypto({ api, ttag, onUsed }: { api: ConsoleApi; ttag: string
   };
   const decrypt = async (event: Event) => {
     event.preventDefault();
-    const plain = await task.run(() => api.decrypt(ttag, sealed.trim()));
+    const plain = await task.run(() => api.decrypt(ttag, sealed.trim(), contextOf(rows)));
     if (plain === undefined) return;
     setOpened(readable(plain));
     await reread();
@@ -35,6 +40,7 @@ export function KeyCrypto({ api, ttag, onUsed }: { api: ConsoleApi; ttag: string
   return (
     <div id="key-crypto">
       <h3>Encrypt and decrypt</h3>
+      <ContextEditor rows={rows} onRows={setRows} />
       <form onSubmit={encrypt}>
         <label>
           Text <textarea id="crypto-text" rows={2} value={text} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
@@ -58,6 +64,7 @@ export function KeyCrypto({ api, ttag, onUsed }: { api: ConsoleApi; ttag: string
         </p>
       )}
       <TaskState task={task} what="Asking the key server" />
+      <KeyCryptoFile api={api} ttag={ttag} readContext={() => contextOf(rows)} onUsed={reread} />
     </div>
   );
 }
