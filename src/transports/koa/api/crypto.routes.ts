@@ -10,7 +10,7 @@ import { keyReferenceField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
-import { base64, keyVersion, ttag } from './api-schemas.js';
+import { base64, CLIENT_PUB_KEY_MAX_CHARS, keyVersion, ttag } from './api-schemas.js';
 import { runBatch, singleOrBatch } from './crypto-batch.js';
 import { binary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 import { noteResolved, withoutResolved } from './key-reference.js';
@@ -128,8 +128,10 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
   return [...OPERATIONS.map((declared) => cryptoRoute(declared, services.crypto)), ...dataKeyRoutes(services)];
 }
 
-/** A short binary value (a client's public point, a data-key blob), decoded at the edge. */
+/** A short binary value (a data-key blob), decoded at the edge. */
 const shortBinary = base64.max(256).transform((value): Uint8Array => Buffer.from(value, 'base64'));
+/** A client's public key, P-256 or X-Wing (docs/spec.md §3.4), decoded at the edge; the key server checks its length. */
+const clientKey = base64.max(CLIENT_PUB_KEY_MAX_CHARS).transform((value): Uint8Array => Buffer.from(value, 'base64'));
 
 /**
  * Data keys (docs/spec.md §4.5a), made, sealed and wrapped in the key server: the gateway holds only
@@ -148,7 +150,7 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       body: z.strictObject({
         ttag: keyReferenceField(ttag),
         keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32),
-        clientPubKey: shortBinary.optional(),
+        clientPubKey: clientKey.optional(),
       }),
       success: { status: 200, schema: responses.dataKey },
       async handle(ctx, { body, audit }) {
@@ -167,7 +169,7 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/crypto/datakey/open',
       auth: 'session',
       summary: "A data key's blob opened and its data key wrapped again to clientPubKey; right decrypt",
-      body: z.strictObject({ ttag: keyReferenceField(ttag), blob: shortBinary, clientPubKey: shortBinary }),
+      body: z.strictObject({ ttag: keyReferenceField(ttag), blob: shortBinary, clientPubKey: clientKey }),
       success: { status: 200, schema: responses.dataKeyOpened },
       async handle(ctx, { body, audit }) {
         await audit.recorded();
