@@ -31,6 +31,7 @@ import { type Bytes, base64ToBase64url, fromBase64, toBase64, utf8 } from './bas
 import { ExportKey, type WrappedKey } from './export-key.js';
 import { ProofKey } from './proof-key.js';
 import { type ApiRequest, send, type TransportOptions } from './transport.js';
+import { XWingKeyPair, type XWingWrappedKey } from './xwing-key.js';
 
 export interface ScopedSessionRequest {
   /** The keys (ttags) the session may reach, 1 to 100. */
@@ -44,6 +45,17 @@ export interface ScopedSessionRequest {
 }
 
 /** A data key (docs/spec.md §4.5a): its blob to store beside the data, and the key itself when it was delivered. */
+/**
+ * The kind of key a wrapped key is delivered to (docs/spec.md §3.4): a fresh non-extractable P-256
+ * ECDH key (`p256`, the default, §3.2) or a fresh X-Wing key pair (`x-wing`, the post-quantum HPKE wrap).
+ */
+export type WrapKind = 'p256' | 'x-wing';
+
+/** The `wrap` option of the methods that receive a wrapped key. */
+export interface WrapOption {
+  readonly wrap?: WrapKind;
+}
+
 export interface DataKey {
   /** The data key sealed under the key's `version`, standard base64: what `openDataKey` takes back. */
   readonly blob: string;
@@ -206,11 +218,12 @@ export class KeygateSession {
 
   /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
-   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).
+   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3); with
+   * `wrap: 'x-wing'`, a fresh X-Wing key pair and the HPKE wrap of §3.4 instead.
    * A signing key's export is `exportSigningKey`.
    */
-  async exportKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey> {
-    const { key, reply } = await this.#export<{ algo: string; keyLen: ExportedKey['keyLen']; version?: number }>(ttag, options.version);
+  async exportKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedKey> {
+    const { key, reply } = await this.#export<{ algo: string; keyLen: ExportedKey['keyLen']; version?: number }>(ttag, options);
     if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
     return { key, keyLen: reply.keyLen, algo: reply.algo, ...optionalVersion(reply.version) };
   }
@@ -219,18 +232,15 @@ export class KeygateSession {
    * POST /api/keys/{ttag}/export of a signing key made `exportable`: its private key as PKCS#8 DER,
    * wrapped by the key server exactly as an aes key is and opened here (docs/spec.md §4.25 item 1).
    */
-  async exportSigningKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedSigningKey> {
-    const { key, reply } = await this.#export<Omit<ExportedSigningKey, 'key'>>(ttag, options.version);
+  async exportSigningKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedSigningKey> {
+    const { key, reply } = await this.#export<Omit<ExportedSigningKey, 'key'>>(ttag, options);
     if (reply.format !== 'pkcs8') throw new TypeError(`the export answered format ${String(reply.format)}, not pkcs8`);
     return { key, type: reply.type, format: reply.format, version: reply.version };
   }
 
   /** POST /api/keys/{ttag}/export of a key of either kind, told apart by the answer: an aes key's raw bytes or a signing key's PKCS#8. */
-  async exportAnyKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey | ExportedSigningKey> {
-    const { key, reply } = await this.#export<Partial<Omit<ExportedSigningKey, 'key'>> & Partial<Omit<ExportedKey, 'key'>>>(
-      ttag,
-      options.version,
-    );
+  async exportAnyKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedKey | ExportedSigningKey> {
+    const { key, reply } = await this.#export<Partial<Omit<ExportedSigningKey, 'key'>> & Partial<Omit<ExportedKey, 'key'>>>(ttag, options);
     if (reply.format === 'pkcs8' && reply.type !== undefined && reply.version !== undefined)
       return { key, type: reply.type, format: reply.format, version: reply.version };
     if (reply.keyLen === undefined || key.length !== reply.keyLen)
@@ -238,25 +248,29 @@ export class KeygateSession {
     return { key, keyLen: reply.keyLen, algo: reply.algo ?? '', ...optionalVersion(reply.version) };
   }
 
-  /** The export request with a fresh ECDH key made for it, and its envelope opened. */
-  async #export<T>(ttag: string, version: number | undefined): Promise<{ key: Bytes; reply: T }> {
-    const exportKey = await ExportKey.generate();
-    const reply = await this.#call<T & { wrapped: WrappedKey }>({
+  /** The export request with a fresh client key of the kind asked made for it, and its envelope opened. */
+  async #export<T>(ttag: string, options: { readonly version?: number } & WrapOption): Promise<{ key: Bytes; reply: T }> {
+    const clientKey = await newClientKey(options.wrap);
+    const reply = await this.#call<T & { wrapped: ClientWrapped }>({
       method: 'POST',
       path: `${keyPath(ttag)}/export`,
-      body: { clientPubKey: exportKey.publicKey, ...optionalVersion(version) },
+      body: { clientPubKey: clientKey.publicKey, ...optionalVersion(options.version) },
     });
-    return { key: await exportKey.unwrap(reply.wrapped), reply };
+    return { key: await clientKey.unwrap(reply.wrapped), reply };
   }
 
   /**
    * POST /api/crypto/datakey: a fresh data key of `keyLen` bytes (default 32) sealed under the key's
    * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
-   * here and unwrapped with WebCrypto (docs/spec.md §4.5a). Without delivery only the blob is answered.
+   * here and unwrapped with WebCrypto (docs/spec.md §4.5a), or to a fresh X-Wing key pair with
+   * `wrap: 'x-wing'` (§3.4). Without delivery only the blob is answered.
    */
-  async generateDataKey(ttag: string, options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } = {}): Promise<DataKey> {
-    const clientKey = options.deliver === false ? undefined : await ExportKey.generate();
-    const reply = await this.#call<{ blob: string; wrapped?: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
+  async generateDataKey(
+    ttag: string,
+    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } & WrapOption = {},
+  ): Promise<DataKey> {
+    const clientKey = options.deliver === false ? undefined : await newClientKey(options.wrap);
+    const reply = await this.#call<{ blob: string; wrapped?: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey',
       body: {
@@ -270,10 +284,13 @@ export class KeygateSession {
     return { blob, key: await dataKeyOf(clientKey, reply.wrapped, keyLen), keyLen, version };
   }
 
-  /** POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and unwrapped (docs/spec.md §4.5a). */
-  async openDataKey(ttag: string, blob: string): Promise<Required<Omit<DataKey, 'blob'>>> {
-    const clientKey = await ExportKey.generate();
-    const reply = await this.#call<{ wrapped: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
+  /**
+   * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here (or
+   * X-Wing key pair, `wrap: 'x-wing'`) and unwrapped (docs/spec.md §4.5a, §3.4).
+   */
+  async openDataKey(ttag: string, blob: string, options: WrapOption = {}): Promise<Required<Omit<DataKey, 'blob'>>> {
+    const clientKey = await newClientKey(options.wrap);
+    const reply = await this.#call<{ wrapped: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey/open',
       body: { ttag, blob, clientPubKey: clientKey.publicKey },
@@ -531,8 +548,24 @@ const BATCH_PATHS = {
   'sign-verify': '/api/crypto/sign/verify',
 } as const;
 
+/** A wrap of either kind, as the /api answers it (docs/spec.md §3.2, §3.4). */
+type ClientWrapped = WrappedKey | XWingWrappedKey;
+
+/** A client key of either kind for one request: its public key to send, and the opening of what is wrapped to it. */
+interface ClientKey {
+  readonly publicKey: string;
+  unwrap(wrapped: ClientWrapped): Promise<Bytes>;
+  unwrapDataKey(wrapped: ClientWrapped): Promise<Bytes>;
+}
+
+/** A fresh client key of the kind asked (docs/spec.md §3.1, §3.4 item 3): P-256 unless X-Wing is asked for. */
+function newClientKey(kind: WrapKind = 'p256'): Promise<ClientKey> {
+  // A wrap of the other kind lacks the fields its opener reads, and is refused there (ExportUnwrapError).
+  return kind === 'x-wing' ? XWingKeyPair.generate() : ExportKey.generate();
+}
+
 /** A wrapped data key opened with its client key, checked against the length the answer names. */
-async function dataKeyOf(clientKey: ExportKey, wrapped: WrappedKey, keyLen: number): Promise<Bytes> {
+async function dataKeyOf(clientKey: ClientKey, wrapped: ClientWrapped, keyLen: number): Promise<Bytes> {
   const key = await clientKey.unwrapDataKey(wrapped);
   if (key.length !== keyLen) throw new TypeError(`the data key opened to ${key.length} bytes, keyLen says ${keyLen}`);
   return key;
