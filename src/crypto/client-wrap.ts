@@ -13,8 +13,8 @@ import { XWING_DATAKEY_INFO, XWING_EXPORT_INFO, XWING_PUBLIC_KEY_BYTES, type XWi
 import { type PreparedXWingWrap, prepareXWingWrap } from './xwing-wrap.js';
 
 /**
- * The wrap of a key to the client's key, of either kind, told apart by its length alone (docs/spec.md
- * §3.4): 65 bytes is a P-256 point (§3.1, §3.2), 1,216 bytes an X-Wing public key (§3.4), anything
+ * The wrap of a key to the client's key, of either kind, told apart by its length alone
+ * (docs/spec.md §3.4): 65 bytes is a P-256 point (§3.1, §3.2), 1,216 bytes an X-Wing public key (§3.4), anything
  * else a bad request. The /api export (the gateway) and the data keys (the key server) take both; the
  * root surface's export takes P-256 only (src/crypto/p256-wrap.ts alone).
  */
