@@ -53,7 +53,14 @@ export {
   type RoleView,
 } from './keygate-admin.js';
 export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
-export { type DataKey, KeygateSession, type ScopedSessionRequest, type WrapKind, type WrapOption } from './keygate-session.js';
+export {
+  type ClientKey,
+  type ClientWrapped,
+  type DataKey,
+  KeygateSession,
+  type ScopedSessionRequest,
+  type WrapOption,
+} from './keygate-session.js';
 export { mintProof, type ProofClaims, type ProofRequest, proofHtu } from './mint-proof.js';
 export { jwkThumbprint, ProofKey, type PublicJwk } from './proof-key.js';
 export { type DecryptStreamOptions, decryptStream, type EncryptStreamOptions, encryptStream, type StreamSession } from './stream-cipher.js';

@@ -31,7 +31,7 @@ import { type Bytes, base64ToBase64url, fromBase64, toBase64, utf8 } from './bas
 import { ExportKey, type WrappedKey } from './export-key.js';
 import { ProofKey } from './proof-key.js';
 import { type ApiRequest, send, type TransportOptions } from './transport.js';
-import { XWingKeyPair, type XWingWrappedKey } from './xwing-key.js';
+import type { XWingWrappedKey } from './xwing-key.js';
 
 export interface ScopedSessionRequest {
   /** The keys (ttags) the session may reach, 1 to 100. */
@@ -45,15 +45,24 @@ export interface ScopedSessionRequest {
 }
 
 /** A data key (docs/spec.md §4.5a): its blob to store beside the data, and the key itself when it was delivered. */
-/**
- * The kind of key a wrapped key is delivered to (docs/spec.md §3.4): a fresh non-extractable P-256
- * ECDH key (`p256`, the default, §3.2) or a fresh X-Wing key pair (`x-wing`, the post-quantum HPKE wrap).
- */
-export type WrapKind = 'p256' | 'x-wing';
+/** A wrap of either kind, as the /api answers it (docs/spec.md §3.2, §3.4). */
+export type ClientWrapped = WrappedKey | XWingWrappedKey;
 
-/** The `wrap` option of the methods that receive a wrapped key. */
+/** A client key for one request: the public key sent as `clientPubKey`, and the opening of what is wrapped to it. */
+export interface ClientKey {
+  readonly publicKey: string;
+  unwrap(wrapped: ClientWrapped): Promise<Bytes>;
+  unwrapDataKey(wrapped: ClientWrapped): Promise<Bytes>;
+}
+
+/**
+ * The option of the methods that receive a wrapped key: `clientKey` makes the fresh key each request
+ * sends (docs/spec.md §3.4 item 3): `newXWingKeyPair` for the post-quantum HPKE wrap of §3.4; without
+ * it a fresh non-extractable P-256 ECDH key (§3.2). A maker, not a key, so that no key serves twice;
+ * and passed in, so that a page that never asks for X-Wing does not bundle it.
+ */
 export interface WrapOption {
-  readonly wrap?: WrapKind;
+  readonly clientKey?: () => Promise<ClientKey>;
 }
 
 export interface DataKey {
@@ -219,7 +228,7 @@ export class KeygateSession {
   /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
    * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3); with
-   * `wrap: 'x-wing'`, a fresh X-Wing key pair and the HPKE wrap of §3.4 instead.
+   * `clientKey: newXWingKeyPair`, a fresh X-Wing key pair and the HPKE wrap of §3.4 instead.
    * A signing key's export is `exportSigningKey`.
    */
   async exportKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedKey> {
@@ -250,7 +259,7 @@ export class KeygateSession {
 
   /** The export request with a fresh client key of the kind asked made for it, and its envelope opened. */
   async #export<T>(ttag: string, options: { readonly version?: number } & WrapOption): Promise<{ key: Bytes; reply: T }> {
-    const clientKey = await newClientKey(options.wrap);
+    const clientKey = await newClientKey(options);
     const reply = await this.#call<T & { wrapped: ClientWrapped }>({
       method: 'POST',
       path: `${keyPath(ttag)}/export`,
@@ -263,13 +272,13 @@ export class KeygateSession {
    * POST /api/crypto/datakey: a fresh data key of `keyLen` bytes (default 32) sealed under the key's
    * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
    * here and unwrapped with WebCrypto (docs/spec.md §4.5a), or to a fresh X-Wing key pair with
-   * `wrap: 'x-wing'` (§3.4). Without delivery only the blob is answered.
+   * `clientKey: newXWingKeyPair` (§3.4). Without delivery only the blob is answered.
    */
   async generateDataKey(
     ttag: string,
     options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } & WrapOption = {},
   ): Promise<DataKey> {
-    const clientKey = options.deliver === false ? undefined : await newClientKey(options.wrap);
+    const clientKey = options.deliver === false ? undefined : await newClientKey(options);
     const reply = await this.#call<{ blob: string; wrapped?: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey',
@@ -286,10 +295,10 @@ export class KeygateSession {
 
   /**
    * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here (or
-   * X-Wing key pair, `wrap: 'x-wing'`) and unwrapped (docs/spec.md §4.5a, §3.4).
+   * X-Wing key pair, `clientKey: newXWingKeyPair`) and unwrapped (docs/spec.md §4.5a, §3.4).
    */
   async openDataKey(ttag: string, blob: string, options: WrapOption = {}): Promise<Required<Omit<DataKey, 'blob'>>> {
-    const clientKey = await newClientKey(options.wrap);
+    const clientKey = await newClientKey(options);
     const reply = await this.#call<{ wrapped: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey/open',
@@ -548,20 +557,10 @@ const BATCH_PATHS = {
   'sign-verify': '/api/crypto/sign/verify',
 } as const;
 
-/** A wrap of either kind, as the /api answers it (docs/spec.md §3.2, §3.4). */
-type ClientWrapped = WrappedKey | XWingWrappedKey;
-
-/** A client key of either kind for one request: its public key to send, and the opening of what is wrapped to it. */
-interface ClientKey {
-  readonly publicKey: string;
-  unwrap(wrapped: ClientWrapped): Promise<Bytes>;
-  unwrapDataKey(wrapped: ClientWrapped): Promise<Bytes>;
-}
-
-/** A fresh client key of the kind asked (docs/spec.md §3.1, §3.4 item 3): P-256 unless X-Wing is asked for. */
-function newClientKey(kind: WrapKind = 'p256'): Promise<ClientKey> {
+/** A fresh client key from the option's maker (docs/spec.md §3.4 item 3), else a fresh P-256 key (§3.1). */
+function newClientKey(options: WrapOption): Promise<ClientKey> {
   // A wrap of the other kind lacks the fields its opener reads, and is refused there (ExportUnwrapError).
-  return kind === 'x-wing' ? XWingKeyPair.generate() : ExportKey.generate();
+  return options.clientKey?.() ?? ExportKey.generate();
 }
 
 /** A wrapped data key opened with its client key, checked against the length the answer names. */

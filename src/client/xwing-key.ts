@@ -27,7 +27,7 @@ export class XWingKeyPair {
   }
 
   static async generate(): Promise<XWingKeyPair> {
-    const suite = xwingSuite();
+    const suite = await xwingSuite();
     const pair = await suite.kem.generateKeyPair();
     const raw = new Uint8Array(await suite.kem.serializePublicKey(pair.publicKey));
     return new XWingKeyPair(pair.privateKey, toBase64(raw));
@@ -45,10 +45,6 @@ export class XWingKeyPair {
 
   toJSON(): { publicKey: string } {
     return { publicKey: this.publicKey };
-  }
-
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `XWingKeyPair { publicKey: ${this.publicKey.slice(0, 12)}... }`;
   }
 }
 
@@ -73,7 +69,7 @@ async function openXWing(wrapped: XWingWrappedKey, privateKey: CryptoKey, purpos
   if (enc.length !== ENC_BYTES) throw new ExportUnwrapError(`X-Wing envelope: enc is ${enc.length} bytes, not ${ENC_BYTES}`);
   const ciphertext = decoded(wrapped.ciphertext, 'ciphertext');
   try {
-    const recipient = await xwingSuite().createRecipientContext({
+    const recipient = await (await xwingSuite()).createRecipientContext({
       recipientKey: privateKey,
       enc: enc.buffer,
       info: utf8(INFO[purpose]).buffer,

@@ -1,5 +1,4 @@
-import { Aes256Gcm, CipherSuite, HkdfSha256 } from '@hpke/core';
-import { XWing } from '@hpke/hybridkem-x-wing';
+import type { CipherSuite } from '@hpke/core';
 
 /**
  * The HPKE suite of the post-quantum wrap (docs/spec.md §3.4): RFC 9180 base mode with the KEM X-Wing
@@ -34,12 +33,21 @@ export interface XWingWrappedKey {
   readonly ciphertext: string;
 }
 
-let suite: CipherSuite | undefined;
+let suite: Promise<CipherSuite> | undefined;
 
 /** The one suite instance (it holds no key: each wrap and each unwrap makes its own context). */
-export function xwingSuite(): CipherSuite {
-  suite ??= new CipherSuite({ kem: new XWing(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+export function xwingSuite(): Promise<CipherSuite> {
+  suite ??= loadSuite();
   return suite;
+}
+
+/**
+ * The packages load on first use: a bundle whose page never wraps to X-Wing does not carry them (the
+ * operator console imports keygate/client and keeps within its size budget).
+ */
+async function loadSuite(): Promise<CipherSuite> {
+  const [{ Aes256Gcm, CipherSuite, HkdfSha256 }, { XWing }] = await Promise.all([import('@hpke/core'), import('@hpke/hybridkem-x-wing')]);
+  return new CipherSuite({ kem: new XWing(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
 }
 
 /** Bytes in a buffer of their own: the suite reads a key's whole `buffer`, so a view into a pool will not do. */

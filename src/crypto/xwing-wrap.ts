@@ -22,7 +22,7 @@ export async function prepareXWingWrap(
   info: XWingWrapInfo,
   BadRequest: ClientKeyError,
 ): Promise<PreparedXWingWrap> {
-  const suite = xwingSuite();
+  const suite = await xwingSuite();
   const ekm = ownBytes(random.bytes(XWING_ENCAP_SEED_BYTES));
   let sender: SenderContext;
   try {
