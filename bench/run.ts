@@ -30,6 +30,7 @@ const GROUPS: readonly FigureGroup[] = [
   { name: 'workload-login', module: () => import('./workload-login.bench.js') },
   { name: 'signing', module: () => import('./signing.bench.js') },
   { name: 'stream', module: () => import('./stream.bench.js') },
+  { name: 'datakey', module: () => import('./datakey.bench.js') },
 ];
 
 const USAGE = `npm run bench [-- options]

@@ -5,6 +5,7 @@ import { decryptStream, encryptStream, KeygateClient } from '../src/client/index
 import { ADMIN_PASSWORD, DEPLOYED, deployedLogger, signIn } from './deployed.js';
 import { type LoadClient, medianRound } from './load-client.js';
 import { type Figure, ratios, roundsNote } from './table.js';
+import { cpuSpent, type ThreadCpu, threadCpu } from './thread-cpu.js';
 
 /** The stream's MB/s over `createCipheriv('aes-256-gcm')`'s over the same bytes, same run. */
 const GOAL = 0.7;
@@ -69,8 +70,11 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
 
 /**
  * Alternated rounds of floor and row; the note adds WebCrypto alone over the same segments (no stream,
- * no header, no data key), which says how much of the gap to the floor is WebCrypto's, and the time of
- * an empty stream, the part of a stream's time that does not grow with its size.
+ * no header, no data key), which says how much of the gap to the floor is WebCrypto's, the time of
+ * an empty stream, the part of a stream's time that does not grow with its size, and the CPU the
+ * stream took over the floor's (its main thread, and all its threads): figures a loaded machine moves
+ * much less than rates. On two cores left to it, a stream runs at best at the floor's CPU over the
+ * larger of its main thread's and half of all its threads'.
  */
 async function row(
   load: LoadClient,
@@ -81,12 +85,15 @@ async function row(
   webCrypto: () => Promise<void>,
   fixedMs: number,
 ): Promise<Figure> {
-  const rounds: { floor: number; row: number; webCrypto: number; value: number }[] = [];
+  const rounds: { floor: number; row: number; webCrypto: number; value: number; cpu: CpuRatios | undefined }[] = [];
   for (let round = 0; round < load.settings.rounds; round += 1) {
+    const beforeFloor = threadCpu();
     const floorMs = timedSync(floor);
+    const beforeRow = threadCpu();
     const rowMs = await timed(stream);
+    const cpu = cpuRatios(cpuSpent(beforeFloor, beforeRow), cpuSpent(beforeRow, threadCpu()));
     const webCryptoMs = await timed(webCrypto);
-    rounds.push({ floor: mbps(size, floorMs), row: mbps(size, rowMs), webCrypto: floorMs / webCryptoMs, value: floorMs / rowMs });
+    rounds.push({ floor: mbps(size, floorMs), row: mbps(size, rowMs), webCrypto: floorMs / webCryptoMs, value: floorMs / rowMs, cpu });
   }
   const shown = medianRound(rounds);
   return {
@@ -96,8 +103,30 @@ async function row(
     value: shown.value,
     goal: { op: '>=', target: GOAL, unit: 'x' },
     runs: [],
-    note: `${roundsNote(rounds.map((each) => each.value))}; WebCrypto alone over the same segments, ${IN_FLIGHT} in flight, over the floor: ${ratios(rounds.map((each) => each.webCrypto))}; an empty stream (its data-key request and key derivation) took ${fixedMs.toFixed(1)} ms`,
+    note: `${roundsNote(rounds.map((each) => each.value))}; WebCrypto alone over the same segments, ${IN_FLIGHT} in flight, over the floor: ${ratios(rounds.map((each) => each.webCrypto))}; an empty stream (its data-key request and key derivation) took ${fixedMs.toFixed(1)} ms${cpuNote(rounds.map((each) => each.cpu))}`,
   };
+}
+
+/** The stream's CPU over the floor's in one round: its main thread's, all its threads'. */
+interface CpuRatios {
+  readonly main: number;
+  readonly all: number;
+}
+
+function cpuRatios(floor: ThreadCpu | undefined, row: ThreadCpu | undefined): CpuRatios | undefined {
+  if (floor === undefined || row === undefined || floor.allMs <= 0) return undefined;
+  return { main: row.mainMs / floor.allMs, all: row.allMs / floor.allMs };
+}
+
+/** The CPU figures of every round, each list with its median, and the best rate two idle cores would allow (empty without /proc). */
+function cpuNote(rounds: readonly (CpuRatios | undefined)[]): string {
+  const known = rounds.filter((each): each is CpuRatios => each !== undefined);
+  if (known.length === 0) return '';
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const main = known.map((each) => each.main);
+  const all = known.map((each) => each.all);
+  const best = 1 / Math.max(median(main), median(all) / 2);
+  return `; CPU over the floor's, main thread ${median(main).toFixed(2)}x (${ratios(main)}), all threads ${median(all).toFixed(2)}x (${ratios(all)}), so at best ${best.toFixed(2)}x on two idle cores`;
 }
 
 /** WebCrypto's AES-GCM over the segments of the default size, a window of IN_FLIGHT calls: the stream's own floor. */

@@ -130,10 +130,23 @@ export type MacView = Extract<Answer<'/api/crypto/mac', 'post'>, { readonly mac:
 
 export type AclView = Answer<'/api/keys/{ttag}/acl', 'get'>;
 
+/**
+ * What an ACL entry may require before it gives its rights (docs/spec.md §4.5b item 4): a request's
+ * encryption context holding every member of `context` (1..16 members).
+ */
+export interface GrantConditions {
+  readonly context: Readonly<Record<string, string>>;
+}
+
 export interface AclEntry {
   readonly principal: string;
   readonly rights: readonly Right[];
+  /** Only on an entry that has them. */
+  readonly conditions?: GrantConditions;
 }
+
+/** The caller's access to a key: `rights` held with no condition, `conditional` its conditioned entries (docs/spec.md §4.5b item 4). */
+export type AccessView = Answer<'/api/keys/{ttag}/access', 'get'>;
 
 export type HealthView = Schemas['Health'];
 

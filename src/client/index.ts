@@ -5,7 +5,9 @@
  * reports refusals as typed errors. It never uses cookies.
  */
 
+export type { EncryptionContext } from '../wire/encryption-context.js';
 export type {
+  AccessView,
   AclEntry,
   AclView,
   AliasView,
@@ -13,6 +15,7 @@ export type {
   Data,
   ExportedKey,
   ExportedSigningKey,
+  GrantConditions,
   HealthView,
   Identity,
   Jwks,
@@ -64,7 +67,13 @@ export {
 export { mintProof, type ProofClaims, type ProofRequest, proofHtu } from './mint-proof.js';
 export { jwkThumbprint, ProofKey, type PublicJwk } from './proof-key.js';
 export { type DecryptStreamOptions, decryptStream, type EncryptStreamOptions, encryptStream, type StreamSession } from './stream-cipher.js';
-export { StreamDecryptError, StreamError, StreamFormatError, StreamKeyMismatchError } from './stream-errors.js';
+export {
+  StreamContextMismatchError,
+  StreamDecryptError,
+  StreamError,
+  StreamFormatError,
+  StreamKeyMismatchError,
+} from './stream-errors.js';
 export type { TransportOptions } from './transport.js';
 export { fingerprint } from './web-crypto.js';
 export { newXWingKeyPair, unwrapXWing, XWingKeyPair, type XWingWrapPurpose, type XWingWrappedKey } from './xwing-key.js';

@@ -1,4 +1,6 @@
+import type { EncryptionContext } from '../wire/encryption-context.js';
 import type {
+  AccessView,
   AclEntry,
   AclView,
   AliasView,
@@ -6,6 +8,7 @@ import type {
   Data,
   ExportedKey,
   ExportedSigningKey,
+  GrantConditions,
   Jwks,
   KeyListQuery,
   KeySummary,
@@ -273,10 +276,11 @@ export class KeygateSession {
    * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
    * here and unwrapped with WebCrypto (docs/spec.md §4.5a), or to a fresh X-Wing key pair with
    * `clientKey: newXWingKeyPair` (§3.4). Without delivery only the blob is answered.
+   * `context` (docs/spec.md §4.5b) is bound in the blob: `openDataKey` needs the same one.
    */
   async generateDataKey(
     ttag: string,
-    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean } & WrapOption = {},
+    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean; readonly context?: EncryptionContext } & WrapOption = {},
   ): Promise<DataKey> {
     const clientKey = options.deliver === false ? undefined : await newClientKey(options);
     const reply = await this.#call<{ blob: string; wrapped?: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
@@ -286,6 +290,7 @@ export class KeygateSession {
         ttag,
         ...(options.keyLen === undefined ? {} : { keyLen: options.keyLen }),
         ...(clientKey && { clientPubKey: clientKey.publicKey }),
+        ...optionalContext(options.context),
       },
     });
     const { blob, keyLen, version } = reply;
@@ -295,34 +300,47 @@ export class KeygateSession {
 
   /**
    * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here (or
-   * X-Wing key pair, `clientKey: newXWingKeyPair`) and unwrapped (docs/spec.md §4.5a, §3.4).
+   * X-Wing key pair, `clientKey: newXWingKeyPair`) and unwrapped (docs/spec.md §4.5a, §3.4); `context`
+   * the one the blob was made with (400 DECRYPT_FAILED otherwise).
    */
-  async openDataKey(ttag: string, blob: string, options: WrapOption = {}): Promise<Required<Omit<DataKey, 'blob'>>> {
+  async openDataKey(
+    ttag: string,
+    blob: string,
+    options: { readonly context?: EncryptionContext } & WrapOption = {},
+  ): Promise<Required<Omit<DataKey, 'blob'>>> {
     const clientKey = await newClientKey(options);
     const reply = await this.#call<{ wrapped: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey/open',
-      body: { ttag, blob, clientPubKey: clientKey.publicKey },
+      body: { ttag, blob, clientPubKey: clientKey.publicKey, ...optionalContext(options.context) },
     });
     return { key: await dataKeyOf(clientKey, reply.wrapped, reply.keyLen), keyLen: reply.keyLen, version: reply.version };
   }
 
   // Data cryptography
 
-  /** POST /api/crypto/encrypt: AES-GCM under the key (A128/192/256GCM by its length). */
-  encrypt(ttag: string, plaintext: Data, aad?: Data): Promise<Sealed> {
-    return this.#call({ method: 'POST', path: '/api/crypto/encrypt', body: { ttag, plaintext: b64(plaintext), ...optionalAad(aad) } });
+  /**
+   * POST /api/crypto/encrypt: AES-GCM under the key (A128/192/256GCM by its length), bound to `aad` and
+   * to `context` (docs/spec.md §4.5b), each needed again to decrypt.
+   */
+  encrypt(ttag: string, plaintext: Data, aad?: Data, context?: EncryptionContext): Promise<Sealed> {
+    return this.#call({
+      method: 'POST',
+      path: '/api/crypto/encrypt',
+      body: { ttag, plaintext: b64(plaintext), ...optionalAad(aad), ...optionalContext(context) },
+    });
   }
 
   /**
    * POST /api/crypto/decrypt: the plaintext bytes; a bad tag is 400 DECRYPT_FAILED. `sealed` is an
    * encrypt answer or its sealed text (`kg:v2:...`); the key version is the one it carries, else 1.
+   * `aad` and `context` are those it was made with.
    */
-  async decrypt(ttag: string, sealed: Sealed | string, aad?: Data): Promise<Bytes> {
+  async decrypt(ttag: string, sealed: Sealed | string, aad?: Data, context?: EncryptionContext): Promise<Bytes> {
     const reply = await this.#call<{ plaintext: string }>({
       method: 'POST',
       path: '/api/crypto/decrypt',
-      body: sealedBody(ttag, sealed, aad),
+      body: sealedBody(ttag, sealed, aad, context),
     });
     return fromBase64(reply.plaintext);
   }
@@ -330,9 +348,10 @@ export class KeygateSession {
   /**
    * POST /api/crypto/rewrap: `sealed` (under the version it carries, else 1) sealed again under the
    * newest version, inside the key server; the plaintext never leaves it. Needs `decrypt` and `encrypt`.
+   * The new ciphertext is bound to the same `aad` and `context` as the old one (docs/spec.md §4.5b item 3).
    */
-  rewrap(ttag: string, sealed: Sealed | string, aad?: Data): Promise<Sealed> {
-    return this.#call({ method: 'POST', path: '/api/crypto/rewrap', body: sealedBody(ttag, sealed, aad) });
+  rewrap(ttag: string, sealed: Sealed | string, aad?: Data, context?: EncryptionContext): Promise<Sealed> {
+    return this.#call({ method: 'POST', path: '/api/crypto/rewrap', body: sealedBody(ttag, sealed, aad, context) });
   }
 
   /** POST /api/crypto/mac: HMAC-SHA256 under the key's newest version. */
@@ -352,14 +371,17 @@ export class KeygateSession {
    * of the single request as the gateway takes it (binary values standard base64): one result per
    * item, in order; one item's failure does not fail the others.
    */
-  batch(operation: 'encrypt', items: readonly { ttag: string; plaintext: string; aad?: string }[]): Promise<BatchItemResult<Sealed>[]>;
+  batch(
+    operation: 'encrypt',
+    items: readonly { ttag: string; plaintext: string; aad?: string; context?: EncryptionContext }[],
+  ): Promise<BatchItemResult<Sealed>[]>;
   batch(
     operation: 'decrypt',
-    items: readonly ({ ttag: string; aad?: string } & (Sealed | { sealed: string }))[],
+    items: readonly ({ ttag: string; aad?: string; context?: EncryptionContext } & (Sealed | { sealed: string }))[],
   ): Promise<BatchItemResult<{ plaintext: string }>[]>;
   batch(
     operation: 'rewrap',
-    items: readonly ({ ttag: string; aad?: string } & (Sealed | { sealed: string }))[],
+    items: readonly ({ ttag: string; aad?: string; context?: EncryptionContext } & (Sealed | { sealed: string }))[],
   ): Promise<BatchItemResult<Sealed>[]>;
   batch(operation: 'mac', items: readonly { ttag: string; data: string }[]): Promise<BatchItemResult<MacView>[]>;
   batch(
@@ -448,9 +470,13 @@ export class KeygateSession {
     return this.#call({ method: 'GET', path: `${keyPath(ttag)}/acl` });
   }
 
-  /** PUT /api/keys/{ttag}/acl/{principal}: sets (replaces) the principal's rights (owner). */
-  setAclEntry(ttag: string, principal: string, rights: readonly Right[]): Promise<AclEntry> {
-    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}`, body: { rights } });
+  /**
+   * PUT /api/keys/{ttag}/acl/{principal}: sets (replaces) the principal's rights and conditions (owner);
+   * without `conditions` the entry has none (docs/spec.md §4.5b item 4).
+   */
+  setAclEntry(ttag: string, principal: string, rights: readonly Right[], conditions?: GrantConditions): Promise<AclEntry> {
+    const body = conditions === undefined ? { rights } : { rights, conditions };
+    return this.#call({ method: 'PUT', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}`, body });
   }
 
   /** DELETE /api/keys/{ttag}/acl/{principal} (owner). */
@@ -458,9 +484,14 @@ export class KeygateSession {
     await this.#call({ method: 'DELETE', path: `${keyPath(ttag)}/acl/${encodeURIComponent(principal)}` });
   }
 
-  /** GET /api/keys/{ttag}/access: this session's effective rights on the key. */
+  /** GET /api/keys/{ttag}/access: this session's effective rights on the key (held with no condition). */
   async access(ttag: string): Promise<readonly Right[]> {
-    return (await this.#call<{ rights: readonly Right[] }>({ method: 'GET', path: `${keyPath(ttag)}/access` })).rights;
+    return (await this.accessView(ttag)).rights;
+  }
+
+  /** GET /api/keys/{ttag}/access whole: the rights, and `conditional`, the conditioned entries, when there are any. */
+  accessView(ttag: string): Promise<AccessView> {
+    return this.#call({ method: 'GET', path: `${keyPath(ttag)}/access` });
   }
 
   /** GET /api/aliases: a page of the aliases of the keys this session would see, by name (limit 1..1000; `next` leads on). */
@@ -528,8 +559,13 @@ function idempotency(options: Retryable): { headers?: Record<string, string> } {
  * A decrypt or rewrap body in one form (docs/spec.md §4.5): the sealed text when there is one, else the
  * separate fields with their version; never the `alg` encrypt answered.
  */
-function sealedBody(ttag: string, sealed: Sealed | string, aad: Data | undefined) {
-  return { ttag, ...ciphertextOf(sealed), ...optionalAad(aad) };
+function sealedBody(ttag: string, sealed: Sealed | string, aad: Data | undefined, context: EncryptionContext | undefined) {
+  return { ttag, ...ciphertextOf(sealed), ...optionalAad(aad), ...optionalContext(context) };
+}
+
+/** The encryption context member of a body (docs/spec.md §4.5b), absent when none is given. */
+function optionalContext(context: EncryptionContext | undefined): { context?: EncryptionContext } {
+  return context === undefined ? {} : { context };
 }
 
 function ciphertextOf(sealed: Sealed | string) {

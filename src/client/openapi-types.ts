@@ -595,7 +595,7 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** The caller's effective rights on the key (own entry, groups' entries, ownership) */
+        /** The caller's effective rights on the key (own entry, groups' entries, ownership), and its conditioned entries */
         readonly get: operations["acl.access"];
         readonly put?: never;
         readonly post?: never;
@@ -1643,6 +1643,16 @@ export interface components {
             readonly alg?: "ES256" | "ES384" | "EdDSA" | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
             /** @description a signing operation: the key id (RFC 7638 thumbprint) of the version it used */
             readonly kid?: string;
+            /** @description the encryption context a single encrypt, decrypt, rewrap, data key or data-key opening named (docs/spec.md §4.5b item 5) */
+            readonly context?: {
+                readonly [key: string]: string;
+            };
+            /** @description a batch of those: every distinct non-empty context its items named, in the order first named (at most 16) */
+            readonly contexts?: readonly {
+                readonly [key: string]: string;
+            }[];
+            /** @description a batch that named more distinct contexts than `contexts` holds: how many more */
+            readonly contextsOmitted?: number;
         };
         readonly AuditVerification: {
             readonly ok: boolean;
@@ -2207,6 +2217,10 @@ export interface operations {
                     readonly plaintext: string;
                     /** Format: base64 */
                     readonly aad?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2214,6 +2228,10 @@ export interface operations {
                         readonly plaintext: string;
                         /** Format: base64 */
                         readonly aad?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2300,6 +2318,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2314,6 +2336,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2380,6 +2406,10 @@ export interface operations {
                     readonly version?: number;
                     /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                     readonly sealed?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 } | {
                     readonly items: readonly {
                         readonly ttag: string;
@@ -2394,6 +2424,10 @@ export interface operations {
                         readonly version?: number;
                         /** @description instead of ciphertext, iv, authTag and version (beside them only when they say the same): kg:v<version>:<standard base64 of iv || ciphertext || authTag> (docs/spec.md §4.5) */
                         readonly sealed?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
                     }[];
                 };
             };
@@ -2609,6 +2643,10 @@ export interface operations {
                     readonly keyLen?: 16 | 24 | 32;
                     /** Format: base64 */
                     readonly clientPubKey?: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
@@ -2650,6 +2688,10 @@ export interface operations {
                     readonly blob: string;
                     /** Format: base64 */
                     readonly clientPubKey: string;
+                    /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                    readonly context?: {
+                        readonly [key: string]: string;
+                    };
                 };
             };
         };
@@ -3574,6 +3616,11 @@ export interface operations {
                         readonly items: readonly {
                             readonly principal: string;
                             readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                            readonly conditions?: {
+                                readonly context: {
+                                    readonly [key: string]: string;
+                                };
+                            };
                         }[];
                         /** @constant */
                         readonly complete: true;
@@ -3607,6 +3654,11 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                    readonly conditions?: {
+                        readonly context: {
+                            readonly [key: string]: string;
+                        };
+                    };
                 };
             };
         };
@@ -3620,6 +3672,11 @@ export interface operations {
                     readonly "application/json": {
                         readonly principal: string;
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                        readonly conditions?: {
+                            readonly context: {
+                                readonly [key: string]: string;
+                            };
+                        };
                     };
                 };
             };
@@ -3687,6 +3744,12 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                        readonly conditional?: readonly {
+                            readonly rights: readonly ("read" | "export" | "encrypt" | "decrypt" | "mac" | "rotate" | "tag" | "sign")[];
+                            readonly context: {
+                                readonly [key: string]: string;
+                            };
+                        }[];
                     };
                 };
             };

@@ -4,7 +4,7 @@
  */
 export abstract class StreamError extends Error {
   override readonly name: string = 'StreamError';
-  abstract readonly code: 'STREAM_MALFORMED' | 'STREAM_DECRYPT_FAILED' | 'STREAM_KEY_MISMATCH';
+  abstract readonly code: 'STREAM_MALFORMED' | 'STREAM_DECRYPT_FAILED' | 'STREAM_KEY_MISMATCH' | 'STREAM_CONTEXT_MISMATCH';
 }
 
 /** A header or a length that breaks the format's rules: not a stream, another format version, truncated. */
@@ -30,4 +30,10 @@ export class StreamDecryptError extends StreamError {
 export class StreamKeyMismatchError extends StreamError {
   override readonly name = 'StreamKeyMismatchError';
   readonly code = 'STREAM_KEY_MISMATCH';
+}
+
+/** A header whose encryption context is not exactly the one the reader expected (docs/spec.md §4.5a, Streams item 5). */
+export class StreamContextMismatchError extends StreamError {
+  override readonly name = 'StreamContextMismatchError';
+  readonly code = 'STREAM_CONTEXT_MISMATCH';
 }

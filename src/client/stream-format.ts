@@ -1,3 +1,11 @@
+import {
+  CONTEXT_MEMBERS_MAX,
+  CONTEXT_PREFIX,
+  CONTEXT_VALUE_MAX,
+  canonicalContext,
+  type EncryptionContext,
+  readCanonicalContext,
+} from '../wire/encryption-context.js';
 import { type Bytes, utf8 } from './base64.js';
 import { StreamFormatError } from './stream-errors.js';
 import { randomBytes, sha256, subtle } from './web-crypto.js';
@@ -11,6 +19,11 @@ const NONCE_PREFIX_BYTES = 7;
 const FIXED_BYTES = 60;
 const TTAG_BYTES = { min: 16, max: 256 } as const;
 const BLOB_BYTES = [50, 58, 66] as const;
+/**
+ * The longest canonical context (docs/spec.md §4.5b items 1-2): prefix, count, and 16 members of a
+ * 128-byte name and 256 characters of at most 3 UTF-8 bytes each (a 4-byte one takes 2 characters).
+ */
+const CONTEXT_BYTES_MAX = CONTEXT_PREFIX.length + 1 + CONTEXT_MEMBERS_MAX * (1 + 128 + 2 + 3 * CONTEXT_VALUE_MAX);
 /** Magic, format version and `H`: enough to know how long the header is. */
 export const HEADER_PREFIX_BYTES = 7;
 export const TAG_BYTES = 16;
@@ -27,18 +40,25 @@ export interface StreamHeader {
   readonly noncePrefix: Bytes;
   readonly ttag: Bytes;
   readonly blob: Bytes;
+  /** The context the blob was made with, `{}` for none; `contextBytes` its canonical form as written. */
+  readonly context: EncryptionContext;
+  readonly contextBytes: Bytes;
   readonly bytes: Bytes;
 }
 
-export type HeaderFields = Pick<StreamHeader, 'segmentSize' | 'version' | 'ttag' | 'blob'>;
+export type HeaderFields = Pick<StreamHeader, 'segmentSize' | 'version' | 'ttag' | 'blob' | 'context'>;
 
-/** A new header for a stream: a fresh random salt and nonce prefix around the data key's blob. */
+/**
+ * A new header for a stream: a fresh random salt and nonce prefix around the data key's blob and the
+ * canonical form of its context (the caller has checked the context: contextFault).
+ */
 export function newHeader(fields: HeaderFields): StreamHeader {
   checkFields(fields);
   const salt = randomBytes(SALT_BYTES);
   const noncePrefix = randomBytes(NONCE_PREFIX_BYTES);
   const { ttag, blob } = fields;
-  const bytes = new Uint8Array(FIXED_BYTES + ttag.length + blob.length);
+  const contextBytes = canonicalContext(fields.context) as Bytes;
+  const bytes = new Uint8Array(FIXED_BYTES + ttag.length + blob.length + contextBytes.length);
   const view = new DataView(bytes.buffer);
   bytes.set(MAGIC, 0);
   bytes[4] = FORMAT_VERSION;
@@ -51,8 +71,9 @@ export function newHeader(fields: HeaderFields): StreamHeader {
   bytes.set(ttag, 56);
   view.setUint16(56 + ttag.length, blob.length);
   bytes.set(blob, 58 + ttag.length);
-  view.setUint16(58 + ttag.length + blob.length, 0); // no context in format version 1
-  return { ...fields, salt, noncePrefix, bytes };
+  view.setUint16(58 + ttag.length + blob.length, contextBytes.length);
+  bytes.set(contextBytes, 60 + ttag.length + blob.length);
+  return { ...fields, salt, noncePrefix, contextBytes, bytes };
 }
 
 /** `H` from the header's first 7 bytes, once magic and format version are checked. */
@@ -61,7 +82,7 @@ export function declaredHeaderLength(prefix: Uint8Array): number {
   if (prefix[4] !== FORMAT_VERSION)
     throw new StreamFormatError(`stream format version ${prefix[4]} is not supported (only ${FORMAT_VERSION})`);
   const length = ((prefix[5] ?? 0) << 8) | (prefix[6] ?? 0);
-  const longest = FIXED_BYTES + TTAG_BYTES.max + BLOB_BYTES[2];
+  const longest = FIXED_BYTES + TTAG_BYTES.max + BLOB_BYTES[2] + CONTEXT_BYTES_MAX;
   if (length < FIXED_BYTES + TTAG_BYTES.min + BLOB_BYTES[0] || length > longest) {
     throw new StreamFormatError(`the header length ${length} is out of range`);
   }
@@ -75,17 +96,26 @@ export function parseHeader(bytes: Bytes): StreamHeader {
   const ttagLength = view.getUint16(54);
   if (56 + ttagLength + 2 > bytes.length) throw new StreamFormatError('the ttag runs past the header');
   const blobLength = view.getUint16(56 + ttagLength);
-  if (FIXED_BYTES + ttagLength + blobLength !== bytes.length) throw new StreamFormatError('the header lengths disagree');
-  const contextLength = view.getUint16(58 + ttagLength + blobLength);
-  if (contextLength !== 0) throw new StreamFormatError('a context is not part of stream format version 1');
+  const contextAt = 60 + ttagLength + blobLength;
+  if (contextAt > bytes.length) throw new StreamFormatError('the blob runs past the header');
+  if (contextAt + view.getUint16(contextAt - 2) !== bytes.length) throw new StreamFormatError('the header lengths disagree');
+  const contextBytes = bytes.slice(contextAt);
   const fields: HeaderFields = {
     segmentSize: view.getUint32(7),
     version: view.getUint32(11),
     ttag: bytes.slice(56, 56 + ttagLength),
     blob: bytes.slice(58 + ttagLength, 58 + ttagLength + blobLength),
+    context: headerContext(contextBytes),
   };
   checkFields(fields);
-  return { ...fields, salt: bytes.slice(15, 47), noncePrefix: bytes.slice(47, 54), bytes };
+  return { ...fields, salt: bytes.slice(15, 47), noncePrefix: bytes.slice(47, 54), contextBytes, bytes };
+}
+
+/** The header's context: `C` bytes that are a canonical form, or none (docs/spec.md §4.5a, Streams item 1; §4.5b item 2). */
+function headerContext(bytes: Bytes): EncryptionContext {
+  const read = readCanonicalContext(bytes);
+  if ('fault' in read) throw new StreamFormatError(`the header's context is not a canonical form: ${read.fault}`);
+  return read.context;
 }
 
 function checkFields({ segmentSize, version, ttag, blob }: HeaderFields): void {

@@ -24,7 +24,8 @@ export class Segmenter {
 
   /**
    * Takes a chunk; answers the pieces now known not to be the last. A whole piece inside the chunk
-   * with more bytes after it is answered as a view of the chunk, not a copy.
+   * with more bytes after it is answered as a view of the chunk, not a copy, whether or not a piece
+   * held from an earlier chunk was completed first: only the held piece is ever copied.
    */
   push(chunk: Uint8Array): Bytes[] {
     this.#free.push(...this.#lent);
@@ -32,16 +33,17 @@ export class Segmenter {
     const ready: Bytes[] = [];
     const viewable = chunk.buffer instanceof ArrayBuffer;
     for (let offset = 0; offset < chunk.length; ) {
-      if (this.#fill === 0 && viewable && chunk.length - offset > this.#size) {
-        ready.push(chunk.subarray(offset, offset + this.#size) as Bytes);
-        offset += this.#size;
-        continue;
-      }
       if (this.#fill === this.#size) {
+        // A byte follows the held piece, so it is not the last: hand it on, then look for views again.
         ready.push(this.#current);
         this.#lent.push(this.#current);
         this.#current = this.#free.pop() ?? new Uint8Array(this.#size);
         this.#fill = 0;
+      }
+      if (this.#fill === 0 && viewable && chunk.length - offset > this.#size) {
+        ready.push(chunk.subarray(offset, offset + this.#size) as Bytes);
+        offset += this.#size;
+        continue;
       }
       const taken = Math.min(this.#size - this.#fill, chunk.length - offset);
       this.#current.set(chunk.subarray(offset, offset + taken), this.#fill);

@@ -1,6 +1,6 @@
 import { ConcurrentChangeError, NotSavedError } from '../domain/errors/index.js';
 import type { AclEntry, AclWrite, KeyAcl, KeyServer } from '../ports/key-server.port.js';
-import type { Right } from '../wire/acl.js';
+import type { GrantConditions, Right } from '../wire/acl.js';
 import type { Resolved } from '../wire/alias.js';
 import { sameValue, verifyWrite } from './read-back.js';
 import type { Caller } from './session-context.js';
@@ -23,8 +23,10 @@ export class AclUseCases {
   }
 
   /**
-   * Sets (replaces) `grantee`'s rights on the key; owner only. Answers the entry as read back, or as
-   * written when another writer overtook it and the surface counts that a success (`overtaken`).
+   * Sets (replaces) `grantee`'s rights and conditions on the key; owner only: without `conditions` the
+   * entry has none (docs/spec.md §4.5b item 4). Answers the entry as read back, or as written when
+   * another writer overtook it and the surface counts that a success (`overtaken`). The read-back
+   * compares the rights and the conditions.
    */
   grant(
     caller: Caller,
@@ -32,17 +34,26 @@ export class AclUseCases {
     grantee: string,
     rights: readonly Right[],
     overtaken: Overtaken = 'conflict',
+    conditions?: GrantConditions,
   ): Promise<AclEntry & Resolved> {
     return withConnection(this.#keyServer, caller, async (connection) => {
-      const write = await connection.call('grant', { ttag, principal: grantee, rights });
+      const write = await connection.call('grant', {
+        ttag,
+        principal: grantee,
+        rights,
+        ...(conditions === undefined ? {} : { conditions }),
+      });
       // A key named by alias is read back by the ttag the grant resolved it to: a move in between changes nothing here.
       const resolved = write.resolved === undefined ? {} : { resolved: write.resolved };
       const acl = await connection.call('readAcl', { ttag: write.resolved ?? ttag });
       const entry = acl.entries.find((e) => e.principal.principalId === write.grantee.principalId);
       const what = `grant to ${grantee}`;
-      if (entry !== undefined && sameValue(entry.rights, rights)) return { ...entry, ...resolved };
-      if (wasOvertaken(what, write, acl, overtaken)) return { principal: write.grantee, rights, ...resolved };
-      return { ...verifyWrite(what, rights, (e: AclEntry) => e.rights, entry), ...resolved };
+      const asked = { rights, conditions: conditions ?? null };
+      const written = (e: AclEntry) => ({ rights: e.rights, conditions: e.conditions ?? null });
+      if (entry !== undefined && sameValue(written(entry), asked)) return { ...entry, ...resolved };
+      const answer = { principal: write.grantee, rights, ...(conditions === undefined ? {} : { conditions }) };
+      if (wasOvertaken(what, write, acl, overtaken)) return { ...answer, ...resolved };
+      return { ...verifyWrite(what, asked, written, entry), ...resolved };
     });
   }
 

@@ -24,6 +24,7 @@ import type { Timer } from '../ports/clock.port.js';
 import type { KeyServer } from '../ports/key-server.port.js';
 import type { Logger } from '../ports/logger.port.js';
 import type { Random } from '../ports/random.port.js';
+import type { EncryptionContext } from '../wire/encryption-context.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
 
@@ -57,6 +58,10 @@ export interface AuditDraft {
   keyType?: string;
   alg?: string;
   kid?: string;
+  /** The encryption context a request named, a batch's distinct ones and how many more (docs/spec.md §4.5b item 5). */
+  context?: EncryptionContext;
+  contexts?: readonly EncryptionContext[];
+  contextsOmitted?: number;
 }
 
 /**
@@ -205,6 +210,9 @@ function completionOf(draft: AuditDraft, response: { status: number; code?: stri
     keyType: draft.keyType,
     alg: draft.alg,
     kid: draft.kid,
+    context: draft.context,
+    contexts: draft.contexts,
+    contextsOmitted: draft.contextsOmitted,
     at,
   };
 }
@@ -344,6 +352,9 @@ function snapshot(draft: AuditDraft, outcome: AuditRecord['outcome'], status: nu
   if (draft.keyType !== undefined) record.keyType = draft.keyType;
   if (draft.alg !== undefined) record.alg = draft.alg;
   if (draft.kid !== undefined) record.kid = draft.kid;
+  if (draft.context !== undefined) record.context = draft.context;
+  if (draft.contexts !== undefined) record.contexts = draft.contexts;
+  if (draft.contextsOmitted !== undefined) record.contextsOmitted = draft.contextsOmitted;
   record.outcome = outcome;
   record.status = status;
   return record as AuditRecord;

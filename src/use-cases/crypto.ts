@@ -12,6 +12,7 @@ import type {
   MacResult,
   VerifyMacRequest,
 } from '../wire/crypto-messages.js';
+import type { EncryptionContext } from '../wire/encryption-context.js';
 import { isWireErrorCode } from '../wire/error-codes.js';
 import type { Caller } from './session-context.js';
 import { withConnection } from './with-connection.js';
@@ -29,7 +30,7 @@ export class CryptoUseCases {
 
   encrypt(caller: Caller, ttag: string, request: EncryptRequest): Promise<EncryptResult & Resolved> {
     return withConnection(this.#keyServer, caller, (connection) =>
-      connection.call('encrypt', { ttag, request: { plaintext: request.plaintext, aad: request.aad } }),
+      connection.call('encrypt', { ttag, request: { plaintext: request.plaintext, aad: request.aad, context: request.context } }),
     );
   }
 
@@ -73,15 +74,15 @@ export class CryptoUseCases {
 
 /** The members the protocol knows of a decrypt request (a caller's object may carry more). */
 function decryptArgs(request: DecryptRequest) {
-  const { ciphertext, iv, authTag, aad, version } = request;
-  return { ciphertext, iv, authTag, aad, version };
+  const { ciphertext, iv, authTag, aad, version, context } = request;
+  return { ciphertext, iv, authTag, aad, version, context };
 }
 
 /** A batch item with the members the protocol knows, whichever operation it is for (each variant has some of them). */
 function batchArgs(item: BatchItem) {
   const members: Partial<
     Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac' | 'message' | 'digest' | 'signature', Uint8Array>
-  > & { version?: number; alg?: string; kid?: string } = item;
-  const { plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid } = members;
-  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid };
+  > & { version?: number; alg?: string; kid?: string; context?: EncryptionContext } = item;
+  const { plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid, context } = members;
+  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid, context };
 }

@@ -1,3 +1,4 @@
+import type { EncryptionContext } from './encryption-context.js';
 import type { KeyType, SigningAlg } from './key-type.js';
 
 /** The AES-GCM algorithm of a data key's length (RFC 7518 §5.3 names). */
@@ -12,6 +13,8 @@ export const MAC_ALG = 'HS256';
 export interface EncryptRequest {
   readonly plaintext: Uint8Array;
   readonly aad?: Uint8Array | undefined;
+  /** Bound with `aad` (docs/spec.md §4.5b item 3); none and `{}` are the same. */
+  readonly context?: EncryptionContext | undefined;
 }
 
 export interface EncryptResult {
@@ -31,6 +34,8 @@ export interface DecryptRequest {
   readonly aad?: Uint8Array | undefined;
   /** The key version that encrypted; 1 when absent, so ciphertexts made before key versions still open. */
   readonly version?: number | undefined;
+  /** The context the ciphertext was made with (docs/spec.md §4.5b item 3); a rewrap seals again under it. */
+  readonly context?: EncryptionContext | undefined;
 }
 
 /** Operation 10's answer: the plaintext, a fresh array its receiver zeroes once it has used it. */

@@ -128,7 +128,8 @@ export function readCanonicalContext(bytes: Uint8Array): { readonly context: Enc
     if (fault !== undefined) return { fault: `context member ${index}: ${fault}` };
     if (previous !== undefined && !(previous < name)) return { fault: 'the context names are not in ascending order' };
     previous = name;
-    context[name] = value;
+    // An own member even for the name `__proto__`, which an assignment would take for the prototype.
+    Object.defineProperty(context, name, { value, enumerable: true, writable: true, configurable: true });
   }
   if (at !== bytes.length) return { fault: 'the context has bytes after its last member' };
   return { context };

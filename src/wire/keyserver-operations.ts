@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conditionContext, grantConditions } from './grant-conditions.js';
 import { KEY_LENGTHS } from './key-length.js';
 import { KEY_TYPES, SIGNING_ALGS } from './key-type.js';
 import {
@@ -12,6 +13,7 @@ import {
   certificateQuery,
   cursor,
   decryptRequest,
+  encryptionContext,
   encryptRequest,
   encryptResult,
   heldOperations,
@@ -186,17 +188,38 @@ export const KEY_SERVER_OPERATIONS = {
       z.strictObject({
         owner: identity,
         entries: z
-          .array(z.strictObject({ principal: identity, rights }))
+          .array(z.strictObject({ principal: identity, rights, conditions: grantConditions.optional() }))
           .max(10_000)
           .readonly(),
         revision: aclRevision,
       }),
     ),
   ),
-  grant: op(z.strictObject({ ttag, principal: name, rights }), keyed(z.strictObject({ grantee: identity, revision: aclRevision }))),
+  /** `conditions` replaces the entry's with the rights; absent, the entry has none (docs/spec.md §4.5b item 4). */
+  grant: op(
+    z.strictObject({ ttag, principal: name, rights, conditions: grantConditions.optional() }),
+    keyed(z.strictObject({ grantee: identity, revision: aclRevision })),
+  ),
   revoke: op(z.strictObject({ ttag, principal: name }), keyed(z.strictObject({ revision: aclRevision }))),
-  /** The caller's rights; with the resolved ttag beside them (an object) when the request named the key by alias. */
-  accessRights: op(z.strictObject({ ttag }), z.union([rights, z.strictObject({ rights, resolved: ttag })])),
+  /**
+   * The caller's rights; an object when there is more to say: the resolved ttag when the request named
+   * the key by alias, `conditional` when the caller's entries include conditioned ones
+   * (docs/spec.md §4.5b item 4; one per entry, at most the caller's own and its groups').
+   */
+  accessRights: op(
+    z.strictObject({ ttag }),
+    z.union([
+      rights,
+      z.strictObject({
+        rights,
+        resolved: ttag.optional(),
+        conditional: z
+          .array(z.strictObject({ rights, context: conditionContext }))
+          .max(10_000)
+          .optional(),
+      }),
+    ]),
+  ),
   // Data cryptography (9-12). `resolved`: the key an alias named (docs/spec.md §4.23 item 3).
   encrypt: op(z.strictObject({ ttag, request: encryptRequest }), keyed(encryptResult)),
   decrypt: op(z.strictObject({ ttag, request: decryptRequest }), keyed(z.strictObject({ plaintext: payloadBytes }))),
@@ -207,14 +230,15 @@ export const KEY_SERVER_OPERATIONS = {
    * A fresh data key (docs/spec.md §4.5a): `blob` sealed under the key's newest version, `wrapped` to
    * `clientPubKey` (a 65-byte P-256 point or a 1,216-byte X-Wing public key, docs/spec.md §3.4) only
    * when one is given. The data key itself never leaves.
+   * `context` is bound in the blob (docs/spec.md §4.5b item 3): opening needs the same one.
    */
   generateDataKey: op(
-    z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional() }),
+    z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional(), context: encryptionContext.optional() }),
     keyed(z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version })),
   ),
   /** The data key of a blob, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2). */
   openDataKey: op(
-    z.strictObject({ ttag, blob: bytes, clientPubKey: bytes }),
+    z.strictObject({ ttag, blob: bytes, clientPubKey: bytes, context: encryptionContext.optional() }),
     keyed(z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version })),
   ),
   // Signing keys (docs/spec.md §4.25): the private key never leaves; `type` is the key's, for the record.

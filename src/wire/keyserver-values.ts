@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RIGHTS } from './acl.js';
 import { MAX_BATCH_ITEMS } from './crypto-messages.js';
+import { contextFault, contextNameFault, type EncryptionContext } from './encryption-context.js';
 import { KEY_LENGTHS } from './key-length.js';
 import { KEY_TYPES, SIGNING_ALGS } from './key-type.js';
 import { KEY_STATES, KEY_USES } from './key-view.js';
@@ -259,7 +260,27 @@ export const newKey = z.strictObject({
   rotationPeriod: ruled(z.string().max(64)).optional(),
 });
 
-export const encryptRequest = z.strictObject({ plaintext: payloadBytes, aad: payloadBytes.optional() });
+/**
+ * An encryption context (docs/spec.md §4.5b item 1), checked by the one rule (src/wire/encryption-context.ts)
+ * whoever sent it: the daemon refuses a bad one with BAD_REQUEST naming `context`, or `context.<name>`
+ * for a bad value (a name the rule refuses is not repeated: it may hold anything). Its members are
+ * copied as own properties, so a name such as `__proto__` stays a member.
+ */
+export const encryptionContext = z.unknown().transform(function checkContext(value, ctx): EncryptionContext {
+  const found = contextFault(value);
+  if (found !== undefined) {
+    const named = found.member !== '' && contextNameFault(found.member) === undefined;
+    ctx.addIssue({ code: 'custom', message: found.fault, path: named ? [found.member] : [], input: value });
+    return z.NEVER;
+  }
+  return Object.fromEntries(Object.entries(value as Record<string, string>));
+});
+
+export const encryptRequest = z.strictObject({
+  plaintext: payloadBytes,
+  aad: payloadBytes.optional(),
+  context: encryptionContext.optional(),
+});
 export const encryptResult = z.strictObject({
   ciphertext: payloadBytes,
   iv: bytes,
@@ -273,6 +294,7 @@ export const decryptRequest = z.strictObject({
   authTag: bytes,
   aad: payloadBytes.optional(),
   version: keyVersion.optional(),
+  context: encryptionContext.optional(),
 });
 export const macResult = z.strictObject({ mac: bytes, alg: z.literal('HS256'), version: storedVersion });
 export const verifyMacRequest = z.strictObject({ data: payloadBytes, mac: bytes, version: keyVersion.optional() });
@@ -312,6 +334,8 @@ export const batchItem = z.strictObject({
   data: looseValue,
   mac: looseValue,
   version: keyVersion.optional(),
+  /** The item's encryption context, checked with the item (batch-items.ts) so that a bad one fails it alone. */
+  context: z.unknown().optional(),
   // Signing items (docs/spec.md §4.25 items 3, 4).
   alg: z.string().max(16).optional(),
   message: looseValue,

@@ -16,6 +16,8 @@ export interface CliRun {
 /** A real `keygate serve` for a file of CLI tests, and the real `keygate` binary pointed at it. */
 export interface CliGateway {
   readonly dir: string;
+  /** The gateway's URL (KEYGATE_URL of every run). */
+  readonly url: string;
   readonly adminPasswordFile: string;
   /** Runs `keygate args` against the gateway (KEYGATE_URL), with `env` over the inherited environment. */
   keygate(args: readonly string[], env?: Record<string, string>): Promise<CliRun>;
@@ -48,6 +50,7 @@ export async function startCliGateway(name: string): Promise<CliGateway> {
   let sessions = 0;
   return {
     dir,
+    url: gateway.url,
     adminPasswordFile,
     keygate,
     async signInAdmin() {

@@ -139,6 +139,14 @@ test.serial('keys: create, show, grant, acl, export to a file (0600, never over 
   await json(['principals', 'create', 'cli-carol', '--kind', 'user'], env);
   t.like(await json(['keys', 'grant', key.ttag, 'cli-carol', 'read,export'], env), { principal: 'cli-carol' });
   t.regex((await keygate(['keys', 'acl', key.ttag], env)).stdout, /cli-carol\s+read,export/);
+  // docs/spec.md §4.5b item 4: each --condition a member; a value may hold `=`; a malformed one is a usage error.
+  t.deepEqual(
+    await json(['keys', 'grant', key.ttag, 'cli-carol', 'encrypt', '--condition', 'tenant=acme', '--condition', 'sig=a=='], env),
+    { principal: 'cli-carol', rights: ['encrypt'], conditions: { context: { tenant: 'acme', sig: 'a==' } } },
+  );
+  t.regex((await keygate(['keys', 'acl', key.ttag], env)).stdout, /cli-carol\s+encrypt when tenant=acme,sig=a==/);
+  t.is((await keygate(['keys', 'grant', key.ttag, 'cli-carol', 'encrypt', '--condition', 'no-equals'], env)).status, 2);
+  t.like(await json(['keys', 'grant', key.ttag, 'cli-carol', 'read,export'], env), { principal: 'cli-carol' });
   const out = join(dir, 'key.bin');
   const exported = await keygate(['keys', 'export', key.ttag, '--out', out], env);
   t.is(exported.status, 0, exported.stderr);

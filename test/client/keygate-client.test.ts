@@ -150,6 +150,32 @@ test('with clientKey: newXWingKeyPair the client sends a fresh X-Wing key and op
   t.deepEqual(Buffer.from((await alice.openDataKey(key.ttag, made.blob)).key), Buffer.from(made.key!));
 });
 
+test('encrypt, decrypt, rewrap, batches and data keys take a context, and need the same one again', async (t) => {
+  const gw = await startGateway(t);
+  const { alice, key } = await aliceWithKey(gw);
+  const context = { tenant: 'acme', purpose: 'billing' };
+  const sealed = await alice.encrypt(key.ttag, 'bound', 'aad', context);
+  t.is(Buffer.from(await alice.decrypt(key.ttag, sealed, 'aad', { purpose: 'billing', tenant: 'acme' })).toString(), 'bound');
+  const refused = await t.throwsAsync(alice.decrypt(key.ttag, sealed, 'aad'), { instanceOf: KeygateApiError });
+  t.like(refused, { status: 400, code: 'DECRYPT_FAILED' });
+  const rewrapped = await alice.rewrap(key.ttag, sealed, 'aad', context);
+  t.is(Buffer.from(await alice.decrypt(key.ttag, rewrapped, 'aad', context)).toString(), 'bound');
+  const [item] = await alice.batch('encrypt', [{ ttag: key.ttag, plaintext: Buffer.from('item').toString('base64'), context }]);
+  t.like(item, { ok: true });
+  const opened = await alice.batch('decrypt', [
+    { ttag: key.ttag, sealed: (item as { sealed: string }).sealed, context },
+    { ttag: key.ttag, sealed: (item as { sealed: string }).sealed },
+  ]);
+  t.like(opened, [
+    { ok: true, plaintext: Buffer.from('item').toString('base64') },
+    { ok: false, error: { code: 'DECRYPT_FAILED' } },
+  ]);
+  const made = await alice.generateDataKey(key.ttag, { context });
+  t.deepEqual(Buffer.from((await alice.openDataKey(key.ttag, made.blob, { context })).key), Buffer.from(made.key!));
+  const withoutIt = await t.throwsAsync(alice.openDataKey(key.ttag, made.blob), { instanceOf: KeygateApiError });
+  t.like(withoutIt, { status: 400, code: 'DECRYPT_FAILED' });
+});
+
 test('a MAC made through the client verifies, and a changed one does not', async (t) => {
   const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);

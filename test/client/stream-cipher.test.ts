@@ -6,6 +6,7 @@ import {
   KeygateApiError,
   KeygateClient,
   type KeygateSession,
+  StreamContextMismatchError,
   StreamDecryptError,
   StreamFormatError,
   StreamKeyMismatchError,
@@ -45,15 +46,39 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-function encrypt(session: KeygateSession, ttag: string, data: Uint8Array, segmentSize?: number, chunk = 10_000): Promise<Buffer> {
-  return collect(chunked(data, chunk).pipeThrough(encryptStream(session, ttag, segmentSize === undefined ? {} : { segmentSize })));
+function encrypt(
+  session: KeygateSession,
+  ttag: string,
+  data: Uint8Array,
+  segmentSize?: number,
+  chunk = 10_000,
+  context?: Record<string, string>,
+): Promise<Buffer> {
+  const options = { ...(segmentSize === undefined ? {} : { segmentSize }), ...(context === undefined ? {} : { context }) };
+  return collect(chunked(data, chunk).pipeThrough(encryptStream(session, ttag, options)));
 }
 
-function decrypt(session: KeygateSession, stream: Uint8Array, options: { ttag?: string } = {}, chunk = 7_000): Promise<Buffer> {
+function decrypt(
+  session: KeygateSession,
+  stream: Uint8Array,
+  options: { ttag?: string; context?: Record<string, string> } = {},
+  chunk = 7_000,
+): Promise<Buffer> {
   return collect(chunked(stream, chunk).pipeThrough(decryptStream(session, options)));
 }
 
 const headerLength = (stream: Buffer) => stream.readUInt16BE(5);
+
+const CONTEXT = { tenant: 'acme', region: 'eu' };
+
+/** The stream with one value of its header's context replaced by another of the same UTF-8 length (still a canonical form). */
+function withHeaderContext(stream: Buffer, name: string, value: string): Buffer {
+  const header = Buffer.from(stream.subarray(0, headerLength(stream)));
+  const at = header.indexOf(Buffer.from([name.length, ...Buffer.from(name), 0, value.length]));
+  if (at < 0) throw new Error(`no member ${name} of that length in the header`);
+  header.write(value, at + 1 + name.length + 2, 'utf8');
+  return Buffer.concat([header, stream.subarray(header.length)]);
+}
 
 for (const size of [0, 1, SEGMENT - 1, SEGMENT, SEGMENT + 1, 3 * 1024 * 1024 + 5]) {
   test(`a stream of ${size} bytes decrypts to the same bytes, in segments of 256 KiB (the default)`, async (t) => {
@@ -76,19 +101,26 @@ for (const size of [0, 1, SEGMENT - 1, SEGMENT, SEGMENT + 1, 3 * 1024 * 1024 + 5
 
 for (const store of KEY_SERVER_STORES) {
   testUnless(storeSkipReason(store))(
-    `streams written before and after a rotation both read, each header naming its version (${store})`,
+    `streams written before and after a rotation both read, each header naming its version and its context (${store})`,
     async (t) => {
       const gw = await startStoreGateway(t, store);
       const { alice, ttag } = await aliceWithKey(gw);
       const data = randomBytes(SMALL * 2 + 9);
-      const before = await encrypt(alice, ttag, data, SMALL);
+      const before = await encrypt(alice, ttag, data, SMALL, 10_000, CONTEXT);
       await alice.rotateKey(ttag);
 
       const after = await encrypt(alice, ttag, data, SMALL);
 
       t.deepEqual([before.readUInt32BE(11), after.readUInt32BE(11)], [1, 2]);
-      t.true((await decrypt(alice, before)).equals(data));
-      t.true((await decrypt(alice, after)).equals(data));
+      t.true((await decrypt(alice, before)).equals(data), 'the header says which context opens the blob');
+      t.true((await decrypt(alice, before, { context: { region: 'eu', tenant: 'acme' } })).equals(data), 'the expected one, in any order');
+      t.true((await decrypt(alice, after, { context: {} })).equals(data));
+      const mismatch = await t.throwsAsync(decrypt(alice, before, { context: { tenant: 'acme' } }), {
+        instanceOf: StreamContextMismatchError,
+      });
+      t.is(mismatch?.code, 'STREAM_CONTEXT_MISMATCH');
+      const refused = await t.throwsAsync(decrypt(alice, withHeaderContext(before, 'tenant', 'acmf')), { instanceOf: KeygateApiError });
+      t.like(refused, { status: 400, code: 'DECRYPT_FAILED' }, 'the blob is bound to the context: another one does not open it');
     },
   );
 }

@@ -151,7 +151,7 @@ test('without the right or the role, and with a bad clientPubKey, neither route 
     [alice, '/api/crypto/datakey', { ttag, clientPubKey: offCurve }, 400, 'BAD_REQUEST'],
     [alice, '/api/crypto/datakey/open', { ttag, blob, clientPubKey: Buffer.alloc(33, 2).toString('base64') }, 400, 'BAD_REQUEST'],
     [alice, '/api/crypto/datakey', { ttag, keyLen: 20 }, 400, 'BAD_REQUEST'],
-    [alice, '/api/crypto/datakey', { ttag, context: { tenant: 'acme' } }, 400, 'BAD_REQUEST'],
+    [alice, '/api/crypto/datakey', { ttag, context: { tenant: 7 } }, 400, 'BAD_REQUEST'],
     [alice, '/api/crypto/datakey/open', { ttag, blob }, 400, 'BAD_REQUEST'],
   ];
   for (const [session, path, body, status, code] of cases) {

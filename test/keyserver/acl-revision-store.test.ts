@@ -79,11 +79,13 @@ test('a file at schema version 5 (no revisions) moves to the current version: ke
   db.exec('DROP TABLE idempotency; DROP INDEX keys_with_rotation; ALTER TABLE keys DROP COLUMN rotation_period');
   db.exec('DROP TABLE key_versions; ALTER TABLE keys DROP COLUMN min_version');
   db.exec('ALTER TABLE keys DROP COLUMN acl_revision; ALTER TABLE keys DROP COLUMN disabled');
+  db.exec('ALTER TABLE key_acl DROP COLUMN conditions');
   db.pragma('user_version = 5');
   db.close();
 
   const second = engineOn(new SqliteEngineStore(path, keyring));
   t.like(await second.keys.readAcl(alice, ttag), { revision: 0, entries: [{ principal: { user: 'bob' }, rights: ['read', 'export'] }] });
+  t.is((await second.keys.readAcl(alice, ttag)).entries[0]?.conditions, undefined, 'an entry of before grant conditions has none');
   t.deepEqual((await second.keys.exportKey(alice, ttag)).key, material, 'the sealed key material still opens');
   t.is((await second.keys.grant(alice, ttag, 'bob', ['read'])).revision, 1);
   await second.close();

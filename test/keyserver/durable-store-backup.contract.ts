@@ -37,6 +37,8 @@ const key: KeyRow = {
     [team.principalId, ['read', 'export']],
     ['b3b3b3b3b3b3b3b3', ['read']],
   ]),
+  // A grant's conditions travel with their entry (docs/spec.md §4.5b item 4).
+  aclConditions: new Map([['b3b3b3b3b3b3b3b3', { context: { tenant: 'acme' } }]]),
   aclRevision: 2,
   laterVersions: [],
   tags: {},
@@ -109,6 +111,7 @@ export function durableStoreBackupContract(name: string, stores: DurableStoreFac
     const restoredKey = await target.key(key.ttag);
     t.deepEqual(restoredKey?.material, key.material);
     t.deepEqual([...(restoredKey?.acl ?? [])], [...key.acl]);
+    t.deepEqual([...(restoredKey?.aclConditions ?? [])], [...key.aclConditions!]);
     t.is(restoredKey?.aclRevision, 2);
     t.is(restoredKey?.minVersion, 2);
     t.deepEqual(

@@ -101,6 +101,25 @@ export function engineStoreInventoryContract(name: string, make: EngineStoreFact
     await store.close();
   });
 
+  test(title('a page and the alias list count only unconditioned ACL entries for visibility'), async (t) => {
+    const store = await make();
+    // docs/spec.md §4.5b item 4: the key list counts only unconditioned rights; the alias list follows it.
+    const conditioned = key('Y29uZEFBQUFBQUFBQUFBQUFB', { owner: BOB, aclConditions: new Map([[ALICE, { context: { t: 'a' } }]]) }, [
+      [ALICE, ['encrypt']],
+      [OPS, ['read']],
+    ]);
+    await store.putKey(conditioned);
+    await store.putAlias({ name: 'cond', ttag: conditioned.ttag, createdAt: T0, updatedAt: T0 });
+    const page = async (visibleTo: string[]) => (await store.keyPage({ tags: [], now: NOW, limit: 10, visibleTo })).map((row) => row.ttag);
+    const aliases = async (reachedBy: string[]) => (await store.aliasesAfter({ limit: 10, reachedBy })).map((row) => row.name);
+    t.deepEqual(await page([ALICE]), [], 'a conditioned entry alone does not list the key');
+    t.deepEqual(await aliases([ALICE]), []);
+    t.deepEqual(await page([ALICE, OPS]), [conditioned.ttag], 'an unconditioned group entry does');
+    t.deepEqual(await aliases([ALICE, OPS]), ['cond']);
+    t.deepEqual(await page([BOB]), [conditioned.ttag], 'the owner sees it');
+    await store.close();
+  });
+
   test(title('filters a page by visibility, ttags, owner, label prefix, tags, state and creation time'), async (t) => {
     const { store, page } = await seeded();
     const only = (...ttags: string[]) => ORDER.filter((ttag) => ttags.includes(ttag));

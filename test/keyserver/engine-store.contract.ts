@@ -103,6 +103,35 @@ export function engineStoreContract(name: string, make: EngineStoreFactory): voi
     await store.close();
   });
 
+  test(title("keeps an ACL entry's conditions with it, replaces and removes them with the entry, and reads a page the same"), async (t) => {
+    const store = await make();
+    // docs/spec.md §4.5b item 4; `__proto__` is a context name like any other.
+    const conditions = { context: { tenant: 'acme', __proto__: 'x', 'a/b': 'ü' } };
+    const copied = JSON.parse(JSON.stringify(conditions)) as typeof conditions;
+    const row = {
+      ...key('Y29uZGl0aW9ucw==', [
+        ['bbbbbbbbbbbbbbbb', ['encrypt', 'decrypt']],
+        ['0000000000000001', ['read']],
+      ]),
+      aclConditions: new Map([['bbbbbbbbbbbbbbbb', JSON.parse('{"context":{"tenant":"acme","__proto__":"x","a/b":"ü"}}')]]),
+    };
+    await store.putKey(row);
+    const stored = (await store.key(row.ttag))!;
+    t.deepEqual(stored, row);
+    t.deepEqual(Object.keys(stored.aclConditions!.get('bbbbbbbbbbbbbbbb')!.context).sort(), ['__proto__', 'a/b', 'tenant']);
+    t.false(stored.aclConditions!.has('0000000000000001'), 'an entry without conditions has none');
+    t.deepEqual(
+      (await store.keyPage({ tags: [], now: 1_800_000_000_000, limit: 10, ttags: [row.ttag] }))[0],
+      stored,
+      'a page reads them too',
+    );
+    await store.putKey({ ...row, aclConditions: new Map([['0000000000000001', copied]]), aclRevision: 1 });
+    t.deepEqual([...(await store.key(row.ttag))!.aclConditions!.keys()], ['0000000000000001'], 'replaced with the entries');
+    await store.putKey({ ...row, aclConditions: new Map(), aclRevision: 2 });
+    t.is((await store.key(row.ttag))!.aclConditions?.size ?? 0, 0, 'removed');
+    await store.close();
+  });
+
   test(title("keeps a signing key's type and settings and its PKCS#8 material, and changes what a later put changes"), async (t) => {
     const store = await make();
     const pkcs8 = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' });

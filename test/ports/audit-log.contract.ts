@@ -140,6 +140,49 @@ export function auditLogContract(name: string, open: () => Promise<AuditLogUnder
     await log.close();
   });
 
+  check(
+    title("keeps an encryption context, a batch's contexts and how many more, exactly, given in the record or in its completion"),
+    async (t) => {
+      const { log } = await open();
+      // The most §4.5b item 1 lets through: 16 members, a 256-character value, non-BMP text; names the
+      // object model orders its own way (integer-like, `__proto__`), and an empty value.
+      const widest = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`m${String(i).padStart(2, '0')}`, `v${i}`]));
+      widest.m00 = '\u{1F511}'.repeat(128);
+      widest.m01 = 'x'.repeat(256);
+      const odd = JSON.parse('{"b":"2","10":"ten","9":"nine","__proto__":"member","a:b@c/d=e+f.g-h_i":""}') as Record<string, string>;
+      const single = auditRecord({ operation: 'crypto.encrypt', version: 1, context: widest });
+      const batch = auditRecord({
+        operation: 'crypto.decrypt',
+        items: 40,
+        failures: 1,
+        contexts: [odd, { tenant: 'acme' }],
+        contextsOmitted: 14,
+      });
+      const pending = auditRecord({ operation: 'crypto.datakey.open', outcome: 'pending', status: 0, context: { tenant: 'acme' } });
+      await appendAll(log, [single, batch, pending]);
+      t.true(await log.complete(pending.id, { outcome: 'ok', status: 200, version: 2, context: odd }));
+      t.deepEqual(await log.get(single.id), single);
+      t.deepEqual(await log.get(batch.id), batch);
+      const readBatch = await log.get(batch.id);
+      t.true(Object.hasOwn(readBatch?.contexts?.[0] ?? {}, '__proto__'), 'a member named __proto__ is a member');
+      const completed = { ...pending, outcome: 'ok', status: 200, version: 2, context: odd };
+      t.deepEqual(await log.get(pending.id), completed);
+      t.deepEqual(
+        (await log.query({ operation: 'crypto.datakey.open' })).items,
+        [completed],
+        'a query answers them as a read of the record does',
+      );
+      if (options.chainKeys !== undefined) {
+        const { entries, checkpoints } = await log.readChain();
+        // deepEqual, not like: like rebuilds the expected shape by assignment, which drops a `__proto__` member.
+        t.deepEqual(entries.find((e) => e.id === pending.id && e.entry === 'outcome')?.context, odd);
+        const keys = options.chainKeys;
+        t.like(verifyAuditLog({ entries, checkpoints, macKey: keys.macKey, publicKeys: trusted(keys) }), { ok: true, checked: 4 });
+      }
+      await log.close();
+    },
+  );
+
   check(title('refuses a second record with the same id and keeps the first'), async (t) => {
     const { log } = await open();
     const first = auditRecord();

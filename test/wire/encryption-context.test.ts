@@ -60,3 +60,26 @@ test('a condition is met when the context holds each of its members with the sam
   t.deepEqual(unmetConditionNames({ tenant: 'acme' }, undefined), ['tenant']);
   t.deepEqual(unmetConditionNames({ toString: 'x' }, {}), ['toString']);
 });
+
+test('a member named __proto__ is a member like any other: written, read back as its own member, and compared', (t) => {
+  const context = JSON.parse('{"__proto__":"acme","b":"1"}') as Record<string, string>;
+  const bytes = canonicalContext(context);
+  t.deepEqual(
+    Buffer.from(bytes),
+    byHand([
+      ['__proto__', 'acme'],
+      ['b', '1'],
+    ]),
+  );
+  const read = readCanonicalContext(bytes);
+  t.true('context' in read && Object.hasOwn(read.context, '__proto__'), JSON.stringify(read));
+  t.deepEqual(Object.entries('context' in read ? read.context : {}), [
+    ['__proto__', 'acme'],
+    ['b', '1'],
+  ]);
+  t.deepEqual(
+    Buffer.from(canonicalContext('context' in read ? read.context : {})),
+    Buffer.from(bytes),
+    'read back, it writes the same bytes',
+  );
+});

@@ -2,6 +2,7 @@ import type { AuditKeyUse, AuditRecord, AuditRecordOutcome } from '../../domain/
 import {
   AUDIT_ALIAS_FIELDS,
   AUDIT_BATCH_FIELDS,
+  AUDIT_CONTEXT_FIELDS,
   AUDIT_DETAIL_FIELDS,
   AUDIT_RECORD_FIELDS,
   AUDIT_SIGNING_FIELDS,
@@ -11,6 +12,7 @@ import {
   type AuditEntryKind,
 } from '../../domain/audit/audit-entry.js';
 import type { ResolvedAuditQuery } from '../../domain/audit/audit-query.js';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
 
 /**
  * What the SQLite and PostgreSQL audit logs share: the columns, the row mappings, the fold of a pending
@@ -25,6 +27,7 @@ const RECORD_FIELDS = [
   ...AUDIT_BATCH_FIELDS,
   ...AUDIT_ALIAS_FIELDS,
   ...AUDIT_SIGNING_FIELDS,
+  ...AUDIT_CONTEXT_FIELDS,
 ] as const;
 export const AUDIT_COLUMNS = RECORD_FIELDS.map(columnOf).join(', ');
 export const ENTRY_COLUMNS = `${AUDIT_COLUMNS}, entry, writer, seq, prev, mac, hash`;
@@ -35,15 +38,17 @@ export const CHECKPOINT_COLUMNS = 'writer, seq, mac, at, key_id, signature, hash
  * `withDetail: false` is the view as the migrations before the detail columns made it, `withBatch:
  * false` as those before the batch columns (`keys`, `keys_omitted`) made it, `withAlias: false` as
  * those before the `alias` column, `withSigning: false` as those before the signing columns (`key_type`,
- * `alg`, `kid`).
+ * `alg`, `kid`), `withContext: false` as those before the context columns (`context`, `contexts`,
+ * `contexts_omitted`).
  */
 export function foldedRecordView(
   table: string,
   view: string,
-  { withDetail = true, withBatch = true, withAlias = true, withSigning = true } = {},
+  { withDetail = true, withBatch = true, withAlias = true, withSigning = true, withContext = true } = {},
 ): string {
   const latest = (column: string) => `COALESCE(o.${column}, p.${column}) AS ${column}`;
-  const signing = withAlias && withSigning ? `, ${latest('key_type')}, ${latest('alg')}, ${latest('kid')}` : '';
+  const context = withSigning && withContext ? `, ${latest('context')}, ${latest('contexts')}, ${latest('contexts_omitted')}` : '';
+  const signing = withAlias && withSigning ? `, ${latest('key_type')}, ${latest('alg')}, ${latest('kid')}${context}` : '';
   const alias = withAlias ? `, ${latest('alias')}${signing}` : '';
   const batch = withDetail && withBatch ? `, ${latest('keys')}, ${latest('keys_omitted')}${alias}` : '';
   const detail = withDetail ? `, ${latest('version')}, ${latest('items')}, ${latest('failures')}${batch}` : '';
@@ -78,6 +83,11 @@ export interface AuditRow {
   readonly key_type?: string | null;
   readonly alg?: string | null;
   readonly kid?: string | null;
+  /** JSON: the encryption context (an object of its members). */
+  readonly context?: string | null;
+  /** JSON: a batch's distinct contexts (an array of those objects). */
+  readonly contexts?: string | null;
+  readonly contexts_omitted?: number | string | null;
 }
 
 export interface EntryRow extends AuditRow {
@@ -102,7 +112,9 @@ export interface CheckpointRow {
 /** The values of one entry, in ENTRY_COLUMNS order. */
 export function entryValues(entry: AuditEntry, at: (ms: number) => unknown): unknown[] {
   return [
-    ...RECORD_FIELDS.map((field) => (field === 'at' ? at(entry.at) : field === 'keys' ? keysColumn(entry.keys) : (entry[field] ?? null))),
+    ...RECORD_FIELDS.map((field) =>
+      field === 'at' ? at(entry.at) : Object.hasOwn(JSON_COLUMNS, field) ? JSON_COLUMNS[field as JsonField](entry) : (entry[field] ?? null),
+    ),
     entry.entry,
     entry.writer ?? null,
     entry.seq ?? null,
@@ -150,8 +162,20 @@ export function recordFromRow(row: AuditRow, atMs: number): AuditRecord {
     ...optional('keyType', row.key_type ?? null),
     ...optional('alg', row.alg ?? null),
     ...optional('kid', row.kid ?? null),
+    ...(row.context === null || row.context === undefined ? {} : { context: JSON.parse(row.context) as EncryptionContext }),
+    ...(row.contexts === null || row.contexts === undefined ? {} : { contexts: JSON.parse(row.contexts) as EncryptionContext[] }),
+    ...count('contextsOmitted', row.contexts_omitted),
   } as AuditRecord;
 }
+
+type JsonField = 'keys' | 'context' | 'contexts';
+/** The fields kept as JSON text, and how each is written (`recordFromRow` reads them back). */
+const JSON_COLUMNS: Readonly<Record<JsonField, (entry: AuditEntry) => string | null>> = {
+  keys: (entry) => keysColumn(entry.keys),
+  // An object of its members: JSON.parse makes each one an own property, `__proto__` included.
+  context: (entry) => (entry.context === undefined ? null : JSON.stringify(entry.context)),
+  contexts: (entry) => (entry.contexts === undefined ? null : JSON.stringify(entry.contexts)),
+};
 
 /** A batch's keys as their column holds them: JSON, each `{ ttag, version? }` in that order. */
 function keysColumn(keys: readonly AuditKeyUse[] | undefined): string | null {

@@ -75,6 +75,11 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     ALTER TABLE ${s}.audit_entry ADD COLUMN key_type text, ADD COLUMN alg text, ADD COLUMN kid text;
     DROP VIEW ${s}.audit_record;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withContext: false })};`,
+  // 8: the encryption context a request named, a batch's distinct ones and how many more (docs/spec.md §4.5b item 5, §9.1).
+  (s) => `
+    ALTER TABLE ${s}.audit_entry ADD COLUMN context text, ADD COLUMN contexts text, ADD COLUMN contexts_omitted integer;
+    DROP VIEW ${s}.audit_record;
     ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`)};`,
 ];
 

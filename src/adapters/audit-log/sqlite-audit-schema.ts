@@ -84,6 +84,12 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE audit_entry ADD COLUMN alg TEXT;
    ALTER TABLE audit_entry ADD COLUMN kid TEXT;
    DROP VIEW audit_record;
+   ${foldedRecordView('audit_entry', 'audit_record', { withContext: false })};`,
+  // 8: the encryption context a request named, a batch's distinct ones and how many more (docs/spec.md §4.5b item 5, §9.1).
+  `ALTER TABLE audit_entry ADD COLUMN context TEXT;
+   ALTER TABLE audit_entry ADD COLUMN contexts TEXT;
+   ALTER TABLE audit_entry ADD COLUMN contexts_omitted INTEGER;
+   DROP VIEW audit_record;
    ${foldedRecordView('audit_entry', 'audit_record')};`,
 ];
 

@@ -1,7 +1,9 @@
 import { aliasesCommand } from './alias-commands.js';
 import { auditCommand } from './audit-commands.js';
 import type { OperatorCommand } from './command.js';
+import { datakeyCommand } from './datakey-command.js';
 import { groupsCommand, principalsCommand, rolesCommand } from './directory-commands.js';
+import { decryptFileCommand, encryptFileCommand } from './file-commands.js';
 import { issuersCommand } from './issuer-commands.js';
 import { keysCommand } from './key-commands.js';
 import { healthCommand, loginCommand, whoamiCommand } from './session-commands.js';
@@ -21,6 +23,9 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   signCommand,
   verifyCommand,
   signJwtCommand,
+  datakeyCommand,
+  encryptFileCommand,
+  decryptFileCommand,
   auditCommand,
 ];
 

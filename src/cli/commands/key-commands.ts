@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { AclView, KeyLength, KeyVersionView, KeyView, Right } from '../../client/api-types.js';
+import type { AclView, GrantConditions, KeyLength, KeyVersionView, KeyView, Right } from '../../client/api-types.js';
 import type { KeygateSession } from '../../client/keygate-session.js';
 import { COMMON_USAGE, CommandFailure, defineCommand, type OperatorCommand, print, session, table, text, UsageError } from './command.js';
 import { changeTag, KEY_INVENTORY_USAGE, KEY_LIST_OPTIONS, listKeys } from './key-inventory-commands.js';
@@ -26,7 +26,10 @@ ${KEY_SIGNING_USAGE}
   versions TTAG                             every version of the key and its state, oldest first
   min-version TTAG N                        retires the versions below N (owner; it never goes down)
   acl TTAG                                  the key's access list (owner only)
-  grant TTAG PRINCIPAL RIGHTS               sets PRINCIPAL's rights, comma-separated (read,export,...)
+  grant TTAG PRINCIPAL RIGHTS [--condition NAME=VALUE]...
+                                            sets PRINCIPAL's rights, comma-separated (read,export,...);
+                                            each --condition adds a member the request's encryption
+                                            context must hold (docs/spec.md §4.5b item 4); none: unconditioned
   revoke TTAG PRINCIPAL                     removes PRINCIPAL's entry
 ${COMMON_USAGE}
 `;
@@ -56,8 +59,36 @@ function versionArg(value: string | undefined, what: string): number | undefined
   if (!/^[1-9][0-9]{0,14}$/.test(value)) throw new UsageError(`keys ${what}: the version is a whole number from 1`);
   return Number(value);
 }
+const conditionText = (conditions: GrantConditions | undefined) =>
+  conditions === undefined
+    ? ''
+    : ` when ${Object.entries(conditions.context)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(',')}`;
 const aclText = (acl: AclView) =>
-  table([['PRINCIPAL', 'RIGHTS'], [`${acl.owner.user} (owner)`, '*'], ...acl.items.map((e) => [e.principal, e.rights.join(',')])]);
+  table([
+    ['PRINCIPAL', 'RIGHTS'],
+    [`${acl.owner.user} (owner)`, '*'],
+    ...acl.items.map((e) => [e.principal, `${e.rights.join(',')}${conditionText(e.conditions)}`]),
+  ]);
+
+/**
+ * `--condition NAME=VALUE`, repeatable: the members of a grant's context condition
+ * (docs/spec.md §4.5b item 4), split at the first `=`, so a value may hold `=` (base64 does) and a name given here
+ * cannot. The gateway checks the names and values and names what it refuses.
+ */
+function conditionsOf(given: readonly string[] | undefined): GrantConditions | undefined {
+  if (given === undefined || given.length === 0) return undefined;
+  const context: Record<string, string> = {};
+  for (const member of given) {
+    const at = member.indexOf('=');
+    if (at < 1) throw new UsageError(`keys grant: --condition takes NAME=VALUE, not "${member}"`);
+    const name = member.slice(0, at);
+    if (Object.hasOwn(context, name)) throw new UsageError(`keys grant: --condition ${name} is given twice`);
+    Object.defineProperty(context, name, { value: member.slice(at + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return { context };
+}
 
 const KEYS_OPTIONS = {
   len: { type: 'string' },
@@ -68,6 +99,7 @@ const KEYS_OPTIONS = {
   days: { type: 'string' },
   'rotation-period': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  condition: { type: 'string', multiple: true },
   ...KEY_LIST_OPTIONS,
   ...KEY_SIGNING_OPTIONS,
 } as const;
@@ -159,8 +191,9 @@ export const keysCommand = defineCommand(
       }
       case 'grant': {
         if (principal === undefined || rights === undefined) throw new UsageError('keys grant: TTAG PRINCIPAL RIGHTS are required');
-        const entry = await keys().setAclEntry(ttag, principal, rights.split(',').map((right) => right.trim()) as Right[]);
-        return print(ctx, values.json, entry, () => `${entry.principal}: ${entry.rights.join(',')}\n`);
+        const conditions = conditionsOf(Array.isArray(values.condition) ? (values.condition as string[]) : undefined);
+        const entry = await keys().setAclEntry(ttag, principal, rights.split(',').map((right) => right.trim()) as Right[], conditions);
+        return print(ctx, values.json, entry, () => `${entry.principal}: ${entry.rights.join(',')}${conditionText(entry.conditions)}\n`);
       }
       case 'revoke': {
         if (principal === undefined) throw new UsageError('keys revoke: TTAG PRINCIPAL are required');

@@ -1,5 +1,7 @@
 import { createHash, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
 import type { AuditCompletion, AuditRecord } from './audit.js';
+import { auditContextPairs } from './audit-context.js';
 
 /**
  * How an entry stands in the append-only history (docs/spec.md §9.2, §9.3): a `pending`
@@ -102,6 +104,14 @@ export const AUDIT_ALIAS_FIELDS = ['alias'] as const satisfies readonly (keyof A
  */
 export const AUDIT_SIGNING_FIELDS = ['keyType', 'alg', 'kid'] as const satisfies readonly (keyof AuditRecord)[];
 
+/**
+ * The fields the encryption context added (docs/spec.md §4.5b item 5, §9.1 `context`, `contexts`,
+ * `contextsOmitted`). An entry carrying one of them has the detail, batch, alias and signing fields in
+ * its canonical form too, then these, each context as its `[name, value]` pairs in ascending byte
+ * order of the names (`auditContextPairs`); an entry without any keeps the form it had before.
+ */
+export const AUDIT_CONTEXT_FIELDS = ['context', 'contexts', 'contextsOmitted'] as const satisfies readonly (keyof AuditRecord)[];
+
 // A field added to AuditRecord and not to one of the lists above fails to compile here.
 const everyRecordField: Record<
   Exclude<
@@ -111,6 +121,7 @@ const everyRecordField: Record<
     | (typeof AUDIT_BATCH_FIELDS)[number]
     | (typeof AUDIT_ALIAS_FIELDS)[number]
     | (typeof AUDIT_SIGNING_FIELDS)[number]
+    | (typeof AUDIT_CONTEXT_FIELDS)[number]
   >,
   never
 > = {};
@@ -123,7 +134,8 @@ void everyRecordField;
 export function canonicalEntry(entry: AuditEntry): string {
   const fields: unknown[] = ['keygate-audit-entry/1', entry.writer ?? null, entry.seq ?? null, entry.entry];
   for (const field of AUDIT_RECORD_FIELDS) fields.push(entry[field] ?? null);
-  const signing = entry.keyType !== undefined || entry.alg !== undefined || entry.kid !== undefined;
+  const contexts = entry.context !== undefined || entry.contexts !== undefined || entry.contextsOmitted !== undefined;
+  const signing = contexts || entry.keyType !== undefined || entry.alg !== undefined || entry.kid !== undefined;
   const aliased = signing || entry.alias !== undefined;
   const batch = aliased || entry.keys !== undefined || entry.keysOmitted !== undefined;
   if (batch || entry.version !== undefined || entry.items !== undefined || entry.failures !== undefined) {
@@ -132,6 +144,13 @@ export function canonicalEntry(entry: AuditEntry): string {
   if (batch) fields.push(entry.keys?.map((use) => [use.ttag, use.version ?? null]) ?? null, entry.keysOmitted ?? null);
   if (aliased) fields.push(entry.alias ?? null);
   if (signing) for (const field of AUDIT_SIGNING_FIELDS) fields.push(entry[field] ?? null);
+  if (contexts) {
+    fields.push(
+      entry.context === undefined ? null : auditContextPairs(entry.context),
+      entry.contexts?.map(auditContextPairs) ?? null,
+      entry.contextsOmitted ?? null,
+    );
+  }
   return JSON.stringify(fields);
 }
 
@@ -217,16 +236,36 @@ export function storableText(text: string): string {
   return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_EACH, '\ufffd') : text;
 }
 
-/** The object with every text value made storable (`storableText`); the object itself when none needed it. */
+/**
+ * The object with every text value made storable (`storableText`), the names and values of its
+ * encryption contexts included; the object itself when none needed it.
+ */
 export function storableFields<T extends object>(value: T): T {
   let copy: Record<string, unknown> | undefined;
   for (const key in value) {
     const field = value[key];
-    if (typeof field !== 'string' || !UNSTORABLE.test(field)) continue;
+    let stored: unknown = field;
+    if (typeof field === 'string') {
+      if (UNSTORABLE.test(field)) stored = storableText(field);
+    } else if (key === 'context' && field !== undefined) {
+      stored = storableContext(field as EncryptionContext);
+    } else if (key === 'contexts' && Array.isArray(field)) {
+      const contexts = field as readonly EncryptionContext[];
+      const each = contexts.map(storableContext);
+      if (each.some((context, index) => context !== contexts[index])) stored = each;
+    }
+    if (stored === field) continue;
     copy ??= Object.assign({}, value) as Record<string, unknown>;
-    copy[key] = storableText(field);
+    copy[key] = stored;
   }
   return (copy ?? value) as T;
+}
+
+/** A context with its names and values storable: the context itself when they all are. */
+function storableContext(context: EncryptionContext): EncryptionContext {
+  const pairs = Object.entries(context);
+  if (!pairs.some(([name, value]) => UNSTORABLE.test(name) || UNSTORABLE.test(value))) return context;
+  return Object.fromEntries(pairs.map(([name, value]) => [storableText(name), storableText(value)]));
 }
 
 /** The outcome entry that completes `pending` (same id and request; the given fields, no others), its text storable. */

@@ -1,4 +1,5 @@
 import type { RandomSource } from '../../crypto/random-source.js';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
 
 /** How an operation ended, as an auditor reads it (docs/spec.md §9.1). */
 export const AUDIT_OUTCOMES = ['ok', 'denied', 'error'] as const;
@@ -56,6 +57,13 @@ export interface AuditRecord {
   readonly keyType?: string;
   readonly alg?: string;
   readonly kid?: string;
+  /**
+   * The encryption context a single request named (docs/spec.md §4.5b item 5); a batch's distinct ones,
+   * and how many more it named. Bounded by `auditContextFields` (audit-context.ts).
+   */
+  readonly context?: EncryptionContext;
+  readonly contexts?: readonly EncryptionContext[];
+  readonly contextsOmitted?: number;
 }
 
 /** A key a batch item named and the version it used (absent when no answer said which: a failed encrypt). */
@@ -82,6 +90,9 @@ export interface AuditCompletion {
   readonly keyType?: string;
   readonly alg?: string;
   readonly kid?: string;
+  readonly context?: EncryptionContext;
+  readonly contexts?: readonly EncryptionContext[];
+  readonly contextsOmitted?: number;
   /** When the outcome was decided (ms since the epoch); the outcome entry's `at`. */
   readonly at?: number;
 }

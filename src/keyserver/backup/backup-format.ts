@@ -127,11 +127,13 @@ function headerOf(line: string): BackupHeader {
 function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
   const beforeVersions = isBeforeKeyVersions(header.columns);
   const keyColumns = beforeVersions ? KEYS_BEFORE_VERSIONS : keysLayoutOf(header.columns?.keys);
+  const aclColumns = aclLayoutOf(header.columns?.key_acl);
   const otherLayout = (table: StoreTable) =>
     table !== 'keys' &&
+    table !== 'key_acl' &&
     !absentAndAdded(header.columns, table) &&
     JSON.stringify(header.columns?.[table]) !== JSON.stringify(STORE_TABLES[table]);
-  if (keyColumns === undefined || (!beforeVersions && TABLE_ORDER.some(otherLayout))) {
+  if (keyColumns === undefined || aclColumns === undefined || (!beforeVersions && TABLE_ORDER.some(otherLayout))) {
     throw new BackupError(
       `written with another table layout (schema version ${header.schemaVersion}; this keygate's is ${ENGINE_SCHEMA_VERSION})`,
     );
@@ -143,6 +145,7 @@ function rowsOf(lines: Buffer, header: BackupHeader): StoreSnapshot {
     if (!TABLE_ORDER.includes(table) || !Array.isArray(entry?.row) || absentAndAdded(header.columns, table))
       throw new BackupError('holds a line that is not a row');
     if (table === 'keys') tables.keys.push({ ...KEYS_ADDED, ...rowOf(table, entry.row as StoredValue[], keyColumns) });
+    else if (table === 'key_acl') tables.key_acl.push({ conditions: null, ...rowOf(table, entry.row as StoredValue[], aclColumns) });
     else tables[table].push(rowOf(table, entry.row as StoredValue[]));
   }
   const counted = (table: StoreTable) => (absentAndAdded(header.columns, table) ? 0 : header.counts?.[table]);
@@ -192,6 +195,16 @@ function keysLayoutOf(columns: readonly string[] | undefined): readonly string[]
     (layout) => JSON.stringify(columns) === JSON.stringify(layout),
   );
 }
+/**
+ * The key_acl columns of a backup: this keygate's, or those before grant conditions (engine schema 11),
+ * whose entries restore unconditioned (docs/spec.md §4.5b item 4), as the schema migration leaves them.
+ */
+const ACL_BEFORE_CONDITIONS: readonly string[] = STORE_TABLES.key_acl.filter((column) => column !== 'conditions');
+
+function aclLayoutOf(columns: readonly string[] | undefined): readonly string[] | undefined {
+  return [STORE_TABLES.key_acl, ACL_BEFORE_CONDITIONS].find((layout) => JSON.stringify(columns) === JSON.stringify(layout));
+}
+
 /** The tables that came with key versions (engine schemas 7 and 8): a backup of before holds none of their rows. */
 const ADDED_WITH_VERSIONS: readonly StoreTable[] = ['key_versions', 'idempotency'];
 /** The tables that came with the key inventory (engine schema 10): a backup of before holds no tag and no alias. */
@@ -208,7 +221,8 @@ function absentAndAdded(columns: BackupHeader['columns'] | undefined, table: Sto
  * version 1 and no rotation period, as the schema migration leaves a store of that time.
  */
 function isBeforeKeyVersions(columns: BackupHeader['columns'] | undefined): boolean {
-  const layout = (table: StoreTable) => (table === 'keys' ? KEYS_BEFORE_VERSIONS : STORE_TABLES[table]);
+  const layout = (table: StoreTable) =>
+    table === 'keys' ? KEYS_BEFORE_VERSIONS : table === 'key_acl' ? ACL_BEFORE_CONDITIONS : STORE_TABLES[table];
   return (
     ADDED_WITH_VERSIONS.every((table) => columns?.[table] === undefined) &&
     TABLE_ORDER.every((table) => absentAndAdded(columns, table) || JSON.stringify(columns?.[table]) === JSON.stringify(layout(table)))

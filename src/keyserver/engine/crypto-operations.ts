@@ -15,11 +15,21 @@ import type {
   VerifySignatureRequest,
   VerifySignatureResult,
 } from '../../wire/crypto-messages.js';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
 import { type KeyLength, keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyUse } from '../../wire/key-view.js';
 import type { OperationResult } from '../../wire/keyserver-operations.js';
 import type { Operation } from '../../wire/operations.js';
-import { GCM_IV_BYTES, gcmAlgFor, gcmDecrypt, gcmEncrypt, hmacSha256, MAC_ALG, verifyHmacSha256 } from '../model/data-crypto.js';
+import {
+  additionalData,
+  GCM_IV_BYTES,
+  gcmAlgFor,
+  gcmDecrypt,
+  gcmEncrypt,
+  hmacSha256,
+  MAC_ALG,
+  verifyHmacSha256,
+} from '../model/data-crypto.js';
 import { openDataKey, readDataKeyHeader, sealDataKey } from '../model/data-key-blob.js';
 import { BadRequestError, DecryptFailedError, isKeyServerError, KeyServerError } from '../model/key-server-errors.js';
 import type { EngineContext, TokenContext } from './engine-context.js';
@@ -95,13 +105,13 @@ export class CryptoOperations {
   }
 
   async encrypt(token: string, ttag: string, request: EncryptRequest): Promise<EncryptResult & { resolved?: string }> {
-    const key = await this.#usableKey(await this.#caller(token, 'encrypt'), ttag, 'encrypt');
+    const key = await this.#usableKey(await this.#caller(token, 'encrypt'), ttag, 'encrypt', request.context);
     return this.#used(ttag, key, 'encrypt', this.#sealWith(key, request));
   }
 
-  /** A tag that does not verify is DECRYPT_FAILED. */
+  /** A tag that does not verify is DECRYPT_FAILED, as under another context than the ciphertext's (docs/spec.md §4.5b item 3). */
   async decrypt(token: string, ttag: string, request: DecryptRequest): Promise<DecryptResult & { resolved?: string }> {
-    const key = await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt');
+    const key = await this.#usableKey(await this.#caller(token, 'decrypt'), ttag, 'decrypt', request.context);
     return this.#used(ttag, key, 'decrypt', { plaintext: this.#openWith(key, request) });
   }
 
@@ -119,7 +129,8 @@ export class CryptoOperations {
   /**
    * Decrypts by the version the request names (1 when none) and encrypts under the newest version, in
    * the key server: the plaintext never leaves it, and is zeroed once sealed again. Needs both `decrypt`
-   * and `encrypt` on the key.
+   * and `encrypt` on the key. It opens and seals again under the request's one context
+   * (docs/spec.md §4.5b item 3), so the new ciphertext needs that context as the old one did.
    */
   async rewrap(token: string, ttag: string, request: DecryptRequest): Promise<EncryptResult & { resolved?: string }> {
     const { key, result } = await this.#rewrapWith(await this.#caller(token, 'rewrap'), ttag, request);
@@ -130,17 +141,22 @@ export class CryptoOperations {
    * A fresh data key of `keyLen` bytes (docs/spec.md §4.5a item 1): sealed under the key's newest version,
    * and wrapped to `clientPubKey` (docs/spec.md §3.2, info `keygate datakey v1`; to an X-Wing key §3.4,
    * `keygate datakey v2`) only when one is given.
-   * Needs `crypto.encrypt` and the right `encrypt`. The data key is zeroed once sealed and wrapped.
+   * Needs `crypto.encrypt` and the right `encrypt`. The data key is zeroed once sealed and wrapped. The
+   * blob is bound to `context` (docs/spec.md §4.5a item 5).
    */
   async generateDataKey(
     token: string,
     ttag: string,
-    request: { readonly keyLen: KeyLength; readonly clientPubKey?: Uint8Array | undefined },
+    request: {
+      readonly keyLen: KeyLength;
+      readonly clientPubKey?: Uint8Array | undefined;
+      readonly context?: EncryptionContext | undefined;
+    },
   ): Promise<OperationResult<'generateDataKey'>> {
     if (request.clientPubKey !== undefined) checkClientKeyForm(request.clientPubKey, BadRequestError);
     const caller = await this.#ctx.auth.authenticate(token);
     await this.#ctx.auth.requireOperation(caller, 'crypto.encrypt');
-    const key = await this.#usableKey(caller, ttag, 'encrypt');
+    const key = await this.#usableKey(caller, ttag, 'encrypt', request.context);
     const wrap =
       request.clientPubKey === undefined
         ? undefined
@@ -148,7 +164,7 @@ export class CryptoOperations {
     const { material, version } = newestOf(key);
     const dataKey = this.#ctx.random.bytes(request.keyLen);
     try {
-      const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES));
+      const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES), request.context);
       const wrapped = await wrap?.seal(dataKey);
       return await this.#used(ttag, key, 'datakey', {
         blob,
@@ -165,23 +181,24 @@ export class CryptoOperations {
   /**
    * The data key of `blob`, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2): the version its
    * header names must be usable (KEY_VERSION_NOT_FOUND, KEY_VERSION_RETIRED), and a blob of another key
-   * or changed is DECRYPT_FAILED. Needs `crypto.decrypt` and the right `decrypt`.
+   * or changed, or opened under another context than its own, is DECRYPT_FAILED. Needs `crypto.decrypt`
+   * and the right `decrypt`.
    */
   async openDataKey(
     token: string,
     ttag: string,
-    request: { readonly blob: Uint8Array; readonly clientPubKey: Uint8Array },
+    request: { readonly blob: Uint8Array; readonly clientPubKey: Uint8Array; readonly context?: EncryptionContext | undefined },
   ): Promise<OperationResult<'openDataKey'>> {
     checkClientKeyForm(request.clientPubKey, BadRequestError);
     const caller = await this.#ctx.auth.authenticate(token);
     await this.#ctx.auth.requireOperation(caller, 'crypto.decrypt');
-    const key = await this.#usableKey(caller, ttag, 'decrypt');
+    const key = await this.#usableKey(caller, ttag, 'decrypt', request.context);
     const { version, keyLen } = readDataKeyHeader(request.blob);
     const { material } = usableVersion(key, version);
     const wrap = await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
     let dataKey: Buffer | undefined;
     try {
-      dataKey = openDataKey(material, request.blob);
+      dataKey = openDataKey(material, request.blob, request.context);
       return await this.#used(ttag, key, 'datakey.open', { wrapped: await wrap.seal(dataKey), keyLen, version });
     } finally {
       dataKey?.fill(0);
@@ -223,9 +240,10 @@ export class CryptoOperations {
 
   /** One batch item of each operation, the caller's token and role checked already: the key it used and its result. */
   readonly #items: { readonly [O in BatchOperation]: (caller: TokenContext, item: BatchRequests[O]) => Promise<ItemDone> } = {
-    encrypt: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'encrypt'), (key) => this.#sealWith(key, item)),
+    encrypt: async (caller, item) =>
+      this.#done(await this.#usableKey(caller, item.ttag, 'encrypt', item.context), (key) => this.#sealWith(key, item)),
     decrypt: async (caller, item) =>
-      this.#done(await this.#usableKey(caller, item.ttag, 'decrypt'), (key) => ({ plaintext: this.#openWith(key, item) })),
+      this.#done(await this.#usableKey(caller, item.ttag, 'decrypt', item.context), (key) => ({ plaintext: this.#openWith(key, item) })),
     mac: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'mac'), (key) => this.#macWith(key, item.data)),
     verify: async (caller, item) => this.#done(await this.#usableKey(caller, item.ttag, 'mac'), (key) => this.#verifyWith(key, item)),
     rewrap: (caller, item) => this.#rewrapWith(caller, item.ttag, item),
@@ -247,11 +265,11 @@ export class CryptoOperations {
   }
 
   async #rewrapWith(caller: TokenContext, ttag: string, request: DecryptRequest): Promise<{ key: KeyRow; result: EncryptResult }> {
-    await this.#usableKey(caller, ttag, 'encrypt');
-    const key = await this.#usableKey(caller, ttag, 'decrypt');
+    await this.#usableKey(caller, ttag, 'encrypt', request.context);
+    const key = await this.#usableKey(caller, ttag, 'decrypt', request.context);
     const plaintext = this.#openWith(key, request);
     try {
-      return { key, result: this.#sealWith(key, { plaintext, aad: request.aad }) };
+      return { key, result: this.#sealWith(key, { plaintext, aad: request.aad, context: request.context }) };
     } finally {
       plaintext.fill(0);
     }
@@ -266,7 +284,7 @@ export class CryptoOperations {
   #sealWith(key: KeyRow, request: EncryptRequest): EncryptResult {
     const { material, version } = newestOf(key);
     const iv = Buffer.from(this.#ctx.random.bytes(GCM_IV_BYTES));
-    const sealed = gcmEncrypt(material, iv, request.plaintext, request.aad);
+    const sealed = gcmEncrypt(material, iv, request.plaintext, additionalData(request.context, request.aad));
     return {
       ciphertext: sealed.ciphertext,
       iv,
@@ -284,8 +302,9 @@ export class CryptoOperations {
   #openWith(key: KeyRow, request: DecryptRequest): Buffer {
     const { material } = usableVersion(key, request.version ?? 1);
     const sealed = { ciphertext: request.ciphertext, authTag: request.authTag };
+    const additional = additionalData(request.context, request.aad);
     try {
-      return gcmDecrypt(material, request.iv, sealed, request.aad);
+      return gcmDecrypt(material, request.iv, sealed, additional);
     } catch (error) {
       const newest = newestVersion(key);
       if (!(error instanceof DecryptFailedError) || request.version !== undefined || newest === 1) throw error;
@@ -314,10 +333,11 @@ export class CryptoOperations {
 
   /**
    * The key's ACL right and the token's scope, then its expiry, then its state (docs/spec.md §4.6), then
-   * its type: every operation here is symmetric (docs/spec.md §4.25 item 1 "Mismatch").
+   * its type: every operation here is symmetric (docs/spec.md §4.25 item 1 "Mismatch"). `context` is the
+   * request's encryption context, for the ACL's conditions (docs/spec.md §4.5b item 4).
    */
-  async #usableKey(caller: TokenContext, ttag: string, right: Right): Promise<KeyRow> {
-    const key = await this.#ctx.auth.authorizeKey(caller, ttag, right);
+  async #usableKey(caller: TokenContext, ttag: string, right: Right, context?: EncryptionContext): Promise<KeyRow> {
+    const key = await this.#ctx.auth.authorizeKey(caller, ttag, right, context);
     requireUsableKey(key, this.#ctx.now());
     requireSymmetricKey(key);
     return key;

@@ -3,8 +3,15 @@ import { aliasOf } from '../../wire/alias.js';
 import type { EncryptionContext } from '../../wire/encryption-context.js';
 import type { Operation } from '../../wire/operations.js';
 import type { Requester } from '../model/acl.js';
-import { canUse, isOwner } from '../model/evaluate-access.js';
-import { AclDeniedError, NotFoundError, OutOfScopeError, RoleDeniedError, SessionExpiredError } from '../model/key-server-errors.js';
+import { decideAccess, isOwner } from '../model/evaluate-access.js';
+import {
+  AclDeniedError,
+  ContextRequiredError,
+  NotFoundError,
+  OutOfScopeError,
+  RoleDeniedError,
+  SessionExpiredError,
+} from '../model/key-server-errors.js';
 import type { EngineAuthority, TokenContext } from './engine-context.js';
 import { delegationRefusal, NEVER_DELEGABLE } from './engine-delegation.js';
 import type { KeyRow, PrincipalRow } from './engine-model.js';
@@ -80,10 +87,13 @@ export class StoreAuthority implements EngineAuthority {
     if (rights === undefined || right === 'manage' || !rights.includes(right)) throw new OutOfScopeError();
   }
 
-  async authorizeKey(caller: TokenContext, ttag: string, right: Right, _context?: EncryptionContext): Promise<KeyRow> {
+  async authorizeKey(caller: TokenContext, ttag: string, right: Right, context?: EncryptionContext): Promise<KeyRow> {
     const key = await this.keyOrThrow(ttag);
-    if (!canUse(aclOf(key), await this.requesterOf(caller.principal), right)) {
-      throw new AclDeniedError(`${right}: not the owner and not granted`);
+    // docs/spec.md §4.5b item 4: after the ACL, before the scope; the detail names members, never a value.
+    const decision = decideAccess(aclOf(key), await this.requesterOf(caller.principal), right, context);
+    if (!decision.held && decision.unmet === undefined) throw new AclDeniedError(`${right}: not the owner and not granted`);
+    if (!decision.held) {
+      throw new ContextRequiredError(`${right}: granted only with an encryption context holding ${decision.unmet?.join(', ')}`);
     }
     // A scope names keys by ttag: a key named by alias is checked by the ttag the alias resolved to.
     this.requireScope(caller, key.ttag, right);

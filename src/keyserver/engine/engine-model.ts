@@ -1,4 +1,4 @@
-import type { Right } from '../../wire/acl.js';
+import type { GrantConditions, Right } from '../../wire/acl.js';
 import type { SigningAlg, SigningKeyType } from '../../wire/key-type.js';
 import type { KeyState, KeyUse } from '../../wire/key-view.js';
 import type { PrincipalKind } from '../../wire/principal.js';
@@ -52,6 +52,12 @@ export interface KeyRow {
   readonly owner: string;
   /** Principal id -> rights. */
   readonly acl: ReadonlyMap<string, readonly Right[]>;
+  /**
+   * Principal id -> the conditions of its entry in `acl` (docs/spec.md §4.5b item 4), stored with the
+   * entry: an entry not named here (or a row without the map) is unconditioned; an id `acl` lacks
+   * means nothing. A grant sets or removes its entry's conditions with its rights.
+   */
+  readonly aclConditions?: ReadonlyMap<string, GrantConditions>;
   /**
    * The ACL's revision: 0 for a new key, one more for every grant or revoke applied (docs/spec.md §4.1 item 3). A
    * writer learns the revision its write produced, so a read-back can tell its own write from a later one.

@@ -1,3 +1,4 @@
+import type { GrantConditions } from '../../wire/acl.js';
 import type { Identity } from '../../wire/identity.js';
 import { keyLengthForNid } from '../../wire/key-length.js';
 import { EXPORT_ALGO, type KeyState, type KeySummary, type KeyView } from '../../wire/key-view.js';
@@ -14,18 +15,25 @@ export function identityOf(row: PrincipalRow): Identity {
   return { user: row.name, systemId: row.systemId, principalId: row.principalId };
 }
 
+const NO_CONDITIONS: ReadonlyMap<string, GrantConditions> = new Map();
+
 export function aclOf(key: KeyRow): KeyAccessList {
-  return { owner: key.owner, entries: key.acl };
+  return { owner: key.owner, entries: key.acl, conditions: key.aclConditions ?? NO_CONDITIONS };
 }
 
 /**
- * The principal asking, with the groups it belongs to: group entries in an ACL count for members
- * (docs/spec.md §4.7, §4.3 item 4). A disabled group grants nothing.
+ * The principal asking, with the groups it belongs to, by name: group entries in an ACL count for
+ * members (docs/spec.md §4.7, §4.3 item 4; §4.5b item 4 orders conditional entries by group name). A
+ * disabled group grants nothing.
  */
 export async function requesterOf(row: PrincipalRow, store: EngineStore): Promise<Requester> {
-  const groupIds: string[] = [];
-  for (const id of await store.groupIdsOf(row.principalId)) if ((await store.principalById(id))?.disabled === false) groupIds.push(id);
-  return { principalId: row.principalId, groupIds };
+  const groups: PrincipalRow[] = [];
+  for (const id of await store.groupIdsOf(row.principalId)) {
+    const group = await store.principalById(id);
+    if (group?.disabled === false) groups.push(group);
+  }
+  groups.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { principalId: row.principalId, groupIds: groups.map((group) => group.principalId) };
 }
 
 /** A principal that is gone (deleted) but still named by a key: shown, never resolvable. */

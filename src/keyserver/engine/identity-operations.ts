@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { parseSenderKey } from '../../crypto/sender-key.js';
 import { isRight, type Right } from '../../wire/acl.js';
 import type { Identity } from '../../wire/identity.js';
-import { effectiveRights } from '../model/evaluate-access.js';
+import { grantedRights } from '../model/evaluate-access.js';
 import { AclDeniedError, BadRequestError, DelegationDeniedError, KeyServerError, NotFoundError } from '../model/key-server-errors.js';
 import { CertificateLogin, readPolicy } from './certificate-login.js';
 import { anchorRefusal, buildPath, isAuthority, parseBundle } from './certificate-path.js';
@@ -168,7 +168,8 @@ export class IdentityOperations {
       // A scope names keys by ttag, never by alias: one named by alias is scoped by the ttag it resolves to.
       const key = await this.#ctx.auth.keyOrThrow(object);
       const ttag = key.ttag;
-      const held = effectiveRights(aclOf(key), await this.#ctx.auth.requesterOf(caller.principal));
+      // docs/spec.md §4.5b item 4: a conditioned right counts as held here; its condition applies at each use.
+      const held = grantedRights(aclOf(key), await this.#ctx.auth.requesterOf(caller.principal));
       const rights = asked === undefined ? held : held.filter((right) => asked.includes(right));
       if (rights.length === 0 || (asked !== undefined && rights.length !== asked.length)) {
         throw new AclDeniedError('the session cannot be scoped to rights its minter does not hold');

@@ -1,12 +1,14 @@
-import { GRANT_RIGHTS, isRight, RIGHTS, type Right } from '../../wire/acl.js';
+import { GRANT_RIGHTS, type GrantConditions, isRight, RIGHTS, type Right } from '../../wire/acl.js';
 import { ALIAS_PREFIX } from '../../wire/alias.js';
 import type { IdempotencyClaim } from '../../wire/crypto-messages.js';
+import type { EncryptionContext } from '../../wire/encryption-context.js';
+import { grantConditionsFault, ownMembers } from '../../wire/grant-conditions.js';
 import type { Identity } from '../../wire/identity.js';
 import { nidForKeyLength } from '../../wire/key-length.js';
 import type { SigningKeyType } from '../../wire/key-type.js';
 import type { KeyVersionView, KeyView, NewKey } from '../../wire/key-view.js';
 import type { ListResult } from '../../wire/list-result.js';
-import { effectiveRights } from '../model/evaluate-access.js';
+import { conditionalGrants, effectiveRights } from '../model/evaluate-access.js';
 import { BadRequestError, KeyExpiredError, KeyServerError, NotFoundError, OutOfScopeError } from '../model/key-server-errors.js';
 import { generateSigningKey } from '../model/signing-keys.js';
 import type { EngineContext } from './engine-context.js';
@@ -25,10 +27,21 @@ const LABEL_MAX = 256;
 /** What a rotation's idempotency record keeps: the version it made (a replay rebuilds the view). */
 type RotationAnswer = { readonly ttag: string; readonly version: number } | KeyView;
 
-/** One ACL entry as the engine answers it. */
+/** One ACL entry as the engine answers it: `conditions` only on an entry that has them (docs/spec.md §4.5b item 4). */
 export interface AclEntryView {
   readonly principal: Identity;
   readonly rights: Right[];
+  readonly conditions?: GrantConditions;
+}
+
+/**
+ * The caller's access (operation 20): `rights` held with no condition, and `conditional`, one item per
+ * conditioned entry of the caller's, only when there is one (docs/spec.md §4.5b item 4).
+ */
+export interface AccessView {
+  readonly rights: Right[];
+  readonly conditional?: { rights: Right[]; context: EncryptionContext }[];
+  readonly resolved?: string;
 }
 
 /** A key's ACL as the engine answers it, with its current revision. */
@@ -293,7 +306,8 @@ export class KeyOperations {
     const entries: AclEntryView[] = [];
     for (const [principalId, rights] of key.acl) {
       const row = await ctx.store.principalById(principalId);
-      if (row) entries.push({ principal: identityOf(row), rights: [...rights] });
+      const conditions = key.aclConditions?.get(principalId);
+      if (row) entries.push({ principal: identityOf(row), rights: [...rights], ...(conditions === undefined ? {} : { conditions }) });
     }
     entries.sort((a, b) => a.principal.user.localeCompare(b.principal.user));
     return { owner: identityOf(caller.principal), entries, revision: key.aclRevision, ...resolvedOf(ttag, key) };
@@ -301,13 +315,16 @@ export class KeyOperations {
 
   /**
    * Sets (replaces) a principal's rights on the key (operation 18, seven-operation grant); owner only.
-   * Answers the grantee and the ACL revision the write produced.
+   * The entry's conditions are replaced with it: given, they are set; absent, the entry has none
+   * (docs/spec.md §4.5b item 4; the root surface's grant passes none). Answers the grantee and the ACL
+   * revision the write produced.
    */
   async grant(
     token: string,
     ttag: string,
     principal: string,
     rights: readonly Right[] = GRANT_RIGHTS,
+    conditions?: GrantConditions,
   ): Promise<{ grantee: Identity; revision: number; resolved?: string }> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
@@ -320,13 +337,18 @@ export class KeyOperations {
     if (rights.length === 0) throw new BadRequestError('rights: at least one right is required');
     const unknown = rights.find((right) => !isRight(right));
     if (unknown !== undefined) throw new BadRequestError(`rights: unknown right ${String(unknown)}`);
+    const fault = conditions === undefined ? undefined : grantConditionsFault(conditions);
+    if (fault !== undefined) throw new BadRequestError(`${['conditions', ...fault.path].join('.')}: ${fault.fault}`);
     const acl = new Map(key.acl);
     acl.set(
       grantee.principalId,
       RIGHTS.filter((right) => rights.includes(right)),
     );
+    const aclConditions = new Map(key.aclConditions);
+    if (conditions === undefined) aclConditions.delete(grantee.principalId);
+    else aclConditions.set(grantee.principalId, { context: ownMembers(conditions.context) });
     const revision = key.aclRevision + 1;
-    await ctx.store.putKey({ ...key, acl, aclRevision: revision });
+    await ctx.store.putKey({ ...key, acl, aclConditions, aclRevision: revision });
     return { grantee: identityOf(grantee), revision, ...resolvedOf(ttag, key) };
   }
 
@@ -344,24 +366,35 @@ export class KeyOperations {
     if (!grantee) throw new NotFoundError(`no such principal: ${principal}`);
     const acl = new Map(key.acl);
     acl.delete(grantee.principalId);
+    const aclConditions = new Map(key.aclConditions);
+    aclConditions.delete(grantee.principalId);
     const revision = key.aclRevision + 1;
-    await ctx.store.putKey({ ...key, acl, aclRevision: revision });
+    await ctx.store.putKey({ ...key, acl, aclConditions, aclRevision: revision });
     return { revision, ...resolvedOf(ttag, key) };
   }
 
   /**
    * The caller's effective rights on the key (operation 20): its own entry, its groups' entries, or
-   * ownership; a scoped token sees only what its scope leaves of them.
+   * ownership; a scoped token sees only what its scope leaves of them, conditioned ones too.
    */
-  async access(token: string, ttag: string): Promise<{ rights: Right[]; resolved?: string }> {
+  async access(token: string, ttag: string): Promise<AccessView> {
     const ctx = this.#ctx;
     const caller = await ctx.auth.authenticate(token);
     await ctx.auth.requireOperation(caller, 'acl.access');
     const key = await ctx.auth.keyOrThrow(ttag);
     const scoped = caller.token.scope?.[key.ttag];
     if (caller.token.scope !== undefined && scoped === undefined) throw new OutOfScopeError('the session is scoped to other keys');
-    const held = effectiveRights(aclOf(key), await requesterOf(caller.principal, ctx.store));
-    return { rights: scoped === undefined ? held : held.filter((right) => scoped.includes(right)), ...resolvedOf(ttag, key) };
+    const requester = await requesterOf(caller.principal, ctx.store);
+    const leftOf = (rights: Right[]) => (scoped === undefined ? rights : rights.filter((right) => scoped.includes(right)));
+    const conditional = conditionalGrants(aclOf(key), requester).flatMap((grant) => {
+      const rights = leftOf(grant.rights);
+      return rights.length === 0 ? [] : [{ rights, context: grant.context }];
+    });
+    return {
+      rights: leftOf(effectiveRights(aclOf(key), requester)),
+      ...(conditional.length === 0 ? {} : { conditional }),
+      ...resolvedOf(ttag, key),
+    };
   }
 }
 

@@ -20,9 +20,12 @@ export function keyMatches(key: KeyRow, query: KeyPageQuery): boolean {
   );
 }
 
-/** Owned by one of the principals, or granted to one of them by the key's ACL (any right). */
-function isVisible(key: KeyRow, principalIds: readonly string[]): boolean {
-  return principalIds.includes(key.owner) || principalIds.some((id) => key.acl.has(id));
+/**
+ * Owned by one of the principals, or granted to one of them by an unconditioned entry of the key's ACL
+ * (any right; docs/spec.md §4.5b item 4: the list counts only unconditioned rights).
+ */
+export function isVisible(key: KeyRow, principalIds: readonly string[]): boolean {
+  return principalIds.includes(key.owner) || principalIds.some((id) => key.acl.has(id) && !key.aclConditions?.has(id));
 }
 
 /** The list's order: newest first by createdAt, then by ttag in code-unit order, descending. */

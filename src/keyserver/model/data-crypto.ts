@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { type GcmAlg, MAC_ALG } from '../../wire/crypto-messages.js';
+import { canonicalContext, contextFault, type EncryptionContext } from '../../wire/encryption-context.js';
 import type { KeyLength } from '../../wire/key-length.js';
 import { BadRequestError, DecryptFailedError } from './key-server-errors.js';
 
@@ -68,6 +69,26 @@ export function gcmDecrypt(key: Uint8Array, iv: Uint8Array, sealed: Sealed, aad?
   } finally {
     head.fill(0);
   }
+}
+
+/**
+ * The additional data of encrypt, decrypt and rewrap (docs/spec.md §4.5b item 3): the context's
+ * canonical form followed by `aad`. Without a context (or `{}`) it is `aad` itself, absent when absent,
+ * so a ciphertext made before contexts opens as it did. A context the rule refuses is BAD_REQUEST
+ * here too, whoever handed it over (the daemon's schema refuses it first).
+ */
+export function additionalData(context: EncryptionContext | undefined, aad: Uint8Array | undefined): Uint8Array | undefined {
+  const canonical = checkedCanonicalContext(context);
+  if (canonical.length === 0) return aad;
+  return aad === undefined ? canonical : Buffer.concat([canonical, aad]);
+}
+
+/** The canonical form of a context (docs/spec.md §4.5b item 2), empty for none; BAD_REQUEST naming the member at fault. */
+export function checkedCanonicalContext(context: EncryptionContext | undefined): Uint8Array {
+  if (context === undefined) return new Uint8Array(0);
+  const found = contextFault(context);
+  if (found !== undefined) throw new BadRequestError(`context${found.member === '' ? '' : `.${found.member}`}: ${found.fault}`);
+  return canonicalContext(context);
 }
 
 /** HMAC-SHA256 of `data` under the raw key. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
 import { SIGNING_ALGS } from '../../wire/key-type.js';
-import { keyVersion } from '../../wire/keyserver-values.js';
+import { encryptionContext, keyVersion } from '../../wire/keyserver-values.js';
 import type { BatchEntry, BatchRequests, BatchResult } from '../engine/crypto-operations.js';
 import type { KeyServerEngine } from '../engine/engine.js';
 import { BadRequestError } from '../model/key-server-errors.js';
@@ -21,14 +21,16 @@ const binary = z.union(
   },
 );
 const version = keyVersion.optional();
+/** Checked here for every caller, the embedded adapter's too: a bad context fails its item alone (docs/spec.md §4.5b item 1). */
+const context = encryptionContext.optional();
 
 /** What an item of each operation carries: the single request's members (docs/keyserver-protocol.md "Operations"). */
 const ITEMS: { readonly [O in BatchOperation]: z.ZodType<BatchRequests[O]> } = {
-  encrypt: z.object({ ttag: z.string(), plaintext: binary, aad: binary.optional() }),
-  decrypt: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version }),
+  encrypt: z.object({ ttag: z.string(), plaintext: binary, aad: binary.optional(), context }),
+  decrypt: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version, context }),
   mac: z.object({ ttag: z.string(), data: binary }),
   verify: z.object({ ttag: z.string(), data: binary, mac: binary, version }),
-  rewrap: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version }),
+  rewrap: z.object({ ttag: z.string(), ciphertext: binary, iv: binary, authTag: binary, aad: binary.optional(), version, context }),
   sign: z.object({ ttag: z.string(), alg: z.enum(SIGNING_ALGS), message: binary.optional(), digest: binary.optional() }),
   'sign.verify': z.object({
     ttag: z.string(),

@@ -50,12 +50,13 @@ export const ENGINE_FUNCTIONS: { readonly [N in OperationName]: EngineFunction<N
   publishedJwks: (engine, _token, args) => engine.publication.publishedJwks(args.ttag),
   exportKey: (engine, token, args) => engine.keys.exportKey(token, args.ttag, args.version, args.aesOnly === true),
   readAcl: (engine, token, args) => engine.keys.readAcl(token, args.ttag),
-  grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights),
+  grant: (engine, token, args) => engine.keys.grant(token, args.ttag, args.principal, args.rights, args.conditions),
   revoke: (engine, token, args) => engine.keys.revoke(token, args.ttag, args.principal),
-  // The rights alone, as before aliases; with the ttag beside them when an alias named the key.
+  // The rights alone, as before aliases and conditions; an object when an alias named the key or the
+  // caller's entries include conditioned ones (docs/spec.md §4.5b item 4).
   accessRights: async (engine, token, args) => {
-    const { rights, resolved } = await engine.keys.access(token, args.ttag);
-    return resolved === undefined ? rights : { rights, resolved };
+    const access = await engine.keys.access(token, args.ttag);
+    return access.resolved === undefined && access.conditional === undefined ? access.rights : access;
   },
   // Data cryptography (9-12).
   encrypt: (engine, token, args) => engine.crypto.encrypt(token, args.ttag, args.request),

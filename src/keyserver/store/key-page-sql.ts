@@ -33,8 +33,9 @@ export function keyPageStatement(query: KeyPageQuery, dialect: KeyPageDialect, s
   let from = 'keys k';
   if (query.visibleTo !== undefined) {
     // The keys the principals reach, then those rows: a caller's few keys are never found by a walk of all.
+    // An entry with conditions does not count (docs/spec.md §4.5b item 4: the list counts unconditioned rights).
     const reached = `SELECT o.ttag FROM keys o WHERE ${inList('o.owner', query.visibleTo)}
-      UNION SELECT a.ttag FROM key_acl a WHERE ${inList('a.principal_id', query.visibleTo)}`;
+      UNION SELECT a.ttag FROM key_acl a WHERE ${inList('a.principal_id', query.visibleTo)} AND a.conditions IS NULL`;
     from = `(${reached}) v ${pg ? 'JOIN' : 'CROSS JOIN'} keys k ON k.ttag = v.ttag`;
   }
   if (query.ttags !== undefined) where.push(inList('k.ttag', query.ttags));

@@ -13,7 +13,7 @@ import type {
   TokenRow,
 } from '../engine/engine-model.js';
 import type { EngineStore } from '../engine/engine-store.port.js';
-import { byListOrder, keyMatches } from '../engine/key-page-filter.js';
+import { byListOrder, isVisible, keyMatches } from '../engine/key-page-filter.js';
 import { SerialUnits } from './serial-units.js';
 
 /** The engine's store in memory: everything is gone when the process ends. */
@@ -146,7 +146,7 @@ export class MemoryEngineStore implements EngineStore {
     const reaches = (row: AliasRow) => {
       const key = this.#keys.get(row.ttag);
       if (key === undefined || query.reachedBy === undefined) return key !== undefined;
-      return query.reachedBy.some((id) => key.owner === id || key.acl.has(id));
+      return isVisible(key, query.reachedBy);
     };
     return [...this.#aliases.values()]
       .filter((row) => query.after === undefined || row.name > query.after)

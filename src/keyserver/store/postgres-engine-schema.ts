@@ -187,6 +187,10 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE keys ADD COLUMN published integer NOT NULL DEFAULT 0;
   ALTER TABLE keys ADD COLUMN jwt_max_lifetime integer;
   `,
+  // Version 8: grant conditions, as the SQLite store's version 12 (docs/spec.md §4.5b item 4).
+  `
+  ALTER TABLE key_acl ADD COLUMN conditions text;
+  `,
 ];
 
 export const POSTGRES_ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

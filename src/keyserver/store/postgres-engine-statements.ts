@@ -2,9 +2,9 @@ import { STORE_TABLES } from './store-tables.js';
 
 /**
  * What a key's read answers beside its row, for `key` and for a page of the key list: its ACL as a JSON
- * array of [principal, rights] in order, its later versions, its tags as a JSON object.
+ * array of [principal, rights, conditions] in order, its later versions, its tags as a JSON object.
  */
-export const KEY_PARTS = `, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights) ORDER BY a.position), '[]')
+export const KEY_PARTS = `, (SELECT coalesce(json_agg(json_build_array(a.principal_id, a.rights, a.conditions) ORDER BY a.position), '[]')
     FROM key_acl a WHERE a.ttag = k.ttag) AS acl,
     (SELECT coalesce(json_agg(json_build_object('id', v.id, 'version', v.version, 'material', encode(v.material, 'base64'),
       'material_key_id', v.material_key_id, 'created_at', v.created_at) ORDER BY v.version), '[]')
@@ -52,10 +52,10 @@ export const PG_STATEMENTS = {
       disabled = excluded.disabled, deletion_at = excluded.deletion_at, deleted_at = excluded.deleted_at, key_type = excluded.key_type,
       key_alg = excluded.key_alg, exportable = excluded.exportable, published = excluded.published, jwt_max_lifetime = excluded.jwt_max_lifetime
     ), gone AS (DELETE FROM key_acl WHERE ttag = $1 AND principal_id <> ALL ($11::text[]))
-    INSERT INTO key_acl (ttag, principal_id, rights, position)
-    SELECT $1, e.principal_id, e.rights, e.position - 1
-    FROM unnest($11::text[], $12::text[]) WITH ORDINALITY AS e(principal_id, rights, position)
-    ON CONFLICT (ttag, principal_id) DO UPDATE SET rights = excluded.rights, position = excluded.position`,
+    INSERT INTO key_acl (ttag, principal_id, rights, position, conditions)
+    SELECT $1, e.principal_id, e.rights, e.position - 1, e.conditions
+    FROM unnest($11::text[], $12::text[], $23::text[]) WITH ORDINALITY AS e(principal_id, rights, conditions, position)
+    ON CONFLICT (ttag, principal_id) DO UPDATE SET rights = excluded.rights, position = excluded.position, conditions = excluded.conditions`,
   // A version is added only after the key's row is written in the same unit: two units that add the
   // same version from one state then conflict on that row (a serialization failure, run again) rather
   // than one of them failing on the version's unique id.
@@ -75,7 +75,7 @@ export const PG_STATEMENTS = {
     AND ($3::text IS NULL OR left(a.name, length($3)) = $3)
     AND ($4::text[] IS NULL OR a.ttag = ANY ($4::text[]))
     AND ($5::text[] IS NULL OR k.owner = ANY ($5::text[])
-      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id = ANY ($5::text[])))
+      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.conditions IS NULL AND c.principal_id = ANY ($5::text[])))
     ORDER BY a.name LIMIT $6`,
   putKeyVersion: `INSERT INTO key_versions (id, ttag, version, material, material_key_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
   putKeyTag: 'INSERT INTO key_tags (ttag, name, value) VALUES ($1, $2, $3) ON CONFLICT (ttag, name) DO UPDATE SET value = excluded.value',

@@ -68,7 +68,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** A key's row as `key` and a page of the key list read it (KEY_PARTS). */
 type KeyWithParts = KeyRecord & {
-  acl: [string, string][];
+  acl: [string, string, string | null][];
   versions: (Omit<KeyVersionRecord, 'material'> & { material: string })[];
   tags: Record<string, string>;
 };
@@ -369,6 +369,10 @@ export class PostgresEngineStore implements DurableEngineStore {
       row.deletionAt ?? null,
       row.deletedAt ?? null,
       ...signingColumns(row),
+      acl.map(([principalId]) => {
+        const conditions = row.aclConditions?.get(principalId);
+        return conditions === undefined ? null : JSON.stringify(conditions);
+      }),
     ]);
   }
 

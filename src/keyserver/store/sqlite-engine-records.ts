@@ -1,4 +1,4 @@
-import type { Right } from '../../wire/acl.js';
+import type { GrantConditions, Right } from '../../wire/acl.js';
 import { JWT_MAX_LIFETIME, type SigningAlg, type SigningKeyType } from '../../wire/key-type.js';
 import type { KeyUse } from '../../wire/key-view.js';
 import type {
@@ -209,21 +209,42 @@ export function sealedPrincipalOf(record: PrincipalRecord | undefined, open: Ope
 }
 
 /**
- * The row of a key with its ACL entries (in order, rights as stored JSON). Its material stays sealed
+ * One ACL entry as both durable stores read it: principal id, rights and conditions as stored JSON
+ * (conditions NULL for an unconditioned entry; absent from a row read before conditions existed).
+ */
+export type AclRecord = readonly [principalId: string, rights: string, conditions?: string | null];
+
+/** A `key_acl` row as SQLite answers it. */
+export interface AclEntryRecord {
+  readonly principal_id: string;
+  readonly rights: string;
+  readonly conditions: string | null;
+}
+
+export function aclRecordOf(entry: AclEntryRecord): AclRecord {
+  return [entry.principal_id, entry.rights, entry.conditions];
+}
+
+/**
+ * The row of a key with its ACL entries (in order, rights and conditions as stored JSON). Its material stays sealed
  * until it is read, which only the operations that use the key do (an export, a cipher or MAC
  * operation, a grant that writes the row back): an ACL check or a key's view never holds it in the
  * clear, nor does a row kept by a read cache.
  */
 export function sealedKeyOf(
   record: KeyRecord,
-  acl: Iterable<readonly [string, string]>,
+  acl: Iterable<AclRecord>,
   open: OpenSealed,
   versions: readonly KeyVersionRecord[],
   openVersion: OpenSealed,
   tags: TagsRecord,
 ): KeyRow {
   const entries = new Map<string, readonly Right[]>();
-  for (const [principalId, rights] of acl) entries.set(principalId, JSON.parse(rights) as Right[]);
+  const conditions = new Map<string, GrantConditions>();
+  for (const [principalId, rights, stored] of acl) {
+    entries.set(principalId, JSON.parse(rights) as Right[]);
+    if (stored !== null && stored !== undefined) conditions.set(principalId, JSON.parse(stored) as GrantConditions);
+  }
   const { material_key_id: keyId, material: sealed } = record;
   return {
     ttag: record.ttag,
@@ -235,6 +256,7 @@ export function sealedKeyOf(
     minVersion: record.min_version,
     owner: record.owner,
     acl: entries,
+    ...(conditions.size === 0 ? {} : { aclConditions: conditions }),
     aclRevision: record.acl_revision,
     createdAt: record.created_at,
     expired: record.expired === 1,

@@ -183,6 +183,11 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE keys ADD COLUMN published INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE keys ADD COLUMN jwt_max_lifetime INTEGER;
   `,
+  // Version 12: grant conditions (docs/spec.md §4.5b item 4): an entry's `{ context }` as JSON, NULL for
+  // an unconditioned entry, as every entry stored before is.
+  `
+  ALTER TABLE key_acl ADD COLUMN conditions TEXT;
+  `,
 ];
 
 export const ENGINE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -33,7 +33,7 @@ export const STATEMENTS = {
   putRole: 'INSERT INTO roles (name, operations) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET operations = excluded.operations',
   nextSystemId: `UPDATE counters SET value = value + 1 WHERE name = 'systemId' RETURNING value`,
   key: 'SELECT * FROM keys WHERE ttag = ?',
-  keyAcl: 'SELECT principal_id, rights FROM key_acl WHERE ttag = ? ORDER BY position',
+  keyAcl: 'SELECT principal_id, rights, conditions FROM key_acl WHERE ttag = ? ORDER BY position',
   putKey: `INSERT INTO keys (ttag, nid, material, material_key_id, owner, label, created_at, expires_at, expired, acl_revision, min_version, rotation_period, disabled,
       deletion_at, deleted_at, key_type, key_alg, exportable, published, jwt_max_lifetime)
     VALUES (@ttag, @nid, @material, @material_key_id, @owner, @label, @created_at, @expires_at, @expired, @acl_revision, @min_version, @rotation_period, @disabled,
@@ -61,10 +61,12 @@ export const STATEMENTS = {
     AND (@prefix IS NULL OR substr(a.name, 1, length(@prefix)) = @prefix)
     AND (@within IS NULL OR a.ttag IN (SELECT value FROM json_each(@within)))
     AND (@reach IS NULL OR k.owner IN (SELECT value FROM json_each(@reach))
-      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.principal_id IN (SELECT value FROM json_each(@reach))))
+      OR EXISTS (SELECT 1 FROM key_acl c WHERE c.ttag = a.ttag AND c.conditions IS NULL
+        AND c.principal_id IN (SELECT value FROM json_each(@reach))))
     ORDER BY a.name LIMIT @limit`,
   // A page's keys' ACLs, versions and tags, each in one statement over the page's ttags (a JSON array).
-  pageAcl: 'SELECT ttag, principal_id, rights FROM key_acl WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, position',
+  pageAcl:
+    'SELECT ttag, principal_id, rights, conditions FROM key_acl WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, position',
   pageVersions: `SELECT ttag, id, version, material, material_key_id, created_at FROM key_versions
     WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, version`,
   pageTags: 'SELECT ttag, name, value FROM key_tags WHERE ttag IN (SELECT value FROM json_each(?)) ORDER BY ttag, name',
@@ -81,7 +83,7 @@ export const STATEMENTS = {
     ORDER BY ttag LIMIT ?`,
   putDeletionRecord: 'UPDATE keys SET deletion_record = ? WHERE ttag = ? AND deleted_at IS NOT NULL',
   clearAcl: 'DELETE FROM key_acl WHERE ttag = ?',
-  putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position) VALUES (?, ?, ?, ?)',
+  putAclEntry: 'INSERT INTO key_acl (ttag, principal_id, rights, position, conditions) VALUES (?, ?, ?, ?, ?)',
   token: 'SELECT * FROM tokens WHERE token_hash = ?',
   delegatedTokens: 'SELECT * FROM tokens WHERE acting_for IS NOT NULL',
   putToken: 'INSERT OR REPLACE INTO tokens (token_hash, principal_id, issued_at, expires_at, scope, acting_for) VALUES (?, ?, ?, ?, ?, ?)',

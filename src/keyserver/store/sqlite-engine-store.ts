@@ -22,7 +22,10 @@ import { groupedBy, keyPageStatement } from './key-page-sql.js';
 import { SerialUnits } from './serial-units.js';
 import { readSnapshot, writeSnapshot } from './sqlite-engine-backup.js';
 import {
+  type AclEntryRecord,
+  type AclRecord,
   type AliasRecord,
+  aclRecordOf,
   aliasOf,
   type CertificateRecord,
   certificateOf,
@@ -289,9 +292,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     return this.#alone(() => {
       const record = this.#sql.key.get(ttag) as KeyRecord | undefined;
       if (!record) return undefined;
-      const acl = (this.#sql.keyAcl.all(ttag) as { principal_id: string; rights: string }[]).map(
-        (entry) => [entry.principal_id, entry.rights] as const,
-      );
+      const acl = (this.#sql.keyAcl.all(ttag) as AclEntryRecord[]).map(aclRecordOf);
       const versions = this.#sql.keyVersions.all(ttag) as KeyVersionRecord[];
       const tags = Object.fromEntries(
         (this.#sql.keyTags.all(ttag) as { name: string; value: string }[]).map((tag) => [tag.name, tag.value]),
@@ -300,7 +301,7 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
     });
   }
 
-  #keyOf(record: KeyRecord, acl: Iterable<readonly [string, string]>, versions: KeyVersionRecord[], tags: TagsRecord): KeyRow {
+  #keyOf(record: KeyRecord, acl: Iterable<AclRecord>, versions: KeyVersionRecord[], tags: TagsRecord): KeyRow {
     return sealedKeyOf(
       record,
       acl,
@@ -321,13 +322,13 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
       const records = this.#pageStatement(text).all(...values) as KeyRecord[];
       if (records.length === 0) return [];
       const ttags = JSON.stringify(records.map((record) => record.ttag));
-      const acl = groupedBy(this.#sql.pageAcl.all(ttags) as { ttag: string; principal_id: string; rights: string }[]);
+      const acl = groupedBy(this.#sql.pageAcl.all(ttags) as (AclEntryRecord & { ttag: string })[]);
       const versions = groupedBy(this.#sql.pageVersions.all(ttags) as (KeyVersionRecord & { ttag: string })[]);
       const tags = groupedBy(this.#sql.pageTags.all(ttags) as { ttag: string; name: string; value: string }[]);
       return records.map((record) =>
         this.#keyOf(
           record,
-          (acl.get(record.ttag) ?? []).map((entry) => [entry.principal_id, entry.rights] as const),
+          (acl.get(record.ttag) ?? []).map(aclRecordOf),
           versions.get(record.ttag) ?? [],
           Object.fromEntries((tags.get(record.ttag) ?? []).map((tag) => [tag.name, tag.value])),
         ),
@@ -384,7 +385,14 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
         this.#sql.clearAcl.run(row.ttag);
         let position = 0;
         for (const [principalId, rights] of row.acl) {
-          this.#sql.putAclEntry.run(row.ttag, principalId, JSON.stringify(rights), position++);
+          const conditions = row.aclConditions?.get(principalId);
+          this.#sql.putAclEntry.run(
+            row.ttag,
+            principalId,
+            JSON.stringify(rights),
+            position++,
+            conditions === undefined ? null : JSON.stringify(conditions),
+          );
         }
       })();
     });

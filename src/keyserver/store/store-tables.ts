@@ -54,7 +54,7 @@ export const STORE_TABLES = {
     'jwt_max_lifetime',
   ],
   key_versions: ['id', 'ttag', 'version', 'material', 'material_key_id', 'created_at'],
-  key_acl: ['ttag', 'principal_id', 'rights', 'position'],
+  key_acl: ['ttag', 'principal_id', 'rights', 'position', 'conditions'],
   key_tags: ['ttag', 'name', 'value'],
   aliases: ['name', 'ttag', 'created_at', 'updated_at'],
   certificates: ['id', 'pem', 'role', 'principal_id', 'created_at'],

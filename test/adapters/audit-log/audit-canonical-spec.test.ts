@@ -37,6 +37,7 @@ function contentBySpec(e: AuditEntry): string {
     [e.keys?.map((use) => [use.ttag, use.version ?? null]), e.keysOmitted],
     [e.alias],
     [e.keyType, e.alg, e.kid],
+    [pairsBySpec(e.context), e.contexts?.map(pairsBySpec), e.contextsOmitted],
   ];
   let last = -1;
   groups.forEach((group, i) => {
@@ -46,7 +47,14 @@ function contentBySpec(e: AuditEntry): string {
   return JSON.stringify(fields.map((value) => value ?? null));
 }
 
-test('every entry a store gives back carries the MAC and hash an independent reading of §9.3 computes, signing fields or not', async (t) => {
+/** §9.3: a context as the array of its `[name, value]` pairs, in ascending byte order of the names. */
+function pairsBySpec(context: Readonly<Record<string, string>> | undefined): [string, string][] | undefined {
+  if (context === undefined) return undefined;
+  const names = Object.keys(context).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return names.map((name) => [name, context[name]!]);
+}
+
+test('every entry a store gives back carries the MAC and hash an independent reading of §9.3 computes, signing and context fields or not', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-canonical-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const keys = auditTestKeys();
@@ -61,12 +69,22 @@ test('every entry a store gives back carries the MAC and hash an independent rea
     auditRecord({ alias: 'billing', version: 1 }),
     auditRecord({ operation: 'keys.public-key', keyType: 'ed25519', alg: 'EdDSA', kid, version: 1 }),
     auditRecord({ operation: 'keys.jwks', kid }),
+    auditRecord({
+      operation: 'crypto.encrypt',
+      version: 1,
+      context: { tenant: 'acme', Z: '\u{1F511}', '10': 'ten', '9': '', _: 'x'.repeat(256) },
+    }),
+    auditRecord({ operation: 'crypto.decrypt', items: 9, failures: 0, contexts: [{ b: '1', a: '2' }, { a: '2' }], contextsOmitted: 3 }),
+    auditRecord({ operation: 'crypto.rewrap', contextsOmitted: 1 }),
     pending,
   ])
     await log.append(record);
   await log.complete(pending.id, { outcome: 'ok', status: 200, version: 4, alias: 'tokens', keyType: 'rsa-2048', alg: 'RS384', kid });
+  const datakey = auditRecord({ operation: 'crypto.datakey', outcome: 'pending', status: 0, context: { tenant: 'acme' } });
+  await log.append(datakey);
+  await log.complete(datakey.id, { outcome: 'ok', status: 200, version: 1, context: { tenant: 'acme' } });
   const { entries } = await log.readChain();
-  t.is(entries.length, 8);
+  t.is(entries.length, 13);
   let hash = '';
   for (const entry of [...entries].sort((a, b) => a.seq! - b.seq!)) {
     const content = contentBySpec(entry);
@@ -75,4 +93,5 @@ test('every entry a store gives back carries the MAC and hash an independent rea
     t.is(entry.hash, hash, content);
   }
   t.true(entries.some((entry) => entry.entry === 'outcome' && entry.kid === kid && entry.alias === 'tokens'));
+  t.true(entries.some((entry) => entry.entry === 'outcome' && entry.context?.tenant === 'acme'));
 });

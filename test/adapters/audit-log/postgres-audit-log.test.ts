@@ -90,7 +90,7 @@ check('gateways opening one schema together migrate it once; a reopened log keep
   const client = new pg.Client({ connectionString: postgres.url! });
   await client.connect();
   const versions = await client.query(`SELECT version FROM "${name}".keygate_audit_schema_version`);
-  t.deepEqual(versions.rows, [{ version: 7 }]);
+  t.deepEqual(versions.rows, [{ version: 8 }]);
   await client.end();
 });
 
@@ -140,6 +140,7 @@ check(
     await client.connect();
     const s = `"${name}"`;
     await client.query(`DROP VIEW ${s}.audit_record;
+    ALTER TABLE ${s}.audit_entry DROP COLUMN context, DROP COLUMN contexts, DROP COLUMN contexts_omitted;
     ALTER TABLE ${s}.audit_entry DROP COLUMN key_type, DROP COLUMN alg, DROP COLUMN kid;
     ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withSigning: false })};
     UPDATE ${s}.keygate_audit_schema_version SET version = 6;`);
@@ -160,6 +161,46 @@ check(
     t.deepEqual(await after.get(signed.id), signed);
     const slice = await after.readChain();
     t.is(slice.entries.length, 2);
+    t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+  },
+);
+
+check(
+  "a version 7 schema gains the context columns: its entries still verify, and a context and a batch's contexts are stored, chained and read",
+  async (t) => {
+    const name = schema();
+    const keys = auditTestKeys();
+    const before = await open({ schema: name, chain: testChain('gw', keys) });
+    const old = auditRecord({ operation: 'crypto.sign', object: 'dGFnLW9uZQ==', version: 1, keyType: 'ed25519', alg: 'EdDSA' });
+    await before.append(old);
+    await before.close();
+    // Back to version 7: without the three columns, its view as migration 7 made it.
+    const client = new pg.Client({ connectionString: postgres.url! });
+    await client.connect();
+    const s = `"${name}"`;
+    await client.query(`DROP VIEW ${s}.audit_record;
+    ALTER TABLE ${s}.audit_entry DROP COLUMN context, DROP COLUMN contexts, DROP COLUMN contexts_omitted;
+    ${foldedRecordView(`${s}.audit_entry`, `${s}.audit_record`, { withContext: false })};
+    UPDATE ${s}.keygate_audit_schema_version SET version = 7;`);
+    await client.end();
+
+    const after = await open({ schema: name, chain: testChain('gw', keys) });
+    t.teardown(() => after.close());
+    const single = auditRecord({ operation: 'crypto.encrypt', object: 'dGFnLW9uZQ==', version: 1, context: { tenant: 'acme' } });
+    const batch = auditRecord({
+      operation: 'crypto.decrypt',
+      items: 3,
+      failures: 0,
+      contexts: [{ tenant: 'acme' }, { tenant: 'b' }],
+      contextsOmitted: 1,
+    });
+    await after.append(single);
+    await after.append(batch);
+    t.deepEqual(await after.get(old.id), old);
+    t.deepEqual(await after.get(single.id), single);
+    t.deepEqual(await after.get(batch.id), batch);
+    const slice = await after.readChain();
+    t.is(slice.entries.length, 3);
     t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
   },
 );

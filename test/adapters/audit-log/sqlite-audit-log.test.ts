@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
+import { foldedRecordView } from '../../../src/adapters/audit-log/audit-sql.js';
 import { AUDIT_PAGE_CACHE_KIB, SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
@@ -10,9 +11,13 @@ import { auditRecord } from '../../ports/audit-log.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
 
-/** The signing columns of version 7 (docs/spec.md §9.1 `keyType`, `alg`, `kid`), dropped to take a file back before it. */
-const DROP_SIGNING =
-  'ALTER TABLE audit_entry DROP COLUMN key_type; ALTER TABLE audit_entry DROP COLUMN alg; ALTER TABLE audit_entry DROP COLUMN kid;';
+/** The context columns of version 8 (docs/spec.md §9.1 `context`, `contexts`, `contextsOmitted`), dropped to take a file back before it. */
+const DROP_CONTEXT =
+  'ALTER TABLE audit_entry DROP COLUMN context; ALTER TABLE audit_entry DROP COLUMN contexts; ALTER TABLE audit_entry DROP COLUMN contexts_omitted;';
+
+/** The signing columns of version 7 (docs/spec.md §9.1 `keyType`, `alg`, `kid`) and those after, dropped to take a file back before it. */
+const DROP_SIGNING = `${DROP_CONTEXT}
+  ALTER TABLE audit_entry DROP COLUMN key_type; ALTER TABLE audit_entry DROP COLUMN alg; ALTER TABLE audit_entry DROP COLUMN kid;`;
 
 /** Takes a file of the current schema back to version 4 (before the batch's keys columns). */
 const AS_VERSION_4 = `DROP VIEW audit_record; ${DROP_SIGNING} ALTER TABLE audit_entry DROP COLUMN alias;
@@ -34,14 +39,14 @@ const AS_VERSION_3 = `DROP VIEW audit_record; ${DROP_SIGNING} ALTER TABLE audit_
     COALESCE(o.client_address, p.client_address) AS client_address, COALESCE(o.acting_for, p.acting_for) AS acting_for
     FROM audit_entry p LEFT JOIN audit_entry o ON o.id = p.id AND o.entry = 'outcome' WHERE p.entry <> 'outcome';`;
 
-test('creates the file and its directory, private, in WAL mode, at schema version 7', async (t) => {
+test('creates the file and its directory, private, in WAL mode, at schema version 8', async (t) => {
   const file = join(dir, 'fresh', 'nested', 'audit.db');
   const log = SqliteAuditLog.open({ file });
   await log.close();
   t.is(statSync(file).mode & 0o777, 0o600);
   const db = new Database(file, { readonly: true });
   t.is(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.is(db.pragma('user_version', { simple: true }), 7);
+  t.is(db.pragma('user_version', { simple: true }), 8);
   db.close();
 });
 
@@ -67,9 +72,9 @@ test('a reopened file keeps its records and is not migrated again', async (t) =>
 test('a database from a newer keygate is refused at open, naming its version', (t) => {
   const file = join(dir, 'newer.db');
   const db = new Database(file);
-  db.pragma('user_version = 8');
+  db.pragma('user_version = 9');
   db.close();
-  t.throws(() => SqliteAuditLog.open({ file }), { code: 'AUDIT_UNAVAILABLE', message: /version 8/ } as never);
+  t.throws(() => SqliteAuditLog.open({ file }), { code: 'AUDIT_UNAVAILABLE', message: /version 9/ } as never);
 });
 
 test('a path that cannot hold a database is AuditUnavailableError at open', (t) => {
@@ -336,5 +341,40 @@ test("a version 6 file gains the signing columns: its entries still verify, and 
   t.deepEqual(await after.get(signed.id), signed);
   const slice = await after.readChain();
   t.is(slice.entries.length, 2);
+  t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
+});
+
+/** A file as schema version 7 left it: without the context columns (docs/spec.md §9.1), its view without them. */
+const AS_VERSION_7 = `DROP VIEW audit_record; ${DROP_CONTEXT}
+  ${foldedRecordView('audit_entry', 'audit_record', { withContext: false })};`;
+
+test("a version 7 file gains the context columns: its entries still verify, and a context and a batch's contexts are stored, chained and read", async (t) => {
+  const file = join(dir, 'version-7.db');
+  const keys = auditTestKeys();
+  const before = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  const old = auditRecord({ operation: 'crypto.sign', object: 'dGFnLW9uZQ==', version: 1, keyType: 'ed25519', alg: 'EdDSA' });
+  await before.append(old);
+  await before.close();
+  const raw = new Database(file);
+  raw.exec(`${AS_VERSION_7} PRAGMA user_version = 7;`);
+  raw.close();
+
+  const after = SqliteAuditLog.open({ file, chain: testChain('gw', keys) });
+  t.teardown(() => after.close());
+  const single = auditRecord({ operation: 'crypto.encrypt', object: 'dGFnLW9uZQ==', version: 1, context: { tenant: 'acme' } });
+  const batch = auditRecord({
+    operation: 'crypto.decrypt',
+    items: 3,
+    failures: 0,
+    contexts: [{ tenant: 'acme' }, { tenant: 'b' }],
+    contextsOmitted: 1,
+  });
+  await after.append(single);
+  await after.append(batch);
+  t.deepEqual(await after.get(old.id), old);
+  t.deepEqual(await after.get(single.id), single);
+  t.deepEqual(await after.get(batch.id), batch);
+  const slice = await after.readChain();
+  t.is(slice.entries.length, 3);
   t.is(verifyAuditLog({ ...slice, macKey: keys.macKey, publicKeys: trusted(keys) }).firstBreak, undefined);
 });

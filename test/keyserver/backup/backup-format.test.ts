@@ -62,7 +62,10 @@ const snapshot: StoreSnapshot = {
     key_versions: [
       { id: 'dGFn 2', ttag: 'dGFn', version: 2, material: Buffer.alloc(60, 4), material_key_id: key.id, created_at: 1_700_000_100_000 },
     ],
-    key_acl: [{ ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0 }],
+    key_acl: [
+      { ttag: 'dGFn', principal_id: 'b2b2b2b2b2b2b2b2', rights: '["read"]', position: 0, conditions: null },
+      { ttag: 'dGFn', principal_id: 'c3c3c3c3c3c3c3c3', rights: '["decrypt"]', position: 1, conditions: '{"context":{"tenant":"acme"}}' },
+    ],
     key_tags: [{ ttag: 'dGFn', name: 'team', value: 'payments' }],
     aliases: [{ name: 'payroll', ttag: 'dGFn', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000 }],
     idempotency: [
@@ -85,6 +88,20 @@ const NO_INVENTORY = { deletion_at: null, deleted_at: null, deletion_record: nul
 const SIGNING = ['key_type', 'key_alg', 'exportable', 'published', 'jwt_max_lifetime'];
 const NO_SIGNING = { key_type: 'aes', key_alg: null, exportable: 0, published: 0, jwt_max_lifetime: null };
 
+/**
+ * Makes a backup's key_acl as a keygate before grant conditions (engine schema 11) wrote it: without the
+ * column. Every older layout's test applies it, as every older keygate lacked the column.
+ */
+function beforeConditions(h: { columns: Record<string, string[]> }, lines: string[]): void {
+  h.columns.key_acl = h.columns.key_acl!.filter((column) => column !== 'conditions');
+  for (let i = lines.length - 1; i > 0; i--) {
+    const entry = JSON.parse(lines[i]!);
+    if (entry.table === 'key_acl') lines[i] = JSON.stringify({ table: 'key_acl', row: entry.row.slice(0, -1) });
+  }
+}
+/** The ACL an older backup restores: every entry unconditioned (docs/spec.md §4.5b item 4). */
+const UNCONDITIONED = snapshot.tables.key_acl.map((row) => ({ ...row, conditions: null }));
+
 /** Edits a backup's body and authenticates it again, as only a holder of the master key could. */
 function edited(bytes: Buffer, edit: (lines: string[]) => void): Buffer {
   const lines = bytes.toString('utf8').split('\n').slice(0, -2);
@@ -104,7 +121,7 @@ test('a snapshot comes back from its backup as it went in, bytes included', (t) 
     masterKeyIds: [key.id],
     macKeyId: key.id,
   });
-  t.like(header.counts, { principals: 1, keys: 1, key_acl: 1, memberships: 0 });
+  t.like(header.counts, { principals: 1, keys: 1, key_acl: 2, memberships: 0 });
   const decoded = decodeBackup(bytes, keyring);
   t.deepEqual(decoded.snapshot, snapshot);
   t.deepEqual(decoded.header, header);
@@ -185,6 +202,7 @@ test('a backup written before key versions reads back with each key at version 1
       delete h.columns[table];
       delete h.counts[table];
     }
+    beforeConditions(h, lines);
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
@@ -193,6 +211,7 @@ test('a backup written before key versions reads back with each key at version 1
     }
   });
   const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_acl, UNCONDITIONED);
   t.deepEqual(decoded.snapshot.tables.key_versions, []);
   t.deepEqual(decoded.snapshot.tables.idempotency, []);
   t.deepEqual(decoded.snapshot.tables.keys, [
@@ -212,6 +231,7 @@ test('a backup written before key states reads back with each key active, the re
       delete h.columns[table];
       delete h.counts[table];
     }
+    beforeConditions(h, lines);
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
@@ -220,6 +240,7 @@ test('a backup written before key states reads back with each key active, the re
     }
   });
   const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_acl, UNCONDITIONED);
   t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], disabled: 0, ...NO_INVENTORY, ...NO_SIGNING }]);
   t.deepEqual(decoded.snapshot.tables.key_versions, snapshot.tables.key_versions);
   t.deepEqual(decoded.snapshot.tables.idempotency, snapshot.tables.idempotency);
@@ -235,6 +256,7 @@ test('a backup written before the key inventory reads back with no tag, alias, d
       delete h.columns[table];
       delete h.counts[table];
     }
+    beforeConditions(h, lines);
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
@@ -243,6 +265,7 @@ test('a backup written before the key inventory reads back with no tag, alias, d
     }
   });
   const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_acl, UNCONDITIONED);
   t.deepEqual(
     decoded.snapshot.tables.keys,
     [{ ...snapshot.tables.keys[0], ...NO_INVENTORY, ...NO_SIGNING }],
@@ -268,6 +291,7 @@ test('a backup written before signing keys reads back with each key an aes key, 
     const h = JSON.parse(lines[0]!);
     h.schemaVersion = 10;
     h.columns.keys = h.columns.keys.filter((column: string) => !SIGNING.includes(column));
+    beforeConditions(h, lines);
     lines[0] = JSON.stringify(h);
     for (let i = lines.length - 1; i > 0; i--) {
       const entry = JSON.parse(lines[i]!);
@@ -275,7 +299,33 @@ test('a backup written before signing keys reads back with each key an aes key, 
     }
   });
   const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_acl, UNCONDITIONED);
   t.deepEqual(decoded.snapshot.tables.keys, [{ ...snapshot.tables.keys[0], ...NO_SIGNING }]);
   t.deepEqual(decoded.snapshot.tables.key_tags, snapshot.tables.key_tags);
   t.deepEqual(decoded.snapshot.tables.aliases, snapshot.tables.aliases);
+});
+
+test('a backup written before grant conditions reads back with every ACL entry unconditioned, the rest as it went in', (t) => {
+  const { bytes } = encodeBackup(snapshot, keyring, new Date());
+  t.deepEqual(decodeBackup(bytes, keyring).snapshot.tables.key_acl, snapshot.tables.key_acl, 'a condition is carried');
+  const before = edited(bytes, (lines) => {
+    const h = JSON.parse(lines[0]!);
+    h.schemaVersion = 11;
+    beforeConditions(h, lines);
+    lines[0] = JSON.stringify(h);
+  });
+  const decoded = decodeBackup(before, keyring);
+  t.deepEqual(decoded.snapshot.tables.key_acl, UNCONDITIONED);
+  t.deepEqual(decoded.snapshot.tables.keys, snapshot.tables.keys);
+  t.throws(
+    () =>
+      decodeBackup(
+        edited(
+          bytes,
+          header((h) => ((h.columns as Record<string, string[]>).key_acl = ['ttag', 'principal_id', 'rights'])),
+        ),
+        keyring,
+      ),
+    { message: /^written with another table layout/ },
+  );
 });

@@ -155,3 +155,46 @@ test('a noted type, algorithm or kid outside its rule is left out of the record,
   t.like(record, { keyType: 'ec-p256' });
   t.false(record !== undefined && ('alg' in record || 'kid' in record), JSON.stringify(record));
 });
+
+test("a context a write notes is in its pending entry and its outcome; a batch's contexts are kept distinct, at most 16", async (t) => {
+  const { log, scope, ctx } = setup('crypto.decrypt');
+  // A batch of 40 items naming 20 distinct contexts, one of them refused by §4.5b item 1 (a NUL).
+  const named: Record<string, string>[] = Array.from({ length: 40 }, (_, i) => ({ tenant: `t${i % 20}` }));
+  named.splice(3, 0, { tenant: 'bad\u0000' }, {});
+  await scope.perform('write', { object: 'k', context: { tenant: 'acme' } }, async () => {
+    scope.note({ items: 42, contexts: named, contextsOmitted: 1 });
+  });
+  ctx.status = 200;
+  await scope.finish(inline);
+  const record = await log.get(scope.draft.id);
+  t.like(record, { context: { tenant: 'acme' }, contextsOmitted: 5 });
+  t.deepEqual(
+    record?.contexts,
+    Array.from({ length: 16 }, (_, i) => ({ tenant: `t${i}` })),
+  );
+  const { entries } = await log.readChain();
+  t.like(
+    entries.find((entry) => entry.entry === 'pending'),
+    { context: { tenant: 'acme' } },
+  );
+  t.like(
+    entries.find((entry) => entry.entry === 'outcome'),
+    { context: { tenant: 'acme' }, contextsOmitted: 5 },
+  );
+});
+
+test('a noted context outside §4.5b item 1, or an empty one, is left out of the record', async (t) => {
+  for (const context of [
+    {},
+    { 'two words': 'x' },
+    { tenant: 'x'.repeat(257) },
+    Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`m${i}`, ''])),
+  ]) {
+    const { log, scope, ctx } = setup('crypto.encrypt');
+    await scope.perform('read', { object: 'k', context }, async () => undefined);
+    ctx.status = 200;
+    await scope.finish(inline);
+    const record = await log.get(scope.draft.id);
+    t.false(record === undefined || 'context' in record, JSON.stringify(record));
+  }
+});

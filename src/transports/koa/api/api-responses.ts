@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { AUDIT_RECORD_OUTCOMES } from '../../../domain/audit/audit.js';
 import { AUDIT_BATCH_KEYS_MAX } from '../../../domain/audit/audit-batch-keys.js';
+import { AUDIT_CONTEXTS_MAX } from '../../../domain/audit/audit-context.js';
 import { AUDIT_KID_MAX } from '../../../domain/audit/audit-signing.js';
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
 import { XWING_WRAP_ALGO } from '../../../domain/keywrap/keywrap.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import type { AliasView } from '../../../wire/alias.js';
+import { CONTEXT_MEMBERS_MAX, CONTEXT_NAME, CONTEXT_VALUE_MAX } from '../../../wire/encryption-context.js';
 import { KEY_TYPES, SIGNING_ALGS } from '../../../wire/key-type.js';
 import { KEY_STATES, KEY_USES, type KeySummary, type KeyVersionView, type KeyView } from '../../../wire/key-view.js';
 import { PRINCIPAL_KINDS } from '../../../wire/principal.js';
@@ -153,7 +155,14 @@ function batchOf<T extends z.ZodObject>(result: T) {
   return z.object({ items: z.array(z.union([result.extend({ ok: z.literal(true) }), failed])) });
 }
 
-const aclEntry = z.object({ principal: z.string(), rights: z.array(right) });
+/** A grant condition's context as answered (docs/spec.md §4.5b item 4): member name to value. */
+const conditionContext = z.record(z.string(), z.string());
+/** An ACL entry: `conditions` only on an entry that has them (docs/spec.md §4.5b item 4). */
+const aclEntry = z.object({
+  principal: z.string(),
+  rights: z.array(right),
+  conditions: z.object({ context: conditionContext }).optional(),
+});
 
 export const principalView = z
   .object({
@@ -211,6 +220,11 @@ const policy = z
   })
   .meta({ id: 'ProvisioningPolicy' });
 
+/** A context as a record holds it (docs/spec.md §4.5b item 1; bounded by `auditContextFields`). */
+const auditContext = z
+  .record(z.string().regex(CONTEXT_NAME), z.string().max(CONTEXT_VALUE_MAX))
+  .meta({ minProperties: 1, maxProperties: CONTEXT_MEMBERS_MAX });
+
 const auditRecord = z
   .object({
     id: z.string().regex(/^[0-9a-f]{32}$/),
@@ -249,6 +263,17 @@ const auditRecord = z
       .max(AUDIT_KID_MAX)
       .optional()
       .describe('a signing operation: the key id (RFC 7638 thumbprint) of the version it used'),
+    context: auditContext
+      .optional()
+      .describe('the encryption context a single encrypt, decrypt, rewrap, data key or data-key opening named (docs/spec.md §4.5b item 5)'),
+    contexts: z
+      .array(auditContext)
+      .max(AUDIT_CONTEXTS_MAX)
+      .optional()
+      .describe(
+        `a batch of those: every distinct non-empty context its items named, in the order first named (at most ${AUDIT_CONTEXTS_MAX})`,
+      ),
+    contextsOmitted: z.number().int().optional().describe('a batch that named more distinct contexts than `contexts` holds: how many more'),
   })
   .meta({ id: 'AuditRecord' });
 
@@ -351,7 +376,10 @@ export const responses = {
   dataKeyOpened: z.object({ wrapped: apiWrappedKey, keyLen: keyLength, version }).meta({ id: 'DataKeyOpened' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
   aclEntry,
-  access: z.object({ rights: z.array(right) }),
+  access: z.object({
+    rights: z.array(right),
+    conditional: z.array(z.object({ rights: z.array(right), context: conditionContext })).optional(),
+  }),
   principal: principalView,
   principals: list(principalView),
   senderKey: z.object({ jkt: z.string() }),

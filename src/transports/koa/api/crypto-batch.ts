@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
+import { batchContexts } from '../../../domain/audit/audit-batch-contexts.js';
 import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
 import type { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import { aliasOf } from '../../../wire/alias.js';
 import { type BatchItem, type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../../wire/crypto-messages.js';
+import type { EncryptionContext } from '../../../wire/encryption-context.js';
 import type { RequestAudit } from '../audit/audit-scope.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { encodeBinary, wipeBinary } from './crypto-bytes.js';
@@ -24,7 +26,7 @@ export function singleOrBatch<S extends z.ZodType, I extends z.ZodType>(single: 
  * A batch item as its schema hands it over: its key read (a canonical ttag or `alias/<name>`, or why it
  * is neither), its binary fields as bytes.
  */
-export type ReadItem = { readonly ttag: ReturnType<typeof readKeyReference> } & object;
+export type ReadItem = { readonly ttag: ReturnType<typeof readKeyReference>; readonly context?: EncryptionContext | undefined } & object;
 
 type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; detail: string } };
 
@@ -35,7 +37,8 @@ type ItemAnswer = ({ ok: true } & object) | { ok: false; error: { code: string; 
  * distinct key and version the items named (docs/spec.md §9.1 `keys`), and the key as `object` when
  * every item names the same one; the answer (200) is one result per item, in order. An item that named
  * its key by alias counts under the ttag the key server resolved it to (docs/spec.md §4.23 item 3), and
- * a batch whose items all name one alias records it as `alias`.
+ * a batch whose items all name one alias records it as `alias`. The record names the distinct
+ * encryption contexts the items named too (docs/spec.md §9.1 `contexts`).
  */
 export async function runBatch(
   ctx: ApiContext,
@@ -61,7 +64,12 @@ export async function runBatch(
   const alias = whole && aliases.size === 1 ? [...aliases][0] : undefined;
   // The keys go in before the key server is asked, so a batch that fails whole still names them (those
   // named by ttag: an alias is named by the ttag it resolves to, known once the key server answered).
-  audit.note({ items: items.length, ...(alias === undefined ? {} : { alias }), ...keysOf(sent, [], whole) });
+  audit.note({
+    items: items.length,
+    ...(alias === undefined ? {} : { alias }),
+    ...keysOf(sent, [], whole),
+    ...batchContexts(items.map((item) => item.context)),
+  });
   let outcomes: readonly BatchOutcome[] = [];
   try {
     outcomes = await crypto.batch(callerOf(ctx), operation, sent);

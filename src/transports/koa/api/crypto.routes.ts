@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { requestContext } from '../../../domain/audit/audit-batch-contexts.js';
 import { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
 import type { Caller } from '../../../use-cases/session-context.js';
 import type { Resolved } from '../../../wire/alias.js';
 import type { BatchOperation, DecryptRequest, EncryptResult } from '../../../wire/crypto-messages.js';
+import type { EncryptionContext } from '../../../wire/encryption-context.js';
 import type { RouteKind } from '../audit/audit-scope.js';
+import { encryptionContextField } from '../schema/context-schema.js';
 import { keyReferenceField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
@@ -39,6 +42,9 @@ interface CryptoOperation<S extends z.ZodRawShape, A extends object> {
   readonly call: (crypto: CryptoUseCases, caller: Caller, ttag: string, request: z.output<z.ZodObject<S>>) => Promise<A>;
 }
 
+/** An encryption context (docs/spec.md §4.5b): encrypt, decrypt, rewrap and the data-key routes take one. */
+const context = encryptionContextField.optional();
+
 /** Declares an operation with its request's type inferred from its fields. */
 function operation<S extends z.ZodRawShape, A extends object>(definition: CryptoOperation<S, A>): CryptoOperation<z.ZodRawShape, object> {
   return definition as unknown as CryptoOperation<z.ZodRawShape, object>;
@@ -52,6 +58,7 @@ const sealed = {
   aad: binary.optional(),
   version: keyVersion.optional(),
   sealed: sealedText.optional(),
+  context,
 };
 
 /**
@@ -68,7 +75,7 @@ const OPERATIONS = [
     path: '/api/crypto/encrypt',
     summary: "AES-GCM under the key's newest version, 12-byte iv, 16-byte tag; right encrypt",
     kind: 'read',
-    fields: { plaintext: binary, aad: binary.optional() },
+    fields: { plaintext: binary, aad: binary.optional(), context },
     answer: responses.encrypted,
     version: 'answered',
     sealsAnswer: true,
@@ -133,6 +140,15 @@ const shortBinary = base64.max(256).transform((value): Uint8Array => Buffer.from
 /** A client's public key, P-256 or X-Wing (docs/spec.md §3.4), decoded at the edge; the key server checks its length. */
 const clientKey = base64.max(CLIENT_PUB_KEY_MAX_CHARS).transform((value): Uint8Array => Buffer.from(value, 'base64'));
 
+/** A data key's request beside its `ttag` (docs/spec.md §4.5a): a single request's, and a batch item's. */
+export const DATA_KEY_FIELDS = {
+  keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32),
+  clientPubKey: clientKey.optional(),
+  context,
+};
+/** A data-key opening's request beside its `ttag` (docs/spec.md §4.5a item 2). */
+export const DATA_KEY_OPEN_FIELDS = { blob: shortBinary, clientPubKey: clientKey, context };
+
 /**
  * Data keys (docs/spec.md §4.5a), made, sealed and wrapped in the key server: the gateway holds only
  * the blob and the wrap. Both answer key material wrapped to the caller's key, so both are releases,
@@ -147,13 +163,10 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/crypto/datakey',
       auth: 'session',
       summary: "A fresh data key sealed under the key's newest version, and wrapped to clientPubKey when given; right encrypt",
-      body: z.strictObject({
-        ttag: keyReferenceField(ttag),
-        keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32),
-        clientPubKey: clientKey.optional(),
-      }),
+      body: z.strictObject({ ttag: keyReferenceField(ttag), ...DATA_KEY_FIELDS }),
       success: { status: 200, schema: responses.dataKey },
       async handle(ctx, { body, audit }) {
+        audit.note(requestContext(body.context));
         await audit.recorded();
         const made = await services.keyServerCalls.call(callerOf(ctx), 'generateDataKey', body);
         audit.note({ version: made.version });
@@ -169,9 +182,10 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/crypto/datakey/open',
       auth: 'session',
       summary: "A data key's blob opened and its data key wrapped again to clientPubKey; right decrypt",
-      body: z.strictObject({ ttag: keyReferenceField(ttag), blob: shortBinary, clientPubKey: clientKey }),
+      body: z.strictObject({ ttag: keyReferenceField(ttag), ...DATA_KEY_OPEN_FIELDS }),
       success: { status: 200, schema: responses.dataKeyOpened },
       async handle(ctx, { body, audit }) {
+        audit.note(requestContext(body.context));
         await audit.recorded();
         const opened = await services.keyServerCalls.call(callerOf(ctx), 'openDataKey', body);
         audit.note({ version: opened.version });
@@ -205,6 +219,7 @@ function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: C
       if ('items' in body) return runBatch(ctx, audit, crypto, declared.batch, body.items, present);
       const { ttag: key, ...request } = body;
       if (declared.version === 'asked') audit.note({ version: (request as { version?: number }).version ?? 1 });
+      audit.note(requestContext((request as { context?: EncryptionContext }).context));
       let answer: object | undefined;
       try {
         answer = await declared.call(crypto, callerOf(ctx), key, request);

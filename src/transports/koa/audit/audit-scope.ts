@@ -11,6 +11,7 @@
 import { finished } from 'node:stream';
 import type { Context } from 'koa';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
+import { auditContextFields } from '../../../domain/audit/audit-context.js';
 import { auditSigningFields } from '../../../domain/audit/audit-signing.js';
 import type { ErrorCode } from '../../../domain/errors/error-codes.js';
 import { isKeygateError, outcomeUnknown } from '../../../domain/errors/index.js';
@@ -55,7 +56,8 @@ export interface AuditAbout {
   readonly kid?: string;
   /**
    * The encryption context a single request named (docs/spec.md §4.5b item 5, §9.1 `context`); a batch's
-   * distinct contexts, at most 16, and how many more it named (`contexts`, `contextsOmitted`).
+   * contexts (its items', in order: the scope keeps the distinct ones, at most 16) and how many more it
+   * named beyond those given (`contexts`, `contextsOmitted`).
    */
   readonly context?: Readonly<Record<string, string>>;
   readonly contexts?: readonly Readonly<Record<string, string>>[];
@@ -157,6 +159,7 @@ export class AuditScope implements RequestAudit {
     if (about.keysOmitted !== undefined) draft.keysOmitted = about.keysOmitted;
     if (about.alias !== undefined) draft.alias = about.alias;
     if (about.keyType !== undefined || about.alg !== undefined || about.kid !== undefined) noteSigning(draft, about);
+    if (about.context !== undefined || about.contexts !== undefined || about.contextsOmitted !== undefined) noteContexts(draft, about);
   }
 
   made(about: AuditAbout, undo: () => Promise<unknown>): void {
@@ -235,6 +238,17 @@ function noteSigning(draft: AuditDraft, about: AuditAbout): void {
   if (keyType !== undefined) draft.keyType = keyType;
   if (alg !== undefined) draft.alg = alg;
   if (kid !== undefined) draft.kid = kid;
+}
+
+/**
+ * The encryption context a request named, or a batch's distinct ones, as the audit bounds them
+ * (`auditContextFields`: a context outside docs/spec.md §4.5b item 1 is left out, at most 16 of a batch).
+ */
+function noteContexts(draft: AuditDraft, about: AuditAbout): void {
+  const { context, contexts, contextsOmitted } = auditContextFields(about);
+  if (context !== undefined) draft.context = context;
+  if (contexts !== undefined) draft.contexts = contexts;
+  if (contextsOmitted !== undefined) draft.contextsOmitted = contextsOmitted;
 }
 
 /** The scope of a route that leaves no record (health probes, the OpenAPI document): it does the work. */
