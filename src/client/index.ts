@@ -1,7 +1,8 @@
 /**
  * keygate/client: a browser client of the gateway's /api surface, on WebCrypto and fetch alone.
  * It mints a DPoP proof for every request of a bound session, opens key exports with a
- * non-extractable ECDH key, and reports refusals as typed errors. It never uses cookies.
+ * non-extractable ECDH key (or an X-Wing key pair, the post-quantum wrap of docs/spec.md §3.4), and
+ * reports refusals as typed errors. It never uses cookies.
  */
 
 export type { EncryptionContext } from '../wire/encryption-context.js';
@@ -55,7 +56,14 @@ export {
   type RoleView,
 } from './keygate-admin.js';
 export { KeygateClient, type KeygateClientOptions } from './keygate-client.js';
-export { type DataKey, KeygateSession, type ScopedSessionRequest } from './keygate-session.js';
+export {
+  type ClientKey,
+  type ClientWrapped,
+  type DataKey,
+  KeygateSession,
+  type ScopedSessionRequest,
+  type WrapOption,
+} from './keygate-session.js';
 export { mintProof, type ProofClaims, type ProofRequest, proofHtu } from './mint-proof.js';
 export { jwkThumbprint, ProofKey, type PublicJwk } from './proof-key.js';
 export { type DecryptStreamOptions, decryptStream, type EncryptStreamOptions, encryptStream, type StreamSession } from './stream-cipher.js';
@@ -68,3 +76,4 @@ export {
 } from './stream-errors.js';
 export type { TransportOptions } from './transport.js';
 export { fingerprint } from './web-crypto.js';
+export { newXWingKeyPair, unwrapXWing, XWingKeyPair, type XWingWrapPurpose, type XWingWrappedKey } from './xwing-key.js';

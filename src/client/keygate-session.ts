@@ -34,6 +34,7 @@ import { type Bytes, base64ToBase64url, fromBase64, toBase64, utf8 } from './bas
 import { ExportKey, type WrappedKey } from './export-key.js';
 import { ProofKey } from './proof-key.js';
 import { type ApiRequest, send, type TransportOptions } from './transport.js';
+import type { XWingWrappedKey } from './xwing-key.js';
 
 export interface ScopedSessionRequest {
   /** The keys (ttags) the session may reach, 1 to 100. */
@@ -47,6 +48,26 @@ export interface ScopedSessionRequest {
 }
 
 /** A data key (docs/spec.md §4.5a): its blob to store beside the data, and the key itself when it was delivered. */
+/** A wrap of either kind, as the /api answers it (docs/spec.md §3.2, §3.4). */
+export type ClientWrapped = WrappedKey | XWingWrappedKey;
+
+/** A client key for one request: the public key sent as `clientPubKey`, and the opening of what is wrapped to it. */
+export interface ClientKey {
+  readonly publicKey: string;
+  unwrap(wrapped: ClientWrapped): Promise<Bytes>;
+  unwrapDataKey(wrapped: ClientWrapped): Promise<Bytes>;
+}
+
+/**
+ * The option of the methods that receive a wrapped key: `clientKey` makes the fresh key each request
+ * sends (docs/spec.md §3.4 item 3): `newXWingKeyPair` for the post-quantum HPKE wrap of §3.4; without
+ * it a fresh non-extractable P-256 ECDH key (§3.2). A maker, not a key, so that no key serves twice;
+ * and passed in, so that a page that never asks for X-Wing does not bundle it.
+ */
+export interface WrapOption {
+  readonly clientKey?: () => Promise<ClientKey>;
+}
+
 export interface DataKey {
   /** The data key sealed under the key's `version`, standard base64: what `openDataKey` takes back. */
   readonly blob: string;
@@ -209,11 +230,12 @@ export class KeygateSession {
 
   /**
    * POST /api/keys/{ttag}/export, opened here: a fresh non-extractable ECDH key per export, its
-   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3).
+   * public point sent as `clientPubKey`, the envelope unwrapped with WebCrypto (docs/spec.md §3); with
+   * `clientKey: newXWingKeyPair`, a fresh X-Wing key pair and the HPKE wrap of §3.4 instead.
    * A signing key's export is `exportSigningKey`.
    */
-  async exportKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey> {
-    const { key, reply } = await this.#export<{ algo: string; keyLen: ExportedKey['keyLen']; version?: number }>(ttag, options.version);
+  async exportKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedKey> {
+    const { key, reply } = await this.#export<{ algo: string; keyLen: ExportedKey['keyLen']; version?: number }>(ttag, options);
     if (key.length !== reply.keyLen) throw new TypeError(`the export opened to ${key.length} bytes, keyLen says ${reply.keyLen}`);
     return { key, keyLen: reply.keyLen, algo: reply.algo, ...optionalVersion(reply.version) };
   }
@@ -222,18 +244,15 @@ export class KeygateSession {
    * POST /api/keys/{ttag}/export of a signing key made `exportable`: its private key as PKCS#8 DER,
    * wrapped by the key server exactly as an aes key is and opened here (docs/spec.md §4.25 item 1).
    */
-  async exportSigningKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedSigningKey> {
-    const { key, reply } = await this.#export<Omit<ExportedSigningKey, 'key'>>(ttag, options.version);
+  async exportSigningKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedSigningKey> {
+    const { key, reply } = await this.#export<Omit<ExportedSigningKey, 'key'>>(ttag, options);
     if (reply.format !== 'pkcs8') throw new TypeError(`the export answered format ${String(reply.format)}, not pkcs8`);
     return { key, type: reply.type, format: reply.format, version: reply.version };
   }
 
   /** POST /api/keys/{ttag}/export of a key of either kind, told apart by the answer: an aes key's raw bytes or a signing key's PKCS#8. */
-  async exportAnyKey(ttag: string, options: { readonly version?: number } = {}): Promise<ExportedKey | ExportedSigningKey> {
-    const { key, reply } = await this.#export<Partial<Omit<ExportedSigningKey, 'key'>> & Partial<Omit<ExportedKey, 'key'>>>(
-      ttag,
-      options.version,
-    );
+  async exportAnyKey(ttag: string, options: { readonly version?: number } & WrapOption = {}): Promise<ExportedKey | ExportedSigningKey> {
+    const { key, reply } = await this.#export<Partial<Omit<ExportedSigningKey, 'key'>> & Partial<Omit<ExportedKey, 'key'>>>(ttag, options);
     if (reply.format === 'pkcs8' && reply.type !== undefined && reply.version !== undefined)
       return { key, type: reply.type, format: reply.format, version: reply.version };
     if (reply.keyLen === undefined || key.length !== reply.keyLen)
@@ -241,29 +260,30 @@ export class KeygateSession {
     return { key, keyLen: reply.keyLen, algo: reply.algo ?? '', ...optionalVersion(reply.version) };
   }
 
-  /** The export request with a fresh ECDH key made for it, and its envelope opened. */
-  async #export<T>(ttag: string, version: number | undefined): Promise<{ key: Bytes; reply: T }> {
-    const exportKey = await ExportKey.generate();
-    const reply = await this.#call<T & { wrapped: WrappedKey }>({
+  /** The export request with a fresh client key of the kind asked made for it, and its envelope opened. */
+  async #export<T>(ttag: string, options: { readonly version?: number } & WrapOption): Promise<{ key: Bytes; reply: T }> {
+    const clientKey = await newClientKey(options);
+    const reply = await this.#call<T & { wrapped: ClientWrapped }>({
       method: 'POST',
       path: `${keyPath(ttag)}/export`,
-      body: { clientPubKey: exportKey.publicKey, ...optionalVersion(version) },
+      body: { clientPubKey: clientKey.publicKey, ...optionalVersion(options.version) },
     });
-    return { key: await exportKey.unwrap(reply.wrapped), reply };
+    return { key: await clientKey.unwrap(reply.wrapped), reply };
   }
 
   /**
    * POST /api/crypto/datakey: a fresh data key of `keyLen` bytes (default 32) sealed under the key's
    * newest version, and, unless `deliver` is false, wrapped to a fresh non-extractable ECDH key made
-   * here and unwrapped with WebCrypto (docs/spec.md §4.5a). Without delivery only the blob is answered.
+   * here and unwrapped with WebCrypto (docs/spec.md §4.5a), or to a fresh X-Wing key pair with
+   * `clientKey: newXWingKeyPair` (§3.4). Without delivery only the blob is answered.
    * `context` (docs/spec.md §4.5b) is bound in the blob: `openDataKey` needs the same one.
    */
   async generateDataKey(
     ttag: string,
-    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean; readonly context?: EncryptionContext } = {},
+    options: { readonly keyLen?: 16 | 24 | 32; readonly deliver?: boolean; readonly context?: EncryptionContext } & WrapOption = {},
   ): Promise<DataKey> {
-    const clientKey = options.deliver === false ? undefined : await ExportKey.generate();
-    const reply = await this.#call<{ blob: string; wrapped?: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
+    const clientKey = options.deliver === false ? undefined : await newClientKey(options);
+    const reply = await this.#call<{ blob: string; wrapped?: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey',
       body: {
@@ -279,16 +299,17 @@ export class KeygateSession {
   }
 
   /**
-   * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here and
-   * unwrapped (docs/spec.md §4.5a); `context` the one the blob was made with (400 DECRYPT_FAILED otherwise).
+   * POST /api/crypto/datakey/open: the data key of a blob, wrapped to a fresh ECDH key made here (or
+   * X-Wing key pair, `clientKey: newXWingKeyPair`) and unwrapped (docs/spec.md §4.5a, §3.4); `context`
+   * the one the blob was made with (400 DECRYPT_FAILED otherwise).
    */
   async openDataKey(
     ttag: string,
     blob: string,
-    options: { readonly context?: EncryptionContext } = {},
+    options: { readonly context?: EncryptionContext } & WrapOption = {},
   ): Promise<Required<Omit<DataKey, 'blob'>>> {
-    const clientKey = await ExportKey.generate();
-    const reply = await this.#call<{ wrapped: WrappedKey; keyLen: DataKey['keyLen']; version: number }>({
+    const clientKey = await newClientKey(options);
+    const reply = await this.#call<{ wrapped: ClientWrapped; keyLen: DataKey['keyLen']; version: number }>({
       method: 'POST',
       path: '/api/crypto/datakey/open',
       body: { ttag, blob, clientPubKey: clientKey.publicKey, ...optionalContext(options.context) },
@@ -572,8 +593,14 @@ const BATCH_PATHS = {
   'sign-verify': '/api/crypto/sign/verify',
 } as const;
 
+/** A fresh client key from the option's maker (docs/spec.md §3.4 item 3), else a fresh P-256 key (§3.1). */
+function newClientKey(options: WrapOption): Promise<ClientKey> {
+  // A wrap of the other kind lacks the fields its opener reads, and is refused there (ExportUnwrapError).
+  return options.clientKey?.() ?? ExportKey.generate();
+}
+
 /** A wrapped data key opened with its client key, checked against the length the answer names. */
-async function dataKeyOf(clientKey: ExportKey, wrapped: WrappedKey, keyLen: number): Promise<Bytes> {
+async function dataKeyOf(clientKey: ClientKey, wrapped: ClientWrapped, keyLen: number): Promise<Bytes> {
   const key = await clientKey.unwrapDataKey(wrapped);
   if (key.length !== keyLen) throw new TypeError(`the data key opened to ${key.length} bytes, keyLen says ${keyLen}`);
   return key;

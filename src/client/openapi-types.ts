@@ -391,7 +391,7 @@ export interface paths {
         };
         readonly get?: never;
         readonly put?: never;
-        /** Export a version of the key (default the newest) wrapped to the client's ephemeral P-256 key; right export */
+        /** Export a version of the key (default the newest) wrapped to the client's ephemeral P-256 or X-Wing key; right export */
         readonly post: operations["keys.export"];
         readonly delete?: never;
         readonly options?: never;
@@ -1300,36 +1300,36 @@ export interface components {
         readonly DataKey: {
             /** @description the data key sealed under the key version (docs/spec.md §4.5a item 5) */
             readonly blob: string;
-            /** @description the data key wrapped to clientPubKey (HKDF info `keygate datakey v1`); only when one was sent */
-            readonly wrapped?: {
-                /** @description standard base64 */
-                readonly gatewayPubKey: string;
-                /** @description standard base64 */
-                readonly salt: string;
-                /** @description standard base64 */
-                readonly iv: string;
-                /** @description standard base64 */
-                readonly ciphertext: string;
-                /** @description standard base64 */
-                readonly authTag: string;
-            };
+            /** @description the data key wrapped to clientPubKey (info `keygate datakey v1`, or `v2` to an X-Wing key); only when one was sent */
+            readonly wrapped?: components["schemas"]["ClientWrappedKey"];
             readonly keyLen: 16 | 24 | 32;
             /** @description the key version */
             readonly version: number;
         };
+        readonly ClientWrappedKey: {
+            /** @description standard base64 */
+            readonly gatewayPubKey: string;
+            /** @description standard base64 */
+            readonly salt: string;
+            /** @description standard base64 */
+            readonly iv: string;
+            /** @description standard base64 */
+            readonly ciphertext: string;
+            /** @description standard base64 */
+            readonly authTag: string;
+        } | {
+            /**
+             * @description the HPKE suite: KEM X-Wing, KDF HKDF-SHA256, AEAD AES-256-GCM
+             * @constant
+             */
+            readonly algo: "hpke-xwing-hkdf-sha256-aes-256-gcm";
+            /** @description the encapsulated key, 1,120 bytes */
+            readonly enc: string;
+            /** @description the sealed key, then the 16-byte tag */
+            readonly ciphertext: string;
+        };
         readonly DataKeyOpened: {
-            readonly wrapped: {
-                /** @description standard base64 */
-                readonly gatewayPubKey: string;
-                /** @description standard base64 */
-                readonly salt: string;
-                /** @description standard base64 */
-                readonly iv: string;
-                /** @description standard base64 */
-                readonly ciphertext: string;
-                /** @description standard base64 */
-                readonly authTag: string;
-            };
+            readonly wrapped: components["schemas"]["ClientWrappedKey"];
             readonly keyLen: 16 | 24 | 32;
             /** @description the key version */
             readonly version: number;
@@ -1428,35 +1428,13 @@ export interface components {
             readonly state: "active" | "retired";
         };
         readonly WrappedKeyVersion: {
-            readonly wrapped: {
-                /** @description standard base64 */
-                readonly gatewayPubKey: string;
-                /** @description standard base64 */
-                readonly salt: string;
-                /** @description standard base64 */
-                readonly iv: string;
-                /** @description standard base64 */
-                readonly ciphertext: string;
-                /** @description standard base64 */
-                readonly authTag: string;
-            };
+            readonly wrapped: components["schemas"]["ClientWrappedKey"];
             readonly algo: string;
             readonly keyLen: 16 | 24 | 32;
             /** @description the key version */
             readonly version: number;
         } | {
-            readonly wrapped: {
-                /** @description standard base64 */
-                readonly gatewayPubKey: string;
-                /** @description standard base64 */
-                readonly salt: string;
-                /** @description standard base64 */
-                readonly iv: string;
-                /** @description standard base64 */
-                readonly ciphertext: string;
-                /** @description standard base64 */
-                readonly authTag: string;
-            };
+            readonly wrapped: components["schemas"]["ClientWrappedKey"];
             /**
              * @description the signing key type
              * @enum {string}

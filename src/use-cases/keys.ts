@@ -1,7 +1,7 @@
 import { KeygateError, NotSavedError } from '../domain/errors/index.js';
-import type { WrappedKey } from '../domain/keywrap/keywrap.js';
-import { decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
-import { prepareWrap } from '../domain/keywrap/wrap-key.js';
+import type { ClientWrappedKey, WrappedKey } from '../domain/keywrap/keywrap.js';
+import { decodeAnyClientPublicKey, decodeClientPublicKey } from '../domain/keywrap/parse-client-public-key.js';
+import { prepareExportWrap, prepareWrap } from '../domain/keywrap/wrap-key.js';
 import type { CallResult, KeyServer } from '../ports/key-server.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { IdempotencyClaim } from '../wire/crypto-messages.js';
@@ -18,30 +18,39 @@ export interface KeyUseCasesDeps {
   readonly random: Random;
 }
 
-/** The seven-operation export response (docs/spec.md §3). */
-export interface ExportedKey {
-  readonly wrapped: WrappedKey;
+/**
+ * The seven-operation export response (docs/spec.md §3): wrapped to P-256 there; on /api `W` is a
+ * wrap of either kind (docs/spec.md §3.4).
+ */
+export interface ExportedKey<W extends ClientWrappedKey = WrappedKey> {
+  readonly wrapped: W;
   readonly algo: typeof EXPORT_ALGO;
   readonly keyLen: KeyLength;
 }
 
 /** The /api export response of an aes key: the seven-operation fields and the version exported (docs/spec.md §4.22). */
-export interface ExportedAesVersion extends ExportedKey {
+export interface ExportedAesVersion<W extends ClientWrappedKey = ClientWrappedKey> extends ExportedKey<W> {
   readonly version: number;
   /** The ttag the request's alias resolved to (docs/spec.md §4.23 item 3), for the record; never answered. */
   readonly resolved?: string;
 }
 
 /** The /api export response of an exportable signing key: its version's PKCS#8, wrapped (docs/spec.md §4.25 item 1). */
-export interface ExportedSigningVersion {
-  readonly wrapped: WrappedKey;
+export interface ExportedSigningVersion<W extends ClientWrappedKey = ClientWrappedKey> {
+  readonly wrapped: W;
   readonly type: SigningKeyType;
   readonly format: 'pkcs8';
   readonly version: number;
   readonly resolved?: string;
 }
 
-export type ExportedVersion = ExportedAesVersion | ExportedSigningVersion;
+export type ExportedVersion<W extends ClientWrappedKey = ClientWrappedKey> = ExportedAesVersion<W> | ExportedSigningVersion<W>;
+
+/** A wrap with everything but the key done (docs/spec.md §3.2, §3.4): `seal` finishes it, `dispose` drops it unused. */
+interface ExportWrap<W extends ClientWrappedKey> {
+  seal(key: Uint8Array): W | Promise<W>;
+  dispose(): void;
+}
 
 /** Key generation, lifecycle and wrapped export (docs/spec.md §2.3 items 2 and 3, §4.6). */
 export class KeyUseCases {
@@ -178,10 +187,18 @@ export class KeyUseCases {
 
   /**
    * An /api export (docs/spec.md §3, §4.22): an aes key's raw bytes, or an exportable signing key's
-   * PKCS#8 (docs/spec.md §4.25 item 1), wrapped the same way.
+   * PKCS#8 (docs/spec.md §4.25 item 1), wrapped the same way, to a P-256 point or an X-Wing public
+   * key (docs/spec.md §3.4).
    */
-  export(caller: Caller, ttag: string, clientPubKey: string, version: number | undefined, recorded: ReleaseGate): Promise<ExportedVersion> {
-    return this.#export(caller, ttag, clientPubKey, version, recorded, false);
+  async export(
+    caller: Caller,
+    ttag: string,
+    clientPubKey: string,
+    version: number | undefined,
+    recorded: ReleaseGate,
+  ): Promise<ExportedVersion> {
+    const wrap = await prepareExportWrap(decodeAnyClientPublicKey(clientPubKey), this.#deps.random);
+    return this.#export<ClientWrappedKey>(caller, ttag, wrap, version, recorded, false);
   }
 
   /**
@@ -189,26 +206,27 @@ export class KeyUseCases {
    * server refuses a signing key (KEY_TYPE_MISMATCH, 403 there) before reading it (docs/spec.md §4.25).
    */
   async exportAes(caller: Caller, ttag: string, clientPubKey: string, recorded: ReleaseGate): Promise<ExportedKey> {
-    const exported = await this.#export(caller, ttag, clientPubKey, undefined, recorded, true);
+    // P-256 only: the root surface takes no X-Wing key (docs/spec.md §3.4).
+    const wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
+    const exported = await this.#export(caller, ttag, wrap, undefined, recorded, true);
     if ('type' in exported) throw new KeygateError('KEY_SERVER_FAILED', 'the key server answered a signing key to an aes-only export');
     return exported;
   }
 
   /**
-   * An export (docs/spec.md §3): the client key is validated, the wrap prepared and the key-server
-   * connection opened; then, once `recorded` lets it through (the pending audit record stored,
+   * An export (docs/spec.md §3): with the wrap prepared (the client key validated), the key-server
+   * connection is opened; then, once `recorded` lets it through (the pending audit record stored,
    * docs/spec.md §9.2), the key is read, answered wrapped to the client's key, and the raw key zeroed.
    * When the gate refuses, nothing is read: the wrap is disposed of and the connection closed.
    */
-  async #export(
+  async #export<W extends ClientWrappedKey>(
     caller: Caller,
     ttag: string,
-    clientPubKey: string,
+    wrap: ExportWrap<W>,
     version: number | undefined,
     recorded: ReleaseGate,
     aesOnly: boolean,
-  ): Promise<ExportedVersion> {
-    const wrap = prepareWrap(decodeClientPublicKey(clientPubKey), this.#deps.random);
+  ): Promise<ExportedVersion<W>> {
     try {
       const connection = await this.#deps.keyServer.connect(caller.session.token);
       try {
@@ -226,10 +244,10 @@ export class KeyUseCases {
       try {
         const resolved = blob.resolved === undefined ? {} : { resolved: blob.resolved };
         if (blob.type !== undefined) {
-          return { wrapped: wrap.seal(blob.key), type: blob.type, format: 'pkcs8', version: blob.version, ...resolved };
+          return { wrapped: await wrap.seal(blob.key), type: blob.type, format: 'pkcs8', version: blob.version, ...resolved };
         }
         const keyLen = keyLengthForNid(blob.nid, KeygateError);
-        return { wrapped: wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version, ...resolved };
+        return { wrapped: await wrap.seal(blob.key), algo: EXPORT_ALGO, keyLen, version: blob.version, ...resolved };
       } finally {
         blob.key.fill(0);
       }

@@ -69,8 +69,14 @@ const none = z.strictObject({});
 /** A key's ACL revision (docs/spec.md §4.1 item 3): what a grant or revoke produced, what a read shows now. */
 const aclRevision = z.number().int().nonnegative();
 const certificateId = ruled(z.string().min(1).max(128));
-/** A key wrapped to a client's ephemeral P-256 key (docs/spec.md §3.2): ciphertext only, standard base64. */
-const wrappedKey = z.strictObject({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
+/**
+ * A key wrapped to a client's ephemeral key, ciphertext only, standard base64: to a P-256 point
+ * (docs/spec.md §3.2), or with HPKE to an X-Wing public key (docs/spec.md §3.4 item 2).
+ */
+const wrappedKey = z.union([
+  z.strictObject({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 }),
+  z.strictObject({ algo: z.literal('hpke-xwing-hkdf-sha256-aes-256-gcm'), enc: base64, ciphertext: base64 }),
+]);
 const dataKeyLength = z.literal(KEY_LENGTHS);
 const version = z.number().int().positive();
 /** A tag's name or value as the wire carries it; the key server applies the tag rules (src/wire/key-tags.ts). */
@@ -222,7 +228,8 @@ export const KEY_SERVER_OPERATIONS = {
   rewrap: op(z.strictObject({ ttag, request: decryptRequest }), keyed(encryptResult)),
   /**
    * A fresh data key (docs/spec.md §4.5a): `blob` sealed under the key's newest version, `wrapped` to
-   * `clientPubKey` (a 65-byte P-256 point) only when one is given. The data key itself never leaves.
+   * `clientPubKey` (a 65-byte P-256 point or a 1,216-byte X-Wing public key, docs/spec.md §3.4) only
+   * when one is given. The data key itself never leaves.
    * `context` is bound in the blob (docs/spec.md §4.5b item 3): opening needs the same one.
    */
   generateDataKey: op(

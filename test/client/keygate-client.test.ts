@@ -4,6 +4,7 @@ import {
   KeygateApiError,
   KeygateClient,
   type KeygateSession,
+  newXWingKeyPair,
   ProofKey,
   ReauthRequiredError,
 } from '../../src/client/index.js';
@@ -132,6 +133,21 @@ test('a data key made through a bound session unwraps with WebCrypto, and its bl
   const other = await alice.createKey({ keyLen: 16 });
   const refused = await t.throwsAsync(alice.openDataKey(other.ttag, made.blob), { instanceOf: KeygateApiError });
   t.like(refused, { status: 400, code: 'DECRYPT_FAILED' });
+});
+
+test('with clientKey: newXWingKeyPair the client sends a fresh X-Wing key and opens the HPKE wrap of §3.4: exports and data keys, the same bytes as by P-256', async (t) => {
+  const gw = await startGateway(t);
+  const { alice, key } = await aliceWithKey(gw, 24);
+  const exported = await alice.exportKey(key.ttag, { clientKey: newXWingKeyPair });
+  t.like(exported, { keyLen: 24, algo: 'aes-128-cbc', version: 1 });
+  t.deepEqual(Buffer.from(exported.key), Buffer.from((await alice.exportKey(key.ttag)).key));
+  const signing = await alice.createKey({ type: 'ed25519', exportable: true });
+  const pkcs8 = await alice.exportSigningKey(signing.ttag, { clientKey: newXWingKeyPair });
+  t.deepEqual(Buffer.from(pkcs8.key), Buffer.from((await alice.exportSigningKey(signing.ttag)).key));
+  const made = await alice.generateDataKey(key.ttag, { keyLen: 16, clientKey: newXWingKeyPair });
+  t.is(made.key?.length, 16);
+  t.deepEqual(Buffer.from((await alice.openDataKey(key.ttag, made.blob, { clientKey: newXWingKeyPair })).key), Buffer.from(made.key!));
+  t.deepEqual(Buffer.from((await alice.openDataKey(key.ttag, made.blob)).key), Buffer.from(made.key!));
 });
 
 test('encrypt, decrypt, rewrap, batches and data keys take a context, and need the same one again', async (t) => {

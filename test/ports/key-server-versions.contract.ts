@@ -1,8 +1,11 @@
 import { createECDH, type ECDH } from 'node:crypto';
 import test from 'ava';
-import { DATAKEY_WRAP_INFO, unwrapWith } from '../../src/crypto/p256-wrap.js';
+import type { ClientWrappedKey } from '../../src/crypto/client-wrap.js';
+import { DATAKEY_WRAP_INFO, unwrapWith, type WrappedKey } from '../../src/crypto/p256-wrap.js';
+import type { XWingWrappedKey } from '../../src/crypto/xwing-suite.js';
 import { Secret } from '../../src/domain/secret/secret.js';
 import type { KeyServerConnection } from '../../src/ports/key-server.port.js';
+import { specXWingKey, specXWingUnwrap } from '../_support/spec-xwing.js';
 import type { KeyServerFactory, KeyServerUnderTest } from './key-server-under-test.js';
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -24,6 +27,18 @@ const HELLO = Buffer.from('hello');
 function clientKey(): { ecdh: ECDH; point: Buffer } {
   const ecdh = createECDH('prime256v1');
   return { ecdh, point: ecdh.generateKeys() };
+}
+
+/** A wrap to a P-256 point (docs/spec.md §3.2), or the test fails. */
+function p256(wrapped: ClientWrappedKey | undefined): WrappedKey {
+  if (wrapped === undefined || !('gatewayPubKey' in wrapped)) throw new Error('expected a P-256 wrap');
+  return wrapped;
+}
+
+/** A wrap with HPKE to an X-Wing key (docs/spec.md §3.4), or the test fails. */
+function hpke(wrapped: ClientWrappedKey | undefined): XWingWrappedKey {
+  if (wrapped === undefined || !('enc' in wrapped)) throw new Error('expected an X-Wing wrap');
+  return wrapped;
 }
 
 /** Key versions through the KeyServer port (rotate, min-version, crypto by version, rewrap, batches), run against one adapter. */
@@ -275,7 +290,7 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
       const first = clientKey();
       const made = await alice.call('generateDataKey', { ttag, keyLen: 24, clientPubKey: first.point });
       t.deepEqual([made.keyLen, made.version, made.blob.length], [24, 2, 6 + 12 + 24 + 16]);
-      const dataKey = unwrapWith(made.wrapped!, first.ecdh.getPrivateKey(), DATAKEY_WRAP_INFO);
+      const dataKey = unwrapWith(p256(made.wrapped), first.ecdh.getPrivateKey(), DATAKEY_WRAP_INFO);
       t.is(dataKey.length, 24);
       const bare = await alice.call('generateDataKey', { ttag, keyLen: 32 });
       t.deepEqual(Object.keys(bare).sort(), ['blob', 'keyLen', 'version']);
@@ -283,7 +298,20 @@ export function keyVersionsContract(name: string, make: KeyServerFactory): void 
       const second = clientKey();
       const opened = await alice.call('openDataKey', { ttag, blob: made.blob, clientPubKey: second.point });
       t.deepEqual([opened.keyLen, opened.version], [24, 2]);
-      t.deepEqual(unwrapWith(opened.wrapped, second.ecdh.getPrivateKey(), DATAKEY_WRAP_INFO), dataKey);
+      t.deepEqual(unwrapWith(p256(opened.wrapped), second.ecdh.getPrivateKey(), DATAKEY_WRAP_INFO), dataKey);
+      const xwing = specXWingKey();
+      const xwingKey = Buffer.from(xwing.publicKey, 'base64');
+      const toXWing = await alice.call('openDataKey', { ttag, blob: made.blob, clientPubKey: xwingKey });
+      t.deepEqual(specXWingUnwrap(hpke(toXWing.wrapped), xwing.secretKey, 'keygate datakey v2'), dataKey, 'to an X-Wing key (§3.4)');
+      const madeToXWing = await alice.call('generateDataKey', { ttag, keyLen: 16, clientPubKey: xwingKey });
+      t.is(specXWingUnwrap(hpke(madeToXWing.wrapped), xwing.secretKey, 'keygate datakey v2').length, 16);
+      for (const refused of [Buffer.alloc(1216, 0xff), Buffer.concat([xwingKey, Buffer.from([0])])]) {
+        t.is(
+          await codeOf(alice.call('openDataKey', { ttag, blob: made.blob, clientPubKey: refused })),
+          'BAD_REQUEST',
+          `${refused.length} bytes`,
+        );
+      }
 
       const old = await alice.call('generateDataKey', { ttag: other, keyLen: 16 });
       t.is(await codeOf(alice.call('openDataKey', { ttag, blob: old.blob, clientPubKey: second.point })), 'DECRYPT_FAILED', 'another key');

@@ -1,4 +1,5 @@
 import { ECDH } from 'node:crypto';
+import { checkClientKeyForm } from '../../crypto/client-wrap.js';
 import { checkClientPointForm, WRAP_CURVE } from '../../crypto/p256-wrap.js';
 import { isStandardBase64 } from '../../wire/base64.js';
 import { BadRequestError } from '../errors/common.errors.js';
@@ -19,12 +20,28 @@ export function parseClientPublicKey(base64: string): Buffer {
 }
 
 /**
- * The form checks alone: standard base64, 65 bytes, leading 0x04. The export checks the curve in its
- * ECDH step (`prepareWrap`), which decodes the point anyway: no second decode.
+ * The form checks alone: standard base64, 65 bytes, leading 0x04 (the root surface's export, P-256
+ * only: docs/spec.md §3.4). The export checks the curve in its ECDH step (`prepareWrap`), which decodes
+ * the point anyway: no second decode.
  */
 export function decodeClientPublicKey(base64: string): Buffer {
-  if (!isStandardBase64(base64)) throw new BadRequestError('clientPubKey: not standard base64');
-  const point = Buffer.from(base64, 'base64');
+  const point = decodeBase64Key(base64);
   checkClientPointForm(point, BadRequestError);
   return point;
+}
+
+/**
+ * The form checks of an /api `clientPubKey` (docs/spec.md §3.4): standard base64, then by its length
+ * alone a P-256 point (65 bytes, leading 0x04) or an X-Wing public key (1,216 bytes); any other length
+ * is a bad request. The wrap's first step checks the rest (the curve, the KEM's key checks).
+ */
+export function decodeAnyClientPublicKey(base64: string): Buffer {
+  const key = decodeBase64Key(base64);
+  checkClientKeyForm(key, BadRequestError);
+  return key;
+}
+
+function decodeBase64Key(base64: string): Buffer {
+  if (!isStandardBase64(base64)) throw new BadRequestError('clientPubKey: not standard base64');
+  return Buffer.from(base64, 'base64');
 }

@@ -1,8 +1,9 @@
+import { type PreparedClientWrap, prepareClientWrap } from '../../crypto/client-wrap.js';
 import { EXPORT_WRAP_INFO, type PreparedWrap, prepareWrap as prepareP256Wrap, type WrappedKey } from '../../crypto/p256-wrap.js';
 import type { RandomSource } from '../../crypto/random-source.js';
 import { BadRequestError } from '../errors/common.errors.js';
 
-export type { PreparedWrap };
+export type { PreparedClientWrap, PreparedWrap };
 
 /**
  * The part of the export wrap (docs/spec.md §3.2) that needs no key material: a fresh
@@ -13,6 +14,15 @@ export type { PreparedWrap };
  */
 export function prepareWrap(clientPublicKey: Uint8Array, random: RandomSource): PreparedWrap {
   return prepareP256Wrap(clientPublicKey, random, EXPORT_WRAP_INFO, BadRequestError);
+}
+
+/**
+ * The /api export's wrap (docs/spec.md §3.4), to a key of either kind (`decodeAnyClientPublicKey`):
+ * as `prepareWrap` to a P-256 point, the X-Wing encapsulation (HPKE info `keygate export v2`) to an
+ * X-Wing public key. Either refusal of the key is a bad request.
+ */
+export function prepareExportWrap(clientPublicKey: Uint8Array, random: RandomSource): Promise<PreparedClientWrap> {
+  return prepareClientWrap(clientPublicKey, random, 'export', BadRequestError);
 }
 
 /**

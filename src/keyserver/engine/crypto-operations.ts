@@ -1,4 +1,4 @@
-import { checkClientPointForm, DATAKEY_WRAP_INFO, prepareWrap } from '../../crypto/p256-wrap.js';
+import { checkClientKeyForm, prepareClientWrap } from '../../crypto/client-wrap.js';
 import type { Right } from '../../wire/acl.js';
 import { aliasOf } from '../../wire/alias.js';
 import type {
@@ -139,7 +139,8 @@ export class CryptoOperations {
 
   /**
    * A fresh data key of `keyLen` bytes (docs/spec.md §4.5a item 1): sealed under the key's newest version,
-   * and wrapped to `clientPubKey` (docs/spec.md §3.2, info `keygate datakey v1`) only when one is given.
+   * and wrapped to `clientPubKey` (docs/spec.md §3.2, info `keygate datakey v1`; to an X-Wing key §3.4,
+   * `keygate datakey v2`) only when one is given.
    * Needs `crypto.encrypt` and the right `encrypt`. The data key is zeroed once sealed and wrapped. The
    * blob is bound to `context` (docs/spec.md §4.5a item 5).
    */
@@ -152,19 +153,19 @@ export class CryptoOperations {
       readonly context?: EncryptionContext | undefined;
     },
   ): Promise<OperationResult<'generateDataKey'>> {
-    if (request.clientPubKey !== undefined) checkClientPointForm(request.clientPubKey, BadRequestError);
+    if (request.clientPubKey !== undefined) checkClientKeyForm(request.clientPubKey, BadRequestError);
     const caller = await this.#ctx.auth.authenticate(token);
     await this.#ctx.auth.requireOperation(caller, 'crypto.encrypt');
     const key = await this.#usableKey(caller, ttag, 'encrypt', request.context);
     const wrap =
       request.clientPubKey === undefined
         ? undefined
-        : prepareWrap(request.clientPubKey, this.#ctx.random, DATAKEY_WRAP_INFO, BadRequestError);
+        : await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
     const { material, version } = newestOf(key);
     const dataKey = this.#ctx.random.bytes(request.keyLen);
     try {
       const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES), request.context);
-      const wrapped = wrap?.seal(dataKey);
+      const wrapped = await wrap?.seal(dataKey);
       return await this.#used(ttag, key, 'datakey', {
         blob,
         ...(wrapped === undefined ? {} : { wrapped }),
@@ -188,17 +189,17 @@ export class CryptoOperations {
     ttag: string,
     request: { readonly blob: Uint8Array; readonly clientPubKey: Uint8Array; readonly context?: EncryptionContext | undefined },
   ): Promise<OperationResult<'openDataKey'>> {
-    checkClientPointForm(request.clientPubKey, BadRequestError);
+    checkClientKeyForm(request.clientPubKey, BadRequestError);
     const caller = await this.#ctx.auth.authenticate(token);
     await this.#ctx.auth.requireOperation(caller, 'crypto.decrypt');
     const key = await this.#usableKey(caller, ttag, 'decrypt', request.context);
     const { version, keyLen } = readDataKeyHeader(request.blob);
     const { material } = usableVersion(key, version);
-    const wrap = prepareWrap(request.clientPubKey, this.#ctx.random, DATAKEY_WRAP_INFO, BadRequestError);
+    const wrap = await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
     let dataKey: Buffer | undefined;
     try {
       dataKey = openDataKey(material, request.blob, request.context);
-      return await this.#used(ttag, key, 'datakey.open', { wrapped: wrap.seal(dataKey), keyLen, version });
+      return await this.#used(ttag, key, 'datakey.open', { wrapped: await wrap.seal(dataKey), keyLen, version });
     } finally {
       dataKey?.fill(0);
       wrap.dispose();

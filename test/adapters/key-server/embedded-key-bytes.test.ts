@@ -94,6 +94,7 @@ test('the export use case zeroes the key bytes it received once it has wrapped t
     received[0]!.every((byte) => byte === 0),
     'zeroed once wrapped',
   );
+  if (!('gatewayPubKey' in answer.wrapped)) return t.fail('a P-256 point is wrapped as §3.2 says');
   t.deepEqual(unwrapKey(answer.wrapped, client.getPrivateKey()), exported[0]!.bytes, 'the wrap carries the key');
   t.like(answer, { keyLen: 32 });
 });

@@ -5,6 +5,7 @@ import { AUDIT_CONTEXTS_MAX } from '../../../domain/audit/audit-context.js';
 import { AUDIT_KID_MAX } from '../../../domain/audit/audit-signing.js';
 import { AUDIT_BREAK_KINDS } from '../../../domain/audit/audit-verify.js';
 import { ERROR_CODES } from '../../../domain/errors/error-codes.js';
+import { XWING_WRAP_ALGO } from '../../../domain/keywrap/keywrap.js';
 import { RIGHTS } from '../../../wire/acl.js';
 import type { AliasView } from '../../../wire/alias.js';
 import { CONTEXT_MEMBERS_MAX, CONTEXT_NAME, CONTEXT_VALUE_MAX } from '../../../wire/encryption-context.js';
@@ -124,6 +125,16 @@ const aliasView = z
 
 /** A key wrapped to the client's ephemeral P-256 key (docs/spec.md §3.2). */
 const wrappedKey = z.object({ gatewayPubKey: base64, salt: base64, iv: base64, ciphertext: base64, authTag: base64 });
+
+/** A key wrapped to the client's X-Wing public key with HPKE (docs/spec.md §3.4 item 2). */
+const xwingWrappedKey = z.object({
+  algo: z.literal(XWING_WRAP_ALGO).describe('the HPKE suite: KEM X-Wing, KDF HKDF-SHA256, AEAD AES-256-GCM'),
+  enc: base64.describe('the encapsulated key, 1,120 bytes'),
+  ciphertext: base64.describe('the sealed key, then the 16-byte tag'),
+});
+
+/** On /api, `wrapped` is either wrap, by the kind of `clientPubKey` (docs/spec.md §3.4). */
+const apiWrappedKey = z.xor([wrappedKey, xwingWrappedKey]).meta({ id: 'ClientWrappedKey' });
 
 export const wrappedExport = z
   .object({
@@ -342,9 +353,9 @@ export const responses = {
   /** An aes key's raw bytes, or an exportable signing key's PKCS#8 (docs/spec.md §4.25 item 1), wrapped as §3.2 says. */
   exported: z
     .union([
-      wrappedExport.extend({ version }),
+      wrappedExport.extend({ wrapped: apiWrappedKey, version }),
       z.object({
-        wrapped: wrappedKey,
+        wrapped: apiWrappedKey,
         type: z.enum(KEY_TYPES).exclude(['aes']).describe('the signing key type'),
         format: z.literal('pkcs8').describe("the private key's PKCS#8 (DER), wrapped"),
         version,
@@ -355,14 +366,14 @@ export const responses = {
   dataKey: z
     .object({
       blob: base64.describe('the data key sealed under the key version (docs/spec.md §4.5a item 5)'),
-      wrapped: wrappedKey
+      wrapped: apiWrappedKey
         .optional()
-        .describe('the data key wrapped to clientPubKey (HKDF info `keygate datakey v1`); only when one was sent'),
+        .describe('the data key wrapped to clientPubKey (info `keygate datakey v1`, or `v2` to an X-Wing key); only when one was sent'),
       keyLen: keyLength,
       version,
     })
     .meta({ id: 'DataKey' }),
-  dataKeyOpened: z.object({ wrapped: wrappedKey, keyLen: keyLength, version }).meta({ id: 'DataKeyOpened' }),
+  dataKeyOpened: z.object({ wrapped: apiWrappedKey, keyLen: keyLength, version }).meta({ id: 'DataKeyOpened' }),
   acl: z.object({ owner: identity, items: z.array(aclEntry), complete: z.literal(true) }),
   aclEntry,
   access: z.object({

@@ -7,6 +7,12 @@ import { text } from '../schema/text-schema.js';
 /** Standard base64 (bodies carry binary values and ttags so, docs/spec.md §1.4). */
 export const base64 = z.string().max(1_500_000).check(z.base64('not standard base64'));
 
+/**
+ * The longest `clientPubKey`: an X-Wing public key, 1,216 bytes, in standard base64 (docs/spec.md §3.4);
+ * a P-256 point is 88 characters. The wrap checks the length in bytes.
+ */
+export const CLIENT_PUB_KEY_MAX_CHARS = 1624;
+
 /** A ttag in a body: standard base64 (base64url is accepted as well, see parseTtag). */
 export const ttag = text({ min: 1, minMessage: 'required', max: 512 });
 

@@ -13,7 +13,7 @@ import { keyReferenceField } from '../schema/ttag-schema.js';
 import { callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
-import { base64, keyVersion, ttag } from './api-schemas.js';
+import { base64, CLIENT_PUB_KEY_MAX_CHARS, keyVersion, ttag } from './api-schemas.js';
 import { runBatch, singleOrBatch } from './crypto-batch.js';
 import { binary, encodeBinary, wipeBinary } from './crypto-bytes.js';
 import { noteResolved, withoutResolved } from './key-reference.js';
@@ -135,17 +135,19 @@ export function cryptoRoutes(services: GatewayServices): ApiRoute[] {
   return [...OPERATIONS.map((declared) => cryptoRoute(declared, services.crypto)), ...dataKeyRoutes(services)];
 }
 
-/** A short binary value (a client's public point, a data-key blob), decoded at the edge. */
+/** A short binary value (a data-key blob), decoded at the edge. */
 const shortBinary = base64.max(256).transform((value): Uint8Array => Buffer.from(value, 'base64'));
+/** A client's public key, P-256 or X-Wing (docs/spec.md §3.4), decoded at the edge; the key server checks its length. */
+const clientKey = base64.max(CLIENT_PUB_KEY_MAX_CHARS).transform((value): Uint8Array => Buffer.from(value, 'base64'));
 
 /** A data key's request beside its `ttag` (docs/spec.md §4.5a): a single request's, and a batch item's. */
 export const DATA_KEY_FIELDS = {
   keyLen: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32),
-  clientPubKey: shortBinary.optional(),
+  clientPubKey: clientKey.optional(),
   context,
 };
 /** A data-key opening's request beside its `ttag` (docs/spec.md §4.5a item 2). */
-export const DATA_KEY_OPEN_FIELDS = { blob: shortBinary, clientPubKey: shortBinary, context };
+export const DATA_KEY_OPEN_FIELDS = { blob: shortBinary, clientPubKey: clientKey, context };
 
 /**
  * Data keys (docs/spec.md §4.5a), made, sealed and wrapped in the key server: the gateway holds only

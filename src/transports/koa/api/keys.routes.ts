@@ -18,7 +18,7 @@ import { text } from '../schema/text-schema.js';
 import { type ApiContext, callerOf } from './api-context.js';
 import { responses } from './api-responses.js';
 import { type ApiRoute, route } from './api-route.js';
-import { keyVersion, listBody } from './api-schemas.js';
+import { CLIENT_PUB_KEY_MAX_CHARS, keyVersion, listBody } from './api-schemas.js';
 import { noteResolved, withoutResolved } from './key-reference.js';
 
 /** docs/spec.md §4.22 item 6: weeks, days, hours, minutes and seconds, at least one day. */
@@ -65,7 +65,10 @@ const schemas = {
     })
     .prefault({})
     .superRefine(fitsItsType),
-  export: z.strictObject({ clientPubKey: text({ min: 1, minMessage: 'required', max: 256 }), version: keyVersion.optional() }),
+  export: z.strictObject({
+    clientPubKey: text({ min: 1, minMessage: 'required', max: CLIENT_PUB_KEY_MAX_CHARS }),
+    version: keyVersion.optional(),
+  }),
   minVersion: z.strictObject({ minVersion: keyVersion }),
   /** docs/spec.md §4.25 item 7: publish a signing key's JWKS, or withdraw it. */
   published: z.strictObject({ published: z.boolean() }),
@@ -157,7 +160,7 @@ export function keyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/keys/:ttag/export',
       auth: 'session',
       kind: 'release',
-      summary: "Export a version of the key (default the newest) wrapped to the client's ephemeral P-256 key; right export",
+      summary: "Export a version of the key (default the newest) wrapped to the client's ephemeral P-256 or X-Wing key; right export",
       body: schemas.export,
       success: { status: 200, schema: responses.exported },
       auditVersion: ({ body }) => body.version,
