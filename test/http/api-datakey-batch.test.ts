@@ -2,6 +2,7 @@ import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
 import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
+import { FaultyKeyServer } from '../_support/faulty-key-server.js';
 import { startFaultyGateway, startGateway } from '../_support/gateway.js';
 import { HOSTILE } from '../_support/hostile-text.js';
 import { seededDaemonKeyServer } from '../_support/seeded-daemon.js';
@@ -127,7 +128,7 @@ for (const store of KEY_SERVER_STORES) {
   );
 }
 
-test('a batch of more than 1000 items or none is 400; an item off its schema is 400 naming items.<n>.<field>; a bad ttag or clientPubKey fails its item alone', async (t) => {
+test('a batch of more than 1000 items or none is 400; an item off its schema is 400 naming items.<n>.<field>; a bad ttag or clientPubKey fails its item alone; an alias is recorded', async (t) => {
   const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
@@ -198,6 +199,22 @@ test('a batch of more than 1000 items or none is 400; an item off its schema is 
     }
   }
 
+  // docs/spec.md §4.23 item 3: an item names its key by alias, and the record names the alias and the key it resolved to.
+  t.is((await alice.put('/api/aliases/vault', { ttag })).status, 200);
+  const byAlias = await alice.post('/api/crypto/datakey/open', {
+    items: [
+      { ttag: 'alias/vault', blob, clientPubKey },
+      { ttag: 'alias/vault', blob, clientPubKey },
+    ],
+  });
+  t.deepEqual(outcomes(byAlias.body.items), ['ok 32 v1', 'ok 32 v1']);
+  const admin = await signIn(gw, 'admin');
+  const records = (await admin.get('/api/audit?operation=crypto.datakey.open&limit=50')).body.items;
+  t.like(
+    records.find((record: { alias?: string }) => record.alias !== undefined),
+    { alias: 'vault', object: ttag, items: 2, failures: 0, keys: [{ ttag, version: 1 }] },
+  );
+
   const full = await alice.post('/api/crypto/datakey', { items: Array.from({ length: 1000 }, () => ({ ttag, keyLen: 16 })) });
   t.is(full.status, 200, full.text);
   t.deepEqual(new Set(outcomes(full.body.items)), new Set(['ok 16 v1']));
@@ -245,12 +262,13 @@ test('a batch asks the key server once; a batch whose record cannot be stored an
 });
 
 test('through a keygate keyserver daemon over mutual TLS: a batch of data keys and its openings cross the protocol in one call each', async (t) => {
-  const keyServer = await seededDaemonKeyServer(t);
+  const keyServer = new FaultyKeyServer(await seededDaemonKeyServer(t));
   const gw = await startGateway(t, {}, { keyServer });
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
   const { ttag: foreign } = await createKey(await signIn(gw, 'bob'));
   const clients = [specClientKey(), specClientKey()];
+  keyServer.calls.length = 0;
 
   const made = await alice.post('/api/crypto/datakey', {
     items: [
@@ -265,4 +283,11 @@ test('through a keygate keyserver daemon over mutual TLS: a batch of data keys a
   t.deepEqual(outcomes(items), ['ok 24 v1', 'ACL_DENIED', 'ok 32 v1']);
   const keys = unwrapped([items[0]!, items[2]!], clients);
   t.deepEqual(await openAll(alice, ttag, [items[0]!.blob!, items[2]!.blob!]), keys);
+  t.deepEqual(keyServer.calls, ['cryptoBatch', 'cryptoBatch'], 'one protocol call for each batch');
+  // The most items a batch holds, each wrapped: the protocol's frames carry them.
+  const clientPubKey = clients[0]!.publicKey;
+  const full = await alice.post('/api/crypto/datakey', { items: Array.from({ length: 1000 }, () => ({ ttag, clientPubKey })) });
+  t.is(full.status, 200, full.text.slice(0, 200));
+  t.true((full.body.items as Item[]).every((item) => item.ok && item.wrapped !== undefined));
+  t.deepEqual(specUnwrap(full.body.items[999].wrapped, clients[0]!.ecdh, INFO).length, 32);
 });
