@@ -105,18 +105,47 @@ for (const store of KEY_SERVER_STORES) {
       t.is(reopened.status, 200, reopened.text);
       t.deepEqual(outcomes(reopened.body.items), ['ACL_DENIED', 'ok 32 v2', 'KEY_EXPIRED', 'DECRYPT_FAILED']);
 
+      // docs/spec.md §4.5b: an item's context is bound to its blob alone, and the record names a batch's distinct contexts.
+      const tenant = { tenant: 'acme' };
+      const bound = await alice.post('/api/crypto/datakey', {
+        items: [
+          { ttag, context: tenant },
+          { ttag, context: { tenant: 'other' } },
+          { ttag, context: tenant },
+        ],
+      });
+      t.deepEqual(outcomes(bound.body.items), ['ok 32 v2', 'ok 32 v2', 'ok 32 v2']);
+      const boundBlob = bound.body.items[0].blob as string;
+      const boundOpened = await alice.post('/api/crypto/datakey/open', {
+        items: [
+          { ttag, blob: boundBlob, clientPubKey: client.publicKey, context: tenant },
+          { ttag, blob: boundBlob, clientPubKey: client.publicKey },
+          { ttag, blob: bound.body.items[1].blob, clientPubKey: client.publicKey, context: tenant },
+        ],
+      });
+      t.deepEqual(outcomes(boundOpened.body.items), ['ok 32 v2', 'DECRYPT_FAILED', 'DECRYPT_FAILED']);
+
       const auditor = await signIn(gw, 'audra');
       const records = (await auditor.get('/api/audit?operation=crypto.datakey&limit=10')).body.items;
-      const batch = records.find((record: { items?: number }) => record.items !== undefined);
+      const batch = records.find((record: { items?: number }) => record.items === 5);
       t.like(batch, { principal: 'alice', outcome: 'ok', status: 200, items: 5, failures: 2 });
       t.deepEqual(batch.keys, [{ ttag, version: 2 }, { ttag: foreign }, { ttag: expired }]);
       t.false('object' in batch, 'a batch over several keys names none');
+      t.false('contexts' in batch, 'a batch without contexts names none');
+      t.like(
+        records.find((record: { items?: number }) => record.items === 3),
+        { failures: 0, object: ttag, contexts: [tenant, { tenant: 'other' }] },
+      );
       const opens = (await auditor.get('/api/audit?operation=crypto.datakey.open&limit=10')).body.items;
       const openBatches = opens.filter((record: { items?: number }) => record.items !== undefined);
-      t.is(openBatches.length, 2, 'one record for each batch of openings');
+      t.is(openBatches.length, 3, 'one record for each batch of openings');
       t.like(
-        openBatches.find((record: { items: number }) => record.items === 3),
+        openBatches.find((record: { items: number; contexts?: unknown }) => record.items === 3 && record.contexts === undefined),
         { failures: 0, object: ttag, keys: [{ ttag, version: 2 }] },
+      );
+      t.like(
+        openBatches.find((record: { contexts?: unknown }) => record.contexts !== undefined),
+        { items: 3, failures: 2, contexts: [tenant] },
       );
       const failing = openBatches.find((record: { items: number }) => record.items === 4);
       t.like(failing, { outcome: 'ok', failures: 3 });
@@ -157,6 +186,8 @@ test('a batch of more than 1000 items or none is 400; an item off its schema is 
       'items.1.clientPubKey',
     ],
     ['/api/crypto/datakey/open', { items: [{ ttag, clientPubKey }] }, 'items.0.blob'],
+    ['/api/crypto/datakey', { items: [{ ttag }, { ttag, context: { tenant: 7 } }] }, 'items.1.context.tenant'],
+    ['/api/crypto/datakey/open', { items: [{ ttag, blob, clientPubKey, context: 'acme' }] }, 'items.0.context'],
     ['/api/crypto/datakey', { items: [{ ttag }], ttag }, ''],
   ];
   for (const [path, body, named] of cases) {
