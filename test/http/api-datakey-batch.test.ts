@@ -157,7 +157,7 @@ for (const store of KEY_SERVER_STORES) {
   );
 }
 
-test('a batch of more than 1000 items or none is 400; an item off its schema is 400 naming items.<n>.<field>; a bad ttag or clientPubKey fails its item alone; an alias is recorded', async (t) => {
+test('a batch of more than 1000 items or none is 400; an item off its schema is 400 naming items.<n>.<field>; a bad ttag or clientPubKey, or an unmet grant condition, fails its item alone; an alias is recorded', async (t) => {
   const gw = await startGateway(t);
   const alice = await signIn(gw, 'alice');
   const { ttag } = await createKey(alice);
@@ -245,6 +245,24 @@ test('a batch of more than 1000 items or none is 400; an item off its schema is 
     records.find((record: { alias?: string }) => record.alias !== undefined),
     { alias: 'vault', object: ttag, items: 2, failures: 0, keys: [{ ttag, version: 1 }] },
   );
+
+  // docs/spec.md §4.5b item 4: a right held under a condition serves the items whose context meets it, each alone.
+  const acme = { tenant: 'acme' };
+  const granted = await alice.put(`/api/keys/${pathTtag(ttag)}/acl/bob`, { rights: ['encrypt', 'decrypt'], conditions: { context: acme } });
+  t.is(granted.status, 200, granted.text);
+  const bob = await signIn(gw, 'bob');
+  const bobs = await bob.post('/api/crypto/datakey', {
+    items: [{ ttag, context: acme }, { ttag }, { ttag, context: { tenant: 'other' } }],
+  });
+  t.is(bobs.status, 200, bobs.text);
+  t.deepEqual(outcomes(bobs.body.items), ['ok 32 v1', 'CONTEXT_REQUIRED', 'CONTEXT_REQUIRED']);
+  const bobsOpened = await bob.post('/api/crypto/datakey/open', {
+    items: [
+      { ttag, blob: bobs.body.items[0].blob, clientPubKey, context: acme },
+      { ttag, blob, clientPubKey },
+    ],
+  });
+  t.deepEqual(outcomes(bobsOpened.body.items), ['ok 32 v1', 'CONTEXT_REQUIRED']);
 
   const full = await alice.post('/api/crypto/datakey', { items: Array.from({ length: 1000 }, () => ({ ttag, keyLen: 16 })) });
   t.is(full.status, 200, full.text);
