@@ -317,6 +317,65 @@ export class KeygateSession {
     return { key: await dataKeyOf(clientKey, reply.wrapped, reply.keyLen), keyLen: reply.keyLen, version: reply.version };
   }
 
+  /**
+   * POST /api/crypto/datakey with `{ items }` (docs/spec.md §4.5a item 7): up to 1000 data keys in one
+   * request, one result per item in order; one item's failure (its `error`) does not fail the others.
+   * Each item is as `generateDataKey` takes it, with the encryption context its blob is bound to
+   * (docs/spec.md §4.5b), when it has one; the delivered ones are wrapped to one fresh
+   * non-extractable ECDH key made here for the batch (each wrap has its own ephemeral key, salt and iv).
+   */
+  async generateDataKeys(
+    items: readonly {
+      readonly ttag: string;
+      readonly keyLen?: 16 | 24 | 32;
+      readonly deliver?: boolean;
+      readonly context?: EncryptionContext;
+    }[],
+  ): Promise<BatchItemResult<DataKey>[]> {
+    const clientKey = items.some((item) => item.deliver !== false) ? await ExportKey.generate() : undefined;
+    const body = items.map((item) => ({
+      ttag: item.ttag,
+      ...(item.keyLen === undefined ? {} : { keyLen: item.keyLen }),
+      ...(clientKey && item.deliver !== false && { clientPubKey: clientKey.publicKey }),
+      ...optionalContext(item.context),
+    }));
+    type Made = BatchItemResult<{ blob: string; wrapped?: WrappedKey; keyLen: DataKey['keyLen']; version: number }>;
+    const reply = await this.#call<{ items: Made[] }>({ method: 'POST', path: '/api/crypto/datakey', body: { items: body } });
+    return Promise.all(
+      reply.items.map(async (item): Promise<BatchItemResult<DataKey>> => {
+        if (!item.ok) return item;
+        const { blob, keyLen, version } = item;
+        if (clientKey === undefined || item.wrapped === undefined) return { ok: true, blob, keyLen, version };
+        return { ok: true, blob, key: await dataKeyOf(clientKey, item.wrapped, keyLen), keyLen, version };
+      }),
+    );
+  }
+
+  /**
+   * POST /api/crypto/datakey/open with `{ items }` (docs/spec.md §4.5a item 7): up to 1000 blobs opened
+   * in one request, one result per item in order, each data key wrapped to one fresh ECDH key made here
+   * for the batch and unwrapped; one item's failure (its `error`) does not fail the others.
+   */
+  async openDataKeys(
+    items: readonly { readonly ttag: string; readonly blob: string; readonly context?: EncryptionContext }[],
+  ): Promise<BatchItemResult<Required<Omit<DataKey, 'blob'>>>[]> {
+    const clientKey = await ExportKey.generate();
+    const body = items.map((item) => ({
+      ttag: item.ttag,
+      blob: item.blob,
+      clientPubKey: clientKey.publicKey,
+      ...optionalContext(item.context),
+    }));
+    type Opened = BatchItemResult<{ wrapped: WrappedKey; keyLen: DataKey['keyLen']; version: number }>;
+    const reply = await this.#call<{ items: Opened[] }>({ method: 'POST', path: '/api/crypto/datakey/open', body: { items: body } });
+    return Promise.all(
+      reply.items.map(async (item): Promise<BatchItemResult<Required<Omit<DataKey, 'blob'>>>> => {
+        if (!item.ok) return item;
+        return { ok: true, key: await dataKeyOf(clientKey, item.wrapped, item.keyLen), keyLen: item.keyLen, version: item.version };
+      }),
+    );
+  }
+
   // Data cryptography
 
   /**

@@ -2647,6 +2647,18 @@ export interface operations {
                     readonly context?: {
                         readonly [key: string]: string;
                     };
+                } | {
+                    readonly items: readonly {
+                        readonly ttag: string;
+                        /** @default 32 */
+                        readonly keyLen?: 16 | 24 | 32;
+                        /** Format: base64 */
+                        readonly clientPubKey?: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
+                    }[];
                 };
             };
         };
@@ -2657,7 +2669,26 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["DataKey"];
+                    readonly "application/json": components["schemas"]["DataKey"] | {
+                        readonly items: readonly ({
+                            /** @description the data key sealed under the key version (docs/spec.md §4.5a item 5) */
+                            readonly blob: string;
+                            /** @description the data key wrapped to clientPubKey (info `keygate datakey v1`, or `v2` to an X-Wing key); only when one was sent */
+                            readonly wrapped?: components["schemas"]["ClientWrappedKey"];
+                            readonly keyLen: 16 | 24 | 32;
+                            /** @description the key version */
+                            readonly version: number;
+                            /** @constant */
+                            readonly ok: true;
+                        } | {
+                            /** @constant */
+                            readonly ok: false;
+                            readonly error: {
+                                readonly code: string;
+                                readonly detail: string;
+                            };
+                        })[];
+                    };
                 };
             };
             readonly 400: components["responses"]["BadRequest"];
@@ -2692,6 +2723,18 @@ export interface operations {
                     readonly context?: {
                         readonly [key: string]: string;
                     };
+                } | {
+                    readonly items: readonly {
+                        readonly ttag: string;
+                        /** Format: base64 */
+                        readonly blob: string;
+                        /** Format: base64 */
+                        readonly clientPubKey: string;
+                        /** @description the encryption context (docs/spec.md §4.5b): names to strings, bound to the ciphertext or the data key and needed again to open it; not secret */
+                        readonly context?: {
+                            readonly [key: string]: string;
+                        };
+                    }[];
                 };
             };
         };
@@ -2702,7 +2745,23 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["DataKeyOpened"];
+                    readonly "application/json": components["schemas"]["DataKeyOpened"] | {
+                        readonly items: readonly ({
+                            readonly wrapped: components["schemas"]["ClientWrappedKey"];
+                            readonly keyLen: 16 | 24 | 32;
+                            /** @description the key version */
+                            readonly version: number;
+                            /** @constant */
+                            readonly ok: true;
+                        } | {
+                            /** @constant */
+                            readonly ok: false;
+                            readonly error: {
+                                readonly code: string;
+                                readonly detail: string;
+                            };
+                        })[];
+                    };
                 };
             };
             readonly 400: components["responses"]["BadRequest"];

@@ -81,8 +81,13 @@ function decryptArgs(request: DecryptRequest) {
 /** A batch item with the members the protocol knows, whichever operation it is for (each variant has some of them). */
 function batchArgs(item: BatchItem) {
   const members: Partial<
-    Record<'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac' | 'message' | 'digest' | 'signature', Uint8Array>
-  > & { version?: number; alg?: string; kid?: string; context?: EncryptionContext } = item;
+    Record<
+      'plaintext' | 'aad' | 'ciphertext' | 'iv' | 'authTag' | 'data' | 'mac' | 'message' | 'digest' | 'signature' | 'clientPubKey' | 'blob',
+      Uint8Array
+    >
+  > & { version?: number; alg?: string; kid?: string; context?: EncryptionContext; keyLen?: number } = item;
   const { plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid, context } = members;
-  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version, alg, message, digest, signature, kid, context };
+  const { keyLen, clientPubKey, blob } = members;
+  const signing = { alg, message, digest, signature, kid };
+  return { ttag: item.ttag, plaintext, aad, ciphertext, iv, authTag, data, mac, version, ...signing, context, keyLen, clientPubKey, blob };
 }

@@ -1,4 +1,5 @@
 import type { EncryptionContext } from './encryption-context.js';
+import type { KeyLength } from './key-length.js';
 import type { KeyType, SigningAlg } from './key-type.js';
 
 /** The AES-GCM algorithm of a data key's length (RFC 7518 §5.3 names). */
@@ -93,8 +94,24 @@ export interface VerifySignatureResult {
   readonly type: KeyType;
 }
 
+/** A data key to make (docs/spec.md §4.5a item 1): its length, and the client key to wrap it to when given. */
+export interface DataKeyRequest {
+  readonly keyLen: KeyLength;
+  readonly clientPubKey?: Uint8Array | undefined;
+  /** Bound in the blob (docs/spec.md §4.5a item 5): opening needs the same one. */
+  readonly context?: EncryptionContext | undefined;
+}
+
+/** A data key's blob to open and wrap again to the client's key (docs/spec.md §4.5a item 2). */
+export interface OpenDataKeyRequest {
+  readonly blob: Uint8Array;
+  readonly clientPubKey: Uint8Array;
+  /** The context the blob was made with (docs/spec.md §4.5b item 3). */
+  readonly context?: EncryptionContext | undefined;
+}
+
 /** The cryptographic operations a batch may carry, one operation per batch. */
-export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap' | 'sign' | 'sign.verify';
+export type BatchOperation = 'encrypt' | 'decrypt' | 'mac' | 'verify' | 'rewrap' | 'sign' | 'sign.verify' | 'datakey' | 'datakey.open';
 
 /**
  * One item of a batch: the key and the operation's request (`{ data }` for `mac`; a decrypt request for
@@ -107,6 +124,8 @@ export type BatchItem = { readonly ttag: string } & (
   | VerifyMacRequest
   | SignRequest
   | VerifySignatureRequest
+  | DataKeyRequest
+  | OpenDataKeyRequest
 );
 
 /**

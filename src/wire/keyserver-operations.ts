@@ -79,6 +79,10 @@ const wrappedKey = z.union([
 ]);
 const dataKeyLength = z.literal(KEY_LENGTHS);
 const version = z.number().int().positive();
+/** A data key made (docs/spec.md §4.5a item 1), singly or as a batch item's result. */
+const dataKeyMade = z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version });
+/** A data key's blob opened and wrapped again (docs/spec.md §4.5a item 2), singly or as a batch item's result. */
+const dataKeyOpened = z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version });
 /** A tag's name or value as the wire carries it; the key server applies the tag rules (src/wire/key-tags.ts). */
 const tagText = ruled(z.string().max(1024));
 
@@ -234,13 +238,10 @@ export const KEY_SERVER_OPERATIONS = {
    */
   generateDataKey: op(
     z.strictObject({ ttag, keyLen: dataKeyLength, clientPubKey: bytes.optional(), context: encryptionContext.optional() }),
-    keyed(z.strictObject({ blob: bytes, wrapped: wrappedKey.optional(), keyLen: dataKeyLength, version })),
+    keyed(dataKeyMade),
   ),
   /** The data key of a blob, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2). */
-  openDataKey: op(
-    z.strictObject({ ttag, blob: bytes, clientPubKey: bytes, context: encryptionContext.optional() }),
-    keyed(z.strictObject({ wrapped: wrappedKey, keyLen: dataKeyLength, version })),
-  ),
+  openDataKey: op(z.strictObject({ ttag, blob: bytes, clientPubKey: bytes, context: encryptionContext.optional() }), keyed(dataKeyOpened)),
   // Signing keys (docs/spec.md §4.25): the private key never leaves; `type` is the key's, for the record.
   /** A signature by the newest version of `message` or of its `digest`. */
   sign: op(z.strictObject({ ttag, request: signRequest }), keyed(signResult)),
@@ -292,7 +293,7 @@ export const KEY_SERVER_OPERATIONS = {
     list(aliasView),
   ),
   /** One operation on up to MAX_BATCH_ITEMS items, in one call; each item's failure is its outcome. */
-  cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes),
+  cryptoBatch: op(z.strictObject({ operation: batchOperation, items: batchItems }), batchOutcomes(dataKeyMade, dataKeyOpened)),
   // Principals, sender keys, groups and roles (21-34).
   listPrincipals: op(principalQuery, list(principalView)),
   createPrincipal: op(newPrincipal, principalView),

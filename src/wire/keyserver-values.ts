@@ -342,30 +342,41 @@ export const batchItem = z.strictObject({
   digest: looseValue,
   signature: looseValue,
   kid: z.string().max(256).optional(),
+  // Data-key items (docs/spec.md §4.5a item 7).
+  keyLen: z.number().int().optional(),
+  clientPubKey: looseValue,
+  blob: looseValue,
 });
-export const batchOperation = z.enum(['encrypt', 'decrypt', 'mac', 'verify', 'rewrap', 'sign', 'sign.verify']);
+export const batchOperation = z.enum(['encrypt', 'decrypt', 'mac', 'verify', 'rewrap', 'sign', 'sign.verify', 'datakey', 'datakey.open']);
 /** Up to MAX_BATCH_ITEMS items; `runCryptoBatch` refuses more with BAD_REQUEST too (the embedded adapter parses nothing). */
 export const batchItems = z.array(batchItem).max(MAX_BATCH_ITEMS).readonly();
-export const batchOutcomes = z
-  .array(
-    z.union([
-      z.strictObject({
-        ok: z.literal(true),
-        result: z.union([
-          encryptResult,
-          macResult,
-          z.strictObject({ plaintext: payloadBytes }),
-          z.strictObject({ valid: z.boolean() }),
-          signResult,
-          verifySignatureResult,
-        ]),
-        resolved: ttag.optional(),
-      }),
-      z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096), resolved: ttag.optional() }),
-    ]),
-  )
-  .max(MAX_BATCH_ITEMS)
-  .readonly();
+/**
+ * The outcomes of a batch, one per item: a result of a data-cryptography or signing operation, or of
+ * one of `more` (the data keys made and opened, declared beside their single operations).
+ */
+export function batchOutcomes<const M extends readonly z.ZodType[]>(...more: M) {
+  return z
+    .array(
+      z.union([
+        z.strictObject({
+          ok: z.literal(true),
+          result: z.union([
+            encryptResult,
+            macResult,
+            z.strictObject({ plaintext: payloadBytes }),
+            z.strictObject({ valid: z.boolean() }),
+            signResult,
+            verifySignatureResult,
+            ...more,
+          ]),
+          resolved: ttag.optional(),
+        }),
+        z.strictObject({ ok: z.literal(false), code: z.string().min(1).max(64), message: z.string().max(4096), resolved: ttag.optional() }),
+      ]),
+    )
+    .max(MAX_BATCH_ITEMS)
+    .readonly();
+}
 
 const kind = z.enum(PRINCIPAL_KINDS as readonly ['user', 'group', 'service']);
 export const principalView = z.strictObject({

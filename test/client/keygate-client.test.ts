@@ -176,6 +176,51 @@ test('encrypt, decrypt, rewrap, batches and data keys take a context, and need t
   t.like(withoutIt, { status: 400, code: 'DECRYPT_FAILED' });
 });
 
+test('a batch of data keys made through the client unwraps each delivered key, and a batch of openings answers the same keys', async (t) => {
+  const gw = await startGateway(t);
+  const { alice, key } = await aliceWithKey(gw, 16);
+  const other = await alice.createKey({ keyLen: 16 });
+  const scoped = await alice.mintScoped({ objects: [key.ttag] });
+  const made = await scoped.generateDataKeys([
+    { ttag: key.ttag, keyLen: 24 },
+    { ttag: other.ttag },
+    { ttag: key.ttag, deliver: false },
+    { ttag: key.ttag },
+  ]);
+  t.like(made, [
+    { ok: true, keyLen: 24, version: 1 },
+    { ok: false, error: { code: 'OUT_OF_SCOPE' } },
+    { ok: true, keyLen: 32 },
+    { ok: true },
+  ]);
+  const [first, , bare, last] = made as Extract<(typeof made)[number], { ok: true }>[];
+  t.is(first!.key?.length, 24);
+  t.false('key' in bare!, 'an item not delivered answers its blob alone');
+  t.is(last!.key?.length, 32);
+  const opened = await scoped.openDataKeys([first!, bare!, last!].map((item) => ({ ttag: key.ttag, blob: item.blob })));
+  const keys = opened.map((item) => (item.ok ? Buffer.from(item.key) : item.error.code));
+  t.deepEqual(keys[0], Buffer.from(first!.key!));
+  t.is((keys[1] as Buffer).length, 32);
+  t.deepEqual(keys[2], Buffer.from(last!.key!));
+  const refused = await alice.openDataKeys([{ ttag: other.ttag, blob: first!.blob }]);
+  t.like(refused, [{ ok: false, error: { code: 'DECRYPT_FAILED' } }]);
+  const [bound] = await alice.generateDataKeys([{ ttag: key.ttag, context: { tenant: 'acme' } }]);
+  const blob = (bound as Extract<typeof bound, { ok: true }>).blob;
+  const reopened = await alice.openDataKeys([
+    { ttag: key.ttag, blob, context: { tenant: 'acme' } },
+    { ttag: key.ttag, blob },
+  ]);
+  t.like(
+    reopened,
+    [
+      { ok: true, keyLen: 32 },
+      { ok: false, error: { code: 'DECRYPT_FAILED' } },
+    ],
+    'a blob opens only with its context',
+  );
+  t.deepEqual(Buffer.from((reopened[0] as { key: Uint8Array }).key), Buffer.from((bound as { key: Uint8Array }).key));
+});
+
 test('a MAC made through the client verifies, and a changed one does not', async (t) => {
   const gw = await startGateway(t);
   const { alice, key } = await aliceWithKey(gw);

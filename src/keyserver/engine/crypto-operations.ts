@@ -4,11 +4,13 @@ import { aliasOf } from '../../wire/alias.js';
 import type {
   BatchOperation,
   BatchOutcome,
+  DataKeyRequest,
   DecryptRequest,
   DecryptResult,
   EncryptRequest,
   EncryptResult,
   MacResult,
+  OpenDataKeyRequest,
   SignRequest,
   SignResult,
   VerifyMacRequest,
@@ -16,7 +18,7 @@ import type {
   VerifySignatureResult,
 } from '../../wire/crypto-messages.js';
 import type { EncryptionContext } from '../../wire/encryption-context.js';
-import { type KeyLength, keyLengthForNid } from '../../wire/key-length.js';
+import { keyLengthForNid } from '../../wire/key-length.js';
 import type { KeyUse } from '../../wire/key-view.js';
 import type { OperationResult } from '../../wire/keyserver-operations.js';
 import type { Operation } from '../../wire/operations.js';
@@ -49,6 +51,8 @@ export interface BatchRequests {
   readonly rewrap: { readonly ttag: string } & DecryptRequest;
   readonly sign: { readonly ttag: string } & SignRequest;
   readonly 'sign.verify': { readonly ttag: string } & VerifySignatureRequest;
+  readonly datakey: { readonly ttag: string } & DataKeyRequest;
+  readonly 'datakey.open': { readonly ttag: string } & OpenDataKeyRequest;
 }
 
 /**
@@ -57,8 +61,20 @@ export interface BatchRequests {
  */
 export type BatchEntry<T> = { readonly item: T } | { readonly refused: string };
 
+/** A data key made, and a blob's data key opened (docs/spec.md §4.5a items 1, 2): only sealed or wrapped forms of it. */
+type DataKeyMade = Omit<OperationResult<'generateDataKey'>, 'resolved'>;
+type DataKeyOpened = Omit<OperationResult<'openDataKey'>, 'resolved'>;
+
 /** What one batch item answers when it succeeds. */
-export type BatchResult = EncryptResult | MacResult | DecryptResult | { valid: boolean } | SignResult | VerifySignatureResult;
+export type BatchResult =
+  | EncryptResult
+  | MacResult
+  | DecryptResult
+  | { valid: boolean }
+  | SignResult
+  | VerifySignatureResult
+  | DataKeyMade
+  | DataKeyOpened;
 /** A batch item performed: the key it used (its alias resolved) and its result. */
 type ItemDone = { readonly key: KeyRow; readonly result: BatchResult };
 
@@ -71,6 +87,8 @@ const BATCH_USES: Readonly<Record<BatchOperation, KeyUse>> = {
   rewrap: 'rewrap',
   sign: 'sign',
   'sign.verify': 'sign.verify',
+  datakey: 'datakey',
+  'datakey.open': 'datakey.open',
 };
 
 /** The right and role operation each batch operation needs (rewrap needs those of decrypt and encrypt). */
@@ -85,6 +103,8 @@ const NEEDS: Readonly<Record<BatchOperation, readonly (readonly [Operation, Righ
   ],
   sign: [['crypto.sign', 'sign']],
   'sign.verify': [['crypto.verify', 'read']],
+  datakey: [['crypto.encrypt', 'encrypt']],
+  'datakey.open': [['crypto.decrypt', 'decrypt']],
 };
 
 /**
@@ -138,72 +158,23 @@ export class CryptoOperations {
   }
 
   /**
-   * A fresh data key of `keyLen` bytes (docs/spec.md §4.5a item 1): sealed under the key's newest version,
-   * and wrapped to `clientPubKey` (docs/spec.md §3.2, info `keygate datakey v1`; to an X-Wing key §3.4,
-   * `keygate datakey v2`) only when one is given.
-   * Needs `crypto.encrypt` and the right `encrypt`. The data key is zeroed once sealed and wrapped. The
-   * blob is bound to `context` (docs/spec.md §4.5a item 5).
+   * A fresh data key (docs/spec.md §4.5a item 1), made by `#dataKeyWith`. Needs `crypto.encrypt` and the
+   * right `encrypt`; a malformed `clientPubKey` is refused before the token is read.
    */
-  async generateDataKey(
-    token: string,
-    ttag: string,
-    request: {
-      readonly keyLen: KeyLength;
-      readonly clientPubKey?: Uint8Array | undefined;
-      readonly context?: EncryptionContext | undefined;
-    },
-  ): Promise<OperationResult<'generateDataKey'>> {
+  async generateDataKey(token: string, ttag: string, request: DataKeyRequest): Promise<OperationResult<'generateDataKey'>> {
     if (request.clientPubKey !== undefined) checkClientKeyForm(request.clientPubKey, BadRequestError);
-    const caller = await this.#ctx.auth.authenticate(token);
-    await this.#ctx.auth.requireOperation(caller, 'crypto.encrypt');
-    const key = await this.#usableKey(caller, ttag, 'encrypt', request.context);
-    const wrap =
-      request.clientPubKey === undefined
-        ? undefined
-        : await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
-    const { material, version } = newestOf(key);
-    const dataKey = this.#ctx.random.bytes(request.keyLen);
-    try {
-      const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES), request.context);
-      const wrapped = await wrap?.seal(dataKey);
-      return await this.#used(ttag, key, 'datakey', {
-        blob,
-        ...(wrapped === undefined ? {} : { wrapped }),
-        keyLen: request.keyLen,
-        version,
-      });
-    } finally {
-      dataKey.fill(0);
-      wrap?.dispose();
-    }
+    const { key, result } = await this.#dataKeyWith(await this.#caller(token, 'datakey'), ttag, request);
+    return this.#used(ttag, key, 'datakey', result);
   }
 
   /**
-   * The data key of `blob`, wrapped again to `clientPubKey` (docs/spec.md §4.5a item 2): the version its
-   * header names must be usable (KEY_VERSION_NOT_FOUND, KEY_VERSION_RETIRED), and a blob of another key
-   * or changed, or opened under another context than its own, is DECRYPT_FAILED. Needs `crypto.decrypt`
-   * and the right `decrypt`.
+   * A blob's data key wrapped again (docs/spec.md §4.5a item 2), by `#openedDataKeyWith`. Needs
+   * `crypto.decrypt` and the right `decrypt`; a malformed `clientPubKey` is refused before the token is read.
    */
-  async openDataKey(
-    token: string,
-    ttag: string,
-    request: { readonly blob: Uint8Array; readonly clientPubKey: Uint8Array; readonly context?: EncryptionContext | undefined },
-  ): Promise<OperationResult<'openDataKey'>> {
+  async openDataKey(token: string, ttag: string, request: OpenDataKeyRequest): Promise<OperationResult<'openDataKey'>> {
     checkClientKeyForm(request.clientPubKey, BadRequestError);
-    const caller = await this.#ctx.auth.authenticate(token);
-    await this.#ctx.auth.requireOperation(caller, 'crypto.decrypt');
-    const key = await this.#usableKey(caller, ttag, 'decrypt', request.context);
-    const { version, keyLen } = readDataKeyHeader(request.blob);
-    const { material } = usableVersion(key, version);
-    const wrap = await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
-    let dataKey: Buffer | undefined;
-    try {
-      dataKey = openDataKey(material, request.blob, request.context);
-      return await this.#used(ttag, key, 'datakey.open', { wrapped: await wrap.seal(dataKey), keyLen, version });
-    } finally {
-      dataKey?.fill(0);
-      wrap.dispose();
-    }
+    const { key, result } = await this.#openedDataKeyWith(await this.#caller(token, 'datakey.open'), ttag, request);
+    return this.#used(ttag, key, 'datakey.open', result);
   }
 
   /**
@@ -249,6 +220,8 @@ export class CryptoOperations {
     rewrap: (caller, item) => this.#rewrapWith(caller, item.ttag, item),
     sign: (caller, item) => this.#signing.signItem(caller, item),
     'sign.verify': (caller, item) => this.#signing.verifyItem(caller, item),
+    datakey: (caller, item) => this.#dataKeyWith(caller, item.ttag, item),
+    'datakey.open': (caller, item) => this.#openedDataKeyWith(caller, item.ttag, item),
   };
 
   #done(key: KeyRow, perform: (key: KeyRow) => BatchResult): ItemDone {
@@ -272,6 +245,57 @@ export class CryptoOperations {
       return { key, result: this.#sealWith(key, { plaintext, aad: request.aad, context: request.context }) };
     } finally {
       plaintext.fill(0);
+    }
+  }
+
+  /**
+   * A fresh data key of `keyLen` bytes, the caller's token and role checked already: sealed under the
+   * key's newest version, and wrapped to `clientPubKey` (docs/spec.md §3.2, info `keygate datakey v1`)
+   * only when one is given. The data key is zeroed once sealed and wrapped. The blob is bound to
+   * `context` (docs/spec.md §4.5a item 5). A single request and a batch item (item 7) both make it here.
+   */
+  async #dataKeyWith(caller: TokenContext, ttag: string, request: DataKeyRequest): Promise<{ key: KeyRow; result: DataKeyMade }> {
+    if (request.clientPubKey !== undefined) checkClientKeyForm(request.clientPubKey, BadRequestError);
+    const key = await this.#usableKey(caller, ttag, 'encrypt', request.context);
+    const wrap =
+      request.clientPubKey === undefined
+        ? undefined
+        : await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
+    const { material, version } = newestOf(key);
+    const dataKey = this.#ctx.random.bytes(request.keyLen);
+    try {
+      const blob = sealDataKey(material, version, dataKey, this.#ctx.random.bytes(GCM_IV_BYTES), request.context);
+      const wrapped = await wrap?.seal(dataKey);
+      return { key, result: { blob, ...(wrapped === undefined ? {} : { wrapped }), keyLen: request.keyLen, version } };
+    } finally {
+      dataKey.fill(0);
+      wrap?.dispose();
+    }
+  }
+
+  /**
+   * The data key of `blob`, wrapped again to `clientPubKey`, the caller's token and role checked already:
+   * the version its header names must be usable (KEY_VERSION_NOT_FOUND, KEY_VERSION_RETIRED), and a blob
+   * of another key or changed, or opened under another context than its own, is DECRYPT_FAILED. A single
+   * request and a batch item both open it here.
+   */
+  async #openedDataKeyWith(
+    caller: TokenContext,
+    ttag: string,
+    request: OpenDataKeyRequest,
+  ): Promise<{ key: KeyRow; result: DataKeyOpened }> {
+    checkClientKeyForm(request.clientPubKey, BadRequestError);
+    const key = await this.#usableKey(caller, ttag, 'decrypt', request.context);
+    const { version, keyLen } = readDataKeyHeader(request.blob);
+    const { material } = usableVersion(key, version);
+    const wrap = await prepareClientWrap(request.clientPubKey, this.#ctx.random, 'datakey', BadRequestError);
+    let dataKey: Buffer | undefined;
+    try {
+      dataKey = openDataKey(material, request.blob, request.context);
+      return { key, result: { wrapped: await wrap.seal(dataKey), keyLen, version } };
+    } finally {
+      dataKey?.fill(0);
+      wrap.dispose();
     }
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type BatchOperation, type BatchOutcome, MAX_BATCH_ITEMS } from '../../wire/crypto-messages.js';
+import { KEY_LENGTHS } from '../../wire/key-length.js';
 import { SIGNING_ALGS } from '../../wire/key-type.js';
 import { encryptionContext, keyVersion } from '../../wire/keyserver-values.js';
 import type { BatchEntry, BatchRequests, BatchResult } from '../engine/crypto-operations.js';
@@ -41,6 +42,13 @@ const ITEMS: { readonly [O in BatchOperation]: z.ZodType<BatchRequests[O]> } = {
     version,
     kid: z.string().max(256).optional(),
   }),
+  datakey: z.object({
+    ttag: z.string(),
+    keyLen: z.literal(KEY_LENGTHS, { error: 'not 16, 24 or 32' }),
+    clientPubKey: binary.optional(),
+    context,
+  }),
+  'datakey.open': z.object({ ttag: z.string(), blob: binary, clientPubKey: binary, context }),
 };
 
 /**

@@ -150,9 +150,21 @@ export const DATA_KEY_FIELDS = {
 export const DATA_KEY_OPEN_FIELDS = { blob: shortBinary, clientPubKey: clientKey, context };
 
 /**
+ * A single data-key request, or `{ items }` of them (docs/spec.md §4.5a item 7): an item's ttag is read
+ * as the single request's, but a bad one fails that item alone (crypto-batch.ts).
+ */
+function dataKeyBody<F extends z.ZodRawShape>(fields: F) {
+  return singleOrBatch(
+    z.strictObject({ ttag: keyReferenceField(ttag), ...fields }),
+    z.strictObject({ ttag: ttag.transform(readKeyReference), ...fields }),
+  );
+}
+
+/**
  * Data keys (docs/spec.md §4.5a), made, sealed and wrapped in the key server: the gateway holds only
  * the blob and the wrap. Both answer key material wrapped to the caller's key, so both are releases,
- * asked of the key server only once their pending record is stored (docs/spec.md §9.2).
+ * asked of the key server only once their pending record is stored (docs/spec.md §9.2); a batch
+ * (`{ items }`, item 7) too, in one round trip, its items answered only once its record is complete.
  */
 function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
   return [
@@ -163,11 +175,12 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/crypto/datakey',
       auth: 'session',
       summary: "A fresh data key sealed under the key's newest version, and wrapped to clientPubKey when given; right encrypt",
-      body: z.strictObject({ ttag: keyReferenceField(ttag), ...DATA_KEY_FIELDS }),
-      success: { status: 200, schema: responses.dataKey },
+      body: dataKeyBody(DATA_KEY_FIELDS),
+      success: { status: 200, schema: z.union([responses.dataKey, responses.batch(responses.dataKey)]) },
       async handle(ctx, { body, audit }) {
-        audit.note(requestContext(body.context));
+        if (!('items' in body)) audit.note(requestContext(body.context));
         await audit.recorded();
+        if ('items' in body) return runBatch(ctx, audit, services.crypto, 'datakey', body.items);
         const made = await services.keyServerCalls.call(callerOf(ctx), 'generateDataKey', body);
         audit.note({ version: made.version });
         noteResolved(audit, body.ttag, made.resolved);
@@ -182,11 +195,12 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       path: '/api/crypto/datakey/open',
       auth: 'session',
       summary: "A data key's blob opened and its data key wrapped again to clientPubKey; right decrypt",
-      body: z.strictObject({ ttag: keyReferenceField(ttag), ...DATA_KEY_OPEN_FIELDS }),
-      success: { status: 200, schema: responses.dataKeyOpened },
+      body: dataKeyBody(DATA_KEY_OPEN_FIELDS),
+      success: { status: 200, schema: z.union([responses.dataKeyOpened, responses.batch(responses.dataKeyOpened)]) },
       async handle(ctx, { body, audit }) {
-        audit.note(requestContext(body.context));
+        if (!('items' in body)) audit.note(requestContext(body.context));
         await audit.recorded();
+        if ('items' in body) return runBatch(ctx, audit, services.crypto, 'datakey.open', body.items);
         const opened = await services.keyServerCalls.call(callerOf(ctx), 'openDataKey', body);
         audit.note({ version: opened.version });
         noteResolved(audit, body.ttag, opened.resolved);
