@@ -5,6 +5,7 @@ import type { KeyRow } from '../../src/keyserver/engine/engine-model.js';
 import { migratePostgresEngine, POSTGRES_ENGINE_SCHEMA_VERSION } from '../../src/keyserver/store/postgres-engine-schema.js';
 import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-store.js';
 import { sealContext } from '../../src/keyserver/store/sqlite-engine-sealing.js';
+import { contextsLeftBy, useThenClose } from '../_support/async-contexts.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { testUnless } from '../_support/skip.js';
 
@@ -200,4 +201,14 @@ maybe('a master-key rotation rewraps every key version; the old master key then 
   const stored = (await after.key('cm90'))!;
   t.true(stored.material.equals(Buffer.alloc(32, 1)));
   t.true(stored.laterVersions[0]!.material.equals(Buffer.alloc(32, 2)));
+});
+
+// serial: it swaps AsyncLocalStorage's methods for the time it runs (store-close.test.ts has the other stores).
+maybe.serial('a closed store leaves no asynchronous context of its own enabled', async (t) => {
+  const left = await contextsLeftBy(async () => {
+    const store = await PostgresEngineStore.open({ url: postgres.url!, keyring, schema: `store_${++schemas}` });
+    await useThenClose(store);
+  });
+  t.true(left.ran > 0, 'the store runs its units in a context');
+  t.is(left.stillEnabled, 0);
 });

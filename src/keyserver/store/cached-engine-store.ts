@@ -152,6 +152,8 @@ export class CachedEngineStore implements EngineStore {
   async close(): Promise<void> {
     this.#clear();
     await this.#store.close();
+    // Off Node's list of AsyncLocalStorage instances, which each promise made afterwards pays for (SerialUnits.close).
+    this.#unit.disable();
   }
 
   /** The store's own call, on the store (looked up at each call). */

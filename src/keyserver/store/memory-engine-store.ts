@@ -325,7 +325,9 @@ export class MemoryEngineStore implements EngineStore {
     return this.#units.inside ? operation() : this.#units.run(operation);
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.#units.close();
+  }
 }
 
 function byCodeUnit(a: string, b: string): number {

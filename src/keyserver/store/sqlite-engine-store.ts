@@ -604,5 +604,6 @@ export class SqliteEngineStore implements SharedEngineStore, DurableEngineStore 
   async close(): Promise<void> {
     await this.#units.run(async () => undefined);
     if (this.#db.open) this.#db.close();
+    this.#units.close();
   }
 }
