@@ -346,7 +346,10 @@ testUnless(noScript)('login on a terminal prompts "Password: " on stderr, echoes
     // Typed only once the prompt is up (raw mode on): a mistyped last character, erased, then Enter.
     if (!before.includes('Password: ') && output.includes('Password: ')) child.stdin.write('cli-admin-password-X\u007f1\r');
   });
-  const status = await Promise.race([done, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+  // The bound's timer is cleared once the login ended: left pending, it held the test process open for a minute.
+  let bound: NodeJS.Timeout | undefined;
+  const status = await Promise.race([done, new Promise<'timeout'>((resolve) => (bound = setTimeout(() => resolve('timeout'), 60_000)))]);
+  clearTimeout(bound);
   t.is(status, 0, output);
   t.regex(output, /Password: /);
   t.false(output.includes('cli-admin-password'), 'the password is not echoed');
