@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { GrantConditions } from './acl.js';
-import { CONTEXT_MEMBERS_MAX, CONTEXT_NAME, CONTEXT_VALUE_MAX, contextFault, type EncryptionContext } from './encryption-context.js';
+import {
+  CONTEXT_MEMBERS_MAX,
+  CONTEXT_NAME,
+  CONTEXT_VALUE_MAX,
+  contextFault,
+  contextNameFault,
+  type EncryptionContext,
+} from './encryption-context.js';
 
 /**
  * What is wrong with a grant's conditions (docs/spec.md §4.5b item 4), with the path at fault, or
@@ -14,7 +21,11 @@ export function grantConditionsFault(value: unknown): { readonly path: readonly 
   if (!Object.hasOwn(value, 'context')) return { path: ['context'], fault: 'required' };
   const context = (value as { context: unknown }).context;
   const found = contextFault(context);
-  if (found !== undefined) return { path: found.member === '' ? ['context'] : ['context', found.member], fault: found.fault };
+  // A name outside the set is not repeated in the path (docs/spec.md §4.5b item 1): it may hold any text.
+  if (found !== undefined) {
+    const named = found.member !== '' && contextNameFault(found.member) === undefined;
+    return { path: named ? ['context', found.member] : ['context'], fault: found.fault };
+  }
   if (Object.keys(context as object).length === 0) return { path: ['context'], fault: `1..${CONTEXT_MEMBERS_MAX} members` };
   return undefined;
 }

@@ -37,3 +37,12 @@ test("a batch's contexts: each distinct one once, in the order first named, at m
   t.deepEqual(auditContextFields({ contexts: [{}], contextsOmitted: 0 }), {});
   t.deepEqual(auditContextFields({ contextsOmitted: -1 }), {});
 });
+
+test('a single request records its context in the order the chain seals it, and nothing for none or {}', (t) => {
+  t.deepEqual(auditContextFields({}), {});
+  t.deepEqual(auditContextFields({ context: {} }), {});
+  const named = auditContextFields({ context: { tenant: 'acme', purpose: 'billing' } });
+  t.deepEqual(named, { context: { purpose: 'billing', tenant: 'acme' } });
+  t.deepEqual(Object.keys(named.context ?? {}), ['purpose', 'tenant']);
+  t.deepEqual(auditContextFields({ contexts: [{ a: '' }, { a: '' }] }), { contexts: [{ a: '' }] }, 'an empty value is a member');
+});

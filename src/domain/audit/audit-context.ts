@@ -61,9 +61,12 @@ function isRecordable(context: unknown): context is EncryptionContext {
   return contextFault(context) === undefined && Object.keys(context as object).length > 0;
 }
 
-/** A plain copy whose members are own data properties (a member named `__proto__` stays a member). */
+/**
+ * A plain copy, its members in the order the chain seals them, each an own data property (a member
+ * named `__proto__` stays a member).
+ */
 function copyOf(context: EncryptionContext): EncryptionContext {
-  return Object.fromEntries(Object.entries(context));
+  return Object.fromEntries(auditContextPairs(context));
 }
 
 function countOf(value: number | undefined): number {

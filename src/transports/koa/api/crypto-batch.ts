@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { AuditKeyUse } from '../../../domain/audit/audit.js';
-import { batchContexts } from '../../../domain/audit/audit-batch-contexts.js';
 import { batchKeyUses } from '../../../domain/audit/audit-batch-keys.js';
 import type { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
@@ -68,7 +67,8 @@ export async function runBatch(
     items: items.length,
     ...(alias === undefined ? {} : { alias }),
     ...keysOf(sent, [], whole),
-    ...batchContexts(items.map((item) => item.context)),
+    // Each item's context: the audit keeps the distinct ones, at most 16 (auditContextFields).
+    contexts: items.flatMap((item) => (item.context === undefined ? [] : [item.context])),
   });
   let outcomes: readonly BatchOutcome[] = [];
   try {

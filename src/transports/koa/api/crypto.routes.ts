@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { requestContext } from '../../../domain/audit/audit-batch-contexts.js';
 import { readKeyReference } from '../../../domain/key/ttag.js';
 import type { CryptoUseCases } from '../../../use-cases/crypto.js';
 import type { GatewayServices } from '../../../use-cases/index.js';
@@ -178,7 +177,7 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       body: dataKeyBody(DATA_KEY_FIELDS),
       success: { status: 200, schema: z.union([responses.dataKey, responses.batch(responses.dataKey)]) },
       async handle(ctx, { body, audit }) {
-        if (!('items' in body)) audit.note(requestContext(body.context));
+        if (!('items' in body)) audit.note({ context: body.context });
         await audit.recorded();
         if ('items' in body) return runBatch(ctx, audit, services.crypto, 'datakey', body.items);
         const made = await services.keyServerCalls.call(callerOf(ctx), 'generateDataKey', body);
@@ -198,7 +197,7 @@ function dataKeyRoutes(services: GatewayServices): ApiRoute[] {
       body: dataKeyBody(DATA_KEY_OPEN_FIELDS),
       success: { status: 200, schema: z.union([responses.dataKeyOpened, responses.batch(responses.dataKeyOpened)]) },
       async handle(ctx, { body, audit }) {
-        if (!('items' in body)) audit.note(requestContext(body.context));
+        if (!('items' in body)) audit.note({ context: body.context });
         await audit.recorded();
         if ('items' in body) return runBatch(ctx, audit, services.crypto, 'datakey.open', body.items);
         const opened = await services.keyServerCalls.call(callerOf(ctx), 'openDataKey', body);
@@ -233,7 +232,7 @@ function cryptoRoute(declared: CryptoOperation<z.ZodRawShape, object>, crypto: C
       if ('items' in body) return runBatch(ctx, audit, crypto, declared.batch, body.items, present);
       const { ttag: key, ...request } = body;
       if (declared.version === 'asked') audit.note({ version: (request as { version?: number }).version ?? 1 });
-      audit.note(requestContext((request as { context?: EncryptionContext }).context));
+      audit.note({ context: (request as { context?: EncryptionContext }).context });
       let answer: object | undefined;
       try {
         answer = await declared.call(crypto, callerOf(ctx), key, request);
