@@ -17,8 +17,8 @@ test.after.always(killAllDaemons);
 /**
  * A TCP relay to the daemon. Once `stopOnNextCall` is armed, the next connection the gateway opens is
  * let through its TLS handshake, and the daemon is stopped (SIGSTOP) as soon as the gateway's second
- * flight (its Finished, the call right behind it) has been handed on: the call reaches the daemon,
- * which does not answer. `close` shuts the relay's port (connections refused); `open` listens again.
+ * flight (its Finished, the call right behind it) arrives, before it is handed on: the call reaches
+ * the daemon's socket, and the daemon does not answer. `close` shuts the relay's port (connections refused); `open` listens again.
  */
 async function relayTo(t: ExecutionContext, daemon: DaemonProcess) {
   const sockets = new Set<Socket>();
@@ -32,9 +32,11 @@ async function relayTo(t: ExecutionContext, daemon: DaemonProcess) {
     armed = false;
     let flights = 0;
     client.on('data', (chunk) => {
-      upstream.write(chunk);
       flights += 1;
+      // Stopped before the flight is handed on: a daemon already on a core could otherwise read and
+      // answer the call in the moment between the write and the signal.
       if (stopping && flights === 2) stopProcesses(t, [daemon.child.pid!]);
+      upstream.write(chunk);
     });
     upstream.on('data', (chunk) => client.writable && client.write(chunk));
     const end = () => (client.destroy(), upstream.destroy());
