@@ -1,4 +1,4 @@
-import { DeserializeError, EncapError, InvalidParamError, type SenderContext } from '@hpke/core';
+import type { SenderContext } from '@hpke/core';
 import type { ClientKeyError } from './p256-wrap.js';
 import type { RandomSource } from './random-source.js';
 import { ownBytes, XWING_ENCAP_SEED_BYTES, XWING_WRAP_ALGO, type XWingWrapInfo, type XWingWrappedKey, xwingSuite } from './xwing-suite.js';
@@ -29,6 +29,8 @@ export async function prepareXWingWrap(
     const recipientPublicKey = await suite.kem.importKey('raw', ownBytes(clientPublicKey).buffer, true);
     sender = await suite.createSenderContext({ recipientPublicKey, info: new TextEncoder().encode(info).buffer, ekm: ekm.buffer });
   } catch (cause) {
+    // Loaded with the suite above: a process that never wraps to X-Wing loads none of @hpke.
+    const { DeserializeError, EncapError, InvalidParamError } = await import('@hpke/core');
     if (cause instanceof DeserializeError || cause instanceof EncapError || cause instanceof InvalidParamError) {
       throw new BadRequest('clientPubKey: not an X-Wing public key', cause);
     }
