@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 const root = new URL('../../', import.meta.url);
 
@@ -21,4 +22,18 @@ export function filesMatching(folder: string, pattern: RegExp): string[] {
   return sourceFiles(folder)
     .filter((file) => pattern.test(file.text))
     .map((file) => file.path);
+}
+
+/**
+ * Imports a TypeScript file of the repository by its URL: the file itself where the test process
+ * loads TypeScript (typescript-loader.js), its compiled copy where `npm test` runs the suite from one
+ * (compiled-suite.js names the copy in KEYGATE_SUITE_COPY). Either way it is the module a static
+ * import of the same file gives the test.
+ */
+export function importSource(url: URL): Promise<Record<string, unknown>> {
+  const copy = process.env.KEYGATE_SUITE_COPY;
+  if (copy === undefined || copy === '') return import(url.href);
+  const path = url.href.slice(root.href.length);
+  if (!url.href.startsWith(root.href) || !/\.tsx?$/.test(path)) throw new Error(`not a TypeScript file of the repository: ${url.href}`);
+  return import(new URL(path.replace(/\.tsx?$/, '.js'), pathToFileURL(`${copy}/`)).href);
 }

@@ -7,6 +7,7 @@ import { parseGatewayConfig } from '../../src/app/config/config.js';
 import { buildContainer, resolveServices } from '../../src/app/container.js';
 import * as tokens from '../../src/app/tokens.js';
 import { ADAPTER_TOKENS, ALL_TOKENS, SERVICE_TOKENS } from '../../src/app/tokens.js';
+import { importSource } from '../_support/source-files.js';
 
 async function started(t: { teardown(fn: () => Promise<void>): void }) {
   const config = parseGatewayConfig({});
@@ -46,7 +47,7 @@ test('every token declared in tokens.ts and by the ports is in the list the cont
   const portModules = await Promise.all(
     readdirSync(portsDir)
       .filter((file) => file.endsWith('.port.ts'))
-      .map((file) => import(new URL(file, portsDir).href) as Promise<Record<string, unknown>>),
+      .map((file) => importSource(new URL(file, portsDir))),
   );
   const declared = new Set([...exportedTokens(tokens), ...portModules.flatMap(exportedTokens)]);
   t.true(declared.size >= ALL_TOKENS.length);

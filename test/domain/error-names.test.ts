@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import test from 'ava';
+import { importSource } from '../_support/source-files.js';
 
 // Every error class in src sets `name` to its own class name, so that a stack trace or a log line
 // says which failure it was. The files are found by reading src, so a new error class is covered.
@@ -22,7 +23,7 @@ test('every exported error class in src names itself', async (t) => {
   t.true(errorFiles.length >= 10, 'the error files were found');
   const checked: string[] = [];
   for (const path of errorFiles) {
-    const exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    const exports = await importSource(pathToFileURL(path));
     for (const [exported, value] of Object.entries(exports)) {
       if (typeof value !== 'function' || !(value.prototype instanceof Error)) continue;
       // Two strings fit every constructor here: (code, detail), (detail, cause), (reason, message), (id).
