@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ChildProcesses, type Owner } from './child-processes.js';
+import { scratchDir } from './scratch-dirs.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 const READY = /^keygate: listening url=(\S+) port=(\d+)$/m;
@@ -43,7 +41,7 @@ export function spawnGateway(
       TE_GATEWAY_HOST: '127.0.0.1',
       TE_GATEWAY_PORT: '0',
       TE_GATEWAY_LOG_LEVEL: 'warn',
-      TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-serve-')),
+      TE_GATEWAY_DATA_DIR: scratchDir('keygate-serve-'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

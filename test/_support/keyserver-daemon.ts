@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { certificateFingerprint, createIdentityCertificate } from '../../src/keyserver/identity/identity-certificate.js';
 import { ChildProcesses, type Owner } from './child-processes.js';
+import { scratchDir } from './scratch-dirs.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 const READY = /^keygate keyserver: listening url=(\S+) port=(\d+) fingerprint=([0-9a-f]{64})$/m;
@@ -84,7 +84,7 @@ let sharedClient: Promise<TestClient> | undefined;
 
 /** A fresh client identity written to a scratch directory. */
 export async function createTestClient(): Promise<TestClient> {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-client-'));
+  const dir = scratchDir('keygate-client-');
   const identity = await createIdentityCertificate({ commonName: 'keygate gateway', usage: 'client' });
   const client = {
     ...identity,
@@ -123,7 +123,7 @@ export function killAllDaemons(): Promise<void> {
 export async function daemonFixtures(
   seed: unknown,
 ): Promise<{ dir: string; seedPath: string; certPath: string; keyPath: string; certPem: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-daemon-'));
+  const dir = scratchDir('keygate-daemon-');
   const identity = await createIdentityCertificate();
   const fixtures = {
     dir,

@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { type AddressInfo, createConnection, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scratchDir } from './scratch-dirs.js';
 
 /** A throwaway `redis-server` on a loopback port, owned by one test file. */
 export interface RedisServer {
@@ -102,7 +100,7 @@ function exited(child: ChildProcess): Promise<void> {
 /** Spawns `redis-server --port N --bind 127.0.0.1 --save '' --appendonly no` and waits for PING. */
 export async function spawnRedis(): Promise<RedisServer> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-redis-'));
+  const dir = scratchDir('keygate-redis-');
   let child = await launch(port, dir);
   return {
     url: `redis://127.0.0.1:${port}`,

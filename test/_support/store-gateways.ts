@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
@@ -11,6 +8,7 @@ import type { KeyServer } from '../../src/ports/key-server.port.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from './gateway.js';
 import { startTestPostgres } from './postgres.js';
 import { createDatabase } from './postgres-daemons.js';
+import { scratchDir } from './scratch-dirs.js';
 
 /** The embedded key server's three stores, as a test table runs over them. */
 export const KEY_SERVER_STORES = ['memory', 'sqlite', 'postgres'] as const;
@@ -29,7 +27,7 @@ export function storeSkipReason(store: KeyServerStore): string | undefined {
 async function storeConfig(store: KeyServerStore) {
   const base = { kind: 'embedded' as const, seed: SEED, adminPassword: PASSWORDS.admin };
   if (store === 'memory') return base;
-  const dataDir = mkdtempSync(join(tmpdir(), `keygate-${store}-`));
+  const dataDir = scratchDir(`keygate-${store}-`);
   if (store === 'sqlite') return { ...base, dataDir, store };
   const url = postgres?.url;
   if (url === undefined) throw new Error(`no PostgreSQL: ${postgres?.reason}`);
@@ -78,7 +76,7 @@ export async function startGatewaysSharingPostgres(t: ExecutionContext, clusterU
     kind: 'embedded' as const,
     seed: SEED,
     adminPassword: PASSWORDS.admin,
-    dataDir: mkdtempSync(join(tmpdir(), `${prefix}${suffix}-`)),
+    dataDir: scratchDir(`${prefix}${suffix}-`),
     store: 'postgres' as const,
     postgresUrl,
     masterKey,

@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /** `keygate serve` as a process: SIGTERM and SIGINT stop it gracefully. */
 test.after.always(killAllGateways);
@@ -12,7 +10,7 @@ const ADMIN_PASSWORD = 'admin-password-0';
 
 function embeddedEnv(): Record<string, string> {
   return {
-    TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-serve-')),
+    TE_GATEWAY_DATA_DIR: scratchDir('keygate-serve-'),
     TE_KEYSERVER_ADMIN_PASSWORD: ADMIN_PASSWORD,
     TE_KEYSERVER_SEED: '',
     TE_GATEWAY_LOG_LEVEL: 'info',

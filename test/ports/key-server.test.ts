@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ManualClock } from '../../src/adapters/clock/manual-clock.js';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
 import { startEmbeddedKeyServer } from '../../src/app/embedded-engine.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { CONTRACT_SEED, keyServerContract } from './key-server.contract.js';
 import { keyAliasesContract } from './key-server-aliases.contract.js';
 import { keyVersionsContract } from './key-server-versions.contract.js';
@@ -15,7 +13,7 @@ const MASTER_KEY = randomBytes(32).toString('base64');
 for (const [name, dataDir] of [
   ['embedded', undefined],
   // The SQLite store behind its read cache, as a data directory gives it.
-  ['embedded, SQLite file', () => mkdtempSync(join(tmpdir(), 'keygate-ks-contract-'))],
+  ['embedded, SQLite file', () => scratchDir('keygate-ks-contract-')],
 ] as const) {
   const make = async () => {
     const clock = new ManualClock(Date.now());
