@@ -6,7 +6,7 @@ import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js
 import { auditTestKeys, testChain, trusted, writeSqliteChain } from '../_support/audit-chain.js';
 import { startGateway } from '../_support/gateway.js';
 
-const ENTRIES = 100_000;
+const ENTRIES = 20_000;
 
 /**
  * How fast the probes answer during a verify is a figure of `npm run bench` (group `audit-verify`);
