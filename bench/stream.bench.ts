@@ -70,7 +70,8 @@ export async function figures(load: LoadClient): Promise<Figure[]> {
 
 /**
  * Alternated rounds of floor and row; the note adds WebCrypto alone over the same segments (no stream,
- * no header, no data key), which says how much of the gap to the floor is WebCrypto's, the time of
+ * no header, no data key): what a stream's segments would cost where the runtime has no AES-GCM of
+ * its own to offer (a browser; in Node the stream uses node:crypto's, src/client/segment-aead.ts), the time of
  * an empty stream, the part of a stream's time that does not grow with its size, and the CPU the
  * stream took over the floor's (its main thread, and all its threads): figures a loaded machine moves
  * much less than rates. On two cores left to it, a stream runs at best at the floor's CPU over the
@@ -129,7 +130,7 @@ function cpuNote(rounds: readonly (CpuRatios | undefined)[]): string {
   return `; CPU over the floor's, main thread ${median(main).toFixed(2)}x (${ratios(main)}), all threads ${median(all).toFixed(2)}x (${ratios(all)}), so at best ${best.toFixed(2)}x on two idle cores`;
 }
 
-/** WebCrypto's AES-GCM over the segments of the default size, a window of IN_FLIGHT calls: the stream's own floor. */
+/** WebCrypto's AES-GCM over the segments of the default size, a window of IN_FLIGHT calls: a browser's stream's own floor. */
 async function webCryptoPass(bytes: Uint8Array, direction: 'encrypt' | 'decrypt'): Promise<void> {
   const usage = direction === 'encrypt' ? 'encrypt' : 'decrypt';
   const key = await crypto.subtle.importKey('raw', randomBytes(32), 'AES-GCM', false, [usage]);

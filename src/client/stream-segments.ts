@@ -1,7 +1,7 @@
 import type { Bytes } from './base64.js';
+import { type SegmentAead, segmentAead } from './segment-aead.js';
 import { StreamDecryptError, StreamFormatError } from './stream-errors.js';
 import { declaredHeaderLength, HEADER_PREFIX_BYTES, MAX_SEGMENTS, parseHeader, type StreamHeader, segmentNonce } from './stream-format.js';
-import { subtle } from './web-crypto.js';
 
 /**
  * Cuts a byte stream into pieces of one size, holding the latest full piece back until more bytes
@@ -61,7 +61,8 @@ export class Segmenter {
 
 /**
  * Segments in flight at most once a call returns: WebCrypto runs them on the thread pool side by
- * side, and a window (not a batch) keeps the pool busy across chunks.
+ * side, and a window (not a batch) keeps the pool busy across chunks. (Node's own cipher is done
+ * with each before the next starts.)
  */
 const IN_FLIGHT = 8;
 
@@ -69,31 +70,26 @@ type SegmentWork = (iv: Bytes, piece: Bytes, index: number) => Promise<Bytes>;
 
 /** AES-256-GCM of the segments in order under K, each with the nonce of its index (docs/spec.md §4.5a, Streams item 3). */
 export class SegmentCipher {
-  readonly #key: CryptoKey;
+  readonly #aead: SegmentAead;
   readonly #prefix: Bytes;
   readonly #pending: Promise<Bytes>[] = [];
   #next = 0;
 
-  constructor(key: CryptoKey, header: StreamHeader) {
-    this.#key = key;
+  constructor(key: CryptoKey, header: StreamHeader, aead: SegmentAead = segmentAead(key)) {
+    this.#aead = aead;
     this.#prefix = header.noncePrefix;
   }
 
   /** Seals pieces (the last one flagged when `isLast`), handing finished segments to `out` in order. */
   seal(pieces: readonly Bytes[], isLast: boolean, out: (segment: Bytes) => void): Promise<void> {
-    return this.#run(
-      pieces,
-      isLast,
-      out,
-      async (iv, piece) => new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv }, this.#key, piece)),
-    );
+    return this.#run(pieces, isLast, out, (iv, piece) => this.#aead.seal(iv, piece));
   }
 
   /** Opens segments (ciphertext || tag); a tag that does not verify is StreamDecryptError naming the segment. */
   open(pieces: readonly Bytes[], isLast: boolean, out: (plaintext: Bytes) => void): Promise<void> {
     return this.#run(pieces, isLast, out, async (iv, piece, index) => {
       try {
-        return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv }, this.#key, piece));
+        return await this.#aead.open(iv, piece);
       } catch (cause) {
         throw new StreamDecryptError(index, { cause });
       }
@@ -101,8 +97,8 @@ export class SegmentCipher {
   }
 
   /**
-   * Starts every piece at once (WebCrypto copies a piece when called, so a piece may be a view of the
-   * caller's chunk), then hands on finished ones in order until at most IN_FLIGHT wait, none at the end.
+   * Starts every piece at once (WebCrypto copies a piece when called, and Node's cipher reads it before
+   * answering, so a piece may be a view of the caller's chunk), then hands on finished ones in order until at most IN_FLIGHT wait, none at the end.
    */
   async #run(pieces: readonly Bytes[], isLast: boolean, out: (bytes: Bytes) => void, work: SegmentWork): Promise<void> {
     pieces.forEach((piece, offset) => {
