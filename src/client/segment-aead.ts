@@ -5,10 +5,11 @@ import { subtle } from './web-crypto.js';
 /**
  * AES-256-GCM of one stream segment under the segment key (docs/spec.md §4.5a, Streams item 3): what
  * a segment's bytes go through, and all that differs between the platforms the same stream code runs
- * on. `seal` answers ciphertext || tag; `open` takes them so and throws when the tag does not verify.
+ * on. `seal` answers ciphertext || tag, in one part or more (their bytes in that order); `open` takes
+ * them as one and throws when the tag does not verify.
  */
 export interface SegmentAead {
-  seal(iv: Bytes, piece: Bytes): Promise<Bytes>;
+  seal(iv: Bytes, piece: Bytes): Promise<readonly Bytes[]>;
   open(iv: Bytes, piece: Bytes): Promise<Bytes>;
 }
 
@@ -35,7 +36,7 @@ export interface NodeCipherModule {
 /** WebCrypto's AES-GCM, where the platform has nothing faster (a browser). */
 export function webCryptoAead(key: CryptoKey): SegmentAead {
   return {
-    seal: async (iv, piece) => new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv }, key, piece)),
+    seal: async (iv, piece) => [new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv }, key, piece))],
     open: async (iv, piece) => new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv }, key, piece)),
   };
 }
@@ -50,12 +51,11 @@ export function nodeAead(key: CryptoKey, crypto: NodeCipherModule): SegmentAead 
   const secret = crypto.KeyObject.from(key);
   return {
     seal: async (iv, piece) => {
+      // Two parts, not one copied together: the ciphertext as the cipher answers it, then the tag.
       const cipher = crypto.createCipheriv('aes-256-gcm', secret, iv);
-      const sealed = new Uint8Array(piece.length + TAG_BYTES);
-      sealed.set(cipher.update(piece));
+      const body = ownBuffer(cipher.update(piece));
       cipher.final(); // GCM holds nothing back: the tag is all it adds
-      sealed.set(cipher.getAuthTag(), piece.length);
-      return sealed;
+      return [body, ownBuffer(cipher.getAuthTag())];
     },
     open: async (iv, piece) => {
       if (piece.length < TAG_BYTES) throw new ShortSegmentError('a segment shorter than its tag');

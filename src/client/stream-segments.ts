@@ -66,13 +66,13 @@ export class Segmenter {
  */
 const IN_FLIGHT = 8;
 
-type SegmentWork = (iv: Bytes, piece: Bytes, index: number) => Promise<Bytes>;
+type SegmentWork = (iv: Bytes, piece: Bytes, index: number) => Promise<readonly Bytes[]>;
 
 /** AES-256-GCM of the segments in order under K, each with the nonce of its index (docs/spec.md §4.5a, Streams item 3). */
 export class SegmentCipher {
   readonly #aead: SegmentAead;
   readonly #prefix: Bytes;
-  readonly #pending: Promise<Bytes>[] = [];
+  readonly #pending: Promise<readonly Bytes[]>[] = [];
   #next = 0;
 
   constructor(key: CryptoKey, header: StreamHeader, aead: SegmentAead = segmentAead(key)) {
@@ -80,7 +80,7 @@ export class SegmentCipher {
     this.#prefix = header.noncePrefix;
   }
 
-  /** Seals pieces (the last one flagged when `isLast`), handing finished segments to `out` in order. */
+  /** Seals pieces (the last one flagged when `isLast`), handing finished segments to `out` in order (a segment in one part or more). */
   seal(pieces: readonly Bytes[], isLast: boolean, out: (segment: Bytes) => void): Promise<void> {
     return this.#run(pieces, isLast, out, (iv, piece) => this.#aead.seal(iv, piece));
   }
@@ -89,7 +89,7 @@ export class SegmentCipher {
   open(pieces: readonly Bytes[], isLast: boolean, out: (plaintext: Bytes) => void): Promise<void> {
     return this.#run(pieces, isLast, out, async (iv, piece, index) => {
       try {
-        return await this.#aead.open(iv, piece);
+        return [await this.#aead.open(iv, piece)];
       } catch (cause) {
         throw new StreamDecryptError(index, { cause });
       }
@@ -108,7 +108,7 @@ export class SegmentCipher {
       this.#pending.push(started);
     });
     const keep = isLast ? 0 : IN_FLIGHT;
-    while (this.#pending.length > keep) out(await this.#pending.shift()!);
+    while (this.#pending.length > keep) for (const part of await this.#pending.shift()!) out(part);
   }
 
   #take(): number {
