@@ -2,22 +2,21 @@
 // `npm test`'s ava run. The worktree's TypeScript (src/, test/, scripts/, bench/) is compiled to
 // JavaScript once for the run, by esbuild, into a scratch copy of the worktree in the system's
 // temporary directory, where every other file is a link to its own; ava then runs the compiled test
-// files there, and Node loads them with no module hooks. A test file's process that loads through
-// typescript-loader.js pays about 0.6 s of CPU for the hooks (each of its ~900 modules is resolved
-// and loaded by a round trip to the hooks' thread); over the suite's 330 files that was a fifth of
-// its CPU (README.md, "Tests").
+// files there, and Node loads them with no module hooks. Through typescript-loader.js each of a test
+// process's ~900 modules is resolved and loaded by a round trip to the hooks' thread: over the suite's
+// 330 files that was 614 CPU-seconds of the test processes' own against 522 this way (README.md, "Tests").
 //
 // The copy keeps what the code finds through `import.meta.url`: a compiled test, script or bench
 // file keeps the URL of its .ts file (docs, fixtures and sources are read where they are), and the
 // compiled sources keep their own, laid out as the installed package has them: beside package.json
 // and node_modules, the console's built files in src/console/. Stack traces name the .ts lines
-// (inline source maps, --enable-source-maps). `npx ava test/x.test.ts` still runs one file through
+// (inline source maps, which ava has Node read). `npx ava test/x.test.ts` still runs one file through
 // typescript-loader.js, with no copy.
 //
 // Arguments go to ava; a test file named `….ts` is run as its compiled `….js`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compiledCli } from './compiled-sources.js';
@@ -57,7 +56,7 @@ const child = spawn(
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   remove();
-  process.exitCode = code ?? (signal === null ? 1 : 128);
+  process.exitCode = code ?? 128 + (constants.signals[signal] ?? 0);
 });
 
 /** `test/x.test.ts` (a file ava is given) as the copy has it; any other argument as it is. */
@@ -116,7 +115,7 @@ function writePackageJson() {
   settings.ava = {
     ...ava,
     files: files.map((pattern) => pattern.replace(/\.ts$/, '.js')),
-    nodeArguments: ['--enable-source-maps'],
+    nodeArguments: [],
   };
   writeFileSync(join(home, 'package.json'), `${JSON.stringify(settings, null, 2)}\n`);
 }
