@@ -30,6 +30,7 @@ export interface NodeCipherModule {
     algorithm: 'aes-256-gcm',
     key: unknown,
     iv: Uint8Array,
+    options: { authTagLength: number },
   ): { setAuthTag(tag: Uint8Array): unknown; update(data: Uint8Array): Uint8Array; final(): Uint8Array };
 }
 
@@ -59,7 +60,8 @@ export function nodeAead(key: CryptoKey, crypto: NodeCipherModule): SegmentAead 
     },
     open: async (iv, piece) => {
       if (piece.length < TAG_BYTES) throw new ShortSegmentError('a segment shorter than its tag');
-      const decipher = crypto.createDecipheriv('aes-256-gcm', secret, iv);
+      // The tag's length fixed: Node's decipher would otherwise take a tag as short as 4 bytes.
+      const decipher = crypto.createDecipheriv('aes-256-gcm', secret, iv, { authTagLength: TAG_BYTES });
       decipher.setAuthTag(piece.subarray(piece.length - TAG_BYTES));
       const plaintext = decipher.update(piece.subarray(0, piece.length - TAG_BYTES));
       decipher.final();
