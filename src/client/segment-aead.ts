@@ -71,8 +71,9 @@ export function nodeAead(key: CryptoKey, crypto: NodeCipherModule): SegmentAead 
 }
 
 /**
- * The bytes as a Uint8Array of their own: Node answers a short result inside a pool it shares with
- * the whole process, whose other bytes a reader of `.buffer` would see; a long one is its own already.
+ * The bytes as a plain Uint8Array of their own: what Node answers may lie inside a pool it shares
+ * with the whole process, whose other bytes a reader of `.buffer` would see; one that owns its memory
+ * whole is only viewed again, not copied.
  */
 function ownBuffer(bytes: Uint8Array): Bytes {
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) {

@@ -80,7 +80,10 @@ export class SegmentCipher {
     this.#prefix = header.noncePrefix;
   }
 
-  /** Seals pieces (the last one flagged when `isLast`), handing finished segments to `out` in order (a segment in one part or more). */
+  /**
+   * Seals pieces (the last one flagged when `isLast`), handing finished segments to `out` in order, a
+   * segment in one part or more.
+   */
   seal(pieces: readonly Bytes[], isLast: boolean, out: (segment: Bytes) => void): Promise<void> {
     return this.#run(pieces, isLast, out, (iv, piece) => this.#aead.seal(iv, piece));
   }
@@ -98,7 +101,8 @@ export class SegmentCipher {
 
   /**
    * Starts every piece at once (WebCrypto copies a piece when called, and Node's cipher reads it before
-   * answering, so a piece may be a view of the caller's chunk), then hands on finished ones in order until at most IN_FLIGHT wait, none at the end.
+   * answering, so a piece may be a view of the caller's chunk), then hands on finished ones in order
+   * until at most IN_FLIGHT wait, none at the end.
    */
   async #run(pieces: readonly Bytes[], isLast: boolean, out: (bytes: Bytes) => void, work: SegmentWork): Promise<void> {
     pieces.forEach((piece, offset) => {
