@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExecutionContext } from 'ava';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { bundleForBrowser, CLIENT_ENTRY } from '../../scripts/bundle-client.js';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import type { GatewayConfigInput } from '../../src/app/config/config.js';
 import { createGateway, type Gateway } from '../../src/app/create-gateway.js';
@@ -112,4 +113,25 @@ export async function startConsole(
   const page = await openConsole(browser, gw.url);
   t.teardown(() => page.context().close());
   return { gw, page };
+}
+
+/**
+ * A page of the gateway's origin (served by the test, at `/<name>/index.html`) that has loaded the
+ * browser bundle of keygate/client as `window.keygate`, in a browser context of its own closed by
+ * the test's teardown: what a test needs to run the client in the page with `page.evaluate`.
+ */
+export async function clientPage(t: ExecutionContext, browser: Browser, gw: BrowserGateway, name: string): Promise<Page> {
+  const page = `/${name}/index.html`;
+  const script = `/${name}/client.js`;
+  const html = `<!doctype html><meta charset="utf-8"><title>${name}</title>
+<script type="module">import * as keygate from '${script}'; window.keygate = keygate; document.body.dataset.ready = 'true';</script>`;
+  const bundle = await bundleForBrowser(CLIENT_ENTRY, { sourcemap: false });
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  await context.route(`${gw.url}${page}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await context.route(`${gw.url}${script}`, (route) => route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: bundle }));
+  const opened = await context.newPage();
+  await opened.goto(`${gw.url}${page}`);
+  await opened.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+  return opened;
 }

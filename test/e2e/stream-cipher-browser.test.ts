@@ -1,7 +1,6 @@
 import test from 'ava';
-import { bundleForBrowser, CLIENT_ENTRY } from '../../scripts/bundle-client.js';
 import { withChromium } from '../_support/browser.js';
-import { startBrowserGateway } from '../_support/browser-gateway.js';
+import { clientPage, startBrowserGateway } from '../_support/browser-gateway.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /**
@@ -9,11 +8,6 @@ import { PASSWORDS } from '../_support/gateway.js';
  * served on the gateway's own origin (so no CORS is involved), encrypts and decrypts 50 MB in the page
  * with the page's WebCrypto, the same code Node runs.
  */
-
-const PAGE = '/stream-test/index.html';
-const SCRIPT = '/stream-test/client.js';
-const HTML = `<!doctype html><meta charset="utf-8"><title>stream</title>
-<script type="module">import * as keygate from '${SCRIPT}'; window.keygate = keygate; document.body.dataset.ready = 'true';</script>`;
 
 interface PageOutcome {
   readonly plaintextSha256: string;
@@ -27,14 +21,7 @@ interface PageOutcome {
 await withChromium('stream browser tests', (browser) => {
   test('50 MB encrypted and decrypted in the page come back with the same SHA-256', async (t) => {
     const gw = await startBrowserGateway(t, []);
-    const bundle = await bundleForBrowser(CLIENT_ENTRY, { sourcemap: false });
-    const context = await browser.newContext();
-    t.teardown(() => context.close());
-    await context.route(`${gw.url}${PAGE}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: HTML }));
-    await context.route(`${gw.url}${SCRIPT}`, (route) => route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: bundle }));
-    const page = await context.newPage();
-    await page.goto(`${gw.url}${PAGE}`);
-    await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+    const page = await clientPage(t, browser, gw, 'stream-test');
 
     const outcome: PageOutcome = await page.evaluate(roundTripInPage, { password: PASSWORDS.alice, size: 50 * 1024 * 1024 });
 

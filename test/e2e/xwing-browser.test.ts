@@ -1,7 +1,6 @@
 import test from 'ava';
-import { bundleForBrowser, CLIENT_ENTRY } from '../../scripts/bundle-client.js';
 import { withChromium } from '../_support/browser.js';
-import { startBrowserGateway } from '../_support/browser-gateway.js';
+import { clientPage, startBrowserGateway } from '../_support/browser-gateway.js';
 import { PASSWORDS } from '../_support/gateway.js';
 
 /**
@@ -9,11 +8,6 @@ import { PASSWORDS } from '../_support/gateway.js';
  * a fresh X-Wing key pair in the page and opens the HPKE wraps of an export and of a data key, to the
  * bytes the P-256 wrap delivers.
  */
-
-const PAGE = '/xwing-test/index.html';
-const SCRIPT = '/xwing-test/client.js';
-const HTML = `<!doctype html><meta charset="utf-8"><title>x-wing</title>
-<script type="module">import * as keygate from '${SCRIPT}'; window.keygate = keygate; document.body.dataset.ready = 'true';</script>`;
 
 interface PageOutcome {
   readonly exportedByXWing: string;
@@ -26,14 +20,7 @@ interface PageOutcome {
 await withChromium('X-Wing browser tests', (browser) => {
   test('the page opens an export and a data key wrapped to its X-Wing key pair, to the bytes of the P-256 wrap', async (t) => {
     const gw = await startBrowserGateway(t, []);
-    const bundle = await bundleForBrowser(CLIENT_ENTRY, { sourcemap: false });
-    const context = await browser.newContext();
-    t.teardown(() => context.close());
-    await context.route(`${gw.url}${PAGE}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: HTML }));
-    await context.route(`${gw.url}${SCRIPT}`, (route) => route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: bundle }));
-    const page = await context.newPage();
-    await page.goto(`${gw.url}${PAGE}`);
-    await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+    const page = await clientPage(t, browser, gw, 'xwing-test');
 
     const outcome: PageOutcome = await page.evaluate(unwrapInPage, { password: PASSWORDS.alice });
 
