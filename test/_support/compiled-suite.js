@@ -91,39 +91,51 @@ async function copyWorktree() {
   const packages = new Set();
   // Every file compiled on its own (each import left as it is written), as a transform would; only
   // a package's name is pointed at its bundle in the copy (vendor.js).
-  await build({
-    entryPoints: sources,
-    outbase: ROOT,
-    outdir: home,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // A bundle's top-level class becomes `var X = class _X`: the names stay those of the source.
-    keepNames: true,
-    sourcemap: 'inline',
-    sourcesContent: false,
-    tsconfigRaw: readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'),
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'each-file-as-it-is',
-        setup(files) {
-          files.onResolve({ filter: /.*/ }, ({ kind, path }) => {
-            if (kind === 'entry-point') return undefined;
-            const bundled = vendorUrl(home, path);
-            if (bundled === undefined) return { path, external: true };
-            packages.add(path);
-            return { path: bundled, external: true };
-          });
-          files.onLoad({ filter: /\.tsx?$/ }, ({ path }) => ({
-            contents: ownUrl(path, readFileSync(path, 'utf8')),
-            loader: path.endsWith('.tsx') ? 'tsx' : 'ts',
-          }));
+  const compile = (entryPoints, keepNames) =>
+    build({
+      entryPoints,
+      outbase: ROOT,
+      outdir: home,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      keepNames,
+      sourcemap: 'inline',
+      sourcesContent: false,
+      tsconfigRaw: readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'),
+      logLevel: 'error',
+      plugins: [
+        {
+          name: 'each-file-as-it-is',
+          setup(files) {
+            files.onResolve({ filter: /.*/ }, ({ kind, path }) => {
+              if (kind === 'entry-point') return undefined;
+              const bundled = vendorUrl(home, path);
+              if (bundled === undefined) return { path, external: true };
+              packages.add(path);
+              return { path: bundled, external: true };
+            });
+            files.onLoad({ filter: /\.tsx?$/ }, ({ path }) => ({
+              contents: ownUrl(path, readFileSync(path, 'utf8')),
+              loader: path.endsWith('.tsx') ? 'tsx' : 'ts',
+            }));
+          },
         },
-      },
-    ],
-  });
+      ],
+    });
+  const inSrc = (file) => relative(ROOT, file).startsWith(`src${sep}`);
+  await Promise.all([
+    // A top-level class compiled this way is `var X = class _X` when it names itself inside: the
+    // sources keep their names as written (an error's class, what a log shows).
+    compile(sources.filter(inSrc), true),
+    // Not the tests: a function a test hands to a browser page goes as its text, which must not call
+    // a helper of the build's.
+    compile(
+      sources.filter((file) => !inSrc(file)),
+      false,
+    ),
+  ]);
   await bundlePackages(home, packages);
   writePackageJson();
   await writeConsole();
