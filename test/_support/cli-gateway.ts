@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { untilKillAll } from './child-processes.js';
 import { spawnGateway } from './gateway-process.js';
+import { scratchDir } from './scratch-dirs.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
 
@@ -30,7 +30,7 @@ export interface CliGateway {
  * file's `killAllGateways`). `name` names its temporary folder.
  */
 export async function startCliGateway(name: string): Promise<CliGateway> {
-  const dir = mkdtempSync(join(tmpdir(), `keygate-cli-${name}-`));
+  const dir = scratchDir(`keygate-cli-${name}-`);
   const adminPasswordFile = join(dir, 'admin-password');
   writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
   const gateway = await spawnGateway(untilKillAll, {

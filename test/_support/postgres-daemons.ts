@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
@@ -11,6 +10,7 @@ import type { Owner } from './child-processes.js';
 import { killAllGateways } from './gateway-process.js';
 import { clientConfig, type DaemonProcess, killAllDaemons, spawnDaemon } from './keyserver-daemon.js';
 import { startTestPostgres, type TestPostgres } from './postgres.js';
+import { scratchDir } from './scratch-dirs.js';
 import { type Declare, testUnless } from './skip.js';
 
 const BIN = new URL('./keygate-from-source.js', import.meta.url).pathname;
@@ -80,7 +80,7 @@ export interface SharedFixtures {
 }
 
 export function sharedFixtures(seed: unknown = PG_SEED): SharedFixtures {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-pg-daemons-'));
+  const dir = scratchDir('keygate-pg-daemons-');
   const fixtures = { dir, masterKeyFile: join(dir, 'master.key'), seedPath: join(dir, 'seed.json') };
   writeFileSync(fixtures.masterKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   writeFileSync(fixtures.seedPath, JSON.stringify(seed));

@@ -1,16 +1,16 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { AUDIT_FILES, loadAuditIntegrity } from '../../src/app/audit-keys.js';
 import { configFromEnv } from '../../src/app/config/from-env.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const secret = randomBytes(32).toString('base64');
 
 test('the audit chain settings come from TE_GATEWAY_AUDIT_* variables, with defaults of 1000 entries and 60 s', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-env-'));
+  const dir = scratchDir('keygate-audit-env-');
   t.like(configFromEnv({}).auditIntegrity, { checkpointEvery: 1000, checkpointSeconds: 60, trustedKeys: [] });
   const keyFile = join(dir, 'mac.key');
   writeFileSync(keyFile, `${secret}\n`);
@@ -52,7 +52,7 @@ test('a bad audit setting stops the boot with one line naming it, never echoing 
     t.regex(error!.message, message);
     t.false(error!.message.includes(secret));
   }
-  const rsa = join(mkdtempSync(join(tmpdir(), 'keygate-audit-env-')), 'rsa.pem');
+  const rsa = join(scratchDir('keygate-audit-env-'), 'rsa.pem');
   writeFileSync(rsa, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
   const config = configFromEnv({ TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: rsa });
   t.throws(() => loadAuditIntegrity(config.auditIntegrity, new MemoryLogger(), () => 0), {
@@ -61,7 +61,7 @@ test('a bad audit setting stops the boot with one line naming it, never echoing 
 });
 
 test('absent keys are generated into the data directory (0600) with a warning, kept across restarts, and the public key logged', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-keys-'));
+  const dir = scratchDir('keygate-audit-keys-');
   const config = configFromEnv({ TE_GATEWAY_DATA_DIR: dir });
   const logger = new MemoryLogger();
   const first = loadAuditIntegrity(config.auditIntegrity, logger, () => 0);

@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
@@ -8,6 +7,7 @@ import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { configFromEnv } from '../../src/app/config/from-env.js';
 import { createGateway } from '../../src/app/create-gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 const bin = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
@@ -59,7 +59,7 @@ test('an audit store that cannot be opened stops the CLI with one line naming th
 });
 
 test('the CLI keeps the audit log in ./data/audit.db by default', async (t) => {
-  const cwd = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
+  const cwd = scratchDir('keygate-cli-');
   const env: NodeJS.ProcessEnv = { ...process.env, TE_GATEWAY_PORT: '0', TE_KEYSERVER_ADMIN_PASSWORD: 'cli-admin-password' };
   delete env.TE_GATEWAY_DATA_DIR;
   delete env.TE_GATEWAY_AUDIT_URL;

@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import { MemoryLogger } from '../../src/adapters/logger/memory-logger.js';
 import { createGateway } from '../../src/app/create-gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const IN_MEMORY = /embedded key server in memory.*a restart forgets every principal, key and grant/;
 
@@ -19,7 +17,7 @@ test('createGateway without a dataDir warns through its logger that the key serv
 
 test('createGateway with a dataDir keeps its key server on disk and does not warn about memory', async (t) => {
   const logger = new MemoryLogger();
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-embedded-durable-'));
+  const dataDir = scratchDir('keygate-embedded-durable-');
   const gateway = await createGateway({ keyServer: { kind: 'embedded', adminPassword: 'durable-admin', dataDir } }, { logger });
   t.teardown(() => gateway.close());
   t.false(

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { configFromEnv } from '../../src/app/config/from-env.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gateway.js';
 import { spawnGateway } from '../_support/gateway-process.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 async function generate(gw: TestGateway, session: string): Promise<string> {
   const reply = await gw.call('POST', '/keys', { headers: { 'X-Session': session }, body: {} });
@@ -27,7 +27,7 @@ const embedded = (dataDir: string, store?: 'memory' | 'sqlite') => ({
 });
 
 test('with a data directory, a key made before a restart exports the same bytes after it, with its grants', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-durable-'));
+  const dataDir = scratchDir('keygate-durable-');
   const first = await startGateway(t, embedded(dataDir));
   const alice = await first.login('alice');
   const ttag = await generate(first, alice);
@@ -48,7 +48,7 @@ test('with a data directory, a key made before a restart exports the same bytes 
 });
 
 test('store "memory" keeps nothing across a restart and says so at boot', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-volatile-'));
+  const dataDir = scratchDir('keygate-volatile-');
   const first = await startGateway(t, embedded(dataDir, 'memory'));
   t.true(
     first.logger.lines.some((line) => line.level === 'warn' && /memory/.test(line.message) && /restart/.test(line.message)),
@@ -66,7 +66,7 @@ test('keygate serve with TE_KEYSERVER_STORE=memory says so on stderr; the defaul
   const volatile = await spawnGateway(t, { TE_KEYSERVER_STORE: 'memory', TE_KEYSERVER_ADMIN_PASSWORD: 'admin-pw-1' });
   t.regex(volatile.output(), /^keygate: warning: embedded key server in memory: a restart forgets every principal, key and grant/m);
   t.is(await volatile.stop(), 0);
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-serve-durable-'));
+  const dataDir = scratchDir('keygate-serve-durable-');
   const durable = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: 'admin-pw-1' });
   t.notRegex(durable.output(), /in memory/);
   t.true(existsSync(join(dataDir, 'keyserver.db')));

@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { bearer } from '../_support/api-client.js';
@@ -8,6 +7,7 @@ import { call } from '../_support/http.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { clientEnv, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /**
  * TE_KEYSERVER_DELETION_MIN_DAYS and _MAX_DAYS (docs/spec.md §4.23 item 5) set as an operator sets
@@ -16,7 +16,7 @@ import { runKeygate } from '../_support/process-run.js';
 test.after.always(killAllGateways);
 test.after.always(killAllDaemons);
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-deletion-days-'));
+const dir = scratchDir('keygate-deletion-days-');
 const ADMIN = 'deletion-days-admin-1';
 const DAY = 86_400_000;
 

@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test, { type ExecutionContext } from 'ava';
@@ -9,6 +8,7 @@ import { createIdentityCertificate } from '../../src/keyserver/identity/identity
 import { bearer } from '../_support/api-client.js';
 import { type GatewayProcess, killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { startIssuer, type TestIssuer } from '../_support/workload-issuer.js';
 
 /**
@@ -17,7 +17,7 @@ import { startIssuer, type TestIssuer } from '../_support/workload-issuer.js';
  */
 test.after.always(killAllGateways);
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-jwks-settings-'));
+const dir = scratchDir('keygate-jwks-settings-');
 const ADMIN = 'jwks-settings-admin-1';
 const passwordFile = join(dir, 'admin-password');
 writeFileSync(passwordFile, `${ADMIN}\n`, { mode: 0o600 });

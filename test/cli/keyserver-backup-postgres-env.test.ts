@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
@@ -11,6 +10,7 @@ import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 /**
@@ -31,7 +31,7 @@ function withPassword(url: string): string {
 }
 
 function scratch(prefix: string): { dir: string; keyFile: string; masterKey: string } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = scratchDir(prefix);
   const masterKey = randomBytes(32).toString('base64');
   const keyFile = join(dir, 'master.key');
   writeFileSync(keyFile, `${masterKey}\n`, { mode: 0o600 });

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { untilKillAll } from '../_support/child-processes.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 test.after.always(killAllDaemons);
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-backup-'));
+const dir = scratchDir('keygate-backup-');
 const keyFile = join(dir, 'master.key');
 writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
 

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { daemonFixtures, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
+const dir = scratchDir('keygate-cli-');
 test.after.always(killAllDaemons);
 
 /** Runs `keygate keyserver args` to its end (only for invocations that do not start the daemon). */

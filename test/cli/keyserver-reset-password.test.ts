@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { login } from '../_support/first-start.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { startTestPostgres } from '../_support/postgres.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { skipAll } from '../_support/skip.js';
 
 test.after.always(killAllGateways);
@@ -16,7 +15,7 @@ test.after.always(() => postgres.stop());
 const NEW_PASSWORD = /^keygate keyserver: new password for "admin" \(shown once\): (\S{24})\n$/;
 
 test('keygate keyserver reset-password gives admin a new password on the store of a stopped keygate serve, refused while it runs', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-reset-sqlite-'));
+  const dataDir = scratchDir('keygate-reset-sqlite-');
   const env = { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: 'the-forgotten-password' };
   const store = join(dataDir, 'keyserver.db');
   const running = await spawnGateway(t, env);
@@ -48,7 +47,7 @@ test('keygate keyserver reset-password: --help, a missing principal, an unknown 
   );
   t.regex((await runKeygate(t, ['keyserver', '--help'])).stdout, /keygate keyserver reset-password PRINCIPAL/);
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-reset-refusals-'));
+  const dataDir = scratchDir('keygate-reset-refusals-');
   const gateway = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: 'an-admin-password' });
   t.is(await gateway.stop(), 0);
   const store = join(dataDir, 'keyserver.db');
@@ -64,7 +63,7 @@ if (postgres.url === undefined) skipAll('keygate keyserver reset-password on Pos
 else
   test('keygate keyserver reset-password on the PostgreSQL store of keygate serve, with the environment serve takes; refused while it serves', async (t) => {
     const env = {
-      TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-reset-pg-')),
+      TE_GATEWAY_DATA_DIR: scratchDir('keygate-reset-pg-'),
       TE_KEYSERVER_POSTGRES_URL: postgres.url!,
       TE_KEYSERVER_MASTER_KEY: randomBytes(32).toString('base64'),
       TE_KEYSERVER_ADMIN_PASSWORD: 'the-forgotten-pg-password',

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
@@ -9,8 +7,9 @@ import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store
 import { engineOn, tokensFor } from '../_support/engine-stores.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-sweep-'));
+const dir = scratchDir('keygate-sweep-');
 test.after.always(killAllDaemons);
 
 const DAY = 86_400_000;

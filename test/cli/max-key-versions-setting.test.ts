@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { bearer } from '../_support/api-client.js';
@@ -8,6 +7,7 @@ import { call } from '../_support/http.js';
 import { runKeyserverCli } from '../_support/keyserver-cli.js';
 import { clientEnv, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /**
  * TE_KEYSERVER_MAX_KEY_VERSIONS (docs/spec.md §4.22 item 2) set as an operator sets it: in the
@@ -16,7 +16,7 @@ import { runKeygate } from '../_support/process-run.js';
 test.after.always(killAllGateways);
 test.after.always(killAllDaemons);
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-max-versions-'));
+const dir = scratchDir('keygate-max-versions-');
 const ADMIN = 'max-versions-admin-1';
 
 /** Signs in as admin, makes a key and rotates it twice: the second rotation meets a limit of 2. */

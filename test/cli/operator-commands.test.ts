@@ -1,22 +1,22 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { KeygateClient } from '../../src/client/index.js';
 import { untilKillAll } from '../_support/child-processes.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
+const dir = scratchDir('keygate-cli-');
 const adminPasswordFile = join(dir, 'admin-password');
 writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
 const bobPasswordFile = join(dir, 'bob-password');
 writeFileSync(bobPasswordFile, 'cli-bob-password-2\n', { mode: 0o600 });
 
 // One real gateway (`keygate serve`), its admin password given through a _FILE variable.
-const dataDir = mkdtempSync(join(tmpdir(), 'keygate-cli-data-'));
+const dataDir = scratchDir('keygate-cli-data-');
 const gateway = await spawnGateway(untilKillAll, { TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile, TE_GATEWAY_DATA_DIR: dataDir });
 test.after.always(killAllGateways);
 

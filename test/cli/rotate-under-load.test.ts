@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Owner } from '../_support/child-processes.js';
@@ -7,6 +6,7 @@ import { clientKeyPair } from '../_support/client-key.js';
 import { type GatewayProcess, killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const ADMIN = 'admin-password-rotate-1';
 test.after.always(killAllGateways);
@@ -30,7 +30,7 @@ async function exportKey(gw: GatewayProcess, session: string, ttag: string): Pro
 }
 
 test('rotate-master-key under load is refused while keygate serve holds the store; after a stop it rotates, and every key made opens after the restart', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-rotate-load-'));
+  const dataDir = scratchDir('keygate-rotate-load-');
   const data = join(dataDir, 'keyserver.db');
   const env = { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: ADMIN };
   const first = await spawnGateway(t, env);

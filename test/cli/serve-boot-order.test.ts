@@ -1,12 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { generatedPasswords, login } from '../_support/first-start.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 test.after.always(killAllGateways);
 
@@ -20,7 +20,7 @@ async function takenPort(t: { teardown(fn: () => void): void }): Promise<number>
 
 /** The generated passwords `keygate serve` printed in its framed block. */
 test('a first keygate serve on a port in use creates nothing, and the retry shows the generated passwords, which log in', async (t) => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'keygate-port-taken-')), 'data');
+  const dataDir = join(scratchDir('keygate-port-taken-'), 'data');
   const port = await takenPort(t);
   const refused = await runKeygate(t, ['serve'], {
     TE_GATEWAY_HOST: '127.0.0.1',
@@ -40,14 +40,9 @@ test('a first keygate serve on a port in use creates nothing, and the retry show
 });
 
 test('keygate serve: on a first start every warning, of the log and of stderr, is written before the listening line (one stream, as a terminal shows them)', async (t) => {
-  const gateway = await spawnGateway(
-    t,
-    { TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-first-order-')), TE_GATEWAY_LOG_LEVEL: 'info' },
-    [],
-    {
-      oneStream: true,
-    },
-  );
+  const gateway = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: scratchDir('keygate-first-order-'), TE_GATEWAY_LOG_LEVEL: 'info' }, [], {
+    oneStream: true,
+  });
   t.is(await gateway.stop(), 0);
   const lines = gateway.output().split('\n');
   const listening = lines.findIndex((line) => line.startsWith('keygate: listening '));
@@ -62,7 +57,7 @@ test('keygate serve: on a first start every warning, of the log and of stderr, i
 });
 
 test('keygate serve warns, before listening, of every secret file its group or others can read, with the chmod that fixes it', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'keygate-loose-secrets-'));
+  const root = scratchDir('keygate-loose-secrets-');
   const dataDir = join(root, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
   const file = (name: string, content: string, mode: number) => {

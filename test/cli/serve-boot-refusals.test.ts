@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { createTestClient } from '../_support/keyserver-daemon.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const BASE = { TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: '0', TE_GATEWAY_LOG_LEVEL: 'warn' };
 
@@ -14,7 +14,7 @@ function leftBehind(dataDir: string): string[] {
 }
 
 function scratchDataDir(prefix: string): string {
-  return join(mkdtempSync(join(tmpdir(), prefix)), 'data');
+  return join(scratchDir(prefix), 'data');
 }
 
 test('keygate serve refuses a client certificate and key that do not match: one line naming both variables, exit 2, nothing written', async (t) => {

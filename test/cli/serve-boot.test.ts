@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { generatedPasswords, login } from '../_support/first-start.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 test.after.always(killAllGateways);
 
@@ -28,7 +28,7 @@ const BAD_MASTER_KEYS = [
 
 for (const [what, key] of BAD_MASTER_KEYS) {
   test(`keygate serve refuses a bad TE_KEYSERVER_MASTER_KEY (${what}) with exit 2 before writing anything`, (t) => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'keygate-bad-master-')), 'data');
+    const dataDir = join(scratchDir('keygate-bad-master-'), 'data');
     const result = serveRefused({ TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_MASTER_KEY: key });
     t.is(result.status, 2, result.stderr);
     const lines = result.stderr.trim().split('\n');
@@ -43,7 +43,7 @@ for (const [what, key] of BAD_MASTER_KEYS) {
 }
 
 test('keygate serve refuses a TE_KEYSERVER_MASTER_KEY_FILE that holds no valid key, before writing anything', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'keygate-bad-master-file-'));
+  const root = scratchDir('keygate-bad-master-file-');
   const file = join(root, 'master.key');
   writeFileSync(file, 'c2hvcnQta2V5\n');
   const dataDir = join(root, 'data');
@@ -56,7 +56,7 @@ test('keygate serve refuses a TE_KEYSERVER_MASTER_KEY_FILE that holds no valid k
 });
 
 test('keygate serve refuses a TE_KEYSERVER_MASTER_KEY_FILE that does not exist, before writing anything', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'keygate-missing-master-file-'));
+  const root = scratchDir('keygate-missing-master-file-');
   const dataDir = join(root, 'data');
   const result = serveRefused({ TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_MASTER_KEY_FILE: join(root, 'nowhere.key') });
   t.is(result.status, 2, result.stderr);
@@ -66,7 +66,7 @@ test('keygate serve refuses a TE_KEYSERVER_MASTER_KEY_FILE that does not exist, 
 
 /** The generated passwords `keygate serve` printed in its framed block. */
 test('keygate serve says on stderr, before listening, that TE_KEYSERVER_ADMIN_PASSWORD is not applied once admin exists; the old password still works', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-admin-again-'));
+  const dataDir = scratchDir('keygate-admin-again-');
   const first = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir });
   const { admin } = generatedPasswords(first.output());
   t.truthy(admin, first.output());
@@ -87,7 +87,7 @@ test('keygate serve says on stderr, before listening, that TE_KEYSERVER_ADMIN_PA
 });
 
 test('keygate serve: on a first start every warning comes before the listening line, and the generated passwords are one complete block', async (t) => {
-  const gateway = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-first-boot-')) });
+  const gateway = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: scratchDir('keygate-first-boot-') });
   const lines = gateway.output().split('\n');
   const listening = lines.findIndex((line) => line.startsWith('keygate: listening '));
   t.true(

@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { call } from '../_support/http.js';
 import { clientEnv, createTestClient, killAllDaemons, spawnDaemon } from '../_support/keyserver-daemon.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 test.after.always(killAllGateways);
 test.after.always(killAllDaemons);
@@ -26,7 +25,7 @@ async function closedPort(): Promise<number> {
 }
 
 test('keygate serve checks each daemon at boot and warns, before listening, naming the daemon and why it cannot be used', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-daemon-checks-'));
+  const dir = scratchDir('keygate-daemon-checks-');
   const stranger = await createTestClient();
   const [good, pinnedWrong, refusing] = await Promise.all([
     spawnDaemon(t, daemonArgs(dir, 'good')),
@@ -73,7 +72,7 @@ test('keygate serve checks each daemon at boot and warns, before listening, nami
 });
 
 test('a daemon that refuses the client certificate by its --client-ca is warned about at boot, and a request refused by it names mutual TLS', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-daemon-ca-refusal-'));
+  const dir = scratchDir('keygate-daemon-ca-refusal-');
   const stranger = await createTestClient();
   const refusing = await spawnDaemon(t, [...daemonArgs(dir, 'ca-refusing'), '--client-ca', stranger.certPath]);
   const gateway = await spawnGateway(

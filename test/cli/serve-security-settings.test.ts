@@ -1,16 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { untilKillAll } from '../_support/child-processes.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 // One `keygate serve` for the whole file, its security settings given as a deployment gives them: in
 // the environment. Each test speaks for clients of its own (X-Forwarded-For addresses and user names
 // no other test uses), so the tests run side by side without sharing a limit.
 test.after.always(killAllGateways);
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-security-settings-'));
+const dir = scratchDir('keygate-security-settings-');
 const seed = join(dir, 'seed.json');
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
 writeFileSync(seed, JSON.stringify({ principals: USERS.map((name) => ({ name, kind: 'user', password: `${name}-pw-1` })) }));

@@ -1,19 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { untilKillAll } from '../_support/child-processes.js';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const BIN = new URL('../_support/keygate-from-source.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cli-jwt-'));
+const dir = scratchDir('keygate-cli-jwt-');
 const adminPasswordFile = join(dir, 'admin-password');
 writeFileSync(adminPasswordFile, 'cli-admin-password-1\n', { mode: 0o600 });
 const gateway = await spawnGateway(untilKillAll, {
   TE_KEYSERVER_ADMIN_PASSWORD_FILE: adminPasswordFile,
-  TE_GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'keygate-cli-jwt-data-')),
+  TE_GATEWAY_DATA_DIR: scratchDir('keygate-cli-jwt-data-'),
 });
 test.after.always(killAllGateways);
 

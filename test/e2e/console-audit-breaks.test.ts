@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -8,6 +6,7 @@ import { withChromium } from '../_support/browser.js';
 import { startConsole } from '../_support/browser-gateway.js';
 import { signIn, verifyLog } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /**
  * The console's audit screen lists every break the verifier found (docs/spec.md §9.5), not only the
@@ -16,7 +15,7 @@ import { PASSWORDS } from '../_support/gateway.js';
 
 await withChromium('console audit break tests', (browser) => {
   test('the audit screen names both an edited login entry and a later edited export record', async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'keygate-console-breaks-'));
+    const dir = scratchDir('keygate-console-breaks-');
     const file = join(dir, 'audit.db');
     const { gw, page } = await startConsole(t, browser, [], {
       audit: { kind: 'sqlite', file },

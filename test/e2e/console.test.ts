@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
@@ -9,6 +7,7 @@ import { withChromium } from '../_support/browser.js';
 import { startConsole } from '../_support/browser-gateway.js';
 import { auditRows, createKey, createPrincipal, grant, signIn, verifyLog } from '../_support/console-page.js';
 import { PASSWORDS } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /**
  * The operator console in Debian's chromium, headless, served by a real gateway on a real socket with
@@ -17,7 +16,7 @@ import { PASSWORDS } from '../_support/gateway.js';
  */
 
 async function stage(t: ExecutionContext, browser: Browser) {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-console-'));
+  const dir = scratchDir('keygate-console-');
   const file = join(dir, 'audit.db');
   const { gw, page } = await startConsole(t, browser, [], {
     audit: { kind: 'sqlite', file },

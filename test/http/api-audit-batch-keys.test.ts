@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { bearer, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { auditCli } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 /** docs/spec.md §9.1 `keys`: a batch's record names every distinct key and version its items named. */
@@ -18,7 +17,7 @@ type AuditStore = 'sqlite' | 'postgres';
 
 /** A gateway recording into a SQLite file or a PostgreSQL schema of its own, and the offline verify of that log. */
 async function recording(t: ExecutionContext, store: AuditStore) {
-  const dir = mkdtempSync(join(tmpdir(), `keygate-batch-keys-${store}-`));
+  const dir = scratchDir(`keygate-batch-keys-${store}-`);
   const integrity = { writer: 'gw-batch', dataDir: dir, checkpointEvery: 4 };
   if (store === 'sqlite') {
     const file = join(dir, 'audit.db');

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { responses } from '../../src/transports/koa/api/api-responses.js';
@@ -7,6 +5,7 @@ import { bearer, createKey, signIn } from '../_support/api-client.js';
 import { auditCli } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 /**
@@ -29,7 +28,7 @@ type AuditStore = 'memory' | 'sqlite' | 'postgres';
 
 /** A gateway recording into memory, a SQLite file or a PostgreSQL schema of its own, and the offline verify of that log. */
 async function recording(t: ExecutionContext, store: AuditStore) {
-  const dir = mkdtempSync(join(tmpdir(), `keygate-audit-context-${store}-`));
+  const dir = scratchDir(`keygate-audit-context-${store}-`);
   const integrity = { writer: 'gw-ctx', dataDir: dir, checkpointEvery: 4 };
   if (store === 'memory') return { gw: await startGateway(t, { auditIntegrity: integrity }), verify: undefined };
   if (store === 'sqlite') {

@@ -1,6 +1,5 @@
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { responses } from '../../src/transports/koa/api/api-responses.js';
@@ -8,6 +7,7 @@ import { bearer, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { auditCli } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 /** docs/spec.md §4.25 item 8, §9.1 `keyType`, `alg`, `kid`: a signature's record names them, on every audit store. */
@@ -24,7 +24,7 @@ type AuditStore = 'memory' | 'sqlite' | 'postgres';
 
 /** A gateway recording into memory, a SQLite file or a PostgreSQL schema of its own, and the offline verify of that log. */
 async function recording(t: ExecutionContext, store: AuditStore) {
-  const dir = mkdtempSync(join(tmpdir(), `keygate-audit-signing-${store}-`));
+  const dir = scratchDir(`keygate-audit-signing-${store}-`);
   const integrity = { writer: 'gw-sign', dataDir: dir, checkpointEvery: 4 };
   if (store === 'memory') return { gw: await startGateway(t, { auditIntegrity: integrity }), verify: undefined };
   if (store === 'sqlite') {

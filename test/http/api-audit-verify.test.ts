@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
@@ -8,6 +6,7 @@ import { SqliteAuditLog } from '../../src/adapters/audit-log/sqlite-audit-log.js
 import { auditTestKeys, testChain, trusted } from '../_support/audit-chain.js';
 import { FaultyAuditLog } from '../_support/faulty-audit-log.js';
 import { startFaultyGateway, startGateway } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const bearer = (id: string) => ({ Authorization: `Bearer ${id}` });
 
@@ -62,7 +61,7 @@ test('an unreadable audit store is 503 AUDIT_UNAVAILABLE, never a clean answer',
 
 test('fail closed: when the chained entry cannot be stored, the key is not created', async (t) => {
   const keys = auditTestKeys();
-  const file = join(mkdtempSync(join(tmpdir(), 'keygate-failclosed-')), 'audit.db');
+  const file = join(scratchDir('keygate-failclosed-'), 'audit.db');
   const log = SqliteAuditLog.open({ file, chain: testChain('gw-1', keys) });
   const gw = await startFaultyGateway(t, {}, { auditLog: log, auditVerifyKeys: { macKey: keys.macKey, publicKeys: trusted(keys) } });
   t.teardown(() => gw.close());

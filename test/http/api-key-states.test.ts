@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import { type ApiSession, createKey, pathTtag, signIn } from '../_support/api-client.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 import { KEY_SERVER_STORES, startStoreGateway, storeSkipReason } from '../_support/store-gateways.js';
 
@@ -117,7 +115,7 @@ test('a disabled key stays disabled when the gateway and its SQLite key server s
     kind: 'embedded' as const,
     seed: SEED,
     adminPassword: PASSWORDS.admin,
-    dataDir: mkdtempSync(join(tmpdir(), 'keygate-states-')),
+    dataDir: scratchDir('keygate-states-'),
     store: 'sqlite' as const,
   };
   const first = await startGateway(t, { keyServer });

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
@@ -7,6 +5,7 @@ import pg from 'pg';
 import { auditCli, exportAKey, makeHistory, plantTwoBreaks, type RawDb, TAMPER_WRITER } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 /**
@@ -50,7 +49,7 @@ async function bothBreaksNamed(t: ExecutionContext, db: RawDb, cli: (extra?: str
 }
 
 test.serial('sqlite: an edited login entry does not hide a later edited export record', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-breaks-sqlite-'));
+  const dir = scratchDir('keygate-breaks-sqlite-');
   const file = join(dir, 'audit.db');
   const gw = await startGateway(t, {
     audit: { kind: 'sqlite', file },
@@ -74,7 +73,7 @@ test.serial('sqlite: an edited login entry does not hide a later edited export r
 });
 
 onPostgres('postgres: an edited login entry does not hide a later edited export record', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-breaks-pg-'));
+  const dir = scratchDir('keygate-breaks-pg-');
   const schema = `breaks_${process.pid}`;
   const audit = { kind: 'postgres' as const, url: postgres.url!, schema, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 };
   const gw = await startGateway(t, { audit, auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 } });

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -8,6 +7,7 @@ import { MemorySessionStore } from '../../src/adapters/session-store/memory-sess
 import { sessionKey } from '../../src/domain/session/session-id.js';
 import { clientKeyPair } from '../_support/client-key.js';
 import { PASSWORDS, startGateway } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /** Every text form a secret could be written in. */
 function forms(secret: Buffer | string): string[] {
@@ -16,7 +16,7 @@ function forms(secret: Buffer | string): string[] {
 }
 
 test('a full flow through the real app leaves no secret in any stored audit row or in the database files', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-secrets-'));
+  const dir = scratchDir('keygate-audit-secrets-');
   const file = join(dir, 'audit.db');
   const sessions = new MemorySessionStore(new SystemClock());
   const gw = await startGateway(t, { audit: { kind: 'sqlite', file } }, { sessionStore: sessions });

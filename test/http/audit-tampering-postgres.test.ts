@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
@@ -7,6 +5,7 @@ import { auditTestKeys } from '../_support/audit-chain.js';
 import { auditCli, makeHistory, type RawDb, TAMPER_WRITER, TAMPERINGS } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
@@ -32,7 +31,7 @@ async function rawDb(t: ExecutionContext, schema: string): Promise<RawDb> {
 
 /** A gateway recording into its own schema (keys generated into its data directory), and a history. */
 async function recorded(t: ExecutionContext) {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-tamper-pg-'));
+  const dir = scratchDir('keygate-tamper-pg-');
   const schema = `tamper_${process.pid}_${schemas++}`;
   const audit = { kind: 'postgres' as const, url: postgres.url!, schema, connectTimeoutMs: 30_000, statementTimeoutMs: 30_000 };
   const gw = await startGateway(t, { audit, auditIntegrity: { writer: TAMPER_WRITER, dataDir: dir, checkpointEvery: 4 } });
@@ -81,7 +80,7 @@ check(
     const b = await startGateway(t, { audit, auditIntegrity: { ...shared, writer: 'gw-b' } });
     t.teardown(() => b.close());
     const [adminA] = await Promise.all([makeHistory(a), makeHistory(b)]);
-    const keyFile = join(mkdtempSync(join(tmpdir(), 'keygate-auditor-')), 'mac.key');
+    const keyFile = join(scratchDir('keygate-auditor-'), 'mac.key');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(keyFile, shared.key);
     const env = { TE_GATEWAY_AUDIT_KEY_FILE: keyFile, TE_GATEWAY_AUDIT_SIGNING_KEY_FILE: join(keyFile, '..', 'signing.pem') };

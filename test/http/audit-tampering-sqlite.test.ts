@@ -1,14 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
 import { auditCli, makeHistory, type RawDb, TAMPER_WRITER, TAMPERINGS, type Tampering } from '../_support/audit-tampering.js';
 import { startGateway } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /** A gateway recording into SQLite (keys generated into its data directory), a history, and raw SQL on the file. */
 async function recorded(t: ExecutionContext) {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-tamper-sqlite-'));
+  const dir = scratchDir('keygate-tamper-sqlite-');
   const file = join(dir, 'audit.db');
   const gw = await startGateway(t, {
     audit: { kind: 'sqlite', file },
@@ -75,7 +74,7 @@ test.serial('sqlite: an edited entry is reported from an export too, and the pub
   const offline = await auditCli(['verify', '--file', exported, '--data-dir', dir]);
   t.is(offline.status, 1);
   t.like(offline.answer.firstBreak, { writer: TAMPER_WRITER, seq: 5, kind: 'edited' });
-  const publicOnly = mkdtempSync(join(tmpdir(), 'keygate-auditor-'));
+  const publicOnly = scratchDir('keygate-auditor-');
   const pem = await auditCli(['public-key', '--data-dir', dir]);
   t.regex(String(pem.answer), /BEGIN PUBLIC KEY/);
   const { writeFileSync } = await import('node:fs');

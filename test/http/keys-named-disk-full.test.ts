@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { type ApiSession, signIn } from '../_support/api-client.js';
 import { PASSWORDS, SEED, startGateway } from '../_support/gateway.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 
 /**
@@ -60,7 +59,7 @@ withSmallDisk(
   'with the SQLite audit disk full for a while under 20 writers, every key in the store is named by the audit, or undone and named',
   async (t) => {
     const disk = smallDisk(t, '32m');
-    const dataDir = mkdtempSync(join(tmpdir(), 'keygate-disk-full-'));
+    const dataDir = scratchDir('keygate-disk-full-');
     const gw = await startGateway(t, {
       keyServer: { kind: 'embedded', seed: SEED, adminPassword: PASSWORDS.admin, dataDir, store: 'sqlite' },
       audit: { kind: 'sqlite', file: join(disk, 'audit.db') },

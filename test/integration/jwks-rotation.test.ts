@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { asSession, createKey, pathTtag } from '../_support/api-client.js';
@@ -9,6 +6,7 @@ import { PASSWORDS, SEED, startGateway, type TestGateway } from '../_support/gat
 import { startTestPostgres } from '../_support/postgres.js';
 import { createDatabase } from '../_support/postgres-daemons.js';
 import { testRedis } from '../_support/redis.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { skipAll } from '../_support/skip.js';
 
 /**
@@ -38,7 +36,7 @@ async function startPair(t: ExecutionContext, redisUrl: string): Promise<[TestGa
         store: 'postgres',
         postgresUrl,
         masterKey,
-        dataDir: mkdtempSync(join(tmpdir(), 'keygate-pair-')),
+        dataDir: scratchDir('keygate-pair-'),
       },
       sessionStore: { kind: 'redis', url: redisUrl, sessionKeys },
     });

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -12,10 +10,11 @@ import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store
 import { ENGINE_SCHEMA_VERSION } from '../../src/keyserver/store/sqlite-engine-schema.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { loginForToken } from '../_support/engine-login.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /** Issue 15 §2: each key's ACL revision is kept by the store with the ACL, and survives a restart. */
 const keyring = new MasterKeyring([generateMasterKey()]);
-const dir = mkdtempSync(join(tmpdir(), 'keygate-acl-revision-'));
+const dir = scratchDir('keygate-acl-revision-');
 const random = new CryptoRandom();
 const clock = new ManualClock(1_700_000_000_000);
 

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { CryptoRandom } from '../../src/adapters/random/crypto-random.js';
@@ -16,11 +14,12 @@ import { CachedEngineStore } from '../../src/keyserver/store/cached-engine-store
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { loginForToken } from '../_support/engine-login.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 const random = new CryptoRandom();
-const dir = mkdtempSync(join(tmpdir(), 'keygate-cache-'));
+const dir = scratchDir('keygate-cache-');
 const NOW = 1_700_000_000_000;
 
 const token = (tokenHash: string, principalId = 'a1a1a1a1a1a1a1a1'): TokenRow => ({

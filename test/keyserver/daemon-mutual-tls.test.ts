@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ConnectionOptions, connect } from 'node:tls';
 import test from 'ava';
@@ -9,6 +8,7 @@ import { type KeyServerDaemon, startKeyServerDaemon } from '../../src/keyserver/
 import { certificateFingerprint } from '../../src/keyserver/identity/identity-certificate.js';
 import { startGateway } from '../_support/gateway.js';
 import { createTestClient, daemonFixtures } from '../_support/keyserver-daemon.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const SEED = { principals: [{ name: 'alice', kind: 'user' as const, password: 'alice-pw' }] };
 const fixtures = await daemonFixtures(SEED);
@@ -111,7 +111,7 @@ test('without --client-ca or --client-fingerprint the daemon refuses to start, w
 });
 
 test('a gateway generates its client certificate in its data directory, logs its fingerprint, and is served once the daemon lists it', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-gateway-client-'));
+  const dataDir = scratchDir('keygate-gateway-client-');
   const keyServer = (url: string) => ({ kind: 'tls' as const, url, fingerprint: certificateFingerprint(fixtures.certPem), dataDir });
   const refused = await startGateway(t, { keyServer: keyServer(pinned.daemon.url) });
   const generated = readFileSync(join(dataDir, 'keyserver-client.crt'), 'utf8');

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { ConfigError } from '../../src/keyserver/config-error.js';
 import { type DaemonOptions, parseDaemonArgs } from '../../src/keyserver/daemon/daemon-options.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-options-'));
+const dir = scratchDir('keygate-options-');
 /** Every daemon names the gateways it trusts (mutual TLS); tests of other flags give one pin. */
 const PIN = 'ab'.repeat(32);
 const TRUST = ['--client-fingerprint', PIN];

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -11,6 +9,7 @@ import { PostgresEngineStore } from '../../src/keyserver/store/postgres-engine-s
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { codeOf, engineOn, freshSchema, openStore, STORE_KINDS, tokensFor } from '../_support/engine-stores.js';
 import { startTestPostgres } from '../_support/postgres.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { testUnless } from '../_support/skip.js';
 
 const postgres = startTestPostgres();
@@ -195,7 +194,7 @@ if (postgres.url !== undefined) {
 }
 
 test('sqlite: a tombstone is not plaintext to seal: reopening the file and rotating the master key leave it unsealed and deleted', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-tombstone-'));
+  const dir = scratchDir('keygate-tombstone-');
   const path = join(dir, 'keyserver.db');
   const firstKey = generateMasterKey();
   const first = new MasterKeyring([firstKey]);

@@ -1,6 +1,4 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { readKeyFile, writeKeyFile } from '../../src/keyserver/at-rest/master-key-source.js';
@@ -8,6 +6,7 @@ import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/ma
 import { rotateMasterKey } from '../../src/keyserver/at-rest/rotate-master-key.js';
 import type { KeyRow } from '../../src/keyserver/engine/engine-model.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /**
  * docs/spec.md §4.25 item 1: a signing key's private halves are sealed as any key material, so a
@@ -15,7 +14,7 @@ import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store
  * PKCS#8 that signs and verifies, and the old key opens nothing.
  */
 test('rotate-master-key rewraps every version of a signing key: the same private keys open under the new master key alone', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-rotate-signing-'));
+  const dir = scratchDir('keygate-rotate-signing-');
   const dataPath = join(dir, 'ks.db');
   const file = join(dir, 'ks.master.key');
   const old = generateMasterKey();

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
@@ -10,9 +8,10 @@ import { startScheduleSweep } from '../../src/keyserver/engine/schedule-sweep.js
 import { MemoryEngineStore } from '../../src/keyserver/store/memory-engine-store.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { engineOn, tokensFor } from '../_support/engine-stores.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const DAY = 86_400_000;
-const dir = mkdtempSync(join(tmpdir(), 'keygate-schedule-'));
+const dir = scratchDir('keygate-schedule-');
 const claim = { key: 'create-1', fingerprint: createHash('sha256').update('POST /api/keys\n{}').digest('base64url') };
 
 test('a master-key rotation keeps each key’s rotation period and the idempotency records', async (t) => {

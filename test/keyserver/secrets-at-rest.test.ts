@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -10,8 +9,9 @@ import { KeyServerEngine } from '../../src/keyserver/engine/engine.js';
 import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
 import { loginForToken } from '../_support/engine-login.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-at-rest-'));
+const dir = scratchDir('keygate-at-rest-');
 const random = new CryptoRandom();
 const clock = new ManualClock(1_700_000_000_000);
 

@@ -1,5 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -13,11 +12,12 @@ import { ENGINE_PAGE_CACHE_KIB, SqliteEngineStore } from '../../src/keyserver/st
 import { createAuthority, createLeaf, signChallenge } from '../_support/certificates.js';
 import { loginForToken } from '../_support/engine-login.js';
 import { openingKeyring } from '../_support/opening-keyring.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { fillDisk, freeDisk, smallDisk, withSmallDisk } from '../_support/small-disk.js';
 
 const keyring = new MasterKeyring([generateMasterKey()]);
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-store-'));
+const dir = scratchDir('keygate-store-');
 const random = new CryptoRandom();
 
 function engineOn(path: string, clock: ManualClock, tokenTtlMs?: number) {

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -7,9 +5,10 @@ import { generateMasterKey, MasterKeyring } from '../../src/keyserver/at-rest/ma
 import { ENGINE_SCHEMA_VERSION, migrateEngineSchema } from '../../src/keyserver/store/sqlite-engine-schema.js';
 import { sealContext } from '../../src/keyserver/store/sqlite-engine-sealing.js';
 import { SqliteEngineStore } from '../../src/keyserver/store/sqlite-engine-store.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 /** Key versions in the SQLite file: the migration from the schema before them, and master-key rotation. */
-const dir = mkdtempSync(join(tmpdir(), 'keygate-versions-'));
+const dir = scratchDir('keygate-versions-');
 
 test('a file at schema version 6 moves to key versions: each key is version 1 with the same material, minimum version 1', async (t) => {
   const keyring = new MasterKeyring([generateMasterKey()]);

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { storeLockFile, WriterLock } from '../../src/keyserver/at-rest/writer-lock.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'keygate-writer-lock-'));
+const scratch = () => scratchDir('keygate-writer-lock-');
 
 test('the holder file names this process while the lock is held, and goes with the release; the lock file stays', (t) => {
   const store = join(scratch(), 'ks.db');

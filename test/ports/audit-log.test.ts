@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { MemoryAuditLog } from '../../src/adapters/audit-log/memory-audit-log.js';
@@ -10,9 +8,10 @@ import { startTestPostgres } from '../_support/postgres.js';
 
 const keys = auditTestKeys();
 
+import { scratchDir } from '../_support/scratch-dirs.js';
 import { auditLogContract } from './audit-log.contract.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-audit-'));
+const dir = scratchDir('keygate-audit-');
 let files = 0;
 let schemas = 0;
 

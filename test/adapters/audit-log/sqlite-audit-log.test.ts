@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -7,9 +6,10 @@ import { foldedRecordView } from '../../../src/adapters/audit-log/audit-sql.js';
 import { AUDIT_PAGE_CACHE_KIB, SqliteAuditLog } from '../../../src/adapters/audit-log/sqlite-audit-log.js';
 import { verifyAuditLog } from '../../../src/domain/audit/audit-verify.js';
 import { auditTestKeys, testChain, trusted } from '../../_support/audit-chain.js';
+import { scratchDir } from '../../_support/scratch-dirs.js';
 import { auditRecord } from '../../ports/audit-log.contract.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-sqlite-audit-'));
+const dir = scratchDir('keygate-sqlite-audit-');
 
 /** The context columns of version 8 (docs/spec.md §9.1 `context`, `contexts`, `contextsOmitted`), dropped to take a file back before it. */
 const DROP_CONTEXT =

@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import type { GatewayConfig } from '../../../src/app/config/config.js';
 import { configFromEnv } from '../../../src/app/config/from-env.js';
 import { ConfigError } from '../../../src/keyserver/config-error.js';
 import { createIdentityCertificate } from '../../../src/keyserver/identity/identity-certificate.js';
+import { scratchDir } from '../../_support/scratch-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'keygate-config-'));
+const dir = scratchDir('keygate-config-');
 
 function embedded(config: GatewayConfig) {
   if (config.keyServer.kind !== 'embedded') throw new Error(`expected the embedded key server, got ${config.keyServer.kind}`);
