@@ -1,16 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { killAllDaemons, spawnDaemon, testClient } from '../_support/keyserver-daemon.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 test.after.always(killAllDaemons);
 
 const HOLDER = (pid: number | undefined) => `held by pid ${pid} on host \\S+ since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z`;
 
 test('a second keygate keyserver on a store another daemon holds is refused at boot with one line naming the holder', async (t) => {
-  const data = join(mkdtempSync(join(tmpdir(), 'keygate-ks-writer-')), 'ks.db');
+  const data = join(scratchDir('keygate-ks-writer-'), 'ks.db');
   const first = await spawnDaemon(t, ['--data', data, '--port', '0']);
   const trust = ['--client-fingerprint', (await testClient()).fingerprint];
   const second = await runKeygate(t, ['keyserver', '--data', data, '--port', '0', ...trust], { TE_KEYSERVER_ADMIN_PASSWORD: '' });
@@ -20,7 +20,7 @@ test('a second keygate keyserver on a store another daemon holds is refused at b
 });
 
 test("keygate serve whose data directory holds a serving daemon's store is refused at boot naming the daemon", async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-ks-writer-serve-'));
+  const dataDir = scratchDir('keygate-ks-writer-serve-');
   const daemon = await spawnDaemon(t, ['--data', join(dataDir, 'keyserver.db'), '--port', '0']);
   const env = {
     TE_GATEWAY_HOST: '127.0.0.1',
@@ -34,7 +34,7 @@ test("keygate serve whose data directory holds a serving daemon's store is refus
 });
 
 test('a daemon killed with SIGKILL leaves no lock behind: the next one on its store starts', async (t) => {
-  const data = join(mkdtempSync(join(tmpdir(), 'keygate-ks-writer-kill-')), 'ks.db');
+  const data = join(scratchDir('keygate-ks-writer-kill-'), 'ks.db');
   const first = await spawnDaemon(t, ['--data', data, '--port', '0']);
   await first.kill();
   const second = await spawnDaemon(t, ['--data', data, '--port', '0']);
@@ -43,7 +43,7 @@ test('a daemon killed with SIGKILL leaves no lock behind: the next one on its st
 });
 
 test('a writer lock removed under a running daemon is logged as a writer conflict', async (t) => {
-  const data = join(mkdtempSync(join(tmpdir(), 'keygate-ks-writer-conflict-')), 'ks.db');
+  const data = join(scratchDir('keygate-ks-writer-conflict-'), 'ks.db');
   const daemon = await spawnDaemon(t, ['--data', data, '--port', '0']);
   rmSync(`${data}.lock`);
   // The daemon looks at its lock every 5 s in real time: a bounded wait.

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { killAllGateways, spawnGateway } from '../_support/gateway-process.js';
 import { healthUntil } from '../_support/health-wait.js';
 import { call } from '../_support/http.js';
 import { runKeygate } from '../_support/process-run.js';
+import { scratchDir } from '../_support/scratch-dirs.js';
 
 const ADMIN = 'admin-password-writer-1';
 test.after.always(killAllGateways);
@@ -13,7 +13,7 @@ test.after.always(killAllGateways);
 const HOLDER = (pid: number | undefined) => `held by pid ${pid} on host \\S+ since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z`;
 
 test('a second keygate serve on the data directory another one holds is refused at boot with one line naming the holder', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-one-writer-'));
+  const dataDir = scratchDir('keygate-one-writer-');
   const env = { TE_GATEWAY_HOST: '127.0.0.1', TE_GATEWAY_PORT: '0', TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: ADMIN };
   const first = await spawnGateway(t, env);
   const second = await runKeygate(t, ['serve'], env);
@@ -26,7 +26,7 @@ test('a second keygate serve on the data directory another one holds is refused 
 });
 
 test('a keygate serve killed with SIGKILL leaves no lock behind: the next one on its data directory boots', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-one-writer-kill-'));
+  const dataDir = scratchDir('keygate-one-writer-kill-');
   const env = { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: ADMIN };
   const first = await spawnGateway(t, env);
   t.is(await first.stop('SIGKILL'), null);
@@ -36,7 +36,7 @@ test('a keygate serve killed with SIGKILL leaves no lock behind: the next one on
 });
 
 test('a writer lock removed under a running keygate serve turns /health to a writer conflict, and the log names the lock file', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-one-writer-conflict-'));
+  const dataDir = scratchDir('keygate-one-writer-conflict-');
   const gw = await spawnGateway(t, { TE_GATEWAY_DATA_DIR: dataDir, TE_KEYSERVER_ADMIN_PASSWORD: ADMIN });
   t.like((await call(gw.url, 'GET', '/api/health')).body, { ok: true, checks: { writer: 'ok' } });
   const lock = join(dataDir, 'keyserver.db.lock');

@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { MemoryLogger } from '../../../src/adapters/logger/memory-logger.js';
 import { SqliteWriterLocks } from '../../../src/adapters/writer-locks/sqlite-writer-locks.js';
 import { directoryLockFile, storeLockFile } from '../../../src/keyserver/at-rest/writer-lock.js';
+import { scratchDir } from '../../_support/scratch-dirs.js';
 
 test('a conflict answers which store in public words, logs its details once, and stays', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-writer-locks-'));
+  const dir = scratchDir('keygate-writer-locks-');
   const logger = new MemoryLogger();
   const locks = new SqliteWriterLocks(() => Date.parse('2026-01-02T03:04:05.000Z'), logger);
   t.teardown(() => locks.close());
@@ -28,7 +28,7 @@ test('a conflict answers which store in public words, logs its details once, and
 });
 
 test('close releases every lock: another holder may then take them', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keygate-writer-locks-close-'));
+  const dir = scratchDir('keygate-writer-locks-close-');
   const first = new SqliteWriterLocks(Date.now, new MemoryLogger());
   first.hold(directoryLockFile(dir), 'TE_GATEWAY_DATA_DIR', dir);
   const second = new SqliteWriterLocks(Date.now, new MemoryLogger());
