@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { SRP_GROUP_2048 } from '../../src/crypto/srp/srp-group.js';
 import { modPow } from '../../src/crypto/srp/srp-math.js';
@@ -56,4 +57,26 @@ test('the 2048-bit group agrees with a plain square-and-multiply on random value
 test('a degenerate base (0, 1, N - 1) is refused rather than answered (RFC 5054 §2.5.4)', (t) => {
   const { N: N2 } = SRP_GROUP_2048;
   for (const base of [0n, 1n, N2, N2 + 1n, N2 - 1n]) t.throws(() => modPow(base, 5n, N2), { instanceOf: RangeError });
+});
+
+test('a process first raises modulo 3N, then modulo N, and both give the power modulo N', (t) => {
+  // 1,100 powers of the RFC 5054 1024-bit group: past the first 512 (modulo 3N, no primality test
+  // to pay), so the later ones come from the context modulo N; every one against square-and-multiply.
+  const reference = (base: bigint, exponent: bigint): bigint => {
+    let result = 1n;
+    let square = base % N;
+    for (let e = exponent; e > 0n; e >>= 1n) {
+      if (e & 1n) result = (result * square) % N;
+      square = (square * square) % N;
+    }
+    return result;
+  };
+  const random = (bytes: number) => BigInt(`0x${randomBytes(bytes).toString('hex')}`);
+  for (let i = 0; i < 1100; i++) {
+    const base = 2n + (random(128) % (N - 3n));
+    const exponent = 1n + random(8);
+    const got = modPow(base, exponent, N);
+    if (got !== reference(base, exponent)) return t.fail(`power ${i}: ${base}^${exponent}`);
+  }
+  t.pass();
 });

@@ -23,16 +23,37 @@ export function pad(group: SrpGroup, value: bigint): Buffer {
   return toBytes(value, group.byteLength);
 }
 
-/** One OpenSSL DH context per modulus: building one runs DH_check (a primality test, ~0.2 s). */
-const contexts = new Map<bigint, DiffieHellman>();
+/**
+ * The OpenSSL DH contexts that raise to a power modulo one modulus N. Building a context for N runs
+ * DH_check, a primality test of N and of (N - 1) / 2 costing about 0.2 s of CPU, once per process:
+ * every gateway, daemon and tool that signed anyone in paid it at start. A context for 3N costs
+ * nothing to build (a multiple of 3 fails that test at its first trial division) and gives the same
+ * power once reduced mod N, each one costing 1.5 to 1.8 times as much (a modulus one word longer is
+ * off OpenSSL's fastest path). So a process raises its first `WARM_UP` powers with it, which together
+ * cost about what the test costs, and builds the context for N only then: a short-lived process
+ * never pays the test, a long-lived one pays at most about twice what it would have.
+ */
+interface Contexts {
+  readonly warmUp: DiffieHellman;
+  readonly warmUpLength: number;
+  uses: number;
+  prime?: DiffieHellman;
+}
 
-function contextFor(modulus: bigint): DiffieHellman {
-  let dh = contexts.get(modulus);
-  if (!dh) {
-    dh = createDiffieHellman(toBytes(modulus, byteLengthOf(modulus)), Buffer.from([2]));
-    contexts.set(modulus, dh);
+const WARM_UP = 512;
+const contexts = new Map<bigint, Contexts>();
+
+function contextFor(modulus: bigint): { dh: DiffieHellman; length: number } {
+  let found = contexts.get(modulus);
+  if (found === undefined) {
+    const tripled = 3n * modulus;
+    const warmUpLength = byteLengthOf(tripled);
+    found = { warmUp: createDiffieHellman(toBytes(tripled, warmUpLength), Buffer.from([2])), warmUpLength, uses: 0 };
+    contexts.set(modulus, found);
   }
-  return dh;
+  if (found.prime === undefined && found.uses++ >= WARM_UP)
+    found.prime = createDiffieHellman(toBytes(modulus, byteLengthOf(modulus)), Buffer.from([2]));
+  return found.prime === undefined ? { dh: found.warmUp, length: found.warmUpLength } : { dh: found.prime, length: byteLengthOf(modulus) };
 }
 
 function byteLengthOf(value: bigint): number {
@@ -41,19 +62,19 @@ function byteLengthOf(value: bigint): number {
 
 /**
  * base^exponent mod modulus, computed by OpenSSL (DH_compute_key: Montgomery exponentiation with the
- * exponent flagged BN_FLG_CONSTTIME), so the time does not depend on the secret exponent. A
- * degenerate base (0, 1 or modulus - 1 after reduction) is refused with a RangeError: SRP never
- * needs one from an honest peer (RFC 5054 §2.5.4 aborts on such values).
+ * exponent flagged BN_FLG_CONSTTIME), so the time does not depend on the secret exponent; modulo 3N
+ * or N (`contextFor`), the answer reduced mod N either way. A degenerate base (0, 1 or modulus - 1
+ * after reduction) is refused with a RangeError: SRP never needs one from an honest peer
+ * (RFC 5054 §2.5.4 aborts on such values).
  */
 export function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
   if (exponent <= 0n) throw new RangeError('exponent must be positive');
   let b = base % modulus;
   if (b < 0n) b += modulus;
   if (b <= 1n || b === modulus - 1n) throw new RangeError('degenerate base');
-  const length = byteLengthOf(modulus);
-  const dh = contextFor(modulus);
+  const { dh, length } = contextFor(modulus);
   dh.setPrivateKey(toBytes(exponent, Math.max(byteLengthOf(exponent), 1)));
-  return toBigInt(dh.computeSecret(toBytes(b, length)));
+  return toBigInt(dh.computeSecret(toBytes(b, length))) % modulus;
 }
 
 /** k = H(N | PAD(g)) */
