@@ -27,7 +27,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { constants, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundlePackages, vendorUrl } from './vendor.js';
+import { bundlePackages, NODE_ESM, SPLIT, vendorUrl } from './vendor.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The folders whose TypeScript is compiled; every other entry of the worktree is linked as it is. */
@@ -116,15 +116,11 @@ async function copyWorktree() {
       entryPoints,
       outbase: ROOT,
       outdir: home,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
+      ...NODE_ESM,
       keepNames,
       sourcemap: 'inline',
       sourcesContent: false,
       tsconfigRaw,
-      logLevel: 'error',
       plugins: [
         {
           name: 'own-imports-as-written',
@@ -151,17 +147,11 @@ async function copyWorktree() {
     build({
       entryPoints: { main: join(ROOT, 'src', 'cli', 'main.ts') },
       outdir: join(home, CLI_BUNDLE),
-      chunkNames: 'chunks/[name]-[hash]',
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
+      ...SPLIT,
       keepNames: true,
       sourcemap: 'linked',
       sourcesContent: false,
       tsconfigRaw,
-      logLevel: 'error',
       plugins: [packagesBundled((file) => pathToFileURL(join(home, relative(ROOT, file).replace(/\.tsx?$/, '.js'))).href)],
     }),
   ]);

@@ -27,6 +27,12 @@ const LOADED_BY_NODE = new Set([
   'pg-native',
 ]);
 
+/** What every esbuild run of the suite's copy makes: ES modules for this Node, each import resolved by esbuild (a bundle). */
+export const NODE_ESM = { bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
+
+/** A bundle whose entries share their common code through chunks, each module once. */
+export const SPLIT = { ...NODE_ESM, splitting: true, chunkNames: 'chunks/[name]-[hash]' };
+
 /** The package name of a bare specifier (`@scope/name/sub` -> `@scope/name`), or undefined for a path or a builtin. */
 function packageOf(specifier) {
   if (/^[./]|^[a-z]+:/i.test(specifier) || isBuiltin(specifier)) return undefined;
@@ -71,15 +77,9 @@ export async function bundlePackages(home, specifiers) {
   await build({
     entryPoints: points,
     outdir: join(home, 'vendor'),
-    chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
+    ...SPLIT,
     keepNames: true,
     external: [...LOADED_BY_NODE].flatMap((name) => [name, `${name}/*`]),
     banner: { js: "import { createRequire as __vendorRequire } from 'node:module'; const require = __vendorRequire(import.meta.url);" },
-    logLevel: 'error',
   });
 }
