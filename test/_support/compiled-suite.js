@@ -52,7 +52,7 @@ try {
   remove();
   throw error;
 }
-// The suite's `keygate` processes run the copy's CLI (keygate-from-source.js): its sources, compiled as above.
+// The suite's `keygate` processes (keygate-from-source.js) run the CLI bundled from the copy's sources.
 const cli = pathToFileURL(join(home, CLI_BUNDLE, 'main.js')).href;
 
 const child = spawn(

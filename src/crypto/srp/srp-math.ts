@@ -28,7 +28,7 @@ export function pad(group: SrpGroup, value: bigint): Buffer {
  * DH_check, a primality test of N and of (N - 1) / 2 costing about 0.2 s of CPU, once per process:
  * every gateway, daemon and tool that signed anyone in paid it at start. A context for 3N costs
  * nothing to build (a multiple of 3 fails that test at its first trial division) and gives the same
- * power once reduced mod N, each one costing 1.5 to 1.8 times as much (a modulus one word longer is
+ * power once reduced mod N, each one costing 1.5 to 2 times as much (a modulus one word longer is
  * off OpenSSL's fastest path). So a process raises its first `WARM_UP` powers with it, which together
  * cost about what the test costs, and builds the context for N only then: a short-lived process
  * never pays the test, a long-lived one pays at most about twice what it would have.
