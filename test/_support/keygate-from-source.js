@@ -5,6 +5,6 @@
 // published bin (bin/keygate.js) runs dist/.
 import { compiledCli } from './compiled-sources.js';
 
-// `npm test` (compiled-suite.js) compiles the copy before its first test and names it in
-// KEYGATE_SUITE_CLI: each of its processes is spared reading and hashing every source file again.
+// `npm test` (compiled-suite.js) bundles the CLI from its copy's sources before its first test and
+// names it in KEYGATE_SUITE_CLI: each of its processes is spared reading and hashing every source file.
 await import(process.env.KEYGATE_SUITE_CLI || (await compiledCli()));

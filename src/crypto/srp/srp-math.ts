@@ -23,8 +23,22 @@ export function pad(group: SrpGroup, value: bigint): Buffer {
   return toBytes(value, group.byteLength);
 }
 
+/** A DH context and the byte length of its modulus (what a base is padded to). */
+interface Context {
+  readonly dh: DiffieHellman;
+  readonly length: number;
+}
+
+const WARM_UP = 512;
+const contexts = new Map<bigint, { readonly warmUp: Context; uses: number; prime?: Context }>();
+
+function contextOf(modulus: bigint): Context {
+  const length = byteLengthOf(modulus);
+  return { dh: createDiffieHellman(toBytes(modulus, length), Buffer.from([2])), length };
+}
+
 /**
- * The OpenSSL DH contexts that raise to a power modulo one modulus N. Building a context for N runs
+ * The OpenSSL DH context to raise to a power modulo N with. Building a context for N runs
  * DH_check, a primality test of N and of (N - 1) / 2 costing about 0.2 s of CPU, once per process:
  * every gateway, daemon and tool that signed anyone in paid it at start. A context for 3N costs
  * nothing to build (a multiple of 3 fails that test at its first trial division) and gives the same
@@ -33,27 +47,14 @@ export function pad(group: SrpGroup, value: bigint): Buffer {
  * cost about what the test costs, and builds the context for N only then: a short-lived process
  * never pays the test, a long-lived one pays at most about twice what it would have.
  */
-interface Contexts {
-  readonly warmUp: DiffieHellman;
-  readonly warmUpLength: number;
-  uses: number;
-  prime?: DiffieHellman;
-}
-
-const WARM_UP = 512;
-const contexts = new Map<bigint, Contexts>();
-
-function contextFor(modulus: bigint): { dh: DiffieHellman; length: number } {
+function contextFor(modulus: bigint): Context {
   let found = contexts.get(modulus);
   if (found === undefined) {
-    const tripled = 3n * modulus;
-    const warmUpLength = byteLengthOf(tripled);
-    found = { warmUp: createDiffieHellman(toBytes(tripled, warmUpLength), Buffer.from([2])), warmUpLength, uses: 0 };
+    found = { warmUp: contextOf(3n * modulus), uses: 0 };
     contexts.set(modulus, found);
   }
-  if (found.prime === undefined && found.uses++ >= WARM_UP)
-    found.prime = createDiffieHellman(toBytes(modulus, byteLengthOf(modulus)), Buffer.from([2]));
-  return found.prime === undefined ? { dh: found.warmUp, length: found.warmUpLength } : { dh: found.prime, length: byteLengthOf(modulus) };
+  if (found.prime === undefined && found.uses++ >= WARM_UP) found.prime = contextOf(modulus);
+  return found.prime ?? found.warmUp;
 }
 
 function byteLengthOf(value: bigint): number {
